@@ -1,0 +1,1 @@
+//! Event loops that wire ports, the referee core, records and the display.

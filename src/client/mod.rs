@@ -1,0 +1,1 @@
+//! The reference client and its movers.

@@ -1,0 +1,1 @@
+//! Time controls and chess clocks. Pure: callers pass the time in.

@@ -1,0 +1,1 @@
+//! The live board: a ratatui view of the referee's snapshot.

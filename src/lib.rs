@@ -1,0 +1,24 @@
+//! argus: a referee for computer chess played across serial cables.
+//!
+//! The crate is laid out by concern (see `docs/architecture.md`):
+//!
+//! * [`epd`]: EPD records (parse, write, normalise), no chess knowledge.
+//! * [`game`]: position and history on top of `shakmaty`; SAN; draw rules.
+//! * [`clock`]: PGN TimeControl, per-side clocks, clock formats. No I/O.
+//! * [`referee`]: the sans-IO referee core: protocol, decisions, match.
+//! * [`record`]: PGN writer and reader, openings, transcript and journal files.
+//! * [`link`]: serial ports, the line framer, reader and writer threads.
+//! * [`display`]: the ratatui board view.
+//! * [`client`]: the reference client and its movers.
+//! * [`app`]: the event loops that wire ports, core, records and display.
+
+pub mod app;
+pub mod client;
+pub mod clock;
+pub mod display;
+pub mod epd;
+pub mod game;
+pub mod link;
+pub mod record;
+pub mod referee;
+pub mod text;

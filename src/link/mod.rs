@@ -1,0 +1,2 @@
+//! Serial links: port settings, opening, the line framer, reader and writer
+//! threads.

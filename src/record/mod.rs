@@ -1,0 +1,1 @@
+//! What argus writes and reads as files: PGN, openings.

@@ -1,0 +1,185 @@
+//! A read-only picture of the referee's state, for the display and the
+//! headless printer. Taking one never changes the core.
+
+use shakmaty::{Chess, Color, Square};
+
+/// One of the two clients, by the port it is on (A is White in game 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ClientId {
+    A,
+    B,
+}
+
+impl ClientId {
+    /// Both clients, A first.
+    pub const BOTH: [ClientId; 2] = [ClientId::A, ClientId::B];
+
+    /// The other client.
+    pub fn other(self) -> ClientId {
+        match self {
+            ClientId::A => ClientId::B,
+            ClientId::B => ClientId::A,
+        }
+    }
+
+    /// 0 for A, 1 for B.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// `"A"` or `"B"`.
+    pub fn letter(self) -> &'static str {
+        match self {
+            ClientId::A => "A",
+            ClientId::B => "B",
+        }
+    }
+}
+
+/// What the session is doing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Phase {
+    /// Waiting for one or both clients to send `refreq sign_on;`.
+    WaitingForSignOn,
+    /// `reset` sent; waiting out the reset delay before `inform`.
+    Starting,
+    /// A game is being played.
+    Playing,
+    /// Clocks stopped by the supervisor or by a fault; the reason says which.
+    Paused { reason: String },
+    /// A game ended; waiting out the conclude delay before the next one.
+    GameOver,
+    /// The match is over or the session was ended; `disconnect` sent.
+    SessionOver,
+}
+
+/// One client as the display shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientView {
+    pub id: ClientId,
+    /// The port name given on the command line.
+    pub port: String,
+    /// The name used in the PGN (settings, else `tcsi`, else the port);
+    /// already stripped of control characters.
+    pub name: String,
+    pub signed_on: bool,
+    pub link_up: bool,
+    /// Its colour in the current game, once the game has started.
+    pub color: Option<Color>,
+}
+
+/// One side's clock as the display shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClockView {
+    /// Time left in the current control at [`Snapshot::at_ms`]; `None` when
+    /// the game is played without clocks (TimeControl `-` or `?`).
+    pub remaining_ms: Option<u64>,
+    /// Total time used in this game at [`Snapshot::at_ms`].
+    pub used_ms: u64,
+    /// Whether this clock is running.
+    pub running: bool,
+    /// Whether this side's flag has fallen.
+    pub flagged: bool,
+}
+
+/// How notable a logged event is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventKind {
+    Info,
+    Warning,
+    Fault,
+    /// A line from a client that was rejected; the text says why.
+    Rejected,
+    /// A link lost or back.
+    Link,
+}
+
+/// An event for the log pane.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventView {
+    /// Milliseconds since the session started.
+    pub at_ms: u64,
+    pub kind: EventKind,
+    /// Already stripped of control characters.
+    pub text: String,
+}
+
+/// The result of a finished game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResultView {
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub result: String,
+    /// The PGN Termination value: `normal`, `time forfeit`, ...
+    pub termination: String,
+    /// A sentence for people: `White checkmated`, `Black resigned`, ...
+    pub reason: String,
+}
+
+/// Everything the display needs, copied out of the core.
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    /// Core time at which the snapshot was taken (ms since session start).
+    pub at_ms: u64,
+    pub phase: Phase,
+    /// The game's starting position (gives the first move number and side).
+    pub start: Chess,
+    /// The current position.
+    pub position: Chess,
+    /// The moves played so far in canonical SAN.
+    pub sans: Vec<String>,
+    /// The last move's from and to squares (for a highlight).
+    pub last_move: Option<(Square, Square)>,
+    /// Clients A and B, in that order.
+    pub clients: [ClientView; 2],
+    /// The two clocks, indexed with [`Snapshot::clock`] (White's first).
+    pub clocks: [ClockView; 2],
+    /// The PGN TimeControl value, e.g. `40/7200:3600` or `-`.
+    pub time_control: String,
+    /// 1-based number of the current game, and how many the match has.
+    pub game_number: u32,
+    pub games_total: u32,
+    /// Match score in half points, A then B.
+    pub score_halves: [u32; 2],
+    /// Set when the current game has ended.
+    pub result: Option<ResultView>,
+    /// The most recent events, oldest first (bounded).
+    pub events: Vec<EventView>,
+}
+
+/// 0 for White, 1 for Black: the order of [`Snapshot::clocks`].
+pub fn color_index(color: Color) -> usize {
+    match color {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+impl Snapshot {
+    /// The clock of `color`, by colour.
+    pub fn clock(&self, color: Color) -> &ClockView {
+        &self.clocks[color_index(color)]
+    }
+
+    /// Time left on `color`'s clock at `now_ms` (ms since session start),
+    /// counting down from the snapshot if that clock is running. `None` when
+    /// there is no clock.
+    pub fn remaining_at(&self, color: Color, now_ms: u64) -> Option<u64> {
+        let c = self.clock(color);
+        let left = c.remaining_ms?;
+        if c.running {
+            Some(left.saturating_sub(now_ms.saturating_sub(self.at_ms)))
+        } else {
+            Some(left)
+        }
+    }
+
+    /// The client playing `color` in the current game, if colours are set.
+    pub fn client_of(&self, color: Color) -> Option<&ClientView> {
+        self.clients.iter().find(|c| c.color == Some(color))
+    }
+
+    /// Whether any clock is running (the display ticks only then).
+    pub fn clock_running(&self) -> bool {
+        self.clocks.iter().any(|c| c.running)
+    }
+}
