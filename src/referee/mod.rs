@@ -1,5 +1,16 @@
-//! The sans-IO referee core.
+//! The sans-IO referee core: the EPD referee protocol (spec section 8) as a
+//! synchronous state machine. It does no I/O and never reads the clock:
+//! [`Referee::handle`] takes an [`Input`] and the time it happened and
+//! returns [`Output`]s; [`Referee::next_deadline`] says when to wake it.
+//! Given the same inputs it produces the same outputs, so a journal of its
+//! inputs is enough to rebuild it.
 
+pub mod core;
+pub mod io;
+pub mod settings;
 pub mod snapshot;
 
+pub use self::core::Referee;
+pub use io::{Command, GameOver, GameResult, Input, Output, Termination, Verdict};
+pub use settings::{FalseClaim, IllegalMove, Settings, Start};
 pub use snapshot::{ClientId, Snapshot};

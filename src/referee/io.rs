@@ -1,0 +1,155 @@
+//! The core's inputs and outputs. Every input comes with the time it
+//! happened (milliseconds since the session started), passed to
+//! [`crate::referee::Referee::handle`] beside it.
+
+use shakmaty::Color;
+
+use crate::record::pgn::PgnGame;
+use crate::referee::snapshot::{ClientId, EventKind};
+
+/// Something that happened outside the core.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    /// A whole line from a client; the time is that of its last byte.
+    /// `wire_bytes` is how many bytes it took on the wire, line end
+    /// included (for the wire-time credit).
+    Line {
+        from: ClientId,
+        text: String,
+        wire_bytes: usize,
+    },
+    /// A line the framer dropped (too long, or bytes outside printable
+    /// ASCII); the reason says which. Logged, never acted on.
+    Dropped { from: ClientId, reason: String },
+    /// The record with this sequence number has left the port: its last
+    /// byte is on the wire.
+    Sent { to: ClientId, seq: u64 },
+    /// The client's port reported an error or went away.
+    LinkLost { client: ClientId, reason: String },
+    /// The client's port is open again.
+    LinkBack { client: ClientId },
+    /// The time given by [`crate::referee::Referee::next_deadline`] has come.
+    Timer,
+    /// The supervisor did something.
+    Supervisor(Command),
+}
+
+/// The supervisor's commands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Command {
+    /// Stop the clocks.
+    Pause,
+    /// Start them again; after a fault the client on move is asked again.
+    Resume,
+    /// End the game with this result.
+    Adjudicate(Verdict),
+    /// End the game without a result (`*`, Termination "abandoned"); the
+    /// match goes on with the next game.
+    AbortGame,
+    /// Bring a client back in line: `reset`, `inform`, one `execute` per
+    /// move, and `respond` if it is on move.
+    RestartClient(ClientId),
+    /// End the session: an unfinished game is recorded as unterminated and
+    /// both clients get `refcom disconnect;`.
+    EndSession,
+}
+
+/// A result the supervisor can impose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    WhiteWins,
+    BlackWins,
+    Draw,
+}
+
+/// How a game ended, as PGN says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Termination {
+    Normal,
+    TimeForfeit,
+    RulesInfraction,
+    Adjudication,
+    Abandoned,
+    Unterminated,
+}
+
+impl Termination {
+    /// The PGN Termination tag value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Termination::Normal => "normal",
+            Termination::TimeForfeit => "time forfeit",
+            Termination::RulesInfraction => "rules infraction",
+            Termination::Adjudication => "adjudication",
+            Termination::Abandoned => "abandoned",
+            Termination::Unterminated => "unterminated",
+        }
+    }
+}
+
+/// The result of a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameResult {
+    Win(Color),
+    Draw,
+    /// No result (`*`): aborted or unterminated.
+    None,
+}
+
+impl GameResult {
+    /// The PGN result string.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameResult::Win(Color::White) => "1-0",
+            GameResult::Win(Color::Black) => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::None => "*",
+        }
+    }
+}
+
+/// A game that has ended.
+#[derive(Debug, Clone)]
+pub struct GameOver {
+    pub game_number: u32,
+    pub result: GameResult,
+    pub termination: Termination,
+    /// A sentence for people, e.g. `Black was checkmated`.
+    pub reason: String,
+    /// The finished game, ready to be written.
+    pub pgn: PgnGame,
+}
+
+/// Something the core wants done or known.
+#[derive(Debug, Clone)]
+pub enum Output {
+    /// Send this record (without line end) to a client. Report
+    /// [`Input::Sent`] with the same `seq` when its last byte has left.
+    Send {
+        to: ClientId,
+        seq: u64,
+        text: String,
+    },
+    /// A game has begun (after `reset`, at `inform`).
+    GameStarted {
+        game_number: u32,
+        white: String,
+        black: String,
+    },
+    /// A move was played and accepted. The live PGN
+    /// ([`crate::referee::Referee::live_pgn`]) has changed.
+    MoveMade {
+        game_number: u32,
+        /// 1-based ply in the game.
+        ply: usize,
+        color: Color,
+        san: String,
+        /// Time charged for the move, if the game has clocks.
+        charged_ms: Option<u64>,
+    },
+    GameOver(GameOver),
+    /// The session has ended (match complete or supervisor's order).
+    SessionOver { summary: String },
+    /// Something for the log and the display.
+    Notice { kind: EventKind, text: String },
+}
