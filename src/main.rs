@@ -1,10 +1,52 @@
-use clap::Parser;
+//! The `argus` command: parses the command line and hands over to the
+//! library. No logic lives here.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use argus::app;
+use argus::app::options::{ClientArgs, DemoArgs, RefereeArgs};
 
 /// argus: a referee for computer chess played across serial cables.
+///
+/// Two chess programs, each on its own PC, are wired by null-modem cables
+/// to the machine running argus. Argus signs them on, tells each when to
+/// move, checks every move, keeps both clocks, relays moves, ends the game
+/// by the rules, writes PGN, logs every byte and shows the live board. The
+/// protocol is EPD's referee protocol (docs/protocol.md).
 #[derive(Parser)]
-#[command(version, about)]
-struct Cli {}
+#[command(version, about, long_about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
 
-fn main() {
-    let _ = Cli::parse();
+#[derive(Subcommand)]
+enum Cmd {
+    /// Referee a match between the clients on two serial ports.
+    ///
+    /// Client A (on PORT_A) has White in game 1; colours alternate unless
+    /// --no-swap. Exit status: 0 when the session ended normally, 2 for bad
+    /// usage or a port that cannot be opened, 1 for anything else.
+    Referee(RefereeArgs),
+    /// Run the reference client (a built-in mover) on a serial port.
+    ///
+    /// It signs on, answers the referee's records as the EPD spec says and
+    /// exits 0 when the referee sends `disconnect`.
+    Client(ClientArgs),
+    /// Watch two built-in clients play, refereed live (no hardware needed).
+    ///
+    /// Two pseudo-terminal cables are made inside the process; a random and
+    /// a greedy mover play game after game until you quit.
+    Demo(DemoArgs),
+}
+
+fn main() -> ExitCode {
+    let code = match Cli::parse().command {
+        Cmd::Referee(args) => app::referee::main(args),
+        Cmd::Client(args) => app::client::main(args),
+        Cmd::Demo(args) => app::demo::main(args),
+    };
+    ExitCode::from(code)
 }

@@ -1,1 +1,4 @@
 //! Event loops that wire ports, the referee core, records and the display.
+//! Everything here is an edge: the decisions are the core's.
+
+pub mod options;

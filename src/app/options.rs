@@ -1,0 +1,438 @@
+//! The referee's command-line options, the TOML config file that can hold
+//! the same settings, and how the two are merged into the core's
+//! [`Settings`] (command-line flags win over the file, the file over the
+//! defaults).
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use serde::Deserialize;
+use shakmaty::Chess;
+
+use crate::client::MoverKind;
+use crate::clock::{TimeControl, parse_friendly};
+use crate::epd::Record;
+use crate::game;
+use crate::link::{Flow, LineEnd, Parity, PortSettings};
+use crate::record::openings::{Opening, load_openings};
+use crate::referee::{FalseClaim, IllegalMove, Settings, Start};
+
+/// `--false-claim`: what a false draw claim costs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FalseClaimArg {
+    /// The claimant loses the game.
+    Forfeit,
+    /// The claim is rejected and play goes on.
+    PlayOn,
+}
+
+/// `--illegal`: what an illegal move costs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum IllegalArg {
+    /// The offender loses the game (computer chess rules).
+    Forfeit,
+    /// `refcom fault;` and a pause for the supervisor.
+    Fault,
+}
+
+/// Serial line options shared by `referee`, `client` and `demo`.
+#[derive(Debug, Clone, Default, Args, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LineOptions {
+    /// Baud rate [default: 9600].
+    #[arg(long)]
+    pub baud: Option<u32>,
+    /// Data bits, 5-8 [default: 8].
+    #[arg(long)]
+    pub data_bits: Option<u8>,
+    /// Parity [default: none].
+    #[arg(long, value_enum)]
+    pub parity: Option<Parity>,
+    /// Stop bits, 1 or 2 [default: 1].
+    #[arg(long)]
+    pub stop_bits: Option<u8>,
+    /// Flow control [default: none].
+    #[arg(long, value_enum)]
+    pub flow: Option<Flow>,
+    /// Line end argus sends [default: crlf]; it accepts LF, CR, CRLF and NUL.
+    #[arg(long, value_enum)]
+    pub line_end: Option<LineEnd>,
+}
+
+impl LineOptions {
+    /// `self` where set, else `file`.
+    fn or(self, file: LineOptions) -> LineOptions {
+        LineOptions {
+            baud: self.baud.or(file.baud),
+            data_bits: self.data_bits.or(file.data_bits),
+            parity: self.parity.or(file.parity),
+            stop_bits: self.stop_bits.or(file.stop_bits),
+            flow: self.flow.or(file.flow),
+            line_end: self.line_end.or(file.line_end),
+        }
+    }
+
+    /// The port settings, checked.
+    pub fn port_settings(&self) -> Result<PortSettings, String> {
+        let d = PortSettings::default();
+        let s = PortSettings {
+            baud: self.baud.unwrap_or(d.baud),
+            data_bits: self.data_bits.unwrap_or(d.data_bits),
+            parity: self.parity.unwrap_or(d.parity),
+            stop_bits: self.stop_bits.unwrap_or(d.stop_bits),
+            flow: self.flow.unwrap_or(d.flow),
+            line_end: self.line_end.unwrap_or(d.line_end),
+        };
+        if s.baud == 0 {
+            return Err("--baud must be above 0".into());
+        }
+        if !(5..=8).contains(&s.data_bits) {
+            return Err(format!("--data-bits must be 5 to 8, not {}", s.data_bits));
+        }
+        if !(1..=2).contains(&s.stop_bits) {
+            return Err(format!("--stop-bits must be 1 or 2, not {}", s.stop_bits));
+        }
+        Ok(s)
+    }
+}
+
+/// The match and protocol options of `argus referee` (also the keys of the
+/// `--config` TOML file, with `-` written as `_`).
+#[derive(Debug, Clone, Default, Args, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MatchOptions {
+    /// Time control: a PGN TimeControl value (`40/7200:3600`, `300+5`,
+    /// `*180`, `-` for none) or a friendly form (`5+3` = 5 min + 3 s,
+    /// `90m+30s`) [default: -].
+    #[arg(long = "tc", value_name = "TIMECONTROL")]
+    pub tc: Option<String>,
+    /// Number of games [default: 1].
+    #[arg(long)]
+    pub games: Option<u32>,
+    /// Keep colours: A has White in every game (default: alternate).
+    #[arg(long)]
+    #[serde(default)]
+    pub no_swap: bool,
+    /// Openings: an EPD file (one position per line) or a PGN file (the
+    /// moves of each game); each opening is played once with each colour.
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Use at most this many plies of each PGN opening [default: 16].
+    #[arg(long, value_name = "N")]
+    pub opening_plies: Option<usize>,
+    /// Shuffle the openings with this seed (default: file order).
+    #[arg(long, value_name = "SEED")]
+    pub shuffle: Option<u64>,
+    /// PGN Event tag [default: "argus match"].
+    #[arg(long)]
+    pub event: Option<String>,
+    /// PGN Site tag [default: "?"].
+    #[arg(long)]
+    pub site: Option<String>,
+    /// PGN Round tag (default: the game number).
+    #[arg(long)]
+    pub round: Option<String>,
+    /// Name of client A (default: its tcsi name, else the port).
+    #[arg(long)]
+    pub name_a: Option<String>,
+    /// Name of client B (default: its tcsi name, else the port).
+    #[arg(long)]
+    pub name_b: Option<String>,
+    /// Seconds to wait after `refcom reset;` [default: 5].
+    #[arg(long, value_name = "SECS")]
+    pub reset_delay: Option<f64>,
+    /// Seconds to wait after `refcom conclude;` [default: 5].
+    #[arg(long, value_name = "SECS")]
+    pub conclude_delay: Option<f64>,
+    /// What a false draw claim costs [default: forfeit].
+    #[arg(long, value_enum)]
+    pub false_claim: Option<FalseClaimArg>,
+    /// What an illegal or unparsable move costs [default: forfeit].
+    #[arg(long, value_enum)]
+    pub illegal: Option<IllegalArg>,
+    /// Times the position is resent to a client that echoes it wrong,
+    /// before that counts as a fault [default: 2].
+    #[arg(long, value_name = "N")]
+    pub max_resends: Option<u32>,
+}
+
+impl MatchOptions {
+    fn or(self, f: MatchOptions) -> MatchOptions {
+        MatchOptions {
+            tc: self.tc.or(f.tc),
+            games: self.games.or(f.games),
+            no_swap: self.no_swap || f.no_swap,
+            openings: self.openings.or(f.openings),
+            opening_plies: self.opening_plies.or(f.opening_plies),
+            shuffle: self.shuffle.or(f.shuffle),
+            event: self.event.or(f.event),
+            site: self.site.or(f.site),
+            round: self.round.or(f.round),
+            name_a: self.name_a.or(f.name_a),
+            name_b: self.name_b.or(f.name_b),
+            reset_delay: self.reset_delay.or(f.reset_delay),
+            conclude_delay: self.conclude_delay.or(f.conclude_delay),
+            false_claim: self.false_claim.or(f.false_claim),
+            illegal: self.illegal.or(f.illegal),
+            max_resends: self.max_resends.or(f.max_resends),
+        }
+    }
+}
+
+/// Where the referee writes its records.
+#[derive(Debug, Clone, Default, Args, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutputOptions {
+    /// Append every finished game to this PGN file.
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+    /// Rewrite the game in progress to this PGN file after every move
+    /// (atomically), for broadcast viewers.
+    #[arg(long, value_name = "FILE")]
+    pub live_pgn: Option<PathBuf>,
+    /// Directory for the application log and the byte transcript
+    /// [default: argus-logs].
+    #[arg(long, value_name = "DIR")]
+    pub log_dir: Option<PathBuf>,
+}
+
+impl OutputOptions {
+    fn or(self, f: OutputOptions) -> OutputOptions {
+        OutputOptions {
+            pgn: self.pgn.or(f.pgn),
+            live_pgn: self.live_pgn.or(f.live_pgn),
+            log_dir: self.log_dir.or(f.log_dir),
+        }
+    }
+
+    /// The log directory, defaulted.
+    pub fn log_dir(&self) -> PathBuf {
+        self.log_dir.clone().unwrap_or_else(|| PathBuf::from("argus-logs"))
+    }
+}
+
+/// `argus referee PORT_A PORT_B [options]`.
+#[derive(Debug, Clone, Args)]
+pub struct RefereeArgs {
+    /// Serial port of client A (e.g. /dev/ttyUSB0, COM3, a socat link).
+    pub port_a: String,
+    /// Serial port of client B.
+    pub port_b: String,
+    #[command(flatten)]
+    pub line: LineOptions,
+    #[command(flatten)]
+    pub matches: MatchOptions,
+    #[command(flatten)]
+    pub output: OutputOptions,
+    /// Read settings from this TOML file (tables [line], [match], [output]
+    /// with the flags' names, `-` as `_`); command-line flags win.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// No board: print one line per event that matters.
+    #[arg(long)]
+    pub headless: bool,
+    /// Draw pieces as letters instead of chess glyphs.
+    #[arg(long)]
+    pub ascii: bool,
+}
+
+/// `argus client PORT [options]`.
+#[derive(Debug, Clone, Args)]
+pub struct ClientArgs {
+    /// Serial port wired to the referee.
+    pub port: String,
+    #[command(flatten)]
+    pub line: LineOptions,
+    /// Name sent with tcsi at sign-on.
+    #[arg(long, default_value = "argus-client")]
+    pub name: String,
+    /// How to choose moves.
+    #[arg(long, value_enum, default_value_t = MoverKind::Random)]
+    pub mover: MoverKind,
+    /// Seed for the mover: the same seed plays the same moves.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Milliseconds to think before each reply.
+    #[arg(long, default_value_t = 0)]
+    pub think_ms: u64,
+    /// Do not claim draws (threefold repetition, fifty moves) when due.
+    #[arg(long)]
+    pub no_claims: bool,
+}
+
+/// `argus demo [options]`.
+#[derive(Debug, Clone, Args)]
+pub struct DemoArgs {
+    /// Number of games (default: until you quit).
+    #[arg(long)]
+    pub games: Option<u32>,
+    /// Time control (see `argus referee --help`).
+    #[arg(long, default_value = "3+2")]
+    pub tc: String,
+    /// Seed for the two movers.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Milliseconds each client thinks per move.
+    #[arg(long, default_value_t = 400)]
+    pub think_ms: u64,
+    /// Append the games to this PGN file.
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+    /// No board: print results only (for scripts and tests).
+    #[arg(long)]
+    pub headless: bool,
+    /// Draw pieces as letters instead of chess glyphs.
+    #[arg(long)]
+    pub ascii: bool,
+}
+
+/// The `--config` file: the same settings as the flags, in three tables
+/// (`[line]`, `[match]`, `[output]`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigFile {
+    #[serde(default)]
+    pub line: LineOptions,
+    #[serde(default, rename = "match")]
+    pub matches: MatchOptions,
+    #[serde(default)]
+    pub output: OutputOptions,
+}
+
+impl ConfigFile {
+    /// Reads and parses a config file; the error names the file and says
+    /// what is wrong (TOML errors carry line and column).
+    pub fn load(path: &Path) -> Result<ConfigFile, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read config file {}: {e}", path.display()))?;
+        toml::from_str(&text).map_err(|e| format!("config file {}: {e}", path.display()))
+    }
+}
+
+/// Everything `argus referee` needs, merged and checked.
+#[derive(Debug, Clone)]
+pub struct RefereePlan {
+    pub ports: [String; 2],
+    pub port_settings: PortSettings,
+    pub settings: Settings,
+    pub output: OutputOptions,
+}
+
+/// Merges flags over the config file over defaults and checks everything:
+/// the time control parses, the openings load and are legal. `date` is
+/// today's date for the PGN (`yyyy.mm.dd`).
+pub fn plan(
+    ports: [String; 2],
+    line: LineOptions,
+    matches: MatchOptions,
+    output: OutputOptions,
+    config: Option<&Path>,
+    date: String,
+) -> Result<RefereePlan, String> {
+    let file = match config {
+        Some(p) => ConfigFile::load(p)?,
+        None => ConfigFile::default(),
+    };
+    let line = line.or(file.line);
+    let m = matches.or(file.matches);
+    let output = output.or(file.output);
+    let port_settings = line.port_settings()?;
+    let time_control = match &m.tc {
+        Some(s) => parse_friendly(s).map_err(|e| format!("--tc {s:?}: {e}"))?,
+        None => TimeControl::Untimed,
+    };
+    let openings = match &m.openings {
+        Some(p) => load_starts(p, m.opening_plies.unwrap_or(16))?,
+        None => Vec::new(),
+    };
+    let secs = |v: Option<f64>, name: &str| -> Result<u64, String> {
+        let v = v.unwrap_or(5.0);
+        if !(0.0..=3600.0).contains(&v) {
+            return Err(format!("--{name} must be between 0 and 3600 seconds, not {v}"));
+        }
+        Ok((v * 1000.0).round() as u64)
+    };
+    let defaults = Settings::default();
+    let settings = Settings {
+        event: m.event.unwrap_or(defaults.event),
+        site: m.site.unwrap_or(defaults.site),
+        date,
+        round: m.round,
+        names: [m.name_a, m.name_b],
+        ports: ports.clone(),
+        lines: [port_settings.line(), port_settings.line()],
+        time_control,
+        games: match m.games {
+            Some(0) => return Err("--games must be at least 1".into()),
+            Some(n) => n,
+            None => 1,
+        },
+        swap_colors: !m.no_swap,
+        openings,
+        openings_seed: m.shuffle,
+        reset_delay_ms: secs(m.reset_delay, "reset-delay")?,
+        conclude_delay_ms: secs(m.conclude_delay, "conclude-delay")?,
+        false_claim: match m.false_claim {
+            Some(FalseClaimArg::PlayOn) => FalseClaim::PlayOn,
+            _ => FalseClaim::Forfeit,
+        },
+        illegal_move: match m.illegal {
+            Some(IllegalArg::Fault) => IllegalMove::Fault,
+            _ => IllegalMove::Forfeit,
+        },
+        max_resends: m.max_resends.unwrap_or(defaults.max_resends),
+    };
+    Ok(RefereePlan {
+        ports,
+        port_settings,
+        settings,
+        output,
+    })
+}
+
+/// Loads an openings file and checks every opening against the rules: a
+/// position must be legal, moves must be legal in order.
+pub fn load_starts(path: &Path, ply_limit: usize) -> Result<Vec<Start>, String> {
+    let openings = load_openings(path, ply_limit)?;
+    if openings.is_empty() {
+        return Err(format!("openings file {} holds no openings", path.display()));
+    }
+    openings.into_iter().map(opening_to_start).collect()
+}
+
+fn opening_to_start(o: Opening) -> Result<Start, String> {
+    match o {
+        Opening::Position { epd, source } => {
+            let rec = Record::parse(&epd).map_err(|e| format!("{source}: {e}"))?;
+            let hmvc = rec.hmvc().map_err(|e| format!("{source}: {e}"))?;
+            let fmvn = rec.fmvn().map_err(|e| format!("{source}: {e}"))?;
+            let position = game::position_from_fields(&rec.fields, hmvc, fmvn)
+                .map_err(|e| format!("{source}: {e}"))?;
+            Ok(Start {
+                position,
+                moves: Vec::new(),
+                source,
+            })
+        }
+        Opening::Moves { sans, fen, source } => {
+            let mut position = match &fen {
+                Some(f) => game::position_from_fen(f).map_err(|e| format!("{source}: {e}"))?,
+                None => Chess::default(),
+            };
+            let start = position.clone();
+            let mut moves = Vec::new();
+            for san in &sans {
+                let m = game::parse_san(&position, san).map_err(|e| format!("{source}: {e}"))?;
+                position = game::played(&position, &m);
+                moves.push(m);
+            }
+            Ok(Start {
+                position: start,
+                moves,
+                source,
+            })
+        }
+    }
+}
