@@ -1,4 +1,10 @@
 //! Event loops that wire ports, the referee core, records and the display.
 //! Everything here is an edge: the decisions are the core's.
 
+pub mod client;
+pub mod demo;
+pub mod logging;
 pub mod options;
+pub mod output;
+pub mod referee;
+pub mod session;

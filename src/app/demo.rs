@@ -1,0 +1,132 @@
+//! `argus demo`: two reference clients play each other over two in-process
+//! virtual cables, refereed live. Needs no hardware and no socat.
+
+use std::thread;
+use std::time::{Duration, Instant, SystemTime};
+
+use crossbeam_channel::unbounded;
+
+use crate::app::client;
+use crate::app::logging;
+use crate::app::options::DemoArgs;
+use crate::app::output::Outputs;
+use crate::app::session::{self, Ending, Session, View};
+use crate::client::{ClientProtocol, Mover, MoverKind};
+use crate::clock::parse_friendly;
+use crate::link::{Link, PortSettings, VirtualCable};
+use crate::record::transcript::utc_date;
+use crate::referee::{Referee, Settings};
+
+/// The number of games played when `--games` is not given: in practice
+/// until the user quits.
+pub const ENDLESS: u32 = 1_000_000;
+
+/// Runs `argus demo`; returns the exit status.
+pub fn main(args: DemoArgs) -> u8 {
+    let time_control = match parse_friendly(&args.tc) {
+        Ok(tc) => tc,
+        Err(e) => {
+            eprintln!("argus demo: --tc {:?}: {e}", args.tc);
+            return 2;
+        }
+    };
+    if args.games == Some(0) {
+        eprintln!("argus demo: --games must be at least 1");
+        return 2;
+    }
+    let log_dir = std::env::temp_dir().join(format!("argus-demo-{}", std::process::id()));
+    if let Err(e) = logging::init(&log_dir, "argus.log", args.headless) {
+        eprintln!("argus demo: {e}");
+        return 1;
+    }
+    let cables = match (VirtualCable::new(), VirtualCable::new()) {
+        (Ok(a), Ok(b)) => [a, b],
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("argus demo: {e}");
+            return 1;
+        }
+    };
+    let port_settings = PortSettings::default();
+    // The clients: A random, B greedy, on the far ends of the cables.
+    let movers = [("random mover", MoverKind::Random), ("greedy mover", MoverKind::Greedy)];
+    let mut clients = Vec::new();
+    for (i, (cable, (name, kind))) in cables.iter().zip(movers).enumerate() {
+        let path = cable.b().to_string();
+        let settings = port_settings.clone();
+        let protocol = ClientProtocol::new(name, Mover::new(kind, args.seed.wrapping_add(i as u64)), true);
+        let think = Duration::from_millis(args.think_ms);
+        clients.push(thread::spawn(move || client::run(&path, settings, protocol, think, false)));
+    }
+    let outputs = match Outputs::open(&log_dir, args.pgn.clone(), None, args.headless) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("argus demo: {e}");
+            return 1;
+        }
+    };
+    let epoch = Instant::now();
+    let (tx, rx) = unbounded();
+    let mut links = Vec::new();
+    for (label, cable) in ["A", "B"].into_iter().zip(cables.iter()) {
+        match Link::open(label, cable.a(), port_settings.clone(), epoch, tx.clone()) {
+            Ok(l) => links.push(l),
+            Err(e) => {
+                eprintln!("argus demo: {e}");
+                return 1;
+            }
+        }
+    }
+    let Ok(links): Result<[Link; 2], _> = links.try_into() else {
+        return 1;
+    };
+    let settings = Settings {
+        event: "argus demo".into(),
+        site: "this computer".into(),
+        date: utc_date(SystemTime::now()),
+        ports: [cables[0].a().to_string(), cables[1].a().to_string()],
+        lines: [port_settings.line(), port_settings.line()],
+        time_control,
+        games: args.games.unwrap_or(ENDLESS),
+        reset_delay_ms: 1_000,
+        conclude_delay_ms: 3_000,
+        ..Settings::default()
+    };
+    let (ctrl_tx, ctrl_rx) = unbounded();
+    let _ = ctrlc::set_handler(move || {
+        let _ = ctrl_tx.send(());
+    });
+    let view = if args.headless {
+        View::Headless
+    } else {
+        View::Board { ascii: args.ascii }
+    };
+    let ending = session::run(Session {
+        core: Referee::new(settings),
+        links,
+        link_events: rx,
+        port_settings: [port_settings.clone(), port_settings],
+        epoch,
+        outputs,
+        view,
+        ctrl_c: ctrl_rx,
+    });
+    // The clients end on `disconnect`; give them a moment, then let the
+    // cables go (which ends any client still waiting).
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while Instant::now() < deadline && clients.iter().any(|c| !c.is_finished()) {
+        thread::sleep(Duration::from_millis(20));
+    }
+    drop(cables);
+    match ending {
+        Ending::Normal => {
+            if !args.headless {
+                println!("argus demo: logs in {}", log_dir.display());
+            }
+            0
+        }
+        Ending::Failed(why) => {
+            eprintln!("argus demo: {why}");
+            1
+        }
+    }
+}

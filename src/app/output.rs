@@ -1,0 +1,144 @@
+//! The referee's records at the edge: the byte transcript, the PGN files,
+//! the application log, and the headless printout. A failure to write is
+//! logged with what was kept; it never stops the match.
+
+use std::path::{Path, PathBuf};
+
+use log::{error, info, warn};
+
+use crate::record::durable::{append_pgn, write_atomic};
+use crate::record::pgn::{PgnGame, write_pgn};
+use crate::record::transcript::Transcript;
+use crate::referee::snapshot::EventKind;
+use crate::referee::{ClientId, Input};
+
+/// The session's writers.
+pub struct Outputs {
+    transcript: Option<Transcript>,
+    pgn: Option<PathBuf>,
+    live_pgn: Option<PathBuf>,
+    headless: bool,
+}
+
+impl Outputs {
+    /// Creates the log directory and the transcript in it
+    /// (`transcript.log`, appended if it exists).
+    pub fn open(log_dir: &Path, pgn: Option<PathBuf>, live_pgn: Option<PathBuf>, headless: bool) -> Result<Outputs, String> {
+        std::fs::create_dir_all(log_dir)
+            .map_err(|e| format!("cannot create the log directory {}: {e}", log_dir.display()))?;
+        let path = log_dir.join("transcript.log");
+        let transcript = Transcript::create(&path)
+            .map_err(|e| format!("cannot open the transcript {}: {e}", path.display()))?;
+        Ok(Outputs {
+            transcript: Some(transcript),
+            pgn,
+            live_pgn,
+            headless,
+        })
+    }
+
+    /// Writes nothing (for tests of the loop).
+    pub fn none(headless: bool) -> Outputs {
+        Outputs {
+            transcript: None,
+            pgn: None,
+            live_pgn: None,
+            headless,
+        }
+    }
+
+    /// Prints a line on stdout in headless mode.
+    pub fn headless_line(&self, text: &str) {
+        if self.headless {
+            println!("{text}");
+        }
+    }
+
+    /// Records an input to the core (the journal, when there is one).
+    pub fn journal_input(&mut self, _input: &Input, _at: u64) {}
+
+    pub fn transcript_in(&mut self, at_ms: u64, id: ClientId, raw: &[u8]) {
+        if let Some(t) = self.transcript.as_mut()
+            && let Err(e) = t.incoming(at_ms, id.letter(), raw)
+        {
+            self.transcript_failed(e);
+        }
+    }
+
+    pub fn transcript_out(&mut self, at_ms: u64, id: ClientId, text: &str) {
+        if let Some(t) = self.transcript.as_mut()
+            && let Err(e) = t.outgoing(at_ms, id.letter(), text.as_bytes())
+        {
+            self.transcript_failed(e);
+        }
+    }
+
+    pub fn transcript_rejected(&mut self, at_ms: u64, id: ClientId, raw: &[u8], reason: &str) {
+        if let Some(t) = self.transcript.as_mut()
+            && let Err(e) = t.rejected(at_ms, id.letter(), raw, reason)
+        {
+            self.transcript_failed(e);
+        }
+    }
+
+    pub fn transcript_note(&mut self, text: &str) {
+        if let Some(t) = self.transcript.as_mut()
+            && let Err(e) = t.note(0, text)
+        {
+            self.transcript_failed(e);
+        }
+    }
+
+    fn transcript_failed(&mut self, e: std::io::Error) {
+        error!("cannot write the transcript ({e}); it stops here, the application log goes on");
+        self.transcript = None;
+    }
+
+    /// A notice from the core: to the log, and on stdout in headless mode
+    /// for the kinds that matter there.
+    pub fn notice(&mut self, kind: EventKind, text: &str) {
+        match kind {
+            EventKind::Info => info!("{text}"),
+            EventKind::Link => warn!("{text}"),
+            EventKind::Warning | EventKind::Rejected => warn!("{text}"),
+            EventKind::Fault => error!("{text}"),
+        }
+        if matches!(kind, EventKind::Fault | EventKind::Link) {
+            self.headless_line(text);
+        }
+    }
+
+    /// Rewrites the live PGN.
+    pub fn live_pgn(&mut self, game: Option<PgnGame>) {
+        if let (Some(path), Some(g)) = (&self.live_pgn, game)
+            && let Err(e) = write_atomic(path, &write_pgn(&g))
+        {
+            warn!("cannot rewrite the live PGN {}: {e}", path.display());
+        }
+    }
+
+    /// Appends a finished game to the PGN file; if that fails, the game
+    /// goes into the application log so that it is not lost.
+    pub fn finished_game(&mut self, game: &PgnGame) {
+        let text = write_pgn(game);
+        match &self.pgn {
+            Some(path) => {
+                if let Err(e) = append_pgn(path, game) {
+                    error!("cannot append to the PGN file {} ({e}); the game is kept here:\n{text}", path.display());
+                    self.headless_line(&format!("cannot write the PGN file {}: {e}", path.display()));
+                }
+            }
+            None => info!("finished game:\n{text}"),
+        }
+    }
+
+    /// Flushes everything.
+    pub fn finish(&mut self) {
+        if let Some(t) = self.transcript.as_mut()
+            && let Err(e) = t.flush()
+        {
+            error!("cannot flush the transcript: {e}");
+        }
+        log::logger().flush();
+    }
+}

@@ -1,0 +1,333 @@
+//! The referee's main loop: links in, core decisions, records and display
+//! out. One thread, blocking on a crossbeam `select!` over the links'
+//! events, the keyboard, Ctrl-C and the core's next deadline; no busy loop.
+
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, after, never, select, unbounded};
+use log::{info, warn};
+
+use crate::app::output::Outputs;
+use crate::display::{InputEvent, InputThread, LinkView, Role, TerminalGuard, Ui, UiAction, next_redraw_in};
+use crate::link::{Link, LinkEvent, LinkEventKind, PortSettings};
+use crate::referee::{ClientId, Command, Input, Output, Referee, Verdict};
+
+/// How long the loop waits for the last records (`disconnect`) to leave
+/// the ports once the session is over.
+const DRAIN_GRACE: Duration = Duration::from_secs(3);
+
+/// How the session is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    /// One line per event that matters, on stdout.
+    Headless,
+    /// The live board in the terminal.
+    Board { ascii: bool },
+}
+
+/// Where the session writes.
+#[derive(Debug, Clone)]
+pub struct SessionFiles {
+    pub pgn: Option<PathBuf>,
+    pub live_pgn: Option<PathBuf>,
+    pub log_dir: PathBuf,
+}
+
+/// Per-port bookkeeping at the edge: which core sequence numbers are in
+/// the writer's queue, and byte counts for the status line.
+#[derive(Debug, Default)]
+struct PortBook {
+    in_flight: VecDeque<u64>,
+    bytes_in: u64,
+    bytes_out: u64,
+    up: bool,
+}
+
+/// How a session ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ending {
+    /// The match was played out, or the supervisor ended it.
+    Normal,
+    /// Something broke; the message says what.
+    Failed(String),
+}
+
+/// Everything a session runs with.
+pub struct Session {
+    pub core: Referee,
+    /// Clients A and B.
+    pub links: [Link; 2],
+    /// Where both links report.
+    pub link_events: Receiver<LinkEvent>,
+    pub port_settings: [PortSettings; 2],
+    /// The instant the links count their times from.
+    pub epoch: Instant,
+    pub outputs: Outputs,
+    pub view: View,
+    /// A message here ends the session cleanly (Ctrl-C).
+    pub ctrl_c: Receiver<()>,
+}
+
+/// Runs a referee session until it ends.
+pub fn run(session: Session) -> Ending {
+    let Session {
+        mut core,
+        links,
+        link_events,
+        port_settings,
+        epoch,
+        mut outputs,
+        view,
+        ctrl_c,
+    } = session;
+    let mut books = [PortBook::default(), PortBook::default()];
+    for b in &mut books {
+        b.up = true;
+    }
+    let now_ms = || epoch.elapsed().as_millis() as u64;
+
+    // The board, if there is one: terminal, input thread and view state.
+    let (key_tx, key_rx) = unbounded();
+    let mut board = match view {
+        View::Headless => None,
+        View::Board { ascii } => {
+            let guard = match TerminalGuard::enter() {
+                Ok(g) => g,
+                Err(e) => return Ending::Failed(format!("cannot set up the terminal: {e}")),
+            };
+            let input = match InputThread::spawn(key_tx) {
+                Ok(t) => t,
+                Err(e) => return Ending::Failed(e.to_string()),
+            };
+            Some((guard, input, Ui::new(ascii, Role::Referee)))
+        }
+    };
+    let keys: Receiver<InputEvent> = if board.is_some() { key_rx } else { never() };
+
+    let mut drain_until: Option<Instant> = None;
+    let mut dirty = true;
+    let mut ending = Ending::Normal;
+    loop {
+        // Draw when something changed, and at 10 Hz while a clock runs.
+        let snap = core.snapshot(now_ms());
+        if let Some((guard, _, ui)) = board.as_mut() {
+            if dirty {
+                let links = link_views(&links, &books, &port_settings);
+                if let Err(e) = guard.draw(|f| ui.render(f, &snap, &links, now_ms())) {
+                    ending = Ending::Failed(format!("cannot draw on the terminal: {e}"));
+                    break;
+                }
+                dirty = false;
+            }
+        }
+        if core.is_over() {
+            let drained = books.iter().all(|b| b.in_flight.is_empty());
+            let until = *drain_until.get_or_insert_with(|| Instant::now() + DRAIN_GRACE);
+            if drained || Instant::now() >= until {
+                break;
+            }
+        }
+        let deadline = core.next_deadline();
+        let mut wait = deadline.map(|d| Duration::from_millis(d.saturating_sub(now_ms())));
+        if board.is_some()
+            && let Some(tick) = next_redraw_in(&snap)
+        {
+            wait = Some(wait.map_or(tick, |w| w.min(tick)));
+        }
+        if core.is_over() {
+            wait = Some(wait.map_or(DRAIN_GRACE, |w| w.min(Duration::from_millis(50))));
+        }
+        let timer = wait.map_or_else(never, after);
+        let mut inputs: Vec<(Input, u64)> = Vec::new();
+        select! {
+            recv(link_events) -> ev => match ev {
+                Ok(ev) => {
+                    if let Some(input) = link_input(ev, &mut books, &mut outputs) {
+                        inputs.push(input);
+                    }
+                }
+                Err(_) => {
+                    ending = Ending::Failed("the serial link threads stopped".into());
+                    break;
+                }
+            },
+            recv(keys) -> ev => if let Ok(ev) = ev {
+                match ev {
+                    InputEvent::Key(k) => {
+                        if let Some((_, _, ui)) = board.as_mut() {
+                            match ui.handle_key(k, &snap) {
+                                Some(UiAction::Quit) => inputs.push((Input::Supervisor(Command::EndSession), now_ms())),
+                                Some(a) => inputs.push((Input::Supervisor(command_of(a)), now_ms())),
+                                None => {}
+                            }
+                        }
+                    }
+                    InputEvent::Resize { .. } => {}
+                    InputEvent::Failed(why) => {
+                        warn!("terminal input failed: {why}; ending the session");
+                        inputs.push((Input::Supervisor(Command::EndSession), now_ms()));
+                    }
+                }
+                dirty = true;
+            },
+            recv(ctrl_c) -> _ => {
+                info!("Ctrl-C: ending the session");
+                outputs.headless_line("Ctrl-C: ending the session");
+                inputs.push((Input::Supervisor(Command::EndSession), now_ms()));
+            },
+            recv(timer) -> _ => {
+                let now = now_ms();
+                if deadline.is_some_and(|d| now >= d) {
+                    inputs.push((Input::Timer, now));
+                }
+                dirty = true;
+            },
+        }
+        for (input, at) in inputs {
+            if core.is_over() && !matches!(input, Input::Sent { .. }) {
+                continue;
+            }
+            outputs.journal_input(&input, at);
+            let outs = core.handle(input, at);
+            dirty |= !outs.is_empty();
+            for o in outs {
+                carry_out(o, &core, &links, &mut books, &mut outputs, at);
+            }
+        }
+    }
+    drop(board);
+    for l in links {
+        l.close();
+    }
+    outputs.finish();
+    ending
+}
+
+/// Turns a link event into a core input (and the transcript line).
+fn link_input(ev: LinkEvent, books: &mut [PortBook; 2], outputs: &mut Outputs) -> Option<(Input, u64)> {
+    let id = match ev.port.as_str() {
+        "A" => ClientId::A,
+        "B" => ClientId::B,
+        other => {
+            warn!("event from an unknown link {other:?} ignored");
+            return None;
+        }
+    };
+    let book = &mut books[id.index()];
+    match ev.kind {
+        LinkEventKind::Line { text, raw, at_ms, .. } => {
+            book.bytes_in += raw.len() as u64;
+            outputs.transcript_in(at_ms, id, &raw);
+            Some((
+                Input::Line {
+                    from: id,
+                    text,
+                    wire_bytes: raw.len(),
+                },
+                at_ms,
+            ))
+        }
+        LinkEventKind::Dropped { reason, raw, len, at_ms, .. } => {
+            book.bytes_in += len as u64;
+            outputs.transcript_rejected(at_ms, id, &raw, &reason);
+            Some((Input::Dropped { from: id, reason }, at_ms))
+        }
+        LinkEventKind::Sent { text, bytes, at_ms, .. } => {
+            book.bytes_out += bytes as u64;
+            outputs.transcript_out(at_ms, id, &text);
+            let seq = book.in_flight.pop_front()?;
+            Some((Input::Sent { to: id, seq }, at_ms))
+        }
+        LinkEventKind::SendFailed { text, reason } => {
+            book.in_flight.pop_front();
+            warn!("{}: record not sent ({reason}): {text}", id.letter());
+            outputs.transcript_note(&format!("{}: record not sent ({reason}): {text}", id.letter()));
+            None
+        }
+        LinkEventKind::Lost { reason, at_ms, .. } => {
+            book.up = false;
+            outputs.transcript_note(&format!("{}: link lost: {reason}", id.letter()));
+            Some((Input::LinkLost { client: id, reason }, at_ms))
+        }
+        LinkEventKind::Back { at_ms, .. } => {
+            book.up = true;
+            outputs.transcript_note(&format!("{}: link back", id.letter()));
+            Some((Input::LinkBack { client: id }, at_ms))
+        }
+        LinkEventKind::Error { message } => {
+            warn!("{}: {message}", id.letter());
+            None
+        }
+    }
+}
+
+/// Carries out one output of the core.
+fn carry_out(
+    o: Output,
+    core: &Referee,
+    links: &[Link; 2],
+    books: &mut [PortBook; 2],
+    outputs: &mut Outputs,
+    at: u64,
+) {
+    match o {
+        Output::Send { to, seq, text } => {
+            match links[to.index()].send(text.clone()) {
+                Ok(()) => books[to.index()].in_flight.push_back(seq),
+                Err(e) => {
+                    warn!("{}: cannot queue a record ({e}): {text}", to.letter());
+                    outputs.transcript_note(&format!("{}: record not queued ({e}): {text}", to.letter()));
+                }
+            }
+        }
+        Output::GameStarted {
+            game_number,
+            white,
+            black,
+        } => {
+            outputs.headless_line(&format!("game {game_number}: {white} (White) vs {black} (Black)"));
+            outputs.live_pgn(core.live_pgn(at));
+        }
+        Output::MoveMade { .. } => outputs.live_pgn(core.live_pgn(at)),
+        Output::GameOver(g) => {
+            outputs.headless_line(&format!(
+                "game {}: {} {} ({})",
+                g.game_number,
+                g.result.as_str(),
+                g.termination.as_str(),
+                g.reason
+            ));
+            outputs.live_pgn(Some(g.pgn.clone()));
+            outputs.finished_game(&g.pgn);
+        }
+        Output::SessionOver { summary } => outputs.headless_line(&summary),
+        Output::Notice { kind, text } => outputs.notice(kind, &text),
+    }
+}
+
+fn command_of(a: UiAction) -> Command {
+    match a {
+        UiAction::Pause => Command::Pause,
+        UiAction::Resume => Command::Resume,
+        UiAction::Adjudicate(o) => Command::Adjudicate(match o {
+            shakmaty::KnownOutcome::Decisive { winner: shakmaty::Color::White } => Verdict::WhiteWins,
+            shakmaty::KnownOutcome::Decisive { winner: shakmaty::Color::Black } => Verdict::BlackWins,
+            shakmaty::KnownOutcome::Draw => Verdict::Draw,
+        }),
+        UiAction::AbortGame => Command::AbortGame,
+        UiAction::RestartClient(c) => Command::RestartClient(c),
+        UiAction::Quit => Command::EndSession,
+    }
+}
+
+fn link_views(links: &[Link; 2], books: &[PortBook; 2], settings: &[PortSettings; 2]) -> [LinkView; 2] {
+    [0, 1].map(|i| LinkView {
+        port: links[i].path().to_string(),
+        settings: settings[i].to_string(),
+        up: books[i].up,
+        bytes_in: books[i].bytes_in,
+        bytes_out: books[i].bytes_out,
+    })
+}
