@@ -1,1 +1,84 @@
-//! Time controls and chess clocks. Pure: callers pass the time in.
+//! Time controls and chess clocks. Pure: no I/O, and the system clock is
+//! never read; every time is passed in by the caller as `u64` milliseconds
+//! since the session started (`at_ms`).
+//!
+//! * [`TimeControl`] (file `control.rs`): the PGN `TimeControl` value, its
+//!   strict PGN parser (`str::parse`) and printer (`Display`), and
+//!   [`parse_friendly`] for the command line (`5+3`, `90m+30s`, `40/2h:30m`).
+//!   Records always carry the PGN form.
+//! * [`Clocks`] (file `clocks.rs`): both players' clocks under a control.
+//! * [`wire_time_ms`] (file `wire.rs`): the credit for a record's own time
+//!   on the serial line.
+//! * Formats (file `format.rs`): the rounding rule [`whole_seconds`]
+//!   (truncate), EPD `cc` values, PGN `[%clk]`/`[%emt]`, the `Clock`,
+//!   `WhiteClock` and `BlackClock` tags.
+//!
+//! # Driving a game
+//!
+//! ```
+//! use argus::clock::{Clocks, LineSettings, TimeControl, wire_time_ms};
+//! use shakmaty::Color;
+//!
+//! let tc: TimeControl = "40/7200:3600".parse().unwrap();
+//! let mut clocks = Clocks::new(&tc);
+//! let line = LineSettings::default(); // 9600 8N1
+//!
+//! // The last byte of `refcom respond;` to White left the port at 5_000 ms:
+//! clocks.start(Color::White, 5_000);
+//! // Arm the referee's timer for the flag:
+//! assert_eq!(clocks.next_deadline(), Some(5_000 + 7_200_000));
+//!
+//! // White's 80-byte reply line ended at 17_000 ms: stop with the wire credit.
+//! let mt = clocks.stop(Color::White, 17_000, wire_time_ms(80, &line));
+//! assert_eq!(mt.charged_ms, 12_000 - 83);
+//! assert!(!mt.flagged);
+//! // mt.remaining_ms -> `[%clk]`, mt.elapsed_ms -> `[%emt]`.
+//!
+//! // The respond record to Black left at 17_400 ms:
+//! clocks.start(Color::Black, 17_400);
+//! // ... and so on. A supervisor pause:
+//! clocks.halt(20_000);
+//! clocks.resume(60_000);
+//! ```
+//!
+//! 1. Build [`Clocks::new`] from the game's control when the game starts.
+//! 2. When the last byte of a `respond` record to a side has left the port,
+//!    [`Clocks::start`] that side at that instant.
+//! 3. When that side's reply line has arrived (time of its line end),
+//!    [`Clocks::stop`] it with `credit_ms` = [`wire_time_ms`] of the reply
+//!    line's length (line end included) at the port's settings. Check
+//!    [`MoveTime::flagged`]: if set, the flag fell before the move was
+//!    completed and the move must not be played.
+//! 4. After every call that changes the clocks, (re)arm the timer for
+//!    [`Clocks::next_deadline`]. When it fires, [`Clocks::flag`]`(now)`
+//!    names the side whose time is gone (then the game ends on time, or is
+//!    drawn if the opponent cannot mate). `flag` is `None` for every
+//!    instant before the deadline and `Some` from it on; it uses the raw
+//!    time, as no reply (and so no wire credit) is known yet.
+//! 5. A supervisor pause: [`Clocks::halt`], later [`Clocks::resume`]; the
+//!    move is not ended, its time before and after the pause adds up.
+//! 6. For every record: [`cc_values`]`(used(White), used(Black))`; for the
+//!    live PGN: [`ClockTag::from_clocks`].
+//!
+//! Untimed (`-`) and unknown (`?`) controls: clocks count time used and
+//! moves, [`Clocks::remaining`] is `None`, they never flag and have no
+//! deadline.
+//!
+//! State is never restored by setters: after a crash the referee rebuilds
+//! the clocks by replaying the same `start`/`stop`/`halt`/`resume` calls
+//! with the same times, which gives the same state.
+
+mod clocks;
+mod control;
+mod format;
+#[cfg(test)]
+mod proptests;
+mod wire;
+
+pub use clocks::{Clocks, MoveTime};
+pub use control::{MAX_SECONDS, Period, TimeControl, parse_friendly};
+pub use format::{
+    ClockTag, cc_values, clk_command, emt_command, find_command, format_hms, parse_hms,
+    parse_time_command, start_clock_tags, whole_seconds,
+};
+pub use wire::{LineSettings, wire_time_ms, wire_time_us};

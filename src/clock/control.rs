@@ -1,0 +1,605 @@
+//! The PGN `TimeControl` (PGN standard 9.6.1): its value type, the strict
+//! PGN parser and printer, and a friendlier parser for the command line.
+//!
+//! # The PGN form
+//!
+//! A TimeControl is `?` (unknown), `-` (no time control), a sandclock `*N`,
+//! or one or more period descriptors separated by `:`:
+//!
+//! | descriptor | meaning                                        | example       |
+//! |------------|------------------------------------------------|---------------|
+//! | `M/S`      | `M` moves in `S` seconds                       | `40/7200`     |
+//! | `S`        | sudden death: the rest of the game in `S` s    | `300`         |
+//! | `S+I`      | sudden death, `I` seconds added after each move| `4500+60`     |
+//!
+//! A sudden-death descriptor (with or without increment) may only be the
+//! last one; `?`, `-` and `*N` must be alone. Every number is plain ASCII
+//! digits (no sign, no spaces); move counts and period lengths must be
+//! positive, an increment may be `0` (`300+0` reads as `300`).
+//!
+//! **After the last period.** When the last descriptor is a counted period
+//! (`40/7200`, `40/7200:20/3600`), that last period repeats for the rest of
+//! the game: after every further `M` moves, another `S` seconds are added.
+//! This is the traditional reading of such controls.
+
+use std::fmt;
+use std::str::FromStr;
+
+use shakmaty::Color;
+
+/// Largest number of seconds accepted in one field. Far above any real
+/// control (about 31 years), and small enough that sums of many periods
+/// in milliseconds stay far from `u64` overflow.
+pub const MAX_SECONDS: u64 = 1_000_000_000;
+
+/// One period of a time control.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Period {
+    /// Moves to be made in this period; `None` is sudden death (the rest of
+    /// the game).
+    pub moves: Option<u32>,
+    /// Time given for the period, in milliseconds (added to the clock when
+    /// the period begins).
+    pub base_ms: u64,
+    /// Time added to a player's clock after each move made in this period,
+    /// in milliseconds (Fischer increment).
+    pub increment_ms: u64,
+}
+
+/// A PGN TimeControl value. See the module documentation for the forms.
+///
+/// Build one with [`str::parse`] (strict PGN), [`parse_friendly`] (command
+/// line), or [`TimeControl::periods`] (checked). `Display` prints the PGN
+/// form, which round-trips through `parse` for every value those three
+/// produce.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum TimeControl {
+    /// `?`: the time control is unknown. Clocks count time used, never flag.
+    Unknown,
+    /// `-`: no time control. Clocks count time used, never flag.
+    Untimed,
+    /// One or more periods, played in order. Only the last may be sudden
+    /// death (`moves: None`); if the last is counted it repeats (see the
+    /// module documentation). An empty list behaves like `Untimed`.
+    Periods(Vec<Period>),
+    /// `*N`: a sandclock of `total_ms` milliseconds, half in each chamber at
+    /// the start; time used by one side flows to the other.
+    Sandclock {
+        /// Total time in both chambers, in milliseconds.
+        total_ms: u64,
+    },
+}
+
+impl TimeControl {
+    /// Builds a `Periods` control after checking the PGN rules: at least
+    /// one period, counted periods have at least one move, every period has
+    /// a positive base time, only the last period may be sudden death and
+    /// only a sudden-death period may carry an increment, and all times are
+    /// at most [`MAX_SECONDS`] and whole seconds (so the PGN form is exact).
+    pub fn periods(periods: Vec<Period>) -> Result<TimeControl, String> {
+        if periods.is_empty() {
+            return Err("a time control needs at least one period".to_string());
+        }
+        let last = periods.len() - 1;
+        for (i, p) in periods.iter().enumerate() {
+            let n = i + 1;
+            if p.moves == Some(0) {
+                return Err(format!("period {n} has zero moves; it needs at least one"));
+            }
+            if p.base_ms == 0 {
+                return Err(format!(
+                    "period {n} has no time; it needs at least one second"
+                ));
+            }
+            for (what, ms) in [("time", p.base_ms), ("increment", p.increment_ms)] {
+                if ms % 1000 != 0 {
+                    return Err(format!("period {n} {what} {ms} ms is not whole seconds"));
+                }
+                if ms / 1000 > MAX_SECONDS {
+                    return Err(format!(
+                        "period {n} {what} {} s is above the limit of {MAX_SECONDS} s",
+                        ms / 1000
+                    ));
+                }
+            }
+            if p.moves.is_none() && i != last {
+                return Err(format!(
+                    "period {n} is sudden death (no move count) but is not the last period"
+                ));
+            }
+            if p.moves.is_some() && p.increment_ms != 0 {
+                return Err(format!(
+                    "period {n} has both a move count and an increment; PGN allows an \
+                     increment only on a final sudden-death period"
+                ));
+            }
+        }
+        Ok(TimeControl::Periods(periods))
+    }
+
+    /// Whether clocks can run out (periods or sandclock). `Unknown`,
+    /// `Untimed` and an empty period list are not timed.
+    pub fn is_timed(&self) -> bool {
+        match self {
+            TimeControl::Unknown | TimeControl::Untimed => false,
+            TimeControl::Periods(p) => !p.is_empty(),
+            TimeControl::Sandclock { .. } => true,
+        }
+    }
+
+    /// The time on `side`'s clock before the first move, in milliseconds;
+    /// `None` when not timed. A sandclock starts half full on each side
+    /// (White gets the odd millisecond, if any).
+    pub fn initial_ms(&self, side: Color) -> Option<u64> {
+        match self {
+            TimeControl::Unknown | TimeControl::Untimed => None,
+            TimeControl::Periods(p) => p.first().map(|p| p.base_ms),
+            TimeControl::Sandclock { total_ms } => {
+                let black = total_ms / 2;
+                Some(match side {
+                    Color::White => total_ms - black,
+                    Color::Black => black,
+                })
+            }
+        }
+    }
+
+    /// The period with index `index` (0 = first), following the rule that
+    /// the last period repeats: any index past the end gives the last
+    /// period. `None` only for non-period controls or an empty list.
+    pub fn period(&self, index: usize) -> Option<&Period> {
+        match self {
+            TimeControl::Periods(p) => p.get(index).or_else(|| p.last()),
+            _ => None,
+        }
+    }
+}
+
+/// Writes milliseconds as PGN seconds; a fraction (possible only for values
+/// built by hand, never parsed) is written with up to three decimals.
+fn write_seconds(f: &mut fmt::Formatter<'_>, ms: u64) -> fmt::Result {
+    let (s, frac) = (ms / 1000, ms % 1000);
+    if frac == 0 {
+        write!(f, "{s}")
+    } else {
+        let digits = format!("{frac:03}");
+        write!(f, "{s}.{}", digits.trim_end_matches('0'))
+    }
+}
+
+impl fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TimeControl::Unknown => f.write_str("?"),
+            TimeControl::Untimed => f.write_str("-"),
+            TimeControl::Periods(periods) if periods.is_empty() => f.write_str("-"),
+            TimeControl::Periods(periods) => {
+                for (i, p) in periods.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(":")?;
+                    }
+                    if let Some(m) = p.moves {
+                        write!(f, "{m}/")?;
+                    }
+                    write_seconds(f, p.base_ms)?;
+                    if p.increment_ms > 0 {
+                        f.write_str("+")?;
+                        write_seconds(f, p.increment_ms)?;
+                    }
+                }
+                Ok(())
+            }
+            TimeControl::Sandclock { total_ms } => {
+                f.write_str("*")?;
+                write_seconds(f, *total_ms)
+            }
+        }
+    }
+}
+
+impl FromStr for TimeControl {
+    type Err = String;
+
+    /// Parses the strict PGN form (see the module documentation).
+    /// Surrounding whitespace is ignored.
+    fn from_str(s: &str) -> Result<TimeControl, String> {
+        parse_with(s, Syntax::Pgn).map_err(|e| format!("bad PGN TimeControl {:?}: {e}", s.trim()))
+    }
+}
+
+/// Parses a time control as typed on the command line.
+///
+/// Accepted, besides every strict PGN form (see [`TimeControl`]'s `FromStr`):
+///
+/// * **Durations with units** wherever PGN has seconds: a number followed by
+///   `h`, `m` or `s` (any case), several of them in that order, each unit at
+///   most once: `1h`, `90m`, `1h30m`, `45s`, `2h0m30s`. A bare number is
+///   still seconds, as in PGN (`300` is five minutes).
+/// * **`A+B` with a bare `A` below 60** means `A` *minutes* plus `B`
+///   seconds, the usual blitz notation: `5+3` = `300+3`, `3+2` = `180+2`.
+///   A bare `A` of 60 or more stays PGN seconds (`180+2`, `4500+60`);
+///   write units to be explicit (`90m+30s`).
+/// * A bare increment is seconds (`5m+3` = `300+3`).
+///
+/// Examples: `5+3`, `90m+30s`, `1h`, `40/2h:30m`, `40/2h:20/1h:30m`,
+/// `*3m`, `?`, `-`. Structure rules are those of PGN (a sudden-death period
+/// only last, increments only on it, `*N`, `?`, `-` alone). Times must be
+/// whole seconds and at most [`MAX_SECONDS`]. Callers should echo the
+/// result's `Display` (the PGN form) so the user sees how it was read.
+pub fn parse_friendly(s: &str) -> Result<TimeControl, String> {
+    parse_with(s, Syntax::Friendly).map_err(|e| format!("bad time control {:?}: {e}", s.trim()))
+}
+
+/// Which number syntax a parse accepts.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Syntax {
+    Pgn,
+    Friendly,
+}
+
+fn parse_with(s: &str, syntax: Syntax) -> Result<TimeControl, String> {
+    let s = s.trim();
+    if s.is_empty() {
+        return Err("empty".to_string());
+    }
+    if s == "?" {
+        return Ok(TimeControl::Unknown);
+    }
+    if s == "-" {
+        return Ok(TimeControl::Untimed);
+    }
+    if let Some(rest) = s.strip_prefix('*') {
+        if rest.contains([':', '/', '+', '*']) {
+            return Err("a sandclock (*N) must be the only descriptor".to_string());
+        }
+        let total_ms = parse_time(rest, syntax).map_err(|e| format!("sandclock: {e}"))?;
+        if total_ms == 0 {
+            return Err("a sandclock needs a positive number of seconds".to_string());
+        }
+        return Ok(TimeControl::Sandclock { total_ms });
+    }
+    let descriptors: Vec<&str> = s.split(':').collect();
+    let mut periods = Vec::with_capacity(descriptors.len());
+    for (i, d) in descriptors.iter().enumerate() {
+        let n = i + 1;
+        periods
+            .push(parse_descriptor(d, syntax).map_err(|e| format!("descriptor {n} {d:?}: {e}"))?);
+    }
+    // Structure: only the last descriptor may be sudden death or carry an increment.
+    let count = descriptors.len();
+    for (i, (d, p)) in descriptors
+        .iter()
+        .zip(&periods)
+        .enumerate()
+        .take(count.saturating_sub(1))
+    {
+        let n = i + 1;
+        if d.contains('+') {
+            return Err(format!(
+                "descriptor {n} {d:?}: an increment is allowed only in the last descriptor"
+            ));
+        }
+        if p.moves.is_none() {
+            return Err(format!(
+                "descriptor {n} {d:?}: a sudden-death period must be the last descriptor"
+            ));
+        }
+    }
+    TimeControl::periods(periods)
+}
+
+/// Parses one descriptor (`M/S`, `S` or `S+I`).
+fn parse_descriptor(d: &str, syntax: Syntax) -> Result<Period, String> {
+    if d.is_empty() {
+        return Err("empty (two ':' in a row, or ':' at an end)".to_string());
+    }
+    if d == "?" || d == "-" || d.starts_with('*') {
+        return Err(format!("{d:?} must be the only descriptor"));
+    }
+    if let Some((moves, time)) = d.split_once('/') {
+        if moves.is_empty() {
+            return Err("missing move count before '/'".to_string());
+        }
+        if time.is_empty() {
+            return Err("missing seconds after '/'".to_string());
+        }
+        if time.contains('+') {
+            return Err("a period with a move count cannot have an increment".to_string());
+        }
+        let moves = parse_digits(moves).map_err(|e| format!("move count: {e}"))?;
+        let moves = u32::try_from(moves).map_err(|_| format!("move count {moves} is too large"))?;
+        if moves == 0 {
+            return Err("move count must be at least 1".to_string());
+        }
+        let base_ms = parse_time(time, syntax)?;
+        return positive(Period {
+            moves: Some(moves),
+            base_ms,
+            increment_ms: 0,
+        });
+    }
+    if let Some((base, inc)) = d.split_once('+') {
+        if base.is_empty() {
+            return Err("missing seconds before '+'".to_string());
+        }
+        if inc.is_empty() {
+            return Err("missing increment after '+'".to_string());
+        }
+        let base_ms = match (syntax, parse_digits(base)) {
+            // Blitz notation: bare minutes below 60.
+            (Syntax::Friendly, Ok(minutes)) if minutes < 60 => minutes * 60_000,
+            _ => parse_time(base, syntax)?,
+        };
+        let increment_ms = parse_time(inc, syntax).map_err(|e| format!("increment: {e}"))?;
+        return positive(Period {
+            moves: None,
+            base_ms,
+            increment_ms,
+        });
+    }
+    let base_ms = parse_time(d, syntax)?;
+    positive(Period {
+        moves: None,
+        base_ms,
+        increment_ms: 0,
+    })
+}
+
+fn positive(p: Period) -> Result<Period, String> {
+    if p.base_ms == 0 {
+        Err("the period's time must be at least one second".to_string())
+    } else {
+        Ok(p)
+    }
+}
+
+/// A non-empty run of ASCII digits, at most [`MAX_SECONDS`]-sized.
+fn parse_digits(s: &str) -> Result<u64, String> {
+    if s.is_empty() {
+        return Err("missing number".to_string());
+    }
+    if !s.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("{s:?} is not a plain whole number"));
+    }
+    match s.parse::<u64>() {
+        Ok(v) if v <= MAX_SECONDS => Ok(v),
+        _ => Err(format!("{s} is too large (limit {MAX_SECONDS})")),
+    }
+}
+
+/// A time in milliseconds: bare digits are seconds; in friendly syntax
+/// also `1h30m`-style durations.
+fn parse_time(s: &str, syntax: Syntax) -> Result<u64, String> {
+    if s.is_empty() {
+        return Err("missing number".to_string());
+    }
+    if syntax == Syntax::Pgn || s.bytes().all(|b| b.is_ascii_digit()) {
+        return parse_digits(s).map(|secs| secs * 1000);
+    }
+    parse_duration(s)
+}
+
+/// `1h30m`, `90m`, `45s`: numbers with units h, m, s in that order.
+fn parse_duration(s: &str) -> Result<u64, String> {
+    let mut secs: u64 = 0;
+    let mut rest = s;
+    let mut last_rank = usize::MAX;
+    while !rest.is_empty() {
+        let digits = rest.bytes().take_while(|b| b.is_ascii_digit()).count();
+        if digits == 0 {
+            return Err(format!("{s:?} is not a duration like 90, 90s, 5m or 1h30m"));
+        }
+        let (num, after) = rest.split_at(digits);
+        let mut chars = after.chars();
+        let (unit_secs, rank) = match chars.next().map(|c| c.to_ascii_lowercase()) {
+            Some('h') => (3600, 0),
+            Some('m') => (60, 1),
+            Some('s') => (1, 2),
+            None => return Err(format!("{s:?}: the number {num} has no unit (h, m or s)")),
+            Some(c) => return Err(format!("{s:?}: unknown unit {c:?} (use h, m or s)")),
+        };
+        if last_rank != usize::MAX && rank <= last_rank {
+            return Err(format!(
+                "{s:?}: units must come in the order h, m, s, each once"
+            ));
+        }
+        last_rank = rank;
+        let n = parse_digits(num)?;
+        secs = n
+            .checked_mul(unit_secs)
+            .and_then(|v| secs.checked_add(v))
+            .filter(|&v| v <= MAX_SECONDS)
+            .ok_or_else(|| format!("{s:?} is too long (limit {MAX_SECONDS} s)"))?;
+        rest = chars.as_str();
+    }
+    Ok(secs * 1000)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(moves: Option<u32>, base_s: u64, inc_s: u64) -> Period {
+        Period {
+            moves,
+            base_ms: base_s * 1000,
+            increment_ms: inc_s * 1000,
+        }
+    }
+
+    #[test]
+    fn every_pgn_kind_parses_and_round_trips() {
+        let table: Vec<(&str, TimeControl)> = vec![
+            ("?", TimeControl::Unknown),
+            ("-", TimeControl::Untimed),
+            ("300", TimeControl::Periods(vec![p(None, 300, 0)])),
+            ("4500+60", TimeControl::Periods(vec![p(None, 4500, 60)])),
+            ("*180", TimeControl::Sandclock { total_ms: 180_000 }),
+            ("40/7200", TimeControl::Periods(vec![p(Some(40), 7200, 0)])),
+            (
+                "40/9000:3600",
+                TimeControl::Periods(vec![p(Some(40), 9000, 0), p(None, 3600, 0)]),
+            ),
+            (
+                "40/7200:20/3600:900",
+                TimeControl::Periods(vec![
+                    p(Some(40), 7200, 0),
+                    p(Some(20), 3600, 0),
+                    p(None, 900, 0),
+                ]),
+            ),
+            (
+                "40/7200:20/3600:900+30",
+                TimeControl::Periods(vec![
+                    p(Some(40), 7200, 0),
+                    p(Some(20), 3600, 0),
+                    p(None, 900, 30),
+                ]),
+            ),
+        ];
+        for (text, want) in table {
+            let got: TimeControl = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(got, want, "{text}");
+            assert_eq!(got.to_string(), text, "round trip of {text}");
+        }
+    }
+
+    #[test]
+    fn surrounding_space_and_zero_increment_are_tolerated() {
+        assert_eq!(" 300 ".parse::<TimeControl>().unwrap().to_string(), "300");
+        assert_eq!("300+0".parse::<TimeControl>().unwrap().to_string(), "300");
+    }
+
+    #[test]
+    fn bad_pgn_values_are_rejected_with_a_reason() {
+        let table = [
+            ("", "empty"),
+            ("   ", "empty"),
+            ("40/", "missing seconds after '/'"),
+            ("/300", "missing move count"),
+            ("abc", "not a plain whole number"),
+            ("+5", "missing seconds before '+'"),
+            ("300+", "missing increment"),
+            ("*0", "positive"),
+            ("*", "missing number"),
+            ("*180:300", "only descriptor"),
+            ("40/7200:*180", "only descriptor"),
+            ("4500+60:300", "increment is allowed only in the last"),
+            ("300:40/7200", "sudden-death period must be the last"),
+            ("40/7200+30", "cannot have an increment"),
+            ("0/300", "at least 1"),
+            ("40/0", "at least one second"),
+            ("0", "at least one second"),
+            ("40/7200::300", "empty"),
+            ("40/7200:", "empty"),
+            ("?:300", "only descriptor"),
+            ("300:-", "only descriptor"),
+            ("99999999999999999999999", "too large"),
+            ("40/1000000001", "too large"),
+            ("4294967296/300", "too large"),
+            ("-300", "not a plain whole number"),
+            ("5m", "not a plain whole number"),
+            ("3 00", "not a plain whole number"),
+            ("40/7200/300", "not a plain whole number"),
+        ];
+        for (text, needle) in table {
+            match text.parse::<TimeControl>() {
+                Ok(tc) => panic!("{text:?} parsed as {tc}"),
+                Err(e) => {
+                    assert!(e.contains(needle), "{text:?}: error {e:?} lacks {needle:?}");
+                    assert!(e.contains("TimeControl"), "{e}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn friendly_forms() {
+        let table = [
+            ("5+3", "300+3"),
+            ("3+2", "180+2"),
+            ("59+0", "3540"),
+            ("180+2", "180+2"),
+            ("4500+60", "4500+60"),
+            ("90m+30s", "5400+30"),
+            ("5m+3", "300+3"),
+            ("1h", "3600"),
+            ("1H30M", "5400"),
+            ("2h0m30s", "7230"),
+            ("300", "300"),
+            ("45s", "45"),
+            ("40/2h:30m", "40/7200:1800"),
+            ("40/2h:20/1h:30m", "40/7200:20/3600:1800"),
+            ("*3m", "*180"),
+            ("*180", "*180"),
+            ("?", "?"),
+            ("-", "-"),
+        ];
+        for (text, pgn) in table {
+            let tc = parse_friendly(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(tc.to_string(), pgn, "{text}");
+            // The PGN form reads back to the same value.
+            assert_eq!(pgn.parse::<TimeControl>().unwrap(), tc, "{text}");
+        }
+    }
+
+    #[test]
+    fn friendly_errors() {
+        let table = [
+            ("1h30", "no unit"),
+            ("30m1h", "order"),
+            ("1m1m", "order"),
+            ("5x", "unknown unit"),
+            ("h", "not a duration"),
+            ("0m", "at least one second"),
+            ("5+3:300", "increment is allowed only in the last"),
+            ("99999999h", "too long"),
+            ("", "empty"),
+        ];
+        for (text, needle) in table {
+            match parse_friendly(text) {
+                Ok(tc) => panic!("{text:?} parsed as {tc}"),
+                Err(e) => assert!(e.contains(needle), "{text:?}: error {e:?} lacks {needle:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn checked_constructor_enforces_pgn_rules() {
+        assert!(TimeControl::periods(vec![]).is_err());
+        assert!(TimeControl::periods(vec![p(None, 300, 0), p(None, 300, 0)]).is_err());
+        assert!(TimeControl::periods(vec![p(Some(40), 300, 5)]).is_err());
+        let half = Period {
+            moves: None,
+            base_ms: 1500,
+            increment_ms: 0,
+        };
+        assert!(TimeControl::periods(vec![half]).is_err());
+        assert!(TimeControl::periods(vec![p(Some(40), 7200, 0), p(None, 60, 1)]).is_ok());
+    }
+
+    #[test]
+    fn display_of_hand_built_fractions_is_exact() {
+        let tc = TimeControl::Periods(vec![Period {
+            moves: None,
+            base_ms: 1500,
+            increment_ms: 250,
+        }]);
+        assert_eq!(tc.to_string(), "1.5+0.25");
+        assert_eq!(TimeControl::Periods(vec![]).to_string(), "-");
+    }
+
+    #[test]
+    fn initial_times_and_repeating_last_period() {
+        let tc: TimeControl = "40/7200:20/3600".parse().unwrap();
+        assert_eq!(tc.initial_ms(Color::White), Some(7_200_000));
+        assert_eq!(tc.period(1).map(|p| p.base_ms), Some(3_600_000));
+        assert_eq!(tc.period(7).map(|p| p.moves), Some(Some(20)));
+        let sand = TimeControl::Sandclock { total_ms: 1001 };
+        assert_eq!(sand.initial_ms(Color::White), Some(501));
+        assert_eq!(sand.initial_ms(Color::Black), Some(500));
+        assert_eq!(TimeControl::Untimed.initial_ms(Color::White), None);
+        assert!(!TimeControl::Unknown.is_timed());
+        assert!(sand.is_timed());
+    }
+}
