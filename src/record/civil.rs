@@ -1,0 +1,93 @@
+//! Civil (proleptic Gregorian, UTC) dates and times from `SystemTime`,
+//! without a date crate.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// The date `(year, month 1-12, day 1-31)` that is `days` days after
+/// 1970-01-01 (negative: before). Howard Hinnant's `civil_from_days`
+/// algorithm; exact for every `i64` input.
+pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = i128::from(days) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097); // [0, 146096]
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365; // [0, 399]
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100); // [0, 365]
+    let mp = (5 * doy + 2) / 153; // [0, 11]
+    let day = doy - (153 * mp + 2) / 5 + 1; // [1, 31]
+    let month = if mp < 10 { mp + 3 } else { mp - 9 }; // [1, 12]
+    let year = yoe + era * 400 + i128::from(month <= 2);
+    (
+        i64::try_from(year).unwrap_or(i64::MAX),
+        u32::try_from(month).unwrap_or(1),
+        u32::try_from(day).unwrap_or(1),
+    )
+}
+
+/// `t` as `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC, milliseconds truncated).
+pub fn format_utc(t: SystemTime) -> String {
+    let ms: i128 = match t.duration_since(UNIX_EPOCH) {
+        Ok(d) => i128::try_from(d.as_millis()).unwrap_or(i128::MAX),
+        Err(e) => -i128::try_from(e.duration().as_millis()).unwrap_or(i128::MAX),
+    };
+    let secs = ms.div_euclid(1000);
+    let milli = ms.rem_euclid(1000);
+    let days = i64::try_from(secs.div_euclid(86_400)).unwrap_or(i64::MAX);
+    let sod = secs.rem_euclid(86_400);
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{milli:03}Z",
+        sod / 3600,
+        sod / 60 % 60,
+        sod % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn known_days() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(-1), (1969, 12, 31));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
+        assert_eq!(civil_from_days(-719_468), (0, 3, 1));
+        let _ = civil_from_days(i64::MIN);
+        let _ = civil_from_days(i64::MAX);
+    }
+
+    #[test]
+    fn days_are_consecutive() {
+        let days_in = |y: i64, m: u32| match m {
+            2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
+            2 => 28,
+            4 | 6 | 9 | 11 => 30,
+            _ => 31,
+        };
+        let mut prev = civil_from_days(-800_000);
+        for z in -799_999..800_000 {
+            let cur = civil_from_days(z);
+            let (y, m, d) = prev;
+            let expect = if d < days_in(y, m) {
+                (y, m, d + 1)
+            } else if m < 12 {
+                (y, m + 1, 1)
+            } else {
+                (y + 1, 1, 1)
+            };
+            assert_eq!(cur, expect, "day {z}");
+            prev = cur;
+        }
+    }
+
+    #[test]
+    fn formats_utc() {
+        let t = UNIX_EPOCH + Duration::from_millis(1_700_000_000_123);
+        assert_eq!(format_utc(t), "2023-11-14T22:13:20.123Z");
+        assert_eq!(format_utc(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
+        let before = UNIX_EPOCH - Duration::from_millis(1);
+        assert_eq!(format_utc(before), "1969-12-31T23:59:59.999Z");
+    }
+}

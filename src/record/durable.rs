@@ -1,0 +1,143 @@
+//! Putting text on disk so that a crash or power cut cannot leave half of it:
+//! appending a finished game with fsync, and replacing a file atomically.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use super::pgn::{PgnGame, write_pgn};
+
+/// Appends one game (as [`write_pgn`] renders it) to the file at `path`,
+/// creating it if needed, and syncs it to disk before returning.
+///
+/// Errors name the file and what failed.
+pub fn append_pgn(path: impl AsRef<Path>, game: &PgnGame) -> io::Result<()> {
+    let path = path.as_ref();
+    let text = write_pgn(game);
+    let mut f = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| context(e, "cannot open for appending", path))?;
+    f.write_all(text.as_bytes())
+        .map_err(|e| context(e, "cannot append a game to", path))?;
+    f.sync_data().map_err(|e| context(e, "cannot sync", path))
+}
+
+/// Replaces the file at `path` with `contents` atomically: readers see the
+/// old file or the new one, never a mix. Writes a temporary file in the same
+/// directory (`.<name>.tmp-<pid>`), syncs it, renames it over `path`, then
+/// (on Unix) syncs the directory so the rename itself survives a crash.
+/// The temporary file is removed if anything fails before the rename.
+pub fn write_atomic(path: impl AsRef<Path>, contents: &str) -> io::Result<()> {
+    let path = path.as_ref();
+    let tmp = temp_path(path)?;
+    let result = write_synced(&tmp, contents).and_then(|()| {
+        fs::rename(&tmp, path).map_err(|e| context(e, "cannot rename temporary file onto", path))
+    });
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+        return result;
+    }
+    sync_dir(path);
+    Ok(())
+}
+
+fn temp_path(path: &Path) -> io::Result<PathBuf> {
+    let name = path.file_name().ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{} does not name a file", path.display()),
+        )
+    })?;
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(name);
+    tmp_name.push(format!(".tmp-{}", std::process::id()));
+    Ok(path.with_file_name(tmp_name))
+}
+
+fn write_synced(tmp: &Path, contents: &str) -> io::Result<()> {
+    let mut f = File::create(tmp).map_err(|e| context(e, "cannot create", tmp))?;
+    f.write_all(contents.as_bytes())
+        .map_err(|e| context(e, "cannot write", tmp))?;
+    f.sync_all().map_err(|e| context(e, "cannot sync", tmp))
+}
+
+/// Best effort: a failure here only weakens durability, not correctness.
+fn sync_dir(path: &Path) {
+    #[cfg(unix)]
+    {
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+}
+
+fn context(e: io::Error, what: &str, path: &Path) -> io::Error {
+    io::Error::new(e.kind(), format!("{what} {}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::pgn::PgnMove;
+
+    fn one_move_game(san: &str) -> PgnGame {
+        PgnGame {
+            moves: vec![PgnMove {
+                san: san.into(),
+                ..PgnMove::default()
+            }],
+            ..PgnGame::default()
+        }
+    }
+
+    #[test]
+    fn append_adds_games_one_after_another() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.pgn");
+        append_pgn(&path, &one_move_game("e4")).unwrap();
+        append_pgn(&path, &one_move_game("d4")).unwrap();
+        let text = fs::read_to_string(&path).unwrap();
+        let expected = format!(
+            "{}{}",
+            write_pgn(&one_move_game("e4")),
+            write_pgn(&one_move_game("d4"))
+        );
+        assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn atomic_write_replaces_and_leaves_no_temp_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("live.pgn");
+        write_atomic(&path, "old").unwrap();
+        write_atomic(&path, "new contents").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "new contents");
+        let names: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("live.pgn")]);
+    }
+
+    #[test]
+    fn atomic_write_error_names_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("missing-dir").join("live.pgn");
+        let err = write_atomic(&path, "x").unwrap_err();
+        assert!(err.to_string().contains("missing-dir"), "{err}");
+    }
+
+    #[test]
+    fn atomic_write_rejects_a_path_without_file_name() {
+        let err = write_atomic("/", "x").unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
+    }
+}

@@ -1,0 +1,124 @@
+//! The Elo difference a match result implies, with a 95% confidence margin,
+//! computed as cutechess-cli does.
+
+/// An Elo difference estimate from a match result.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EloEstimate {
+    /// The first player's rating minus the second's. `+inf` when the first
+    /// player scored 100%, `-inf` at 0%.
+    pub diff: f64,
+    /// Half the width of the 95% confidence interval of `diff`: the interval
+    /// is about `diff ± margin95`. `+inf` when the interval reaches a score of
+    /// 0% or 100% (always the case with a perfect or zero score).
+    pub margin95: f64,
+}
+
+/// The 97.5% quantile of the standard normal distribution.
+const Z_975: f64 = 1.959_963_984_540_054;
+
+/// Elo difference for `wins`, `draws` and `losses` of the first player.
+///
+/// With `n = w + d + l`, the score is `p = (w + d/2) / n` and the difference
+/// is the logistic model's `diff(p) = -400 · log10(1/p − 1)`.
+///
+/// The margin is that of cutechess-cli: the per-game score standard deviation
+/// `s = sqrt((w/n)(1−p)² + (d/n)(½−p)² + (l/n)(0−p)²)`, the standard error
+/// `s / sqrt(n)`, the score interval `p ± 1.95996 · s/sqrt(n)`, and
+/// `margin95 = (diff(p_high) − diff(p_low)) / 2` (the logistic curve makes the
+/// interval asymmetric; this is its half width).
+///
+/// `None` when no game was played. Never panics.
+pub fn elo_difference(wins: u32, draws: u32, losses: u32) -> Option<EloEstimate> {
+    let (w, d, l) = (f64::from(wins), f64::from(draws), f64::from(losses));
+    let n = w + d + l;
+    if n == 0.0 {
+        return None;
+    }
+    let p = (w + d / 2.0) / n;
+    let (wr, dr, lr) = (w / n, d / n, l / n);
+    let var = wr * (1.0 - p).powi(2) + dr * (0.5 - p).powi(2) + lr * p.powi(2);
+    let stderr = var.sqrt() / n.sqrt();
+    let high = p + Z_975 * stderr;
+    let low = p - Z_975 * stderr;
+    let margin95 = if low <= 0.0 || high >= 1.0 {
+        f64::INFINITY
+    } else {
+        (logistic_diff(high) - logistic_diff(low)) / 2.0
+    };
+    Some(EloEstimate {
+        diff: logistic_diff(p),
+        margin95,
+    })
+}
+
+/// `-400 log10(1/p - 1)`, infinite at p = 0 or 1.
+fn logistic_diff(p: f64) -> f64 {
+    if p <= 0.0 {
+        f64::NEG_INFINITY
+    } else if p >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / p - 1.0).log10()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 0.01
+    }
+
+    #[test]
+    fn no_games_no_estimate() {
+        assert_eq!(elo_difference(0, 0, 0), None);
+    }
+
+    #[test]
+    fn sixty_twenty_twenty() {
+        // p = 0.7, diff = -400 log10(3/7) = 147.19
+        // s = sqrt(.6*.09 + .2*.04 + .2*.49) = 0.4, se = 0.04
+        // interval 0.7 ± 0.078399 = [0.621601, 0.778399]
+        // diff(high) = 218.24, diff(low) = 86.21, margin = 66.01
+        let e = elo_difference(60, 20, 20).unwrap();
+        assert!(close(e.diff, 147.19), "{e:?}");
+        assert!(close(e.margin95, 66.01), "{e:?}");
+    }
+
+    #[test]
+    fn even_result_is_zero_and_symmetric() {
+        let e = elo_difference(10, 0, 10).unwrap();
+        assert_eq!(e.diff, 0.0);
+        // s = 0.5, se = 0.5/sqrt(20) = 0.111803, interval [0.280873, 0.719127]
+        // diff(0.719127) = 163.32, margin = 163.32
+        assert!(close(e.margin95, 163.32), "{e:?}");
+        let r = elo_difference(7, 3, 2).unwrap();
+        let s = elo_difference(2, 3, 7).unwrap();
+        assert!(close(r.diff, -s.diff));
+        assert!(close(r.margin95, s.margin95));
+    }
+
+    #[test]
+    fn all_draws_has_no_spread() {
+        let e = elo_difference(0, 5, 0).unwrap();
+        assert_eq!(e.diff, 0.0);
+        assert_eq!(e.margin95, 0.0);
+    }
+
+    #[test]
+    fn perfect_and_zero_scores_are_infinite() {
+        let e = elo_difference(5, 0, 0).unwrap();
+        assert_eq!(e.diff, f64::INFINITY);
+        assert_eq!(e.margin95, f64::INFINITY);
+        let e = elo_difference(0, 0, 3).unwrap();
+        assert_eq!(e.diff, f64::NEG_INFINITY);
+        assert_eq!(e.margin95, f64::INFINITY);
+    }
+
+    #[test]
+    fn huge_counts_are_finite() {
+        let e = elo_difference(u32::MAX, u32::MAX, u32::MAX - 1).unwrap();
+        assert!(e.diff.is_finite() && e.margin95.is_finite());
+    }
+}

@@ -1,0 +1,540 @@
+//! The PGN writer: one game in PGN export format
+//! (`specs/pgn-standard-1994.txt` section 8, clock comments from
+//! `specs/pgn-supplement-2001-clock.txt`).
+//!
+//! The writer never fails and never panics: whatever the strings hold, the
+//! output is well-formed PGN. Tag values are escaped, control characters are
+//! dropped, comments cannot close early, and every movetext line stays under
+//! 80 characters.
+
+pub use super::durable::{append_pgn, write_atomic};
+
+/// One move (half-move) of a game as it goes into the PGN.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct PgnMove {
+    /// The move in SAN, as the game module wrote it (e.g. `Nf3`, `exd8=Q+`).
+    /// Only PGN symbol characters (`A-Za-z0-9_+#=:-`) are written.
+    pub san: String,
+    /// The mover's time left after the move, in milliseconds (`[%clk]`).
+    pub clk_ms: Option<u64>,
+    /// The time the move took, in milliseconds (`[%emt]`).
+    pub emt_ms: Option<u64>,
+}
+
+/// A whole game for [`write_pgn`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PgnGame {
+    /// Tag pairs in any order. The Seven Tag Roster is written first in its
+    /// order whatever is given (missing ones as `"?"`, Date as
+    /// `"????.??.??"`, Result always from [`PgnGame::result`]); the other
+    /// tags follow in ASCII order of name. A name given twice is written once
+    /// (its first value). Names keep only `A-Za-z0-9_`; a name left empty is
+    /// dropped.
+    pub tags: Vec<(String, String)>,
+    /// The number of the first move (1 for a normal game; from the FEN for a
+    /// set-up position). 0 is written as 1.
+    pub first_move_number: u32,
+    /// The first move in [`PgnGame::moves`] is Black's (set-up position with
+    /// Black to move): numbering starts with `N...`.
+    pub black_first: bool,
+    /// The moves played, in order.
+    pub moves: Vec<PgnMove>,
+    /// The game termination marker: `1-0`, `0-1`, `1/2-1/2` or `*`. Anything
+    /// else is written as `*`.
+    pub result: String,
+    /// A comment written after the last move and before the result, e.g. the
+    /// illegal move that forfeited the game (never written as a move).
+    pub final_comment: Option<String>,
+}
+
+impl Default for PgnGame {
+    fn default() -> Self {
+        PgnGame {
+            tags: Vec::new(),
+            first_move_number: 1,
+            black_first: false,
+            moves: Vec::new(),
+            result: "*".to_string(),
+            final_comment: None,
+        }
+    }
+}
+
+/// The Seven Tag Roster, in export order.
+pub const SEVEN_TAG_ROSTER: [&str; 7] =
+    ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+
+/// Movetext lines have fewer than this many characters.
+const LINE_LIMIT: usize = 80;
+/// Longest piece of a comment word put on one line (leaves room for a space
+/// that keeps a `%` away from the first column).
+const CHUNK: usize = LINE_LIMIT - 2;
+
+/// Renders `g` in PGN export format: tag pairs, a blank line, the movetext
+/// wrapped under 80 columns, and a blank line after the game, so that games
+/// can simply be concatenated into one file.
+///
+/// Moves are numbered `1.` for White; Black's move gets `12...` when it is the
+/// first move of the game or follows a comment (such as a clock comment).
+/// A move with a time gets `{[%clk h:mm:ss] [%emt h:mm:ss]}` (whichever are
+/// present; times are truncated to whole seconds).
+pub fn write_pgn(g: &PgnGame) -> String {
+    let mut out = String::new();
+    let result = result_token(&g.result);
+    for (name, value) in ordered_tags(g, result) {
+        out.push('[');
+        out.push_str(&name);
+        out.push_str(" \"");
+        out.push_str(&escape_tag_value(&value));
+        out.push_str("\"]\n");
+    }
+    out.push('\n');
+    for line in wrap(&movetext_tokens(g, result)) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out.push('\n');
+    out
+}
+
+fn result_token(r: &str) -> &'static str {
+    match r.trim() {
+        "1-0" => "1-0",
+        "0-1" => "0-1",
+        "1/2-1/2" => "1/2-1/2",
+        _ => "*",
+    }
+}
+
+/// The tags in export order, with clean names and unescaped values.
+fn ordered_tags(g: &PgnGame, result: &str) -> Vec<(String, String)> {
+    let mut seen: Vec<String> = Vec::new();
+    let mut others: Vec<(String, String)> = Vec::new();
+    let mut roster: Vec<Option<String>> = vec![None; SEVEN_TAG_ROSTER.len()];
+    for (name, value) in &g.tags {
+        let name: String = name
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if name.is_empty() || seen.contains(&name) {
+            continue;
+        }
+        seen.push(name.clone());
+        match SEVEN_TAG_ROSTER.iter().position(|r| *r == name) {
+            Some(i) => {
+                if let Some(slot) = roster.get_mut(i) {
+                    *slot = Some(value.clone());
+                }
+            }
+            None => others.push((name, value.clone())),
+        }
+    }
+    others.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut all = Vec::with_capacity(SEVEN_TAG_ROSTER.len() + others.len());
+    for (name, given) in SEVEN_TAG_ROSTER.iter().zip(roster) {
+        let value = match *name {
+            "Result" => result.to_string(),
+            "Date" => given.unwrap_or_else(|| "????.??.??".to_string()),
+            _ => given.unwrap_or_else(|| "?".to_string()),
+        };
+        all.push((name.to_string(), value));
+    }
+    all.extend(others);
+    all
+}
+
+/// Escapes `\` and `"` and drops control characters.
+fn escape_tag_value(v: &str) -> String {
+    let mut s = String::with_capacity(v.len());
+    for c in v.chars().filter(|c| !c.is_control()) {
+        if c == '\\' || c == '"' {
+            s.push('\\');
+        }
+        s.push(c);
+    }
+    s
+}
+
+/// Comment text made safe: `}` becomes `)`, tabs and line ends become
+/// spaces, other control characters go, runs of spaces collapse.
+fn comment_words(text: &str) -> Vec<String> {
+    let cleaned: String = text
+        .chars()
+        .filter_map(|c| match c {
+            '}' => Some(')'),
+            c if c.is_whitespace() => Some(' '),
+            c if c.is_control() => None,
+            c => Some(c),
+        })
+        .collect();
+    cleaned.split_whitespace().map(str::to_string).collect()
+}
+
+/// Pushes a comment as tokens `{first`, `middle`, ..., `last}`, so that it
+/// can be wrapped between words.
+fn push_comment(tokens: &mut Vec<String>, text: &str) -> bool {
+    let words = comment_words(text);
+    if words.is_empty() {
+        return false;
+    }
+    let last = words.len() - 1;
+    for (i, w) in words.into_iter().enumerate() {
+        let mut t = String::with_capacity(w.len() + 2);
+        if i == 0 {
+            t.push('{');
+        }
+        t.push_str(&w);
+        if i == last {
+            t.push('}');
+        }
+        tokens.push(t);
+    }
+    true
+}
+
+fn clean_san(san: &str) -> String {
+    san.chars()
+        .filter(|c| c.is_ascii_alphanumeric() || "_+#=:-".contains(*c))
+        .collect()
+}
+
+fn movetext_tokens(g: &PgnGame, result: &str) -> Vec<String> {
+    let mut tokens = Vec::with_capacity(g.moves.len() * 4 + 4);
+    let first = u64::from(g.first_move_number.max(1));
+    let offset = u64::from(g.black_first);
+    let mut after_comment = false;
+    for (i, mv) in g.moves.iter().enumerate() {
+        let ply = (i as u64).saturating_add(offset);
+        let number = first.saturating_add(ply / 2);
+        let black = ply % 2 == 1;
+        if !black {
+            tokens.push(format!("{number}."));
+        } else if i == 0 || after_comment {
+            tokens.push(format!("{number}..."));
+        }
+        tokens.push(clean_san(&mv.san));
+        let mut parts = Vec::new();
+        if let Some(ms) = mv.clk_ms {
+            parts.push(format!("[%clk {}]", format_hms(ms)));
+        }
+        if let Some(ms) = mv.emt_ms {
+            parts.push(format!("[%emt {}]", format_hms(ms)));
+        }
+        after_comment = !parts.is_empty() && push_comment(&mut tokens, &parts.join(" "));
+    }
+    if let Some(c) = &g.final_comment {
+        push_comment(&mut tokens, c);
+    }
+    tokens.push(result.to_string());
+    tokens
+}
+
+/// Lays tokens out on lines of fewer than 80 characters, one space between
+/// tokens. A token too long for a line is cut into pieces (this can only
+/// happen inside a comment, where a line end is just a space). A line never
+/// starts with `%`, which PGN reserves for escape lines.
+fn wrap(tokens: &[String]) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    let mut width = 0usize;
+    for token in tokens {
+        for piece in chunks(token, CHUNK) {
+            let w = piece.chars().count();
+            if width > 0 && width + 1 + w < LINE_LIMIT {
+                line.push(' ');
+                line.push_str(&piece);
+                width += 1 + w;
+            } else {
+                if width > 0 {
+                    lines.push(std::mem::take(&mut line));
+                }
+                width = w;
+                if piece.starts_with('%') {
+                    line.push(' ');
+                    width += 1;
+                }
+                line.push_str(&piece);
+            }
+        }
+    }
+    if width > 0 {
+        lines.push(line);
+    }
+    lines
+}
+
+fn chunks(s: &str, max: usize) -> Vec<String> {
+    let chars: Vec<char> = s.chars().collect();
+    chars
+        .chunks(max.max(1))
+        .map(|c| c.iter().collect())
+        .collect()
+}
+
+/// `h:mm:ss` from milliseconds, truncated to whole seconds.
+// lead: use clock::format_hms
+fn format_hms(ms: u64) -> String {
+    let s = ms / 1000;
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(san: &str) -> PgnMove {
+        PgnMove {
+            san: san.to_string(),
+            ..PgnMove::default()
+        }
+    }
+
+    fn tag(n: &str, v: &str) -> (String, String) {
+        (n.to_string(), v.to_string())
+    }
+
+    fn game(sans: &[&str]) -> PgnGame {
+        PgnGame {
+            moves: sans.iter().map(|s| mv(s)).collect(),
+            ..PgnGame::default()
+        }
+    }
+
+    #[test]
+    fn seven_tag_roster_first_then_ascii_order() {
+        let g = PgnGame {
+            tags: vec![
+                tag("TimeControl", "40/7200"),
+                tag("White", "Alpha"),
+                tag("Clock", "W/1:00:00"),
+                tag("Result", "0-1"),
+                tag("Black", "Beta"),
+                tag("FEN", "8/8/8/8/8/8/8/K6k w - - 0 1"),
+                tag("Event", "Test"),
+                tag("SetUp", "1"),
+                tag("Termination", "normal"),
+            ],
+            result: "1-0".into(),
+            ..game(&["e4"])
+        };
+        let text = write_pgn(&g);
+        let expected = "[Event \"Test\"]\n\
+                        [Site \"?\"]\n\
+                        [Date \"????.??.??\"]\n\
+                        [Round \"?\"]\n\
+                        [White \"Alpha\"]\n\
+                        [Black \"Beta\"]\n\
+                        [Result \"1-0\"]\n\
+                        [Clock \"W/1:00:00\"]\n\
+                        [FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]\n\
+                        [SetUp \"1\"]\n\
+                        [Termination \"normal\"]\n\
+                        [TimeControl \"40/7200\"]\n\
+                        \n\
+                        1. e4 1-0\n\
+                        \n";
+        assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn duplicate_and_bad_tag_names() {
+        let g = PgnGame {
+            tags: vec![
+                tag("Annotator", "first"),
+                tag("Annotator", "second"),
+                tag("Bad Name\n", "x"),
+                tag("\"]", "gone"),
+            ],
+            ..game(&[])
+        };
+        let text = write_pgn(&g);
+        assert!(text.contains("[Annotator \"first\"]\n"));
+        assert!(!text.contains("second"));
+        assert!(text.contains("[BadName \"x\"]\n"));
+        assert!(!text.contains("gone"));
+        assert!(text.ends_with("\n\n*\n\n"));
+    }
+
+    #[test]
+    fn tag_values_are_escaped_and_stripped() {
+        let g = PgnGame {
+            tags: vec![tag("White", "Deep \"Blue\" \\ 2\r\n\x1b[31m")],
+            ..game(&[])
+        };
+        let text = write_pgn(&g);
+        assert!(
+            text.contains("[White \"Deep \\\"Blue\\\" \\\\ 2[31m\"]\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn unknown_result_becomes_star() {
+        let g = PgnGame {
+            tags: vec![tag("Result", "1-0")],
+            result: "white wins".into(),
+            ..game(&["e4"])
+        };
+        let text = write_pgn(&g);
+        assert!(text.contains("[Result \"*\"]"));
+        assert!(text.ends_with("1. e4 *\n\n"));
+    }
+
+    #[test]
+    fn numbering_plain_game() {
+        let text = write_pgn(&game(&["e4", "e5", "Nf3", "Nc6", "Bb5"]));
+        assert!(
+            text.ends_with("\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn numbering_when_black_starts() {
+        let g = PgnGame {
+            first_move_number: 12,
+            black_first: true,
+            ..game(&["Kg7", "Qd4+", "Kh6"])
+        };
+        let text = write_pgn(&g);
+        assert!(text.ends_with("\n\n12... Kg7 13. Qd4+ Kh6 *\n\n"), "{text}");
+    }
+
+    #[test]
+    fn move_number_zero_is_one() {
+        let g = PgnGame {
+            first_move_number: 0,
+            ..game(&["e4"])
+        };
+        assert!(write_pgn(&g).ends_with("1. e4 *\n\n"));
+    }
+
+    #[test]
+    fn clock_comments_and_numbering_after_comment() {
+        let g = PgnGame {
+            moves: vec![
+                PgnMove {
+                    san: "e4".into(),
+                    clk_ms: Some(3_599_999),
+                    emt_ms: Some(1_500),
+                },
+                PgnMove {
+                    san: "e5".into(),
+                    clk_ms: Some(36_000_000),
+                    emt_ms: None,
+                },
+                mv("Nf3"),
+                mv("Nc6"),
+            ],
+            result: "1/2-1/2".into(),
+            ..PgnGame::default()
+        };
+        let text = write_pgn(&g);
+        let movetext = text.split("\n\n").nth(1).unwrap();
+        assert_eq!(
+            movetext,
+            "1. e4 {[%clk 0:59:59] [%emt 0:00:01]} 1... e5 {[%clk 10:00:00]} 2. Nf3 Nc6\n1/2-1/2"
+        );
+    }
+
+    #[test]
+    fn final_comment_before_result_and_sanitised() {
+        let g = PgnGame {
+            final_comment: Some("illegal move {e9}\r\n by White".into()),
+            result: "0-1".into(),
+            ..game(&["e4", "e5"])
+        };
+        let text = write_pgn(&g);
+        assert!(
+            text.ends_with("1. e4 e5 {illegal move {e9) by White} 0-1\n\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn empty_final_comment_is_omitted() {
+        let g = PgnGame {
+            final_comment: Some(" \r\n".into()),
+            ..game(&["e4"])
+        };
+        assert!(write_pgn(&g).ends_with("\n\n1. e4 *\n\n"));
+    }
+
+    #[test]
+    fn san_loses_characters_that_would_break_movetext() {
+        let text = write_pgn(&game(&["e4 {x}", "e5;"]));
+        assert!(text.ends_with("1. e4x e5 *\n\n"), "{text}");
+    }
+
+    fn movetext_lines(text: &str) -> Vec<&str> {
+        let body = text.split("\n\n").nth(1).unwrap();
+        body.lines().collect()
+    }
+
+    #[test]
+    fn long_games_wrap_under_80_columns() {
+        let sans: Vec<&str> = ["Nf3", "Nf6", "Ng1", "Ng8"]
+            .iter()
+            .cycle()
+            .take(300)
+            .copied()
+            .collect();
+        let mut g = game(&sans);
+        for m in &mut g.moves {
+            m.clk_ms = Some(5_400_000);
+            m.emt_ms = Some(12_000);
+        }
+        let text = write_pgn(&g);
+        let lines = movetext_lines(&text);
+        assert!(lines.len() > 50);
+        for l in &lines {
+            assert!(l.chars().count() < 80, "{l:?}");
+            assert!(!l.starts_with(' '));
+            assert!(!l.ends_with(' '));
+        }
+        // Packed: joining a line with the next token would pass 79.
+        for pair in lines.windows(2) {
+            let next = pair[1].split(' ').next().unwrap();
+            assert!(pair[0].chars().count() + 1 + next.chars().count() >= 80);
+        }
+    }
+
+    #[test]
+    fn long_comment_wraps_and_huge_word_is_cut() {
+        let long = format!("{} {}", "word ".repeat(40), "x".repeat(200));
+        let g = PgnGame {
+            final_comment: Some(long),
+            ..game(&["e4"])
+        };
+        let text = write_pgn(&g);
+        let lines = movetext_lines(&text);
+        for l in &lines {
+            assert!(l.chars().count() < 80, "{l:?}");
+        }
+        let joined = lines.join("");
+        assert_eq!(joined.matches('x').count(), 200);
+        assert!(text.ends_with("} *\n\n"));
+    }
+
+    #[test]
+    fn no_line_starts_with_percent() {
+        let g = PgnGame {
+            final_comment: Some(format!("{} %escape", "y".repeat(76))),
+            ..game(&[])
+        };
+        let text = write_pgn(&g);
+        for l in movetext_lines(&text) {
+            assert!(!l.starts_with('%'), "{l:?}");
+            assert!(l.chars().count() < 80);
+        }
+        assert!(text.contains("\n %escape}"));
+    }
+
+    #[test]
+    fn hms_format() {
+        assert_eq!(format_hms(0), "0:00:00");
+        assert_eq!(format_hms(61_999), "0:01:01");
+        assert_eq!(format_hms(7_262_000), "2:01:02");
+        assert_eq!(format_hms(u64::MAX), "5124095576030:25:51");
+    }
+}
