@@ -14,7 +14,7 @@ use crate::app::session::{self, Ending, Session, View};
 use crate::client::{ClientProtocol, Mover, MoverKind};
 use crate::clock::parse_friendly;
 use crate::link::{Link, PortSettings, VirtualCable};
-use crate::record::transcript::utc_date;
+use crate::record::civil::pgn_date;
 use crate::referee::{Referee, Settings};
 
 /// The number of games played when `--games` is not given: in practice
@@ -82,7 +82,7 @@ pub fn main(args: DemoArgs) -> u8 {
     let settings = Settings {
         event: "argus demo".into(),
         site: "this computer".into(),
-        date: utc_date(SystemTime::now()),
+        date: pgn_date(SystemTime::now()),
         ports: [cables[0].a().to_string(), cables[1].a().to_string()],
         lines: [port_settings.line(), port_settings.line()],
         time_control,

@@ -3,6 +3,7 @@
 //! logged with what was kept; it never stops the match.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use log::{error, info, warn};
 
@@ -59,15 +60,16 @@ impl Outputs {
 
     pub fn transcript_in(&mut self, at_ms: u64, id: ClientId, raw: &[u8]) {
         if let Some(t) = self.transcript.as_mut()
-            && let Err(e) = t.incoming(at_ms, id.letter(), raw)
+            && let Err(e) = t.incoming(Duration::from_millis(at_ms), id.letter(), raw)
         {
             self.transcript_failed(e);
         }
     }
 
-    pub fn transcript_out(&mut self, at_ms: u64, id: ClientId, text: &str) {
+    /// A record that left the port: `raw` is its bytes with the line end.
+    pub fn transcript_out(&mut self, at_ms: u64, id: ClientId, raw: &[u8]) {
         if let Some(t) = self.transcript.as_mut()
-            && let Err(e) = t.outgoing(at_ms, id.letter(), text.as_bytes())
+            && let Err(e) = t.outgoing(Duration::from_millis(at_ms), id.letter(), raw)
         {
             self.transcript_failed(e);
         }
@@ -75,15 +77,15 @@ impl Outputs {
 
     pub fn transcript_rejected(&mut self, at_ms: u64, id: ClientId, raw: &[u8], reason: &str) {
         if let Some(t) = self.transcript.as_mut()
-            && let Err(e) = t.rejected(at_ms, id.letter(), raw, reason)
+            && let Err(e) = t.rejected(Duration::from_millis(at_ms), id.letter(), raw, reason)
         {
             self.transcript_failed(e);
         }
     }
 
-    pub fn transcript_note(&mut self, text: &str) {
+    pub fn transcript_note(&mut self, at_ms: u64, text: &str) {
         if let Some(t) = self.transcript.as_mut()
-            && let Err(e) = t.note(0, text)
+            && let Err(e) = t.note(Duration::from_millis(at_ms), text)
         {
             self.transcript_failed(e);
         }

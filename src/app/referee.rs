@@ -10,7 +10,7 @@ use crate::app::options::{RefereeArgs, plan};
 use crate::app::output::Outputs;
 use crate::app::session::{self, Ending, Session, View};
 use crate::link::Link;
-use crate::record::transcript::utc_date;
+use crate::record::civil::pgn_date;
 use crate::referee::Referee;
 
 /// Exit status: the session ended normally.
@@ -22,7 +22,7 @@ pub const EXIT_USAGE: u8 = 2;
 
 /// Runs `argus referee`; returns the exit status.
 pub fn main(args: RefereeArgs) -> u8 {
-    let date = utc_date(SystemTime::now());
+    let date = pgn_date(SystemTime::now());
     let plan = match plan(
         [args.port_a.clone(), args.port_b.clone()],
         args.line,

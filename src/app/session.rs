@@ -144,7 +144,7 @@ pub fn run(session: Session) -> Ending {
         select! {
             recv(link_events) -> ev => match ev {
                 Ok(ev) => {
-                    if let Some(input) = link_input(ev, &mut books, &mut outputs) {
+                    if let Some(input) = link_input(ev, &mut books, &mut outputs, &port_settings, now_ms()) {
                         inputs.push(input);
                     }
                 }
@@ -206,7 +206,13 @@ pub fn run(session: Session) -> Ending {
 }
 
 /// Turns a link event into a core input (and the transcript line).
-fn link_input(ev: LinkEvent, books: &mut [PortBook; 2], outputs: &mut Outputs) -> Option<(Input, u64)> {
+fn link_input(
+    ev: LinkEvent,
+    books: &mut [PortBook; 2],
+    outputs: &mut Outputs,
+    settings: &[PortSettings; 2],
+    now: u64,
+) -> Option<(Input, u64)> {
     let id = match ev.port.as_str() {
         "A" => ClientId::A,
         "B" => ClientId::B,
@@ -236,24 +242,26 @@ fn link_input(ev: LinkEvent, books: &mut [PortBook; 2], outputs: &mut Outputs) -
         }
         LinkEventKind::Sent { text, bytes, at_ms, .. } => {
             book.bytes_out += bytes as u64;
-            outputs.transcript_out(at_ms, id, &text);
+            let mut raw = text.into_bytes();
+            raw.extend_from_slice(settings[id.index()].line_end.as_bytes());
+            outputs.transcript_out(at_ms, id, &raw);
             let seq = book.in_flight.pop_front()?;
             Some((Input::Sent { to: id, seq }, at_ms))
         }
         LinkEventKind::SendFailed { text, reason } => {
             book.in_flight.pop_front();
             warn!("{}: record not sent ({reason}): {text}", id.letter());
-            outputs.transcript_note(&format!("{}: record not sent ({reason}): {text}", id.letter()));
+            outputs.transcript_note(now, &format!("{}: record not sent ({reason}): {text}", id.letter()));
             None
         }
         LinkEventKind::Lost { reason, at_ms, .. } => {
             book.up = false;
-            outputs.transcript_note(&format!("{}: link lost: {reason}", id.letter()));
+            outputs.transcript_note(at_ms, &format!("{}: link lost: {reason}", id.letter()));
             Some((Input::LinkLost { client: id, reason }, at_ms))
         }
         LinkEventKind::Back { at_ms, .. } => {
             book.up = true;
-            outputs.transcript_note(&format!("{}: link back", id.letter()));
+            outputs.transcript_note(at_ms, &format!("{}: link back", id.letter()));
             Some((Input::LinkBack { client: id }, at_ms))
         }
         LinkEventKind::Error { message } => {
@@ -278,7 +286,7 @@ fn carry_out(
                 Ok(()) => books[to.index()].in_flight.push_back(seq),
                 Err(e) => {
                     warn!("{}: cannot queue a record ({e}): {text}", to.letter());
-                    outputs.transcript_note(&format!("{}: record not queued ({e}): {text}", to.letter()));
+                    outputs.transcript_note(at, &format!("{}: record not queued ({e}): {text}", to.letter()));
                 }
             }
         }

@@ -23,6 +23,17 @@ pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
     )
 }
 
+/// The UTC date of `t` as PGN writes it: `YYYY.MM.DD`.
+pub fn pgn_date(t: SystemTime) -> String {
+    let secs: i128 = match t.duration_since(UNIX_EPOCH) {
+        Ok(d) => i128::from(d.as_secs()),
+        Err(e) => -i128::from(e.duration().as_secs()),
+    };
+    let days = i64::try_from(secs.div_euclid(86_400)).unwrap_or(i64::MAX);
+    let (y, m, d) = civil_from_days(days);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
 /// `t` as `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC, milliseconds truncated).
 pub fn format_utc(t: SystemTime) -> String {
     let ms: i128 = match t.duration_since(UNIX_EPOCH) {
@@ -46,6 +57,12 @@ pub fn format_utc(t: SystemTime) -> String {
 mod tests {
     use super::*;
     use std::time::Duration;
+
+    #[test]
+    fn pgn_dates() {
+        assert_eq!(pgn_date(UNIX_EPOCH), "1970.01.01");
+        assert_eq!(pgn_date(UNIX_EPOCH + Duration::from_secs(19_782 * 86_400 + 86_399)), "2024.02.29");
+    }
 
     #[test]
     fn known_days() {

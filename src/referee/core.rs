@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
-use crate::clock::{self, Clocks, TimeControl};
+use crate::clock::{self, ClockTag, Clocks};
 use crate::epd::{Operation, Record, RefCom, RefReq};
 use crate::game::{self, AutomaticEnd, DrawClaim, Game, SanErrorKind};
 use crate::record::elo::elo_difference;
@@ -723,7 +723,7 @@ impl Referee {
         // Accept the move.
         let g = self.game.as_mut().expect("game");
         let mt = g.clocks.stop(color, at, credit);
-        let timed = !matches!(self.settings.time_control, TimeControl::Untimed | TimeControl::Unknown);
+        let timed = self.settings.time_control.is_timed();
         let (clk, emt) = if timed {
             (mt.remaining_ms, Some(mt.charged_ms))
         } else {
@@ -1060,7 +1060,7 @@ impl Referee {
     fn resume_game(&mut self, at: u64, out: &mut Vec<Output>) {
         let Some(g) = self.game.as_mut() else { return };
         let Some(p) = g.pause.take() else { return };
-        if g.clocks.is_halted() {
+        if g.clocks.halted().is_some() {
             g.clocks.resume(at);
         } else if p.start_on_resume
             && let Some(a) = &g.awaiting
@@ -1253,10 +1253,11 @@ impl Referee {
             tags.push(("SetUp".into(), "1".into()));
             tags.push(("FEN".into(), game::fen_of(g.game.start())));
         }
-        if live && g.end.is_none() {
-            let running = g.clocks.running();
-            let ms = running.and_then(|c| g.clocks.remaining(c, at));
-            tags.push(("Clock".into(), clock::clock_tag(running, ms)));
+        if live
+            && g.end.is_none()
+            && let Some(tag) = ClockTag::from_clocks(&g.clocks, g.game.position().turn(), at)
+        {
+            tags.push(("Clock".into(), tag.to_string()));
         }
         let moves = g
             .game
