@@ -1,0 +1,106 @@
+//! Snapshots for the display's tests, built by playing real moves.
+
+use shakmaty::fen::Fen;
+use shakmaty::san::{San, SanPlus};
+use shakmaty::{CastlingMode, Chess, Color, Position};
+
+use crate::referee::snapshot::{ClientView, ClockView, EventKind, EventView, Phase, ResultView};
+use crate::referee::{ClientId, Snapshot};
+
+/// A game in progress between A (White, "Crafty 23.4") and B (Black,
+/// "Fritz 5"), from `fen` (or the start position) after `sans`, with the
+/// side to move's clock running, taken at 60 s into the session.
+pub fn snapshot(fen: Option<&str>, sans: &[&str]) -> Snapshot {
+    let start: Chess = match fen {
+        Some(f) => f
+            .parse::<Fen>()
+            .expect("test FEN parses")
+            .into_position(CastlingMode::Standard)
+            .expect("test FEN is legal"),
+        None => Chess::default(),
+    };
+    let mut position = start.clone();
+    let mut played = Vec::new();
+    let mut last_move = None;
+    for san in sans {
+        let m = san
+            .parse::<San>()
+            .expect("test SAN parses")
+            .to_move(&position)
+            .expect("test SAN is legal");
+        last_move = m.from().map(|from| (from, m.to()));
+        played.push(SanPlus::from_move_and_play_unchecked(&mut position, m).to_string());
+    }
+    let white_to_move = position.turn() == Color::White;
+    Snapshot {
+        at_ms: 60_000,
+        phase: Phase::Playing,
+        start,
+        position,
+        sans: played,
+        last_move,
+        clients: [
+            client(ClientId::A, "/dev/ttyS0", "Crafty 23.4", Some(Color::White)),
+            client(ClientId::B, "/dev/ttyS1", "Fritz 5", Some(Color::Black)),
+        ],
+        clocks: [
+            clock(5_400_000, white_to_move),
+            clock(6_012_300, !white_to_move),
+        ],
+        time_control: "40/7200:3600".to_string(),
+        game_number: 3,
+        games_total: 4,
+        score_halves: [3, 1],
+        result: None,
+        events: vec![
+            event(1_000, EventKind::Link, "A: /dev/ttyS0 opened at 9600 8N1"),
+            event(2_000, EventKind::Info, "A signed on as Crafty 23.4"),
+            event(2_500, EventKind::Info, "B signed on as Fritz 5"),
+            event(
+                7_500,
+                EventKind::Warning,
+                "B echoed a stale position; resent",
+            ),
+        ],
+    }
+}
+
+/// A client view that is signed on with its link up.
+pub fn client(id: ClientId, port: &str, name: &str, color: Option<Color>) -> ClientView {
+    ClientView {
+        id,
+        port: port.to_string(),
+        name: name.to_string(),
+        signed_on: true,
+        link_up: true,
+        color,
+    }
+}
+
+/// A clock with `remaining_ms` left.
+pub fn clock(remaining_ms: u64, running: bool) -> ClockView {
+    ClockView {
+        remaining_ms: Some(remaining_ms),
+        used_ms: 0,
+        running,
+        flagged: false,
+    }
+}
+
+/// A log event.
+pub fn event(at_ms: u64, kind: EventKind, text: &str) -> EventView {
+    EventView {
+        at_ms,
+        kind,
+        text: text.to_string(),
+    }
+}
+
+/// A game result with termination `normal`.
+pub fn result(result: &str, reason: &str) -> ResultView {
+    ResultView {
+        result: result.to_string(),
+        termination: "normal".to_string(),
+        reason: reason.to_string(),
+    }
+}
