@@ -17,9 +17,9 @@ use crate::link::{Link, PortSettings, VirtualCable};
 use crate::record::civil::pgn_date;
 use crate::referee::{Referee, Settings};
 
-/// The number of games played when `--games` is not given: in practice
-/// until the user quits.
-pub const ENDLESS: u32 = 1_000_000;
+/// The number of games played when `--games` is not given: no fixed
+/// number, until the user quits.
+pub const ENDLESS: u32 = u32::MAX;
 
 /// Runs `argus demo`; returns the exit status.
 pub fn main(args: DemoArgs) -> u8 {

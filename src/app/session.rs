@@ -93,7 +93,7 @@ pub fn run(session: Session) -> Ending {
     let mut board = match view {
         View::Headless => None,
         View::Board { ascii } => {
-            let guard = match TerminalGuard::enter() {
+            let guard = match TerminalGuard::init() {
                 Ok(g) => g,
                 Err(e) => return Ending::Failed(format!("cannot set up the terminal: {e}")),
             };
@@ -115,7 +115,7 @@ pub fn run(session: Session) -> Ending {
         if let Some((guard, _, ui)) = board.as_mut() {
             if dirty {
                 let links = link_views(&links, &books, &port_settings);
-                if let Err(e) = guard.draw(|f| ui.render(f, &snap, &links, now_ms())) {
+                if let Err(e) = guard.terminal().draw(|f| ui.render(f, &snap, &links, now_ms())) {
                     ending = Ending::Failed(format!("cannot draw on the terminal: {e}"));
                     break;
                 }

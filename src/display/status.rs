@@ -54,7 +54,7 @@ pub fn phase_text(snap: &Snapshot) -> String {
                 .collect();
             format!("waiting for sign-on: {}", who.join(", "))
         }
-        Phase::Starting => format!("starting game {} of {}", snap.game_number, snap.games_total),
+        Phase::Starting => format!("starting {}", snap.game_label()),
         Phase::Playing => format!("playing: {} to move", color_name(snap.position.turn())),
         Phase::Paused { reason } => format!("PAUSED: {}", strip_control(reason)),
         Phase::GameOver => match &snap.result {

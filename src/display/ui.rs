@@ -152,7 +152,11 @@ fn titled(title: &str) -> Block<'_> {
 fn header_lines(snap: &Snapshot) -> Vec<Line<'static>> {
     let game = Line::from(vec![
         Span::styled(
-            format!("Game {} of {}", snap.game_number, snap.games_total),
+            {
+                let mut label = snap.game_label();
+                label[..1].make_ascii_uppercase();
+                label
+            },
             style::title(),
         ),
         Span::styled("  TimeControl ", style::dim()),

@@ -166,11 +166,11 @@ impl Referee {
         let order = if settings.openings.is_empty() {
             Vec::new()
         } else {
-            order_openings(
-                settings.openings.len(),
-                settings.games,
-                settings.openings_seed,
-            )
+            // One full cycle (each opening with each colour); later games
+            // wrap around it.
+            let n = settings.openings.len();
+            let cycle = u32::try_from(n.saturating_mul(2)).unwrap_or(u32::MAX);
+            order_openings(n, settings.games.min(cycle), settings.openings_seed)
             .into_iter()
             .map(|(i, _)| i)
             .collect()
@@ -836,7 +836,8 @@ impl Referee {
         } else {
             ClientId::A
         };
-        let start = match self.order.get((number - 1) as usize) {
+        let slot = (number as usize - 1).checked_rem(self.order.len());
+        let start = match slot.and_then(|i| self.order.get(i)) {
             Some(&i) => self.settings.openings.get(i).cloned().unwrap_or_else(Start::initial),
             None => Start::initial(),
         };

@@ -135,7 +135,8 @@ pub struct Snapshot {
     pub clocks: [ClockView; 2],
     /// The PGN TimeControl value, e.g. `40/7200:3600` or `-`.
     pub time_control: String,
-    /// 1-based number of the current game, and how many the match has.
+    /// 1-based number of the current game, and how many the match has
+    /// (`u32::MAX`: no fixed number, as in the demo).
     pub game_number: u32,
     pub games_total: u32,
     /// Match score in half points, A then B.
@@ -176,6 +177,15 @@ impl Snapshot {
     /// The client playing `color` in the current game, if colours are set.
     pub fn client_of(&self, color: Color) -> Option<&ClientView> {
         self.clients.iter().find(|c| c.color == Some(color))
+    }
+
+    /// `game 3 of 10`, or `game 3` when the number of games is open.
+    pub fn game_label(&self) -> String {
+        if self.games_total == u32::MAX {
+            format!("game {}", self.game_number)
+        } else {
+            format!("game {} of {}", self.game_number, self.games_total)
+        }
     }
 
     /// Whether any clock is running (the display ticks only then).
