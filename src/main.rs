@@ -40,6 +40,8 @@ enum Cmd {
     /// Two pseudo-terminal cables are made inside the process; a random and
     /// a greedy mover play game after game until you quit.
     Demo(DemoArgs),
+    /// List this machine's serial ports (USB adapters with their ids).
+    Ports,
 }
 
 fn main() -> ExitCode {
@@ -47,6 +49,7 @@ fn main() -> ExitCode {
         Cmd::Referee(args) => app::referee::main(args),
         Cmd::Client(args) => app::client::main(args),
         Cmd::Demo(args) => app::demo::main(args),
+        Cmd::Ports => app::ports::main(),
     };
     ExitCode::from(code)
 }

@@ -6,5 +6,6 @@ pub mod demo;
 pub mod logging;
 pub mod options;
 pub mod output;
+pub mod ports;
 pub mod referee;
 pub mod session;

@@ -1,0 +1,304 @@
+//! Helpers shared by the integration tests in `hw-tests/`: virtual
+//! null-modem cables made with socat, skipping when socat is missing, a
+//! plain peer port, waiting for link events, and the path of the built
+//! `argus` binary.
+//!
+//! Use from a test file with `#[macro_use] mod common;`.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use argus::link::{LinkEvent, LinkEventKind};
+use crossbeam_channel::{Receiver, RecvTimeoutError};
+use serialport::SerialPort;
+
+/// How long to wait for socat to set up a cable.
+const SOCAT_START: Duration = Duration::from_secs(10);
+
+/// Whether `socat` can be run.
+pub fn socat_available() -> bool {
+    static AVAILABLE: OnceLock<bool> = OnceLock::new();
+    *AVAILABLE.get_or_init(|| {
+        Command::new("socat")
+            .arg("-V")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .map(|s| s.success())
+            .unwrap_or(false)
+    })
+}
+
+/// Returns `true` if the test may go on. Without socat prints
+/// `SKIPPED: socat not installed (TEST)` and returns `false`, unless the
+/// environment has `ARGUS_REQUIRE_SOCAT=1`, in which case it panics.
+/// TEST is the name of the current thread, which the test harness sets to
+/// the test's name.
+pub fn socat_or_skip() -> bool {
+    let current = std::thread::current();
+    let test = current.name().unwrap_or("test");
+    if socat_available() {
+        return true;
+    }
+    if std::env::var("ARGUS_REQUIRE_SOCAT").is_ok_and(|v| v == "1") {
+        panic!("{test}: socat is not installed but ARGUS_REQUIRE_SOCAT=1");
+    }
+    println!("SKIPPED: socat not installed ({test})");
+    false
+}
+
+/// Returns from the calling test (after printing `SKIPPED: socat not
+/// installed`) when socat is missing; panics instead when
+/// `ARGUS_REQUIRE_SOCAT=1`.
+#[macro_export]
+macro_rules! skip_unless_socat {
+    () => {
+        if !$crate::common::socat_or_skip() {
+            return;
+        }
+    };
+}
+
+/// The `argus` binary built for this test run.
+pub fn argus_bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_argus"))
+}
+
+/// socat's option for a raw pty: `rawer` where socat knows it, else
+/// `raw,echo=0` (old socat).
+fn raw_mode() -> &'static str {
+    static MODE: OnceLock<&'static str> = OnceLock::new();
+    MODE.get_or_init(|| {
+        let help = Command::new("socat")
+            .arg("-hhh")
+            .stderr(Stdio::null())
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+            .unwrap_or_default();
+        if help.split_whitespace().any(|w| w == "rawer") {
+            "rawer"
+        } else {
+            "raw,echo=0"
+        }
+    })
+}
+
+/// A virtual null-modem cable: two ptys joined by socat, reachable through
+/// the links `a` and `b` in a temporary directory. socat is killed when the
+/// cable is dropped.
+pub struct Cable {
+    /// One end (give it to argus).
+    pub a: PathBuf,
+    /// The other end (give it to a client or a test peer).
+    pub b: PathBuf,
+    child: Option<Child>,
+    _dir: tempfile::TempDir,
+}
+
+impl Cable {
+    /// Makes a cable, panicking with socat's own words if it cannot.
+    pub fn new() -> Cable {
+        Cable::try_new().unwrap_or_else(|e| panic!("cannot make a virtual cable: {e}"))
+    }
+
+    /// Makes a cable; the error says what socat did.
+    pub fn try_new() -> Result<Cable, String> {
+        let dir = tempfile::Builder::new()
+            .prefix("argus-cable-")
+            .tempdir()
+            .map_err(|e| format!("cannot make a temporary directory: {e}"))?;
+        let a = dir.path().join("a");
+        let b = dir.path().join("b");
+        let mut cable = Cable {
+            a,
+            b,
+            child: None,
+            _dir: dir,
+        };
+        cable.start()?;
+        Ok(cable)
+    }
+
+    /// `a` as a `&str` (the link paths are always UTF-8).
+    pub fn a_str(&self) -> &str {
+        self.a.to_str().unwrap_or_default()
+    }
+
+    /// `b` as a `&str`.
+    pub fn b_str(&self) -> &str {
+        self.b.to_str().unwrap_or_default()
+    }
+
+    /// Pulls the cable: kills socat and removes the links. Both ends see a
+    /// hang-up; opening them fails until [`Cable::remake`].
+    pub fn kill(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        for link in [&self.a, &self.b] {
+            if link.symlink_metadata().is_ok() {
+                let _ = std::fs::remove_file(link);
+            }
+        }
+    }
+
+    /// Plugs a new cable in at the same paths (new ptys behind them).
+    pub fn remake(&mut self) {
+        self.kill();
+        if let Err(e) = self.start() {
+            panic!("cannot remake the virtual cable: {e}");
+        }
+    }
+
+    fn start(&mut self) -> Result<(), String> {
+        let mode = raw_mode();
+        let mut child = Command::new("socat")
+            .arg("-d")
+            .arg("-d")
+            .arg(format!("PTY,{mode},link={}", self.a.display()))
+            .arg(format!("PTY,{mode},link={}", self.b.display()))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot run socat: {e}"))?;
+        let stderr = child.stderr.take();
+        let (tx, rx) = crossbeam_channel::unbounded::<String>();
+        if let Some(stderr) = stderr {
+            // Reads socat's log until it exits, so the pipe never fills.
+            std::thread::spawn(move || {
+                for line in BufReader::new(stderr).lines() {
+                    match line {
+                        Ok(l) => {
+                            let _ = tx.send(l);
+                        }
+                        Err(_) => break,
+                    }
+                }
+            });
+        }
+        self.child = Some(child);
+        let deadline = Instant::now() + SOCAT_START;
+        let mut log = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match rx.recv_timeout(left) {
+                Ok(line) => {
+                    let ready = line.contains("starting data transfer loop");
+                    log.push(line);
+                    if ready {
+                        break;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    self.kill();
+                    return Err(format!(
+                        "socat did not start within {SOCAT_START:?}; it said: {}",
+                        log.join(" | ")
+                    ));
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.kill();
+                    return Err(format!("socat exited; it said: {}", log.join(" | ")));
+                }
+            }
+        }
+        let missing = [&self.a, &self.b]
+            .into_iter()
+            .find(|l| !l.exists())
+            .map(|l| l.display().to_string());
+        if let Some(missing) = missing {
+            self.kill();
+            return Err(format!(
+                "socat is running but {missing} does not exist; it said: {}",
+                log.join(" | ")
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Cable {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Opens `path` as a plain test peer: 9600 8N1, 200 ms timeout, exclusive,
+/// without discarding input already waiting.
+pub fn open_peer(path: &Path) -> Box<dyn SerialPort> {
+    let name = path.to_string_lossy().into_owned();
+    serialport::new(name.as_str(), 9600)
+        .timeout(Duration::from_millis(200))
+        .open()
+        .unwrap_or_else(|e| panic!("cannot open test peer {name}: {e}"))
+}
+
+/// Writes all of `bytes` to `port` and drains them.
+pub fn write_all(port: &mut dyn SerialPort, bytes: &[u8]) {
+    port.write_all(bytes)
+        .unwrap_or_else(|e| panic!("test peer write failed: {e}"));
+    port.flush()
+        .unwrap_or_else(|e| panic!("test peer drain failed: {e}"));
+}
+
+/// Reads from `port` until exactly `n` bytes have arrived (panics after
+/// `within` or if more arrive in the same read).
+pub fn read_bytes(port: &mut dyn SerialPort, n: usize, within: Duration) -> Vec<u8> {
+    let deadline = Instant::now() + within;
+    let mut got = Vec::new();
+    let mut buf = [0u8; 1024];
+    while got.len() < n {
+        if Instant::now() >= deadline {
+            panic!(
+                "test peer: wanted {n} bytes within {within:?}, got {}: {:?}",
+                got.len(),
+                String::from_utf8_lossy(&got)
+            );
+        }
+        match port.read(&mut buf) {
+            Ok(k) => got.extend_from_slice(&buf[..k]),
+            Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {}
+            Err(e) => panic!("test peer read failed: {e}"),
+        }
+    }
+    assert_eq!(
+        got.len(),
+        n,
+        "test peer got more than expected: {:?}",
+        String::from_utf8_lossy(&got)
+    );
+    got
+}
+
+/// The next event, or a panic naming what was awaited after `within`.
+pub fn next_event(rx: &Receiver<LinkEvent>, within: Duration, what: &str) -> LinkEvent {
+    rx.recv_timeout(within)
+        .unwrap_or_else(|e| panic!("no event within {within:?} while waiting for {what}: {e}"))
+}
+
+/// Waits for the first event that `pred` accepts; panics after `within`
+/// listing the events that were passed over.
+pub fn wait_for(
+    rx: &Receiver<LinkEvent>,
+    within: Duration,
+    what: &str,
+    pred: impl Fn(&LinkEventKind) -> bool,
+) -> LinkEvent {
+    let deadline = Instant::now() + within;
+    let mut skipped = Vec::new();
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(ev) if pred(&ev.kind) => return ev,
+            Ok(ev) => skipped.push(ev),
+            Err(_) => panic!("no {what} within {within:?}; other events: {skipped:?}"),
+        }
+    }
+}

@@ -1,0 +1,311 @@
+//! `Link` over real pseudo-terminals joined by socat (virtual null-modem
+//! cables). Skipped, with a message, where socat is not installed.
+
+#![cfg(unix)]
+
+#[macro_use]
+mod common;
+
+use std::time::{Duration, Instant};
+
+use argus::link::{
+    LineEnd, Link, LinkEvent, LinkEventKind, MAX_LINE, MAX_QUEUED, OpenErrorKind, PortSettings,
+    SendError, Stamp, open_port,
+};
+use common::{Cable, next_event, open_peer, read_bytes, wait_for, write_all};
+use crossbeam_channel::Receiver;
+
+/// Upper bound for anything to happen (generous: CI machines are slow).
+const WITHIN: Duration = Duration::from_secs(10);
+
+fn open_link(label: &str, path: &str, line_end: LineEnd) -> (Link, Receiver<LinkEvent>, Instant) {
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let epoch = Instant::now();
+    let settings = PortSettings {
+        line_end,
+        ..PortSettings::default()
+    };
+    let link = Link::open(label, path, settings, epoch, tx)
+        .unwrap_or_else(|e| panic!("cannot open link {label}: {e}"));
+    (link, rx, epoch)
+}
+
+/// The next event must be a line; returns (text, raw).
+fn expect_line(rx: &Receiver<LinkEvent>) -> (String, Vec<u8>) {
+    let ev = next_event(rx, WITHIN, "a line");
+    match ev.kind {
+        LinkEventKind::Line { text, raw, .. } => (text, raw),
+        other => panic!("expected a line, got {other:?}"),
+    }
+}
+
+#[test]
+fn records_go_out_with_each_line_end() {
+    skip_unless_socat!();
+    let cable = Cable::new();
+    let mut peer = open_peer(&cable.b);
+    for (end, bytes) in [
+        (LineEnd::CrLf, &b"\r\n"[..]),
+        (LineEnd::Lf, b"\n"),
+        (LineEnd::Cr, b"\r"),
+    ] {
+        let (link, rx, _) = open_link("A", cable.a_str(), end);
+        let record = "refcom respond; cc \"000:00:00:00\";";
+        link.send(record.to_string()).unwrap();
+        let mut want = record.as_bytes().to_vec();
+        want.extend_from_slice(bytes);
+        assert_eq!(read_bytes(peer.as_mut(), want.len(), WITHIN), want);
+        let ev = wait_for(&rx, WITHIN, "Sent", |k| {
+            matches!(k, LinkEventKind::Sent { .. })
+        });
+        assert_eq!(ev.port, "A");
+        match ev.kind {
+            LinkEventKind::Sent { text, bytes, .. } => {
+                assert_eq!(text, record);
+                assert_eq!(bytes, want.len());
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+#[test]
+fn lines_arrive_with_every_line_end() {
+    skip_unless_socat!();
+    let cable = Cable::new();
+    let (_link, rx, _) = open_link("A", cable.a_str(), LineEnd::CrLf);
+    let mut peer = open_peer(&cable.b);
+    write_all(peer.as_mut(), b"one\ntwo\rthree\r\nfour\0\r\n\n");
+    assert_eq!(expect_line(&rx), ("one".into(), b"one\n".to_vec()));
+    assert_eq!(expect_line(&rx), ("two".into(), b"two\r".to_vec()));
+    assert_eq!(expect_line(&rx), ("three".into(), b"three\r\n".to_vec()));
+    assert_eq!(expect_line(&rx), ("four".into(), b"four\0".to_vec()));
+    assert!(rx.try_recv().is_err(), "empty lines must not be reported");
+}
+
+#[test]
+fn two_links_talk_both_ways() {
+    skip_unless_socat!();
+    let cable = Cable::new();
+    let (a, rx_a, _) = open_link("A", cable.a_str(), LineEnd::CrLf);
+    let (b, rx_b, _) = open_link("B", cable.b_str(), LineEnd::Lf);
+    a.send("refcom reset;".into()).unwrap();
+    b.send("refreq sign_on;".into()).unwrap();
+    let got_b = wait_for(&rx_b, WITHIN, "line at B", |k| {
+        matches!(k, LinkEventKind::Line { .. })
+    });
+    assert_eq!(got_b.port, "B");
+    assert!(
+        matches!(got_b.kind, LinkEventKind::Line { ref text, ref raw, .. }
+        if text == "refcom reset;" && raw == b"refcom reset;\r\n")
+    );
+    let got_a = wait_for(&rx_a, WITHIN, "line at A", |k| {
+        matches!(k, LinkEventKind::Line { .. })
+    });
+    assert!(
+        matches!(got_a.kind, LinkEventKind::Line { ref text, ref raw, .. }
+        if text == "refreq sign_on;" && raw == b"refreq sign_on;\n")
+    );
+}
+
+#[test]
+fn crlf_split_across_writes_is_one_line_end() {
+    skip_unless_socat!();
+    let cable = Cable::new();
+    let (_link, rx, _) = open_link("A", cable.a_str(), LineEnd::CrLf);
+    let mut peer = open_peer(&cable.b);
+    write_all(peer.as_mut(), b"abc\r");
+    // The line is reported at its CR, before the LF has even been written.
+    assert_eq!(expect_line(&rx).0, "abc");
+    write_all(peer.as_mut(), b"\ndef\r\n");
+    assert_eq!(expect_line(&rx), ("def".into(), b"def\r\n".to_vec()));
+    assert!(rx.try_recv().is_err());
+}
+
+#[test]
+fn bad_lines_are_dropped_and_the_next_line_survives() {
+    skip_unless_socat!();
+    let cable = Cable::new();
+    let (_link, rx, _) = open_link("A", cable.a_str(), LineEnd::CrLf);
+    let mut peer = open_peer(&cable.b);
+    let mut input = vec![b'x'; 5000];
+    input.extend_from_slice(b"\r\nok1\r\ncaf\xe9 au lait\r\nok2\r\n");
+    write_all(peer.as_mut(), &input);
+
+    match next_event(&rx, WITHIN, "the over-long drop").kind {
+        LinkEventKind::Dropped {
+            reason, raw, len, ..
+        } => {
+            assert_eq!(len, 5000);
+            assert_eq!(raw.len(), MAX_LINE);
+            assert!(reason.contains("5000 bytes"), "{reason}");
+        }
+        other => panic!("expected a drop, got {other:?}"),
+    }
+    assert_eq!(expect_line(&rx).0, "ok1");
+    match next_event(&rx, WITHIN, "the non-ASCII drop").kind {
+        LinkEventKind::Dropped { reason, raw, .. } => {
+            assert!(reason.contains("0xE9 at column 4"), "{reason}");
+            assert_eq!(raw, b"caf\xe9 au lait");
+        }
+        other => panic!("expected a drop, got {other:?}"),
+    }
+    assert_eq!(expect_line(&rx).0, "ok2");
+}
+
+#[test]
+fn stamps_are_monotonic_and_lines_in_order() {
+    skip_unless_socat!();
+    let cable = Cable::new();
+    let (_link, rx, epoch) = open_link("A", cable.a_str(), LineEnd::CrLf);
+    let mut peer = open_peer(&cable.b);
+    let before = Stamp::since(epoch);
+    for batch in 0..5 {
+        let mut bytes = Vec::new();
+        for i in 0..10 {
+            bytes.extend_from_slice(format!("line {batch}-{i}\r\n").as_bytes());
+        }
+        write_all(peer.as_mut(), &bytes);
+    }
+    let mut last = before.us;
+    for batch in 0..5 {
+        for i in 0..10 {
+            match next_event(&rx, WITHIN, "a line").kind {
+                LinkEventKind::Line {
+                    text, at_ms, at_us, ..
+                } => {
+                    assert_eq!(text, format!("line {batch}-{i}"));
+                    assert!(at_us >= last, "stamp went back: {at_us} < {last}");
+                    assert_eq!(at_ms, at_us / 1000);
+                    last = at_us;
+                }
+                other => panic!("expected a line, got {other:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn sent_is_reported_in_order_after_the_write() {
+    skip_unless_socat!();
+    let cable = Cable::new();
+    let (link, rx, epoch) = open_link("A", cable.a_str(), LineEnd::CrLf);
+    let mut peer = open_peer(&cable.b);
+    let records: Vec<String> = (0..5)
+        .map(|i| format!("refcom respond; sm e4; id \"{i}\"; {}", "c".repeat(150)))
+        .collect();
+    let mut last = Stamp::since(epoch).us;
+    for r in &records {
+        link.send(r.clone()).unwrap();
+    }
+    let mut total = 0;
+    for r in &records {
+        match next_event(&rx, WITHIN, "Sent").kind {
+            LinkEventKind::Sent {
+                text, bytes, at_us, ..
+            } => {
+                assert_eq!(&text, r);
+                assert_eq!(bytes, r.len() + 2);
+                assert!(at_us >= last, "Sent stamps go back");
+                last = at_us;
+                total += bytes;
+            }
+            other => panic!("expected Sent, got {other:?}"),
+        }
+    }
+    let got = read_bytes(peer.as_mut(), total, WITHIN);
+    let want: Vec<u8> = records
+        .iter()
+        .flat_map(|r| r.bytes().chain(*b"\r\n"))
+        .collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn send_refuses_line_ends_and_over_long_records() {
+    skip_unless_socat!();
+    let cable = Cable::new();
+    let (link, _rx, _) = open_link("A", cable.a_str(), LineEnd::CrLf);
+    assert!(link.send("two\nlines".into()).is_err());
+    assert!(link.send("x".repeat(MAX_LINE + 1)).is_err());
+}
+
+#[test]
+fn lost_when_the_cable_is_pulled_and_back_when_it_is_remade() {
+    skip_unless_socat!();
+    let mut cable = Cable::new();
+    let (link, rx, _) = open_link("A", cable.a_str(), LineEnd::CrLf);
+    cable.kill();
+    let lost = wait_for(&rx, WITHIN, "Lost", |k| {
+        matches!(k, LinkEventKind::Lost { .. })
+    });
+    assert_eq!(lost.port, "A");
+    // A record sent while the link is down waits in the queue.
+    link.send("refcom inform;".into()).unwrap();
+
+    cable.remake();
+    let mut peer = open_peer(&cable.b);
+    let back = next_event(&rx, WITHIN, "Back");
+    assert!(
+        matches!(back.kind, LinkEventKind::Back { .. }),
+        "expected Back right after Lost, got {back:?}"
+    );
+    let want = b"refcom inform;\r\n";
+    assert_eq!(read_bytes(peer.as_mut(), want.len(), WITHIN), want);
+    assert!(matches!(
+        next_event(&rx, WITHIN, "Sent").kind,
+        LinkEventKind::Sent { ref text, .. } if text == "refcom inform;"
+    ));
+    write_all(peer.as_mut(), b"refreq sign_on;\r\n");
+    assert_eq!(expect_line(&rx).0, "refreq sign_on;");
+}
+
+#[test]
+fn closing_a_lost_link_reports_what_was_still_queued() {
+    skip_unless_socat!();
+    let mut cable = Cable::new();
+    let (link, rx, _) = open_link("A", cable.a_str(), LineEnd::CrLf);
+    cable.kill();
+    wait_for(&rx, WITHIN, "Lost", |k| {
+        matches!(k, LinkEventKind::Lost { .. })
+    });
+    for i in 0..MAX_QUEUED {
+        link.send(format!("record {i}")).unwrap();
+    }
+    assert_eq!(link.send("one too many".into()), Err(SendError::QueueFull));
+    // Closing does not wait for the port to come back.
+    link.close();
+    for i in 0..MAX_QUEUED {
+        match next_event(&rx, WITHIN, "SendFailed").kind {
+            LinkEventKind::SendFailed { text, reason } => {
+                assert_eq!(text, format!("record {i}"));
+                assert!(reason.contains("closed"), "{reason}");
+            }
+            other => panic!("expected SendFailed, got {other:?}"),
+        }
+    }
+    assert!(rx.try_recv().is_err());
+}
+
+#[test]
+fn a_port_is_opened_exclusively() {
+    skip_unless_socat!();
+    let cable = Cable::new();
+    let (link, _rx, _) = open_link("A", cable.a_str(), LineEnd::CrLf);
+    let (tx, _rx2) = crossbeam_channel::unbounded();
+    let second = Link::open(
+        "again",
+        cable.a_str(),
+        PortSettings::default(),
+        Instant::now(),
+        tx,
+    );
+    let e = second.expect_err("a second open of the same port succeeded");
+    assert_eq!(e.kind, OpenErrorKind::Busy, "{e}");
+    assert!(e.to_string().contains(cable.a_str()), "{e}");
+    assert!(e.to_string().contains("in use"), "{e}");
+    assert!(open_port(cable.a_str(), &PortSettings::default()).is_err());
+    // Closing the link frees the port.
+    link.close();
+    assert!(open_port(cable.a_str(), &PortSettings::default()).is_ok());
+}

@@ -1,0 +1,115 @@
+//! What a [`Link`](super::Link) reports to the main loop.
+
+use std::time::Instant;
+
+/// One report from a link's reader or writer thread.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkEvent {
+    /// The label the link was opened with (e.g. `"A"`).
+    pub port: String,
+    /// What happened.
+    pub kind: LinkEventKind,
+}
+
+/// What happened on a link. Times are since the `epoch` given to
+/// [`Link::open`](super::Link::open): `at_ms` in milliseconds and `at_us` in
+/// microseconds (the same instant; `at_ms == at_us / 1000`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LinkEventKind {
+    /// A good line arrived. Stamped with the read that brought its line end.
+    Line {
+        /// Printable ASCII, no line end, tabs turned into spaces.
+        text: String,
+        /// The bytes as received, with the line end bytes that came in the
+        /// same read (see [`Frame::Line`](super::framer::Frame::Line)).
+        raw: Vec<u8>,
+        at_ms: u64,
+        at_us: u64,
+    },
+    /// A line was dropped (too long, not printable ASCII, or cut off when
+    /// the link was lost).
+    Dropped {
+        /// What was wrong, with the byte and column or the lengths.
+        reason: String,
+        /// At most the first 4096 bytes of the line, line end not included.
+        raw: Vec<u8>,
+        /// The full length of the dropped line.
+        len: usize,
+        at_ms: u64,
+        at_us: u64,
+    },
+    /// A record was written and drained: its last byte has left the port.
+    Sent {
+        /// The record as given to [`Link::send`](super::Link::send).
+        text: String,
+        /// Bytes written, line end included (plus one line end more if an
+        /// earlier attempt had been cut off by a lost link).
+        bytes: usize,
+        /// When the drain finished.
+        at_ms: u64,
+        at_us: u64,
+    },
+    /// A record was queued but will not be sent: the link was closed with
+    /// it still waiting (e.g. while the port was down).
+    SendFailed {
+        /// The record as given to [`Link::send`](super::Link::send).
+        text: String,
+        /// Why.
+        reason: String,
+    },
+    /// The link was lost (read or write error, end of file, device gone).
+    /// Reported once; the reader then tries to reopen the port every second.
+    Lost {
+        /// The error, in words.
+        reason: String,
+        at_ms: u64,
+        at_us: u64,
+    },
+    /// The port was reopened after [`LinkEventKind::Lost`]. Input that
+    /// arrived while it was down was discarded.
+    Back { at_ms: u64, at_us: u64 },
+    /// Something went wrong that did not (yet) lose the link, e.g. a write
+    /// stalled by flow control. For the log.
+    Error {
+        /// What, in words.
+        message: String,
+    },
+}
+
+/// A time since an epoch: milliseconds and microseconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Stamp {
+    /// Milliseconds since the epoch.
+    pub ms: u64,
+    /// Microseconds since the epoch.
+    pub us: u64,
+}
+
+impl Stamp {
+    /// The time elapsed since `epoch` now (zero if `epoch` is in the
+    /// future; saturates instead of overflowing).
+    pub fn since(epoch: Instant) -> Stamp {
+        let us = u64::try_from(epoch.elapsed().as_micros()).unwrap_or(u64::MAX);
+        Stamp { ms: us / 1000, us }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stamp_ms_is_us_divided() {
+        let epoch = Instant::now();
+        let s = Stamp::since(epoch);
+        assert_eq!(s.ms, s.us / 1000);
+        let later = Stamp::since(epoch);
+        assert!(later >= s);
+    }
+
+    #[test]
+    fn epoch_in_the_future_gives_zero() {
+        let future = Instant::now() + std::time::Duration::from_secs(3600);
+        assert_eq!(Stamp::since(future), Stamp { ms: 0, us: 0 });
+    }
+}

@@ -1,0 +1,556 @@
+//! The line framer: turns the bytes read from a port, chunk by chunk, into
+//! text lines. Pure: no I/O, no clock (the caller passes the time each chunk
+//! was read).
+//!
+//! Rules:
+//!
+//! * LF, CR, CRLF and NUL all end a line. CRLF is one line end, even when
+//!   the CR and the LF arrive in different chunks.
+//! * Empty lines are ignored.
+//! * A line longer than the cap ([`MAX_LINE`] bytes by default, line end not
+//!   counted) is dropped whole and reported. Only the first `cap` bytes are
+//!   kept; the rest is counted until the line ends, so memory stays bounded.
+//! * A line with a byte outside printable ASCII (0x20..=0x7E; tab is allowed
+//!   and becomes a space in the text) is dropped whole and reported with the
+//!   first offending byte and its column.
+//! * Nothing after a dropped line is lost.
+//! * A line is stamped with the time of the chunk that held its line end,
+//!   i.e. the arrival of its last byte.
+
+/// The default line cap, in bytes (line end not counted).
+pub const MAX_LINE: usize = 4096;
+
+/// What the framer makes of the input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Frame<T> {
+    /// A good line.
+    Line {
+        /// The line without its line end; every byte is printable ASCII
+        /// (tabs are turned into spaces).
+        text: String,
+        /// The bytes as received, tabs kept, with the line end bytes that
+        /// arrived in the same chunk (the LF of a CRLF split across two
+        /// chunks is not included).
+        raw: Vec<u8>,
+        /// `raw.len()`: bytes this line took on the wire.
+        raw_len: usize,
+        /// The time passed with the chunk holding the line end.
+        at: T,
+    },
+    /// A line that was dropped.
+    Dropped {
+        /// Why, in words: the length and the cap, or the first bad byte
+        /// (hex) and its 1-based column, and how many bytes are not in `raw`.
+        reason: String,
+        /// The first bytes of the line, at most the cap, line end not included.
+        raw: Vec<u8>,
+        /// The full length of the dropped line, line end not included.
+        len: usize,
+        /// The time passed with the chunk holding the line end.
+        at: T,
+    },
+}
+
+impl<T: Copy> Frame<T> {
+    /// The time stamp of this frame.
+    pub fn at(&self) -> T {
+        match self {
+            Frame::Line { at, .. } | Frame::Dropped { at, .. } => *at,
+        }
+    }
+}
+
+/// Splits a byte stream into lines. See the module docs for the rules.
+///
+/// ```
+/// use argus::link::framer::{Framer, Frame};
+/// let mut f = Framer::new();
+/// assert!(f.push(b"refreq sign", 1).is_empty());
+/// let out = f.push(b"_on;\r", 2);
+/// assert!(matches!(&out[..], [Frame::Line { text, at: 2, .. }] if text == "refreq sign_on;"));
+/// assert!(f.push(b"\n", 3).is_empty()); // the LF of the CRLF
+/// ```
+#[derive(Debug, Clone)]
+pub struct Framer {
+    cap: usize,
+    /// The first `cap` bytes of the current line.
+    buf: Vec<u8>,
+    /// Length of the current line so far (may exceed `cap`).
+    len: usize,
+    /// First non-printable byte of the current line and its 1-based column.
+    bad: Option<(u8, usize)>,
+    /// Number of non-printable bytes in the current line.
+    bad_count: usize,
+    /// The last byte seen was a CR that ended a line.
+    after_cr: bool,
+}
+
+impl Default for Framer {
+    fn default() -> Self {
+        Framer::new()
+    }
+}
+
+impl Framer {
+    /// A framer with the default cap, [`MAX_LINE`].
+    pub fn new() -> Framer {
+        Framer::with_cap(MAX_LINE)
+    }
+
+    /// A framer that drops lines longer than `cap` bytes (at least 1).
+    pub fn with_cap(cap: usize) -> Framer {
+        Framer {
+            cap: cap.max(1),
+            buf: Vec::new(),
+            len: 0,
+            bad: None,
+            bad_count: 0,
+            after_cr: false,
+        }
+    }
+
+    /// The line cap in bytes.
+    pub fn cap(&self) -> usize {
+        self.cap
+    }
+
+    /// Bytes of an unfinished line held so far (counted, not all stored).
+    pub fn pending_len(&self) -> usize {
+        self.len
+    }
+
+    /// Feeds one chunk read at time `at`; returns the lines and drops it
+    /// completed, in order.
+    pub fn push<T: Copy>(&mut self, chunk: &[u8], at: T) -> Vec<Frame<T>> {
+        let mut out = Vec::new();
+        // Index in `out` of a frame ended by a CR in this chunk, so that the
+        // LF that follows can be added to its raw bytes.
+        let mut cr_frame: Option<usize> = None;
+        for &byte in chunk {
+            match byte {
+                b'\n' if self.after_cr => {
+                    // The LF of a CRLF: not a line end of its own.
+                    self.after_cr = false;
+                    if let Some(Frame::Line { raw, raw_len, .. }) =
+                        cr_frame.take().and_then(|i| out.get_mut(i))
+                    {
+                        raw.push(b'\n');
+                        *raw_len = raw.len();
+                    }
+                }
+                b'\r' | b'\n' | 0 => {
+                    let emitted = self.end_line(byte, at, &mut out);
+                    self.after_cr = byte == b'\r';
+                    cr_frame = if self.after_cr && emitted {
+                        out.len().checked_sub(1)
+                    } else {
+                        None
+                    };
+                }
+                _ => {
+                    self.after_cr = false;
+                    cr_frame = None;
+                    self.len = self.len.saturating_add(1);
+                    if !(byte == b'\t' || (0x20..=0x7e).contains(&byte)) {
+                        self.bad_count = self.bad_count.saturating_add(1);
+                        if self.bad.is_none() {
+                            self.bad = Some((byte, self.len));
+                        }
+                    }
+                    if self.buf.len() < self.cap {
+                        self.buf.push(byte);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Ends an unfinished line without a line end (the link was lost, or
+    /// the input is over). Returns it as [`Frame::Dropped`] with `why` in
+    /// the reason, or `None` if nothing was pending. The framer is then
+    /// ready for a fresh line.
+    pub fn abandon<T>(&mut self, at: T, why: &str) -> Option<Frame<T>> {
+        self.after_cr = false;
+        if self.len == 0 {
+            return None;
+        }
+        let len = self.len;
+        let raw = std::mem::take(&mut self.buf);
+        let kept = raw.len();
+        self.reset_line();
+        Some(Frame::Dropped {
+            reason: format!(
+                "incomplete line of {len} bytes without a line end ({why}){}",
+                more_note(len, kept)
+            ),
+            raw,
+            len,
+            at,
+        })
+    }
+
+    /// Forgets any unfinished line and CRLF state.
+    pub fn reset(&mut self) {
+        self.reset_line();
+        self.after_cr = false;
+    }
+
+    fn reset_line(&mut self) {
+        self.buf = Vec::new();
+        self.len = 0;
+        self.bad = None;
+        self.bad_count = 0;
+    }
+
+    /// Finishes the current line on line end byte `end`. Returns whether a
+    /// frame was emitted (empty lines are not).
+    fn end_line<T: Copy>(&mut self, end: u8, at: T, out: &mut Vec<Frame<T>>) -> bool {
+        if self.len == 0 {
+            return false;
+        }
+        let len = self.len;
+        let bad = self.bad;
+        let bad_count = self.bad_count;
+        let mut raw = std::mem::take(&mut self.buf);
+        self.reset_line();
+        let kept = raw.len();
+        let mut problems = Vec::new();
+        if len > self.cap {
+            problems.push(format!(
+                "line of {len} bytes is longer than the {}-byte limit",
+                self.cap
+            ));
+        }
+        if let Some((byte, column)) = bad {
+            let others = bad_count.saturating_sub(1);
+            let tail = match others {
+                0 => String::new(),
+                1 => " (and 1 more such byte)".to_string(),
+                n => format!(" (and {n} more such bytes)"),
+            };
+            problems.push(format!(
+                "byte 0x{byte:02X} at column {column} is not printable ASCII{tail}"
+            ));
+        }
+        if problems.is_empty() {
+            let text = raw
+                .iter()
+                .map(|&b| if b == b'\t' { ' ' } else { char::from(b) })
+                .collect();
+            raw.push(end);
+            let raw_len = raw.len();
+            out.push(Frame::Line {
+                text,
+                raw,
+                raw_len,
+                at,
+            });
+        } else {
+            out.push(Frame::Dropped {
+                reason: format!("{}{}", problems.join("; "), more_note(len, kept)),
+                raw,
+                len,
+                at,
+            });
+        }
+        true
+    }
+}
+
+/// ", the first N bytes are kept and M more were discarded" when the line
+/// was longer than what was kept.
+fn more_note(len: usize, kept: usize) -> String {
+    match len.checked_sub(kept) {
+        Some(more) if more > 0 => {
+            format!("; the first {kept} bytes are kept, {more} more were discarded")
+        }
+        _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn texts(frames: &[Frame<u32>]) -> Vec<String> {
+        frames
+            .iter()
+            .map(|f| match f {
+                Frame::Line { text, .. } => text.clone(),
+                Frame::Dropped { len, .. } => format!("<dropped {len}>"),
+            })
+            .collect()
+    }
+
+    fn line(text: &str, raw: &[u8], at: u32) -> Frame<u32> {
+        Frame::Line {
+            text: text.to_string(),
+            raw: raw.to_vec(),
+            raw_len: raw.len(),
+            at,
+        }
+    }
+
+    #[test]
+    fn every_line_end_ends_a_line() {
+        let mut f = Framer::new();
+        let out = f.push(b"a\nb\rc\r\nd\0", 7);
+        assert_eq!(
+            out,
+            vec![
+                line("a", b"a\n", 7),
+                line("b", b"b\r", 7),
+                line("c", b"c\r\n", 7),
+                line("d", b"d\0", 7),
+            ]
+        );
+    }
+
+    #[test]
+    fn crlf_split_across_chunks_is_one_line_end() {
+        let mut f = Framer::new();
+        assert_eq!(f.push(b"abc\r", 1), vec![line("abc", b"abc\r", 1)]);
+        assert_eq!(f.push(b"\n", 2), vec![]);
+        assert_eq!(f.push(b"def\n", 3), vec![line("def", b"def\n", 3)]);
+        assert_eq!(f.pending_len(), 0);
+    }
+
+    #[test]
+    fn empty_lines_are_ignored() {
+        let mut f = Framer::new();
+        assert_eq!(texts(&f.push(b"\r\n\r\n\n\n\r\r\0\0x\n\n", 0)), vec!["x"]);
+    }
+
+    #[test]
+    fn lf_cr_is_two_line_ends_but_yields_one_line() {
+        let mut f = Framer::new();
+        assert_eq!(texts(&f.push(b"x\n\ry\n", 0)), vec!["x", "y"]);
+    }
+
+    #[test]
+    fn stamp_is_the_chunk_holding_the_line_end() {
+        let mut f = Framer::new();
+        assert!(f.push(b"ref", 10).is_empty());
+        assert!(f.push(b"req", 20).is_empty());
+        let out = f.push(b";\nnext", 30);
+        assert_eq!(out, vec![line("refreq;", b"refreq;\n", 30)]);
+        assert_eq!(f.push(b"\r", 40), vec![line("next", b"next\r", 40)]);
+    }
+
+    #[test]
+    fn tab_becomes_space_in_text_but_stays_in_raw() {
+        let mut f = Framer::new();
+        assert_eq!(f.push(b"a\tb\n", 0), vec![line("a b", b"a\tb\n", 0)]);
+    }
+
+    #[test]
+    fn line_at_the_cap_is_kept_one_over_is_dropped() {
+        let mut f = Framer::with_cap(8);
+        assert_eq!(texts(&f.push(b"12345678\n", 0)), vec!["12345678"]);
+        let out = f.push(b"123456789\nok\n", 1);
+        match &out[..] {
+            [
+                Frame::Dropped {
+                    reason,
+                    raw,
+                    len,
+                    at,
+                },
+                Frame::Line { text, .. },
+            ] => {
+                assert_eq!(raw, b"12345678");
+                assert_eq!(*len, 9);
+                assert_eq!(*at, 1);
+                assert!(reason.contains("9 bytes"), "{reason}");
+                assert!(reason.contains("8-byte limit"), "{reason}");
+                assert!(reason.contains("1 more were discarded"), "{reason}");
+                assert_eq!(text, "ok");
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+
+    #[test]
+    fn over_long_line_is_counted_not_buffered() {
+        let mut f = Framer::new();
+        for _ in 0..100 {
+            assert!(f.push(&[b'x'; 1000], 0).is_empty());
+            assert!(f.buf.len() <= MAX_LINE);
+        }
+        let out = f.push(b"\r\nrefreq sign_on;\r\n", 5);
+        match &out[..] {
+            [Frame::Dropped { raw, len, .. }, Frame::Line { text, .. }] => {
+                assert_eq!(raw.len(), MAX_LINE);
+                assert_eq!(*len, 100_000);
+                assert_eq!(text, "refreq sign_on;");
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+
+    #[test]
+    fn non_ascii_line_is_dropped_with_byte_and_column() {
+        let mut f = Framer::new();
+        let out = f.push(b"ab\xe9c\x1bd\r\nnext;\n", 3);
+        match &out[..] {
+            [
+                Frame::Dropped {
+                    reason, raw, len, ..
+                },
+                Frame::Line { text, .. },
+            ] => {
+                assert_eq!(raw, b"ab\xe9c\x1bd");
+                assert_eq!(*len, 6);
+                assert!(reason.contains("0xE9 at column 3"), "{reason}");
+                assert!(reason.contains("1 more such byte"), "{reason}");
+                assert_eq!(text, "next;");
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+
+    #[test]
+    fn del_and_other_controls_are_not_printable() {
+        let mut f = Framer::new();
+        for bad in [0x7fu8, 0x01, 0x0b, 0x0c, 0x1b, 0x80, 0xff] {
+            let out = f.push(&[b'a', bad, b'\n'], 0);
+            assert!(
+                matches!(&out[..], [Frame::Dropped { .. }]),
+                "byte {bad:#x}: {out:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn both_problems_are_reported() {
+        let mut f = Framer::with_cap(4);
+        let out = f.push(b"abc\x01efgh\n", 0);
+        match &out[..] {
+            [Frame::Dropped { reason, .. }] => {
+                assert!(reason.contains("longer than the 4-byte limit"), "{reason}");
+                assert!(reason.contains("0x01 at column 4"), "{reason}");
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+
+    #[test]
+    fn abandon_reports_a_partial_line_and_resets() {
+        let mut f = Framer::new();
+        assert!(f.push(b"half a li", 1).is_empty());
+        match f.abandon(2, "link lost") {
+            Some(Frame::Dropped {
+                reason, raw, len, ..
+            }) => {
+                assert_eq!(raw, b"half a li");
+                assert_eq!(len, 9);
+                assert!(reason.contains("link lost"), "{reason}");
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+        assert_eq!(f.abandon(3, "again"), None);
+        assert_eq!(texts(&f.push(b"whole\n", 4)), vec!["whole"]);
+    }
+
+    #[test]
+    fn abandon_after_cr_forgets_the_crlf_state() {
+        let mut f = Framer::new();
+        assert_eq!(texts(&f.push(b"a\r", 0)), vec!["a"]);
+        assert_eq!(f.abandon(1, "lost"), None);
+        // After a reopen a lone LF is just an (empty, ignored) line end.
+        assert_eq!(texts(&f.push(b"\nb\n", 2)), vec!["b"]);
+    }
+
+    /// Splits `data` at the given (sorted, deduplicated) cut points.
+    fn split<'a>(data: &'a [u8], cuts: &[usize]) -> Vec<&'a [u8]> {
+        let mut parts = Vec::new();
+        let mut start = 0;
+        for &c in cuts {
+            let c = c.min(data.len());
+            if c > start {
+                parts.push(&data[start..c]);
+                start = c;
+            }
+        }
+        parts.push(&data[start..]);
+        parts
+    }
+
+    fn run(f: &mut Framer, parts: &[&[u8]]) -> Vec<Frame<u32>> {
+        let mut all = Vec::new();
+        for (i, p) in parts.iter().enumerate() {
+            all.extend(f.push(p, u32::try_from(i).unwrap_or(u32::MAX)));
+        }
+        all
+    }
+
+    /// What must not depend on chunk boundaries: the text of each line, and
+    /// the length and reason of each drop.
+    fn summary(frames: &[Frame<u32>]) -> Vec<(bool, String, usize)> {
+        frames
+            .iter()
+            .map(|f| match f {
+                Frame::Line { text, .. } => (true, text.clone(), text.len()),
+                Frame::Dropped { reason, len, .. } => (false, reason.clone(), *len),
+            })
+            .collect()
+    }
+
+    fn bytes_strategy() -> impl Strategy<Value = Vec<u8>> {
+        // Mostly printable text with line ends and some garbage mixed in.
+        let byte = prop_oneof![
+            8 => 0x20u8..=0x7e,
+            2 => prop_oneof![Just(b'\r'), Just(b'\n'), Just(0u8), Just(b'\t')],
+            1 => any::<u8>(),
+        ];
+        proptest::collection::vec(byte, 0..300)
+    }
+
+    proptest! {
+        #[test]
+        fn arbitrary_chunks_never_yield_bad_lines(
+            chunks in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..64), 0..20),
+            cap in 1usize..40,
+        ) {
+            let mut f = Framer::with_cap(cap);
+            for (i, c) in chunks.iter().enumerate() {
+                for frame in f.push(c, i) {
+                    prop_assert_eq!(frame.at(), i);
+                    match frame {
+                        Frame::Line { text, raw, raw_len, .. } => {
+                            prop_assert!(!text.is_empty());
+                            prop_assert!(text.len() <= cap);
+                            prop_assert!(text.bytes().all(|b| (0x20..=0x7e).contains(&b)));
+                            prop_assert_eq!(raw.len(), raw_len);
+                            prop_assert!(raw_len <= cap + 2);
+                        }
+                        Frame::Dropped { raw, len, .. } => {
+                            prop_assert!(raw.len() <= cap);
+                            prop_assert!(raw.len() <= len);
+                        }
+                    }
+                }
+                prop_assert!(f.buf.len() <= cap);
+            }
+        }
+
+        #[test]
+        fn chunk_boundaries_do_not_change_the_lines(
+            data in bytes_strategy(),
+            mut cuts in proptest::collection::vec(0usize..300, 0..12),
+            cap in 1usize..40,
+        ) {
+            cuts.sort_unstable();
+            cuts.dedup();
+            let whole = run(&mut Framer::with_cap(cap), &[&data[..]]);
+            let parts = split(&data, &cuts);
+            let pieces = run(&mut Framer::with_cap(cap), &parts);
+            prop_assert_eq!(summary(&whole), summary(&pieces));
+            let bytewise: Vec<&[u8]> = data.chunks(1).collect();
+            let singles = run(&mut Framer::with_cap(cap), &bytewise);
+            prop_assert_eq!(summary(&whole), summary(&singles));
+        }
+    }
+}

@@ -1,0 +1,383 @@
+//! [`Link`]: one serial port with a reader thread and a writer thread.
+//!
+//! Ownership of the port: the reader thread owns one handle and reads
+//! through it; the writer's handle (a `try_clone` of the same open port)
+//! lives in a shared slot that the writer locks for the length of one
+//! record. When the link is lost the reader empties the slot and drops its
+//! own handle, so every descriptor (and the exclusive lock) is gone before
+//! it reopens the port; after a reopen it puts a fresh clone in the slot
+//! and wakes the writer. When a write fails, the writer empties the slot
+//! and leaves a note there that makes the reader treat the link as lost.
+//! Because the writer holds the lock for the whole record, a failure it
+//! notes always concerns the handle currently in the slot.
+
+use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
+use serialport::SerialPort;
+
+use super::event::{LinkEvent, LinkEventKind};
+use super::framer::MAX_LINE;
+use super::open::{OpenError, OpenErrorKind, open_port};
+use super::settings::PortSettings;
+use super::{reader, writer};
+
+/// How long the reader waits between attempts to reopen a lost port.
+pub const REOPEN_INTERVAL: Duration = Duration::from_secs(1);
+
+/// Records that may wait to be written (while the link is down, or when
+/// records come faster than the line carries them). [`Link::send`] refuses
+/// more with [`SendError::QueueFull`].
+pub const MAX_QUEUED: usize = 64;
+
+/// How long closing a link waits for the writer thread (which may be stuck
+/// draining a port held off by flow control) before leaving it behind.
+const CLOSE_WAIT: Duration = Duration::from_secs(2);
+
+/// Why [`Link::send`] refused a record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SendError {
+    /// The text holds a CR, LF or NUL (the writer adds the line end).
+    LineEndInText {
+        /// 0-based byte offset of the first such character.
+        at: usize,
+    },
+    /// The text is longer than [`MAX_LINE`] bytes.
+    TooLong {
+        /// Its length in bytes.
+        len: usize,
+    },
+    /// [`MAX_QUEUED`] records are already waiting to be written (the link
+    /// is down or the line is slower than the records come).
+    QueueFull,
+    /// The writer thread is gone (the link is being closed).
+    Closed,
+}
+
+impl fmt::Display for SendError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SendError::LineEndInText { at } => write!(
+                f,
+                "record not sent: it holds a line end (CR, LF or NUL) at byte {at}"
+            ),
+            SendError::TooLong { len } => write!(
+                f,
+                "record not sent: {len} bytes is longer than the {MAX_LINE}-byte line limit"
+            ),
+            SendError::QueueFull => write!(
+                f,
+                "record not sent: {MAX_QUEUED} records are already waiting (the link is down or \
+                 too slow)"
+            ),
+            SendError::Closed => f.write_str("record not sent: the link is closed"),
+        }
+    }
+}
+
+impl std::error::Error for SendError {}
+
+/// Messages to the writer thread.
+pub(super) enum WriterMsg {
+    /// Queue one record (without line end).
+    Send(String),
+    /// The port was reopened: try the queue again.
+    Wake,
+    /// Finish.
+    Stop,
+}
+
+/// The writer's handle, shared with the reader, which replaces it on reopen.
+pub(super) struct WriterSlot {
+    /// `None` while the link is down.
+    pub port: Option<Box<dyn SerialPort>>,
+    /// Set by the writer when a write on the current handle failed; the
+    /// reader then treats the link as lost. Cleared on reopen.
+    pub write_failure: Option<String>,
+}
+
+/// What both threads of a link share.
+pub(super) struct Shared {
+    pub label: String,
+    pub path: String,
+    pub settings: PortSettings,
+    pub epoch: Instant,
+    pub events: Sender<LinkEvent>,
+    pub slot: Mutex<WriterSlot>,
+    /// Cheap flag mirroring `slot.write_failure.is_some()`, so the reader
+    /// does not take the lock after every read.
+    pub write_failed: AtomicBool,
+    /// Set when the link is being closed.
+    pub stop: AtomicBool,
+    /// Records accepted by `Link::send` and not yet sent or failed.
+    pub queued: AtomicUsize,
+}
+
+impl Shared {
+    /// Sends an event; a closed receiver is not an error here (the owner
+    /// stopped listening and will drop the link).
+    pub fn emit(&self, kind: LinkEventKind) {
+        let _ = self.events.send(LinkEvent {
+            port: self.label.clone(),
+            kind,
+        });
+    }
+
+    /// Locks the slot, ignoring poisoning (the slot stays consistent: every
+    /// change is a single assignment).
+    pub fn slot(&self) -> MutexGuard<'_, WriterSlot> {
+        self.slot.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub fn stopping(&self) -> bool {
+        self.stop.load(Ordering::SeqCst)
+    }
+
+    /// One record fewer waiting (sent, or failed at close).
+    pub fn dequeued(&self) {
+        let _ = self
+            .queued
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                Some(n.saturating_sub(1))
+            });
+    }
+}
+
+/// An open port: the reader's handle and the writer's clone of it.
+pub(super) type PortPair = (Box<dyn SerialPort>, Box<dyn SerialPort>);
+
+/// Opens the port and a second handle on it for the writer.
+pub(super) fn open_pair(path: &str, settings: &PortSettings) -> Result<PortPair, OpenError> {
+    let port = open_port(path, settings)?;
+    let clone = port.try_clone().map_err(|e| OpenError {
+        port: path.to_string(),
+        kind: OpenErrorKind::Other,
+        reason: format!("opened, but could not make a second handle for writing: {e}"),
+    })?;
+    Ok((port, clone))
+}
+
+/// One serial port, read and written by two threads of its own.
+///
+/// Lines read are framed by [`Framer`](super::framer::Framer) and sent, with
+/// everything else that happens, as [`LinkEvent`]s on the channel given to
+/// [`Link::open`]. Records passed to [`Link::send`] are written in order,
+/// each followed by the configured line end and drained to the wire.
+///
+/// When the port fails (read or write error, end of file, USB adapter
+/// unplugged, socat killed) the link reports [`LinkEventKind::Lost`] once,
+/// then tries to reopen the same path every [`REOPEN_INTERVAL`] until it
+/// succeeds and reports [`LinkEventKind::Back`]. Records sent while the link
+/// is down stay queued (up to [`MAX_QUEUED`]) and go out after `Back`. A
+/// record whose write was cut off by the loss is written again in full
+/// after `Back`, preceded by a line end so that the cut-off part stands as a
+/// line of its own.
+///
+/// Dropping the link (or [`Link::close`]) stops both threads and closes the
+/// port; records still queued are reported as `SendFailed`.
+pub struct Link {
+    shared: Arc<Shared>,
+    writer_tx: Option<Sender<WriterMsg>>,
+    stop_tx: Option<Sender<()>>,
+    writer_done: Receiver<()>,
+    reader: Option<JoinHandle<()>>,
+    writer: Option<JoinHandle<()>>,
+}
+
+impl fmt::Debug for Link {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Link")
+            .field("label", &self.shared.label)
+            .field("path", &self.shared.path)
+            .field("settings", &self.shared.settings)
+            .finish()
+    }
+}
+
+impl Link {
+    /// Opens `path` exclusively with `settings` (see
+    /// [`open_port`](super::open_port)) and starts the reader and writer
+    /// threads. Events carry `id_label` and times since `epoch`.
+    ///
+    /// Fails, saying which port and why, if the port cannot be opened now;
+    /// there is no retry for the first open.
+    ///
+    /// `events` may be bounded: when it is full the reader and writer wait
+    /// (input then queues in the operating system's buffer), nothing is
+    /// lost. If its receiver is dropped, events are discarded.
+    pub fn open(
+        id_label: &str,
+        path: &str,
+        settings: PortSettings,
+        epoch: Instant,
+        events: Sender<LinkEvent>,
+    ) -> Result<Link, OpenError> {
+        let (port, writer_port) = open_pair(path, &settings)?;
+        let shared = Arc::new(Shared {
+            label: id_label.to_string(),
+            path: path.to_string(),
+            settings,
+            epoch,
+            events,
+            slot: Mutex::new(WriterSlot {
+                port: Some(writer_port),
+                write_failure: None,
+            }),
+            write_failed: AtomicBool::new(false),
+            stop: AtomicBool::new(false),
+            queued: AtomicUsize::new(0),
+        });
+        let (writer_tx, writer_rx) = crossbeam_channel::unbounded();
+        let (stop_tx, stop_rx) = crossbeam_channel::bounded::<()>(1);
+        let (done_tx, writer_done) = crossbeam_channel::bounded::<()>(1);
+        let spawn_error = |e: std::io::Error| OpenError {
+            port: path.to_string(),
+            kind: OpenErrorKind::Other,
+            reason: format!("could not start a thread for it: {e}"),
+        };
+
+        let writer = {
+            let shared = Arc::clone(&shared);
+            std::thread::Builder::new()
+                .name(format!("argus-write-{id_label}"))
+                .spawn(move || writer::run(&shared, &writer_rx, done_tx))
+                .map_err(spawn_error)?
+        };
+        let reader = {
+            let shared = Arc::clone(&shared);
+            let wake = writer_tx.clone();
+            std::thread::Builder::new()
+                .name(format!("argus-read-{id_label}"))
+                .spawn(move || reader::run(&shared, port, &stop_rx, &wake))
+        };
+        let reader = match reader {
+            Ok(r) => r,
+            Err(e) => {
+                shared.stop.store(true, Ordering::SeqCst);
+                let _ = writer_tx.send(WriterMsg::Stop);
+                let _ = writer.join();
+                return Err(spawn_error(e));
+            }
+        };
+        Ok(Link {
+            shared,
+            writer_tx: Some(writer_tx),
+            stop_tx: Some(stop_tx),
+            writer_done,
+            reader: Some(reader),
+            writer: Some(writer),
+        })
+    }
+
+    /// Queues one record for writing; the writer appends the line end. The
+    /// outcome comes back as [`LinkEventKind::Sent`] or
+    /// [`LinkEventKind::SendFailed`] (only when the link is closed first).
+    /// Refused at once if the text holds a line end, is over [`MAX_LINE`]
+    /// bytes, or [`MAX_QUEUED`] records are already waiting.
+    pub fn send(&self, text: String) -> Result<(), SendError> {
+        if let Some(at) = text.bytes().position(|b| matches!(b, b'\r' | b'\n' | 0)) {
+            return Err(SendError::LineEndInText { at });
+        }
+        if text.len() > MAX_LINE {
+            return Err(SendError::TooLong { len: text.len() });
+        }
+        let Some(tx) = &self.writer_tx else {
+            return Err(SendError::Closed);
+        };
+        if self.shared.queued.fetch_add(1, Ordering::SeqCst) >= MAX_QUEUED {
+            self.shared.dequeued();
+            return Err(SendError::QueueFull);
+        }
+        tx.send(WriterMsg::Send(text)).map_err(|_| {
+            self.shared.dequeued();
+            SendError::Closed
+        })
+    }
+
+    /// The label given to [`Link::open`].
+    pub fn label(&self) -> &str {
+        &self.shared.label
+    }
+
+    /// The port path or name given to [`Link::open`].
+    pub fn path(&self) -> &str {
+        &self.shared.path
+    }
+
+    /// The settings the port was opened with.
+    pub fn settings(&self) -> &PortSettings {
+        &self.shared.settings
+    }
+
+    /// Stops both threads and closes the port (the same as dropping it).
+    pub fn close(self) {}
+
+    fn shutdown(&mut self) {
+        self.shared.stop.store(true, Ordering::SeqCst);
+        if let Some(tx) = self.writer_tx.take() {
+            let _ = tx.send(WriterMsg::Stop);
+        }
+        // Dropping the sender wakes the reader if it waits to reopen.
+        self.stop_tx = None;
+        if let Some(reader) = self.reader.take() {
+            let _ = reader.join();
+        }
+        if let Some(writer) = self.writer.take() {
+            match self.writer_done.recv_timeout(CLOSE_WAIT) {
+                Ok(()) | Err(RecvTimeoutError::Disconnected) => {
+                    let _ = writer.join();
+                }
+                Err(RecvTimeoutError::Timeout) => log::warn!(
+                    "port {} ({}): the writer did not finish within {:?} (a drain held off \
+                     by flow control?); leaving it behind",
+                    self.shared.label,
+                    self.shared.path,
+                    CLOSE_WAIT
+                ),
+            }
+        }
+    }
+}
+
+impl Drop for Link {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn send_error_messages_say_what_was_wrong() {
+        assert!(
+            SendError::LineEndInText { at: 3 }
+                .to_string()
+                .contains("byte 3")
+        );
+        assert!(
+            SendError::TooLong { len: 5000 }
+                .to_string()
+                .contains("5000")
+        );
+    }
+
+    #[test]
+    fn open_of_a_missing_port_fails_with_its_name() {
+        let (tx, _rx) = crossbeam_channel::unbounded();
+        let e = Link::open(
+            "A",
+            "/nonexistent/argus-a",
+            PortSettings::default(),
+            Instant::now(),
+            tx,
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("/nonexistent/argus-a"), "{e}");
+    }
+}

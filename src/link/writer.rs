@@ -1,0 +1,193 @@
+//! The writer thread of a [`Link`](super::Link): writes queued records with
+//! their line end, drains them, reports `Sent`.
+
+use std::collections::VecDeque;
+use std::io::ErrorKind;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, Sender, TryRecvError};
+
+use super::event::{LinkEventKind, Stamp};
+use super::thread::{Shared, WriterMsg};
+
+/// After this long without a byte accepted by the port, the write is
+/// reported as stalled (once per record).
+const STALL_REPORT: Duration = Duration::from_secs(2);
+
+/// After this long without a byte accepted by the port, the link is
+/// treated as lost (the reader reopens it).
+const STALL_LIMIT: Duration = Duration::from_secs(30);
+
+/// A record waiting to be written.
+struct Pending {
+    text: String,
+    /// What to write: the text and line end (and a leading line end after a
+    /// cut-off attempt).
+    bytes: Vec<u8>,
+    /// Bytes of `bytes` already written.
+    progress: usize,
+}
+
+enum Outcome {
+    /// Written and drained; the stamp is when the drain finished.
+    Sent(Stamp),
+    /// No port (the link is down) or the write failed; wait for `Wake`.
+    Down,
+    /// The link is being closed.
+    Stopping,
+}
+
+/// Runs until `Stop` arrives or the channel closes; then reports every
+/// record not sent (queued here or still in the channel) as `SendFailed`
+/// and signals `done`.
+pub(super) fn run(shared: &Shared, rx: &Receiver<WriterMsg>, done: Sender<()>) {
+    let mut queue: VecDeque<Pending> = VecDeque::new();
+    let mut down = false;
+    let line_end = shared.settings.line_end.as_bytes();
+    loop {
+        if shared.stopping() {
+            break;
+        }
+        let msg = if queue.is_empty() || down {
+            match rx.recv() {
+                Ok(m) => Some(m),
+                Err(_) => break,
+            }
+        } else {
+            match rx.try_recv() {
+                Ok(m) => Some(m),
+                Err(TryRecvError::Empty) => None,
+                Err(TryRecvError::Disconnected) => break,
+            }
+        };
+        // Any message is a reason to try again, so a Wake that was missed
+        // cannot leave the writer asleep while records wait.
+        match msg {
+            Some(WriterMsg::Send(text)) => {
+                // `Link::send` keeps the records in the channel and in this
+                // queue under MAX_QUEUED together.
+                let mut bytes = Vec::with_capacity(text.len().saturating_add(2));
+                bytes.extend_from_slice(text.as_bytes());
+                bytes.extend_from_slice(line_end);
+                queue.push_back(Pending {
+                    text,
+                    bytes,
+                    progress: 0,
+                });
+                down = false;
+            }
+            Some(WriterMsg::Wake) => down = false,
+            Some(WriterMsg::Stop) => break,
+            None => {}
+        }
+        if down {
+            continue;
+        }
+        let Some(head) = queue.front_mut() else {
+            continue;
+        };
+        match write_record(shared, head, line_end) {
+            Outcome::Sent(at) => {
+                if let Some(done) = queue.pop_front() {
+                    shared.dequeued();
+                    shared.emit(LinkEventKind::Sent {
+                        text: done.text,
+                        bytes: done.bytes.len(),
+                        at_ms: at.ms,
+                        at_us: at.us,
+                    });
+                }
+            }
+            Outcome::Down => down = true,
+            Outcome::Stopping => break,
+        }
+    }
+    // Report what is left, oldest first: the queue, then the channel.
+    let unsent = queue
+        .into_iter()
+        .map(|p| p.text)
+        .chain(rx.try_iter().filter_map(|m| match m {
+            WriterMsg::Send(text) => Some(text),
+            WriterMsg::Wake | WriterMsg::Stop => None,
+        }));
+    for text in unsent {
+        shared.dequeued();
+        shared.emit(LinkEventKind::SendFailed {
+            text,
+            reason: "the link was closed before the record could be sent".to_string(),
+        });
+    }
+    let _ = done.send(());
+}
+
+/// Writes the rest of `head` and drains it, holding the port slot.
+fn write_record(shared: &Shared, head: &mut Pending, line_end: &[u8]) -> Outcome {
+    let mut slot = shared.slot();
+    let Some(port) = slot.port.as_mut() else {
+        return Outcome::Down;
+    };
+    let mut last_progress = Instant::now();
+    let mut stall_reported = false;
+    let failure = loop {
+        if shared.stopping() {
+            return Outcome::Stopping;
+        }
+        let Some(rest) = head.bytes.get(head.progress..).filter(|r| !r.is_empty()) else {
+            break match port.flush() {
+                Ok(()) => return Outcome::Sent(Stamp::since(shared.epoch)),
+                Err(e) => format!("drain failed: {e} ({:?})", e.kind()),
+            };
+        };
+        match port.write(rest) {
+            Ok(0) => break "the port accepted no bytes".to_string(),
+            Ok(n) => {
+                head.progress = head.progress.saturating_add(n).min(head.bytes.len());
+                last_progress = Instant::now();
+            }
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) if matches!(e.kind(), ErrorKind::TimedOut | ErrorKind::WouldBlock) => {
+                let stalled = last_progress.elapsed();
+                if stalled >= STALL_LIMIT {
+                    break format!(
+                        "no byte could be written for {} s (flow control held off by the \
+                         other side?)",
+                        STALL_LIMIT.as_secs()
+                    );
+                }
+                if stalled >= STALL_REPORT && !stall_reported {
+                    stall_reported = true;
+                    shared.emit(LinkEventKind::Error {
+                        message: format!(
+                            "port {}: writing \"{}\" has been stalled for {} s (flow control?); \
+                             still trying",
+                            shared.path,
+                            crate::text::strip_control(&head.text)
+                                .chars()
+                                .take(60)
+                                .collect::<String>(),
+                            STALL_REPORT.as_secs()
+                        ),
+                    });
+                }
+            }
+            Err(e) => break format!("write failed: {e} ({:?})", e.kind()),
+        }
+    };
+    // The port failed under us: give up this handle and let the reader
+    // reset the link. Retry the whole record after the reopen; if part of it
+    // went out, a line end first ends that fragment.
+    slot.port = None;
+    slot.write_failure = Some(failure);
+    shared.write_failed.store(true, Ordering::SeqCst);
+    drop(slot);
+    if head.progress > 0 {
+        let mut bytes = Vec::with_capacity(head.text.len().saturating_add(4));
+        bytes.extend_from_slice(line_end);
+        bytes.extend_from_slice(head.text.as_bytes());
+        bytes.extend_from_slice(line_end);
+        head.bytes = bytes;
+        head.progress = 0;
+    }
+    Outcome::Down
+}
