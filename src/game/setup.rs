@@ -1,0 +1,567 @@
+//! Between EPD's four position fields and a checked `shakmaty` position:
+//! [`position_from_fields`], [`fields_of`], [`fen_of`].
+
+use std::fmt;
+use std::num::NonZeroU32;
+
+use shakmaty::fen::Fen;
+use shakmaty::{
+    Bitboard, Board, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, FromSetup, Piece,
+    Position, PositionErrorKinds, Rank, Role, Setup, Square,
+};
+
+use crate::epd::Fields;
+
+/// Longest placement field worth reading: 64 piece letters and 7 solidi.
+const MAX_PLACEMENT_LEN: usize = 71;
+
+/// Why a set of position fields does not describe a legal position, or is
+/// not readable at all. The text is complete and says which field was wrong,
+/// e.g. `illegal position: Black has two kings` or
+/// `placement field: rank 3 has 9 squares, expected 8`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PositionError(pub String);
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// Builds a position from EPD's four fields plus the half-move clock and
+/// full move number (EPD opcodes `hmvc` and `fmvn`; missing ones default to
+/// 0 and 1).
+///
+/// The fields are read strictly as EPD section 4 defines them, except that
+/// the castling letters may come in any order. The position must be legal
+/// in the sense of `shakmaty` (standard chess, not Chess960): one king each,
+/// no pawns on the back ranks, castling rights that match kings and rooks on
+/// their original squares, an en passant square right behind a pawn that
+/// could just have advanced two squares, the side not to move not in check,
+/// a possible check, and no more material than eight pawns and their
+/// promotions allow. The en passant square is kept even when no capture is
+/// possible (EPD's convention), so [`fields_of`] gives it back.
+///
+/// # Errors
+///
+/// [`PositionError`] naming the field and the problem, e.g.
+/// `illegal position: side not to move (White) is in check`, or
+/// `full move number 0: must be at least 1`.
+pub fn position_from_fields(
+    fields: &Fields,
+    hmvc: Option<u32>,
+    fmvn: Option<u32>,
+) -> Result<Chess, PositionError> {
+    let board = parse_placement(&fields.placement)?;
+    let turn = parse_side(&fields.side)?;
+    let castling_rights = parse_castling(&fields.castling)?;
+    let ep_square = parse_en_passant(&fields.en_passant)?;
+    let fullmoves = NonZeroU32::new(fmvn.unwrap_or(1))
+        .ok_or_else(|| PositionError("full move number 0: must be at least 1".to_string()))?;
+
+    let mut setup = Setup::empty();
+    setup.board = board;
+    setup.turn = turn;
+    setup.castling_rights = castling_rights;
+    setup.ep_square = ep_square;
+    setup.halfmoves = hmvc.unwrap_or(0);
+    setup.fullmoves = fullmoves;
+
+    let reasons_for = setup.clone();
+    Chess::from_setup(setup, CastlingMode::Standard).map_err(|e| {
+        PositionError(format!(
+            "illegal position: {}",
+            describe_kinds(e.kinds(), &reasons_for)
+        ))
+    })
+}
+
+/// The four EPD fields of a position. The en passant field is written
+/// whenever the last move was a double pawn push, whether or not a capture
+/// is possible (EPD spec 4.4; `shakmaty`'s `EnPassantMode::Always`).
+/// Castling letters are in the canonical order `KQkq`.
+pub fn fields_of(pos: &Chess) -> Fields {
+    let castles = pos.castles();
+    let mut castling = String::new();
+    for (color, side, letter) in [
+        (Color::White, CastlingSide::KingSide, 'K'),
+        (Color::White, CastlingSide::QueenSide, 'Q'),
+        (Color::Black, CastlingSide::KingSide, 'k'),
+        (Color::Black, CastlingSide::QueenSide, 'q'),
+    ] {
+        if castles.has(color, side) {
+            castling.push(letter);
+        }
+    }
+    if castling.is_empty() {
+        castling.push('-');
+    }
+    Fields {
+        placement: pos.board().board_fen().to_string(),
+        side: side_text(pos.turn()).to_string(),
+        castling,
+        en_passant: pos
+            .ep_square(EnPassantMode::Always)
+            .map_or_else(|| "-".to_string(), |sq| sq.to_string()),
+    }
+}
+
+/// The full six-field FEN of a position, for the PGN `FEN` tag. Like
+/// [`fields_of`], the en passant square is given whenever the last move was
+/// a double pawn push (the 1994 PGN standard, section 16.1.3.4, says so for
+/// FEN as for EPD), not only when a capture is legal.
+pub fn fen_of(pos: &Chess) -> String {
+    Fen::from_position(pos, EnPassantMode::Always).to_string()
+}
+
+/// `w` or `b`.
+pub(crate) fn side_text(color: Color) -> &'static str {
+    match color {
+        Color::White => "w",
+        Color::Black => "b",
+    }
+}
+
+/// `White` or `Black`.
+pub(crate) fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// Shows at most the first 20 characters of a field that came from
+/// outside, with control characters removed, for use in error messages.
+pub(crate) fn shown(text: &str) -> String {
+    let clean = crate::text::strip_control(text);
+    let mut out: String = clean.chars().take(20).collect();
+    if clean.chars().nth(20).is_some() {
+        out.push_str("...");
+    }
+    out
+}
+
+/// Reads EPD's piece placement field (spec 4.1) into a board.
+pub(crate) fn parse_placement(text: &str) -> Result<Board, PositionError> {
+    let err = |what: String| PositionError(format!("placement field: {what}"));
+    if text.len() > MAX_PLACEMENT_LEN {
+        return Err(err(format!(
+            "{} characters is too long (at most {MAX_PLACEMENT_LEN})",
+            text.len()
+        )));
+    }
+    let ranks: Vec<&str> = text.split('/').collect();
+    if ranks.len() != 8 {
+        return Err(err(format!(
+            "{} ranks in \"{}\", expected 8 separated by '/'",
+            ranks.len(),
+            shown(text)
+        )));
+    }
+    let mut board = Board::empty();
+    for (rank, row) in Rank::ALL.iter().rev().zip(&ranks) {
+        let mut file: u32 = 0;
+        for ch in row.chars() {
+            if let Some(empty) = ch.to_digit(10).filter(|d| (1..=8).contains(d)) {
+                file += empty;
+            } else if let Some(piece) = Piece::from_char(ch) {
+                if let Some(f) = shakmaty::File::ALL.get(file as usize) {
+                    board.set_piece_at(Square::from_coords(*f, *rank), piece);
+                }
+                file += 1;
+            } else {
+                return Err(err(format!(
+                    "unexpected character {ch:?} in rank {}",
+                    rank.char()
+                )));
+            }
+            if file > 8 {
+                return Err(err(format!(
+                    "rank {} (\"{}\") has more than 8 squares",
+                    rank.char(),
+                    shown(row)
+                )));
+            }
+        }
+        if file < 8 {
+            return Err(err(format!(
+                "rank {} (\"{}\") has {file} squares, expected 8",
+                rank.char(),
+                shown(row)
+            )));
+        }
+    }
+    Ok(board)
+}
+
+/// Reads the active colour field (spec 4.2).
+pub(crate) fn parse_side(text: &str) -> Result<Color, PositionError> {
+    match text {
+        "w" => Ok(Color::White),
+        "b" => Ok(Color::Black),
+        _ => Err(PositionError(format!(
+            "active colour field: \"{}\" is neither w nor b",
+            shown(text)
+        ))),
+    }
+}
+
+/// Reads the castling field (spec 4.3) into the set of rook squares that
+/// `shakmaty` uses. The letters may come in any order, each at most once.
+pub(crate) fn parse_castling(text: &str) -> Result<Bitboard, PositionError> {
+    let err = |what: String| PositionError(format!("castling field: {what}"));
+    if text == "-" {
+        return Ok(Bitboard::EMPTY);
+    }
+    if text.is_empty() {
+        return Err(err("empty (use \"-\" for no castling)".to_string()));
+    }
+    let mut rights = Bitboard::EMPTY;
+    for ch in text.chars() {
+        let sq = match ch {
+            'K' => Square::H1,
+            'Q' => Square::A1,
+            'k' => Square::H8,
+            'q' => Square::A8,
+            _ => {
+                return Err(err(format!(
+                    "unexpected character {ch:?} in \"{}\" (only K, Q, k, q or -)",
+                    shown(text)
+                )));
+            }
+        };
+        if rights.contains(sq) {
+            return Err(err(format!("{ch} appears twice in \"{}\"", shown(text))));
+        }
+        rights.add(sq);
+    }
+    Ok(rights)
+}
+
+/// Reads the en passant field (spec 4.4).
+pub(crate) fn parse_en_passant(text: &str) -> Result<Option<Square>, PositionError> {
+    if text == "-" {
+        return Ok(None);
+    }
+    match text.parse::<Square>() {
+        Ok(sq) if text.len() == 2 => Ok(Some(sq)),
+        _ => Err(PositionError(format!(
+            "en passant field: \"{}\" is neither a square like e3 nor -",
+            shown(text)
+        ))),
+    }
+}
+
+/// The reasons `shakmaty` gave, in words, with the details that make them
+/// actionable (which side, which square).
+fn describe_kinds(kinds: PositionErrorKinds, setup: &Setup) -> String {
+    let board = &setup.board;
+    let mut reasons: Vec<String> = Vec::new();
+    if kinds.contains(PositionErrorKinds::EMPTY_BOARD) {
+        reasons.push("the board is empty".to_string());
+    }
+    for color in Color::ALL {
+        let kings = (board.kings() & board.by_color(color)).count();
+        if kinds.contains(PositionErrorKinds::MISSING_KING) && kings == 0 {
+            reasons.push(format!("{} has no king", color_name(color)));
+        }
+        if kinds.contains(PositionErrorKinds::TOO_MANY_KINGS) && kings > 1 {
+            let n = if kings == 2 {
+                "two".to_string()
+            } else {
+                kings.to_string()
+            };
+            reasons.push(format!("{} has {n} kings", color_name(color)));
+        }
+    }
+    if kinds.contains(PositionErrorKinds::PAWNS_ON_BACKRANK) {
+        let squares: Vec<String> = (board.pawns() & Bitboard::BACKRANKS)
+            .into_iter()
+            .map(|sq| sq.to_string())
+            .collect();
+        reasons.push(format!("pawn on a back rank ({})", squares.join(", ")));
+    }
+    if kinds.contains(PositionErrorKinds::INVALID_CASTLING_RIGHTS) {
+        reasons.push(describe_castling(setup));
+    }
+    if kinds.contains(PositionErrorKinds::INVALID_EP_SQUARE) {
+        reasons.push(describe_en_passant(setup));
+    }
+    if kinds.contains(PositionErrorKinds::OPPOSITE_CHECK) {
+        reasons.push(format!(
+            "side not to move ({}) is in check",
+            color_name(!setup.turn)
+        ));
+    }
+    if kinds.contains(PositionErrorKinds::IMPOSSIBLE_CHECK) {
+        reasons.push(format!(
+            "impossible check: {} is checked in a way no single move can give",
+            color_name(setup.turn)
+        ));
+    }
+    if kinds.contains(PositionErrorKinds::TOO_MUCH_MATERIAL) {
+        let sides: Vec<&str> = Color::ALL
+            .into_iter()
+            .filter(|c| too_much_material(board, *c))
+            .map(color_name)
+            .collect();
+        let who = if sides.is_empty() {
+            "a side".to_string()
+        } else {
+            sides.join(" and ")
+        };
+        reasons.push(format!(
+            "too much material: {who} has more pieces than 8 pawns and their promotions allow"
+        ));
+    }
+    if reasons.is_empty() {
+        reasons.push(format!("rejected by the rules library ({kinds:?})"));
+    }
+    reasons.join("; ")
+}
+
+fn describe_castling(setup: &Setup) -> String {
+    let board = &setup.board;
+    let mut bad: Vec<String> = Vec::new();
+    for (letter, color, rook) in [
+        ('K', Color::White, Square::H1),
+        ('Q', Color::White, Square::A1),
+        ('k', Color::Black, Square::H8),
+        ('q', Color::Black, Square::A8),
+    ] {
+        if !setup.castling_rights.contains(rook) {
+            continue;
+        }
+        let king = Square::from_coords(shakmaty::File::E, color.backrank());
+        let king_ok = board.piece_at(king) == Some(color.king());
+        let rook_ok = board.piece_at(rook) == Some(color.rook());
+        if !king_ok || !rook_ok {
+            bad.push(format!(
+                "{letter} needs the {} king on {king} and a rook on {rook}",
+                color_name(color).to_lowercase()
+            ));
+        }
+    }
+    if bad.is_empty() {
+        "castling rights do not match the kings and rooks".to_string()
+    } else {
+        format!("castling right {}", bad.join(", "))
+    }
+}
+
+fn describe_en_passant(setup: &Setup) -> String {
+    let Some(ep) = setup.ep_square else {
+        return "invalid en passant square".to_string();
+    };
+    let mover = !setup.turn; // the side that would just have pushed
+    let expected_rank = setup.turn.relative_rank(Rank::Sixth);
+    if ep.rank() != expected_rank {
+        return format!(
+            "en passant square {ep} is not on rank {} (behind a {} pawn that just advanced two squares)",
+            expected_rank.char(),
+            color_name(mover).to_lowercase()
+        );
+    }
+    let (pushed_to, pushed_from) = match mover {
+        Color::White => (ep.offset(8), ep.offset(-8)),
+        Color::Black => (ep.offset(-8), ep.offset(8)),
+    };
+    match (pushed_to, pushed_from) {
+        (Some(to), Some(from)) => {
+            if board_piece(setup, to) != Some(Role::Pawn.of(mover)) {
+                format!(
+                    "en passant square {ep}: no {} pawn on {to}",
+                    color_name(mover).to_lowercase()
+                )
+            } else if setup.board.occupied().contains(ep) || setup.board.occupied().contains(from) {
+                format!("en passant square {ep}: {ep} and {from} must be empty after a double push")
+            } else {
+                format!("invalid en passant square {ep}")
+            }
+        }
+        _ => format!("invalid en passant square {ep}"),
+    }
+}
+
+fn board_piece(setup: &Setup, sq: Square) -> Option<Piece> {
+    setup.board.piece_at(sq)
+}
+
+/// Whether `color` has more pieces than eight pawns and their promotions
+/// can produce (the same rule as `shakmaty`'s TOO_MUCH_MATERIAL).
+fn too_much_material(board: &Board, color: Color) -> bool {
+    let our = board.by_color(color);
+    let count = |bb: Bitboard| (bb & our).count();
+    let extra = count(board.queens()).saturating_sub(1)
+        + count(board.rooks()).saturating_sub(2)
+        + count(board.knights()).saturating_sub(2)
+        + count(board.bishops() & Bitboard::LIGHT_SQUARES).saturating_sub(1)
+        + count(board.bishops() & Bitboard::DARK_SQUARES).saturating_sub(1);
+    count(board.pawns()) + extra > 8 || our.count() > 16
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields(p: &str, s: &str, c: &str, e: &str) -> Fields {
+        Fields {
+            placement: p.into(),
+            side: s.into(),
+            castling: c.into(),
+            en_passant: e.into(),
+        }
+    }
+
+    fn err_of(f: &Fields) -> String {
+        match position_from_fields(f, None, None) {
+            Ok(_) => panic!("accepted {f:?}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn initial_position_round_trips() {
+        let pos = position_from_fields(&Fields::initial(), None, None).unwrap();
+        assert_eq!(pos, Chess::default());
+        assert_eq!(pos.halfmoves(), 0);
+        assert_eq!(pos.fullmoves().get(), 1);
+        assert_eq!(fields_of(&pos), Fields::initial());
+        assert_eq!(
+            fen_of(&pos),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        );
+    }
+
+    #[test]
+    fn counters_are_taken() {
+        let f = fields("4k3/8/8/8/8/8/4P3/4K3", "w", "-", "-");
+        let pos = position_from_fields(&f, Some(5), Some(39)).unwrap();
+        assert_eq!(fen_of(&pos), "4k3/8/8/8/8/8/4P3/4K3 w - - 5 39");
+        let e = position_from_fields(&f, None, Some(0)).unwrap_err();
+        assert!(e.0.contains("full move number 0"), "{e}");
+    }
+
+    #[test]
+    fn en_passant_kept_even_without_capture() {
+        // PGN standard example: after 1. e4 the FEN has e3.
+        let f = fields(
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR",
+            "b",
+            "KQkq",
+            "e3",
+        );
+        let pos = position_from_fields(&f, Some(0), Some(1)).unwrap();
+        assert_eq!(fields_of(&pos), f);
+        assert_eq!(
+            fen_of(&pos),
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+        );
+    }
+
+    #[test]
+    fn castling_letters_any_order_written_canonically() {
+        let f = fields("r3k2r/8/8/8/8/8/8/R3K2R", "w", "qkQK", "-");
+        let pos = position_from_fields(&f, None, None).unwrap();
+        assert_eq!(fields_of(&pos).castling, "KQkq");
+        let f = fields("r3k2r/8/8/8/8/8/8/R3K2R", "w", "Kq", "-");
+        let pos = position_from_fields(&f, None, None).unwrap();
+        assert_eq!(fields_of(&pos).castling, "Kq");
+    }
+
+    #[test]
+    fn unreadable_fields_are_named() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+        let cases = [
+            (fields("8/8/8", "w", "-", "-"), "placement field: 3 ranks"),
+            (
+                fields(
+                    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNRR",
+                    "w",
+                    "-",
+                    "-",
+                ),
+                "rank 1",
+            ),
+            (
+                fields("rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "w", "-", "-"),
+                "rank 7 (\"ppppppp\") has 7 squares",
+            ),
+            (
+                fields("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN~", "w", "-", "-"),
+                "unexpected character '~' in rank 1",
+            ),
+            (fields(start, "W", "-", "-"), "active colour field"),
+            (fields(start, "w", "KX", "-"), "castling field: unexpected"),
+            (fields(start, "w", "KK", "-"), "K appears twice"),
+            (fields(start, "w", "", "-"), "castling field: empty"),
+            (fields(start, "w", "-", "e9"), "en passant field"),
+            (fields(start, "w", "-", "e3x"), "en passant field"),
+            (
+                fields(&"8/".repeat(500), "w", "-", "-"),
+                "placement field: 1000 characters",
+            ),
+        ];
+        for (f, want) in cases {
+            let e = err_of(&f);
+            assert!(e.contains(want), "{f:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn illegal_positions_are_rejected_with_reason() {
+        let cases = [
+            (
+                fields("8/8/8/8/8/8/8/8", "w", "-", "-"),
+                "the board is empty",
+            ),
+            (
+                fields("k7/8/8/8/8/8/8/8", "w", "-", "-"),
+                "White has no king",
+            ),
+            (
+                fields("k6k/8/8/8/8/8/8/K7", "w", "-", "-"),
+                "Black has two kings",
+            ),
+            (
+                fields("k7/8/8/8/8/8/8/K3P3", "w", "-", "-"),
+                "pawn on a back rank (e1)",
+            ),
+            (
+                fields("k7/8/8/8/8/8/8/R3K3", "w", "K", "-"),
+                "castling right K needs the white king on e1 and a rook on h1",
+            ),
+            (
+                fields("k7/8/8/8/8/8/8/K7", "w", "-", "e6"),
+                "en passant square e6: no black pawn on e5",
+            ),
+            (
+                fields("k7/8/8/4p3/8/8/8/K7", "b", "-", "e6"),
+                "is not on rank 3",
+            ),
+            (
+                fields("k6R/8/8/8/8/8/8/K7", "w", "-", "-"),
+                "side not to move (Black) is in check",
+            ),
+            (
+                fields("k7/8/8/8/8/8/8/K6r", "b", "-", "-"),
+                "side not to move (White) is in check",
+            ),
+            (
+                fields("4k3/8/8/8/8/3n1n2/8/4K3", "w", "-", "-"),
+                "impossible check",
+            ),
+            (
+                fields("k7/pppppppp/8/8/8/8/PPPPPPPP/KQQQQQQQ", "w", "-", "-"),
+                "too much material: White",
+            ),
+        ];
+        for (f, want) in cases {
+            let e = err_of(&f);
+            assert!(e.starts_with("illegal position: "), "{e}");
+            assert!(e.contains(want), "{f:?}: {e}");
+        }
+    }
+}
