@@ -12,7 +12,7 @@ use shakmaty::Chess;
 use crate::client::MoverKind;
 use crate::clock::{TimeControl, parse_friendly};
 use crate::epd::Record;
-use crate::game;
+use crate::game::{self, Game};
 use crate::link::{Flow, LineEnd, Parity, PortSettings};
 use crate::record::openings::{Opening, load_openings};
 use crate::referee::{FalseClaim, IllegalMove, Settings, Start};
@@ -417,20 +417,17 @@ fn opening_to_start(o: Opening) -> Result<Start, String> {
             })
         }
         Opening::Moves { sans, fen, source } => {
-            let mut position = match &fen {
+            let start = match &fen {
                 Some(f) => game::position_from_fen(f).map_err(|e| format!("{source}: {e}"))?,
                 None => Chess::default(),
             };
-            let start = position.clone();
-            let mut moves = Vec::new();
+            let mut line = Game::new(start.clone());
             for san in &sans {
-                let m = game::parse_san(&position, san).map_err(|e| format!("{source}: {e}"))?;
-                position = game::played(&position, &m);
-                moves.push(m);
+                line.play_san(san).map_err(|e| format!("{source}: {e}"))?;
             }
             Ok(Start {
                 position: start,
-                moves,
+                moves: line.moves().to_vec(),
                 source,
             })
         }

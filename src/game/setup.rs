@@ -30,6 +30,40 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
+/// Reads a position from a FEN string (the four EPD fields, then the
+/// halfmove clock and the fullmove number, which may be missing), with
+/// the same checks and messages as [`position_from_fields`].
+///
+/// # Errors
+///
+/// [`PositionError`] when there are not four to six fields, a counter is
+/// not a number, or the position is illegal.
+pub fn position_from_fen(fen: &str) -> Result<Chess, PositionError> {
+    let parts: Vec<&str> = fen.split_ascii_whitespace().collect();
+    if !(4..=6).contains(&parts.len()) {
+        return Err(PositionError(format!(
+            "FEN has {} fields, expected 4 to 6",
+            parts.len()
+        )));
+    }
+    let number = |i: usize, what: &str| -> Result<Option<u32>, PositionError> {
+        parts
+            .get(i)
+            .map(|t| {
+                t.parse::<u32>()
+                    .map_err(|_| PositionError(format!("FEN {what} {t:?} is not a number")))
+            })
+            .transpose()
+    };
+    let fields = Fields {
+        placement: parts[0].to_string(),
+        side: parts[1].to_string(),
+        castling: parts[2].to_string(),
+        en_passant: parts[3].to_string(),
+    };
+    position_from_fields(&fields, number(4, "halfmove clock")?, number(5, "fullmove number")?)
+}
+
 /// Builds a position from EPD's four fields plus the half-move clock and
 /// full move number (EPD opcodes `hmvc` and `fmvn`; missing ones default to
 /// 0 and 1).
