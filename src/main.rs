@@ -29,7 +29,7 @@ enum Cmd {
     /// Client A (on PORT_A) has White in game 1; colours alternate unless
     /// --no-swap. Exit status: 0 when the session ended normally, 2 for bad
     /// usage or a port that cannot be opened, 1 for anything else.
-    Referee(RefereeArgs),
+    Referee(Box<RefereeArgs>),
     /// Run the reference client (a built-in mover) on a serial port.
     ///
     /// It signs on, answers the referee's records as the EPD spec says and
@@ -46,7 +46,7 @@ enum Cmd {
 
 fn main() -> ExitCode {
     let code = match Cli::parse().command {
-        Cmd::Referee(args) => app::referee::main(args),
+        Cmd::Referee(args) => app::referee::main(*args),
         Cmd::Client(args) => app::client::main(args),
         Cmd::Demo(args) => app::demo::main(args),
         Cmd::Ports => app::ports::main(),

@@ -18,9 +18,19 @@ pub fn main(args: ClientArgs) -> u8 {
             return 2;
         }
     };
-    let protocol = ClientProtocol::new(&args.name, Mover::new(args.mover, args.seed), !args.no_claims);
+    let protocol = ClientProtocol::new(
+        &args.name,
+        Mover::new(args.mover, args.seed),
+        !args.no_claims,
+    );
     let verbose = true;
-    match run(&args.port, settings, protocol, Duration::from_millis(args.think_ms), verbose) {
+    match run(
+        &args.port,
+        settings,
+        protocol,
+        Duration::from_millis(args.think_ms),
+        verbose,
+    ) {
         Ok(()) => 0,
         Err(ClientError::Open(e)) => {
             eprintln!("argus client: {e}");
@@ -53,7 +63,8 @@ pub fn run(
     verbose: bool,
 ) -> Result<(), ClientError> {
     let (tx, rx) = unbounded();
-    let link = Link::open("client", port, settings, Instant::now(), tx).map_err(|e| ClientError::Open(e.to_string()))?;
+    let link = Link::open("client", port, settings, Instant::now(), tx)
+        .map_err(|e| ClientError::Open(e.to_string()))?;
     serve(&link, &rx, protocol, think, verbose)
 }
 
@@ -70,7 +81,10 @@ pub fn serve(
             eprintln!("client: {s}");
         }
     };
-    let send = |text: String| link.send(text).map_err(|e| ClientError::Failed(e.to_string()));
+    let send = |text: String| {
+        link.send(text)
+            .map_err(|e| ClientError::Failed(e.to_string()))
+    };
     send(protocol.sign_on())?;
     loop {
         let ev = events
@@ -101,7 +115,9 @@ pub fn serve(
                 say("link back: signing on again");
                 send(protocol.sign_on())?;
             }
-            LinkEventKind::SendFailed { reason, .. } => say(&format!("a record was not sent: {reason}")),
+            LinkEventKind::SendFailed { reason, .. } => {
+                say(&format!("a record was not sent: {reason}"))
+            }
             LinkEventKind::Error { message } => say(&message),
             LinkEventKind::Sent { .. } => {}
         }

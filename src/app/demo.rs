@@ -48,14 +48,23 @@ pub fn main(args: DemoArgs) -> u8 {
     };
     let port_settings = PortSettings::default();
     // The clients: A random, B greedy, on the far ends of the cables.
-    let movers = [("random mover", MoverKind::Random), ("greedy mover", MoverKind::Greedy)];
+    let movers = [
+        ("random mover", MoverKind::Random),
+        ("greedy mover", MoverKind::Greedy),
+    ];
     let mut clients = Vec::new();
     for (i, (cable, (name, kind))) in cables.iter().zip(movers).enumerate() {
         let path = cable.b().to_string();
-        let settings = port_settings.clone();
-        let protocol = ClientProtocol::new(name, Mover::new(kind, args.seed.wrapping_add(i as u64)), true);
+        let settings = port_settings;
+        let protocol = ClientProtocol::new(
+            name,
+            Mover::new(kind, args.seed.wrapping_add(i as u64)),
+            true,
+        );
         let think = Duration::from_millis(args.think_ms);
-        clients.push(thread::spawn(move || client::run(&path, settings, protocol, think, false)));
+        clients.push(thread::spawn(move || {
+            client::run(&path, settings, protocol, think, false)
+        }));
     }
     let outputs = match Outputs::open(&log_dir, args.pgn.clone(), None, args.headless) {
         Ok(o) => o,
@@ -68,7 +77,7 @@ pub fn main(args: DemoArgs) -> u8 {
     let (tx, rx) = unbounded();
     let mut links = Vec::new();
     for (label, cable) in ["A", "B"].into_iter().zip(cables.iter()) {
-        match Link::open(label, cable.a(), port_settings.clone(), epoch, tx.clone()) {
+        match Link::open(label, cable.a(), port_settings, epoch, tx.clone()) {
             Ok(l) => links.push(l),
             Err(e) => {
                 eprintln!("argus demo: {e}");
@@ -104,7 +113,7 @@ pub fn main(args: DemoArgs) -> u8 {
         core: Referee::new(settings),
         links,
         link_events: rx,
-        port_settings: [port_settings.clone(), port_settings],
+        port_settings: [port_settings, port_settings],
         epoch,
         outputs,
         view,

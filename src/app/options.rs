@@ -209,7 +209,9 @@ impl OutputOptions {
 
     /// The log directory, defaulted.
     pub fn log_dir(&self) -> PathBuf {
-        self.log_dir.clone().unwrap_or_else(|| PathBuf::from("argus-logs"))
+        self.log_dir
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("argus-logs"))
     }
 }
 
@@ -350,7 +352,9 @@ pub fn plan(
     let secs = |v: Option<f64>, name: &str| -> Result<u64, String> {
         let v = v.unwrap_or(5.0);
         if !(0.0..=3600.0).contains(&v) {
-            return Err(format!("--{name} must be between 0 and 3600 seconds, not {v}"));
+            return Err(format!(
+                "--{name} must be between 0 and 3600 seconds, not {v}"
+            ));
         }
         Ok((v * 1000.0).round() as u64)
     };
@@ -397,7 +401,10 @@ pub fn plan(
 pub fn load_starts(path: &Path, ply_limit: usize) -> Result<Vec<Start>, String> {
     let openings = load_openings(path, ply_limit)?;
     if openings.is_empty() {
-        return Err(format!("openings file {} holds no openings", path.display()));
+        return Err(format!(
+            "openings file {} holds no openings",
+            path.display()
+        ));
     }
     openings.into_iter().map(opening_to_start).collect()
 }

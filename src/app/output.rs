@@ -24,7 +24,12 @@ pub struct Outputs {
 impl Outputs {
     /// Creates the log directory and the transcript in it
     /// (`transcript.log`, appended if it exists).
-    pub fn open(log_dir: &Path, pgn: Option<PathBuf>, live_pgn: Option<PathBuf>, headless: bool) -> Result<Outputs, String> {
+    pub fn open(
+        log_dir: &Path,
+        pgn: Option<PathBuf>,
+        live_pgn: Option<PathBuf>,
+        headless: bool,
+    ) -> Result<Outputs, String> {
         std::fs::create_dir_all(log_dir)
             .map_err(|e| format!("cannot create the log directory {}: {e}", log_dir.display()))?;
         let path = log_dir.join("transcript.log");
@@ -126,8 +131,14 @@ impl Outputs {
         match &self.pgn {
             Some(path) => {
                 if let Err(e) = append_pgn(path, game) {
-                    error!("cannot append to the PGN file {} ({e}); the game is kept here:\n{text}", path.display());
-                    self.headless_line(&format!("cannot write the PGN file {}: {e}", path.display()));
+                    error!(
+                        "cannot append to the PGN file {} ({e}); the game is kept here:\n{text}",
+                        path.display()
+                    );
+                    self.headless_line(&format!(
+                        "cannot write the PGN file {}: {e}",
+                        path.display()
+                    ));
                 }
             }
             None => info!("finished game:\n{text}"),

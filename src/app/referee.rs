@@ -42,7 +42,12 @@ pub fn main(args: RefereeArgs) -> u8 {
         eprintln!("argus referee: {e}");
         return EXIT_USAGE;
     }
-    let outputs = match Outputs::open(&log_dir, plan.output.pgn.clone(), plan.output.live_pgn.clone(), args.headless) {
+    let outputs = match Outputs::open(
+        &log_dir,
+        plan.output.pgn.clone(),
+        plan.output.live_pgn.clone(),
+        args.headless,
+    ) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("argus referee: {e}");
@@ -53,7 +58,7 @@ pub fn main(args: RefereeArgs) -> u8 {
     let (tx, rx) = unbounded();
     let mut links = Vec::new();
     for (label, path) in ["A", "B"].into_iter().zip(plan.ports.iter()) {
-        match Link::open(label, path, plan.port_settings.clone(), epoch, tx.clone()) {
+        match Link::open(label, path, plan.port_settings, epoch, tx.clone()) {
             Ok(l) => links.push(l),
             Err(e) => {
                 eprintln!("argus referee: {e}");
@@ -84,7 +89,7 @@ pub fn main(args: RefereeArgs) -> u8 {
         core: Referee::new(plan.settings),
         links,
         link_events: rx,
-        port_settings: [plan.port_settings.clone(), plan.port_settings],
+        port_settings: [plan.port_settings, plan.port_settings],
         epoch,
         outputs,
         view,

@@ -10,7 +10,9 @@ use crossbeam_channel::{Receiver, after, never, select, unbounded};
 use log::{info, warn};
 
 use crate::app::output::Outputs;
-use crate::display::{InputEvent, InputThread, LinkView, Role, TerminalGuard, Ui, UiAction, next_redraw_in};
+use crate::display::{
+    InputEvent, InputThread, LinkView, Role, TerminalGuard, Ui, UiAction, next_redraw_in,
+};
 use crate::link::{Link, LinkEvent, LinkEventKind, PortSettings};
 use crate::referee::{ClientId, Command, Input, Output, Referee, Verdict};
 
@@ -112,16 +114,18 @@ pub fn run(session: Session) -> Ending {
     loop {
         // Draw when something changed, and at 10 Hz while a clock runs.
         let snap = core.snapshot(now_ms());
-        if let Some((guard, _, ui)) = board.as_mut() {
-            if dirty {
+        if let Some((guard, _, ui)) = board.as_mut()
+            && dirty {
                 let links = link_views(&links, &books, &port_settings);
-                if let Err(e) = guard.terminal().draw(|f| ui.render(f, &snap, &links, now_ms())) {
+                if let Err(e) = guard
+                    .terminal()
+                    .draw(|f| ui.render(f, &snap, &links, now_ms()))
+                {
                     ending = Ending::Failed(format!("cannot draw on the terminal: {e}"));
                     break;
                 }
                 dirty = false;
             }
-        }
         if core.is_over() {
             let drained = books.iter().all(|b| b.in_flight.is_empty());
             let until = *drain_until.get_or_insert_with(|| Instant::now() + DRAIN_GRACE);
@@ -223,7 +227,9 @@ fn link_input(
     };
     let book = &mut books[id.index()];
     match ev.kind {
-        LinkEventKind::Line { text, raw, at_ms, .. } => {
+        LinkEventKind::Line {
+            text, raw, at_ms, ..
+        } => {
             book.bytes_in += raw.len() as u64;
             outputs.transcript_in(at_ms, id, &raw);
             Some((
@@ -235,12 +241,20 @@ fn link_input(
                 at_ms,
             ))
         }
-        LinkEventKind::Dropped { reason, raw, len, at_ms, .. } => {
+        LinkEventKind::Dropped {
+            reason,
+            raw,
+            len,
+            at_ms,
+            ..
+        } => {
             book.bytes_in += len as u64;
             outputs.transcript_rejected(at_ms, id, &raw, &reason);
             Some((Input::Dropped { from: id, reason }, at_ms))
         }
-        LinkEventKind::Sent { text, bytes, at_ms, .. } => {
+        LinkEventKind::Sent {
+            text, bytes, at_ms, ..
+        } => {
             book.bytes_out += bytes as u64;
             let mut raw = text.into_bytes();
             raw.extend_from_slice(settings[id.index()].line_end.as_bytes());
@@ -251,7 +265,10 @@ fn link_input(
         LinkEventKind::SendFailed { text, reason } => {
             book.in_flight.pop_front();
             warn!("{}: record not sent ({reason}): {text}", id.letter());
-            outputs.transcript_note(now, &format!("{}: record not sent ({reason}): {text}", id.letter()));
+            outputs.transcript_note(
+                now,
+                &format!("{}: record not sent ({reason}): {text}", id.letter()),
+            );
             None
         }
         LinkEventKind::Lost { reason, at_ms, .. } => {
@@ -281,21 +298,24 @@ fn carry_out(
     at: u64,
 ) {
     match o {
-        Output::Send { to, seq, text } => {
-            match links[to.index()].send(text.clone()) {
-                Ok(()) => books[to.index()].in_flight.push_back(seq),
-                Err(e) => {
-                    warn!("{}: cannot queue a record ({e}): {text}", to.letter());
-                    outputs.transcript_note(at, &format!("{}: record not queued ({e}): {text}", to.letter()));
-                }
+        Output::Send { to, seq, text } => match links[to.index()].send(text.clone()) {
+            Ok(()) => books[to.index()].in_flight.push_back(seq),
+            Err(e) => {
+                warn!("{}: cannot queue a record ({e}): {text}", to.letter());
+                outputs.transcript_note(
+                    at,
+                    &format!("{}: record not queued ({e}): {text}", to.letter()),
+                );
             }
-        }
+        },
         Output::GameStarted {
             game_number,
             white,
             black,
         } => {
-            outputs.headless_line(&format!("game {game_number}: {white} (White) vs {black} (Black)"));
+            outputs.headless_line(&format!(
+                "game {game_number}: {white} (White) vs {black} (Black)"
+            ));
             outputs.live_pgn(core.live_pgn(at));
         }
         Output::MoveMade { .. } => outputs.live_pgn(core.live_pgn(at)),
@@ -320,8 +340,12 @@ fn command_of(a: UiAction) -> Command {
         UiAction::Pause => Command::Pause,
         UiAction::Resume => Command::Resume,
         UiAction::Adjudicate(o) => Command::Adjudicate(match o {
-            shakmaty::KnownOutcome::Decisive { winner: shakmaty::Color::White } => Verdict::WhiteWins,
-            shakmaty::KnownOutcome::Decisive { winner: shakmaty::Color::Black } => Verdict::BlackWins,
+            shakmaty::KnownOutcome::Decisive {
+                winner: shakmaty::Color::White,
+            } => Verdict::WhiteWins,
+            shakmaty::KnownOutcome::Decisive {
+                winner: shakmaty::Color::Black,
+            } => Verdict::BlackWins,
             shakmaty::KnownOutcome::Draw => Verdict::Draw,
         }),
         UiAction::AbortGame => Command::AbortGame,
@@ -330,7 +354,11 @@ fn command_of(a: UiAction) -> Command {
     }
 }
 
-fn link_views(links: &[Link; 2], books: &[PortBook; 2], settings: &[PortSettings; 2]) -> [LinkView; 2] {
+fn link_views(
+    links: &[Link; 2],
+    books: &[PortBook; 2],
+    settings: &[PortSettings; 2],
+) -> [LinkView; 2] {
     [0, 1].map(|i| LinkView {
         port: links[i].path().to_string(),
         settings: settings[i].to_string(),

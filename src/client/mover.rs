@@ -48,7 +48,7 @@ impl Mover {
             }
         };
         let i = self.rng.usize(..pool.len());
-        pool.get(i).map(|m| (*m).clone())
+        pool.get(i).map(|m| *(*m))
     }
 }
 
@@ -73,8 +73,8 @@ fn value(r: Role) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::fen::Fen;
     use shakmaty::CastlingMode;
+    use shakmaty::fen::Fen;
 
     fn pos(fen: &str) -> Chess {
         let f: Fen = fen.parse().unwrap();

@@ -54,7 +54,10 @@ impl ClientProtocol {
     /// The sign-on record: the initial position, `refreq sign_on;` and
     /// `tcsi` with the client's name.
     pub fn sign_on(&self) -> String {
-        let pos = self.game.as_ref().map_or_else(Chess::default, |g| g.position().clone());
+        let pos = self
+            .game
+            .as_ref()
+            .map_or_else(Chess::default, |g| g.position().clone());
         Record::new(game::fields_of(&pos))
             .with(Operation::refreq(RefReq::SignOn))
             .with(Operation::tcsi("", &self.name))
@@ -75,7 +78,11 @@ impl ClientProtocol {
     pub fn handle_line(&mut self, line: &str) -> Vec<Action> {
         let rec = match Record::parse(line) {
             Ok(r) => r,
-            Err(e) => return vec![Action::Log(format!("ignored a line that is not a record ({e})"))],
+            Err(e) => {
+                return vec![Action::Log(format!(
+                    "ignored a line that is not a record ({e})"
+                ))];
+            }
         };
         let cmd = match rec.refcom() {
             Ok(Some(c)) => c,
@@ -124,7 +131,10 @@ impl ClientProtocol {
     }
 
     fn fault(&self, why: String) -> Vec<Action> {
-        let pos = self.game.as_ref().map_or_else(Chess::default, |g| g.position().clone());
+        let pos = self
+            .game
+            .as_ref()
+            .map_or_else(Chess::default, |g| g.position().clone());
         let rec = Record::new(game::fields_of(&pos)).with(Operation::refreq(RefReq::Fault));
         vec![Action::Log(why), Action::Send(rec.to_canonical())]
     }
@@ -174,7 +184,9 @@ impl ClientProtocol {
                     rec.set(Operation::new("draw_claim"));
                 }
                 if g.play(m).is_err() {
-                    return vec![Action::Log(format!("own move {san} was refused by the rules"))];
+                    return vec![Action::Log(format!(
+                        "own move {san} was refused by the rules"
+                    ))];
                 }
             }
             None => {

@@ -61,7 +61,11 @@ pub fn position_from_fen(fen: &str) -> Result<Chess, PositionError> {
         castling: parts[2].to_string(),
         en_passant: parts[3].to_string(),
     };
-    position_from_fields(&fields, number(4, "halfmove clock")?, number(5, "fullmove number")?)
+    position_from_fields(
+        &fields,
+        number(4, "halfmove clock")?,
+        number(5, "fullmove number")?,
+    )
 }
 
 /// Builds a position from EPD's four fields plus the half-move clock and

@@ -26,14 +26,23 @@ pub struct VirtualCable {
 impl VirtualCable {
     /// Makes a cable. The error says what the system refused.
     pub fn new() -> Result<VirtualCable, String> {
-        let (m1, s1) = TTYPort::pair().map_err(|e| format!("cannot create a pseudo-terminal: {e}"))?;
-        let (m2, s2) = TTYPort::pair().map_err(|e| format!("cannot create a pseudo-terminal: {e}"))?;
+        let (m1, s1) =
+            TTYPort::pair().map_err(|e| format!("cannot create a pseudo-terminal: {e}"))?;
+        let (m2, s2) =
+            TTYPort::pair().map_err(|e| format!("cannot create a pseudo-terminal: {e}"))?;
         let a = s1.name().ok_or("pseudo-terminal without a name")?;
         let b = s2.name().ok_or("pseudo-terminal without a name")?;
         let stop = Arc::new(AtomicBool::new(false));
-        let m1r = m1.try_clone_native().map_err(|e| format!("cannot clone a pseudo-terminal: {e}"))?;
-        let m2r = m2.try_clone_native().map_err(|e| format!("cannot clone a pseudo-terminal: {e}"))?;
-        let relays = vec![relay(m1r, m2, Arc::clone(&stop))?, relay(m2r, m1, Arc::clone(&stop))?];
+        let m1r = m1
+            .try_clone_native()
+            .map_err(|e| format!("cannot clone a pseudo-terminal: {e}"))?;
+        let m2r = m2
+            .try_clone_native()
+            .map_err(|e| format!("cannot clone a pseudo-terminal: {e}"))?;
+        let relays = vec![
+            relay(m1r, m2, Arc::clone(&stop))?,
+            relay(m2r, m1, Arc::clone(&stop))?,
+        ];
         Ok(VirtualCable {
             a,
             b,
@@ -65,7 +74,11 @@ impl Drop for VirtualCable {
 
 /// Copies bytes from `from` to `to` until stopped. Reads wait at most
 /// 100 ms so that the stop flag is seen; no busy loop.
-fn relay(mut from: TTYPort, mut to: TTYPort, stop: Arc<AtomicBool>) -> Result<JoinHandle<()>, String> {
+fn relay(
+    mut from: TTYPort,
+    mut to: TTYPort,
+    stop: Arc<AtomicBool>,
+) -> Result<JoinHandle<()>, String> {
     let _ = from.set_timeout(Duration::from_millis(100));
     thread::Builder::new()
         .name("argus-cable".into())
@@ -79,7 +92,9 @@ fn relay(mut from: TTYPort, mut to: TTYPort, stop: Arc<AtomicBool>) -> Result<Jo
                             thread::sleep(Duration::from_millis(20));
                         }
                     }
-                    Err(e) if e.kind() == ErrorKind::TimedOut || e.kind() == ErrorKind::Interrupted => {}
+                    Err(e)
+                        if e.kind() == ErrorKind::TimedOut
+                            || e.kind() == ErrorKind::Interrupted => {}
                     Err(_) => thread::sleep(Duration::from_millis(20)),
                 }
             }

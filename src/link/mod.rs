@@ -8,8 +8,8 @@
 //! * [`Link`]: a port with a reader and a writer thread, reporting
 //!   [`LinkEvent`]s and reopening a lost port.
 
-mod event;
 pub mod cable;
+mod event;
 pub mod framer;
 mod list;
 mod open;

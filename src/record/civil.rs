@@ -61,7 +61,10 @@ mod tests {
     #[test]
     fn pgn_dates() {
         assert_eq!(pgn_date(UNIX_EPOCH), "1970.01.01");
-        assert_eq!(pgn_date(UNIX_EPOCH + Duration::from_secs(19_782 * 86_400 + 86_399)), "2024.02.29");
+        assert_eq!(
+            pgn_date(UNIX_EPOCH + Duration::from_secs(19_782 * 86_400 + 86_399)),
+            "2024.02.29"
+        );
     }
 
     #[test]

@@ -15,9 +15,7 @@ use crate::game::{self, AutomaticEnd, DrawClaim, Game, SanErrorKind};
 use crate::record::elo::elo_difference;
 use crate::record::openings::order_openings;
 use crate::record::pgn::{PgnGame, PgnMove};
-use crate::referee::io::{
-    Command, GameOver, GameResult, Input, Output, Termination, Verdict,
-};
+use crate::referee::io::{Command, GameOver, GameResult, Input, Output, Termination, Verdict};
 use crate::referee::settings::{FalseClaim, IllegalMove, Settings, Start};
 use crate::referee::snapshot::{
     ClientId, ClientView, ClockView, EventKind, EventView, Phase, ResultView, Snapshot, color_index,
@@ -63,10 +61,14 @@ struct ClientState {
 enum Stage {
     WaitingForSignOn,
     /// `reset` sent; `inform` and the first `respond` go out at `until`.
-    Starting { until: u64 },
+    Starting {
+        until: u64,
+    },
     Playing,
     /// A game ended; the next one starts (or the session ends) at `until`.
-    Concluding { until: u64 },
+    Concluding {
+        until: u64,
+    },
     SessionOver,
 }
 
@@ -171,9 +173,9 @@ impl Referee {
             let n = settings.openings.len();
             let cycle = u32::try_from(n.saturating_mul(2)).unwrap_or(u32::MAX);
             order_openings(n, settings.games.min(cycle), settings.openings_seed)
-            .into_iter()
-            .map(|(i, _)| i)
-            .collect()
+                .into_iter()
+                .map(|(i, _)| i)
+                .collect()
         };
         Referee {
             settings,
@@ -273,7 +275,11 @@ impl Referee {
             Input::Dropped { from, reason } => self.notice(
                 &mut out,
                 EventKind::Rejected,
-                format!("{}: line dropped: {}", from.letter(), strip_control(&reason)),
+                format!(
+                    "{}: line dropped: {}",
+                    from.letter(),
+                    strip_control(&reason)
+                ),
             ),
             Input::Sent { to, seq } => self.on_sent(to, seq, at),
             Input::LinkLost { client, reason } => self.on_link_lost(client, &reason, at, &mut out),
@@ -286,7 +292,14 @@ impl Referee {
 
     // ----- inputs -------------------------------------------------------
 
-    fn on_line(&mut self, from: ClientId, text: &str, wire_bytes: usize, at: u64, out: &mut Vec<Output>) {
+    fn on_line(
+        &mut self,
+        from: ClientId,
+        text: &str,
+        wire_bytes: usize,
+        at: u64,
+        out: &mut Vec<Output>,
+    ) {
         let record = match Record::parse(text) {
             Ok(r) => r,
             Err(e) => {
@@ -311,7 +324,11 @@ impl Referee {
 
     fn on_sign_on(&mut self, from: ClientId, record: &Record, at: u64, out: &mut Vec<Output>) {
         if let Ok(Some((_, name))) = record.tcsi() {
-            let name: String = strip_control(&name).trim().chars().take(NAME_LIMIT).collect();
+            let name: String = strip_control(&name)
+                .trim()
+                .chars()
+                .take(NAME_LIMIT)
+                .collect();
             if !name.is_empty() {
                 self.clients[from.index()].tcsi_name = Some(name);
             }
@@ -375,10 +392,18 @@ impl Referee {
 
     fn on_client_fault(&mut self, from: ClientId, at: u64, out: &mut Vec<Output>) {
         let name = self.client_name(from);
-        let reason = format!("{}: {} reported a fault (refreq fault)", from.letter(), name);
+        let reason = format!(
+            "{}: {} reported a fault (refreq fault)",
+            from.letter(),
+            name
+        );
         if self.game.as_ref().is_some_and(|g| !g.is_over()) && self.stage == Stage::Playing {
             self.pause_game(reason.clone(), true, at);
-            self.notice(out, EventKind::Fault, format!("{reason}; game paused for the supervisor"));
+            self.notice(
+                out,
+                EventKind::Fault,
+                format!("{reason}; game paused for the supervisor"),
+            );
         } else {
             self.notice(out, EventKind::Fault, reason);
         }
@@ -430,7 +455,11 @@ impl Referee {
 
     fn on_link_back(&mut self, client: ClientId, at: u64, out: &mut Vec<Output>) {
         self.clients[client.index()].link_up = true;
-        self.notice(out, EventKind::Link, format!("{}: link back", client.letter()));
+        self.notice(
+            out,
+            EventKind::Link,
+            format!("{}: link back", client.letter()),
+        );
         // The respond record may have been lost with the link: send it again.
         let resend = self.game.as_ref().is_some_and(|g| {
             !g.is_over()
@@ -478,12 +507,21 @@ impl Referee {
     }
 
     fn on_command(&mut self, cmd: Command, at: u64, out: &mut Vec<Output>) {
-        self.notice(out, EventKind::Info, format!("supervisor: {}", describe_command(cmd)));
-        let playing = self.stage == Stage::Playing && self.game.as_ref().is_some_and(|g| !g.is_over());
+        self.notice(
+            out,
+            EventKind::Info,
+            format!("supervisor: {}", describe_command(cmd)),
+        );
+        let playing =
+            self.stage == Stage::Playing && self.game.as_ref().is_some_and(|g| !g.is_over());
         match cmd {
             Command::Pause => {
                 if !playing {
-                    self.notice(out, EventKind::Warning, "no game in progress to pause".into());
+                    self.notice(
+                        out,
+                        EventKind::Warning,
+                        "no game in progress to pause".into(),
+                    );
                 } else if self.game.as_ref().is_some_and(|g| g.pause.is_some()) {
                     self.notice(out, EventKind::Warning, "the game is already paused".into());
                 } else {
@@ -499,11 +537,19 @@ impl Referee {
             }
             Command::Adjudicate(v) => {
                 if !playing {
-                    self.notice(out, EventKind::Warning, "no game in progress to adjudicate".into());
+                    self.notice(
+                        out,
+                        EventKind::Warning,
+                        "no game in progress to adjudicate".into(),
+                    );
                 } else {
                     let (result, reason) = match v {
-                        Verdict::WhiteWins => (GameResult::Win(Color::White), "White wins by adjudication"),
-                        Verdict::BlackWins => (GameResult::Win(Color::Black), "Black wins by adjudication"),
+                        Verdict::WhiteWins => {
+                            (GameResult::Win(Color::White), "White wins by adjudication")
+                        }
+                        Verdict::BlackWins => {
+                            (GameResult::Win(Color::Black), "Black wins by adjudication")
+                        }
                         Verdict::Draw => (GameResult::Draw, "drawn by adjudication"),
                     };
                     self.end_game(result, Termination::Adjudication, reason.into(), at, out);
@@ -511,7 +557,11 @@ impl Referee {
             }
             Command::AbortGame => {
                 if !playing {
-                    self.notice(out, EventKind::Warning, "no game in progress to abort".into());
+                    self.notice(
+                        out,
+                        EventKind::Warning,
+                        "no game in progress to abort".into(),
+                    );
                 } else {
                     self.end_game(
                         GameResult::None,
@@ -527,7 +577,10 @@ impl Referee {
                     self.notice(
                         out,
                         EventKind::Warning,
-                        format!("{}: not signed on; it will be brought in line when it signs on", c.letter()),
+                        format!(
+                            "{}: not signed on; it will be brought in line when it signs on",
+                            c.letter()
+                        ),
                     );
                 } else if playing {
                     self.begin_resync(c, at, out);
@@ -568,7 +621,12 @@ impl Referee {
             return self.reject(out, from, "reply while no game is in progress", text);
         }
         if g.pause.is_some() {
-            return self.reject(out, from, "reply while the game is paused (ask again on resume)", text);
+            return self.reject(
+                out,
+                from,
+                "reply while the game is paused (ask again on resume)",
+                text,
+            );
         }
         match &g.awaiting {
             Some(a) if a.client == from => {}
@@ -576,7 +634,12 @@ impl Referee {
             None => return self.reject(out, from, "reply while no reply is expected", text),
         }
         if self.clients[from.index()].resync_due.is_some() {
-            return self.reject(out, from, "reply before the client was brought back in line", text);
+            return self.reject(
+                out,
+                from,
+                "reply before the client was brought back in line",
+                text,
+            );
         }
         let color = g.color_of(from);
 
@@ -634,11 +697,18 @@ impl Referee {
             self.notice(
                 out,
                 EventKind::Warning,
-                format!("{}: draw_accept without an open offer ignored", from.letter()),
+                format!(
+                    "{}: draw_accept without an open offer ignored",
+                    from.letter()
+                ),
             );
         }
         if record.draw_reject() && offer_open {
-            self.notice(out, EventKind::Info, format!("{}: draw offer declined", from.letter()));
+            self.notice(
+                out,
+                EventKind::Info,
+                format!("{}: draw offer declined", from.letter()),
+            );
         }
 
         // Parse the move (if any) against the current position.
@@ -670,13 +740,19 @@ impl Referee {
                         // FIDE 9.2: with a valid claim the move is written
                         // down but not played.
                         let san = game::san_of(g.game.position(), m);
-                        self.game.as_mut().expect("game").final_comment =
-                            Some(format!("{} claimed a draw with the move {san}", color_name(color)));
+                        self.game.as_mut().expect("game").final_comment = Some(format!(
+                            "{} claimed a draw with the move {san}",
+                            color_name(color)
+                        ));
                     }
                     return self.end_game(
                         GameResult::Draw,
                         Termination::Normal,
-                        format!("draw claimed by {}: {}", color_name(color), claim_name(kind)),
+                        format!(
+                            "draw claimed by {}: {}",
+                            color_name(color),
+                            claim_name(kind)
+                        ),
                         at,
                         out,
                     );
@@ -739,7 +815,11 @@ impl Referee {
         };
         g.times.push((clk, emt));
         g.awaiting = None;
-        g.draw_offer = if record.draw_offer() { Some(color) } else { None };
+        g.draw_offer = if record.draw_offer() {
+            Some(color)
+        } else {
+            None
+        };
         let ply = g.game.ply();
         let number = g.number;
         out.push(Output::MoveMade {
@@ -750,7 +830,11 @@ impl Referee {
             charged_ms: emt,
         });
         if record.draw_offer() {
-            self.notice(out, EventKind::Info, format!("{} offers a draw with {san}", color_name(color)));
+            self.notice(
+                out,
+                EventKind::Info,
+                format!("{} offers a draw with {san}", color_name(color)),
+            );
         }
         if self.check_automatic_end(at, out) {
             return;
@@ -759,7 +843,14 @@ impl Referee {
         self.send_respond(opponent, at, out, Respond::New);
     }
 
-    fn echo_mismatch(&mut self, from: ClientId, diff: &str, text: &str, at: u64, out: &mut Vec<Output>) {
+    fn echo_mismatch(
+        &mut self,
+        from: ClientId,
+        diff: &str,
+        text: &str,
+        at: u64,
+        out: &mut Vec<Output>,
+    ) {
         let max = self.settings.max_resends;
         let resends = self
             .game
@@ -782,7 +873,10 @@ impl Referee {
             }
             self.send_respond(from, at, out, Respond::Again);
         } else {
-            let color = self.game.as_ref().map_or(Color::White, |g| g.color_of(from));
+            let color = self
+                .game
+                .as_ref()
+                .map_or(Color::White, |g| g.color_of(from));
             let reason = format!("echoed position still differs after {max} resends ({diff})");
             self.illegal(from, color, None, &reason, at, out);
         }
@@ -808,7 +902,11 @@ impl Referee {
                         None => format!("{who}: {reason}"),
                     });
                 }
-                self.notice(out, EventKind::Fault, format!("{}: {reason}", from.letter()));
+                self.notice(
+                    out,
+                    EventKind::Fault,
+                    format!("{}: {reason}", from.letter()),
+                );
                 self.end_game(
                     GameResult::Win(!color),
                     Termination::RulesInfraction,
@@ -818,7 +916,10 @@ impl Referee {
                 );
             }
             IllegalMove::Fault => {
-                let text = format!("{}: {reason}; game paused for the supervisor", from.letter());
+                let text = format!(
+                    "{}: {reason}; game paused for the supervisor",
+                    from.letter()
+                );
                 self.pause_game(format!("{}: {reason}", from.letter()), true, at);
                 self.send_simple(from, RefCom::Fault, at, out);
                 self.notice(out, EventKind::Fault, text);
@@ -831,19 +932,24 @@ impl Referee {
     fn start_next_game(&mut self, at: u64, out: &mut Vec<Output>) {
         self.games_started += 1;
         let number = self.games_started;
-        let white = if self.settings.swap_colors && number % 2 == 0 {
+        let white = if self.settings.swap_colors && number.is_multiple_of(2) {
             ClientId::B
         } else {
             ClientId::A
         };
         let slot = (number as usize - 1).checked_rem(self.order.len());
         let start = match slot.and_then(|i| self.order.get(i)) {
-            Some(&i) => self.settings.openings.get(i).cloned().unwrap_or_else(Start::initial),
+            Some(&i) => self
+                .settings
+                .openings
+                .get(i)
+                .cloned()
+                .unwrap_or_else(Start::initial),
             None => Start::initial(),
         };
         let mut game = Game::new(start.position.clone());
         for m in &start.moves {
-            if game.play(m.clone()).is_err() {
+            if game.play(*m).is_err() {
                 break; // openings are checked when loaded; stop at a bad one
             }
         }
@@ -880,10 +986,7 @@ impl Referee {
         self.stage = Stage::Playing;
         let Some(g) = self.game.as_ref() else { return };
         let number = g.number;
-        let (white, black) = (
-            self.client_name(g.white),
-            self.client_name(g.white.other()),
-        );
+        let (white, black) = (self.client_name(g.white), self.client_name(g.white.other()));
         for id in ClientId::BOTH {
             if self.clients[id.index()].signed_on {
                 self.send_inform(id, "*", at, out);
@@ -898,7 +1001,10 @@ impl Referee {
         self.notice(
             out,
             EventKind::Info,
-            format!("game {number} of {}: {white} (White) vs {black} (Black)", self.settings.games),
+            format!(
+                "game {number} of {}: {white} (White) vs {black} (Black)",
+                self.settings.games
+            ),
         );
         if self.check_automatic_end(at, out) {
             return;
@@ -911,8 +1017,12 @@ impl Referee {
     /// Ends the game if the position ends it by rule (mate, stalemate, dead
     /// position, 75 moves, fivefold repetition). Returns whether it did.
     fn check_automatic_end(&mut self, at: u64, out: &mut Vec<Output>) -> bool {
-        let Some(g) = self.game.as_ref() else { return false };
-        let Some(end) = g.game.automatic_end() else { return false };
+        let Some(g) = self.game.as_ref() else {
+            return false;
+        };
+        let Some(end) = g.game.automatic_end() else {
+            return false;
+        };
         let (result, reason) = match end {
             AutomaticEnd::Checkmate { winner } => (
                 GameResult::Win(winner),
@@ -924,7 +1034,9 @@ impl Referee {
                 "dead position (insufficient material)".to_string(),
             ),
             AutomaticEnd::SeventyFiveMoves => (GameResult::Draw, "75-move rule".to_string()),
-            AutomaticEnd::FivefoldRepetition => (GameResult::Draw, "fivefold repetition".to_string()),
+            AutomaticEnd::FivefoldRepetition => {
+                (GameResult::Draw, "fivefold repetition".to_string())
+            }
         };
         self.end_game(result, Termination::Normal, reason, at, out);
         true
@@ -932,7 +1044,9 @@ impl Referee {
 
     fn flag_fall(&mut self, at: u64, out: &mut Vec<Output>) {
         let Some(g) = self.game.as_mut() else { return };
-        let Some(color) = g.clocks.running() else { return };
+        let Some(color) = g.clocks.running() else {
+            return;
+        };
         g.flagged = Some(color);
         let opponent_can_mate = game::can_mate(g.game.position(), !color);
         let who = color_name(color);
@@ -941,7 +1055,10 @@ impl Referee {
         } else {
             (
                 GameResult::Draw,
-                format!("{who}'s flag fell, but {} has no mating material", color_name(!color)),
+                format!(
+                    "{who}'s flag fell, but {} has no mating material",
+                    color_name(!color)
+                ),
             )
         };
         self.end_game(result, Termination::TimeForfeit, reason, at, out);
@@ -970,7 +1087,11 @@ impl Referee {
         // Score: A and B in half points.
         match result {
             GameResult::Win(c) => {
-                let winner = if c == Color::White { white } else { white.other() };
+                let winner = if c == Color::White {
+                    white
+                } else {
+                    white.other()
+                };
                 self.score_halves[winner.index()] += 2;
                 self.wdl_a[if winner == ClientId::A { 0 } else { 2 }] += 1;
             }
@@ -1030,7 +1151,10 @@ impl Referee {
             played,
             if played == 1 { "" } else { "s" }
         );
-        if let Some(e) = elo_difference(self.wdl_a[0], self.wdl_a[1], self.wdl_a[2]) {
+        if let Some(e) = elo_difference(self.wdl_a[0], self.wdl_a[1], self.wdl_a[2])
+            && e.diff.is_finite()
+            && e.margin95.is_finite()
+        {
             s.push_str(&format!(
                 "; Elo difference for {}: {:+.0} +/- {:.0} (95%)",
                 self.client_name(ClientId::A),
@@ -1085,7 +1209,10 @@ impl Referee {
         self.notice(
             out,
             EventKind::Info,
-            format!("{}: bringing the client back in line (reset, inform, execute)", id.letter()),
+            format!(
+                "{}: bringing the client back in line (reset, inform, execute)",
+                id.letter()
+            ),
         );
     }
 
@@ -1094,9 +1221,9 @@ impl Referee {
         if g.is_over() || !self.clients[id.index()].signed_on {
             return;
         }
+        let on_move = g.awaiting.as_ref().is_some_and(|a| a.client == id);
         self.send_inform(id, "*", at, out);
         self.send_executes(id, at, out);
-        let on_move = g.awaiting.as_ref().is_some_and(|a| a.client == id);
         if on_move {
             self.send_respond(id, at, out, Respond::AfterExecute);
         }
@@ -1106,7 +1233,9 @@ impl Referee {
         let Some(g) = self.game.as_ref() else { return };
         let mut records = Vec::new();
         for (i, m) in g.game.moves().iter().enumerate() {
-            let Some(before) = g.game.position_at(i) else { break };
+            let Some(before) = g.game.position_at(i) else {
+                break;
+            };
             let mut r = self.base_record(before, at);
             r.set(Operation::refcom(RefCom::Execute));
             r.set(Operation::sm(&game::san_of(before, m)));
@@ -1122,7 +1251,10 @@ impl Referee {
     /// The four fields of `pos` with `cc`, `fmvn` and `hmvc`.
     fn base_record(&self, pos: &Chess, at: u64) -> Record {
         let (w, b) = match &self.game {
-            Some(g) => (g.clocks.used(Color::White, at), g.clocks.used(Color::Black, at)),
+            Some(g) => (
+                g.clocks.used(Color::White, at),
+                g.clocks.used(Color::Black, at),
+            ),
             None => (0, 0),
         };
         let (cw, cb) = clock::cc_values(w, b);
@@ -1180,7 +1312,11 @@ impl Referee {
         let Some(g) = self.game.as_ref() else { return };
         let ply = g.game.ply();
         let with_move = ply > g.opening_plies && kind != Respond::AfterExecute;
-        let mut r = match (with_move, g.game.position_at(ply.saturating_sub(1)), g.game.moves().last()) {
+        let mut r = match (
+            with_move,
+            g.game.position_at(ply.saturating_sub(1)),
+            g.game.moves().last(),
+        ) {
             (true, Some(before), Some(last)) => {
                 let san = game::san_of(before, last);
                 let mut r = self.base_record(before, at);
@@ -1219,7 +1355,11 @@ impl Referee {
                 self.client_name(g.white.other()),
                 g.round.clone(),
             ),
-            None => (self.client_name(ClientId::A), self.client_name(ClientId::B), "?".into()),
+            None => (
+                self.client_name(ClientId::A),
+                self.client_name(ClientId::B),
+                "?".into(),
+            ),
         };
         vec![
             ("Event".into(), s.event.clone()),
@@ -1359,11 +1499,14 @@ impl Referee {
                         flagged: g.flagged == Some(color),
                     };
                 }
-                let last = g.game.last_move().and_then(|m| match m.to_uci(CastlingMode::Standard) {
-                    UciMove::Normal { from, to, .. } => Some((from, to)),
-                    UciMove::Put { to, .. } => Some((to, to)),
-                    UciMove::Null => None,
-                });
+                let last =
+                    g.game
+                        .last_move()
+                        .and_then(|m| match m.to_uci(CastlingMode::Standard) {
+                            UciMove::Normal { from, to, .. } => Some((from, to)),
+                            UciMove::Put { to, .. } => Some((to, to)),
+                            UciMove::Null => None,
+                        });
                 let result = g.end.as_ref().map(|(r, t, reason)| ResultView {
                     result: r.as_str().into(),
                     termination: t.as_str().into(),
@@ -1414,7 +1557,7 @@ fn claim_name(c: DrawClaim) -> &'static str {
 }
 
 fn half_points(h: u32) -> String {
-    if h % 2 == 0 {
+    if h.is_multiple_of(2) {
         format!("{}", h / 2)
     } else {
         format!("{}.5", h / 2)

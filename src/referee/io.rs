@@ -149,7 +149,12 @@ pub enum Output {
     },
     GameOver(GameOver),
     /// The session has ended (match complete or supervisor's order).
-    SessionOver { summary: String },
+    SessionOver {
+        summary: String,
+    },
     /// Something for the log and the display.
-    Notice { kind: EventKind, text: String },
+    Notice {
+        kind: EventKind,
+        text: String,
+    },
 }
