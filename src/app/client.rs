@@ -2,11 +2,15 @@
 
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, unbounded};
+use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 
 use crate::app::options::ClientArgs;
 use crate::client::{Action, ClientProtocol, Mover};
 use crate::link::{Link, LinkEvent, LinkEventKind, PortSettings};
+
+/// How long the client waits for the referee's first record before it
+/// signs on again.
+pub const SIGN_ON_REPEAT: Duration = Duration::from_secs(3);
 
 /// Runs `argus client`; returns the exit status (0 after `disconnect`,
 /// 2 when the port cannot be opened, 1 when the link threads stop).
@@ -86,12 +90,28 @@ pub fn serve(
             .map_err(|e| ClientError::Failed(e.to_string()))
     };
     send(protocol.sign_on())?;
+    // Until the referee answers, sign on again now and then: a referee that
+    // started after us clears its stale input and never saw the first one.
+    let mut heard = false;
     loop {
-        let ev = events
-            .recv()
-            .map_err(|_| ClientError::Failed("the serial link threads stopped".into()))?;
+        let ev = match events.recv_timeout(SIGN_ON_REPEAT) {
+            Ok(ev) => ev,
+            Err(RecvTimeoutError::Timeout) => {
+                if !heard {
+                    say("no answer from the referee yet: signing on again");
+                    send(protocol.sign_on())?;
+                }
+                continue;
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(ClientError::Failed(
+                    "the serial link threads stopped".into(),
+                ));
+            }
+        };
         match ev.kind {
             LinkEventKind::Line { text, .. } => {
+                heard = true;
                 for action in protocol.handle_line(&text) {
                     match action {
                         Action::Reply(r) => {
@@ -112,6 +132,7 @@ pub fn serve(
             LinkEventKind::Dropped { reason, .. } => say(&format!("dropped a line: {reason}")),
             LinkEventKind::Lost { reason, .. } => say(&format!("link lost: {reason}")),
             LinkEventKind::Back { .. } => {
+                heard = false;
                 say("link back: signing on again");
                 send(protocol.sign_on())?;
             }

@@ -47,25 +47,6 @@ pub fn main(args: DemoArgs) -> u8 {
         }
     };
     let port_settings = PortSettings::default();
-    // The clients: A random, B greedy, on the far ends of the cables.
-    let movers = [
-        ("random mover", MoverKind::Random),
-        ("greedy mover", MoverKind::Greedy),
-    ];
-    let mut clients = Vec::new();
-    for (i, (cable, (name, kind))) in cables.iter().zip(movers).enumerate() {
-        let path = cable.b().to_string();
-        let settings = port_settings;
-        let protocol = ClientProtocol::new(
-            name,
-            Mover::new(kind, args.seed.wrapping_add(i as u64)),
-            true,
-        );
-        let think = Duration::from_millis(args.think_ms);
-        clients.push(thread::spawn(move || {
-            client::run(&path, settings, protocol, think, false)
-        }));
-    }
     let outputs = match Outputs::open(&log_dir, args.pgn.clone(), None, args.headless) {
         Ok(o) => o,
         Err(e) => {
@@ -88,6 +69,27 @@ pub fn main(args: DemoArgs) -> u8 {
     let Ok(links): Result<[Link; 2], _> = links.try_into() else {
         return 1;
     };
+    // The clients start once the referee's ends are open (opening a port
+    // clears its stale input).
+    // Client A is a random mover, B a greedy one, on the far ends.
+    let movers = [
+        ("random mover", MoverKind::Random),
+        ("greedy mover", MoverKind::Greedy),
+    ];
+    let mut clients = Vec::new();
+    for (i, (cable, (name, kind))) in cables.iter().zip(movers).enumerate() {
+        let path = cable.b().to_string();
+        let settings = port_settings;
+        let protocol = ClientProtocol::new(
+            name,
+            Mover::new(kind, args.seed.wrapping_add(i as u64)),
+            true,
+        );
+        let think = Duration::from_millis(args.think_ms);
+        clients.push(thread::spawn(move || {
+            client::run(&path, settings, protocol, think, false)
+        }));
+    }
     let settings = Settings {
         event: "argus demo".into(),
         site: "this computer".into(),

@@ -115,17 +115,18 @@ pub fn run(session: Session) -> Ending {
         // Draw when something changed, and at 10 Hz while a clock runs.
         let snap = core.snapshot(now_ms());
         if let Some((guard, _, ui)) = board.as_mut()
-            && dirty {
-                let links = link_views(&links, &books, &port_settings);
-                if let Err(e) = guard
-                    .terminal()
-                    .draw(|f| ui.render(f, &snap, &links, now_ms()))
-                {
-                    ending = Ending::Failed(format!("cannot draw on the terminal: {e}"));
-                    break;
-                }
-                dirty = false;
+            && dirty
+        {
+            let links = link_views(&links, &books, &port_settings);
+            if let Err(e) = guard
+                .terminal()
+                .draw(|f| ui.render(f, &snap, &links, now_ms()))
+            {
+                ending = Ending::Failed(format!("cannot draw on the terminal: {e}"));
+                break;
             }
+            dirty = false;
+        }
         if core.is_over() {
             let drained = books.iter().all(|b| b.in_flight.is_empty());
             let until = *drain_until.get_or_insert_with(|| Instant::now() + DRAIN_GRACE);

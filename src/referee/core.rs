@@ -1520,7 +1520,13 @@ impl Referee {
                     result,
                 )
             }
-            None => (Chess::default(), Chess::default(), Vec::new(), None, None),
+            None => {
+                for color in [Color::White, Color::Black] {
+                    clocks[color_index(color)].remaining_ms =
+                        self.settings.time_control.initial_ms(color);
+                }
+                (Chess::default(), Chess::default(), Vec::new(), None, None)
+            }
         };
         Snapshot {
             at_ms: at,
