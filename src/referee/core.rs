@@ -1002,8 +1002,8 @@ impl Referee {
             out,
             EventKind::Info,
             format!(
-                "game {number} of {}: {white} (White) vs {black} (Black)",
-                self.settings.games
+                "{}: {white} (White) vs {black} (Black)",
+                game_label(number, self.settings.games)
             ),
         );
         if self.check_automatic_end(at, out) {
@@ -1544,6 +1544,15 @@ impl Referee {
             result,
             events: self.events.iter().cloned().collect(),
         }
+    }
+}
+
+/// `game 3 of 10`, or `game 3` when the match has no fixed length.
+fn game_label(number: u32, games: u32) -> String {
+    if games == u32::MAX {
+        format!("game {number}")
+    } else {
+        format!("game {number} of {games}")
     }
 }
 
