@@ -14,3 +14,6 @@ pub use self::core::Referee;
 pub use io::{Command, GameOver, GameResult, Input, Output, Termination, Verdict};
 pub use settings::{FalseClaim, IllegalMove, Settings, Start};
 pub use snapshot::{ClientId, Snapshot};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,1 @@
+//! Scripted-transcript tests of every protocol behaviour.

@@ -1,0 +1,1 @@
+//! Random-mover simulation and misbehaving clients, through the core.
