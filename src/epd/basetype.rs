@@ -134,7 +134,12 @@ mod tests {
 
     #[test]
     fn clock_value_round_trips() {
-        for s in ["000:00:00:00", "000:01:34:56", "001:23:59:59", "999:23:59:59"] {
+        for s in [
+            "000:00:00:00",
+            "000:01:34:56",
+            "001:23:59:59",
+            "999:23:59:59",
+        ] {
             assert_eq!(ClockValue::parse(s).unwrap().to_string(), s);
         }
         assert_eq!(ClockValue::parse("000:01:00:05").unwrap(), ClockValue(3605));
@@ -143,7 +148,14 @@ mod tests {
 
     #[test]
     fn clock_value_rejects_bad_shapes() {
-        for s in ["", "00:00:00:00", "000:24:00:00", "000:00:60:00", "000-00:00:00", "aaa:00:00:00"] {
+        for s in [
+            "",
+            "00:00:00:00",
+            "000:24:00:00",
+            "000:00:60:00",
+            "000-00:00:00",
+            "aaa:00:00:00",
+        ] {
             assert!(ClockValue::parse(s).is_err(), "{s}");
         }
     }
@@ -153,7 +165,10 @@ mod tests {
         assert_eq!(Date::parse("1995.03.31").unwrap().to_string(), "1995.03.31");
         assert!(Date::parse("1995.13.01").is_err());
         assert!(Date::parse("1995-03-31").is_err());
-        assert_eq!(TimeOfDay::parse("23:05:09").unwrap().to_string(), "23:05:09");
+        assert_eq!(
+            TimeOfDay::parse("23:05:09").unwrap().to_string(),
+            "23:05:09"
+        );
         assert!(TimeOfDay::parse("24:00:00").is_err());
     }
 }

@@ -1,9 +1,40 @@
 //! EPD records (Extended Position Description, spec sections 4-7): parse,
 //! write, normalise, and typed access to the opcodes the referee uses. This
 //! module knows nothing of chess rules.
+//!
+//! * [`Record::parse`] / [`Record::parse_bytes`] read one line
+//!   ([`EpdError`] says what was wrong and at which column).
+//! * `Display` for [`Record`] writes it back as given;
+//!   [`Record::to_canonical`] and [`Record::normalize`] give the canonical
+//!   form of spec 7.1.
+//! * [`Record::refcom`], [`Record::cc`], [`Record::sm`], ... read typed
+//!   operands ([`OpError`] on malformed ones); [`Operation::refcom`],
+//!   [`Operation::cc`], ... build operations that always write as valid EPD.
+//!
+//! ```
+//! use argus::epd::{Operation, RefCom, Record};
+//! let mut r = Record::parse("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 sm e4;").unwrap();
+//! r.set(Operation::refcom(RefCom::Respond));
+//! assert_eq!(r.refcom().unwrap(), Some(RefCom::Respond));
+//! assert_eq!(r.to_canonical(),
+//!     "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 refcom respond; sm e4;");
+//! ```
 
 pub mod basetype;
+pub mod build;
+pub mod error;
+pub mod ops;
+pub mod parse;
 pub mod record;
+pub mod write;
+
+#[cfg(test)]
+mod proptests;
+#[cfg(test)]
+mod tests;
 
 pub use basetype::{ClockValue, Date, TimeOfDay};
+pub use error::EpdError;
+pub use ops::{OpError, RefCom, RefReq};
+pub use parse::{MAX_LINE, MAX_STRING};
 pub use record::{Fields, Operand, Operation, Record};
