@@ -18,6 +18,7 @@ pub mod clock;
 pub mod display;
 pub mod epd;
 pub mod game;
+pub mod kit;
 pub mod link;
 pub mod record;
 pub mod referee;

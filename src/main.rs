@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use argus::app;
+use argus::app::epd::EpdVerb;
 use argus::app::options::{ClientArgs, DemoArgs, RefereeArgs};
 
 /// argus: a referee for computer chess played across serial cables.
@@ -40,6 +41,17 @@ enum Cmd {
     /// Two pseudo-terminal cables are made inside the process; a random and
     /// a greedy mover play game after game until you quit.
     Demo(DemoArgs),
+    /// EPD Kit: check, normalise and purge EPD files.
+    ///
+    /// Every verb reads EPD records one line at a time (blank lines are
+    /// skipped; lines over 4096 bytes are reported and skipped) and reports
+    /// each bad record as FILE:LINE: reason. Exit status: 0 when every
+    /// record was good, 1 when some record was bad, 2 when a file could not
+    /// be read or written. A FILE of "-" means standard input or output.
+    Epd {
+        #[command(subcommand)]
+        verb: EpdVerb,
+    },
     /// List this machine's serial ports (USB adapters with their ids).
     Ports,
 }
@@ -49,6 +61,7 @@ fn main() -> ExitCode {
         Cmd::Referee(args) => app::referee::main(*args),
         Cmd::Client(args) => app::client::main(args),
         Cmd::Demo(args) => app::demo::main(args),
+        Cmd::Epd { verb } => app::epd::main(verb),
         Cmd::Ports => app::ports::main(),
     };
     ExitCode::from(code)

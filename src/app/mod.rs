@@ -3,6 +3,7 @@
 
 pub mod client;
 pub mod demo;
+pub mod epd;
 pub mod logging;
 pub mod options;
 pub mod output;

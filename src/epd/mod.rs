@@ -28,6 +28,11 @@ pub mod parse;
 pub mod record;
 pub mod write;
 
+#[cfg(test)]
+mod proptests;
+#[cfg(test)]
+mod tests;
+
 pub use basetype::{ClockValue, Date, TimeOfDay};
 pub use error::EpdError;
 pub use ops::{OpError, RefCom, RefReq};

@@ -216,13 +216,11 @@ impl Record {
 
     /// `cc`: time used by White and by Black (exactly two clock values).
     pub fn cc(&self) -> Result<Option<(ClockValue, ClockValue)>, OpError> {
-        let Some(v) = self.exactly("cc", 2)? else {
-            return Ok(None);
-        };
         let clock = |s: &str| ClockValue::parse(s).map_err(|m| OpError::new("cc", m));
-        match v.as_slice() {
-            [white, black] => Ok(Some((clock(white)?, clock(black)?))),
-            _ => Err(OpError::new("cc", "expected 2 operands")),
+        match self.exactly("cc", 2)?.as_deref() {
+            None => Ok(None),
+            Some([white, black]) => Ok(Some((clock(white)?, clock(black)?))),
+            Some(_) => Err(OpError::new("cc", "expected 2 operands")),
         }
     }
 

@@ -159,7 +159,9 @@ impl<'a> Parser<'a> {
             en_passant: self.text(en_passant.0, en_passant.1),
         };
         let rest = self.slice(self.pos, self.b.len());
-        let mut ops = Vec::with_capacity(rest.iter().filter(|&&c| c == b';').count());
+        // Room for one operation per ';' (capped: a hostile line of
+        // semicolons must not reserve much).
+        let mut ops = Vec::with_capacity(rest.iter().filter(|&&c| c == b';').count().min(32));
         loop {
             self.skip_blanks();
             if self.peek().is_none() {
