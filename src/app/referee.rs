@@ -76,10 +76,17 @@ pub fn main(args: RefereeArgs) -> u8 {
     }) {
         eprintln!("argus referee: cannot catch Ctrl-C: {e}");
     }
-    info!(
-        "referee session: A on {}, B on {}, {}",
-        plan.ports[0], plan.ports[1], plan.port_settings
+    let opening = format!(
+        "argus referee: A on {}, B on {}, {}, time control {}, {} game{}",
+        plan.ports[0],
+        plan.ports[1],
+        plan.port_settings,
+        plan.settings.time_control,
+        plan.settings.games,
+        if plan.settings.games == 1 { "" } else { "s" }
     );
+    info!("{opening}");
+    outputs.headless_line(&opening);
     let view = if args.headless {
         View::Headless
     } else {
