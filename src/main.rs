@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 use argus::app;
 use argus::app::epd::EpdVerb;
 use argus::app::options::{ClientArgs, DemoArgs, RefereeArgs};
+use argus::app::wire::WireArgs;
 
 /// argus: a referee for computer chess played across serial cables.
 ///
@@ -52,6 +53,13 @@ enum Cmd {
         #[command(subcommand)]
         verb: EpdVerb,
     },
+    /// Simulate a serial line between two ports: paced at the baud rate,
+    /// with optional bit errors, lost bytes and a pulled cable.
+    ///
+    /// Put it between the inner ends of two virtual cables (socat) to
+    /// rehearse a match over a slow or noisy line. Seeded: the same seed
+    /// gives the same damage.
+    Wire(WireArgs),
     /// List this machine's serial ports (USB adapters with their ids).
     Ports,
 }
@@ -63,6 +71,7 @@ fn main() -> ExitCode {
         Cmd::Demo(args) => app::demo::main(args),
         Cmd::Epd { verb } => app::epd::main(verb),
         Cmd::Ports => app::ports::main(),
+        Cmd::Wire(args) => app::wire::main(args),
     };
     ExitCode::from(code)
 }

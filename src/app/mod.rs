@@ -10,3 +10,4 @@ pub mod output;
 pub mod ports;
 pub mod referee;
 pub mod session;
+pub mod wire;

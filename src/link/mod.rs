@@ -16,6 +16,7 @@ mod open;
 mod reader;
 mod settings;
 mod thread;
+pub mod wire;
 mod writer;
 
 pub use cable::VirtualCable;

@@ -46,7 +46,7 @@ impl fmt::Display for OpenError {
 impl std::error::Error for OpenError {}
 
 impl OpenError {
-    fn new(port: &str, kind: OpenErrorKind, reason: String) -> OpenError {
+    pub(crate) fn new(port: &str, kind: OpenErrorKind, reason: String) -> OpenError {
         OpenError {
             port: port.to_string(),
             kind,
@@ -55,7 +55,7 @@ impl OpenError {
     }
 
     /// Classifies an error from the serialport crate.
-    fn from_serial(port: &str, e: &serialport::Error) -> OpenError {
+    pub(crate) fn from_serial(port: &str, e: &serialport::Error) -> OpenError {
         let (kind, reason) = match e.kind() {
             ErrorKind::NoDevice => (
                 OpenErrorKind::Busy,

@@ -1,0 +1,186 @@
+//! `argus wire`: the line simulator between two ports.
+
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use crossbeam_channel::{after, never, select, unbounded};
+
+use crate::app::options::LineOptions;
+use crate::link::wire::{DirectionStats, Impairments, Wire};
+
+/// `argus wire PORT_1 PORT_2 [options]`.
+#[derive(Debug, Clone, Args)]
+pub struct WireArgs {
+    /// One port (e.g. the inner end of a socat cable to the referee).
+    pub port_1: String,
+    /// The other port (e.g. the inner end of a cable to a client).
+    pub port_2: String,
+    #[command(flatten)]
+    pub line: LineOptions,
+    /// Probability that any one bit is flipped, e.g. 1e-4.
+    #[arg(long, default_value_t = 0.0)]
+    pub bit_error_rate: f64,
+    /// Probability that a byte is lost.
+    #[arg(long, default_value_t = 0.0)]
+    pub drop_rate: f64,
+    /// Pull the cable this many seconds after the start...
+    #[arg(long, value_name = "SECS")]
+    pub cut_at: Option<f64>,
+    /// ...for this many seconds (bytes sent meanwhile are lost).
+    #[arg(long, value_name = "SECS", default_value_t = 5.0)]
+    pub cut_for: f64,
+    /// Seed for the errors: the same seed gives the same damage.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Stop after this many seconds (default: until Ctrl-C).
+    #[arg(long, value_name = "SECS")]
+    pub duration: Option<f64>,
+    /// Write every impairment (time, direction, byte) to this file.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+}
+
+fn seconds(v: f64, name: &str) -> Result<Duration, String> {
+    if v.is_finite() && (0.0..=1e6).contains(&v) {
+        Ok(Duration::from_secs_f64(v))
+    } else {
+        Err(format!(
+            "--{name} must be a number of seconds from 0 to 1000000, not {v}"
+        ))
+    }
+}
+
+/// Runs `argus wire`; returns the exit status (0 after the duration or
+/// Ctrl-C, 2 for bad usage or a port that cannot be opened, 1 when a port
+/// failed while copying).
+pub fn main(args: WireArgs) -> u8 {
+    let settings = match args.line.port_settings() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("argus wire: {e}");
+            return 2;
+        }
+    };
+    for (v, name) in [
+        (args.bit_error_rate, "bit-error-rate"),
+        (args.drop_rate, "drop-rate"),
+    ] {
+        if !(0.0..=1.0).contains(&v) {
+            eprintln!("argus wire: --{name} must be a probability from 0 to 1, not {v}");
+            return 2;
+        }
+    }
+    let cut = match args
+        .cut_at
+        .map(|a| Ok::<_, String>((seconds(a, "cut-at")?, seconds(args.cut_for, "cut-for")?)))
+    {
+        Some(Ok(c)) => Some(c),
+        Some(Err(e)) => {
+            eprintln!("argus wire: {e}");
+            return 2;
+        }
+        None => None,
+    };
+    let duration = match args.duration.map(|d| seconds(d, "duration")) {
+        Some(Ok(d)) => Some(d),
+        Some(Err(e)) => {
+            eprintln!("argus wire: {e}");
+            return 2;
+        }
+        None => None,
+    };
+    let log_file = match &args.log {
+        Some(p) => match OpenOptions::new().create(true).append(true).open(p) {
+            Ok(f) => Some(Mutex::new(f)),
+            Err(e) => {
+                eprintln!("argus wire: cannot open the log {}: {e}", p.display());
+                return 2;
+            }
+        },
+        None => None,
+    };
+    let log: Arc<dyn Fn(&str) + Send + Sync> = Arc::new(move |line: &str| {
+        if let Some(f) = &log_file
+            && let Ok(mut f) = f.lock()
+        {
+            let _ = writeln!(f, "{line}");
+        }
+    });
+    let impairments = Impairments {
+        bit_error_rate: args.bit_error_rate,
+        drop_rate: args.drop_rate,
+        cut,
+        seed: args.seed,
+    };
+    let wire = match Wire::start(&args.port_1, &args.port_2, settings, impairments, log) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("argus wire: {e}");
+            return 2;
+        }
+    };
+    eprintln!(
+        "argus wire: {} <-> {} at {settings}, bit error rate {}, drop rate {}{}",
+        args.port_1,
+        args.port_2,
+        args.bit_error_rate,
+        args.drop_rate,
+        cut.map_or(String::new(), |(a, l)| format!(
+            ", cable pulled at {:.1} s for {:.1} s",
+            a.as_secs_f64(),
+            l.as_secs_f64()
+        ))
+    );
+    let (ctrl_tx, ctrl_rx) = unbounded();
+    let _ = ctrlc::set_handler(move || {
+        let _ = ctrl_tx.send(());
+    });
+    let end = duration.map_or_else(never, after);
+    let started = Instant::now();
+    let mut failed = false;
+    loop {
+        select! {
+            recv(ctrl_rx) -> _ => break,
+            recv(end) -> _ => break,
+            default(Duration::from_millis(200)) => {
+                if !wire.running() {
+                    failed = true;
+                    break;
+                }
+            }
+        }
+    }
+    let stats = wire.stop();
+    for (s, dir) in stats.iter().zip([
+        format!("{} -> {}", args.port_1, args.port_2),
+        format!("{} -> {}", args.port_2, args.port_1),
+    ]) {
+        println!("{}", summary(&dir, s));
+    }
+    println!("ran {:.1} s", started.elapsed().as_secs_f64());
+    if failed {
+        eprintln!("argus wire: a port failed while copying (see --log for details)");
+        1
+    } else {
+        0
+    }
+}
+
+/// One line about one direction.
+pub fn summary(dir: &str, s: &DirectionStats) -> String {
+    format!(
+        "{dir}: {} bytes, {} delivered, {} corrupted ({} bits flipped), {} dropped, {} lost to the cut; {} lines, {} of them damaged",
+        s.bytes,
+        s.delivered,
+        s.corrupted_bytes,
+        s.flipped_bits,
+        s.dropped,
+        s.cut,
+        s.lines.lines,
+        s.lines.damaged_lines
+    )
+}
