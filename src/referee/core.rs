@@ -1309,6 +1309,9 @@ impl Referee {
 
     /// Sends `respond` to `to` (see [`Respond`] for which position).
     fn send_respond(&mut self, to: ClientId, at: u64, out: &mut Vec<Output>, kind: Respond) {
+        if kind != Respond::AfterExecute && self.clients[to.index()].resync_due.is_some() {
+            return self.defer_respond(to, at);
+        }
         let Some(g) = self.game.as_ref() else { return };
         let ply = g.game.ply();
         let with_move = ply > g.opening_plies && kind != Respond::AfterExecute;
@@ -1344,6 +1347,29 @@ impl Referee {
                     resends: 0,
                 });
             }
+        }
+    }
+
+    /// A client being brought back in line is sent nothing during its
+    /// reset delay (spec 8.1.6); its resync ends with the respond. Its turn
+    /// begins now all the same: the clock runs from here.
+    fn defer_respond(&mut self, to: ClientId, at: u64) {
+        let first_seq = self.next_seq;
+        let Some(g) = self.game.as_mut() else { return };
+        if g.awaiting.as_ref().is_some_and(|a| a.client == to) {
+            return; // the same turn: the resync asks again
+        }
+        g.awaiting = Some(Awaiting {
+            client: to,
+            first_seq,
+            sent: true,
+            est_sent_at: at,
+            resends: 0,
+        });
+        let color = g.color_of(to);
+        match g.pause.as_mut() {
+            Some(p) => p.start_on_resume = true,
+            None => g.clocks.start(color, at),
         }
     }
 
