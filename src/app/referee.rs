@@ -77,7 +77,7 @@ pub fn main(args: RefereeArgs) -> u8 {
         eprintln!("argus referee: cannot catch Ctrl-C: {e}");
     }
     let opening = format!(
-        "argus referee: A on {}, B on {}, {}, time control {}, {} game{}",
+        "referee session: A on {}, B on {}, {}, time control {}, {} game{}",
         plan.ports[0],
         plan.ports[1],
         plan.port_settings,

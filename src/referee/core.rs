@@ -643,12 +643,6 @@ impl Referee {
         }
         let color = g.color_of(from);
 
-        // The echoed position: the position the client was given with the
-        // opponent's move applied, i.e. the current position.
-        if let Some(diff) = game::echo_mismatch(g.game.position(), &record.fields) {
-            return self.echo_mismatch(from, &diff, text, at, out);
-        }
-
         // The move's time: from the respond's last byte out to the reply's
         // last byte in, less the reply's own time on the wire.
         let credit = clock::wire_time_ms(wire_bytes, &self.settings.lines[from.index()]);
@@ -663,14 +657,6 @@ impl Referee {
             return self.flag_fall(at.saturating_sub(credit), out);
         }
 
-        let sm = match record.sm() {
-            Ok(sm) => sm.map(str::to_owned),
-            Err(e) => {
-                let reason = e.to_string();
-                return self.illegal(from, color, None, &reason, at, out);
-            }
-        };
-
         if record.resign() {
             let who = color_name(color);
             return self.end_game(
@@ -681,6 +667,22 @@ impl Referee {
                 out,
             );
         }
+
+        // The echoed position: the position the client was given with the
+        // opponent's move applied, i.e. the current position. (A
+        // resignation stands whatever position came with it.)
+        let g = self.game.as_ref().expect("checked above");
+        if let Some(diff) = game::echo_mismatch(g.game.position(), &record.fields) {
+            return self.echo_mismatch(from, &diff, text, at, out);
+        }
+
+        let sm = match record.sm() {
+            Ok(sm) => sm.map(str::to_owned),
+            Err(e) => {
+                let reason = e.to_string();
+                return self.illegal(from, color, None, &reason, at, out);
+            }
+        };
 
         let offer_open = g.draw_offer == Some(!color);
         if record.draw_accept() {
@@ -757,6 +759,18 @@ impl Referee {
                         out,
                     );
                 }
+                None if mv.as_ref().is_some_and(|m| mates(g.game.position(), m)) => {
+                    // The claim is false, but the move given with it mates:
+                    // the mate ends the game (FIDE 5.1.1).
+                    self.notice(
+                        out,
+                        EventKind::Warning,
+                        format!(
+                            "{}: false draw claim with a mating move; the mate stands",
+                            from.letter()
+                        ),
+                    );
+                }
                 None => match self.settings.false_claim {
                     FalseClaim::Forfeit => {
                         self.game.as_mut().expect("game").final_comment =
@@ -789,8 +803,9 @@ impl Referee {
         }
 
         let Some(mv) = mv else {
-            if record.draw_accept() && offer_open {
-                return; // handled above
+            if record.draw_accept() {
+                // An accept with no offer to accept, and no move: ask again.
+                return self.send_respond(from, at, out, Respond::Again);
             }
             let reason = "reply without a move (sm) while a legal move exists".to_string();
             return self.illegal(from, color, None, &reason, at, out);
@@ -1151,14 +1166,18 @@ impl Referee {
             played,
             if played == 1 { "" } else { "s" }
         );
+        // An estimate only means something with a finite, non-zero margin
+        // (not after one game, nor at a 0% or 100% score).
         if let Some(e) = elo_difference(self.wdl_a[0], self.wdl_a[1], self.wdl_a[2])
             && e.diff.is_finite()
             && e.margin95.is_finite()
+            && e.margin95 > 0.0
         {
+            let diff = if e.diff.round() == 0.0 { 0.0 } else { e.diff };
             s.push_str(&format!(
                 "; Elo difference for {}: {:+.0} +/- {:.0} (95%)",
                 self.client_name(ClientId::A),
-                e.diff,
+                diff,
                 e.margin95
             ));
         }
@@ -1580,6 +1599,13 @@ fn game_label(number: u32, games: u32) -> String {
     } else {
         format!("game {number} of {games}")
     }
+}
+
+/// Whether `m` checkmates in `pos`.
+fn mates(pos: &Chess, m: &Move) -> bool {
+    let mut after = pos.clone();
+    after.play_unchecked(*m);
+    after.is_checkmate()
 }
 
 fn color_name(c: Color) -> &'static str {
