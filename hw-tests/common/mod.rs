@@ -1,11 +1,16 @@
 //! Helpers shared by the integration tests in `hw-tests/`: virtual
 //! null-modem cables made with socat, skipping when socat is missing, a
 //! plain peer port, waiting for link events, and the path of the built
-//! `argus` binary.
+//! `argus` binary; in submodules, child processes with captured output
+//! ([`process`]) and the two-cable wiring of a referee session, virtual or
+//! real ([`rig`]).
 //!
 //! Use from a test file with `#[macro_use] mod common;`.
 
 #![allow(dead_code)]
+
+pub mod process;
+pub mod rig;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};

@@ -1,0 +1,931 @@
+//! `argus referee` refereeing two `argus client`s, all three the real
+//! binary as child processes, over virtual null-modem cables (socat) or,
+//! when `ARGUS_HW_A`, `ARGUS_HW_B`, `ARGUS_HW_CLIENT_A` and
+//! `ARGUS_HW_CLIENT_B` are set, over real serial ports (see
+//! docs/hardware.md). Without either, each test prints `SKIPPED: ...`.
+//!
+//! Each test checks what a tournament director would: the exit codes, the
+//! PGN file (every game replayed move by move, the result consistent with
+//! the final position and the Termination tag), the byte transcript (every
+//! move relayed and received as an `sm`), and the headless printout.
+
+#![cfg(unix)]
+
+#[macro_use]
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use argus::epd::{Record, RefCom, RefReq};
+use argus::game::{self, Chess, Game};
+use argus::link::{PortSettings, open_port};
+use argus::record::pgn_read::{PgnText, read_pgn_games};
+use argus::record::transcript::{Direction, TranscriptLine, parse_line};
+use common::argus_bin;
+use common::process::Proc;
+use common::rig::Rig;
+use shakmaty::Position;
+
+/// The clients' names (sent with `tcsi`).
+const NAMES: [&str; 2] = ["alpha", "beta"];
+/// Port labels in the transcript.
+const PORTS: [&str; 2] = ["A", "B"];
+
+// ----- a session under test ---------------------------------------------
+
+/// One referee session: the wiring, a temporary directory for its files,
+/// and the processes. On a failed test it prints everything it knows.
+struct Bout {
+    rig: Rig,
+    dir: tempfile::TempDir,
+    referee: Option<Proc>,
+    clients: [Option<Proc>; 2],
+    /// Where the referee writes its transcript.
+    log_dir: PathBuf,
+}
+
+impl Bout {
+    fn new(rig: Rig) -> Bout {
+        let dir = tempfile::Builder::new()
+            .prefix("argus-referee-")
+            .tempdir()
+            .unwrap_or_else(|e| panic!("cannot make a temporary directory: {e}"));
+        let log_dir = dir.path().join("logs");
+        Bout {
+            rig,
+            dir,
+            referee: None,
+            clients: [None, None],
+            log_dir,
+        }
+    }
+
+    /// A file in the session's temporary directory.
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    fn pgn_path(&self) -> PathBuf {
+        self.path("games.pgn")
+    }
+
+    /// Starts the referee with the usual files and short delays, plus
+    /// `extra` options, and waits until it has opened its ports.
+    fn start_referee(&mut self, extra: &[&str]) {
+        let mut args = self.referee_ports();
+        args.extend(strings(&["--headless", "--log-dir"]));
+        args.push(path_arg(&self.log_dir));
+        args.push("--pgn".into());
+        args.push(path_arg(&self.pgn_path()));
+        args.extend(strings(&[
+            "--reset-delay",
+            "0.2",
+            "--conclude-delay",
+            "0.2",
+        ]));
+        args.extend(strings(extra));
+        self.start_referee_raw(args, None);
+    }
+
+    /// `referee PORT_A PORT_B` (the rest of the command line is the
+    /// caller's).
+    fn referee_ports(&self) -> Vec<String> {
+        let mut args = vec!["referee".to_string()];
+        args.extend(self.rig.referee.iter().cloned());
+        args
+    }
+
+    /// Starts the referee with exactly `args` (plus the rig's line
+    /// options); `log_dir`, when given, is where it logs.
+    fn start_referee_raw(&mut self, mut args: Vec<String>, log_dir: Option<PathBuf>) {
+        if let Some(d) = log_dir {
+            self.log_dir = d;
+        }
+        args.extend(self.rig.line_args().iter().cloned());
+        let mut p = Proc::spawn("referee", &argus_bin(), &args);
+        // Clients started before the referee opens its ports would lose
+        // their first sign-on (argus discards stale input at open) and
+        // repeat it only seconds later: wait for the session to begin.
+        let log = self.log_dir.join("argus.log");
+        let within = self.rig.within(20);
+        let deadline = Instant::now() + within;
+        loop {
+            let text = std::fs::read_to_string(&log).unwrap_or_default();
+            if text.contains("referee session:") {
+                break;
+            }
+            if !p.running() {
+                let _ = p.wait_exit(Duration::from_secs(1));
+                panic!("the referee exited at start\n{}", p.describe());
+            }
+            if Instant::now() >= deadline {
+                panic!(
+                    "the referee did not open its ports within {within:?}\n{}",
+                    p.describe()
+                );
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        self.referee = Some(p);
+    }
+
+    /// Starts client `i` (0 = A, 1 = B) with its name, `seed` and `extra`
+    /// options, replacing a previous one.
+    fn start_client(&mut self, i: usize, seed: u64, extra: &[&str]) {
+        let mut args = vec!["client".to_string(), self.rig.client[i].clone()];
+        args.extend(strings(&["--name", NAMES[i], "--seed"]));
+        args.push(seed.to_string());
+        args.extend(strings(extra));
+        args.extend(self.rig.line_args().iter().cloned());
+        let label = format!("client {}", PORTS[i]);
+        self.clients[i] = Some(Proc::spawn(&label, &argus_bin(), &args));
+    }
+
+    fn referee(&mut self) -> &mut Proc {
+        self.referee.as_mut().expect("the referee was started")
+    }
+
+    fn client(&mut self, i: usize) -> &mut Proc {
+        self.clients[i].as_mut().expect("the client was started")
+    }
+
+    /// Waits for the referee and then both clients to exit; returns their
+    /// exit codes `[referee, A, B]`.
+    fn finish(&mut self, referee_secs: u64) -> [i32; 3] {
+        let r = self.rig.within(referee_secs);
+        let c = self.rig.within(15);
+        let code = self.referee().wait_exit(r);
+        [
+            code,
+            self.client(0).wait_exit(c),
+            self.client(1).wait_exit(c),
+        ]
+    }
+
+    /// The transcript so far (complete lines only), parsed.
+    fn transcript(&self) -> Vec<TranscriptLine> {
+        let path = self.log_dir.join("transcript.log");
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let complete = match text.rfind('\n') {
+            Some(end) => &text[..end],
+            None => "",
+        };
+        complete
+            .lines()
+            .enumerate()
+            .map(|(i, l)| {
+                parse_line(l).unwrap_or_else(|e| {
+                    panic!("{}:{}: bad transcript line: {e}", path.display(), i + 1)
+                })
+            })
+            .collect()
+    }
+
+    /// Waits until the transcript satisfies `pred`; panics naming `what`
+    /// after `secs` (stretched for hardware) or when the referee exits.
+    fn wait_transcript(
+        &mut self,
+        secs: u64,
+        what: &str,
+        pred: impl Fn(&[TranscriptLine]) -> bool,
+    ) -> Vec<TranscriptLine> {
+        let within = self.rig.within(secs);
+        let deadline = Instant::now() + within;
+        loop {
+            let lines = self.transcript();
+            if pred(&lines) {
+                return lines;
+            }
+            if !self.referee().running() {
+                panic!("the referee exited before the transcript showed {what}");
+            }
+            if Instant::now() >= deadline {
+                panic!("the transcript did not show {what} within {within:?}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// The games in the PGN file at `path`.
+    fn games_in(&self, path: &Path) -> Vec<PgnText> {
+        let text = std::fs::read_to_string(path)
+            .unwrap_or_else(|e| panic!("cannot read the PGN file {}: {e}", path.display()));
+        read_pgn_games(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    }
+}
+
+impl Drop for Bout {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            return;
+        }
+        // The processes are killed when their fields drop, after this.
+        let procs = std::iter::once(&self.referee).chain(self.clients.iter());
+        for p in procs.flatten() {
+            eprintln!("{}", p.describe());
+        }
+        let path = self.log_dir.join("transcript.log");
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let lines: Vec<&str> = text.lines().collect();
+        let from = lines.len().saturating_sub(40);
+        eprintln!(
+            "--- last lines of {}:\n{}",
+            path.display(),
+            lines[from..].join("\n")
+        );
+    }
+}
+
+fn strings(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+fn path_arg(p: &Path) -> String {
+    p.to_str()
+        .unwrap_or_else(|| panic!("temporary path is not UTF-8: {}", p.display()))
+        .to_string()
+}
+
+// ----- checks -------------------------------------------------------------
+
+/// Replays a PGN game from its start (the `FEN` tag with `SetUp "1"`, else
+/// the initial position); every move must be legal and written in the
+/// canonical SAN.
+fn replay(g: &PgnText) -> Game {
+    let start = match g.tag("FEN") {
+        Some(fen) => {
+            assert_eq!(
+                g.tag("SetUp"),
+                Some("1"),
+                "game at line {}: FEN without SetUp",
+                g.line
+            );
+            game::position_from_fen(fen)
+                .unwrap_or_else(|e| panic!("game at line {}: bad FEN {fen:?}: {e}", g.line))
+        }
+        None => Chess::default(),
+    };
+    let mut replayed = Game::new(start);
+    for (i, san) in g.sans.iter().enumerate() {
+        if let Err(e) = replayed.play_san(san) {
+            panic!(
+                "game at line {}: ply {} {san:?} is not legal: {e}",
+                g.line,
+                i + 1
+            );
+        }
+        let written = replayed.sans().last().map(String::as_str);
+        assert_eq!(
+            written,
+            Some(san.as_str()),
+            "game at line {}: SAN not canonical",
+            g.line
+        );
+    }
+    replayed
+}
+
+/// Checks one finished (or unterminated) game: the result marker equals the
+/// Result tag, the moves replay, and the result is what the final position
+/// and the Termination tag say it must be. Returns the replayed game.
+fn check_game(g: &PgnText) -> Game {
+    let at = g.line;
+    let result = g
+        .tag("Result")
+        .unwrap_or_else(|| panic!("game at line {at}: no Result tag"));
+    assert_eq!(
+        g.result.as_deref(),
+        Some(result),
+        "game at line {at}: marker vs tag"
+    );
+    for tag in [
+        "Event",
+        "Site",
+        "Date",
+        "Round",
+        "White",
+        "Black",
+        "TimeControl",
+    ] {
+        assert!(g.tag(tag).is_some(), "game at line {at}: no {tag} tag");
+    }
+    let replayed = replay(g);
+    let pos = replayed.position();
+    let termination = g
+        .tag("Termination")
+        .unwrap_or_else(|| panic!("game at line {at}: no Termination tag"));
+    match termination {
+        "normal" => match replayed.automatic_end() {
+            Some(end) => assert_eq!(result, end.result(), "game at line {at}: {end}"),
+            None => {
+                // The reference clients neither resign nor agree draws: a
+                // normal end without an automatic one is a draw claim, valid
+                // now or with the (unplayed) claiming move.
+                assert_eq!(result, "1/2-1/2", "game at line {at}: normal end, no mate");
+                let claimable = replayed.claimable_draw().is_some()
+                    || pos
+                        .legal_moves()
+                        .iter()
+                        .any(|m| replayed.claimable_draw_after(m).is_some());
+                assert!(
+                    claimable,
+                    "game at line {at}: drawn but no draw was claimable"
+                );
+            }
+        },
+        "time forfeit" => {
+            let loser = pos.turn();
+            let want = if game::can_mate(pos, !loser) {
+                if loser.is_white() { "0-1" } else { "1-0" }
+            } else {
+                "1/2-1/2"
+            };
+            assert_eq!(
+                result, want,
+                "game at line {at}: flag of the side to move fell"
+            );
+            assert!(
+                replayed.automatic_end().is_none(),
+                "game at line {at}: over before the flag"
+            );
+        }
+        "unterminated" => assert_eq!(result, "*", "game at line {at}"),
+        other => panic!("game at line {at}: unexpected Termination {other:?} (result {result})"),
+    }
+    replayed
+}
+
+/// The record in a transcript line's bytes (line end stripped), if it
+/// parses.
+fn record_of(l: &TranscriptLine) -> Option<Record> {
+    let text = String::from_utf8_lossy(&l.bytes);
+    Record::parse(text.trim_end_matches(['\r', '\n', '\0'])).ok()
+}
+
+fn is_reply(r: &Record) -> bool {
+    matches!(r.refreq(), Ok(Some(RefReq::Reply)))
+}
+
+fn is_refcom(r: &Record, c: RefCom) -> bool {
+    r.refcom().ok().flatten() == Some(c)
+}
+
+/// The records that went `dir` on `port`, in order.
+fn records(lines: &[TranscriptLine], port: &str, dir: Direction) -> Vec<Record> {
+    lines
+        .iter()
+        .filter(|l| l.port == port && l.direction == dir)
+        .filter_map(record_of)
+        .collect()
+}
+
+/// How many replies client `port` has sent.
+fn replies(lines: &[TranscriptLine], port: &str) -> usize {
+    records(lines, port, Direction::In)
+        .iter()
+        .filter(|r| is_reply(r))
+        .count()
+}
+
+/// `want` must be a subsequence of `have` (in order, gaps allowed).
+fn assert_subsequence(want: &[String], have: &[String], what: &str) {
+    let mut it = have.iter();
+    for (i, w) in want.iter().enumerate() {
+        if !it.any(|h| h == w) {
+            panic!(
+                "{what}: {w:?} (number {} of {}) is missing or out of order\nwanted: {want:?}\nfound: {have:?}",
+                i + 1,
+                want.len()
+            );
+        }
+    }
+}
+
+/// Checks the transcript against the PGN: both directions on both ports;
+/// every move but each game's last went out to a client as an `sm`
+/// (`respond`, or `execute` for opening moves and resyncs); every move the
+/// clients played (after `opening_plies[k]` plies of game k) came in as the
+/// `sm` of a reply.
+fn check_transcript(lines: &[TranscriptLine], games: &[PgnText], opening_plies: &[usize]) {
+    for port in PORTS {
+        for dir in [Direction::In, Direction::Out] {
+            assert!(
+                lines.iter().any(|l| l.port == port && l.direction == dir),
+                "transcript: nothing went {dir:?} on {port}"
+            );
+        }
+    }
+    let sm = |r: &Record| r.sm().ok().flatten().map(str::to_string);
+    let sent: Vec<String> = lines
+        .iter()
+        .filter(|l| l.direction == Direction::Out)
+        .filter_map(record_of)
+        .filter_map(|r| sm(&r))
+        .collect();
+    let received: Vec<String> = lines
+        .iter()
+        .filter(|l| l.direction == Direction::In)
+        .filter_map(record_of)
+        .filter(is_reply)
+        .filter_map(|r| sm(&r))
+        .collect();
+    let relayed: Vec<String> = games
+        .iter()
+        .flat_map(|g| g.sans[..g.sans.len().saturating_sub(1)].iter().cloned())
+        .collect();
+    assert_subsequence(&relayed, &sent, "moves sent to the clients");
+    let played: Vec<String> = games
+        .iter()
+        .zip(opening_plies)
+        .flat_map(|(g, &o)| g.sans.iter().skip(o).cloned())
+        .collect();
+    assert_subsequence(&played, &received, "moves received from the clients");
+}
+
+/// Checks the headless printout against the PGN: a start line and a result
+/// line for every game.
+fn check_headless(stdout: &[String], games: &[PgnText]) {
+    for (i, g) in games.iter().enumerate() {
+        let n = i + 1;
+        let tag = |t: &str| g.tag(t).unwrap_or("?");
+        let start = format!(
+            "game {n}: {} (White) vs {} (Black)",
+            tag("White"),
+            tag("Black")
+        );
+        assert!(stdout.contains(&start), "no line {start:?} in {stdout:#?}");
+        let over = format!("game {n}: {} {} (", tag("Result"), tag("Termination"));
+        assert!(
+            stdout.iter().any(|l| l.starts_with(&over)),
+            "no line starting {over:?} in {stdout:#?}"
+        );
+    }
+}
+
+/// Points as the summary writes them (`3`, `2.5`).
+fn points(halves: u32) -> String {
+    if halves.is_multiple_of(2) {
+        format!("{}", halves / 2)
+    } else {
+        format!("{}.5", halves / 2)
+    }
+}
+
+/// The match summary line the referee must print for these games.
+fn expected_summary(games: &[PgnText]) -> String {
+    let mut halves = [0u32; 2];
+    for g in games {
+        let white = usize::from(g.tag("White") != Some(NAMES[0]));
+        match g.tag("Result") {
+            Some("1-0") => halves[white] += 2,
+            Some("0-1") => halves[1 - white] += 2,
+            Some("1/2-1/2") => {
+                halves[0] += 1;
+                halves[1] += 1;
+            }
+            _ => {}
+        }
+    }
+    format!(
+        "match over: {} {} - {} {}",
+        NAMES[0],
+        points(halves[0]),
+        points(halves[1]),
+        NAMES[1]
+    )
+}
+
+/// The four position fields of a FEN or EPD line.
+fn four_fields(s: &str) -> String {
+    s.split_whitespace().take(4).collect::<Vec<_>>().join(" ")
+}
+
+// ----- the tests ------------------------------------------------------------
+
+#[test]
+fn a_full_game_between_two_reference_clients() {
+    let rig = rig_or_skip!();
+    let mut bout = Bout::new(rig);
+    bout.start_referee(&[]);
+    bout.start_client(0, 1, &[]);
+    bout.start_client(1, 2, &[]);
+    assert_eq!(bout.finish(60), [0, 0, 0]);
+
+    let games = bout.games_in(&bout.pgn_path());
+    assert_eq!(games.len(), 1);
+    let g = &games[0];
+    check_game(g);
+    assert_eq!(g.tag("White"), Some(NAMES[0]));
+    assert_eq!(g.tag("Black"), Some(NAMES[1]));
+    assert_eq!(g.tag("TimeControl"), Some("-"));
+    assert_eq!(g.tag("Termination"), Some("normal"));
+    assert!(g.sans.len() >= 2, "a game of {} plies", g.sans.len());
+
+    let lines = bout.transcript();
+    check_transcript(&lines, &games, &[0]);
+    for (i, port) in PORTS.iter().enumerate() {
+        let sign_on = records(&lines, port, Direction::In)
+            .into_iter()
+            .find(|r| matches!(r.refreq(), Ok(Some(RefReq::SignOn))))
+            .unwrap_or_else(|| panic!("no sign-on from {port}"));
+        assert_eq!(
+            sign_on.tcsi().ok().flatten().map(|(_, n)| n),
+            Some(NAMES[i].to_string())
+        );
+        let out = records(&lines, port, Direction::Out);
+        assert!(
+            out.first().is_some_and(|r| is_refcom(r, RefCom::Reset)),
+            "{port}: reset first"
+        );
+        assert!(
+            out.last().is_some_and(|r| is_refcom(r, RefCom::Disconnect)),
+            "{port}: disconnect last"
+        );
+    }
+
+    let stdout = bout.referee().stdout_lines();
+    check_headless(&stdout, &games);
+    let summary = expected_summary(&games);
+    assert!(
+        stdout
+            .iter()
+            .any(|l| l.starts_with(&summary) && l.contains("(1 game with a result)")),
+        "no summary {summary:?} in {stdout:#?}"
+    );
+    for i in 0..2 {
+        let err = bout.client(i).stderr_text();
+        assert!(
+            err.contains("disconnect"),
+            "client {i} did not see disconnect: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_six_game_match_alternates_colours_and_plays_each_opening_with_each_colour() {
+    let rig = rig_or_skip!();
+    let mut bout = Bout::new(rig);
+    let openings = [
+        "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - id \"sicilian\";",
+        "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq -",
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq -",
+    ];
+    let file = bout.path("openings.epd");
+    std::fs::write(&file, openings.join("\n") + "\n").expect("write the openings");
+    let file = path_arg(&file);
+    bout.start_referee(&["--games", "6", "--openings", &file, "--tc", "300+5"]);
+    bout.start_client(0, 3, &[]);
+    bout.start_client(1, 4, &[]);
+    assert_eq!(bout.finish(120), [0, 0, 0]);
+
+    let games = bout.games_in(&bout.pgn_path());
+    assert_eq!(games.len(), 6, "games in the PGN");
+    let mut white_per_opening = vec![Vec::new(); openings.len()];
+    for (i, g) in games.iter().enumerate() {
+        let n = i + 1;
+        check_game(g);
+        assert_eq!(g.tag("Round"), Some(n.to_string().as_str()));
+        assert_eq!(g.tag("TimeControl"), Some("300+5"));
+        let (white, black) = if n % 2 == 1 {
+            (NAMES[0], NAMES[1])
+        } else {
+            (NAMES[1], NAMES[0])
+        };
+        assert_eq!(
+            (g.tag("White"), g.tag("Black")),
+            (Some(white), Some(black)),
+            "game {n}"
+        );
+        let fen = g
+            .tag("FEN")
+            .unwrap_or_else(|| panic!("game {n}: no FEN tag"));
+        let opening = openings
+            .iter()
+            .position(|o| four_fields(o) == four_fields(fen))
+            .unwrap_or_else(|| panic!("game {n}: FEN {fen:?} is none of the openings"));
+        white_per_opening[opening].push(white);
+    }
+    for (o, whites) in white_per_opening.iter_mut().enumerate() {
+        whites.sort_unstable();
+        assert_eq!(whites, &[NAMES[0], NAMES[1]], "opening {} colours", o + 1);
+    }
+    let pgn_text = std::fs::read_to_string(bout.pgn_path()).unwrap_or_default();
+    assert!(pgn_text.contains("[%clk "), "a timed game records %clk");
+
+    check_transcript(&bout.transcript(), &games, &[0; 6]);
+    let stdout = bout.referee().stdout_lines();
+    check_headless(&stdout, &games);
+    let summary = expected_summary(&games);
+    assert!(
+        stdout
+            .iter()
+            .any(|l| l.starts_with(&summary) && l.contains("(6 games with a result)")),
+        "no summary {summary:?} in {stdout:#?}"
+    );
+}
+
+#[test]
+fn a_slow_client_loses_on_time() {
+    let rig = rig_or_skip!();
+    let mut bout = Bout::new(rig);
+    bout.start_referee(&["--tc", "2s"]);
+    bout.start_client(0, 5, &[]);
+    // Black thinks longer than its whole clock.
+    bout.start_client(1, 6, &["--think-ms", "3500"]);
+    assert_eq!(bout.finish(60), [0, 0, 0]);
+
+    let games = bout.games_in(&bout.pgn_path());
+    assert_eq!(games.len(), 1);
+    let g = &games[0];
+    let replayed = check_game(g);
+    assert_eq!(g.tag("Termination"), Some("time forfeit"));
+    assert_eq!(g.tag("Result"), Some("1-0"), "Black (the slow side) loses");
+    assert_eq!(g.sans.len(), 1, "White moved, Black never did");
+    assert!(replayed.position().turn().is_black());
+    assert_eq!(g.tag("TimeControl"), Some("2"));
+
+    check_transcript(&bout.transcript(), &games, &[0]);
+    let stdout = bout.referee().stdout_lines();
+    check_headless(&stdout, &games);
+}
+
+#[test]
+fn a_killed_client_is_restarted_and_brought_back_in_line() {
+    let rig = rig_or_skip!();
+    let mut bout = Bout::new(rig);
+    bout.start_referee(&[]);
+    bout.start_client(0, 1, &["--think-ms", "20"]);
+    bout.start_client(1, 2, &["--think-ms", "20"]);
+    let before = bout.wait_transcript(30, "12 replies from A", |l| replies(l, "A") >= 12);
+    bout.client(0).kill();
+    let killed_at = before.len();
+    bout.start_client(0, 7, &["--think-ms", "20"]);
+    assert_eq!(bout.finish(90), [0, 0, 0]);
+
+    let games = bout.games_in(&bout.pgn_path());
+    assert_eq!(games.len(), 1);
+    let g = &games[0];
+    check_game(g);
+    assert_ne!(g.tag("Termination"), Some("unterminated"));
+
+    let lines = bout.transcript();
+    let after = &lines[killed_at.min(lines.len())..];
+    let a_in = records(after, "A", Direction::In);
+    assert!(
+        a_in.iter()
+            .any(|r| matches!(r.refreq(), Ok(Some(RefReq::SignOn)))),
+        "the restarted client signed on"
+    );
+    // After the restart A got reset, then the game so far as executes.
+    let a_out = records(after, "A", Direction::Out);
+    let reset = a_out
+        .iter()
+        .position(|r| is_refcom(r, RefCom::Reset))
+        .expect("a reset to the restarted client");
+    let executes: Vec<String> = a_out[reset..]
+        .iter()
+        .filter(|r| is_refcom(r, RefCom::Execute))
+        .filter_map(|r| r.sm().ok().flatten().map(str::to_string))
+        .collect();
+    assert!(executes.len() >= 23, "{} executes", executes.len());
+    assert_eq!(
+        executes,
+        g.sans[..executes.len()],
+        "the executes replay the game from its start"
+    );
+    check_transcript(&lines, &games, &[0]);
+    check_headless(&bout.referee().stdout_lines(), &games);
+}
+
+#[test]
+fn a_pulled_cable_is_replugged_and_the_game_goes_on() {
+    let rig = rig_or_skip!();
+    if !rig.can_pull_or_skip() {
+        return;
+    }
+    let within = rig.within(20);
+    let mut bout = Bout::new(rig);
+    bout.start_referee(&[]);
+    bout.start_client(0, 1, &["--think-ms", "20"]);
+    bout.start_client(1, 2, &["--think-ms", "20"]);
+    bout.wait_transcript(30, "12 replies from A", |l| replies(l, "A") >= 12);
+    bout.rig.pull(0);
+    bout.referee()
+        .wait_stdout(within, "A: link lost", |l| l.starts_with("A: link lost"));
+    bout.rig.replug(0);
+    bout.referee()
+        .wait_stdout(within, "A: link back", |l| l == "A: link back");
+    assert_eq!(bout.finish(90), [0, 0, 0]);
+
+    let err = bout.client(0).stderr_text();
+    assert!(err.contains("link lost"), "client A saw the loss: {err}");
+    assert!(
+        err.contains("link back"),
+        "client A saw the link back: {err}"
+    );
+    let games = bout.games_in(&bout.pgn_path());
+    assert_eq!(games.len(), 1);
+    check_game(&games[0]);
+    assert_eq!(games[0].tag("Termination"), Some("normal"));
+    let lines = bout.transcript();
+    let notes: Vec<String> = lines
+        .iter()
+        .filter(|l| l.direction == Direction::Note)
+        .map(|l| String::from_utf8_lossy(&l.bytes).into_owned())
+        .collect();
+    assert!(
+        notes.iter().any(|n| n.starts_with("A: link lost")),
+        "{notes:?}"
+    );
+    assert!(notes.iter().any(|n| n == "A: link back"), "{notes:?}");
+    check_transcript(&lines, &games, &[0]);
+}
+
+#[test]
+fn bad_usage_and_unopenable_ports_exit_with_status_2() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let logs = path_arg(&dir.path().join("logs"));
+    let missing = ["/nonexistent/argus-port-a", "/nonexistent/argus-port-b"];
+    let run = |args: &[&str]| -> (i32, String) {
+        let mut p = Proc::spawn("argus", &argus_bin(), &strings(args));
+        let code = p.wait_exit(Duration::from_secs(30));
+        (code, p.stderr_text())
+    };
+    let base = [
+        "referee",
+        missing[0],
+        missing[1],
+        "--headless",
+        "--log-dir",
+        &logs,
+    ];
+
+    let (code, err) = run(&base);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(missing[0]), "names the port: {err}");
+
+    for (flag, value, says) in [
+        ("--tc", "fortnightly", "--tc"),
+        ("--games", "0", "--games"),
+        ("--baud", "0", "--baud"),
+        (
+            "--openings",
+            "/nonexistent/openings.epd",
+            "/nonexistent/openings.epd",
+        ),
+    ] {
+        let mut args = base.to_vec();
+        args.extend([flag, value]);
+        let (code, err) = run(&args);
+        assert_eq!(code, 2, "{flag} {value}: {err}");
+        assert!(err.contains(says), "{flag} {value}: says {says:?}: {err}");
+    }
+
+    // Usage errors caught by the command-line parser.
+    let (code, err) = run(&["referee", missing[0]]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("PORT_B"), "{err}");
+    let (code, err) = run(&["referee", missing[0], missing[1], "--no-such-flag"]);
+    assert_eq!(code, 2, "{err}");
+
+    let (code, err) = run(&["client", missing[0]]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(missing[0]), "names the port: {err}");
+}
+
+#[test]
+fn a_port_in_use_is_refused_with_status_2() {
+    let rig = rig_or_skip!();
+    let bout = Bout::new(rig);
+    // Something else holds the referee's port A (here the test itself,
+    // opening it exclusively as argus does).
+    let _held = open_port(&bout.rig.referee[0], &PortSettings::default())
+        .unwrap_or_else(|e| panic!("cannot hold the port: {e}"));
+    let mut args = bout.referee_ports();
+    args.extend(strings(&["--headless", "--log-dir"]));
+    args.push(path_arg(&bout.path("logs")));
+    args.extend(bout.rig.line_args().iter().cloned());
+    let mut p = Proc::spawn("referee", &argus_bin(), &args);
+    let code = p.wait_exit(bout.rig.within(10));
+    let err = p.stderr_text();
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(&bout.rig.referee[0]), "names the port: {err}");
+    assert!(err.contains("in use"), "says why: {err}");
+}
+
+#[test]
+fn ctrl_c_ends_the_session_and_records_the_unfinished_game() {
+    let rig = rig_or_skip!();
+    let within = rig.within(20);
+    let mut bout = Bout::new(rig);
+    bout.start_referee(&[]);
+    bout.start_client(0, 1, &["--think-ms", "20"]);
+    bout.start_client(1, 2, &["--think-ms", "20"]);
+    bout.wait_transcript(30, "8 replies from A", |l| replies(l, "A") >= 8);
+    bout.referee().interrupt();
+    bout.referee()
+        .wait_stdout(within, "the Ctrl-C line", |l| l.starts_with("Ctrl-C"));
+    assert_eq!(bout.finish(30), [0, 0, 0]);
+
+    let games = bout.games_in(&bout.pgn_path());
+    assert_eq!(games.len(), 1);
+    let g = &games[0];
+    check_game(g);
+    assert_eq!(g.tag("Result"), Some("*"));
+    assert_eq!(g.tag("Termination"), Some("unterminated"));
+    assert!(g.sans.len() >= 15, "{} plies", g.sans.len());
+
+    let lines = bout.transcript();
+    for port in PORTS {
+        let out = records(&lines, port, Direction::Out);
+        assert!(
+            out.last().is_some_and(|r| is_refcom(r, RefCom::Disconnect)),
+            "{port}: disconnect last"
+        );
+    }
+    check_transcript(&lines, &games, &[0]);
+    check_headless(&bout.referee().stdout_lines(), &games);
+    for i in 0..2 {
+        let err = bout.client(i).stderr_text();
+        assert!(err.contains("disconnect"), "client {i}: {err}");
+    }
+}
+
+#[test]
+fn config_file_settings_apply_and_flags_win() {
+    let rig = rig_or_skip!();
+    let mut bout = Bout::new(rig);
+    let openings = bout.path("openings.pgn");
+    std::fs::write(
+        &openings,
+        "[Event \"opening\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n",
+    )
+    .expect("write the openings");
+    let pgn = bout.path("from-config.pgn");
+    let logs = bout.path("config-logs");
+    let config = bout.path("argus.toml");
+    // Paths in TOML basic strings: Rust's {:?} escapes as TOML does for
+    // these (ASCII) paths.
+    let toml = format!(
+        "[line]\nbaud = 9600\n\n[match]\ngames = 2\nopenings = {:?}\nopening_plies = 4\n\
+         event = \"From the file\"\nsite = \"Config Site\"\nname_a = \"file-a\"\n\
+         reset_delay = 0.2\nconclude_delay = 0.2\n\n[output]\npgn = {:?}\nlog_dir = {:?}\n",
+        path_arg(&openings),
+        path_arg(&pgn),
+        path_arg(&logs)
+    );
+    std::fs::write(&config, toml).expect("write the config");
+    let mut args = bout.referee_ports();
+    args.extend(strings(&["--headless", "--config"]));
+    args.push(path_arg(&config));
+    args.extend(strings(&["--event", "From the flag"]));
+    bout.start_referee_raw(args, Some(logs.clone()));
+    bout.start_client(0, 8, &[]);
+    bout.start_client(1, 9, &[]);
+    assert_eq!(bout.finish(60), [0, 0, 0]);
+
+    let games = bout.games_in(&pgn);
+    assert_eq!(games.len(), 2, "games = 2 from the file");
+    for (i, g) in games.iter().enumerate() {
+        check_game(g);
+        assert_eq!(g.tag("Event"), Some("From the flag"), "the flag wins");
+        assert_eq!(g.tag("Site"), Some("Config Site"), "the file applies");
+        let file_a = if i == 0 {
+            g.tag("White")
+        } else {
+            g.tag("Black")
+        };
+        assert_eq!(
+            file_a,
+            Some("file-a"),
+            "name_a from the file, game {}",
+            i + 1
+        );
+        assert_eq!(
+            g.sans[..4],
+            ["e4", "e5", "Nf3", "Nc6"],
+            "the opening, cut at 4 plies"
+        );
+    }
+    assert!(
+        logs.join("transcript.log").exists(),
+        "log_dir from the file"
+    );
+    check_transcript(&bout.transcript(), &games, &[4, 4]);
+
+    // A config file with an unknown key is refused, naming file and key.
+    let bad = bout.path("bad.toml");
+    std::fs::write(&bad, "[match]\ngamez = 3\n").expect("write the bad config");
+    let mut args = bout.referee_ports();
+    args.extend(strings(&["--headless", "--config"]));
+    args.push(path_arg(&bad));
+    let mut p = Proc::spawn("referee (bad config)", &argus_bin(), &args);
+    let code = p.wait_exit(Duration::from_secs(30));
+    let err = p.stderr_text();
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(&path_arg(&bad)) && err.contains("gamez"),
+        "{err}"
+    );
+}
