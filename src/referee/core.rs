@@ -55,6 +55,9 @@ struct ClientState {
     /// When a resync (restart) of this client is due: `inform`, `execute`s
     /// and `respond` go out then, after the reset delay.
     resync_due: Option<u64>,
+    /// When to send the respond record again after the link came back
+    /// (unless the client signs on again first).
+    resend_due: Option<u64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -226,6 +229,7 @@ impl Referee {
         if self.stage != Stage::SessionOver {
             for c in &self.clients {
                 consider(c.resync_due);
+                consider(c.resend_due);
             }
         }
         if self.stage == Stage::Playing {
@@ -334,6 +338,7 @@ impl Referee {
             }
         }
         let again = self.clients[from.index()].signed_on;
+        self.clients[from.index()].resend_due = None;
         self.clients[from.index()].signed_on = true;
         self.clients[from.index()].link_up = true;
         let name = self.client_name(from);
@@ -460,16 +465,23 @@ impl Referee {
             EventKind::Link,
             format!("{}: link back", client.letter()),
         );
-        // The respond record may have been lost with the link: send it again.
-        let resend = self.game.as_ref().is_some_and(|g| {
-            !g.is_over()
-                && g.pause.is_none()
-                && self.stage == Stage::Playing
-                && g.awaiting.as_ref().is_some_and(|a| a.client == client)
-        });
-        if resend && self.clients[client.index()].signed_on {
-            self.send_respond(client, at, out, Respond::Again);
+        // The respond record may have been lost with the link. A client that
+        // noticed the loss signs on again and is brought back in line; one
+        // that did not gets the respond again, after the reset delay.
+        if self.awaits(client) && self.clients[client.index()].signed_on {
+            self.clients[client.index()].resend_due =
+                Some(at.saturating_add(self.settings.reset_delay_ms));
         }
+    }
+
+    /// Whether a game is being played and waits for `client`'s reply.
+    fn awaits(&self, client: ClientId) -> bool {
+        self.stage == Stage::Playing
+            && self.game.as_ref().is_some_and(|g| {
+                !g.is_over()
+                    && g.pause.is_none()
+                    && g.awaiting.as_ref().is_some_and(|a| a.client == client)
+            })
     }
 
     fn on_timer(&mut self, at: u64, out: &mut Vec<Output>) {
@@ -481,6 +493,12 @@ impl Referee {
             self.flag_fall(at, out);
         }
         for id in ClientId::BOTH {
+            if self.clients[id.index()].resend_due.is_some_and(|t| at >= t) {
+                self.clients[id.index()].resend_due = None;
+                if self.awaits(id) && self.clients[id.index()].resync_due.is_none() {
+                    self.send_respond(id, at, out, Respond::Again);
+                }
+            }
             if self.clients[id.index()].resync_due.is_some_and(|t| at >= t) {
                 self.clients[id.index()].resync_due = None;
                 self.finish_resync(id, at, out);

@@ -959,13 +959,18 @@ fn a_lost_link_keeps_the_clock_and_link_back_resends_the_respond() {
     assert!(!h.snap().clients[1].link_up);
     assert!(h.snap().clock(Color::Black).running);
     h.feed(Input::LinkBack { client: B }, t + 6_000);
+    assert_eq!(h.snap().clock(Color::Black).used_ms, 5_000);
+    // The client may sign on again; if it does not within the reset delay,
+    // the respond goes out again.
+    assert!(h.take(B).is_empty());
+    let resent_at = h.timer();
+    assert_eq!(resent_at, t + 6_000 + 5_000);
     let b = h.take(B);
     assert_eq!(b.len(), 1);
     assert_eq!(b[0].refcom(), Respond);
     assert_eq!(b[0].record.fields, first.record.fields);
     assert_eq!(b[0].sm(), Some("e4"));
-    assert_eq!(h.snap().clock(Color::Black).used_ms, 5_000);
-    h.reply(B, t + 7_000, "c5");
+    h.reply(B, resent_at + 1_000, "c5");
     assert_eq!(h.snap().sans, ["e4", "c5"]);
 }
 
@@ -1376,4 +1381,28 @@ fn the_same_inputs_give_the_same_outputs() {
     assert_eq!(a, b);
     assert_eq!(ta, tb);
     assert!(a.contains("SessionOver"));
+}
+
+#[test]
+fn a_client_that_signs_on_after_its_link_came_back_is_resynced_not_sent_the_respond_twice() {
+    let mut h = Harness::new(timed("300"));
+    let t = h.start();
+    h.reply(A, t + 1_000, "e4");
+    h.clear();
+    h.feed(
+        Input::LinkLost {
+            client: B,
+            reason: "cable pulled".into(),
+        },
+        t + 2_000,
+    );
+    h.feed(Input::LinkBack { client: B }, t + 3_000);
+    h.sign_on(B, t + 3_500, None);
+    assert_eq!(h.take_cmds(B), [Reset]);
+    // The resync's own respond is the only one: the link-back resend is
+    // cancelled by the sign-on.
+    assert_eq!(h.timer(), t + 3_500 + 5_000);
+    assert_eq!(h.take_cmds(B), [Inform, Execute, Respond]);
+    h.reply(B, t + 9_000, "c5");
+    assert_eq!(h.snap().sans, ["e4", "c5"]);
 }
