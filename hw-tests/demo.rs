@@ -34,28 +34,37 @@ fn argus() -> &'static str {
 /// A demo in tmux; the shell line records the exit status and the terminal
 /// modes right after argus ends, then keeps the pane open.
 struct Demo {
+    /// Dropped first: ends argus and the pane.
     tmux: Tmux,
     status: PathBuf,
     stty: PathBuf,
+    /// The working directory, also TMPDIR (argus puts its logs there).
+    _cwd: tempfile::TempDir,
 }
 
 impl Demo {
     fn start(width: u16, height: u16, args: &str) -> Demo {
-        let cwd = tempfile::tempdir().expect("working directory").keep();
-        let status = cwd.join("status");
-        let stty = cwd.join("stty");
-        for p in [argus(), cwd.to_str().expect("UTF-8 path")] {
+        let cwd = tempfile::tempdir().expect("working directory");
+        let dir = cwd.path().to_str().expect("UTF-8 path");
+        let status = cwd.path().join("status");
+        let stty = cwd.path().join("stty");
+        for p in [argus(), dir] {
             assert!(!p.contains('\''), "path with a quote: {p}");
         }
         let command = format!(
-            "'{bin}' demo {args}; echo $? > '{status}'; stty -a > '{stty}'; \
-             echo argus-test-done; sleep 600",
+            "TMPDIR='{dir}' '{bin}' demo {args}; echo $? > '{status}'; \
+             stty -a > '{stty}'; echo argus-test-done; sleep 600",
             bin = argus(),
             status = status.display(),
             stty = stty.display(),
         );
-        let tmux = Tmux::start(width, height, &cwd, &command);
-        Demo { tmux, status, stty }
+        let tmux = Tmux::start(width, height, cwd.path(), &command);
+        Demo {
+            tmux,
+            status,
+            stty,
+            _cwd: cwd,
+        }
     }
 
     /// Waits for argus to end and checks that it exited 0 and gave the
@@ -301,6 +310,8 @@ fn run_argus(args: &[&str], cwd: &Path, within: Duration) -> (i32, String) {
     let mut child = Command::new(argus())
         .args(args)
         .current_dir(cwd)
+        // argus demo puts its logs in the temporary directory.
+        .env("TMPDIR", cwd)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
