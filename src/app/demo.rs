@@ -21,6 +21,15 @@ use crate::referee::{Referee, Settings};
 /// number, until the user quits.
 pub const ENDLESS: u32 = u32::MAX;
 
+/// The pause between `reset` and the first move with the board: long enough
+/// to see the new game's starting position.
+const RESET_DELAY_MS: u64 = 1_000;
+/// The pause after a game with the board: long enough to read the result.
+const CONCLUDE_DELAY_MS: u64 = 3_000;
+/// Both pauses in headless mode, where nobody watches: the reference
+/// clients need no time to reset.
+const HEADLESS_DELAY_MS: u64 = 200;
+
 /// Runs `argus demo`; returns the exit status.
 pub fn main(args: DemoArgs) -> u8 {
     let time_control = match parse_friendly(&args.tc) {
@@ -98,8 +107,16 @@ pub fn main(args: DemoArgs) -> u8 {
         lines: [port_settings.line(), port_settings.line()],
         time_control,
         games: args.games.unwrap_or(ENDLESS),
-        reset_delay_ms: 1_000,
-        conclude_delay_ms: 3_000,
+        reset_delay_ms: if args.headless {
+            HEADLESS_DELAY_MS
+        } else {
+            RESET_DELAY_MS
+        },
+        conclude_delay_ms: if args.headless {
+            HEADLESS_DELAY_MS
+        } else {
+            CONCLUDE_DELAY_MS
+        },
         ..Settings::default()
     };
     let (ctrl_tx, ctrl_rx) = unbounded();

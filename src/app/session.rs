@@ -108,6 +108,9 @@ pub fn run(session: Session) -> Ending {
     };
     let keys: Receiver<InputEvent> = if board.is_some() { key_rx } else { never() };
 
+    // The match summary, printed once the board is gone (the screen with
+    // the last result vanishes with the alternate screen).
+    let mut summary: Option<String> = None;
     let mut drain_until: Option<Instant> = None;
     let mut dirty = true;
     let mut ending = Ending::Normal;
@@ -198,11 +201,18 @@ pub fn run(session: Session) -> Ending {
             let outs = core.handle(input, at);
             dirty |= !outs.is_empty();
             for o in outs {
+                if let Output::SessionOver { summary: s } = &o {
+                    summary = Some(s.clone());
+                }
                 carry_out(o, &core, &links, &mut books, &mut outputs, at);
             }
         }
     }
+    let had_board = board.is_some();
     drop(board);
+    if had_board && let Some(s) = summary {
+        println!("{s}");
+    }
     for l in links {
         l.close();
     }

@@ -42,13 +42,15 @@ pub fn color_name(color: Color) -> &'static str {
 /// The two lines of `color`'s panel at `now_ms`: who plays it, then the
 /// clock (running marker, time left or time used, flag).
 pub fn player_lines(snap: &Snapshot, color: Color, now_ms: u64, ascii: bool) -> Vec<Line<'static>> {
+    // Colours are given when a game starts; before the first one, say so
+    // rather than show an empty name.
     let who = match snap.client_of(color) {
-        Some(c) => format!("{} {}", c.id.letter(), strip_control(&c.name)),
-        None => "-".to_string(),
+        Some(c) => Span::raw(format!("{} {}", c.id.letter(), strip_control(&c.name))),
+        None => Span::styled("not assigned yet", style::dim()),
     };
     let first = Line::from(vec![
         Span::styled(format!("{:<6}", color_name(color)), style::title()),
-        Span::raw(who),
+        who,
     ]);
     let clock = snap.clock(color);
     let marker = match (clock.running, ascii) {

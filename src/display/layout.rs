@@ -36,7 +36,8 @@ pub struct Scale {
 impl Scale {
     /// Square sizes from largest to smallest; cells are about twice as tall
     /// as wide, so `w` is about `2 * h`.
-    const ALL: [Scale; 3] = [
+    const ALL: [Scale; 4] = [
+        Scale { w: 9, h: 4 },
         Scale { w: 7, h: 3 },
         Scale { w: 5, h: 2 },
         Scale { w: 3, h: 1 },
@@ -146,9 +147,11 @@ mod tests {
         let small = panes(Rect::new(0, 0, 80, 24)).map(|p| p.scale);
         let mid = panes(Rect::new(0, 0, 100, 30)).map(|p| p.scale);
         let big = panes(Rect::new(0, 0, 120, 40)).map(|p| p.scale);
+        let huge = panes(Rect::new(0, 0, 200, 60)).map(|p| p.scale);
         assert_eq!(small, Some(Scale { w: 3, h: 1 }));
         assert_eq!(mid, Some(Scale { w: 5, h: 2 }));
         assert_eq!(big, Some(Scale { w: 7, h: 3 }));
+        assert_eq!(huge, Some(Scale { w: 9, h: 4 }));
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! The log pane: the snapshot's events, newest at the bottom, coloured and
-//! tagged by kind, scrollable back.
+//! tagged by kind, wrapped to the pane's width, scrollable back.
+
+use std::collections::VecDeque;
 
 use ratatui::text::{Line, Span};
 
@@ -7,35 +9,130 @@ use super::style;
 use crate::referee::snapshot::{EventKind, EventView};
 use crate::text::strip_control;
 
-/// The largest useful scroll offset: the oldest event at the top.
-pub fn max_scroll(events: usize, rows: u16) -> usize {
-    events.saturating_sub(usize::from(rows))
+/// Most rows one event takes; a longer text is cut and ends with `…`.
+pub const MAX_EVENT_ROWS: usize = 3;
+
+/// Below this many columns for the text, events are not wrapped (the pane
+/// clips them instead).
+const MIN_WRAP: usize = 12;
+
+/// The lines of a log pane of `rows` x `width`, `scroll` events back from
+/// the newest (0 shows the newest at the bottom). Scrolled back so far that
+/// the oldest event is shown, the pane fills from the top instead, so it is
+/// never half empty while there is more to show.
+pub fn log_lines(events: &[EventView], rows: u16, width: u16, scroll: usize) -> Vec<Line<'static>> {
+    let rows = usize::from(rows);
+    if rows == 0 || events.is_empty() {
+        return Vec::new();
+    }
+    let end = events.len() - scroll.min(events.len() - 1);
+    let mut blocks: VecDeque<Vec<Line<'static>>> = VecDeque::new();
+    let mut used = 0usize;
+    // Back from `end` until the pane is full...
+    let mut first = end;
+    while first > 0 && used < rows {
+        first -= 1;
+        let block = event_lines(&events[first], width);
+        used += block.len();
+        blocks.push_front(block);
+    }
+    // ...and, if the oldest event left room, forward from `end`.
+    let mut next = end;
+    while used < rows && next < events.len() {
+        let block = event_lines(&events[next], width);
+        used += block.len();
+        blocks.push_back(block);
+        next += 1;
+    }
+    let mut lines: Vec<Line<'static>> = blocks.into_iter().flatten().collect();
+    if lines.len() > rows {
+        if next > end {
+            // Filled forwards: the newest lines fall off the bottom.
+            lines.truncate(rows);
+        } else {
+            // Filled backwards: the oldest lines fall off the top.
+            lines.drain(..lines.len() - rows);
+        }
+    }
+    lines
 }
 
-/// The lines of the log pane with `rows` rows, `scroll` events back from the
-/// newest (0 shows the newest at the bottom; larger values are clamped).
-pub fn log_lines(events: &[EventView], rows: u16, scroll: usize) -> Vec<Line<'static>> {
-    let scroll = scroll.min(max_scroll(events.len(), rows));
-    let end = events.len() - scroll;
-    let start = end.saturating_sub(usize::from(rows));
-    events
-        .get(start..end)
-        .unwrap_or_default()
-        .iter()
-        .map(event_line)
-        .collect()
-}
-
-/// One event: time since the session started, kind tag, text.
-fn event_line(e: &EventView) -> Line<'static> {
+/// One event: time since the session started, kind tag, text, wrapped to
+/// `width` in at most [`MAX_EVENT_ROWS`] rows (continuations indented
+/// under the text).
+fn event_lines(e: &EventView, width: u16) -> Vec<Line<'static>> {
     let s = e.at_ms / 1000;
     let stamp = format!("{}:{:02}:{:02} ", s / 3600, s / 60 % 60, s % 60);
+    let tag = format!("{:<6}", tag(e.kind));
+    let indent = stamp.chars().count() + tag.chars().count();
     let style = style::event(e.kind);
-    Line::from(vec![
+    let text = strip_control(&e.text);
+    let room = usize::from(width).saturating_sub(indent);
+    let chunks = if room < MIN_WRAP {
+        vec![text]
+    } else {
+        wrap(&text, room, MAX_EVENT_ROWS)
+    };
+    let mut chunks = chunks.into_iter();
+    let first = chunks.next().unwrap_or_default();
+    let mut lines = vec![Line::from(vec![
         Span::styled(stamp, style::dim()),
-        Span::styled(format!("{:<6}", tag(e.kind)), style),
-        Span::styled(strip_control(&e.text), style),
-    ])
+        Span::styled(tag, style),
+        Span::styled(first, style),
+    ])];
+    for chunk in chunks {
+        lines.push(Line::from(vec![
+            Span::raw(" ".repeat(indent)),
+            Span::styled(chunk, style),
+        ]));
+    }
+    lines
+}
+
+/// `text` in pieces of at most `width` characters, broken at spaces where
+/// possible, at most `max_rows` of them; a cut text ends with `…`.
+fn wrap(text: &str, width: usize, max_rows: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut rows: Vec<String> = Vec::new();
+    let mut current = String::new();
+    let mut len = 0usize;
+    for word in text.split(' ') {
+        let mut word: Vec<char> = word.chars().collect();
+        // The space before the word, if it fits on this row.
+        if len > 0 && len + 1 + word.len() <= width {
+            current.push(' ');
+            current.extend(word.iter());
+            len += 1 + word.len();
+            continue;
+        }
+        if len > 0 {
+            rows.push(std::mem::take(&mut current));
+        }
+        // A word longer than a row is broken.
+        while word.len() > width {
+            let rest = word.split_off(width);
+            rows.push(word.into_iter().collect());
+            word = rest;
+        }
+        current.extend(word.iter());
+        len = word.len();
+        if rows.len() > max_rows {
+            break;
+        }
+    }
+    if len > 0 || rows.is_empty() {
+        rows.push(current);
+    }
+    if rows.len() > max_rows {
+        rows.truncate(max_rows);
+        if let Some(last) = rows.last_mut() {
+            let mut chars: Vec<char> = last.chars().collect();
+            chars.truncate(width - 1);
+            chars.push('…');
+            *last = chars.into_iter().collect();
+        }
+    }
+    rows
 }
 
 /// A short word for the kind, so the log reads without colour too.
@@ -72,31 +169,95 @@ mod tests {
             .collect()
     }
 
+    fn all_text(lines: &[Line]) -> Vec<String> {
+        lines.iter().map(|l| l.to_string()).collect()
+    }
+
     #[test]
     fn newest_at_the_bottom() {
-        assert_eq!(texts(&log_lines(&events(5), 3, 0)), ["e2", "e3", "e4"]);
-        assert_eq!(texts(&log_lines(&events(2), 3, 0)), ["e0", "e1"]);
-        assert!(log_lines(&[], 3, 0).is_empty());
-        assert!(log_lines(&events(5), 0, 0).is_empty());
+        assert_eq!(texts(&log_lines(&events(5), 3, 80, 0)), ["e2", "e3", "e4"]);
+        assert_eq!(texts(&log_lines(&events(2), 3, 80, 0)), ["e0", "e1"]);
+        assert!(log_lines(&[], 3, 80, 0).is_empty());
+        assert!(log_lines(&events(5), 0, 80, 0).is_empty());
     }
 
     #[test]
     fn scrolls_back_and_clamps() {
-        assert_eq!(texts(&log_lines(&events(5), 3, 1)), ["e1", "e2", "e3"]);
-        assert_eq!(texts(&log_lines(&events(5), 3, 99)), ["e0", "e1", "e2"]);
-        assert_eq!(max_scroll(5, 3), 2);
-        assert_eq!(max_scroll(2, 3), 0);
+        assert_eq!(texts(&log_lines(&events(5), 3, 80, 1)), ["e1", "e2", "e3"]);
+        // Back past the oldest: the pane fills from the top.
+        assert_eq!(texts(&log_lines(&events(5), 3, 80, 4)), ["e0", "e1", "e2"]);
+        assert_eq!(texts(&log_lines(&events(5), 3, 80, 99)), ["e0", "e1", "e2"]);
+        assert_eq!(texts(&log_lines(&events(2), 3, 80, 99)), ["e0", "e1"]);
     }
 
     #[test]
     fn line_has_time_tag_and_colour() {
         let e = event(3_723_000, EventKind::Fault, "A sent an illegal move\x1b[2J");
-        let line = event_line(&e);
-        assert_eq!(line.to_string(), "1:02:03 FAULT A sent an illegal move[2J");
-        assert_eq!(line.spans[2].style, style::event(EventKind::Fault));
+        let lines = event_lines(&e, 80);
+        assert_eq!(
+            all_text(&lines),
+            ["1:02:03 FAULT A sent an illegal move[2J"]
+        );
+        assert_eq!(lines[0].spans[2].style, style::event(EventKind::Fault));
         assert_ne!(
             style::event(EventKind::Fault),
             style::event(EventKind::Info)
+        );
+    }
+
+    #[test]
+    fn long_events_wrap_under_the_text_and_are_cut_after_three_rows() {
+        let e = event(
+            5_000,
+            EventKind::Rejected,
+            "A: rejected (not a legal move): \"refreply rm Qxh7 ?\"",
+        );
+        // 14 columns of stamp and tag leave 26 for the text.
+        let lines = all_text(&event_lines(&e, 40));
+        assert_eq!(
+            lines,
+            [
+                "0:00:05 rej   A: rejected (not a legal",
+                "              move): \"refreply rm Qxh7",
+                "              ?\"",
+            ]
+        );
+        for l in &lines {
+            assert!(l.chars().count() <= 40, "{l:?}");
+        }
+        let long = event(0, EventKind::Info, &"word ".repeat(100));
+        let lines = all_text(&event_lines(&long, 40));
+        assert_eq!(lines.len(), MAX_EVENT_ROWS);
+        assert!(lines[2].ends_with('…'), "{lines:?}");
+        assert!(lines.iter().all(|l| l.chars().count() <= 40), "{lines:?}");
+        // An unbroken string is broken by characters.
+        let blob = event(0, EventKind::Info, &"x".repeat(60));
+        let lines = all_text(&event_lines(&blob, 40));
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[1].trim(), "x".repeat(26));
+        // Too narrow to wrap: one line, clipped by the pane.
+        assert_eq!(event_lines(&long, 20).len(), 1);
+    }
+
+    #[test]
+    fn wrapped_events_fill_the_pane_newest_at_the_bottom() {
+        let mut evs = events(3);
+        evs.push(event(9_000, EventKind::Info, &"long ".repeat(10)));
+        // The long event takes two rows at width 40; e2 fits above it.
+        let lines = all_text(&log_lines(&evs, 3, 40, 0));
+        assert_eq!(lines.len(), 3);
+        assert!(lines[0].ends_with("e2"), "{lines:?}");
+        assert!(lines[1].starts_with("0:00:09 info  long"), "{lines:?}");
+        // One row: only the end of the newest event.
+        let lines = all_text(&log_lines(&evs, 1, 40, 0));
+        assert_eq!(lines.len(), 1);
+        assert!(lines[0].starts_with("              long"), "{lines:?}");
+        // Scrolled back to the oldest: from the top, the long one cut off.
+        let lines = all_text(&log_lines(&evs, 4, 40, 3));
+        assert_eq!(lines.len(), 4);
+        assert!(
+            lines[0].ends_with("e0") && lines[3].contains("long"),
+            "{lines:?}"
         );
     }
 }

@@ -10,7 +10,7 @@ use super::layout::centered;
 use super::style;
 
 /// The keys, their meaning, and whether only the referee may use them.
-const KEYS: [(&str, &str, bool); 13] = [
+const KEYS: [(&str, &str, bool); 14] = [
     ("space, p", "pause / resume the clocks", true),
     ("w", "adjudicate: White wins (y/n)", true),
     ("b", "adjudicate: Black wins (y/n)", true),
@@ -21,7 +21,8 @@ const KEYS: [(&str, &str, bool); 13] = [
     ("f", "flip the board", false),
     ("g", "piece glyphs / letters", false),
     ("Up, Down", "scroll the log one line", false),
-    ("PgUp, PgDn", "scroll the log a page; End: newest", false),
+    ("PgUp, PgDn", "scroll the log a page", false),
+    ("Home, End", "the oldest / newest log lines", false),
     ("?, Esc", "close this help", false),
     ("q, Ctrl-C", "quit (y/n; Ctrl-C twice quits)", false),
 ];

@@ -476,3 +476,73 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn too_small_still_shows_the_open_question() {
+    let snap = capture_with_check();
+    let mut ui = Ui::new(false, Role::Referee);
+    let q = crossterm::event::KeyEvent::new(
+        crossterm::event::KeyCode::Char('q'),
+        crossterm::event::KeyModifiers::NONE,
+    );
+    ui.handle_key(q, &snap);
+    let t = text(&draw(&ui, &snap, 70, 20));
+    assert!(t.contains("Terminal too small: 70x20"), "{t}");
+    assert!(t.contains("Quit argus?  y / n"), "{t}");
+}
+
+#[test]
+fn pause_hint_only_where_pausing_works() {
+    let ui = Ui::new(false, Role::Referee);
+    let mut snap = capture_with_check();
+    let last_row = |snap: &Snapshot| -> String {
+        text(&draw(&ui, snap, 80, 24))
+            .lines()
+            .last()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert!(last_row(&snap).ends_with("space pause  ? help  q quit"));
+    snap.phase = Phase::Paused {
+        reason: "supervisor".into(),
+    };
+    assert!(last_row(&snap).ends_with("space resume  ? help  q quit"));
+    for phase in [Phase::WaitingForSignOn, Phase::Starting, Phase::GameOver] {
+        snap.phase = phase;
+        let row = last_row(&snap);
+        assert!(
+            !row.contains("space") && row.ends_with("? help  q quit"),
+            "{row}"
+        );
+    }
+    // An observer never gets the hint.
+    let observer = Ui::new(false, Role::Observer);
+    let t = text(&draw(&observer, &capture_with_check(), 80, 24));
+    assert!(!t.contains("space pause"), "{t}");
+}
+
+#[test]
+fn header_says_what_happens_between_games() {
+    let ui = Ui::new(false, Role::Referee);
+    let mut snap = testkit::snapshot(None, &[]);
+    snap.phase = Phase::Starting;
+    let t = text(&draw(&ui, &snap, 100, 30));
+    assert!(t.contains("Starting: the clients set up the game"), "{t}");
+    assert!(t.contains("starting game 3 of 4"), "{t}");
+    let t = text(&draw(&ui, &finished(), 100, 30));
+    assert!(t.contains("Result 1-0  Black checkmated (normal)"), "{t}");
+}
+
+#[test]
+fn largest_squares_at_200x60() {
+    let ui = Ui::new(true, Role::Referee);
+    let buf = draw(&ui, &capture_with_check(), 200, 60);
+    let p = panes(buf.area).expect("fits");
+    assert_eq!((p.scale.w, p.scale.h), (9, 4));
+    let t = text(&buf);
+    assert!(
+        t.lines()
+            .any(|l| l.starts_with("      a        b        c")),
+        "{t}"
+    );
+}

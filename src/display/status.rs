@@ -149,9 +149,15 @@ pub fn render_status(
         return;
     }
     let mut hint = Vec::new();
-    if role == Role::Referee {
+    // The pause key only where it does something.
+    let pause = match snap.phase {
+        Phase::Playing => Some(" pause  "),
+        Phase::Paused { .. } => Some(" resume  "),
+        _ => None,
+    };
+    if let (Role::Referee, Some(pause)) = (role, pause) {
         hint.push(Span::styled("space", style::key()));
-        hint.push(Span::raw(" pause  "));
+        hint.push(Span::raw(pause));
     }
     hint.extend([
         Span::styled("?", style::key()),

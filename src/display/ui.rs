@@ -87,7 +87,9 @@ impl Ui {
     pub fn render(&self, frame: &mut Frame, snap: &Snapshot, links: &[LinkView; 2], now_ms: u64) {
         let area = frame.area();
         let Some(p) = layout::panes(area) else {
-            render_too_small(frame, area);
+            // A question must stay answerable (q asks first).
+            let question = self.pending.map(|pending| pending.question(snap));
+            render_too_small(frame, area, question);
             return;
         };
         let (top, bottom) = if self.flipped {
@@ -119,7 +121,7 @@ impl Ui {
         };
         let log_block = titled(log_title);
         let inner = log_block.inner(p.log);
-        let log = log_lines(&snap.events, inner.height, self.log_scroll);
+        let log = log_lines(&snap.events, inner.height, inner.width, self.log_scroll);
         frame.render_widget(Paragraph::new(log).block(log_block), p.log);
 
         render_status(
@@ -196,22 +198,35 @@ fn header_lines(snap: &Snapshot) -> Vec<Line<'static>> {
             snap.position.fullmoves(),
             color_name(snap.position.turn())
         )),
-        (None, _) => Line::default(),
+        (None, Phase::WaitingForSignOn) => {
+            Line::styled("Waiting for the clients to sign on", style::dim())
+        }
+        (None, Phase::Starting) => {
+            Line::styled("Starting: the clients set up the game", style::dim())
+        }
+        (None, Phase::GameOver | Phase::SessionOver) => Line::default(),
     };
     vec![game, score, third]
 }
 
-/// The message shown instead of the board when the terminal is too small.
-fn render_too_small(frame: &mut Frame, area: Rect) {
+/// The message shown instead of the board when the terminal is too small,
+/// with the open question (if any) below it.
+fn render_too_small(frame: &mut Frame, area: Rect, question: Option<(String, &'static str)>) {
     let text = format!(
         "Terminal too small: {}x{}. argus needs at least {MIN_WIDTH}x{MIN_HEIGHT}; \
          enlarge the window or use a smaller font. (q quits)",
         area.width, area.height
     );
-    frame.render_widget(
-        Paragraph::new(Line::styled(text, style::notice())).wrap(Wrap { trim: true }),
-        area,
-    );
+    let mut lines = vec![Line::styled(text, style::notice())];
+    if let Some((question, answers)) = question {
+        lines.push(Line::default());
+        lines.push(Line::from(vec![
+            Span::styled(question, style::notice()),
+            Span::raw("  "),
+            Span::styled(answers, style::key()),
+        ]));
+    }
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), area);
 }
 
 #[cfg(test)]
