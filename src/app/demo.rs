@@ -12,10 +12,19 @@ use crate::app::options::DemoArgs;
 use crate::app::output::Outputs;
 use crate::app::session::{self, Ending, Session, View};
 use crate::client::{ClientProtocol, Mover, MoverKind};
-use crate::clock::parse_friendly;
+use crate::clock::{LineSettings, parse_friendly};
 use crate::link::{Link, PortSettings, VirtualCable};
 use crate::record::civil::pgn_date;
 use crate::referee::{Referee, Settings};
+
+/// Line settings for the wire-time credit that give no credit (baud 0):
+/// the demo's pseudo-terminal cables have no line delay.
+const NO_LINE_DELAY: LineSettings = LineSettings {
+    baud: 0,
+    data_bits: 8,
+    parity: false,
+    stop_bits: 1,
+};
 
 /// The number of games played when `--games` is not given: no fixed
 /// number, until the user quits.
@@ -104,7 +113,8 @@ pub fn main(args: DemoArgs) -> u8 {
         site: "this computer".into(),
         date: pgn_date(SystemTime::now()),
         ports: [cables[0].a().to_string(), cables[1].a().to_string()],
-        lines: [port_settings.line(), port_settings.line()],
+        // The in-process cables carry bytes at once: no wire time to credit.
+        lines: [NO_LINE_DELAY; 2],
         time_control,
         games: args.games.unwrap_or(ENDLESS),
         reset_delay_ms: if args.headless {
