@@ -9,4 +9,6 @@ pub mod options;
 pub mod output;
 pub mod ports;
 pub mod referee;
+pub mod resume;
 pub mod session;
+pub mod watch;
