@@ -33,6 +33,8 @@ const EXIT_FAILED: u8 = 1;
 const EXIT_USAGE: u8 = 2;
 /// How often a journal file is looked at for new lines.
 const FILE_POLL: Duration = Duration::from_millis(100);
+/// At most this many lines are replayed between two draws of the board.
+const DRAIN_LIMIT: usize = 10_000;
 /// How long to wait before connecting to a feed again.
 const RECONNECT: Duration = Duration::from_secs(1);
 
@@ -360,9 +362,29 @@ impl Watcher {
             let timer = tick.map_or_else(never, after);
             select! {
                 recv(rx) -> f => match f {
-                    Ok(Feed::Status(s)) => status = s,
                     Ok(f) => {
-                        if let Err(e) = self.feed(f, copy.as_deref_mut()) {
+                        // Everything waiting, then one draw.
+                        let mut next = Some(f);
+                        let mut failed = None;
+                        for _ in 0..DRAIN_LIMIT {
+                            let Some(f) = next.take() else { break };
+                            match f {
+                                Feed::Status(s) => status = s,
+                                f => {
+                                    if let Err(e) = self.feed(f, copy.as_deref_mut()) {
+                                        failed = Some(e);
+                                        break;
+                                    }
+                                }
+                            }
+                            next = rx.try_recv().ok();
+                        }
+                        if let Some(f) = next
+                            && let Err(e) = self.feed(f, copy.as_deref_mut())
+                        {
+                            failed = Some(e);
+                        }
+                        if let Some(e) = failed {
                             break Err(e);
                         }
                         if rx.is_empty() && let Some(c) = copy.as_deref_mut()
