@@ -7,6 +7,7 @@
 //! * [`clock`]: PGN TimeControl, per-side clocks, clock formats. No I/O.
 //! * [`referee`]: the sans-IO referee core: protocol, decisions, match.
 //! * [`record`]: PGN writer and reader, openings, transcript and journal files.
+//! * [`journal`]: the core's inputs on disk: resume after a crash, watch.
 //! * [`link`]: serial ports, the line framer, reader and writer threads.
 //! * [`display`]: the ratatui board view.
 //! * [`client`]: the reference client and its movers.
@@ -18,6 +19,7 @@ pub mod clock;
 pub mod display;
 pub mod epd;
 pub mod game;
+pub mod journal;
 pub mod kit;
 pub mod link;
 pub mod record;

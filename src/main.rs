@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand};
 
 use argus::app;
 use argus::app::epd::EpdVerb;
-use argus::app::options::{ClientArgs, DemoArgs, RefereeArgs};
+use argus::app::options::{ClientArgs, DemoArgs, RefereeArgs, ResumeArgs, WatchArgs};
 use argus::app::wire::WireArgs;
 
 /// argus: a referee for computer chess played across serial cables.
@@ -32,6 +32,23 @@ enum Cmd {
     /// --no-swap. Exit status: 0 when the session ended normally, 2 for bad
     /// usage or a port that cannot be opened, 1 for anything else.
     Referee(Box<RefereeArgs>),
+    /// Carry on with a match whose referee stopped (crash, power cut).
+    ///
+    /// Replays the journal into a new referee, checks it reaches the state
+    /// the journal recorded, brings both clients back in line (reset,
+    /// inform, one execute per move, respond to the side on move) and goes
+    /// on with the match, appending to the same journal. The time while no
+    /// referee ran is charged to nobody. Exit status as for `referee`.
+    Resume(Box<ResumeArgs>),
+    /// Follow a match from its journal, read-only: the live board, or
+    /// (--headless) one line per move and result.
+    ///
+    /// SOURCE is a journal file (followed as it grows) or tcp://HOST:PORT
+    /// (a referee's --feed); --copy keeps a copy of a fed journal for a
+    /// standby machine to take over with `argus resume`. Exit status: 0
+    /// when the match is over, 1 if the journal is damaged or the feed
+    /// fails for good, 2 for bad usage.
+    Watch(WatchArgs),
     /// Run the reference client (a built-in mover) on a serial port.
     ///
     /// It signs on, answers the referee's records as the EPD spec says and
@@ -67,6 +84,8 @@ enum Cmd {
 fn main() -> ExitCode {
     let code = match Cli::parse().command {
         Cmd::Referee(args) => app::referee::main(*args),
+        Cmd::Resume(args) => app::resume::main(*args),
+        Cmd::Watch(args) => app::watch::main(args),
         Cmd::Client(args) => app::client::main(args),
         Cmd::Demo(args) => app::demo::main(args),
         Cmd::Epd { verb } => app::epd::main(verb),

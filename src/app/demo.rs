@@ -147,6 +147,7 @@ pub fn main(args: DemoArgs) -> u8 {
         outputs,
         view,
         ctrl_c: ctrl_rx,
+        resumed_at: None,
     });
     // The clients end on `disconnect`; give them a moment, then let the
     // cables go (which ends any client still waiting).

@@ -9,5 +9,7 @@ pub mod options;
 pub mod output;
 pub mod ports;
 pub mod referee;
+pub mod resume;
 pub mod session;
+pub mod watch;
 pub mod wire;

@@ -238,6 +238,61 @@ pub struct RefereeArgs {
     /// Draw pieces as letters instead of chess glyphs.
     #[arg(long)]
     pub ascii: bool,
+    /// The journal: every input, synced to disk before it is acted on, so
+    /// that `argus resume` can carry on after a crash [default:
+    /// journal.log in the log directory]. A journal holds one match: an
+    /// existing one is never written into by a new match.
+    #[arg(long, value_name = "FILE")]
+    pub journal: Option<PathBuf>,
+    /// Publish the journal over TCP on this address (e.g. 0.0.0.0:7070)
+    /// for `argus watch tcp://HOST:PORT` on other machines.
+    #[arg(long, value_name = "ADDR:PORT")]
+    pub feed: Option<String>,
+}
+
+/// `argus resume JOURNAL PORT_A PORT_B [options]`.
+#[derive(Debug, Clone, Args)]
+pub struct ResumeArgs {
+    /// The journal of the interrupted match (appended to from here on).
+    pub journal: PathBuf,
+    /// Serial port of client A.
+    pub port_a: String,
+    /// Serial port of client B.
+    pub port_b: String,
+    /// Line settings: those of the journal unless given here.
+    #[command(flatten)]
+    pub line: LineOptions,
+    #[command(flatten)]
+    pub output: OutputOptions,
+    /// Publish the journal over TCP on this address (see `argus referee`).
+    #[arg(long, value_name = "ADDR:PORT")]
+    pub feed: Option<String>,
+    /// No board: print one line per event that matters.
+    #[arg(long)]
+    pub headless: bool,
+    /// Draw pieces as letters instead of chess glyphs.
+    #[arg(long)]
+    pub ascii: bool,
+}
+
+/// `argus watch SOURCE [options]`.
+#[derive(Debug, Clone, Args)]
+pub struct WatchArgs {
+    /// A journal file, or `tcp://HOST:PORT` for a referee's `--feed`.
+    pub source: String,
+    /// With a `tcp://` source: keep a copy of the journal in this file, so
+    /// that this machine can take over with `argus resume FILE ...`.
+    #[arg(long, value_name = "FILE")]
+    pub copy: Option<PathBuf>,
+    /// Append every game that ends while watching to this PGN file.
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+    /// No board: print each move and result as a line.
+    #[arg(long)]
+    pub headless: bool,
+    /// Draw pieces as letters instead of chess glyphs.
+    #[arg(long)]
+    pub ascii: bool,
 }
 
 /// `argus client PORT [options]`.

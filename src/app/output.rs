@@ -1,24 +1,34 @@
-//! The referee's records at the edge: the byte transcript, the PGN files,
-//! the application log, and the headless printout. A failure to write is
-//! logged with what was kept; it never stops the match.
+//! The referee's records at the edge: the journal, the byte transcript, the
+//! PGN files, the application log, and the headless printout. A failure to
+//! write is logged with what was kept; it never stops the match.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use log::{error, info, warn};
 
+use crate::journal::replay::Replay;
+use crate::journal::{Entry, JournalWriter};
 use crate::record::durable::{append_pgn, write_atomic};
 use crate::record::pgn::{PgnGame, write_pgn};
 use crate::record::transcript::Transcript;
 use crate::referee::snapshot::EventKind;
-use crate::referee::{ClientId, Input};
+use crate::referee::{ClientId, Input, Output, Referee};
 
 /// The session's writers.
 pub struct Outputs {
     transcript: Option<Transcript>,
+    journal: Option<JournalWriter>,
     pgn: Option<PathBuf>,
     live_pgn: Option<PathBuf>,
     headless: bool,
+}
+
+/// Whether the outputs of an input call for a journal checkpoint (a move
+/// was played or a game ended).
+pub fn wants_checkpoint(outs: &[Output]) -> bool {
+    outs.iter()
+        .any(|o| matches!(o, Output::MoveMade { .. } | Output::GameOver(_)))
 }
 
 impl Outputs {
@@ -37,6 +47,7 @@ impl Outputs {
             .map_err(|e| format!("cannot open the transcript {}: {e}", path.display()))?;
         Ok(Outputs {
             transcript: Some(transcript),
+            journal: None,
             pgn,
             live_pgn,
             headless,
@@ -47,6 +58,7 @@ impl Outputs {
     pub fn none(headless: bool) -> Outputs {
         Outputs {
             transcript: None,
+            journal: None,
             pgn: None,
             live_pgn: None,
             headless,
@@ -60,8 +72,53 @@ impl Outputs {
         }
     }
 
-    /// Records an input to the core (the journal, when there is one).
-    pub fn journal_input(&mut self, _input: &Input, _at: u64) {}
+    /// Writes every input to this journal from now on.
+    pub fn set_journal(&mut self, journal: JournalWriter) {
+        self.journal = Some(journal);
+    }
+
+    /// Records an input to the core in the journal, when there is one, and
+    /// waits until it is on disk: call it before the core handles the input.
+    pub fn journal_input(&mut self, input: &Input, at: u64) {
+        let entry = Entry::Input {
+            at,
+            input: input.clone(),
+        };
+        self.journal_write(&entry, true);
+    }
+
+    /// Records the state the core reached (after a move or a game's end),
+    /// for the replay to verify: call it once the input's outputs are
+    /// carried out.
+    pub fn journal_checkpoint(&mut self, core: &Referee, at: u64) {
+        if self.journal.is_some() {
+            let entry = Entry::Check(Replay::checkpoint(core, at));
+            self.journal_write(&entry, false);
+        }
+    }
+
+    /// A line for people in the journal (not synced).
+    pub fn journal_note(&mut self, text: &str) {
+        self.journal_write(&Entry::Note(text.to_string()), false);
+    }
+
+    fn journal_write(&mut self, entry: &Entry, synced: bool) {
+        let Some(j) = self.journal.as_mut() else {
+            return;
+        };
+        let result = if synced {
+            j.write_synced(entry)
+        } else {
+            j.write(entry)
+        };
+        if let Err(e) = result {
+            error!(
+                "cannot write the journal ({e}); it stops here: the match goes on, but cannot be resumed past this point"
+            );
+            self.headless_line(&format!("cannot write the journal: {e}"));
+            self.journal = None;
+        }
+    }
 
     pub fn transcript_in(&mut self, at_ms: u64, id: ClientId, raw: &[u8]) {
         if let Some(t) = self.transcript.as_mut()
@@ -124,9 +181,11 @@ impl Outputs {
         }
     }
 
-    /// Appends a finished game to the PGN file; if that fails, the game
-    /// goes into the application log so that it is not lost.
-    pub fn finished_game(&mut self, game: &PgnGame) {
+    /// Appends finished game number `number` to the PGN file; if that
+    /// fails, the game goes into the application log so that it is not
+    /// lost. Once written, the journal says so (a resume then does not
+    /// write it again).
+    pub fn finished_game(&mut self, number: u32, game: &PgnGame) {
         let text = write_pgn(game);
         match &self.pgn {
             Some(path) => {
@@ -139,14 +198,52 @@ impl Outputs {
                         "cannot write the PGN file {}: {e}",
                         path.display()
                     ));
+                    return;
                 }
             }
             None => info!("finished game:\n{text}"),
         }
+        self.journal_saved(number);
+    }
+
+    /// Records in the journal that finished game `number` is in the PGN
+    /// file (or, without one, in the application log).
+    pub fn journal_saved(&mut self, number: u32) {
+        self.journal_write(&Entry::Saved { game: number }, false);
+    }
+
+    /// Whether the PGN file ends with `game` as [`write_pgn`] renders it
+    /// (it was written just before a crash, but not yet marked in the
+    /// journal).
+    pub fn pgn_ends_with(&self, game: &PgnGame) -> bool {
+        let Some(path) = &self.pgn else {
+            return false;
+        };
+        let want = write_pgn(game);
+        let Ok(mut f) = std::fs::File::open(path) else {
+            return false;
+        };
+        let Ok(len) = f.metadata().map(|m| m.len()) else {
+            return false;
+        };
+        let n = want.len() as u64;
+        if len < n {
+            return false;
+        }
+        use std::io::{Read, Seek, SeekFrom};
+        let mut tail = Vec::with_capacity(want.len());
+        f.seek(SeekFrom::Start(len - n)).is_ok()
+            && f.take(n).read_to_end(&mut tail).is_ok()
+            && tail == want.as_bytes()
     }
 
     /// Flushes everything.
     pub fn finish(&mut self) {
+        if let Some(j) = self.journal.as_mut()
+            && let Err(e) = j.sync()
+        {
+            error!("cannot sync the journal: {e}");
+        }
         if let Some(t) = self.transcript.as_mut()
             && let Err(e) = t.flush()
         {

@@ -1,6 +1,8 @@
-//! `argus referee`: open the two ports and run a session.
+//! `argus referee`: open the two ports, start the journal and run a
+//! session.
 
-use std::time::{Instant, SystemTime};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use crossbeam_channel::unbounded;
 use log::{error, info};
@@ -9,6 +11,8 @@ use crate::app::logging;
 use crate::app::options::{RefereeArgs, plan};
 use crate::app::output::Outputs;
 use crate::app::session::{self, Ending, Session, View};
+use crate::journal::feed::Feed;
+use crate::journal::{Header, JournalWriter, new_session_id};
 use crate::link::Link;
 use crate::record::civil::pgn_date;
 use crate::referee::Referee;
@@ -42,7 +46,7 @@ pub fn main(args: RefereeArgs) -> u8 {
         eprintln!("argus referee: {e}");
         return EXIT_USAGE;
     }
-    let outputs = match Outputs::open(
+    let mut outputs = match Outputs::open(
         &log_dir,
         plan.output.pgn.clone(),
         plan.output.live_pgn.clone(),
@@ -69,6 +73,39 @@ pub fn main(args: RefereeArgs) -> u8 {
     }
     let Ok(links): Result<[Link; 2], _> = links.try_into() else {
         return EXIT_FAILED;
+    };
+    // The journal once the ports are open (a match that cannot start
+    // leaves no journal behind).
+    let header = Header {
+        session: new_session_id(),
+        settings: plan.settings.clone(),
+        port: plan.port_settings,
+    };
+    let (journal_path, explicit) = match args.journal.clone() {
+        Some(p) => (p, true),
+        None => (log_dir.join("journal.log"), false),
+    };
+    let journal = match open_new_journal(&journal_path, explicit, &header) {
+        Ok(j) => j,
+        Err(e) => {
+            eprintln!("argus referee: {e}");
+            error!("{e}");
+            return EXIT_USAGE;
+        }
+    };
+    info!(
+        "journal {} (session {})",
+        journal_path.display(),
+        header.session
+    );
+    outputs.set_journal(journal);
+    let feed = match start_feed(args.feed.as_deref(), &journal_path) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("argus referee: {e}");
+            error!("{e}");
+            return EXIT_USAGE;
+        }
     };
     let (ctrl_tx, ctrl_rx) = unbounded();
     if let Err(e) = ctrlc::set_handler(move || {
@@ -101,7 +138,9 @@ pub fn main(args: RefereeArgs) -> u8 {
         outputs,
         view,
         ctrl_c: ctrl_rx,
+        resumed_at: None,
     });
+    close_feed(feed);
     match ending {
         Ending::Normal => EXIT_OK,
         Ending::Failed(why) => {
@@ -109,5 +148,170 @@ pub fn main(args: RefereeArgs) -> u8 {
             eprintln!("argus referee: {why}");
             EXIT_FAILED
         }
+    }
+}
+
+/// Milliseconds since 1970 now (0 if the system clock is before 1970).
+pub fn unix_ms_now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// Starts the journal of a new match at `path`. A journal holds one match:
+/// an existing, non-empty file is refused, except that the default
+/// journal (`explicit` false) of a match that is over (or never got an
+/// input) is first moved aside to `journal-SESSION.log`.
+pub fn open_new_journal(
+    path: &Path,
+    explicit: bool,
+    header: &Header,
+) -> Result<JournalWriter, String> {
+    let len = std::fs::metadata(path).map_or(0, |m| m.len());
+    if len > 0 {
+        let existing = crate::journal::load(path);
+        match &existing {
+            Ok(old) if !explicit && (old.replay.core().is_over() || old.replay.inputs() == 0) => {
+                let aside = aside_path(path, &old.header.session);
+                std::fs::rename(path, &aside).map_err(|e| {
+                    format!(
+                        "cannot move the finished journal {} aside to {}: {e}",
+                        path.display(),
+                        aside.display()
+                    )
+                })?;
+                info!(
+                    "the journal of the last match (session {}) moved to {}",
+                    old.header.session,
+                    aside.display()
+                );
+            }
+            Ok(old) => {
+                return Err(format!(
+                    "the journal {} already holds another match (session {}, {}); a new match \
+                     never writes into another match's journal: carry that one on with \
+                     `argus resume {} PORT_A PORT_B`, or move it away, or give another --journal",
+                    path.display(),
+                    old.header.session,
+                    if old.replay.core().is_over() {
+                        "over"
+                    } else {
+                        "not over"
+                    },
+                    path.display()
+                ));
+            }
+            Err(e) => {
+                return Err(format!(
+                    "{} exists and is not an empty journal ({e}); a new match does not write \
+                     into it: move it away, or give another --journal",
+                    path.display()
+                ));
+            }
+        }
+    }
+    JournalWriter::create(path, header, unix_ms_now()).map_err(|e| e.to_string())
+}
+
+/// `DIR/journal-SESSION.log`, or with `-2`, `-3`, ... if that exists.
+fn aside_path(path: &Path, session: &str) -> PathBuf {
+    let safe: String = session
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .take(32)
+        .collect();
+    let stem = path
+        .file_stem()
+        .map_or_else(|| "journal".into(), |s| s.to_string_lossy().into_owned());
+    let mut n = 1;
+    loop {
+        let name = if n == 1 {
+            format!("{stem}-{safe}.log")
+        } else {
+            format!("{stem}-{safe}-{n}.log")
+        };
+        let p = path.with_file_name(name);
+        if !p.exists() {
+            return p;
+        }
+        n += 1;
+    }
+}
+
+/// Starts the TCP feed of the journal when `--feed` was given.
+pub fn start_feed(addr: Option<&str>, journal: &Path) -> Result<Option<Feed>, String> {
+    let Some(addr) = addr else {
+        return Ok(None);
+    };
+    let feed = Feed::start(addr, journal).map_err(|e| e.to_string())?;
+    info!("journal feed on {}", feed.local_addr());
+    Ok(Some(feed))
+}
+
+/// Lets the watchers receive the end of the journal, then stops the feed.
+pub fn close_feed(feed: Option<Feed>) {
+    if let Some(f) = feed {
+        f.close(Duration::from_secs(3));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::link::PortSettings;
+    use crate::referee::Settings;
+
+    fn header(session: &str) -> Header {
+        Header {
+            session: session.into(),
+            settings: Settings::default(),
+            port: PortSettings::default(),
+        }
+    }
+
+    #[test]
+    fn a_journal_of_another_match_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.log");
+        let mut j = open_new_journal(&path, true, &header("aaaa")).unwrap();
+        j.write(&crate::journal::Entry::Input {
+            at: 5,
+            input: crate::referee::Input::Timer,
+        })
+        .unwrap();
+        drop(j);
+        for explicit in [true, false] {
+            let e = open_new_journal(&path, explicit, &header("bbbb")).unwrap_err();
+            assert!(e.contains("another match (session aaaa, not over)"), "{e}");
+            assert!(e.contains("argus resume"), "{e}");
+        }
+        std::fs::write(&path, "not a journal\n").unwrap();
+        let e = open_new_journal(&path, true, &header("bbbb")).unwrap_err();
+        assert!(e.contains("is not an empty journal"), "{e}");
+        // An empty file is fine.
+        std::fs::write(&path, "").unwrap();
+        open_new_journal(&path, true, &header("cccc")).unwrap();
+    }
+
+    #[test]
+    fn the_default_journal_of_a_finished_match_moves_aside() {
+        use crate::journal::Entry;
+        use crate::referee::{Command, Input};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.log");
+        let mut j = open_new_journal(&path, false, &header("dddd")).unwrap();
+        j.write(&Entry::Input {
+            at: 5,
+            input: Input::Supervisor(Command::EndSession),
+        })
+        .unwrap();
+        drop(j);
+        // Given explicitly, even a finished journal is refused.
+        let e = open_new_journal(&path, true, &header("eeee")).unwrap_err();
+        assert!(e.contains("session dddd, over"), "{e}");
+        drop(open_new_journal(&path, false, &header("eeee")).unwrap());
+        let aside = dir.path().join("journal-dddd.log");
+        assert_eq!(crate::journal::load(&aside).unwrap().header.session, "dddd");
+        assert_eq!(crate::journal::load(&path).unwrap().header.session, "eeee");
     }
 }

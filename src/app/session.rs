@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, after, never, select, unbounded};
 use log::{info, warn};
 
-use crate::app::output::Outputs;
+use crate::app::output::{Outputs, wants_checkpoint};
 use crate::display::{
     InputEvent, InputThread, LinkView, Role, TerminalGuard, Ui, UiAction, next_redraw_in,
 };
@@ -70,6 +70,10 @@ pub struct Session {
     pub view: View,
     /// A message here ends the session cleanly (Ctrl-C).
     pub ctrl_c: Receiver<()>,
+    /// `Some(t)` when the core was rebuilt from a journal whose last input
+    /// came at `t`: times go on from `t` (the outage is charged to nobody)
+    /// and the first input is [`Input::Resumed`].
+    pub resumed_at: Option<u64>,
 }
 
 /// Runs a referee session until it ends.
@@ -83,12 +87,14 @@ pub fn run(session: Session) -> Ending {
         mut outputs,
         view,
         ctrl_c,
+        resumed_at,
     } = session;
     let mut books = [PortBook::default(), PortBook::default()];
     for b in &mut books {
         b.up = true;
     }
-    let now_ms = || epoch.elapsed().as_millis() as u64;
+    let base = resumed_at.unwrap_or(0);
+    let now_ms = || base.saturating_add(epoch.elapsed().as_millis() as u64);
 
     // The board, if there is one: terminal, input thread and view state.
     let (key_tx, key_rx) = unbounded();
@@ -108,9 +114,16 @@ pub fn run(session: Session) -> Ending {
     };
     let keys: Receiver<InputEvent> = if board.is_some() { key_rx } else { never() };
 
-    // The match summary, printed once the board is gone (the screen with
-    // the last result vanishes with the alternate screen).
-    let mut summary: Option<String> = None;
+    if let Some(t) = resumed_at {
+        feed(
+            Input::Resumed,
+            t,
+            &mut core,
+            &links,
+            &mut books,
+            &mut outputs,
+        );
+    }
     let mut drain_until: Option<Instant> = None;
     let mut dirty = true;
     let mut ending = Ending::Normal;
@@ -152,8 +165,8 @@ pub fn run(session: Session) -> Ending {
         select! {
             recv(link_events) -> ev => match ev {
                 Ok(ev) => {
-                    if let Some(input) = link_input(ev, &mut books, &mut outputs, &port_settings, now_ms()) {
-                        inputs.push(input);
+                    if let Some((input, at)) = link_input(ev, &mut books, &mut outputs, &port_settings, now_ms()) {
+                        inputs.push((input, at.saturating_add(base)));
                     }
                 }
                 Err(_) => {
@@ -197,27 +210,45 @@ pub fn run(session: Session) -> Ending {
             if core.is_over() && !matches!(input, Input::Sent { .. }) {
                 continue;
             }
-            outputs.journal_input(&input, at);
-            let outs = core.handle(input, at);
-            dirty |= !outs.is_empty();
-            for o in outs {
-                if let Output::SessionOver { summary: s } = &o {
-                    summary = Some(s.clone());
-                }
-                carry_out(o, &core, &links, &mut books, &mut outputs, at);
-            }
+            dirty |= feed(input, at, &mut core, &links, &mut books, &mut outputs);
         }
     }
     let had_board = board.is_some();
     drop(board);
-    if had_board && let Some(s) = summary {
-        println!("{s}");
+    // The match summary, printed once the board is gone (the screen with
+    // the last result vanishes with the alternate screen).
+    if had_board && core.is_over() {
+        println!("{}", core.summary());
     }
     for l in links {
         l.close();
     }
     outputs.finish();
     ending
+}
+
+/// Hands one input to the core: journaled (and synced) first, then its
+/// outputs carried out, then the journal's checkpoint if a move was played
+/// or a game ended. Returns whether there were outputs.
+fn feed(
+    input: Input,
+    at: u64,
+    core: &mut Referee,
+    links: &[Link; 2],
+    books: &mut [PortBook; 2],
+    outputs: &mut Outputs,
+) -> bool {
+    outputs.journal_input(&input, at);
+    let outs = core.handle(input, at);
+    let any = !outs.is_empty();
+    let checkpoint = wants_checkpoint(&outs);
+    for o in outs {
+        carry_out(o, core, links, books, outputs, at);
+    }
+    if checkpoint {
+        outputs.journal_checkpoint(core, at);
+    }
+    any
 }
 
 /// Turns a link event into a core input (and the transcript line).
@@ -339,7 +370,7 @@ fn carry_out(
                 g.reason
             ));
             outputs.live_pgn(Some(g.pgn.clone()));
-            outputs.finished_game(&g.pgn);
+            outputs.finished_game(g.game_number, &g.pgn);
         }
         Output::SessionOver { summary } => outputs.headless_line(&summary),
         Output::Notice { kind, text } => outputs.notice(kind, &text),

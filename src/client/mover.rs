@@ -1,7 +1,15 @@
 //! Built-in movers for the reference client: a random legal move, or the
-//! best capture by material (else random). Deterministic for a seed.
+//! best capture by material (else random).
+//!
+//! The choice is a pure function of the seed, the game (the key set from
+//! the `Round` tag of `inform`) and the position (its zobrist hash and move
+//! counters): nothing carries over from one move to the next. So a client
+//! that is asked again for the same move (its reply was lost when the
+//! referee crashed, and the restarted referee asks again) plays the same
+//! move, and a match replays exactly for the same seeds.
 
-use shakmaty::{Chess, Move, Position, Role};
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{Chess, EnPassantMode, Move, Position, Role};
 
 /// Which mover to use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -13,25 +21,37 @@ pub enum MoverKind {
     Greedy,
 }
 
-/// Picks moves with a seeded random generator (`fastrand`, whose sequence
-/// for a seed is stable across its 2.x versions).
+/// Picks moves with a random generator (`fastrand`, whose sequence for a
+/// seed is stable across its 2.x versions) seeded afresh for every move
+/// from the mover's seed, the game key and the position.
 #[derive(Debug, Clone)]
 pub struct Mover {
     kind: MoverKind,
-    rng: fastrand::Rng,
+    seed: u64,
+    game_key: u64,
 }
 
 impl Mover {
+    /// A mover of this kind; the same seed plays the same moves.
     pub fn new(kind: MoverKind, seed: u64) -> Mover {
         Mover {
             kind,
-            rng: fastrand::Rng::with_seed(seed),
+            seed,
+            game_key: 0,
         }
     }
 
+    /// Sets the game the next moves belong to, from a text that names it
+    /// (the reference client uses the `Round` tag of `inform`), so that
+    /// the same position in two games need not get the same move.
+    pub fn set_game(&mut self, name: &str) {
+        self.game_key = fnv1a(name.as_bytes());
+    }
+
     /// A legal move in `pos`, or `None` when there is none (mate or
-    /// stalemate).
-    pub fn choose(&mut self, pos: &Chess) -> Option<Move> {
+    /// stalemate). The same seed, game and position (with its move
+    /// counters) always give the same move.
+    pub fn choose(&self, pos: &Chess) -> Option<Move> {
         let moves = pos.legal_moves();
         if moves.is_empty() {
             return None;
@@ -47,9 +67,36 @@ impl Mover {
                 }
             }
         };
-        let i = self.rng.usize(..pool.len());
+        let mut rng = fastrand::Rng::with_seed(self.seed_for(pos));
+        let i = rng.usize(..pool.len());
         pool.get(i).map(|m| *(*m))
     }
+
+    /// The generator's seed for one move: seed, game key, zobrist hash and
+    /// the move counters (so that a repeated position later in the game is
+    /// not bound to repeat the same move), mixed.
+    fn seed_for(&self, pos: &Chess) -> u64 {
+        let Zobrist64(hash) = pos.zobrist_hash(EnPassantMode::Legal);
+        let counters = (u64::from(pos.fullmoves().get()) << 32) | u64::from(pos.halfmoves());
+        [self.game_key, hash, counters]
+            .into_iter()
+            .fold(splitmix(self.seed), |acc, v| splitmix(acc ^ v))
+    }
+}
+
+/// SplitMix64's finaliser: a well-mixed 64-bit value from any input.
+fn splitmix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// FNV-1a, 64 bits.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 /// Material won by a move: the captured piece (pawn 1 .. queen 9) plus
@@ -83,8 +130,8 @@ mod tests {
 
     #[test]
     fn same_seed_same_moves() {
-        let mut a = Mover::new(MoverKind::Random, 7);
-        let mut b = Mover::new(MoverKind::Random, 7);
+        let a = Mover::new(MoverKind::Random, 7);
+        let b = Mover::new(MoverKind::Random, 7);
         let mut p = Chess::default();
         for _ in 0..40 {
             let (ma, mb) = (a.choose(&p), b.choose(&p));
@@ -94,6 +141,45 @@ mod tests {
                 None => break,
             }
         }
+    }
+
+    #[test]
+    fn a_move_asked_again_is_the_same_move() {
+        // A mover that played on, and a fresh one (a restarted client),
+        // choose the same move in the same position of the same game.
+        let mut played = Mover::new(MoverKind::Random, 3);
+        played.set_game("4");
+        let mut p = Chess::default();
+        for _ in 0..20 {
+            let m = played.choose(&p).unwrap();
+            let mut fresh = Mover::new(MoverKind::Random, 3);
+            fresh.set_game("4");
+            assert_eq!(fresh.choose(&p), Some(m));
+            p.play_unchecked(m);
+        }
+    }
+
+    #[test]
+    fn seed_and_game_change_the_moves() {
+        let differs = |a: &Mover, b: &Mover| {
+            let mut p = Chess::default();
+            for _ in 0..30 {
+                let (ma, mb) = (a.choose(&p), b.choose(&p));
+                if ma != mb {
+                    return true;
+                }
+                match ma {
+                    Some(m) => p.play_unchecked(m),
+                    None => return false,
+                }
+            }
+            false
+        };
+        let base = Mover::new(MoverKind::Random, 1);
+        assert!(differs(&base, &Mover::new(MoverKind::Random, 2)));
+        let mut other_game = Mover::new(MoverKind::Random, 1);
+        other_game.set_game("2");
+        assert!(differs(&base, &other_game));
     }
 
     #[test]

@@ -98,6 +98,11 @@ impl ClientProtocol {
                 if let Ok(tags) = rec.ptp() {
                     for (k, v) in tags {
                         let v = strip_control(&v);
+                        if k == "Round" {
+                            // The game's key for the mover: a move asked
+                            // again is then the same move.
+                            self.mover.set_game(&v);
+                        }
                         match self.tags.iter_mut().find(|(t, _)| *t == k) {
                             Some(slot) => slot.1 = v,
                             None => self.tags.push((k, v)),

@@ -46,6 +46,9 @@ const NAME_LIMIT: usize = 64;
 pub const FLAG_GRACE_BYTES: usize = 256;
 /// How much of a rejected line a notice quotes.
 const QUOTE_LIMIT: usize = 80;
+/// `Awaiting::first_seq` after a referee restart, until the new respond
+/// record is sent: no "sent" report matches it.
+const RESPOND_PENDING: u64 = u64::MAX;
 
 #[derive(Debug, Clone, Default)]
 struct ClientState {
@@ -290,6 +293,7 @@ impl Referee {
             Input::LinkBack { client } => self.on_link_back(client, at, &mut out),
             Input::Timer => self.on_timer(at, &mut out),
             Input::Supervisor(cmd) => self.on_command(cmd, at, &mut out),
+            Input::Resumed => self.on_resumed(at, &mut out),
         }
         out
     }
@@ -482,6 +486,71 @@ impl Referee {
                     && g.pause.is_none()
                     && g.awaiting.as_ref().is_some_and(|a| a.client == client)
             })
+    }
+
+    /// The referee restarted from its journal: new ports, and clients that
+    /// may have missed anything sent since the journal's last input.
+    fn on_resumed(&mut self, at: u64, out: &mut Vec<Output>) {
+        for c in &mut self.clients {
+            c.link_up = true;
+        }
+        self.notice(
+            out,
+            EventKind::Info,
+            "the referee restarted from its journal; bringing the clients back in line".into(),
+        );
+        let signed_on = ClientId::BOTH.map(|id| self.clients[id.index()].signed_on);
+        match self.stage {
+            Stage::Starting { .. } => {
+                for id in ClientId::BOTH
+                    .into_iter()
+                    .filter(|id| signed_on[id.index()])
+                {
+                    self.send_reset(id, out);
+                }
+                self.stage = Stage::Starting {
+                    until: at.saturating_add(self.settings.reset_delay_ms),
+                };
+            }
+            Stage::Playing if self.game.as_ref().is_some_and(|g| !g.is_over()) => {
+                let due = at.saturating_add(self.settings.reset_delay_ms);
+                if let Some(g) = self.game.as_mut()
+                    && g.pause.is_none()
+                    && let Some(a) = g.awaiting.as_mut()
+                {
+                    // The clock stops until the new respond record is out;
+                    // the move's time so far is kept (Clocks::start goes on
+                    // with a halted move).
+                    g.clocks.halt(at);
+                    a.sent = false;
+                    a.first_seq = RESPOND_PENDING;
+                    a.est_sent_at = due;
+                }
+                for id in ClientId::BOTH
+                    .into_iter()
+                    .filter(|id| signed_on[id.index()])
+                {
+                    self.begin_resync(id, at, out);
+                }
+            }
+            Stage::Concluding { .. } => {
+                // The result and conclude may not have gone out before the
+                // crash: send them again.
+                let result = self
+                    .game
+                    .as_ref()
+                    .and_then(|g| g.end.as_ref())
+                    .map_or(GameResult::None, |e| e.0);
+                for id in ClientId::BOTH
+                    .into_iter()
+                    .filter(|id| signed_on[id.index()])
+                {
+                    self.send_inform(id, result.as_str(), at, out);
+                    self.send_simple(id, RefCom::Conclude, at, out);
+                }
+            }
+            _ => {}
+        }
     }
 
     fn on_timer(&mut self, at: u64, out: &mut Vec<Output>) {
@@ -1374,7 +1443,14 @@ impl Referee {
         let seq = self.send(to, r, out);
         let Some(g) = self.game.as_mut() else { return };
         match (kind, g.awaiting.as_mut()) {
-            (Respond::Again | Respond::AfterExecute, Some(a)) if a.client == to => {}
+            (Respond::Again | Respond::AfterExecute, Some(a)) if a.client == to => {
+                if a.first_seq == RESPOND_PENDING {
+                    // The first respond after a referee restart: the clock
+                    // goes on when it has left the port.
+                    a.first_seq = seq;
+                    a.est_sent_at = at.saturating_add(est);
+                }
+            }
             _ => {
                 g.awaiting = Some(Awaiting {
                     client: to,

@@ -32,6 +32,12 @@ pub enum Input {
     Timer,
     /// The supervisor did something.
     Supervisor(Command),
+    /// The referee restarted from its journal (`argus resume`): the state
+    /// was rebuilt by replaying the inputs, and the clients must be brought
+    /// back in line as if both had restarted. A clock running at the crash
+    /// is halted and goes on when the new `respond` has left the port, so
+    /// that neither the outage nor the resync is charged to anybody.
+    Resumed,
 }
 
 /// The supervisor's commands.

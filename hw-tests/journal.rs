@@ -1,0 +1,516 @@
+//! The journal with real binaries over socat cables: a short match between
+//! two seeded reference clients is played once without interruption
+//! (watched live from the journal file and over the TCP feed), once with
+//! the referee SIGKILLed and resumed at 20 points (moves, game ends, the
+//! conclude pause, between games), and once taken over from a watcher's
+//! copy. The games must come out the same every time, none lost or
+//! written twice. Skipped, with a message, where socat is not installed.
+
+#![cfg(unix)]
+
+#[macro_use]
+mod common;
+
+use std::fs;
+use std::io::Read;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::OnceLock;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use argus::record::pgn_read::{PgnText, read_pgn_games};
+use common::{Cable, argus_bin};
+
+/// Upper bound for a whole match (generous: CI machines are slow).
+const MATCH_WITHIN: Duration = Duration::from_secs(120);
+/// Upper bound for one step of a test to happen.
+const WITHIN: Duration = Duration::from_secs(30);
+const GAMES: u32 = 4;
+
+/// A queen ending: games of a few dozen plies (the random and the greedy
+/// mover rarely mate; most games end drawn by the rules).
+const OPENING: &str = "k7/8/2K5/8/8/8/8/7Q w - -\n";
+
+/// A match's files and the two cables (A and B); the clients run on the
+/// cables' far ends.
+struct Rig {
+    dir: tempfile::TempDir,
+    cables: [Cable; 2],
+    clients: Vec<Child>,
+}
+
+impl Rig {
+    fn new() -> Rig {
+        let dir = tempfile::Builder::new()
+            .prefix("argus-journal-test-")
+            .tempdir()
+            .unwrap();
+        fs::write(dir.path().join("openings.epd"), OPENING).unwrap();
+        Rig {
+            dir,
+            cables: [Cable::new(), Cable::new()],
+            clients: Vec::new(),
+        }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    fn journal(&self) -> PathBuf {
+        self.path("journal.log")
+    }
+
+    fn pgn(&self) -> PathBuf {
+        self.path("games.pgn")
+    }
+
+    fn common_args(&self, cmd: &mut Command) {
+        cmd.arg(self.cables[0].a_str())
+            .arg(self.cables[1].a_str())
+            .arg("--headless")
+            .arg("--log-dir")
+            .arg(self.path("logs"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+    }
+
+    /// Starts `argus referee` (with extra arguments).
+    fn referee(&self, extra: &[&str]) -> Child {
+        let mut cmd = Command::new(argus_bin());
+        cmd.arg("referee");
+        self.common_args(&mut cmd);
+        cmd.args(["--games", &GAMES.to_string()])
+            .arg("--openings")
+            .arg(self.path("openings.epd"))
+            .args(["--reset-delay", "0.2", "--conclude-delay", "0.3"])
+            .arg("--pgn")
+            .arg(self.pgn())
+            .arg("--journal")
+            .arg(self.journal())
+            .args(extra);
+        cmd.spawn().expect("cannot start argus referee")
+    }
+
+    /// Starts `argus resume` on `journal` with the PGN file `pgn`.
+    fn resume(&self, journal: &Path, pgn: &Path) -> Child {
+        let mut cmd = Command::new(argus_bin());
+        cmd.arg("resume").arg(journal);
+        self.common_args(&mut cmd);
+        cmd.arg("--pgn").arg(pgn);
+        cmd.spawn().expect("cannot start argus resume")
+    }
+
+    /// Starts the two seeded clients once the referee's ends are open
+    /// (the journal exists then).
+    fn clients(&mut self) {
+        wait_until(WITHIN, "the referee's journal", || self.journal().exists());
+        for (i, (name, mover, seed)) in [("alpha", "random", "7"), ("beta", "greedy", "8")]
+            .into_iter()
+            .enumerate()
+        {
+            let child = Command::new(argus_bin())
+                .arg("client")
+                .arg(self.cables[i].b_str())
+                .args(["--name", name, "--mover", mover, "--seed", seed])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("cannot start argus client");
+            self.clients.push(child);
+        }
+    }
+
+    /// Waits for both clients to end (after `disconnect`).
+    fn clients_done(&mut self) {
+        for c in &mut self.clients {
+            let status = wait_exit(c, WITHIN, "a client");
+            assert!(status.success(), "a client ended with {status}");
+        }
+        self.clients.clear();
+    }
+}
+
+impl Drop for Rig {
+    fn drop(&mut self) {
+        for c in &mut self.clients {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+fn wait_until(within: Duration, what: &str, mut cond: impl FnMut() -> bool) {
+    let deadline = Instant::now() + within;
+    while !cond() {
+        assert!(Instant::now() < deadline, "no {what} within {within:?}");
+        thread::sleep(Duration::from_millis(5));
+    }
+}
+
+fn wait_exit(child: &mut Child, within: Duration, what: &str) -> ExitStatus {
+    let deadline = Instant::now() + within;
+    loop {
+        if let Some(s) = child.try_wait().expect("cannot wait for a child") {
+            return s;
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what} did not end within {within:?}");
+        }
+        thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// (Round, White, Black, moves, result) of each game in a PGN file.
+type Summary = Vec<(String, String, String, Vec<String>, String)>;
+
+fn games(pgn: &Path) -> Summary {
+    let text = fs::read_to_string(pgn).unwrap_or_default();
+    read_pgn_games(&text)
+        .unwrap_or_else(|e| panic!("{}: {e:?}", pgn.display()))
+        .into_iter()
+        .map(|g: PgnText| {
+            (
+                g.tag("Round").unwrap_or("?").to_string(),
+                g.tag("White").unwrap_or("?").to_string(),
+                g.tag("Black").unwrap_or("?").to_string(),
+                g.sans.clone(),
+                g.result.clone().unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+/// Counts of `check` and `pgn` lines in a journal: the match's progress
+/// (one check per move or game end, one pgn per game written).
+fn progress(journal: &Path) -> (usize, usize) {
+    let text = fs::read_to_string(journal).unwrap_or_default();
+    let checks = text.lines().filter(|l| l.starts_with("check ")).count();
+    let saved = text.lines().filter(|l| l.starts_with("pgn ")).count();
+    (checks, saved)
+}
+
+/// The moves `argus watch --headless` printed, per game: lines
+/// `game N: 12. Nf3` and `game N: 12... Nf6`.
+fn watched_moves(out: &str) -> Vec<Vec<String>> {
+    let mut games: Vec<Vec<String>> = Vec::new();
+    for line in out.lines() {
+        let Some(rest) = line.strip_prefix("game ") else {
+            continue;
+        };
+        let Some((n, what)) = rest.split_once(": ") else {
+            continue;
+        };
+        let Ok(n) = n.parse::<usize>() else { continue };
+        let mut words = what.split(' ');
+        let (Some(number), Some(san), None) = (words.next(), words.next(), words.next()) else {
+            continue;
+        };
+        if !number.ends_with('.') || !number.starts_with(|c: char| c.is_ascii_digit()) {
+            continue;
+        }
+        while games.len() < n {
+            games.push(Vec::new());
+        }
+        games[n - 1].push(san.to_string());
+    }
+    games
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("no free TCP port")
+}
+
+fn spawn_watch(args: &[&str], source: &str) -> Child {
+    Command::new(argus_bin())
+        .arg("watch")
+        .arg(source)
+        .arg("--headless")
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("cannot start argus watch")
+}
+
+fn watch_output(child: &mut Child) -> String {
+    let status = wait_exit(child, WITHIN, "argus watch");
+    assert!(status.success(), "argus watch ended with {status}");
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    out
+}
+
+/// The uninterrupted match, and its journal's progress at each game's end.
+struct Reference {
+    games: Summary,
+    /// Check lines when game g (1-based index g-1) was written.
+    checks_at_end: Vec<usize>,
+    total_checks: usize,
+}
+
+/// Plays the reference match once (for every test), watching it live
+/// from the journal file and over the TCP feed; checks what the watchers
+/// saw.
+fn reference() -> &'static Reference {
+    static REFERENCE: OnceLock<Reference> = OnceLock::new();
+    REFERENCE.get_or_init(|| {
+        let mut rig = Rig::new();
+        let port = free_port();
+        let feed = format!("127.0.0.1:{port}");
+        let mut referee = rig.referee(&["--feed", &feed]);
+        rig.clients();
+        let journal = rig.journal();
+        let mut file_watch = spawn_watch(&[], journal.to_str().unwrap());
+        let copy = rig.path("copy.log");
+        let mut tcp_watch = spawn_watch(
+            &["--copy", copy.to_str().unwrap()],
+            &format!("tcp://{feed}"),
+        );
+        // Progress at each game's end, seen live.
+        let mut checks_at_end = Vec::new();
+        let deadline = Instant::now() + MATCH_WITHIN;
+        while referee.try_wait().unwrap().is_none() {
+            assert!(Instant::now() < deadline, "the reference match did not end");
+            let (checks, saved) = progress(&journal);
+            while checks_at_end.len() < saved {
+                checks_at_end.push(checks);
+            }
+            thread::sleep(Duration::from_millis(2));
+        }
+        let status = wait_exit(&mut referee, WITHIN, "the referee");
+        assert!(status.success(), "the referee ended with {status}");
+        rig.clients_done();
+        let games = games(&rig.pgn());
+        assert_eq!(games.len(), GAMES as usize, "{games:?}");
+        let (total_checks, saved) = progress(&journal);
+        assert_eq!(saved, GAMES as usize);
+        // A game end seen late is counted at the end of the journal; the
+        // kill points only need rough places.
+        while checks_at_end.len() < saved {
+            checks_at_end.push(total_checks);
+        }
+
+        // What the watchers saw: the same moves as the PGN.
+        let pgn_moves: Vec<Vec<String>> = games.iter().map(|g| g.3.clone()).collect();
+        let file_out = watch_output(&mut file_watch);
+        assert_eq!(
+            watched_moves(&file_out),
+            pgn_moves,
+            "watch (file):\n{file_out}"
+        );
+        assert!(file_out.contains("match over:"), "{file_out}");
+        let tcp_out = watch_output(&mut tcp_watch);
+        assert_eq!(
+            watched_moves(&tcp_out),
+            pgn_moves,
+            "watch (tcp):\n{tcp_out}"
+        );
+        for (i, g) in games.iter().enumerate() {
+            let want = format!("game {}: {} (", i + 1, g.4);
+            assert!(file_out.contains(&want), "{want:?} in\n{file_out}");
+        }
+        // The copy is the journal (up to where the match ended).
+        let copy_text = fs::read_to_string(&copy).unwrap();
+        let journal_text = fs::read_to_string(&journal).unwrap();
+        assert!(copy_text.len() > 1000);
+        assert!(
+            journal_text.starts_with(&copy_text),
+            "the copy is not a prefix of the journal"
+        );
+        let loaded = argus::journal::load(&copy).unwrap();
+        assert!(loaded.replay.core().is_over());
+        Reference {
+            games,
+            checks_at_end,
+            total_checks,
+        }
+    })
+}
+
+/// Where to kill the referee.
+#[derive(Debug, Clone, Copy)]
+enum Kill {
+    /// Once the journal has this many check lines (moves).
+    Checks(usize),
+    /// This long after game g was written (0: at once; about 150 ms: in
+    /// the conclude pause; about 400 ms: the next game's reset pause).
+    AfterGame(usize, u64),
+}
+
+#[test]
+fn sigkill_at_twenty_points_and_resume_gives_the_same_games() {
+    skip_unless_socat!();
+    let reference = reference();
+    let ends = &reference.checks_at_end;
+    // Game ends: at once, in the conclude pause, between games (not after
+    // the last game's conclude pause: the match is over then).
+    let mut plan: Vec<(usize, u64, Kill)> = Vec::new();
+    for (g, &at) in ends.iter().enumerate() {
+        let delays: &[u64] = if g + 1 < ends.len() {
+            &[0, 150, 400]
+        } else {
+            &[0]
+        };
+        for &d in delays {
+            plan.push((at, d + 1, Kill::AfterGame(g + 1, d)));
+        }
+    }
+    // Moves: spread over the match, away from the game ends.
+    let moves_wanted = 20usize.saturating_sub(plan.len());
+    let total = reference.total_checks;
+    for i in 1..=moves_wanted {
+        let mut k = i * total / (moves_wanted + 1);
+        while ends.contains(&k) {
+            k += 1;
+        }
+        plan.push((k, 0, Kill::Checks(k)));
+    }
+    plan.sort_by_key(|(k, d, _)| (*k, *d));
+    assert_eq!(plan.len(), 20, "{plan:?}");
+
+    let mut rig = Rig::new();
+    let journal = rig.journal();
+    let mut referee = rig.referee(&[]);
+    rig.clients();
+    let mut kills = 0;
+    for (_, _, kill) in &plan {
+        // Wait for the point (or the end of the match).
+        let deadline = Instant::now() + WITHIN;
+        loop {
+            if referee.try_wait().unwrap().is_some() {
+                break;
+            }
+            let (checks, saved) = progress(&journal);
+            let reached = match *kill {
+                Kill::Checks(k) => checks >= k,
+                Kill::AfterGame(g, _) => saved >= g,
+            };
+            if reached {
+                break;
+            }
+            assert!(Instant::now() < deadline, "{kill:?} not reached");
+            thread::sleep(Duration::from_millis(1));
+        }
+        if let Kill::AfterGame(_, d) = *kill {
+            thread::sleep(Duration::from_millis(d));
+        }
+        if referee.try_wait().unwrap().is_some() {
+            break;
+        }
+        referee.kill().unwrap(); // SIGKILL
+        let _ = referee.wait();
+        kills += 1;
+        referee = rig.resume(&journal, &rig.pgn());
+    }
+    let status = wait_exit(&mut referee, MATCH_WITHIN, "the last referee");
+    assert!(status.success(), "the last referee ended with {status}");
+    rig.clients_done();
+    assert!(kills >= 18, "only {kills} of the 20 kills happened");
+    assert_eq!(
+        games(&rig.pgn()),
+        reference.games,
+        "games after {kills} kills differ from the uninterrupted match"
+    );
+    let loaded = argus::journal::load(&journal).unwrap();
+    assert!(loaded.replay.core().is_over());
+}
+
+#[test]
+fn a_standby_takes_over_from_its_copy() {
+    skip_unless_socat!();
+    let reference = reference();
+    let mut rig = Rig::new();
+    let port = free_port();
+    let feed = format!("127.0.0.1:{port}");
+    let mut referee = rig.referee(&["--feed", &feed]);
+    rig.clients();
+    let copy = rig.path("standby-journal.log");
+    let standby_pgn = rig.path("standby.pgn");
+    let mut watch = spawn_watch(
+        &[
+            "--copy",
+            copy.to_str().unwrap(),
+            "--pgn",
+            standby_pgn.to_str().unwrap(),
+        ],
+        &format!("tcp://{feed}"),
+    );
+    // The primary dies in the middle of the second game.
+    let target = (reference.checks_at_end[0] + reference.checks_at_end[1]) / 2;
+    wait_until(WITHIN, "the second game", || {
+        progress(&rig.journal()).0 >= target
+    });
+    referee.kill().unwrap();
+    let _ = referee.wait();
+    // The watcher keeps what it got; stop it (it holds the copy's lock).
+    let mut last = 0;
+    wait_until(WITHIN, "the copy to settle", || {
+        let len = fs::metadata(&copy).map_or(0, |m| m.len());
+        let settled = len > 0 && len == last;
+        last = len;
+        thread::sleep(Duration::from_millis(100));
+        settled
+    });
+    watch.kill().unwrap();
+    let _ = watch.wait();
+    // The standby resumes from its copy and writes its own PGN file.
+    let mut standby = rig.resume(&copy, &standby_pgn);
+    let status = wait_exit(&mut standby, MATCH_WITHIN, "the standby referee");
+    assert!(status.success(), "the standby ended with {status}");
+    rig.clients_done();
+    assert_eq!(games(&standby_pgn), reference.games);
+}
+
+#[test]
+fn a_new_match_refuses_another_matchs_journal() {
+    skip_unless_socat!();
+    let rig = Rig::new();
+    // Another match's unfinished journal at the --journal path.
+    let other = argus::journal::Header {
+        session: "0123456789abcdef".into(),
+        settings: argus::referee::Settings::default(),
+        port: argus::link::PortSettings::default(),
+    };
+    let mut w = argus::journal::JournalWriter::create(&rig.journal(), &other, 0).unwrap();
+    w.write(&argus::journal::Entry::Input {
+        at: 1,
+        input: argus::referee::Input::Timer,
+    })
+    .unwrap();
+    drop(w);
+    let before = fs::read(rig.journal()).unwrap();
+    let mut cmd = Command::new(argus_bin());
+    cmd.arg("referee");
+    rig.common_args(&mut cmd);
+    cmd.arg("--journal").arg(rig.journal());
+    cmd.stderr(Stdio::piped());
+    let out = cmd.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("another match (session 0123456789abcdef"),
+        "{err}"
+    );
+    assert!(err.contains("argus resume"), "{err}");
+    assert_eq!(
+        fs::read(rig.journal()).unwrap(),
+        before,
+        "the journal was touched"
+    );
+}

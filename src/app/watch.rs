@@ -1,0 +1,722 @@
+//! `argus watch SOURCE`: follow a match from its journal, read-only. The
+//! journal's lines (from a file that grows, or a referee's `--feed` over
+//! TCP) are checked and replayed into a core of our own; the board shows
+//! its snapshot (as an observer: no supervisor keys), or, headless, each
+//! move and result is printed as a line. With `--copy` the fed lines are
+//! also kept in a file, for a standby machine to take over with
+//! `argus resume`.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
+use std::net::{TcpStream, ToSocketAddrs};
+use std::path::{Path, PathBuf};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, Sender, after, never, select, unbounded};
+use log::{info, warn};
+
+use crate::app::options::WatchArgs;
+use crate::display::{
+    InputEvent, InputThread, LinkView, Role, TerminalGuard, Ui, UiAction, next_redraw_in,
+};
+use crate::journal::format::MAX_LINE;
+use crate::journal::{Decoded, Decoder, Header, Replay};
+use crate::record::durable::append_pgn;
+use crate::referee::{GameOver, Output};
+
+/// Exit status: the match is over.
+const EXIT_OK: u8 = 0;
+/// Exit status: the journal is damaged or the source failed for good.
+const EXIT_FAILED: u8 = 1;
+/// Exit status: bad usage.
+const EXIT_USAGE: u8 = 2;
+/// How often a journal file is looked at for new lines.
+const FILE_POLL: Duration = Duration::from_millis(100);
+/// At most this many lines are replayed between two draws of the board.
+const DRAIN_LIMIT: usize = 10_000;
+/// How long to wait before connecting to a feed again.
+const RECONNECT: Duration = Duration::from_secs(1);
+
+/// What the source thread reports.
+#[derive(Debug)]
+enum Feed {
+    /// A whole line, without its line end.
+    Line(Vec<u8>),
+    /// The file was cut to this length (a resume dropped a torn line).
+    Shrunk(u64),
+    /// Something to tell the user; the source goes on.
+    Status(String),
+    /// Nothing new (the source checks that someone still listens).
+    Idle,
+    /// The source cannot go on.
+    Failed(String),
+}
+
+/// Where the lines come from.
+#[derive(Debug, Clone)]
+enum Source {
+    File(PathBuf),
+    Tcp(String),
+}
+
+impl Source {
+    fn parse(s: &str) -> Source {
+        match s.strip_prefix("tcp://") {
+            Some(addr) => Source::Tcp(addr.trim_end_matches('/').to_string()),
+            None => Source::File(PathBuf::from(s)),
+        }
+    }
+}
+
+/// Runs `argus watch`; returns the exit status.
+pub fn main(args: WatchArgs) -> u8 {
+    let source = Source::parse(&args.source);
+    if args.copy.is_some() && matches!(source, Source::File(_)) {
+        eprintln!("argus watch: --copy is for a tcp:// source (a journal file is its own copy)");
+        return EXIT_USAGE;
+    }
+    let mut watcher = Watcher::new(args.headless, args.pgn.clone());
+    // An existing copy: replay it quietly, and skip its lines in the feed.
+    let mut copy = None;
+    let mut skip = None;
+    if let Some(path) = &args.copy {
+        match Copy::open(path, &mut watcher) {
+            Ok((c, s)) => {
+                copy = Some(c);
+                skip = s;
+            }
+            Err(e) => {
+                eprintln!("argus watch: {e}");
+                return EXIT_USAGE;
+            }
+        }
+    }
+    let (tx, rx) = unbounded();
+    let spawned = match source.clone() {
+        Source::File(path) => {
+            if let Err(e) = File::open(&path) {
+                eprintln!(
+                    "argus watch: cannot open the journal {}: {e}",
+                    path.display()
+                );
+                return EXIT_USAGE;
+            }
+            thread::Builder::new()
+                .name("watch file".into())
+                .spawn(move || follow_file(&path, &tx))
+        }
+        Source::Tcp(addr) => thread::Builder::new()
+            .name("watch feed".into())
+            .spawn(move || follow_tcp(&addr, skip, &tx)),
+    };
+    if let Err(e) = spawned {
+        eprintln!("argus watch: cannot start: {e}");
+        return EXIT_FAILED;
+    }
+    let result = if args.headless {
+        watcher.run_headless(&rx, copy.as_mut())
+    } else {
+        watcher.run_board(&rx, copy.as_mut(), args.ascii, &args.source)
+    };
+    match result {
+        Ok(()) => EXIT_OK,
+        Err(e) => {
+            eprintln!("argus watch: {e}");
+            EXIT_FAILED
+        }
+    }
+}
+
+/// The replaying side: decoder, core, printing.
+struct Watcher {
+    decoder: Decoder,
+    header: Option<Header>,
+    replay: Option<Replay>,
+    headless: bool,
+    pgn: Option<PathBuf>,
+    /// Start of the current game: (full move number, Black moves first).
+    game_start: (u32, bool),
+    /// When the last input arrived (for the clocks between lines).
+    last_input: Option<Instant>,
+    quiet: bool,
+}
+
+impl Watcher {
+    fn new(headless: bool, pgn: Option<PathBuf>) -> Watcher {
+        Watcher {
+            decoder: Decoder::new(),
+            header: None,
+            replay: None,
+            headless,
+            pgn,
+            game_start: (1, false),
+            last_input: None,
+            quiet: false,
+        }
+    }
+
+    fn over(&self) -> bool {
+        self.replay.as_ref().is_some_and(|r| r.core().is_over())
+    }
+
+    /// The journal time now: the last input's, plus the time since it came.
+    fn now(&self) -> u64 {
+        let at = self.replay.as_ref().map_or(0, Replay::last_at);
+        let since = self
+            .last_input
+            .map_or(0, |t| t.elapsed().as_millis() as u64);
+        at.saturating_add(since)
+    }
+
+    fn say(&self, text: &str) {
+        if self.headless && !self.quiet {
+            println!("{text}");
+        }
+    }
+
+    /// Takes one line. Returns whether the line is good (to be copied).
+    fn line(&mut self, line: &[u8]) -> Result<bool, String> {
+        let decoded = self.decoder.push(line).map_err(|e| e.to_string())?;
+        let number = self.decoder.lines();
+        match decoded {
+            Decoded::Held => Ok(false),
+            Decoded::HeaderLine => Ok(true),
+            Decoded::Header(h) => {
+                let s = &h.settings;
+                self.say(&format!(
+                    "watching session {}: {}, {} game{}, time control {}",
+                    h.session,
+                    s.event,
+                    s.games,
+                    if s.games == 1 { "" } else { "s" },
+                    s.time_control
+                ));
+                self.replay = Some(Replay::new(&h));
+                self.header = Some(*h);
+                Ok(true)
+            }
+            Decoded::Entry(e) => {
+                let is_input = matches!(e, crate::journal::Entry::Input { .. });
+                let Some(replay) = self.replay.as_mut() else {
+                    return Err(format!("line {number}: an entry before the header"));
+                };
+                let outs = replay.apply(number, e).map_err(|e| e.to_string())?;
+                if is_input {
+                    self.last_input = Some(Instant::now());
+                }
+                for o in outs {
+                    self.output(o);
+                }
+                Ok(true)
+            }
+        }
+    }
+
+    fn output(&mut self, o: Output) {
+        match o {
+            Output::GameStarted {
+                game_number,
+                white,
+                black,
+            } => {
+                if let Some(r) = &self.replay {
+                    let start = r.core().snapshot(r.last_at()).start;
+                    use shakmaty::Position;
+                    self.game_start = (
+                        start.fullmoves().get(),
+                        start.turn() == shakmaty::Color::Black,
+                    );
+                }
+                self.say(&format!(
+                    "game {game_number}: {white} (White) vs {black} (Black)"
+                ));
+            }
+            Output::MoveMade {
+                game_number,
+                ply,
+                color,
+                san,
+                ..
+            } => {
+                let (first, black_first) = self.game_start;
+                let half = ply.saturating_sub(1) + usize::from(black_first);
+                let number = first as usize + half / 2;
+                let dots = if color == shakmaty::Color::White {
+                    "."
+                } else {
+                    "..."
+                };
+                self.say(&format!("game {game_number}: {number}{dots} {san}"));
+            }
+            Output::GameOver(g) => self.game_over(&g),
+            Output::SessionOver { summary } => self.say(&summary),
+            Output::Send { .. } | Output::Notice { .. } => {}
+        }
+    }
+
+    fn game_over(&mut self, g: &GameOver) {
+        self.say(&format!(
+            "game {}: {} ({})",
+            g.game_number,
+            g.result.as_str(),
+            g.reason
+        ));
+        if self.quiet {
+            return;
+        }
+        if let Some(path) = &self.pgn
+            && let Err(e) = append_pgn(path, &g.pgn)
+        {
+            warn!("cannot append to {}: {e}", path.display());
+            eprintln!("argus watch: cannot append to {}: {e}", path.display());
+        }
+    }
+
+    /// Handles one report of the source; `Err` ends the watch.
+    fn feed(&mut self, f: Feed, copy: Option<&mut Copy>) -> Result<(), String> {
+        match f {
+            Feed::Line(l) => {
+                if self.line(&l)?
+                    && let Some(c) = copy
+                {
+                    c.push(&l)?;
+                }
+            }
+            Feed::Shrunk(len) => {
+                if len != self.decoder.offset() {
+                    return Err(format!(
+                        "the journal was cut to {len} bytes, below what was already read ({} bytes)",
+                        self.decoder.offset()
+                    ));
+                }
+                self.decoder.drop_held();
+            }
+            Feed::Status(s) => {
+                info!("{s}");
+                if self.headless {
+                    eprintln!("argus watch: {s}");
+                }
+            }
+            Feed::Idle => {}
+            Feed::Failed(e) => return Err(e),
+        }
+        Ok(())
+    }
+
+    fn run_headless(
+        &mut self,
+        rx: &Receiver<Feed>,
+        mut copy: Option<&mut Copy>,
+    ) -> Result<(), String> {
+        let (ctrl_tx, ctrl_rx) = unbounded();
+        let _ = ctrlc::set_handler(move || {
+            let _ = ctrl_tx.send(());
+        });
+        while !self.over() {
+            select! {
+                recv(rx) -> f => match f {
+                    Ok(f) => {
+                        self.feed(f, copy.as_deref_mut())?;
+                        // Sync the copy once the burst is read.
+                        if rx.is_empty() && let Some(c) = copy.as_deref_mut() {
+                            c.sync()?;
+                        }
+                    }
+                    Err(_) => return Err("the source stopped".into()),
+                },
+                recv(ctrl_rx) -> _ => break,
+            }
+        }
+        if let Some(c) = copy {
+            c.sync()?;
+        }
+        Ok(())
+    }
+
+    fn run_board(
+        &mut self,
+        rx: &Receiver<Feed>,
+        mut copy: Option<&mut Copy>,
+        ascii: bool,
+        source: &str,
+    ) -> Result<(), String> {
+        let mut guard =
+            TerminalGuard::init().map_err(|e| format!("cannot set up the terminal: {e}"))?;
+        let (key_tx, key_rx) = unbounded();
+        let input = InputThread::spawn(key_tx).map_err(|e| e.to_string())?;
+        let mut ui = Ui::new(ascii, Role::Observer);
+        let mut status = String::from("waiting for the journal");
+        let result = loop {
+            let snap = self.replay.as_ref().map(|r| r.core().snapshot(self.now()));
+            if let Some(snap) = &snap {
+                let links = self.link_views(source, &status);
+                if let Err(e) = guard
+                    .terminal()
+                    .draw(|f| ui.render(f, snap, &links, self.now()))
+                {
+                    break Err(format!("cannot draw on the terminal: {e}"));
+                }
+            }
+            let tick = snap.as_ref().and_then(next_redraw_in);
+            let timer = tick.map_or_else(never, after);
+            select! {
+                recv(rx) -> f => match f {
+                    Ok(f) => {
+                        // Everything waiting, then one draw.
+                        let mut next = Some(f);
+                        let mut failed = None;
+                        for _ in 0..DRAIN_LIMIT {
+                            let Some(f) = next.take() else { break };
+                            match f {
+                                Feed::Status(s) => status = s,
+                                f => {
+                                    if let Err(e) = self.feed(f, copy.as_deref_mut()) {
+                                        failed = Some(e);
+                                        break;
+                                    }
+                                }
+                            }
+                            next = rx.try_recv().ok();
+                        }
+                        if let Some(f) = next
+                            && let Err(e) = self.feed(f, copy.as_deref_mut())
+                        {
+                            failed = Some(e);
+                        }
+                        if let Some(e) = failed {
+                            break Err(e);
+                        }
+                        if rx.is_empty() && let Some(c) = copy.as_deref_mut()
+                            && let Err(e) = c.sync() {
+                            break Err(e);
+                        }
+                    }
+                    Err(_) => break Err("the source stopped".into()),
+                },
+                recv(key_rx) -> ev => match ev {
+                    Ok(InputEvent::Key(k)) => {
+                        if let Some(snap) = &snap
+                            && ui.handle_key(k, snap) == Some(UiAction::Quit)
+                        {
+                            break Ok(());
+                        }
+                        if snap.is_none() && matches!(k.code, crossterm::event::KeyCode::Char('q')) {
+                            break Ok(());
+                        }
+                    }
+                    Ok(InputEvent::Resize { .. }) => {}
+                    Ok(InputEvent::Failed(why)) => break Err(format!("terminal input failed: {why}")),
+                    Err(_) => break Err("terminal input stopped".into()),
+                },
+                recv(timer) -> _ => {},
+            }
+        };
+        input.stop();
+        let _ = guard.restore();
+        if let Some(c) = copy {
+            c.sync()?;
+        }
+        if let Some(r) = &self.replay
+            && r.core().is_over()
+        {
+            println!("{}", r.core().summary());
+        }
+        result
+    }
+
+    fn link_views(&self, source: &str, status: &str) -> [LinkView; 2] {
+        let ports = self
+            .header
+            .as_ref()
+            .map(|h| h.settings.ports.clone())
+            .unwrap_or_default();
+        let up = self
+            .replay
+            .as_ref()
+            .map(|r| r.core().snapshot(r.last_at()).clients.map(|c| c.link_up))
+            .unwrap_or([false, false]);
+        [0, 1].map(|i| LinkView {
+            port: ports[i].clone(),
+            settings: if i == 0 {
+                format!("watching {source}")
+            } else {
+                status.to_string()
+            },
+            up: up[i],
+            bytes_in: 0,
+            bytes_out: 0,
+        })
+    }
+}
+
+/// The local copy of a fed journal.
+struct Copy {
+    file: File,
+    path: PathBuf,
+}
+
+/// What the feed's first lines must be to continue a copy: how many lines
+/// the copy has, its second line (the session) and its last line.
+#[derive(Debug, Clone)]
+struct Skip {
+    lines: usize,
+    session: Vec<u8>,
+    last: Vec<u8>,
+}
+
+impl Copy {
+    /// Opens (or creates) the copy; an existing copy is replayed quietly
+    /// into `watcher` and its torn tail cut off.
+    fn open(path: &Path, watcher: &mut Watcher) -> Result<(Copy, Option<Skip>), String> {
+        let mut file = OpenOptions::new()
+            .create(true)
+            .read(true)
+            .write(true)
+            .truncate(false)
+            .open(path)
+            .map_err(|e| format!("cannot open the copy {}: {e}", path.display()))?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(format!(
+                    "the copy {} is in use by another argus process",
+                    path.display()
+                ));
+            }
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(format!("cannot lock the copy {}: {e}", path.display()));
+            }
+        }
+        let mut skip = Skip {
+            lines: 0,
+            session: Vec::new(),
+            last: Vec::new(),
+        };
+        watcher.quiet = true;
+        let mut reader = BufReader::new(&file);
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            let n = (&mut reader)
+                .take(MAX_LINE as u64 + 2)
+                .read_until(b'\n', &mut buf)
+                .map_err(|e| format!("cannot read the copy {}: {e}", path.display()))?;
+            if n == 0 || buf.last() != Some(&b'\n') {
+                break;
+            }
+            buf.pop();
+            let good = watcher
+                .line(&buf)
+                .map_err(|e| format!("the copy {}: {e}", path.display()))?;
+            if !good {
+                break; // held: torn if it is the last, cut below
+            }
+            skip.lines += 1;
+            if skip.lines == 2 {
+                skip.session = buf.clone();
+            }
+            skip.last = buf.clone();
+        }
+        drop(reader);
+        watcher.quiet = false;
+        watcher.decoder.drop_held();
+        let valid = watcher.decoder.offset();
+        file.set_len(valid)
+            .and_then(|()| file.seek(SeekFrom::Start(valid)).map(|_| ()))
+            .map_err(|e| format!("cannot prepare the copy {}: {e}", path.display()))?;
+        let skip = (skip.lines > 0).then_some(skip);
+        if let Some(s) = &skip {
+            info!(
+                "the copy {} holds {} lines; the feed goes on after them",
+                path.display(),
+                s.lines
+            );
+        }
+        Ok((
+            Copy {
+                file,
+                path: path.to_path_buf(),
+            },
+            skip,
+        ))
+    }
+
+    fn push(&mut self, line: &[u8]) -> Result<(), String> {
+        self.file
+            .write_all(line)
+            .and_then(|()| self.file.write_all(b"\n"))
+            .map_err(|e| format!("cannot write the copy {}: {e}", self.path.display()))
+    }
+
+    fn sync(&mut self) -> Result<(), String> {
+        self.file
+            .sync_data()
+            .map_err(|e| format!("cannot sync the copy {}: {e}", self.path.display()))
+    }
+}
+
+/// Sends the file's whole lines as they appear, until the receiver goes.
+/// An incomplete last line is read again from its start on every look (a
+/// resume may have cut it off and written other lines in its place).
+fn follow_file(path: &Path, tx: &Sender<Feed>) {
+    let fail = |what: String| {
+        let _ = tx.send(Feed::Failed(what));
+    };
+    let mut file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) => return fail(format!("cannot open the journal {}: {e}", path.display())),
+    };
+    // The end of the last whole line sent.
+    let mut pos: u64 = 0;
+    let mut buf = vec![0u8; 2 * MAX_LINE + 16];
+    loop {
+        let len = match file.metadata() {
+            Ok(m) => m.len(),
+            Err(e) => return fail(format!("cannot read {}: {e}", path.display())),
+        };
+        if len < pos {
+            pos = len;
+            if tx.send(Feed::Shrunk(len)).is_err() {
+                return;
+            }
+        }
+        let n = match file
+            .seek(SeekFrom::Start(pos))
+            .and_then(|_| file.read(&mut buf))
+        {
+            Ok(n) => n,
+            Err(e) => return fail(format!("cannot read {}: {e}", path.display())),
+        };
+        let chunk = &buf[..n];
+        let whole = chunk.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        if whole == 0 && n == buf.len() {
+            return fail(format!(
+                "{}: a line longer than {MAX_LINE} bytes (not a journal?)",
+                path.display()
+            ));
+        }
+        let mut start = 0;
+        for (i, &b) in chunk[..whole].iter().enumerate() {
+            if b == b'\n' {
+                if tx.send(Feed::Line(chunk[start..i].to_vec())).is_err() {
+                    return;
+                }
+                start = i + 1;
+            }
+        }
+        pos += whole as u64;
+        if whole == 0 {
+            thread::sleep(FILE_POLL);
+            // Stop when nobody listens any more.
+            if tx.send(Feed::Idle).is_err() {
+                return;
+            }
+        }
+    }
+}
+
+/// Reads the feed's lines, reconnecting when it closes; an existing copy's
+/// lines are skipped once they are seen to match.
+fn follow_tcp(addr: &str, skip: Option<Skip>, tx: &Sender<Feed>) {
+    let mut have = skip.as_ref().map_or(0, |s| s.lines);
+    let session = skip.as_ref().map(|s| s.session.clone());
+    let mut last = skip.map(|s| s.last).unwrap_or_default();
+    let mut said_down = false;
+    loop {
+        let stream = connect(addr);
+        let stream = match stream {
+            Ok(s) => s,
+            Err(e) => {
+                if !said_down {
+                    said_down = true;
+                    if tx
+                        .send(Feed::Status(format!(
+                            "cannot reach the feed at {addr} ({e}); trying again every second"
+                        )))
+                        .is_err()
+                    {
+                        return;
+                    }
+                }
+                thread::sleep(RECONNECT);
+                if tx.send(Feed::Idle).is_err() {
+                    return;
+                }
+                continue;
+            }
+        };
+        said_down = false;
+        if tx
+            .send(Feed::Status(format!("connected to the feed at {addr}")))
+            .is_err()
+        {
+            return;
+        }
+        let mut reader = BufReader::new(stream);
+        let mut n = 0usize;
+        let mut buf = Vec::new();
+        let why = loop {
+            buf.clear();
+            match (&mut reader)
+                .take(MAX_LINE as u64 + 2)
+                .read_until(b'\n', &mut buf)
+            {
+                Ok(0) => break "the feed closed".to_string(),
+                Ok(_) if buf.last() != Some(&b'\n') => {
+                    break "the feed sent a line without an end".to_string();
+                }
+                Ok(_) => {}
+                Err(e) => break format!("the feed failed: {e}"),
+            }
+            buf.pop();
+            n += 1;
+            if n <= have {
+                if n == 2
+                    && let Some(s) = &session
+                    && *s != buf
+                {
+                    let _ = tx.send(Feed::Failed(format!(
+                        "the feed at {addr} serves another match ({}) than the copy ({}): \
+                         use another --copy file",
+                        String::from_utf8_lossy(&buf),
+                        String::from_utf8_lossy(s)
+                    )));
+                    return;
+                }
+                if n == have && buf != last {
+                    let _ = tx.send(Feed::Failed(format!(
+                        "the feed at {addr} differs from the copy at line {n}: use another --copy file"
+                    )));
+                    return;
+                }
+                continue;
+            }
+            have = n;
+            last = buf.clone();
+            if tx.send(Feed::Line(buf.clone())).is_err() {
+                return;
+            }
+        };
+        if tx
+            .send(Feed::Status(format!(
+                "{why} after {n} lines (the referee stopped?); reconnecting to {addr}"
+            )))
+            .is_err()
+        {
+            return;
+        }
+        thread::sleep(RECONNECT);
+    }
+}
+
+fn connect(addr: &str) -> io::Result<TcpStream> {
+    let mut last = io::Error::new(io::ErrorKind::NotFound, "no address");
+    for a in addr.to_socket_addrs()? {
+        match TcpStream::connect_timeout(&a, Duration::from_secs(3)) {
+            Ok(s) => return Ok(s),
+            Err(e) => last = e,
+        }
+    }
+    Err(last)
+}

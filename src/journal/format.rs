@@ -1,0 +1,468 @@
+//! One journal line: what it can say ([`Entry`]), how it is written
+//! (space-separated tokens, then the line's check) and read back.
+//!
+//! Every token is whitespace-free printable ASCII: text is escaped with
+//! `\xNN` for a space, a backslash and every byte outside printable ASCII;
+//! the empty text is written `-` (and the text `-` as `\x2d`). So any text
+//! round-trips, and a line is always one line. See docs/journal.md.
+
+use std::fmt::Write as _;
+
+use crate::journal::checksum::line_check;
+use crate::record::escape::{escape_field, unescape};
+use crate::referee::{ClientId, Command, Input, Verdict};
+
+/// The first word of the first line of every journal.
+pub const MAGIC: &str = "argus-journal";
+/// The version of the format this build writes and reads.
+pub const VERSION: u32 = 1;
+/// The longest line read (a record line is at most 4096 bytes, four times
+/// that escaped; openings with long move lists stay well below).
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// The state the replay must reach, written after the outputs of an input
+/// that moved or ended a game were carried out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Checkpoint {
+    /// Journal time of the input.
+    pub at: u64,
+    pub game: u32,
+    /// Plies in the game (opening moves included).
+    pub ply: usize,
+    /// The position, as FEN.
+    pub fen: String,
+    /// Time used by White and by Black at `at`, in ms.
+    pub used_ms: [u64; 2],
+}
+
+/// One line of the journal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Entry {
+    /// `argus-journal VERSION WRITER`: the format version and the program
+    /// that wrote the journal (first line).
+    Magic { version: u32, writer: String },
+    /// `session ID`: the match's id (second line).
+    Session(String),
+    /// `set KEY VALUE...`: one setting of the match (header).
+    Set { key: String, values: Vec<String> },
+    /// `opening SOURCE FEN UCI...`: one opening, in file order (header).
+    Opening {
+        source: String,
+        fen: String,
+        moves: Vec<String>,
+    },
+    /// `begin`: the header is complete.
+    Begin,
+    /// `epoch AT UNIX_MS`: journal time AT was this wall-clock time (ms
+    /// since 1970), written when a referee starts or resumes.
+    Epoch { at: u64, unix_ms: u64 },
+    /// `in AT ...`: an input to the core and its time.
+    Input { at: u64, input: Input },
+    /// `check AT GAME PLY FEN WHITE_USED BLACK_USED`.
+    Check(Checkpoint),
+    /// `pgn GAME`: the finished game went to the PGN file (or, without
+    /// one, to the application log).
+    Saved { game: u32 },
+    /// `note TEXT`: for people; the replay skips it.
+    Note(String),
+}
+
+/// Writes `text` as one token.
+pub fn token(text: &str) -> String {
+    match text {
+        "" => "-".into(),
+        "-" => "\\x2d".into(),
+        t => escape_field(t.as_bytes()),
+    }
+}
+
+/// Reads a token written by [`token`].
+pub fn untoken(t: &str) -> Result<String, String> {
+    if t == "-" {
+        return Ok(String::new());
+    }
+    String::from_utf8(unescape(t)).map_err(|_| format!("token {t:?} is not UTF-8 text"))
+}
+
+impl Entry {
+    /// The line's text without its check.
+    pub fn payload(&self) -> String {
+        match self {
+            Entry::Magic { version, writer } => format!("{MAGIC} {version} {}", token(writer)),
+            Entry::Session(id) => format!("session {}", token(id)),
+            Entry::Set { key, values } => {
+                let mut s = format!("set {}", token(key));
+                for v in values {
+                    s.push(' ');
+                    s.push_str(&token(v));
+                }
+                s
+            }
+            Entry::Opening { source, fen, moves } => {
+                let mut s = format!("opening {} {}", token(source), token(fen));
+                for m in moves {
+                    s.push(' ');
+                    s.push_str(&token(m));
+                }
+                s
+            }
+            Entry::Begin => "begin".into(),
+            Entry::Epoch { at, unix_ms } => format!("epoch {at} {unix_ms}"),
+            Entry::Input { at, input } => format!("in {at} {}", input_payload(input)),
+            Entry::Check(c) => format!(
+                "check {} {} {} {} {} {}",
+                c.at,
+                c.game,
+                c.ply,
+                token(&c.fen),
+                c.used_ms[0],
+                c.used_ms[1]
+            ),
+            Entry::Saved { game } => format!("pgn {game}"),
+            Entry::Note(text) => format!("note {}", token(text)),
+        }
+    }
+
+    /// The whole line (without its line end) following a line whose check
+    /// was `previous`, and this line's check.
+    pub fn line(&self, previous: u32) -> (String, u32) {
+        let payload = self.payload();
+        let check = line_check(previous, &payload);
+        let mut line = payload;
+        let _ = write!(line, " {check:08x}");
+        (line, check)
+    }
+
+    /// Reads a payload (a line without its check). The error says what is
+    /// wrong with it.
+    pub fn parse(payload: &str) -> Result<Entry, String> {
+        let mut t = Tokens::new(payload);
+        let kind = t.word("the kind of line")?;
+        let entry = match kind {
+            MAGIC => Entry::Magic {
+                version: t.number("the format version")?,
+                writer: t.text("the writer")?,
+            },
+            "session" => Entry::Session(t.text("the session id")?),
+            "set" => Entry::Set {
+                key: t.text("the setting's name")?,
+                values: t.rest()?,
+            },
+            "opening" => Entry::Opening {
+                source: t.text("the opening's source")?,
+                fen: t.text("the opening's FEN")?,
+                moves: t.rest()?,
+            },
+            "begin" => Entry::Begin,
+            "epoch" => Entry::Epoch {
+                at: t.number("the time")?,
+                unix_ms: t.number("the wall-clock time")?,
+            },
+            "in" => {
+                let at = t.number("the time")?;
+                Entry::Input {
+                    at,
+                    input: parse_input(&mut t)?,
+                }
+            }
+            "check" => Entry::Check(Checkpoint {
+                at: t.number("the time")?,
+                game: t.number("the game number")?,
+                ply: t.number("the ply")?,
+                fen: t.text("the FEN")?,
+                used_ms: [
+                    t.number("White's time used")?,
+                    t.number("Black's time used")?,
+                ],
+            }),
+            "pgn" => Entry::Saved {
+                game: t.number("the game number")?,
+            },
+            "note" => Entry::Note(t.text("the note")?),
+            other => return Err(format!("unknown kind of line {other:?}")),
+        };
+        t.end()?;
+        Ok(entry)
+    }
+}
+
+fn client_token(c: ClientId) -> &'static str {
+    match c {
+        ClientId::A => "A",
+        ClientId::B => "B",
+    }
+}
+
+fn input_payload(input: &Input) -> String {
+    match input {
+        Input::Line {
+            from,
+            text,
+            wire_bytes,
+        } => format!("line {} {wire_bytes} {}", client_token(*from), token(text)),
+        Input::Dropped { from, reason } => {
+            format!("dropped {} {}", client_token(*from), token(reason))
+        }
+        Input::Sent { to, seq } => format!("sent {} {seq}", client_token(*to)),
+        Input::LinkLost { client, reason } => {
+            format!("lost {} {}", client_token(*client), token(reason))
+        }
+        Input::LinkBack { client } => format!("back {}", client_token(*client)),
+        Input::Timer => "timer".into(),
+        Input::Resumed => "resumed".into(),
+        Input::Supervisor(cmd) => match cmd {
+            Command::Pause => "cmd pause".into(),
+            Command::Resume => "cmd resume".into(),
+            Command::Adjudicate(Verdict::WhiteWins) => "cmd adjudicate 1-0".into(),
+            Command::Adjudicate(Verdict::BlackWins) => "cmd adjudicate 0-1".into(),
+            Command::Adjudicate(Verdict::Draw) => "cmd adjudicate 1/2-1/2".into(),
+            Command::AbortGame => "cmd abort".into(),
+            Command::RestartClient(c) => format!("cmd restart {}", client_token(*c)),
+            Command::EndSession => "cmd end".into(),
+        },
+    }
+}
+
+fn parse_input(t: &mut Tokens<'_>) -> Result<Input, String> {
+    let kind = t.word("the kind of input")?;
+    Ok(match kind {
+        "line" => Input::Line {
+            from: t.client()?,
+            wire_bytes: t.number("the line's size on the wire")?,
+            text: t.text("the line")?,
+        },
+        "dropped" => Input::Dropped {
+            from: t.client()?,
+            reason: t.text("the reason")?,
+        },
+        "sent" => Input::Sent {
+            to: t.client()?,
+            seq: t.number("the sequence number")?,
+        },
+        "lost" => Input::LinkLost {
+            client: t.client()?,
+            reason: t.text("the reason")?,
+        },
+        "back" => Input::LinkBack {
+            client: t.client()?,
+        },
+        "timer" => Input::Timer,
+        "resumed" => Input::Resumed,
+        "cmd" => Input::Supervisor(match t.word("the command")? {
+            "pause" => Command::Pause,
+            "resume" => Command::Resume,
+            "adjudicate" => Command::Adjudicate(match t.word("the verdict")? {
+                "1-0" => Verdict::WhiteWins,
+                "0-1" => Verdict::BlackWins,
+                "1/2-1/2" => Verdict::Draw,
+                other => return Err(format!("unknown verdict {other:?}")),
+            }),
+            "abort" => Command::AbortGame,
+            "restart" => Command::RestartClient(t.client()?),
+            "end" => Command::EndSession,
+            other => return Err(format!("unknown command {other:?}")),
+        }),
+        other => return Err(format!("unknown kind of input {other:?}")),
+    })
+}
+
+/// The tokens of a payload, one at a time, with errors that say which
+/// field was missing or bad.
+struct Tokens<'a> {
+    parts: std::str::Split<'a, char>,
+}
+
+impl<'a> Tokens<'a> {
+    fn new(payload: &'a str) -> Tokens<'a> {
+        Tokens {
+            parts: payload.split(' '),
+        }
+    }
+
+    fn word(&mut self, what: &str) -> Result<&'a str, String> {
+        match self.parts.next() {
+            Some("") => Err(format!("empty field where {what} should be")),
+            Some(w) => Ok(w),
+            None => Err(format!("{what} is missing")),
+        }
+    }
+
+    fn text(&mut self, what: &str) -> Result<String, String> {
+        untoken(self.word(what)?).map_err(|e| format!("{what}: {e}"))
+    }
+
+    fn number<N: std::str::FromStr>(&mut self, what: &str) -> Result<N, String> {
+        let w = self.word(what)?;
+        if !w.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(format!("{what} {w:?} is not a number"));
+        }
+        w.parse()
+            .map_err(|_| format!("{what} {w:?} is not a number in range"))
+    }
+
+    fn client(&mut self) -> Result<ClientId, String> {
+        match self.word("the client")? {
+            "A" => Ok(ClientId::A),
+            "B" => Ok(ClientId::B),
+            other => Err(format!("unknown client {other:?} (A or B)")),
+        }
+    }
+
+    fn rest(&mut self) -> Result<Vec<String>, String> {
+        let mut v = Vec::new();
+        for w in self.parts.by_ref() {
+            if w.is_empty() {
+                return Err("empty field in a list".into());
+            }
+            v.push(untoken(w)?);
+        }
+        Ok(v)
+    }
+
+    fn end(&mut self) -> Result<(), String> {
+        match self.parts.next() {
+            None => Ok(()),
+            Some(w) => Err(format!("unexpected {w:?} at the end of the line")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn round_trip(e: &Entry) {
+        let payload = e.payload();
+        assert!(
+            payload.bytes().all(|b| (0x20..=0x7e).contains(&b)),
+            "{payload}"
+        );
+        assert_eq!(&Entry::parse(&payload).unwrap(), e, "{payload}");
+    }
+
+    #[test]
+    fn every_kind_round_trips() {
+        let inputs = vec![
+            Input::Line {
+                from: ClientId::A,
+                text: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - refreq sign_on;".into(),
+                wire_bytes: 70,
+            },
+            Input::Line {
+                from: ClientId::B,
+                text: String::new(),
+                wire_bytes: 1,
+            },
+            Input::Line {
+                from: ClientId::B,
+                text: "-".into(),
+                wire_bytes: 2,
+            },
+            Input::Dropped {
+                from: ClientId::B,
+                reason: "line too long (5000 bytes)".into(),
+            },
+            Input::Sent {
+                to: ClientId::A,
+                seq: 17,
+            },
+            Input::LinkLost {
+                client: ClientId::B,
+                reason: "hang-up \\ é".into(),
+            },
+            Input::LinkBack {
+                client: ClientId::A,
+            },
+            Input::Timer,
+            Input::Resumed,
+            Input::Supervisor(Command::Pause),
+            Input::Supervisor(Command::Resume),
+            Input::Supervisor(Command::Adjudicate(Verdict::WhiteWins)),
+            Input::Supervisor(Command::Adjudicate(Verdict::BlackWins)),
+            Input::Supervisor(Command::Adjudicate(Verdict::Draw)),
+            Input::Supervisor(Command::AbortGame),
+            Input::Supervisor(Command::RestartClient(ClientId::B)),
+            Input::Supervisor(Command::EndSession),
+        ];
+        for (i, input) in inputs.into_iter().enumerate() {
+            round_trip(&Entry::Input {
+                at: i as u64 * 1000,
+                input,
+            });
+        }
+        for e in [
+            Entry::Magic {
+                version: 1,
+                writer: "argus 0.1.0".into(),
+            },
+            Entry::Session("0123456789abcdef".into()),
+            Entry::Set {
+                key: "round".into(),
+                values: vec![],
+            },
+            Entry::Set {
+                key: "event".into(),
+                values: vec!["Club match, round 1".into()],
+            },
+            Entry::Opening {
+                source: "openings.pgn:12".into(),
+                fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
+                moves: vec!["e2e4".into(), "e7e5".into()],
+            },
+            Entry::Begin,
+            Entry::Epoch {
+                at: 0,
+                unix_ms: 1_700_000_000_000,
+            },
+            Entry::Check(Checkpoint {
+                at: 12_345,
+                game: 2,
+                ply: 17,
+                fen: "8/8/8/8/8/8/8/K6k w - - 0 60".into(),
+                used_ms: [1000, 2000],
+            }),
+            Entry::Saved { game: 3 },
+            Entry::Note("resumed after 12 s".into()),
+        ] {
+            round_trip(&e);
+        }
+    }
+
+    #[test]
+    fn bad_payloads_say_what_is_wrong() {
+        for (p, want) in [
+            ("", "empty field"),
+            ("nonsense 1", "unknown kind of line \"nonsense\""),
+            ("in 12", "the kind of input is missing"),
+            ("in x timer", "the time \"x\" is not a number"),
+            ("in -1 timer", "is not a number"),
+            ("in 1 sent C 4", "unknown client \"C\""),
+            ("in 1 timer extra", "unexpected \"extra\""),
+            ("in 1  timer", "empty field"),
+            ("in 99999999999999999999999 timer", "not a number in range"),
+            ("in 1 cmd adjudicate 2-0", "unknown verdict"),
+            ("in 1 line A 5 \\xff", "not UTF-8"),
+        ] {
+            let e = Entry::parse(p).unwrap_err();
+            assert!(e.contains(want), "{p:?}: {e}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn any_text_round_trips(text in "\\PC*|[ \\\\x-]*", reason in ".*") {
+            let e = Entry::Input {
+                at: 5,
+                input: Input::Line { from: ClientId::A, text, wire_bytes: 3 },
+            };
+            round_trip(&e);
+            round_trip(&Entry::Note(reason));
+        }
+
+        #[test]
+        fn parse_never_panics(s in "\\PC*") {
+            let _ = Entry::parse(&s);
+        }
+    }
+}

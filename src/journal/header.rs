@@ -1,0 +1,558 @@
+//! The journal's header: the format version, the session id and everything
+//! needed to rebuild the core ([`Settings`], openings included) and to
+//! reopen the ports ([`PortSettings`]), as `set` and `opening` lines.
+
+use std::str::FromStr;
+
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Position};
+
+use crate::clock::{LineSettings, TimeControl};
+use crate::game;
+use crate::journal::format::{Entry, VERSION};
+use crate::link::{Flow, LineEnd, Parity, PortSettings};
+use crate::referee::{FalseClaim, IllegalMove, Settings, Start};
+
+/// What a journal starts with.
+#[derive(Debug, Clone)]
+pub struct Header {
+    /// The match's id: a journal only ever holds one match.
+    pub session: String,
+    /// The core's settings.
+    pub settings: Settings,
+    /// How the ports were set up (a resume reopens them the same way
+    /// unless told otherwise).
+    pub port: PortSettings,
+}
+
+/// A new session id: 16 hex digits, random.
+pub fn new_session_id() -> String {
+    format!("{:016x}", fastrand::u64(..))
+}
+
+fn one(v: impl ToString) -> Vec<String> {
+    vec![v.to_string()]
+}
+
+fn optional(v: &Option<String>) -> Vec<String> {
+    v.iter().cloned().collect()
+}
+
+fn line_values(l: &LineSettings) -> Vec<String> {
+    vec![
+        l.baud.to_string(),
+        l.data_bits.to_string(),
+        u8::from(l.parity).to_string(),
+        l.stop_bits.to_string(),
+    ]
+}
+
+fn parity_name(p: Parity) -> &'static str {
+    match p {
+        Parity::None => "none",
+        Parity::Odd => "odd",
+        Parity::Even => "even",
+    }
+}
+
+fn flow_name(f: Flow) -> &'static str {
+    match f {
+        Flow::None => "none",
+        Flow::Hardware => "hardware",
+        Flow::Software => "software",
+    }
+}
+
+fn line_end_name(e: LineEnd) -> &'static str {
+    match e {
+        LineEnd::CrLf => "crlf",
+        LineEnd::Lf => "lf",
+        LineEnd::Cr => "cr",
+    }
+}
+
+impl Header {
+    /// The header's lines, `begin` last.
+    pub fn entries(&self) -> Vec<Entry> {
+        // Every field by name: a setting added to `Settings` must be added
+        // here too, or a resumed match would not be the same match.
+        let Settings {
+            event,
+            site,
+            date,
+            round,
+            names,
+            ports,
+            lines,
+            time_control,
+            games,
+            swap_colors,
+            openings,
+            openings_seed,
+            reset_delay_ms,
+            conclude_delay_ms,
+            false_claim,
+            illegal_move,
+            max_resends,
+        } = &self.settings;
+        let set = |key: &str, values: Vec<String>| Entry::Set {
+            key: key.into(),
+            values,
+        };
+        let p = &self.port;
+        let mut v = vec![
+            Entry::Magic {
+                version: VERSION,
+                writer: format!("argus {}", env!("CARGO_PKG_VERSION")),
+            },
+            Entry::Session(self.session.clone()),
+            set("event", one(event)),
+            set("site", one(site)),
+            set("date", one(date)),
+            set("round", optional(round)),
+            set("name-a", optional(&names[0])),
+            set("name-b", optional(&names[1])),
+            set("port-a", one(&ports[0])),
+            set("port-b", one(&ports[1])),
+            set("line-a", line_values(&lines[0])),
+            set("line-b", line_values(&lines[1])),
+            set("time-control", one(time_control)),
+            set("games", one(games)),
+            set("swap-colors", one(if *swap_colors { "yes" } else { "no" })),
+            set(
+                "openings-seed",
+                openings_seed.iter().map(u64::to_string).collect(),
+            ),
+            set("reset-delay-ms", one(reset_delay_ms)),
+            set("conclude-delay-ms", one(conclude_delay_ms)),
+            set(
+                "false-claim",
+                one(match false_claim {
+                    FalseClaim::Forfeit => "forfeit",
+                    FalseClaim::PlayOn => "play-on",
+                }),
+            ),
+            set(
+                "illegal-move",
+                one(match illegal_move {
+                    IllegalMove::Forfeit => "forfeit",
+                    IllegalMove::Fault => "fault",
+                }),
+            ),
+            set("max-resends", one(max_resends)),
+            set(
+                "link",
+                vec![
+                    p.baud.to_string(),
+                    p.data_bits.to_string(),
+                    parity_name(p.parity).into(),
+                    p.stop_bits.to_string(),
+                    flow_name(p.flow).into(),
+                    line_end_name(p.line_end).into(),
+                ],
+            ),
+        ];
+        for o in openings {
+            let mut pos = o.position.clone();
+            let mut moves = Vec::new();
+            for m in &o.moves {
+                moves.push(m.to_uci(CastlingMode::Standard).to_string());
+                pos.play_unchecked(*m);
+            }
+            v.push(Entry::Opening {
+                source: o.source.clone(),
+                fen: game::fen_of(&o.position),
+                moves,
+            });
+        }
+        v.push(Entry::Begin);
+        v
+    }
+}
+
+/// Builds a [`Header`] from the lines before `begin`.
+#[derive(Debug, Default)]
+pub struct HeaderBuilder {
+    magic: bool,
+    session: Option<String>,
+    sets: Vec<(String, Vec<String>)>,
+    openings: Vec<Start>,
+}
+
+impl HeaderBuilder {
+    /// Takes one header line; returns the header at `begin`. Errors say
+    /// what is wrong (the caller adds the line number).
+    pub fn push(&mut self, entry: Entry) -> Result<Option<Header>, String> {
+        match entry {
+            Entry::Magic { version, writer } => {
+                if self.magic {
+                    return Err("a second format line".into());
+                }
+                if version != VERSION {
+                    return Err(format!(
+                        "journal format version {version} (written by {writer}); this argus reads version {VERSION}"
+                    ));
+                }
+                self.magic = true;
+            }
+            _ if !self.magic => {
+                return Err(
+                    "not an argus journal (the first line must be `argus-journal VERSION ...`)"
+                        .into(),
+                );
+            }
+            Entry::Session(id) => {
+                if self.session.is_some() {
+                    return Err("a second session line".into());
+                }
+                if id.is_empty() {
+                    return Err("empty session id".into());
+                }
+                self.session = Some(id);
+            }
+            Entry::Set { key, values } => {
+                if self.sets.iter().any(|(k, _)| *k == key) {
+                    return Err(format!("setting {key:?} given twice"));
+                }
+                self.sets.push((key, values));
+            }
+            Entry::Opening { source, fen, moves } => {
+                let position =
+                    game::position_from_fen(&fen).map_err(|e| format!("opening {source}: {e}"))?;
+                let mut pos = position.clone();
+                let mut list = Vec::new();
+                for m in &moves {
+                    let mv = UciMove::from_str(m)
+                        .ok()
+                        .and_then(|u| u.to_move(&pos).ok())
+                        .ok_or_else(|| format!("opening {source}: illegal move {m:?}"))?;
+                    pos.play_unchecked(mv);
+                    list.push(mv);
+                }
+                self.openings.push(Start {
+                    position,
+                    moves: list,
+                    source,
+                });
+            }
+            Entry::Begin => return self.finish().map(Some),
+            other => {
+                return Err(format!(
+                    "`{}` before the header is complete (`begin`)",
+                    other.payload()
+                ));
+            }
+        }
+        Ok(None)
+    }
+
+    fn finish(&mut self) -> Result<Header, String> {
+        let session = self
+            .session
+            .take()
+            .ok_or("the header has no session line")?;
+        let mut s = Settings {
+            openings: std::mem::take(&mut self.openings),
+            ..Settings::default()
+        };
+        let mut port = PortSettings::default();
+        let sets = std::mem::take(&mut self.sets);
+        let mut seen = Vec::new();
+        for (key, values) in &sets {
+            let bad = |why: &str| format!("setting {key}: {why} (values {values:?})");
+            let single = || match values.as_slice() {
+                [v] => Ok(v.clone()),
+                _ => Err(bad("one value expected")),
+            };
+            let opt = || match values.as_slice() {
+                [] => Ok(None),
+                [v] => Ok(Some(v.clone())),
+                _ => Err(bad("at most one value expected")),
+            };
+            let num =
+                || -> Result<u64, String> { single()?.parse().map_err(|_| bad("not a number")) };
+            match key.as_str() {
+                "event" => s.event = single()?,
+                "site" => s.site = single()?,
+                "date" => s.date = single()?,
+                "round" => s.round = opt()?,
+                "name-a" => s.names[0] = opt()?,
+                "name-b" => s.names[1] = opt()?,
+                "port-a" => s.ports[0] = single()?,
+                "port-b" => s.ports[1] = single()?,
+                "line-a" => s.lines[0] = parse_line(values).map_err(|e| bad(&e))?,
+                "line-b" => s.lines[1] = parse_line(values).map_err(|e| bad(&e))?,
+                "time-control" => {
+                    s.time_control = TimeControl::from_str(&single()?).map_err(|e| bad(&e))?
+                }
+                "games" => s.games = u32::try_from(num()?).map_err(|_| bad("too large"))?,
+                "swap-colors" => {
+                    s.swap_colors = match single()?.as_str() {
+                        "yes" => true,
+                        "no" => false,
+                        _ => return Err(bad("yes or no expected")),
+                    }
+                }
+                "openings-seed" => {
+                    s.openings_seed = match opt()? {
+                        None => None,
+                        Some(v) => Some(v.parse().map_err(|_| bad("not a number"))?),
+                    }
+                }
+                "reset-delay-ms" => s.reset_delay_ms = num()?,
+                "conclude-delay-ms" => s.conclude_delay_ms = num()?,
+                "false-claim" => {
+                    s.false_claim = match single()?.as_str() {
+                        "forfeit" => FalseClaim::Forfeit,
+                        "play-on" => FalseClaim::PlayOn,
+                        _ => return Err(bad("forfeit or play-on expected")),
+                    }
+                }
+                "illegal-move" => {
+                    s.illegal_move = match single()?.as_str() {
+                        "forfeit" => IllegalMove::Forfeit,
+                        "fault" => IllegalMove::Fault,
+                        _ => return Err(bad("forfeit or fault expected")),
+                    }
+                }
+                "max-resends" => {
+                    s.max_resends = u32::try_from(num()?).map_err(|_| bad("too large"))?
+                }
+                "link" => port = parse_port(values).map_err(|e| bad(&e))?,
+                other => return Err(format!("unknown setting {other:?}")),
+            }
+            seen.push(key.as_str());
+        }
+        for key in REQUIRED {
+            if !seen.contains(key) {
+                return Err(format!("the header lacks the setting {key:?}"));
+            }
+        }
+        Ok(Header {
+            session,
+            settings: s,
+            port,
+        })
+    }
+}
+
+/// Every setting a header must have.
+const REQUIRED: &[&str] = &[
+    "event",
+    "site",
+    "date",
+    "round",
+    "name-a",
+    "name-b",
+    "port-a",
+    "port-b",
+    "line-a",
+    "line-b",
+    "time-control",
+    "games",
+    "swap-colors",
+    "openings-seed",
+    "reset-delay-ms",
+    "conclude-delay-ms",
+    "false-claim",
+    "illegal-move",
+    "max-resends",
+    "link",
+];
+
+fn parse_line(v: &[String]) -> Result<LineSettings, String> {
+    let [baud, data, parity, stop] = v else {
+        return Err("baud, data bits, parity (0/1) and stop bits expected".into());
+    };
+    let n = |s: &String| {
+        s.parse::<u32>()
+            .map_err(|_| format!("{s:?} is not a number"))
+    };
+    let small = |s: &String| {
+        s.parse::<u8>()
+            .map_err(|_| format!("{s:?} is not a number"))
+    };
+    Ok(LineSettings {
+        baud: n(baud)?,
+        data_bits: small(data)?,
+        parity: match parity.as_str() {
+            "0" => false,
+            "1" => true,
+            _ => return Err(format!("parity {parity:?}: 0 or 1 expected")),
+        },
+        stop_bits: small(stop)?,
+    })
+}
+
+fn parse_port(v: &[String]) -> Result<PortSettings, String> {
+    let [baud, data, parity, stop, flow, end] = v else {
+        return Err("baud, data bits, parity, stop bits, flow and line end expected".into());
+    };
+    let p = PortSettings {
+        baud: baud.parse().map_err(|_| format!("baud {baud:?}"))?,
+        data_bits: data.parse().map_err(|_| format!("data bits {data:?}"))?,
+        parity: match parity.as_str() {
+            "none" => Parity::None,
+            "odd" => Parity::Odd,
+            "even" => Parity::Even,
+            _ => return Err(format!("parity {parity:?}")),
+        },
+        stop_bits: stop.parse().map_err(|_| format!("stop bits {stop:?}"))?,
+        flow: match flow.as_str() {
+            "none" => Flow::None,
+            "hardware" => Flow::Hardware,
+            "software" => Flow::Software,
+            _ => return Err(format!("flow {flow:?}")),
+        },
+        line_end: match end.as_str() {
+            "crlf" => LineEnd::CrLf,
+            "lf" => LineEnd::Lf,
+            "cr" => LineEnd::Cr,
+            _ => return Err(format!("line end {end:?}")),
+        },
+    };
+    p.validate()?;
+    Ok(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use shakmaty::Chess;
+
+    fn sample() -> Header {
+        let mut g = Game::new(Chess::default());
+        let e4 = g.play_san("e4").unwrap();
+        let c5 = g.play_san("c5").unwrap();
+        Header {
+            session: "00ff00ff00ff00ff".into(),
+            settings: Settings {
+                event: "Club match \"autumn\"".into(),
+                site: "".into(),
+                date: "2024.10.01".into(),
+                round: Some("-".into()),
+                names: [Some("Fritz 3".into()), None],
+                ports: ["/dev/ttyS0".into(), "COM 3".into()],
+                lines: [
+                    LineSettings {
+                        baud: 2400,
+                        data_bits: 7,
+                        parity: true,
+                        stop_bits: 2,
+                    },
+                    LineSettings::default(),
+                ],
+                time_control: "40/7200:3600".parse().unwrap(),
+                games: 6,
+                swap_colors: false,
+                openings: vec![
+                    Start {
+                        position: Chess::default(),
+                        moves: vec![e4, c5],
+                        source: "book.pgn:3".into(),
+                    },
+                    Start {
+                        position: game::position_from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 40")
+                            .unwrap(),
+                        moves: vec![],
+                        source: "end.epd:1".into(),
+                    },
+                ],
+                openings_seed: Some(99),
+                reset_delay_ms: 250,
+                conclude_delay_ms: 0,
+                false_claim: FalseClaim::PlayOn,
+                illegal_move: IllegalMove::Fault,
+                max_resends: 5,
+            },
+            port: PortSettings {
+                baud: 2400,
+                data_bits: 7,
+                parity: Parity::Even,
+                stop_bits: 2,
+                flow: Flow::Software,
+                line_end: LineEnd::Lf,
+            },
+        }
+    }
+
+    fn rebuild(h: &Header) -> Result<Header, String> {
+        let mut b = HeaderBuilder::default();
+        for e in h.entries() {
+            // Through the text form, as on disk.
+            let e = Entry::parse(&e.payload())?;
+            if let Some(h) = b.push(e)? {
+                return Ok(h);
+            }
+        }
+        Err("no begin".into())
+    }
+
+    #[test]
+    fn settings_round_trip() {
+        let h = sample();
+        let back = rebuild(&h).unwrap();
+        assert_eq!(back.session, h.session);
+        assert_eq!(back.port, h.port);
+        let (a, b) = (&h.settings, &back.settings);
+        assert_eq!(format!("{a:?}"), format!("{b:?}"));
+    }
+
+    #[test]
+    fn defaults_round_trip() {
+        let h = Header {
+            session: new_session_id(),
+            settings: Settings::default(),
+            port: PortSettings::default(),
+        };
+        let back = rebuild(&h).unwrap();
+        assert_eq!(format!("{:?}", back.settings), format!("{:?}", h.settings));
+    }
+
+    #[test]
+    fn a_missing_or_unknown_setting_is_refused() {
+        let h = sample();
+        let mut b = HeaderBuilder::default();
+        let mut err = None;
+        for e in h.entries() {
+            if matches!(&e, Entry::Set { key, .. } if key == "games") {
+                continue;
+            }
+            match b.push(e) {
+                Ok(_) => {}
+                Err(e) => err = Some(e),
+            }
+        }
+        assert!(err.unwrap().contains("\"games\""));
+        let mut b = HeaderBuilder::default();
+        assert!(
+            b.push(Entry::Begin)
+                .unwrap_err()
+                .contains("not an argus journal")
+        );
+        let mut b = HeaderBuilder::default();
+        b.push(h.entries()[0].clone()).unwrap();
+        let e = b
+            .push(Entry::Set {
+                key: "colour".into(),
+                values: vec![],
+            })
+            .and_then(|_| b.push(Entry::Session("x".into())))
+            .and_then(|_| b.push(Entry::Begin))
+            .unwrap_err();
+        assert!(e.contains("colour"), "{e}");
+    }
+
+    #[test]
+    fn another_version_is_refused() {
+        let mut b = HeaderBuilder::default();
+        let e = b
+            .push(Entry::Magic {
+                version: 2,
+                writer: "argus 9".into(),
+            })
+            .unwrap_err();
+        assert!(e.contains("version 2"), "{e}");
+    }
+}

@@ -1,0 +1,283 @@
+//! Reading a journal: lines checked one at a time (the chained check),
+//! the header gathered, and the rule for a damaged line: the last line may
+//! be torn (the machine died while writing it) and is then ignored; a bad
+//! line anywhere else refuses the journal with its line number.
+
+use std::fmt;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+
+use crate::journal::checksum::{CHAIN_START, line_check};
+use crate::journal::format::{Entry, MAX_LINE};
+use crate::journal::header::{Header, HeaderBuilder};
+
+/// Why a journal cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JournalError {
+    /// The 1-based line it concerns (0: the file as a whole).
+    pub line: usize,
+    pub reason: String,
+}
+
+impl JournalError {
+    pub fn new(line: usize, reason: impl Into<String>) -> JournalError {
+        JournalError {
+            line,
+            reason: reason.into(),
+        }
+    }
+}
+
+impl fmt::Display for JournalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}", self.reason)
+        } else {
+            write!(f, "line {}: {}", self.line, self.reason)
+        }
+    }
+}
+
+impl std::error::Error for JournalError {}
+
+/// A last line that was ignored because it is incomplete.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Torn {
+    /// Its 1-based line number.
+    pub line: usize,
+    /// What is wrong with it.
+    pub reason: String,
+    /// Where it starts in the file: the valid journal is the bytes before.
+    pub offset: u64,
+}
+
+impl fmt::Display for Torn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "line {} is torn ({}): ignored, as the last line of a journal whose writer stopped mid-line",
+            self.line, self.reason
+        )
+    }
+}
+
+/// Checks journal lines in order and turns them into entries.
+#[derive(Debug)]
+pub struct Decoder {
+    chain: u32,
+    lines: usize,
+    /// Bytes of the good lines so far.
+    offset: u64,
+    header: Option<HeaderBuilder>,
+    /// A bad line, held back: it is only torn if nothing follows it.
+    held: Option<(usize, String, u64)>,
+}
+
+impl Default for Decoder {
+    fn default() -> Decoder {
+        Decoder::new()
+    }
+}
+
+/// What a line gave.
+#[derive(Debug, Clone)]
+pub enum Decoded {
+    /// A header line (already taken in).
+    HeaderLine,
+    /// The header is complete.
+    Header(Box<Header>),
+    /// A line after the header.
+    Entry(Entry),
+    /// A bad line, held back until it is known whether it is the last.
+    Held,
+}
+
+impl Decoder {
+    /// A decoder for a journal's first line.
+    pub fn new() -> Decoder {
+        Decoder {
+            chain: CHAIN_START,
+            lines: 0,
+            offset: 0,
+            header: Some(HeaderBuilder::default()),
+            held: None,
+        }
+    }
+
+    /// Good lines so far.
+    pub fn lines(&self) -> usize {
+        self.lines
+    }
+
+    /// The check of the last good line (to append after it).
+    pub fn chain(&self) -> u32 {
+        self.chain
+    }
+
+    /// Bytes of the good lines so far, line ends included.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Forgets a bad line held back (the file was cut before it, or the
+    /// caller knows it was the last).
+    pub fn drop_held(&mut self) {
+        self.held = None;
+    }
+
+    /// Takes one line, without its `\n`.
+    pub fn push(&mut self, line: &[u8]) -> Result<Decoded, JournalError> {
+        if let Some((n, reason, _)) = self.held.take() {
+            return Err(JournalError::new(
+                n,
+                format!("{reason}; the journal is damaged (lines follow it)"),
+            ));
+        }
+        let number = self.lines + 1;
+        let payload = match self.check(line) {
+            Ok(p) => p,
+            Err(reason) => {
+                self.held = Some((number, reason, self.offset));
+                return Ok(Decoded::Held);
+            }
+        };
+        let entry = Entry::parse(payload).map_err(|e| JournalError::new(number, e))?;
+        self.lines = number;
+        self.offset += line.len() as u64 + 1;
+        match self.header.as_mut() {
+            Some(b) => match b.push(entry).map_err(|e| JournalError::new(number, e))? {
+                Some(h) => {
+                    self.header = None;
+                    Ok(Decoded::Header(Box::new(h)))
+                }
+                None => Ok(Decoded::HeaderLine),
+            },
+            None => match entry {
+                Entry::Magic { .. }
+                | Entry::Session(_)
+                | Entry::Set { .. }
+                | Entry::Opening { .. }
+                | Entry::Begin => Err(JournalError::new(
+                    number,
+                    "a header line after the header (two journals joined?)",
+                )),
+                e => Ok(Decoded::Entry(e)),
+            },
+        }
+    }
+
+    /// Checks a line's form and check; returns its payload.
+    fn check<'a>(&mut self, line: &'a [u8]) -> Result<&'a str, String> {
+        if line.len() > MAX_LINE {
+            return Err(format!("longer than {MAX_LINE} bytes"));
+        }
+        let text = std::str::from_utf8(line)
+            .ok()
+            .filter(|t| t.bytes().all(|b| (0x20..=0x7e).contains(&b)))
+            .ok_or("bytes outside printable ASCII")?;
+        let (payload, check) = text.rsplit_once(' ').ok_or("no check at the end")?;
+        let check = (check.len() == 8)
+            .then(|| u32::from_str_radix(check, 16).ok())
+            .flatten()
+            .ok_or_else(|| format!("{check:?} is not a check (8 hex digits)"))?;
+        let want = line_check(self.chain, payload);
+        if check != want {
+            return Err(format!(
+                "check {check:08x} does not match the line (expected {want:08x})"
+            ));
+        }
+        self.chain = check;
+        Ok(payload)
+    }
+
+    /// The end of the journal: `tail` is what follows the last line end
+    /// (empty if the file ends with one). Returns the torn last line, if
+    /// any; a journal that ends inside its header is refused.
+    pub fn finish(&mut self, tail: &[u8]) -> Result<Option<Torn>, JournalError> {
+        let torn = match (self.held.take(), tail.is_empty()) {
+            (Some((n, reason, offset)), true) => Some(Torn {
+                line: n,
+                reason,
+                offset,
+            }),
+            (Some((n, reason, _)), false) => {
+                return Err(JournalError::new(
+                    n,
+                    format!("{reason}; the journal is damaged (lines follow it)"),
+                ));
+            }
+            (None, false) => Some(Torn {
+                line: self.lines + 1,
+                reason: "no line end".into(),
+                offset: self.offset,
+            }),
+            (None, true) => None,
+        };
+        if self.header.is_some() {
+            if let Some(t) = torn {
+                return Err(JournalError::new(
+                    t.line,
+                    format!("{} (is this an argus journal?)", t.reason),
+                ));
+            }
+            return Err(JournalError::new(
+                0,
+                if self.lines == 0 {
+                    "the journal is empty".to_string()
+                } else {
+                    format!(
+                        "the journal ends inside its header (after line {})",
+                        self.lines
+                    )
+                },
+            ));
+        }
+        Ok(torn)
+    }
+}
+
+/// Reads `reader` line by line into `decoder`, calling `each` for every
+/// header and entry; returns the torn last line, if any. Memory stays
+/// bounded by [`MAX_LINE`] whatever the input.
+pub fn read_all(
+    reader: impl Read,
+    decoder: &mut Decoder,
+    mut each: impl FnMut(usize, Decoded) -> Result<(), JournalError>,
+) -> Result<Option<Torn>, JournalError> {
+    let mut r = BufReader::new(reader);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        let n = (&mut r)
+            .take(MAX_LINE as u64 + 2)
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| JournalError::new(decoder.lines() + 1, format!("cannot read: {e}")))?;
+        if n == 0 {
+            return decoder.finish(&[]);
+        }
+        if buf.last() != Some(&b'\n') {
+            if buf.len() > MAX_LINE {
+                return Err(JournalError::new(
+                    decoder.lines() + 1,
+                    format!("line longer than {MAX_LINE} bytes"),
+                ));
+            }
+            return decoder.finish(&buf);
+        }
+        buf.pop();
+        let decoded = decoder.push(&buf)?;
+        each(decoder.lines(), decoded)?;
+    }
+}
+
+/// Reads a journal file (see [`read_all`]); errors name the file.
+pub fn read_file(
+    path: &Path,
+    decoder: &mut Decoder,
+    each: impl FnMut(usize, Decoded) -> Result<(), JournalError>,
+) -> Result<Option<Torn>, String> {
+    let f =
+        File::open(path).map_err(|e| format!("cannot open the journal {}: {e}", path.display()))?;
+    read_all(f, decoder, each).map_err(|e| format!("journal {}: {e}", path.display()))
+}

@@ -1,0 +1,169 @@
+//! Rebuilding the core from a journal: every input handed to a new
+//! [`Referee`] with its time, every checkpoint compared with the state the
+//! replay reached.
+
+use std::collections::BTreeMap;
+
+use crate::game;
+use crate::journal::format::{Checkpoint, Entry};
+use crate::journal::header::Header;
+use crate::journal::reader::JournalError;
+use crate::record::pgn::PgnGame;
+use crate::referee::{Output, Referee};
+
+/// The wall-clock time of a journal time, from the latest `epoch` line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Epoch {
+    pub at: u64,
+    pub unix_ms: u64,
+}
+
+impl Epoch {
+    /// The wall-clock time (ms since 1970) of journal time `at`.
+    pub fn wall_of(&self, at: u64) -> u64 {
+        self.unix_ms.saturating_add(at.saturating_sub(self.at))
+    }
+}
+
+/// A core rebuilt from a journal, line by line.
+#[derive(Debug, Clone)]
+pub struct Replay {
+    core: Referee,
+    /// The time of the last input.
+    last_at: u64,
+    inputs: usize,
+    checks: usize,
+    epoch: Option<Epoch>,
+    /// Finished games not (yet) marked as saved, by game number.
+    unsaved: BTreeMap<u32, PgnGame>,
+}
+
+impl Replay {
+    /// A fresh core with the header's settings.
+    pub fn new(header: &Header) -> Replay {
+        Replay {
+            core: Referee::new(header.settings.clone()),
+            last_at: 0,
+            inputs: 0,
+            checks: 0,
+            epoch: None,
+            unsaved: BTreeMap::new(),
+        }
+    }
+
+    /// Takes one entry (`line` is its line number, for errors) and returns
+    /// the core's outputs for an input (none for other lines). A
+    /// checkpoint the replay does not reach is an error.
+    pub fn apply(&mut self, line: usize, entry: Entry) -> Result<Vec<Output>, JournalError> {
+        match entry {
+            Entry::Input { at, input } => {
+                if at < self.last_at {
+                    return Err(JournalError::new(
+                        line,
+                        format!(
+                            "time {at} is earlier than the previous input's ({})",
+                            self.last_at
+                        ),
+                    ));
+                }
+                self.last_at = at;
+                self.inputs += 1;
+                let outs = self.core.handle(input, at);
+                for o in &outs {
+                    if let Output::GameOver(g) = o {
+                        self.unsaved.insert(g.game_number, g.pgn.clone());
+                    }
+                }
+                Ok(outs)
+            }
+            Entry::Check(c) => {
+                self.verify(&c).map_err(|e| JournalError::new(line, e))?;
+                self.checks += 1;
+                Ok(Vec::new())
+            }
+            Entry::Saved { game } => {
+                self.unsaved.remove(&game);
+                Ok(Vec::new())
+            }
+            Entry::Epoch { at, unix_ms } => {
+                self.epoch = Some(Epoch { at, unix_ms });
+                Ok(Vec::new())
+            }
+            Entry::Note(_) => Ok(Vec::new()),
+            other => Err(JournalError::new(
+                line,
+                format!("unexpected line `{}`", other.payload()),
+            )),
+        }
+    }
+
+    /// The checkpoint the core's state gives at `at`.
+    pub fn checkpoint(core: &Referee, at: u64) -> Checkpoint {
+        let snap = core.snapshot(at);
+        Checkpoint {
+            at,
+            game: snap.game_number,
+            ply: snap.sans.len(),
+            fen: game::fen_of(&snap.position),
+            used_ms: [snap.clocks[0].used_ms, snap.clocks[1].used_ms],
+        }
+    }
+
+    fn verify(&self, c: &Checkpoint) -> Result<(), String> {
+        let got = Replay::checkpoint(&self.core, c.at);
+        if got == *c {
+            return Ok(());
+        }
+        Err(format!(
+            "the replay does not reach the recorded state (was the journal written by another \
+             version of argus?): recorded game {} ply {} {} with {} ms / {} ms used, replay has \
+             game {} ply {} {} with {} ms / {} ms used",
+            c.game,
+            c.ply,
+            c.fen,
+            c.used_ms[0],
+            c.used_ms[1],
+            got.game,
+            got.ply,
+            got.fen,
+            got.used_ms[0],
+            got.used_ms[1]
+        ))
+    }
+
+    /// The rebuilt core.
+    pub fn core(&self) -> &Referee {
+        &self.core
+    }
+
+    /// Takes the rebuilt core.
+    pub fn into_core(self) -> Referee {
+        self.core
+    }
+
+    /// The time of the last input (0 before any).
+    pub fn last_at(&self) -> u64 {
+        self.last_at
+    }
+
+    /// Inputs replayed.
+    pub fn inputs(&self) -> usize {
+        self.inputs
+    }
+
+    /// Checkpoints verified.
+    pub fn checks(&self) -> usize {
+        self.checks
+    }
+
+    /// The latest `epoch` line.
+    pub fn epoch(&self) -> Option<Epoch> {
+        self.epoch
+    }
+
+    /// Finished games the journal does not mark as saved (the referee
+    /// stopped between ending the game and writing it), oldest first.
+    pub fn unsaved(&self) -> impl Iterator<Item = (&u32, &PgnGame)> {
+        self.unsaved.iter()
+    }
+}

@@ -1,0 +1,438 @@
+//! The journal end to end without ports: a simulated match between two
+//! reference clients (sans-IO) with fake time, journaled to a real file;
+//! crashes at many points, each resumed from the journal, must give the
+//! same games as the match played without a crash. Also: torn and damaged
+//! lines.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+
+use super::*;
+use crate::client::{Action, ClientProtocol, Mover, MoverKind};
+use crate::link::PortSettings;
+use crate::record::pgn::{PgnGame, write_pgn};
+use crate::referee::{ClientId, Input, Output, Referee, Settings, Start};
+
+fn settings() -> Settings {
+    Settings {
+        games: 3,
+        reset_delay_ms: 20,
+        conclude_delay_ms: 30,
+        // A queen ending: short games with every kind of ending.
+        openings: vec![Start {
+            position: crate::game::position_from_fen("k7/8/2K5/8/8/8/8/7Q w - - 0 1").unwrap(),
+            moves: vec![],
+            source: "test".into(),
+        }],
+        ..Settings::default()
+    }
+}
+
+fn header() -> Header {
+    header_with(settings())
+}
+
+fn header_with(settings: Settings) -> Header {
+    Header {
+        session: "5e55105e55105e55".into(),
+        settings,
+        port: PortSettings::default(),
+    }
+}
+
+fn clients() -> [ClientProtocol; 2] {
+    [
+        ClientProtocol::new("alpha", Mover::new(MoverKind::Random, 11), true),
+        ClientProtocol::new("beta", Mover::new(MoverKind::Greedy, 12), true),
+    ]
+}
+
+/// A referee session with two in-memory clients and fake time: a record
+/// reaches its client 1 ms after it is sent, the reply comes 1 ms later.
+struct Sim {
+    core: Referee,
+    clients: [ClientProtocol; 2],
+    /// (time, order) -> input.
+    queue: BTreeMap<(u64, u64), Input>,
+    order: u64,
+    journal: JournalWriter,
+    /// The PGN file: every finished game as written.
+    pgn: Vec<String>,
+    inputs: usize,
+    /// Whether each client has heard from the referee (until then it
+    /// signs on again now and then, as `client::serve` does).
+    heard: [bool; 2],
+}
+
+impl Sim {
+    fn push(&mut self, at: u64, input: Input) {
+        self.order += 1;
+        self.queue.insert((at, self.order), input);
+    }
+
+    /// The next input and its time, or `None` when the session is over.
+    fn next(&mut self) -> Option<(Input, u64)> {
+        if self.core.is_over() {
+            return None;
+        }
+        let queued = self.queue.keys().next().copied();
+        match (queued, self.core.next_deadline()) {
+            (Some((t, _)), Some(d)) if d < t => Some((Input::Timer, d)),
+            (Some(k), _) => self.queue.remove(&k).map(|i| (i, k.0)),
+            (None, Some(d)) => Some((Input::Timer, d)),
+            (None, None) => None,
+        }
+    }
+
+    /// Journals and handles one input; the outputs are returned, not yet
+    /// carried out.
+    fn take(&mut self, input: Input, at: u64) -> Vec<Output> {
+        self.journal
+            .write(&Entry::Input {
+                at,
+                input: input.clone(),
+            })
+            .unwrap();
+        self.inputs += 1;
+        self.core.handle(input, at)
+    }
+
+    fn carry_out(&mut self, outs: Vec<Output>, at: u64) {
+        let checkpoint = outs
+            .iter()
+            .any(|o| matches!(o, Output::MoveMade { .. } | Output::GameOver(_)));
+        for o in outs {
+            match o {
+                Output::Send { to, seq, text } => {
+                    self.heard[to.index()] = true;
+                    self.push(at + 1, Input::Sent { to, seq });
+                    for a in self.clients[to.index()].handle_line(&text) {
+                        if let Action::Reply(r) | Action::Send(r) = a {
+                            let wire_bytes = r.len() + 2;
+                            self.push(
+                                at + 2,
+                                Input::Line {
+                                    from: to,
+                                    text: r,
+                                    wire_bytes,
+                                },
+                            );
+                        }
+                    }
+                }
+                Output::GameOver(g) => self.save(g.game_number, &g.pgn),
+                _ => {}
+            }
+        }
+        if checkpoint {
+            self.journal
+                .write(&Entry::Check(Replay::checkpoint(&self.core, at)))
+                .unwrap();
+        }
+    }
+
+    fn save(&mut self, number: u32, game: &PgnGame) {
+        self.pgn.push(write_pgn(game));
+        self.journal.write(&Entry::Saved { game: number }).unwrap();
+    }
+
+    /// Runs to the end of the session, or until `crash_at` inputs have
+    /// been journaled (the last one's outputs are then lost). Returns
+    /// whether it crashed.
+    fn run(&mut self, crash_at: Option<usize>) -> bool {
+        let mut steps = 0;
+        while let Some((input, at)) = self.next() {
+            steps += 1;
+            assert!(steps < 100_000, "the simulated session does not end");
+            let outs = self.take(input, at);
+            if Some(self.inputs) == crash_at {
+                return true;
+            }
+            self.carry_out(outs, at);
+        }
+        false
+    }
+}
+
+fn start(path: &Path) -> Sim {
+    start_with(path, settings())
+}
+
+fn start_with(path: &Path, settings: Settings) -> Sim {
+    let h = header_with(settings);
+    let journal = JournalWriter::create(path, &h, 1_700_000_000_000).unwrap();
+    let mut sim = Sim {
+        core: Referee::new(h.settings),
+        clients: clients(),
+        queue: BTreeMap::new(),
+        order: 0,
+        journal,
+        pgn: Vec::new(),
+        inputs: 0,
+        heard: [false, false],
+    };
+    sim.sign_on_unheard(0);
+    sim
+}
+
+impl Sim {
+    /// Clients that have not heard from the referee sign on (again).
+    fn sign_on_unheard(&mut self, at: u64) {
+        for (i, id) in ClientId::BOTH.into_iter().enumerate() {
+            if self.heard[i] {
+                continue;
+            }
+            let text = self.clients[i].sign_on();
+            let wire_bytes = text.len() + 2;
+            self.push(
+                at + 1 + i as u64,
+                Input::Line {
+                    from: id,
+                    text,
+                    wire_bytes,
+                },
+            );
+        }
+    }
+}
+
+/// Resumes a crashed simulation from its journal, as `argus resume` does:
+/// the clients keep their state, everything in flight is lost.
+fn resume(path: &Path, crashed: Sim) -> Sim {
+    let Sim {
+        clients,
+        pgn,
+        heard,
+        journal: dead,
+        ..
+    } = crashed;
+    drop(dead);
+    let loaded = load(path).unwrap();
+    assert_eq!(loaded.torn, None);
+    let journal =
+        JournalWriter::append(path, loaded.valid_len, loaded.chain, loaded.lines).unwrap();
+    let at = loaded.replay.last_at();
+    let unsaved: Vec<(u32, PgnGame)> = loaded
+        .replay
+        .unsaved()
+        .map(|(n, g)| (*n, g.clone()))
+        .collect();
+    let mut sim = Sim {
+        core: loaded.replay.into_core(),
+        clients,
+        queue: BTreeMap::new(),
+        order: 0,
+        journal,
+        pgn,
+        inputs: 0,
+        heard,
+    };
+    for (n, g) in unsaved {
+        if sim.pgn.last() != Some(&write_pgn(&g)) {
+            sim.save(n, &g);
+        }
+    }
+    let outs = sim.take(Input::Resumed, at);
+    sim.carry_out(outs, at);
+    sim.sign_on_unheard(at);
+    sim
+}
+
+#[test]
+fn a_journal_replays_to_the_same_core() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("journal.log");
+    let mut sim = start(&path);
+    assert!(!sim.run(None));
+    assert_eq!(sim.pgn.len(), 3, "three games played");
+    drop(sim.journal);
+    let loaded = load(&path).unwrap();
+    assert!(loaded.replay.core().is_over());
+    assert!(loaded.replay.checks() > 10);
+    assert_eq!(loaded.replay.unsaved().count(), 0);
+    assert_eq!(loaded.header.session, "5e55105e55105e55");
+    assert_eq!(
+        loaded.replay.epoch().map(|e| e.wall_of(1000)),
+        Some(1_700_000_001_000)
+    );
+    assert_eq!(
+        format!("{:?}", loaded.replay.core().snapshot(0).sans),
+        format!("{:?}", sim.core.snapshot(0).sans)
+    );
+}
+
+#[test]
+fn a_crash_anywhere_loses_and_repeats_nothing() {
+    crash_everywhere(settings());
+}
+
+#[test]
+fn a_crash_anywhere_in_a_timed_match_keeps_the_clocks() {
+    // The outage and the resync are charged to nobody: the clocks in the
+    // PGN ([%clk], [%emt]) come out as without a crash.
+    crash_everywhere(Settings {
+        time_control: "300+2".parse().unwrap(),
+        ..settings()
+    });
+}
+
+fn crash_everywhere(settings: Settings) {
+    let dir = tempfile::tempdir().unwrap();
+    let clean_path = dir.path().join("clean.log");
+    let mut clean = start_with(&clean_path, settings.clone());
+    clean.run(None);
+    let total = clean.inputs;
+    assert!(total > 50, "{total} inputs");
+    for k in 1..total {
+        let path = dir.path().join(format!("crash-{k}.log"));
+        let mut sim = start_with(&path, settings.clone());
+        assert!(sim.run(Some(k)), "crash at input {k}");
+        let mut sim = resume(&path, sim);
+        assert!(!sim.run(None), "crash at {k}: the resumed session ends");
+        assert_eq!(
+            sim.pgn, clean.pgn,
+            "crash after input {k} of {total}: the games differ"
+        );
+        // The journal, resumed and all, still replays to the end.
+        drop(sim.journal);
+        let loaded = load(&path).unwrap();
+        assert!(loaded.replay.core().is_over(), "crash at {k}");
+    }
+}
+
+#[test]
+fn two_crashes_in_a_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let clean_path = dir.path().join("clean.log");
+    let mut clean = start(&clean_path);
+    clean.run(None);
+    let path = dir.path().join("twice.log");
+    let mut sim = start(&path);
+    assert!(sim.run(Some(40)));
+    let mut sim = resume(&path, sim);
+    // Crash again right after the resume, before anything else happened.
+    assert!(sim.run(Some(2)));
+    let mut sim = resume(&path, sim);
+    assert!(!sim.run(None));
+    assert_eq!(sim.pgn, clean.pgn);
+}
+
+/// A finished journal's lines.
+fn journal_text(dir: &Path) -> String {
+    let path = dir.join("j.log");
+    let mut sim = start(&path);
+    sim.run(Some(60));
+    drop(sim.journal);
+    fs::read_to_string(&path).unwrap()
+}
+
+#[test]
+fn a_torn_last_line_is_ignored() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = journal_text(dir.path());
+    let full = load(&dir.path().join("j.log")).unwrap();
+    let path = dir.path().join("torn.log");
+    // Half of a line more, without its line end.
+    let mut f = fs::File::create(&path).unwrap();
+    f.write_all(text.as_bytes()).unwrap();
+    f.write_all(b"in 99999 line A 12 refreq").unwrap();
+    drop(f);
+    let loaded = load(&path).unwrap();
+    let torn = loaded.torn.clone().unwrap();
+    assert_eq!(torn.line, full.lines + 1);
+    assert_eq!(torn.offset, text.len() as u64);
+    assert!(torn.to_string().contains("torn"), "{torn}");
+    assert_eq!(loaded.replay.inputs(), full.replay.inputs());
+    // A whole last line with a bad check is torn as well.
+    let mut lines: Vec<&str> = text.lines().collect();
+    let last = lines.pop().unwrap().replace(' ', "  ");
+    let bad = format!("{}\n{last}\n", lines.join("\n"));
+    fs::write(&path, &bad).unwrap();
+    let loaded = load(&path).unwrap();
+    assert_eq!(loaded.torn.unwrap().line, full.lines);
+    // Appending after a torn line cuts it off first.
+    fs::write(&path, format!("{text}in 5 timer 0000")).unwrap();
+    let loaded = load(&path).unwrap();
+    let mut w = JournalWriter::append(&path, loaded.valid_len, loaded.chain, loaded.lines).unwrap();
+    w.write(&Entry::Note("after the tear".into())).unwrap();
+    drop(w);
+    let again = load(&path).unwrap();
+    assert_eq!(again.torn, None);
+    assert_eq!(again.lines, full.lines + 1);
+}
+
+#[test]
+fn a_damaged_line_in_the_middle_is_refused_with_its_number() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = journal_text(dir.path());
+    let path = dir.path().join("bad.log");
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    // One byte changed in line 40.
+    lines[39] = lines[39].replacen("in ", "in 1", 1);
+    fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let e = load(&path).unwrap_err();
+    assert!(e.contains("line 40:"), "{e}");
+    assert!(e.contains("damaged"), "{e}");
+    // A line gone missing breaks the chain at the next one.
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    lines.remove(50);
+    fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let e = load(&path).unwrap_err();
+    assert!(e.contains("line 51:"), "{e}");
+    // Garbage bytes in the middle.
+    let mut bytes = text.clone().into_bytes();
+    bytes[300] = 0;
+    fs::write(&path, &bytes).unwrap();
+    let e = load(&path).unwrap_err();
+    assert!(e.contains("printable ASCII") || e.contains("check"), "{e}");
+}
+
+#[test]
+fn a_checkpoint_the_replay_misses_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("j.log");
+    let mut sim = start(&path);
+    sim.run(Some(40));
+    // A checkpoint that claims another position.
+    sim.journal
+        .write(&Entry::Check(Checkpoint {
+            at: 1,
+            game: 1,
+            ply: 99,
+            fen: "8/8/8/8/8/8/8/K6k w - - 0 1".into(),
+            used_ms: [0, 0],
+        }))
+        .unwrap();
+    drop(sim.journal);
+    let e = load(&path).unwrap_err();
+    assert!(e.contains("does not reach the recorded state"), "{e}");
+    assert!(e.contains("ply 99"), "{e}");
+}
+
+#[test]
+fn empty_and_foreign_files_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("x.log");
+    fs::write(&path, "").unwrap();
+    assert!(load(&path).unwrap_err().contains("empty"));
+    fs::write(&path, "[Event \"a PGN file\"]\n").unwrap();
+    let e = load(&path).unwrap_err();
+    assert!(e.contains("line 1"), "{e}");
+    let e = load(&dir.path().join("missing.log")).unwrap_err();
+    assert!(e.contains("cannot open"), "{e}");
+}
+
+#[test]
+fn a_second_writer_is_locked_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("j.log");
+    let w = JournalWriter::create(&path, &header(), 0).unwrap();
+    let loaded = load(&path).unwrap();
+    let e = JournalWriter::append(&path, loaded.valid_len, loaded.chain, loaded.lines).unwrap_err();
+    assert!(e.to_string().contains("in use"), "{e}");
+    drop(w);
+    let e = JournalWriter::create(&path, &header(), 0).unwrap_err();
+    assert!(e.to_string().contains("not empty"), "{e}");
+}

@@ -1,0 +1,161 @@
+//! Appending to a journal: one line per entry, each followed by its chained
+//! check; inputs are synced to disk (`fdatasync`) before the caller acts on
+//! them. The file is locked while a referee writes it, so that two argus
+//! processes never write one journal.
+
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::{self, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use crate::journal::format::Entry;
+use crate::journal::header::Header;
+
+/// An open journal, positioned at its end.
+#[derive(Debug)]
+pub struct JournalWriter {
+    file: File,
+    path: PathBuf,
+    chain: u32,
+    lines: usize,
+}
+
+fn context(e: io::Error, what: &str, path: &Path) -> io::Error {
+    io::Error::new(e.kind(), format!("{what} {}: {e}", path.display()))
+}
+
+fn lock(file: &File, path: &Path) -> io::Result<()> {
+    match file.try_lock() {
+        Ok(()) => Ok(()),
+        Err(TryLockError::WouldBlock) => Err(io::Error::new(
+            io::ErrorKind::WouldBlock,
+            format!(
+                "the journal {} is in use by another argus process",
+                path.display()
+            ),
+        )),
+        Err(TryLockError::Error(e)) => Err(context(e, "cannot lock the journal", path)),
+    }
+}
+
+impl JournalWriter {
+    /// Starts a new journal at `path` (which must not exist, or be empty):
+    /// the header, then `epoch 0 UNIX_MS`, synced.
+    pub fn create(path: &Path, header: &Header, unix_ms: u64) -> io::Result<JournalWriter> {
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .read(true)
+            .open(path)
+            .map_err(|e| context(e, "cannot create the journal", path))?;
+        lock(&file, path)?;
+        let len = file
+            .metadata()
+            .map_err(|e| context(e, "cannot inspect the journal", path))?
+            .len();
+        if len > 0 {
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                format!("the journal {} is not empty", path.display()),
+            ));
+        }
+        let mut w = JournalWriter {
+            file,
+            path: path.to_path_buf(),
+            chain: crate::journal::checksum::CHAIN_START,
+            lines: 0,
+        };
+        let mut text = String::new();
+        for e in header.entries() {
+            text.push_str(&w.line(&e));
+        }
+        text.push_str(&w.line(&Entry::Epoch { at: 0, unix_ms }));
+        w.put(&text)?;
+        w.sync()?;
+        Ok(w)
+    }
+
+    /// Opens an existing journal to go on with it: cuts it to its first
+    /// `valid_len` bytes (dropping a torn last line), and continues the
+    /// chain from `chain` (the last good line's check) after `lines` lines.
+    pub fn append(
+        path: &Path,
+        valid_len: u64,
+        chain: u32,
+        lines: usize,
+    ) -> io::Result<JournalWriter> {
+        let mut file = OpenOptions::new()
+            .write(true)
+            .read(true)
+            .open(path)
+            .map_err(|e| context(e, "cannot open the journal", path))?;
+        lock(&file, path)?;
+        let len = file
+            .metadata()
+            .map_err(|e| context(e, "cannot inspect the journal", path))?
+            .len();
+        if len < valid_len {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "the journal {} shrank while it was read ({len} bytes, {valid_len} expected)",
+                    path.display()
+                ),
+            ));
+        }
+        if len > valid_len {
+            file.set_len(valid_len)
+                .map_err(|e| context(e, "cannot cut the torn line off", path))?;
+        }
+        file.seek(SeekFrom::Start(valid_len))
+            .map_err(|e| context(e, "cannot seek in", path))?;
+        Ok(JournalWriter {
+            file,
+            path: path.to_path_buf(),
+            chain,
+            lines,
+        })
+    }
+
+    /// The journal's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Lines in the journal.
+    pub fn lines(&self) -> usize {
+        self.lines
+    }
+
+    fn line(&mut self, e: &Entry) -> String {
+        let (mut line, check) = e.line(self.chain);
+        self.chain = check;
+        self.lines += 1;
+        line.push('\n');
+        line
+    }
+
+    fn put(&mut self, text: &str) -> io::Result<()> {
+        self.file
+            .write_all(text.as_bytes())
+            .map_err(|e| context(e, "cannot write to the journal", &self.path))
+    }
+
+    /// Appends one line (not synced: see [`JournalWriter::write_synced`]).
+    pub fn write(&mut self, e: &Entry) -> io::Result<()> {
+        let line = self.line(e);
+        self.put(&line)
+    }
+
+    /// Appends one line and waits until it is on disk.
+    pub fn write_synced(&mut self, e: &Entry) -> io::Result<()> {
+        self.write(e)?;
+        self.sync()
+    }
+
+    /// Waits until everything written is on disk.
+    pub fn sync(&mut self) -> io::Result<()> {
+        self.file
+            .sync_data()
+            .map_err(|e| context(e, "cannot sync the journal", &self.path))
+    }
+}
