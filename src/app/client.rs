@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 
 use crate::app::options::ClientArgs;
+use crate::client::engine::Bridge;
 use crate::client::{Action, ClientProtocol, Mover};
 use crate::link::{Link, LinkEvent, LinkEventKind, PortSettings};
 
@@ -13,7 +14,8 @@ use crate::link::{Link, LinkEvent, LinkEventKind, PortSettings};
 pub const SIGN_ON_REPEAT: Duration = Duration::from_secs(3);
 
 /// Runs `argus client`; returns the exit status (0 after `disconnect`,
-/// 2 when the port cannot be opened, 1 when the link threads stop).
+/// 2 for bad usage, a port that cannot be opened or an engine that cannot
+/// be started, 1 when the link threads stop or the engine fails for good).
 pub fn main(args: ClientArgs) -> u8 {
     let settings = match args.line.port_settings() {
         Ok(s) => s,
@@ -22,19 +24,42 @@ pub fn main(args: ClientArgs) -> u8 {
             return 2;
         }
     };
-    let protocol = ClientProtocol::new(
-        &args.name,
-        Mover::new(args.mover, args.seed),
-        !args.no_claims,
-    );
+    let engine = match args.engine.settings() {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("argus client: {e}");
+            return 2;
+        }
+    };
     let verbose = true;
-    match run(
-        &args.port,
-        settings,
-        protocol,
-        Duration::from_millis(args.think_ms),
-        verbose,
-    ) {
+    let outcome = match engine {
+        Some(engine) => {
+            let bridge = match Bridge::start(engine, args.name.as_deref()) {
+                Ok(b) => b,
+                Err(e) => {
+                    eprintln!("argus client: {e}");
+                    return 2;
+                }
+            };
+            eprintln!("client: engine {:?} is ready", bridge.name());
+            run(&args.port, settings, bridge, Duration::ZERO, verbose)
+        }
+        None => {
+            let protocol = ClientProtocol::new(
+                args.name.as_deref().unwrap_or("argus-client"),
+                Mover::new(args.mover, args.seed),
+                !args.no_claims,
+            );
+            run(
+                &args.port,
+                settings,
+                protocol,
+                Duration::from_millis(args.think_ms),
+                verbose,
+            )
+        }
+    };
+    match outcome {
         Ok(()) => 0,
         Err(ClientError::Open(e)) => {
             eprintln!("argus client: {e}");
@@ -44,6 +69,43 @@ pub fn main(args: ClientArgs) -> u8 {
             eprintln!("argus client: {e}");
             1
         }
+    }
+}
+
+/// What the client loop needs from the protocol logic: the reference
+/// client ([`ClientProtocol`]) and the engine bridge ([`Bridge`]).
+pub trait Answerer {
+    /// The sign-on record.
+    fn sign_on(&self) -> String;
+    /// What to do about one line from the referee.
+    fn handle_line(&mut self, line: &str) -> Vec<Action>;
+    /// Why the client cannot go on, if so (checked after every line).
+    fn failure(&self) -> Option<String> {
+        None
+    }
+}
+
+impl Answerer for ClientProtocol {
+    fn sign_on(&self) -> String {
+        ClientProtocol::sign_on(self)
+    }
+
+    fn handle_line(&mut self, line: &str) -> Vec<Action> {
+        ClientProtocol::handle_line(self, line)
+    }
+}
+
+impl Answerer for Bridge {
+    fn sign_on(&self) -> String {
+        Bridge::sign_on(self)
+    }
+
+    fn handle_line(&mut self, line: &str) -> Vec<Action> {
+        Bridge::handle_line(self, line)
+    }
+
+    fn failure(&self) -> Option<String> {
+        Bridge::failure(self).map(str::to_owned)
     }
 }
 
@@ -59,10 +121,10 @@ pub enum ClientError {
 /// Runs a reference client on `port` until the referee sends
 /// `disconnect`. It signs on at start and again whenever its link comes
 /// back after a loss (the referee then brings it back in line).
-pub fn run(
+pub fn run<A: Answerer>(
     port: &str,
     settings: PortSettings,
-    protocol: ClientProtocol,
+    protocol: A,
     think: Duration,
     verbose: bool,
 ) -> Result<(), ClientError> {
@@ -73,10 +135,10 @@ pub fn run(
 }
 
 /// The client loop on an open link.
-pub fn serve(
+pub fn serve<A: Answerer>(
     link: &Link,
     events: &Receiver<LinkEvent>,
-    mut protocol: ClientProtocol,
+    mut protocol: A,
     think: Duration,
     verbose: bool,
 ) -> Result<(), ClientError> {
@@ -128,6 +190,9 @@ pub fn serve(
                         }
                     }
                 }
+                if let Some(why) = protocol.failure() {
+                    return Err(ClientError::Failed(why));
+                }
             }
             LinkEventKind::Dropped { reason, .. } => say(&format!("dropped a line: {reason}")),
             LinkEventKind::Lost { reason, .. } => say(&format!("link lost: {reason}")),
@@ -142,5 +207,91 @@ pub fn serve(
             LinkEventKind::Error { message } => say(&message),
             LinkEventKind::Sent { .. } => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use crate::app::options::ClientArgs;
+    use crate::client::engine::{Protocol, Untimed};
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: ClientArgs,
+    }
+
+    fn parse(args: &[&str]) -> Result<ClientArgs, String> {
+        let all = std::iter::once("client").chain(args.iter().copied());
+        Cli::try_parse_from(all)
+            .map(|c| c.args)
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn engine_flags_become_bridge_settings() {
+        let a = parse(&[
+            "/dev/ttyS0",
+            "--engine",
+            "crafty 'x y'",
+            "--protocol",
+            "xboard",
+            "--option",
+            "Hash=64",
+            "--option",
+            "Book File=a=b",
+            "--depth",
+            "7",
+        ])
+        .unwrap();
+        let s = a.engine.settings().unwrap().unwrap();
+        assert_eq!(s.command.program, "crafty");
+        assert_eq!(s.command.args, ["x y"]);
+        assert_eq!(s.protocol, Protocol::Xboard);
+        assert_eq!(
+            s.options,
+            [
+                ("Hash".to_string(), "64".to_string()),
+                ("Book File".to_string(), "a=b".to_string())
+            ]
+        );
+        assert_eq!(s.untimed, Untimed::Depth(7));
+        let s = parse(&["p", "--engine", "sf", "--movetime", "250"])
+            .unwrap()
+            .engine
+            .settings()
+            .unwrap()
+            .unwrap();
+        assert_eq!(s.untimed, Untimed::MoveTime(250));
+        assert_eq!(s.protocol, Protocol::Uci);
+    }
+
+    #[test]
+    fn bad_engine_flags_say_what_is_wrong() {
+        let settings = |args: &[&str]| parse(args).unwrap().engine.settings().map(|_| ());
+        assert!(
+            settings(&["p", "--engine", "sf", "--option", "Hash"])
+                .unwrap_err()
+                .contains("NAME=VALUE")
+        );
+        assert!(
+            settings(&["p", "--engine", "sf", "--depth", "0"])
+                .unwrap_err()
+                .contains("--depth")
+        );
+        assert!(
+            settings(&["p", "--engine", "  "])
+                .unwrap_err()
+                .contains("empty")
+        );
+        // Engine flags need --engine; --movetime and --depth exclude each other.
+        assert!(parse(&["p", "--depth", "3"]).is_err());
+        assert!(parse(&["p", "--engine", "sf", "--depth", "3", "--movetime", "5"]).is_err());
+        // Without --engine: no bridge.
+        let a = parse(&["p"]).unwrap();
+        assert!(a.engine.settings().unwrap().is_none());
+        assert_eq!(a.name, None);
     }
 }

@@ -4,12 +4,14 @@
 //! defaults).
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use clap::Args;
 use serde::Deserialize;
 use shakmaty::Chess;
 
 use crate::client::MoverKind;
+use crate::client::engine::{CommandLine, EngineLog, EngineSettings, Protocol, Untimed};
 use crate::clock::{TimeControl, parse_friendly};
 use crate::epd::Record;
 use crate::game::{self, Game};
@@ -302,9 +304,10 @@ pub struct ClientArgs {
     pub port: String,
     #[command(flatten)]
     pub line: LineOptions,
-    /// Name sent with tcsi at sign-on.
-    #[arg(long, default_value = "argus-client")]
-    pub name: String,
+    /// Name sent with tcsi at sign-on [default: the engine's own name with
+    /// --engine, else "argus-client"].
+    #[arg(long)]
+    pub name: Option<String>,
     /// How to choose moves.
     #[arg(long, value_enum, default_value_t = MoverKind::Random)]
     pub mover: MoverKind,
@@ -317,7 +320,79 @@ pub struct ClientArgs {
     /// Do not claim draws (threefold repetition, fifty moves) when due.
     #[arg(long)]
     pub no_claims: bool,
+    #[command(flatten)]
+    pub engine: EngineOptions,
 }
+
+/// The engine bridge options of `argus client` (docs/engines.md).
+#[derive(Debug, Clone, Args)]
+pub struct EngineOptions {
+    /// Play with this chess engine instead of the built-in mover: its
+    /// command line, "CMD [ARGS]" (quotes group words).
+    #[arg(long, value_name = "CMD")]
+    pub engine: Option<String>,
+    /// The engine's protocol.
+    #[arg(long, value_enum, default_value_t = Protocol::Uci, requires = "engine")]
+    pub protocol: Protocol,
+    /// An engine option, NAME=VALUE (UCI setoption, XBoard option); may be
+    /// repeated.
+    #[arg(long = "option", value_name = "NAME=VALUE", requires = "engine")]
+    pub options: Vec<String>,
+    /// Without a time control: milliseconds per move [default: 1000].
+    #[arg(long, value_name = "MS", conflicts_with = "depth", requires = "engine")]
+    pub movetime: Option<u64>,
+    /// Without a time control: search to this depth instead.
+    #[arg(long, value_name = "N", requires = "engine")]
+    pub depth: Option<u32>,
+    /// Milliseconds an engine may run over its own time before it counts
+    /// as hung (then it is restarted).
+    #[arg(long, value_name = "MS", default_value_t = 3000, requires = "engine")]
+    pub margin_ms: u64,
+    /// Write the engine traffic, with times, to this file.
+    #[arg(long, value_name = "FILE", requires = "engine")]
+    pub log: Option<PathBuf>,
+}
+
+impl EngineOptions {
+    /// The bridge's settings, checked; `None` without --engine.
+    pub fn settings(&self) -> Result<Option<EngineSettings>, String> {
+        let Some(cmd) = &self.engine else {
+            return Ok(None);
+        };
+        let command = CommandLine::parse(cmd).map_err(|e| format!("--engine: {e}"))?;
+        let options = self
+            .options
+            .iter()
+            .map(|o| match o.split_once('=') {
+                Some((n, v)) if !n.trim().is_empty() => Ok((n.trim().to_string(), v.to_string())),
+                _ => Err(format!("--option {o:?}: expected NAME=VALUE")),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let untimed = match (self.movetime, self.depth) {
+            (_, Some(0)) => return Err("--depth must be at least 1".into()),
+            (Some(0), _) => return Err("--movetime must be at least 1 ms".into()),
+            (_, Some(d)) => Untimed::Depth(d),
+            (Some(ms), None) => Untimed::MoveTime(ms),
+            (None, None) => Untimed::default(),
+        };
+        let log = match &self.log {
+            Some(p) => EngineLog::create(p)?,
+            None => EngineLog::none(),
+        };
+        Ok(Some(EngineSettings {
+            command,
+            protocol: self.protocol,
+            options,
+            untimed,
+            margin: Duration::from_millis(self.margin_ms),
+            depth_wait: DEPTH_WAIT,
+            log,
+        }))
+    }
+}
+
+/// How long a depth search without a clock may take before the margin.
+pub const DEPTH_WAIT: Duration = Duration::from_secs(600);
 
 /// `argus demo [options]`.
 #[derive(Debug, Clone, Args)]

@@ -1,6 +1,9 @@
 //! The reference client: a correct EPD referee client with a built-in
-//! mover. It is the other half of every test and of the demo.
+//! mover, and the engine bridge that plays with a UCI or XBoard engine
+//! instead. The reference client is the other half of every test and of
+//! the demo.
 
+pub mod engine;
 pub mod mover;
 pub mod protocol;
 

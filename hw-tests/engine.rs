@@ -1,0 +1,471 @@
+//! The engine bridge end to end: a real `argus referee` and two
+//! `argus client --engine ...` on socat cables, with the fixture engines
+//! (`hw-tests/fixtures/`, built here as examples) and, when installed,
+//! Stockfish. Skipped, with a message, without socat.
+
+#![cfg(unix)]
+
+#[macro_use]
+mod common;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use argus::game::{Game, position_from_fen};
+use argus::record::pgn_read::read_pgn_games;
+use common::{Cable, argus_bin};
+use shakmaty::Chess;
+
+/// Upper bound for a whole match (generous: CI machines are slow).
+const MATCH_LIMIT: Duration = Duration::from_secs(120);
+
+/// The fixture engines, built once per test run.
+fn fixture(name: &str) -> PathBuf {
+    static BUILT: OnceLock<Result<(), String>> = OnceLock::new();
+    let built = BUILT.get_or_init(|| {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let out = Command::new(cargo)
+            .args([
+                "build",
+                "--quiet",
+                "--example",
+                "uci-random",
+                "--example",
+                "xboard-random",
+            ])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .map_err(|e| format!("cannot run cargo: {e}"))?;
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(String::from_utf8_lossy(&out.stderr).into_owned())
+        }
+    });
+    if let Err(e) = built {
+        panic!("cannot build the fixture engines: {e}");
+    }
+    let path = argus_bin()
+        .parent()
+        .expect("the argus binary has a directory")
+        .join("examples")
+        .join(name);
+    assert!(path.exists(), "fixture {} was not built", path.display());
+    path
+}
+
+/// A child process killed on drop.
+struct Proc(Child);
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl Proc {
+    /// Waits for the exit until `deadline`; panics naming `what` after it.
+    fn wait_until(&mut self, deadline: Instant, what: &str) -> ExitStatus {
+        loop {
+            if let Some(s) = self.0.try_wait().expect("wait") {
+                return s;
+            }
+            if Instant::now() > deadline {
+                panic!("{what} did not finish in time");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+/// One bridged client: the engine command line and extra flags.
+struct Side {
+    engine: String,
+    flags: Vec<String>,
+}
+
+fn side(engine: String, flags: &[&str]) -> Side {
+    Side {
+        engine,
+        flags: flags.iter().map(|s| s.to_string()).collect(),
+    }
+}
+
+/// What a finished match left behind.
+struct Played {
+    dir: tempfile::TempDir,
+    referee_out: String,
+    pgn: String,
+    client_logs: [String; 2],
+}
+
+impl Played {
+    fn file(&self, name: &str) -> String {
+        std::fs::read_to_string(self.dir.path().join(name)).unwrap_or_default()
+    }
+}
+
+fn client(cable_end: &Path, s: &Side, log: &Path, out: &Path) -> Proc {
+    let mut cmd = Command::new(argus_bin());
+    cmd.arg("client")
+        .arg(cable_end)
+        .arg("--engine")
+        .arg(&s.engine)
+        .arg("--log")
+        .arg(log)
+        .args(&s.flags)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(out).expect("client output file"));
+    Proc(cmd.spawn().expect("cannot start argus client"))
+}
+
+/// Plays a match between two bridged engines. With `supervise`, the
+/// referee runs with its board in a pseudo-terminal (via `script`) and the
+/// test presses the resume key whenever a client's fault pauses the game.
+fn play(a: Side, b: Side, referee_flags: &[&str], supervise: bool) -> Played {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let (ca, cb) = (Cable::new(), Cable::new());
+    let mut args: Vec<String> = vec![
+        "referee".into(),
+        ca.a_str().into(),
+        cb.a_str().into(),
+        "--log-dir".into(),
+        d.join("logs").display().to_string(),
+        "--pgn".into(),
+        d.join("games.pgn").display().to_string(),
+        "--reset-delay".into(),
+        "0.3".into(),
+        "--conclude-delay".into(),
+        "0.3".into(),
+    ];
+    args.extend(referee_flags.iter().map(|s| s.to_string()));
+    let mut referee = if supervise {
+        let line = std::iter::once(argus_bin().display().to_string())
+            .chain(args)
+            .map(|a| format!("'{a}'"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        Proc(
+            Command::new("script")
+                .args([
+                    "-qfec",
+                    &format!("stty cols 120 rows 40; exec {line}"),
+                    "/dev/null",
+                ])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("cannot start script"),
+        )
+    } else {
+        args.push("--headless".into());
+        Proc(
+            Command::new(argus_bin())
+                .args(&args)
+                .stdin(Stdio::null())
+                .stdout(std::fs::File::create(d.join("referee.out")).unwrap())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("cannot start argus referee"),
+        )
+    };
+    // The referee opens its ends first (opening a port clears its input).
+    std::thread::sleep(Duration::from_millis(500));
+    let mut clients = [
+        client(&ca.b, &a, &d.join("engine-a.log"), &d.join("client-a.out")),
+        client(&cb.b, &b, &d.join("engine-b.log"), &d.join("client-b.out")),
+    ];
+    let deadline = Instant::now() + MATCH_LIMIT;
+    let app_log = d.join("logs").join("argus.log");
+    let mut resume_sent = false;
+    let status = loop {
+        if let Some(s) = referee.0.try_wait().expect("wait") {
+            break s;
+        }
+        if Instant::now() > deadline {
+            let log = std::fs::read_to_string(&app_log).unwrap_or_default();
+            panic!("the match did not finish in time; referee log:\n{log}");
+        }
+        if supervise {
+            let log = std::fs::read_to_string(&app_log).unwrap_or_default();
+            let faults = log.matches("reported a fault").count();
+            let resumes = log.matches("supervisor: resume").count();
+            if faults > resumes && !resume_sent {
+                // The game is paused: the supervisor resumes it.
+                let stdin = referee.0.stdin.as_mut().expect("script stdin");
+                stdin.write_all(b" ").expect("key to the referee");
+                stdin.flush().expect("key to the referee");
+                resume_sent = true;
+            } else if faults == resumes {
+                resume_sent = false;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(status.success(), "the referee exited with {status}");
+    for (c, n) in clients.iter_mut().zip(["A", "B"]) {
+        let s = c.wait_until(Instant::now() + Duration::from_secs(15), "a client");
+        let out = std::fs::read_to_string(d.join(format!("client-{}.out", n.to_lowercase())));
+        assert!(
+            s.success(),
+            "client {n} exited with {s}: {}",
+            out.unwrap_or_default()
+        );
+    }
+    let read = |p: &str| std::fs::read_to_string(d.join(p)).unwrap_or_default();
+    Played {
+        referee_out: read("referee.out"),
+        pgn: read("games.pgn"),
+        client_logs: [read("client-a.out"), read("client-b.out")],
+        dir,
+    }
+}
+
+/// Every game of the PGN replays legally and has a result; returns
+/// (white, black, result, plies) per game.
+fn check_pgn(pgn: &str) -> Vec<(String, String, String, usize)> {
+    let games = read_pgn_games(pgn).expect("the PGN reads");
+    assert!(!games.is_empty(), "no game in the PGN:\n{pgn}");
+    games
+        .iter()
+        .map(|g| {
+            let start = match g.tag("FEN") {
+                Some(f) => position_from_fen(f).expect("FEN tag"),
+                None => Chess::default(),
+            };
+            let mut game = Game::new(start);
+            for san in &g.sans {
+                game.play_san(san)
+                    .unwrap_or_else(|e| panic!("illegal move in the PGN: {e}\n{pgn}"));
+            }
+            let result = g.result.clone().expect("a game termination marker");
+            assert_ne!(result, "*", "an unfinished game:\n{pgn}");
+            assert_eq!(g.tag("Result"), Some(result.as_str()));
+            (
+                g.tag("White").unwrap_or("").to_string(),
+                g.tag("Black").unwrap_or("").to_string(),
+                result,
+                g.sans.len(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_uci_and_an_xboard_engine_play_a_timed_game() {
+    skip_unless_socat!();
+    let played = play(
+        side(fixture("uci-random").display().to_string(), &[]),
+        side(
+            format!("{} --san", fixture("xboard-random").display()),
+            &["--protocol", "xboard"],
+        ),
+        &["--tc", "300+5"],
+        false,
+    );
+    let games = check_pgn(&played.pgn);
+    assert_eq!(games.len(), 1);
+    // The names came from the engines (UCI id name, XBoard myname).
+    assert_eq!(games[0].0, "uci-random");
+    assert_eq!(games[0].1, "xboard-random");
+    assert!(
+        played.referee_out.contains("game 1"),
+        "{}",
+        played.referee_out
+    );
+    // The engines got the clocks in their own protocols.
+    let a = played.file("engine-a.log");
+    let b = played.file("engine-b.log");
+    assert!(
+        a.contains("> go wtime ") && a.contains(" winc 5000 binc 5000"),
+        "{a}"
+    );
+    assert!(a.contains("> position startpos moves "), "{a}");
+    assert!(b.contains("> level 0 5 5"), "{b}");
+    assert!(b.contains("> time ") && b.contains("> otim "), "{b}");
+    assert!(b.contains("> usermove "), "{b}");
+    assert!(a.contains("> quit") && b.contains("> quit"));
+}
+
+#[test]
+fn xboard_draw_offers_are_relayed_and_accepted() {
+    skip_unless_socat!();
+    let xb = fixture("xboard-random").display().to_string();
+    let played = play(
+        side(
+            format!("{xb} --name offerer --offer-draw-at 3"),
+            &["--protocol", "xboard"],
+        ),
+        side(
+            format!("{xb} --name accepter --accept-draws"),
+            &["--protocol", "xboard"],
+        ),
+        &[],
+        false,
+    );
+    let games = check_pgn(&played.pgn);
+    assert_eq!(games[0].2, "1/2-1/2");
+    // White offered with its 4th move; Black accepted instead of moving.
+    assert_eq!(games[0].3, 7, "{}", played.pgn);
+    let b = played.file("engine-b.log");
+    assert!(b.contains("> draw"), "{b}");
+    assert!(
+        played.file("logs/transcript.log").contains("draw_accept"),
+        "no draw_accept on the wire"
+    );
+}
+
+#[test]
+fn an_xboard_resignation_ends_the_game() {
+    skip_unless_socat!();
+    let xb = fixture("xboard-random").display().to_string();
+    let played = play(
+        side(
+            fixture("uci-random").display().to_string(),
+            &["--movetime", "50"],
+        ),
+        side(format!("{xb} --resign-at 2"), &["--protocol", "xboard"]),
+        &[],
+        false,
+    );
+    let games = check_pgn(&played.pgn);
+    assert_eq!(games[0].2, "1-0");
+    assert_eq!(games[0].3, 5, "{}", played.pgn);
+    assert!(played.file("engine-a.log").contains("> go movetime 50"));
+}
+
+#[test]
+fn a_crashed_and_a_hung_engine_are_restarted_and_the_game_finishes() {
+    skip_unless_socat!();
+    if Command::new("script").arg("-V").output().is_err() {
+        println!(
+            "SKIPPED: `script` (util-linux) is not installed, needed to resume the paused game"
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let once_a = dir.path().join("crashed");
+    let once_b = dir.path().join("hung");
+    let uci = fixture("uci-random").display().to_string();
+    let played = play(
+        side(
+            format!("{uci} --crash-after 4 --once {}", once_a.display()),
+            &[],
+        ),
+        side(
+            format!(
+                "{uci} --name hanger --hang-after 6 --once {}",
+                once_b.display()
+            ),
+            &["--movetime", "100", "--margin-ms", "2000"],
+        ),
+        &[],
+        true,
+    );
+    assert!(
+        once_a.exists() && once_b.exists(),
+        "the faults did not happen"
+    );
+    let games = check_pgn(&played.pgn);
+    assert_eq!(games.len(), 1);
+    assert!(games[0].3 > 14, "{}", played.pgn);
+    // The referee logged both clients' faults.
+    let log = played.file("logs/argus.log");
+    assert!(log.contains("A: uci-random reported a fault"), "{log}");
+    assert!(log.contains("B: hanger reported a fault"), "{log}");
+    // Each bridge said what happened, with the engine's last words, and
+    // restarted it.
+    let [a, b] = &played.client_logs;
+    assert!(a.contains("engine fault: the engine exited"), "{a}");
+    assert!(a.contains("crashing as asked"), "{a}");
+    assert!(a.contains("engine restarted"), "{a}");
+    assert!(b.contains("engine fault: the engine hung"), "{b}");
+    assert!(b.contains("engine restarted"), "{b}");
+    // The restarted engine was given the whole game.
+    let elog = played.file("engine-a.log");
+    let restart = elog
+        .rfind("# started")
+        .expect("a restart in the engine log");
+    assert!(
+        elog[restart..].contains("> position startpos moves "),
+        "{elog}"
+    );
+}
+
+#[test]
+fn stockfish_plays_stockfish_at_a_fixed_depth() {
+    skip_unless_socat!();
+    let Some(sf) = ["stockfish", "/usr/games/stockfish"]
+        .into_iter()
+        .find(|p| Command::new(p).stdin(Stdio::null()).output().is_ok())
+    else {
+        println!("SKIPPED: stockfish is not installed (apt-get install stockfish)");
+        return;
+    };
+    let flags = [
+        "--depth",
+        "3",
+        "--option",
+        "Threads=1",
+        "--option",
+        "Hash=16",
+    ];
+    let played = play(
+        side(sf.to_string(), &flags),
+        side(sf.to_string(), &flags),
+        &["--games", "2"],
+        false,
+    );
+    let games = check_pgn(&played.pgn);
+    assert_eq!(games.len(), 2);
+    for (white, black, _, plies) in &games {
+        assert!(white.starts_with("Stockfish"), "{white}");
+        assert!(black.starts_with("Stockfish"), "{black}");
+        assert!(*plies > 0);
+    }
+    assert!(played.file("engine-a.log").contains("> go depth 3"));
+}
+
+#[test]
+fn an_illegal_engine_move_is_a_fault_and_the_engine_is_restarted() {
+    skip_unless_socat!();
+    if Command::new("script").arg("-V").output().is_err() {
+        println!(
+            "SKIPPED: `script` (util-linux) is not installed, needed to resume the paused game"
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let once = dir.path().join("illegal");
+    let uci = fixture("uci-random").display().to_string();
+    let played = play(
+        side(uci.clone(), &[]),
+        side(
+            format!(
+                "{uci} --name cheat --illegal-after 3 --once {}",
+                once.display()
+            ),
+            &[],
+        ),
+        &[],
+        true,
+    );
+    assert!(once.exists(), "the illegal move was not sent");
+    let games = check_pgn(&played.pgn);
+    assert!(games[0].3 > 8, "{}", played.pgn);
+    let b = &played.client_logs[1];
+    assert!(b.contains("the engine sent an illegal move"), "{b}");
+    assert!(b.contains("bestmove a1a1"), "{b}");
+    assert!(
+        played
+            .file("logs/argus.log")
+            .contains("B: cheat reported a fault")
+    );
+}

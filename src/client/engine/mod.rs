@@ -1,0 +1,145 @@
+//! The engine bridge: `argus client PORT --engine "CMD [ARGS]"` plays with
+//! a UCI or XBoard (CECP) chess engine running as a child process.
+//!
+//! * [`track`]: follows the game from the referee's records (reset,
+//!   inform, execute, respond), the time control and the clocks.
+//! * [`bridge`]: [`Bridge`] turns referee records into engine requests and
+//!   the engine's answers into reply records; it restarts a faulty engine.
+//! * [`uci`], [`xboard`]: the two protocols behind one [`Driver`] trait.
+//! * [`process`]: the child process, its output lines, its end.
+//! * [`notation`]: SAN <-> UCI / XBoard moves. [`time`]: clocks for engines.
+//! * [`log`]: `--log FILE`, the engine traffic with times.
+//!
+//! See docs/engines.md for the user's view.
+
+pub mod bridge;
+pub mod log;
+pub mod notation;
+pub mod process;
+pub mod time;
+pub mod track;
+pub mod uci;
+pub mod xboard;
+
+use std::fmt;
+use std::time::Duration;
+
+use shakmaty::{Chess, Move};
+
+use crate::clock::TimeControl;
+pub use bridge::Bridge;
+pub use log::EngineLog;
+pub use process::CommandLine;
+pub use time::{Limit, Untimed};
+
+/// The protocol the engine speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Protocol {
+    /// The Universal Chess Interface (`uci`, `position`, `go`, `bestmove`).
+    Uci,
+    /// XBoard / WinBoard (CECP, `protover 2`).
+    Xboard,
+}
+
+/// How long an engine may take to answer the handshake (`uciok`, the
+/// XBoard features, `readyok`, `pong`).
+pub const HANDSHAKE: Duration = Duration::from_secs(10);
+
+/// Everything needed to start (and restart) an engine.
+#[derive(Debug, Clone)]
+pub struct EngineSettings {
+    pub command: CommandLine,
+    pub protocol: Protocol,
+    /// `--option NAME=VALUE`, in order: UCI `setoption`, XBoard `option`.
+    pub options: Vec<(String, String)>,
+    /// The search when the game has no time control.
+    pub untimed: Untimed,
+    /// Added to the engine's own time before it counts as hung.
+    pub margin: Duration,
+    /// The wait for a depth search without a clock, before the margin.
+    pub depth_wait: Duration,
+    pub log: EngineLog,
+}
+
+/// One request for a move: the whole game (so the engine sees
+/// repetitions), the time control and the search limit.
+#[derive(Debug, Clone, Copy)]
+pub struct Job<'a> {
+    /// The position the game started from.
+    pub start: &'a Chess,
+    /// Every move played since, the opponent's last included.
+    pub moves: &'a [Move],
+    /// The position after those moves, where the engine is to move.
+    pub position: &'a Chess,
+    pub time_control: &'a TimeControl,
+    pub limit: Limit,
+    /// How long to wait for the move before the engine counts as hung.
+    pub wait: Duration,
+    /// The opponent offered a draw with its last move.
+    pub draw_offered: bool,
+}
+
+/// What the engine decided.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Answer {
+    /// Its move (legal in the job's position), if it made one.
+    pub mv: Option<Move>,
+    /// It offers a draw (sent with its move).
+    pub offer_draw: bool,
+    /// It accepted the opponent's offer.
+    pub accept_draw: bool,
+    /// It resigned.
+    pub resign: bool,
+    /// It claimed a draw (XBoard `1/2-1/2 {...}`).
+    pub claim_draw: bool,
+}
+
+/// Why the engine could not be used: what happened and its last output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fault {
+    pub what: String,
+    /// The engine's last output lines, oldest first.
+    pub recent: Vec<String>,
+}
+
+impl Fault {
+    pub fn new(what: impl Into<String>, recent: Vec<String>) -> Fault {
+        Fault {
+            what: what.into(),
+            recent,
+        }
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.what)?;
+        if self.recent.is_empty() {
+            f.write_str("; the engine said nothing")
+        } else {
+            write!(f, "; its last output: {}", self.recent.join(" | "))
+        }
+    }
+}
+
+/// An engine behind its protocol.
+pub trait Driver: Send {
+    /// The engine's own name (`id name`, `feature myname`), if it gave one.
+    fn name(&self) -> Option<&str>;
+    /// A new game begins.
+    fn new_game(&mut self) -> Result<(), Fault>;
+    /// Asks for a move.
+    fn play(&mut self, job: &Job<'_>) -> Result<Answer, Fault>;
+    /// The game ended with `result` (`1-0`, `0-1`, `1/2-1/2`, `*`).
+    fn game_over(&mut self, result: &str);
+    /// Says goodbye and stops the process.
+    fn quit(self: Box<Self>);
+}
+
+/// Starts the engine and completes the handshake.
+pub fn start(settings: &EngineSettings) -> Result<Box<dyn Driver>, Fault> {
+    match settings.protocol {
+        Protocol::Uci => Ok(Box::new(uci::Uci::start(settings)?)),
+        Protocol::Xboard => Ok(Box::new(xboard::Xboard::start(settings)?)),
+    }
+}

@@ -1,0 +1,180 @@
+//! Move notation between the referee (SAN) and engines: UCI long
+//! algebraic (`e2e4`, `e1g1` for castling, `e7e8q` for promotions) and
+//! XBoard's coordinate notation (the same, or SAN for engines that ask for
+//! it with `feature san=1`).
+
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Move, Position};
+
+use crate::game;
+
+/// Longest move text an engine may send (anything longer is not a move).
+const MAX_MOVE_LEN: usize = 16;
+
+/// A legal move in UCI long algebraic notation, castling as the king's
+/// two-square step (`e1g1`, `e8c8`), promotions with a lower-case letter
+/// (`e7e8q`, `a2a1n`).
+pub fn to_uci(m: &Move) -> String {
+    m.to_uci(CastlingMode::Standard).to_string()
+}
+
+/// A legal move as an XBoard engine wants it: coordinate notation (as
+/// UCI), or SAN when the engine asked for SAN (`feature san=1`).
+pub fn to_xboard(pos: &Chess, m: &Move, san: bool) -> String {
+    if san { game::san_of(pos, m) } else { to_uci(m) }
+}
+
+/// Reads a UCI engine's move: long algebraic only (castling as `e1g1` or
+/// king-takes-rook `e1h1`). The error says what was wrong.
+pub fn from_uci(pos: &Chess, text: &str) -> Result<Move, String> {
+    let t = text.trim();
+    if t.is_empty() || t.len() > MAX_MOVE_LEN || !t.is_ascii() {
+        return Err(format!("{:?} is not a move in UCI notation", shorten(t)));
+    }
+    let uci: UciMove = t
+        .parse()
+        .map_err(|_| format!("{t:?} is not a move in UCI notation"))?;
+    let m = uci
+        .to_move(pos)
+        .map_err(|_| format!("{t:?} is not a legal move here"))?;
+    if pos.is_legal(m) {
+        Ok(m)
+    } else {
+        Err(format!("{t:?} is not a legal move here"))
+    }
+}
+
+/// Reads an XBoard engine's move: coordinate notation (`e2e4`, `e7e8q`,
+/// also `e7e8=q`), else SAN (`Nf3`, `O-O`, `exd6`), read leniently. The
+/// error says what was wrong.
+pub fn from_xboard(pos: &Chess, text: &str) -> Result<Move, String> {
+    let t = text.trim();
+    if t.is_empty() || t.len() > MAX_MOVE_LEN || !t.is_ascii() {
+        return Err(format!("{:?} is not a move", shorten(t)));
+    }
+    let coordinate = t.replace('=', "").to_ascii_lowercase();
+    if let Ok(m) = from_uci(pos, &coordinate) {
+        return Ok(m);
+    }
+    game::parse_san(pos, t).map_err(|e| e.to_string())
+}
+
+fn shorten(s: &str) -> String {
+    s.chars().take(MAX_MOVE_LEN).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{Role, Square};
+
+    fn pos(fen: &str) -> Chess {
+        game::position_from_fen(fen).unwrap()
+    }
+
+    /// Both castling kinds for both colours.
+    const CASTLE_W: &str = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+    const CASTLE_B: &str = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R b KQkq - 0 1";
+
+    #[test]
+    fn castling_goes_out_as_the_king_step_and_comes_back() {
+        for (fen, uci, san) in [
+            (CASTLE_W, "e1g1", "O-O"),
+            (CASTLE_W, "e1c1", "O-O-O"),
+            (CASTLE_B, "e8g8", "O-O"),
+            (CASTLE_B, "e8c8", "O-O-O"),
+        ] {
+            let p = pos(fen);
+            let m = game::parse_san(&p, san).unwrap();
+            assert!(m.is_castle());
+            assert_eq!(to_uci(&m), uci);
+            assert_eq!(to_xboard(&p, &m, false), uci);
+            assert_eq!(to_xboard(&p, &m, true), san);
+            assert_eq!(from_uci(&p, uci).unwrap(), m, "{uci}");
+            assert_eq!(from_xboard(&p, uci).unwrap(), m, "{uci}");
+            assert_eq!(from_xboard(&p, san).unwrap(), m, "{san}");
+            assert_eq!(game::san_of(&p, &from_uci(&p, uci).unwrap()), san);
+        }
+    }
+
+    #[test]
+    fn king_takes_rook_castling_is_read_too() {
+        let p = pos(CASTLE_W);
+        assert_eq!(game::san_of(&p, &from_uci(&p, "e1h1").unwrap()), "O-O");
+        let p = pos(CASTLE_B);
+        assert_eq!(game::san_of(&p, &from_uci(&p, "e8a8").unwrap()), "O-O-O");
+    }
+
+    #[test]
+    fn a_king_step_without_the_right_is_not_castling() {
+        // White has lost the kingside right: e1g1 is not a legal move.
+        let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1");
+        assert!(from_uci(&p, "e1g1").is_err());
+        assert!(from_uci(&p, "e1c1").is_ok());
+    }
+
+    #[test]
+    fn promotions_including_under_promotions() {
+        let p = pos("1n2k3/P7/8/8/8/8/7p/4K3 w - - 0 1");
+        for (uci, san, role) in [
+            ("a7a8q", "a8=Q", Role::Queen),
+            ("a7a8r", "a8=R", Role::Rook),
+            ("a7a8b", "a8=B", Role::Bishop),
+            ("a7a8n", "a8=N", Role::Knight),
+            ("a7b8n", "axb8=N", Role::Knight),
+        ] {
+            let m = from_uci(&p, uci).unwrap();
+            assert_eq!(m.promotion(), Some(role), "{uci}");
+            assert_eq!(game::san_of(&p, &m), san);
+            assert_eq!(to_uci(&m), uci);
+            assert_eq!(from_xboard(&p, san).unwrap(), m);
+            assert_eq!(from_xboard(&p, &uci.to_uppercase()).unwrap(), m);
+        }
+        assert_eq!(
+            from_xboard(&p, "a7a8=n").unwrap().promotion(),
+            Some(Role::Knight)
+        );
+        // Black promotes on the first rank.
+        let p = pos("4k3/8/8/8/8/8/7p/4K3 b - - 0 1");
+        let m = from_uci(&p, "h2h1n").unwrap();
+        assert_eq!(game::san_of(&p, &m), "h1=N");
+        // A pawn reaching the last rank must say what it becomes.
+        let p = pos("4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
+        assert!(from_uci(&p, "a7a8").is_err());
+    }
+
+    #[test]
+    fn en_passant_both_colours() {
+        let p = pos("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2");
+        let m = from_uci(&p, "e5d6").unwrap();
+        assert!(m.is_en_passant());
+        assert_eq!(game::san_of(&p, &m), "exd6");
+        assert_eq!(to_uci(&m), "e5d6");
+        assert_eq!(from_xboard(&p, "exd6").unwrap(), m);
+
+        let p = pos("4k3/8/8/8/4pP2/8/8/4K3 b - f3 0 2");
+        let m = from_uci(&p, "e4f3").unwrap();
+        assert!(m.is_en_passant());
+        assert_eq!(m.from(), Some(Square::E4));
+        assert_eq!(game::san_of(&p, &m), "exf3");
+    }
+
+    #[test]
+    fn bad_moves_say_what_was_wrong() {
+        let p = Chess::default();
+        assert!(
+            from_uci(&p, "e2e5")
+                .unwrap_err()
+                .contains("not a legal move")
+        );
+        assert!(from_uci(&p, "Nf3").unwrap_err().contains("not a move"));
+        assert!(from_uci(&p, "").is_err());
+        assert!(from_uci(&p, "0000").is_err());
+        assert!(from_uci(&p, &"e".repeat(1000)).is_err());
+        assert!(from_uci(&p, "é2e4").is_err());
+        assert!(from_xboard(&p, "Ke2").is_err());
+        assert!(from_xboard(&p, "xyz").is_err());
+        // SAN is fine for XBoard engines, not for UCI ones.
+        assert_eq!(to_uci(&from_xboard(&p, "Nf3").unwrap()), "g1f3");
+    }
+}

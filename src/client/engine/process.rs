@@ -1,0 +1,440 @@
+//! The engine as a child process: started from a command line, spoken to
+//! on its standard input, heard on its standard output (and standard
+//! error, which is only logged and remembered for fault reports). Two
+//! reader threads turn the output into lines; lines are capped in length
+//! and the channel is bounded, so an engine that floods cannot grow the
+//! bridge's memory without limit.
+
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, TryRecvError, bounded};
+
+use super::log::{Dir, EngineLog};
+
+/// Longest line kept from an engine; the rest of a longer line is dropped.
+pub const MAX_ENGINE_LINE: usize = 16 * 1024;
+/// Lines from the engine waiting to be read, at most (the reader thread
+/// then waits, and so does the engine).
+const QUEUE: usize = 4096;
+/// Output lines remembered for a fault report.
+pub const RECENT_LINES: usize = 12;
+/// How long a quitting engine gets before it is killed.
+const QUIT_GRACE: Duration = Duration::from_millis(500);
+
+/// A program and its arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandLine {
+    pub program: String,
+    pub args: Vec<String>,
+}
+
+impl CommandLine {
+    /// Splits `"CMD [ARGS]"` at white space; single or double quotes keep
+    /// white space inside an argument, a backslash escapes the next
+    /// character (outside single quotes).
+    pub fn parse(s: &str) -> Result<CommandLine, String> {
+        let mut words = Vec::new();
+        let mut cur = String::new();
+        let mut in_word = false;
+        let mut quote: Option<char> = None;
+        let mut chars = s.chars();
+        while let Some(c) = chars.next() {
+            match (quote, c) {
+                (Some('\''), '\'') => quote = None,
+                (Some('\''), _) => cur.push(c),
+                (_, '\\') => {
+                    in_word = true;
+                    match chars.next() {
+                        Some(n) => cur.push(n),
+                        None => return Err(format!("engine command {s:?} ends with a backslash")),
+                    }
+                }
+                (Some('"'), '"') => quote = None,
+                (Some(_), _) => cur.push(c),
+                (None, '"' | '\'') => {
+                    quote = Some(c);
+                    in_word = true;
+                }
+                (None, c) if c.is_whitespace() => {
+                    if in_word {
+                        words.push(std::mem::take(&mut cur));
+                        in_word = false;
+                    }
+                }
+                (None, _) => {
+                    cur.push(c);
+                    in_word = true;
+                }
+            }
+        }
+        if let Some(q) = quote {
+            return Err(format!("engine command {s:?} has an unclosed {q} quote"));
+        }
+        if in_word {
+            words.push(cur);
+        }
+        let mut words = words.into_iter();
+        let program = words
+            .next()
+            .ok_or_else(|| "the engine command is empty".to_string())?;
+        Ok(CommandLine {
+            program,
+            args: words.collect(),
+        })
+    }
+}
+
+impl std::fmt::Display for CommandLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.program)?;
+        for a in &self.args {
+            write!(f, " {a}")?;
+        }
+        Ok(())
+    }
+}
+
+/// What came from the engine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Heard {
+    Out(String),
+    Err(String),
+    /// Standard output closed: the engine exited or closed it.
+    Closed,
+    /// Standard error closed.
+    ErrClosed,
+}
+
+/// The result of waiting for the engine's next output line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Next {
+    Line(String),
+    /// Nothing before the deadline.
+    Timeout,
+    /// The engine's output ended; the text says how it exited, if known.
+    Gone(String),
+}
+
+/// A running engine. Dropping it kills the process.
+pub struct EngineProcess {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    heard: Receiver<Heard>,
+    recent: VecDeque<String>,
+    log: EngineLog,
+    closed: bool,
+}
+
+impl EngineProcess {
+    /// Starts `cmd` with piped standard streams. The error names the
+    /// command and says what the system refused.
+    pub fn spawn(cmd: &CommandLine, log: EngineLog) -> Result<EngineProcess, String> {
+        let mut child = Command::new(&cmd.program)
+            .args(&cmd.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot start the engine {cmd}: {e}"))?;
+        let (tx, rx) = bounded(QUEUE);
+        let spawn_reader = |name: &str, r: Box<dyn Read + Send>, out: bool, tx: Sender<Heard>| {
+            let log = log.clone();
+            thread::Builder::new()
+                .name(name.into())
+                .spawn(move || read_lines(r, out, &tx, &log))
+                .map_err(|e| format!("cannot start a thread for the engine: {e}"))
+        };
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!(
+                "the engine {cmd} started without its standard streams"
+            ));
+        };
+        let readers = spawn_reader("engine-out", Box::new(stdout), true, tx.clone())
+            .and_then(|_| spawn_reader("engine-err", Box::new(stderr), false, tx));
+        if let Err(e) = readers {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(e);
+        }
+        log.line(Dir::Note, &format!("started {cmd} (pid {})", child.id()));
+        Ok(EngineProcess {
+            child,
+            stdin: Some(stdin),
+            heard: rx,
+            recent: VecDeque::new(),
+            log,
+            closed: false,
+        })
+    }
+
+    /// Sends one command line (a line end is added).
+    pub fn send(&mut self, line: &str) -> Result<(), String> {
+        self.log.line(Dir::ToEngine, line);
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| "the engine's input is closed".to_string())?;
+        stdin
+            .write_all(line.as_bytes())
+            .and_then(|()| stdin.write_all(b"\n"))
+            .and_then(|()| stdin.flush())
+            .map_err(|e| format!("cannot write to the engine: {e}"))
+    }
+
+    /// The next output line, waiting until `deadline` at most.
+    pub fn next_line(&mut self, deadline: Instant) -> Next {
+        loop {
+            if self.closed {
+                return Next::Gone(self.exit_description());
+            }
+            // Checked first, so that an engine that never stops talking
+            // cannot hold the wait open.
+            let now = Instant::now();
+            if now >= deadline {
+                return Next::Timeout;
+            }
+            let left = deadline.saturating_duration_since(now);
+            match self.heard.recv_timeout(left) {
+                Ok(h) => {
+                    if let Some(next) = self.take(h) {
+                        return next;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => return Next::Timeout,
+                Err(RecvTimeoutError::Disconnected) => self.closed = true,
+            }
+        }
+    }
+
+    /// Reads the lines that have already arrived, without waiting, at most
+    /// [`QUEUE`] of them (an engine that never stops talking cannot hold
+    /// the bridge here), and hands each to `each`. Returns how the engine
+    /// ended if its output is over.
+    pub fn drain(&mut self, mut each: impl FnMut(&str)) -> Option<String> {
+        for _ in 0..QUEUE {
+            match self.try_line()? {
+                Next::Line(l) => each(&l),
+                Next::Gone(why) => return Some(why),
+                Next::Timeout => return None,
+            }
+        }
+        None
+    }
+
+    /// An output line that has already arrived, without waiting.
+    pub fn try_line(&mut self) -> Option<Next> {
+        loop {
+            if self.closed {
+                return Some(Next::Gone(self.exit_description()));
+            }
+            match self.heard.try_recv() {
+                Ok(h) => {
+                    if let Some(next) = self.take(h) {
+                        return Some(next);
+                    }
+                }
+                Err(TryRecvError::Empty) => return None,
+                Err(TryRecvError::Disconnected) => self.closed = true,
+            }
+        }
+    }
+
+    fn take(&mut self, h: Heard) -> Option<Next> {
+        match h {
+            Heard::Out(s) => {
+                self.remember(s.clone());
+                Some(Next::Line(s))
+            }
+            Heard::Err(s) => {
+                self.remember(format!("(stderr) {s}"));
+                None
+            }
+            Heard::Closed => {
+                self.closed = true;
+                None
+            }
+            Heard::ErrClosed => None,
+        }
+    }
+
+    fn remember(&mut self, s: String) {
+        if self.recent.len() == RECENT_LINES {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(s);
+    }
+
+    /// The engine's last output lines (standard error marked), oldest first.
+    pub fn recent(&self) -> Vec<String> {
+        self.recent.iter().cloned().collect()
+    }
+
+    /// How the process ended (waits a moment for it), or that it still
+    /// runs. What it wrote to standard error before it ended is collected
+    /// first (its last words), for a moment at most.
+    fn exit_description(&mut self) -> String {
+        let until = Instant::now() + QUIT_GRACE;
+        let why = loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => break format!("the engine exited ({status})"),
+                Ok(None) if Instant::now() < until => thread::sleep(Duration::from_millis(10)),
+                Ok(None) => break "the engine closed its output but still runs".into(),
+                Err(e) => break format!("the engine's output ended ({e})"),
+            }
+        };
+        while let Ok(h) = self.heard.recv_deadline(until) {
+            match h {
+                Heard::Err(s) => self.remember(format!("(stderr) {s}")),
+                Heard::ErrClosed => break,
+                Heard::Out(_) | Heard::Closed => {}
+            }
+        }
+        why
+    }
+
+    /// Sends `quit_command` (if any), gives the engine a moment to exit,
+    /// then kills it.
+    pub fn quit(mut self, quit_command: Option<&str>) {
+        if let Some(q) = quit_command {
+            let _ = self.send(q);
+        }
+        self.stdin = None;
+        let until = Instant::now() + QUIT_GRACE;
+        while Instant::now() < until {
+            match self.child.try_wait() {
+                Ok(Some(_)) | Err(_) => return,
+                Ok(None) => thread::sleep(Duration::from_millis(10)),
+            }
+        }
+        // Drop kills it.
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        self.stdin = None;
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            self.log.line(Dir::Note, "engine killed");
+        }
+        let _ = self.child.wait();
+    }
+}
+
+/// Reads lines until the stream ends; each is logged and sent on.
+fn read_lines(r: Box<dyn Read + Send>, out: bool, tx: &Sender<Heard>, log: &EngineLog) {
+    let mut r = BufReader::new(r);
+    while let Ok(Some(line)) = read_bounded_line(&mut r, MAX_ENGINE_LINE) {
+        let dir = if out { Dir::FromEngine } else { Dir::Stderr };
+        log.line(dir, &line);
+        let heard = if out {
+            Heard::Out(line)
+        } else {
+            Heard::Err(line)
+        };
+        if tx.send(heard).is_err() {
+            return;
+        }
+    }
+    let _ = tx.send(if out { Heard::Closed } else { Heard::ErrClosed });
+}
+
+/// One line (LF or CR LF ended; the end of the stream ends the last line),
+/// at most `max` bytes kept, invalid UTF-8 replaced. `None` at the end of
+/// the stream.
+pub fn read_bounded_line(r: &mut impl BufRead, max: usize) -> std::io::Result<Option<String>> {
+    let mut kept: Vec<u8> = Vec::new();
+    let mut any = false;
+    loop {
+        let buf = r.fill_buf()?;
+        if buf.is_empty() {
+            if !any {
+                return Ok(None);
+            }
+            break;
+        }
+        any = true;
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], Some(i + 1)),
+            None => (buf, None),
+        };
+        let room = max.saturating_sub(kept.len());
+        kept.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let used = done.unwrap_or(buf.len());
+        r.consume(used);
+        if done.is_some() {
+            break;
+        }
+    }
+    if kept.last() == Some(&b'\r') {
+        kept.pop();
+    }
+    Ok(Some(String::from_utf8_lossy(&kept).into_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_lines_split_with_quotes() {
+        let c = CommandLine::parse("  /usr/games/stockfish ").unwrap();
+        assert_eq!(c.program, "/usr/games/stockfish");
+        assert!(c.args.is_empty());
+        let c = CommandLine::parse(r#"eng --name "Big Blue" 'a b' c\ d """#).unwrap();
+        assert_eq!(c.program, "eng");
+        assert_eq!(c.args, ["--name", "Big Blue", "a b", "c d", ""]);
+        assert!(CommandLine::parse("  ").unwrap_err().contains("empty"));
+        assert!(
+            CommandLine::parse("eng \"x")
+                .unwrap_err()
+                .contains("unclosed")
+        );
+        assert!(
+            CommandLine::parse("eng x\\")
+                .unwrap_err()
+                .contains("backslash")
+        );
+    }
+
+    #[test]
+    fn bounded_lines() {
+        let mut r = BufReader::with_capacity(4, &b"ab\r\ncdefghij\nk"[..]);
+        assert_eq!(read_bounded_line(&mut r, 5).unwrap().unwrap(), "ab");
+        assert_eq!(read_bounded_line(&mut r, 5).unwrap().unwrap(), "cdefg");
+        assert_eq!(read_bounded_line(&mut r, 5).unwrap().unwrap(), "k");
+        assert_eq!(read_bounded_line(&mut r, 5).unwrap(), None);
+        let mut r = BufReader::new(&b"\xff\n"[..]);
+        assert_eq!(read_bounded_line(&mut r, 5).unwrap().unwrap(), "\u{fffd}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_process_is_heard_and_its_end_reported() {
+        let cmd = CommandLine::parse("sh -c 'read x; echo got $x; echo bad >&2; exit 3'").unwrap();
+        let mut p = EngineProcess::spawn(&cmd, EngineLog::none()).unwrap();
+        p.send("hello").unwrap();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        assert_eq!(p.next_line(deadline), Next::Line("got hello".into()));
+        match p.next_line(deadline) {
+            Next::Gone(why) => assert!(why.contains('3'), "{why}"),
+            other => panic!("{other:?}"),
+        }
+        assert!(p.recent().contains(&"got hello".to_string()));
+    }
+
+    #[test]
+    fn a_missing_program_is_an_error_naming_it() {
+        let cmd = CommandLine::parse("/nonexistent/engine --x").unwrap();
+        let e = EngineProcess::spawn(&cmd, EngineLog::none()).err().unwrap();
+        assert!(e.contains("/nonexistent/engine"), "{e}");
+    }
+}

@@ -1,0 +1,417 @@
+//! Clock times for engines: from the referee's `TimeControl` (sent with
+//! `inform`) and the time each side has used (`cc` on every record) to
+//! UCI `go wtime .. btime .. winc .. binc .. movestogo ..` and XBoard
+//! `level` / `time` / `otim`.
+//!
+//! The referee's clocks are the truth; the engine only gets the best
+//! estimate the bridge can make. `cc` is in whole seconds (truncated), so
+//! a side may have used up to 999 ms more than it says: the bridge passes
+//! the worst case (see [`used_from_cc`]).
+
+use std::time::Duration;
+
+use shakmaty::{ByColor, Color};
+
+use crate::clock::{Period, TimeControl};
+
+/// How to search when the game has no time control (`-` or `?`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Untimed {
+    /// Think this many milliseconds per move.
+    MoveTime(u64),
+    /// Search to this depth (plies).
+    Depth(u32),
+}
+
+impl Default for Untimed {
+    fn default() -> Untimed {
+        Untimed::MoveTime(1000)
+    }
+}
+
+/// Both sides' clocks as the engine should see them, before a move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Times {
+    /// Time left on each clock, in milliseconds.
+    pub remaining_ms: ByColor<u64>,
+    /// Time each side gets after each move, in milliseconds.
+    pub increment_ms: ByColor<u64>,
+    /// Moves each side still has to make before its next time control
+    /// (`None` in sudden death and with a sandclock).
+    pub moves_to_go: ByColor<Option<u32>>,
+}
+
+/// What the engine is told for one move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Limit {
+    /// Play on the clock.
+    Clock(Times),
+    /// No time control: the fixed search.
+    Fixed(Untimed),
+}
+
+/// Milliseconds a side has used at worst, given `cc`'s whole seconds.
+pub fn used_from_cc(seconds: u64) -> u64 {
+    seconds.saturating_mul(1000).saturating_add(999)
+}
+
+/// The clocks under `tc` when each side has used `used_ms` and made
+/// `moves` moves (counted since the clocks began, openings excluded);
+/// `None` when the control is not timed. The rules are those of
+/// `crate::clock::Clocks`: a period's time is added when it begins, the
+/// increment of the period a move was made in after that move, the last
+/// counted period repeats, and a sandclock's sand flows to the opponent.
+pub fn times(tc: &TimeControl, used_ms: ByColor<u64>, moves: ByColor<u32>) -> Option<Times> {
+    match tc {
+        TimeControl::Periods(periods) if !periods.is_empty() => {
+            let state = ByColor::new_with(|c| PeriodState::after(periods, *moves.get(c)));
+            Some(Times {
+                remaining_ms: ByColor::new_with(|c| {
+                    state.get(c).granted_ms.saturating_sub(*used_ms.get(c))
+                }),
+                increment_ms: ByColor::new_with(|c| state.get(c).period.increment_ms),
+                moves_to_go: ByColor::new_with(|c| {
+                    let s = state.get(c);
+                    s.period
+                        .moves
+                        .map(|m| m.saturating_sub(s.moves_in_period).max(1))
+                }),
+            })
+        }
+        TimeControl::Sandclock { total_ms } => {
+            let initial = ByColor::new_with(|c| tc.initial_ms(c).unwrap_or(0));
+            Some(Times {
+                remaining_ms: ByColor::new_with(|c| {
+                    initial
+                        .get(c)
+                        .saturating_add(*used_ms.get(!c))
+                        .saturating_sub(*used_ms.get(c))
+                        .min(*total_ms)
+                }),
+                increment_ms: ByColor::new_with(|_| 0),
+                moves_to_go: ByColor::new_with(|_| None),
+            })
+        }
+        _ => None,
+    }
+}
+
+/// A side's place in a periods control after some moves.
+#[derive(Debug, Clone, Copy)]
+struct PeriodState {
+    /// All time given so far: every begun period's base and every increment.
+    granted_ms: u64,
+    /// The current period.
+    period: Period,
+    moves_in_period: u32,
+}
+
+impl PeriodState {
+    /// `periods` must not be empty.
+    fn after(periods: &[Period], moves: u32) -> PeriodState {
+        let last = periods.len().saturating_sub(1);
+        let mut index = 0;
+        let mut period = periods[0];
+        let mut granted_ms = period.base_ms;
+        let mut moves_in_period = 0u32;
+        for _ in 0..moves {
+            granted_ms = granted_ms.saturating_add(period.increment_ms);
+            moves_in_period += 1;
+            if period.moves.is_some_and(|m| moves_in_period >= m) {
+                index = (index + 1).min(last);
+                period = periods[index];
+                granted_ms = granted_ms.saturating_add(period.base_ms);
+                moves_in_period = 0;
+            }
+        }
+        PeriodState {
+            granted_ms,
+            period,
+            moves_in_period,
+        }
+    }
+}
+
+/// The UCI `go` command for one move (`to_move` is the engine's side; only
+/// its `movestogo` is sent).
+pub fn uci_go(limit: &Limit, to_move: Color) -> String {
+    match limit {
+        Limit::Fixed(Untimed::MoveTime(ms)) => format!("go movetime {ms}"),
+        Limit::Fixed(Untimed::Depth(d)) => format!("go depth {d}"),
+        Limit::Clock(t) => {
+            let mut s = format!(
+                "go wtime {} btime {}",
+                t.remaining_ms.white, t.remaining_ms.black
+            );
+            if t.increment_ms.white > 0 || t.increment_ms.black > 0 {
+                s.push_str(&format!(
+                    " winc {} binc {}",
+                    t.increment_ms.white, t.increment_ms.black
+                ));
+            }
+            if let Some(n) = t.moves_to_go.get(to_move) {
+                s.push_str(&format!(" movestogo {n}"));
+            }
+            s
+        }
+    }
+}
+
+/// The XBoard command that sets the engine's time control at the start of
+/// a game: `level MPS BASE INC` (BASE in minutes, or `min:sec`) for timed
+/// games, `st SECONDS` or `sd DEPTH` for untimed ones. A control with
+/// several different periods is given by its first; the exact times follow
+/// with `time`/`otim` before every move.
+pub fn xboard_level(tc: &TimeControl, untimed: Untimed) -> String {
+    let base = |ms: u64| {
+        let s = ms / 1000;
+        if s.is_multiple_of(60) {
+            format!("{}", s / 60)
+        } else {
+            format!("{}:{:02}", s / 60, s % 60)
+        }
+    };
+    let secs = |ms: u64| {
+        if ms.is_multiple_of(1000) {
+            format!("{}", ms / 1000)
+        } else {
+            format!("{:.3}", ms as f64 / 1000.0)
+        }
+    };
+    match tc {
+        TimeControl::Periods(p) if !p.is_empty() => {
+            let first = p[0];
+            format!(
+                "level {} {} {}",
+                first.moves.unwrap_or(0),
+                base(first.base_ms),
+                secs(first.increment_ms)
+            )
+        }
+        TimeControl::Sandclock { .. } => {
+            format!(
+                "level 0 {} 0",
+                base(tc.initial_ms(Color::White).unwrap_or(0))
+            )
+        }
+        _ => match untimed {
+            // `st` takes whole seconds; never less than one.
+            Untimed::MoveTime(ms) => format!("st {}", ms.div_ceil(1000).max(1)),
+            Untimed::Depth(d) => format!("sd {d}"),
+        },
+    }
+}
+
+/// XBoard's `time` (the engine's clock) and `otim` (the opponent's) in
+/// centiseconds, for an engine playing `engine`.
+pub fn xboard_clocks(t: &Times, engine: Color) -> [String; 2] {
+    [
+        format!("time {}", t.remaining_ms.get(engine) / 10),
+        format!("otim {}", t.remaining_ms.get(!engine) / 10),
+    ]
+}
+
+/// How long to wait for the engine's move before calling it hung: the
+/// time it has (its clock, or the fixed move time) plus `margin`. A depth
+/// search without a clock gets `depth_wait` plus `margin`.
+pub fn wait_bound(
+    limit: &Limit,
+    to_move: Color,
+    margin: Duration,
+    depth_wait: Duration,
+) -> Duration {
+    let own = match limit {
+        Limit::Clock(t) => Duration::from_millis(*t.remaining_ms.get(to_move)),
+        Limit::Fixed(Untimed::MoveTime(ms)) => Duration::from_millis(*ms),
+        Limit::Fixed(Untimed::Depth(_)) => depth_wait,
+    };
+    own.saturating_add(margin)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tc(s: &str) -> TimeControl {
+        s.parse().unwrap()
+    }
+
+    fn by(w: u64, b: u64) -> ByColor<u64> {
+        ByColor { white: w, black: b }
+    }
+
+    fn moves(w: u32, b: u32) -> ByColor<u32> {
+        ByColor { white: w, black: b }
+    }
+
+    #[test]
+    fn sudden_death() {
+        let t = times(&tc("300"), by(10_000, 42_000), moves(5, 5)).unwrap();
+        assert_eq!(t.remaining_ms, by(290_000, 258_000));
+        assert_eq!(t.increment_ms, by(0, 0));
+        assert_eq!(t.moves_to_go, ByColor::new_with(|_| None));
+        assert_eq!(
+            uci_go(&Limit::Clock(t), Color::White),
+            "go wtime 290000 btime 258000"
+        );
+        assert_eq!(xboard_level(&tc("300"), Untimed::default()), "level 0 5 0");
+        assert_eq!(
+            xboard_clocks(&t, Color::Black),
+            ["time 25800".to_string(), "otim 29000".to_string()]
+        );
+    }
+
+    #[test]
+    fn increment_is_added_for_every_move_made() {
+        // 3 min + 2 s: White made 10 moves, Black 9.
+        let t = times(&tc("180+2"), by(50_000, 70_000), moves(10, 9)).unwrap();
+        assert_eq!(
+            t.remaining_ms,
+            by(180_000 + 20_000 - 50_000, 180_000 + 18_000 - 70_000)
+        );
+        assert_eq!(t.increment_ms, by(2_000, 2_000));
+        assert_eq!(
+            uci_go(&Limit::Clock(t), Color::Black),
+            "go wtime 150000 btime 128000 winc 2000 binc 2000"
+        );
+        assert_eq!(
+            xboard_level(&tc("180+2"), Untimed::default()),
+            "level 0 3 2"
+        );
+        assert_eq!(
+            xboard_level(&tc("90+5"), Untimed::default()),
+            "level 0 1:30 5"
+        );
+    }
+
+    #[test]
+    fn periods_give_movestogo_and_add_the_next_period() {
+        let c = tc("40/7200:20/3600:900");
+        // Before any move.
+        let t = times(&c, by(0, 0), moves(0, 0)).unwrap();
+        assert_eq!(t.remaining_ms, by(7_200_000, 7_200_000));
+        assert_eq!(
+            t.moves_to_go,
+            ByColor {
+                white: Some(40),
+                black: Some(40)
+            }
+        );
+        // White made 39 moves (1 to go), Black 40 (now in period 2).
+        let t = times(&c, by(7_000_000, 7_100_000), moves(39, 40)).unwrap();
+        assert_eq!(t.remaining_ms, by(200_000, 100_000 + 3_600_000));
+        assert_eq!(
+            t.moves_to_go,
+            ByColor {
+                white: Some(1),
+                black: Some(20)
+            }
+        );
+        assert_eq!(
+            uci_go(&Limit::Clock(t), Color::White),
+            "go wtime 200000 btime 3700000 movestogo 1"
+        );
+        assert_eq!(
+            uci_go(&Limit::Clock(t), Color::Black),
+            "go wtime 200000 btime 3700000 movestogo 20"
+        );
+        // After 60 moves: the sudden-death period.
+        let t = times(&c, by(10_000_000, 0), moves(60, 0)).unwrap();
+        assert_eq!(
+            t.remaining_ms.white,
+            7_200_000 + 3_600_000 + 900_000 - 10_000_000
+        );
+        assert_eq!(t.moves_to_go.white, None);
+        assert_eq!(xboard_level(&c, Untimed::default()), "level 40 120 0");
+    }
+
+    #[test]
+    fn a_last_counted_period_repeats() {
+        let c = tc("40/7200");
+        let t = times(&c, by(0, 0), moves(85, 80)).unwrap();
+        assert_eq!(t.remaining_ms, by(3 * 7_200_000, 3 * 7_200_000));
+        assert_eq!(
+            t.moves_to_go,
+            ByColor {
+                white: Some(35),
+                black: Some(40)
+            }
+        );
+    }
+
+    #[test]
+    fn time_used_beyond_the_clock_shows_zero() {
+        let t = times(&tc("60"), by(75_000, 0), moves(3, 3)).unwrap();
+        assert_eq!(t.remaining_ms.white, 0);
+    }
+
+    #[test]
+    fn sandclock_time_flows_to_the_opponent() {
+        let c = tc("*120");
+        let t = times(&c, by(20_000, 5_000), moves(4, 4)).unwrap();
+        assert_eq!(
+            t.remaining_ms,
+            by(60_000 - 20_000 + 5_000, 60_000 - 5_000 + 20_000)
+        );
+        assert_eq!(t.increment_ms, by(0, 0));
+        assert_eq!(t.moves_to_go, ByColor::new_with(|_| None));
+        assert_eq!(xboard_level(&c, Untimed::default()), "level 0 1 0");
+        // Never more than the whole glass.
+        let t = times(&c, by(0, 500_000), moves(0, 0)).unwrap();
+        assert_eq!(t.remaining_ms.white, 120_000);
+    }
+
+    #[test]
+    fn untimed_uses_the_fixed_search() {
+        for c in [TimeControl::Untimed, TimeControl::Unknown] {
+            assert_eq!(times(&c, by(1, 2), moves(1, 1)), None);
+        }
+        let m = Limit::Fixed(Untimed::MoveTime(250));
+        let d = Limit::Fixed(Untimed::Depth(6));
+        assert_eq!(uci_go(&m, Color::White), "go movetime 250");
+        assert_eq!(uci_go(&d, Color::Black), "go depth 6");
+        assert_eq!(
+            xboard_level(&TimeControl::Untimed, Untimed::MoveTime(250)),
+            "st 1"
+        );
+        assert_eq!(
+            xboard_level(&TimeControl::Untimed, Untimed::MoveTime(2500)),
+            "st 3"
+        );
+        assert_eq!(
+            xboard_level(&TimeControl::Unknown, Untimed::Depth(6)),
+            "sd 6"
+        );
+    }
+
+    #[test]
+    fn cc_seconds_count_as_the_worst_case() {
+        assert_eq!(used_from_cc(0), 999);
+        assert_eq!(used_from_cc(61), 61_999);
+        assert_eq!(used_from_cc(u64::MAX), u64::MAX);
+    }
+
+    #[test]
+    fn the_wait_is_the_engines_own_time_plus_the_margin() {
+        let margin = Duration::from_secs(2);
+        let deep = Duration::from_secs(60);
+        let t = times(&tc("300"), by(100_000, 0), moves(1, 1)).unwrap();
+        assert_eq!(
+            wait_bound(&Limit::Clock(t), Color::White, margin, deep),
+            Duration::from_millis(202_000)
+        );
+        assert_eq!(
+            wait_bound(
+                &Limit::Fixed(Untimed::MoveTime(500)),
+                Color::White,
+                margin,
+                deep
+            ),
+            Duration::from_millis(2_500)
+        );
+        assert_eq!(
+            wait_bound(&Limit::Fixed(Untimed::Depth(9)), Color::Black, margin, deep),
+            Duration::from_secs(62)
+        );
+    }
+}

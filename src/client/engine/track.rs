@@ -1,0 +1,413 @@
+//! Following the game from the referee's records, for the engine bridge.
+//!
+//! Like the reference client (`client::protocol`) it obeys EPD section 8:
+//! `reset` starts a game from the record's position, `execute` and
+//! `respond` adopt the record's position when it differs and play its
+//! `sm`. Unlike it, it keeps the history when the referee sends a position
+//! the game has already passed through (a respond sent again after a pause
+//! or a bad echo): the game is taken back to that point, so the engine
+//! still sees every earlier position (repetitions).
+//!
+//! It also keeps what the engine needs for its clocks: the `TimeControl`
+//! tag from `inform`, the time used from `cc`, and the moves each side has
+//! made since the clocks began (moves sent with `execute` before the first
+//! `respond` of a game are the opening, which the referee does not time).
+
+use shakmaty::{ByColor, Chess, Color, Move, Position};
+
+use super::time::{Limit, Untimed, times, used_from_cc};
+use crate::clock::TimeControl;
+use crate::epd::{Record, RefCom};
+use crate::game::{self, Game};
+use crate::text::strip_control;
+
+/// Most tags kept from `inform` (more are ignored).
+const MAX_TAGS: usize = 64;
+/// Longest tag value kept.
+const MAX_TAG_VALUE: usize = 256;
+
+/// What a record meant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// `reset`: a new game (or the same one again, for a resync).
+    NewGame,
+    /// `inform`; `result` is the `Result` tag when it is not `*`.
+    Inform {
+        result: Option<String>,
+    },
+    /// `execute`: a move played (or a position adopted).
+    Executed,
+    /// `respond`: the client is on move.
+    Respond {
+        draw_offered: bool,
+    },
+    Conclude,
+    /// `refcom fault`.
+    RefereeFault,
+    Disconnect,
+}
+
+/// The game as the bridge follows it.
+#[derive(Debug, Clone)]
+pub struct Tracker {
+    game: Option<Game>,
+    /// Plies played before the clocks began.
+    opening_plies: usize,
+    /// A respond came since the last reset: the opening is over.
+    clocks_begun: bool,
+    /// The game before the last reset (start, moves, opening plies), to
+    /// tell a resync of the same game from a new one.
+    previous: Option<(Chess, Vec<Move>, usize)>,
+    tags: Vec<(String, String)>,
+    time_control: TimeControl,
+    used_ms: ByColor<u64>,
+}
+
+impl Default for Tracker {
+    fn default() -> Tracker {
+        Tracker::new()
+    }
+}
+
+impl Tracker {
+    pub fn new() -> Tracker {
+        Tracker {
+            game: None,
+            opening_plies: 0,
+            clocks_begun: false,
+            previous: None,
+            tags: Vec::new(),
+            time_control: TimeControl::Untimed,
+            used_ms: ByColor::new_with(|_| 0),
+        }
+    }
+
+    /// The game, once a record has set it up.
+    pub fn game(&self) -> Option<&Game> {
+        self.game.as_ref()
+    }
+
+    /// The position now (the initial position before any record).
+    pub fn position(&self) -> Chess {
+        self.game
+            .as_ref()
+            .map_or_else(Chess::default, |g| g.position().clone())
+    }
+
+    /// The time control from the last `inform` with a valid `TimeControl`
+    /// tag (`-` until then).
+    pub fn time_control(&self) -> &TimeControl {
+        &self.time_control
+    }
+
+    /// The tags from `inform` (latest values, control characters removed).
+    pub fn tags(&self) -> &[(String, String)] {
+        &self.tags
+    }
+
+    /// Handles a record from the referee. An error says what was wrong
+    /// with it (the game is then as before, or newly adopted).
+    pub fn handle(&mut self, rec: &Record) -> Result<Event, String> {
+        let cmd = rec
+            .refcom()
+            .map_err(|e| e.to_string())?
+            .ok_or("a record without refcom")?;
+        if let Ok(Some((w, b))) = rec.cc() {
+            self.used_ms = ByColor {
+                white: used_from_cc(w.0),
+                black: used_from_cc(b.0),
+            };
+        }
+        match cmd {
+            RefCom::Reset => {
+                if let Some(g) = self.game.take() {
+                    self.previous =
+                        Some((g.start().clone(), g.moves().to_vec(), self.opening_plies));
+                }
+                self.adopt(rec)?;
+                self.clocks_begun = false;
+                self.opening_plies = 0;
+                Ok(Event::NewGame)
+            }
+            RefCom::Inform => {
+                let mut result = None;
+                for (k, v) in rec.ptp().map_err(|e| e.to_string())? {
+                    let v: String = strip_control(&v).chars().take(MAX_TAG_VALUE).collect();
+                    match k.as_str() {
+                        "TimeControl" => match v.parse::<TimeControl>() {
+                            Ok(tc) => self.time_control = tc,
+                            Err(e) => return Err(format!("inform: {e}")),
+                        },
+                        "Result" if v != "*" => result = Some(v.clone()),
+                        _ => {}
+                    }
+                    let full = self.tags.len() >= MAX_TAGS;
+                    match self.tags.iter_mut().find(|(t, _)| *t == k) {
+                        Some(slot) => slot.1 = v,
+                        None if !full => self.tags.push((k, v)),
+                        None => {}
+                    }
+                }
+                Ok(Event::Inform { result })
+            }
+            RefCom::Execute => {
+                self.sync(rec)?;
+                self.play_sm(rec)?;
+                Ok(Event::Executed)
+            }
+            RefCom::Respond => {
+                self.sync(rec)?;
+                // The opponent's move in the first respond is already timed.
+                if !self.clocks_begun {
+                    self.begin_clocks();
+                }
+                self.play_sm(rec)?;
+                Ok(Event::Respond {
+                    draw_offered: rec.draw_offer(),
+                })
+            }
+            RefCom::Conclude => Ok(Event::Conclude),
+            RefCom::Fault => Ok(Event::RefereeFault),
+            RefCom::Disconnect => Ok(Event::Disconnect),
+        }
+    }
+
+    /// The first respond of a game: the moves so far were the opening,
+    /// unless the referee was replaying a game already under way (a resync
+    /// after the link came back), whose opening is known.
+    fn begin_clocks(&mut self) {
+        self.clocks_begun = true;
+        let Some(g) = self.game.as_ref() else { return };
+        self.opening_plies = g.ply();
+        if let Some((start, moves, opening)) = &self.previous {
+            let common = moves
+                .iter()
+                .zip(g.moves())
+                .take_while(|(a, b)| a == b)
+                .count();
+            if start == g.start() && common > *opening && *opening <= g.ply() {
+                self.opening_plies = *opening;
+            }
+        }
+    }
+
+    /// Sets up a new game from the record's position.
+    fn adopt(&mut self, rec: &Record) -> Result<(), String> {
+        let hmvc = rec.hmvc().map_err(|e| e.to_string())?;
+        let fmvn = rec.fmvn().map_err(|e| e.to_string())?;
+        let pos = game::position_from_fields(&rec.fields, hmvc, fmvn).map_err(|e| e.to_string())?;
+        self.game = Some(Game::new(pos));
+        Ok(())
+    }
+
+    /// Takes the game back to the record's position if the game passed
+    /// through it (the latest such ply), else adopts the position.
+    fn sync(&mut self, rec: &Record) -> Result<(), String> {
+        let at = self.game.as_ref().and_then(|g| {
+            (0..=g.ply()).rev().find(|&ply| {
+                g.position_at(ply)
+                    .is_some_and(|p| game::echo_mismatch(p, &rec.fields).is_none())
+            })
+        });
+        match (at, self.game.as_ref()) {
+            (Some(ply), Some(g)) if ply == g.ply() => {}
+            (Some(ply), Some(g)) => {
+                let mut back = Game::new(g.start().clone());
+                for m in &g.moves()[..ply] {
+                    back.play(*m).map_err(|e| e.to_string())?;
+                }
+                self.game = Some(back);
+            }
+            _ => self.adopt(rec)?,
+        }
+        Ok(())
+    }
+
+    /// Plays the record's `sm`, if any.
+    fn play_sm(&mut self, rec: &Record) -> Result<(), String> {
+        if let Some(san) = rec.sm().map_err(|e| e.to_string())? {
+            let g = self.game.as_mut().ok_or("no game")?;
+            g.play_san(san).map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    }
+
+    /// Plays the engine's own move; returns its SAN.
+    pub fn play_own(&mut self, m: Move) -> Result<String, String> {
+        let g = self.game.as_mut().ok_or("no game")?;
+        g.play(m).map(str::to_owned).map_err(|e| e.to_string())
+    }
+
+    /// Moves each side has made since the clocks began.
+    pub fn moves_made(&self) -> ByColor<u32> {
+        let mut n = ByColor::new_with(|_| 0u32);
+        if let Some(g) = &self.game {
+            for ply in self.opening_plies..g.ply() {
+                if let Some(p) = g.position_at(ply) {
+                    let side: Color = p.turn();
+                    *n.get_mut(side) = n.get(side).saturating_add(1);
+                }
+            }
+        }
+        n
+    }
+
+    /// Time each side has used (worst case from `cc`).
+    pub fn used_ms(&self) -> ByColor<u64> {
+        self.used_ms
+    }
+
+    /// The search limit for the side to move now.
+    pub fn limit(&self, untimed: Untimed) -> Limit {
+        match times(&self.time_control, self.used_ms, self.moves_made()) {
+            Some(t) => Limit::Clock(t),
+            None => Limit::Fixed(untimed),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::epd::Operation;
+
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+
+    fn rec(pos: &Chess, cmd: &str, extra: &str) -> Record {
+        let fields = game::fields_of(pos);
+        let mut r = Record::new(fields);
+        r.set(Operation::new("refcom").token(cmd));
+        let text = format!("{} {extra}", r.to_canonical());
+        Record::parse(&text).unwrap()
+    }
+
+    fn after(sans: &[&str]) -> (Chess, Game) {
+        let mut g = Game::new(Chess::default());
+        for s in sans {
+            g.play_san(s).unwrap();
+        }
+        (g.position().clone(), g)
+    }
+
+    #[test]
+    fn follows_a_game_and_keeps_history_on_a_resend() {
+        let mut t = Tracker::new();
+        let start = Chess::default();
+        assert_eq!(t.handle(&rec(&start, "reset", "")).unwrap(), Event::NewGame);
+        assert_eq!(
+            t.handle(&rec(
+                &start,
+                "inform",
+                "ptp TimeControl \"300+5\" Result \"*\";"
+            ))
+            .unwrap(),
+            Event::Inform { result: None }
+        );
+        assert_eq!(t.time_control().to_string(), "300+5");
+        // We are Black: White played e4.
+        let ev = t.handle(&rec(
+            &start,
+            "respond",
+            "sm e4; cc \"000:00:00:07\" \"000:00:00:00\";",
+        ));
+        assert_eq!(
+            ev.unwrap(),
+            Event::Respond {
+                draw_offered: false
+            }
+        );
+        assert_eq!(t.used_ms().white, 7_999);
+        t.play_own(game::parse_san(&t.position(), "e5").unwrap())
+            .unwrap();
+        // The referee paused and asks again: same position, same sm.
+        let ev = t.handle(&rec(&start, "respond", "sm e4; draw_offer;"));
+        assert_eq!(ev.unwrap(), Event::Respond { draw_offered: true });
+        assert_eq!(t.game().unwrap().ply(), 1);
+        t.play_own(game::parse_san(&t.position(), "c5").unwrap())
+            .unwrap();
+        let (p, _) = after(&["e4", "c5"]);
+        t.handle(&rec(&p, "respond", "sm Nf3;")).unwrap();
+        assert_eq!(t.game().unwrap().sans(), ["e4", "c5", "Nf3"]);
+        assert_eq!(t.moves_made(), ByColor { white: 2, black: 1 });
+        assert!(START.starts_with(&game::fen_of(t.game().unwrap().start())[..20]));
+    }
+
+    #[test]
+    fn an_unknown_position_is_adopted() {
+        let mut t = Tracker::new();
+        t.handle(&rec(&Chess::default(), "reset", "")).unwrap();
+        let p = game::position_from_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 30").unwrap();
+        t.handle(&rec(&p, "respond", "")).unwrap();
+        assert_eq!(t.game().unwrap().ply(), 0);
+        assert_eq!(*t.game().unwrap().start(), p);
+    }
+
+    #[test]
+    fn opening_moves_are_not_timed_and_a_resync_keeps_the_opening() {
+        let mut t = Tracker::new();
+        let start = Chess::default();
+        t.handle(&rec(&start, "reset", "")).unwrap();
+        t.handle(&rec(&start, "inform", "ptp TimeControl \"40/600\";"))
+            .unwrap();
+        let (p1, _) = after(&["e4"]);
+        t.handle(&rec(&start, "execute", "sm e4;")).unwrap();
+        t.handle(&rec(&p1, "execute", "sm e5;")).unwrap();
+        let (p2, _) = after(&["e4", "e5"]);
+        t.handle(&rec(&p2, "respond", "")).unwrap();
+        assert_eq!(t.moves_made(), ByColor { white: 0, black: 0 });
+        match t.limit(Untimed::default()) {
+            Limit::Clock(c) => assert_eq!(c.moves_to_go.white, Some(40)),
+            other => panic!("{other:?}"),
+        }
+        t.play_own(game::parse_san(&p2, "Nf3").unwrap()).unwrap();
+        let (p3, _) = after(&["e4", "e5", "Nf3"]);
+        t.handle(&rec(&p3, "respond", "sm Nc6;")).unwrap(); // hypothetically
+        assert_eq!(t.moves_made(), ByColor { white: 1, black: 1 });
+
+        // The link came back: reset, then the whole game with execute.
+        t.handle(&rec(&start, "reset", "")).unwrap();
+        let (p4, g) = after(&["e4", "e5", "Nf3", "Nc6"]);
+        for ply in 0..g.ply() {
+            let before = g.position_at(ply).unwrap();
+            let sm = format!("sm {};", g.sans()[ply]);
+            t.handle(&rec(before, "execute", &sm)).unwrap();
+        }
+        t.handle(&rec(&p4, "respond", "")).unwrap();
+        assert_eq!(t.moves_made(), ByColor { white: 1, black: 1 });
+
+        // A new game from the same start with a shorter opening.
+        t.handle(&rec(&start, "reset", "")).unwrap();
+        t.handle(&rec(&start, "execute", "sm d4;")).unwrap();
+        let (p5, _) = after(&["d4"]);
+        t.handle(&rec(&p5, "respond", "")).unwrap();
+        assert_eq!(t.moves_made(), ByColor { white: 0, black: 0 });
+    }
+
+    #[test]
+    fn results_and_bad_records() {
+        let mut t = Tracker::new();
+        let p = Chess::default();
+        assert_eq!(
+            t.handle(&rec(&p, "inform", "ptp Result \"1-0\";")).unwrap(),
+            Event::Inform {
+                result: Some("1-0".into())
+            }
+        );
+        assert!(
+            t.handle(&rec(&p, "inform", "ptp TimeControl \"x\";"))
+                .is_err()
+        );
+        assert!(t.handle(&rec(&p, "respond", "sm Ke2;")).is_err());
+        let no_refcom = Record::parse(&format!("{START} sm e4;")).unwrap();
+        assert!(t.handle(&no_refcom).is_err());
+        assert_eq!(t.handle(&rec(&p, "conclude", "")).unwrap(), Event::Conclude);
+        assert_eq!(
+            t.handle(&rec(&p, "fault", "")).unwrap(),
+            Event::RefereeFault
+        );
+        assert_eq!(
+            t.handle(&rec(&p, "disconnect", "")).unwrap(),
+            Event::Disconnect
+        );
+    }
+}

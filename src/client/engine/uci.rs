@@ -1,0 +1,202 @@
+//! The UCI side of the bridge: `uci` / `id name` / `uciok`, `setoption`,
+//! `isready` / `readyok`, `ucinewgame`, and for every move the whole game
+//! (`position startpos|fen FEN moves ...`) and `go` with the clocks, read
+//! back as `bestmove`.
+//!
+//! UCI has no draw offers, no draw claims and no resignation: a UCI engine
+//! always answers with a move (an offer from the opponent is declined by
+//! that move).
+
+use std::time::Instant;
+
+use shakmaty::{Chess, Position};
+
+use super::log::Dir;
+use super::notation;
+use super::process::{EngineProcess, Next};
+use super::time::uci_go;
+use super::{Answer, Driver, EngineSettings, Fault, HANDSHAKE, Job};
+use crate::game;
+
+/// A UCI engine after its handshake.
+pub struct Uci {
+    proc: EngineProcess,
+    name: Option<String>,
+}
+
+impl Uci {
+    /// Starts the engine, reads its name and options, sets the
+    /// `--option`s and waits until it is ready.
+    pub fn start(settings: &EngineSettings) -> Result<Uci, Fault> {
+        let proc = EngineProcess::spawn(&settings.command, settings.log.clone())
+            .map_err(|e| Fault::new(e, Vec::new()))?;
+        let mut uci = Uci { proc, name: None };
+        uci.send("uci")?;
+        let deadline = Instant::now() + HANDSHAKE;
+        let mut declared: Vec<String> = Vec::new();
+        loop {
+            let line = uci.line(deadline, "uciok")?;
+            let mut words = line.split_whitespace();
+            match (words.next(), words.next()) {
+                (Some("uciok"), _) => break,
+                (Some("id"), Some("name")) => {
+                    let name = words.collect::<Vec<_>>().join(" ");
+                    if !name.is_empty() {
+                        uci.name = Some(name);
+                    }
+                }
+                (Some("option"), Some("name")) => {
+                    let rest: Vec<&str> = words.take_while(|w| *w != "type").collect();
+                    declared.push(rest.join(" ").to_ascii_lowercase());
+                }
+                _ => {}
+            }
+        }
+        for (name, value) in &settings.options {
+            if !declared.contains(&name.to_ascii_lowercase()) {
+                settings.log.line(
+                    Dir::Note,
+                    &format!("the engine did not declare option {name:?}; sending it anyway"),
+                );
+                ::log::warn!("the engine did not declare option {name:?}; sending it anyway");
+            }
+            uci.send(&format!("setoption name {name} value {value}"))?;
+        }
+        uci.ready()?;
+        Ok(uci)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), Fault> {
+        self.proc
+            .send(line)
+            .map_err(|e| Fault::new(e, self.proc.recent()))
+    }
+
+    /// The next line, or a fault naming what was awaited.
+    fn line(&mut self, deadline: Instant, awaited: &str) -> Result<String, Fault> {
+        match self.proc.next_line(deadline) {
+            Next::Line(l) => Ok(l),
+            Next::Timeout => Err(Fault::new(
+                format!("the engine hung: no {awaited} in time"),
+                self.proc.recent(),
+            )),
+            Next::Gone(why) => Err(Fault::new(
+                format!("{why} while argus waited for {awaited}"),
+                self.proc.recent(),
+            )),
+        }
+    }
+
+    fn ready(&mut self) -> Result<(), Fault> {
+        self.send("isready")?;
+        let deadline = Instant::now() + HANDSHAKE;
+        while self.line(deadline, "readyok")?.trim() != "readyok" {}
+        Ok(())
+    }
+
+    /// Reads lines that came in since the last move (an engine that died
+    /// meanwhile is found here).
+    fn drain(&mut self) -> Result<(), Fault> {
+        match self.proc.drain(|_| {}) {
+            Some(why) => Err(Fault::new(why, self.proc.recent())),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The `position` command for a game.
+pub fn position_command(start: &Chess, moves: &[shakmaty::Move]) -> String {
+    let mut s = if *start == Chess::default() && start.fullmoves().get() == 1 {
+        "position startpos".to_string()
+    } else {
+        format!("position fen {}", game::fen_of(start))
+    };
+    if !moves.is_empty() {
+        s.push_str(" moves");
+        for m in moves {
+            s.push(' ');
+            s.push_str(&notation::to_uci(m));
+        }
+    }
+    s
+}
+
+impl Driver for Uci {
+    fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    fn new_game(&mut self) -> Result<(), Fault> {
+        self.drain()?;
+        self.send("ucinewgame")?;
+        self.ready()
+    }
+
+    fn play(&mut self, job: &Job<'_>) -> Result<Answer, Fault> {
+        self.drain()?;
+        self.send(&position_command(job.start, job.moves))?;
+        self.send(&uci_go(&job.limit, job.position.turn()))?;
+        let deadline = Instant::now() + job.wait;
+        loop {
+            let line = match self.line(deadline, "bestmove") {
+                Ok(l) => l,
+                Err(mut f) => {
+                    if f.what.contains("hung") {
+                        f.what = format!(
+                            "the engine hung: no bestmove within {:.1} s (its time plus the margin)",
+                            job.wait.as_secs_f64()
+                        );
+                    }
+                    return Err(f);
+                }
+            };
+            let mut words = line.split_whitespace();
+            if words.next() != Some("bestmove") {
+                continue;
+            }
+            let text = words.next().unwrap_or("");
+            return match notation::from_uci(job.position, text) {
+                Ok(m) => Ok(Answer {
+                    mv: Some(m),
+                    ..Answer::default()
+                }),
+                Err(e) => Err(Fault::new(
+                    format!("the engine sent an illegal move: {e}"),
+                    self.proc.recent(),
+                )),
+            };
+        }
+    }
+
+    fn game_over(&mut self, _result: &str) {}
+
+    fn quit(self: Box<Self>) {
+        self.proc.quit(Some("quit"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn position_commands() {
+        let start = Chess::default();
+        assert_eq!(position_command(&start, &[]), "position startpos");
+        let mut g = crate::game::Game::new(start.clone());
+        for san in ["e4", "e5", "Nf3", "Nc6", "Bc4", "Nf6", "O-O"] {
+            g.play_san(san).unwrap();
+        }
+        assert_eq!(
+            position_command(&start, g.moves()),
+            "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1"
+        );
+        let fen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 40";
+        let p = game::position_from_fen(fen).unwrap();
+        let m = notation::from_uci(&p, "a7a8n").unwrap();
+        assert_eq!(
+            position_command(&p, &[m]),
+            format!("position fen {fen} moves a7a8n")
+        );
+    }
+}

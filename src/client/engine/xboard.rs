@@ -1,0 +1,488 @@
+//! The XBoard (CECP, `protover 2`) side of the bridge.
+//!
+//! Start: `xboard`, `protover 2`, the engine's `feature` lines answered
+//! with `accepted` (until `done=1`, or 2 s of silence from an engine that
+//! never says `done=0`), `easy` (no pondering), the `--option`s as
+//! `option NAME=VALUE`.
+//!
+//! Each move: the engine is kept in `force` mode between moves. If it
+//! already knows the game so far, it gets the new moves (`usermove`);
+//! otherwise `new`, `force`, the level, `setboard FEN` (for a position
+//! other than the initial one) and the whole game. Then `time`/`otim`,
+//! `draw` if the opponent offered one, and `go`; the engine answers
+//! `move MOVE`, after which it is put back in `force` mode.
+//!
+//! What the engine says besides its move: `offer draw` (an offer, sent
+//! with its next move, or the acceptance of the opponent's offer),
+//! `resign`, `1/2-1/2 {...}` (a draw claim), `1-0`/`0-1 {...}` (a loss
+//! for its own side counts as resignation; a win claim is left to the
+//! referee, who ends decided games itself), `Illegal move` (it does not
+//! follow the game: a fault).
+
+use std::time::{Duration, Instant};
+
+use shakmaty::{Chess, Color, Move, Position};
+
+use super::log::Dir;
+use super::notation;
+use super::process::{EngineProcess, Next};
+use super::time::{Limit, xboard_clocks, xboard_level};
+use super::{Answer, Driver, EngineSettings, Fault, HANDSHAKE, Job};
+use crate::game;
+
+/// How long an engine that never said `feature done=0` gets to send its
+/// features (the protocol's two seconds).
+const FEATURE_WAIT: Duration = Duration::from_secs(2);
+
+/// An XBoard engine after its handshake.
+pub struct Xboard {
+    proc: EngineProcess,
+    name: Option<String>,
+    /// The engine wants and sends moves in SAN.
+    san: bool,
+    usermove: bool,
+    setboard: bool,
+    ping: bool,
+    next_ping: u32,
+    /// The game the engine follows (start and moves), if it is in step.
+    known: Option<(Chess, Vec<Move>)>,
+    /// Seen between moves: to go with the next answer.
+    offered: bool,
+    resigned: bool,
+    settings: EngineSettings,
+}
+
+/// Splits a `feature` line into (name, value) pairs; quoted values may
+/// hold spaces.
+pub fn parse_features(line: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let rest = line.trim().strip_prefix("feature").unwrap_or("");
+    let mut chars = rest.chars().peekable();
+    loop {
+        while chars.peek().is_some_and(|c| c.is_whitespace()) {
+            chars.next();
+        }
+        let mut name = String::new();
+        while let Some(&c) = chars.peek() {
+            if c == '=' || c.is_whitespace() {
+                break;
+            }
+            name.push(c);
+            chars.next();
+        }
+        if name.is_empty() {
+            break;
+        }
+        if chars.peek() != Some(&'=') {
+            continue;
+        }
+        chars.next();
+        let mut value = String::new();
+        if chars.peek() == Some(&'"') {
+            chars.next();
+            for c in chars.by_ref() {
+                if c == '"' {
+                    break;
+                }
+                value.push(c);
+            }
+        } else {
+            while let Some(&c) = chars.peek() {
+                if c.is_whitespace() {
+                    break;
+                }
+                value.push(c);
+                chars.next();
+            }
+        }
+        out.push((name, value));
+    }
+    out
+}
+
+/// What one line from the engine means while it is on move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Said {
+    Move(String),
+    OfferDraw,
+    Resign,
+    /// A result claim: the result and the engine's comment.
+    Result(String, String),
+    /// The engine refused a move or command of ours.
+    Illegal(String),
+    Other,
+}
+
+/// Reads one engine line.
+pub fn classify(line: &str) -> Said {
+    let t = line.trim();
+    let mut words = t.split_whitespace();
+    match words.next() {
+        Some("move") => words.next().map_or(Said::Other, |m| Said::Move(m.into())),
+        Some("offer") if words.next() == Some("draw") => Said::OfferDraw,
+        Some("resign") => Said::Resign,
+        Some(r @ ("1-0" | "0-1" | "1/2-1/2")) => {
+            let comment = t[r.len()..]
+                .trim()
+                .trim_start_matches('{')
+                .trim_end_matches('}')
+                .trim();
+            Said::Result(r.into(), comment.into())
+        }
+        Some(w) if w.starts_with("Illegal") => Said::Illegal(t.into()),
+        _ => Said::Other,
+    }
+}
+
+impl Xboard {
+    /// Starts the engine and reads its features.
+    pub fn start(settings: &EngineSettings) -> Result<Xboard, Fault> {
+        let proc = EngineProcess::spawn(&settings.command, settings.log.clone())
+            .map_err(|e| Fault::new(e, Vec::new()))?;
+        let mut x = Xboard {
+            proc,
+            name: None,
+            san: false,
+            usermove: false,
+            setboard: false,
+            ping: false,
+            next_ping: 1,
+            known: None,
+            offered: false,
+            resigned: false,
+            settings: settings.clone(),
+        };
+        x.send("xboard")?;
+        x.send("protover 2")?;
+        let started = Instant::now();
+        let mut deadline = started + FEATURE_WAIT;
+        let mut done = false;
+        while !done {
+            let line = match x.proc.next_line(deadline) {
+                Next::Line(l) => l,
+                // An engine that never said done=0 is taken as it is.
+                Next::Timeout if deadline < started + HANDSHAKE => break,
+                Next::Timeout => {
+                    return Err(Fault::new(
+                        "the engine hung: no feature done=1 in time",
+                        x.proc.recent(),
+                    ));
+                }
+                Next::Gone(why) => {
+                    return Err(Fault::new(
+                        format!("{why} during the handshake"),
+                        x.proc.recent(),
+                    ));
+                }
+            };
+            if !line.trim_start().starts_with("feature") {
+                continue;
+            }
+            for (name, value) in parse_features(&line) {
+                let on = value == "1";
+                match name.as_str() {
+                    "done" if on => done = true,
+                    "done" => deadline = started + HANDSHAKE,
+                    "myname" if !value.trim().is_empty() => x.name = Some(value.clone()),
+                    "san" => x.san = on,
+                    "usermove" => x.usermove = on,
+                    "setboard" => x.setboard = on,
+                    "ping" => x.ping = on,
+                    _ => {}
+                }
+                x.send(&format!("accepted {name}"))?;
+            }
+        }
+        x.send("easy")?;
+        for (name, value) in &settings.options {
+            x.send(&format!("option {name}={value}"))?;
+        }
+        x.sync()?;
+        Ok(x)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), Fault> {
+        self.proc
+            .send(line)
+            .map_err(|e| Fault::new(e, self.proc.recent()))
+    }
+
+    /// With `ping`: waits for the engine to catch up.
+    fn sync(&mut self) -> Result<(), Fault> {
+        if !self.ping {
+            return Ok(());
+        }
+        let n = self.next_ping;
+        self.next_ping = self.next_ping.wrapping_add(1);
+        self.send(&format!("ping {n}"))?;
+        let want = format!("pong {n}");
+        let deadline = Instant::now() + HANDSHAKE;
+        loop {
+            match self.proc.next_line(deadline) {
+                Next::Line(l) if l.trim() == want => return Ok(()),
+                Next::Line(l) => self.note(&l)?,
+                Next::Timeout => {
+                    return Err(Fault::new(
+                        format!("the engine hung: no {want} in time"),
+                        self.proc.recent(),
+                    ));
+                }
+                Next::Gone(why) => return Err(Fault::new(why, self.proc.recent())),
+            }
+        }
+    }
+
+    /// Takes note of a line that came while the engine was not on move.
+    fn note(&mut self, line: &str) -> Result<(), Fault> {
+        match classify(line) {
+            Said::OfferDraw => self.offered = true,
+            Said::Resign => self.resigned = true,
+            Said::Illegal(t) => {
+                self.known = None;
+                return Err(Fault::new(
+                    format!("the engine refused the game: {t}"),
+                    self.proc.recent(),
+                ));
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn drain(&mut self) -> Result<(), Fault> {
+        let mut lines = Vec::new();
+        let gone = self.proc.drain(|l| lines.push(l.to_string()));
+        for l in &lines {
+            self.note(l)?;
+        }
+        match gone {
+            Some(why) => Err(Fault::new(why, self.proc.recent())),
+            None => Ok(()),
+        }
+    }
+
+    fn user_move(&mut self, pos: &Chess, m: &Move) -> Result<(), Fault> {
+        let text = notation::to_xboard(pos, m, self.san);
+        if self.usermove {
+            self.send(&format!("usermove {text}"))
+        } else {
+            self.send(&text)
+        }
+    }
+
+    /// Brings the engine to the job's position, in force mode.
+    fn set_up(&mut self, job: &Job<'_>) -> Result<(), Fault> {
+        let in_step = self.known.as_ref().is_some_and(|(start, moves)| {
+            start == job.start
+                && moves.len() <= job.moves.len()
+                && job.moves[..moves.len()] == moves[..]
+        });
+        let from = if in_step {
+            self.send("force")?;
+            self.known.as_ref().map_or(0, |(_, m)| m.len())
+        } else {
+            let standard = *job.start == Chess::default();
+            if !standard && !self.setboard {
+                return Err(Fault::new(
+                    "the engine cannot take a position (it lacks feature setboard=1)",
+                    self.proc.recent(),
+                ));
+            }
+            self.send("new")?;
+            self.send("force")?;
+            self.send(&xboard_level(job.time_control, self.settings.untimed))?;
+            if !standard {
+                self.send(&format!("setboard {}", game::fen_of(job.start)))?;
+            }
+            0
+        };
+        let mut pos = job.start.clone();
+        for (i, m) in job.moves.iter().enumerate() {
+            if i >= from {
+                self.user_move(&pos, m)?;
+            }
+            pos.play_unchecked(*m);
+        }
+        self.known = Some((job.start.clone(), job.moves.to_vec()));
+        Ok(())
+    }
+
+    fn hung(&self, job: &Job<'_>) -> Fault {
+        Fault::new(
+            format!(
+                "the engine hung: no move within {:.1} s (its time plus the margin)",
+                job.wait.as_secs_f64()
+            ),
+            self.proc.recent(),
+        )
+    }
+}
+
+impl Driver for Xboard {
+    fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    fn new_game(&mut self) -> Result<(), Fault> {
+        self.drain()?;
+        self.known = None;
+        self.offered = false;
+        self.resigned = false;
+        Ok(())
+    }
+
+    fn play(&mut self, job: &Job<'_>) -> Result<Answer, Fault> {
+        self.drain()?;
+        let mut answer = Answer {
+            offer_draw: std::mem::take(&mut self.offered),
+            resign: std::mem::take(&mut self.resigned),
+            ..Answer::default()
+        };
+        if answer.resign {
+            return Ok(answer);
+        }
+        self.set_up(job)?;
+        self.sync()?;
+        let me = job.position.turn();
+        if let Limit::Clock(t) = &job.limit {
+            for c in xboard_clocks(t, me) {
+                self.send(&c)?;
+            }
+        }
+        if job.draw_offered {
+            self.send("draw")?;
+        }
+        self.send("go")?;
+        let deadline = Instant::now() + job.wait;
+        loop {
+            let line = match self.proc.next_line(deadline) {
+                Next::Line(l) => l,
+                Next::Timeout => return Err(self.hung(job)),
+                Next::Gone(why) => {
+                    return Err(Fault::new(
+                        format!("{why} while argus waited for its move"),
+                        self.proc.recent(),
+                    ));
+                }
+            };
+            match classify(&line) {
+                Said::Move(text) => match notation::from_xboard(job.position, &text) {
+                    Ok(m) => {
+                        answer.mv = Some(m);
+                        if let Some((_, moves)) = self.known.as_mut() {
+                            moves.push(m);
+                        }
+                        break;
+                    }
+                    Err(e) => {
+                        self.known = None;
+                        return Err(Fault::new(
+                            format!("the engine sent an illegal move: {e}"),
+                            self.proc.recent(),
+                        ));
+                    }
+                },
+                Said::OfferDraw if job.draw_offered => answer.accept_draw = true,
+                Said::OfferDraw => answer.offer_draw = true,
+                Said::Resign => {
+                    answer.resign = true;
+                    break;
+                }
+                Said::Result(r, comment) => {
+                    if r == "1/2-1/2" {
+                        answer.claim_draw = true;
+                        break;
+                    }
+                    let loss = if me == Color::White { "0-1" } else { "1-0" };
+                    if r == loss {
+                        answer.resign = true;
+                        break;
+                    }
+                    self.settings.log.line(
+                        Dir::Note,
+                        &format!("the engine claims {r} {{{comment}}}; left to the referee"),
+                    );
+                }
+                Said::Illegal(t) => {
+                    self.known = None;
+                    return Err(Fault::new(
+                        format!("the engine refused the game: {t}"),
+                        self.proc.recent(),
+                    ));
+                }
+                Said::Other => {}
+            }
+        }
+        // Stop it from thinking on; catch a claim or offer sent just after
+        // the move.
+        self.send("force")?;
+        // (An engine that died right after its move is found next time.)
+        let _ = self.proc.drain(|l| match classify(l) {
+            Said::Result(r, _) if r == "1/2-1/2" => answer.claim_draw = true,
+            Said::OfferDraw if job.draw_offered => answer.accept_draw = true,
+            Said::OfferDraw => answer.offer_draw = true,
+            _ => {}
+        });
+        Ok(answer)
+    }
+
+    fn game_over(&mut self, result: &str) {
+        if self.known.is_some() {
+            let _ = self.send(&format!("result {result} {{argus}}"));
+        }
+        self.known = None;
+    }
+
+    fn quit(self: Box<Self>) {
+        self.proc.quit(Some("quit"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn features_with_quotes() {
+        let f = parse_features(r#"feature myname="Crafty 25.2" usermove=1 san=0  done=1"#);
+        assert_eq!(
+            f,
+            [
+                ("myname".to_string(), "Crafty 25.2".to_string()),
+                ("usermove".into(), "1".into()),
+                ("san".into(), "0".into()),
+                ("done".into(), "1".into()),
+            ]
+        );
+        assert!(parse_features("feature").is_empty());
+        assert_eq!(parse_features("feature bare x=1").len(), 1);
+        assert_eq!(
+            parse_features(r#"feature myname="unclosed"#)[0].1,
+            "unclosed"
+        );
+    }
+
+    #[test]
+    fn engine_lines() {
+        assert_eq!(classify("move e2e4"), Said::Move("e2e4".into()));
+        assert_eq!(classify("move O-O"), Said::Move("O-O".into()));
+        assert_eq!(classify("offer draw"), Said::OfferDraw);
+        assert_eq!(classify("resign"), Said::Resign);
+        assert_eq!(
+            classify("1/2-1/2 {3-fold repetition}"),
+            Said::Result("1/2-1/2".into(), "3-fold repetition".into())
+        );
+        assert_eq!(
+            classify("0-1 {White resigns}"),
+            Said::Result("0-1".into(), "White resigns".into())
+        );
+        assert!(matches!(classify("Illegal move: e2e5"), Said::Illegal(_)));
+        assert!(matches!(
+            classify("Illegal move (no piece): e2e5"),
+            Said::Illegal(_)
+        ));
+        assert_eq!(classify("1 25 0 1234 e2e4 e7e5"), Said::Other);
+        assert_eq!(classify("move"), Said::Other);
+        assert_eq!(classify(""), Said::Other);
+    }
+}
