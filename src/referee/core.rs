@@ -46,6 +46,9 @@ const NAME_LIMIT: usize = 64;
 pub const FLAG_GRACE_BYTES: usize = 256;
 /// How much of a rejected line a notice quotes.
 const QUOTE_LIMIT: usize = 80;
+/// How many earlier positions a client was asked to move in are kept, to
+/// tell a late reply to one of them from a wrong echo.
+const ASKED_LIMIT: usize = 8;
 
 #[derive(Debug, Clone, Default)]
 struct ClientState {
@@ -55,6 +58,13 @@ struct ClientState {
     /// When a resync (restart) of this client is due: `inform`, `execute`s
     /// and `respond` go out then, after the reset delay.
     resync_due: Option<u64>,
+    /// The positions this client was last asked to move in (`respond`),
+    /// oldest first, across games. A reply that echoes one of them but not
+    /// the current position answers an earlier record (a slow client whose
+    /// game ended meanwhile, or a resent respond it answered twice): it is
+    /// refused as late, not resent, or every resend would breed another
+    /// late reply until the client forfeits.
+    asked: VecDeque<Chess>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -646,6 +656,18 @@ impl Referee {
         // The echoed position: the position the client was given with the
         // opponent's move applied, i.e. the current position.
         if let Some(diff) = game::echo_mismatch(g.game.position(), &record.fields) {
+            let late = self.clients[from.index()]
+                .asked
+                .iter()
+                .any(|p| game::echo_mismatch(p, &record.fields).is_none());
+            if late {
+                return self.reject(
+                    out,
+                    from,
+                    "late reply to an earlier respond (its position is no longer current)",
+                    text,
+                );
+            }
             return self.echo_mismatch(from, &diff, text, at, out);
         }
 
@@ -1333,6 +1355,13 @@ impl Referee {
         let est = clock::wire_time_ms(wire_len, &self.settings.lines[to.index()]);
         let seq = self.send(to, r, out);
         let Some(g) = self.game.as_mut() else { return };
+        let asked = &mut self.clients[to.index()].asked;
+        if asked.back() != Some(g.game.position()) {
+            if asked.len() >= ASKED_LIMIT {
+                asked.pop_front();
+            }
+            asked.push_back(g.game.position().clone());
+        }
         match (kind, g.awaiting.as_mut()) {
             (Respond::Again | Respond::AfterExecute, Some(a)) if a.client == to => {}
             _ => {
