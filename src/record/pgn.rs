@@ -192,6 +192,22 @@ fn push_comment(tokens: &mut Vec<String>, text: &str) -> bool {
     true
 }
 
+/// Pushes embedded commands (`[%clk 1:05:23]`) as one comment, each
+/// command a single token so that wrapping never breaks a line inside one:
+/// the clock supplement (section 3.2.2) puts exactly one space between a
+/// command's name and its operand, and readers look for that space.
+fn push_commands(tokens: &mut Vec<String>, commands: Vec<String>) -> bool {
+    let Some(last) = commands.len().checked_sub(1) else {
+        return false;
+    };
+    for (i, c) in commands.into_iter().enumerate() {
+        let open = if i == 0 { "{" } else { "" };
+        let close = if i == last { "}" } else { "" };
+        tokens.push(format!("{open}{c}{close}"));
+    }
+    true
+}
+
 fn clean_san(san: &str) -> String {
     san.chars()
         .filter(|c| c.is_ascii_alphanumeric() || "_+#=:-".contains(*c))
@@ -220,7 +236,7 @@ fn movetext_tokens(g: &PgnGame, result: &str) -> Vec<String> {
         if let Some(ms) = mv.emt_ms {
             parts.push(format!("[%emt {}]", format_hms(ms)));
         }
-        after_comment = !parts.is_empty() && push_comment(&mut tokens, &parts.join(" "));
+        after_comment = push_commands(&mut tokens, parts);
     }
     if let Some(c) = &g.final_comment {
         push_comment(&mut tokens, c);
@@ -491,10 +507,23 @@ mod tests {
             assert!(l.chars().count() < 80, "{l:?}");
             assert!(!l.starts_with(' '));
             assert!(!l.ends_with(' '));
+            // A clock command is never split between its name and operand.
+            assert!(!l.ends_with("[%clk") && !l.ends_with("[%emt"), "{l:?}");
         }
-        // Packed: joining a line with the next token would pass 79.
+        // Packed: joining a line with the next token would pass 79 (a
+        // clock command, space and all, is one token).
         for pair in lines.windows(2) {
-            let next = pair[1].split(' ').next().unwrap();
+            let next = match pair[1].find(']') {
+                Some(i) if pair[1].starts_with("[%") || pair[1].starts_with("{[%") => {
+                    let end = if pair[1][i + 1..].starts_with('}') {
+                        i + 2
+                    } else {
+                        i + 1
+                    };
+                    &pair[1][..end]
+                }
+                _ => pair[1].split(' ').next().unwrap(),
+            };
             assert!(pair[0].chars().count() + 1 + next.chars().count() >= 80);
         }
     }

@@ -49,6 +49,9 @@ const QUOTE_LIMIT: usize = 80;
 /// `Awaiting::first_seq` after a referee restart, until the new respond
 /// record is sent: no "sent" report matches it.
 const RESPOND_PENDING: u64 = u64::MAX;
+/// How many earlier positions a client was asked to move in are kept, to
+/// tell a late reply to one of them from a wrong echo.
+const ASKED_LIMIT: usize = 8;
 
 #[derive(Debug, Clone, Default)]
 struct ClientState {
@@ -61,6 +64,13 @@ struct ClientState {
     /// When to send the respond record again after the link came back
     /// (unless the client signs on again first).
     resend_due: Option<u64>,
+    /// The positions this client was last asked to move in (`respond`),
+    /// oldest first, across games. A reply that echoes one of them but not
+    /// the current position answers an earlier record (a slow client whose
+    /// game ended meanwhile, or a resent respond it answered twice): it is
+    /// refused as late, not resent, or every resend would breed another
+    /// late reply until the client forfeits.
+    asked: VecDeque<Chess>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -259,7 +269,7 @@ impl Referee {
         let at = at.max(self.now);
         self.now = at;
         let mut out = Vec::new();
-        if self.stage == Stage::SessionOver {
+        if self.stage == Stage::SessionOver && !matches!(input, Input::Dropped { .. }) {
             if let Input::Line { from, text, .. } = &input {
                 self.notice(
                     &mut out,
@@ -729,6 +739,23 @@ impl Referee {
             );
         }
         let color = g.color_of(from);
+
+        // A reply that echoes a position the client was asked about earlier,
+        // but not the current one, answers an earlier record: refuse it
+        // before anything in it (a resignation included) counts.
+        if game::echo_mismatch(g.game.position(), &record.fields).is_some()
+            && self.clients[from.index()]
+                .asked
+                .iter()
+                .any(|p| game::echo_mismatch(p, &record.fields).is_none())
+        {
+            return self.reject(
+                out,
+                from,
+                "late reply to an earlier respond (its position is no longer current)",
+                text,
+            );
+        }
 
         // The move's time: from the respond's last byte out to the reply's
         // last byte in, less the reply's own time on the wire.
@@ -1442,6 +1469,13 @@ impl Referee {
         let est = clock::wire_time_ms(wire_len, &self.settings.lines[to.index()]);
         let seq = self.send(to, r, out);
         let Some(g) = self.game.as_mut() else { return };
+        let asked = &mut self.clients[to.index()].asked;
+        if asked.back() != Some(g.game.position()) {
+            if asked.len() >= ASKED_LIMIT {
+                asked.pop_front();
+            }
+            asked.push_back(g.game.position().clone());
+        }
         match (kind, g.awaiting.as_mut()) {
             (Respond::Again | Respond::AfterExecute, Some(a)) if a.client == to => {
                 if a.first_seq == RESPOND_PENDING {
