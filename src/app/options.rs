@@ -17,7 +17,7 @@ use crate::epd::Record;
 use crate::game::{self, Game};
 use crate::link::{Flow, LineEnd, Parity, PortSettings};
 use crate::record::openings::{Opening, load_openings};
-use crate::referee::{FalseClaim, IllegalMove, Settings, Start};
+use crate::referee::{ClientFault, FalseClaim, IllegalMove, Settings, Start};
 
 /// `--false-claim`: what a false draw claim costs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Deserialize)]
@@ -37,6 +37,16 @@ pub enum IllegalArg {
     Forfeit,
     /// `refcom fault;` and a pause for the supervisor.
     Fault,
+}
+
+/// `--client-fault`: what a client's `refreq fault;` does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClientFaultArg {
+    /// Pause the game for the supervisor (resume or adjudicate).
+    Pause,
+    /// Log it and play on (for unattended matches).
+    Continue,
 }
 
 /// Serial line options shared by `referee`, `client` and `demo`.
@@ -154,6 +164,10 @@ pub struct MatchOptions {
     /// What an illegal or unparsable move costs [default: forfeit].
     #[arg(long, value_enum)]
     pub illegal: Option<IllegalArg>,
+    /// What a client's `refreq fault;` does [default: pause with the board,
+    /// continue with --headless, where nobody could resume].
+    #[arg(long, value_enum)]
+    pub client_fault: Option<ClientFaultArg>,
     /// Times the position is resent to a client that echoes it wrong,
     /// before that counts as a fault [default: 2].
     #[arg(long, value_name = "N")]
@@ -178,6 +192,7 @@ impl MatchOptions {
             conclude_delay: self.conclude_delay.or(f.conclude_delay),
             false_claim: self.false_claim.or(f.false_claim),
             illegal: self.illegal.or(f.illegal),
+            client_fault: self.client_fault.or(f.client_fault),
             max_resends: self.max_resends.or(f.max_resends),
         }
     }
@@ -462,6 +477,7 @@ pub fn plan(
     output: OutputOptions,
     config: Option<&Path>,
     date: String,
+    headless: bool,
 ) -> Result<RefereePlan, String> {
     let file = match config {
         Some(p) => ConfigFile::load(p)?,
@@ -515,6 +531,10 @@ pub fn plan(
         illegal_move: match m.illegal {
             Some(IllegalArg::Fault) => IllegalMove::Fault,
             _ => IllegalMove::Forfeit,
+        },
+        client_fault: match (m.client_fault, headless) {
+            (Some(ClientFaultArg::Pause), _) | (None, false) => ClientFault::Pause,
+            (Some(ClientFaultArg::Continue), _) | (None, true) => ClientFault::Continue,
         },
         max_resends: m.max_resends.unwrap_or(defaults.max_resends),
     };

@@ -34,6 +34,7 @@ pub fn main(args: RefereeArgs) -> u8 {
         args.output,
         args.config.as_deref(),
         date,
+        args.headless,
     ) {
         Ok(p) => p,
         Err(e) => {

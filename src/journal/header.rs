@@ -11,7 +11,7 @@ use crate::clock::{LineSettings, TimeControl};
 use crate::game;
 use crate::journal::format::{Entry, VERSION};
 use crate::link::{Flow, LineEnd, Parity, PortSettings};
-use crate::referee::{FalseClaim, IllegalMove, Settings, Start};
+use crate::referee::{ClientFault, FalseClaim, IllegalMove, Settings, Start};
 
 /// What a journal starts with.
 #[derive(Debug, Clone)]
@@ -93,6 +93,7 @@ impl Header {
             conclude_delay_ms,
             false_claim,
             illegal_move,
+            client_fault,
             max_resends,
         } = &self.settings;
         let set = |key: &str, values: Vec<String>| Entry::Set {
@@ -137,6 +138,13 @@ impl Header {
                 one(match illegal_move {
                     IllegalMove::Forfeit => "forfeit",
                     IllegalMove::Fault => "fault",
+                }),
+            ),
+            set(
+                "client-fault",
+                one(match client_fault {
+                    ClientFault::Pause => "pause",
+                    ClientFault::Continue => "continue",
                 }),
             ),
             set("max-resends", one(max_resends)),
@@ -315,6 +323,13 @@ impl HeaderBuilder {
                         _ => return Err(bad("forfeit or fault expected")),
                     }
                 }
+                "client-fault" => {
+                    s.client_fault = match single()?.as_str() {
+                        "pause" => ClientFault::Pause,
+                        "continue" => ClientFault::Continue,
+                        _ => return Err(bad("pause or continue expected")),
+                    }
+                }
                 "max-resends" => {
                     s.max_resends = u32::try_from(num()?).map_err(|_| bad("too large"))?
                 }
@@ -464,6 +479,7 @@ mod tests {
                 conclude_delay_ms: 0,
                 false_claim: FalseClaim::PlayOn,
                 illegal_move: IllegalMove::Fault,
+                client_fault: ClientFault::Continue,
                 max_resends: 5,
             },
             port: PortSettings {

@@ -16,7 +16,7 @@ use crate::record::elo::elo_difference;
 use crate::record::openings::order_openings;
 use crate::record::pgn::{PgnGame, PgnMove};
 use crate::referee::io::{Command, GameOver, GameResult, Input, Output, Termination, Verdict};
-use crate::referee::settings::{FalseClaim, IllegalMove, Settings, Start};
+use crate::referee::settings::{ClientFault, FalseClaim, IllegalMove, Settings, Start};
 use crate::referee::snapshot::{
     ClientId, ClientView, ClockView, EventKind, EventView, Phase, ResultView, Snapshot, color_index,
 };
@@ -416,7 +416,14 @@ impl Referee {
             from.letter(),
             name
         );
-        if self.game.as_ref().is_some_and(|g| !g.is_over()) && self.stage == Stage::Playing {
+        let playing = self.game.as_ref().is_some_and(|g| !g.is_over()) && self.stage == Stage::Playing;
+        if playing && self.settings.client_fault == ClientFault::Continue {
+            self.notice(
+                out,
+                EventKind::Fault,
+                format!("{reason}; play goes on (client faults do not pause this match)"),
+            );
+        } else if playing {
             self.pause_game(reason.clone(), true, at);
             self.notice(
                 out,

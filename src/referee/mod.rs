@@ -12,7 +12,7 @@ pub mod snapshot;
 
 pub use self::core::Referee;
 pub use io::{Command, GameOver, GameResult, Input, Output, Termination, Verdict};
-pub use settings::{FalseClaim, IllegalMove, Settings, Start};
+pub use settings::{ClientFault, FalseClaim, IllegalMove, Settings, Start};
 pub use snapshot::{ClientId, Snapshot};
 
 #[cfg(test)]

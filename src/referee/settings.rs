@@ -28,6 +28,19 @@ pub enum IllegalMove {
     Fault,
 }
 
+/// What a client's `refreq fault;` does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ClientFault {
+    /// The game is paused, clocks stopped, until the supervisor resumes or
+    /// adjudicates (spec 8.2.1: "signal for human intervention").
+    #[default]
+    Pause,
+    /// The fault is logged for the supervisor and play goes on: the
+    /// client's clock keeps running and its next reply is taken. For
+    /// unattended (headless) matches, where nobody could resume.
+    Continue,
+}
+
 /// Where a game starts: a position, and moves to play from it before the
 /// clients take over (sent to both with `refcom execute;`).
 #[derive(Debug, Clone)]
@@ -81,6 +94,7 @@ pub struct Settings {
     pub conclude_delay_ms: u64,
     pub false_claim: FalseClaim,
     pub illegal_move: IllegalMove,
+    pub client_fault: ClientFault,
     /// How many times a respond record is sent again to a client whose
     /// echoed position differs, before it is treated as a fault.
     pub max_resends: u32,
@@ -105,6 +119,7 @@ impl Default for Settings {
             conclude_delay_ms: 5_000,
             false_claim: FalseClaim::Forfeit,
             illegal_move: IllegalMove::Forfeit,
+            client_fault: ClientFault::Pause,
             max_resends: 2,
         }
     }

@@ -10,7 +10,7 @@ use shakmaty::Color;
 use self::harness::*;
 use crate::epd::RefCom::{self, *};
 use crate::referee::io::{Command, GameResult, Input, Output, Termination, Verdict};
-use crate::referee::settings::{FalseClaim, IllegalMove, Settings};
+use crate::referee::settings::{ClientFault, FalseClaim, IllegalMove, Settings};
 use crate::referee::snapshot::{ClientId, EventKind, Phase};
 
 const FOOLS_MATE: [&str; 4] = ["f3", "e5", "g4", "Qh4"];
@@ -837,6 +837,27 @@ fn a_client_fault_pauses_with_clocks_stopped_until_resume() {
             .remaining_ms,
         Some(298_000)
     );
+}
+
+#[test]
+fn with_client_fault_continue_a_fault_is_logged_and_play_goes_on() {
+    let mut h = Harness::new(Settings {
+        client_fault: ClientFault::Continue,
+        ..timed("300")
+    });
+    let t = h.start();
+    h.clear();
+    let out = h.line(A, t + 1_000, &format!("{INITIAL} refreq fault;"));
+    assert!(out.iter().any(|o| matches!(
+        o,
+        Output::Notice { kind: EventKind::Fault, text } if text.contains("play goes on")
+    )));
+    let s = h.snap();
+    assert_eq!(s.phase, Phase::Playing);
+    assert!(s.clock(Color::White).running);
+    assert!(h.take(A).is_empty() && h.take(B).is_empty());
+    h.reply(A, t + 2_000, "e4");
+    assert_eq!(h.snap().sans, ["e4"]);
 }
 
 #[test]
