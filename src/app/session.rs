@@ -418,3 +418,58 @@ fn link_views(
         bytes_out: books[i].bytes_out,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::Color;
+
+    fn moved() -> Output {
+        Output::MoveMade {
+            game_number: 1,
+            ply: 1,
+            color: Color::White,
+            san: "e4".into(),
+            charged_ms: None,
+        }
+    }
+
+    fn send(to: ClientId) -> Output {
+        Output::Send {
+            to,
+            seq: 7,
+            text: "refcom respond;".into(),
+        }
+    }
+
+    fn books_with_line_at(from: ClientId, us: u64) -> [PortBook; 2] {
+        let mut books = [PortBook::default(), PortBook::default()];
+        books[from.index()].last_line_us = us;
+        books
+    }
+
+    #[test]
+    fn a_played_move_relayed_to_the_opponent_is_timed_from_the_reply() {
+        let books = books_with_line_at(ClientId::A, 1_234);
+        let outs = [moved(), send(ClientId::B)];
+        assert_eq!(
+            relayed_move(&outs, ClientId::A, &books),
+            Some((ClientId::B, 1_234))
+        );
+    }
+
+    #[test]
+    fn no_move_or_no_record_to_the_opponent_is_not_timed() {
+        let books = books_with_line_at(ClientId::A, 1_234);
+        // A rejected reply asked again: a record back to the mover only.
+        assert_eq!(
+            relayed_move(&[send(ClientId::A)], ClientId::A, &books),
+            None
+        );
+        assert_eq!(relayed_move(&[moved()], ClientId::A, &books), None);
+        assert_eq!(
+            relayed_move(&[moved(), send(ClientId::A)], ClientId::A, &books),
+            None
+        );
+    }
+}
