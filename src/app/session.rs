@@ -207,7 +207,13 @@ pub fn run(session: Session) -> Ending {
             let outs = core.handle(input, at);
             dirty |= !outs.is_empty();
             let mut relay = mover.and_then(|from| relayed_move(&outs, from, &books));
-            for o in outs {
+            // Records first, in order: the file work of the other outputs
+            // (the live PGN is written and synced to disk) must not hold
+            // back a respond, whose clock starts only once it has left.
+            let (sends, others): (Vec<Output>, Vec<Output>) = outs
+                .into_iter()
+                .partition(|o| matches!(o, Output::Send { .. }));
+            for o in sends.into_iter().chain(others) {
                 carry_out(o, &core, &links, &mut books, &mut outputs, at, &mut relay);
             }
         }
