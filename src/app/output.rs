@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crossbeam_channel::Sender;
 use log::{error, info, warn};
 
 use crate::journal::replay::Replay;
@@ -15,6 +16,28 @@ use crate::record::transcript::Transcript;
 use crate::referee::snapshot::EventKind;
 use crate::referee::{ClientId, Input, Output, Referee};
 
+/// The timing of one relayed move, for benchmarks: when the mover's reply
+/// arrived and when the respond that carries the move to the opponent
+/// had left the port. Both are link stamps in microseconds since the
+/// session's epoch, taken on the referee's side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RelayTiming {
+    /// The client that receives the relayed move.
+    pub to: ClientId,
+    /// The reply's last byte in (its `Line` event's `at_us`).
+    pub line_at_us: u64,
+    /// The respond's last byte out (its `Sent` event's `at_us`).
+    pub sent_at_us: u64,
+}
+
+impl RelayTiming {
+    /// The relay overhead: from the reply in to the respond out, in
+    /// microseconds (zero if the stamps are out of order).
+    pub fn overhead_us(&self) -> u64 {
+        self.sent_at_us.saturating_sub(self.line_at_us)
+    }
+}
+
 /// The session's writers.
 pub struct Outputs {
     transcript: Option<Transcript>,
@@ -22,6 +45,7 @@ pub struct Outputs {
     pgn: Option<PathBuf>,
     live_pgn: Option<PathBuf>,
     headless: bool,
+    relay_timings: Option<Sender<RelayTiming>>,
 }
 
 /// Whether the outputs of an input call for a journal checkpoint (a move
@@ -51,6 +75,7 @@ impl Outputs {
             pgn,
             live_pgn,
             headless,
+            relay_timings: None,
         })
     }
 
@@ -62,6 +87,29 @@ impl Outputs {
             pgn: None,
             live_pgn: None,
             headless,
+            relay_timings: None,
+        }
+    }
+
+    /// Reports the timing of every relayed move on `tx` (for the relay
+    /// benchmark, `scripts/bench/relay.rs`). Off by default.
+    pub fn with_relay_timings(mut self, tx: Sender<RelayTiming>) -> Outputs {
+        self.relay_timings = Some(tx);
+        self
+    }
+
+    /// Whether relay timings are wanted (see [`Outputs::with_relay_timings`]).
+    pub fn times_relays(&self) -> bool {
+        self.relay_timings.is_some()
+    }
+
+    /// Reports one relayed move's timing, if timings are wanted. A gone
+    /// receiver just turns the reports off.
+    pub fn relay_timing(&mut self, timing: RelayTiming) {
+        if let Some(tx) = &self.relay_timings
+            && tx.send(timing).is_err()
+        {
+            self.relay_timings = None;
         }
     }
 

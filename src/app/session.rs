@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, after, never, select, unbounded};
 use log::{info, warn};
 
-use crate::app::output::{Outputs, wants_checkpoint};
+use crate::app::output::{Outputs, RelayTiming, wants_checkpoint};
 use crate::display::{
     InputEvent, InputThread, LinkView, Role, TerminalGuard, Ui, UiAction, next_redraw_in,
 };
@@ -41,7 +41,12 @@ pub struct SessionFiles {
 /// the writer's queue, and byte counts for the status line.
 #[derive(Debug, Default)]
 struct PortBook {
-    in_flight: VecDeque<u64>,
+    /// Sequence numbers in the writer's queue, each with the `at_us` of
+    /// the reply whose move it relays when relay timings are wanted
+    /// ([`Outputs::with_relay_timings`]).
+    in_flight: VecDeque<(u64, Option<u64>)>,
+    /// The `at_us` of the last line in from this port.
+    last_line_us: u64,
     bytes_in: u64,
     bytes_out: u64,
     up: bool,
@@ -239,11 +244,22 @@ fn feed(
     outputs: &mut Outputs,
 ) -> bool {
     outputs.journal_input(&input, at);
+    let mover = match &input {
+        Input::Line { from, .. } if outputs.times_relays() => Some(*from),
+        _ => None,
+    };
     let outs = core.handle(input, at);
     let any = !outs.is_empty();
     let checkpoint = wants_checkpoint(&outs);
-    for o in outs {
-        carry_out(o, core, links, books, outputs, at);
+    let mut relay = mover.and_then(|from| relayed_move(&outs, from, books));
+    // Records first, in order: the file work of the other outputs (the live
+    // PGN is written and synced to disk) must not hold back a respond,
+    // whose clock starts only once it has left.
+    let (sends, others): (Vec<Output>, Vec<Output>) = outs
+        .into_iter()
+        .partition(|o| matches!(o, Output::Send { .. }));
+    for o in sends.into_iter().chain(others) {
+        carry_out(o, core, links, books, outputs, at, &mut relay);
     }
     if checkpoint {
         outputs.journal_checkpoint(core, at);
@@ -270,9 +286,13 @@ fn link_input(
     let book = &mut books[id.index()];
     match ev.kind {
         LinkEventKind::Line {
-            text, raw, at_ms, ..
+            text,
+            raw,
+            at_ms,
+            at_us,
         } => {
             book.bytes_in += raw.len() as u64;
+            book.last_line_us = at_us;
             outputs.transcript_in(at_ms, id, &raw);
             Some((
                 Input::Line {
@@ -295,13 +315,23 @@ fn link_input(
             Some((Input::Dropped { from: id, reason }, at_ms))
         }
         LinkEventKind::Sent {
-            text, bytes, at_ms, ..
+            text,
+            bytes,
+            at_ms,
+            at_us,
         } => {
             book.bytes_out += bytes as u64;
             let mut raw = text.into_bytes();
             raw.extend_from_slice(settings[id.index()].line_end.as_bytes());
             outputs.transcript_out(at_ms, id, &raw);
-            let seq = book.in_flight.pop_front()?;
+            let (seq, relayed) = book.in_flight.pop_front()?;
+            if let Some(line_at_us) = relayed {
+                outputs.relay_timing(RelayTiming {
+                    to: id,
+                    line_at_us,
+                    sent_at_us: at_us,
+                });
+            }
             Some((Input::Sent { to: id, seq }, at_ms))
         }
         LinkEventKind::SendFailed { text, reason } => {
@@ -330,7 +360,23 @@ fn link_input(
     }
 }
 
-/// Carries out one output of the core.
+/// For relay timings: when the core's answer to a line from `from` plays
+/// a move and relays it (a `MoveMade`, no `GameOver`, and a record to the
+/// opponent: the `respond` carrying the move), the opponent and the
+/// reply's `at_us`.
+fn relayed_move(outs: &[Output], from: ClientId, books: &[PortBook; 2]) -> Option<(ClientId, u64)> {
+    let moved = outs.iter().any(|o| matches!(o, Output::MoveMade { .. }));
+    let over = outs.iter().any(|o| matches!(o, Output::GameOver(_)));
+    let to = from.other();
+    let relays = outs
+        .iter()
+        .any(|o| matches!(o, Output::Send { to: t, .. } if *t == to));
+    (moved && !over && relays).then(|| (to, books[from.index()].last_line_us))
+}
+
+/// Carries out one output of the core. `relay` (relay timings only) is the
+/// opponent and reply stamp of a relayed move; the first record sent to
+/// that opponent takes it.
 fn carry_out(
     o: Output,
     core: &Referee,
@@ -338,10 +384,20 @@ fn carry_out(
     books: &mut [PortBook; 2],
     outputs: &mut Outputs,
     at: u64,
+    relay: &mut Option<(ClientId, u64)>,
 ) {
     match o {
         Output::Send { to, seq, text } => match links[to.index()].send(text.clone()) {
-            Ok(()) => books[to.index()].in_flight.push_back(seq),
+            Ok(()) => {
+                let relayed = match *relay {
+                    Some((opponent, line_us)) if opponent == to => {
+                        *relay = None;
+                        Some(line_us)
+                    }
+                    _ => None,
+                };
+                books[to.index()].in_flight.push_back((seq, relayed));
+            }
             Err(e) => {
                 warn!("{}: cannot queue a record ({e}): {text}", to.letter());
                 outputs.transcript_note(
@@ -408,4 +464,59 @@ fn link_views(
         bytes_in: books[i].bytes_in,
         bytes_out: books[i].bytes_out,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::Color;
+
+    fn moved() -> Output {
+        Output::MoveMade {
+            game_number: 1,
+            ply: 1,
+            color: Color::White,
+            san: "e4".into(),
+            charged_ms: None,
+        }
+    }
+
+    fn send(to: ClientId) -> Output {
+        Output::Send {
+            to,
+            seq: 7,
+            text: "refcom respond;".into(),
+        }
+    }
+
+    fn books_with_line_at(from: ClientId, us: u64) -> [PortBook; 2] {
+        let mut books = [PortBook::default(), PortBook::default()];
+        books[from.index()].last_line_us = us;
+        books
+    }
+
+    #[test]
+    fn a_played_move_relayed_to_the_opponent_is_timed_from_the_reply() {
+        let books = books_with_line_at(ClientId::A, 1_234);
+        let outs = [moved(), send(ClientId::B)];
+        assert_eq!(
+            relayed_move(&outs, ClientId::A, &books),
+            Some((ClientId::B, 1_234))
+        );
+    }
+
+    #[test]
+    fn no_move_or_no_record_to_the_opponent_is_not_timed() {
+        let books = books_with_line_at(ClientId::A, 1_234);
+        // A rejected reply asked again: a record back to the mover only.
+        assert_eq!(
+            relayed_move(&[send(ClientId::A)], ClientId::A, &books),
+            None
+        );
+        assert_eq!(relayed_move(&[moved()], ClientId::A, &books), None);
+        assert_eq!(
+            relayed_move(&[moved(), send(ClientId::A)], ClientId::A, &books),
+            None
+        );
+    }
 }

@@ -41,7 +41,7 @@ impl Record {
     /// assert_eq!(e.to_string(), "column 28: string operand not closed");
     /// ```
     pub fn parse(line: &str) -> Result<Record, EpdError> {
-        Record::parse_bytes(line.as_bytes())
+        Parser::of_str(line)?.record()
     }
 
     /// [`Record::parse`] for raw bytes, e.g. a line straight off a port.
@@ -94,6 +94,23 @@ struct Parser<'a> {
 impl<'a> Parser<'a> {
     /// Checks the length and the byte set of the whole line.
     fn new(b: &'a [u8]) -> Result<Parser<'a>, EpdError> {
+        Parser::check_line(b)?;
+        // Printable ASCII is valid UTF-8; the fallback cannot happen.
+        let s = std::str::from_utf8(b).unwrap_or_default();
+        Ok(Parser { b, s, pos: 0 })
+    }
+
+    /// [`Parser::new`] for a line that is text already (no second UTF-8
+    /// check).
+    fn of_str(s: &'a str) -> Result<Parser<'a>, EpdError> {
+        let b = s.as_bytes();
+        Parser::check_line(b)?;
+        Ok(Parser { b, s, pos: 0 })
+    }
+
+    /// The checks on the whole line: its length, and printable ASCII (plus
+    /// tabs) only.
+    fn check_line(b: &[u8]) -> Result<(), EpdError> {
         if b.len() > MAX_LINE {
             return Err(EpdError::at(
                 MAX_LINE,
@@ -113,9 +130,7 @@ impl<'a> Parser<'a> {
             };
             return Err(EpdError::at(i, format!("{what} 0x{c:02x}")));
         }
-        // Printable ASCII is valid UTF-8; the fallback cannot happen.
-        let s = std::str::from_utf8(b).unwrap_or_default();
-        Ok(Parser { b, s, pos: 0 })
+        Ok(())
     }
 
     fn peek(&self) -> Option<u8> {
@@ -225,7 +240,14 @@ impl<'a> Parser<'a> {
             }
         }
         let opcode = self.text(start, self.pos);
-        let mut operands = Vec::new();
+        // Most operations have one or two operands (`cc` has two): room
+        // for two at once is cheaper than growing from empty, and none is
+        // reserved for an operation without operands.
+        self.skip_blanks();
+        let mut operands = match self.peek() {
+            Some(b';') | None => Vec::new(),
+            Some(_) => Vec::with_capacity(2),
+        };
         loop {
             self.skip_blanks();
             match self.peek() {

@@ -1,0 +1,84 @@
+#!/bin/sh
+# bench.sh [--quick]
+#
+# Runs all of argus's benchmarks (release build) and prints the figures that
+# docs/performance.md quotes, with the machine they were taken on:
+#
+#   epd     criterion: EPD parse, write, parse+write of one referee record
+#   game    criterion: SAN parse+play, SAN writing, end checks (one game)
+#   relay   plies/s and relay overhead over virtual cables: instant movers
+#           without files, with the transcript and PGN, with the live PGN
+#           too; and movers thinking 30 ms with all files
+#   callgrind instructions per EPD parse+write (needs valgrind; skipped
+#           without it). Stable across load, unlike the timings.
+#
+# --quick: shorter criterion runs and fewer plies (a smoke run, not figures
+# to quote).
+#
+# Run from anywhere; it works in the crate's directory. Criterion keeps its
+# reports under target/criterion.
+set -eu
+
+cd "$(dirname "$0")/.."
+
+quick=0
+if [ "${1:-}" = "--quick" ]; then
+    quick=1
+elif [ $# -gt 0 ]; then
+    echo "usage: $0 [--quick]" >&2
+    exit 2
+fi
+
+if [ $quick -eq 1 ]; then
+    crit="--warm-up-time 1 --measurement-time 2"
+    plies=1000
+else
+    crit=""
+    plies=4000
+fi
+
+echo "== machine"
+date -u '+date: %Y-%m-%d %H:%M UTC'
+grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/^model name[[:space:]]*: /cpu: /' || true
+echo "cores: $(nproc 2>/dev/null || echo '?')"
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?') (1, 5, 15 min)"
+rustc --version
+
+echo "== epd (criterion)"
+# shellcheck disable=SC2086 # $crit is a list of words
+cargo bench --bench epd -- $crit 2>/dev/null | grep -E '^epd/|time:|thrpt:' | grep -v '%'
+
+echo "== game (criterion)"
+# shellcheck disable=SC2086
+cargo bench --bench game -- $crit 2>/dev/null | grep -E '^game/|time:|thrpt:' | grep -v '%'
+
+files=$(mktemp -d "${TMPDIR:-/tmp}/argus-bench.XXXXXX")
+trap 'rm -rf "$files"' EXIT INT TERM
+echo "== relay: instant movers, no files"
+cargo bench --bench relay -- --plies "$plies" 2>/dev/null
+echo "== relay: instant movers, transcript and PGN file (in $files)"
+cargo bench --bench relay -- --plies "$plies" --files "$files/plain" 2>/dev/null
+echo "== relay: instant movers, transcript, PGN file and live PGN"
+cargo bench --bench relay -- --plies "$plies" --files "$files/live" --live-pgn 2>/dev/null
+echo "== relay: movers thinking 30 ms, transcript, PGN file and live PGN"
+cargo bench --bench relay -- --plies 300 --think-ms 30 --files "$files/think" --live-pgn 2>/dev/null
+
+echo "== callgrind: instructions per EPD parse+write"
+if command -v valgrind >/dev/null 2>&1; then
+    exe=$(cargo bench --bench epd_instructions --no-run --message-format=json 2>/dev/null |
+        grep '"executable":"[^"]*epd_instructions' |
+        sed 's/.*"executable":"\([^"]*\)".*/\1/' | tail -n 1)
+    if [ -z "$exe" ] || [ ! -x "$exe" ]; then
+        echo "cannot find the epd_instructions executable" >&2
+        exit 1
+    fi
+    count() {
+        valgrind --tool=callgrind --callgrind-out-file=/dev/null "$exe" --count "$1" 2>&1 |
+            sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+    }
+    low=$(count 1000)
+    high=$(count 11000)
+    echo "instructions: $(((high - low) / 10000)) per parse+write ($low for 1000 runs, $high for 11000)"
+else
+    echo "valgrind not installed: skipped"
+fi
