@@ -225,6 +225,7 @@ fn run(plies: usize, think: Duration, outputs: Outputs) -> Result<Vec<RelayTimin
         outputs: outputs.with_relay_timings(timing_tx),
         view: View::Headless,
         ctrl_c: stop_rx,
+        resumed_at: None,
     });
     let (timings, stalled) = watcher
         .join()
