@@ -201,7 +201,15 @@ enum Step {
 fn step(rng: &mut fastrand::Rng) -> Step {
     let c = if rng.bool() { ClientId::A } else { ClientId::B };
     match rng.u8(0..40) {
-        0..=21 => Step::Reply(c, rng.usize(..), if rng.u8(0..4) == 0 { rng.usize(1..4) } else { 0 }),
+        0..=21 => Step::Reply(
+            c,
+            rng.usize(..),
+            if rng.u8(0..4) == 0 {
+                rng.usize(1..4)
+            } else {
+                0
+            },
+        ),
         22..=27 => Step::Noise(c, input(rng)),
         28..=30 => Step::SignOn(c),
         31 => Step::Dropped(c),
@@ -338,7 +346,11 @@ fn drive(s: &Session) -> u64 {
         };
         feed(&mut r, input, now, &mut pending);
         let snap = r.snapshot(now);
-        assert!(snap.events.len() <= 1_000, "{} events kept", snap.events.len());
+        assert!(
+            snap.events.len() <= 1_000,
+            "{} events kept",
+            snap.events.len()
+        );
         assert!(snap.sans.len() <= 2_000, "{} moves", snap.sans.len());
         if r.is_over() {
             break;

@@ -117,7 +117,9 @@ impl Session {
             })
             .collect();
         for w in &mut wires {
-            wait_until(w, "its ports open", |p| p.stderr_text().contains("argus wire: "));
+            wait_until(w, "its ports open", |p| {
+                p.stderr_text().contains("argus wire: ")
+            });
         }
         let log_dir = self.path("logs");
         let pgn = self.path("games.pgn");
@@ -326,7 +328,12 @@ fn wait_for_file(path: &Path, needle: &str, p: &mut Proc) {
         if std::fs::read_to_string(path).is_ok_and(|t| t.contains(needle)) {
             return;
         }
-        assert!(p.running(), "{} exited at start\n{}", p.name(), p.describe());
+        assert!(
+            p.running(),
+            "{} exited at start\n{}",
+            p.name(),
+            p.describe()
+        );
         assert!(
             Instant::now() < deadline,
             "no {needle:?} in {} within 20 s\n{}",
@@ -426,7 +433,10 @@ fn noise_experiment_with(default_games: usize) {
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| panic!("a noise session failed")))
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| panic!("a noise session failed"))
+            })
             .collect()
     });
     let mut total = Outcome::default();
