@@ -180,6 +180,9 @@ pub fn serve<A: Answerer>(
                             if !think.is_zero() {
                                 std::thread::sleep(think);
                             }
+                            // What the client really sent, before any line
+                            // noise: tests compare it with the PGN.
+                            say(&format!("reply: {r}"));
                             send(r)?;
                         }
                         Action::Send(r) => send(r)?,

@@ -1,0 +1,386 @@
+//! Fuzzing the three places where outside bytes enter argus: the EPD
+//! parser ([`Record::parse`]), the line framer ([`Framer::push`]) and the
+//! referee core ([`Referee::handle`]). Inputs come from a seeded generator
+//! (random bytes, printable text, and valid records damaged the way a noisy
+//! line damages them: flipped bits, lost, doubled and inserted bytes, cut
+//! lines). Nothing may panic, and memory must stay bounded: the framer's
+//! pending line, the core's event list and its move list.
+//!
+//! `ARGUS_FUZZ_CASES` sets the number of inputs per target (default 200,000,
+//! which takes a few seconds; an input is a record for the parser, a chunk
+//! for the framer, a `handle` call for the core); `ARGUS_FUZZ_SEED` the seed (default 1).
+//! `scripts/fuzz.sh` runs 10 million each in release mode. A failing case
+//! prints its seed, its number and the input.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use argus::epd::{Operation, Record, RefReq};
+use argus::game::{self};
+use argus::link::{Frame, Framer};
+use argus::referee::{ClientId, Command, Input, Output, Referee, Settings, Verdict};
+use shakmaty::{Chess, Position};
+
+fn cases() -> u64 {
+    std::env::var("ARGUS_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200_000)
+}
+
+fn seed() -> u64 {
+    std::env::var("ARGUS_FUZZ_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1)
+}
+
+/// Valid records of the kinds that cross the line.
+const CORPUS: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - refreq sign_on; tcsi \"\" \"alpha 1.0\";",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - refcom respond; cc 600000 600000;",
+    "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 refreq reply; sm e5; hmvc 0; fmvn 1;",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - refcom respond; sm e4; draw_offer;",
+    "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - refreq reply; sm O-O; draw_claim;",
+    "4k3/8/8/8/8/8/8/4K3 w - - refcom conclude; pfdn \"mate\"; ce 32767;",
+    "8/P7/8/8/8/8/8/k6K w - - refreq reply; sm a8=Q+; c0 \"a \\\"quoted\\\" comment\";",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - refcom inform; tcgs \"3\"; tcri \"argus\" \"1.0\"; tcsi \"b\" \"beta\";",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - refcom execute; sm Nf3; id \"x\"; bm e4 d4; pv e4 e5 Nf3;",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - refreq fault; refreq sign_off; resign;",
+];
+
+/// Bytes a damaged record often gains.
+const SPICE: &[u8] = b" ;\"/\\-0123456789abcdefghKQRBNPkqrbnpwx+#=\t\r\n\0\x7f\xff";
+
+/// One input for the parser or framer.
+fn input(rng: &mut fastrand::Rng) -> Vec<u8> {
+    match rng.u8(0..10) {
+        0 => (0..rng.usize(0..300)).map(|_| rng.u8(..)).collect(),
+        1 => (0..rng.usize(0..300))
+            .map(|_| SPICE[rng.usize(..SPICE.len())])
+            .collect(),
+        2 => (0..rng.usize(0..200)).map(|_| rng.u8(0x20..0x7f)).collect(),
+        _ => {
+            let valid = CORPUS[rng.usize(..CORPUS.len())];
+            mutate(rng, valid.as_bytes())
+        }
+    }
+}
+
+/// A valid record damaged a few times, as a noisy line would.
+fn mutate(rng: &mut fastrand::Rng, valid: &[u8]) -> Vec<u8> {
+    let mut v = valid.to_vec();
+    for _ in 0..rng.usize(1..5) {
+        if v.is_empty() {
+            v.push(rng.u8(..));
+            continue;
+        }
+        let i = rng.usize(..v.len());
+        match rng.u8(0..7) {
+            0 | 1 => v[i] ^= 1 << rng.u8(0..8),
+            2 => {
+                v.remove(i);
+            }
+            3 => v.insert(i, SPICE[rng.usize(..SPICE.len())]),
+            4 => v.truncate(i),
+            5 => {
+                let j = rng.usize(i..v.len());
+                let piece = v[i..j].to_vec();
+                v.splice(j..j, piece);
+            }
+            _ => v[i] = rng.u8(..),
+        }
+    }
+    v
+}
+
+/// Runs `cases()` inputs through `target`; a panic is reported with the
+/// seed, the case number and the input, then re-raised.
+fn fuzz<I: std::fmt::Debug>(
+    name: &str,
+    make: impl Fn(&mut fastrand::Rng) -> I,
+    target: impl Fn(&I) -> u64,
+) {
+    let (n, seed) = (cases(), seed());
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut inputs = 0u64;
+    let started = std::time::Instant::now();
+    let mut case = 0u64;
+    while inputs < n {
+        case += 1;
+        let i = make(&mut rng);
+        match catch_unwind(AssertUnwindSafe(|| target(&i))) {
+            Ok(k) => inputs += k,
+            Err(e) => {
+                eprintln!("FUZZ {name}: seed {seed}, case {case} failed on input:\n{i:?}");
+                std::panic::resume_unwind(e);
+            }
+        }
+    }
+    println!(
+        "FUZZ {name}: seed {seed}, {case} cases, {inputs} inputs, {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+}
+
+#[test]
+fn epd_parser_takes_any_bytes() {
+    fuzz("epd", input, |b| {
+        let r = Record::parse_bytes(b);
+        let text = String::from_utf8_lossy(b);
+        let s = Record::parse(&text);
+        for r in [r, s].into_iter().flatten() {
+            let _ = (r.refreq(), r.refcom(), r.sm());
+            // What argus writes, it reads back the same.
+            let canon = r.to_canonical();
+            let again = Record::parse(&canon)
+                .unwrap_or_else(|e| panic!("canonical form {canon:?} does not parse: {e}"));
+            assert_eq!(again.to_canonical(), canon);
+            let _ = game::position_from_fields(&r.fields, None, None);
+        }
+        1
+    });
+}
+
+#[test]
+fn framer_takes_any_chunks() {
+    fuzz(
+        "framer",
+        |rng| {
+            let cap = if rng.bool() { 4096 } else { rng.usize(1..200) };
+            let chunks: Vec<Vec<u8>> = (0..rng.usize(1..12)).map(|_| input(rng)).collect();
+            (cap, chunks)
+        },
+        |(cap, chunks)| {
+            let mut f = Framer::with_cap(*cap);
+            let mut pushed = 0;
+            for (t, c) in chunks.iter().enumerate() {
+                for frame in f.push(c, t) {
+                    match frame {
+                        Frame::Line { text, raw, .. } => {
+                            assert!(text.len() <= *cap, "line over the cap");
+                            assert!(raw.len() <= *cap + 2, "raw over the cap");
+                        }
+                        Frame::Dropped { raw, .. } => assert!(raw.len() <= *cap + 2),
+                    }
+                }
+                pushed += 1;
+            }
+            // The unfinished line is counted, but at most `cap` bytes of it
+            // are kept.
+            let pending = f.pending_len();
+            match f.abandon(0, "fuzz") {
+                Some(Frame::Dropped { raw, len, .. }) => {
+                    assert_eq!(len, pending);
+                    assert!(raw.len() <= *cap, "{} bytes kept, cap {cap}", raw.len());
+                }
+                Some(other) => panic!("abandon gave {other:?}"),
+                None => assert_eq!(pending, 0),
+            }
+            assert_eq!(f.pending_len(), 0);
+            pushed
+        },
+    );
+}
+
+/// One step of a session fed to the core.
+#[derive(Debug, Clone)]
+enum Step {
+    /// A good reply from client `c` in the current position, move `k`,
+    /// then damaged `damage` times.
+    Reply(ClientId, usize, usize),
+    /// A corpus record, damaged.
+    Noise(ClientId, Vec<u8>),
+    SignOn(ClientId),
+    Dropped(ClientId),
+    Lost(ClientId),
+    Back(ClientId),
+    Timer,
+    Supervisor(Command),
+}
+
+fn step(rng: &mut fastrand::Rng) -> Step {
+    let c = if rng.bool() { ClientId::A } else { ClientId::B };
+    match rng.u8(0..40) {
+        0..=21 => Step::Reply(
+            c,
+            rng.usize(..),
+            if rng.u8(0..4) == 0 {
+                rng.usize(1..4)
+            } else {
+                0
+            },
+        ),
+        22..=27 => Step::Noise(c, input(rng)),
+        28..=30 => Step::SignOn(c),
+        31 => Step::Dropped(c),
+        32 => Step::Lost(c),
+        33 => Step::Back(c),
+        34..=37 => Step::Timer,
+        _ => Step::Supervisor(match rng.u8(0..8) {
+            0 => Command::Pause,
+            1 => Command::Resume,
+            2 => Command::Adjudicate(Verdict::Draw),
+            3 => Command::AbortGame,
+            4 => Command::RestartClient(c),
+            5 => Command::EndSession,
+            _ => Command::Resume,
+        }),
+    }
+}
+
+fn sign_on(c: ClientId) -> String {
+    Record::new(game::fields_of(&Chess::default()))
+        .with(Operation::refreq(RefReq::SignOn))
+        .with(Operation::tcsi("", &format!("fuzz {}", c.letter())))
+        .to_canonical()
+}
+
+fn reply(r: &Referee, at: u64, k: usize) -> String {
+    let pos = r.snapshot(at).position;
+    let mut rec = Record::new(game::fields_of(&pos)).with(Operation::refreq(RefReq::Reply));
+    let moves = pos.legal_moves();
+    if !moves.is_empty() {
+        rec.set(Operation::sm(&game::san_of(&pos, &moves[k % moves.len()])));
+    }
+    rec.to_canonical()
+}
+
+/// A session: settings and steps with time gaps.
+#[derive(Debug)]
+struct Session {
+    games: u32,
+    seed: u64,
+    steps: Vec<(u64, Step)>,
+}
+
+fn session(rng: &mut fastrand::Rng) -> Session {
+    Session {
+        games: rng.u32(1..4),
+        seed: rng.u64(..),
+        steps: (0..rng.usize(1..300))
+            .map(|_| {
+                let dt = match rng.u8(0..4) {
+                    0 => 0,
+                    1 => rng.u64(0..50),
+                    2 => rng.u64(0..5_000),
+                    _ => rng.u64(0..100_000),
+                };
+                (dt, step(rng))
+            })
+            .collect(),
+    }
+}
+
+fn line(from: ClientId, text: String) -> Input {
+    Input::Line {
+        from,
+        wire_bytes: text.len() + 2,
+        text,
+    }
+}
+
+/// Feeds one session to a fresh core; returns the number of inputs.
+fn drive(s: &Session) -> u64 {
+    let mut r = Referee::new(Settings {
+        games: s.games,
+        ..Settings::default()
+    });
+    let mut rng = fastrand::Rng::with_seed(s.seed);
+    let mut now = 0u64;
+    let mut inputs = 0u64;
+    let mut pending: Vec<(ClientId, u64)> = Vec::new();
+    let mut feed = |r: &mut Referee, input: Input, at: u64, pending: &mut Vec<(ClientId, u64)>| {
+        inputs += 1;
+        for o in r.handle(input, at) {
+            if let Output::Send { to, seq, text } = o {
+                assert!(Record::parse(&text).is_ok(), "argus sent {text:?}");
+                if pending.len() < 64 {
+                    pending.push((to, seq));
+                }
+            }
+        }
+    };
+    // Both clients sign on first, most of the time.
+    if rng.u8(0..4) != 0 {
+        for c in [ClientId::A, ClientId::B] {
+            feed(&mut r, line(c, sign_on(c)), 0, &mut pending);
+        }
+    }
+    for (dt, st) in &s.steps {
+        now += dt;
+        // Records leave the port in order, a little later.
+        for (to, seq) in std::mem::take(&mut pending) {
+            feed(&mut r, Input::Sent { to, seq }, now, &mut pending);
+        }
+        let input = match st {
+            Step::Reply(c, k, damage) => {
+                let good = reply(&r, now, *k);
+                if *damage == 0 {
+                    line(*c, good)
+                } else {
+                    let mut b = good.into_bytes();
+                    for _ in 0..*damage {
+                        b = mutate(&mut rng, &b);
+                    }
+                    line(*c, String::from_utf8_lossy(&b).into_owned())
+                }
+            }
+            Step::Noise(c, b) => line(*c, String::from_utf8_lossy(b).into_owned()),
+            Step::SignOn(c) => line(*c, sign_on(*c)),
+            Step::Dropped(c) => Input::Dropped {
+                from: *c,
+                reason: "bad bytes".into(),
+            },
+            Step::Lost(c) => Input::LinkLost {
+                client: *c,
+                reason: "pulled".into(),
+            },
+            Step::Back(c) => Input::LinkBack { client: *c },
+            Step::Timer => {
+                if let Some(d) = r.next_deadline() {
+                    now = now.max(d);
+                }
+                Input::Timer
+            }
+            Step::Supervisor(cmd) => Input::Supervisor(*cmd),
+        };
+        feed(&mut r, input, now, &mut pending);
+        let snap = r.snapshot(now);
+        assert!(
+            snap.events.len() <= 1_000,
+            "{} events kept",
+            snap.events.len()
+        );
+        assert!(snap.sans.len() <= 2_000, "{} moves", snap.sans.len());
+        if r.is_over() {
+            break;
+        }
+    }
+    inputs
+}
+
+#[test]
+fn referee_core_takes_any_inputs() {
+    // A case is a session of up to 300 inputs; count the inputs.
+    let n = cases();
+    let seed = seed();
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut inputs = 0u64;
+    let started = std::time::Instant::now();
+    let mut case = 0u64;
+    while inputs < n {
+        case += 1;
+        let s = session(&mut rng);
+        match catch_unwind(AssertUnwindSafe(|| drive(&s))) {
+            Ok(k) => inputs += k,
+            Err(e) => {
+                eprintln!("FUZZ referee: seed {seed}, case {case} failed on:\n{s:#?}");
+                std::panic::resume_unwind(e);
+            }
+        }
+    }
+    println!(
+        "FUZZ referee: seed {seed}, {case} sessions, {inputs} inputs, {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+}

@@ -1,0 +1,19 @@
+#!/bin/sh
+# noise.sh [GAMES] [SESSIONS] [BER] [SEED]
+#
+# The noise experiment: GAMES games (default 50) between two reference
+# clients, every line through `argus wire` at 9600 baud 8N1 with bit error
+# rate BER (default 1e-4), split over SESSIONS referee sessions run at once
+# (default 5). Prints per-session and total figures (NOISE ... lines):
+# damaged lines (wire statistics), detected (lines the referee rejected or
+# dropped, resends, faults), games that ended normally, and any move in a
+# PGN game that neither client played (FOREIGN MOVE lines; the run fails
+# if there is one). Needs socat. See docs/robustness.md.
+set -eu
+cd "$(dirname "$0")/.."
+ARGUS_NOISE_GAMES=${1:-50} \
+ARGUS_NOISE_SESSIONS=${2:-5} \
+ARGUS_NOISE_BER=${3:-1e-4} \
+ARGUS_NOISE_SEED=${4:-1} \
+ARGUS_REQUIRE_SOCAT=1 \
+    cargo test --test wire -- --ignored --exact noise_experiment --nocapture
