@@ -150,7 +150,10 @@ impl Session {
         ];
         args.extend(["--max-resends".into(), "5".into()]);
         if noise.bit_error_rate > 0.0 || noise.cut.is_some() {
+            // A record lost on the line is asked for again after 3 s of
+            // silence; the clock still ends a game that cannot recover.
             args.extend(["--tc".into(), NOISY_TC.into()]);
+            args.extend(["--resend-after".into(), "3".into()]);
         }
         let mut referee = Proc::spawn("referee", &argus_bin(), &args);
         wait_for_file(&log_dir.join("argus.log"), "referee session:", &mut referee);

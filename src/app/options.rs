@@ -168,6 +168,11 @@ pub struct MatchOptions {
     /// continue with --headless, where nobody could resume].
     #[arg(long, value_enum)]
     pub client_fault: Option<ClientFaultArg>,
+    /// Send the respond record again when the client on move has been
+    /// silent this many seconds (0: never). Use it on noisy lines, where a
+    /// lost record would stall an untimed game [default: 0].
+    #[arg(long, value_name = "SECS")]
+    pub resend_after: Option<f64>,
     /// Times the position is resent to a client that echoes it wrong,
     /// before that counts as a fault [default: 2].
     #[arg(long, value_name = "N")]
@@ -193,6 +198,7 @@ impl MatchOptions {
             false_claim: self.false_claim.or(f.false_claim),
             illegal: self.illegal.or(f.illegal),
             client_fault: self.client_fault.or(f.client_fault),
+            resend_after: self.resend_after.or(f.resend_after),
             max_resends: self.max_resends.or(f.max_resends),
         }
     }
@@ -537,6 +543,17 @@ pub fn plan(
             (Some(ClientFaultArg::Continue), _) | (None, true) => ClientFault::Continue,
         },
         max_resends: m.max_resends.unwrap_or(defaults.max_resends),
+        resend_after_ms: match m.resend_after {
+            None => 0,
+            Some(v) if v.is_finite() && (0.0..=86_400.0).contains(&v) => {
+                (v * 1000.0).round() as u64
+            }
+            Some(v) => {
+                return Err(format!(
+                    "--resend-after must be between 0 and 86400 seconds, not {v}"
+                ));
+            }
+        },
     };
     Ok(RefereePlan {
         ports,

@@ -95,6 +95,7 @@ impl Header {
             illegal_move,
             client_fault,
             max_resends,
+            resend_after_ms,
         } = &self.settings;
         let set = |key: &str, values: Vec<String>| Entry::Set {
             key: key.into(),
@@ -148,6 +149,7 @@ impl Header {
                 }),
             ),
             set("max-resends", one(max_resends)),
+            set("resend-after-ms", one(resend_after_ms)),
             set(
                 "link",
                 vec![
@@ -330,6 +332,7 @@ impl HeaderBuilder {
                         _ => return Err(bad("pause or continue expected")),
                     }
                 }
+                "resend-after-ms" => s.resend_after_ms = num()?,
                 "max-resends" => {
                     s.max_resends = u32::try_from(num()?).map_err(|_| bad("too large"))?
                 }
@@ -481,6 +484,7 @@ mod tests {
                 illegal_move: IllegalMove::Fault,
                 client_fault: ClientFault::Continue,
                 max_resends: 5,
+                resend_after_ms: 30_000,
             },
             port: PortSettings {
                 baud: 2400,

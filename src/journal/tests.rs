@@ -369,11 +369,14 @@ fn a_damaged_line_in_the_middle_is_refused_with_its_number() {
     let text = journal_text(dir.path());
     let path = dir.path().join("bad.log");
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-    // One byte changed in line 40.
-    lines[39] = lines[39].replacen("in ", "in 1", 1);
+    // One byte changed in the first input line from line 40 on.
+    let i = (39..lines.len())
+        .find(|&i| lines[i].starts_with("in "))
+        .expect("an input line after the header");
+    lines[i] = lines[i].replacen("in ", "in 1", 1);
     fs::write(&path, lines.join("\n") + "\n").unwrap();
     let e = load(&path).unwrap_err();
-    assert!(e.contains("line 40:"), "{e}");
+    assert!(e.contains(&format!("line {}:", i + 1)), "{e}");
     assert!(e.contains("damaged"), "{e}");
     // A line gone missing breaks the chain at the next one.
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();

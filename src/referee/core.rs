@@ -101,6 +101,9 @@ struct Awaiting {
     est_sent_at: u64,
     /// Respond records sent again because the echoed position differed.
     resends: u32,
+    /// When the client was last sent its respond record (queued), for the
+    /// resend after silence (`Settings::resend_after_ms`).
+    asked_at: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -247,8 +250,28 @@ impl Referee {
         }
         if self.stage == Stage::Playing {
             consider(self.flag_deadline());
+            consider(self.silence_deadline());
         }
         best
+    }
+
+    /// When the client on move has been silent long enough that its
+    /// respond record is sent again (a record lost or damaged on a noisy
+    /// line would otherwise stall an untimed game for ever).
+    fn silence_deadline(&self) -> Option<u64> {
+        let after = self.settings.resend_after_ms;
+        if after == 0 {
+            return None;
+        }
+        let g = self.game.as_ref()?;
+        if g.is_over() || g.pause.is_some() {
+            return None;
+        }
+        let a = g.awaiting.as_ref()?;
+        if self.clients[a.client.index()].resync_due.is_some() {
+            return None;
+        }
+        Some(a.asked_at.saturating_add(after))
     }
 
     fn flag_deadline(&self) -> Option<u64> {
@@ -578,6 +601,26 @@ impl Referee {
             && at >= d
         {
             self.flag_fall(at, out);
+        }
+        if self.stage == Stage::Playing
+            && let Some(d) = self.silence_deadline()
+            && at >= d
+            && let Some(to) = self
+                .game
+                .as_ref()
+                .and_then(|g| g.awaiting.as_ref())
+                .map(|a| a.client)
+        {
+            let secs = self.settings.resend_after_ms as f64 / 1000.0;
+            self.notice(
+                out,
+                EventKind::Warning,
+                format!(
+                    "{}: no reply for {secs:.0} s; sending the respond again",
+                    to.letter()
+                ),
+            );
+            self.send_respond(to, at, out, Respond::Again);
         }
         for id in ClientId::BOTH {
             if self.clients[id.index()].resend_due.is_some_and(|t| at >= t) {
@@ -1486,6 +1529,7 @@ impl Referee {
         }
         match (kind, g.awaiting.as_mut()) {
             (Respond::Again | Respond::AfterExecute, Some(a)) if a.client == to => {
+                a.asked_at = at;
                 if a.first_seq == RESPOND_PENDING {
                     // The first respond after a referee restart: the clock
                     // goes on when it has left the port.
@@ -1500,6 +1544,7 @@ impl Referee {
                     sent: false,
                     est_sent_at: at.saturating_add(est),
                     resends: 0,
+                    asked_at: at,
                 });
             }
         }
@@ -1520,6 +1565,7 @@ impl Referee {
             sent: true,
             est_sent_at: at,
             resends: 0,
+            asked_at: at,
         });
         let color = g.color_of(to);
         match g.pause.as_mut() {

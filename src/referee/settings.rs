@@ -95,6 +95,10 @@ pub struct Settings {
     pub false_claim: FalseClaim,
     pub illegal_move: IllegalMove,
     pub client_fault: ClientFault,
+    /// Send the respond record again when the client on move has sent no
+    /// reply for this long (0: never). On a noisy line a lost or damaged
+    /// record would otherwise stall an untimed game for ever.
+    pub resend_after_ms: u64,
     /// How many times a respond record is sent again to a client whose
     /// echoed position differs, before it is treated as a fault.
     pub max_resends: u32,
@@ -121,6 +125,7 @@ impl Default for Settings {
             illegal_move: IllegalMove::Forfeit,
             client_fault: ClientFault::Pause,
             max_resends: 2,
+            resend_after_ms: 0,
         }
     }
 }

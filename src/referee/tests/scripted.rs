@@ -1427,3 +1427,38 @@ fn a_client_that_signs_on_after_its_link_came_back_is_resynced_not_sent_the_resp
     h.reply(B, t + 9_000, "c5");
     assert_eq!(h.snap().sans, ["e4", "c5"]);
 }
+
+#[test]
+fn a_silent_client_gets_its_respond_again_after_resend_after() {
+    let mut h = Harness::new(Settings {
+        resend_after_ms: 30_000,
+        ..settings()
+    });
+    let t = h.start();
+    h.reply(A, t + 1_000, "e4");
+    h.clear();
+    let first = h.last(B).clone();
+    // Nothing from B: after 30 s of silence the same respond goes out again.
+    assert_eq!(h.timer(), t + 1_000 + 30_000);
+    let again = h.take(B);
+    assert_eq!(again.len(), 1);
+    assert_eq!(again[0].refcom(), Respond);
+    assert_eq!(again[0].record.fields, first.record.fields);
+    assert_eq!(again[0].sm(), Some("e4"));
+    // And again 30 s after that, not before.
+    assert_eq!(h.timer(), t + 1_000 + 60_000);
+    assert_eq!(h.take_cmds(B), [Respond]);
+    h.reply(B, t + 62_000, "e5");
+    assert_eq!(h.snap().sans, ["e4", "e5"]);
+}
+
+#[test]
+fn without_resend_after_a_silent_client_is_not_asked_again() {
+    let mut h = Harness::new(settings());
+    let t = h.start();
+    h.reply(A, t + 1_000, "e4");
+    h.clear();
+    // Untimed and no resend: nothing is due.
+    assert_eq!(h.referee.next_deadline(), None);
+    assert!(h.take(B).is_empty());
+}
