@@ -141,7 +141,12 @@ fn run(name: &str, case: &Case) -> Option<Outcome> {
     if let Some((file, text)) = case.openings {
         let path = dir.path().join(file);
         std::fs::write(&path, text).expect("write the openings");
-        args.extend(strings(&["--openings", &path_arg(&path), "--opening-plies", "40"]));
+        args.extend(strings(&[
+            "--openings",
+            &path_arg(&path),
+            "--opening-plies",
+            "40",
+        ]));
     }
     args.extend(strings(case.referee));
     args.extend(rig.line_args().iter().cloned());
@@ -160,7 +165,11 @@ fn run(name: &str, case: &Case) -> Option<Outcome> {
                 a.extend(strings(&["--seed", "7"]));
                 a.extend(strings(extra));
                 a.extend(rig.line_args().iter().cloned());
-                goods.push(Proc::spawn(&format!("client {}", PORTS[i]), &argus_bin(), &a));
+                goods.push(Proc::spawn(
+                    &format!("client {}", PORTS[i]),
+                    &argus_bin(),
+                    &a,
+                ));
             }
             Side::Script(file) => {
                 let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -276,7 +285,10 @@ fn wait_for_session(referee: &mut Proc, log_dir: &Path) {
             return;
         }
         if !referee.running() || Instant::now() >= deadline {
-            panic!("the referee did not start its session\n{}", referee.describe());
+            panic!(
+                "the referee did not start its session\n{}",
+                referee.describe()
+            );
         }
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -322,7 +334,11 @@ fn replay(g: &PgnText) -> Game {
     let mut replayed = Game::new(start);
     for (i, san) in g.sans.iter().enumerate() {
         if let Err(e) = replayed.play_san(san) {
-            panic!("game at line {}: ply {} {san:?} is illegal: {e}", g.line, i + 1);
+            panic!(
+                "game at line {}: ply {} {san:?} is illegal: {e}",
+                g.line,
+                i + 1
+            );
         }
     }
     replayed
@@ -373,7 +389,11 @@ fn check(name: &str, case: Case) {
             assert_eq!(out.games.len(), 1, "{name}: games in the PGN");
             let g = &out.games[0];
             assert_eq!(g.tag("Result"), Some(result), "{name}: Result");
-            assert_eq!(g.tag("Termination"), Some(termination), "{name}: Termination");
+            assert_eq!(
+                g.tag("Termination"),
+                Some(termination),
+                "{name}: Termination"
+            );
         }
     }
     for want in case.stdout {
@@ -421,130 +441,208 @@ macro_rules! scenario {
 
 // ----- the catalogue ----------------------------------------------------------
 
-scenario!(garbage_bytes, Case {
-    log: &["B: rejected (not an EPD record"],
-    ..Case::black("garbage-bytes")
-});
-scenario!(binary_noise, Case {
-    rejected: &["not printable ASCII"],
-    ..Case::black("binary-noise")
-});
-scenario!(a_100_kb_line, Case {
-    rejected: &["longer than the 4096-byte limit"],
-    memory: true,
-    ..Case::black("long-line")
-});
-scenario!(non_ascii_bytes, Case {
-    rejected: &["not printable ASCII"],
-    ..Case::black("non-ascii")
-});
-scenario!(escapes_in_a_tcsi_name, Case {
-    rejected: &["byte 0x1B"],
-    ..Case::black("tcsi-escape")
-});
-scenario!(a_record_with_no_operations, Case {
-    log: &["B: rejected (record without refreq)"],
-    ..Case::black("no-operations")
-});
+scenario!(
+    garbage_bytes,
+    Case {
+        log: &["B: rejected (not an EPD record"],
+        ..Case::black("garbage-bytes")
+    }
+);
+scenario!(
+    binary_noise,
+    Case {
+        rejected: &["not printable ASCII"],
+        ..Case::black("binary-noise")
+    }
+);
+scenario!(
+    a_100_kb_line,
+    Case {
+        rejected: &["longer than the 4096-byte limit"],
+        memory: true,
+        ..Case::black("long-line")
+    }
+);
+scenario!(
+    non_ascii_bytes,
+    Case {
+        rejected: &["not printable ASCII"],
+        ..Case::black("non-ascii")
+    }
+);
+scenario!(
+    escapes_in_a_tcsi_name,
+    Case {
+        rejected: &["byte 0x1B"],
+        ..Case::black("tcsi-escape")
+    }
+);
+scenario!(
+    a_record_with_no_operations,
+    Case {
+        log: &["B: rejected (record without refreq)"],
+        ..Case::black("no-operations")
+    }
+);
 scenario!(an_unknown_opcode, Case::black("unknown-opcode"));
-scenario!(an_unknown_refreq, Case {
-    log: &["unknown request \"dance\""],
-    ..Case::black("unknown-refreq")
-});
-scenario!(a_duplicate_opcode, Case {
-    log: &["duplicate opcode \"sm\""],
-    ..Case::black("duplicate-opcode")
-});
-scenario!(a_reply_out_of_turn, Case {
-    sides: [SLOW, Side::Script("out-of-turn")],
-    log: &["B: rejected (reply out of turn)"],
-    ..Case::black("")
-});
-scenario!(two_replies_to_one_respond, Case {
-    sides: [SLOW, Side::Script("two-replies")],
-    log: &["B: rejected (reply out of turn)"],
-    ..Case::black("")
-});
-scenario!(a_reply_without_a_move, Case {
-    outcome: Some(("1-0", "rules infraction")),
-    stdout: &["Black forfeits"],
-    ..Case::black("no-sm")
-});
-scenario!(an_illegal_move, Case {
-    outcome: Some(("1-0", "rules infraction")),
-    stdout: &["illegal move \"Ke7\""],
-    ..Case::black("illegal-move")
-});
-scenario!(an_unparsable_move, Case {
-    outcome: Some(("1-0", "rules infraction")),
-    stdout: &["Zz9"],
-    ..Case::black("unparsable-move")
-});
+scenario!(
+    an_unknown_refreq,
+    Case {
+        log: &["unknown request \"dance\""],
+        ..Case::black("unknown-refreq")
+    }
+);
+scenario!(
+    a_duplicate_opcode,
+    Case {
+        log: &["duplicate opcode \"sm\""],
+        ..Case::black("duplicate-opcode")
+    }
+);
+scenario!(
+    a_reply_out_of_turn,
+    Case {
+        sides: [SLOW, Side::Script("out-of-turn")],
+        log: &["B: rejected (reply out of turn)"],
+        ..Case::black("")
+    }
+);
+scenario!(
+    two_replies_to_one_respond,
+    Case {
+        sides: [SLOW, Side::Script("two-replies")],
+        log: &["B: rejected (reply out of turn)"],
+        ..Case::black("")
+    }
+);
+scenario!(
+    a_reply_without_a_move,
+    Case {
+        outcome: Some(("1-0", "rules infraction")),
+        stdout: &["Black forfeits"],
+        ..Case::black("no-sm")
+    }
+);
+scenario!(
+    an_illegal_move,
+    Case {
+        outcome: Some(("1-0", "rules infraction")),
+        stdout: &["illegal move \"Ke7\""],
+        ..Case::black("illegal-move")
+    }
+);
+scenario!(
+    an_unparsable_move,
+    Case {
+        outcome: Some(("1-0", "rules infraction")),
+        stdout: &["Zz9"],
+        ..Case::black("unparsable-move")
+    }
+);
 scenario!(a_wrong_echo_once, Case::black("echo-once"));
-scenario!(a_wrong_echo_every_time, Case {
-    outcome: Some(("1-0", "rules infraction")),
-    stdout: &["Black forfeits"],
-    ..Case::black("echo-always")
-});
-scenario!(a_false_draw_claim, Case {
-    outcome: Some(("1-0", "rules infraction")),
-    ..Case::black("false-claim")
-});
-scenario!(a_threefold_claim, Case {
-    openings: Some(("threefold.pgn", "[Event \"x\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 *\n")),
-    outcome: Some(("1/2-1/2", "normal")),
-    stdout: &["threefold"],
-    ..Case::black("claim-threefold")
-});
-scenario!(a_fifty_move_claim, Case {
-    sides: [Side::Script("claim-fifty"), GOOD],
-    openings: Some(("fifty.epd", "7k/8/8/8/8/8/R7/K7 w - - hmvc 99; fmvn 80;\n")),
-    outcome: Some(("1/2-1/2", "normal")),
-    stdout: &["fifty"],
-    ..Case::black("")
-});
-scenario!(an_insufficient_material_claim, Case {
-    sides: [Side::Script("claim-material"), GOOD],
-    openings: Some(("material.epd", "7k/8/8/8/8/8/1p6/1K4N1 w - -\n")),
-    outcome: Some(("1/2-1/2", "normal")),
-    stdout: &["material"],
-    ..Case::black("")
-});
-scenario!(a_draw_offer_accepted, Case {
-    sides: [Side::Script("offer-a-accepted"), Side::Script("accept-b")],
-    outcome: Some(("1/2-1/2", "normal")),
-    stdout: &["agreement"],
-    ..Case::black("")
-});
-scenario!(a_draw_offer_declined, Case {
-    sides: [Side::Script("offer-a-declined"), Side::Script("decline-b")],
-    outcome: Some(("0-1", "normal")),
-    stdout: &["White resigned"],
-    ..Case::black("")
-});
-scenario!(a_resignation, Case {
-    stdout: &["Black resigned"],
-    ..Case::black("resign")
-});
-scenario!(a_client_that_never_signs_on, Case {
-    interrupt: true,
-    outcome: None,
-    stdout: &["Ctrl-C"],
-    ..Case::black("never-signs-on")
-});
+scenario!(
+    a_wrong_echo_every_time,
+    Case {
+        outcome: Some(("1-0", "rules infraction")),
+        stdout: &["Black forfeits"],
+        ..Case::black("echo-always")
+    }
+);
+scenario!(
+    a_false_draw_claim,
+    Case {
+        outcome: Some(("1-0", "rules infraction")),
+        ..Case::black("false-claim")
+    }
+);
+scenario!(
+    a_threefold_claim,
+    Case {
+        openings: Some((
+            "threefold.pgn",
+            "[Event \"x\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 *\n"
+        )),
+        outcome: Some(("1/2-1/2", "normal")),
+        stdout: &["threefold"],
+        ..Case::black("claim-threefold")
+    }
+);
+scenario!(
+    a_fifty_move_claim,
+    Case {
+        sides: [Side::Script("claim-fifty"), GOOD],
+        openings: Some(("fifty.epd", "7k/8/8/8/8/8/R7/K7 w - - hmvc 99; fmvn 80;\n")),
+        outcome: Some(("1/2-1/2", "normal")),
+        stdout: &["fifty"],
+        ..Case::black("")
+    }
+);
+scenario!(
+    an_insufficient_material_claim,
+    Case {
+        sides: [Side::Script("claim-material"), GOOD],
+        openings: Some(("material.epd", "7k/8/8/8/8/8/1p6/1K4N1 w - -\n")),
+        outcome: Some(("1/2-1/2", "normal")),
+        stdout: &["material"],
+        ..Case::black("")
+    }
+);
+scenario!(
+    a_draw_offer_accepted,
+    Case {
+        sides: [Side::Script("offer-a-accepted"), Side::Script("accept-b")],
+        outcome: Some(("1/2-1/2", "normal")),
+        stdout: &["agreement"],
+        ..Case::black("")
+    }
+);
+scenario!(
+    a_draw_offer_declined,
+    Case {
+        sides: [Side::Script("offer-a-declined"), Side::Script("decline-b")],
+        outcome: Some(("0-1", "normal")),
+        stdout: &["White resigned"],
+        ..Case::black("")
+    }
+);
+scenario!(
+    a_resignation,
+    Case {
+        stdout: &["Black resigned"],
+        ..Case::black("resign")
+    }
+);
+scenario!(
+    a_client_that_never_signs_on,
+    Case {
+        interrupt: true,
+        outcome: None,
+        stdout: &["Ctrl-C"],
+        ..Case::black("never-signs-on")
+    }
+);
 scenario!(signing_on_twice, Case::black("sign-on-twice"));
-scenario!(signing_off_mid_game, Case {
-    referee: &["--tc", "3"],
-    outcome: Some(("1-0", "time forfeit")),
-    ..Case::black("sign-off")
-});
-scenario!(a_client_that_stops_answering, Case {
-    referee: &["--tc", "2"],
-    outcome: Some(("1-0", "time forfeit")),
-    ..Case::black("silent")
-});
-scenario!(a_flood_of_lines, Case {
-    log: &["B: rejected (not an EPD record"],
-    memory: true,
-    ..Case::black("flood")
-});
+scenario!(
+    signing_off_mid_game,
+    Case {
+        referee: &["--tc", "3"],
+        outcome: Some(("1-0", "time forfeit")),
+        ..Case::black("sign-off")
+    }
+);
+scenario!(
+    a_client_that_stops_answering,
+    Case {
+        referee: &["--tc", "2"],
+        outcome: Some(("1-0", "time forfeit")),
+        ..Case::black("silent")
+    }
+);
+scenario!(
+    a_flood_of_lines,
+    Case {
+        log: &["B: rejected (not an EPD record"],
+        memory: true,
+        ..Case::black("flood")
+    }
+);

@@ -80,7 +80,7 @@ pub fn parse_script(text: &str) -> Result<Vec<Step>, String> {
             "send" => Step::Send(rest.into()),
             "send-bytes" => {
                 let hex: String = rest.chars().filter(|c| !c.is_whitespace()).collect();
-                if hex.len() % 2 != 0 {
+                if !hex.len().is_multiple_of(2) {
                     return Err(format!("{}: odd number of hex digits", at()));
                 }
                 let bytes: Result<Vec<u8>, _> = (0..hex.len())
@@ -262,7 +262,9 @@ impl Scripted {
                 Err(e) => return Err(format!("write failed: {e}")),
             }
             if Instant::now() >= deadline {
-                return Err(format!("the port took no more bytes within {WRITE_WITHIN:?}"));
+                return Err(format!(
+                    "the port took no more bytes within {WRITE_WITHIN:?}"
+                ));
             }
         }
         Ok(())

@@ -416,7 +416,8 @@ impl Referee {
             from.letter(),
             name
         );
-        let playing = self.game.as_ref().is_some_and(|g| !g.is_over()) && self.stage == Stage::Playing;
+        let playing =
+            self.game.as_ref().is_some_and(|g| !g.is_over()) && self.stage == Stage::Playing;
         if playing && self.settings.client_fault == ClientFault::Continue {
             self.notice(
                 out,
