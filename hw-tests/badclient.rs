@@ -157,6 +157,7 @@ fn run(name: &str, case: &Case) -> Option<Outcome> {
     let stop = Arc::new(AtomicBool::new(false));
     let mut goods: Vec<Proc> = Vec::new();
     let mut scripts: Vec<(usize, JoinHandle<Result<(), String>>)> = Vec::new();
+    let mut dones: Vec<Arc<AtomicBool>> = Vec::new();
     for (i, side) in case.sides.iter().enumerate() {
         let port = rig.client[i].clone();
         match *side {
@@ -177,11 +178,13 @@ fn run(name: &str, case: &Case) -> Option<Outcome> {
                     .join(format!("{file}.txt"));
                 let steps = load_script(&path).unwrap_or_else(|e| panic!("{e}"));
                 let stop = Arc::clone(&stop);
+                let done = Arc::new(AtomicBool::new(false));
+                dones.push(Arc::clone(&done));
                 scripts.push((
                     i,
                     std::thread::spawn(move || {
                         let mut s = Scripted::open(&port)?;
-                        s.run(&steps, &stop, Duration::from_secs(90))
+                        s.run(&steps, &done, &stop, Duration::from_secs(90))
                     }),
                 ));
             }
@@ -190,10 +193,15 @@ fn run(name: &str, case: &Case) -> Option<Outcome> {
 
     let mut failures = Vec::new();
     if case.interrupt {
-        for (_, h) in scripts.iter() {
-            while !h.is_finished() {
-                std::thread::sleep(Duration::from_millis(20));
-            }
+        // Once the scripts have done their steps (or failed).
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while Instant::now() < deadline
+            && !scripts
+                .iter()
+                .zip(&dones)
+                .all(|((_, h), d)| d.load(Ordering::SeqCst) || h.is_finished())
+        {
+            std::thread::sleep(Duration::from_millis(20));
         }
         referee.interrupt();
     }

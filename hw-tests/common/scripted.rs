@@ -146,11 +146,13 @@ impl Scripted {
         })
     }
 
-    /// Runs `steps`, then reads until `disconnect` or until `stop` is set
-    /// (at most `linger`). The error says which step failed and why.
+    /// Runs `steps`, sets `done`, then reads until `disconnect` or until
+    /// `stop` is set (at most `linger`). The error says which step failed
+    /// and why.
     pub fn run(
         &mut self,
         steps: &[Step],
+        done: &Arc<AtomicBool>,
         stop: &Arc<AtomicBool>,
         linger: Duration,
     ) -> Result<(), String> {
@@ -158,6 +160,7 @@ impl Scripted {
             self.step(step)
                 .map_err(|e| format!("step {} ({step:?}): {e}", i + 1))?;
         }
+        done.store(true, Ordering::SeqCst);
         let deadline = Instant::now() + linger;
         while !self.disconnected && !stop.load(Ordering::SeqCst) && Instant::now() < deadline {
             self.pump()?;
