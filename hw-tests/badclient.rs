@@ -72,6 +72,8 @@ struct Case {
     interrupt: bool,
     /// The PGN Result and Termination of the one game (`None`: no game).
     outcome: Option<(&'static str, &'static str)>,
+    /// PGN tags the game must have (name, value).
+    tags: &'static [(&'static str, &'static str)],
     /// Substrings that some headless stdout line must contain.
     stdout: &'static [&'static str],
     /// Substrings that the reasons of rejected lines must contain (one
@@ -97,6 +99,7 @@ impl Case {
             openings: None,
             interrupt: false,
             outcome: Some(("1-0", "normal")),
+            tags: &[],
             stdout: &[],
             rejected: &[],
             log: &[],
@@ -402,6 +405,9 @@ fn check(name: &str, case: Case) {
                 Some(termination),
                 "{name}: Termination"
             );
+            for (tag, value) in case.tags {
+                assert_eq!(g.tag(tag), Some(*value), "{name}: tag {tag}");
+            }
         }
     }
     for want in case.stdout {
@@ -481,6 +487,7 @@ scenario!(
 scenario!(
     escapes_in_a_tcsi_name,
     Case {
+        tags: &[("Black", "bad")],
         rejected: &["byte 0x1B"],
         ..Case::black("tcsi-escape")
     }
