@@ -11,6 +11,7 @@
 
 pub mod process;
 pub mod rig;
+pub mod scripted;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};

@@ -77,6 +77,11 @@ impl Proc {
         &self.name
     }
 
+    /// The process id while it has not been reaped (`None` after).
+    pub fn pid(&self) -> Option<u32> {
+        self.status.is_none().then(|| self.child.id())
+    }
+
     /// The lines printed on stdout so far.
     pub fn stdout_lines(&self) -> Vec<String> {
         lock(&self.out).lines.clone()
