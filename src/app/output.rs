@@ -132,7 +132,25 @@ impl Outputs {
             at,
             input: input.clone(),
         };
-        self.journal_write(&entry, true);
+        self.journal_write(&entry, false);
+    }
+
+    /// Syncs the journal to disk (`fdatasync`): call it before carrying
+    /// out outputs that leave the process (records to clients, the PGN),
+    /// so that whatever the world saw, the journal has the inputs that
+    /// caused it. Inputs with no such output (a rejected line, a flood of
+    /// them) cost no sync of their own.
+    pub fn journal_sync(&mut self) {
+        let Some(j) = self.journal.as_mut() else {
+            return;
+        };
+        if let Err(e) = j.sync() {
+            error!(
+                "cannot sync the journal ({e}); it stops here: the match goes on, but cannot be resumed past this point"
+            );
+            self.headless_line(&format!("cannot sync the journal: {e}"));
+            self.journal = None;
+        }
     }
 
     /// Records the state the core reached (after a move or a game's end),

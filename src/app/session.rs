@@ -251,6 +251,14 @@ fn feed(
     let outs = core.handle(input, at);
     let any = !outs.is_empty();
     let checkpoint = wants_checkpoint(&outs);
+    if outs.iter().any(|o| {
+        matches!(
+            o,
+            Output::Send { .. } | Output::GameOver(_) | Output::SessionOver { .. }
+        )
+    }) {
+        outputs.journal_sync();
+    }
     let mut relay = mover.and_then(|from| relayed_move(&outs, from, books));
     // Records first, in order: the file work of the other outputs (the live
     // PGN is written and synced to disk) must not hold back a respond,
