@@ -101,6 +101,14 @@ impl Rig {
         cmd.arg("resume").arg(journal);
         self.common_args(&mut cmd);
         cmd.arg("--pgn").arg(pgn);
+        // Keep what resume says: a failed resume must show why.
+        if let Ok(f) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.path("resume.err"))
+        {
+            cmd.stderr(f);
+        }
         cmd.spawn().expect("cannot start argus resume")
     }
 
@@ -419,7 +427,11 @@ fn sigkill_at_twenty_points_and_resume_gives_the_same_games() {
         referee = rig.resume(&journal, &rig.pgn());
     }
     let status = wait_exit(&mut referee, MATCH_WITHIN, "the last referee");
-    assert!(status.success(), "the last referee ended with {status}");
+    assert!(
+        status.success(),
+        "the last referee ended with {status}; resume said:\n{}",
+        std::fs::read_to_string(rig.path("resume.err")).unwrap_or_default()
+    );
     rig.clients_done();
     assert!(kills >= 18, "only {kills} of the 20 kills happened");
     assert_eq!(

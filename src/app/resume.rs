@@ -34,10 +34,12 @@ pub fn main(args: ResumeArgs) -> u8 {
     };
     let session_id = loaded.header.session.clone();
     if loaded.replay.core().is_over() {
-        return fail(&format!(
-            "the match in {} (session {session_id}) is over: nothing to resume",
+        // It ended, but the process may have died before its disconnect
+        // left: the resumed session sends it again and ends.
+        info!(
+            "the match in {} (session {session_id}) is over: sending disconnect again",
             args.journal.display()
-        ));
+        );
     }
     let port_settings = match port_settings(&args.line, &loaded.header.port) {
         Ok(p) => p,

@@ -292,7 +292,9 @@ impl Referee {
         let at = at.max(self.now);
         self.now = at;
         let mut out = Vec::new();
-        if self.stage == Stage::SessionOver && !matches!(input, Input::Dropped { .. }) {
+        if self.stage == Stage::SessionOver
+            && !matches!(input, Input::Dropped { .. } | Input::Resumed)
+        {
             if let Input::Line { from, text, .. } = &input {
                 self.notice(
                     &mut out,
@@ -572,6 +574,16 @@ impl Referee {
                     .filter(|id| signed_on[id.index()])
                 {
                     self.begin_resync(id, at, out);
+                }
+            }
+            Stage::SessionOver => {
+                // The match had ended, but the disconnect may not have gone
+                // out before the crash: send it again.
+                for id in ClientId::BOTH
+                    .into_iter()
+                    .filter(|id| signed_on[id.index()])
+                {
+                    self.send_simple(id, RefCom::Disconnect, at, out);
                 }
             }
             Stage::Concluding { .. } => {

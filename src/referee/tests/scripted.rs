@@ -1462,3 +1462,16 @@ fn without_resend_after_a_silent_client_is_not_asked_again() {
     assert_eq!(h.referee.next_deadline(), None);
     assert!(h.take(B).is_empty());
 }
+
+#[test]
+fn a_referee_resumed_after_the_match_ended_sends_disconnect_again() {
+    let mut h = Harness::new(settings());
+    let t = h.start();
+    h.command(Command::EndSession, t + 1_000);
+    assert!(h.referee.is_over());
+    h.clear();
+    h.feed(Input::Resumed, t + 2_000);
+    assert_eq!(h.take_cmds(A), [Disconnect]);
+    assert_eq!(h.take_cmds(B), [Disconnect]);
+    assert!(h.referee.is_over());
+}
