@@ -4,6 +4,10 @@
 use std::hint::black_box;
 
 use argus::epd::Record;
+
+/// The same allocator as the `argus` binary (see src/main.rs).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 const RECORD: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 cc 000:00:01:02 000:00:00:00; fmvn 1; hmvc 0; refcom respond; sm e4;";

@@ -5,6 +5,10 @@
 use std::hint::black_box;
 
 use argus::game::{Chess, Game, parse_san, san_of};
+
+/// The same allocator as the `argus` binary (see src/main.rs).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 /// Fischer-Spassky 1992 game 29 (the PGN standard's example), 85 plies.

@@ -44,6 +44,10 @@ use argus::link::{Link, PortSettings, VirtualCable};
 use argus::referee::{Referee, Settings};
 use crossbeam_channel::{RecvTimeoutError, unbounded};
 
+/// The same allocator as the `argus` binary (see src/main.rs).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Relayed plies measured when `--plies` is not given.
 const DEFAULT_PLIES: usize = 4_000;
 /// The first relays are left out of the figures (threads and caches warm up).
