@@ -12,6 +12,7 @@
 pub mod process;
 pub mod rig;
 pub mod scripted;
+pub mod tool;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -26,36 +27,17 @@ use serialport::SerialPort;
 /// How long to wait for socat to set up a cable.
 const SOCAT_START: Duration = Duration::from_secs(10);
 
-/// Whether `socat` can be run.
+/// Whether `socat` can be run (asked once per test run).
 pub fn socat_available() -> bool {
     static AVAILABLE: OnceLock<bool> = OnceLock::new();
-    *AVAILABLE.get_or_init(|| {
-        Command::new("socat")
-            .arg("-V")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .map(|s| s.success())
-            .unwrap_or(false)
-    })
+    *AVAILABLE.get_or_init(|| tool::available("socat"))
 }
 
 /// Returns `true` if the test may go on. Without socat prints
 /// `SKIPPED: socat not installed (TEST)` and returns `false`, unless the
 /// environment has `ARGUS_REQUIRE_SOCAT=1`, in which case it panics.
-/// TEST is the name of the current thread, which the test harness sets to
-/// the test's name.
 pub fn socat_or_skip() -> bool {
-    let current = std::thread::current();
-    let test = current.name().unwrap_or("test");
-    if socat_available() {
-        return true;
-    }
-    if std::env::var("ARGUS_REQUIRE_SOCAT").is_ok_and(|v| v == "1") {
-        panic!("{test}: socat is not installed but ARGUS_REQUIRE_SOCAT=1");
-    }
-    println!("SKIPPED: socat not installed ({test})");
-    false
+    tool::or_skip("socat", socat_available(), "ARGUS_REQUIRE_SOCAT")
 }
 
 /// Returns from the calling test (after printing `SKIPPED: socat not

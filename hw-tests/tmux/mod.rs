@@ -9,6 +9,9 @@
 
 #![allow(dead_code)]
 
+#[path = "../common/tool.rs"]
+mod tool;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
@@ -18,34 +21,17 @@ use std::time::{Duration, Instant};
 /// How often the screen is looked at while waiting.
 const POLL: Duration = Duration::from_millis(100);
 
-/// Whether `tmux` can be run.
+/// Whether `tmux` can be run (asked once per test run).
 pub fn tmux_available() -> bool {
     static AVAILABLE: OnceLock<bool> = OnceLock::new();
-    *AVAILABLE.get_or_init(|| {
-        Command::new("tmux")
-            .arg("-V")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .map(|s| s.success())
-            .unwrap_or(false)
-    })
+    *AVAILABLE.get_or_init(|| tool::available("tmux"))
 }
 
 /// Returns `true` if the test may go on. Without tmux prints
 /// `SKIPPED: tmux not installed (TEST)` and returns `false`, unless the
 /// environment has `ARGUS_REQUIRE_TMUX=1`, in which case it panics.
 pub fn tmux_or_skip() -> bool {
-    let current = thread::current();
-    let test = current.name().unwrap_or("test");
-    if tmux_available() {
-        return true;
-    }
-    if std::env::var("ARGUS_REQUIRE_TMUX").is_ok_and(|v| v == "1") {
-        panic!("{test}: tmux is not installed but ARGUS_REQUIRE_TMUX=1");
-    }
-    println!("SKIPPED: tmux not installed ({test})");
-    false
+    tool::or_skip("tmux", tmux_available(), "ARGUS_REQUIRE_TMUX")
 }
 
 /// Returns from the calling test (after printing `SKIPPED: tmux not
