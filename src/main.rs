@@ -55,10 +55,12 @@ enum Cmd {
     /// when the match is over, 1 if the journal is damaged or the feed
     /// fails for good, 2 for bad usage.
     Watch(WatchArgs),
-    /// Run the reference client (a built-in mover) on a serial port.
+    /// Run a client on a serial port: the built-in mover, or (--engine) a
+    /// bridge to a UCI or XBoard chess engine.
     ///
     /// It signs on, answers the referee's records as the EPD spec says and
-    /// exits 0 when the referee sends `disconnect`.
+    /// exits 0 when the referee sends `disconnect` (docs/engines.md for the
+    /// engine bridge).
     Client(ClientArgs),
     /// Watch two built-in clients play, refereed live (no hardware needed).
     ///
