@@ -246,14 +246,20 @@ fn spawn_watch(args: &[&str], source: &str) -> Child {
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .expect("cannot start argus watch")
 }
 
 fn watch_output(child: &mut Child) -> String {
     let status = wait_exit(child, WITHIN, "argus watch");
-    assert!(status.success(), "argus watch ended with {status}");
+    if !status.success() {
+        let mut err = String::new();
+        if let Some(mut e) = child.stderr.take() {
+            let _ = std::io::Read::read_to_string(&mut e, &mut err);
+        }
+        panic!("argus watch ended with {status}; it said:\n{err}");
+    }
     let mut out = String::new();
     child
         .stdout

@@ -243,6 +243,11 @@ fn feed(
     books: &mut [PortBook; 2],
     outputs: &mut Outputs,
 ) -> bool {
+    // Events from different threads can arrive slightly out of time order
+    // (a link event stamped just before a timer that was handled first):
+    // the core takes such a time as its current one, and the journal must
+    // record the time the core used, so that its times never go back.
+    let at = at.max(core.time());
     outputs.journal_input(&input, at);
     let mover = match &input {
         Input::Line { from, .. } if outputs.times_relays() => Some(*from),

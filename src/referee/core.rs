@@ -224,6 +224,12 @@ impl Referee {
         &self.settings
     }
 
+    /// The time of the last input handled: inputs are taken in order, and
+    /// an earlier time given later counts as this one.
+    pub fn time(&self) -> u64 {
+        self.now
+    }
+
     /// Whether the session has ended (nothing more will be sent).
     pub fn is_over(&self) -> bool {
         self.stage == Stage::SessionOver
