@@ -11,6 +11,7 @@ use crate::app::logging;
 use crate::app::options::DemoArgs;
 use crate::app::output::Outputs;
 use crate::app::session::{self, Ending, Session, View};
+use crate::app::signals;
 use crate::client::{ClientProtocol, Mover, MoverKind};
 use crate::clock::{LineSettings, parse_friendly};
 use crate::link::{Link, PortSettings, VirtualCable};
@@ -129,10 +130,7 @@ pub fn main(args: DemoArgs) -> u8 {
         },
         ..Settings::default()
     };
-    let (ctrl_tx, ctrl_rx) = unbounded();
-    let _ = ctrlc::set_handler(move || {
-        let _ = ctrl_tx.send(());
-    });
+    let ctrl_rx = signals::stop_requests("argus demo");
     let view = if args.headless {
         View::Headless
     } else {

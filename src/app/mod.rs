@@ -11,5 +11,6 @@ pub mod ports;
 pub mod referee;
 pub mod resume;
 pub mod session;
+pub mod signals;
 pub mod watch;
 pub mod wire;

@@ -11,6 +11,7 @@ use crate::app::logging;
 use crate::app::options::{RefereeArgs, plan};
 use crate::app::output::Outputs;
 use crate::app::session::{self, Ending, Session, View};
+use crate::app::signals;
 use crate::journal::feed::Feed;
 use crate::journal::{Header, JournalWriter, new_session_id};
 use crate::link::Link;
@@ -108,12 +109,7 @@ pub fn main(args: RefereeArgs) -> u8 {
             return EXIT_USAGE;
         }
     };
-    let (ctrl_tx, ctrl_rx) = unbounded();
-    if let Err(e) = ctrlc::set_handler(move || {
-        let _ = ctrl_tx.send(());
-    }) {
-        eprintln!("argus referee: cannot catch Ctrl-C: {e}");
-    }
+    let ctrl_rx = signals::stop_requests("argus referee");
     let opening = format!(
         "referee session: A on {}, B on {}, {}, time control {}, {} game{}",
         plan.ports[0],

@@ -18,6 +18,7 @@ use crate::app::options::{LineOptions, ResumeArgs};
 use crate::app::output::Outputs;
 use crate::app::referee::{EXIT_FAILED, EXIT_OK, EXIT_USAGE, close_feed, start_feed, unix_ms_now};
 use crate::app::session::{self, Ending, Session, View};
+use crate::app::signals;
 use crate::journal::{self, Entry, JournalWriter};
 use crate::link::{Link, PortSettings};
 
@@ -145,12 +146,7 @@ pub fn main(args: ResumeArgs) -> u8 {
         Ok(f) => f,
         Err(e) => return fail(&e),
     };
-    let (ctrl_tx, ctrl_rx) = unbounded();
-    if let Err(e) = ctrlc::set_handler(move || {
-        let _ = ctrl_tx.send(());
-    }) {
-        eprintln!("argus resume: cannot catch Ctrl-C: {e}");
-    }
+    let ctrl_rx = signals::stop_requests("argus resume");
     let view = if args.headless {
         View::Headless
     } else {

@@ -17,6 +17,7 @@ use crossbeam_channel::{Receiver, Sender, after, never, select, unbounded};
 use log::{info, warn};
 
 use crate::app::options::WatchArgs;
+use crate::app::signals;
 use crate::display::{
     InputEvent, InputThread, LinkView, Role, TerminalGuard, Ui, UiAction, next_redraw_in,
 };
@@ -309,10 +310,7 @@ impl Watcher {
         rx: &Receiver<Feed>,
         mut copy: Option<&mut Copy>,
     ) -> Result<(), String> {
-        let (ctrl_tx, ctrl_rx) = unbounded();
-        let _ = ctrlc::set_handler(move || {
-            let _ = ctrl_tx.send(());
-        });
+        let ctrl_rx = signals::stop_requests("argus watch");
         while !self.over() {
             select! {
                 recv(rx) -> f => match f {

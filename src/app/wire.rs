@@ -7,9 +7,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use crossbeam_channel::{after, never, select, unbounded};
+use crossbeam_channel::{after, never, select};
 
 use crate::app::options::LineOptions;
+use crate::app::signals;
 use crate::link::wire::{DirectionStats, Impairments, Wire};
 
 /// `argus wire PORT_1 PORT_2 [options]`.
@@ -135,10 +136,7 @@ pub fn main(args: WireArgs) -> u8 {
             l.as_secs_f64()
         ))
     );
-    let (ctrl_tx, ctrl_rx) = unbounded();
-    let _ = ctrlc::set_handler(move || {
-        let _ = ctrl_tx.send(());
-    });
+    let ctrl_rx = signals::stop_requests("argus wire");
     let end = duration.map_or_else(never, after);
     let started = Instant::now();
     let mut failed = false;
