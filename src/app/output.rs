@@ -239,8 +239,12 @@ impl Outputs {
     }
 
     /// Rewrites the live PGN.
-    pub fn live_pgn(&mut self, game: Option<PgnGame>) {
-        if let (Some(path), Some(g)) = (&self.live_pgn, game)
+    ///
+    /// `game` is only called when there is a live PGN file: without one,
+    /// the game's PGN is not built after every move.
+    pub fn live_pgn(&mut self, game: impl FnOnce() -> Option<PgnGame>) {
+        if let Some(path) = &self.live_pgn
+            && let Some(g) = game()
             && let Err(e) = write_atomic(path, &write_pgn(&g))
         {
             warn!("cannot rewrite the live PGN {}: {e}", path.display());

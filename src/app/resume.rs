@@ -140,7 +140,7 @@ pub fn main(args: ResumeArgs) -> u8 {
         }
     }
     let core = loaded.replay.into_core();
-    outputs.live_pgn(core.live_pgn(last_at));
+    outputs.live_pgn(|| core.live_pgn(last_at));
 
     let feed = match start_feed(args.feed.as_deref(), &args.journal) {
         Ok(f) => f,

@@ -427,9 +427,9 @@ fn carry_out(
             outputs.headless_line(&format!(
                 "game {game_number}: {white} (White) vs {black} (Black)"
             ));
-            outputs.live_pgn(core.live_pgn(at));
+            outputs.live_pgn(|| core.live_pgn(at));
         }
-        Output::MoveMade { .. } => outputs.live_pgn(core.live_pgn(at)),
+        Output::MoveMade { .. } => outputs.live_pgn(|| core.live_pgn(at)),
         Output::GameOver(g) => {
             outputs.headless_line(&format!(
                 "game {}: {} {} ({})",
@@ -438,7 +438,7 @@ fn carry_out(
                 g.termination.as_str(),
                 g.reason
             ));
-            outputs.live_pgn(Some(g.pgn.clone()));
+            outputs.live_pgn(|| Some(g.pgn.clone()));
             outputs.finished_game(g.game_number, &g.pgn);
         }
         Output::SessionOver { summary } => outputs.headless_line(&summary),
