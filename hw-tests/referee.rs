@@ -507,7 +507,8 @@ fn four_fields(s: &str) -> String {
 fn a_full_game_between_two_reference_clients() {
     let rig = rig_or_skip!();
     let mut bout = Bout::new(rig);
-    bout.start_referee(&[]);
+    let live = bout.path("live.pgn");
+    bout.start_referee(&["--live-pgn", &path_arg(&live)]);
     bout.start_client(0, 1, &[]);
     bout.start_client(1, 2, &[]);
     assert_eq!(bout.finish(60), [0, 0, 0]);
@@ -516,6 +517,11 @@ fn a_full_game_between_two_reference_clients() {
     assert_eq!(games.len(), 1);
     let g = &games[0];
     check_game(g);
+    // The live PGN was last rewritten with the finished game.
+    let live_games = bout.games_in(&live);
+    assert_eq!(live_games.len(), 1, "the live PGN holds one game");
+    assert_eq!(live_games[0].sans, g.sans);
+    assert_eq!(live_games[0].tag("Result"), g.tag("Result"));
     assert_eq!(g.tag("White"), Some(NAMES[0]));
     assert_eq!(g.tag("Black"), Some(NAMES[1]));
     assert_eq!(g.tag("TimeControl"), Some("-"));
