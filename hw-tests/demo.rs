@@ -175,8 +175,14 @@ fn board_plays_moves_ticks_clocks_and_quits_cleanly_100x30() {
     let demo = Demo::start(100, 30, "--think-ms 600 --tc 1+0 --seed 7");
     let t = &demo.tmux;
     // Before sign-on the board is there but colours are not assigned yet.
-    let first = t.wait_for("the board with both players", START, |s| {
-        board_shown(s, "abcdefgh") && !s.contains("not assigned yet")
+    // A frame can be captured half drawn: wait for everything asserted on.
+    let first = t.wait_for("the board with both players and kings", START, |s| {
+        board_shown(s, "abcdefgh")
+            && !s.contains("not assigned yet")
+            && s.contains('♔')
+            && s.contains('♚')
+            && s.lines().any(|l| l.starts_with("White A random mover"))
+            && s.lines().any(|l| l.starts_with("Black B greedy mover"))
     });
     assert!(
         t.alternate_screen(),
@@ -202,9 +208,10 @@ fn board_plays_moves_ticks_clocks_and_quits_cleanly_100x30() {
         "no square colours:\n{colours}"
     );
 
-    let screen = t.wait_for("the first move", PLAY, |s| moves_shown(s) >= 1);
+    let screen = t.wait_for("the first move, numbered", PLAY, |s| {
+        moves_shown(s) >= 1 && s.contains("1. ")
+    });
     let moves = moves_shown(&screen);
-    assert!(screen.contains("1. "), "no move number:\n{screen}");
 
     // A running clock ticks: the same side's clock, marked as running,
     // shows two different times.
@@ -233,33 +240,45 @@ fn ascii_board_at_80x24_shows_help_flips_and_quits() {
     skip_unless_tmux!();
     let demo = Demo::start(80, 24, "--ascii --think-ms 300 --tc 1+1");
     let t = &demo.tmux;
-    let screen = t.wait_for("the board", START, |s| board_shown(s, "abcdefgh"));
+    // Both kings are always on the board, as letters. A frame can be
+    // captured half drawn, so the wait asks for all of it.
+    let kings_as_letters = |s: &str| {
+        let board: String = s
+            .lines()
+            .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+            .map(|l| l.chars().take(26).collect::<String>())
+            .collect();
+        board.contains('K') && board.contains('k')
+    };
+    let screen = t.wait_for("the board with both kings", START, |s| {
+        board_shown(s, "abcdefgh") && kings_as_letters(s)
+    });
     assert!(
         !screen.chars().any(|c| GLYPHS.contains(&c)),
         "glyphs in --ascii mode:\n{screen}"
     );
-    // Both kings are always on the board, as letters.
-    let board: String = screen
-        .lines()
-        .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
-        .map(|l| l.chars().take(26).collect::<String>())
-        .collect();
-    assert!(board.contains('K') && board.contains('k'), "{screen}");
 
     t.send_keys(&["?"]);
-    let help = t.wait_for("the help", EXIT, |s| s.contains("flip the board"));
-    for line in ["pause / resume", "adjudicate: draw", "quit (y/n"] {
-        assert!(help.contains(line), "help without {line:?}:\n{help}");
-    }
+    let lines = [
+        "flip the board",
+        "pause / resume",
+        "adjudicate: draw",
+        "quit (y/n",
+    ];
+    t.wait_for("the whole help", EXIT, |s| {
+        lines.iter().all(|l| s.contains(l))
+    });
     t.send_keys(&["Escape"]);
     t.wait_for("the help to close", EXIT, |s| !s.contains("flip the board"));
 
     t.send_keys(&["f"]);
-    let flipped = t.wait_for("the flipped board", EXIT, |s| board_shown(s, "hgfedcba"));
-    let top_rank = flipped
-        .lines()
-        .find(|l| l.starts_with(|c: char| c.is_ascii_digit()));
-    assert!(top_rank.is_some_and(|l| l.starts_with("1 ")), "{flipped}");
+    // Flipped: files run h to a and rank 1 is at the top.
+    t.wait_for("the flipped board", EXIT, |s| {
+        board_shown(s, "hgfedcba")
+            && s.lines()
+                .find(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+                .is_some_and(|l| l.starts_with("1 "))
+    });
 
     t.send_keys(&["q"]);
     t.wait_for("the quit question", EXIT, |s| s.contains("Quit argus?"));
@@ -288,14 +307,12 @@ fn too_small_terminal_then_resize_then_ctrl_c_quits_cleanly() {
 
     // Bigger: the board comes, with the largest squares.
     t.resize(200, 60);
-    let big = t.wait_for("the board after a resize", START, |s| {
+    t.wait_for("the board after a resize, squares 9 wide", START, |s| {
         board_shown(s, "abcdefgh")
+            && s.lines()
+                .find(|l| l.trim_start().starts_with("a "))
+                .is_some_and(|l| l.contains("a        b"))
     });
-    let labels = big
-        .lines()
-        .find(|l| l.trim_start().starts_with("a "))
-        .unwrap_or_default();
-    assert!(labels.contains("a        b"), "squares not 9 wide:\n{big}");
 
     // In raw mode Ctrl-C is a key: once asks, twice quits.
     t.send_keys(&["C-c"]);
