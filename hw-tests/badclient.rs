@@ -554,6 +554,15 @@ scenario!(
         ..Case::black("unparsable-move")
     }
 );
+scenario!(
+    an_unparsable_move_under_illegal_retry_is_asked_again,
+    Case {
+        referee: &["--illegal", "retry"],
+        log: &["B: unparsable move \"Zz9\"", "asking again (1 of 2)"],
+        stdout: &["Black resigned"],
+        ..Case::black("unparsable-move-retry")
+    }
+);
 scenario!(a_wrong_echo_once, Case::black("echo-once"));
 scenario!(
     a_wrong_echo_every_time,

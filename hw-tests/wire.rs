@@ -38,14 +38,19 @@ const NAMES: [&str; 2] = ["alpha", "beta"];
 struct Noise {
     bit_error_rate: f64,
     cut: Option<(f64, f64)>,
+    /// The time control unless `ARGUS_NOISE_TC` says otherwise.
+    tc: &'static str,
 }
 
-/// The time control of noisy sessions: 15 s sudden death. A record lost on
-/// the line stalls an untimed game for ever (the EPD protocol has no
-/// retransmission; see docs/robustness.md); with a clock the stalled side
-/// loses on time and the match goes on. The clients move at once and the
-/// line time is credited, so a game that is not stalled never flags.
-const NOISY_TC: &str = "15";
+/// The time control of noisy sessions (`ARGUS_NOISE_TC`; 60 s sudden
+/// death for the experiment, 15 s for the short tests). A record lost on
+/// the line is asked for again after 2 s of silence (`--resend-after`); if
+/// even that is lost for good, the clock ends the game and the match goes
+/// on. The clients move at once and the line time is credited, so only
+/// those 2 s stalls use the clock.
+fn noisy_tc(default: &str) -> String {
+    env_or("ARGUS_NOISE_TC", default.to_string())
+}
 
 /// What a session produced, for the checks and the report.
 #[derive(Debug, Default)]
@@ -55,6 +60,8 @@ struct Outcome {
     normal: usize,
     /// Games lost on time (a stall after a lost record).
     time_forfeits: usize,
+    /// Games lost by a rules infraction (a bad move with no retries left).
+    infractions: usize,
     /// Lines the wires delivered damaged (or lost to a cut), all four
     /// directions.
     damaged_lines: u64,
@@ -64,8 +71,10 @@ struct Outcome {
     corrupted_bytes: u64,
     /// Lines the referee rejected or dropped.
     rejected: usize,
-    /// Positions the referee sent again after a bad echo.
+    /// Positions the referee sent again after a bad echo or a silence.
     resends: usize,
+    /// Clients asked again after an illegal or unparsable move.
+    retries: usize,
     /// Faults and forfeits (`rules infraction`).
     faults: usize,
     /// Client lines that said they ignored a (damaged) record.
@@ -150,10 +159,12 @@ impl Session {
         ];
         args.extend(["--max-resends".into(), "5".into()]);
         if noise.bit_error_rate > 0.0 || noise.cut.is_some() {
-            // A record lost on the line is asked for again after 3 s of
-            // silence; the clock still ends a game that cannot recover.
-            args.extend(["--tc".into(), NOISY_TC.into()]);
-            args.extend(["--resend-after".into(), "3".into()]);
+            // A record lost on the line is asked for again after 2 s of
+            // silence, a move damaged into an illegal one is asked for
+            // again; the clock still ends a game that cannot recover.
+            args.extend(["--tc".into(), noisy_tc(noise.tc)]);
+            args.extend(["--resend-after".into(), "2".into()]);
+            args.extend(["--illegal".into(), "retry".into()]);
         }
         let mut referee = Proc::spawn("referee", &argus_bin(), &args);
         wait_for_file(&log_dir.join("argus.log"), "referee session:", &mut referee);
@@ -229,6 +240,7 @@ impl Session {
             match g.tag("Termination") {
                 Some("normal") => out.normal += 1,
                 Some("time forfeit") => out.time_forfeits += 1,
+                Some("rules infraction") => out.infractions += 1,
                 _ => {}
             }
             check_moves(k + 1, g, &replies, &mut out);
@@ -241,12 +253,14 @@ impl Session {
 impl Outcome {
     fn report(&self, what: &str) -> String {
         format!(
-            "{what}: {} games ({} ended normally, {} on time), {} plies, {} foreign moves; \
-             wire: {} lines, {} damaged, {} bytes corrupted; referee: {} lines rejected or dropped, \
-             {} resends, {} faults/forfeits; clients ignored {} records; {:.0} s",
+            "{what}: {} games ({} ended normally, {} on time, {} by a rules infraction), {} plies, \
+             {} foreign moves; wire: {} lines, {} damaged, {} bytes corrupted; referee: {} lines \
+             rejected or dropped, {} resends, {} bad moves asked again, {} faults/forfeits; \
+             clients ignored {} records; {:.0} s",
             self.games.len(),
             self.normal,
             self.time_forfeits,
+            self.infractions,
             self.plies,
             self.foreign_moves.len(),
             self.lines,
@@ -254,6 +268,7 @@ impl Outcome {
             self.corrupted_bytes,
             self.rejected,
             self.resends,
+            self.retries,
             self.faults,
             self.client_ignored,
             self.secs
@@ -282,8 +297,10 @@ fn parse_wire_summary(l: &str) -> Option<(u64, u64, u64)> {
 /// Counts what the referee's log says it detected.
 fn count_detections(log: &str, out: &mut Outcome) {
     for l in log.lines() {
-        if l.contains("resending the position") {
+        if l.contains("resending the position") || l.contains("sending the respond again") {
             out.resends += 1;
+        } else if l.contains("; asking again (") {
+            out.retries += 1;
         } else if l.contains("rejected") || l.contains("line dropped") {
             out.rejected += 1;
         } else if l.contains("rules infraction") || l.contains("[ERROR]") {
@@ -408,6 +425,7 @@ fn bit_errors_are_detected_or_harmless() {
     let noise = Noise {
         bit_error_rate: 1e-3,
         cut: None,
+        tc: "15",
     };
     let out = s.run(1, &noise, 7, Duration::from_secs(120));
     println!("{}", out.report("bit error rate 1e-3"));
@@ -423,6 +441,7 @@ fn a_session_survives_a_pulled_cable() {
     let noise = Noise {
         bit_error_rate: 0.0,
         cut: Some((3.0, 2.0)),
+        tc: "15",
     };
     let out = s.run(1, &noise, 3, Duration::from_secs(120));
     println!("{}", out.report("cable pulled at 3 s for 2 s"));
@@ -438,7 +457,7 @@ fn a_session_survives_a_pulled_cable() {
 /// `scripts/noise.sh`) at `ARGUS_NOISE_BER` (1e-4), split over
 /// `ARGUS_NOISE_SESSIONS` referee sessions run at once (each with its own
 /// cables, wires and seeds; the line is paced, so they hardly compete).
-fn noise_experiment_with(default_games: usize) {
+fn noise_experiment_with(default_games: usize, tc: &'static str) {
     let games = env_or("ARGUS_NOISE_GAMES", default_games);
     let ber = env_or("ARGUS_NOISE_BER", 1e-4);
     let seed = env_or("ARGUS_NOISE_SEED", 1u64);
@@ -446,6 +465,7 @@ fn noise_experiment_with(default_games: usize) {
     let noise = Noise {
         bit_error_rate: ber,
         cut: None,
+        tc,
     };
     let outcomes: Vec<Outcome> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..sessions)
@@ -474,6 +494,8 @@ fn noise_experiment_with(default_games: usize) {
         total.games.extend(o.games);
         total.normal += o.normal;
         total.time_forfeits += o.time_forfeits;
+        total.infractions += o.infractions;
+        total.retries += o.retries;
         total.damaged_lines += o.damaged_lines;
         total.lines += o.lines;
         total.corrupted_bytes += o.corrupted_bytes;
@@ -499,12 +521,12 @@ fn noise_experiment_with(default_games: usize) {
 #[test]
 fn noise_experiment_short() {
     skip_unless_socat!();
-    noise_experiment_with(2);
+    noise_experiment_with(2, "15");
 }
 
 #[test]
 #[ignore = "long: 50 games at 9600 baud; run by scripts/noise.sh"]
 fn noise_experiment() {
     skip_unless_socat!();
-    noise_experiment_with(50);
+    noise_experiment_with(50, "60");
 }

@@ -37,6 +37,9 @@ pub enum IllegalArg {
     Forfeit,
     /// `refcom fault;` and a pause for the supervisor.
     Fault,
+    /// Ask again (the respond record once more, the clock running), up to
+    /// --max-resends times a turn; then the offender loses. For noisy lines.
+    Retry,
 }
 
 /// `--client-fault`: what a client's `refreq fault;` does.
@@ -173,8 +176,9 @@ pub struct MatchOptions {
     /// lost record would stall an untimed game [default: 0].
     #[arg(long, value_name = "SECS")]
     pub resend_after: Option<f64>,
-    /// Times the position is resent to a client that echoes it wrong,
-    /// before that counts as a fault [default: 2].
+    /// Times a turn the position is resent to a client that echoes it
+    /// wrong (or, with --illegal retry, sends a bad move), before that
+    /// counts as a fault [default: 2].
     #[arg(long, value_name = "N")]
     pub max_resends: Option<u32>,
 }
@@ -536,7 +540,8 @@ pub fn plan(
         },
         illegal_move: match m.illegal {
             Some(IllegalArg::Fault) => IllegalMove::Fault,
-            _ => IllegalMove::Forfeit,
+            Some(IllegalArg::Retry) => IllegalMove::Retry,
+            Some(IllegalArg::Forfeit) | None => IllegalMove::Forfeit,
         },
         client_fault: match (m.client_fault, headless) {
             (Some(ClientFaultArg::Pause), _) | (None, false) => ClientFault::Pause,

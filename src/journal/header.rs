@@ -139,6 +139,7 @@ impl Header {
                 one(match illegal_move {
                     IllegalMove::Forfeit => "forfeit",
                     IllegalMove::Fault => "fault",
+                    IllegalMove::Retry => "retry",
                 }),
             ),
             set(
@@ -322,7 +323,8 @@ impl HeaderBuilder {
                     s.illegal_move = match single()?.as_str() {
                         "forfeit" => IllegalMove::Forfeit,
                         "fault" => IllegalMove::Fault,
-                        _ => return Err(bad("forfeit or fault expected")),
+                        "retry" => IllegalMove::Retry,
+                        _ => return Err(bad("forfeit, fault or retry expected")),
                     }
                 }
                 "client-fault" => {
@@ -517,6 +519,16 @@ mod tests {
         assert_eq!(back.port, h.port);
         let (a, b) = (&h.settings, &back.settings);
         assert_eq!(format!("{a:?}"), format!("{b:?}"));
+    }
+
+    #[test]
+    fn every_illegal_move_policy_round_trips() {
+        for policy in [IllegalMove::Forfeit, IllegalMove::Fault, IllegalMove::Retry] {
+            let mut h = sample();
+            h.settings.illegal_move = policy;
+            let back = rebuild(&h).unwrap();
+            assert_eq!(back.settings.illegal_move, policy);
+        }
     }
 
     #[test]

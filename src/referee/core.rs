@@ -1076,12 +1076,16 @@ impl Referee {
                 .as_ref()
                 .map_or(Color::White, |g| g.color_of(from));
             let reason = format!("echoed position still differs after {max} resends ({diff})");
-            self.illegal(from, color, None, &reason, at, out);
+            match self.settings.illegal_move {
+                // The retries are spent: asking once more would not help.
+                IllegalMove::Retry => self.forfeit(from, color, None, &reason, at, out),
+                _ => self.illegal(from, color, None, &reason, at, out),
+            }
         }
     }
 
     /// An illegal or unparsable move, a missing move, or a persistent bad
-    /// echo: forfeit or fault, as the settings say.
+    /// echo: forfeit, fault or ask again, as the settings say.
     fn illegal(
         &mut self,
         from: ClientId,
@@ -1091,27 +1095,34 @@ impl Referee {
         at: u64,
         out: &mut Vec<Output>,
     ) {
-        let who = color_name(color);
         match self.settings.illegal_move {
-            IllegalMove::Forfeit => {
-                if let Some(g) = self.game.as_mut() {
-                    g.final_comment = Some(match move_text {
-                        Some(m) => format!("{who} played {}: {reason}", quote(m)),
-                        None => format!("{who}: {reason}"),
-                    });
+            IllegalMove::Forfeit => self.forfeit(from, color, move_text, reason, at, out),
+            IllegalMove::Retry => {
+                let max = self.settings.max_resends;
+                let awaiting = self
+                    .game
+                    .as_mut()
+                    .and_then(|g| g.awaiting.as_mut())
+                    .filter(|a| a.client == from && a.resends < max);
+                match awaiting {
+                    Some(a) => {
+                        a.resends += 1;
+                        let n = a.resends;
+                        self.notice(
+                            out,
+                            EventKind::Warning,
+                            format!("{}: {reason}; asking again ({n} of {max})", from.letter()),
+                        );
+                        self.send_respond(from, at, out, Respond::Again);
+                    }
+                    None => {
+                        let reason = match max {
+                            0 => reason.to_owned(),
+                            _ => format!("{reason} (asked again {max} times)"),
+                        };
+                        self.forfeit(from, color, move_text, &reason, at, out);
+                    }
                 }
-                self.notice(
-                    out,
-                    EventKind::Fault,
-                    format!("{}: {reason}", from.letter()),
-                );
-                self.end_game(
-                    GameResult::Win(!color),
-                    Termination::RulesInfraction,
-                    format!("{who} forfeits: {reason}"),
-                    at,
-                    out,
-                );
             }
             IllegalMove::Fault => {
                 let text = format!(
@@ -1123,6 +1134,37 @@ impl Referee {
                 self.notice(out, EventKind::Fault, text);
             }
         }
+    }
+
+    /// The offender loses the game (Termination "rules infraction").
+    fn forfeit(
+        &mut self,
+        from: ClientId,
+        color: Color,
+        move_text: Option<&str>,
+        reason: &str,
+        at: u64,
+        out: &mut Vec<Output>,
+    ) {
+        let who = color_name(color);
+        if let Some(g) = self.game.as_mut() {
+            g.final_comment = Some(match move_text {
+                Some(m) => format!("{who} played {}: {reason}", quote(m)),
+                None => format!("{who}: {reason}"),
+            });
+        }
+        self.notice(
+            out,
+            EventKind::Fault,
+            format!("{}: {reason}", from.letter()),
+        );
+        self.end_game(
+            GameResult::Win(!color),
+            Termination::RulesInfraction,
+            format!("{who} forfeits: {reason}"),
+            at,
+            out,
+        );
     }
 
     // ----- game flow ----------------------------------------------------

@@ -26,6 +26,12 @@ pub enum IllegalMove {
     /// `refcom fault;` to the offender, clocks stopped, and a pause for the
     /// supervisor, who resumes (the offender is asked again) or adjudicates.
     Fault,
+    /// The offender is sent its respond record again, its clock still
+    /// running, up to `Settings::max_resends` times a turn (the budget the
+    /// echo resends use too); then it loses as with `Forfeit`. For noisy
+    /// lines, where one flipped bit turns a legal move into an unparsable
+    /// one.
+    Retry,
 }
 
 /// What a client's `refreq fault;` does.
@@ -99,8 +105,9 @@ pub struct Settings {
     /// reply for this long (0: never). On a noisy line a lost or damaged
     /// record would otherwise stall an untimed game for ever.
     pub resend_after_ms: u64,
-    /// How many times a respond record is sent again to a client whose
-    /// echoed position differs, before it is treated as a fault.
+    /// How many times a turn a respond record is sent again to a client
+    /// whose echoed position differs (or, with `IllegalMove::Retry`, whose
+    /// move was illegal or unparsable), before it is treated as a fault.
     pub max_resends: u32,
 }
 

@@ -627,6 +627,97 @@ fn an_illegal_move_with_the_fault_policy_pauses_and_resume_asks_again() {
 }
 
 #[test]
+fn an_unparsable_move_with_the_retry_policy_is_asked_again_with_the_clock_running() {
+    let mut h = Harness::new(no_credit(Settings {
+        illegal_move: IllegalMove::Retry,
+        ..timed("300")
+    }));
+    let t = h.start();
+    h.reply(A, t + 500, "e4");
+    h.clear();
+    let first = h.last(B).clone();
+    // A flipped bit on the line: "e5" became "e%".
+    h.reply(B, t + 1_500, "e%");
+    let again = h.take(B);
+    assert_eq!(again.len(), 1, "{again:?}");
+    assert_eq!(again[0].refcom(), Respond);
+    assert_eq!(again[0].record.fields, first.record.fields);
+    assert_eq!(again[0].sm(), Some("e4"), "the same question again");
+    assert!(h.take(A).is_empty());
+    assert!(h.game_overs().is_empty());
+    assert!(
+        h.notices()
+            .iter()
+            .any(|n| n.contains("unparsable move") && n.contains("asking again (1 of 2)")),
+        "{:?}",
+        h.notices()
+    );
+    // The clock ran through the retry: 1 s to the bad reply, 1 s more.
+    h.reply(B, t + 2_500, "e5");
+    assert_eq!(h.take(A)[0].sm(), Some("e5"));
+    assert_eq!(
+        h.referee.snapshot(t + 2_500).clock(Color::Black).used_ms,
+        2_000
+    );
+    assert_eq!(h.snap().sans, ["e4", "e5"]);
+}
+
+#[test]
+fn an_illegal_move_with_the_retry_policy_forfeits_when_the_retries_are_spent() {
+    let mut h = Harness::new(Settings {
+        illegal_move: IllegalMove::Retry,
+        max_resends: 2,
+        ..settings()
+    });
+    let t = h.start();
+    h.clear();
+    for i in 0..2u64 {
+        h.reply(A, t + 500 + i * 500, "Ke2");
+        assert_eq!(h.take_cmds(A), [Respond], "retry {i}");
+        assert!(h.game_overs().is_empty());
+    }
+    h.reply(A, t + 2_000, "Ke2");
+    assert_over(
+        &mut h,
+        "0-1",
+        Termination::RulesInfraction,
+        "White forfeits: illegal move \"Ke2\"",
+    );
+    let g = h.game_over();
+    assert!(g.reason.contains("(asked again 2 times)"), "{}", g.reason);
+    assert!(g.pgn.moves.is_empty(), "an illegal move is never recorded");
+}
+
+#[test]
+fn the_retry_budget_is_per_turn_and_shared_with_echo_resends() {
+    let mut h = Harness::new(Settings {
+        illegal_move: IllegalMove::Retry,
+        max_resends: 1,
+        ..settings()
+    });
+    let t = h.start();
+    // White spends its one retry, then moves: Black's turn starts afresh.
+    h.reply(A, t + 500, "Zz9");
+    h.reply(A, t + 1_000, "d4");
+    h.reply(B, t + 1_500, "Zz9");
+    h.reply(B, t + 2_000, "d5");
+    assert!(h.game_overs().is_empty());
+    assert_eq!(h.snap().sans, ["d4", "d5"]);
+    // A bad echo takes the retry of this turn; the bad move after it
+    // forfeits.
+    h.clear();
+    h.line(A, t + 2_500, "8/8/8/8/8/8/8/8 w - - refreq reply; sm c4;");
+    assert_eq!(h.take_cmds(A).last(), Some(&Respond));
+    h.reply(A, t + 3_000, "Zz9");
+    assert_over(
+        &mut h,
+        "0-1",
+        Termination::RulesInfraction,
+        "unparsable move",
+    );
+}
+
+#[test]
 fn an_illegal_move_with_the_fault_policy_can_be_adjudicated() {
     let mut h = Harness::new(Settings {
         illegal_move: IllegalMove::Fault,

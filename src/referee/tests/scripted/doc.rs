@@ -8,6 +8,7 @@
 //! and review the diff.
 
 use super::harness::*;
+use crate::referee::{IllegalMove, Settings};
 
 /// Both sign on with a `tcsi` name; the reset delay passes. Returns the
 /// time the game began.
@@ -57,6 +58,18 @@ fn illegal_move() -> String {
     h.transcript()
 }
 
+fn illegal_move_retry() -> String {
+    let mut h = Harness::new(Settings {
+        illegal_move: IllegalMove::Retry,
+        ..settings()
+    });
+    let t = start(&mut h);
+    let t = h.play(t, 1_000, &["e4"]);
+    h.reply(B, t + 1_000, "e%");
+    h.reply(B, t + 2_000, "e5");
+    h.transcript()
+}
+
 fn bad_echo() -> String {
     let mut h = Harness::new(settings());
     let t = start(&mut h);
@@ -86,6 +99,7 @@ fn scenarios() -> Vec<(&'static str, String)> {
         ("claim", claim()),
         ("resign", resignation()),
         ("illegal-move", illegal_move()),
+        ("illegal-move-retry", illegal_move_retry()),
         ("bad-echo", bad_echo()),
         ("restart", restart()),
     ]

@@ -127,20 +127,17 @@ fn settings() -> impl Strategy<Value = Settings> {
         ],
         1u32..4,
         prop_oneof![Just(0u64), Just(5_000)],
-        any::<bool>(),
+        0u8..3,
         any::<bool>(),
         0u32..3,
     )
-        .prop_map(|(tc, games, delay, forfeit, play_on, resends)| Settings {
+        .prop_map(|(tc, games, delay, illegal, play_on, resends)| Settings {
             time_control: tc.parse::<TimeControl>().expect("a valid control"),
             games,
             reset_delay_ms: delay,
             conclude_delay_ms: delay,
-            illegal_move: if forfeit {
-                IllegalMove::Forfeit
-            } else {
-                IllegalMove::Fault
-            },
+            illegal_move: [IllegalMove::Forfeit, IllegalMove::Fault, IllegalMove::Retry]
+                [usize::from(illegal)],
             false_claim: if play_on {
                 FalseClaim::PlayOn
             } else {

@@ -618,6 +618,14 @@ impl Sim {
                         assert!(matches!(after.phase, Phase::Paused { .. }));
                         assert!(outs.iter().any(|o| is_record_to(o, from, RefCom::Fault)));
                     }
+                    // Asked again while the turn's retries last, then lost.
+                    IllegalMove::Retry => match over {
+                        Some(g) => forfeit(g),
+                        None => assert!(
+                            outs.iter().any(|o| is_record_to(o, from, RefCom::Respond)),
+                            "t={at}: a bad move under retry was not asked again: {outs:?}"
+                        ),
+                    },
                 }
             }
             Some(OffenceKind::FalseClaim) => match self.spec.false_claim {

@@ -118,6 +118,38 @@ fn illegal_moves_under_the_fault_policy_pause_and_resume() {
 }
 
 #[test]
+fn illegal_moves_under_the_retry_policy_are_asked_again() {
+    // About one reply in seventeen is bad; a game is lost only after three
+    // bad replies in a row (the default two retries): 1 turn in ~5,000,
+    // where the forfeit policy loses every game at its first bad reply.
+    let faults = Faults {
+        illegal: 30,
+        unparsable: 30,
+        ..Faults::default()
+    };
+    let mut spec = MatchSpec::new(14, 20, "-");
+    spec.faults = [faults.clone(), faults];
+    spec.illegal_move = IllegalMove::Retry;
+    let r = run("illegal/retry", spec);
+    // The harness checked each offence: never played, asked again or lost.
+    // Each retry is a warning.
+    assert!(r.warnings > 50, "{}", r.warnings);
+    let forfeits: Vec<_> = r
+        .games
+        .iter()
+        .filter(|g| g.termination == Termination::RulesInfraction)
+        .collect();
+    assert!(
+        forfeits.len() < r.games.len() / 2,
+        "{} forfeits",
+        forfeits.len()
+    );
+    for g in forfeits {
+        assert!(g.reason.contains("(asked again 2 times)"), "{}", g.reason);
+    }
+}
+
+#[test]
 fn bad_echoes_are_resent_then_forfeit() {
     let faults = Faults {
         bad_echo: 300,
@@ -196,6 +228,7 @@ fn everything_at_once() {
         (22, "300", IllegalMove::Fault),
         (23, "40/300:120", IllegalMove::Forfeit),
         (24, "*300", IllegalMove::Fault),
+        (25, "300", IllegalMove::Retry),
     ] {
         let mut spec = MatchSpec::new(seed, 15, tc);
         spec.faults = [everything(40), everything(40)];
