@@ -429,11 +429,22 @@ fn check(name: &str, case: Case) {
             "{name}: no rejected line for {want:?}; rejected: {reasons:#?}"
         );
     }
+    let notes: Vec<String> = out
+        .lines
+        .iter()
+        .filter(|l| l.direction == Direction::Note)
+        .map(|l| String::from_utf8_lossy(&l.bytes).into_owned())
+        .collect();
     for want in case.log {
         let warnings: Vec<&str> = out.log.lines().filter(|l| l.contains("WARN")).collect();
         assert!(
             warnings.iter().any(|l| l.contains(want)),
             "{name}: no log warning with {want:?}; warnings: {warnings:#?}"
+        );
+        // The core's notices are `#` notes in the transcript as well.
+        assert!(
+            notes.iter().any(|n| n.contains(want)),
+            "{name}: no transcript note with {want:?}; notes: {notes:#?}"
         );
     }
     if case.memory {

@@ -442,7 +442,12 @@ fn carry_out(
             outputs.finished_game(g.game_number, &g.pgn);
         }
         Output::SessionOver { summary } => outputs.headless_line(&summary),
-        Output::Notice { kind, text } => outputs.notice(kind, &text),
+        Output::Notice { kind, text } => {
+            // In the transcript too, right after the line it is about: a
+            // refused line is then explained where it is shown.
+            outputs.transcript_note(at, &text);
+            outputs.notice(kind, &text);
+        }
     }
 }
 
