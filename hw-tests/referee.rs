@@ -21,6 +21,7 @@ use argus::epd::{Record, RefCom, RefReq};
 use argus::game::{self, Chess, Game};
 use argus::link::{PortSettings, open_port};
 use argus::record::pgn_read::{PgnText, read_pgn_games};
+use argus::epd::line_check::{self, Checked};
 use argus::record::transcript::{Direction, TranscriptLine, parse_line};
 use common::argus_bin;
 use common::process::Proc;
@@ -509,8 +510,9 @@ fn a_full_game_between_two_reference_clients() {
     let mut bout = Bout::new(rig);
     let live = bout.path("live.pgn");
     bout.start_referee(&["--live-pgn", &path_arg(&live)]);
+    // A checks its lines (the default), B does not.
     bout.start_client(0, 1, &[]);
-    bout.start_client(1, 2, &[]);
+    bout.start_client(1, 2, &["--no-line-check"]);
     assert_eq!(bout.finish(60), [0, 0, 0]);
 
     let games = bout.games_in(&bout.pgn_path());
@@ -530,6 +532,17 @@ fn a_full_game_between_two_reference_clients() {
 
     let lines = bout.transcript();
     check_transcript(&lines, &games, &[0]);
+    // Every line to and from A carries a good Acrc check; no line of B's.
+    for l in lines.iter().filter(|l| l.direction != Direction::Note) {
+        let text = String::from_utf8_lossy(&l.bytes);
+        let text = text.trim_end_matches(['\r', '\n']);
+        let check = line_check::verify(text);
+        if l.port == PORTS[0] {
+            assert!(matches!(check, Checked::Valid(_)), "A: {text}");
+        } else {
+            assert_eq!(check, Checked::Absent, "B: {text}");
+        }
+    }
     for (i, port) in PORTS.iter().enumerate() {
         let sign_on = records(&lines, port, Direction::In)
             .into_iter()

@@ -232,7 +232,7 @@ impl Session {
             out.client_ignored += c
                 .stderr_text()
                 .lines()
-                .filter(|l| l.contains("ignored a record"))
+                .filter(|l| l.contains("ignored a"))
                 .count();
         }
         let games = std::mem::take(&mut out.games);

@@ -7,6 +7,7 @@ use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 use crate::app::options::ClientArgs;
 use crate::client::engine::Bridge;
 use crate::client::{Action, ClientProtocol, Mover};
+use crate::epd::line_check::{self as check, Checked};
 use crate::link::{Link, LinkEvent, LinkEventKind, PortSettings};
 
 /// How long the client waits for the referee's first record before it
@@ -32,6 +33,7 @@ pub fn main(args: ClientArgs) -> u8 {
         }
     };
     let verbose = true;
+    let line_check = !args.no_line_check;
     let outcome = match engine {
         Some(engine) => {
             let bridge = match Bridge::start(engine, args.name.as_deref()) {
@@ -42,7 +44,14 @@ pub fn main(args: ClientArgs) -> u8 {
                 }
             };
             eprintln!("client: engine {:?} is ready", bridge.name());
-            run(&args.port, settings, bridge, Duration::ZERO, verbose)
+            run(
+                &args.port,
+                settings,
+                bridge,
+                Duration::ZERO,
+                verbose,
+                line_check,
+            )
         }
         None => {
             let protocol = ClientProtocol::new(
@@ -56,6 +65,7 @@ pub fn main(args: ClientArgs) -> u8 {
                 protocol,
                 Duration::from_millis(args.think_ms),
                 verbose,
+                line_check,
             )
         }
     };
@@ -120,34 +130,44 @@ pub enum ClientError {
 
 /// Runs a reference client on `port` until the referee sends
 /// `disconnect`. It signs on at start and again whenever its link comes
-/// back after a loss (the referee then brings it back in line).
+/// back after a loss (the referee then brings it back in line). With
+/// `line_check`, every line it sends carries the `Acrc` check
+/// (`epd::line_check`).
 pub fn run<A: Answerer>(
     port: &str,
     settings: PortSettings,
     protocol: A,
     think: Duration,
     verbose: bool,
+    line_check: bool,
 ) -> Result<(), ClientError> {
     let (tx, rx) = unbounded();
     let link = Link::open("client", port, settings, Instant::now(), tx)
         .map_err(|e| ClientError::Open(e.to_string()))?;
-    serve(&link, &rx, protocol, think, verbose)
+    serve(&link, &rx, protocol, think, verbose, line_check)
 }
 
-/// The client loop on an open link.
+/// The client loop on an open link. A record from the referee whose
+/// `Acrc` check is wrong was damaged on the way: it is ignored, and the
+/// referee asks again (it resends after a damaged reply, and after
+/// `--resend-after` seconds of silence).
 pub fn serve<A: Answerer>(
     link: &Link,
     events: &Receiver<LinkEvent>,
     mut protocol: A,
     think: Duration,
     verbose: bool,
+    line_check: bool,
 ) -> Result<(), ClientError> {
     let say = |s: &str| {
         if verbose {
             eprintln!("client: {s}");
         }
     };
-    let send = |text: String| {
+    let send = |mut text: String| {
+        if line_check {
+            check::append(&mut text);
+        }
         link.send(text)
             .map_err(|e| ClientError::Failed(e.to_string()))
     };
@@ -174,7 +194,15 @@ pub fn serve<A: Answerer>(
         match ev.kind {
             LinkEventKind::Line { text, .. } => {
                 heard = true;
-                for action in protocol.handle_line(&text) {
+                let record = match check::verify(&text) {
+                    Checked::Valid(payload) => payload,
+                    Checked::Absent => text.as_str(),
+                    Checked::Invalid(why) => {
+                        say(&format!("ignored a damaged record ({why})"));
+                        continue;
+                    }
+                };
+                for action in protocol.handle_line(record) {
                     match action {
                         Action::Reply(r) => {
                             if !think.is_zero() {

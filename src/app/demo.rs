@@ -106,7 +106,7 @@ pub fn main(args: DemoArgs) -> u8 {
         );
         let think = Duration::from_millis(args.think_ms);
         clients.push(thread::spawn(move || {
-            client::run(&path, settings, protocol, think, false)
+            client::run(&path, settings, protocol, think, false, true)
         }));
     }
     let settings = Settings {

@@ -345,6 +345,12 @@ pub struct ClientArgs {
     /// Do not claim draws (threefold repetition, fifty moves) when due.
     #[arg(long)]
     pub no_claims: bool,
+    /// Send lines without the `Acrc` line check. By default every line
+    /// ends with a CRC-32 that argus verifies, so a bit flipped on the
+    /// cable cannot change a move unnoticed; referees that do not know the
+    /// check ignore it (a private EPD opcode).
+    #[arg(long)]
+    pub no_line_check: bool,
     #[command(flatten)]
     pub engine: EngineOptions,
 }

@@ -23,6 +23,7 @@
 pub mod basetype;
 pub mod build;
 pub mod error;
+pub mod line_check;
 pub mod ops;
 pub mod parse;
 pub mod record;

@@ -6,33 +6,10 @@
 /// The check of the line before the first one.
 pub const CHAIN_START: u32 = 0;
 
-const fn make_table() -> [u32; 256] {
-    let mut table = [0u32; 256];
-    let mut i = 0;
-    while i < 256 {
-        let mut c = i as u32;
-        let mut k = 0;
-        while k < 8 {
-            c = if c & 1 != 0 {
-                0xedb8_8320 ^ (c >> 1)
-            } else {
-                c >> 1
-            };
-            k += 1;
-        }
-        table[i] = c;
-        i += 1;
-    }
-    table
-}
-
-static TABLE: [u32; 256] = make_table();
-
-/// CRC-32 of `bytes`.
+/// CRC-32 of `bytes` (crc32fast: table-driven or SIMD, whichever the
+/// machine has).
 pub fn crc32(bytes: &[u8]) -> u32 {
-    !bytes
-        .iter()
-        .fold(!0u32, |c, &b| TABLE[usize::from((c as u8) ^ b)] ^ (c >> 8))
+    crc32fast::hash(bytes)
 }
 
 /// The check of a line whose text (without the check) is `payload`,

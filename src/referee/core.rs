@@ -10,6 +10,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
 use crate::clock::{self, ClockTag, Clocks};
+use crate::epd::line_check::{self, Checked};
 use crate::epd::{Operation, Record, RefCom, RefReq};
 use crate::game::{self, AutomaticEnd, DrawClaim, Game, SanErrorKind};
 use crate::record::elo::elo_difference;
@@ -57,6 +58,9 @@ const ASKED_LIMIT: usize = 8;
 struct ClientState {
     signed_on: bool,
     link_up: bool,
+    /// It signed on with a checked line (`Acrc`, see `epd::line_check`):
+    /// its lines must carry a good check, and records to it carry one.
+    line_check: bool,
     tcsi_name: Option<String>,
     /// When a resync (restart) of this client is due: `inform`, `execute`s
     /// and `respond` go out then, after the reset delay.
@@ -349,7 +353,13 @@ impl Referee {
         at: u64,
         out: &mut Vec<Output>,
     ) {
-        let record = match Record::parse(text) {
+        let checked = line_check::verify(text);
+        let payload = match &checked {
+            Checked::Valid(payload) => payload,
+            Checked::Invalid(why) => return self.damaged(from, why, text, at, out),
+            Checked::Absent => text,
+        };
+        let record = match Record::parse(payload) {
             Ok(r) => r,
             Err(e) => {
                 return self.reject(out, from, &format!("not an EPD record ({e})"), text);
@@ -360,6 +370,19 @@ impl Referee {
             Ok(None) => return self.reject(out, from, "record without refreq", text),
             Err(e) => return self.reject(out, from, &e.to_string(), text),
         };
+        let checks = &mut self.clients[from.index()].line_check;
+        match (req, &checked) {
+            // A sign-on says whether the client checks its lines from now.
+            (RefReq::SignOn, _) => *checks = checked != Checked::Absent,
+            (_, Checked::Absent) if *checks => {
+                let why = format!(
+                    "no {} check on a line of a client that checks its lines",
+                    line_check::OPCODE
+                );
+                return self.damaged(from, &why, text, at, out);
+            }
+            _ => {}
+        }
         match req {
             RefReq::SignOn => self.on_sign_on(from, &record, at, out),
             _ if !self.clients[from.index()].signed_on => {
@@ -391,10 +414,15 @@ impl Referee {
             out,
             EventKind::Info,
             format!(
-                "{}: {} signed on{}",
+                "{}: {} signed on{}{}",
                 from.letter(),
                 name,
-                if again { " again" } else { "" }
+                if again { " again" } else { "" },
+                if self.clients[from.index()].line_check {
+                    ", its lines checked (Acrc)"
+                } else {
+                    ""
+                }
             ),
         );
         match self.stage {
@@ -1517,11 +1545,11 @@ impl Referee {
     fn send(&mut self, to: ClientId, record: Record, out: &mut Vec<Output>) -> u64 {
         let seq = self.next_seq;
         self.next_seq += 1;
-        out.push(Output::Send {
-            to,
-            seq,
-            text: record.to_canonical(),
-        });
+        let mut text = record.to_canonical();
+        if self.clients[to.index()].line_check {
+            line_check::append(&mut text);
+        }
+        out.push(Output::Send { to, seq, text });
         seq
     }
 
@@ -1576,7 +1604,12 @@ impl Referee {
         if g.draw_offer.is_some_and(|c| c != g.color_of(to)) {
             r.set(Operation::new("draw_offer"));
         }
-        let wire_len = r.to_canonical().len() + 2;
+        let check_len = if self.clients[to.index()].line_check {
+            line_check::LEN
+        } else {
+            0
+        };
+        let wire_len = r.to_canonical().len() + check_len + 2;
         let est = clock::wire_time_ms(wire_len, &self.settings.lines[to.index()]);
         let seq = self.send(to, r, out);
         let Some(g) = self.game.as_mut() else { return };
@@ -1738,6 +1771,22 @@ impl Referee {
             text: text.clone(),
         });
         out.push(Output::Notice { kind, text });
+    }
+
+    /// A line whose check (`Acrc`) is wrong or missing: it was damaged on
+    /// the way and nothing in it can be trusted. It is refused; if it came
+    /// from the client on move (probably its reply), that client is asked
+    /// again at once, its clock still running.
+    fn damaged(&mut self, from: ClientId, why: &str, text: &str, at: u64, out: &mut Vec<Output>) {
+        self.reject(out, from, &format!("damaged line: {why}"), text);
+        if self.awaits(from) && self.clients[from.index()].resync_due.is_none() {
+            self.notice(
+                out,
+                EventKind::Warning,
+                format!("{}: asking again after a damaged line", from.letter()),
+            );
+            self.send_respond(from, at, out, Respond::Again);
+        }
     }
 
     fn reject(&mut self, out: &mut Vec<Output>, from: ClientId, reason: &str, text: &str) {
