@@ -17,11 +17,11 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use argus::epd::line_check::{self, Checked};
 use argus::epd::{Record, RefCom, RefReq};
 use argus::game::{self, Chess, Game};
 use argus::link::{PortSettings, open_port};
 use argus::record::pgn_read::{PgnText, read_pgn_games};
-use argus::epd::line_check::{self, Checked};
 use argus::record::transcript::{Direction, TranscriptLine, parse_line};
 use common::argus_bin;
 use common::process::Proc;
