@@ -185,7 +185,7 @@ fn run(plies: usize, think: Duration, outputs: Outputs) -> Result<Vec<RelayTimin
             false,
         );
         clients.push(thread::spawn(move || {
-            client::run(&path, port_settings, protocol, think, false)
+            client::run(&path, port_settings, protocol, think, false, true)
         }));
     }
 
