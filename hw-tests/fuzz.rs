@@ -14,6 +14,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use argus::epd::line_check;
 use argus::epd::{Operation, Record, RefReq};
 use argus::game::{self};
 use argus::link::{Frame, Framer};
@@ -286,6 +287,15 @@ fn drive(s: &Session) -> u64 {
         ..Settings::default()
     });
     let mut rng = fastrand::Rng::with_seed(s.seed);
+    // Clients that check their lines (Acrc): their lines are checked
+    // before any damage, so damaged checked lines reach the core too.
+    let checks = [rng.bool(), rng.bool()];
+    let checked = |c: &ClientId, mut text: String| {
+        if checks[c.index()] {
+            line_check::append(&mut text);
+        }
+        text
+    };
     let mut now = 0u64;
     let mut inputs = 0u64;
     let mut pending: Vec<(ClientId, u64)> = Vec::new();
@@ -303,7 +313,7 @@ fn drive(s: &Session) -> u64 {
     // Both clients sign on first, most of the time.
     if rng.u8(0..4) != 0 {
         for c in [ClientId::A, ClientId::B] {
-            feed(&mut r, line(c, sign_on(c)), 0, &mut pending);
+            feed(&mut r, line(c, checked(&c, sign_on(c))), 0, &mut pending);
         }
     }
     for (dt, st) in &s.steps {
@@ -314,7 +324,7 @@ fn drive(s: &Session) -> u64 {
         }
         let input = match st {
             Step::Reply(c, k, damage) => {
-                let good = reply(&r, now, *k);
+                let good = checked(c, reply(&r, now, *k));
                 if *damage == 0 {
                     line(*c, good)
                 } else {
@@ -326,7 +336,7 @@ fn drive(s: &Session) -> u64 {
                 }
             }
             Step::Noise(c, b) => line(*c, String::from_utf8_lossy(b).into_owned()),
-            Step::SignOn(c) => line(*c, sign_on(*c)),
+            Step::SignOn(c) => line(*c, checked(c, sign_on(*c))),
             Step::Dropped(c) => Input::Dropped {
                 from: *c,
                 reason: "bad bytes".into(),

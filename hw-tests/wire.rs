@@ -69,16 +69,23 @@ struct Outcome {
     lines: u64,
     /// Bytes with flipped bits.
     corrupted_bytes: u64,
-    /// Lines the referee rejected or dropped.
+    /// Lines the referee rejected or dropped (all of the next three).
     rejected: usize,
+    /// ... of them dropped by its framer (a byte outside printable ASCII).
+    dropped: usize,
+    /// ... of them refused for a wrong or missing line check (`Acrc`).
+    check_failed: usize,
     /// Positions the referee sent again after a bad echo or a silence.
     resends: usize,
     /// Clients asked again after an illegal or unparsable move.
     retries: usize,
     /// Faults and forfeits (`rules infraction`).
     faults: usize,
-    /// Client lines that said they ignored a (damaged) record.
+    /// Records the clients did not act on: dropped by their framer, failed
+    /// line checks, lines that were not records.
     client_ignored: usize,
+    /// ... of them for a wrong line check.
+    client_check_failed: usize,
     /// Plies in all games, and the plies the clients did not play.
     plies: usize,
     foreign_moves: Vec<String>,
@@ -229,11 +236,14 @@ impl Session {
         count_detections(&log, &mut out);
         let replies = client_replies(&clients);
         for c in &clients {
-            out.client_ignored += c
-                .stderr_text()
-                .lines()
-                .filter(|l| l.contains("ignored a"))
-                .count();
+            for l in c.stderr_text().lines() {
+                if l.contains("ignored a") || l.contains("dropped a line") {
+                    out.client_ignored += 1;
+                }
+                if l.contains("ignored a damaged record") {
+                    out.client_check_failed += 1;
+                }
+            }
         }
         let games = std::mem::take(&mut out.games);
         for (k, g) in games.iter().enumerate() {
@@ -255,8 +265,9 @@ impl Outcome {
         format!(
             "{what}: {} games ({} ended normally, {} on time, {} by a rules infraction), {} plies, \
              {} foreign moves; wire: {} lines, {} damaged, {} bytes corrupted; referee: {} lines \
-             rejected or dropped, {} resends, {} bad moves asked again, {} faults/forfeits; \
-             clients ignored {} records; {:.0} s",
+             rejected or dropped ({} dropped, {} failed the line check), {} resends, {} bad moves \
+             asked again, {} faults/forfeits; clients ignored {} records ({} failed the line \
+             check); {:.0} s",
             self.games.len(),
             self.normal,
             self.time_forfeits,
@@ -267,10 +278,13 @@ impl Outcome {
             self.damaged_lines,
             self.corrupted_bytes,
             self.rejected,
+            self.dropped,
+            self.check_failed,
             self.resends,
             self.retries,
             self.faults,
             self.client_ignored,
+            self.client_check_failed,
             self.secs
         )
     }
@@ -303,6 +317,11 @@ fn count_detections(log: &str, out: &mut Outcome) {
             out.retries += 1;
         } else if l.contains("rejected") || l.contains("line dropped") {
             out.rejected += 1;
+            if l.contains("line dropped") {
+                out.dropped += 1;
+            } else if l.contains("damaged line") {
+                out.check_failed += 1;
+            }
         } else if l.contains("rules infraction") || l.contains("[ERROR]") {
             out.faults += 1;
         }
@@ -503,6 +522,9 @@ fn noise_experiment_with(default_games: usize, tc: &'static str) {
         total.resends += o.resends;
         total.faults += o.faults;
         total.client_ignored += o.client_ignored;
+        total.client_check_failed += o.client_check_failed;
+        total.dropped += o.dropped;
+        total.check_failed += o.check_failed;
         total.plies += o.plies;
         total.foreign_moves.extend(o.foreign_moves);
         total.secs = total.secs.max(o.secs);
