@@ -4,6 +4,7 @@
 use std::hint::black_box;
 
 use argus::epd::Record;
+use argus::epd::line_check::{self, Checked};
 
 /// The same allocator as the `argus` binary (see src/main.rs).
 #[global_allocator]
@@ -40,6 +41,22 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("to_canonical", |b| {
         b.iter(|| black_box(&record).to_canonical())
+    });
+    // The Acrc line check (epd::line_check) on the same record: what it
+    // adds to every line a checking client sends or receives.
+    let mut checked = RECORD.to_string();
+    line_check::append(&mut checked);
+    g.bench_function("line_check_append", |b| {
+        let mut buf = String::with_capacity(256);
+        b.iter(|| {
+            buf.clear();
+            buf.push_str(black_box(RECORD));
+            line_check::append(&mut buf);
+            buf.len()
+        })
+    });
+    g.bench_function("line_check_verify", |b| {
+        b.iter(|| matches!(line_check::verify(black_box(&checked)), Checked::Valid(_)))
     });
     g.finish();
 }

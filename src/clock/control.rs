@@ -396,6 +396,12 @@ fn parse_duration(s: &str) -> Result<u64, String> {
             Some('m') => (60, 1),
             Some('s') => (1, 2),
             None => return Err(format!("{s:?}: the number {num} has no unit (h, m or s)")),
+            Some('.' | ',') => {
+                return Err(format!(
+                    "{s:?}: fractions are not allowed: PGN TimeControl counts whole \
+                     seconds (write 1m30s or 90, not 1.5m)"
+                ));
+            }
             Some(c) => return Err(format!("{s:?}: unknown unit {c:?} (use h, m or s)")),
         };
         if last_rank != usize::MAX && rank <= last_rank {
@@ -550,6 +556,8 @@ mod tests {
             ("30m1h", "order"),
             ("1m1m", "order"),
             ("5x", "unknown unit"),
+            ("10+0.1", "fractions are not allowed"),
+            ("1.5m", "fractions are not allowed"),
             ("h", "not a duration"),
             ("0m", "at least one second"),
             ("5+3:300", "increment is allowed only in the last"),
