@@ -11,7 +11,7 @@ use super::action::Role;
 use super::clock::color_name;
 use super::style;
 use crate::referee::Snapshot;
-use crate::referee::snapshot::Phase;
+use crate::referee::snapshot::{ClientView, Phase};
 use crate::text::strip_control;
 
 /// The state of one serial link, as the caller (the link layer) knows it.
@@ -72,7 +72,12 @@ pub fn phase_text(snap: &Snapshot) -> String {
 /// The spans of one link: letter, port (shortened from the left so that
 /// the line fits `width`), settings, state, byte counts, and whether its
 /// client has signed on.
-fn link_spans(letter: &str, link: &LinkView, signed_on: bool, width: usize) -> Vec<Span<'static>> {
+fn link_spans(
+    letter: &str,
+    link: &LinkView,
+    client: &ClientView,
+    width: usize,
+) -> Vec<Span<'static>> {
     let settings = strip_control(&link.settings);
     let state = if link.up {
         Span::styled("up", style::link_up())
@@ -84,10 +89,10 @@ fn link_spans(letter: &str, link: &LinkView, signed_on: bool, width: usize) -> V
         format_bytes(link.bytes_in),
         format_bytes(link.bytes_out)
     );
-    let client = if signed_on {
-        "  signed on"
-    } else {
-        "  not signed on"
+    let client = match (client.signed_on, client.line_check) {
+        (true, true) => "  signed on, lines checked",
+        (true, false) => "  signed on",
+        (false, _) => "  not signed on",
     };
     let fixed = letter.len()
         + 1
@@ -139,7 +144,7 @@ pub fn render_status(
         let Some(y) = u16::try_from(i).ok().filter(|&i| i < area.height) else {
             return;
         };
-        let spans = link_spans(client.id.letter(), link, client.signed_on, width);
+        let spans = link_spans(client.id.letter(), link, client, width);
         frame.render_widget(
             Paragraph::new(Line::from(spans)),
             Rect::new(area.x, area.y + y, area.width, 1),
@@ -198,6 +203,7 @@ pub fn render_status(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::referee::ClientId;
 
     #[test]
     fn bytes_format() {
@@ -229,7 +235,9 @@ mod tests {
             bytes_in: 123_456_789,
             bytes_out: 42,
         };
-        let spans = link_spans("A", &link, false, 79);
+        let mut client = crate::display::testkit::client(ClientId::A, "x", "x", None);
+        client.signed_on = false;
+        let spans = link_spans("A", &link, &client, 79);
         let w: usize = spans.iter().map(Span::width).sum();
         assert!(w <= 79, "{w}");
         let text: String = spans.iter().map(|s| s.content.to_string()).collect();
@@ -254,10 +262,21 @@ mod tests {
             bytes_in: 0,
             bytes_out: 0,
         };
-        let text: String = link_spans("A", &link, true, 80)
-            .iter()
-            .map(|s| s.content.to_string())
-            .collect();
-        assert_eq!(text, "A COM1[2J  96008N1  up  in 0  out 0  signed on");
+        let mut client = crate::display::testkit::client(ClientId::A, "x", "x", None);
+        let text = |client: &ClientView| -> String {
+            link_spans("A", &link, client, 80)
+                .iter()
+                .map(|s| s.content.to_string())
+                .collect()
+        };
+        assert_eq!(
+            text(&client),
+            "A COM1[2J  96008N1  up  in 0  out 0  signed on"
+        );
+        client.line_check = true;
+        assert_eq!(
+            text(&client),
+            "A COM1[2J  96008N1  up  in 0  out 0  signed on, lines checked"
+        );
     }
 }

@@ -73,6 +73,7 @@ pub fn client(id: ClientId, port: &str, name: &str, color: Option<Color>) -> Cli
         name: name.to_string(),
         signed_on: true,
         link_up: true,
+        line_check: false,
         color,
     }
 }

@@ -1817,6 +1817,7 @@ impl Referee {
             name: self.client_name(id),
             signed_on: self.clients[id.index()].signed_on,
             link_up: self.clients[id.index()].link_up,
+            line_check: self.clients[id.index()].line_check,
             color: self.game.as_ref().map(|g| g.color_of(id)),
         });
         let mut clocks = [ClockView {

@@ -64,6 +64,8 @@ pub struct ClientView {
     pub name: String,
     pub signed_on: bool,
     pub link_up: bool,
+    /// It signed on with a checked line: its lines carry the `Acrc` check.
+    pub line_check: bool,
     /// Its colour in the current game, once the game has started.
     pub color: Option<Color>,
 }
