@@ -8,6 +8,7 @@ use crate::app::options::ClientArgs;
 use crate::client::engine::Bridge;
 use crate::client::{Action, ClientProtocol, Mover};
 use crate::epd::line_check::{self as check, Checked};
+use crate::epd::{Fields, Operation, Record};
 use crate::link::{Link, LinkEvent, LinkEventKind, PortSettings};
 
 /// How long the client waits for the referee's first record before it
@@ -119,6 +120,16 @@ impl Answerer for Bridge {
     }
 }
 
+/// The `Anak` record ("your last record reached me damaged"), with the
+/// client's position fields (those of its sign-on record).
+fn nak<A: Answerer>(protocol: &A) -> String {
+    let fields =
+        Record::parse(&protocol.sign_on()).map_or_else(|_| Fields::initial(), |r| r.fields);
+    Record::new(fields)
+        .with(Operation::new(check::NAK))
+        .to_canonical()
+}
+
 /// Why a client run ended badly.
 #[derive(Debug)]
 pub enum ClientError {
@@ -148,9 +159,9 @@ pub fn run<A: Answerer>(
 }
 
 /// The client loop on an open link. A record from the referee whose
-/// `Acrc` check is wrong was damaged on the way: it is ignored, and the
-/// referee asks again (it resends after a damaged reply, and after
-/// `--resend-after` seconds of silence).
+/// `Acrc` check is wrong was damaged on the way: it is ignored, and (with
+/// `line_check`) the client says so with an `Anak` record, after which the
+/// referee sends the client on move its respond again.
 pub fn serve<A: Answerer>(
     link: &Link,
     events: &Receiver<LinkEvent>,
@@ -199,6 +210,7 @@ pub fn serve<A: Answerer>(
                     Checked::Absent => text.as_str(),
                     Checked::Invalid(why) => {
                         say(&format!("ignored a damaged record ({why})"));
+                        send(nak(&protocol))?;
                         continue;
                     }
                 };
@@ -225,7 +237,12 @@ pub fn serve<A: Answerer>(
                     return Err(ClientError::Failed(why));
                 }
             }
-            LinkEventKind::Dropped { reason, .. } => say(&format!("dropped a line: {reason}")),
+            LinkEventKind::Dropped { reason, .. } => {
+                say(&format!("dropped a line: {reason}"));
+                if line_check {
+                    send(nak(&protocol))?;
+                }
+            }
             LinkEventKind::Lost { reason, .. } => say(&format!("link lost: {reason}")),
             LinkEventKind::Back { .. } => {
                 heard = false;
@@ -244,6 +261,18 @@ pub fn serve<A: Answerer>(
 #[cfg(test)]
 mod tests {
     use clap::Parser;
+
+    #[test]
+    fn the_nak_record_carries_the_clients_position_and_no_refreq() {
+        use crate::client::{ClientProtocol, Mover, MoverKind};
+        use crate::epd::Record;
+        use crate::epd::line_check::NAK;
+        let p = ClientProtocol::new("x", Mover::new(MoverKind::Random, 1), false);
+        let r = Record::parse(&super::nak(&p)).expect("the NAK parses");
+        assert!(r.has(NAK));
+        assert_eq!(r.refreq().ok().flatten(), None);
+        assert_eq!(r.fields, crate::epd::Fields::initial());
+    }
 
     use crate::app::options::ClientArgs;
     use crate::client::engine::{Protocol, Untimed};

@@ -18,6 +18,11 @@
 /// The opcode of the check.
 pub const OPCODE: &str = "Acrc";
 
+/// The opcode of a client's "your last record reached me damaged": a
+/// record with the client's position fields, `Anak;` and no `refreq`.
+/// The referee sends the client on move its `respond` again at once.
+pub const NAK: &str = "Anak";
+
 /// Bytes the check adds to a line: ` Acrc ` + 8 hex digits + `;`.
 pub const LEN: usize = 1 + OPCODE.len() + 1 + 8 + 1;
 

@@ -108,6 +108,10 @@ struct Awaiting {
     /// When the client was last sent its respond record (queued), for the
     /// resend after silence (`Settings::resend_after_ms`).
     asked_at: u64,
+    /// Before this time the last respond record is still on the line: a
+    /// damaged line or a `Anak` does not send another yet, so a client
+    /// cannot make argus queue records faster than its line carries them.
+    again_ok_at: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -367,6 +371,9 @@ impl Referee {
         };
         let req = match record.refreq() {
             Ok(Some(r)) => r,
+            Ok(None) if record.has(line_check::NAK) && self.clients[from.index()].signed_on => {
+                return self.on_nak(from, at, out);
+            }
             Ok(None) => return self.reject(out, from, "record without refreq", text),
             Err(e) => return self.reject(out, from, &e.to_string(), text),
         };
@@ -1623,6 +1630,7 @@ impl Referee {
         match (kind, g.awaiting.as_mut()) {
             (Respond::Again | Respond::AfterExecute, Some(a)) if a.client == to => {
                 a.asked_at = at;
+                a.again_ok_at = at.saturating_add(est);
                 if a.first_seq == RESPOND_PENDING {
                     // The first respond after a referee restart: the clock
                     // goes on when it has left the port.
@@ -1638,6 +1646,7 @@ impl Referee {
                     est_sent_at: at.saturating_add(est),
                     resends: 0,
                     asked_at: at,
+                    again_ok_at: at.saturating_add(est),
                 });
             }
         }
@@ -1659,6 +1668,7 @@ impl Referee {
             est_sent_at: at,
             resends: 0,
             asked_at: at,
+            again_ok_at: at,
         });
         let color = g.color_of(to);
         match g.pause.as_mut() {
@@ -1779,14 +1789,50 @@ impl Referee {
     /// again at once, its clock still running.
     fn damaged(&mut self, from: ClientId, why: &str, text: &str, at: u64, out: &mut Vec<Output>) {
         self.reject(out, from, &format!("damaged line: {why}"), text);
-        if self.awaits(from) && self.clients[from.index()].resync_due.is_none() {
+        self.ask_again_at_once(from, "after a damaged line", at, out);
+    }
+
+    /// A client that checks its lines got a record that failed its check
+    /// (or that its framer dropped) and says so with `Anak`: if it is on
+    /// move, that was probably its respond, which is sent again.
+    fn on_nak(&mut self, from: ClientId, at: u64, out: &mut Vec<Output>) {
+        if !self.ask_again_at_once(from, "its record arrived damaged (Anak)", at, out) {
             self.notice(
                 out,
-                EventKind::Warning,
-                format!("{}: asking again after a damaged line", from.letter()),
+                EventKind::Info,
+                format!(
+                    "{}: a record arrived damaged (Anak); nothing to send again",
+                    from.letter()
+                ),
             );
-            self.send_respond(from, at, out, Respond::Again);
         }
+    }
+
+    /// Sends the client on move its respond again now, unless the last
+    /// one is still on the line (then it is not asked twice). Returns
+    /// whether it was asked.
+    fn ask_again_at_once(
+        &mut self,
+        from: ClientId,
+        why: &str,
+        at: u64,
+        out: &mut Vec<Output>,
+    ) -> bool {
+        let line_free = self
+            .game
+            .as_ref()
+            .and_then(|g| g.awaiting.as_ref())
+            .is_some_and(|a| at >= a.again_ok_at);
+        if !(self.awaits(from) && self.clients[from.index()].resync_due.is_none() && line_free) {
+            return false;
+        }
+        self.notice(
+            out,
+            EventKind::Warning,
+            format!("{}: asking again {why}", from.letter()),
+        );
+        self.send_respond(from, at, out, Respond::Again);
+        true
     }
 
     fn reject(&mut self, out: &mut Vec<Output>, from: ClientId, reason: &str, text: &str) {

@@ -899,6 +899,55 @@ fn a_damaged_checked_reply_is_refused_and_asked_again_at_once() {
 }
 
 #[test]
+fn an_anak_from_the_client_on_move_sends_its_respond_again_once_per_line_time() {
+    let mut h = Harness::new(settings());
+    let t = start_with_a_checking(&mut h);
+    h.clear();
+    let first = h.last(A).clone();
+    let nak = checked(&format!("{INITIAL} Anak;"));
+    h.line(A, t + 1_000, &nak);
+    let again = h.take(A);
+    assert_eq!(again.len(), 1, "{again:?}");
+    assert_eq!(again[0].refcom(), Respond);
+    assert_eq!(again[0].record.fields, first.record.fields);
+    // A second one while that respond is still on the line (9600 baud:
+    // ~150 ms) sends nothing: a client cannot queue records faster than
+    // its line carries them.
+    h.line(A, t + 1_010, &nak);
+    assert!(h.take(A).is_empty());
+    h.line(A, t + 2_000, &nak);
+    assert_eq!(h.take_cmds(A), [Respond]);
+    // From the client not on move it sends nothing.
+    h.line(B, t + 2_100, &format!("{INITIAL} Anak;"));
+    assert!(h.take(B).is_empty() && h.take(A).is_empty());
+    assert!(
+        h.notices()
+            .iter()
+            .any(|n| n.contains("B: a record arrived damaged (Anak)")),
+        "{:?}",
+        h.notices()
+    );
+    // The game goes on.
+    h.line(A, t + 3_000, &checked(&h.reply_text(A, Some("e4"), "")));
+    assert_eq!(h.snap().sans, ["e4"]);
+}
+
+#[test]
+fn damaged_lines_do_not_queue_responds_faster_than_the_line_carries_them() {
+    let mut h = Harness::new(settings());
+    let t = start_with_a_checking(&mut h);
+    h.clear();
+    for i in 0..20 {
+        h.line(A, t + 1_000 + i, "x Acrc 00000000;");
+    }
+    assert_eq!(
+        h.take_cmds(A),
+        [Respond],
+        "one resend for a burst of damage"
+    );
+}
+
+#[test]
 fn signing_on_again_without_a_check_turns_the_check_off() {
     use crate::epd::line_check::{Checked, verify};
     let mut h = Harness::new(settings());
