@@ -75,8 +75,13 @@ struct Outcome {
     dropped: usize,
     /// ... of them refused for a wrong or missing line check (`Acrc`).
     check_failed: usize,
-    /// Positions the referee sent again after a bad echo or a silence.
+    /// Respond records the referee sent again: after a bad echo, a silence,
+    /// a damaged line or an `Anak`.
     resends: usize,
+    /// ... of them at once, after a damaged line or an `Anak`.
+    resends_at_once: usize,
+    /// `Anak` records the referee got (a client's "that arrived damaged").
+    naks: usize,
     /// Clients asked again after an illegal or unparsable move.
     retries: usize,
     /// Faults and forfeits (`rules infraction`).
@@ -265,7 +270,8 @@ impl Outcome {
         format!(
             "{what}: {} games ({} ended normally, {} on time, {} by a rules infraction), {} plies, \
              {} foreign moves; wire: {} lines, {} damaged, {} bytes corrupted; referee: {} lines \
-             rejected or dropped ({} dropped, {} failed the line check), {} resends, {} bad moves \
+             rejected or dropped ({} dropped, {} failed the line check), {} Anak, {} resends ({} at \
+             once), {} bad moves \
              asked again, {} faults/forfeits; clients ignored {} records ({} failed the line \
              check); {:.0} s",
             self.games.len(),
@@ -280,7 +286,9 @@ impl Outcome {
             self.rejected,
             self.dropped,
             self.check_failed,
+            self.naks,
             self.resends,
+            self.resends_at_once,
             self.retries,
             self.faults,
             self.client_ignored,
@@ -311,8 +319,14 @@ fn parse_wire_summary(l: &str) -> Option<(u64, u64, u64)> {
 /// Counts what the referee's log says it detected.
 fn count_detections(log: &str, out: &mut Outcome) {
     for l in log.lines() {
+        if l.contains("(Anak)") {
+            out.naks += 1;
+        }
         if l.contains("resending the position") || l.contains("sending the respond again") {
             out.resends += 1;
+        } else if l.contains("asking again after") || l.contains("asking again its record") {
+            out.resends += 1;
+            out.resends_at_once += 1;
         } else if l.contains("; asking again (") {
             out.retries += 1;
         } else if l.contains("rejected") || l.contains("line dropped") {
@@ -520,6 +534,8 @@ fn noise_experiment_with(default_games: usize, tc: &'static str) {
         total.corrupted_bytes += o.corrupted_bytes;
         total.rejected += o.rejected;
         total.resends += o.resends;
+        total.resends_at_once += o.resends_at_once;
+        total.naks += o.naks;
         total.faults += o.faults;
         total.client_ignored += o.client_ignored;
         total.client_check_failed += o.client_check_failed;
