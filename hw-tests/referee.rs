@@ -971,3 +971,96 @@ fn config_file_settings_apply_and_flags_win() {
         "{err}"
     );
 }
+
+/// Reads lines from `port` until `want` accepts one (returned) or `within`
+/// passes (panics, showing what came).
+fn read_line_until(
+    port: &mut Box<dyn serialport::SerialPort>,
+    pending: &mut Vec<u8>,
+    within: Duration,
+    want: impl Fn(&str) -> bool,
+) -> String {
+    let deadline = Instant::now() + within;
+    let mut seen = Vec::new();
+    loop {
+        while let Some(end) = pending.iter().position(|&b| b == b'\n' || b == b'\r') {
+            let line: Vec<u8> = pending.drain(..=end).collect();
+            let text = String::from_utf8_lossy(&line).trim().to_string();
+            if text.is_empty() {
+                continue;
+            }
+            if want(&text) {
+                return text;
+            }
+            seen.push(text);
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no wanted line within {within:?}; got {seen:#?}"
+        );
+        let mut buf = [0u8; 512];
+        match port.read(&mut buf) {
+            Ok(n) => pending.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {}
+            Err(e) => panic!("reading the client's port: {e}"),
+        }
+    }
+}
+
+/// The test plays the referee by hand: a `respond` sent again while the
+/// client is still thinking about the first gets the same reply at once,
+/// without thinking again (an engine is not asked twice).
+#[test]
+fn the_client_answers_a_repeated_respond_with_the_same_reply_without_thinking_again() {
+    use std::io::Write;
+    let rig = rig_or_skip!();
+    let mut port = open_port(&rig.referee[0], &PortSettings::default())
+        .unwrap_or_else(|e| panic!("cannot open the referee's end: {e}"));
+    port.set_timeout(Duration::from_millis(100))
+        .expect("set a read timeout");
+    let mut args = strings(&["client", &rig.client[0], "--name", "t", "--think-ms", "800"]);
+    args.extend(rig.line_args().iter().cloned());
+    let mut client = Proc::spawn("client", &argus_bin(), &args);
+    let mut pending = Vec::new();
+    read_line_until(&mut port, &mut pending, rig.within(10), |l| {
+        l.contains("refreq sign_on")
+    });
+    let fields = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+    let send = |port: &mut Box<dyn serialport::SerialPort>, text: String| {
+        let mut line = text;
+        line_check::append(&mut line);
+        port.write_all(format!("{line}\r\n").as_bytes())
+            .expect("write to the client");
+    };
+    send(
+        &mut port,
+        format!("{fields} cc 000:00:00:00 000:00:00:00; fmvn 1; hmvc 0; refcom reset;"),
+    );
+    send(
+        &mut port,
+        format!("{fields} cc 000:00:00:00 000:00:00:00; fmvn 1; hmvc 0; refcom respond;"),
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    send(
+        &mut port,
+        format!("{fields} cc 000:00:00:01 000:00:00:00; fmvn 1; hmvc 0; refcom respond;"),
+    );
+    let is_reply = |l: &str| l.contains("refreq reply");
+    let first = read_line_until(&mut port, &mut pending, rig.within(10), is_reply);
+    let second = read_line_until(&mut port, &mut pending, rig.within(10), is_reply);
+    assert_eq!(first, second, "the same reply twice");
+    assert!(
+        matches!(line_check::verify(&first), Checked::Valid(_)),
+        "{first}"
+    );
+    send(
+        &mut port,
+        format!("{fields} cc 000:00:00:01 000:00:00:00; fmvn 1; hmvc 0; refcom disconnect;"),
+    );
+    let code = client.wait_exit(rig.within(10));
+    let err = client.stderr_text();
+    assert_eq!(code, 0, "{err}");
+    // It thought once ("reply:") and repeated once.
+    assert_eq!(err.matches("client: reply: ").count(), 1, "{err}");
+    assert_eq!(err.matches("the same respond again").count(), 1, "{err}");
+}

@@ -6,6 +6,7 @@ use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 
 use crate::app::options::ClientArgs;
 use crate::client::engine::Bridge;
+use crate::client::repeat::LastAnswer;
 use crate::client::{Action, ClientProtocol, Mover};
 use crate::epd::line_check::{self as check, Checked};
 use crate::epd::{Fields, Operation, Record};
@@ -161,7 +162,9 @@ pub fn run<A: Answerer>(
 /// The client loop on an open link. A record from the referee whose
 /// `Acrc` check is wrong was damaged on the way: it is ignored, and (with
 /// `line_check`) the client says so with an `Anak` record, after which the
-/// referee sends the client on move its respond again.
+/// referee sends the client on move its respond again. A respond that
+/// repeats the one just answered gets the same reply at once
+/// ([`LastAnswer`]): the engine is not asked twice.
 pub fn serve<A: Answerer>(
     link: &Link,
     events: &Receiver<LinkEvent>,
@@ -183,6 +186,7 @@ pub fn serve<A: Answerer>(
             .map_err(|e| ClientError::Failed(e.to_string()))
     };
     send(protocol.sign_on())?;
+    let mut last = LastAnswer::default();
     // Until the referee answers, sign on again now and then: a referee that
     // started after us clears its stale input and never saw the first one.
     let mut heard = false;
@@ -214,6 +218,11 @@ pub fn serve<A: Answerer>(
                         continue;
                     }
                 };
+                if let Some(r) = last.repeat_for(record) {
+                    say(&format!("the same respond again; the same reply: {r}"));
+                    send(r)?;
+                    continue;
+                }
                 for action in protocol.handle_line(record) {
                     match action {
                         Action::Reply(r) => {
@@ -223,6 +232,7 @@ pub fn serve<A: Answerer>(
                             // What the client really sent, before any line
                             // noise: tests compare it with the PGN.
                             say(&format!("reply: {r}"));
+                            last.answered(&r);
                             send(r)?;
                         }
                         Action::Send(r) => send(r)?,
