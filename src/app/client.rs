@@ -214,7 +214,9 @@ pub fn serve<A: Answerer>(
                     Checked::Absent => text.as_str(),
                     Checked::Invalid(why) => {
                         say(&format!("ignored a damaged record ({why})"));
-                        send(nak(&protocol))?;
+                        if line_check {
+                            send(nak(&protocol))?;
+                        }
                         continue;
                     }
                 };
