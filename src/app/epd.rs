@@ -55,11 +55,7 @@ pub enum EpdVerb {
 /// The position check used by `check` and `normalize`: the four fields
 /// (with `hmvc`/`fmvn` when present) must give a legal position.
 pub fn check_position(record: &Record) -> Result<(), String> {
-    let hmvc = record.hmvc().map_err(|e| e.to_string())?;
-    let fmvn = record.fmvn().map_err(|e| e.to_string())?;
-    game::position_from_fields(&record.fields, hmvc, fmvn)
-        .map(|_| ())
-        .map_err(|e| e.to_string())
+    game::position_of_record(record).map(|_| ())
 }
 
 /// Runs `argus epd VERB`; returns the exit status.

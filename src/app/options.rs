@@ -591,10 +591,7 @@ fn opening_to_start(o: Opening) -> Result<Start, String> {
     match o {
         Opening::Position { epd, source } => {
             let rec = Record::parse(&epd).map_err(|e| format!("{source}: {e}"))?;
-            let hmvc = rec.hmvc().map_err(|e| format!("{source}: {e}"))?;
-            let fmvn = rec.fmvn().map_err(|e| format!("{source}: {e}"))?;
-            let position = game::position_from_fields(&rec.fields, hmvc, fmvn)
-                .map_err(|e| format!("{source}: {e}"))?;
+            let position = game::position_of_record(&rec).map_err(|e| format!("{source}: {e}"))?;
             Ok(Start {
                 position,
                 moves: Vec::new(),

@@ -146,10 +146,7 @@ impl ClientProtocol {
 
     /// Sets up a new game from the record's position.
     fn adopt(&mut self, rec: &Record) -> Result<(), String> {
-        let hmvc = rec.hmvc().map_err(|e| e.to_string())?;
-        let fmvn = rec.fmvn().map_err(|e| e.to_string())?;
-        let pos = game::position_from_fields(&rec.fields, hmvc, fmvn).map_err(|e| e.to_string())?;
-        self.game = Some(Game::new(pos));
+        self.game = Some(Game::new(game::position_of_record(rec)?));
         Ok(())
     }
 

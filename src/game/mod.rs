@@ -42,7 +42,9 @@ pub use echo::echo_mismatch;
 pub use end::{AutomaticEnd, DrawClaim, can_mate};
 pub use history::Game;
 pub use san::{SanError, SanErrorKind, parse_san, san_of};
-pub use setup::{PositionError, fen_of, fields_of, position_from_fen, position_from_fields};
+pub use setup::{
+    PositionError, fen_of, fields_of, position_from_fen, position_from_fields, position_of_record,
+};
 
 /// Re-exported so that users of this module need not name `shakmaty` for
 /// the basic types.

@@ -10,7 +10,7 @@ use shakmaty::{
     Position, PositionErrorKinds, Rank, Role, Setup, Square,
 };
 
-use crate::epd::Fields;
+use crate::epd::{Fields, Record};
 
 /// Longest placement field worth reading: 64 piece letters and 7 solidi.
 const MAX_PLACEMENT_LEN: usize = 71;
@@ -66,6 +66,15 @@ pub fn position_from_fen(fen: &str) -> Result<Chess, PositionError> {
         number(4, "halfmove clock")?,
         number(5, "fullmove number")?,
     )
+}
+
+/// The position an EPD record describes: its four fields, with its `hmvc`
+/// and `fmvn` operations when present. The error names a malformed
+/// operand or the position's problem.
+pub fn position_of_record(record: &Record) -> Result<Chess, String> {
+    let hmvc = record.hmvc().map_err(|e| e.to_string())?;
+    let fmvn = record.fmvn().map_err(|e| e.to_string())?;
+    position_from_fields(&record.fields, hmvc, fmvn).map_err(|e| e.to_string())
 }
 
 /// Builds a position from EPD's four fields plus the half-move clock and

@@ -60,9 +60,7 @@ impl Got {
 
     /// The position the four fields (with `hmvc` and `fmvn`) describe.
     pub fn position(&self) -> Chess {
-        let hmvc = self.record.hmvc().expect("valid hmvc");
-        let fmvn = self.record.fmvn().expect("valid fmvn");
-        game::position_from_fields(&self.record.fields, hmvc, fmvn)
+        game::position_of_record(&self.record)
             .unwrap_or_else(|e| panic!("record with an illegal position ({e}): {}", self.text))
     }
 
