@@ -131,11 +131,7 @@ pub fn main(args: DemoArgs) -> u8 {
         ..Settings::default()
     };
     let ctrl_rx = signals::stop_requests("argus demo");
-    let view = if args.headless {
-        View::Headless
-    } else {
-        View::Board { ascii: args.ascii }
-    };
+    let view = View::from_flags(args.headless, args.ascii);
     let ending = session::run(Session {
         core: Referee::new(settings),
         links,

@@ -121,11 +121,7 @@ pub fn main(args: RefereeArgs) -> u8 {
     );
     info!("{opening}");
     outputs.headless_line(&opening);
-    let view = if args.headless {
-        View::Headless
-    } else {
-        View::Board { ascii: args.ascii }
-    };
+    let view = View::from_flags(args.headless, args.ascii);
     let ending = session::run(Session {
         core: Referee::new(plan.settings),
         links,

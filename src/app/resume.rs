@@ -147,11 +147,7 @@ pub fn main(args: ResumeArgs) -> u8 {
         Err(e) => return fail(&e),
     };
     let ctrl_rx = signals::stop_requests("argus resume");
-    let view = if args.headless {
-        View::Headless
-    } else {
-        View::Board { ascii: args.ascii }
-    };
+    let view = View::from_flags(args.headless, args.ascii);
     let ending = session::run(Session {
         core,
         links,

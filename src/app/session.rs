@@ -29,6 +29,17 @@ pub enum View {
     Board { ascii: bool },
 }
 
+impl View {
+    /// The view the `--headless` and `--ascii` flags ask for.
+    pub fn from_flags(headless: bool, ascii: bool) -> View {
+        if headless {
+            View::Headless
+        } else {
+            View::Board { ascii }
+        }
+    }
+}
+
 /// Where the session writes.
 #[derive(Debug, Clone)]
 pub struct SessionFiles {
