@@ -1013,7 +1013,8 @@ impl Referee {
                         );
                         if mv.is_none() {
                             // Nothing to play: ask again for a move.
-                            return self.send_respond(from, at, out, Respond::Again);
+                            let reason = "false draw claim without a move";
+                            return self.ask_again_counted(from, color, None, reason, at, out);
                         }
                     }
                 },
@@ -1023,7 +1024,8 @@ impl Referee {
         let Some(mv) = mv else {
             if record.draw_accept() {
                 // An accept with no offer to accept, and no move: ask again.
-                return self.send_respond(from, at, out, Respond::Again);
+                let reason = "draw_accept without an open offer, and no move";
+                return self.ask_again_counted(from, color, None, reason, at, out);
             }
             let reason = "reply without a move (sm) while a legal move exists".to_string();
             return self.illegal(from, color, None, &reason, at, out);
@@ -1132,33 +1134,7 @@ impl Referee {
     ) {
         match self.settings.illegal_move {
             IllegalMove::Forfeit => self.forfeit(from, color, move_text, reason, at, out),
-            IllegalMove::Retry => {
-                let max = self.settings.max_resends;
-                let awaiting = self
-                    .game
-                    .as_mut()
-                    .and_then(|g| g.awaiting.as_mut())
-                    .filter(|a| a.client == from && a.resends < max);
-                match awaiting {
-                    Some(a) => {
-                        a.resends += 1;
-                        let n = a.resends;
-                        self.notice(
-                            out,
-                            EventKind::Warning,
-                            format!("{}: {reason}; asking again ({n} of {max})", from.letter()),
-                        );
-                        self.send_respond(from, at, out, Respond::Again);
-                    }
-                    None => {
-                        let reason = match max {
-                            0 => reason.to_owned(),
-                            _ => format!("{reason} (asked again {max} times)"),
-                        };
-                        self.forfeit(from, color, move_text, &reason, at, out);
-                    }
-                }
-            }
+            IllegalMove::Retry => self.ask_again_counted(from, color, move_text, reason, at, out),
             IllegalMove::Fault => {
                 let text = format!(
                     "{}: {reason}; game paused for the supervisor",
@@ -1167,6 +1143,48 @@ impl Referee {
                 self.pause_game(format!("{}: {reason}", from.letter()), true, at);
                 self.send_simple(from, RefCom::Fault, at, out);
                 self.notice(out, EventKind::Fault, text);
+            }
+        }
+    }
+
+    /// Asks the client on move again (the same respond, its clock still
+    /// running), counted against the turn's `max_resends`; once those are
+    /// spent, `reason` costs the game (under the `fault` policy: a fault).
+    /// Every "ask again for a move" of the core goes through here, so no
+    /// reply can make it ask for ever.
+    fn ask_again_counted(
+        &mut self,
+        from: ClientId,
+        color: Color,
+        move_text: Option<&str>,
+        reason: &str,
+        at: u64,
+        out: &mut Vec<Output>,
+    ) {
+        let max = self.settings.max_resends;
+        let awaiting = self
+            .game
+            .as_mut()
+            .and_then(|g| g.awaiting.as_mut())
+            .filter(|a| a.client == from && a.resends < max);
+        if let Some(a) = awaiting {
+            a.resends += 1;
+            let n = a.resends;
+            self.notice(
+                out,
+                EventKind::Warning,
+                format!("{}: {reason}; asking again ({n} of {max})", from.letter()),
+            );
+            return self.send_respond(from, at, out, Respond::Again);
+        }
+        let reason = match max {
+            0 => reason.to_owned(),
+            _ => format!("{reason} (asked again {max} times)"),
+        };
+        match self.settings.illegal_move {
+            IllegalMove::Fault => self.illegal(from, color, move_text, &reason, at, out),
+            IllegalMove::Forfeit | IllegalMove::Retry => {
+                self.forfeit(from, color, move_text, &reason, at, out)
             }
         }
     }

@@ -478,6 +478,35 @@ fn a_false_claim_with_play_on_is_rejected_and_play_goes_on() {
     assert!(h.notices().iter().any(|n| n.contains("false draw claim")));
 }
 
+#[test]
+fn repeated_replies_without_a_move_are_asked_again_only_within_the_turns_budget() {
+    // A draw_accept with nothing to accept and no move, sent for ever, and
+    // a false claim without a move under play-on: each is asked again
+    // max_resends times, then costs the game (it used to be asked for ever).
+    for (extra, false_claim) in [
+        ("draw_accept;", FalseClaim::Forfeit),
+        ("draw_claim;", FalseClaim::PlayOn),
+    ] {
+        let mut h = Harness::new(Settings {
+            false_claim,
+            ..settings()
+        });
+        let t = h.start();
+        h.clear();
+        for i in 0..2u64 {
+            h.reply_with(A, t + 500 + i * 500, None, extra);
+            assert_eq!(h.take_cmds(A), [Respond], "{extra} {i}");
+        }
+        h.reply_with(A, t + 2_000, None, extra);
+        assert_over(
+            &mut h,
+            "0-1",
+            Termination::RulesInfraction,
+            "(asked again 2 times)",
+        );
+    }
+}
+
 // ----- resignation and automatic ends ------------------------------------
 
 #[test]
