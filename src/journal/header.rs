@@ -343,8 +343,8 @@ impl HeaderBuilder {
             }
             seen.push(key.as_str());
         }
-        for key in REQUIRED {
-            if !seen.contains(key) {
+        for key in required_keys() {
+            if !seen.contains(&key.as_str()) {
                 return Err(format!("the header lacks the setting {key:?}"));
             }
         }
@@ -356,29 +356,22 @@ impl HeaderBuilder {
     }
 }
 
-/// Every setting a header must have.
-const REQUIRED: &[&str] = &[
-    "event",
-    "site",
-    "date",
-    "round",
-    "name-a",
-    "name-b",
-    "port-a",
-    "port-b",
-    "line-a",
-    "line-b",
-    "time-control",
-    "games",
-    "swap-colors",
-    "openings-seed",
-    "reset-delay-ms",
-    "conclude-delay-ms",
-    "false-claim",
-    "illegal-move",
-    "max-resends",
-    "link",
-];
+/// Every setting a header must have: every key [`Header::entries`]
+/// writes (taken from it, so that the two cannot drift apart).
+fn required_keys() -> Vec<String> {
+    let any = Header {
+        session: String::new(),
+        settings: Settings::default(),
+        port: PortSettings::default(),
+    };
+    any.entries()
+        .into_iter()
+        .filter_map(|e| match e {
+            Entry::Set { key, .. } => Some(key),
+            _ => None,
+        })
+        .collect()
+}
 
 fn parse_line(v: &[String]) -> Result<LineSettings, String> {
     let [baud, data, parity, stop] = v else {
@@ -540,6 +533,34 @@ mod tests {
         };
         let back = rebuild(&h).unwrap();
         assert_eq!(format!("{:?}", back.settings), format!("{:?}", h.settings));
+    }
+
+    #[test]
+    fn a_header_without_any_one_of_its_settings_is_refused() {
+        let h = sample();
+        let keys: Vec<String> = h
+            .entries()
+            .into_iter()
+            .filter_map(|e| match e {
+                Entry::Set { key, .. } => Some(key),
+                _ => None,
+            })
+            .collect();
+        assert!(keys.len() > 20, "{keys:?}");
+        for missing in &keys {
+            let mut b = HeaderBuilder::default();
+            let mut err = None;
+            for e in h.entries() {
+                if matches!(&e, Entry::Set { key, .. } if key == missing) {
+                    continue;
+                }
+                if let Err(e) = b.push(e) {
+                    err = Some(e);
+                }
+            }
+            let err = err.unwrap_or_else(|| panic!("a header without {missing:?} was taken"));
+            assert!(err.contains(&format!("{missing:?}")), "{missing}: {err}");
+        }
     }
 
     #[test]
