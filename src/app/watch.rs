@@ -361,11 +361,10 @@ impl Watcher {
             select! {
                 recv(rx) -> f => match f {
                     Ok(f) => {
-                        // Everything waiting, then one draw.
-                        let mut next = Some(f);
+                        // Everything waiting (at most DRAIN_LIMIT; the
+                        // rest stays queued), then one draw.
                         let mut failed = None;
-                        for _ in 0..DRAIN_LIMIT {
-                            let Some(f) = next.take() else { break };
+                        for f in std::iter::once(f).chain(rx.try_iter()).take(DRAIN_LIMIT) {
                             match f {
                                 Feed::Status(s) => status = s,
                                 f => {
@@ -375,12 +374,6 @@ impl Watcher {
                                     }
                                 }
                             }
-                            next = rx.try_recv().ok();
-                        }
-                        if let Some(f) = next
-                            && let Err(e) = self.feed(f, copy.as_deref_mut())
-                        {
-                            failed = Some(e);
                         }
                         if let Some(e) = failed {
                             break Err(e);
