@@ -125,14 +125,15 @@ impl Outputs {
         self.journal = Some(journal);
     }
 
-    /// Records an input to the core in the journal, when there is one, and
-    /// waits until it is on disk: call it before the core handles the input.
+    /// Records an input to the core in the journal, when there is one: call
+    /// it before the core handles the input. It reaches the disk with the
+    /// next [`Outputs::journal_sync`], before any output it causes leaves.
     pub fn journal_input(&mut self, input: &Input, at: u64) {
         let entry = Entry::Input {
             at,
             input: input.clone(),
         };
-        self.journal_write(&entry, false);
+        self.journal_write(&entry);
     }
 
     /// Syncs the journal to disk (`fdatasync`): call it before carrying
@@ -159,25 +160,21 @@ impl Outputs {
     pub fn journal_checkpoint(&mut self, core: &Referee, at: u64) {
         if self.journal.is_some() {
             let entry = Entry::Check(Replay::checkpoint(core, at));
-            self.journal_write(&entry, false);
+            self.journal_write(&entry);
         }
     }
 
     /// A line for people in the journal (not synced).
     pub fn journal_note(&mut self, text: &str) {
-        self.journal_write(&Entry::Note(text.to_string()), false);
+        self.journal_write(&Entry::Note(text.to_string()));
     }
 
-    fn journal_write(&mut self, entry: &Entry, synced: bool) {
+    /// Appends `entry` (synced later by [`Outputs::journal_sync`]).
+    fn journal_write(&mut self, entry: &Entry) {
         let Some(j) = self.journal.as_mut() else {
             return;
         };
-        let result = if synced {
-            j.write_synced(entry)
-        } else {
-            j.write(entry)
-        };
-        if let Err(e) = result {
+        if let Err(e) = j.write(entry) {
             error!(
                 "cannot write the journal ({e}); it stops here: the match goes on, but cannot be resumed past this point"
             );
@@ -279,7 +276,7 @@ impl Outputs {
     /// Records in the journal that finished game `number` is in the PGN
     /// file (or, without one, in the application log).
     pub fn journal_saved(&mut self, number: u32) {
-        self.journal_write(&Entry::Saved { game: number }, false);
+        self.journal_write(&Entry::Saved { game: number });
     }
 
     /// Whether the PGN file ends with `game` as [`write_pgn`] renders it

@@ -140,16 +140,10 @@ impl JournalWriter {
             .map_err(|e| context(e, "cannot write to the journal", &self.path))
     }
 
-    /// Appends one line (not synced: see [`JournalWriter::write_synced`]).
+    /// Appends one line (not synced: see [`JournalWriter::sync`]).
     pub fn write(&mut self, e: &Entry) -> io::Result<()> {
         let line = self.line(e);
         self.put(&line)
-    }
-
-    /// Appends one line and waits until it is on disk.
-    pub fn write_synced(&mut self, e: &Entry) -> io::Result<()> {
-        self.write(e)?;
-        self.sync()
     }
 
     /// Waits until everything written is on disk.
