@@ -279,11 +279,16 @@ mod tests {
         use crate::client::{ClientProtocol, Mover, MoverKind};
         use crate::epd::Record;
         use crate::epd::line_check::NAK;
-        let p = ClientProtocol::new("x", Mover::new(MoverKind::Random, 1), false);
+        let mut p = ClientProtocol::new("x", Mover::new(MoverKind::Random, 1), false);
         let r = Record::parse(&super::nak(&p)).expect("the NAK parses");
         assert!(r.has(NAK));
         assert_eq!(r.refreq().ok().flatten(), None);
         assert_eq!(r.fields, crate::epd::Fields::initial());
+        // After a reset to another position, the NAK carries that one.
+        let fen = "4k3/8/8/8/8/8/4P3/4K3 w - -";
+        p.handle_line(&format!("{fen} refcom reset;"));
+        let r = Record::parse(&super::nak(&p)).expect("the NAK parses");
+        assert_eq!(r.fields.placement, "4k3/8/8/8/8/8/4P3/4K3");
     }
 
     use crate::app::options::ClientArgs;
