@@ -574,7 +574,17 @@ scenario!(
         ..Case::black("unparsable-move-retry")
     }
 );
-scenario!(a_wrong_echo_once, Case::black("echo-once"));
+scenario!(
+    a_wrong_echo_once,
+    Case {
+        // The wrong echo is answered by the same respond again, not taken.
+        log: &[
+            "B: echoed position differs",
+            "resending the position (1 of 2)",
+        ],
+        ..Case::black("echo-once")
+    }
+);
 scenario!(
     a_wrong_echo_every_time,
     Case {
@@ -662,6 +672,8 @@ scenario!(
     Case {
         referee: &["--tc", "3"],
         outcome: Some(("1-0", "time forfeit")),
+        // Told apart from a client that just stops answering.
+        log: &["B: bad signed off; its clock keeps running"],
         ..Case::black("sign-off")
     }
 );

@@ -464,6 +464,11 @@ fn bit_errors_are_detected_or_harmless() {
     println!("{}", out.report("bit error rate 1e-3"));
     assert_eq!(out.games.len(), 1);
     assert!(out.damaged_lines > 0, "at 1e-3 some lines are hit: {out:?}");
+    // Detected: the damage was refused or answered somewhere.
+    assert!(
+        out.rejected + out.resends + out.naks + out.client_ignored > 0,
+        "damaged lines but no detection: {out:?}"
+    );
     assert!(out.foreign_moves.is_empty(), "{:#?}", out.foreign_moves);
 }
 
