@@ -371,26 +371,6 @@ fn drive(s: &Session) -> u64 {
 
 #[test]
 fn referee_core_takes_any_inputs() {
-    // A case is a session of up to 300 inputs; count the inputs.
-    let n = cases();
-    let seed = seed();
-    let mut rng = fastrand::Rng::with_seed(seed);
-    let mut inputs = 0u64;
-    let started = std::time::Instant::now();
-    let mut case = 0u64;
-    while inputs < n {
-        case += 1;
-        let s = session(&mut rng);
-        match catch_unwind(AssertUnwindSafe(|| drive(&s))) {
-            Ok(k) => inputs += k,
-            Err(e) => {
-                eprintln!("FUZZ referee: seed {seed}, case {case} failed on:\n{s:#?}");
-                std::panic::resume_unwind(e);
-            }
-        }
-    }
-    println!(
-        "FUZZ referee: seed {seed}, {case} sessions, {inputs} inputs, {:.1} s",
-        started.elapsed().as_secs_f64()
-    );
+    // A case is a session of up to 300 inputs; the inputs are counted.
+    fuzz("referee", session, drive);
 }
