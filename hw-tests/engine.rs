@@ -341,13 +341,21 @@ fn an_xboard_resignation_ends_the_game() {
     assert!(played.file("engine-a.log").contains("> go movetime 50"));
 }
 
+/// `script` (util-linux) gives the supervised referee a terminal, so the
+/// test can resume the game a fault paused. Missing: the test is skipped
+/// (a failure with `ARGUS_REQUIRE_SCRIPT=1`).
+fn script_or_skip() -> bool {
+    common::tool::or_skip(
+        "script",
+        common::tool::available("script"),
+        "ARGUS_REQUIRE_SCRIPT",
+    )
+}
+
 #[test]
 fn a_crashed_and_a_hung_engine_are_restarted_and_the_game_finishes() {
     skip_unless_socat!();
-    if Command::new("script").arg("-V").output().is_err() {
-        println!(
-            "SKIPPED: `script` (util-linux) is not installed, needed to resume the paused game"
-        );
+    if !script_or_skip() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -436,10 +444,7 @@ fn stockfish_plays_stockfish_at_a_fixed_depth() {
 #[test]
 fn an_illegal_engine_move_is_a_fault_and_the_engine_is_restarted() {
     skip_unless_socat!();
-    if Command::new("script").arg("-V").output().is_err() {
-        println!(
-            "SKIPPED: `script` (util-linux) is not installed, needed to resume the paused game"
-        );
+    if !script_or_skip() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
