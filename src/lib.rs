@@ -9,6 +9,7 @@
 //! * [`record`]: PGN writer and reader, openings, transcript and journal files.
 //! * [`journal`]: the core's inputs on disk: resume after a crash, watch.
 //! * [`link`]: serial ports, the line framer, reader and writer threads.
+//! * [`mix`]: stable 64-bit mixing (SplitMix64) for seeded, repeatable choices.
 //! * [`display`]: the ratatui board view.
 //! * [`client`]: the reference client and its movers.
 //! * [`app`]: the event loops that wire ports, core, records and display.
@@ -22,6 +23,7 @@ pub mod game;
 pub mod journal;
 pub mod kit;
 pub mod link;
+pub mod mix;
 pub mod record;
 pub mod referee;
 pub mod text;

@@ -8,6 +8,7 @@
 //! referee crashed, and the restarted referee asks again) plays the same
 //! move, and a match replays exactly for the same seeds.
 
+use crate::mix::splitmix64;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, EnPassantMode, Move, Position, Role};
 
@@ -80,16 +81,8 @@ impl Mover {
         let counters = (u64::from(pos.fullmoves().get()) << 32) | u64::from(pos.halfmoves());
         [self.game_key, hash, counters]
             .into_iter()
-            .fold(splitmix(self.seed), |acc, v| splitmix(acc ^ v))
+            .fold(splitmix64(self.seed), |acc, v| splitmix64(acc ^ v))
     }
-}
-
-/// SplitMix64's finaliser: a well-mixed 64-bit value from any input.
-fn splitmix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 /// FNV-1a, 64 bits.

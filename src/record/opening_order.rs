@@ -1,4 +1,5 @@
 //! Which opening each game of a match plays, and with which colours.
+use crate::mix::{splitmix64, splitmix64_step};
 
 /// The opening of each of `games` games, as `(opening index, second game)`.
 ///
@@ -34,11 +35,9 @@ struct SplitMix64(u64);
 
 impl SplitMix64 {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        let out = splitmix64(self.0);
+        self.0 = splitmix64_step(self.0);
+        out
     }
 
     /// Uniform in `0..bound` (bound > 0), by Lemire's multiply-shift with
