@@ -1,4 +1,5 @@
 //! Which opening each game of a match plays, and with which colours.
+
 use crate::mix::{splitmix64, splitmix64_step};
 
 /// The opening of each of `games` games, as `(opening index, second game)`.
