@@ -1,5 +1,6 @@
 //! `argus client`: the reference client on a serial port.
 
+use crate::app::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
@@ -24,14 +25,14 @@ pub fn main(args: ClientArgs) -> u8 {
         Ok(s) => s,
         Err(e) => {
             eprintln!("argus client: {e}");
-            return 2;
+            return EXIT_USAGE;
         }
     };
     let engine = match args.engine.settings() {
         Ok(e) => e,
         Err(e) => {
             eprintln!("argus client: {e}");
-            return 2;
+            return EXIT_USAGE;
         }
     };
     let verbose = true;
@@ -42,7 +43,7 @@ pub fn main(args: ClientArgs) -> u8 {
                 Ok(b) => b,
                 Err(e) => {
                     eprintln!("argus client: {e}");
-                    return 2;
+                    return EXIT_USAGE;
                 }
             };
             eprintln!("client: engine {:?} is ready", bridge.name());
@@ -72,14 +73,14 @@ pub fn main(args: ClientArgs) -> u8 {
         }
     };
     match outcome {
-        Ok(()) => 0,
+        Ok(()) => EXIT_OK,
         Err(ClientError::Open(e)) => {
             eprintln!("argus client: {e}");
-            2
+            EXIT_USAGE
         }
         Err(ClientError::Failed(e)) => {
             eprintln!("argus client: {e}");
-            1
+            EXIT_FAILED
         }
     }
 }

@@ -1,6 +1,7 @@
 //! `argus demo`: two reference clients play each other over two in-process
 //! virtual cables, refereed live. Needs no hardware and no socat.
 
+use crate::app::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 use std::thread;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -46,23 +47,23 @@ pub fn main(args: DemoArgs) -> u8 {
         Ok(tc) => tc,
         Err(e) => {
             eprintln!("argus demo: --tc {:?}: {e}", args.tc);
-            return 2;
+            return EXIT_USAGE;
         }
     };
     if args.games == Some(0) {
         eprintln!("argus demo: --games must be at least 1");
-        return 2;
+        return EXIT_USAGE;
     }
     let log_dir = std::env::temp_dir().join(format!("argus-demo-{}", std::process::id()));
     if let Err(e) = logging::init(&log_dir, "argus.log", args.headless) {
         eprintln!("argus demo: {e}");
-        return 1;
+        return EXIT_FAILED;
     }
     let cables = match (VirtualCable::new(), VirtualCable::new()) {
         (Ok(a), Ok(b)) => [a, b],
         (Err(e), _) | (_, Err(e)) => {
             eprintln!("argus demo: {e}");
-            return 1;
+            return EXIT_FAILED;
         }
     };
     let port_settings = PortSettings::default();
@@ -70,7 +71,7 @@ pub fn main(args: DemoArgs) -> u8 {
         Ok(o) => o,
         Err(e) => {
             eprintln!("argus demo: {e}");
-            return 1;
+            return EXIT_FAILED;
         }
     };
     let epoch = Instant::now();
@@ -81,12 +82,12 @@ pub fn main(args: DemoArgs) -> u8 {
             Ok(l) => links.push(l),
             Err(e) => {
                 eprintln!("argus demo: {e}");
-                return 1;
+                return EXIT_FAILED;
             }
         }
     }
     let Ok(links): Result<[Link; 2], _> = links.try_into() else {
-        return 1;
+        return EXIT_FAILED;
     };
     // The clients start once the referee's ends are open (opening a port
     // clears its stale input).
@@ -155,11 +156,11 @@ pub fn main(args: DemoArgs) -> u8 {
             if !args.headless {
                 println!("argus demo: logs in {}", log_dir.display());
             }
-            0
+            EXIT_OK
         }
         Ending::Failed(why) => {
             eprintln!("argus demo: {why}");
-            1
+            EXIT_FAILED
         }
     }
 }

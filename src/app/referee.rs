@@ -18,12 +18,7 @@ use crate::link::Link;
 use crate::record::civil::pgn_date;
 use crate::referee::Referee;
 
-/// Exit status: the session ended normally.
-pub const EXIT_OK: u8 = 0;
-/// Exit status: something failed during the session.
-pub const EXIT_FAILED: u8 = 1;
-/// Exit status: bad usage, or a port that cannot be opened.
-pub const EXIT_USAGE: u8 = 2;
+use crate::app::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 
 /// Runs `argus referee`; returns the exit status.
 pub fn main(args: RefereeArgs) -> u8 {

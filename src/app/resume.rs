@@ -16,9 +16,10 @@ use log::{error, info, warn};
 use crate::app::logging;
 use crate::app::options::{LineOptions, ResumeArgs};
 use crate::app::output::Outputs;
-use crate::app::referee::{EXIT_FAILED, EXIT_OK, EXIT_USAGE, close_feed, start_feed, unix_ms_now};
+use crate::app::referee::{close_feed, start_feed, unix_ms_now};
 use crate::app::session::{self, Ending, Session, View};
 use crate::app::signals;
+use crate::app::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 use crate::journal::{self, Entry, JournalWriter};
 use crate::link::{Link, PortSettings};
 

@@ -6,6 +6,7 @@
 //! also kept in a file, for a standby machine to take over with
 //! `argus resume`.
 
+use crate::app::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::net::{TcpStream, ToSocketAddrs};
@@ -26,12 +27,6 @@ use crate::journal::{Decoded, Decoder, Header, Replay};
 use crate::record::durable::append_pgn;
 use crate::referee::{GameOver, Output};
 
-/// Exit status: the match is over.
-const EXIT_OK: u8 = 0;
-/// Exit status: the journal is damaged or the source failed for good.
-const EXIT_FAILED: u8 = 1;
-/// Exit status: bad usage.
-const EXIT_USAGE: u8 = 2;
 /// How often a journal file is looked at for new lines.
 const FILE_POLL: Duration = Duration::from_millis(100);
 /// At most this many lines are replayed between two draws of the board.

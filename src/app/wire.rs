@@ -1,5 +1,6 @@
 //! `argus wire`: the line simulator between two ports.
 
+use crate::app::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::PathBuf;
@@ -63,7 +64,7 @@ pub fn main(args: WireArgs) -> u8 {
         Ok(s) => s,
         Err(e) => {
             eprintln!("argus wire: {e}");
-            return 2;
+            return EXIT_USAGE;
         }
     };
     for (v, name) in [
@@ -72,7 +73,7 @@ pub fn main(args: WireArgs) -> u8 {
     ] {
         if !(0.0..=1.0).contains(&v) {
             eprintln!("argus wire: --{name} must be a probability from 0 to 1, not {v}");
-            return 2;
+            return EXIT_USAGE;
         }
     }
     let cut = match args
@@ -82,7 +83,7 @@ pub fn main(args: WireArgs) -> u8 {
         Some(Ok(c)) => Some(c),
         Some(Err(e)) => {
             eprintln!("argus wire: {e}");
-            return 2;
+            return EXIT_USAGE;
         }
         None => None,
     };
@@ -90,7 +91,7 @@ pub fn main(args: WireArgs) -> u8 {
         Some(Ok(d)) => Some(d),
         Some(Err(e)) => {
             eprintln!("argus wire: {e}");
-            return 2;
+            return EXIT_USAGE;
         }
         None => None,
     };
@@ -99,7 +100,7 @@ pub fn main(args: WireArgs) -> u8 {
             Ok(f) => Some(Mutex::new(f)),
             Err(e) => {
                 eprintln!("argus wire: cannot open the log {}: {e}", p.display());
-                return 2;
+                return EXIT_USAGE;
             }
         },
         None => None,
@@ -121,7 +122,7 @@ pub fn main(args: WireArgs) -> u8 {
         Ok(w) => w,
         Err(e) => {
             eprintln!("argus wire: {e}");
-            return 2;
+            return EXIT_USAGE;
         }
     };
     eprintln!(
@@ -162,9 +163,9 @@ pub fn main(args: WireArgs) -> u8 {
     println!("ran {:.1} s", started.elapsed().as_secs_f64());
     if failed {
         eprintln!("argus wire: a port failed while copying (see --log for details)");
-        1
+        EXIT_FAILED
     } else {
-        0
+        EXIT_OK
     }
 }
 
