@@ -1,11 +1,11 @@
 //! `argus client`: the reference client on a serial port.
 
-use crate::app::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 
 use crate::app::options::ClientArgs;
+use crate::app::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 use crate::client::engine::Bridge;
 use crate::client::repeat::LastAnswer;
 use crate::client::{Action, ClientProtocol, Mover};

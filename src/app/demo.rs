@@ -1,7 +1,6 @@
 //! `argus demo`: two reference clients play each other over two in-process
 //! virtual cables, refereed live. Needs no hardware and no socat.
 
-use crate::app::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 use std::thread;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -13,6 +12,7 @@ use crate::app::options::DemoArgs;
 use crate::app::output::Outputs;
 use crate::app::session::{self, Ending, Session, View};
 use crate::app::signals;
+use crate::app::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 use crate::client::{ClientProtocol, Mover, MoverKind};
 use crate::clock::{LineSettings, parse_friendly};
 use crate::link::{Link, PortSettings, VirtualCable};

@@ -6,7 +6,6 @@
 //! also kept in a file, for a standby machine to take over with
 //! `argus resume`.
 
-use crate::app::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::net::{TcpStream, ToSocketAddrs};
@@ -19,6 +18,7 @@ use log::{info, warn};
 
 use crate::app::options::WatchArgs;
 use crate::app::signals;
+use crate::app::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 use crate::display::{
     InputEvent, InputThread, LinkView, Role, TerminalGuard, Ui, UiAction, next_redraw_in,
 };

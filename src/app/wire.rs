@@ -1,6 +1,5 @@
 //! `argus wire`: the line simulator between two ports.
 
-use crate::app::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::PathBuf;
@@ -12,6 +11,7 @@ use crossbeam_channel::{after, never, select};
 
 use crate::app::options::LineOptions;
 use crate::app::signals;
+use crate::app::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 use crate::link::wire::{DirectionStats, Impairments, Wire};
 
 /// `argus wire PORT_1 PORT_2 [options]`.
