@@ -202,24 +202,11 @@ impl Clocks {
     /// Adds the increment of the period the move was made in and, after the
     /// last move of a counted period, begins the next period.
     fn apply_period_rules(&mut self, side: Color) {
-        let Some(&period) = self.control.period(self.sides.get(side).period) else {
-            return;
-        };
         let s = self.sides.get_mut(side);
-        s.left_ms = s.left_ms.saturating_add(period.increment_ms);
-        if let Some(moves) = period.moves
-            && s.moves_in_period >= moves
-        {
-            let count = match &self.control {
-                TimeControl::Periods(p) => p.len(),
-                _ => 1,
-            };
-            // The last period repeats: the index never passes it.
-            s.period = s.period.saturating_add(1).min(count.saturating_sub(1));
-            let next = self.control.period(s.period).map_or(0, |p| p.base_ms);
-            s.left_ms = s.left_ms.saturating_add(next);
-            s.moves_in_period = 0;
-        }
+        let (given, period, moves) = self.control.after_move(s.period, s.moves_in_period);
+        s.left_ms = s.left_ms.saturating_add(given);
+        s.period = period;
+        s.moves_in_period = moves;
     }
 
     /// Charges the time of an abandoned move (see [`start`](Self::start))

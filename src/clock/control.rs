@@ -153,6 +153,30 @@ impl TimeControl {
             _ => None,
         }
     }
+
+    /// The period rules for one move, made in period `index` as the
+    /// `moves_in_period`-th move there (this one counted): the time it
+    /// gives the side (the period's increment, plus the next period's base
+    /// when the move ends the period; the last period repeats) and the
+    /// side's new `(index, moves_in_period)`. `(0, index, moves_in_period)`
+    /// for controls without periods. The referee's clocks and the engine
+    /// bridge's estimate both follow this one rule.
+    pub fn after_move(&self, index: usize, moves_in_period: u32) -> (u64, usize, u32) {
+        let Some(period) = self.period(index) else {
+            return (0, index, moves_in_period);
+        };
+        let mut given = period.increment_ms;
+        if !period.moves.is_some_and(|m| moves_in_period >= m) {
+            return (given, index, moves_in_period);
+        }
+        let count = match self {
+            TimeControl::Periods(p) => p.len(),
+            _ => 1,
+        };
+        let next = index.saturating_add(1).min(count.saturating_sub(1));
+        given = given.saturating_add(self.period(next).map_or(0, |p| p.base_ms));
+        (given, next, 0)
+    }
 }
 
 /// Writes milliseconds as PGN seconds; a fraction (possible only for values

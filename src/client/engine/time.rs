@@ -64,7 +64,7 @@ pub fn used_from_cc(seconds: u64) -> u64 {
 pub fn times(tc: &TimeControl, used_ms: ByColor<u64>, moves: ByColor<u32>) -> Option<Times> {
     match tc {
         TimeControl::Periods(periods) if !periods.is_empty() => {
-            let state = ByColor::new_with(|c| PeriodState::after(periods, *moves.get(c)));
+            let state = ByColor::new_with(|c| PeriodState::after(tc, periods, *moves.get(c)));
             Some(Times {
                 remaining_ms: ByColor::new_with(|c| {
                     state.get(c).granted_ms.saturating_sub(*used_ms.get(c))
@@ -107,26 +107,19 @@ struct PeriodState {
 }
 
 impl PeriodState {
-    /// `periods` must not be empty.
-    fn after(periods: &[Period], moves: u32) -> PeriodState {
-        let last = periods.len().saturating_sub(1);
+    /// `periods` (those of `tc`) must not be empty.
+    fn after(tc: &TimeControl, periods: &[Period], moves: u32) -> PeriodState {
         let mut index = 0;
-        let mut period = periods[0];
-        let mut granted_ms = period.base_ms;
+        let mut granted_ms = periods[0].base_ms;
         let mut moves_in_period = 0u32;
         for _ in 0..moves {
-            granted_ms = granted_ms.saturating_add(period.increment_ms);
-            moves_in_period += 1;
-            if period.moves.is_some_and(|m| moves_in_period >= m) {
-                index = (index + 1).min(last);
-                period = periods[index];
-                granted_ms = granted_ms.saturating_add(period.base_ms);
-                moves_in_period = 0;
-            }
+            let (given, i, m) = tc.after_move(index, moves_in_period.saturating_add(1));
+            granted_ms = granted_ms.saturating_add(given);
+            (index, moves_in_period) = (i, m);
         }
         PeriodState {
             granted_ms,
-            period,
+            period: periods[index.min(periods.len() - 1)],
             moves_in_period,
         }
     }
