@@ -166,7 +166,7 @@ impl TimeControl {
             return (0, index, moves_in_period);
         };
         let mut given = period.increment_ms;
-        if !period.moves.is_some_and(|m| moves_in_period >= m) {
+        if period.moves.is_none_or(|m| moves_in_period < m) {
             return (given, index, moves_in_period);
         }
         let count = match self {
