@@ -23,7 +23,7 @@ use crate::display::{
     InputEvent, InputThread, LinkView, Role, TerminalGuard, Ui, UiAction, next_redraw_in,
 };
 use crate::journal::format::MAX_LINE;
-use crate::journal::{Decoded, Decoder, Header, Replay};
+use crate::journal::{Decoded, Decoder, Replay};
 use crate::record::durable::append_pgn;
 use crate::referee::{GameOver, Output};
 
@@ -127,7 +127,6 @@ pub fn main(args: WatchArgs) -> u8 {
 /// The replaying side: decoder, core, printing.
 struct Watcher {
     decoder: Decoder,
-    header: Option<Header>,
     replay: Option<Replay>,
     headless: bool,
     pgn: Option<PathBuf>,
@@ -142,7 +141,6 @@ impl Watcher {
     fn new(headless: bool, pgn: Option<PathBuf>) -> Watcher {
         Watcher {
             decoder: Decoder::new(),
-            header: None,
             replay: None,
             headless,
             pgn,
@@ -189,7 +187,6 @@ impl Watcher {
                     s.time_control
                 ));
                 self.replay = Some(Replay::new(&h));
-                self.header = Some(*h);
                 Ok(true)
             }
             Decoded::Entry(e) => {
@@ -413,9 +410,9 @@ impl Watcher {
 
     fn link_views(&self, source: &str, status: &str) -> [LinkView; 2] {
         let ports = self
-            .header
+            .replay
             .as_ref()
-            .map(|h| h.settings.ports.clone())
+            .map(|r| r.core().settings().ports.clone())
             .unwrap_or_default();
         let up = self
             .replay
