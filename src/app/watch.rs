@@ -459,18 +459,7 @@ impl Copy {
             .truncate(false)
             .open(path)
             .map_err(|e| format!("cannot open the copy {}: {e}", path.display()))?;
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => {
-                return Err(format!(
-                    "the copy {} is in use by another argus process",
-                    path.display()
-                ));
-            }
-            Err(std::fs::TryLockError::Error(e)) => {
-                return Err(format!("cannot lock the copy {}: {e}", path.display()));
-            }
-        }
+        crate::journal::writer::lock(&file, path, "copy").map_err(|e| e.to_string())?;
         let mut skip = Skip {
             lines: 0,
             session: Vec::new(),

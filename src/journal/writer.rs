@@ -23,35 +23,45 @@ fn context(e: io::Error, what: &str, path: &Path) -> io::Error {
     io::Error::new(e.kind(), format!("{what} {}: {e}", path.display()))
 }
 
-fn lock(file: &File, path: &Path) -> io::Result<()> {
+/// Takes the exclusive lock on `file` (the `what` at `path`: "journal",
+/// "copy"), so that two argus processes never write one file.
+pub(crate) fn lock(file: &File, path: &Path, what: &str) -> io::Result<()> {
     match file.try_lock() {
         Ok(()) => Ok(()),
         Err(TryLockError::WouldBlock) => Err(io::Error::new(
             io::ErrorKind::WouldBlock,
             format!(
-                "the journal {} is in use by another argus process",
+                "the {what} {} is in use by another argus process",
                 path.display()
             ),
         )),
-        Err(TryLockError::Error(e)) => Err(context(e, "cannot lock the journal", path)),
+        Err(TryLockError::Error(e)) => Err(context(e, &format!("cannot lock the {what}"), path)),
     }
+}
+
+/// Opens the journal at `path` with `options` (`verb` for the error:
+/// "create", "open"), locks it, and returns it with its length.
+fn open_locked(options: &OpenOptions, path: &Path, verb: &str) -> io::Result<(File, u64)> {
+    let file = options
+        .open(path)
+        .map_err(|e| context(e, &format!("cannot {verb} the journal"), path))?;
+    lock(&file, path, "journal")?;
+    let len = file
+        .metadata()
+        .map_err(|e| context(e, "cannot inspect the journal", path))?
+        .len();
+    Ok((file, len))
 }
 
 impl JournalWriter {
     /// Starts a new journal at `path` (which must not exist, or be empty):
     /// the header, then `epoch 0 UNIX_MS`, synced.
     pub fn create(path: &Path, header: &Header, unix_ms: u64) -> io::Result<JournalWriter> {
-        let file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .read(true)
-            .open(path)
-            .map_err(|e| context(e, "cannot create the journal", path))?;
-        lock(&file, path)?;
-        let len = file
-            .metadata()
-            .map_err(|e| context(e, "cannot inspect the journal", path))?
-            .len();
+        let (file, len) = open_locked(
+            OpenOptions::new().create(true).append(true).read(true),
+            path,
+            "create",
+        )?;
         if len > 0 {
             return Err(io::Error::new(
                 io::ErrorKind::AlreadyExists,
@@ -83,16 +93,7 @@ impl JournalWriter {
         chain: u32,
         lines: usize,
     ) -> io::Result<JournalWriter> {
-        let mut file = OpenOptions::new()
-            .write(true)
-            .read(true)
-            .open(path)
-            .map_err(|e| context(e, "cannot open the journal", path))?;
-        lock(&file, path)?;
-        let len = file
-            .metadata()
-            .map_err(|e| context(e, "cannot inspect the journal", path))?
-            .len();
+        let (mut file, len) = open_locked(OpenOptions::new().write(true).read(true), path, "open")?;
         if len < valid_len {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidData,
