@@ -7,7 +7,7 @@
 //! `argus resume`.
 
 use std::fs::{File, OpenOptions};
-use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
+use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
 use std::net::{TcpStream, ToSocketAddrs};
 use std::path::{Path, PathBuf};
 use std::thread;
@@ -23,6 +23,7 @@ use crate::display::{
     InputEvent, InputThread, LinkView, Role, TerminalGuard, Ui, UiAction, next_redraw_in,
 };
 use crate::journal::format::MAX_LINE;
+use crate::journal::reader::{RawLine, read_line};
 use crate::journal::{Decoded, Decoder, Replay};
 use crate::record::durable::append_pgn;
 use crate::referee::{GameOver, Output};
@@ -469,15 +470,11 @@ impl Copy {
         let mut reader = BufReader::new(&file);
         let mut buf = Vec::new();
         loop {
-            buf.clear();
-            let n = (&mut reader)
-                .take(MAX_LINE as u64 + 2)
-                .read_until(b'\n', &mut buf)
+            let line = read_line(&mut reader, &mut buf)
                 .map_err(|e| format!("cannot read the copy {}: {e}", path.display()))?;
-            if n == 0 || buf.last() != Some(&b'\n') {
+            if line != RawLine::Whole {
                 break;
             }
-            buf.pop();
             let good = watcher
                 .line(&buf)
                 .map_err(|e| format!("the copy {}: {e}", path.display()))?;
@@ -629,19 +626,12 @@ fn follow_tcp(addr: &str, skip: Option<Skip>, tx: &Sender<Feed>) {
         let mut n = 0usize;
         let mut buf = Vec::new();
         let why = loop {
-            buf.clear();
-            match (&mut reader)
-                .take(MAX_LINE as u64 + 2)
-                .read_until(b'\n', &mut buf)
-            {
-                Ok(0) => break "the feed closed".to_string(),
-                Ok(_) if buf.last() != Some(&b'\n') => {
-                    break "the feed sent a line without an end".to_string();
-                }
-                Ok(_) => {}
+            match read_line(&mut reader, &mut buf) {
+                Ok(RawLine::End) => break "the feed closed".to_string(),
+                Ok(RawLine::Partial) => break "the feed sent a line without an end".to_string(),
+                Ok(RawLine::Whole) => {}
                 Err(e) => break format!("the feed failed: {e}"),
             }
-            buf.pop();
             n += 1;
             if n <= have {
                 if n == 2

@@ -237,6 +237,34 @@ impl Decoder {
     }
 }
 
+/// What [`read_line`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RawLine {
+    /// A whole line, now in the buffer without its `\n`.
+    Whole,
+    /// Bytes without a line end (a torn last line, or more than
+    /// [`MAX_LINE`] + 1 bytes), in the buffer.
+    Partial,
+    /// Nothing more.
+    End,
+}
+
+/// Reads one journal line from `r` into `buf` (cleared first), never more
+/// than [`MAX_LINE`] + 2 bytes of it, so memory stays bounded whatever the
+/// input.
+pub fn read_line(r: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<RawLine> {
+    buf.clear();
+    let n = r.take(MAX_LINE as u64 + 2).read_until(b'\n', buf)?;
+    Ok(match buf.last() {
+        _ if n == 0 => RawLine::End,
+        Some(b'\n') => {
+            buf.pop();
+            RawLine::Whole
+        }
+        _ => RawLine::Partial,
+    })
+}
+
 /// Reads `reader` line by line into `decoder`, calling `each` for every
 /// header and entry; returns the torn last line, if any. Memory stays
 /// bounded by [`MAX_LINE`] whatever the input.
@@ -248,15 +276,12 @@ pub fn read_all(
     let mut r = BufReader::new(reader);
     let mut buf = Vec::new();
     loop {
-        buf.clear();
-        let n = (&mut r)
-            .take(MAX_LINE as u64 + 2)
-            .read_until(b'\n', &mut buf)
+        let line = read_line(&mut r, &mut buf)
             .map_err(|e| JournalError::new(decoder.lines() + 1, format!("cannot read: {e}")))?;
-        if n == 0 {
+        if line == RawLine::End {
             return decoder.finish(&[]);
         }
-        if buf.last() != Some(&b'\n') {
+        if line == RawLine::Partial {
             if buf.len() > MAX_LINE {
                 return Err(JournalError::new(
                     decoder.lines() + 1,
@@ -265,7 +290,6 @@ pub fn read_all(
             }
             return decoder.finish(&buf);
         }
-        buf.pop();
         let decoded = decoder.push(&buf)?;
         each(decoder.lines(), decoded)?;
     }
