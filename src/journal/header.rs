@@ -4,13 +4,14 @@
 
 use std::str::FromStr;
 
+use clap::ValueEnum;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Position};
 
 use crate::clock::{LineSettings, TimeControl};
 use crate::game;
 use crate::journal::format::{Entry, VERSION};
-use crate::link::{Flow, LineEnd, Parity, PortSettings};
+use crate::link::PortSettings;
 use crate::referee::{ClientFault, FalseClaim, IllegalMove, Settings, Start};
 
 /// What a journal starts with.
@@ -47,28 +48,16 @@ fn line_values(l: &LineSettings) -> Vec<String> {
     ]
 }
 
-fn parity_name(p: Parity) -> &'static str {
-    match p {
-        Parity::None => "none",
-        Parity::Odd => "odd",
-        Parity::Even => "even",
-    }
+/// A port setting's name, as the command line spells it (`none`, `even`,
+/// `software`, `crlf`, ...).
+fn value_name<E: ValueEnum>(e: E) -> String {
+    e.to_possible_value()
+        .map_or_else(String::new, |v| v.get_name().to_string())
 }
 
-fn flow_name(f: Flow) -> &'static str {
-    match f {
-        Flow::None => "none",
-        Flow::Hardware => "hardware",
-        Flow::Software => "software",
-    }
-}
-
-fn line_end_name(e: LineEnd) -> &'static str {
-    match e {
-        LineEnd::CrLf => "crlf",
-        LineEnd::Lf => "lf",
-        LineEnd::Cr => "cr",
-    }
+/// The port setting named `name` (see [`value_name`]); `what` for the error.
+fn parse_value<E: ValueEnum>(name: &str, what: &str) -> Result<E, String> {
+    E::from_str(name, false).map_err(|_| format!("{what} {name:?}"))
 }
 
 impl Header {
@@ -156,10 +145,10 @@ impl Header {
                 vec![
                     p.baud.to_string(),
                     p.data_bits.to_string(),
-                    parity_name(p.parity).into(),
+                    value_name(p.parity),
                     p.stop_bits.to_string(),
-                    flow_name(p.flow).into(),
-                    line_end_name(p.line_end).into(),
+                    value_name(p.flow),
+                    value_name(p.line_end),
                 ],
             ),
         ];
@@ -404,25 +393,10 @@ fn parse_port(v: &[String]) -> Result<PortSettings, String> {
     let p = PortSettings {
         baud: baud.parse().map_err(|_| format!("baud {baud:?}"))?,
         data_bits: data.parse().map_err(|_| format!("data bits {data:?}"))?,
-        parity: match parity.as_str() {
-            "none" => Parity::None,
-            "odd" => Parity::Odd,
-            "even" => Parity::Even,
-            _ => return Err(format!("parity {parity:?}")),
-        },
+        parity: parse_value(parity, "parity")?,
         stop_bits: stop.parse().map_err(|_| format!("stop bits {stop:?}"))?,
-        flow: match flow.as_str() {
-            "none" => Flow::None,
-            "hardware" => Flow::Hardware,
-            "software" => Flow::Software,
-            _ => return Err(format!("flow {flow:?}")),
-        },
-        line_end: match end.as_str() {
-            "crlf" => LineEnd::CrLf,
-            "lf" => LineEnd::Lf,
-            "cr" => LineEnd::Cr,
-            _ => return Err(format!("line end {end:?}")),
-        },
+        flow: parse_value(flow, "flow")?,
+        line_end: parse_value(end, "line end")?,
     };
     p.validate()?;
     Ok(p)
@@ -432,6 +406,7 @@ fn parse_port(v: &[String]) -> Result<PortSettings, String> {
 mod tests {
     use super::*;
     use crate::game::Game;
+    use crate::link::{Flow, LineEnd, Parity};
     use shakmaty::Chess;
 
     fn sample() -> Header {
@@ -522,6 +497,32 @@ mod tests {
             let back = rebuild(&h).unwrap();
             assert_eq!(back.settings.illegal_move, policy);
         }
+    }
+
+    #[test]
+    fn port_setting_names_are_those_journals_have_always_had() {
+        let names = [
+            value_name(Parity::None),
+            value_name(Parity::Odd),
+            value_name(Parity::Even),
+            value_name(Flow::None),
+            value_name(Flow::Hardware),
+            value_name(Flow::Software),
+            value_name(LineEnd::CrLf),
+            value_name(LineEnd::Lf),
+            value_name(LineEnd::Cr),
+        ];
+        assert_eq!(
+            names,
+            [
+                "none", "odd", "even", "none", "hardware", "software", "crlf", "lf", "cr"
+            ]
+        );
+        assert_eq!(parse_value::<Flow>("software", "flow"), Ok(Flow::Software));
+        assert_eq!(
+            parse_value::<Flow>("sideways", "flow"),
+            Err("flow \"sideways\"".to_string())
+        );
     }
 
     #[test]
