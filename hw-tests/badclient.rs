@@ -50,6 +50,8 @@ use common::scripted::{Scripted, load_script};
 const PORTS: [&str; 2] = ["A", "B"];
 /// The most peak memory (kB) the referee may use in any scenario.
 const MEMORY_BOUND_KB: u64 = 200 * 1024;
+/// The most the referee's peak memory (kB) may grow during a scenario.
+const MEMORY_GROWTH_KB: u64 = 16 * 1024;
 
 /// Who plays one side.
 #[derive(Clone, Copy)]
@@ -451,6 +453,12 @@ fn check(name: &str, case: Case) {
         let (before, after) = out.memory_kb;
         println!("{name}: referee peak memory (VmHWM) {before} kB before, {after} kB after");
         assert!(after < MEMORY_BOUND_KB, "{name}: {after} kB");
+        // The bound that could fail: keeping a 20 MB line would add 20 MB.
+        assert!(
+            after.saturating_sub(before) < MEMORY_GROWTH_KB,
+            "{name}: grew {} kB",
+            after.saturating_sub(before)
+        );
     }
 }
 
@@ -486,6 +494,14 @@ scenario!(
         rejected: &["longer than the 4096-byte limit"],
         memory: true,
         ..Case::black("long-line")
+    }
+);
+scenario!(
+    a_20_mb_line,
+    Case {
+        rejected: &["line of 20000000 bytes is longer than the 4096-byte limit"],
+        memory: true,
+        ..Case::black("huge-line")
     }
 );
 scenario!(
