@@ -583,13 +583,13 @@ impl Referee {
             EventKind::Info,
             "the referee restarted from its journal; bringing the clients back in line".into(),
         );
-        let signed_on = ClientId::BOTH.map(|id| self.clients[id.index()].signed_on);
+        let signed_on: Vec<ClientId> = ClientId::BOTH
+            .into_iter()
+            .filter(|id| self.clients[id.index()].signed_on)
+            .collect();
         match self.stage {
             Stage::Starting { .. } => {
-                for id in ClientId::BOTH
-                    .into_iter()
-                    .filter(|id| signed_on[id.index()])
-                {
+                for &id in &signed_on {
                     self.send_reset(id, out);
                 }
                 self.stage = Stage::Starting {
@@ -610,20 +610,14 @@ impl Referee {
                     a.first_seq = RESPOND_PENDING;
                     a.est_sent_at = due;
                 }
-                for id in ClientId::BOTH
-                    .into_iter()
-                    .filter(|id| signed_on[id.index()])
-                {
+                for &id in &signed_on {
                     self.begin_resync(id, at, out);
                 }
             }
             Stage::SessionOver => {
                 // The match had ended, but the disconnect may not have gone
                 // out before the crash: send it again.
-                for id in ClientId::BOTH
-                    .into_iter()
-                    .filter(|id| signed_on[id.index()])
-                {
+                for &id in &signed_on {
                     self.send_simple(id, RefCom::Disconnect, at, out);
                 }
             }
@@ -635,10 +629,7 @@ impl Referee {
                     .as_ref()
                     .and_then(|g| g.end.as_ref())
                     .map_or(GameResult::None, |e| e.0);
-                for id in ClientId::BOTH
-                    .into_iter()
-                    .filter(|id| signed_on[id.index()])
-                {
+                for &id in &signed_on {
                     self.send_inform(id, result.as_str(), at, out);
                     self.send_simple(id, RefCom::Conclude, at, out);
                 }
