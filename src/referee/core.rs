@@ -835,10 +835,14 @@ impl Referee {
         }
         let color = g.color_of(from);
 
+        // The echoed position: the position the client was given with the
+        // opponent's move applied, i.e. the current position.
+        let echo_diff = game::echo_mismatch(g.game.position(), &record.fields);
+
         // A reply that echoes a position the client was asked about earlier,
         // but not the current one, answers an earlier record: refuse it
         // before anything in it (a resignation included) counts.
-        if game::echo_mismatch(g.game.position(), &record.fields).is_some()
+        if echo_diff.is_some()
             && self.clients[from.index()]
                 .asked
                 .iter()
@@ -877,11 +881,9 @@ impl Referee {
             );
         }
 
-        // The echoed position: the position the client was given with the
-        // opponent's move applied, i.e. the current position. (A
-        // resignation stands whatever position came with it.)
-        let g = self.game.as_ref().expect("checked above");
-        if let Some(diff) = game::echo_mismatch(g.game.position(), &record.fields) {
+        // A wrong echo (a resignation stands whatever position came with
+        // it).
+        if let Some(diff) = echo_diff {
             return self.echo_mismatch(from, &diff, text, at, out);
         }
 
