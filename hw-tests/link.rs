@@ -75,11 +75,14 @@ fn lines_arrive_with_every_line_end() {
     let cable = Cable::new();
     let (_link, rx, _) = open_link("A", cable.a_str(), LineEnd::CrLf);
     let mut peer = open_peer(&cable.b);
-    write_all(peer.as_mut(), b"one\ntwo\rthree\r\nfour\0\r\n\n");
+    write_all(peer.as_mut(), b"one\ntwo\rthree\r\nfour\0\r\n\nfive\n");
     assert_eq!(expect_line(&rx), ("one".into(), b"one\n".to_vec()));
     assert_eq!(expect_line(&rx), ("two".into(), b"two\r".to_vec()));
     assert_eq!(expect_line(&rx), ("three".into(), b"three\r\n".to_vec()));
     assert_eq!(expect_line(&rx), ("four".into(), b"four\0".to_vec()));
+    // The empty lines after "four" were read before "five": had they been
+    // reported, they would come first.
+    assert_eq!(expect_line(&rx).0, "five", "empty lines must not be reported");
     assert!(rx.try_recv().is_err(), "empty lines must not be reported");
 }
 
