@@ -82,7 +82,11 @@ fn lines_arrive_with_every_line_end() {
     assert_eq!(expect_line(&rx), ("four".into(), b"four\0".to_vec()));
     // The empty lines after "four" were read before "five": had they been
     // reported, they would come first.
-    assert_eq!(expect_line(&rx).0, "five", "empty lines must not be reported");
+    assert_eq!(
+        expect_line(&rx).0,
+        "five",
+        "empty lines must not be reported"
+    );
     assert!(rx.try_recv().is_err(), "empty lines must not be reported");
 }
 

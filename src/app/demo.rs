@@ -4,8 +4,6 @@
 use std::thread;
 use std::time::{Duration, Instant, SystemTime};
 
-use crossbeam_channel::unbounded;
-
 use crate::app::client;
 use crate::app::logging;
 use crate::app::options::DemoArgs;
@@ -15,7 +13,7 @@ use crate::app::signals;
 use crate::app::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 use crate::client::{ClientProtocol, Mover, MoverKind};
 use crate::clock::{LineSettings, parse_friendly};
-use crate::link::{Link, PortSettings, VirtualCable};
+use crate::link::{PortSettings, VirtualCable};
 use crate::record::civil::pgn_date;
 use crate::referee::{Referee, Settings};
 
@@ -75,20 +73,14 @@ pub fn main(args: DemoArgs) -> u8 {
         }
     };
     let epoch = Instant::now();
-    let (tx, rx) = unbounded();
-    let mut links = Vec::new();
-    for (label, cable) in ["A", "B"].into_iter().zip(cables.iter()) {
-        match Link::open(label, cable.a(), port_settings, epoch, tx.clone()) {
-            Ok(l) => links.push(l),
+    let (links, rx) =
+        match session::open_links([cables[0].a(), cables[1].a()], port_settings, epoch) {
+            Ok(l) => l,
             Err(e) => {
                 eprintln!("argus demo: {e}");
                 return EXIT_FAILED;
             }
-        }
-    }
-    let Ok(links): Result<[Link; 2], _> = links.try_into() else {
-        return EXIT_FAILED;
-    };
+        };
     // The clients start once the referee's ends are open (opening a port
     // clears its stale input).
     // Client A is a random mover, B a greedy one, on the far ends.

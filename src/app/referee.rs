@@ -4,21 +4,19 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crossbeam_channel::unbounded;
 use log::{error, info};
 
 use crate::app::logging;
 use crate::app::options::{RefereeArgs, plan};
 use crate::app::output::Outputs;
-use crate::app::session::{self, Ending, Session, View};
+use crate::app::session::{self, Session, View};
 use crate::app::signals;
 use crate::journal::feed::Feed;
 use crate::journal::{Header, JournalWriter, new_session_id};
-use crate::link::Link;
 use crate::record::civil::pgn_date;
 use crate::referee::Referee;
 
-use crate::app::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
+use crate::app::EXIT_USAGE;
 
 /// Runs `argus referee`; returns the exit status.
 pub fn main(args: RefereeArgs) -> u8 {
@@ -56,20 +54,14 @@ pub fn main(args: RefereeArgs) -> u8 {
         }
     };
     let epoch = Instant::now();
-    let (tx, rx) = unbounded();
-    let mut links = Vec::new();
-    for (label, path) in ["A", "B"].into_iter().zip(plan.ports.iter()) {
-        match Link::open(label, path, plan.port_settings, epoch, tx.clone()) {
-            Ok(l) => links.push(l),
-            Err(e) => {
-                eprintln!("argus referee: {e}");
-                error!("{e}");
-                return EXIT_USAGE;
-            }
+    let ports = [plan.ports[0].as_str(), plan.ports[1].as_str()];
+    let (links, rx) = match session::open_links(ports, plan.port_settings, epoch) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("argus referee: {e}");
+            error!("{e}");
+            return EXIT_USAGE;
         }
-    }
-    let Ok(links): Result<[Link; 2], _> = links.try_into() else {
-        return EXIT_FAILED;
     };
     // The journal once the ports are open (a match that cannot start
     // leaves no journal behind).
@@ -129,14 +121,7 @@ pub fn main(args: RefereeArgs) -> u8 {
         resumed_at: None,
     });
     close_feed(feed);
-    match ending {
-        Ending::Normal => EXIT_OK,
-        Ending::Failed(why) => {
-            error!("{why}");
-            eprintln!("argus referee: {why}");
-            EXIT_FAILED
-        }
-    }
+    ending.exit_status("argus referee")
 }
 
 /// Milliseconds since 1970 now (0 if the system clock is before 1970).

@@ -10,18 +10,17 @@
 
 use std::time::Instant;
 
-use crossbeam_channel::unbounded;
 use log::{error, info, warn};
 
+use crate::app::EXIT_USAGE;
 use crate::app::logging;
 use crate::app::options::{LineOptions, ResumeArgs};
 use crate::app::output::Outputs;
 use crate::app::referee::{close_feed, start_feed, unix_ms_now};
-use crate::app::session::{self, Ending, Session, View};
+use crate::app::session::{self, Session, View};
 use crate::app::signals;
-use crate::app::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 use crate::journal::{self, Entry, JournalWriter};
-use crate::link::{Link, PortSettings};
+use crate::link::PortSettings;
 
 /// Runs `argus resume`; returns the exit status.
 pub fn main(args: ResumeArgs) -> u8 {
@@ -69,16 +68,10 @@ pub fn main(args: ResumeArgs) -> u8 {
     // The ports first: if another referee still holds them, nothing is
     // touched.
     let epoch = Instant::now();
-    let (tx, rx) = unbounded();
-    let mut links = Vec::new();
-    for (label, path) in ["A", "B"].into_iter().zip([&args.port_a, &args.port_b]) {
-        match Link::open(label, path, port_settings, epoch, tx.clone()) {
-            Ok(l) => links.push(l),
-            Err(e) => return fail(&e.to_string()),
-        }
-    }
-    let Ok(links): Result<[Link; 2], _> = links.try_into() else {
-        return EXIT_FAILED;
+    let ports = [args.port_a.as_str(), args.port_b.as_str()];
+    let (links, rx) = match session::open_links(ports, port_settings, epoch) {
+        Ok(l) => l,
+        Err(e) => return fail(&e.to_string()),
     };
 
     let last_at = loaded.replay.last_at();
@@ -161,14 +154,7 @@ pub fn main(args: ResumeArgs) -> u8 {
         resumed_at: Some(last_at),
     });
     close_feed(feed);
-    match ending {
-        Ending::Normal => EXIT_OK,
-        Ending::Failed(why) => {
-            error!("{why}");
-            eprintln!("argus resume: {why}");
-            EXIT_FAILED
-        }
-    }
+    ending.exit_status("argus resume")
 }
 
 /// The journal's port settings with the command line's on top.

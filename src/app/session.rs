@@ -13,7 +13,7 @@ use crate::app::output::{Outputs, RelayTiming, wants_checkpoint};
 use crate::display::{
     InputEvent, InputThread, LinkView, Role, TerminalGuard, Ui, UiAction, next_redraw_in,
 };
-use crate::link::{Link, LinkEvent, LinkEventKind, PortSettings};
+use crate::link::{Link, LinkEvent, LinkEventKind, OpenError, PortSettings};
 use crate::referee::{ClientId, Command, Input, Output, Referee, Verdict};
 
 /// How long the loop waits for the last records (`disconnect`) to leave
@@ -70,6 +70,34 @@ pub enum Ending {
     Normal,
     /// Something broke; the message says what.
     Failed(String),
+}
+
+impl Ending {
+    /// The exit status for `command` ("argus referee"), saying what broke
+    /// on stderr and in the log.
+    pub fn exit_status(self, command: &str) -> u8 {
+        match self {
+            Ending::Normal => crate::app::EXIT_OK,
+            Ending::Failed(why) => {
+                log::error!("{why}");
+                eprintln!("{command}: {why}");
+                crate::app::EXIT_FAILED
+            }
+        }
+    }
+}
+
+/// Opens the referee's two ports (labelled A and B) with `settings`;
+/// their events come on the returned channel, stamped from `epoch`.
+pub fn open_links(
+    ports: [&str; 2],
+    settings: PortSettings,
+    epoch: Instant,
+) -> Result<([Link; 2], Receiver<LinkEvent>), OpenError> {
+    let (tx, rx) = unbounded();
+    let a = Link::open("A", ports[0], settings, epoch, tx.clone())?;
+    let b = Link::open("B", ports[1], settings, epoch, tx)?;
+    Ok(([a, b], rx))
 }
 
 /// Everything a session runs with.
