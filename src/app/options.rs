@@ -425,6 +425,18 @@ impl EngineOptions {
 /// How long a depth search without a clock may take before the margin.
 pub const DEPTH_WAIT: Duration = Duration::from_secs(600);
 
+/// A `--NAME SECS` option's value in milliseconds: from 0 to `max`
+/// seconds, fractions allowed (rounded to the millisecond).
+pub fn seconds_ms(v: f64, name: &str, max: f64) -> Result<u64, String> {
+    if v.is_finite() && (0.0..=max).contains(&v) {
+        Ok((v * 1000.0).round() as u64)
+    } else {
+        Err(format!(
+            "--{name} must be between 0 and {max} seconds, not {v}"
+        ))
+    }
+}
+
 /// `argus demo [options]`.
 #[derive(Debug, Clone, Args)]
 pub struct DemoArgs {
@@ -511,15 +523,6 @@ pub fn plan(
         Some(p) => load_starts(p, m.opening_plies.unwrap_or(16))?,
         None => Vec::new(),
     };
-    let secs = |v: Option<f64>, name: &str| -> Result<u64, String> {
-        let v = v.unwrap_or(5.0);
-        if !(0.0..=3600.0).contains(&v) {
-            return Err(format!(
-                "--{name} must be between 0 and 3600 seconds, not {v}"
-            ));
-        }
-        Ok((v * 1000.0).round() as u64)
-    };
     let defaults = Settings::default();
     let settings = Settings {
         event: m.event.unwrap_or(defaults.event),
@@ -538,8 +541,8 @@ pub fn plan(
         swap_colors: !m.no_swap,
         openings,
         openings_seed: m.shuffle,
-        reset_delay_ms: secs(m.reset_delay, "reset-delay")?,
-        conclude_delay_ms: secs(m.conclude_delay, "conclude-delay")?,
+        reset_delay_ms: seconds_ms(m.reset_delay.unwrap_or(5.0), "reset-delay", 3600.0)?,
+        conclude_delay_ms: seconds_ms(m.conclude_delay.unwrap_or(5.0), "conclude-delay", 3600.0)?,
         false_claim: match m.false_claim {
             Some(FalseClaimArg::PlayOn) => FalseClaim::PlayOn,
             _ => FalseClaim::Forfeit,
@@ -554,17 +557,7 @@ pub fn plan(
             (Some(ClientFaultArg::Continue), _) | (None, true) => ClientFault::Continue,
         },
         max_resends: m.max_resends.unwrap_or(defaults.max_resends),
-        resend_after_ms: match m.resend_after {
-            None => 0,
-            Some(v) if v.is_finite() && (0.0..=86_400.0).contains(&v) => {
-                (v * 1000.0).round() as u64
-            }
-            Some(v) => {
-                return Err(format!(
-                    "--resend-after must be between 0 and 86400 seconds, not {v}"
-                ));
-            }
-        },
+        resend_after_ms: seconds_ms(m.resend_after.unwrap_or(0.0), "resend-after", 86_400.0)?,
     };
     Ok(RefereePlan {
         ports,

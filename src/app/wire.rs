@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use crossbeam_channel::{after, never, select};
 
-use crate::app::options::LineOptions;
+use crate::app::options::{LineOptions, seconds_ms};
 use crate::app::signals;
 use crate::app::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 use crate::link::wire::{DirectionStats, Impairments, Wire};
@@ -47,13 +47,7 @@ pub struct WireArgs {
 }
 
 fn seconds(v: f64, name: &str) -> Result<Duration, String> {
-    if v.is_finite() && (0.0..=1e6).contains(&v) {
-        Ok(Duration::from_secs_f64(v))
-    } else {
-        Err(format!(
-            "--{name} must be a number of seconds from 0 to 1000000, not {v}"
-        ))
-    }
+    seconds_ms(v, name, 1e6).map(Duration::from_millis)
 }
 
 /// Runs `argus wire`; returns the exit status (0 after the duration or
