@@ -504,6 +504,7 @@ fn a_new_match_refuses_another_matchs_journal() {
         session: "0123456789abcdef".into(),
         settings: argus::referee::Settings::default(),
         port: argus::link::PortSettings::default(),
+        output: argus::journal::OutputSettings::default(),
     };
     let mut w = argus::journal::JournalWriter::create(&rig.journal(), &other, 0).unwrap();
     w.write(&argus::journal::Entry::Input {
