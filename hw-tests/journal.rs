@@ -731,3 +731,18 @@ fn refused_start(ports: [&str; 2], logs: &Path, extra: &[&str]) -> (Option<i32>,
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// `argus watch` on a file that is not a journal says so at once (it used
+/// to wait for ever).
+#[test]
+fn watching_a_file_that_is_not_a_journal_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("games.pgn");
+    fs::write(&file, "[Event \"club\"]\n").unwrap();
+    let mut watch = spawn_watch(&[], file.to_str().unwrap());
+    let status = wait_exit(&mut watch, WITHIN, "argus watch on a PGN file");
+    let out = watch.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(status.code(), Some(1), "{err}");
+    assert!(err.contains("is not an argus journal"), "{err}");
+}
