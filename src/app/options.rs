@@ -598,14 +598,22 @@ fn opening_to_start(o: Opening) -> Result<Start, String> {
                 source,
             })
         }
-        Opening::Moves { sans, fen, source } => {
+        Opening::Moves {
+            sans,
+            fen,
+            source,
+            move_sources,
+        } => {
             let start = match &fen {
                 Some(f) => game::position_from_fen(f).map_err(|e| format!("{source}: {e}"))?,
                 None => Chess::default(),
             };
             let mut line = Game::new(start.clone());
-            for san in &sans {
-                line.play_san(san).map_err(|e| format!("{source}: {e}"))?;
+            for (i, san) in sans.iter().enumerate() {
+                // The move's own line (the game's if it is not known).
+                let at = move_sources.get(i).unwrap_or(&source);
+                line.play_san(san)
+                    .map_err(|e| format!("{at}: {e} (move {} of the game at {source})", i + 1))?;
             }
             Ok(Start {
                 position: start,
