@@ -506,7 +506,8 @@ mod tests {
         assert_eq!(games[0].line, 1);
         assert_eq!(games[1].line, 5);
         assert_eq!(games[1].sans, ["d4", "d5"]);
-        assert_eq!(games[1].san_lines, [games[1].line + 1; 2]);
+        assert_eq!(games[1].san_lines, [7, 7]);
+        assert_eq!(games[2].san_lines, [8]);
         assert_eq!(games[2].line, 8);
         assert!(games[2].tags.is_empty());
     }
