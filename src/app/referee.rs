@@ -268,6 +268,39 @@ mod tests {
     }
 
     #[test]
+    fn the_config_files_output_table_takes_every_output() {
+        use crate::app::options::{LineOptions, MatchOptions};
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join("match.toml");
+        std::fs::write(
+            &config,
+            "[output]\npgn = \"g.pgn\"\nlive_pgn = \"live.pgn\"\nlog_dir = \"logs\"\n\
+             journal = \"j.log\"\nfeed = \"127.0.0.1:7070\"\n",
+        )
+        .unwrap();
+        let given = OutputOptions {
+            feed: Some("0.0.0.0:9000".into()),
+            ..OutputOptions::default()
+        };
+        let p = plan(
+            ["a".into(), "b".into()],
+            LineOptions::default(),
+            MatchOptions::default(),
+            given,
+            Some(&config),
+            "2026.01.01".into(),
+            true,
+        )
+        .unwrap();
+        assert_eq!(p.output.pgn, Some("g.pgn".into()));
+        assert_eq!(p.output.live_pgn, Some("live.pgn".into()));
+        assert_eq!(p.output.log_dir, Some("logs".into()));
+        assert_eq!(p.output.journal, Some("j.log".into()));
+        // The command line wins.
+        assert_eq!(p.output.feed, Some("0.0.0.0:9000".into()));
+    }
+
+    #[test]
     fn a_journal_of_another_match_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("journal.log");
