@@ -173,6 +173,7 @@ pub fn run(session: Session) -> Ending {
     let mut dirty = true;
     let mut ending = Ending::Normal;
     let mut stopped_by: Option<&str> = None;
+    let mut ended_early = false;
     loop {
         // Draw when something changed, and at 10 Hz while a clock runs.
         let snap = core.snapshot(now_ms());
@@ -258,6 +259,8 @@ pub fn run(session: Session) -> Ending {
             if core.is_over() && !matches!(input, Input::Sent { .. }) {
                 continue;
             }
+            // The session ended before the match was played out.
+            ended_early |= matches!(input, Input::Supervisor(Command::EndSession));
             dirty |= feed(input, at, &mut core, &links, &mut books, &mut outputs);
         }
     }
@@ -272,7 +275,7 @@ pub fn run(session: Session) -> Ending {
         l.close();
     }
     outputs.finish();
-    if ending == Ending::Normal && !core.played_out() {
+    if ending == Ending::Normal && ended_early {
         ending = Ending::EndedEarly(match stopped_by {
             Some(name) => format!("{name} ended the session before the match was played out"),
             None => "the session ended before the match was played out".into(),

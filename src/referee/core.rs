@@ -243,12 +243,6 @@ impl Referee {
         self.stage == Stage::SessionOver
     }
 
-    /// Whether the session is over with every game of the match played to
-    /// a result (not ended early by the supervisor).
-    pub fn played_out(&self) -> bool {
-        self.is_over() && self.wdl_a.iter().sum::<u32>() >= self.settings.games
-    }
-
     /// When to wake the core with [`Input::Timer`]: the end of a reset or
     /// conclude pause, a due resync, or the instant a flag falls.
     pub fn next_deadline(&self) -> Option<u64> {
