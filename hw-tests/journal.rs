@@ -504,6 +504,7 @@ fn a_new_match_refuses_another_matchs_journal() {
         session: "0123456789abcdef".into(),
         settings: argus::referee::Settings::default(),
         port: argus::link::PortSettings::default(),
+        output: argus::journal::OutputSettings::default(),
     };
     let mut w = argus::journal::JournalWriter::create(&rig.journal(), &other, 0).unwrap();
     w.write(&argus::journal::Entry::Input {
@@ -531,4 +532,217 @@ fn a_new_match_refuses_another_matchs_journal() {
         before,
         "the journal was touched"
     );
+}
+
+/// `argus resume JOURNAL PORT_A PORT_B` (run from another directory,
+/// with no output flag) writes to the files the match was started with;
+/// resumed once more when the match is over, it says so and what it found.
+#[test]
+fn a_bare_resume_writes_to_the_same_files_and_a_finished_match_says_so() {
+    skip_unless_socat!();
+    let reference = reference();
+    let mut rig = Rig::new();
+    let mut referee = rig.referee(&[]);
+    rig.clients();
+    let journal = rig.journal();
+    wait_until(WITHIN, "a few moves", || progress(&journal).0 >= 3);
+    referee.kill().unwrap();
+    let _ = referee.wait();
+    let elsewhere = rig.path("elsewhere");
+    fs::create_dir_all(&elsewhere).unwrap();
+    let bare = |rig: &Rig| {
+        let mut cmd = Command::new(argus_bin());
+        cmd.current_dir(&elsewhere)
+            .arg("resume")
+            .arg(&journal)
+            .arg(rig.cables[0].a_str())
+            .arg(rig.cables[1].a_str())
+            .arg("--headless")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        cmd.spawn().expect("cannot start argus resume")
+    };
+    let mut resumed = bare(&rig);
+    let status = wait_exit(&mut resumed, MATCH_WITHIN, "the resumed referee");
+    let out = resumed.wait_with_output().unwrap();
+    assert!(
+        status.success(),
+        "resume ended with {status}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    rig.clients_done();
+    assert_eq!(games(&rig.pgn()), reference.games);
+    assert!(
+        fs::read_dir(&elsewhere).unwrap().next().is_none(),
+        "the resume wrote into its working directory"
+    );
+    assert!(rig.path("logs").join("transcript.log").exists());
+
+    // The match is over: a resume says so instead of resuming.
+    let again = bare(&rig).wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&again.stdout);
+    assert!(
+        said.contains("is already over: match over:"),
+        "{said}\n{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    assert!(!said.contains("resuming session"), "{said}");
+    assert_eq!(
+        games(&rig.pgn()),
+        reference.games,
+        "a game was written twice"
+    );
+}
+
+/// A second referee on a log directory in use refuses to start, says once
+/// which process holds it, and touches none of the first one's files.
+#[test]
+fn a_second_referee_on_the_same_log_dir_is_refused() {
+    skip_unless_socat!();
+    let rig = Rig::new();
+    let logs = rig.path("logs");
+    // The first one with its journal in the log directory (the default).
+    let mut cmd = Command::new(argus_bin());
+    cmd.arg("referee");
+    rig.common_args(&mut cmd);
+    let mut first = cmd.spawn().unwrap();
+    wait_until(WITHIN, "the first referee's journal", || {
+        logs.join("journal.log").exists()
+    });
+    let before: Vec<_> = ["journal.log", "argus.log", "transcript.log"]
+        .iter()
+        .map(|f| fs::metadata(logs.join(f)).map(|m| m.len()).ok())
+        .collect();
+    let others = [Cable::new(), Cable::new()];
+    let (code, err) = refused_start([others[0].a_str(), others[1].a_str()], &logs, &[]);
+    let _ = first.kill();
+    let _ = first.wait();
+    assert_eq!(code, Some(2), "{err}");
+    let want = format!("is in use by another argus (pid {})", first.id());
+    assert_eq!(err.matches(&want).count(), 1, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let after: Vec<_> = ["journal.log", "argus.log", "transcript.log"]
+        .iter()
+        .map(|f| fs::metadata(logs.join(f)).map(|m| m.len()).ok())
+        .collect();
+    assert_eq!(
+        before[0], after[0],
+        "the first referee's journal was touched"
+    );
+    assert!(after[0].is_some(), "the first referee's journal is gone");
+    assert_eq!(
+        fs::read_dir(&logs).unwrap().count(),
+        4, // the lock, the log, the transcript and the journal
+        "{:?}",
+        fs::read_dir(&logs).unwrap().collect::<Vec<_>>()
+    );
+}
+
+/// A referee stopped by SIGTERM says SIGTERM, and exits 3: the match was
+/// not played out.
+#[test]
+fn sigterm_is_named_and_the_exit_status_says_the_match_ended_early() {
+    skip_unless_socat!();
+    let mut rig = Rig::new();
+    let mut cmd = Command::new(argus_bin());
+    cmd.arg("referee");
+    rig.common_args(&mut cmd);
+    cmd.arg("--journal")
+        .arg(rig.journal())
+        .args(["--games", "3"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut referee = cmd.spawn().unwrap();
+    rig.clients();
+    wait_until(WITHIN, "a move", || progress(&rig.journal()).0 >= 1);
+    let ok = Command::new("kill")
+        .args(["-TERM", &referee.id().to_string()])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "cannot send SIGTERM");
+    let status = wait_exit(&mut referee, WITHIN, "the referee");
+    let out = referee.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(status.code(), Some(3), "{said}");
+    assert!(said.contains("SIGTERM: ending the session"), "{said}");
+    assert!(!said.contains("Ctrl-C"), "{said}");
+    assert!(
+        said.contains("waiting for A and B to sign on"),
+        "a headless referee does not say it waits: {said}"
+    );
+}
+
+/// The same port twice, and a regular file as a port: one line on stderr
+/// saying exactly that, exit 2, and no log directory left behind.
+#[test]
+fn a_start_that_fails_says_why_once_and_leaves_nothing() {
+    skip_unless_socat!();
+    let rig = Rig::new();
+    let file = rig.path("not-a-port.txt");
+    fs::write(&file, "hello\n").unwrap();
+    let cases = [
+        (
+            [rig.cables[0].a_str(), rig.cables[0].a_str()],
+            "are the same port".to_string(),
+        ),
+        (
+            [rig.cables[0].a_str(), file.to_str().unwrap()],
+            "is a regular file, not a serial device".to_string(),
+        ),
+    ];
+    for (ports, want) in cases {
+        let logs = rig.path("fresh-logs");
+        let (code, err) = refused_start(ports, &logs, &[]);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(err.contains(&want), "{err}");
+        assert_eq!(err.lines().count(), 1, "said more than once: {err}");
+        assert!(!err.contains("typewriter"), "{err}");
+        assert!(!logs.exists(), "a failed start left {}", logs.display());
+    }
+    // A start that fails after the ports (a bad feed address) removes the
+    // log directory, log, transcript and journal it made.
+    let logs = rig.path("fresh-logs");
+    let (code, err) = refused_start(
+        [rig.cables[0].a_str(), rig.cables[1].a_str()],
+        &logs,
+        &["--feed", "not an address"],
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "said more than once: {err}");
+    assert!(!logs.exists(), "a failed start left {}", logs.display());
+}
+
+/// Runs `argus referee PORTS --headless --log-dir LOGS EXTRA` to its end;
+/// its exit code and stderr.
+fn refused_start(ports: [&str; 2], logs: &Path, extra: &[&str]) -> (Option<i32>, String) {
+    let out = Command::new(argus_bin())
+        .arg("referee")
+        .args(ports)
+        .arg("--headless")
+        .arg("--log-dir")
+        .arg(logs)
+        .args(extra)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `argus watch` on a file that is not a journal says so at once (it used
+/// to wait for ever).
+#[test]
+fn watching_a_file_that_is_not_a_journal_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("games.pgn");
+    fs::write(&file, "[Event \"club\"]\n").unwrap();
+    let mut watch = spawn_watch(&[], file.to_str().unwrap());
+    let status = wait_exit(&mut watch, WITHIN, "argus watch on a PGN file");
+    let out = watch.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(status.code(), Some(1), "{err}");
+    assert!(err.contains("is not an argus journal"), "{err}");
 }

@@ -874,9 +874,11 @@ fn ctrl_c_ends_the_session_and_records_the_unfinished_game() {
     bout.start_client(1, 2, &["--think-ms", "20"]);
     bout.wait_transcript(30, "8 replies from A", |l| replies(l, "A") >= 8);
     bout.referee().interrupt();
-    bout.referee()
-        .wait_stdout(within, "the Ctrl-C line", |l| l.starts_with("Ctrl-C"));
-    assert_eq!(bout.finish(30), [0, 0, 0]);
+    bout.referee().wait_stdout(within, "the Ctrl-C line", |l| {
+        l.starts_with("Ctrl-C (SIGINT): ending the session")
+    });
+    // 3: the match ended before it was played out.
+    assert_eq!(bout.finish(30), [3, 0, 0]);
 
     let games = bout.games_in(&bout.pgn_path());
     assert_eq!(games.len(), 1);
@@ -1071,4 +1073,30 @@ fn the_client_answers_a_repeated_respond_with_the_same_reply_without_thinking_ag
     // It thought once ("reply:") and repeated once.
     assert_eq!(err.matches("client: reply: ").count(), 1, "{err}");
     assert_eq!(err.matches("the same respond again").count(), 1, "{err}");
+}
+
+/// A PGN openings file with an illegal move names the line the move is
+/// on (not the line of the game's first tag), before any port is opened.
+#[test]
+fn a_bad_move_in_the_openings_names_its_own_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let book = dir.path().join("book.pgn");
+    std::fs::write(
+        &book,
+        "[Event \"book\"]\n[Site \"?\"]\n\n1. e4 e5 2. Nf3 Nc6\n3. Bb5 Ke3 *\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(argus_bin())
+        .args(["referee", "/nonexistent/a", "/nonexistent/b", "--headless"])
+        .arg("--openings")
+        .arg(&book)
+        .arg("--log-dir")
+        .arg(dir.path().join("logs"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains(&format!("{}:5: ", book.display())), "{err}");
+    assert!(err.contains("Ke3"), "{err}");
+    assert!(!dir.path().join("logs").exists(), "{err}");
 }

@@ -65,7 +65,9 @@ cargo bench --bench relay -- --plies 300 --think-ms 30 --files "$files/think" --
 
 echo "== callgrind: instructions per EPD parse+write"
 if command -v valgrind >/dev/null 2>&1; then
-    exe=$(cargo bench --bench epd_instructions --no-run --message-format=json 2>/dev/null |
+    # The profiling profile: release code with debug info, so that
+    # callgrind_annotate can name the functions.
+    exe=$(cargo bench --profile profiling --bench epd_instructions --no-run --message-format=json 2>/dev/null |
         grep '"executable":"[^"]*epd_instructions' |
         sed 's/.*"executable":"\([^"]*\)".*/\1/' | tail -n 1)
     if [ -z "$exe" ] || [ ! -x "$exe" ]; then

@@ -42,6 +42,11 @@ pub const EXIT_BAD_RECORDS: u8 = 1;
 /// bad arguments).
 pub const EXIT_ERROR: u8 = 2;
 
+/// A stream whose first this many records are all bad is not an EPD file
+/// (a binary file, a PGN file): reading it stops there, so that it does
+/// not fill the report with one error per line.
+pub const NOT_EPD_AFTER: u64 = 20;
+
 /// The path that means standard input (for inputs) or standard output
 /// (for outputs).
 pub const STDIO: &str = "-";
@@ -232,6 +237,12 @@ fn process(
         summary.records = summary.records.saturating_add(1);
         summary.bad = summary.bad.saturating_add(1);
         writeln!(report, "{name}:{line_no}: {problem}").map_err(reporting)?;
+        if summary.bad == NOT_EPD_AFTER && summary.records == summary.bad {
+            return Err(KitError::usage(format!(
+                "{name} is not an EPD file (its first {NOT_EPD_AFTER} records are all bad); \
+                 stopped reading it"
+            )));
+        }
     }
     Ok(summary)
 }
@@ -483,6 +494,25 @@ mod tests {
                  4 records, 2 bad\n"
             )
         );
+    }
+
+    #[test]
+    fn a_file_whose_first_records_are_all_bad_is_not_an_epd_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut junk: Vec<u8> = (0..=255u8).cycle().take(200_000).collect();
+        junk.extend_from_slice(format!("\n{GOOD}\n").as_bytes());
+        let path = dir.path().join("argus.bin");
+        std::fs::write(&path, &junk).unwrap();
+        let mut report = Vec::new();
+        let e = check_files(std::slice::from_ref(&path), &accept, &mut report).unwrap_err();
+        assert!(e.message.contains("is not an EPD file"), "{e}");
+        assert_eq!(text(report).lines().count() as u64, NOT_EPD_AFTER);
+        // One good record among the first ones: every line is read.
+        let mut lines = vec!["not epd"; NOT_EPD_AFTER as usize + 5];
+        lines[3] = GOOD;
+        let path = write_file(&dir, "mixed.epd", &lines.join("\n"));
+        let s = check_files(&[path], &accept, &mut Vec::new()).unwrap();
+        assert_eq!(s.bad, NOT_EPD_AFTER + 4);
     }
 
     #[test]

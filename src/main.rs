@@ -35,8 +35,17 @@ enum Cmd {
     /// Referee a match between the clients on two serial ports.
     ///
     /// Client A (on PORT_A) has White in game 1; colours alternate unless
-    /// --no-swap. Exit status: 0 when the session ended normally, 2 for bad
-    /// usage or a port that cannot be opened, 1 for anything else.
+    /// --no-swap. One referee per log directory at a time.
+    ///
+    /// Exit status: 0 when the match was played out (every game has a
+    /// result), 3 when it ended early (Ctrl-C, SIGTERM, SIGHUP, or the
+    /// supervisor ended it), 2 for bad usage or a start that failed (a port
+    /// or file that cannot be opened, a log directory in use), 1 when
+    /// something failed during the match.
+    #[command(after_help = "Examples:\n  \
+        argus referee /dev/ttyUSB0 /dev/ttyUSB1 --tc 40/7200:3600 --games 6 --pgn match.pgn\n  \
+        argus referee /dev/ttyS0 /dev/ttyS1 --headless --config match.toml\n  \
+        argus referee COM3 COM4 --openings book.pgn --live-pgn live.pgn --feed 0.0.0.0:7070")]
     Referee(Box<RefereeArgs>),
     /// Carry on with a match whose referee stopped (crash, power cut).
     ///
@@ -44,7 +53,14 @@ enum Cmd {
     /// the journal recorded, brings both clients back in line (reset,
     /// inform, one execute per move, respond to the side on move) and goes
     /// on with the match, appending to the same journal. The time while no
-    /// referee ran is charged to nobody. Exit status as for `referee`.
+    /// referee ran is charged to nobody. It writes to the files the match
+    /// was started with (PGN, live PGN, log directory, feed) unless flags
+    /// say otherwise; a match that is already over is said to be, with its
+    /// result. Exit status as for `referee`.
+    #[command(after_help = "Examples:\n  \
+        argus resume argus-logs/journal.log /dev/ttyUSB0 /dev/ttyUSB1\n  \
+        argus resume standby-journal.log /dev/ttyS0 /dev/ttyS1 --pgn standby.pgn\n  \
+        argus resume match/journal.log COM3 COM4 --headless --baud 9600")]
     Resume(Box<ResumeArgs>),
     /// Follow a match from its journal, read-only: the live board, or
     /// (--headless) one line per move and result.
@@ -52,8 +68,12 @@ enum Cmd {
     /// SOURCE is a journal file (followed as it grows) or tcp://HOST:PORT
     /// (a referee's --feed); --copy keeps a copy of a fed journal for a
     /// standby machine to take over with `argus resume`. Exit status: 0
-    /// when the match is over, 1 if the journal is damaged or the feed
-    /// fails for good, 2 for bad usage.
+    /// when the match is over, 1 if the journal is damaged (or is not a
+    /// journal) or the feed fails for good, 2 for bad usage.
+    #[command(after_help = "Examples:\n  \
+        argus watch argus-logs/journal.log\n  \
+        argus watch tcp://referee.local:7070 --headless\n  \
+        argus watch tcp://10.0.0.5:7070 --copy standby-journal.log --pgn standby.pgn")]
     Watch(WatchArgs),
     /// Run a client on a serial port: the built-in mover, or (--engine) a
     /// bridge to a UCI or XBoard chess engine.
@@ -61,11 +81,19 @@ enum Cmd {
     /// It signs on, answers the referee's records as the EPD spec says and
     /// exits 0 when the referee sends `disconnect` (docs/engines.md for the
     /// engine bridge).
+    #[command(after_help = "Examples:\n  \
+        argus client /dev/ttyUSB0 --name \"Random 1\" --mover random --seed 7\n  \
+        argus client /dev/ttyS0 --engine stockfish --option \"Skill Level=3\" --movetime 500\n  \
+        argus client COM3 --engine \"gnuchess -x\" --protocol xboard")]
     Client(ClientArgs),
     /// Watch two built-in clients play, refereed live (no hardware needed).
     ///
     /// Two pseudo-terminal cables are made inside the process; a random and
     /// a greedy mover play game after game until you quit.
+    #[command(after_help = "Examples:\n  \
+        argus demo\n  \
+        argus demo --ascii --think-ms 100\n  \
+        argus demo --headless --games 2 --pgn demo.pgn")]
     Demo(DemoArgs),
     /// EPD Kit: check, normalise and purge EPD files.
     ///
@@ -73,7 +101,12 @@ enum Cmd {
     /// skipped; lines over 4096 bytes are reported and skipped) and reports
     /// each bad record as FILE:LINE: reason. Exit status: 0 when every
     /// record was good, 1 when some record was bad, 2 when a file could not
-    /// be read or written. A FILE of "-" means standard input or output.
+    /// be read or written (or is not an EPD file: its first records all
+    /// bad). A FILE of "-" means standard input or output.
+    #[command(after_help = "Examples:\n  \
+        argus epd check openings.epd\n  \
+        argus epd normalize suite.epd suite-clean.epd\n  \
+        argus epd purge ce analysed.epd -")]
     Epd {
         #[command(subcommand)]
         verb: EpdVerb,
@@ -84,8 +117,15 @@ enum Cmd {
     /// Put it between the inner ends of two virtual cables (socat) to
     /// rehearse a match over a slow or noisy line. Seeded: the same seed
     /// gives the same damage.
+    #[command(after_help = "Examples:\n  \
+        argus wire /tmp/a-inner /tmp/b-inner --baud 9600\n  \
+        argus wire /tmp/a-inner /tmp/b-inner --baud 2400 --bit-error-rate 0.0001 --seed 3\n  \
+        argus wire /tmp/a-inner /tmp/b-inner --cut-at 30 --cut-for 10 --log wire.log")]
     Wire(WireArgs),
     /// List this machine's serial ports (USB adapters with their ids).
+    #[command(after_help = "Examples:\n  \
+        argus ports\n  \
+        argus ports | grep -i ftdi")]
     Ports,
 }
 
@@ -101,4 +141,61 @@ fn main() -> ExitCode {
         Cmd::Wire(args) => app::wire::main(args),
     };
     ExitCode::from(code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    /// Every command's help (subcommands' too) ends with two or three
+    /// examples, each a whole `argus ...` command line.
+    #[test]
+    fn every_help_ends_with_examples() {
+        fn walk(cmd: &clap::Command, path: &str, checked: &mut usize) {
+            for sub in cmd.get_subcommands() {
+                let path = format!("{path} {}", sub.get_name());
+                if sub.has_subcommands() {
+                    walk(sub, &path, checked);
+                    continue;
+                }
+                let help = sub
+                    .get_after_help()
+                    .map(|h| h.to_string())
+                    .unwrap_or_default();
+                let examples: Vec<&str> = help
+                    .strip_prefix("Examples:\n")
+                    .unwrap_or_else(|| panic!("{path}: no examples: {help:?}"))
+                    .lines()
+                    .collect();
+                assert!((2..=3).contains(&examples.len()), "{path}: {examples:?}");
+                for e in examples {
+                    assert!(e.starts_with(&format!("  {path}")), "{path}: {e:?}");
+                    // The command line parses (up to a pipe or redirection).
+                    let words = shell_words(e.split(['|', '<', '>']).next().unwrap_or(""));
+                    if let Err(err) = Cli::try_parse_from(&words) {
+                        panic!("{path}: {e:?} does not parse: {err}");
+                    }
+                }
+                *checked += 1;
+            }
+        }
+        /// Words split at blanks, "..." kept together.
+        fn shell_words(line: &str) -> Vec<String> {
+            let mut words = Vec::new();
+            for (i, part) in line.split('"').enumerate() {
+                if i % 2 == 1 {
+                    words.push(part.to_string());
+                } else {
+                    words.extend(part.split_whitespace().map(str::to_string));
+                }
+            }
+            words
+        }
+        let cli = Cli::command();
+        cli.clone().debug_assert();
+        let mut checked = 0;
+        walk(&cli, "argus", &mut checked);
+        assert!(checked >= 10, "{checked}");
+    }
 }

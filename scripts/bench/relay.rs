@@ -216,7 +216,7 @@ fn run(plies: usize, think: Duration, outputs: Outputs) -> Result<Vec<RelayTimin
                 Err(RecvTimeoutError::Disconnected) => break,
             }
         }
-        let _ = stop_tx.send(());
+        let _ = stop_tx.send(argus::app::signals::Stop::Interrupt);
         (timings, stalled)
     });
 

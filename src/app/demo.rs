@@ -144,15 +144,13 @@ pub fn main(args: DemoArgs) -> u8 {
     }
     drop(cables);
     match ending {
-        Ending::Normal => {
+        // The demo plays until it is stopped: that is its normal end.
+        Ending::Normal | Ending::EndedEarly(_) => {
             if !args.headless {
                 println!("argus demo: logs in {}", log_dir.display());
             }
             EXIT_OK
         }
-        Ending::Failed(why) => {
-            eprintln!("argus demo: {why}");
-            EXIT_FAILED
-        }
+        Ending::Failed(why) => crate::app::fatal("argus demo", &why, EXIT_FAILED),
     }
 }

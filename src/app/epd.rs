@@ -15,6 +15,10 @@ pub enum EpdVerb {
     ///
     /// Prints FILE:LINE: reason for each bad record, then a summary line
     /// "N records, M bad" (all on standard output).
+    #[command(after_help = "Examples:\n  \
+        argus epd check openings.epd\n  \
+        argus epd check suite1.epd suite2.epd\n  \
+        argus epd check - < positions.epd")]
     Check {
         /// EPD files to check.
         #[arg(required = true, value_name = "FILE")]
@@ -27,6 +31,9 @@ pub enum EpdVerb {
     /// tcri, tcsi, noop and private (upper-case) opcodes keep their operand
     /// order. Records keep their order; bad records (syntax or an illegal
     /// position) are reported on standard error and left out.
+    #[command(after_help = "Examples:\n  \
+        argus epd normalize suite.epd suite-clean.epd\n  \
+        argus epd normalize suite.epd | sort -u > suite-unique.epd")]
     Normalize {
         /// The EPD file to read.
         #[arg(value_name = "IN")]
@@ -40,6 +47,9 @@ pub enum EpdVerb {
     /// Records are otherwise copied as given (with single blanks), in order;
     /// records that do not parse are reported on standard error and left
     /// out.
+    #[command(after_help = "Examples:\n  \
+        argus epd purge ce analysed.epd plain.epd\n  \
+        argus epd purge c0 suite.epd -")]
     Purge {
         /// The opcode to remove, e.g. ce.
         opcode: String,

@@ -6,7 +6,8 @@ use std::path::Path;
 
 use log::LevelFilter;
 use simplelog::{
-    ColorChoice, CombinedLogger, ConfigBuilder, SharedLogger, TermLogger, TerminalMode, WriteLogger,
+    ColorChoice, CombinedLogger, Config, ConfigBuilder, SharedLogger, TermLogger, TerminalMode,
+    WriteLogger,
 };
 
 /// Starts logging to `dir/file_name` (appended) and, if `stderr`, warnings
@@ -20,20 +21,31 @@ pub fn init(dir: &Path, file_name: &str, stderr: bool) -> Result<(), String> {
         .append(true)
         .open(&path)
         .map_err(|e| format!("cannot open the log file {}: {e}", path.display()))?;
-    let config = ConfigBuilder::new()
-        .set_time_format_rfc3339()
-        .set_thread_level(LevelFilter::Off)
-        .set_target_level(LevelFilter::Off)
-        .build();
     let mut loggers: Vec<Box<dyn SharedLogger>> =
-        vec![WriteLogger::new(LevelFilter::Info, config.clone(), file)];
+        vec![WriteLogger::new(LevelFilter::Info, config(), file)];
     if stderr {
+        // Fatal errors reach stderr once, by `app::fatal`.
+        let mut quiet = ConfigBuilder::new();
+        quiet.add_filter_ignore_str(crate::app::FATAL_TARGET);
         loggers.push(TermLogger::new(
             LevelFilter::Warn,
-            config,
+            config_from(quiet),
             TerminalMode::Stderr,
             ColorChoice::Never,
         ));
     }
     CombinedLogger::init(loggers).map_err(|e| format!("cannot start logging: {e}"))
+}
+
+fn config() -> Config {
+    config_from(ConfigBuilder::new())
+}
+
+/// RFC 3339 times, no thread or target names.
+fn config_from(mut builder: ConfigBuilder) -> Config {
+    builder
+        .set_time_format_rfc3339()
+        .set_thread_level(LevelFilter::Off)
+        .set_target_level(LevelFilter::Off)
+        .build()
 }

@@ -223,14 +223,26 @@ pub struct OutputOptions {
     /// [default: argus-logs].
     #[arg(long, value_name = "DIR")]
     pub log_dir: Option<PathBuf>,
+    /// Publish the journal over TCP on this address (e.g. 0.0.0.0:7070)
+    /// for `argus watch tcp://HOST:PORT` on other machines.
+    #[arg(long, value_name = "ADDR:PORT")]
+    pub feed: Option<String>,
+    /// The journal file: `journal` in the config file's `[output]` table,
+    /// `--journal` on `argus referee`'s command line (resume is given its
+    /// journal).
+    #[arg(skip)]
+    pub journal: Option<PathBuf>,
 }
 
 impl OutputOptions {
-    fn or(self, f: OutputOptions) -> OutputOptions {
+    /// These options, each missing one taken from `f`.
+    pub fn or(self, f: OutputOptions) -> OutputOptions {
         OutputOptions {
             pgn: self.pgn.or(f.pgn),
             live_pgn: self.live_pgn.or(f.live_pgn),
             log_dir: self.log_dir.or(f.log_dir),
+            feed: self.feed.or(f.feed),
+            journal: self.journal.or(f.journal),
         }
     }
 
@@ -271,10 +283,6 @@ pub struct RefereeArgs {
     /// existing one is never written into by a new match.
     #[arg(long, value_name = "FILE")]
     pub journal: Option<PathBuf>,
-    /// Publish the journal over TCP on this address (e.g. 0.0.0.0:7070)
-    /// for `argus watch tcp://HOST:PORT` on other machines.
-    #[arg(long, value_name = "ADDR:PORT")]
-    pub feed: Option<String>,
 }
 
 /// `argus resume JOURNAL PORT_A PORT_B [options]`.
@@ -289,11 +297,10 @@ pub struct ResumeArgs {
     /// Line settings: those of the journal unless given here.
     #[command(flatten)]
     pub line: LineOptions,
+    /// Outputs: those the journal recorded (the same files as before)
+    /// unless given here.
     #[command(flatten)]
     pub output: OutputOptions,
-    /// Publish the journal over TCP on this address (see `argus referee`).
-    #[arg(long, value_name = "ADDR:PORT")]
-    pub feed: Option<String>,
     /// No board: print one line per event that matters.
     #[arg(long)]
     pub headless: bool,
@@ -591,14 +598,22 @@ fn opening_to_start(o: Opening) -> Result<Start, String> {
                 source,
             })
         }
-        Opening::Moves { sans, fen, source } => {
+        Opening::Moves {
+            sans,
+            fen,
+            source,
+            move_sources,
+        } => {
             let start = match &fen {
                 Some(f) => game::position_from_fen(f).map_err(|e| format!("{source}: {e}"))?,
                 None => Chess::default(),
             };
             let mut line = Game::new(start.clone());
-            for san in &sans {
-                line.play_san(san).map_err(|e| format!("{source}: {e}"))?;
+            for (i, san) in sans.iter().enumerate() {
+                // The move's own line (the game's if it is not known).
+                let at = move_sources.get(i).unwrap_or(&source);
+                line.play_san(san)
+                    .map_err(|e| format!("{at}: {e} (move {} of the game at {source})", i + 1))?;
             }
             Ok(Start {
                 position: start,

@@ -164,6 +164,11 @@ impl Outputs {
         }
     }
 
+    /// Any other entry in the journal (not synced).
+    pub fn journal_mark(&mut self, entry: &Entry) {
+        self.journal_write(entry);
+    }
+
     /// A line for people in the journal (not synced).
     pub fn journal_note(&mut self, text: &str) {
         self.journal_write(&Entry::Note(text.to_string()));

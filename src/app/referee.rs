@@ -4,99 +4,81 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use log::{error, info};
+use log::info;
 
 use crate::app::logging;
-use crate::app::options::{RefereeArgs, plan};
+use crate::app::options::{OutputOptions, RefereeArgs, plan};
 use crate::app::output::Outputs;
 use crate::app::session::{self, Session, View};
 use crate::app::signals;
+use crate::app::start::{self, LogDir};
+use crate::app::{EXIT_USAGE, fatal};
 use crate::journal::feed::Feed;
-use crate::journal::{Header, JournalWriter, new_session_id};
+use crate::journal::{Header, JournalWriter, OutputSettings, new_session_id};
 use crate::record::civil::pgn_date;
 use crate::referee::Referee;
 
-use crate::app::EXIT_USAGE;
-
 /// Runs `argus referee`; returns the exit status.
 pub fn main(args: RefereeArgs) -> u8 {
+    const ME: &str = "argus referee";
     let date = pgn_date(SystemTime::now());
+    let mut output = args.output.clone();
+    output.journal = args.journal.clone().or(output.journal);
     let plan = match plan(
         [args.port_a.clone(), args.port_b.clone()],
         args.line,
         args.matches,
-        args.output,
+        output,
         args.config.as_deref(),
         date,
         args.headless,
     ) {
         Ok(p) => p,
-        Err(e) => {
-            eprintln!("argus referee: {e}");
-            return EXIT_USAGE;
-        }
+        Err(e) => return fatal(ME, &e, EXIT_USAGE),
     };
-    let log_dir = plan.output.log_dir();
-    if let Err(e) = logging::init(&log_dir, "argus.log", args.headless) {
-        eprintln!("argus referee: {e}");
-        return EXIT_USAGE;
-    }
-    let mut outputs = match Outputs::open(
-        &log_dir,
-        plan.output.pgn.clone(),
-        plan.output.live_pgn.clone(),
-        args.headless,
-    ) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("argus referee: {e}");
-            return EXIT_USAGE;
-        }
-    };
+    // The ports first: a start that cannot have them touches no file.
     let epoch = Instant::now();
     let ports = [plan.ports[0].as_str(), plan.ports[1].as_str()];
-    let (links, rx) = match session::open_links(ports, plan.port_settings, epoch) {
+    let (links, rx) = match start::check_ports(ports).and_then(|()| {
+        session::open_links(ports, plan.port_settings, epoch).map_err(|e| e.to_string())
+    }) {
         Ok(l) => l,
-        Err(e) => {
-            eprintln!("argus referee: {e}");
-            error!("{e}");
-            return EXIT_USAGE;
-        }
+        Err(e) => return fatal(ME, &e, EXIT_USAGE),
     };
-    // The journal once the ports are open (a match that cannot start
-    // leaves no journal behind).
+    let mut dir = match LogDir::claim(&plan.output.log_dir()) {
+        Ok(d) => d,
+        Err(e) => return fatal(ME, &e, EXIT_USAGE),
+    };
+    let journal_path = plan
+        .output
+        .journal
+        .clone()
+        .unwrap_or_else(|| dir.path().join("journal.log"));
+    let explicit = plan.output.journal.is_some();
     let header = Header {
         session: new_session_id(),
         settings: plan.settings.clone(),
         port: plan.port_settings,
+        output: recorded(&plan.output, dir.path(), &journal_path),
     };
-    let (journal_path, explicit) = match args.journal.clone() {
-        Some(p) => (p, true),
-        None => (log_dir.join("journal.log"), false),
+    let started = start_files(
+        &mut dir,
+        &plan.output,
+        args.headless,
+        &journal_path,
+        |path| open_new_journal(path, explicit, &header),
+    );
+    let (outputs, feed) = match started {
+        Ok(s) => s,
+        Err(e) => return fatal(ME, &e, EXIT_USAGE),
     };
-    let journal = match open_new_journal(&journal_path, explicit, &header) {
-        Ok(j) => j,
-        Err(e) => {
-            eprintln!("argus referee: {e}");
-            error!("{e}");
-            return EXIT_USAGE;
-        }
-    };
+    dir.keep();
     info!(
         "journal {} (session {})",
         journal_path.display(),
         header.session
     );
-    outputs.set_journal(journal);
-    let feed = match start_feed(args.feed.as_deref(), &journal_path) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("argus referee: {e}");
-            error!("{e}");
-            return EXIT_USAGE;
-        }
-    };
-    let ctrl_rx = signals::stop_requests("argus referee");
+    let ctrl_rx = signals::stop_requests(ME);
     let opening = format!(
         "referee session: A on {}, B on {}, {}, time control {}, {} game{}",
         plan.ports[0],
@@ -108,6 +90,7 @@ pub fn main(args: RefereeArgs) -> u8 {
     );
     info!("{opening}");
     outputs.headless_line(&opening);
+    outputs.headless_line("waiting for A and B to sign on (refreq sign_on)");
     let view = View::from_flags(args.headless, args.ascii);
     let ending = session::run(Session {
         core: Referee::new(plan.settings),
@@ -121,7 +104,48 @@ pub fn main(args: RefereeArgs) -> u8 {
         resumed_at: None,
     });
     close_feed(feed);
-    ending.exit_status("argus referee")
+    drop(dir);
+    ending.exit_status(ME)
+}
+
+/// The files of a session in the log directory `dir` (which removes them
+/// again if the start fails): the application log, the transcript, the
+/// journal at `journal` (opened by `open_journal`) and the feed.
+pub fn start_files(
+    dir: &mut LogDir,
+    output: &OutputOptions,
+    headless: bool,
+    journal: &Path,
+    open_journal: impl FnOnce(&Path) -> Result<JournalWriter, String>,
+) -> Result<(Outputs, Option<Feed>), String> {
+    let log = dir.path().join("argus.log");
+    dir.note(&log);
+    logging::init(dir.path(), "argus.log", headless)?;
+    let transcript = dir.path().join("transcript.log");
+    dir.note(&transcript);
+    let mut outputs = Outputs::open(
+        dir.path(),
+        output.pgn.clone(),
+        output.live_pgn.clone(),
+        headless,
+    )?;
+    dir.note(journal);
+    outputs.set_journal(open_journal(journal)?);
+    let feed = start_feed(output.feed.as_deref(), journal)?;
+    Ok((outputs, feed))
+}
+
+/// The output settings a journal records: every path made absolute, so
+/// that a resume from another directory writes to the same files.
+pub fn recorded(output: &OutputOptions, log_dir: &Path, journal: &Path) -> OutputSettings {
+    let abs = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    OutputSettings {
+        pgn: output.pgn.as_deref().map(abs),
+        live_pgn: output.live_pgn.as_deref().map(abs),
+        log_dir: Some(abs(log_dir)),
+        journal: Some(abs(journal)),
+        feed: output.feed.clone(),
+    }
 }
 
 /// Milliseconds since 1970 now (0 if the system clock is before 1970).
@@ -239,7 +263,41 @@ mod tests {
             session: session.into(),
             settings: Settings::default(),
             port: PortSettings::default(),
+            output: crate::journal::OutputSettings::default(),
         }
+    }
+
+    #[test]
+    fn the_config_files_output_table_takes_every_output() {
+        use crate::app::options::{LineOptions, MatchOptions};
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join("match.toml");
+        std::fs::write(
+            &config,
+            "[output]\npgn = \"g.pgn\"\nlive_pgn = \"live.pgn\"\nlog_dir = \"logs\"\n\
+             journal = \"j.log\"\nfeed = \"127.0.0.1:7070\"\n",
+        )
+        .unwrap();
+        let given = OutputOptions {
+            feed: Some("0.0.0.0:9000".into()),
+            ..OutputOptions::default()
+        };
+        let p = plan(
+            ["a".into(), "b".into()],
+            LineOptions::default(),
+            MatchOptions::default(),
+            given,
+            Some(&config),
+            "2026.01.01".into(),
+            true,
+        )
+        .unwrap();
+        assert_eq!(p.output.pgn, Some("g.pgn".into()));
+        assert_eq!(p.output.live_pgn, Some("live.pgn".into()));
+        assert_eq!(p.output.log_dir, Some("logs".into()));
+        assert_eq!(p.output.journal, Some("j.log".into()));
+        // The command line wins.
+        assert_eq!(p.output.feed, Some("0.0.0.0:9000".into()));
     }
 
     #[test]

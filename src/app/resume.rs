@@ -10,111 +10,109 @@
 
 use std::time::Instant;
 
-use log::{error, info, warn};
+use log::{info, warn};
 
-use crate::app::EXIT_USAGE;
-use crate::app::logging;
-use crate::app::options::{LineOptions, ResumeArgs};
-use crate::app::output::Outputs;
-use crate::app::referee::{close_feed, start_feed, unix_ms_now};
+use crate::app::options::{LineOptions, OutputOptions, ResumeArgs};
+use crate::app::referee::{close_feed, start_files, unix_ms_now};
 use crate::app::session::{self, Session, View};
 use crate::app::signals;
-use crate::journal::{self, Entry, JournalWriter};
+use crate::app::start::{self, LogDir};
+use crate::app::{EXIT_USAGE, fatal};
+use crate::journal::{self, Entry, JournalWriter, OutputSettings};
 use crate::link::PortSettings;
 
 /// Runs `argus resume`; returns the exit status.
 pub fn main(args: ResumeArgs) -> u8 {
-    let fail = |e: &str| {
-        eprintln!("argus resume: {e}");
-        error!("{e}");
-        EXIT_USAGE
-    };
+    const ME: &str = "argus resume";
     let loaded = match journal::load(&args.journal) {
         Ok(l) => l,
-        Err(e) => return fail(&e),
+        Err(e) => return fatal(ME, &e, EXIT_USAGE),
     };
     let session_id = loaded.header.session.clone();
-    if loaded.replay.core().is_over() {
-        // It ended, but the process may have died before its disconnect
-        // left: the resumed session sends it again and ends.
-        info!(
-            "the match in {} (session {session_id}) is over: sending disconnect again",
-            args.journal.display()
-        );
-    }
     let port_settings = match port_settings(&args.line, &loaded.header.port) {
         Ok(p) => p,
-        Err(e) => return fail(&e),
+        Err(e) => return fatal(ME, &e, EXIT_USAGE),
     };
-    let log_dir = args.output.log_dir();
-    if let Err(e) = logging::init(&log_dir, "argus.log", args.headless) {
-        eprintln!("argus resume: {e}");
-        return EXIT_USAGE;
-    }
-    let mut outputs = match Outputs::open(
-        &log_dir,
-        args.output.pgn.clone(),
-        args.output.live_pgn.clone(),
-        args.headless,
-    ) {
-        Ok(o) => o,
-        Err(e) => return fail(&e),
-    };
-    if let Some(t) = &loaded.torn {
-        warn!("journal {}: {t}", args.journal.display());
-        outputs.headless_line(&format!("journal {}: {t}", args.journal.display()));
-    }
+    let output = outputs_of(&args.output, &loaded.header.output);
 
     // The ports first: if another referee still holds them, nothing is
     // touched.
     let epoch = Instant::now();
     let ports = [args.port_a.as_str(), args.port_b.as_str()];
-    let (links, rx) = match session::open_links(ports, port_settings, epoch) {
+    let (links, rx) = match start::check_ports(ports)
+        .and_then(|()| session::open_links(ports, port_settings, epoch).map_err(|e| e.to_string()))
+    {
         Ok(l) => l,
-        Err(e) => return fail(&e.to_string()),
+        Err(e) => return fatal(ME, &e, EXIT_USAGE),
     };
+    let mut dir = match LogDir::claim(&output.log_dir()) {
+        Ok(d) => d,
+        Err(e) => return fatal(ME, &e, EXIT_USAGE),
+    };
+    let started = start_files(&mut dir, &output, args.headless, &args.journal, |path| {
+        JournalWriter::append(path, loaded.valid_len, loaded.chain, loaded.lines)
+            .map_err(|e| e.to_string())
+    });
+    let (mut outputs, feed) = match started {
+        Ok(s) => s,
+        Err(e) => return fatal(ME, &e, EXIT_USAGE),
+    };
+    dir.keep();
+    if loaded.header.output == OutputSettings::default() {
+        let why = "this journal records no output settings (an older argus wrote it): \
+                   the PGN goes only where --pgn and --live-pgn say";
+        warn!("{why}");
+        outputs.headless_line(why);
+    }
+    if let Some(t) = &loaded.torn {
+        warn!("journal {}: {t}", args.journal.display());
+        outputs.headless_line(&format!("journal {}: {t}", args.journal.display()));
+    }
 
     let last_at = loaded.replay.last_at();
     let now_wall = unix_ms_now();
-    let mut writer =
-        match JournalWriter::append(&args.journal, loaded.valid_len, loaded.chain, loaded.lines) {
-            Ok(w) => w,
-            Err(e) => return fail(&e.to_string()),
-        };
     let gap = loaded
         .replay
         .epoch()
         .map(|e| now_wall.saturating_sub(e.wall_of(last_at)));
-    let story = format!(
-        "resuming session {session_id} from {}: {} inputs replayed, {} checkpoints verified; \
-         the last input came at {:.1} s{}; that time is charged to nobody",
-        args.journal.display(),
-        loaded.replay.inputs(),
-        loaded.replay.checks(),
-        last_at as f64 / 1000.0,
-        match gap {
-            Some(g) => format!(
-                ", and the referee was down for about {:.1} s (wall clock)",
-                g as f64 / 1000.0
-            ),
-            None => String::new(),
-        }
-    );
+    let story = if loaded.replay.core().is_over() {
+        // It ended, but the process may have died before its disconnect
+        // left: the resumed session sends it again and ends.
+        format!(
+            "the match in {} (session {session_id}) is already over: {}; {} inputs replayed, \
+             {} checkpoints verified; sending disconnect to both clients again",
+            args.journal.display(),
+            loaded.replay.core().summary(),
+            loaded.replay.inputs(),
+            loaded.replay.checks(),
+        )
+    } else {
+        format!(
+            "resuming session {session_id} from {}: {} inputs replayed, {} checkpoints verified; \
+             the last input came at {:.1} s{}; that time is charged to nobody",
+            args.journal.display(),
+            loaded.replay.inputs(),
+            loaded.replay.checks(),
+            last_at as f64 / 1000.0,
+            match gap {
+                Some(g) => format!(
+                    ", and the referee was down for about {:.1} s (wall clock)",
+                    g as f64 / 1000.0
+                ),
+                None => String::new(),
+            }
+        )
+    };
     info!("{story}");
-    outputs.headless_line(&story);
-    let marks = [
-        Entry::Epoch {
-            at: last_at,
-            unix_ms: now_wall,
-        },
-        Entry::Note(story.clone()),
-    ];
-    for m in &marks {
-        if let Err(e) = writer.write(m) {
-            return fail(&e.to_string());
-        }
+    if args.headless || loaded.replay.core().is_over() {
+        println!("{story}");
     }
-    outputs.set_journal(writer);
+    outputs.journal_mark(&Entry::Epoch {
+        at: last_at,
+        unix_ms: now_wall,
+    });
+    outputs.journal_note(&story);
+    outputs.journal_sync();
 
     // Games that ended before the crash but never reached the PGN file.
     let unsaved: Vec<_> = loaded
@@ -136,11 +134,7 @@ pub fn main(args: ResumeArgs) -> u8 {
     let core = loaded.replay.into_core();
     outputs.live_pgn(|| core.live_pgn(last_at));
 
-    let feed = match start_feed(args.feed.as_deref(), &args.journal) {
-        Ok(f) => f,
-        Err(e) => return fail(&e),
-    };
-    let ctrl_rx = signals::stop_requests("argus resume");
+    let ctrl_rx = signals::stop_requests(ME);
     let view = View::from_flags(args.headless, args.ascii);
     let ending = session::run(Session {
         core,
@@ -154,7 +148,20 @@ pub fn main(args: ResumeArgs) -> u8 {
         resumed_at: Some(last_at),
     });
     close_feed(feed);
-    ending.exit_status("argus resume")
+    drop(dir);
+    ending.exit_status(ME)
+}
+
+/// The outputs of a resumed match: the command line's, each one not given
+/// taken from what the journal recorded.
+fn outputs_of(given: &OutputOptions, recorded: &OutputSettings) -> OutputOptions {
+    given.clone().or(OutputOptions {
+        pgn: recorded.pgn.clone(),
+        live_pgn: recorded.live_pgn.clone(),
+        log_dir: recorded.log_dir.clone(),
+        feed: recorded.feed.clone(),
+        journal: None,
+    })
 }
 
 /// The journal's port settings with the command line's on top.
@@ -174,6 +181,29 @@ fn port_settings(line: &LineOptions, journal: &PortSettings) -> Result<PortSetti
 mod tests {
     use super::*;
     use crate::link::{Flow, Parity};
+
+    #[test]
+    fn the_journal_sets_the_outputs_unless_told_otherwise() {
+        let recorded = OutputSettings {
+            pgn: Some("/m/games.pgn".into()),
+            live_pgn: Some("/m/live.pgn".into()),
+            log_dir: Some("/m/logs".into()),
+            journal: Some("/m/logs/journal.log".into()),
+            feed: Some("0.0.0.0:7070".into()),
+        };
+        let o = outputs_of(&OutputOptions::default(), &recorded);
+        assert_eq!(o.pgn, recorded.pgn);
+        assert_eq!(o.live_pgn, recorded.live_pgn);
+        assert_eq!(o.log_dir, recorded.log_dir);
+        assert_eq!(o.feed, recorded.feed);
+        let given = OutputOptions {
+            pgn: Some("other.pgn".into()),
+            ..OutputOptions::default()
+        };
+        let o = outputs_of(&given, &recorded);
+        assert_eq!(o.pgn, Some("other.pgn".into()));
+        assert_eq!(o.live_pgn, recorded.live_pgn);
+    }
 
     #[test]
     fn the_journal_sets_the_line_unless_told_otherwise() {

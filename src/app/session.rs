@@ -10,6 +10,7 @@ use crossbeam_channel::{Receiver, after, never, select, unbounded};
 use log::{info, warn};
 
 use crate::app::output::{Outputs, RelayTiming, wants_checkpoint};
+use crate::app::signals::Stop;
 use crate::display::{
     InputEvent, InputThread, LinkView, Role, TerminalGuard, Ui, UiAction, next_redraw_in,
 };
@@ -66,23 +67,23 @@ struct PortBook {
 /// How a session ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Ending {
-    /// The match was played out, or the supervisor ended it.
+    /// The match was played out: every game has a result.
     Normal,
+    /// The session ended before every game was played: a signal or the
+    /// supervisor ended it; the message says which.
+    EndedEarly(String),
     /// Something broke; the message says what.
     Failed(String),
 }
 
 impl Ending {
     /// The exit status for `command` ("argus referee"), saying what broke
-    /// on stderr and in the log.
+    /// once on stderr (and in the log file).
     pub fn exit_status(self, command: &str) -> u8 {
         match self {
             Ending::Normal => crate::app::EXIT_OK,
-            Ending::Failed(why) => {
-                log::error!("{why}");
-                eprintln!("{command}: {why}");
-                crate::app::EXIT_FAILED
-            }
+            Ending::EndedEarly(_) => crate::app::EXIT_ENDED_EARLY,
+            Ending::Failed(why) => crate::app::fatal(command, &why, crate::app::EXIT_FAILED),
         }
     }
 }
@@ -112,8 +113,8 @@ pub struct Session {
     pub epoch: Instant,
     pub outputs: Outputs,
     pub view: View,
-    /// A message here ends the session cleanly (Ctrl-C).
-    pub ctrl_c: Receiver<()>,
+    /// A message here ends the session cleanly (Ctrl-C, SIGTERM, SIGHUP).
+    pub ctrl_c: Receiver<Stop>,
     /// `Some(t)` when the core was rebuilt from a journal whose last input
     /// came at `t`: times go on from `t` (the outage is charged to nobody)
     /// and the first input is [`Input::Resumed`].
@@ -171,6 +172,8 @@ pub fn run(session: Session) -> Ending {
     let mut drain_until: Option<Instant> = None;
     let mut dirty = true;
     let mut ending = Ending::Normal;
+    let mut stopped_by: Option<&str> = None;
+    let mut ended_early = false;
     loop {
         // Draw when something changed, and at 10 Hz while a clock runs.
         let snap = core.snapshot(now_ms());
@@ -237,9 +240,11 @@ pub fn run(session: Session) -> Ending {
                 }
                 dirty = true;
             },
-            recv(ctrl_c) -> _ => {
-                info!("Ctrl-C: ending the session");
-                outputs.headless_line("Ctrl-C: ending the session");
+            recv(ctrl_c) -> stop => {
+                let name = stop.map_or("a stop request", Stop::name);
+                info!("{name}: ending the session");
+                outputs.headless_line(&format!("{name}: ending the session"));
+                stopped_by.get_or_insert(name);
                 inputs.push((Input::Supervisor(Command::EndSession), now_ms()));
             },
             recv(timer) -> _ => {
@@ -254,6 +259,8 @@ pub fn run(session: Session) -> Ending {
             if core.is_over() && !matches!(input, Input::Sent { .. }) {
                 continue;
             }
+            // The session ended before the match was played out.
+            ended_early |= matches!(input, Input::Supervisor(Command::EndSession));
             dirty |= feed(input, at, &mut core, &links, &mut books, &mut outputs);
         }
     }
@@ -268,6 +275,12 @@ pub fn run(session: Session) -> Ending {
         l.close();
     }
     outputs.finish();
+    if ending == Ending::Normal && ended_early {
+        ending = Ending::EndedEarly(match stopped_by {
+            Some(name) => format!("{name} ended the session before the match was played out"),
+            None => "the session ended before the match was played out".into(),
+        });
+    }
     ending
 }
 

@@ -22,6 +22,7 @@ use crate::app::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
 use crate::display::{
     InputEvent, InputThread, LinkView, Role, TerminalGuard, Ui, UiAction, next_redraw_in,
 };
+use crate::journal::format::MAGIC;
 use crate::journal::format::MAX_LINE;
 use crate::journal::reader::{RawLine, read_line};
 use crate::journal::{Decoded, Decoder, Replay};
@@ -558,6 +559,12 @@ fn follow_file(path: &Path, tx: &Sender<Feed>) {
             Err(e) => return fail(format!("cannot read {}: {e}", path.display())),
         };
         let chunk = &buf[..n];
+        if pos == 0 && !may_be_journal(chunk) {
+            return fail(format!(
+                "{} is not an argus journal (a journal's first line begins with `{MAGIC} `)",
+                path.display()
+            ));
+        }
         let whole = chunk.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         if whole == 0 && n == buf.len() {
             return fail(format!(
@@ -583,6 +590,15 @@ fn follow_file(path: &Path, tx: &Sender<Feed>) {
             }
         }
     }
+}
+
+/// Whether a file whose first bytes are `start` may be a journal: its
+/// first line begins with the magic word (a file still empty may become
+/// one).
+fn may_be_journal(start: &[u8]) -> bool {
+    let want = format!("{MAGIC} ");
+    let n = start.len().min(want.len());
+    start[..n] == want.as_bytes()[..n]
 }
 
 /// Reads the feed's lines, reconnecting when it closes; an existing copy's
@@ -681,4 +697,19 @@ fn connect(addr: &str) -> io::Result<TcpStream> {
         }
     }
     Err(last)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_file_that_begins_as_a_journal_is_followed() {
+        assert!(may_be_journal(b""));
+        assert!(may_be_journal(b"argus-jo"));
+        assert!(may_be_journal(b"argus-journal 1 argus 0.1.0 1234abcd\n"));
+        assert!(!may_be_journal(b"argus-journalx"));
+        assert!(!may_be_journal(b"[Event \"x\"]\n"));
+        assert!(!may_be_journal(b"\x7fELF\x02\x01"));
+    }
 }

@@ -2,6 +2,7 @@
 //! needed to rebuild the core ([`Settings`], openings included) and to
 //! reopen the ports ([`PortSettings`]), as `set` and `opening` lines.
 
+use std::path::PathBuf;
 use std::str::FromStr;
 
 use clap::ValueEnum;
@@ -24,6 +25,39 @@ pub struct Header {
     /// How the ports were set up (a resume reopens them the same way
     /// unless told otherwise).
     pub port: PortSettings,
+    /// Where the match writes (a resume writes to the same places unless
+    /// told otherwise).
+    pub output: OutputSettings,
+}
+
+/// Where a match writes its records, as it was started (paths absolute).
+/// Journals written before these were recorded load with none.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OutputSettings {
+    /// `--pgn`: finished games.
+    pub pgn: Option<PathBuf>,
+    /// `--live-pgn`: the game in progress.
+    pub live_pgn: Option<PathBuf>,
+    /// The log directory (application log, transcript).
+    pub log_dir: Option<PathBuf>,
+    /// The journal's own path when the match started.
+    pub journal: Option<PathBuf>,
+    /// `--feed`: the address the journal was published on.
+    pub feed: Option<String>,
+}
+
+/// The output keys of the header: optional, so that journals written
+/// before they existed still load.
+const OUTPUT_KEYS: [&str; 5] = [
+    "output-pgn",
+    "output-live-pgn",
+    "output-log-dir",
+    "output-journal",
+    "output-feed",
+];
+
+fn optional_path(p: &Option<PathBuf>) -> Vec<String> {
+    p.iter().map(|p| p.to_string_lossy().into_owned()).collect()
 }
 
 /// A new session id: 16 hex digits, random.
@@ -152,6 +186,16 @@ impl Header {
                 ],
             ),
         ];
+        let o = &self.output;
+        for (key, values) in OUTPUT_KEYS.into_iter().zip([
+            optional_path(&o.pgn),
+            optional_path(&o.live_pgn),
+            optional_path(&o.log_dir),
+            optional_path(&o.journal),
+            optional(&o.feed),
+        ]) {
+            v.push(set(key, values));
+        }
         for o in openings {
             let mut pos = o.position.clone();
             let mut moves = Vec::new();
@@ -256,6 +300,7 @@ impl HeaderBuilder {
             ..Settings::default()
         };
         let mut port = PortSettings::default();
+        let mut output = OutputSettings::default();
         let sets = std::mem::take(&mut self.sets);
         let mut seen = Vec::new();
         for (key, values) in &sets {
@@ -328,6 +373,11 @@ impl HeaderBuilder {
                     s.max_resends = u32::try_from(num()?).map_err(|_| bad("too large"))?
                 }
                 "link" => port = parse_port(values).map_err(|e| bad(&e))?,
+                "output-pgn" => output.pgn = opt()?.map(PathBuf::from),
+                "output-live-pgn" => output.live_pgn = opt()?.map(PathBuf::from),
+                "output-log-dir" => output.log_dir = opt()?.map(PathBuf::from),
+                "output-journal" => output.journal = opt()?.map(PathBuf::from),
+                "output-feed" => output.feed = opt()?,
                 other => return Err(format!("unknown setting {other:?}")),
             }
             seen.push(key.as_str());
@@ -341,6 +391,7 @@ impl HeaderBuilder {
             session,
             settings: s,
             port,
+            output,
         })
     }
 }
@@ -352,11 +403,12 @@ fn required_keys() -> Vec<String> {
         session: String::new(),
         settings: Settings::default(),
         port: PortSettings::default(),
+        output: OutputSettings::default(),
     };
     any.entries()
         .into_iter()
         .filter_map(|e| match e {
-            Entry::Set { key, .. } => Some(key),
+            Entry::Set { key, .. } if !OUTPUT_KEYS.contains(&key.as_str()) => Some(key),
             _ => None,
         })
         .collect()
@@ -464,6 +516,13 @@ mod tests {
                 flow: Flow::Software,
                 line_end: LineEnd::Lf,
             },
+            output: OutputSettings {
+                pgn: Some("/home/td/match \"one\".pgn".into()),
+                live_pgn: None,
+                log_dir: Some("/var/log/argus".into()),
+                journal: Some("/var/log/argus/journal.log".into()),
+                feed: Some("0.0.0.0:7070".into()),
+            },
         }
     }
 
@@ -485,6 +544,7 @@ mod tests {
         let back = rebuild(&h).unwrap();
         assert_eq!(back.session, h.session);
         assert_eq!(back.port, h.port);
+        assert_eq!(back.output, h.output);
         let (a, b) = (&h.settings, &back.settings);
         assert_eq!(format!("{a:?}"), format!("{b:?}"));
     }
@@ -531,6 +591,7 @@ mod tests {
             session: new_session_id(),
             settings: Settings::default(),
             port: PortSettings::default(),
+            output: OutputSettings::default(),
         };
         let back = rebuild(&h).unwrap();
         assert_eq!(format!("{:?}", back.settings), format!("{:?}", h.settings));
@@ -543,7 +604,7 @@ mod tests {
             .entries()
             .into_iter()
             .filter_map(|e| match e {
-                Entry::Set { key, .. } => Some(key),
+                Entry::Set { key, .. } if !OUTPUT_KEYS.contains(&key.as_str()) => Some(key),
                 _ => None,
             })
             .collect();
@@ -562,6 +623,22 @@ mod tests {
             let err = err.unwrap_or_else(|| panic!("a header without {missing:?} was taken"));
             assert!(err.contains(&format!("{missing:?}")), "{missing}: {err}");
         }
+    }
+
+    #[test]
+    fn a_header_from_before_the_output_settings_loads_with_none() {
+        let h = sample();
+        let mut b = HeaderBuilder::default();
+        for e in h.entries() {
+            if matches!(&e, Entry::Set { key, .. } if key.starts_with("output-")) {
+                continue;
+            }
+            if let Some(back) = b.push(e).unwrap() {
+                assert_eq!(back.output, OutputSettings::default());
+                return;
+            }
+        }
+        panic!("no header");
     }
 
     #[test]

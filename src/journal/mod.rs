@@ -24,7 +24,7 @@ pub mod writer;
 mod tests;
 
 pub use format::{Checkpoint, Entry};
-pub use header::{Header, new_session_id};
+pub use header::{Header, OutputSettings, new_session_id};
 pub use reader::{Decoded, Decoder, JournalError, Torn};
 pub use replay::{Epoch, Replay};
 pub use writer::JournalWriter;

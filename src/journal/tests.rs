@@ -39,6 +39,7 @@ fn header_with(settings: Settings) -> Header {
         session: "5e55105e55105e55".into(),
         settings,
         port: PortSettings::default(),
+        output: crate::journal::OutputSettings::default(),
     }
 }
 

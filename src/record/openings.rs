@@ -25,6 +25,8 @@ pub enum Opening {
         fen: Option<String>,
         /// `file:line` where the game starts, for error messages.
         source: String,
+        /// `file:line` of each move, for error messages about it.
+        move_sources: Vec<String>,
     },
     /// A position: one EPD line, trimmed, not parsed here (the caller parses
     /// it with `crate::epd::Record::parse`).
@@ -156,6 +158,12 @@ fn load_pgn(path: &Path, name: &str, ply_limit: usize) -> Result<Vec<Opening>, S
         game.sans.truncate(ply_limit);
         out.push(Opening::Moves {
             fen: game.tag("FEN").map(str::to_string),
+            move_sources: game
+                .san_lines
+                .iter()
+                .take(game.sans.len())
+                .map(|l| format!("{name}:{l}"))
+                .collect(),
             sans: game.sans,
             source: format!("{name}:{}", game.line),
         });
@@ -216,11 +224,13 @@ mod tests {
                     sans: vec!["e4".into(), "e5".into(), "Nf3".into(), "Nc6".into()],
                     fen: None,
                     source: format!("{name}:1"),
+                    move_sources: vec![format!("{name}:3"); 4],
                 },
                 Opening::Moves {
                     sans: vec!["Kb2".into(), "Kg7".into()],
                     fen: Some("8/8/8/8/8/8/8/K6k w - - 0 1".into()),
                     source: format!("{name}:5"),
+                    move_sources: vec![format!("{name}:8"); 2],
                 },
             ]
         );

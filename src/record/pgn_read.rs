@@ -32,6 +32,8 @@ pub struct PgnText {
     /// The main-line moves as written (without move numbers, NAGs, `!`/`?`
     /// suffixes, comments or variations), e.g. `["e4", "e5", "Nf3"]`.
     pub sans: Vec<String>,
+    /// The 1-based line of each of `sans` (for errors about a move).
+    pub san_lines: Vec<usize>,
     /// The game termination marker (`1-0`, `0-1`, `1/2-1/2`, `*`), or `None`
     /// when the game ended without one (end of input or next game's tags).
     pub result: Option<String>,
@@ -206,6 +208,7 @@ impl<R: BufRead> PgnReader<R> {
         b.poisoned = true;
         b.text.tags = Vec::new();
         b.text.sans = Vec::new();
+        b.text.san_lines = Vec::new();
         let message = if b.text.line == line {
             message
         } else {
@@ -313,6 +316,7 @@ impl<R: BufRead> PgnReader<R> {
             return;
         }
         let depth = self.depth;
+        let line = self.line_no;
         let b = self.movetext();
         if depth > 0 || token.bytes().all(|c| c.is_ascii_digit()) || b.poisoned {
             return; // a variation's move, or a move number
@@ -323,6 +327,7 @@ impl<R: BufRead> PgnReader<R> {
             self.error(format!("game longer than {MAX_PLIES} moves (plies)"));
         } else {
             b.text.sans.push(token);
+            b.text.san_lines.push(line);
         }
     }
 
@@ -501,6 +506,8 @@ mod tests {
         assert_eq!(games[0].line, 1);
         assert_eq!(games[1].line, 5);
         assert_eq!(games[1].sans, ["d4", "d5"]);
+        assert_eq!(games[1].san_lines, [7, 7]);
+        assert_eq!(games[2].san_lines, [8]);
         assert_eq!(games[2].line, 8);
         assert!(games[2].tags.is_empty());
     }
