@@ -122,6 +122,9 @@ struct Pause {
     /// The respond record left the port during the pause: start the clock
     /// on resume.
     start_on_resume: bool,
+    /// The reply of the client on move that arrived during the pause (the
+    /// whole line): it is played at resume, in place of asking again.
+    held_reply: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -812,14 +815,6 @@ impl Referee {
         if g.is_over() || self.stage != Stage::Playing {
             return self.reject(out, from, "reply while no game is in progress", text);
         }
-        if g.pause.is_some() {
-            return self.reject(
-                out,
-                from,
-                "reply while the game is paused (ask again on resume)",
-                text,
-            );
-        }
         match &g.awaiting {
             Some(a) if a.client == from => {}
             Some(_) => return self.reject(out, from, "reply out of turn", text),
@@ -832,6 +827,9 @@ impl Referee {
                 "reply before the client was brought back in line",
                 text,
             );
+        }
+        if g.pause.is_some() {
+            return self.hold_reply(from, text, out);
         }
         let color = g.color_of(from);
 
@@ -1467,6 +1465,7 @@ impl Referee {
                     reason,
                     resend_on_resume,
                     start_on_resume: false,
+                    held_reply: None,
                 })
             }
         }
@@ -1483,12 +1482,46 @@ impl Referee {
             let c = g.color_of(a.client);
             g.clocks.start(c, at);
         }
-        if p.resend_on_resume
+        if let Some(text) = p.held_reply
+            && let Some(a) = g.awaiting.as_ref()
+        {
+            // The reply came during the pause: it answers the respond the
+            // client was sent, so it is played now (not asked for again,
+            // which a client that follows the game by moves would take as
+            // a second turn). The pause is not charged to anybody.
+            let from = a.client;
+            self.on_line(from, &text, 0, at, out);
+        } else if p.resend_on_resume
             && let Some(a) = g.awaiting.as_ref()
         {
             let to = a.client;
             self.send_respond(to, at, out, Respond::Again);
         }
+    }
+
+    /// A reply from the client on move while the game is paused: kept, and
+    /// played at resume. A second one during the same pause is refused.
+    fn hold_reply(&mut self, from: ClientId, text: &str, out: &mut Vec<Output>) {
+        let Some(p) = self.game.as_mut().and_then(|g| g.pause.as_mut()) else {
+            return;
+        };
+        if p.held_reply.is_some() {
+            return self.reject(
+                out,
+                from,
+                "a second reply during the pause (the first is held for the resume)",
+                text,
+            );
+        }
+        p.held_reply = Some(text.to_string());
+        self.notice(
+            out,
+            EventKind::Info,
+            format!(
+                "{}: reply arrived during the pause; it is held and played at resume",
+                from.letter()
+            ),
+        );
     }
 
     // ----- resync (a client that restarted) -----------------------------

@@ -635,10 +635,6 @@ fn an_illegal_move_with_the_fault_policy_pauses_and_resume_asks_again() {
         left
     );
     assert_eq!(h.referee.next_deadline(), None, "no flag while paused");
-    // Replies are refused while paused.
-    let out = h.reply(A, t + 2_000, "e4");
-    assert!(rejected(&out));
-    assert_eq!(sends(&out), 0);
     // Resume: A is asked again with the same position and no move.
     h.command(Command::Resume, t + 10_000);
     let a = h.take(A);
@@ -1284,7 +1280,6 @@ fn supervisor_pause_stops_the_clock_and_resume_restarts_it() {
             reason: "paused by the supervisor".into()
         }
     );
-    assert!(rejected(&h.reply(A, t + 2_000, "e4")));
     h.command(Command::Resume, t + 30_000);
     assert!(h.take(A).is_empty(), "no resend after a plain pause");
     assert!(h.snap().clock(Color::White).running);
@@ -1293,6 +1288,64 @@ fn supervisor_pause_stops_the_clock_and_resume_restarts_it() {
         h.referee.snapshot(t + 31_000).clock(Color::White).used_ms,
         2_000
     );
+}
+
+#[test]
+fn a_reply_that_arrives_during_a_pause_is_held_and_played_at_resume() {
+    let mut h = Harness::new(no_credit(timed("300")));
+    let t = h.start();
+    h.clear();
+    // The supervisor pauses while A's reply is on the wire.
+    h.command(Command::Pause, t + 1_000);
+    let out = h.reply(A, t + 1_200, "e4");
+    assert!(!rejected(&out), "a pause is not a rejected line: {out:?}");
+    assert_eq!(sends(&out), 0, "nothing is played during the pause");
+    assert!(
+        h.notices().iter().any(|n| n.contains("held")),
+        "{:?}",
+        h.notices()
+    );
+    assert!(h.take(B).is_empty());
+    // A second reply during the same pause does not replace the first.
+    assert!(rejected(&h.reply(A, t + 1_500, "d4")));
+    h.command(Command::Resume, t + 60_000);
+    // A is not asked again; the held move goes to B at once.
+    assert!(h.take(A).is_empty(), "A must not be asked again");
+    let b = h.take(B);
+    assert_eq!(b.len(), 1);
+    assert_eq!(b[0].refcom(), Respond);
+    assert_eq!(b[0].sm(), Some("e4"));
+    assert_eq!(h.snap().sans, ["e4"]);
+    // A is charged up to the pause only; Black's clock runs from the resume.
+    assert_eq!(
+        h.referee.snapshot(t + 61_000).clock(Color::White).used_ms,
+        1_000
+    );
+    assert_eq!(
+        h.referee.snapshot(t + 61_000).clock(Color::Black).used_ms,
+        1_000
+    );
+    // Nobody loses on time for the pause.
+    assert!(h.game_overs().is_empty());
+}
+
+#[test]
+fn a_reply_held_in_a_fault_pause_is_played_in_place_of_asking_again() {
+    let mut h = Harness::new(no_credit(Settings {
+        illegal_move: IllegalMove::Fault,
+        ..timed("300")
+    }));
+    let t = h.start();
+    h.clear();
+    h.reply(A, t + 1_000, "e5");
+    assert_eq!(h.take(A)[0].refcom(), RefCom::Fault);
+    h.reply(A, t + 2_000, "e4");
+    h.command(Command::Resume, t + 10_000);
+    assert!(
+        h.take(A).is_empty(),
+        "the held reply answers; no respond again"
+    );
+    assert_eq!(h.take(B)[0].sm(), Some("e4"));
 }
 
 #[test]
