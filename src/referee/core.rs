@@ -1363,6 +1363,11 @@ impl Referee {
         if g.clocks.running().is_some() {
             g.clocks.halt(at);
         }
+        // A move that ends the game (mate, stalemate, ...) was played but
+        // not relayed: the client that did not make it learns it from the
+        // final inform.
+        let unrelayed = (g.awaiting.is_none() && g.game.ply() > g.opening_plies)
+            .then(|| g.client_of(g.game.position().turn()));
         g.awaiting = None;
         g.pause = None;
         g.end = Some((result, termination, reason.clone()));
@@ -1388,7 +1393,11 @@ impl Referee {
         }
         for id in ClientId::BOTH {
             if self.clients[id.index()].signed_on {
-                self.send_inform(id, result.as_str(), at, out);
+                if unrelayed == Some(id) {
+                    self.send_final_inform(id, result.as_str(), at, out);
+                } else {
+                    self.send_inform(id, result.as_str(), at, out);
+                }
                 self.send_simple(id, RefCom::Conclude, at, out);
             }
         }
@@ -1622,9 +1631,40 @@ impl Referee {
     }
 
     fn send_inform(&mut self, to: ClientId, result: &str, at: u64, out: &mut Vec<Output>) {
-        let tags = self.game_tags(result);
         let pos = self.current_position();
-        let mut r = self.base_record(&pos, at);
+        let r = self.base_record(&pos, at);
+        self.send_inform_record(to, r, result, out);
+    }
+
+    /// The result `inform` to the client that has not seen the game's last
+    /// move: the position before it and the move as `sm` (as in a
+    /// `respond`), so that a client that follows the game by moves can
+    /// complete its record. `conclude` then carries the final position.
+    fn send_final_inform(&mut self, to: ClientId, result: &str, at: u64, out: &mut Vec<Output>) {
+        let r = self
+            .last_move_record(at)
+            .unwrap_or_else(|| self.base_record(&self.current_position(), at));
+        self.send_inform_record(to, r, result, out);
+    }
+
+    /// The position before the game's last move, with that move as `sm`.
+    fn last_move_record(&self, at: u64) -> Option<Record> {
+        let g = self.game.as_ref()?;
+        let before = g.game.position_at(g.game.ply().checked_sub(1)?)?;
+        let last = g.game.moves().last()?;
+        let mut r = self.base_record(before, at);
+        r.set(Operation::sm(&game::san_of(before, last)));
+        Some(r)
+    }
+
+    fn send_inform_record(
+        &mut self,
+        to: ClientId,
+        mut r: Record,
+        result: &str,
+        out: &mut Vec<Output>,
+    ) {
+        let tags = self.game_tags(result);
         r.set(Operation::refcom(RefCom::Inform));
         r.set(Operation::ptp(&tags));
         self.send(to, r, out);
@@ -1638,19 +1678,10 @@ impl Referee {
         let Some(g) = self.game.as_ref() else { return };
         let ply = g.game.ply();
         let with_move = ply > g.opening_plies && kind != Respond::AfterExecute;
-        let mut r = match (
-            with_move,
-            g.game.position_at(ply.saturating_sub(1)),
-            g.game.moves().last(),
-        ) {
-            (true, Some(before), Some(last)) => {
-                let san = game::san_of(before, last);
-                let mut r = self.base_record(before, at);
-                r.set(Operation::sm(&san));
-                r
-            }
-            _ => self.base_record(g.game.position(), at),
-        };
+        let mut r = with_move
+            .then(|| self.last_move_record(at))
+            .flatten()
+            .unwrap_or_else(|| self.base_record(g.game.position(), at));
         r.set(Operation::refcom(RefCom::Respond));
         if g.draw_offer.is_some_and(|c| c != g.color_of(to)) {
             r.set(Operation::new("draw_offer"));
