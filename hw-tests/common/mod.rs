@@ -266,9 +266,25 @@ pub fn read_bytes(port: &mut dyn SerialPort, n: usize, within: Duration) -> Vec<
 }
 
 /// The next event, or a panic naming what was awaited after `within`.
+/// `Receiving` reports (part of a line is in) are passed over: tests of
+/// lines see only whole lines.
 pub fn next_event(rx: &Receiver<LinkEvent>, within: Duration, what: &str) -> LinkEvent {
-    rx.recv_timeout(within)
-        .unwrap_or_else(|e| panic!("no event within {within:?} while waiting for {what}: {e}"))
+    let deadline = Instant::now() + within;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let ev = rx
+            .recv_timeout(left)
+            .unwrap_or_else(|e| panic!("no event within {within:?} while waiting for {what}: {e}"));
+        if !matches!(ev.kind, LinkEventKind::Receiving { .. }) {
+            return ev;
+        }
+    }
+}
+
+/// Whether no event but `Receiving` reports is waiting.
+pub fn nothing_more(rx: &Receiver<LinkEvent>) -> bool {
+    rx.try_iter()
+        .all(|ev| matches!(ev.kind, LinkEventKind::Receiving { .. }))
 }
 
 /// Waits for the first event that `pred` accepts; panics after `within`

@@ -405,6 +405,7 @@ fn link_input(
             outputs.transcript_note(at_ms, &format!("{}: link back", id.letter()));
             Some((Input::LinkBack { client: id }, at_ms))
         }
+        LinkEventKind::Receiving { at_ms, .. } => Some((Input::Receiving { from: id }, at_ms)),
         LinkEventKind::Error { message } => {
             warn!("{}: {message}", id.letter());
             None

@@ -203,6 +203,7 @@ fn input_payload(input: &Input) -> String {
         Input::Dropped { from, reason } => {
             format!("dropped {} {}", client_token(*from), token(reason))
         }
+        Input::Receiving { from } => format!("receiving {}", client_token(*from)),
         Input::Sent { to, seq } => format!("sent {} {seq}", client_token(*to)),
         Input::LinkLost { client, reason } => {
             format!("lost {} {}", client_token(*client), token(reason))
@@ -235,6 +236,7 @@ fn parse_input(t: &mut Tokens<'_>) -> Result<Input, String> {
             from: t.client()?,
             reason: t.text("the reason")?,
         },
+        "receiving" => Input::Receiving { from: t.client()? },
         "sent" => Input::Sent {
             to: t.client()?,
             seq: t.number("the sequence number")?,
@@ -367,6 +369,7 @@ mod tests {
                 to: ClientId::A,
                 seq: 17,
             },
+            Input::Receiving { from: ClientId::B },
             Input::LinkLost {
                 client: ClientId::B,
                 reason: "hang-up \\ é".into(),

@@ -38,6 +38,10 @@ pub enum LinkEventKind {
         at_ms: u64,
         at_us: u64,
     },
+    /// Bytes of a line are arriving (its line end has not): the other
+    /// side is not silent. Reported when a chunk leaves a line unfinished,
+    /// at most once per [`RECEIVING_EVERY_MS`](super::reader::RECEIVING_EVERY_MS).
+    Receiving { at_ms: u64, at_us: u64 },
     /// A record was written and drained: its last byte has left the port.
     Sent {
         /// The record as given to [`Link::send`](super::Link::send).

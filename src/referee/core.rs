@@ -108,6 +108,10 @@ struct Awaiting {
     /// When the client was last sent its respond record (queued), for the
     /// resend after silence (`Settings::resend_after_ms`).
     asked_at: u64,
+    /// When a byte from the client last arrived in this turn (a line, a
+    /// dropped line, or part of a line): silence counts from the later of
+    /// this and `asked_at`, so a resend never crosses a reply on the wire.
+    heard_at: u64,
     /// Before this time the last respond record is still on the line: a
     /// damaged line or a `Anak` does not send another yet, so a client
     /// cannot make argus queue records faster than its line carries them.
@@ -288,7 +292,7 @@ impl Referee {
         if self.clients[a.client.index()].resync_due.is_some() {
             return None;
         }
-        Some(a.asked_at.saturating_add(after))
+        Some(a.asked_at.max(a.heard_at).saturating_add(after))
     }
 
     fn flag_deadline(&self) -> Option<u64> {
@@ -325,12 +329,19 @@ impl Referee {
             }
             return out;
         }
+        match &input {
+            Input::Line { from, .. } | Input::Dropped { from, .. } | Input::Receiving { from } => {
+                self.heard(*from, at);
+            }
+            _ => {}
+        }
         match input {
             Input::Line {
                 from,
                 text,
                 wire_bytes,
             } => self.on_line(from, &text, wire_bytes, at, &mut out),
+            Input::Receiving { .. } => {}
             Input::Dropped { from, reason } => self.notice(
                 &mut out,
                 EventKind::Rejected,
@@ -351,6 +362,16 @@ impl Referee {
     }
 
     // ----- inputs -------------------------------------------------------
+
+    /// A byte from `from` arrived at `at`: if it is on move, its silence
+    /// (for the resend after silence) starts again from here.
+    fn heard(&mut self, from: ClientId, at: u64) {
+        if let Some(a) = self.game.as_mut().and_then(|g| g.awaiting.as_mut())
+            && a.client == from
+        {
+            a.heard_at = at;
+        }
+    }
 
     fn on_line(
         &mut self,
@@ -1721,6 +1742,7 @@ impl Referee {
                     est_sent_at: at.saturating_add(est),
                     resends: 0,
                     asked_at: at,
+                    heard_at: at,
                     again_ok_at: at.saturating_add(est),
                 });
             }
@@ -1743,6 +1765,7 @@ impl Referee {
             est_sent_at: at,
             resends: 0,
             asked_at: at,
+            heard_at: at,
             again_ok_at: at,
         });
         let color = g.color_of(to);

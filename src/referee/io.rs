@@ -18,6 +18,9 @@ pub enum Input {
         text: String,
         wire_bytes: usize,
     },
+    /// Part of a line from a client has arrived (not yet its line end): the
+    /// client is not silent (see `Settings::resend_after_ms`).
+    Receiving { from: ClientId },
     /// A line the framer dropped (too long, or bytes outside printable
     /// ASCII); the reason says which. Logged, never acted on.
     Dropped { from: ClientId, reason: String },

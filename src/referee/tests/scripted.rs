@@ -1823,6 +1823,46 @@ fn a_silent_client_gets_its_respond_again_after_resend_after() {
 }
 
 #[test]
+fn a_reply_on_the_wire_is_not_crossed_by_a_resend_after_silence() {
+    let mut h = Harness::new(Settings {
+        resend_after_ms: 7_000,
+        ..settings()
+    });
+    let t = h.start();
+    h.reply(A, t + 1_000, "e4");
+    h.clear();
+    let asked = t + 1_000;
+    assert_eq!(h.referee.next_deadline(), Some(asked + 7_000));
+    // B's reply starts arriving 10 ms before the silence would end; its
+    // line end comes 20 ms after it would have ended.
+    let out = h.feed(Input::Receiving { from: B }, asked + 6_990);
+    assert!(out.is_empty(), "{out:?}");
+    assert_eq!(
+        h.referee.next_deadline(),
+        Some(asked + 6_990 + 7_000),
+        "silence counts from the last byte"
+    );
+    let out = h.feed(Input::Timer, asked + 7_000);
+    assert_eq!(sends(&out), 0, "no resend while a reply is arriving");
+    h.reply(B, asked + 7_010, "e5");
+    assert!(h.take(B).is_empty(), "B was never asked twice");
+    assert_eq!(h.snap().sans, ["e4", "e5"]);
+    // Bytes from the client not on move do not hold back A's resend.
+    let asked = asked + 7_010;
+    h.feed(Input::Receiving { from: B }, asked + 5_000);
+    assert_eq!(h.referee.next_deadline(), Some(asked + 7_000));
+    // A damaged (dropped) line from A is bytes too.
+    h.feed(
+        Input::Dropped {
+            from: A,
+            reason: "noise".into(),
+        },
+        asked + 6_000,
+    );
+    assert_eq!(h.referee.next_deadline(), Some(asked + 6_000 + 7_000));
+}
+
+#[test]
 fn without_resend_after_a_silent_client_is_not_asked_again() {
     let mut h = Harness::new(settings());
     let t = h.start();
