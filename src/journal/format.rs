@@ -204,6 +204,7 @@ fn input_payload(input: &Input) -> String {
             format!("dropped {} {}", client_token(*from), token(reason))
         }
         Input::Receiving { from } => format!("receiving {}", client_token(*from)),
+        Input::Refused { to, seq } => format!("refused {} {seq}", client_token(*to)),
         Input::Sent { to, seq } => format!("sent {} {seq}", client_token(*to)),
         Input::LinkLost { client, reason } => {
             format!("lost {} {}", client_token(*client), token(reason))
@@ -237,6 +238,10 @@ fn parse_input(t: &mut Tokens<'_>) -> Result<Input, String> {
             reason: t.text("the reason")?,
         },
         "receiving" => Input::Receiving { from: t.client()? },
+        "refused" => Input::Refused {
+            to: t.client()?,
+            seq: t.number("the sequence number")?,
+        },
         "sent" => Input::Sent {
             to: t.client()?,
             seq: t.number("the sequence number")?,
@@ -370,6 +375,10 @@ mod tests {
                 seq: 17,
             },
             Input::Receiving { from: ClientId::B },
+            Input::Refused {
+                to: ClientId::A,
+                seq: 18,
+            },
             Input::LinkLost {
                 client: ClientId::B,
                 reason: "hang-up \\ é".into(),

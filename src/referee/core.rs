@@ -352,6 +352,7 @@ impl Referee {
                 ),
             ),
             Input::Sent { to, seq } => self.on_sent(to, seq, at),
+            Input::Refused { to, seq } => self.on_refused(to, seq, at, &mut out),
             Input::LinkLost { client, reason } => self.on_link_lost(client, &reason, at, &mut out),
             Input::LinkBack { client } => self.on_link_back(client, at, &mut out),
             Input::Timer => self.on_timer(at, &mut out),
@@ -544,6 +545,40 @@ impl Referee {
                     g.clocks.start(color, at);
                 }
             }
+        }
+    }
+
+    /// The link did not take records for `to` (from `seq` on): the client
+    /// missed them. During a game it is brought back in line (reset, then
+    /// the whole game again); a respond among them never left, so its
+    /// clock waits for the new one.
+    fn on_refused(&mut self, to: ClientId, seq: u64, at: u64, out: &mut Vec<Output>) {
+        let playing =
+            self.stage == Stage::Playing && self.game.as_ref().is_some_and(|g| !g.is_over());
+        let resyncing = self.clients[to.index()].resync_due.is_some();
+        self.notice(
+            out,
+            EventKind::Warning,
+            format!(
+                "{}: the link refused records from #{seq} on (its queue is full){}",
+                to.letter(),
+                if playing && !resyncing {
+                    "; bringing the client back in line"
+                } else {
+                    ""
+                }
+            ),
+        );
+        if let Some(a) = self.game.as_mut().and_then(|g| g.awaiting.as_mut())
+            && a.client == to
+            && !a.sent
+            && seq <= a.first_seq
+        {
+            // Its respond never left: the clock starts with the next one.
+            a.first_seq = RESPOND_PENDING;
+        }
+        if playing && !resyncing && self.clients[to.index()].signed_on {
+            self.begin_resync(to, at, out);
         }
     }
 

@@ -27,6 +27,10 @@ pub enum Input {
     /// The record with this sequence number has left the port: its last
     /// byte is on the wire.
     Sent { to: ClientId, seq: u64 },
+    /// The link refused the records to `to` handed over with this one
+    /// (its queue was full): none of them will leave. The client missed
+    /// them and is brought back in line.
+    Refused { to: ClientId, seq: u64 },
     /// The client's port reported an error or went away.
     LinkLost { client: ClientId, reason: String },
     /// The client's port is open again.

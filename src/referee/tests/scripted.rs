@@ -1277,6 +1277,34 @@ fn nothing_is_sent_during_a_resync_reset_delay_and_the_turn_starts_at_once() {
 }
 
 #[test]
+fn a_respond_the_link_refused_is_not_waited_for_the_client_is_brought_back_in_line() {
+    let mut h = Harness::new(no_credit(timed("300")));
+    let t = h.start();
+    h.acks = Acks::Held;
+    h.clear();
+    h.reply(A, t + 1_000, "e4");
+    h.ack(A, t + 1_000);
+    // B's respond (with e4) is refused by its link: it never leaves.
+    assert_eq!(h.take_cmds(B), [Respond]);
+    let out = h.refuse(B, t + 1_000);
+    assert!(h.notices().iter().any(|n| n.contains("refused")), "{out:?}");
+    // B is brought back in line: reset now, the game after the delay.
+    assert_eq!(h.take_cmds(B), [Reset]);
+    h.ack(B, t + 1_100);
+    assert!(
+        !h.snap().clock(Color::Black).running,
+        "no clock for a respond that never left"
+    );
+    assert_eq!(h.timer(), t + 6_000);
+    assert_eq!(h.take_cmds(B), [Inform, Execute, Respond]);
+    h.ack(B, t + 6_500);
+    assert!(h.snap().clock(Color::Black).running, "the new respond left");
+    h.reply(B, t + 7_500, "e5");
+    assert_eq!(h.snap().sans, ["e4", "e5"]);
+    assert_eq!(h.snap().clock(Color::Black).used_ms, 1_000);
+}
+
+#[test]
 fn a_lost_link_keeps_the_clock_and_link_back_resends_the_respond() {
     let mut h = Harness::new(timed("300"));
     let t = h.start();
