@@ -287,74 +287,59 @@ fn feed(
     let mut any = false;
     let mut next = Some(input);
     while let Some(input) = next.take() {
-        let (outs, refused) = feed_one(input, at, core, links, books, outputs);
-        any |= outs;
+        // Events from different threads can arrive slightly out of time order
+        // (a link event stamped just before a timer that was handled first):
+        // the core takes such a time as its current one, and the journal must
+        // record the time the core used, so that its times never go back.
+        let at = at.max(core.time());
+        outputs.journal_input(&input, at);
+        let mover = match &input {
+            Input::Line { from, .. } if outputs.times_relays() => Some(*from),
+            _ => None,
+        };
+        let outs = core.handle(input, at);
+        any |= !outs.is_empty();
+        let checkpoint = wants_checkpoint(&outs);
+        if outs.iter().any(|o| {
+            matches!(
+                o,
+                Output::Send { .. } | Output::GameOver(_) | Output::SessionOver { .. }
+            )
+        }) {
+            outputs.journal_sync();
+        }
+        let mut relay = mover.and_then(|from| relayed_move(&outs, from, books));
+        // Records first, in order: the file work of the other outputs (the live
+        // PGN is written and synced to disk) must not hold back a respond,
+        // whose clock starts only once it has left.
+        // The records to one client from one input go to its link as one unit
+        // (a resync is hundreds of records late in a game), in order.
+        let mut units: Vec<(ClientId, Vec<(u64, String)>)> = Vec::new();
+        let mut others = Vec::new();
+        for o in outs {
+            match o {
+                Output::Send { to, seq, text } => match units.iter_mut().find(|(t, _)| *t == to) {
+                    Some((_, unit)) => unit.push((seq, text)),
+                    None => units.push((to, vec![(seq, text)])),
+                },
+                o => others.push(o),
+            }
+        }
+        let mut refused = None;
+        for (to, unit) in units {
+            if let Some(seq) = send_unit(to, unit, links, books, outputs, at, &mut relay) {
+                refused.get_or_insert(Input::Refused { to, seq });
+            }
+        }
+        for o in others {
+            carry_out(o, core, outputs, at);
+        }
+        if checkpoint {
+            outputs.journal_checkpoint(core, at);
+        }
         next = refused;
     }
     any
-}
-
-/// [`feed`] for one input; returns whether there were outputs, and the
-/// [`Input::Refused`] for records the link did not take.
-fn feed_one(
-    input: Input,
-    at: u64,
-    core: &mut Referee,
-    links: &[Link; 2],
-    books: &mut [PortBook; 2],
-    outputs: &mut Outputs,
-) -> (bool, Option<Input>) {
-    // Events from different threads can arrive slightly out of time order
-    // (a link event stamped just before a timer that was handled first):
-    // the core takes such a time as its current one, and the journal must
-    // record the time the core used, so that its times never go back.
-    let at = at.max(core.time());
-    outputs.journal_input(&input, at);
-    let mover = match &input {
-        Input::Line { from, .. } if outputs.times_relays() => Some(*from),
-        _ => None,
-    };
-    let outs = core.handle(input, at);
-    let any = !outs.is_empty();
-    let checkpoint = wants_checkpoint(&outs);
-    if outs.iter().any(|o| {
-        matches!(
-            o,
-            Output::Send { .. } | Output::GameOver(_) | Output::SessionOver { .. }
-        )
-    }) {
-        outputs.journal_sync();
-    }
-    let mut relay = mover.and_then(|from| relayed_move(&outs, from, books));
-    // Records first, in order: the file work of the other outputs (the live
-    // PGN is written and synced to disk) must not hold back a respond,
-    // whose clock starts only once it has left.
-    // The records to one client from one input go to its link as one unit
-    // (a resync is hundreds of records late in a game), in order.
-    let mut units: Vec<(ClientId, Vec<(u64, String)>)> = Vec::new();
-    let mut others = Vec::new();
-    for o in outs {
-        match o {
-            Output::Send { to, seq, text } => match units.iter_mut().find(|(t, _)| *t == to) {
-                Some((_, unit)) => unit.push((seq, text)),
-                None => units.push((to, vec![(seq, text)])),
-            },
-            o => others.push(o),
-        }
-    }
-    let mut refused = None;
-    for (to, unit) in units {
-        if let Some(seq) = send_unit(to, unit, links, books, outputs, at, &mut relay) {
-            refused.get_or_insert(Input::Refused { to, seq });
-        }
-    }
-    for o in others {
-        carry_out(o, core, outputs, at);
-    }
-    if checkpoint {
-        outputs.journal_checkpoint(core, at);
-    }
-    (any, refused)
 }
 
 /// Hands the records for `to` to its link as one unit. If the link refuses
