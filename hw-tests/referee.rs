@@ -700,6 +700,15 @@ fn a_slow_client_loses_on_time() {
     check_headless(&stdout, &games);
 }
 
+/// The transcript's notes (link lost, records not queued, ...).
+fn notes_of(lines: &[TranscriptLine]) -> Vec<String> {
+    lines
+        .iter()
+        .filter(|l| l.direction == Direction::Note)
+        .map(|l| String::from_utf8_lossy(&l.bytes).into_owned())
+        .collect()
+}
+
 /// Plays one game between two quick clients; after `replies` replies from
 /// A, kills A and starts it again. Returns the game (checked, not
 /// unterminated) and the transcript length at the kill.
@@ -830,11 +839,7 @@ fn a_client_restarted_after_move_100_gets_every_resync_record_in_order() {
     let (games, killed_at) = kill_and_restart_a(&mut bout, &args, 3);
     let g = &games[0];
     let lines = bout.transcript();
-    let notes: Vec<String> = lines
-        .iter()
-        .filter(|l| l.direction == Direction::Note)
-        .map(|l| String::from_utf8_lossy(&l.bytes).into_owned())
-        .collect();
+    let notes = notes_of(&lines);
     assert!(
         !notes.iter().any(|n| n.contains("not queued")),
         "records were refused: {:?}",
@@ -929,11 +934,7 @@ fn a_pulled_cable_is_replugged_and_the_game_goes_on() {
     check_game(&games[0]);
     assert_eq!(games[0].tag("Termination"), Some("normal"));
     let lines = bout.transcript();
-    let notes: Vec<String> = lines
-        .iter()
-        .filter(|l| l.direction == Direction::Note)
-        .map(|l| String::from_utf8_lossy(&l.bytes).into_owned())
-        .collect();
+    let notes = notes_of(&lines);
     assert!(
         notes.iter().any(|n| n.starts_with("A: link lost")),
         "{notes:?}"
