@@ -402,12 +402,18 @@ fn link_input(
         LinkEventKind::Line {
             text,
             raw,
+            replaced,
             at_ms,
             at_us,
         } => {
             book.bytes_in += raw.len() as u64;
             book.last_line_us = at_us;
             outputs.transcript_in(at_ms, id, &raw);
+            if let Some(what) = replaced {
+                let note = format!("{}: line kept, {what}: {text}", id.letter());
+                warn!("{note}");
+                outputs.transcript_note(at_ms, &note);
+            }
             Some((
                 Input::Line {
                     from: id,

@@ -18,11 +18,14 @@ pub struct LinkEvent {
 pub enum LinkEventKind {
     /// A good line arrived. Stamped with the read that brought its line end.
     Line {
-        /// Printable ASCII, no line end, tabs turned into spaces.
+        /// Printable ASCII, no line end, tabs turned into spaces, other
+        /// bytes inside quoted strings turned into `?`.
         text: String,
         /// The bytes as received, with the line end bytes that came in the
         /// same read (see [`Frame::Line`](super::framer::Frame::Line)).
         raw: Vec<u8>,
+        /// What was replaced by `?` inside quoted strings, in words.
+        replaced: Option<String>,
         at_ms: u64,
         at_us: u64,
     },

@@ -163,9 +163,16 @@ fn reopen(
 
 fn emit_frame(shared: &Shared, frame: Frame<Stamp>) {
     shared.emit(match frame {
-        Frame::Line { text, raw, at, .. } => LinkEventKind::Line {
+        Frame::Line {
             text,
             raw,
+            replaced,
+            at,
+            ..
+        } => LinkEventKind::Line {
+            text,
+            raw,
+            replaced,
             at_ms: at.ms,
             at_us: at.us,
         },
