@@ -23,9 +23,9 @@ use argus::game::{self, Chess, Game};
 use argus::link::{PortSettings, open_port};
 use argus::record::pgn_read::{PgnText, read_pgn_games};
 use argus::record::transcript::{Direction, TranscriptLine, parse_line};
-use common::argus_bin;
 use common::process::Proc;
 use common::rig::Rig;
+use common::{argus_bin, long_opening};
 use shakmaty::Position;
 
 /// The clients' names (sent with `tcsi`).
@@ -767,56 +767,6 @@ fn a_killed_client_is_restarted_and_brought_back_in_line() {
     );
     check_transcript(&lines, &games, &[0]);
     check_headless(&bout.referee().stdout_lines(), &games);
-}
-
-/// A legal game of `plies` plies that has not ended, as PGN movetext,
-/// chosen by a fixed pseudo-random walk that prefers pawn moves and
-/// captures and ends with a low halfmove clock (so that no draw rule ends
-/// the game early).
-fn long_opening(plies: usize) -> String {
-    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut rand = move |n: usize| {
-        state = state
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (state >> 33) as usize % n.max(1)
-    };
-    'attempt: loop {
-        let mut game = Game::new(Chess::default());
-        let mut text = String::new();
-        for ply in 0..plies {
-            let moves: Vec<_> = game
-                .position()
-                .legal_moves()
-                .into_iter()
-                .filter(|m| {
-                    let mut g = game.clone();
-                    g.play(*m).is_ok()
-                        && g.automatic_end().is_none()
-                        && g.claimable_draw().is_none()
-                })
-                .collect();
-            let pawn: Vec<_> = moves
-                .iter()
-                .filter(|m| m.role() == shakmaty::Role::Pawn || m.is_capture())
-                .collect();
-            let m = match (pawn.is_empty(), moves.is_empty()) {
-                (_, true) => continue 'attempt,
-                (false, _) if rand(10) > 0 => *pawn[rand(pawn.len())],
-                _ => moves[rand(moves.len())],
-            };
-            if ply % 2 == 0 {
-                text.push_str(&format!("{}. ", ply / 2 + 1));
-            }
-            let san = game.play(m).expect("a legal move").to_string();
-            text.push_str(&san);
-            text.push(' ');
-        }
-        // Far from the fifty-move rule, or the clients claim it at once.
-        if game.position().halfmoves() <= 10 {
-            return text;
-        }
-    }
 }
 
 #[test]
