@@ -517,8 +517,18 @@ scenario!(
     escapes_in_a_tcsi_name,
     Case {
         tags: &[("Black", "bad")],
-        rejected: &["byte 0x1B"],
+        log: &[
+            "line kept, 2 bytes not printable ASCII inside a quoted string replaced by '?' (the first, 0x1B"
+        ],
         ..Case::black("tcsi-escape")
+    }
+);
+scenario!(
+    a_latin1_name_signs_on_with_the_byte_replaced,
+    Case {
+        tags: &[("Black", "Schr?der 3")],
+        log: &["0xF6"],
+        ..Case::black("latin1-name")
     }
 );
 scenario!(

@@ -39,6 +39,10 @@ struct Rig {
     dir: tempfile::TempDir,
     cables: [Cable; 2],
     clients: Vec<Child>,
+    /// The openings file and its `--opening-plies`, and how many games.
+    openings: PathBuf,
+    opening_plies: usize,
+    games: u32,
 }
 
 impl Rig {
@@ -47,12 +51,26 @@ impl Rig {
             .prefix("argus-journal-test-")
             .tempdir()
             .unwrap();
-        fs::write(dir.path().join("openings.epd"), OPENING).unwrap();
+        let openings = dir.path().join("openings.epd");
+        fs::write(&openings, OPENING).unwrap();
         Rig {
             dir,
             cables: [Cable::new(), Cable::new()],
             clients: Vec::new(),
+            openings,
+            opening_plies: 16,
+            games: GAMES,
         }
+    }
+
+    /// One game from a PGN opening of `plies` plies.
+    fn long_game(mut self, plies: usize) -> Rig {
+        self.openings = self.path("long.pgn");
+        let pgn = format!("[Event \"long\"]\n\n{}*\n", common::long_opening(plies));
+        fs::write(&self.openings, pgn).unwrap();
+        self.opening_plies = plies;
+        self.games = 1;
+        self
     }
 
     fn path(&self, name: &str) -> PathBuf {
@@ -83,9 +101,10 @@ impl Rig {
         let mut cmd = Command::new(argus_bin());
         cmd.arg("referee");
         self.common_args(&mut cmd);
-        cmd.args(["--games", &GAMES.to_string()])
+        cmd.args(["--games", &self.games.to_string()])
             .arg("--openings")
-            .arg(self.path("openings.epd"))
+            .arg(&self.openings)
+            .args(["--opening-plies", &self.opening_plies.to_string()])
             .args(["--reset-delay", "0.2", "--conclude-delay", "0.3"])
             .arg("--pgn")
             .arg(self.pgn())
@@ -447,6 +466,78 @@ fn sigkill_at_twenty_points_and_resume_gives_the_same_games() {
     );
     let loaded = argus::journal::load(&journal).unwrap();
     assert!(loaded.replay.core().is_over());
+}
+
+#[test]
+fn a_resume_past_move_100_sends_every_resync_record_and_the_game_goes_on() {
+    skip_unless_socat!();
+    const PLIES: usize = 210;
+    let mut rig = Rig::new().long_game(PLIES);
+    let journal = rig.journal();
+    let mut referee = rig.referee(&[]);
+    rig.clients();
+    // A few moves after the opening's 210 executes, kill the referee.
+    wait_until(WITHIN, "4 moves", || progress(&journal).0 >= 4);
+    referee.kill().unwrap(); // SIGKILL
+    let _ = referee.wait();
+    let mut referee = rig.resume(&journal, &rig.pgn());
+    let status = wait_exit(&mut referee, MATCH_WITHIN, "the resumed referee");
+    assert!(
+        status.success(),
+        "the resumed referee ended with {status}; resume said:\n{}",
+        std::fs::read_to_string(rig.path("resume.err")).unwrap_or_default()
+    );
+    rig.clients_done();
+    let games = games(&rig.pgn());
+    assert_eq!(games.len(), 1, "{games:?}");
+    let sans = &games[0].3;
+    assert!(
+        sans.len() > PLIES + 4,
+        "the game went on: {} plies",
+        sans.len()
+    );
+    // Every resync record reached the wire: the transcripts hold, for each
+    // client, reset then inform then one execute per move so far, in order,
+    // and nothing was refused.
+    let mut text = String::new();
+    for entry in fs::read_dir(rig.path("logs")).unwrap() {
+        let path = entry.unwrap().path();
+        if path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("transcript"))
+        {
+            text.push_str(&fs::read_to_string(&path).unwrap_or_default());
+        }
+    }
+    assert!(!text.contains("not queued"), "records were refused");
+    for port in ["A", "B"] {
+        let out: Vec<&str> = text
+            .lines()
+            .filter(|l| l.split(' ').nth(2) == Some(port) && l.split(' ').nth(3) == Some(">"))
+            .collect();
+        let last_reset = out
+            .iter()
+            .rposition(|l| l.contains("refcom reset;"))
+            .expect("a reset");
+        let executes: Vec<String> = out[last_reset..]
+            .iter()
+            .filter(|l| l.contains("refcom execute;"))
+            .map(|l| {
+                let sm = l.split("sm ").nth(1).expect("an execute's sm");
+                sm.split(';').next().unwrap().to_string()
+            })
+            .collect();
+        assert!(
+            executes.len() > PLIES,
+            "{port}: {} executes",
+            executes.len()
+        );
+        assert_eq!(
+            executes,
+            sans[..executes.len()],
+            "{port}: the resync's executes in order"
+        );
+    }
 }
 
 #[test]

@@ -12,7 +12,7 @@ use argus::link::{
     LineEnd, Link, LinkEvent, LinkEventKind, MAX_LINE, MAX_QUEUED, OpenErrorKind, PortSettings,
     SendError, Stamp, open_port,
 };
-use common::{Cable, next_event, open_peer, read_bytes, wait_for, write_all};
+use common::{Cable, next_event, nothing_more, open_peer, read_bytes, wait_for, write_all};
 use crossbeam_channel::Receiver;
 
 /// Upper bound for anything to happen (generous: CI machines are slow).
@@ -87,7 +87,7 @@ fn lines_arrive_with_every_line_end() {
         "five",
         "empty lines must not be reported"
     );
-    assert!(rx.try_recv().is_err(), "empty lines must not be reported");
+    assert!(nothing_more(&rx), "empty lines must not be reported");
 }
 
 #[test]
@@ -116,6 +116,29 @@ fn two_links_talk_both_ways() {
 }
 
 #[test]
+fn part_of_a_line_is_reported_as_receiving_before_the_line() {
+    skip_unless_socat!();
+    let cable = Cable::new();
+    let (_link, rx, _) = open_link("A", cable.a_str(), LineEnd::CrLf);
+    let mut peer = open_peer(&cable.b);
+    write_all(
+        peer.as_mut(),
+        b"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 ",
+    );
+    // No line end yet: the first event says bytes are arriving.
+    let ev = rx
+        .recv_timeout(WITHIN)
+        .expect("an event for the partial line");
+    assert!(
+        matches!(ev.kind, LinkEventKind::Receiving { .. }),
+        "expected Receiving, got {ev:?}"
+    );
+    write_all(peer.as_mut(), b"refreq reply; sm e5;\r\n");
+    let (text, _) = expect_line(&rx);
+    assert!(text.ends_with("sm e5;"), "{text}");
+}
+
+#[test]
 fn crlf_split_across_writes_is_one_line_end() {
     skip_unless_socat!();
     let cable = Cable::new();
@@ -126,7 +149,7 @@ fn crlf_split_across_writes_is_one_line_end() {
     assert_eq!(expect_line(&rx).0, "abc");
     write_all(peer.as_mut(), b"\ndef\r\n");
     assert_eq!(expect_line(&rx), ("def".into(), b"def\r\n".to_vec()));
-    assert!(rx.try_recv().is_err());
+    assert!(nothing_more(&rx));
 }
 
 #[test]
@@ -291,7 +314,7 @@ fn closing_a_lost_link_reports_what_was_still_queued() {
             other => panic!("expected SendFailed, got {other:?}"),
         }
     }
-    assert!(rx.try_recv().is_err());
+    assert!(nothing_more(&rx));
 }
 
 #[test]

@@ -23,9 +23,9 @@ use argus::game::{self, Chess, Game};
 use argus::link::{PortSettings, open_port};
 use argus::record::pgn_read::{PgnText, read_pgn_games};
 use argus::record::transcript::{Direction, TranscriptLine, parse_line};
-use common::argus_bin;
 use common::process::Proc;
 use common::rig::Rig;
+use common::{argus_bin, long_opening};
 use shakmaty::Position;
 
 /// The clients' names (sent with `tcsi`).
@@ -700,24 +700,45 @@ fn a_slow_client_loses_on_time() {
     check_headless(&stdout, &games);
 }
 
+/// The transcript's notes (link lost, records not queued, ...).
+fn notes_of(lines: &[TranscriptLine]) -> Vec<String> {
+    lines
+        .iter()
+        .filter(|l| l.direction == Direction::Note)
+        .map(|l| String::from_utf8_lossy(&l.bytes).into_owned())
+        .collect()
+}
+
+/// Plays one game between two quick clients; after `replies` replies from
+/// A, kills A and starts it again. Returns the game (checked, not
+/// unterminated) and the transcript length at the kill.
+fn kill_and_restart_a(
+    bout: &mut Bout,
+    args: &[&str],
+    replies_before: usize,
+) -> (Vec<PgnText>, usize) {
+    bout.start_referee(args);
+    bout.start_client(0, 1, &["--think-ms", "20"]);
+    bout.start_client(1, 2, &["--think-ms", "20"]);
+    let what = format!("{replies_before} replies from A");
+    let before = bout.wait_transcript(60, &what, |l| replies(l, "A") >= replies_before);
+    bout.client(0).kill();
+    let killed_at = before.len();
+    bout.start_client(0, 7, &["--think-ms", "20"]);
+    assert_eq!(bout.finish(120), [0, 0, 0]);
+    let games = bout.games_in(&bout.pgn_path());
+    assert_eq!(games.len(), 1);
+    check_game(&games[0]);
+    assert_ne!(games[0].tag("Termination"), Some("unterminated"));
+    (games, killed_at)
+}
+
 #[test]
 fn a_killed_client_is_restarted_and_brought_back_in_line() {
     let rig = rig_or_skip!();
     let mut bout = Bout::new(rig);
-    bout.start_referee(&[]);
-    bout.start_client(0, 1, &["--think-ms", "20"]);
-    bout.start_client(1, 2, &["--think-ms", "20"]);
-    let before = bout.wait_transcript(30, "12 replies from A", |l| replies(l, "A") >= 12);
-    bout.client(0).kill();
-    let killed_at = before.len();
-    bout.start_client(0, 7, &["--think-ms", "20"]);
-    assert_eq!(bout.finish(90), [0, 0, 0]);
-
-    let games = bout.games_in(&bout.pgn_path());
-    assert_eq!(games.len(), 1);
+    let (games, killed_at) = kill_and_restart_a(&mut bout, &[], 12);
     let g = &games[0];
-    check_game(g);
-    assert_ne!(g.tag("Termination"), Some("unterminated"));
 
     let lines = bout.transcript();
     let after = &lines[killed_at.min(lines.len())..];
@@ -746,6 +767,90 @@ fn a_killed_client_is_restarted_and_brought_back_in_line() {
     );
     check_transcript(&lines, &games, &[0]);
     check_headless(&bout.referee().stdout_lines(), &games);
+}
+
+#[test]
+fn a_client_restarted_after_move_100_gets_every_resync_record_in_order() {
+    const PLIES: usize = 210;
+    let rig = rig_or_skip!();
+    let mut bout = Bout::new(rig);
+    let file = bout.path("long.pgn");
+    let pgn = format!("[Event \"long\"]\n\n{}*\n", long_opening(PLIES));
+    std::fs::write(&file, pgn).expect("write the opening");
+    let file = path_arg(&file);
+    let plies = PLIES.to_string();
+    // Already the game's start sends 210 executes in one burst.
+    let args = [
+        "--openings",
+        file.as_str(),
+        "--opening-plies",
+        plies.as_str(),
+    ];
+    let (games, killed_at) = kill_and_restart_a(&mut bout, &args, 3);
+    let g = &games[0];
+    let lines = bout.transcript();
+    let notes = notes_of(&lines);
+    assert!(
+        !notes.iter().any(|n| n.contains("not queued")),
+        "records were refused: {:?}",
+        notes
+            .iter()
+            .filter(|n| n.contains("not queued"))
+            .take(3)
+            .collect::<Vec<_>>()
+    );
+    // The game's start: every opening move went to both as an execute, in
+    // order.
+    for port in PORTS {
+        let out = records(&lines[..killed_at.min(lines.len())], port, Direction::Out);
+        let executes: Vec<String> = out
+            .iter()
+            .filter(|r| is_refcom(r, RefCom::Execute))
+            .filter_map(|r| r.sm().ok().flatten().map(str::to_string))
+            .collect();
+        assert_eq!(executes, g.sans[..PLIES], "{port}: the opening's executes");
+    }
+    // The restart, past move 100: reset, inform, one execute per move so
+    // far (all of them, in order), then play went on.
+    let after = &lines[killed_at.min(lines.len())..];
+    let a_out = records(after, "A", Direction::Out);
+    let reset = a_out
+        .iter()
+        .position(|r| is_refcom(r, RefCom::Reset))
+        .expect("a reset to the restarted client");
+    let resync: Vec<&Record> = a_out[reset + 1..]
+        .iter()
+        .take_while(|r| !is_refcom(r, RefCom::Respond) && !is_refcom(r, RefCom::Conclude))
+        .collect();
+    assert!(
+        is_refcom(resync[0], RefCom::Inform),
+        "inform after the reset"
+    );
+    let executes: Vec<String> = resync[1..]
+        .iter()
+        .map(|r| {
+            assert!(is_refcom(r, RefCom::Execute), "only executes after inform");
+            r.sm()
+                .ok()
+                .flatten()
+                .map(str::to_string)
+                .expect("an execute's sm")
+        })
+        .collect();
+    assert!(executes.len() > PLIES, "{} executes", executes.len());
+    assert_eq!(
+        executes,
+        g.sans[..executes.len()],
+        "the executes replay the game from its start, in order"
+    );
+    assert!(
+        g.sans.len() > executes.len(),
+        "the game went on after the resync ({} plies, {:?}): {:?}",
+        g.sans.len(),
+        g.tag("Result"),
+        bout.referee().stdout_lines()
+    );
+    check_transcript(&lines, &games, &[PLIES]);
 }
 
 #[test]
@@ -779,11 +884,7 @@ fn a_pulled_cable_is_replugged_and_the_game_goes_on() {
     check_game(&games[0]);
     assert_eq!(games[0].tag("Termination"), Some("normal"));
     let lines = bout.transcript();
-    let notes: Vec<String> = lines
-        .iter()
-        .filter(|l| l.direction == Direction::Note)
-        .map(|l| String::from_utf8_lossy(&l.bytes).into_owned())
-        .collect();
+    let notes = notes_of(&lines);
     assert!(
         notes.iter().any(|n| n.starts_with("A: link lost")),
         "{notes:?}"

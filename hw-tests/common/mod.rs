@@ -266,9 +266,25 @@ pub fn read_bytes(port: &mut dyn SerialPort, n: usize, within: Duration) -> Vec<
 }
 
 /// The next event, or a panic naming what was awaited after `within`.
+/// `Receiving` reports (part of a line is in) are passed over: tests of
+/// lines see only whole lines.
 pub fn next_event(rx: &Receiver<LinkEvent>, within: Duration, what: &str) -> LinkEvent {
-    rx.recv_timeout(within)
-        .unwrap_or_else(|e| panic!("no event within {within:?} while waiting for {what}: {e}"))
+    let deadline = Instant::now() + within;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let ev = rx
+            .recv_timeout(left)
+            .unwrap_or_else(|e| panic!("no event within {within:?} while waiting for {what}: {e}"));
+        if !matches!(ev.kind, LinkEventKind::Receiving { .. }) {
+            return ev;
+        }
+    }
+}
+
+/// Whether no event but `Receiving` reports is waiting.
+pub fn nothing_more(rx: &Receiver<LinkEvent>) -> bool {
+    rx.try_iter()
+        .all(|ev| matches!(ev.kind, LinkEventKind::Receiving { .. }))
 }
 
 /// Waits for the first event that `pred` accepts; panics after `within`
@@ -287,6 +303,54 @@ pub fn wait_for(
             Ok(ev) if pred(&ev.kind) => return ev,
             Ok(ev) => skipped.push(ev),
             Err(_) => panic!("no {what} within {within:?}; other events: {skipped:?}"),
+        }
+    }
+}
+
+/// A legal game of `plies` plies that has not ended, as PGN movetext,
+/// chosen by a fixed pseudo-random walk that prefers pawn moves and
+/// captures and ends with a low halfmove clock (so that no draw rule ends
+/// the game early).
+pub fn long_opening(plies: usize) -> String {
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut rand = move |n: usize| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) as usize % n.max(1)
+    };
+    'attempt: loop {
+        let mut game = argus::game::Game::new(argus::game::Chess::default());
+        let mut text = String::new();
+        for ply in 0..plies {
+            let moves: Vec<_> = shakmaty::Position::legal_moves(game.position())
+                .into_iter()
+                .filter(|m| {
+                    let mut g = game.clone();
+                    g.play(*m).is_ok()
+                        && g.automatic_end().is_none()
+                        && g.claimable_draw().is_none()
+                })
+                .collect();
+            let pawn: Vec<_> = moves
+                .iter()
+                .filter(|m| m.role() == shakmaty::Role::Pawn || m.is_capture())
+                .collect();
+            let m = match (pawn.is_empty(), moves.is_empty()) {
+                (_, true) => continue 'attempt,
+                (false, _) if rand(10) > 0 => *pawn[rand(pawn.len())],
+                _ => moves[rand(moves.len())],
+            };
+            if ply % 2 == 0 {
+                text.push_str(&format!("{}. ", ply / 2 + 1));
+            }
+            let san = game.play(m).expect("a legal move").to_string();
+            text.push_str(&san);
+            text.push(' ');
+        }
+        // Far from the fifty-move rule, or the clients claim it at once.
+        if shakmaty::Position::halfmoves(game.position()) <= 10 {
+            return text;
         }
     }
 }

@@ -266,7 +266,7 @@ pub fn serve<A: Answerer>(
                 say(&format!("a record was not sent: {reason}"))
             }
             LinkEventKind::Error { message } => say(&message),
-            LinkEventKind::Sent { .. } => {}
+            LinkEventKind::Sent { .. } | LinkEventKind::Receiving { .. } => {}
         }
     }
 }

@@ -295,41 +295,103 @@ fn feed(
     books: &mut [PortBook; 2],
     outputs: &mut Outputs,
 ) -> bool {
-    // Events from different threads can arrive slightly out of time order
-    // (a link event stamped just before a timer that was handled first):
-    // the core takes such a time as its current one, and the journal must
-    // record the time the core used, so that its times never go back.
-    let at = at.max(core.time());
-    outputs.journal_input(&input, at);
-    let mover = match &input {
-        Input::Line { from, .. } if outputs.times_relays() => Some(*from),
-        _ => None,
-    };
-    let outs = core.handle(input, at);
-    let any = !outs.is_empty();
-    let checkpoint = wants_checkpoint(&outs);
-    if outs.iter().any(|o| {
-        matches!(
-            o,
-            Output::Send { .. } | Output::GameOver(_) | Output::SessionOver { .. }
-        )
-    }) {
-        outputs.journal_sync();
-    }
-    let mut relay = mover.and_then(|from| relayed_move(&outs, from, books));
-    // Records first, in order: the file work of the other outputs (the live
-    // PGN is written and synced to disk) must not hold back a respond,
-    // whose clock starts only once it has left.
-    let (sends, others): (Vec<Output>, Vec<Output>) = outs
-        .into_iter()
-        .partition(|o| matches!(o, Output::Send { .. }));
-    for o in sends.into_iter().chain(others) {
-        carry_out(o, core, links, books, outputs, at, &mut relay);
-    }
-    if checkpoint {
-        outputs.journal_checkpoint(core, at);
+    // A record the link refuses is an input too (the core must not wait
+    // for it to leave): it is fed right after the input that sent it.
+    let mut any = false;
+    let mut next = Some(input);
+    while let Some(input) = next.take() {
+        // Events from different threads can arrive slightly out of time order
+        // (a link event stamped just before a timer that was handled first):
+        // the core takes such a time as its current one, and the journal must
+        // record the time the core used, so that its times never go back.
+        let at = at.max(core.time());
+        outputs.journal_input(&input, at);
+        let mover = match &input {
+            Input::Line { from, .. } if outputs.times_relays() => Some(*from),
+            _ => None,
+        };
+        let outs = core.handle(input, at);
+        any |= !outs.is_empty();
+        let checkpoint = wants_checkpoint(&outs);
+        if outs.iter().any(|o| {
+            matches!(
+                o,
+                Output::Send { .. } | Output::GameOver(_) | Output::SessionOver { .. }
+            )
+        }) {
+            outputs.journal_sync();
+        }
+        let mut relay = mover.and_then(|from| relayed_move(&outs, from, books));
+        // Records first, in order: the file work of the other outputs (the live
+        // PGN is written and synced to disk) must not hold back a respond,
+        // whose clock starts only once it has left.
+        // The records to one client from one input go to its link as one unit
+        // (a resync is hundreds of records late in a game), in order.
+        let mut units: Vec<(ClientId, Vec<(u64, String)>)> = Vec::new();
+        let mut others = Vec::new();
+        for o in outs {
+            match o {
+                Output::Send { to, seq, text } => match units.iter_mut().find(|(t, _)| *t == to) {
+                    Some((_, unit)) => unit.push((seq, text)),
+                    None => units.push((to, vec![(seq, text)])),
+                },
+                o => others.push(o),
+            }
+        }
+        let mut refused = None;
+        for (to, unit) in units {
+            if let Some(seq) = send_unit(to, unit, links, books, outputs, at, &mut relay) {
+                refused.get_or_insert(Input::Refused { to, seq });
+            }
+        }
+        for o in others {
+            carry_out(o, core, outputs, at);
+        }
+        if checkpoint {
+            outputs.journal_checkpoint(core, at);
+        }
+        next = refused;
     }
     any
+}
+
+/// Hands the records for `to` to its link as one unit. If the link refuses
+/// them, says so and returns the first one's sequence number.
+fn send_unit(
+    to: ClientId,
+    unit: Vec<(u64, String)>,
+    links: &[Link; 2],
+    books: &mut [PortBook; 2],
+    outputs: &mut Outputs,
+    at: u64,
+    relay: &mut Option<(ClientId, u64)>,
+) -> Option<u64> {
+    let texts: Vec<String> = unit.iter().map(|(_, t)| t.clone()).collect();
+    match links[to.index()].send_all(texts) {
+        Ok(()) => {
+            for (seq, _) in &unit {
+                let relayed = match *relay {
+                    Some((opponent, line_us)) if opponent == to => {
+                        *relay = None;
+                        Some(line_us)
+                    }
+                    _ => None,
+                };
+                books[to.index()].in_flight.push_back((*seq, relayed));
+            }
+            None
+        }
+        Err(e) => {
+            for (_, text) in &unit {
+                warn!("{}: cannot queue a record ({e}): {text}", to.letter());
+                outputs.transcript_note(
+                    at,
+                    &format!("{}: record not queued ({e}): {text}", to.letter()),
+                );
+            }
+            unit.first().map(|(seq, _)| *seq)
+        }
+    }
 }
 
 /// Turns a link event into a core input (and the transcript line).
@@ -353,12 +415,18 @@ fn link_input(
         LinkEventKind::Line {
             text,
             raw,
+            replaced,
             at_ms,
             at_us,
         } => {
             book.bytes_in += raw.len() as u64;
             book.last_line_us = at_us;
             outputs.transcript_in(at_ms, id, &raw);
+            if let Some(what) = replaced {
+                let note = format!("{}: line kept, {what}: {text}", id.letter());
+                warn!("{note}");
+                outputs.transcript_note(at_ms, &note);
+            }
             Some((
                 Input::Line {
                     from: id,
@@ -418,6 +486,7 @@ fn link_input(
             outputs.transcript_note(at_ms, &format!("{}: link back", id.letter()));
             Some((Input::LinkBack { client: id }, at_ms))
         }
+        LinkEventKind::Receiving { at_ms, .. } => Some((Input::Receiving { from: id }, at_ms)),
         LinkEventKind::Error { message } => {
             warn!("{}: {message}", id.letter());
             None
@@ -439,38 +508,11 @@ fn relayed_move(outs: &[Output], from: ClientId, books: &[PortBook; 2]) -> Optio
     (moved && !over && relays).then(|| (to, books[from.index()].last_line_us))
 }
 
-/// Carries out one output of the core. `relay` (relay timings only) is the
-/// opponent and reply stamp of a relayed move; the first record sent to
-/// that opponent takes it.
-fn carry_out(
-    o: Output,
-    core: &Referee,
-    links: &[Link; 2],
-    books: &mut [PortBook; 2],
-    outputs: &mut Outputs,
-    at: u64,
-    relay: &mut Option<(ClientId, u64)>,
-) {
+/// Carries out one output of the core other than a record (records go out
+/// through [`send_unit`]).
+fn carry_out(o: Output, core: &Referee, outputs: &mut Outputs, at: u64) {
     match o {
-        Output::Send { to, seq, text } => match links[to.index()].send(text.clone()) {
-            Ok(()) => {
-                let relayed = match *relay {
-                    Some((opponent, line_us)) if opponent == to => {
-                        *relay = None;
-                        Some(line_us)
-                    }
-                    _ => None,
-                };
-                books[to.index()].in_flight.push_back((seq, relayed));
-            }
-            Err(e) => {
-                warn!("{}: cannot queue a record ({e}): {text}", to.letter());
-                outputs.transcript_note(
-                    at,
-                    &format!("{}: record not queued ({e}): {text}", to.letter()),
-                );
-            }
-        },
+        Output::Send { .. } => {}
         Output::GameStarted {
             game_number,
             white,

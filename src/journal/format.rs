@@ -203,6 +203,8 @@ fn input_payload(input: &Input) -> String {
         Input::Dropped { from, reason } => {
             format!("dropped {} {}", client_token(*from), token(reason))
         }
+        Input::Receiving { from } => format!("receiving {}", client_token(*from)),
+        Input::Refused { to, seq } => format!("refused {} {seq}", client_token(*to)),
         Input::Sent { to, seq } => format!("sent {} {seq}", client_token(*to)),
         Input::LinkLost { client, reason } => {
             format!("lost {} {}", client_token(*client), token(reason))
@@ -234,6 +236,11 @@ fn parse_input(t: &mut Tokens<'_>) -> Result<Input, String> {
         "dropped" => Input::Dropped {
             from: t.client()?,
             reason: t.text("the reason")?,
+        },
+        "receiving" => Input::Receiving { from: t.client()? },
+        "refused" => Input::Refused {
+            to: t.client()?,
+            seq: t.number("the sequence number")?,
         },
         "sent" => Input::Sent {
             to: t.client()?,
@@ -366,6 +373,11 @@ mod tests {
             Input::Sent {
                 to: ClientId::A,
                 seq: 17,
+            },
+            Input::Receiving { from: ClientId::B },
+            Input::Refused {
+                to: ClientId::A,
+                seq: 18,
             },
             Input::LinkLost {
                 client: ClientId::B,

@@ -18,11 +18,14 @@ pub struct LinkEvent {
 pub enum LinkEventKind {
     /// A good line arrived. Stamped with the read that brought its line end.
     Line {
-        /// Printable ASCII, no line end, tabs turned into spaces.
+        /// Printable ASCII, no line end, tabs turned into spaces, other
+        /// bytes inside quoted strings turned into `?`.
         text: String,
         /// The bytes as received, with the line end bytes that came in the
         /// same read (see [`Frame::Line`](super::framer::Frame::Line)).
         raw: Vec<u8>,
+        /// What was replaced by `?` inside quoted strings, in words.
+        replaced: Option<String>,
         at_ms: u64,
         at_us: u64,
     },
@@ -38,6 +41,10 @@ pub enum LinkEventKind {
         at_ms: u64,
         at_us: u64,
     },
+    /// Bytes of a line are arriving (its line end has not): the other
+    /// side is not silent. Reported when a chunk leaves a line unfinished,
+    /// at most once per [`RECEIVING_EVERY_MS`](super::reader::RECEIVING_EVERY_MS).
+    Receiving { at_ms: u64, at_us: u64 },
     /// A record was written and drained: its last byte has left the port.
     Sent {
         /// The record as given to [`Link::send`](super::Link::send).

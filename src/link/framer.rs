@@ -11,8 +11,13 @@
 //!   counted) is dropped whole and reported. Only the first `cap` bytes are
 //!   kept; the rest is counted until the line ends, so memory stays bounded.
 //! * A line with a byte outside printable ASCII (0x20..=0x7E; tab is allowed
-//!   and becomes a space in the text) is dropped whole and reported with the
-//!   first offending byte and its column.
+//!   and becomes a space in the text) outside a quoted string is dropped
+//!   whole and reported with the first offending byte and its column.
+//! * Inside a quoted string (`"..."`, an EPD string operand: a name, a
+//!   comment) such bytes are replaced by `?` and the line is kept, with a
+//!   note saying what was replaced: a program named in Latin-1 is not left
+//!   waiting for ever, and an escape sequence never reaches a terminal or a
+//!   file as such.
 //! * Nothing after a dropped line is lost.
 //! * A line is stamped with the time of the chunk that held its line end,
 //!   i.e. the arrival of its last byte.
@@ -34,6 +39,10 @@ pub enum Frame<T> {
         raw: Vec<u8>,
         /// `raw.len()`: bytes this line took on the wire.
         raw_len: usize,
+        /// What was replaced by `?` inside quoted strings, in words (the
+        /// number of bytes, the first one in hex and its column); `None`
+        /// when nothing was.
+        replaced: Option<String>,
         /// The time passed with the chunk holding the line end.
         at: T,
     },
@@ -81,6 +90,12 @@ pub struct Framer {
     bad: Option<(u8, usize)>,
     /// Number of non-printable bytes in the current line.
     bad_count: usize,
+    /// Inside a quoted string of the current line.
+    quoted: bool,
+    /// First non-printable byte inside a quoted string, its column, and
+    /// how many there are: replaced by `?`, the line kept.
+    replaced: Option<(u8, usize)>,
+    replaced_count: usize,
     /// The last byte seen was a CR that ended a line.
     after_cr: bool,
 }
@@ -105,6 +120,9 @@ impl Framer {
             len: 0,
             bad: None,
             bad_count: 0,
+            quoted: false,
+            replaced: None,
+            replaced_count: 0,
             after_cr: false,
         }
     }
@@ -151,7 +169,14 @@ impl Framer {
                     self.after_cr = false;
                     cr_frame = None;
                     self.len = self.len.saturating_add(1);
-                    if !(byte == b'\t' || (0x20..=0x7e).contains(&byte)) {
+                    if byte == b'"' {
+                        self.quoted = !self.quoted;
+                    } else if !printable(byte) && self.quoted {
+                        self.replaced_count = self.replaced_count.saturating_add(1);
+                        if self.replaced.is_none() {
+                            self.replaced = Some((byte, self.len));
+                        }
+                    } else if !printable(byte) {
                         self.bad_count = self.bad_count.saturating_add(1);
                         if self.bad.is_none() {
                             self.bad = Some((byte, self.len));
@@ -201,6 +226,9 @@ impl Framer {
         self.len = 0;
         self.bad = None;
         self.bad_count = 0;
+        self.quoted = false;
+        self.replaced = None;
+        self.replaced_count = 0;
     }
 
     /// Finishes the current line on line end byte `end`. Returns whether a
@@ -212,6 +240,14 @@ impl Framer {
         let len = self.len;
         let bad = self.bad;
         let bad_count = self.bad_count;
+        let replaced = self.replaced.map(|(byte, column)| {
+            format!(
+                "{} byte{} not printable ASCII inside a quoted string replaced by '?' (the first, \
+                 0x{byte:02X}, at column {column})",
+                self.replaced_count,
+                if self.replaced_count == 1 { "" } else { "s" }
+            )
+        });
         let mut raw = std::mem::take(&mut self.buf);
         self.reset_line();
         let kept = raw.len();
@@ -236,7 +272,11 @@ impl Framer {
         if problems.is_empty() {
             let text = raw
                 .iter()
-                .map(|&b| if b == b'\t' { ' ' } else { char::from(b) })
+                .map(|&b| match b {
+                    b'\t' => ' ',
+                    b if printable(b) => char::from(b),
+                    _ => '?',
+                })
                 .collect();
             raw.push(end);
             let raw_len = raw.len();
@@ -244,6 +284,7 @@ impl Framer {
                 text,
                 raw,
                 raw_len,
+                replaced,
                 at,
             });
         } else {
@@ -256,6 +297,11 @@ impl Framer {
         }
         true
     }
+}
+
+/// Printable ASCII, or a tab (read as a space).
+fn printable(byte: u8) -> bool {
+    byte == b'\t' || (0x20..=0x7e).contains(&byte)
 }
 
 /// ", the first N bytes are kept and M more were discarded" when the line
@@ -289,8 +335,80 @@ mod tests {
             text: text.to_string(),
             raw: raw.to_vec(),
             raw_len: raw.len(),
+            replaced: None,
             at,
         }
+    }
+
+    #[test]
+    fn non_ascii_inside_a_quoted_string_is_replaced_and_the_line_kept() {
+        let mut f = Framer::new();
+        let input = b"8/8/8/8/8/8/8/K6k w - - refreq sign_on; tcsi \"\" \"Schr\xf6der 3\";\r\n";
+        let out = f.push(input, 1);
+        let [
+            Frame::Line {
+                text,
+                raw,
+                replaced,
+                ..
+            },
+        ] = &out[..]
+        else {
+            panic!("expected one line, got {out:?}");
+        };
+        assert!(text.ends_with("tcsi \"\" \"Schr?der 3\";"), "{text}");
+        assert_eq!(
+            raw,
+            &input[..],
+            "the bytes as received are kept for the transcript"
+        );
+        let why = replaced.as_deref().expect("a note of what was replaced");
+        assert!(
+            why.contains("1 byte ") && why.contains("0xF6") && why.contains("column 54"),
+            "{why}"
+        );
+        // The record is kept: its name reads with the byte replaced.
+        let record = crate::epd::Record::parse(text).expect("a record");
+        let (_, name) = record.tcsi().expect("a tcsi").expect("a tcsi");
+        assert_eq!(name, "Schr?der 3");
+    }
+
+    #[test]
+    fn an_escape_sequence_in_a_quoted_string_never_comes_out_as_such() {
+        let mut f = Framer::new();
+        let out = f.push(b"x tcsi \"\x1b[2J\x1b]0;pwned\x07\" \"n\";\n", 1);
+        let [Frame::Line { text, replaced, .. }] = &out[..] else {
+            panic!("expected one line, got {out:?}");
+        };
+        assert_eq!(text, "x tcsi \"?[2J?]0;pwned?\" \"n\";");
+        assert!(text.bytes().all(|b| (0x20..=0x7e).contains(&b)));
+        assert!(
+            replaced
+                .as_deref()
+                .is_some_and(|w| w.starts_with("3 bytes"))
+        );
+    }
+
+    #[test]
+    fn outside_quoted_strings_the_framer_stays_strict() {
+        let mut f = Framer::new();
+        // Before, between and after quoted strings; an unclosed quote ends
+        // with the line.
+        let out = f.push(
+            b"caf\xe9 \"ok\"\n\"a\" \xff \"b\"\n\"ok\" x\x1b\n\"open\n\xe9\n",
+            1,
+        );
+        assert_eq!(
+            texts(&out),
+            [
+                "<dropped 9>",
+                "<dropped 9>",
+                "<dropped 7>",
+                "\"open",
+                "<dropped 1>"
+            ]
+        );
+        assert!(matches!(&out[3], Frame::Line { replaced: None, .. }));
     }
 
     #[test]

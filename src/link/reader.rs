@@ -14,6 +14,10 @@ use super::thread::{REOPEN_INTERVAL, Shared, WriterMsg, open_pair};
 /// Bytes asked for per read.
 const READ_CHUNK: usize = 1024;
 
+/// While a line is arriving, [`LinkEventKind::Receiving`] is reported at
+/// most this often (a line at 300 baud can take seconds).
+pub const RECEIVING_EVERY_MS: u64 = 500;
+
 /// Runs until `stop` is signalled or disconnected. `port` is the reader's
 /// handle; `wake` reaches the writer after a reopen.
 pub(super) fn run(
@@ -65,6 +69,7 @@ fn read_until_lost(
     stop: &Receiver<()>,
 ) -> Option<String> {
     let mut buf = [0u8; READ_CHUNK];
+    let mut receiving_reported: Option<u64> = None;
     loop {
         if !matches!(stop.try_recv(), Err(TryRecvError::Empty)) || shared.stopping() {
             return None;
@@ -80,8 +85,24 @@ fn read_until_lost(
             Ok(n) => {
                 let at = Stamp::since(shared.epoch);
                 let chunk = buf.get(..n).unwrap_or(&buf[..]);
-                for frame in framer.push(chunk, at) {
+                let frames = framer.push(chunk, at);
+                if !frames.is_empty() {
+                    receiving_reported = None;
+                }
+                for frame in frames {
                     emit_frame(shared, frame);
+                }
+                // Part of a line is in: the client is talking (a resend
+                // after silence must not cross its reply).
+                if framer.pending_len() > 0
+                    && receiving_reported
+                        .is_none_or(|t| at.ms >= t.saturating_add(RECEIVING_EVERY_MS))
+                {
+                    receiving_reported = Some(at.ms);
+                    shared.emit(LinkEventKind::Receiving {
+                        at_ms: at.ms,
+                        at_us: at.us,
+                    });
                 }
             }
             Err(e)
@@ -142,9 +163,16 @@ fn reopen(
 
 fn emit_frame(shared: &Shared, frame: Frame<Stamp>) {
     shared.emit(match frame {
-        Frame::Line { text, raw, at, .. } => LinkEventKind::Line {
+        Frame::Line {
             text,
             raw,
+            replaced,
+            at,
+            ..
+        } => LinkEventKind::Line {
+            text,
+            raw,
+            replaced,
             at_ms: at.ms,
             at_us: at.us,
         },

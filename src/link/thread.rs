@@ -29,9 +29,10 @@ use super::{reader, writer};
 /// How long the reader waits between attempts to reopen a lost port.
 pub const REOPEN_INTERVAL: Duration = Duration::from_secs(1);
 
-/// Records that may wait to be written (while the link is down, or when
-/// records come faster than the line carries them). [`Link::send`] refuses
-/// more with [`SendError::QueueFull`].
+/// Units (a record, or a batch given to [`Link::send_all`]) that may wait
+/// to be written (while the link is down, or when records come faster than
+/// the line carries them). [`Link::send`] refuses more with
+/// [`SendError::QueueFull`].
 pub const MAX_QUEUED: usize = 64;
 
 /// How long closing a link waits for the writer thread (which may be stuck
@@ -83,8 +84,9 @@ impl std::error::Error for SendError {}
 
 /// Messages to the writer thread.
 pub(super) enum WriterMsg {
-    /// Queue one record (without line end).
-    Send(String),
+    /// Queue records (without line end), written in order; they take one
+    /// place in the queue.
+    Send(Vec<String>),
     /// The port was reopened: try the queue again.
     Wake,
     /// Finish.
@@ -279,11 +281,25 @@ impl Link {
     /// Refused at once if the text holds a line end, is over [`MAX_LINE`]
     /// bytes, or [`MAX_QUEUED`] records are already waiting.
     pub fn send(&self, text: String) -> Result<(), SendError> {
-        if let Some(at) = text.bytes().position(|b| matches!(b, b'\r' | b'\n' | 0)) {
-            return Err(SendError::LineEndInText { at });
+        self.send_all(vec![text])
+    }
+
+    /// Queues records that belong together (a resync: `reset`, `inform`,
+    /// one `execute` per move, `respond`) as one unit: they take one place
+    /// in the queue, so a long game's resync is never cut short by the
+    /// queue limit; each is reported `Sent` as it leaves. All are refused
+    /// (nothing queued) if one would be.
+    pub fn send_all(&self, texts: Vec<String>) -> Result<(), SendError> {
+        for text in &texts {
+            if let Some(at) = text.bytes().position(|b| matches!(b, b'\r' | b'\n' | 0)) {
+                return Err(SendError::LineEndInText { at });
+            }
+            if text.len() > MAX_LINE {
+                return Err(SendError::TooLong { len: text.len() });
+            }
         }
-        if text.len() > MAX_LINE {
-            return Err(SendError::TooLong { len: text.len() });
+        if texts.is_empty() {
+            return Ok(());
         }
         let Some(tx) = &self.writer_tx else {
             return Err(SendError::Closed);
@@ -292,7 +308,7 @@ impl Link {
             self.shared.dequeued();
             return Err(SendError::QueueFull);
         }
-        tx.send(WriterMsg::Send(text)).map_err(|_| {
+        tx.send(WriterMsg::Send(texts)).map_err(|_| {
             self.shared.dequeued();
             SendError::Closed
         })

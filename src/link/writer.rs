@@ -27,6 +27,9 @@ struct Pending {
     bytes: Vec<u8>,
     /// Bytes of `bytes` already written.
     progress: usize,
+    /// The last record of a unit given to `Link::send_all`: its place in
+    /// the queue is freed when this one is done.
+    ends_unit: bool,
 }
 
 enum Outcome {
@@ -64,17 +67,21 @@ pub(super) fn run(shared: &Shared, rx: &Receiver<WriterMsg>, done: Sender<()>) {
         // Any message is a reason to try again, so a Wake that was missed
         // cannot leave the writer asleep while records wait.
         match msg {
-            Some(WriterMsg::Send(text)) => {
-                // `Link::send` keeps the records in the channel and in this
-                // queue under MAX_QUEUED together.
-                let mut bytes = Vec::with_capacity(text.len().saturating_add(2));
-                bytes.extend_from_slice(text.as_bytes());
-                bytes.extend_from_slice(line_end);
-                queue.push_back(Pending {
-                    text,
-                    bytes,
-                    progress: 0,
-                });
+            Some(WriterMsg::Send(texts)) => {
+                // `Link::send_all` keeps the units in the channel and in
+                // this queue under MAX_QUEUED together.
+                let last = texts.len().saturating_sub(1);
+                for (i, text) in texts.into_iter().enumerate() {
+                    let mut bytes = Vec::with_capacity(text.len().saturating_add(2));
+                    bytes.extend_from_slice(text.as_bytes());
+                    bytes.extend_from_slice(line_end);
+                    queue.push_back(Pending {
+                        text,
+                        bytes,
+                        progress: 0,
+                        ends_unit: i == last,
+                    });
+                }
                 down = false;
             }
             Some(WriterMsg::Wake) => down = false,
@@ -90,7 +97,9 @@ pub(super) fn run(shared: &Shared, rx: &Receiver<WriterMsg>, done: Sender<()>) {
         match write_record(shared, head, line_end) {
             Outcome::Sent(at) => {
                 if let Some(done) = queue.pop_front() {
-                    shared.dequeued();
+                    if done.ends_unit {
+                        shared.dequeued();
+                    }
                     shared.emit(LinkEventKind::Sent {
                         text: done.text,
                         bytes: done.bytes.len(),
@@ -106,13 +115,22 @@ pub(super) fn run(shared: &Shared, rx: &Receiver<WriterMsg>, done: Sender<()>) {
     // Report what is left, oldest first: the queue, then the channel.
     let unsent = queue
         .into_iter()
-        .map(|p| p.text)
-        .chain(rx.try_iter().filter_map(|m| match m {
-            WriterMsg::Send(text) => Some(text),
-            WriterMsg::Wake | WriterMsg::Stop => None,
+        .map(|p| (p.text, p.ends_unit))
+        .chain(rx.try_iter().flat_map(|m| match m {
+            WriterMsg::Send(texts) => {
+                let last = texts.len().saturating_sub(1);
+                texts
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, t)| (t, i == last))
+                    .collect()
+            }
+            WriterMsg::Wake | WriterMsg::Stop => Vec::new(),
         }));
-    for text in unsent {
-        shared.dequeued();
+    for (text, ends_unit) in unsent {
+        if ends_unit {
+            shared.dequeued();
+        }
         shared.emit(LinkEventKind::SendFailed {
             text,
             reason: "the link was closed before the record could be sent".to_string(),

@@ -108,6 +108,10 @@ struct Awaiting {
     /// When the client was last sent its respond record (queued), for the
     /// resend after silence (`Settings::resend_after_ms`).
     asked_at: u64,
+    /// When a byte from the client last arrived in this turn (a line, a
+    /// dropped line, or part of a line): silence counts from the later of
+    /// this and `asked_at`, so a resend never crosses a reply on the wire.
+    heard_at: u64,
     /// Before this time the last respond record is still on the line: a
     /// damaged line or a `Anak` does not send another yet, so a client
     /// cannot make argus queue records faster than its line carries them.
@@ -122,6 +126,9 @@ struct Pause {
     /// The respond record left the port during the pause: start the clock
     /// on resume.
     start_on_resume: bool,
+    /// The reply of the client on move that arrived during the pause (the
+    /// whole line): it is played at resume, in place of asking again.
+    held_reply: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -285,7 +292,7 @@ impl Referee {
         if self.clients[a.client.index()].resync_due.is_some() {
             return None;
         }
-        Some(a.asked_at.saturating_add(after))
+        Some(a.asked_at.max(a.heard_at).saturating_add(after))
     }
 
     fn flag_deadline(&self) -> Option<u64> {
@@ -322,12 +329,19 @@ impl Referee {
             }
             return out;
         }
+        match &input {
+            Input::Line { from, .. } | Input::Dropped { from, .. } | Input::Receiving { from } => {
+                self.heard(*from, at);
+            }
+            _ => {}
+        }
         match input {
             Input::Line {
                 from,
                 text,
                 wire_bytes,
             } => self.on_line(from, &text, wire_bytes, at, &mut out),
+            Input::Receiving { .. } => {}
             Input::Dropped { from, reason } => self.notice(
                 &mut out,
                 EventKind::Rejected,
@@ -338,6 +352,7 @@ impl Referee {
                 ),
             ),
             Input::Sent { to, seq } => self.on_sent(to, seq, at),
+            Input::Refused { to, seq } => self.on_refused(to, seq, at, &mut out),
             Input::LinkLost { client, reason } => self.on_link_lost(client, &reason, at, &mut out),
             Input::LinkBack { client } => self.on_link_back(client, at, &mut out),
             Input::Timer => self.on_timer(at, &mut out),
@@ -348,6 +363,16 @@ impl Referee {
     }
 
     // ----- inputs -------------------------------------------------------
+
+    /// A byte from `from` arrived at `at`: if it is on move, its silence
+    /// (for the resend after silence) starts again from here.
+    fn heard(&mut self, from: ClientId, at: u64) {
+        if let Some(a) = self.game.as_mut().and_then(|g| g.awaiting.as_mut())
+            && a.client == from
+        {
+            a.heard_at = at;
+        }
+    }
 
     fn on_line(
         &mut self,
@@ -520,6 +545,40 @@ impl Referee {
                     g.clocks.start(color, at);
                 }
             }
+        }
+    }
+
+    /// The link did not take records for `to` (from `seq` on): the client
+    /// missed them. During a game it is brought back in line (reset, then
+    /// the whole game again); a respond among them never left, so its
+    /// clock waits for the new one.
+    fn on_refused(&mut self, to: ClientId, seq: u64, at: u64, out: &mut Vec<Output>) {
+        let playing =
+            self.stage == Stage::Playing && self.game.as_ref().is_some_and(|g| !g.is_over());
+        let resyncing = self.clients[to.index()].resync_due.is_some();
+        self.notice(
+            out,
+            EventKind::Warning,
+            format!(
+                "{}: the link refused records from #{seq} on (its queue is full){}",
+                to.letter(),
+                if playing && !resyncing {
+                    "; bringing the client back in line"
+                } else {
+                    ""
+                }
+            ),
+        );
+        if let Some(a) = self.game.as_mut().and_then(|g| g.awaiting.as_mut())
+            && a.client == to
+            && !a.sent
+            && seq <= a.first_seq
+        {
+            // Its respond never left: the clock starts with the next one.
+            a.first_seq = RESPOND_PENDING;
+        }
+        if playing && !resyncing && self.clients[to.index()].signed_on {
+            self.begin_resync(to, at, out);
         }
     }
 
@@ -812,14 +871,6 @@ impl Referee {
         if g.is_over() || self.stage != Stage::Playing {
             return self.reject(out, from, "reply while no game is in progress", text);
         }
-        if g.pause.is_some() {
-            return self.reject(
-                out,
-                from,
-                "reply while the game is paused (ask again on resume)",
-                text,
-            );
-        }
         match &g.awaiting {
             Some(a) if a.client == from => {}
             Some(_) => return self.reject(out, from, "reply out of turn", text),
@@ -832,6 +883,9 @@ impl Referee {
                 "reply before the client was brought back in line",
                 text,
             );
+        }
+        if g.pause.is_some() {
+            return self.hold_reply(from, text, out);
         }
         let color = g.color_of(from);
 
@@ -1365,6 +1419,11 @@ impl Referee {
         if g.clocks.running().is_some() {
             g.clocks.halt(at);
         }
+        // A move that ends the game (mate, stalemate, ...) was played but
+        // not relayed: the client that did not make it learns it from the
+        // final inform.
+        let unrelayed = (g.awaiting.is_none() && g.game.ply() > g.opening_plies)
+            .then(|| g.client_of(g.game.position().turn()));
         g.awaiting = None;
         g.pause = None;
         g.end = Some((result, termination, reason.clone()));
@@ -1390,7 +1449,11 @@ impl Referee {
         }
         for id in ClientId::BOTH {
             if self.clients[id.index()].signed_on {
-                self.send_inform(id, result.as_str(), at, out);
+                if unrelayed == Some(id) {
+                    self.send_final_inform(id, result.as_str(), at, out);
+                } else {
+                    self.send_inform(id, result.as_str(), at, out);
+                }
                 self.send_simple(id, RefCom::Conclude, at, out);
             }
         }
@@ -1467,6 +1530,7 @@ impl Referee {
                     reason,
                     resend_on_resume,
                     start_on_resume: false,
+                    held_reply: None,
                 })
             }
         }
@@ -1483,12 +1547,46 @@ impl Referee {
             let c = g.color_of(a.client);
             g.clocks.start(c, at);
         }
-        if p.resend_on_resume
+        if let Some(text) = p.held_reply
+            && let Some(a) = g.awaiting.as_ref()
+        {
+            // The reply came during the pause: it answers the respond the
+            // client was sent, so it is played now (not asked for again,
+            // which a client that follows the game by moves would take as
+            // a second turn). The pause is not charged to anybody.
+            let from = a.client;
+            self.on_line(from, &text, 0, at, out);
+        } else if p.resend_on_resume
             && let Some(a) = g.awaiting.as_ref()
         {
             let to = a.client;
             self.send_respond(to, at, out, Respond::Again);
         }
+    }
+
+    /// A reply from the client on move while the game is paused: kept, and
+    /// played at resume. A second one during the same pause is refused.
+    fn hold_reply(&mut self, from: ClientId, text: &str, out: &mut Vec<Output>) {
+        let Some(p) = self.game.as_mut().and_then(|g| g.pause.as_mut()) else {
+            return;
+        };
+        if p.held_reply.is_some() {
+            return self.reject(
+                out,
+                from,
+                "a second reply during the pause (the first is held for the resume)",
+                text,
+            );
+        }
+        p.held_reply = Some(text.to_string());
+        self.notice(
+            out,
+            EventKind::Info,
+            format!(
+                "{}: reply arrived during the pause; it is held and played at resume",
+                from.letter()
+            ),
+        );
     }
 
     // ----- resync (a client that restarted) -----------------------------
@@ -1589,9 +1687,40 @@ impl Referee {
     }
 
     fn send_inform(&mut self, to: ClientId, result: &str, at: u64, out: &mut Vec<Output>) {
-        let tags = self.game_tags(result);
         let pos = self.current_position();
-        let mut r = self.base_record(&pos, at);
+        let r = self.base_record(&pos, at);
+        self.send_inform_record(to, r, result, out);
+    }
+
+    /// The result `inform` to the client that has not seen the game's last
+    /// move: the position before it and the move as `sm` (as in a
+    /// `respond`), so that a client that follows the game by moves can
+    /// complete its record. `conclude` then carries the final position.
+    fn send_final_inform(&mut self, to: ClientId, result: &str, at: u64, out: &mut Vec<Output>) {
+        let r = self
+            .last_move_record(at)
+            .unwrap_or_else(|| self.base_record(&self.current_position(), at));
+        self.send_inform_record(to, r, result, out);
+    }
+
+    /// The position before the game's last move, with that move as `sm`.
+    fn last_move_record(&self, at: u64) -> Option<Record> {
+        let g = self.game.as_ref()?;
+        let before = g.game.position_at(g.game.ply().checked_sub(1)?)?;
+        let last = g.game.moves().last()?;
+        let mut r = self.base_record(before, at);
+        r.set(Operation::sm(&game::san_of(before, last)));
+        Some(r)
+    }
+
+    fn send_inform_record(
+        &mut self,
+        to: ClientId,
+        mut r: Record,
+        result: &str,
+        out: &mut Vec<Output>,
+    ) {
+        let tags = self.game_tags(result);
         r.set(Operation::refcom(RefCom::Inform));
         r.set(Operation::ptp(&tags));
         self.send(to, r, out);
@@ -1605,19 +1734,10 @@ impl Referee {
         let Some(g) = self.game.as_ref() else { return };
         let ply = g.game.ply();
         let with_move = ply > g.opening_plies && kind != Respond::AfterExecute;
-        let mut r = match (
-            with_move,
-            g.game.position_at(ply.saturating_sub(1)),
-            g.game.moves().last(),
-        ) {
-            (true, Some(before), Some(last)) => {
-                let san = game::san_of(before, last);
-                let mut r = self.base_record(before, at);
-                r.set(Operation::sm(&san));
-                r
-            }
-            _ => self.base_record(g.game.position(), at),
-        };
+        let mut r = with_move
+            .then(|| self.last_move_record(at))
+            .flatten()
+            .unwrap_or_else(|| self.base_record(g.game.position(), at));
         r.set(Operation::refcom(RefCom::Respond));
         if g.draw_offer.is_some_and(|c| c != g.color_of(to)) {
             r.set(Operation::new("draw_offer"));
@@ -1657,6 +1777,7 @@ impl Referee {
                     est_sent_at: at.saturating_add(est),
                     resends: 0,
                     asked_at: at,
+                    heard_at: at,
                     again_ok_at: at.saturating_add(est),
                 });
             }
@@ -1679,6 +1800,7 @@ impl Referee {
             est_sent_at: at,
             resends: 0,
             asked_at: at,
+            heard_at: at,
             again_ok_at: at,
         });
         let color = g.color_of(to);

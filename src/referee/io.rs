@@ -18,12 +18,19 @@ pub enum Input {
         text: String,
         wire_bytes: usize,
     },
+    /// Part of a line from a client has arrived (not yet its line end): the
+    /// client is not silent (see `Settings::resend_after_ms`).
+    Receiving { from: ClientId },
     /// A line the framer dropped (too long, or bytes outside printable
     /// ASCII); the reason says which. Logged, never acted on.
     Dropped { from: ClientId, reason: String },
     /// The record with this sequence number has left the port: its last
     /// byte is on the wire.
     Sent { to: ClientId, seq: u64 },
+    /// The link refused the records to `to` handed over with this one
+    /// (its queue was full): none of them will leave. The client missed
+    /// them and is brought back in line.
+    Refused { to: ClientId, seq: u64 },
     /// The client's port reported an error or went away.
     LinkLost { client: ClientId, reason: String },
     /// The client's port is open again.

@@ -529,6 +529,48 @@ fn checkmate_ends_the_game_at_once() {
 }
 
 #[test]
+fn the_mated_side_gets_the_mating_move_as_sm_in_the_final_inform() {
+    let mut h = Harness::new(settings());
+    let t = h.start();
+    h.play(t, 500, &FOOLS_MATE[..3]);
+    h.clear();
+    let before = h.echo(B);
+    h.reply(B, t + 5_000, "Qh4");
+    // A (White) never got a respond with Qh4: the result inform carries
+    // it with the position it is played from; conclude has the final one.
+    let a = h.take(A);
+    assert_eq!(
+        a.iter().map(Got::refcom).collect::<Vec<_>>(),
+        [Inform, Conclude]
+    );
+    assert_eq!(a[0].sm(), Some("Qh4#"));
+    assert_eq!(a[0].tag("Result").as_deref(), Some("0-1"));
+    assert_eq!(fields_text(&a[0].position()), before);
+    assert_eq!(a[1].sm(), None);
+    assert!(shakmaty::Position::is_checkmate(&a[1].position()));
+    // B played the move: its records carry no sm (it would play it twice).
+    let b = h.take(B);
+    assert_eq!(
+        b.iter().map(Got::refcom).collect::<Vec<_>>(),
+        [Inform, Conclude]
+    );
+    assert!(b.iter().all(|g| g.sm().is_none()));
+}
+
+#[test]
+fn a_game_ended_without_a_move_sends_no_sm_in_the_final_inform() {
+    let mut h = Harness::new(settings());
+    let t = h.start();
+    h.reply(A, t + 500, "e4");
+    h.clear();
+    // B got e4 in its respond and resigns: nobody lacks a move.
+    h.reply_with(B, t + 1_000, None, "resign;");
+    for who in [A, B] {
+        assert!(h.take(who).iter().all(|g| g.sm().is_none()));
+    }
+}
+
+#[test]
 fn stalemate_ends_drawn() {
     let mut h = Harness::new(at_fen("k7/8/8/2Q5/8/8/8/K7 w - - 0 1"));
     let t = h.start();
@@ -635,10 +677,6 @@ fn an_illegal_move_with_the_fault_policy_pauses_and_resume_asks_again() {
         left
     );
     assert_eq!(h.referee.next_deadline(), None, "no flag while paused");
-    // Replies are refused while paused.
-    let out = h.reply(A, t + 2_000, "e4");
-    assert!(rejected(&out));
-    assert_eq!(sends(&out), 0);
     // Resume: A is asked again with the same position and no move.
     h.command(Command::Resume, t + 10_000);
     let a = h.take(A);
@@ -1239,6 +1277,34 @@ fn nothing_is_sent_during_a_resync_reset_delay_and_the_turn_starts_at_once() {
 }
 
 #[test]
+fn a_respond_the_link_refused_is_not_waited_for_the_client_is_brought_back_in_line() {
+    let mut h = Harness::new(no_credit(timed("300")));
+    let t = h.start();
+    h.acks = Acks::Held;
+    h.clear();
+    h.reply(A, t + 1_000, "e4");
+    h.ack(A, t + 1_000);
+    // B's respond (with e4) is refused by its link: it never leaves.
+    assert_eq!(h.take_cmds(B), [Respond]);
+    let out = h.refuse(B, t + 1_000);
+    assert!(h.notices().iter().any(|n| n.contains("refused")), "{out:?}");
+    // B is brought back in line: reset now, the game after the delay.
+    assert_eq!(h.take_cmds(B), [Reset]);
+    h.ack(B, t + 1_100);
+    assert!(
+        !h.snap().clock(Color::Black).running,
+        "no clock for a respond that never left"
+    );
+    assert_eq!(h.timer(), t + 6_000);
+    assert_eq!(h.take_cmds(B), [Inform, Execute, Respond]);
+    h.ack(B, t + 6_500);
+    assert!(h.snap().clock(Color::Black).running, "the new respond left");
+    h.reply(B, t + 7_500, "e5");
+    assert_eq!(h.snap().sans, ["e4", "e5"]);
+    assert_eq!(h.snap().clock(Color::Black).used_ms, 1_000);
+}
+
+#[test]
 fn a_lost_link_keeps_the_clock_and_link_back_resends_the_respond() {
     let mut h = Harness::new(timed("300"));
     let t = h.start();
@@ -1284,7 +1350,6 @@ fn supervisor_pause_stops_the_clock_and_resume_restarts_it() {
             reason: "paused by the supervisor".into()
         }
     );
-    assert!(rejected(&h.reply(A, t + 2_000, "e4")));
     h.command(Command::Resume, t + 30_000);
     assert!(h.take(A).is_empty(), "no resend after a plain pause");
     assert!(h.snap().clock(Color::White).running);
@@ -1293,6 +1358,64 @@ fn supervisor_pause_stops_the_clock_and_resume_restarts_it() {
         h.referee.snapshot(t + 31_000).clock(Color::White).used_ms,
         2_000
     );
+}
+
+#[test]
+fn a_reply_that_arrives_during_a_pause_is_held_and_played_at_resume() {
+    let mut h = Harness::new(no_credit(timed("300")));
+    let t = h.start();
+    h.clear();
+    // The supervisor pauses while A's reply is on the wire.
+    h.command(Command::Pause, t + 1_000);
+    let out = h.reply(A, t + 1_200, "e4");
+    assert!(!rejected(&out), "a pause is not a rejected line: {out:?}");
+    assert_eq!(sends(&out), 0, "nothing is played during the pause");
+    assert!(
+        h.notices().iter().any(|n| n.contains("held")),
+        "{:?}",
+        h.notices()
+    );
+    assert!(h.take(B).is_empty());
+    // A second reply during the same pause does not replace the first.
+    assert!(rejected(&h.reply(A, t + 1_500, "d4")));
+    h.command(Command::Resume, t + 60_000);
+    // A is not asked again; the held move goes to B at once.
+    assert!(h.take(A).is_empty(), "A must not be asked again");
+    let b = h.take(B);
+    assert_eq!(b.len(), 1);
+    assert_eq!(b[0].refcom(), Respond);
+    assert_eq!(b[0].sm(), Some("e4"));
+    assert_eq!(h.snap().sans, ["e4"]);
+    // A is charged up to the pause only; Black's clock runs from the resume.
+    assert_eq!(
+        h.referee.snapshot(t + 61_000).clock(Color::White).used_ms,
+        1_000
+    );
+    assert_eq!(
+        h.referee.snapshot(t + 61_000).clock(Color::Black).used_ms,
+        1_000
+    );
+    // Nobody loses on time for the pause.
+    assert!(h.game_overs().is_empty());
+}
+
+#[test]
+fn a_reply_held_in_a_fault_pause_is_played_in_place_of_asking_again() {
+    let mut h = Harness::new(no_credit(Settings {
+        illegal_move: IllegalMove::Fault,
+        ..timed("300")
+    }));
+    let t = h.start();
+    h.clear();
+    h.reply(A, t + 1_000, "e5");
+    assert_eq!(h.take(A)[0].refcom(), RefCom::Fault);
+    h.reply(A, t + 2_000, "e4");
+    h.command(Command::Resume, t + 10_000);
+    assert!(
+        h.take(A).is_empty(),
+        "the held reply answers; no respond again"
+    );
+    assert_eq!(h.take(B)[0].sm(), Some("e4"));
 }
 
 #[test]
@@ -1725,6 +1848,46 @@ fn a_silent_client_gets_its_respond_again_after_resend_after() {
     assert_eq!(h.take_cmds(B), [Respond]);
     h.reply(B, t + 62_000, "e5");
     assert_eq!(h.snap().sans, ["e4", "e5"]);
+}
+
+#[test]
+fn a_reply_on_the_wire_is_not_crossed_by_a_resend_after_silence() {
+    let mut h = Harness::new(Settings {
+        resend_after_ms: 7_000,
+        ..settings()
+    });
+    let t = h.start();
+    h.reply(A, t + 1_000, "e4");
+    h.clear();
+    let asked = t + 1_000;
+    assert_eq!(h.referee.next_deadline(), Some(asked + 7_000));
+    // B's reply starts arriving 10 ms before the silence would end; its
+    // line end comes 20 ms after it would have ended.
+    let out = h.feed(Input::Receiving { from: B }, asked + 6_990);
+    assert!(out.is_empty(), "{out:?}");
+    assert_eq!(
+        h.referee.next_deadline(),
+        Some(asked + 6_990 + 7_000),
+        "silence counts from the last byte"
+    );
+    let out = h.feed(Input::Timer, asked + 7_000);
+    assert_eq!(sends(&out), 0, "no resend while a reply is arriving");
+    h.reply(B, asked + 7_010, "e5");
+    assert!(h.take(B).is_empty(), "B was never asked twice");
+    assert_eq!(h.snap().sans, ["e4", "e5"]);
+    // Bytes from the client not on move do not hold back A's resend.
+    let asked = asked + 7_010;
+    h.feed(Input::Receiving { from: B }, asked + 5_000);
+    assert_eq!(h.referee.next_deadline(), Some(asked + 7_000));
+    // A damaged (dropped) line from A is bytes too.
+    h.feed(
+        Input::Dropped {
+            from: A,
+            reason: "noise".into(),
+        },
+        asked + 6_000,
+    );
+    assert_eq!(h.referee.next_deadline(), Some(asked + 6_000 + 7_000));
 }
 
 #[test]

@@ -176,6 +176,18 @@ impl Harness {
         }
     }
 
+    /// The link refuses the held records to `to` (its queue is full):
+    /// they are dropped and the core is told, at `at`.
+    pub fn refuse(&mut self, to: ClientId, at: u64) -> Vec<Output> {
+        let (mine, rest): (Vec<_>, Vec<_>) = self.pending.drain(..).partition(|(c, _)| *c == to);
+        self.pending = rest;
+        let seq = mine
+            .first()
+            .map(|(_, s)| *s)
+            .expect("a record held for the client");
+        self.feed(Input::Refused { to, seq }, at)
+    }
+
     /// A line from a client, `text.len() + 2` bytes on the wire (CR LF).
     pub fn line(&mut self, from: ClientId, at: u64, text: &str) -> Vec<Output> {
         self.line_bytes(from, at, text, text.len() + 2)

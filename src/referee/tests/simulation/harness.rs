@@ -550,9 +550,22 @@ impl Sim {
                 }
             )
         });
-        if only_rejected {
+        // Held during a pause, it is judged at resume.
+        let held = outs.iter().any(|o| {
+            matches!(o, Output::Notice { kind: EventKind::Info, text } if text.contains("it is held"))
+        });
+        if held && !(kind == OffenceKind::FalseClaim && claim_valid == Some(true)) {
+            // Its consequence comes at resume: count the offence now.
+            self.report.offences.push(Offence {
+                game: self.current_game,
+                client: from,
+                kind,
+            });
+        }
+        if only_rejected || held {
             // Refused before it was looked at (e.g. the client is being
-            // brought back in line): nothing may change.
+            // brought back in line), or held for the resume: nothing may
+            // change yet.
             assert_eq!(before, after, "t={at}: a refused offence changed the state");
             return;
         }
