@@ -57,11 +57,12 @@ pub fn main(args: ClientArgs) -> u8 {
             )
         }
         None => {
-            let protocol = ClientProtocol::new(
-                args.name.as_deref().unwrap_or("argus-client"),
-                Mover::new(args.mover, args.seed),
-                !args.no_claims,
-            );
+            let mover = Mover::new(args.mover, args.seed);
+            let name = args
+                .name
+                .clone()
+                .unwrap_or_else(|| mover.default_name(&args.port));
+            let protocol = ClientProtocol::new(&name, mover, !args.no_claims);
             run(
                 &args.port,
                 settings,

@@ -333,7 +333,7 @@ pub struct ClientArgs {
     #[command(flatten)]
     pub line: LineOptions,
     /// Name sent with tcsi at sign-on [default: the engine's own name with
-    /// --engine, else "argus-client"].
+    /// --engine, else the mover, seed and port, e.g. "argus-random-1@ttyUSB0"].
     #[arg(long)]
     pub name: Option<String>,
     /// How to choose moves.
