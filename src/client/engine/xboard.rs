@@ -103,6 +103,8 @@ pub fn parse_features(line: &str) -> Vec<(String, String)> {
 /// What one line from the engine means while it is on move.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Said {
+    /// Its move, in any form CECP documents: `move MOVE`, the older
+    /// `N. ... MOVE` and `My move is: MOVE` (GNU Chess writes `My move is :`).
     Move(String),
     OfferDraw,
     Resign,
@@ -110,15 +112,39 @@ pub enum Said {
     Result(String, String),
     /// The engine refused a move or command of ours.
     Illegal(String),
+    /// A line CECP lets an engine send that needs nothing from us: thinking
+    /// output (`9 156 1084 48000 Nf3 Nc6`), `#` comments, `feature`, `pong`,
+    /// `tell...`, and the echo of a move given to it (`1. e2e4`).
     Other,
+    /// A line the bridge does not understand (said on the console).
+    Unknown,
 }
 
 /// Reads one engine line.
 pub fn classify(line: &str) -> Said {
     let t = line.trim();
+    if let Some(rest) = t.strip_prefix("My move is") {
+        let m = rest.trim_start().trim_start_matches(':').trim();
+        return match m.split_whitespace().next() {
+            Some(m) => Said::Move(m.into()),
+            None => Said::Unknown,
+        };
+    }
     let mut words = t.split_whitespace();
-    match words.next() {
-        Some("move") => words.next().map_or(Said::Other, |m| Said::Move(m.into())),
+    let first = words.next();
+    if let Some(n) = first.and_then(|w| w.strip_suffix('.'))
+        && !n.is_empty()
+        && n.bytes().all(|b| b.is_ascii_digit())
+    {
+        // `12. ... Nf6` is the engine's move; `12. Nf3` echoes ours.
+        return match (words.next(), words.next()) {
+            (Some("..."), Some(m)) => Said::Move(m.into()),
+            _ => Said::Other,
+        };
+    }
+    match first {
+        None => Said::Other,
+        Some("move") => words.next().map_or(Said::Unknown, |m| Said::Move(m.into())),
         Some("offer") if words.next() == Some("draw") => Said::OfferDraw,
         Some("resign") => Said::Resign,
         Some(r @ ("1-0" | "0-1" | "1/2-1/2")) => {
@@ -130,7 +156,14 @@ pub fn classify(line: &str) -> Said {
             Said::Result(r.into(), comment.into())
         }
         Some(w) if w.starts_with("Illegal") => Said::Illegal(t.into()),
-        _ => Said::Other,
+        Some(
+            "feature" | "pong" | "telluser" | "tellusererror" | "tellopponent" | "tellothers"
+            | "tellall" | "tellics" | "tellicsnoalias" | "askuser" | "hint:",
+        ) => Said::Other,
+        Some(w) if w.starts_with('#') || w.bytes().next().is_some_and(|b| b.is_ascii_digit()) => {
+            Said::Other
+        }
+        Some(_) => Said::Unknown,
     }
 }
 
@@ -157,9 +190,21 @@ impl Xboard {
         let started = Instant::now();
         let mut deadline = started + FEATURE_WAIT;
         let mut done = false;
+        let mut heard = false;
+        let mut nudged = false;
         while !done {
             let line = match x.proc.next_line(deadline) {
                 Next::Line(l) => l,
+                // Some engines (GNU Chess 6 on a pipe) hold their feature
+                // lines in a buffer until their next command: a `ping`
+                // makes them flush (one that does not know it answers
+                // with an error, which is ignored).
+                Next::Timeout if !heard && !nudged && deadline < started + HANDSHAKE => {
+                    nudged = true;
+                    x.send("ping 0")?;
+                    deadline += FEATURE_WAIT;
+                    continue;
+                }
                 // An engine that never said done=0 is taken as it is.
                 Next::Timeout if deadline < started + HANDSHAKE => break,
                 Next::Timeout => {
@@ -175,6 +220,7 @@ impl Xboard {
                     ));
                 }
             };
+            heard = true;
             if !line.trim_start().starts_with("feature") {
                 continue;
             }
@@ -307,6 +353,16 @@ impl Xboard {
         Ok(())
     }
 
+    /// Says on the console, and in the engine log, that a line from the
+    /// engine was not understood (and so was ignored).
+    fn not_understood(&self, line: &str) {
+        let text = crate::text::strip_control(line.trim());
+        eprintln!("client: engine line not understood (ignored): {text}");
+        self.settings
+            .log
+            .line(Dir::Note, &format!("not understood (ignored): {text}"));
+    }
+
     fn hung(&self, job: &Job<'_>) -> Fault {
         Fault::new(
             format!(
@@ -410,12 +466,17 @@ impl Driver for Xboard {
                         self.proc.recent(),
                     ));
                 }
+                Said::Unknown => self.not_understood(&line),
                 Said::Other => {}
             }
         }
         // Stop it from thinking on; catch a claim or offer sent just after
         // the move.
         self.send("force")?;
+        // With `ping`, wait until the engine has said all it had to say
+        // about this move (GNU Chess sends `1. ... e5` and then `My move
+        // is : e5`): the second form must not be read as the next move.
+        self.sync()?;
         // (An engine that died right after its move is found next time.)
         let _ = self.proc.drain(|l| match classify(l) {
             Said::Result(r, _) if r == "1/2-1/2" => answer.claim_draw = true,
@@ -482,7 +543,28 @@ mod tests {
             Said::Illegal(_)
         ));
         assert_eq!(classify("1 25 0 1234 e2e4 e7e5"), Said::Other);
-        assert_eq!(classify("move"), Said::Other);
+        assert_eq!(classify("move"), Said::Unknown);
         assert_eq!(classify(""), Said::Other);
+        assert_eq!(classify("Hello, I am confused"), Said::Unknown);
+        assert_eq!(classify("# thinking"), Said::Other);
+        assert_eq!(classify("feature done=1"), Said::Other);
+    }
+
+    #[test]
+    fn every_documented_move_form() {
+        // CECP: `move MOVE`; older engines `N. ... MOVE` and
+        // `My move is: MOVE`; GNU Chess 6.2.7 `My move is : MOVE`.
+        for line in [
+            "move g8f6",
+            "1. ... g8f6",
+            "12. ... g8f6",
+            "My move is: g8f6",
+            "My move is : g8f6",
+        ] {
+            assert_eq!(classify(line), Said::Move("g8f6".into()), "{line}");
+        }
+        assert_eq!(classify("3. ... Nf6"), Said::Move("Nf6".into()));
+        // The echo of the move we gave it is not its move.
+        assert_eq!(classify("1. e2e4"), Said::Other);
     }
 }
