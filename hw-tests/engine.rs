@@ -407,16 +407,21 @@ fn a_crashed_and_a_hung_engine_are_restarted_and_the_game_finishes() {
     );
 }
 
+/// Stockfish, if installed (skipped with a note otherwise).
+fn stockfish() -> Option<&'static str> {
+    let found = ["stockfish", "/usr/games/stockfish"]
+        .into_iter()
+        .find(|p| Command::new(p).stdin(Stdio::null()).output().is_ok());
+    if found.is_none() {
+        println!("SKIPPED: stockfish is not installed (apt-get install stockfish)");
+    }
+    found
+}
+
 #[test]
 fn stockfish_plays_stockfish_at_a_fixed_depth() {
     skip_unless_socat!();
-    let Some(sf) = ["stockfish", "/usr/games/stockfish"]
-        .into_iter()
-        .find(|p| Command::new(p).stdin(Stdio::null()).output().is_ok())
-    else {
-        println!("SKIPPED: stockfish is not installed (apt-get install stockfish)");
-        return;
-    };
+    let Some(sf) = stockfish() else { return };
     let flags = [
         "--depth",
         "3",
@@ -439,6 +444,62 @@ fn stockfish_plays_stockfish_at_a_fixed_depth() {
         assert!(*plies > 0);
     }
     assert!(played.file("engine-a.log").contains("> go depth 3"));
+}
+
+/// GNU Chess, if installed (skipped otherwise, unless
+/// `ARGUS_REQUIRE_GNUCHESS=1`, which `.ci/run` sets).
+fn gnuchess() -> Option<String> {
+    let found = ["gnuchess", "/usr/games/gnuchess"]
+        .into_iter()
+        .find(|p| Command::new(p).arg("--version").output().is_ok());
+    if found.is_none() {
+        common::tool::or_skip("gnuchess", false, "ARGUS_REQUIRE_GNUCHESS");
+    }
+    found.map(|p| format!("{p} --xboard"))
+}
+
+/// Every game ended by the rules (no time forfeit) and no engine was
+/// restarted.
+fn no_time_loss_no_restart(played: &Played) {
+    assert!(
+        !played.pgn.contains("time forfeit"),
+        "a game was lost on time:\n{}",
+        played.pgn
+    );
+    for log in &played.client_logs {
+        assert!(!log.contains("restart"), "an engine was restarted:\n{log}");
+    }
+}
+
+#[test]
+fn gnu_chess_through_the_xboard_bridge_plays_stockfish() {
+    skip_unless_socat!();
+    let Some(gnu) = gnuchess() else { return };
+    let Some(sf) = stockfish() else { return };
+    let played = play(
+        side(gnu, &["--protocol", "xboard"]),
+        side(
+            sf.to_string(),
+            &["--option", "Threads=1", "--option", "Skill Level=0"],
+        ),
+        &["--tc", "20+0.2"],
+        false,
+    );
+    let games = check_pgn(&played.pgn);
+    assert_eq!(games.len(), 1);
+    assert!(
+        games[0].0.starts_with("GNU Chess"),
+        "{:?}\nclient: {}\nengine log:\n{}",
+        games[0],
+        played.client_logs[0],
+        played.file("engine-a.log")
+    );
+    assert!(games[0].3 > 0);
+    no_time_loss_no_restart(&played);
+    // It was given the game in its own protocol.
+    let a = played.file("engine-a.log");
+    assert!(a.contains("> level 0 0:20 0.200"), "{a}");
+    assert!(a.contains("> usermove ") || games[0].3 < 2, "{a}");
 }
 
 #[test]

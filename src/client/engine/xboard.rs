@@ -1,9 +1,12 @@
 //! The XBoard (CECP, `protover 2`) side of the bridge.
 //!
 //! Start: `xboard`, `protover 2`, the engine's `feature` lines answered
-//! with `accepted` (until `done=1`, or 2 s of silence from an engine that
-//! never says `done=0`), `easy` (no pondering), the `--option`s as
-//! `option NAME=VALUE`.
+//! with `accepted` (until `done=1`; `done=0` lifts the timeout; after 2 s
+//! of silence a `new` makes an engine that buffers its output flush it,
+//! and 2 s more of silence is an engine that never says `done=0`), `easy`
+//! (no pondering), the `--option`s as `option NAME=VALUE`. Its move is
+//! read in every form CECP documents: `move MOVE`, `N. ... MOVE`, `My move
+//! is: MOVE`; a line the bridge does not understand is said on the console.
 //!
 //! Each move: the engine is kept in `force` mode between moves. If it
 //! already knows the game so far, it gets the new moves (`usermove`);
@@ -195,13 +198,13 @@ impl Xboard {
         while !done {
             let line = match x.proc.next_line(deadline) {
                 Next::Line(l) => l,
-                // Some engines (GNU Chess 6 on a pipe) hold their feature
-                // lines in a buffer until their next command: a `ping`
-                // makes them flush (one that does not know it answers
-                // with an error, which is ignored).
+                // Some engines (GNU Chess 6.2.7 on a pipe) hold their
+                // feature lines in a buffer until a command that flushes
+                // it; `new` does (and costs nothing: every game starts
+                // with `new` and `force` anyway).
                 Next::Timeout if !heard && !nudged && deadline < started + HANDSHAKE => {
                     nudged = true;
-                    x.send("ping 0")?;
+                    x.send("new")?;
                     deadline += FEATURE_WAIT;
                     continue;
                 }
@@ -477,6 +480,14 @@ impl Driver for Xboard {
         // about this move (GNU Chess sends `1. ... e5` and then `My move
         // is : e5`): the second form must not be read as the next move.
         self.sync()?;
+        // An offer the sync read goes with this move, as one drained would.
+        if std::mem::take(&mut self.offered) {
+            if job.draw_offered {
+                answer.accept_draw = true;
+            } else {
+                answer.offer_draw = true;
+            }
+        }
         // (An engine that died right after its move is found next time.)
         let _ = self.proc.drain(|l| match classify(l) {
             Said::Result(r, _) if r == "1/2-1/2" => answer.claim_draw = true,
