@@ -2,8 +2,9 @@
 //!
 //! Start: `xboard`, `protover 2`, the engine's `feature` lines answered
 //! with `accepted` (until `done=1`; `done=0` lifts the timeout; after 2 s
-//! of silence a `new` makes an engine that buffers its output flush it,
-//! and 2 s more of silence is an engine that never says `done=0`), `easy`
+//! of silence a `new` makes an engine that buffers its output flush it
+//! (twice at most), and 2 s more of silence is an engine that never says
+//! `done=0`; features that come later still are taken), `easy`
 //! (no pondering), the `--option`s as `option NAME=VALUE`. Its move is
 //! read in every form CECP documents: `move MOVE`, `N. ... MOVE`, `My move
 //! is: MOVE`; a line the bridge does not understand is said on the console.
@@ -36,6 +37,11 @@ use crate::game;
 /// How long an engine that never said `feature done=0` gets to send its
 /// features (the protocol's two seconds).
 const FEATURE_WAIT: Duration = Duration::from_secs(2);
+
+/// How many times a silent engine is nudged with `new` (each followed by
+/// another [`FEATURE_WAIT`]) before it is taken as one that never says
+/// `done=0`.
+const NUDGES: u32 = 2;
 
 /// An XBoard engine after its handshake.
 pub struct Xboard {
@@ -194,7 +200,7 @@ impl Xboard {
         let mut deadline = started + FEATURE_WAIT;
         let mut done = false;
         let mut heard = false;
-        let mut nudged = false;
+        let mut nudged = 0;
         while !done {
             let line = match x.proc.next_line(deadline) {
                 Next::Line(l) => l,
@@ -202,8 +208,8 @@ impl Xboard {
                 // feature lines in a buffer until a command that flushes
                 // it; `new` does (and costs nothing: every game starts
                 // with `new` and `force` anyway).
-                Next::Timeout if !heard && !nudged && deadline < started + HANDSHAKE => {
-                    nudged = true;
+                Next::Timeout if !heard && nudged < NUDGES && deadline < started + HANDSHAKE => {
+                    nudged += 1;
                     x.send("new")?;
                     deadline += FEATURE_WAIT;
                     continue;
@@ -224,22 +230,10 @@ impl Xboard {
                 }
             };
             heard = true;
-            if !line.trim_start().starts_with("feature") {
-                continue;
-            }
-            for (name, value) in parse_features(&line) {
-                let on = value == "1";
-                match name.as_str() {
-                    "done" if on => done = true,
-                    "done" => deadline = started + HANDSHAKE,
-                    "myname" if !value.trim().is_empty() => x.name = Some(value.clone()),
-                    "san" => x.san = on,
-                    "usermove" => x.usermove = on,
-                    "setboard" => x.setboard = on,
-                    "ping" => x.ping = on,
-                    _ => {}
-                }
-                x.send(&format!("accepted {name}"))?;
+            match x.take_features(&line)? {
+                Some(true) => done = true,
+                Some(false) => deadline = started + HANDSHAKE,
+                None => {}
             }
         }
         x.send("easy")?;
@@ -248,6 +242,30 @@ impl Xboard {
         }
         x.sync()?;
         Ok(x)
+    }
+
+    /// Takes note of a `feature` line and accepts each feature; returns
+    /// its `done` value, if it has one. Features that come late (after the
+    /// handshake gave up waiting) are taken too.
+    fn take_features(&mut self, line: &str) -> Result<Option<bool>, Fault> {
+        let mut done = None;
+        if !line.trim_start().starts_with("feature") {
+            return Ok(done);
+        }
+        for (name, value) in parse_features(line) {
+            let on = value == "1";
+            match name.as_str() {
+                "done" => done = Some(on),
+                "myname" if !value.trim().is_empty() => self.name = Some(value.clone()),
+                "san" => self.san = on,
+                "usermove" => self.usermove = on,
+                "setboard" => self.setboard = on,
+                "ping" => self.ping = on,
+                _ => {}
+            }
+            self.send(&format!("accepted {name}"))?;
+        }
+        Ok(done)
     }
 
     fn send(&mut self, line: &str) -> Result<(), Fault> {
@@ -283,6 +301,7 @@ impl Xboard {
 
     /// Takes note of a line that came while the engine was not on move.
     fn note(&mut self, line: &str) -> Result<(), Fault> {
+        self.take_features(line)?;
         match classify(line) {
             Said::OfferDraw => self.offered = true,
             Said::Resign => self.resigned = true,
@@ -470,7 +489,9 @@ impl Driver for Xboard {
                     ));
                 }
                 Said::Unknown => self.not_understood(&line),
-                Said::Other => {}
+                Said::Other => {
+                    self.take_features(&line)?;
+                }
             }
         }
         // Stop it from thinking on; catch a claim or offer sent just after
