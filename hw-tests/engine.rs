@@ -525,6 +525,49 @@ fn gnu_chess_through_the_xboard_bridge_plays_the_built_in_mover() {
 }
 
 #[test]
+fn an_undeclared_engine_option_is_an_error_before_the_game() {
+    skip_unless_socat!();
+    let cable = Cable::new();
+    let out = Command::new(argus_bin())
+        .arg("client")
+        .arg(&cable.b)
+        .arg("--engine")
+        .arg(fixture("uci-random"))
+        .args(["--option", "Sed=3"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("argus client runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("no option \"Sed\"") && err.contains("Seed"),
+        "{err}"
+    );
+    assert!(!err.contains("is ready"), "{err}");
+}
+
+#[test]
+fn a_bad_port_fails_before_the_engine_is_started() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = dir.path().join("engine.log");
+    let out = Command::new(argus_bin())
+        .arg("client")
+        .arg(dir.path().join("no-such-port"))
+        .arg("--engine")
+        .arg(fixture("uci-random"))
+        .arg("--log")
+        .arg(&log)
+        .stdin(Stdio::null())
+        .output()
+        .expect("argus client runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("no-such-port"), "{err}");
+    let engine_log = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(!engine_log.contains("# started"), "{engine_log}");
+}
+
+#[test]
 fn an_illegal_engine_move_is_a_fault_and_the_engine_is_restarted() {
     skip_unless_socat!();
     if !script_or_skip() {
