@@ -172,7 +172,7 @@ fn moves_shown(screen: &str) -> usize {
 fn board_plays_moves_ticks_clocks_and_quits_cleanly_100x30() {
     skip_unless_tmux!();
     // No increment: a clock that changes is a clock that ran.
-    let demo = Demo::start(100, 30, "--think-ms 600 --tc 1+0 --seed 7");
+    let demo = Demo::start(100, 30, "--think-ms 600 --tc 1m+0 --seed 7");
     let t = &demo.tmux;
     // Before sign-on the board is there but colours are not assigned yet.
     // A frame can be captured half drawn: wait for everything asserted on.
@@ -238,7 +238,7 @@ fn board_plays_moves_ticks_clocks_and_quits_cleanly_100x30() {
 #[test]
 fn ascii_board_at_80x24_shows_help_flips_and_quits() {
     skip_unless_tmux!();
-    let demo = Demo::start(80, 24, "--ascii --think-ms 300 --tc 1+1");
+    let demo = Demo::start(80, 24, "--ascii --think-ms 300 --tc 1m+1");
     let t = &demo.tmux;
     // Both kings are always on the board, as letters. A frame can be
     // captured half drawn, so the wait asks for all of it.
@@ -293,7 +293,7 @@ fn ascii_board_at_80x24_shows_help_flips_and_quits() {
 #[test]
 fn too_small_terminal_then_resize_then_ctrl_c_quits_cleanly() {
     skip_unless_tmux!();
-    let demo = Demo::start(70, 20, "--think-ms 200 --tc 1+1");
+    let demo = Demo::start(70, 20, "--think-ms 200 --tc 1m+1");
     let t = &demo.tmux;
     let screen = t.wait_for("the too-small message", START, |s| {
         s.contains("Terminal too small: 70x20")
@@ -380,7 +380,7 @@ fn headless_three_games_are_legal_and_their_results_consistent() {
             "--think-ms",
             "5",
             "--tc",
-            "1+1",
+            "1m+1",
             "--pgn",
             pgn.to_str().expect("UTF-8 path"),
         ],

@@ -84,6 +84,7 @@ impl Proc {
 
 /// One bridged client: the engine command line and extra flags.
 struct Side {
+    /// The engine command; empty for argus's built-in mover.
     engine: String,
     flags: Vec<String>,
 }
@@ -111,13 +112,11 @@ impl Played {
 
 fn client(cable_end: &Path, s: &Side, log: &Path, out: &Path) -> Proc {
     let mut cmd = Command::new(argus_bin());
-    cmd.arg("client")
-        .arg(cable_end)
-        .arg("--engine")
-        .arg(&s.engine)
-        .arg("--log")
-        .arg(log)
-        .args(&s.flags)
+    cmd.arg("client").arg(cable_end);
+    if !s.engine.is_empty() {
+        cmd.arg("--engine").arg(&s.engine).arg("--log").arg(log);
+    }
+    cmd.args(&s.flags)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(std::fs::File::create(out).expect("client output file"));
@@ -407,16 +406,21 @@ fn a_crashed_and_a_hung_engine_are_restarted_and_the_game_finishes() {
     );
 }
 
+/// Stockfish, if installed (skipped with a note otherwise).
+fn stockfish() -> Option<&'static str> {
+    let found = ["stockfish", "/usr/games/stockfish"]
+        .into_iter()
+        .find(|p| Command::new(p).stdin(Stdio::null()).output().is_ok());
+    if found.is_none() {
+        println!("SKIPPED: stockfish is not installed (apt-get install stockfish)");
+    }
+    found
+}
+
 #[test]
 fn stockfish_plays_stockfish_at_a_fixed_depth() {
     skip_unless_socat!();
-    let Some(sf) = ["stockfish", "/usr/games/stockfish"]
-        .into_iter()
-        .find(|p| Command::new(p).stdin(Stdio::null()).output().is_ok())
-    else {
-        println!("SKIPPED: stockfish is not installed (apt-get install stockfish)");
-        return;
-    };
+    let Some(sf) = stockfish() else { return };
     let flags = [
         "--depth",
         "3",
@@ -439,6 +443,128 @@ fn stockfish_plays_stockfish_at_a_fixed_depth() {
         assert!(*plies > 0);
     }
     assert!(played.file("engine-a.log").contains("> go depth 3"));
+}
+
+/// GNU Chess, if installed (skipped otherwise, unless
+/// `ARGUS_REQUIRE_GNUCHESS=1`, which `.ci/run` sets).
+fn gnuchess() -> Option<String> {
+    let found = ["gnuchess", "/usr/games/gnuchess"]
+        .into_iter()
+        .find(|p| Command::new(p).arg("--version").output().is_ok());
+    if found.is_none() {
+        common::tool::or_skip("gnuchess", false, "ARGUS_REQUIRE_GNUCHESS");
+    }
+    found.map(|p| format!("{p} --xboard"))
+}
+
+/// Every game ended by the rules (no time forfeit) and no engine was
+/// restarted.
+fn no_time_loss_no_restart(played: &Played) {
+    assert!(
+        !played.pgn.contains("time forfeit"),
+        "a game was lost on time:\n{}",
+        played.pgn
+    );
+    for log in &played.client_logs {
+        assert!(!log.contains("restart"), "an engine was restarted:\n{log}");
+    }
+}
+
+#[test]
+fn gnu_chess_through_the_xboard_bridge_plays_stockfish() {
+    skip_unless_socat!();
+    let Some(gnu) = gnuchess() else { return };
+    let Some(sf) = stockfish() else { return };
+    let played = play(
+        side(gnu, &["--protocol", "xboard"]),
+        side(
+            sf.to_string(),
+            &["--option", "Threads=1", "--option", "Skill Level=0"],
+        ),
+        &["--tc", "20+0.2"],
+        false,
+    );
+    let games = check_pgn(&played.pgn);
+    assert_eq!(games.len(), 1);
+    // (The name is GNU Chess's own only when its features came before the
+    // sign-on; on a loaded machine they can come later, and are taken then.)
+    assert!(
+        games[0].3 > 1,
+        "{:?}\nclient: {}\nengine log:\n{}",
+        games[0],
+        played.client_logs[0],
+        played.file("engine-a.log")
+    );
+    no_time_loss_no_restart(&played);
+    // It was given the game in its own protocol.
+    let a = played.file("engine-a.log");
+    assert!(a.contains("> level 0 0:20 0.200"), "{a}");
+}
+
+#[test]
+fn gnu_chess_through_the_xboard_bridge_plays_the_built_in_mover() {
+    skip_unless_socat!();
+    let Some(gnu) = gnuchess() else { return };
+    let played = play(
+        side(String::new(), &["--mover", "greedy", "--think-ms", "50"]),
+        side(gnu, &["--protocol", "xboard"]),
+        &["--tc", "20+0.2"],
+        false,
+    );
+    let games = check_pgn(&played.pgn);
+    assert_eq!(games.len(), 1);
+    assert!(games[0].0.starts_with("argus-greedy-1@"), "{:?}", games[0]);
+    let why = format!(
+        "{:?}\nclient: {}\nengine log:\n{}",
+        games[0],
+        played.client_logs[1],
+        played.file("engine-b.log")
+    );
+    assert!(games[0].3 > 1, "{why}");
+    no_time_loss_no_restart(&played);
+}
+
+#[test]
+fn an_undeclared_engine_option_is_an_error_before_the_game() {
+    skip_unless_socat!();
+    let cable = Cable::new();
+    let out = Command::new(argus_bin())
+        .arg("client")
+        .arg(&cable.b)
+        .arg("--engine")
+        .arg(fixture("uci-random"))
+        .args(["--option", "Sed=3"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("argus client runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("no option \"Sed\"") && err.contains("Seed"),
+        "{err}"
+    );
+    assert!(!err.contains("is ready"), "{err}");
+}
+
+#[test]
+fn a_bad_port_fails_before_the_engine_is_started() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = dir.path().join("engine.log");
+    let out = Command::new(argus_bin())
+        .arg("client")
+        .arg(dir.path().join("no-such-port"))
+        .arg("--engine")
+        .arg(fixture("uci-random"))
+        .arg("--log")
+        .arg(&log)
+        .stdin(Stdio::null())
+        .output()
+        .expect("argus client runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("no-such-port"), "{err}");
+    let engine_log = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(!engine_log.contains("# started"), "{engine_log}");
 }
 
 #[test]

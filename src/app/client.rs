@@ -39,6 +39,16 @@ pub fn main(args: ClientArgs) -> u8 {
     let line_check = !args.no_line_check;
     let outcome = match engine {
         Some(engine) => {
+            // The port is checked (opened) before the engine is started:
+            // a wrong port fails at once, not after the engine's start-up.
+            let (tx, rx) = unbounded();
+            let link = match Link::open("client", &args.port, settings, Instant::now(), tx) {
+                Ok(l) => l,
+                Err(e) => {
+                    eprintln!("argus client: {e}");
+                    return EXIT_USAGE;
+                }
+            };
             let bridge = match Bridge::start(engine, args.name.as_deref()) {
                 Ok(b) => b,
                 Err(e) => {
@@ -47,21 +57,15 @@ pub fn main(args: ClientArgs) -> u8 {
                 }
             };
             eprintln!("client: engine {:?} is ready", bridge.name());
-            run(
-                &args.port,
-                settings,
-                bridge,
-                Duration::ZERO,
-                verbose,
-                line_check,
-            )
+            serve(&link, &rx, bridge, Duration::ZERO, verbose, line_check)
         }
         None => {
-            let protocol = ClientProtocol::new(
-                args.name.as_deref().unwrap_or("argus-client"),
-                Mover::new(args.mover, args.seed),
-                !args.no_claims,
-            );
+            let mover = Mover::new(args.mover, args.seed);
+            let name = args
+                .name
+                .clone()
+                .unwrap_or_else(|| mover.default_name(&args.port));
+            let protocol = ClientProtocol::new(&name, mover, !args.no_claims);
             run(
                 &args.port,
                 settings,

@@ -118,9 +118,12 @@ impl LineOptions {
 #[derive(Debug, Clone, Default, Args, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MatchOptions {
-    /// Time control: a PGN TimeControl value (`40/7200:3600`, `300+5`,
-    /// `*180`, `-` for none) or a friendly form (`5+3` = 5 min + 3 s,
-    /// `90m+30s`) [default: -].
+    /// Time control. A bare number is seconds, as in PGN TimeControl,
+    /// cutechess-cli and fastchess; fractions keep milliseconds; `M:SS` or
+    /// a unit (`s`, `m`, `h`) for other units. Examples: `60+1` (60 s + 1 s),
+    /// `10+0.1`, `5` (5 s), `3m+2` (3 min + 2 s), `0:30+1`, `1:30+1`,
+    /// `40/7200:3600` (40 moves in 2 h, then 1 h), `40/2h:30m`, `*3m`
+    /// (sandclock), `-` (none) [default: -].
     #[arg(long = "tc", value_name = "TIMECONTROL")]
     pub tc: Option<String>,
     /// Number of games [default: 1].
@@ -337,7 +340,7 @@ pub struct ClientArgs {
     #[command(flatten)]
     pub line: LineOptions,
     /// Name sent with tcsi at sign-on [default: the engine's own name with
-    /// --engine, else "argus-client"].
+    /// --engine, else the mover, seed and port, e.g. "argus-random-1@ttyUSB0"].
     #[arg(long)]
     pub name: Option<String>,
     /// How to choose moves.
@@ -450,8 +453,9 @@ pub struct DemoArgs {
     /// Number of games (default: until you quit).
     #[arg(long)]
     pub games: Option<u32>,
-    /// Time control (see `argus referee --help`).
-    #[arg(long, default_value = "3+2")]
+    /// Time control (a bare number is seconds; see `argus referee --help`):
+    /// `3m+2` is 3 min + 2 s, `60+1` 60 s + 1 s, `0:30+1` 30 s + 1 s.
+    #[arg(long, default_value = "3m+2")]
     pub tc: String,
     /// Seed for the two movers.
     #[arg(long, default_value_t = 1)]

@@ -42,6 +42,32 @@ impl Mover {
         }
     }
 
+    /// The client's name when the user gives none: the mover, its seed and
+    /// the port's file name (`argus-random-1@ttyUSB0`), so two default
+    /// clients are told apart in the match line and the PGN. Only ASCII
+    /// letters, digits, `.`, `_` and `-` are kept from the port name (the
+    /// rest become `_`), so the name is always a clean quoted operand.
+    pub fn default_name(&self, port: &str) -> String {
+        let kind = match self.kind {
+            MoverKind::Random => "random",
+            MoverKind::Greedy => "greedy",
+        };
+        let file = std::path::Path::new(port)
+            .file_name()
+            .map_or_else(|| port.into(), |f| f.to_string_lossy());
+        let port: String = file
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        format!("argus-{kind}-{}@{port}", self.seed)
+    }
+
     /// Sets the game the next moves belong to, from a text that names it
     /// (the reference client uses the `Round` tag of `inform`), so that
     /// the same position in two games need not get the same move.
@@ -113,6 +139,18 @@ fn value(r: Role) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn default_names_tell_two_clients_apart() {
+        let a = Mover::new(MoverKind::Random, 1).default_name("/dev/ttyUSB0");
+        let b = Mover::new(MoverKind::Random, 1).default_name("/dev/ttyUSB1");
+        assert_eq!(a, "argus-random-1@ttyUSB0");
+        assert_ne!(a, b);
+        let c = Mover::new(MoverKind::Greedy, 7).default_name("COM3");
+        assert_eq!(c, "argus-greedy-7@COM3");
+        let odd = Mover::new(MoverKind::Random, 2).default_name("/tmp/a \"b\"/Kabel ö");
+        assert_eq!(odd, "argus-random-2@Kabel__");
+    }
     use shakmaty::CastlingMode;
     use shakmaty::fen::Fen;
 

@@ -1,7 +1,7 @@
 //! Clock times as text: EPD `cc` values, PGN `[%clk]` / `[%emt]` comment
 //! commands and the `Clock`, `WhiteClock` and `BlackClock` tags
 //! (specs/pgn-supplement-2001-clock.txt). Every formatter rounds through
-//! [`whole_seconds`].
+//! [`whole_seconds`], except `[%emt]` under a minute (milliseconds).
 
 use std::fmt;
 use std::str::FromStr;
@@ -90,9 +90,23 @@ pub fn clk_command(remaining_ms: u64) -> String {
     format!("[%clk {}]", format_hms(remaining_ms))
 }
 
-/// The `[%emt h:mm:ss]` command: the time the move took.
+/// Below this, a move time is written to the millisecond.
+const EMT_EXACT_BELOW_MS: u64 = 60_000;
+
+/// The `[%emt h:mm:ss]` command: the time the move took. Under a minute
+/// the seconds carry milliseconds (`0:00:00.347`), so fast moves do not
+/// all read `0:00:00`; python-chess, lichess and [`parse_hms`] read the
+/// decimal seconds. From a minute on, whole seconds (truncated).
 pub fn emt_command(elapsed_ms: u64) -> String {
-    format!("[%emt {}]", format_hms(elapsed_ms))
+    if elapsed_ms < EMT_EXACT_BELOW_MS {
+        format!(
+            "[%emt 0:00:{:02}.{:03}]",
+            elapsed_ms / 1000,
+            elapsed_ms % 1000
+        )
+    } else {
+        format!("[%emt {}]", format_hms(elapsed_ms))
+    }
 }
 
 /// Finds the embedded command `[%name operand]` in a PGN comment (the text

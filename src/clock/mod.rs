@@ -4,7 +4,7 @@
 //!
 //! * [`TimeControl`] (file `control.rs`): the PGN `TimeControl` value, its
 //!   strict PGN parser (`str::parse`) and printer (`Display`), and
-//!   [`parse_friendly`] for the command line (`5+3`, `90m+30s`, `40/2h:30m`).
+//!   [`parse_friendly`] for the command line (`60+1`, `10+0.1`, `3m+2`, `0:30+1`).
 //!   Records always carry the PGN form.
 //! * [`Clocks`] (file `clocks.rs`): both players' clocks under a control.
 //! * [`wire_time_ms`] (file `wire.rs`): the credit for a record's own time

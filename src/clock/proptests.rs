@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use shakmaty::Color;
 
 use super::clocks::Clocks;
-use super::control::{Period, TimeControl};
+use super::control::{Period, TimeControl, parse_friendly};
 
 /// One move in a random game: the side to move alternates.
 #[derive(Debug, Clone)]
@@ -248,5 +248,58 @@ proptest! {
             assert_eq!(gained, want, "move {} of {:?}", *n, side);
             assert_eq!(c.moves_made(side), *n);
         });
+    }
+
+    /// A bare number is seconds, with or without an increment, and a
+    /// fraction keeps its milliseconds.
+    #[test]
+    fn a_bare_number_is_seconds(base_ms in 1..10_000_000u64, inc_ms in 0..100_000u64) {
+        let base = seconds_text(base_ms);
+        let inc = seconds_text(inc_ms);
+        for text in [base.clone(), format!("{base}+{inc}")] {
+            let tc = parse_friendly(&text).map_err(TestCaseError::fail)?;
+            prop_assert_eq!(tc.initial_ms(Color::White), Some(base_ms), "{}", text);
+        }
+        let tc = parse_friendly(&format!("{base}+{inc}")).map_err(TestCaseError::fail)?;
+        prop_assert_eq!(tc.period(0).map(|p| p.increment_ms), Some(inc_ms));
+        // The unit and clock forms say the same time.
+        let with_unit = parse_friendly(&format!("{base}s+{inc}")).map_err(TestCaseError::fail)?;
+        prop_assert_eq!(&with_unit, &tc);
+        let (m, rest) = (base_ms / 60_000, base_ms % 60_000);
+        let clock = format!("{m}:{:02}{}", rest / 1000, fraction_text(rest % 1000));
+        let clock = parse_friendly(&format!("{clock}+{inc}")).map_err(TestCaseError::fail)?;
+        prop_assert_eq!(&clock, &tc);
+    }
+
+    /// The PGN form of every control (fractions included) reads back to
+    /// the same value, strictly and on the command line.
+    #[test]
+    fn pgn_form_round_trips(tc in any_control(), ms in 1..1_000u64) {
+        let tc = match tc {
+            TimeControl::Periods(mut ps) => {
+                if let Some(p) = ps.last_mut() {
+                    p.base_ms += ms;
+                }
+                TimeControl::Periods(ps)
+            }
+            other => other,
+        };
+        let text = tc.to_string();
+        prop_assert_eq!(&text.parse::<TimeControl>().map_err(TestCaseError::fail)?, &tc);
+        prop_assert_eq!(&parse_friendly(&text).map_err(TestCaseError::fail)?, &tc);
+    }
+}
+
+/// Milliseconds as a decimal number of seconds (`12`, `0.25`).
+fn seconds_text(ms: u64) -> String {
+    format!("{}{}", ms / 1000, fraction_text(ms % 1000))
+}
+
+/// `.25` for 250 ms, nothing for 0.
+fn fraction_text(ms: u64) -> String {
+    if ms == 0 {
+        String::new()
+    } else {
+        format!(".{}", format!("{ms:03}").trim_end_matches('0'))
     }
 }

@@ -119,12 +119,18 @@ impl Pacer {
         self.char_time
     }
 
-    /// The instant the byte handed over at `now` has fully crossed the line:
-    /// after the previous byte, and never before `now` plus one character.
-    pub fn slot(&mut self, now: Instant) -> Instant {
+    /// The instant the byte handed over at `handed_over` has fully crossed
+    /// the line. The schedule is absolute, as a UART sends queued bytes back
+    /// to back: while the line is busy, the byte starts when the previous
+    /// one ends, so a burst takes exactly its line time however late the
+    /// caller's sleeps wake. A byte handed over less than one character
+    /// after the line went idle was queued while the caller slept (it
+    /// learns of bytes only between sleeps), so it also follows on at once;
+    /// after a longer gap the line starts afresh at `handed_over`.
+    pub fn slot(&mut self, handed_over: Instant) -> Instant {
         let start = match self.next_free {
-            Some(t) if t > now => t,
-            _ => now,
+            Some(t) if handed_over <= t + self.char_time => t,
+            _ => handed_over,
         };
         let done = start + self.char_time;
         self.next_free = Some(done);
@@ -278,6 +284,9 @@ fn copy(
                 break;
             }
         };
+        // Every byte of one read was handed over by now: the pacer schedules
+        // from here, not from when each earlier byte's sleep ended.
+        let handed_over = Instant::now();
         for &b in buf.iter().take(n) {
             stats.bytes += 1;
             let at = epoch.elapsed();
@@ -289,7 +298,7 @@ fn copy(
                 stats.lines.note(b, true);
                 continue;
             }
-            let done = pacer.slot(Instant::now());
+            let done = pacer.slot(handed_over);
             let wait = done.saturating_duration_since(Instant::now());
             if !wait.is_zero() {
                 thread::sleep(wait);
@@ -391,6 +400,31 @@ mod tests {
         // After an idle gap the line starts fresh.
         let later = b + Duration::from_secs(1);
         assert_eq!(p.slot(later) - later, p.char_time());
+    }
+
+    #[test]
+    fn a_burst_takes_its_exact_line_time_however_late_sleeps_wake() {
+        // 4800 bytes at 9600 8N1 are 5.00 s of line time. The copier reads
+        // them 256 at a time, sleeps until each byte's slot and wakes late
+        // (fake time: 0.4 ms after every slot); the next read happens then.
+        let s = PortSettings::default();
+        let mut p = Pacer::new(&s);
+        let oversleep = Duration::from_micros(400);
+        let t0 = Instant::now();
+        let mut now = t0;
+        let mut last = t0;
+        let mut left = 4800usize;
+        while left > 0 {
+            let handed_over = now;
+            for _ in 0..left.min(256) {
+                last = p.slot(handed_over);
+                now = now.max(last + oversleep);
+            }
+            left = left.saturating_sub(256);
+        }
+        assert_eq!(last - t0, p.char_time() * 4800);
+        let secs = (last - t0).as_secs_f64();
+        assert!((4.99..5.01).contains(&secs), "{secs} s");
     }
 
     #[test]

@@ -9,6 +9,8 @@
 
 pub use super::durable::{append_pgn, write_atomic};
 
+use crate::clock::{clk_command, emt_command};
+
 /// One move (half-move) of a game as it goes into the PGN.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct PgnMove {
@@ -77,7 +79,8 @@ const CHUNK: usize = LINE_LIMIT - 2;
 /// Moves are numbered `1.` for White; Black's move gets `12...` when it is the
 /// first move of the game or follows a comment (such as a clock comment).
 /// A move with a time gets `{[%clk h:mm:ss] [%emt h:mm:ss]}` (whichever are
-/// present; times are truncated to whole seconds).
+/// present; `%clk` is truncated to whole seconds, `%emt` under a minute
+/// keeps milliseconds, `0:00:00.347`).
 pub fn write_pgn(g: &PgnGame) -> String {
     let mut out = String::new();
     let result = result_token(&g.result);
@@ -231,10 +234,10 @@ fn movetext_tokens(g: &PgnGame, result: &str) -> Vec<String> {
         tokens.push(clean_san(&mv.san));
         let mut parts = Vec::new();
         if let Some(ms) = mv.clk_ms {
-            parts.push(format!("[%clk {}]", format_hms(ms)));
+            parts.push(clk_command(ms));
         }
         if let Some(ms) = mv.emt_ms {
-            parts.push(format!("[%emt {}]", format_hms(ms)));
+            parts.push(emt_command(ms));
         }
         after_comment = push_commands(&mut tokens, parts);
     }
@@ -285,13 +288,6 @@ fn chunks(s: &str, max: usize) -> Vec<String> {
         .chunks(max.max(1))
         .map(|c| c.iter().collect())
         .collect()
-}
-
-/// `h:mm:ss` from milliseconds, truncated to whole seconds.
-// lead: use clock::format_hms
-fn format_hms(ms: u64) -> String {
-    let s = ms / 1000;
-    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }
 
 #[cfg(test)]
@@ -449,7 +445,7 @@ mod tests {
         let movetext = text.split("\n\n").nth(1).unwrap();
         assert_eq!(
             movetext,
-            "1. e4 {[%clk 0:59:59] [%emt 0:00:01]} 1... e5 {[%clk 10:00:00]} 2. Nf3 Nc6\n1/2-1/2"
+            "1. e4 {[%clk 0:59:59] [%emt 0:00:01.500]} 1... e5 {[%clk 10:00:00]} 2. Nf3 Nc6\n1/2-1/2"
         );
     }
 
@@ -560,10 +556,25 @@ mod tests {
     }
 
     #[test]
-    fn hms_format() {
-        assert_eq!(format_hms(0), "0:00:00");
-        assert_eq!(format_hms(61_999), "0:01:01");
-        assert_eq!(format_hms(7_262_000), "2:01:02");
-        assert_eq!(format_hms(u64::MAX), "5124095576030:25:51");
+    fn move_times_under_a_minute_keep_milliseconds() {
+        let times = [
+            (0, "0:00:00.000"),
+            (347, "0:00:00.347"),
+            (59_999, "0:00:59.999"),
+        ];
+        for (ms, text) in times {
+            let g = PgnGame {
+                moves: vec![PgnMove {
+                    san: "e4".into(),
+                    clk_ms: None,
+                    emt_ms: Some(ms),
+                }],
+                ..PgnGame::default()
+            };
+            let want = format!("1. e4 {{[%emt {text}]}}");
+            assert!(write_pgn(&g).contains(&want), "{ms} ms");
+            // It reads back to the millisecond.
+            assert_eq!(crate::clock::parse_hms(text), Ok(ms));
+        }
     }
 }

@@ -157,7 +157,9 @@ pub fn uci_go(limit: &Limit, to_move: Color) -> String {
 /// with `time`/`otim` before every move.
 pub fn xboard_level(tc: &TimeControl, untimed: Untimed) -> String {
     let base = |ms: u64| {
-        let s = ms / 1000;
+        // `level` counts whole seconds; a base under one second (`0.5+0.1`)
+        // is given as one, never as 0 (which engines read as no limit).
+        let s = (ms / 1000).max(1);
         if s.is_multiple_of(60) {
             format!("{}", s / 60)
         } else {

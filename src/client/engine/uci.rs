@@ -11,7 +11,6 @@ use std::time::Instant;
 
 use shakmaty::{Chess, Position};
 
-use super::log::Dir;
 use super::notation;
 use super::process::{EngineProcess, Next};
 use super::time::uci_go;
@@ -47,19 +46,25 @@ impl Uci {
                 }
                 (Some("option"), Some("name")) => {
                     let rest: Vec<&str> = words.take_while(|w| *w != "type").collect();
-                    declared.push(rest.join(" ").to_ascii_lowercase());
+                    declared.push(rest.join(" "));
                 }
                 _ => {}
             }
         }
-        for (name, value) in &settings.options {
-            if !declared.contains(&name.to_ascii_lowercase()) {
-                settings.log.line(
-                    Dir::Note,
-                    &format!("the engine did not declare option {name:?}; sending it anyway"),
-                );
-                ::log::warn!("the engine did not declare option {name:?}; sending it anyway");
+        // A misspelt option (`Skil Level`) would otherwise be ignored by
+        // the engine, seen only in the log: it is an error before the game.
+        for (name, _) in &settings.options {
+            if !declared.iter().any(|d| d.eq_ignore_ascii_case(name)) {
+                return Err(Fault::new(
+                    format!(
+                        "the engine has no option {name:?} (it declares: {})",
+                        declared.join(", ")
+                    ),
+                    Vec::new(),
+                ));
             }
+        }
+        for (name, value) in &settings.options {
             uci.send(&format!("setoption name {name} value {value}"))?;
         }
         uci.ready()?;

@@ -1,9 +1,13 @@
 //! The XBoard (CECP, `protover 2`) side of the bridge.
 //!
 //! Start: `xboard`, `protover 2`, the engine's `feature` lines answered
-//! with `accepted` (until `done=1`, or 2 s of silence from an engine that
-//! never says `done=0`), `easy` (no pondering), the `--option`s as
-//! `option NAME=VALUE`.
+//! with `accepted` (until `done=1`; `done=0` lifts the timeout; after 2 s
+//! of silence a `new` makes an engine that buffers its output flush it
+//! (twice at most), and 2 s more of silence is an engine that never says
+//! `done=0`; features that come later still are taken), `easy`
+//! (no pondering), the `--option`s as `option NAME=VALUE`. Its move is
+//! read in every form CECP documents: `move MOVE`, `N. ... MOVE`, `My move
+//! is: MOVE`; a line the bridge does not understand is said on the console.
 //!
 //! Each move: the engine is kept in `force` mode between moves. If it
 //! already knows the game so far, it gets the new moves (`usermove`);
@@ -33,6 +37,11 @@ use crate::game;
 /// How long an engine that never said `feature done=0` gets to send its
 /// features (the protocol's two seconds).
 const FEATURE_WAIT: Duration = Duration::from_secs(2);
+
+/// How many times a silent engine is nudged with `new` (each followed by
+/// another [`FEATURE_WAIT`]) before it is taken as one that never says
+/// `done=0`.
+const NUDGES: u32 = 2;
 
 /// An XBoard engine after its handshake.
 pub struct Xboard {
@@ -103,6 +112,8 @@ pub fn parse_features(line: &str) -> Vec<(String, String)> {
 /// What one line from the engine means while it is on move.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Said {
+    /// Its move, in any form CECP documents: `move MOVE`, the older
+    /// `N. ... MOVE` and `My move is: MOVE` (GNU Chess writes `My move is :`).
     Move(String),
     OfferDraw,
     Resign,
@@ -110,15 +121,39 @@ pub enum Said {
     Result(String, String),
     /// The engine refused a move or command of ours.
     Illegal(String),
+    /// A line CECP lets an engine send that needs nothing from us: thinking
+    /// output (`9 156 1084 48000 Nf3 Nc6`), `#` comments, `feature`, `pong`,
+    /// `tell...`, and the echo of a move given to it (`1. e2e4`).
     Other,
+    /// A line the bridge does not understand (said on the console).
+    Unknown,
 }
 
 /// Reads one engine line.
 pub fn classify(line: &str) -> Said {
     let t = line.trim();
+    if let Some(rest) = t.strip_prefix("My move is") {
+        let m = rest.trim_start().trim_start_matches(':').trim();
+        return match m.split_whitespace().next() {
+            Some(m) => Said::Move(m.into()),
+            None => Said::Unknown,
+        };
+    }
     let mut words = t.split_whitespace();
-    match words.next() {
-        Some("move") => words.next().map_or(Said::Other, |m| Said::Move(m.into())),
+    let first = words.next();
+    if let Some(n) = first.and_then(|w| w.strip_suffix('.'))
+        && !n.is_empty()
+        && n.bytes().all(|b| b.is_ascii_digit())
+    {
+        // `12. ... Nf6` is the engine's move; `12. Nf3` echoes ours.
+        return match (words.next(), words.next()) {
+            (Some("..."), Some(m)) => Said::Move(m.into()),
+            _ => Said::Other,
+        };
+    }
+    match first {
+        None => Said::Other,
+        Some("move") => words.next().map_or(Said::Unknown, |m| Said::Move(m.into())),
         Some("offer") if words.next() == Some("draw") => Said::OfferDraw,
         Some("resign") => Said::Resign,
         Some(r @ ("1-0" | "0-1" | "1/2-1/2")) => {
@@ -130,7 +165,14 @@ pub fn classify(line: &str) -> Said {
             Said::Result(r.into(), comment.into())
         }
         Some(w) if w.starts_with("Illegal") => Said::Illegal(t.into()),
-        _ => Said::Other,
+        Some(
+            "feature" | "pong" | "telluser" | "tellusererror" | "tellopponent" | "tellothers"
+            | "tellall" | "tellics" | "tellicsnoalias" | "askuser" | "hint:",
+        ) => Said::Other,
+        Some(w) if w.starts_with('#') || w.bytes().next().is_some_and(|b| b.is_ascii_digit()) => {
+            Said::Other
+        }
+        Some(_) => Said::Unknown,
     }
 }
 
@@ -157,9 +199,21 @@ impl Xboard {
         let started = Instant::now();
         let mut deadline = started + FEATURE_WAIT;
         let mut done = false;
+        let mut heard = false;
+        let mut nudged = 0;
         while !done {
             let line = match x.proc.next_line(deadline) {
                 Next::Line(l) => l,
+                // Some engines (GNU Chess 6.2.7 on a pipe) hold their
+                // feature lines in a buffer until a command that flushes
+                // it; `new` does (and costs nothing: every game starts
+                // with `new` and `force` anyway).
+                Next::Timeout if !heard && nudged < NUDGES && deadline < started + HANDSHAKE => {
+                    nudged += 1;
+                    x.send("new")?;
+                    deadline += FEATURE_WAIT;
+                    continue;
+                }
                 // An engine that never said done=0 is taken as it is.
                 Next::Timeout if deadline < started + HANDSHAKE => break,
                 Next::Timeout => {
@@ -175,22 +229,11 @@ impl Xboard {
                     ));
                 }
             };
-            if !line.trim_start().starts_with("feature") {
-                continue;
-            }
-            for (name, value) in parse_features(&line) {
-                let on = value == "1";
-                match name.as_str() {
-                    "done" if on => done = true,
-                    "done" => deadline = started + HANDSHAKE,
-                    "myname" if !value.trim().is_empty() => x.name = Some(value.clone()),
-                    "san" => x.san = on,
-                    "usermove" => x.usermove = on,
-                    "setboard" => x.setboard = on,
-                    "ping" => x.ping = on,
-                    _ => {}
-                }
-                x.send(&format!("accepted {name}"))?;
+            heard = true;
+            match x.take_features(&line)? {
+                Some(true) => done = true,
+                Some(false) => deadline = started + HANDSHAKE,
+                None => {}
             }
         }
         x.send("easy")?;
@@ -199,6 +242,30 @@ impl Xboard {
         }
         x.sync()?;
         Ok(x)
+    }
+
+    /// Takes note of a `feature` line and accepts each feature; returns
+    /// its `done` value, if it has one. Features that come late (after the
+    /// handshake gave up waiting) are taken too.
+    fn take_features(&mut self, line: &str) -> Result<Option<bool>, Fault> {
+        let mut done = None;
+        if !line.trim_start().starts_with("feature") {
+            return Ok(done);
+        }
+        for (name, value) in parse_features(line) {
+            let on = value == "1";
+            match name.as_str() {
+                "done" => done = Some(on),
+                "myname" if !value.trim().is_empty() => self.name = Some(value.clone()),
+                "san" => self.san = on,
+                "usermove" => self.usermove = on,
+                "setboard" => self.setboard = on,
+                "ping" => self.ping = on,
+                _ => {}
+            }
+            self.send(&format!("accepted {name}"))?;
+        }
+        Ok(done)
     }
 
     fn send(&mut self, line: &str) -> Result<(), Fault> {
@@ -234,6 +301,7 @@ impl Xboard {
 
     /// Takes note of a line that came while the engine was not on move.
     fn note(&mut self, line: &str) -> Result<(), Fault> {
+        self.take_features(line)?;
         match classify(line) {
             Said::OfferDraw => self.offered = true,
             Said::Resign => self.resigned = true,
@@ -305,6 +373,16 @@ impl Xboard {
         }
         self.known = Some((job.start.clone(), job.moves.to_vec()));
         Ok(())
+    }
+
+    /// Says on the console, and in the engine log, that a line from the
+    /// engine was not understood (and so was ignored).
+    fn not_understood(&self, line: &str) {
+        let text = crate::text::strip_control(line.trim());
+        eprintln!("client: engine line not understood (ignored): {text}");
+        self.settings
+            .log
+            .line(Dir::Note, &format!("not understood (ignored): {text}"));
     }
 
     fn hung(&self, job: &Job<'_>) -> Fault {
@@ -410,12 +488,27 @@ impl Driver for Xboard {
                         self.proc.recent(),
                     ));
                 }
-                Said::Other => {}
+                Said::Unknown => self.not_understood(&line),
+                Said::Other => {
+                    self.take_features(&line)?;
+                }
             }
         }
         // Stop it from thinking on; catch a claim or offer sent just after
         // the move.
         self.send("force")?;
+        // With `ping`, wait until the engine has said all it had to say
+        // about this move (GNU Chess sends `1. ... e5` and then `My move
+        // is : e5`): the second form must not be read as the next move.
+        self.sync()?;
+        // An offer the sync read goes with this move, as one drained would.
+        if std::mem::take(&mut self.offered) {
+            if job.draw_offered {
+                answer.accept_draw = true;
+            } else {
+                answer.offer_draw = true;
+            }
+        }
         // (An engine that died right after its move is found next time.)
         let _ = self.proc.drain(|l| match classify(l) {
             Said::Result(r, _) if r == "1/2-1/2" => answer.claim_draw = true,
@@ -482,7 +575,28 @@ mod tests {
             Said::Illegal(_)
         ));
         assert_eq!(classify("1 25 0 1234 e2e4 e7e5"), Said::Other);
-        assert_eq!(classify("move"), Said::Other);
+        assert_eq!(classify("move"), Said::Unknown);
         assert_eq!(classify(""), Said::Other);
+        assert_eq!(classify("Hello, I am confused"), Said::Unknown);
+        assert_eq!(classify("# thinking"), Said::Other);
+        assert_eq!(classify("feature done=1"), Said::Other);
+    }
+
+    #[test]
+    fn every_documented_move_form() {
+        // CECP: `move MOVE`; older engines `N. ... MOVE` and
+        // `My move is: MOVE`; GNU Chess 6.2.7 `My move is : MOVE`.
+        for line in [
+            "move g8f6",
+            "1. ... g8f6",
+            "12. ... g8f6",
+            "My move is: g8f6",
+            "My move is : g8f6",
+        ] {
+            assert_eq!(classify(line), Said::Move("g8f6".into()), "{line}");
+        }
+        assert_eq!(classify("3. ... Nf6"), Said::Move("Nf6".into()));
+        // The echo of the move we gave it is not its move.
+        assert_eq!(classify("1. e2e4"), Said::Other);
     }
 }

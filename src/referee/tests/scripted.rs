@@ -1742,7 +1742,7 @@ fn live_pgn_mid_game_and_final_pgn_with_clock_comments() {
     assert!(pgn.contains("[Termination \"normal\"]"), "{pgn}");
     assert!(pgn.contains("[TimeControl \"40/7200\"]"), "{pgn}");
     assert!(
-        pgn.contains("1. f3 {[%clk 1:59:58] [%emt 0:00:02]}"),
+        pgn.contains("1. f3 {[%clk 1:59:58] [%emt 0:00:02.000]}"),
         "{pgn}"
     );
     assert_eq!(pgn.matches("[%clk").count(), 4, "{pgn}");
