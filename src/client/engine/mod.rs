@@ -12,6 +12,7 @@
 //!
 //! See docs/engines.md for the user's view.
 
+pub mod analysis;
 pub mod bridge;
 pub mod log;
 pub mod notation;
@@ -132,6 +133,14 @@ pub trait Driver: Send {
     fn play(&mut self, job: &Job<'_>) -> Result<Answer, Fault>;
     /// The game ended with `result` (`1-0`, `0-1`, `1/2-1/2`, `*`).
     fn game_over(&mut self, result: &str);
+    /// Searches `position` on its own (no game history) with `search`,
+    /// waiting `wait` at most for the engine's move (see [`analysis`]).
+    fn analyse(
+        &mut self,
+        position: &Chess,
+        search: &analysis::Search,
+        wait: Duration,
+    ) -> Result<analysis::Analysis, Fault>;
     /// Says goodbye and stops the process.
     fn quit(self: Box<Self>);
 }

@@ -7,10 +7,11 @@
 //! always answers with a move (an offer from the opponent is declined by
 //! that move).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Position};
 
+use super::analysis::{Analysis, Collector, Search, parse_uci_info};
 use super::log::Dir;
 use super::notation;
 use super::process::{EngineProcess, Next};
@@ -169,6 +170,40 @@ impl Driver for Uci {
     }
 
     fn game_over(&mut self, _result: &str) {}
+
+    fn analyse(
+        &mut self,
+        position: &Chess,
+        search: &Search,
+        wait: Duration,
+    ) -> Result<Analysis, Fault> {
+        self.drain()?;
+        self.send(&position_command(position, &[]))?;
+        self.send(&search.uci_go())?;
+        let started = Instant::now();
+        let mut collector = Collector::new(position.clone(), false);
+        loop {
+            let line = self.line(started + wait, "bestmove")?;
+            if let Some(info) = parse_uci_info(&line) {
+                collector.take(info);
+                continue;
+            }
+            let mut words = line.split_whitespace();
+            if words.next() != Some("bestmove") {
+                continue;
+            }
+            let best = match words.next().unwrap_or("(none)") {
+                "(none)" | "0000" => None,
+                text => Some(notation::from_uci(position, text).map_err(|e| {
+                    Fault::new(
+                        format!("the engine sent an illegal move: {e}"),
+                        self.proc.recent(),
+                    )
+                })?),
+            };
+            return Ok(collector.finish(best, started.elapsed()));
+        }
+    }
 
     fn quit(self: Box<Self>) {
         self.proc.quit(Some("quit"));
