@@ -21,6 +21,9 @@
 //! stdout/stderr and return the process exit code ([`EXIT_OK`],
 //! [`EXIT_BAD_RECORDS`], [`EXIT_ERROR`]).
 
+pub mod annotate;
+pub mod batch;
+
 use std::fmt;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
