@@ -23,6 +23,7 @@
 
 pub mod annotate;
 pub mod batch;
+pub mod verbs;
 
 use std::fmt;
 use std::fs::File;
