@@ -23,6 +23,7 @@
 
 pub mod annotate;
 pub mod batch;
+pub mod report;
 pub mod verbs;
 
 use std::fmt;

@@ -216,6 +216,26 @@ pub enum EpdVerb {
   argus epd solve bk.epd bk-d10.epd --engine ./myengine --depth 10
   argus epd report wac-sf.epd wac-old.epd --html wac.html")]
     Solve(EngineRun),
+    /// Summarise result files of solve (the spec's "Gastric", section 3.3).
+    ///
+    /// Solved and missed records per file (with the missed ids), how many
+    /// were solved by time, depth and nodes, average nodes per second, and
+    /// for two or more files a comparison of each with the first (solved by
+    /// one only, time-to-solve ratio). Markdown on standard output; --html
+    /// writes a self-contained page with a chart of records solved against
+    /// time.
+    #[command(after_help = "Examples:
+  argus epd report wac-sf.epd
+  argus epd report wac-sf-100ms.epd wac-sf-1s.epd --html wac.html
+  argus epd report a.epd b.epd c.epd > comparison.md")]
+    Report {
+        /// Result files of argus epd solve (or analyse).
+        #[arg(required = true, value_name = "RESULT")]
+        files: Vec<PathBuf>,
+        /// Also write the report as a self-contained HTML page here.
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
+    },
 }
 
 /// The position check used by `check` and `normalize`: the four fields
@@ -236,6 +256,7 @@ pub fn main(verb: EpdVerb) -> u8 {
             input,
             output,
         } => kit::run_purge(&opcode, &input, output.as_deref()),
+        EpdVerb::Report { files, html } => kit::report::run_report(&files, html.as_deref()),
         EpdVerb::Analyse(run) => run.run(Verb::Analyse),
         EpdVerb::Solve(run) => run.run(Verb::Solve),
         EpdVerb::Mate { run, moves, upto } => {
