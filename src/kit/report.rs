@@ -518,7 +518,10 @@ pub fn run_report(paths: &[std::path::PathBuf], html_out: Option<&std::path::Pat
             .collect()
     };
     let result = read().and_then(|suites| {
-        print!("{}", markdown(&suites));
+        let mut stdout = std::io::stdout().lock();
+        std::io::Write::write_all(&mut stdout, markdown(&suites).as_bytes())
+            .and_then(|()| std::io::Write::flush(&mut stdout))
+            .map_err(|e| KitError::io("writing the report", e))?;
         if let Some(out) = html_out {
             let name = crate::text::strip_control(&out.display().to_string());
             std::fs::write(out, html(&suites))

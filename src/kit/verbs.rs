@@ -60,7 +60,8 @@ impl EngineWorker {
         let Some(d) = self.driver.as_mut() else {
             return Err(Fault::new("the engine is not running", Vec::new()));
         };
-        let r = d.analyse(pos, search, wait);
+        // Each position on its own: no hash or history from the last one.
+        let r = d.new_game().and_then(|()| d.analyse(pos, search, wait));
         if r.is_err() {
             // Dropping the driver kills the process.
             self.driver = None;
@@ -88,7 +89,9 @@ impl EngineWorker {
                 ..self.search
             };
             let a = self.search(pos, &search)?;
-            if add_mate(rec, pos, &a, k).is_some() {
+            // A pass may find a longer mate than it asked for: any real
+            // mate within the longest sought counts.
+            if add_mate(rec, pos, &a, moves).is_some() {
                 return Ok(Some(true));
             }
         }
