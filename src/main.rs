@@ -67,13 +67,15 @@ enum Cmd {
     /// Two pseudo-terminal cables are made inside the process; a random and
     /// a greedy mover play game after game until you quit.
     Demo(DemoArgs),
-    /// EPD Kit: check, normalise and purge EPD files.
+    /// EPD Kit: check, normalise and purge EPD files; analyse, mate-search
+    /// and solve them with an engine; report on test-suite results.
     ///
     /// Every verb reads EPD records one line at a time (blank lines are
     /// skipped; lines over 4096 bytes are reported and skipped) and reports
     /// each bad record as FILE:LINE: reason. Exit status: 0 when every
     /// record was good, 1 when some record was bad, 2 when a file could not
-    /// be read or written. A FILE of "-" means standard input or output.
+    /// be read or written (130: an engine verb was interrupted; --resume
+    /// goes on). A FILE of "-" means standard input or output.
     Epd {
         #[command(subcommand)]
         verb: EpdVerb,
