@@ -9,6 +9,8 @@
 //! * [`process`]: the child process, its output lines, its end.
 //! * [`notation`]: SAN <-> UCI / XBoard moves. [`time`]: clocks for engines.
 //! * [`log`]: `--log FILE`, the engine traffic with times.
+//! * [`analysis`]: fixed searches and the engine's thinking (UCI `info`,
+//!   XBoard `post` lines) for `argus epd analyse | mate | solve`.
 //!
 //! See docs/engines.md for the user's view.
 
