@@ -477,3 +477,39 @@ fn stockfish_solves_classic_positions_with_legal_lines_and_real_mates() {
         assert_eq!(mate_length(&pos, &pv), Some(dm), "{}", r.to_canonical());
     }
 }
+
+#[test]
+fn the_engine_bridge_replies_with_ce_pv_and_acd() {
+    use argus::client::Action;
+    use argus::client::engine::{
+        Bridge, CommandLine, EngineLog, EngineSettings, Protocol, Untimed,
+    };
+    let settings = EngineSettings {
+        command: CommandLine::parse(&fake("")).unwrap(),
+        protocol: Protocol::Uci,
+        options: Vec::new(),
+        untimed: Untimed::Depth(2),
+        margin: Duration::from_secs(5),
+        depth_wait: Duration::from_secs(30),
+        log: EngineLog::none(),
+    };
+    let mut bridge = Bridge::start(settings, None).unwrap();
+    for cmd in ["reset", "inform", "respond"] {
+        let actions = bridge.handle_line(&format!("{SCHOLAR} refcom {cmd};"));
+        if cmd != "respond" {
+            continue;
+        }
+        let reply = actions
+            .iter()
+            .find_map(|a| match a {
+                Action::Reply(r) => Some(Record::parse(r).unwrap()),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("no reply: {actions:?}"));
+        let text = reply.to_canonical();
+        assert!(text.contains("sm Qxf7#;"), "{text}");
+        assert!(text.contains("ce 32766;"), "{text}");
+        assert!(text.contains("pv Qxf7#;"), "{text}");
+        assert!(text.contains("acd 2;"), "{text}");
+    }
+}

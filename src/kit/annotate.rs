@@ -14,7 +14,7 @@
 
 use shakmaty::{Chess, Move, Position};
 
-use crate::client::engine::analysis::{Analysis, Score, mate_length};
+use crate::client::engine::analysis::{Analysis, Score, mate_length, pv_operation};
 use crate::epd::{Operation, Record};
 use crate::game;
 
@@ -48,11 +48,7 @@ pub fn add_analysis(rec: &mut Record, pos: &Chess, a: Option<&Analysis>) {
         rec.set(Operation::new("ce").token(no_moves_ce(pos).unwrap_or(0).to_string()));
         return;
     };
-    let mut pv = Operation::new("pv");
-    for m in &a.pv {
-        pv = pv.token(m.clone());
-    }
-    rec.set(pv);
+    rec.set(pv_operation(&a.pv));
     let ce = a.score.map_or(0, Score::ce);
     rec.set(Operation::new("ce").token(ce.to_string()));
     if let Some(first) = a.pv.first() {
@@ -144,11 +140,7 @@ pub fn add_mate(rec: &mut Record, pos: &Chess, a: &Analysis, n: u32) -> Option<u
     }
     rec.set(Operation::new("dm").token(k.to_string()));
     rec.set(Operation::new("pm").token(a.pv[0].clone()));
-    let mut pv = Operation::new("pv");
-    for m in &a.pv {
-        pv = pv.token(m.clone());
-    }
-    rec.set(pv);
+    rec.set(pv_operation(&a.pv));
     add_counts(rec, a);
     Some(k)
 }

@@ -348,6 +348,15 @@ impl Collector {
     }
 }
 
+/// The EPD `pv` operation of SAN moves (no operands for none).
+pub fn pv_operation(moves: &[String]) -> crate::epd::Operation {
+    moves
+        .iter()
+        .fold(crate::epd::Operation::new("pv"), |op, m| {
+            op.token(m.clone())
+        })
+}
+
 /// Replays SAN moves from `pos`; the position after them, or the first
 /// move that is not legal.
 pub fn replay(pos: &Chess, san: &[String]) -> Result<Chess, String> {

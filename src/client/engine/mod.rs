@@ -95,6 +95,9 @@ pub struct Answer {
     pub resign: bool,
     /// It claimed a draw (XBoard `1/2-1/2 {...}`).
     pub claim_draw: bool,
+    /// What it reported while thinking (score, pv, depth), if anything:
+    /// the reply carries it as `ce`, `pv`, `acd`.
+    pub thinking: Option<analysis::Analysis>,
 }
 
 /// Why the engine could not be used: what happened and its last output.

@@ -137,7 +137,9 @@ impl Driver for Uci {
         self.drain()?;
         self.send(&position_command(job.start, job.moves))?;
         self.send(&uci_go(&job.limit, job.position.turn()))?;
-        let deadline = Instant::now() + job.wait;
+        let started = Instant::now();
+        let deadline = started + job.wait;
+        let mut thinking = Collector::new(job.position.clone(), false);
         loop {
             let line = match self.line(deadline, "bestmove") {
                 Ok(l) => l,
@@ -151,6 +153,10 @@ impl Driver for Uci {
                     return Err(f);
                 }
             };
+            if let Some(info) = parse_uci_info(&line) {
+                thinking.take(info);
+                continue;
+            }
             let mut words = line.split_whitespace();
             if words.next() != Some("bestmove") {
                 continue;
@@ -159,6 +165,7 @@ impl Driver for Uci {
             return match notation::from_uci(job.position, text) {
                 Ok(m) => Ok(Answer {
                     mv: Some(m),
+                    thinking: Some(thinking.finish(Some(m), started.elapsed())),
                     ..Answer::default()
                 }),
                 Err(e) => Err(Fault::new(
