@@ -236,7 +236,6 @@ fn a_crashing_or_hanging_engine_is_restarted_and_the_record_marked() {
         let once = f.path(&format!("{what}.once"));
         let out = f.path(&format!("{what}.epd"));
         let engine = fake(&format!("{flag} 1 --once {once}"));
-        let started = Instant::now();
         let o = verb(
             "analyse",
             &input,
@@ -244,7 +243,6 @@ fn a_crashing_or_hanging_engine_is_restarted_and_the_record_marked() {
             &engine,
             &["--movetime", "50", "--margin-ms", "300"],
         );
-        assert!(started.elapsed() < Duration::from_secs(60));
         assert_eq!(o.status.code(), Some(1), "{what}: {}", text(&o.stderr));
         let recs = records(Path::new(&out));
         assert_eq!(recs.len(), 4, "{what}");
