@@ -264,6 +264,21 @@ fn a_crashing_or_hanging_engine_is_restarted_and_the_record_marked() {
             text(&o.stderr)
         );
     }
+    // An engine that does not start at all stops the run before it begins.
+    let out = f.path("none.epd");
+    let o = verb(
+        "analyse",
+        &input,
+        &out,
+        "/nonexistent/engine",
+        &["--depth", "1"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("/nonexistent/engine"),
+        "{}",
+        text(&o.stderr)
+    );
 }
 
 #[test]

@@ -121,6 +121,15 @@ impl EngineRun {
         };
         let stop = crate::app::signals::stop_requests("argus epd");
         let (settings, search) = settings;
+        // An engine that cannot start at all is an error, not a fault on
+        // every record.
+        match crate::client::engine::start(&settings) {
+            Ok(d) => d.quit(),
+            Err(f) => {
+                eprintln!("argus epd: {f}");
+                return kit::EXIT_ERROR;
+            }
+        }
         kit::verbs::run_verb(
             &files,
             &|| Box::new(EngineWorker::new(settings.clone(), verb, search)),
