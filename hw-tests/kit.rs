@@ -371,6 +371,12 @@ fn xboard_engines_analyse_too() {
         let pv = pv_of(&r);
         assert_eq!(pv.len(), 1, "{}", r.to_canonical());
         replay(&pos, &pv).unwrap();
+        // Its thinking line (`post`) gives ce, acd and acn.
+        let text = r.to_canonical();
+        assert!(
+            text.contains("ce 17;") && text.contains("acd 1;") && text.contains("acn 42;"),
+            "{text}"
+        );
     }
     let o = verb(
         "analyse",
