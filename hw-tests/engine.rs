@@ -9,53 +9,17 @@
 mod common;
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use argus::game::{Game, position_from_fen};
 use argus::record::pgn_read::read_pgn_games;
-use common::{Cable, argus_bin};
+use common::{Cable, argus_bin, fixture};
 use shakmaty::Chess;
 
 /// Upper bound for a whole match (generous: CI machines are slow).
 const MATCH_LIMIT: Duration = Duration::from_secs(120);
-
-/// The fixture engines, built once per test run.
-fn fixture(name: &str) -> PathBuf {
-    static BUILT: OnceLock<Result<(), String>> = OnceLock::new();
-    let built = BUILT.get_or_init(|| {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let out = Command::new(cargo)
-            .args([
-                "build",
-                "--quiet",
-                "--example",
-                "uci-random",
-                "--example",
-                "xboard-random",
-            ])
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .output()
-            .map_err(|e| format!("cannot run cargo: {e}"))?;
-        if out.status.success() {
-            Ok(())
-        } else {
-            Err(String::from_utf8_lossy(&out.stderr).into_owned())
-        }
-    });
-    if let Err(e) = built {
-        panic!("cannot build the fixture engines: {e}");
-    }
-    let path = argus_bin()
-        .parent()
-        .expect("the argus binary has a directory")
-        .join("examples")
-        .join(name);
-    assert!(path.exists(), "fixture {} was not built", path.display());
-    path
-}
 
 /// A child process killed on drop.
 struct Proc(Child);

@@ -7,6 +7,11 @@
 //! * **purge** (pfop, spec 7.4) – copy every good record without one
 //!   opcode; bad records are reported and left out.
 //!
+//! The engine verbs analyse (pfga), mate (pfms) and solve (pfts) are in
+//! [`annotate`] (what a record gets), [`batch`] (the run through N
+//! workers) and [`verbs`] (the engine worker and the files); the report
+//! (the spec's Gastric) is in [`report`]. See docs/kit.md.
+//!
 //! All verbs stream: one line in memory at a time, at most
 //! [`MAX_LINE`] + 1 bytes of it (a longer line is reported and skipped
 //! without being held), so memory stays constant on files of any size.
@@ -20,6 +25,11 @@
 //! them); the `run_*` functions are what `main` calls: they print to
 //! stdout/stderr and return the process exit code ([`EXIT_OK`],
 //! [`EXIT_BAD_RECORDS`], [`EXIT_ERROR`]).
+
+pub mod annotate;
+pub mod batch;
+pub mod report;
+pub mod verbs;
 
 use std::fmt;
 use std::fs::File;

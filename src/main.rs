@@ -95,18 +95,23 @@ enum Cmd {
         argus demo --ascii --think-ms 100\n  \
         argus demo --headless --games 2 --pgn demo.pgn")]
     Demo(DemoArgs),
-    /// EPD Kit: check, normalise and purge EPD files.
+    /// EPD Kit: check, normalise and purge EPD files; analyse, mate-search
+    /// and solve them with an engine; report on test-suite results.
     ///
     /// Every verb reads EPD records one line at a time (blank lines are
     /// skipped; lines over 4096 bytes are reported and skipped) and reports
     /// each bad record as FILE:LINE: reason. Exit status: 0 when every
     /// record was good, 1 when some record was bad, 2 when a file could not
     /// be read or written (or is not an EPD file: its first records all
-    /// bad). A FILE of "-" means standard input or output.
-    #[command(after_help = "Examples:\n  \
-        argus epd check openings.epd\n  \
-        argus epd normalize suite.epd suite-clean.epd\n  \
-        argus epd purge ce analysed.epd -")]
+    /// bad); 130 when an engine verb was interrupted (--resume goes on). A
+    /// FILE of "-" means standard input or output.
+    #[command(after_help = "Examples:
+  \
+        argus epd check openings.epd
+  \
+        argus epd solve wac.epd wac-sf.epd --engine stockfish --movetime 1000
+  \
+        argus epd report wac-sf.epd wac-gnu.epd --html report.html")]
     Epd {
         #[command(subcommand)]
         verb: EpdVerb,

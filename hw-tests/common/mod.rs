@@ -354,3 +354,39 @@ pub fn long_opening(plies: usize) -> String {
         }
     }
 }
+
+/// A fixture engine (`hw-tests/fixtures/`, built as examples once per
+/// test run): `uci-random` or `xboard-random`.
+pub fn fixture(name: &str) -> PathBuf {
+    static BUILT: OnceLock<Result<(), String>> = OnceLock::new();
+    let built = BUILT.get_or_init(|| {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let out = Command::new(cargo)
+            .args([
+                "build",
+                "--quiet",
+                "--example",
+                "uci-random",
+                "--example",
+                "xboard-random",
+            ])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .map_err(|e| format!("cannot run cargo: {e}"))?;
+        if out.status.success() {
+            Ok(())
+        } else {
+            Err(String::from_utf8_lossy(&out.stderr).into_owned())
+        }
+    });
+    if let Err(e) = built {
+        panic!("cannot build the fixture engines: {e}");
+    }
+    let path = argus_bin()
+        .parent()
+        .expect("the argus binary has a directory")
+        .join("examples")
+        .join(name);
+    assert!(path.exists(), "fixture {} was not built", path.display());
+    path
+}

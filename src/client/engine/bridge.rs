@@ -15,6 +15,7 @@ use std::time::Instant;
 
 use shakmaty::Position;
 
+use super::analysis::{Analysis, pv_operation};
 use super::log::Dir;
 use super::track::{Event, Tracker};
 use super::{Answer, Driver, EngineSettings, Fault, Job, Limit, start, time};
@@ -253,6 +254,7 @@ impl Bridge {
             return out;
         }
         if let Some(m) = a.mv {
+            add_thinking(&mut rec, a.thinking.as_ref());
             match self.tracker.play_own(m) {
                 Ok(san) => rec.set(Operation::sm(&san)),
                 Err(e) => {
@@ -271,6 +273,21 @@ impl Bridge {
         }
         out.push(Action::Reply(rec.to_canonical()));
         out
+    }
+}
+
+/// `ce`, `pv` and `acd` from the engine's last report before its move
+/// (issue 17: a reply may carry the analysis, as pfga output does).
+fn add_thinking(rec: &mut Record, thinking: Option<&Analysis>) {
+    let Some(t) = thinking else { return };
+    if let Some(score) = t.score {
+        rec.set(Operation::new("ce").token(score.ce().to_string()));
+    }
+    if !t.pv.is_empty() {
+        rec.set(pv_operation(&t.pv));
+    }
+    if let Some(d) = t.depth {
+        rec.set(Operation::new("acd").token(d.to_string()));
     }
 }
 

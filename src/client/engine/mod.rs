@@ -9,9 +9,12 @@
 //! * [`process`]: the child process, its output lines, its end.
 //! * [`notation`]: SAN <-> UCI / XBoard moves. [`time`]: clocks for engines.
 //! * [`log`]: `--log FILE`, the engine traffic with times.
+//! * [`analysis`]: fixed searches and the engine's thinking (UCI `info`,
+//!   XBoard `post` lines) for `argus epd analyse | mate | solve`.
 //!
 //! See docs/engines.md for the user's view.
 
+pub mod analysis;
 pub mod bridge;
 pub mod log;
 pub mod notation;
@@ -92,6 +95,9 @@ pub struct Answer {
     pub resign: bool,
     /// It claimed a draw (XBoard `1/2-1/2 {...}`).
     pub claim_draw: bool,
+    /// What it reported while thinking (score, pv, depth), if anything:
+    /// the reply carries it as `ce`, `pv`, `acd`.
+    pub thinking: Option<analysis::Analysis>,
 }
 
 /// Why the engine could not be used: what happened and its last output.
@@ -132,6 +138,14 @@ pub trait Driver: Send {
     fn play(&mut self, job: &Job<'_>) -> Result<Answer, Fault>;
     /// The game ended with `result` (`1-0`, `0-1`, `1/2-1/2`, `*`).
     fn game_over(&mut self, result: &str);
+    /// Searches `position` on its own (no game history) with `search`,
+    /// waiting `wait` at most for the engine's move (see [`analysis`]).
+    fn analyse(
+        &mut self,
+        position: &Chess,
+        search: &analysis::Search,
+        wait: Duration,
+    ) -> Result<analysis::Analysis, Fault>;
     /// Says goodbye and stops the process.
     fn quit(self: Box<Self>);
 }

@@ -7,10 +7,11 @@
 //! always answers with a move (an offer from the opponent is declined by
 //! that move).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Position};
 
+use super::analysis::{Analysis, Collector, Search, parse_uci_info};
 use super::notation;
 use super::process::{EngineProcess, Next};
 use super::time::uci_go;
@@ -141,7 +142,9 @@ impl Driver for Uci {
         self.drain()?;
         self.send(&position_command(job.start, job.moves))?;
         self.send(&uci_go(&job.limit, job.position.turn()))?;
-        let deadline = Instant::now() + job.wait;
+        let started = Instant::now();
+        let deadline = started + job.wait;
+        let mut thinking = Collector::new(job.position.clone(), false);
         loop {
             let line = match self.line(deadline, "bestmove") {
                 Ok(l) => l,
@@ -155,6 +158,10 @@ impl Driver for Uci {
                     return Err(f);
                 }
             };
+            if let Some(info) = parse_uci_info(&line) {
+                thinking.take(info);
+                continue;
+            }
             let mut words = line.split_whitespace();
             if words.next() != Some("bestmove") {
                 continue;
@@ -163,6 +170,7 @@ impl Driver for Uci {
             return match notation::from_uci(job.position, text) {
                 Ok(m) => Ok(Answer {
                     mv: Some(m),
+                    thinking: Some(thinking.finish(Some(m), started.elapsed())),
                     ..Answer::default()
                 }),
                 Err(e) => Err(Fault::new(
@@ -174,6 +182,40 @@ impl Driver for Uci {
     }
 
     fn game_over(&mut self, _result: &str) {}
+
+    fn analyse(
+        &mut self,
+        position: &Chess,
+        search: &Search,
+        wait: Duration,
+    ) -> Result<Analysis, Fault> {
+        self.drain()?;
+        self.send(&position_command(position, &[]))?;
+        self.send(&search.uci_go())?;
+        let started = Instant::now();
+        let mut collector = Collector::new(position.clone(), false);
+        loop {
+            let line = self.line(started + wait, "bestmove")?;
+            if let Some(info) = parse_uci_info(&line) {
+                collector.take(info);
+                continue;
+            }
+            let mut words = line.split_whitespace();
+            if words.next() != Some("bestmove") {
+                continue;
+            }
+            let best = match words.next().unwrap_or("(none)") {
+                "(none)" | "0000" => None,
+                text => Some(notation::from_uci(position, text).map_err(|e| {
+                    Fault::new(
+                        format!("the engine sent an illegal move: {e}"),
+                        self.proc.recent(),
+                    )
+                })?),
+            };
+            return Ok(collector.finish(best, started.elapsed()));
+        }
+    }
 
     fn quit(self: Box<Self>) {
         self.proc.quit(Some("quit"));

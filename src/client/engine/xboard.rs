@@ -27,6 +27,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Color, Move, Position};
 
+use super::analysis::{Analysis, Collector, Search, parse_xboard_thinking};
 use super::log::Dir;
 use super::notation;
 use super::process::{EngineProcess, Next};
@@ -524,6 +525,84 @@ impl Driver for Xboard {
             let _ = self.send(&format!("result {result} {{argus}}"));
         }
         self.known = None;
+    }
+
+    fn analyse(
+        &mut self,
+        position: &Chess,
+        search: &Search,
+        wait: Duration,
+    ) -> Result<Analysis, Fault> {
+        self.drain()?;
+        let limit = search
+            .xboard_limit()
+            .map_err(|e| Fault::new(e, self.proc.recent()))?;
+        let standard = *position == Chess::default();
+        if !standard && !self.setboard {
+            return Err(Fault::new(
+                "the engine cannot take a position (it lacks feature setboard=1)",
+                self.proc.recent(),
+            ));
+        }
+        self.known = None;
+        for c in ["new", "force", "post"] {
+            self.send(c)?;
+        }
+        for c in &limit {
+            self.send(c)?;
+        }
+        if !standard {
+            self.send(&format!("setboard {}", game::fen_of(position)))?;
+        }
+        self.sync()?;
+        self.send("go")?;
+        let started = Instant::now();
+        let mut collector = Collector::new(position.clone(), true);
+        let best = loop {
+            let line = match self.proc.next_line(started + wait) {
+                Next::Line(l) => l,
+                Next::Timeout => {
+                    return Err(Fault::new(
+                        format!(
+                            "the engine hung: no move within {:.1} s",
+                            wait.as_secs_f64()
+                        ),
+                        self.proc.recent(),
+                    ));
+                }
+                Next::Gone(why) => {
+                    return Err(Fault::new(
+                        format!("{why} while argus waited for its move"),
+                        self.proc.recent(),
+                    ));
+                }
+            };
+            if let Some(info) = parse_xboard_thinking(&line) {
+                collector.take(info);
+                continue;
+            }
+            match classify(&line) {
+                Said::Move(text) => {
+                    break Some(notation::from_xboard(position, &text).map_err(|e| {
+                        Fault::new(
+                            format!("the engine sent an illegal move: {e}"),
+                            self.proc.recent(),
+                        )
+                    })?);
+                }
+                Said::Result(..) | Said::Resign => break None,
+                Said::Illegal(t) => {
+                    return Err(Fault::new(
+                        format!("the engine refused the position: {t}"),
+                        self.proc.recent(),
+                    ));
+                }
+                Said::OfferDraw | Said::Other | Said::Unknown => {}
+            }
+        };
+        let elapsed = started.elapsed();
+        self.send("force")?;
+        Ok(collector.finish(best, elapsed))
     }
 
     fn quit(self: Box<Self>) {
