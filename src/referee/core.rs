@@ -13,7 +13,6 @@ use crate::clock::{self, ClockTag, Clocks};
 use crate::epd::line_check::{self, Checked};
 use crate::epd::{Operation, Record, RefCom, RefReq};
 use crate::game::{self, AutomaticEnd, DrawClaim, Game, SanErrorKind};
-use crate::record::elo::elo_difference;
 use crate::record::openings::order_openings;
 use crate::record::pgn::{PgnGame, PgnMove};
 use crate::referee::io::{Command, GameOver, GameResult, Input, Output, Termination, Verdict};
@@ -21,6 +20,7 @@ use crate::referee::settings::{ClientFault, FalseClaim, IllegalMove, Settings, S
 use crate::referee::snapshot::{
     ClientId, ClientView, ClockView, EventKind, EventView, Phase, ResultView, Snapshot, color_index,
 };
+use crate::stats::elo::elo_difference;
 use crate::text::strip_control;
 
 /// Which respond record to send.
