@@ -47,7 +47,7 @@ pub fn main(args: RefereeArgs) -> u8 {
         plan.output.live_pgn.clone(),
         args.headless,
     ) {
-        Ok(o) => o,
+        Ok(o) => o.with_results_json(plan.output.results_json.clone()),
         Err(e) => {
             eprintln!("argus referee: {e}");
             return EXIT_USAGE;

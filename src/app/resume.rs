@@ -57,7 +57,7 @@ pub fn main(args: ResumeArgs) -> u8 {
         args.output.live_pgn.clone(),
         args.headless,
     ) {
-        Ok(o) => o,
+        Ok(o) => o.with_results_json(args.output.results_json.clone()),
         Err(e) => return fail(&e),
     };
     if let Some(t) = &loaded.torn {

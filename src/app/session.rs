@@ -263,6 +263,7 @@ pub fn run(session: Session) -> Ending {
     // the last result vanishes with the alternate screen).
     if had_board && core.is_over() {
         println!("{}", core.summary());
+        println!("stats: {}", core.stats().line());
     }
     for l in links {
         l.close();
@@ -479,6 +480,7 @@ fn carry_out(
             ));
             outputs.live_pgn(|| Some(g.pgn.clone()));
             outputs.finished_game(g.game_number, &g.pgn);
+            outputs.match_stats(&core.stats());
         }
         Output::SessionOver { summary } => outputs.headless_line(&summary),
         Output::Notice { kind, text } => {

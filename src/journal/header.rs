@@ -85,6 +85,7 @@ impl Header {
             client_fault,
             max_resends,
             resend_after_ms,
+            sprt,
         } = &self.settings;
         let set = |key: &str, values: Vec<String>| Entry::Set {
             key: key.into(),
@@ -140,6 +141,13 @@ impl Header {
             ),
             set("max-resends", one(max_resends)),
             set("resend-after-ms", one(resend_after_ms)),
+            // One value: the spec with commas for spaces.
+            set(
+                "sprt",
+                sprt.iter()
+                    .map(|t| t.to_string().replace(' ', ","))
+                    .collect(),
+            ),
             set(
                 "link",
                 vec![
@@ -327,6 +335,12 @@ impl HeaderBuilder {
                 "max-resends" => {
                     s.max_resends = u32::try_from(num()?).map_err(|_| bad("too large"))?
                 }
+                "sprt" => {
+                    s.sprt = match opt()? {
+                        None => None,
+                        Some(v) => Some(v.parse().map_err(|e: String| bad(&e))?),
+                    }
+                }
                 "link" => port = parse_port(values).map_err(|e| bad(&e))?,
                 other => return Err(format!("unknown setting {other:?}")),
             }
@@ -455,6 +469,11 @@ mod tests {
                 client_fault: ClientFault::Continue,
                 max_resends: 5,
                 resend_after_ms: 30_000,
+                sprt: Some(
+                    "elo0=-1.5 elo1=3.25 alpha=0.1 beta=0.05 model=logistic"
+                        .parse()
+                        .unwrap(),
+                ),
             },
             port: PortSettings {
                 baud: 2400,

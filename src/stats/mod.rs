@@ -8,12 +8,14 @@
 //! * [`los`]: likelihood of superiority.
 //! * [`pentanomial`]: game-pair counts and their Elo margin.
 //! * [`sprt`]: the pentanomial SPRT (normalized or logistic bounds).
-//! * [`MatchStats`]: the running tally of one match, and its [`Report`].
+//! * [`MatchStats`]: the running tally of one match, and its [`Report`]
+//!   (in words with [`Report::line`], as JSON with [`Report::to_json`]).
 
 pub mod elo;
 pub mod los;
 pub mod pentanomial;
 pub mod sprt;
+mod words;
 
 use elo::{EloEstimate, GAME_SCORES, ScoreSample};
 use pentanomial::Pentanomial;

@@ -4,6 +4,7 @@
 
 mod doc;
 mod harness;
+mod sprt;
 
 use shakmaty::Color;
 
