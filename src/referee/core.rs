@@ -1971,6 +1971,7 @@ impl Referee {
             games_total: self.settings.games,
             score_halves: self.score_halves,
             result,
+            stats: Some(self.stats()).filter(|r| r.games > 0),
             events: self.events.iter().cloned().collect(),
         }
     }

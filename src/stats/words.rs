@@ -50,6 +50,26 @@ impl Report {
         s
     }
 
+    /// The few figures that fit the board's status row: W-D-L, Elo ± 95%,
+    /// LOS and, with the SPRT, the LLR and its bounds.
+    pub fn short(&self) -> String {
+        let mut s = format!("W-D-L {}-{}-{}", self.wins, self.draws, self.losses);
+        if let (Some(elo), Some(los)) = (self.elo, self.los) {
+            s.push_str(&format!(
+                ", Elo {}, LOS {:.0}%",
+                elo_words(&elo),
+                los * 100.0
+            ));
+        }
+        if let Some(t) = &self.sprt {
+            s.push_str(&format!(
+                ", LLR {:.2} ({:.2}, {:.2})",
+                t.llr, t.lower_bound, t.upper_bound
+            ));
+        }
+        s
+    }
+
     /// The `--results-json` object. Infinite Elo figures (a perfect or zero
     /// score) are `null`, as JSON has no infinity.
     pub fn to_json(&self) -> Value {
@@ -139,6 +159,12 @@ mod tests {
         );
         assert!(line.contains("; 3 pairs [0, 0, 2, 1, 0], pentanomial Elo +58 +/- "));
         assert!(line.contains("; SPRT LLR "), "{line}");
+        let short = r.short();
+        assert!(short.starts_with("W-D-L 2-3-1, Elo +58 +/- "), "{short}");
+        assert!(
+            short.contains(", LOS ") && short.contains(", LLR "),
+            "{short}"
+        );
         let j = r.to_json();
         assert_eq!(
             (j["wins"].as_u64(), j["draws"].as_u64()),
