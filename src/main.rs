@@ -37,6 +37,11 @@ enum Cmd {
     /// Client A (on PORT_A) has White in game 1; colours alternate unless
     /// --no-swap. Exit status: 0 when the session ended normally, 2 for bad
     /// usage or a port that cannot be opened, 1 for anything else.
+    #[command(after_help = "Examples:\n  \
+        argus referee /dev/ttyUSB0 /dev/ttyUSB1 --tc 40/7200:3600 --games 6 --pgn match.pgn\n  \
+        argus referee COM1 COM2 --headless --tc 10+0.1 --games 2000 --openings book.epd \
+        --sprt \"elo0=0 elo1=5\" --results-json results.json\n  \
+        argus referee /dev/ttyS0 /dev/ttyS1 --config event.toml")]
     Referee(Box<RefereeArgs>),
     /// Carry on with a match whose referee stopped (crash, power cut).
     ///
