@@ -187,6 +187,10 @@ pub struct MatchOptions {
     /// and beta default to 0.05, the model to normalized).
     #[arg(long, value_name = "SPEC")]
     pub sprt: Option<String>,
+    /// Adjudicate a game as a draw once this many full moves have been
+    /// played, opening moves included (Termination "adjudication").
+    #[arg(long, value_name = "N")]
+    pub max_moves: Option<u32>,
 }
 
 impl MatchOptions {
@@ -211,6 +215,7 @@ impl MatchOptions {
             resend_after: self.resend_after.or(f.resend_after),
             max_resends: self.max_resends.or(f.max_resends),
             sprt: self.sprt.or(f.sprt),
+            max_moves: self.max_moves.or(f.max_moves),
         }
     }
 }
@@ -572,6 +577,10 @@ pub fn plan(
         },
         max_resends: m.max_resends.unwrap_or(defaults.max_resends),
         resend_after_ms: seconds_ms(m.resend_after.unwrap_or(0.0), "resend-after", 86_400.0)?,
+        max_moves: match m.max_moves {
+            Some(0) => return Err("--max-moves must be at least 1".into()),
+            n => n,
+        },
         sprt: match &m.sprt {
             Some(spec) => Some(spec.parse().map_err(|e| format!("--sprt {spec:?}: {e}"))?),
             None => None,

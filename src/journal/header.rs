@@ -86,6 +86,7 @@ impl Header {
             max_resends,
             resend_after_ms,
             sprt,
+            max_moves,
         } = &self.settings;
         let set = |key: &str, values: Vec<String>| Entry::Set {
             key: key.into(),
@@ -141,6 +142,7 @@ impl Header {
             ),
             set("max-resends", one(max_resends)),
             set("resend-after-ms", one(resend_after_ms)),
+            set("max-moves", max_moves.iter().map(u32::to_string).collect()),
             // One value: the spec with commas for spaces.
             set(
                 "sprt",
@@ -335,6 +337,12 @@ impl HeaderBuilder {
                 "max-resends" => {
                     s.max_resends = u32::try_from(num()?).map_err(|_| bad("too large"))?
                 }
+                "max-moves" => {
+                    s.max_moves = match opt()? {
+                        None => None,
+                        Some(v) => Some(v.parse().map_err(|_| bad("not a number"))?),
+                    }
+                }
                 "sprt" => {
                     s.sprt = match opt()? {
                         None => None,
@@ -469,6 +477,7 @@ mod tests {
                 client_fault: ClientFault::Continue,
                 max_resends: 5,
                 resend_after_ms: 30_000,
+                max_moves: Some(120),
                 sprt: Some(
                     "elo0=-1.5 elo1=3.25 alpha=0.1 beta=0.05 model=logistic"
                         .parse()

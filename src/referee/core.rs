@@ -15,6 +15,7 @@ use crate::epd::{Operation, Record, RefCom, RefReq};
 use crate::game::{self, AutomaticEnd, DrawClaim, Game, SanErrorKind};
 use crate::record::openings::order_openings;
 use crate::record::pgn::{PgnGame, PgnMove};
+use crate::referee::adjudication;
 use crate::referee::io::{Command, GameOver, GameResult, Input, Output, Termination, Verdict};
 use crate::referee::settings::{ClientFault, FalseClaim, IllegalMove, Settings, Start};
 use crate::referee::snapshot::{
@@ -1065,7 +1066,7 @@ impl Referee {
                 format!("{} offers a draw with {san}", color_name(color)),
             );
         }
-        if self.check_automatic_end(at, out) {
+        if self.check_automatic_end(at, out) || self.check_adjudication(at, out) {
             return;
         }
         let opponent = from.other();
@@ -1326,6 +1327,20 @@ impl Referee {
             }
         };
         self.end_game(result, Termination::Normal, reason, at, out);
+        true
+    }
+
+    /// Ends the game if an adjudication rule of the settings does
+    /// (`--max-moves`). Returns whether it did.
+    fn check_adjudication(&mut self, at: u64, out: &mut Vec<Output>) -> bool {
+        let Some(g) = self.game.as_ref() else {
+            return false;
+        };
+        let Some(reason) = adjudication::max_moves_reached(g.game.ply(), self.settings.max_moves)
+        else {
+            return false;
+        };
+        self.end_game(GameResult::Draw, Termination::Adjudication, reason, at, out);
         true
     }
 

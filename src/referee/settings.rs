@@ -112,6 +112,8 @@ pub struct Settings {
     pub max_resends: u32,
     /// Stop the match when this test on the game pairs accepts H0 or H1.
     pub sprt: Option<Sprt>,
+    /// Adjudicate a draw once this many full moves have been played.
+    pub max_moves: Option<u32>,
 }
 
 impl Default for Settings {
@@ -137,6 +139,7 @@ impl Default for Settings {
             max_resends: 2,
             resend_after_ms: 0,
             sprt: None,
+            max_moves: None,
         }
     }
 }

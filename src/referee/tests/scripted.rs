@@ -3,6 +3,7 @@
 //! in `docs/protocol.md` are checked against the core in `doc`.
 
 mod doc;
+mod adjudication;
 mod harness;
 mod sprt;
 
