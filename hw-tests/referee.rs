@@ -1201,3 +1201,77 @@ fn a_bad_move_in_the_openings_names_its_own_line() {
     assert!(err.contains("Ke3"), "{err}");
     assert!(!dir.path().join("logs").exists(), "{err}");
 }
+
+#[test]
+fn a_headless_match_prints_statistics_writes_the_results_file_and_stops_by_sprt() {
+    let rig = rig_or_skip!();
+    let mut bout = Bout::new(rig);
+    let json = bout.path("results.json");
+    // B thinks longer than its whole clock: A wins every game on time, so
+    // every pair is WW. With these bounds (ln(0.7/0.3) = 0.85) the logistic
+    // LLR crosses the upper one after the second pair (1.20), not the
+    // first (0.60): the match stops after 4 of its 10 games.
+    bout.start_referee(&[
+        "--tc",
+        "2s",
+        "--games",
+        "10",
+        "--sprt",
+        "elo0=0 elo1=400 alpha=0.3 beta=0.3 model=logistic",
+        "--results-json",
+        &path_arg(&json),
+    ]);
+    bout.start_client(0, 7, &[]);
+    bout.start_client(1, 8, &["--think-ms", "3500"]);
+    assert_eq!(bout.finish(120), [0, 0, 0]);
+
+    let games = bout.games_in(&bout.pgn_path());
+    assert_eq!(games.len(), 4, "the SPRT stops the match after two pairs");
+    let stdout = bout.referee().stdout_lines();
+    check_headless(&stdout, &games);
+    assert_summary(&stdout, &games);
+    // One statistics line after every game.
+    let stats: Vec<&String> = stdout.iter().filter(|l| l.starts_with("stats: ")).collect();
+    assert_eq!(stats.len(), 4, "{stdout:#?}");
+    assert!(
+        stats[0].starts_with("stats: 1 game, W-D-L 1-0-0, score 100.0%"),
+        "{stats:#?}"
+    );
+    assert!(stats[1].contains("; 1 pair [0, 0, 0, 0, 1]"), "{stats:#?}");
+    assert!(
+        stats[3].starts_with("stats: 4 games, W-D-L 4-0-0"),
+        "{stats:#?}"
+    );
+    assert!(stats[3].ends_with(" H1 accepted"), "{stats:#?}");
+    assert!(
+        stdout.iter().any(|l| l.contains("SPRT: H1 accepted")),
+        "{stdout:#?}"
+    );
+
+    let text = std::fs::read_to_string(&json).expect("the results file");
+    let v: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    assert_eq!(v["games"], 4);
+    assert_eq!(
+        (v["wins"].clone(), v["draws"].clone(), v["losses"].clone()),
+        (4.into(), 0.into(), 0.into())
+    );
+    assert_eq!(v["pentanomial"], serde_json::json!([0, 0, 0, 0, 2]));
+    assert!(v["elo"].is_null(), "a 100% score has no finite Elo: {v}");
+    assert!(v["elo_error95"].is_null());
+    assert_eq!(v["los"], 1.0);
+    assert_eq!(v["sprt_result"], "H1");
+    let (llr, upper) = (
+        v["llr"].as_f64().unwrap(),
+        v["upper_bound"].as_f64().unwrap(),
+    );
+    assert!(llr >= upper && upper > 0.8 && upper < 0.9, "{v}");
+    assert!(v["lower_bound"].as_f64().unwrap() < 0.0);
+    // Only the file itself: the temporary file was renamed over it.
+    let names: Vec<String> = std::fs::read_dir(json.parent().unwrap())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("results"))
+        .collect();
+    assert_eq!(names, ["results.json"]);
+}

@@ -9,6 +9,7 @@
 //! * [`record`]: PGN writer and reader, openings, transcript and journal files.
 //! * [`journal`]: the core's inputs on disk: resume after a crash, watch.
 //! * [`link`]: serial ports, the line framer, reader and writer threads.
+//! * [`stats`]: match statistics: Elo with its error, LOS, pentanomial counts, SPRT.
 //! * [`mix`]: stable 64-bit mixing (SplitMix64) for seeded, repeatable choices.
 //! * [`display`]: the ratatui board view.
 //! * [`client`]: the reference client and its movers.
@@ -26,4 +27,5 @@ pub mod link;
 pub mod mix;
 pub mod record;
 pub mod referee;
+pub mod stats;
 pub mod text;

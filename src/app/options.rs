@@ -184,6 +184,16 @@ pub struct MatchOptions {
     /// counts as a fault [default: 2].
     #[arg(long, value_name = "N")]
     pub max_resends: Option<u32>,
+    /// Stop the match by the sequential probability ratio test on the game
+    /// pairs (1-2, 3-4, ...): `elo0=0 elo1=5 alpha=0.05 beta=0.05
+    /// [model=normalized|logistic]` (fastchess's and fishtest's test; alpha
+    /// and beta default to 0.05, the model to normalized).
+    #[arg(long, value_name = "SPEC")]
+    pub sprt: Option<String>,
+    /// Adjudicate a game as a draw once this many full moves have been
+    /// played, opening moves included (Termination "adjudication").
+    #[arg(long, value_name = "N")]
+    pub max_moves: Option<u32>,
 }
 
 impl MatchOptions {
@@ -207,6 +217,8 @@ impl MatchOptions {
             client_fault: self.client_fault.or(f.client_fault),
             resend_after: self.resend_after.or(f.resend_after),
             max_resends: self.max_resends.or(f.max_resends),
+            sprt: self.sprt.or(f.sprt),
+            max_moves: self.max_moves.or(f.max_moves),
         }
     }
 }
@@ -235,6 +247,12 @@ pub struct OutputOptions {
     /// journal).
     #[arg(skip)]
     pub journal: Option<PathBuf>,
+    /// Rewrite the match statistics to this JSON file (atomically) after
+    /// every game: games, wins, draws, losses, pentanomial, elo,
+    /// elo_error95, los, and with --sprt llr, lower_bound, upper_bound,
+    /// sprt_result.
+    #[arg(long, value_name = "FILE")]
+    pub results_json: Option<PathBuf>,
 }
 
 impl OutputOptions {
@@ -246,6 +264,7 @@ impl OutputOptions {
             log_dir: self.log_dir.or(f.log_dir),
             feed: self.feed.or(f.feed),
             journal: self.journal.or(f.journal),
+            results_json: self.results_json.or(f.results_json),
         }
     }
 
@@ -569,6 +588,14 @@ pub fn plan(
         },
         max_resends: m.max_resends.unwrap_or(defaults.max_resends),
         resend_after_ms: seconds_ms(m.resend_after.unwrap_or(0.0), "resend-after", 86_400.0)?,
+        max_moves: match m.max_moves {
+            Some(0) => return Err("--max-moves must be at least 1".into()),
+            n => n,
+        },
+        sprt: match &m.sprt {
+            Some(spec) => Some(spec.parse().map_err(|e| format!("--sprt {spec:?}: {e}"))?),
+            None => None,
+        },
     };
     Ok(RefereePlan {
         ports,

@@ -15,6 +15,7 @@ use crate::record::pgn::{PgnGame, write_pgn};
 use crate::record::transcript::Transcript;
 use crate::referee::snapshot::EventKind;
 use crate::referee::{ClientId, Input, Output, Referee};
+use crate::stats::Report;
 
 /// The timing of one relayed move, for benchmarks: when the mover's reply
 /// arrived and when the respond that carries the move to the opponent
@@ -46,6 +47,7 @@ pub struct Outputs {
     live_pgn: Option<PathBuf>,
     headless: bool,
     relay_timings: Option<Sender<RelayTiming>>,
+    results_json: Option<PathBuf>,
 }
 
 /// Whether the outputs of an input call for a journal checkpoint (a move
@@ -76,6 +78,7 @@ impl Outputs {
             live_pgn,
             headless,
             relay_timings: None,
+            results_json: None,
         })
     }
 
@@ -88,7 +91,15 @@ impl Outputs {
             live_pgn: None,
             headless,
             relay_timings: None,
+            results_json: None,
         }
+    }
+
+    /// Rewrites the match statistics to this JSON file after every game
+    /// (see [`Outputs::match_stats`]).
+    pub fn with_results_json(mut self, path: Option<PathBuf>) -> Outputs {
+        self.results_json = path;
+        self
     }
 
     /// Reports the timing of every relayed move on `tx` (for the relay
@@ -237,6 +248,26 @@ impl Outputs {
         }
         if matches!(kind, EventKind::Fault | EventKind::Link) {
             self.headless_line(text);
+        }
+    }
+
+    /// The match statistics after a game: one line in the log (and on
+    /// stdout when headless), and the `--results-json` file rewritten
+    /// atomically. A failure to write is reported; the match goes on.
+    pub fn match_stats(&mut self, report: &Report) {
+        let line = format!("stats: {}", report.line());
+        info!("{line}");
+        self.headless_line(&line);
+        if let Some(path) = &self.results_json {
+            let mut text = format!("{:#}", report.to_json());
+            text.push('\n');
+            if let Err(e) = write_atomic(path, &text) {
+                warn!("cannot rewrite the results file {}: {e}", path.display());
+                self.headless_line(&format!(
+                    "cannot write the results file {}: {e}",
+                    path.display()
+                ));
+            }
         }
     }
 

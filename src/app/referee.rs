@@ -128,7 +128,8 @@ pub fn start_files(
         output.pgn.clone(),
         output.live_pgn.clone(),
         headless,
-    )?;
+    )?
+    .with_results_json(output.results_json.clone());
     dir.note(journal);
     outputs.set_journal(open_journal(journal)?);
     let feed = start_feed(output.feed.as_deref(), journal)?;
@@ -145,6 +146,7 @@ pub fn recorded(output: &OutputOptions, log_dir: &Path, journal: &Path) -> Outpu
         log_dir: Some(abs(log_dir)),
         journal: Some(abs(journal)),
         feed: output.feed.clone(),
+        results_json: output.results_json.as_deref().map(abs),
     }
 }
 

@@ -161,6 +161,7 @@ fn outputs_of(given: &OutputOptions, recorded: &OutputSettings) -> OutputOptions
         log_dir: recorded.log_dir.clone(),
         feed: recorded.feed.clone(),
         journal: None,
+        results_json: recorded.results_json.clone(),
     })
 }
 
@@ -190,6 +191,7 @@ mod tests {
             log_dir: Some("/m/logs".into()),
             journal: Some("/m/logs/journal.log".into()),
             feed: Some("0.0.0.0:7070".into()),
+            results_json: None,
         };
         let o = outputs_of(&OutputOptions::default(), &recorded);
         assert_eq!(o.pgn, recorded.pgn);

@@ -270,6 +270,7 @@ pub fn run(session: Session) -> Ending {
     // the last result vanishes with the alternate screen).
     if had_board && core.is_over() {
         println!("{}", core.summary());
+        println!("stats: {}", core.stats().line());
     }
     for l in links {
         l.close();
@@ -534,6 +535,7 @@ fn carry_out(o: Output, core: &Referee, outputs: &mut Outputs, at: u64) {
             ));
             outputs.live_pgn(|| Some(g.pgn.clone()));
             outputs.finished_game(g.game_number, &g.pgn);
+            outputs.match_stats(&core.stats());
         }
         Output::SessionOver { summary } => outputs.headless_line(&summary),
         Output::Notice { kind, text } => {

@@ -69,6 +69,15 @@ pub fn phase_text(snap: &Snapshot) -> String {
     }
 }
 
+/// The match statistics, between games and at the end (while a game is on
+/// the row is for the phase and notices).
+pub fn stats_text(snap: &Snapshot) -> Option<String> {
+    match (&snap.phase, &snap.stats) {
+        (Phase::GameOver | Phase::SessionOver, Some(stats)) => Some(stats.short()),
+        _ => None,
+    }
+}
+
 /// The spans of one link: letter, port (shortened from the left so that
 /// the line fits `width`), settings, state, byte counts, and whether its
 /// client has signed on.
@@ -184,6 +193,10 @@ pub fn render_status(
         _ => ratatui::style::Style::new(),
     };
     left.push(Span::styled(phase_text(snap), phase_style));
+    if let Some(stats) = stats_text(snap) {
+        left.push(Span::raw(" · "));
+        left.push(Span::styled(stats, style::dim()));
+    }
     if let Some(n) = notice {
         left.push(Span::raw("  "));
         left.push(Span::styled(n.to_string(), style::notice()));
@@ -246,6 +259,23 @@ mod tests {
             text.contains("123.4M") && text.contains("not signed on"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn statistics_show_between_games() {
+        let mut stats = crate::stats::MatchStats::default();
+        stats.record(1, Some(crate::stats::GameScore::Win));
+        stats.record(2, Some(crate::stats::GameScore::Draw));
+        let mut snap = crate::display::testkit::snapshot(None, &[]);
+        snap.stats = Some(stats.report(None));
+        assert_eq!(stats_text(&snap), None, "not while a game is on");
+        snap.phase = Phase::GameOver;
+        let text = stats_text(&snap).unwrap();
+        assert!(text.starts_with("W-D-L 1-1-0, Elo +191 +/- "), "{text}");
+        snap.phase = Phase::SessionOver;
+        assert!(stats_text(&snap).is_some());
+        snap.stats = None;
+        assert_eq!(stats_text(&snap), None);
     }
 
     #[test]

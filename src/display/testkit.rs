@@ -52,6 +52,7 @@ pub fn snapshot(fen: Option<&str>, sans: &[&str]) -> Snapshot {
         games_total: 4,
         score_halves: [3, 1],
         result: None,
+        stats: None,
         events: vec![
             event(1_000, EventKind::Link, "A: /dev/ttyS0 opened at 9600 8N1"),
             event(2_000, EventKind::Info, "A signed on as Crafty 23.4"),

@@ -44,16 +44,19 @@ pub struct OutputSettings {
     pub journal: Option<PathBuf>,
     /// `--feed`: the address the journal was published on.
     pub feed: Option<String>,
+    /// `--results-json`: the match statistics file.
+    pub results_json: Option<PathBuf>,
 }
 
 /// The output keys of the header: optional, so that journals written
 /// before they existed still load.
-const OUTPUT_KEYS: [&str; 5] = [
+const OUTPUT_KEYS: [&str; 6] = [
     "output-pgn",
     "output-live-pgn",
     "output-log-dir",
     "output-journal",
     "output-feed",
+    "output-results-json",
 ];
 
 fn optional_path(p: &Option<PathBuf>) -> Vec<String> {
@@ -119,6 +122,8 @@ impl Header {
             client_fault,
             max_resends,
             resend_after_ms,
+            sprt,
+            max_moves,
         } = &self.settings;
         let set = |key: &str, values: Vec<String>| Entry::Set {
             key: key.into(),
@@ -174,6 +179,14 @@ impl Header {
             ),
             set("max-resends", one(max_resends)),
             set("resend-after-ms", one(resend_after_ms)),
+            set("max-moves", max_moves.iter().map(u32::to_string).collect()),
+            // One value: the spec with commas for spaces.
+            set(
+                "sprt",
+                sprt.iter()
+                    .map(|t| t.to_string().replace(' ', ","))
+                    .collect(),
+            ),
             set(
                 "link",
                 vec![
@@ -193,6 +206,7 @@ impl Header {
             optional_path(&o.log_dir),
             optional_path(&o.journal),
             optional(&o.feed),
+            optional_path(&o.results_json),
         ]) {
             v.push(set(key, values));
         }
@@ -372,12 +386,25 @@ impl HeaderBuilder {
                 "max-resends" => {
                     s.max_resends = u32::try_from(num()?).map_err(|_| bad("too large"))?
                 }
+                "max-moves" => {
+                    s.max_moves = match opt()? {
+                        None => None,
+                        Some(v) => Some(v.parse().map_err(|_| bad("not a number"))?),
+                    }
+                }
+                "sprt" => {
+                    s.sprt = match opt()? {
+                        None => None,
+                        Some(v) => Some(v.parse().map_err(|e: String| bad(&e))?),
+                    }
+                }
                 "link" => port = parse_port(values).map_err(|e| bad(&e))?,
                 "output-pgn" => output.pgn = opt()?.map(PathBuf::from),
                 "output-live-pgn" => output.live_pgn = opt()?.map(PathBuf::from),
                 "output-log-dir" => output.log_dir = opt()?.map(PathBuf::from),
                 "output-journal" => output.journal = opt()?.map(PathBuf::from),
                 "output-feed" => output.feed = opt()?,
+                "output-results-json" => output.results_json = opt()?.map(PathBuf::from),
                 other => return Err(format!("unknown setting {other:?}")),
             }
             seen.push(key.as_str());
@@ -507,6 +534,12 @@ mod tests {
                 client_fault: ClientFault::Continue,
                 max_resends: 5,
                 resend_after_ms: 30_000,
+                max_moves: Some(120),
+                sprt: Some(
+                    "elo0=-1.5 elo1=3.25 alpha=0.1 beta=0.05 model=logistic"
+                        .parse()
+                        .unwrap(),
+                ),
             },
             port: PortSettings {
                 baud: 2400,
@@ -522,6 +555,7 @@ mod tests {
                 log_dir: Some("/var/log/argus".into()),
                 journal: Some("/var/log/argus/journal.log".into()),
                 feed: Some("0.0.0.0:7070".into()),
+                results_json: Some("/home/td/results.json".into()),
             },
         }
     }

@@ -1,5 +1,5 @@
 //! What argus writes and reads as files: PGN (writer and reader), openings,
-//! the byte transcript of a session, and match statistics.
+//! the byte transcript of a session.
 //!
 //! * [`pgn`]: [`pgn::write_pgn`] renders a game in PGN export format;
 //!   [`pgn::append_pgn`] and [`pgn::write_atomic`] put it on disk durably.
@@ -7,14 +7,12 @@
 //! * [`openings`]: opening lines from EPD or PGN files and the order in which
 //!   a match plays them.
 //! * [`transcript`]: the line-oriented log of every byte in and out.
-//! * [`elo`]: the Elo difference of a match result with its 95% margin.
 //!
 //! No chess rules live here: moves are SAN strings as the game module wrote
 //! or will check them.
 
 pub mod civil;
 pub mod durable;
-pub mod elo;
 pub mod escape;
 mod lines;
 pub mod opening_order;

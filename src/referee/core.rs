@@ -13,14 +13,16 @@ use crate::clock::{self, ClockTag, Clocks};
 use crate::epd::line_check::{self, Checked};
 use crate::epd::{Operation, Record, RefCom, RefReq};
 use crate::game::{self, AutomaticEnd, DrawClaim, Game, SanErrorKind};
-use crate::record::elo::elo_difference;
 use crate::record::openings::order_openings;
 use crate::record::pgn::{PgnGame, PgnMove};
+use crate::referee::adjudication;
 use crate::referee::io::{Command, GameOver, GameResult, Input, Output, Termination, Verdict};
 use crate::referee::settings::{ClientFault, FalseClaim, IllegalMove, Settings, Start};
 use crate::referee::snapshot::{
     ClientId, ClientView, ClockView, EventKind, EventView, Phase, ResultView, Snapshot, color_index,
 };
+use crate::stats::sprt::Hypothesis;
+use crate::stats::{GameScore, MatchStats, Report};
 use crate::text::strip_control;
 
 /// Which respond record to send.
@@ -188,8 +190,8 @@ pub struct Referee {
     game: Option<GameState>,
     games_started: u32,
     score_halves: [u32; 2],
-    /// Client A's wins, draws and losses (for the Elo estimate).
-    wdl_a: [u32; 3],
+    /// Client A's results and game pairs (Elo, LOS, SPRT).
+    stats: MatchStats,
     next_seq: u64,
     events: VecDeque<EventView>,
     now: u64,
@@ -219,7 +221,7 @@ impl Referee {
             game: None,
             games_started: 0,
             score_halves: [0, 0],
-            wdl_a: [0, 0, 0],
+            stats: MatchStats::default(),
             next_seq: 1,
             events: VecDeque::new(),
             now: 0,
@@ -740,7 +742,7 @@ impl Referee {
         match self.stage {
             Stage::Starting { until } if at >= until => self.begin_play(at, out),
             Stage::Concluding { until } if at >= until => {
-                if self.games_started >= self.settings.games {
+                if self.games_started >= self.settings.games || self.sprt_result().is_some() {
                     self.end_session(at, out);
                 } else if self.clients.iter().all(|c| c.signed_on) {
                     self.start_next_game(at, out);
@@ -1118,7 +1120,7 @@ impl Referee {
                 format!("{} offers a draw with {san}", color_name(color)),
             );
         }
-        if self.check_automatic_end(at, out) {
+        if self.check_automatic_end(at, out) || self.check_adjudication(at, out) {
             return;
         }
         let opponent = from.other();
@@ -1382,6 +1384,20 @@ impl Referee {
         true
     }
 
+    /// Ends the game if an adjudication rule of the settings does
+    /// (`--max-moves`). Returns whether it did.
+    fn check_adjudication(&mut self, at: u64, out: &mut Vec<Output>) -> bool {
+        let Some(g) = self.game.as_ref() else {
+            return false;
+        };
+        let Some(reason) = adjudication::max_moves_reached(g.game.ply(), self.settings.max_moves)
+        else {
+            return false;
+        };
+        self.end_game(GameResult::Draw, Termination::Adjudication, reason, at, out);
+        true
+    }
+
     fn flag_fall(&mut self, at: u64, out: &mut Vec<Output>) {
         let Some(g) = self.game.as_mut() else { return };
         let Some(color) = g.clocks.running() else {
@@ -1438,15 +1454,14 @@ impl Referee {
                     white.other()
                 };
                 self.score_halves[winner.index()] += 2;
-                self.wdl_a[if winner == ClientId::A { 0 } else { 2 }] += 1;
             }
             GameResult::Draw => {
                 self.score_halves[0] += 1;
                 self.score_halves[1] += 1;
-                self.wdl_a[1] += 1;
             }
             GameResult::None => {}
         }
+        self.count_result(number, white, result, out);
         for id in ClientId::BOTH {
             if self.clients[id.index()].signed_on {
                 if unrelayed == Some(id) {
@@ -1488,9 +1503,9 @@ impl Referee {
         out.push(Output::SessionOver { summary });
     }
 
-    /// The match result in one line, with the Elo difference for A.
+    /// The match result in one line, with the statistics for A.
     pub fn summary(&self) -> String {
-        let played = self.wdl_a.iter().sum::<u32>();
+        let played = self.stats.wdl().iter().sum::<u32>();
         let mut s = format!(
             "match over: {} {} - {} {} ({} game{} with a result)",
             self.client_name(ClientId::A),
@@ -1500,22 +1515,57 @@ impl Referee {
             played,
             if played == 1 { "" } else { "s" }
         );
-        // An estimate only means something with a finite, non-zero margin
-        // (not after one game, nor at a 0% or 100% score).
-        if let Some(e) = elo_difference(self.wdl_a[0], self.wdl_a[1], self.wdl_a[2])
-            && e.diff.is_finite()
-            && e.margin95.is_finite()
-            && e.margin95 > 0.0
-        {
-            let diff = if e.diff.round() == 0.0 { 0.0 } else { e.diff };
-            s.push_str(&format!(
-                "; Elo difference for {}: {:+.0} +/- {:.0} (95%)",
-                self.client_name(ClientId::A),
-                diff,
-                e.margin95
-            ));
+        if let Some(h) = self.sprt_result() {
+            s.push_str(&format!("; SPRT: {} accepted", h.as_str()));
         }
         s
+    }
+
+    /// The match statistics so far, from client A's view.
+    pub fn stats(&self) -> Report {
+        self.stats.report(self.settings.sprt.as_ref())
+    }
+
+    /// The hypothesis the SPRT accepted, once a bound is crossed.
+    fn sprt_result(&self) -> Option<Hypothesis> {
+        self.stats().sprt.and_then(|t| t.result)
+    }
+
+    /// Counts a finished game for A and, when it completes a pair that
+    /// decides the SPRT, says so (the session ends after this game).
+    fn count_result(
+        &mut self,
+        number: u32,
+        white: ClientId,
+        result: GameResult,
+        out: &mut Vec<Output>,
+    ) {
+        let score = match result {
+            GameResult::Win(c) if (c == Color::White) == (white == ClientId::A) => {
+                Some(GameScore::Win)
+            }
+            GameResult::Win(_) => Some(GameScore::Loss),
+            GameResult::Draw => Some(GameScore::Draw),
+            GameResult::None => None,
+        };
+        let before = self.sprt_result();
+        self.stats.record(number, score);
+        if before.is_none()
+            && let Some(t) = self.stats().sprt
+            && let Some(h) = t.result
+        {
+            self.notice(
+                out,
+                EventKind::Info,
+                format!(
+                    "SPRT: {} accepted (LLR {:.2}, bounds {:.2} to {:.2}); the match stops",
+                    h.as_str(),
+                    t.llr,
+                    t.lower_bound,
+                    t.upper_bound
+                ),
+            );
+        }
     }
 
     fn pause_game(&mut self, reason: String, resend_on_resume: bool, at: u64) {
@@ -2058,6 +2108,7 @@ impl Referee {
             games_total: self.settings.games,
             score_halves: self.score_halves,
             result,
+            stats: Some(self.stats()).filter(|r| r.games > 0),
             events: self.events.iter().cloned().collect(),
         }
     }

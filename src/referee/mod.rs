@@ -5,6 +5,7 @@
 //! Given the same inputs it produces the same outputs, so a journal of its
 //! inputs is enough to rebuild it.
 
+pub mod adjudication;
 pub mod core;
 pub mod io;
 pub mod settings;

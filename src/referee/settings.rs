@@ -4,6 +4,7 @@
 use shakmaty::{Chess, Move};
 
 use crate::clock::{LineSettings, TimeControl};
+use crate::stats::sprt::Sprt;
 
 /// What to do with a draw claim that the rules do not support.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -109,6 +110,10 @@ pub struct Settings {
     /// whose echoed position differs (or, with `IllegalMove::Retry`, whose
     /// move was illegal or unparsable), before it is treated as a fault.
     pub max_resends: u32,
+    /// Stop the match when this test on the game pairs accepts H0 or H1.
+    pub sprt: Option<Sprt>,
+    /// Adjudicate a draw once this many full moves have been played.
+    pub max_moves: Option<u32>,
 }
 
 impl Default for Settings {
@@ -133,6 +138,8 @@ impl Default for Settings {
             client_fault: ClientFault::Pause,
             max_resends: 2,
             resend_after_ms: 0,
+            sprt: None,
+            max_moves: None,
         }
     }
 }

@@ -3,6 +3,8 @@
 
 use shakmaty::{Chess, Color, Square};
 
+use crate::stats::Report;
+
 /// One of the two clients, by the port it is on (A is White in game 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ClientId {
@@ -145,6 +147,8 @@ pub struct Snapshot {
     pub score_halves: [u32; 2],
     /// Set when the current game has ended.
     pub result: Option<ResultView>,
+    /// The match statistics from A's view, once a game has a result.
+    pub stats: Option<Report>,
     /// The most recent events, oldest first (bounded).
     pub events: Vec<EventView>,
 }

@@ -2,8 +2,10 @@
 //! core's public interface with fake time (see `harness`). The transcripts
 //! in `docs/protocol.md` are checked against the core in `doc`.
 
+mod adjudication;
 mod doc;
 mod harness;
+mod sprt;
 
 use shakmaty::Color;
 

@@ -1,5 +1,6 @@
-//! The Elo difference a match result implies, with a 95% confidence margin,
-//! computed as cutechess-cli does.
+//! The Elo difference a match result implies, with a 95% confidence margin:
+//! the logistic model, with the interval taken on the score and mapped to
+//! Elo as cutechess-cli and fastchess do (see docs/statistics.md).
 
 /// An Elo difference estimate from a match result.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -14,45 +15,84 @@ pub struct EloEstimate {
 }
 
 /// The 97.5% quantile of the standard normal distribution.
-const Z_975: f64 = 1.959_963_984_540_054;
+pub const Z_975: f64 = 1.959_963_984_540_054;
+
+/// The mean score of a sample and the variance of that mean.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ScoreSample {
+    /// Mean score per unit (game or pair), from 0 to 1.
+    pub score: f64,
+    /// Variance of one unit's score around the mean.
+    pub variance: f64,
+    /// How many units (games or pairs).
+    pub n: f64,
+}
+
+impl ScoreSample {
+    /// The sample of `counts[i]` units that each scored `values[i]`; `None`
+    /// when there are none.
+    pub fn from_counts(values: &[f64], counts: &[u32]) -> Option<ScoreSample> {
+        let n: f64 = counts.iter().map(|&c| f64::from(c)).sum();
+        if n == 0.0 {
+            return None;
+        }
+        let score = values
+            .iter()
+            .zip(counts)
+            .map(|(v, &c)| v * f64::from(c) / n)
+            .sum::<f64>();
+        let variance = values
+            .iter()
+            .zip(counts)
+            .map(|(v, &c)| f64::from(c) / n * (v - score).powi(2))
+            .sum::<f64>();
+        Some(ScoreSample { score, variance, n })
+    }
+
+    /// The standard error of the mean score.
+    pub fn std_error(&self) -> f64 {
+        (self.variance / self.n).sqrt()
+    }
+
+    /// The logistic Elo difference with the half width of its 95% interval:
+    /// the score interval `score ± 1.95996 · std_error` mapped through
+    /// [`logistic_diff`], `margin95 = (diff(high) − diff(low)) / 2` (the
+    /// logistic curve makes the interval asymmetric; this is its half width).
+    pub fn elo(&self) -> EloEstimate {
+        let stderr = self.std_error();
+        let high = self.score + Z_975 * stderr;
+        let low = self.score - Z_975 * stderr;
+        let margin95 = if low <= 0.0 || high >= 1.0 {
+            f64::INFINITY
+        } else {
+            (logistic_diff(high) - logistic_diff(low)) / 2.0
+        };
+        EloEstimate {
+            diff: logistic_diff(self.score),
+            margin95,
+        }
+    }
+}
+
+/// Game scores of a loss, a draw and a win.
+pub const GAME_SCORES: [f64; 3] = [0.0, 0.5, 1.0];
 
 /// Elo difference for `wins`, `draws` and `losses` of the first player.
 ///
 /// With `n = w + d + l`, the score is `p = (w + d/2) / n` and the difference
 /// is the logistic model's `diff(p) = -400 · log10(1/p − 1)`.
 ///
-/// The margin is that of cutechess-cli: the per-game score standard deviation
-/// `s = sqrt((w/n)(1−p)² + (d/n)(½−p)² + (l/n)(0−p)²)`, the standard error
-/// `s / sqrt(n)`, the score interval `p ± 1.95996 · s/sqrt(n)`, and
-/// `margin95 = (diff(p_high) − diff(p_low)) / 2` (the logistic curve makes the
-/// interval asymmetric; this is its half width).
+/// The margin is that of cutechess-cli and fastchess: the per-game score
+/// variance `s² = (w/n)(1−p)² + (d/n)(½−p)² + (l/n)(0−p)²` (trinomial), the
+/// standard error `s / sqrt(n)`, then [`ScoreSample::elo`].
 ///
 /// `None` when no game was played. Never panics.
 pub fn elo_difference(wins: u32, draws: u32, losses: u32) -> Option<EloEstimate> {
-    let (w, d, l) = (f64::from(wins), f64::from(draws), f64::from(losses));
-    let n = w + d + l;
-    if n == 0.0 {
-        return None;
-    }
-    let p = (w + d / 2.0) / n;
-    let (wr, dr, lr) = (w / n, d / n, l / n);
-    let var = wr * (1.0 - p).powi(2) + dr * (0.5 - p).powi(2) + lr * p.powi(2);
-    let stderr = var.sqrt() / n.sqrt();
-    let high = p + Z_975 * stderr;
-    let low = p - Z_975 * stderr;
-    let margin95 = if low <= 0.0 || high >= 1.0 {
-        f64::INFINITY
-    } else {
-        (logistic_diff(high) - logistic_diff(low)) / 2.0
-    };
-    Some(EloEstimate {
-        diff: logistic_diff(p),
-        margin95,
-    })
+    ScoreSample::from_counts(&GAME_SCORES, &[losses, draws, wins]).map(|s| s.elo())
 }
 
 /// `-400 log10(1/p - 1)`, infinite at p = 0 or 1.
-fn logistic_diff(p: f64) -> f64 {
+pub fn logistic_diff(p: f64) -> f64 {
     if p <= 0.0 {
         f64::NEG_INFINITY
     } else if p >= 1.0 {
@@ -84,6 +124,15 @@ mod tests {
         let e = elo_difference(60, 20, 20).unwrap();
         assert!(close(e.diff, 147.19), "{e:?}");
         assert!(close(e.margin95, 66.01), "{e:?}");
+    }
+
+    #[test]
+    fn fastchess_trinomial_figure() {
+        // fastchess app/tests/elo_test.cpp "EloWDL 2": 136 W, 111 D, 96 L
+        // give 40.70 +/- 30.43.
+        let e = elo_difference(136, 111, 96).unwrap();
+        assert!(close(e.diff, 40.70), "{e:?}");
+        assert!(close(e.margin95, 30.43), "{e:?}");
     }
 
     #[test]
