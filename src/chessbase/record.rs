@@ -340,6 +340,15 @@ fn decode_comments(part: &[u8]) -> Vec<Comment> {
     out
 }
 
+/// Byte 10's castling bits (white 0-0-0, 0-0, black 0-0-0, 0-0) as rook
+/// corners.
+const CASTLING: [(u8, Square); 4] = [
+    (4, Square::A1),
+    (8, Square::H1),
+    (16, Square::A8),
+    (32, Square::H8),
+];
+
 const CODES: [(u8, Piece); 12] = [
     (1, Color::White.king()),
     (2, Color::White.queen()),
@@ -377,12 +386,7 @@ fn decode_position(h: &[u8; HEADER_LEN], bytes: &[u8]) -> Result<Chess, String> 
         Color::White
     };
     let mut rights = Bitboard::EMPTY;
-    for (bit, sq) in [
-        (4, Square::A1),
-        (8, Square::H1),
-        (16, Square::A8),
-        (32, Square::H8),
-    ] {
+    for (bit, sq) in CASTLING {
         if h[10] & bit != 0 {
             rights.add(sq);
         }
@@ -425,12 +429,7 @@ fn encode_position(pos: &Chess, h: &mut [u8; HEADER_LEN]) -> [u8; POSITION_LEN] 
         h[10] |= 2;
     }
     let rights = pos.castles().castling_rights();
-    for (bit, sq) in [
-        (4, Square::A1),
-        (8, Square::H1),
-        (16, Square::A8),
-        (32, Square::H8),
-    ] {
+    for (bit, sq) in CASTLING {
         if rights.contains(sq) {
             h[10] |= bit;
         }
