@@ -6,6 +6,7 @@
 //! * [`game`]: position and history on top of `shakmaty`; SAN; draw rules.
 //! * [`clock`]: PGN TimeControl, per-side clocks, clock formats. No I/O.
 //! * [`referee`]: the sans-IO referee core: protocol, decisions, match.
+//! * [`chessbase`]: the 1993 ChessBase CBF/CBI game and FBK book formats (codec, no I/O).
 //! * [`record`]: PGN writer and reader, openings, transcript and journal files.
 //! * [`journal`]: the core's inputs on disk: resume after a crash, watch.
 //! * [`link`]: serial ports, the line framer, reader and writer threads.
@@ -16,6 +17,7 @@
 //! * [`app`]: the event loops that wire ports, core, records and display.
 
 pub mod app;
+pub mod chessbase;
 pub mod client;
 pub mod clock;
 pub mod display;
