@@ -5,17 +5,14 @@
 
 #![cfg(unix)]
 
-#[macro_use]
-mod common;
-
 use std::io::Write;
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::common::{Cable, argus_bin, fixture};
 use argus::game::{Game, position_from_fen};
 use argus::record::pgn_read::read_pgn_games;
-use common::{Cable, argus_bin, fixture};
 use shakmaty::Chess;
 
 /// Upper bound for a whole match (generous: CI machines are slow).
@@ -308,9 +305,9 @@ fn an_xboard_resignation_ends_the_game() {
 /// test can resume the game a fault paused. Missing: the test is skipped
 /// (a failure with `ARGUS_REQUIRE_SCRIPT=1`).
 fn script_or_skip() -> bool {
-    common::tool::or_skip(
+    crate::common::tool::or_skip(
         "script",
-        common::tool::available("script"),
+        crate::common::tool::available("script"),
         "ARGUS_REQUIRE_SCRIPT",
     )
 }
@@ -416,7 +413,7 @@ fn gnuchess() -> Option<String> {
         .into_iter()
         .find(|p| Command::new(p).arg("--version").output().is_ok());
     if found.is_none() {
-        common::tool::or_skip("gnuchess", false, "ARGUS_REQUIRE_GNUCHESS");
+        crate::common::tool::or_skip("gnuchess", false, "ARGUS_REQUIRE_GNUCHESS");
     }
     found.map(|p| format!("{p} --xboard"))
 }
