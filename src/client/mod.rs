@@ -7,6 +7,7 @@ pub mod engine;
 pub mod mover;
 pub mod protocol;
 pub mod repeat;
+pub mod track;
 
 pub use mover::{Mover, MoverKind};
 pub use protocol::{Action, ClientProtocol};

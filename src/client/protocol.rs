@@ -2,18 +2,18 @@
 //! referee's records into the records to send back. The runner
 //! (`client::run`) does the port and the thinking time.
 //!
-//! It follows the EPD spec section 8 to the letter: `reset` sets up a new
-//! game from the record's position; `execute` and `respond` first adopt
-//! the record's position if it differs from the client's own (clearing the
-//! history, as the spec says), then play the record's `sm`; `respond` is
-//! answered with the position reached and `refreq reply;` with `sm` = the
-//! chosen move; `conclude` ends the game, `disconnect` the session.
-
-use shakmaty::{Chess, Position};
+//! The game is followed by the shared [`Tracker`] (EPD section 8: `reset`
+//! sets up a new game from the record's position; `execute` and `respond`
+//! adopt the record's position if it differs, then play its `sm`; a
+//! position the game already passed through takes the game back to it, so
+//! a respond asked again keeps the history). `respond` is answered with
+//! the position reached and `refreq reply;` with `sm` = the mover's move;
+//! `conclude` ends the game, `disconnect` the session.
 
 use crate::client::mover::Mover;
-use crate::epd::{Operation, Record, RefCom, RefReq};
-use crate::game::{self, Game};
+use crate::client::track::{Event, Tracker};
+use crate::epd::{Operation, Record, RefCom};
+use crate::game::Game;
 use crate::text::strip_control;
 
 /// What the runner should do after a line.
@@ -36,8 +36,7 @@ pub struct ClientProtocol {
     mover: Mover,
     /// Claim a draw (threefold, fifty moves) whenever the rules allow it.
     claim_draws: bool,
-    game: Option<Game>,
-    tags: Vec<(String, String)>,
+    tracker: Tracker,
 }
 
 impl ClientProtocol {
@@ -46,32 +45,24 @@ impl ClientProtocol {
             name: strip_control(name).replace('"', "'"),
             mover,
             claim_draws,
-            game: None,
-            tags: Vec::new(),
+            tracker: Tracker::new(),
         }
     }
 
     /// The sign-on record: the initial position, `refreq sign_on;` and
     /// `tcsi` with the client's name.
     pub fn sign_on(&self) -> String {
-        let pos = self
-            .game
-            .as_ref()
-            .map_or_else(Chess::default, |g| g.position().clone());
-        Record::new(game::fields_of(&pos))
-            .with(Operation::refreq(RefReq::SignOn))
-            .with(Operation::tcsi("", &self.name))
-            .to_canonical()
+        self.tracker.sign_on_record(&self.name)
     }
 
     /// The PGN tags the referee sent with `inform` (latest values).
     pub fn tags(&self) -> &[(String, String)] {
-        &self.tags
+        self.tracker.tags()
     }
 
     /// The game as the client follows it.
     pub fn game(&self) -> Option<&Game> {
-        self.game.as_ref()
+        self.tracker.game()
     }
 
     /// Handles one line from the referee.
@@ -89,46 +80,42 @@ impl ClientProtocol {
             Ok(None) => return vec![Action::Log("ignored a record without refcom".into())],
             Err(e) => return vec![Action::Log(format!("ignored a record: {e}"))],
         };
-        match cmd {
-            RefCom::Reset => match self.adopt(&rec) {
-                Ok(()) => vec![Action::Log("reset: new game".into())],
-                Err(e) => self.fault(format!("reset with a bad position: {e}")),
-            },
-            RefCom::Inform => {
-                if let Ok(tags) = rec.ptp() {
-                    for (k, v) in tags {
-                        let v = strip_control(&v);
-                        if k == "Round" {
-                            // The game's key for the mover: a move asked
-                            // again is then the same move.
-                            self.mover.set_game(&v);
-                        }
-                        match self.tags.iter_mut().find(|(t, _)| *t == k) {
-                            Some(slot) => slot.1 = v,
-                            None => self.tags.push((k, v)),
-                        }
-                    }
-                }
+        let event = self.tracker.handle(&rec);
+        if cmd == RefCom::Inform {
+            // The game's key for the mover: a move asked again is then
+            // the same move.
+            if let Some((_, round)) = self.tracker.tags().iter().find(|(k, _)| k == "Round") {
+                self.mover.set_game(round);
+            }
+        }
+        let event = match event {
+            Ok(ev) => ev,
+            Err(e) => {
+                return match cmd {
+                    RefCom::Inform => vec![Action::Log(format!("ignored {e}"))],
+                    RefCom::Reset => self.fault(format!("reset with a bad position: {e}")),
+                    RefCom::Execute => self.fault(format!("execute: {e}")),
+                    RefCom::Respond => self.fault(format!("respond: {e}")),
+                    _ => vec![Action::Log(format!("ignored a record: {e}"))],
+                };
+            }
+        };
+        match event {
+            Event::NewGame => vec![Action::Log("reset: new game".into())],
+            Event::Inform { .. } => {
                 vec![Action::Log(format!("inform: {}", self.describe_tags()))]
             }
-            RefCom::Execute => match self.sync_and_play(&rec) {
-                Ok(()) => Vec::new(),
-                Err(e) => self.fault(format!("execute: {e}")),
-            },
-            RefCom::Respond => {
-                if let Err(e) = self.sync_and_play(&rec) {
-                    return self.fault(format!("respond: {e}"));
-                }
-                self.reply(rec.draw_offer())
-            }
-            RefCom::Conclude => vec![Action::Log("conclude: game over".into())],
-            RefCom::Fault => vec![Action::Log("the referee reported a fault".into())],
-            RefCom::Disconnect => vec![Action::Disconnect],
+            Event::Executed => Vec::new(),
+            Event::Respond { .. } => self.reply(),
+            Event::Conclude => vec![Action::Log("conclude: game over".into())],
+            Event::RefereeFault => vec![Action::Log("the referee reported a fault".into())],
+            Event::Disconnect => vec![Action::Disconnect],
         }
     }
 
     fn describe_tags(&self) -> String {
-        self.tags
+        self.tracker
+            .tags()
             .iter()
             .map(|(k, v)| format!("{k}={v}"))
             .collect::<Vec<_>>()
@@ -136,67 +123,118 @@ impl ClientProtocol {
     }
 
     fn fault(&self, why: String) -> Vec<Action> {
-        let pos = self
-            .game
-            .as_ref()
-            .map_or_else(Chess::default, |g| g.position().clone());
-        let rec = Record::new(game::fields_of(&pos)).with(Operation::refreq(RefReq::Fault));
-        vec![Action::Log(why), Action::Send(rec.to_canonical())]
-    }
-
-    /// Sets up a new game from the record's position.
-    fn adopt(&mut self, rec: &Record) -> Result<(), String> {
-        self.game = Some(Game::new(game::position_of_record(rec)?));
-        Ok(())
-    }
-
-    /// Adopts the record's position if it differs from ours, then plays its
-    /// `sm` if there is one.
-    fn sync_and_play(&mut self, rec: &Record) -> Result<(), String> {
-        let same = self
-            .game
-            .as_ref()
-            .is_some_and(|g| game::echo_mismatch(g.position(), &rec.fields).is_none());
-        if !same {
-            self.adopt(rec)?;
-        }
-        if let Some(san) = rec.sm().map_err(|e| e.to_string())? {
-            let g = self.game.as_mut().ok_or("no game")?;
-            g.play_san(san).map_err(|e| e.to_string())?;
-        }
-        Ok(())
+        vec![Action::Log(why), Action::Send(self.tracker.fault_record())]
     }
 
     /// Chooses a move and builds the reply; an offered draw is declined
     /// by playing on.
-    fn reply(&mut self, _draw_offered: bool) -> Vec<Action> {
-        let Some(g) = self.game.as_mut() else {
+    fn reply(&mut self) -> Vec<Action> {
+        let Some(g) = self.tracker.game() else {
             return vec![Action::Log("respond without a game".into())];
         };
-        let mut rec = Record::new(game::fields_of(g.position()))
-            .with(Operation::refreq(RefReq::Reply))
-            .with(Operation::fmvn(g.position().fullmoves().get()))
-            .with(Operation::hmvc(g.position().halfmoves()));
         let claim = self.claim_draws && g.claimable_draw().is_some();
-        match self.mover.choose(g.position()) {
-            Some(m) => {
-                let san = game::san_of(g.position(), &m);
-                rec.set(Operation::sm(&san));
-                if claim {
-                    rec.set(Operation::new("draw_claim"));
+        let chosen = self.mover.choose(g.position());
+        let mut rec = self.tracker.reply_record();
+        if let Some(m) = chosen {
+            match self.tracker.play_own(m) {
+                Ok(san) => {
+                    rec.set(Operation::sm(&san));
                 }
-                if g.play(m).is_err() {
-                    return vec![Action::Log(format!(
-                        "own move {san} was refused by the rules"
-                    ))];
-                }
-            }
-            None => {
-                if claim {
-                    rec.set(Operation::new("draw_claim"));
-                }
+                Err(e) => return vec![Action::Log(format!("own move was refused: {e}"))],
             }
         }
+        if claim {
+            rec.set(Operation::new("draw_claim"));
+        }
         vec![Action::Reply(rec.to_canonical())]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::client::MoverKind;
+    use crate::epd::RefReq;
+    use crate::game;
+    use shakmaty::{Chess, Position};
+
+    fn line(pos: &Chess, cmd: &str, extra: &str) -> String {
+        let r = Record::new(game::fields_of(pos)).with(Operation::new("refcom").token(cmd));
+        format!("{} {extra}", r.to_canonical())
+    }
+
+    fn replied(actions: &[Action]) -> Record {
+        match actions {
+            [Action::Reply(text)] => Record::parse(text).unwrap(),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_respond_asked_again_keeps_the_history() {
+        let mut p = ClientProtocol::new("x", Mover::new(MoverKind::Random, 3), true);
+        let start = Chess::default();
+        p.handle_line(&line(&start, "reset", ""));
+        let first = replied(&p.handle_line(&line(&start, "respond", "")));
+        assert_eq!(first.refreq().unwrap(), Some(RefReq::Reply));
+        let mine = first.sm().unwrap().unwrap().to_owned();
+        let after_mine = p.game().unwrap().position().clone();
+        // The opponent answers; the referee asks for our second move.
+        let theirs = game::san_of(&after_mine, &after_mine.legal_moves()[0]);
+        let sm = format!("sm {theirs};");
+        let second = replied(&p.handle_line(&line(&after_mine, "respond", &sm)));
+        assert_eq!(p.game().unwrap().ply(), 3);
+        // After a pause the referee asks again from the same position: the
+        // game is taken back to it, not adopted afresh as a new start, so
+        // its history (and with it repetitions) is kept.
+        let again = replied(&p.handle_line(&line(&after_mine, "respond", &sm)));
+        assert_eq!(again.sm().unwrap(), second.sm().unwrap(), "the same move");
+        let g = p.game().unwrap();
+        assert_eq!(*g.start(), start);
+        assert_eq!(g.ply(), 3);
+        assert_eq!(g.sans()[..2], [mine, theirs]);
+    }
+
+    #[test]
+    fn a_bad_time_control_keeps_the_other_tags_and_the_round_keys_the_mover() {
+        let mut p = ClientProtocol::new("x", Mover::new(MoverKind::Random, 3), true);
+        let start = Chess::default();
+        let out = p.handle_line(&line(
+            &start,
+            "inform",
+            "ptp Round \"7\" TimeControl \"x\" White \"a\";",
+        ));
+        assert!(
+            matches!(&out[..], [Action::Log(l)] if l.contains("TimeControl") || l.contains("time control")),
+            "{out:?}"
+        );
+        assert!(p.tags().contains(&("White".into(), "a".into())));
+        // The same round and position give the same move in a new client,
+        // and the round does choose the move.
+        let move_in_round = |round: &str| {
+            let mut q = ClientProtocol::new("x", Mover::new(MoverKind::Random, 3), true);
+            q.handle_line(&line(&start, "inform", &format!("ptp Round \"{round}\";")));
+            let r = replied(&q.handle_line(&line(&start, "respond", "")));
+            r.sm().unwrap().unwrap().to_owned()
+        };
+        let a = replied(&p.handle_line(&line(&start, "respond", "")));
+        assert_eq!(a.sm().unwrap().unwrap(), move_in_round("7"));
+        let rounds: Vec<String> = (1..=6).map(|r| move_in_round(&r.to_string())).collect();
+        assert!(rounds.iter().any(|m| *m != rounds[0]), "{rounds:?}");
+    }
+
+    #[test]
+    fn an_illegal_move_from_the_referee_is_reported_as_a_fault() {
+        let mut p = ClientProtocol::new("x", Mover::new(MoverKind::Random, 3), true);
+        let start = Chess::default();
+        let out = p.handle_line(&line(&start, "execute", "sm Ke2;"));
+        match &out[..] {
+            [Action::Log(why), Action::Send(rec)] => {
+                assert!(why.starts_with("execute:"), "{why}");
+                let rec = Record::parse(rec).unwrap();
+                assert_eq!(rec.refreq().unwrap(), Some(RefReq::Fault));
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -17,11 +17,10 @@ use shakmaty::Position;
 
 use super::analysis::{Analysis, pv_operation};
 use super::log::Dir;
-use super::track::{Event, Tracker};
 use super::{Answer, Driver, EngineSettings, Fault, Job, Limit, start, time};
 use crate::client::Action;
-use crate::epd::{Operation, Record, RefReq};
-use crate::game;
+use crate::client::track::{Event, Tracker};
+use crate::epd::{Operation, Record};
 use crate::text::strip_control;
 
 /// Longest name sent with `tcsi`.
@@ -79,10 +78,7 @@ impl Bridge {
 
     /// The sign-on record: the position, `refreq sign_on;`, `tcsi`.
     pub fn sign_on(&self) -> String {
-        Record::new(game::fields_of(&self.tracker.position()))
-            .with(Operation::refreq(RefReq::SignOn))
-            .with(Operation::tcsi("", &self.name))
-            .to_canonical()
+        self.tracker.sign_on_record(&self.name)
     }
 
     /// Handles one line from the referee (see the module documentation).
@@ -181,7 +177,7 @@ impl Bridge {
         };
         let pos = g.position().clone();
         let me = pos.turn();
-        let mut limit = self.tracker.limit(self.settings.untimed);
+        let mut limit = super::time::limit(&self.tracker, self.settings.untimed);
         // Time spent here already (a restart) is off the engine's clock.
         if let Limit::Clock(t) = &mut limit {
             let spent = received.elapsed().as_millis() as u64;
@@ -235,17 +231,11 @@ impl Bridge {
 
     /// `refreq fault;` with the current position, and a log line.
     fn fault_report(&self, why: String) -> Vec<Action> {
-        let rec = Record::new(game::fields_of(&self.tracker.position()))
-            .with(Operation::refreq(RefReq::Fault));
-        vec![Action::Log(why), Action::Send(rec.to_canonical())]
+        vec![Action::Log(why), Action::Send(self.tracker.fault_record())]
     }
 
     fn reply(&mut self, a: Answer) -> Vec<Action> {
-        let pos = self.tracker.position();
-        let mut rec = Record::new(game::fields_of(&pos))
-            .with(Operation::refreq(RefReq::Reply))
-            .with(Operation::fmvn(pos.fullmoves().get()))
-            .with(Operation::hmvc(pos.halfmoves()));
+        let mut rec = self.tracker.reply_record();
         let mut out = Vec::new();
         if a.resign {
             rec.set(Operation::new("resign"));

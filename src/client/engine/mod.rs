@@ -1,8 +1,6 @@
 //! The engine bridge: `argus client PORT --engine "CMD [ARGS]"` plays with
 //! a UCI or XBoard (CECP) chess engine running as a child process.
 //!
-//! * [`track`]: follows the game from the referee's records (reset,
-//!   inform, execute, respond), the time control and the clocks.
 //! * [`bridge`]: [`Bridge`] turns referee records into engine requests and
 //!   the engine's answers into reply records; it restarts a faulty engine.
 //! * [`uci`], [`xboard`]: the two protocols behind one [`Driver`] trait.
@@ -12,6 +10,9 @@
 //! * [`analysis`]: fixed searches and the engine's thinking (UCI `info`,
 //!   XBoard `post` lines) for `argus epd analyse | mate | solve`.
 //!
+//! The game itself is followed by [`crate::client::track`], shared with
+//! the reference client.
+//!
 //! See docs/engines.md for the user's view.
 
 pub mod analysis;
@@ -20,7 +21,6 @@ pub mod log;
 pub mod notation;
 pub mod process;
 pub mod time;
-pub mod track;
 pub mod uci;
 pub mod xboard;
 

@@ -6,12 +6,13 @@
 //! The referee's clocks are the truth; the engine only gets the best
 //! estimate the bridge can make. `cc` is in whole seconds (truncated), so
 //! a side may have used up to 999 ms more than it says: the bridge passes
-//! the worst case (see [`used_from_cc`]).
+//! the worst case (see [`used_from_cc`](crate::client::track::used_from_cc)).
 
 use std::time::Duration;
 
 use shakmaty::{ByColor, Color};
 
+use crate::client::track::Tracker;
 use crate::clock::{Period, TimeControl};
 
 /// How to search when the game has no time control (`-` or `?`).
@@ -50,9 +51,18 @@ pub enum Limit {
     Fixed(Untimed),
 }
 
-/// Milliseconds a side has used at worst, given `cc`'s whole seconds.
-pub fn used_from_cc(seconds: u64) -> u64 {
-    seconds.saturating_mul(1000).saturating_add(999)
+/// The search limit for the side to move now in the game `tracker`
+/// follows: its clocks under the game's time control, or the fixed search
+/// `untimed` when the game is not timed.
+pub fn limit(tracker: &Tracker, untimed: Untimed) -> Limit {
+    match times(
+        tracker.time_control(),
+        tracker.used_ms(),
+        tracker.moves_made(),
+    ) {
+        Some(t) => Limit::Clock(t),
+        None => Limit::Fixed(untimed),
+    }
 }
 
 /// The clocks under `tc` when each side has used `used_ms` and made
@@ -377,13 +387,6 @@ mod tests {
             xboard_level(&TimeControl::Unknown, Untimed::Depth(6)),
             "sd 6"
         );
-    }
-
-    #[test]
-    fn cc_seconds_count_as_the_worst_case() {
-        assert_eq!(used_from_cc(0), 999);
-        assert_eq!(used_from_cc(61), 61_999);
-        assert_eq!(used_from_cc(u64::MAX), u64::MAX);
     }
 
     #[test]

@@ -1,23 +1,23 @@
-//! Following the game from the referee's records, for the engine bridge.
+//! Following the game from the referee's records: the one game-follower of
+//! both clients, the reference client (`client::protocol`) and the engine
+//! bridge (`client::engine::bridge`).
 //!
-//! Like the reference client (`client::protocol`) it obeys EPD section 8:
-//! `reset` starts a game from the record's position, `execute` and
-//! `respond` adopt the record's position when it differs and play its
-//! `sm`. Unlike it, it keeps the history when the referee sends a position
-//! the game has already passed through (a respond sent again after a pause
-//! or a bad echo): the game is taken back to that point, so the engine
-//! still sees every earlier position (repetitions).
+//! It obeys EPD section 8: `reset` starts a game from the record's
+//! position, `execute` and `respond` adopt the record's position when it
+//! differs and play its `sm`. When the referee sends a position the game
+//! has already passed through (a respond sent again after a pause or a bad
+//! echo), the game is taken back to that point instead of adopted afresh,
+//! so the history (and with it repetitions) is kept.
 //!
-//! It also keeps what the engine needs for its clocks: the `TimeControl`
+//! It also keeps what an engine needs for its clocks: the `TimeControl`
 //! tag from `inform`, the time used from `cc`, and the moves each side has
 //! made since the clocks began (moves sent with `execute` before the first
 //! `respond` of a game are the opening, which the referee does not time).
 
 use shakmaty::{ByColor, Chess, Color, Move, Position};
 
-use super::time::{Limit, Untimed, times, used_from_cc};
 use crate::clock::TimeControl;
-use crate::epd::{Record, RefCom};
+use crate::epd::{Operation, Record, RefCom, RefReq};
 use crate::game::{self, Game};
 use crate::text::strip_control;
 
@@ -131,12 +131,13 @@ impl Tracker {
             }
             RefCom::Inform => {
                 let mut result = None;
+                let mut bad = None;
                 for (k, v) in rec.ptp().map_err(|e| e.to_string())? {
                     let v: String = strip_control(&v).chars().take(MAX_TAG_VALUE).collect();
                     match k.as_str() {
                         "TimeControl" => match v.parse::<TimeControl>() {
                             Ok(tc) => self.time_control = tc,
-                            Err(e) => return Err(format!("inform: {e}")),
+                            Err(e) => bad = Some(format!("inform: {e} (the other tags kept)")),
                         },
                         "Result" if v != "*" => result = Some(v.clone()),
                         _ => {}
@@ -148,7 +149,10 @@ impl Tracker {
                         None => {}
                     }
                 }
-                Ok(Event::Inform { result })
+                match bad {
+                    Some(e) => Err(e),
+                    None => Ok(Event::Inform { result }),
+                }
             }
             RefCom::Execute => {
                 self.sync(rec)?;
@@ -235,6 +239,32 @@ impl Tracker {
         g.play(m).map(str::to_owned).map_err(|e| e.to_string())
     }
 
+    /// The sign-on record: the position, `refreq sign_on;`, `tcsi` with
+    /// the client's name.
+    pub fn sign_on_record(&self, name: &str) -> String {
+        Record::new(game::fields_of(&self.position()))
+            .with(Operation::refreq(RefReq::SignOn))
+            .with(Operation::tcsi("", name))
+            .to_canonical()
+    }
+
+    /// A fault report: the position and `refreq fault;`.
+    pub fn fault_record(&self) -> String {
+        Record::new(game::fields_of(&self.position()))
+            .with(Operation::refreq(RefReq::Fault))
+            .to_canonical()
+    }
+
+    /// The start of a reply, before the client's move: the position on
+    /// move, `refreq reply;`, `fmvn` and `hmvc`.
+    pub fn reply_record(&self) -> Record {
+        let pos = self.position();
+        Record::new(game::fields_of(&pos))
+            .with(Operation::refreq(RefReq::Reply))
+            .with(Operation::fmvn(pos.fullmoves().get()))
+            .with(Operation::hmvc(pos.halfmoves()))
+    }
+
     /// Moves each side has made since the clocks began.
     pub fn moves_made(&self) -> ByColor<u32> {
         let mut n = ByColor::new_with(|_| 0u32);
@@ -253,19 +283,17 @@ impl Tracker {
     pub fn used_ms(&self) -> ByColor<u64> {
         self.used_ms
     }
+}
 
-    /// The search limit for the side to move now.
-    pub fn limit(&self, untimed: Untimed) -> Limit {
-        match times(&self.time_control, self.used_ms, self.moves_made()) {
-            Some(t) => Limit::Clock(t),
-            None => Limit::Fixed(untimed),
-        }
-    }
+/// Milliseconds a side has used at worst, given `cc`'s whole seconds.
+pub fn used_from_cc(seconds: u64) -> u64 {
+    seconds.saturating_mul(1000).saturating_add(999)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::client::engine::time::{Limit, Untimed, limit};
     use crate::epd::Operation;
 
     const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
@@ -284,6 +312,13 @@ mod tests {
             g.play_san(s).unwrap();
         }
         (g.position().clone(), g)
+    }
+
+    #[test]
+    fn cc_seconds_count_as_the_worst_case() {
+        assert_eq!(used_from_cc(0), 999);
+        assert_eq!(used_from_cc(61), 61_999);
+        assert_eq!(used_from_cc(u64::MAX), u64::MAX);
     }
 
     #[test]
@@ -352,7 +387,7 @@ mod tests {
         let (p2, _) = after(&["e4", "e5"]);
         t.handle(&rec(&p2, "respond", "")).unwrap();
         assert_eq!(t.moves_made(), ByColor { white: 0, black: 0 });
-        match t.limit(Untimed::default()) {
+        match limit(&t, Untimed::default()) {
             Limit::Clock(c) => assert_eq!(c.moves_to_go.white, Some(40)),
             other => panic!("{other:?}"),
         }
