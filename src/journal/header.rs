@@ -59,6 +59,15 @@ const OUTPUT_KEYS: [&str; 6] = [
     "output-results-json",
 ];
 
+/// Settings added after the first journals were written: optional too,
+/// and off when absent (as they were then).
+const LATER_KEYS: [&str; 2] = ["max-moves", "sprt"];
+
+/// A key a header may lack.
+fn is_optional(key: &str) -> bool {
+    OUTPUT_KEYS.contains(&key) || LATER_KEYS.contains(&key)
+}
+
 fn optional_path(p: &Option<PathBuf>) -> Vec<String> {
     p.iter().map(|p| p.to_string_lossy().into_owned()).collect()
 }
@@ -435,7 +444,7 @@ fn required_keys() -> Vec<String> {
     any.entries()
         .into_iter()
         .filter_map(|e| match e {
-            Entry::Set { key, .. } if !OUTPUT_KEYS.contains(&key.as_str()) => Some(key),
+            Entry::Set { key, .. } if !is_optional(&key) => Some(key),
             _ => None,
         })
         .collect()
@@ -638,7 +647,7 @@ mod tests {
             .entries()
             .into_iter()
             .filter_map(|e| match e {
-                Entry::Set { key, .. } if !OUTPUT_KEYS.contains(&key.as_str()) => Some(key),
+                Entry::Set { key, .. } if !is_optional(&key) => Some(key),
                 _ => None,
             })
             .collect();
@@ -660,15 +669,18 @@ mod tests {
     }
 
     #[test]
-    fn a_header_from_before_the_output_settings_loads_with_none() {
+    fn a_header_from_before_the_output_and_later_settings_loads_with_none() {
         let h = sample();
+        assert!(h.settings.max_moves.is_some() && h.settings.sprt.is_some());
         let mut b = HeaderBuilder::default();
         for e in h.entries() {
-            if matches!(&e, Entry::Set { key, .. } if key.starts_with("output-")) {
+            if matches!(&e, Entry::Set { key, .. } if is_optional(key)) {
                 continue;
             }
             if let Some(back) = b.push(e).unwrap() {
                 assert_eq!(back.output, OutputSettings::default());
+                assert_eq!(back.settings.max_moves, None);
+                assert!(back.settings.sprt.is_none());
                 return;
             }
         }
