@@ -1,0 +1,354 @@
+//! Game flow: starting a game, its automatic ends (rules, adjudication,
+//! flag), ending a game and the session, pause and resume, and bringing a
+//! restarted client back in line (resync).
+
+// The core's types, constants and imports are shared by its parts.
+use super::*;
+
+impl Referee {
+    pub(super) fn start_next_game(&mut self, at: u64, out: &mut Vec<Output>) {
+        self.games_started += 1;
+        let number = self.games_started;
+        let white = if self.settings.swap_colors && number.is_multiple_of(2) {
+            ClientId::B
+        } else {
+            ClientId::A
+        };
+        let slot = (number as usize - 1).checked_rem(self.order.len());
+        let start = match slot.and_then(|i| self.order.get(i)) {
+            Some(&i) => self
+                .settings
+                .openings
+                .get(i)
+                .cloned()
+                .unwrap_or_else(Start::initial),
+            None => Start::initial(),
+        };
+        let mut game = Game::new(start.position.clone());
+        for m in &start.moves {
+            if game.play(*m).is_err() {
+                break; // openings are checked when loaded; stop at a bad one
+            }
+        }
+        let round = self
+            .settings
+            .round
+            .clone()
+            .unwrap_or_else(|| number.to_string());
+        self.game = Some(GameState {
+            number,
+            white,
+            opening_plies: game.ply(),
+            game,
+            clocks: Clocks::new(&self.settings.time_control),
+            times: Vec::new(),
+            awaiting: None,
+            draw_offer: None,
+            pause: None,
+            flagged: None,
+            end: None,
+            final_comment: None,
+            round,
+        });
+        for id in ClientId::BOTH {
+            self.clients[id.index()].resync_due = None;
+            self.send_reset(id, out);
+        }
+        self.stage = Stage::Starting {
+            until: at.saturating_add(self.settings.reset_delay_ms),
+        };
+    }
+
+    pub(super) fn begin_play(&mut self, at: u64, out: &mut Vec<Output>) {
+        self.stage = Stage::Playing;
+        let Some(g) = self.game.as_ref() else { return };
+        let number = g.number;
+        let (white, black) = (self.client_name(g.white), self.client_name(g.white.other()));
+        for id in ClientId::BOTH {
+            if self.clients[id.index()].signed_on {
+                self.send_inform(id, "*", at, out);
+                self.send_executes(id, at, out);
+            }
+        }
+        out.push(Output::GameStarted {
+            game_number: number,
+            white: white.clone(),
+            black: black.clone(),
+        });
+        self.notice(
+            out,
+            EventKind::Info,
+            format!(
+                "{}: {white} (White) vs {black} (Black)",
+                game_label(number, self.settings.games)
+            ),
+        );
+        if self.check_automatic_end(at, out) {
+            return;
+        }
+        let Some(g) = self.game.as_ref() else { return };
+        let to_move = g.client_of(g.game.position().turn());
+        self.send_respond(to_move, at, out, Respond::New);
+    }
+
+    /// Ends the game if the position ends it by rule (mate, stalemate, dead
+    /// position, 75 moves, fivefold repetition). Returns whether it did.
+    pub(super) fn check_automatic_end(&mut self, at: u64, out: &mut Vec<Output>) -> bool {
+        let Some(g) = self.game.as_ref() else {
+            return false;
+        };
+        let Some(end) = g.game.automatic_end() else {
+            return false;
+        };
+        let (result, reason) = match end {
+            AutomaticEnd::Checkmate { winner } => (
+                GameResult::Win(winner),
+                format!("{} checkmated", color_name(!winner)),
+            ),
+            AutomaticEnd::Stalemate => (GameResult::Draw, "stalemate".to_string()),
+            AutomaticEnd::DeadPosition => (
+                GameResult::Draw,
+                "dead position (insufficient material)".to_string(),
+            ),
+            AutomaticEnd::SeventyFiveMoves => (GameResult::Draw, "75-move rule".to_string()),
+            AutomaticEnd::FivefoldRepetition => {
+                (GameResult::Draw, "fivefold repetition".to_string())
+            }
+        };
+        self.end_game(result, Termination::Normal, reason, at, out);
+        true
+    }
+
+    /// Ends the game if an adjudication rule of the settings does
+    /// (`--max-moves`). Returns whether it did.
+    pub(super) fn check_adjudication(&mut self, at: u64, out: &mut Vec<Output>) -> bool {
+        let Some(g) = self.game.as_ref() else {
+            return false;
+        };
+        let Some(reason) = adjudication::max_moves_reached(g.game.ply(), self.settings.max_moves)
+        else {
+            return false;
+        };
+        self.end_game(GameResult::Draw, Termination::Adjudication, reason, at, out);
+        true
+    }
+
+    pub(super) fn flag_fall(&mut self, at: u64, out: &mut Vec<Output>) {
+        let Some(g) = self.game.as_mut() else { return };
+        let Some(color) = g.clocks.running() else {
+            return;
+        };
+        g.flagged = Some(color);
+        let opponent_can_mate = game::can_mate(g.game.position(), !color);
+        let who = color_name(color);
+        let (result, reason) = if opponent_can_mate {
+            (GameResult::Win(!color), format!("{who} lost on time"))
+        } else {
+            (
+                GameResult::Draw,
+                format!(
+                    "{who}'s flag fell, but {} has no mating material",
+                    color_name(!color)
+                ),
+            )
+        };
+        self.end_game(result, Termination::TimeForfeit, reason, at, out);
+    }
+
+    pub(super) fn end_game(
+        &mut self,
+        result: GameResult,
+        termination: Termination,
+        reason: String,
+        at: u64,
+        out: &mut Vec<Output>,
+    ) {
+        let Some(g) = self.game.as_mut() else { return };
+        if g.is_over() {
+            return;
+        }
+        if g.clocks.running().is_some() {
+            g.clocks.halt(at);
+        }
+        // A move that ends the game (mate, stalemate, ...) was played but
+        // not relayed: the client that did not make it learns it from the
+        // final inform.
+        let unrelayed = (g.awaiting.is_none() && g.game.ply() > g.opening_plies)
+            .then(|| g.client_of(g.game.position().turn()));
+        g.awaiting = None;
+        g.pause = None;
+        g.end = Some((result, termination, reason.clone()));
+        let number = g.number;
+        let white = g.white;
+        // Score: A and B in half points.
+        match result {
+            GameResult::Win(c) => {
+                let winner = if c == Color::White {
+                    white
+                } else {
+                    white.other()
+                };
+                self.score_halves[winner.index()] += 2;
+            }
+            GameResult::Draw => {
+                self.score_halves[0] += 1;
+                self.score_halves[1] += 1;
+            }
+            GameResult::None => {}
+        }
+        self.count_result(number, white, result, out);
+        for id in ClientId::BOTH {
+            if self.clients[id.index()].signed_on {
+                if unrelayed == Some(id) {
+                    self.send_final_inform(id, result.as_str(), at, out);
+                } else {
+                    self.send_inform(id, result.as_str(), at, out);
+                }
+                self.send_simple(id, RefCom::Conclude, at, out);
+            }
+        }
+        let pgn = self.pgn(at, false).expect("a game is in progress");
+        self.notice(
+            out,
+            EventKind::Info,
+            format!("game {number}: {} ({reason})", result.as_str()),
+        );
+        out.push(Output::GameOver(GameOver {
+            game_number: number,
+            result,
+            termination,
+            reason,
+            pgn,
+        }));
+        self.stage = Stage::Concluding {
+            until: at.saturating_add(self.settings.conclude_delay_ms),
+        };
+    }
+
+    pub(super) fn end_session(&mut self, at: u64, out: &mut Vec<Output>) {
+        for id in ClientId::BOTH {
+            if self.clients[id.index()].signed_on {
+                self.send_simple(id, RefCom::Disconnect, at, out);
+            }
+            self.clients[id.index()].resync_due = None;
+        }
+        self.stage = Stage::SessionOver;
+        let summary = self.summary();
+        self.notice(out, EventKind::Info, summary.clone());
+        out.push(Output::SessionOver { summary });
+    }
+
+    pub(super) fn pause_game(&mut self, reason: String, resend_on_resume: bool, at: u64) {
+        let Some(g) = self.game.as_mut() else { return };
+        if g.clocks.running().is_some() {
+            g.clocks.halt(at);
+        }
+        match g.pause.as_mut() {
+            Some(p) => p.resend_on_resume |= resend_on_resume,
+            None => {
+                g.pause = Some(Pause {
+                    reason,
+                    resend_on_resume,
+                    start_on_resume: false,
+                    held_reply: None,
+                })
+            }
+        }
+    }
+
+    pub(super) fn resume_game(&mut self, at: u64, out: &mut Vec<Output>) {
+        let Some(g) = self.game.as_mut() else { return };
+        let Some(p) = g.pause.take() else { return };
+        if g.clocks.halted().is_some() {
+            g.clocks.resume(at);
+        } else if p.start_on_resume
+            && let Some(a) = &g.awaiting
+        {
+            let c = g.color_of(a.client);
+            g.clocks.start(c, at);
+        }
+        if let Some(text) = p.held_reply
+            && let Some(a) = g.awaiting.as_ref()
+        {
+            // The reply came during the pause: it answers the respond the
+            // client was sent, so it is played now (not asked for again,
+            // which a client that follows the game by moves would take as
+            // a second turn). The pause is not charged to anybody.
+            let from = a.client;
+            self.on_line(from, &text, 0, at, out);
+        } else if p.resend_on_resume
+            && let Some(a) = g.awaiting.as_ref()
+        {
+            let to = a.client;
+            self.send_respond(to, at, out, Respond::Again);
+        }
+    }
+
+    /// A reply from the client on move while the game is paused: kept, and
+    /// played at resume. A second one during the same pause is refused.
+    pub(super) fn hold_reply(&mut self, from: ClientId, text: &str, out: &mut Vec<Output>) {
+        let Some(p) = self.game.as_mut().and_then(|g| g.pause.as_mut()) else {
+            return;
+        };
+        if p.held_reply.is_some() {
+            return self.reject(
+                out,
+                from,
+                "a second reply during the pause (the first is held for the resume)",
+                text,
+            );
+        }
+        p.held_reply = Some(text.to_string());
+        self.notice(
+            out,
+            EventKind::Info,
+            format!(
+                "{}: reply arrived during the pause; it is held and played at resume",
+                from.letter()
+            ),
+        );
+    }
+
+    pub(super) fn begin_resync(&mut self, id: ClientId, at: u64, out: &mut Vec<Output>) {
+        self.send_reset(id, out);
+        self.clients[id.index()].resync_due = Some(at.saturating_add(self.settings.reset_delay_ms));
+        self.notice(
+            out,
+            EventKind::Info,
+            format!(
+                "{}: bringing the client back in line (reset, inform, execute)",
+                id.letter()
+            ),
+        );
+    }
+
+    pub(super) fn finish_resync(&mut self, id: ClientId, at: u64, out: &mut Vec<Output>) {
+        let Some(g) = self.game.as_ref() else { return };
+        if g.is_over() || !self.clients[id.index()].signed_on {
+            return;
+        }
+        let on_move = g.awaiting.as_ref().is_some_and(|a| a.client == id);
+        self.send_inform(id, "*", at, out);
+        self.send_executes(id, at, out);
+        if on_move {
+            self.send_respond(id, at, out, Respond::AfterExecute);
+        }
+    }
+
+    pub(super) fn send_executes(&mut self, id: ClientId, at: u64, out: &mut Vec<Output>) {
+        let Some(g) = self.game.as_ref() else { return };
+        let mut records = Vec::new();
+        for (i, m) in g.game.moves().iter().enumerate() {
+            let Some(before) = g.game.position_at(i) else {
+                break;
+            };
+            let mut r = self.base_record(before, at);
+            r.set(Operation::refcom(RefCom::Execute));
+            r.set(Operation::sm(&game::san_of(before, m)));
+            records.push(r);
+        }
+        for r in records {
+            self.send(id, r, out);
+        }
+    }
+}

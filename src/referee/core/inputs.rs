@@ -1,0 +1,450 @@
+//! What each input does: lines from the clients (sign-on, sign-off, faults,
+//! the reply's way in), the links' reports (sent, refused, lost, back), the
+//! referee's own restart and the supervisor's commands.
+
+// The core's types, constants and imports are shared by its parts.
+use super::*;
+
+impl Referee {
+    /// A byte from `from` arrived at `at`: if it is on move, its silence
+    /// (for the resend after silence) starts again from here.
+    pub(super) fn heard(&mut self, from: ClientId, at: u64) {
+        if let Some(a) = self.game.as_mut().and_then(|g| g.awaiting.as_mut())
+            && a.client == from
+        {
+            a.heard_at = at;
+        }
+    }
+
+    pub(super) fn on_line(
+        &mut self,
+        from: ClientId,
+        text: &str,
+        wire_bytes: usize,
+        at: u64,
+        out: &mut Vec<Output>,
+    ) {
+        let checked = line_check::verify(text);
+        let payload = match &checked {
+            Checked::Valid(payload) => payload,
+            Checked::Invalid(why) => return self.damaged(from, why, text, at, out),
+            Checked::Absent => text,
+        };
+        let record = match Record::parse(payload) {
+            Ok(r) => r,
+            Err(e) => {
+                return self.reject(out, from, &format!("not an EPD record ({e})"), text);
+            }
+        };
+        let req = match record.refreq() {
+            Ok(Some(r)) => r,
+            Ok(None) if record.has(line_check::NAK) && self.clients[from.index()].signed_on => {
+                return self.on_nak(from, at, out);
+            }
+            Ok(None) => return self.reject(out, from, "record without refreq", text),
+            Err(e) => return self.reject(out, from, &e.to_string(), text),
+        };
+        let checks = &mut self.clients[from.index()].line_check;
+        match (req, &checked) {
+            // A sign-on says whether the client checks its lines from now.
+            (RefReq::SignOn, _) => *checks = checked != Checked::Absent,
+            (_, Checked::Absent) if *checks => {
+                let why = format!(
+                    "no {} check on a line of a client that checks its lines",
+                    line_check::OPCODE
+                );
+                return self.damaged(from, &why, text, at, out);
+            }
+            _ => {}
+        }
+        match req {
+            RefReq::SignOn => self.on_sign_on(from, &record, at, out),
+            _ if !self.clients[from.index()].signed_on => {
+                self.reject(out, from, "client has not signed on", text)
+            }
+            RefReq::SignOff => self.on_sign_off(from, out),
+            RefReq::Fault => self.on_client_fault(from, at, out),
+            RefReq::Reply => self.on_reply(from, &record, text, wire_bytes, at, out),
+        }
+    }
+
+    pub(super) fn on_sign_on(
+        &mut self,
+        from: ClientId,
+        record: &Record,
+        at: u64,
+        out: &mut Vec<Output>,
+    ) {
+        if let Ok(Some((_, name))) = record.tcsi() {
+            let name: String = strip_control(&name)
+                .trim()
+                .chars()
+                .take(NAME_LIMIT)
+                .collect();
+            if !name.is_empty() {
+                self.clients[from.index()].tcsi_name = Some(name);
+            }
+        }
+        let again = self.clients[from.index()].signed_on;
+        self.clients[from.index()].resend_due = None;
+        self.clients[from.index()].signed_on = true;
+        self.clients[from.index()].link_up = true;
+        let name = self.client_name(from);
+        self.notice(
+            out,
+            EventKind::Info,
+            format!(
+                "{}: {} signed on{}{}",
+                from.letter(),
+                name,
+                if again { " again" } else { "" },
+                if self.clients[from.index()].line_check {
+                    ", its lines checked (Acrc)"
+                } else {
+                    ""
+                }
+            ),
+        );
+        match self.stage {
+            Stage::WaitingForSignOn => {
+                if self.clients.iter().all(|c| c.signed_on) {
+                    self.start_next_game(at, out);
+                }
+            }
+            Stage::Starting { .. } => {
+                // It missed (or lost) the reset: send it again; inform
+                // follows with the other client's at the same time.
+                self.send_reset(from, out);
+            }
+            Stage::Playing => {
+                if self.game.as_ref().is_some_and(|g| !g.is_over()) {
+                    self.begin_resync(from, at, out);
+                }
+            }
+            Stage::Concluding { .. } | Stage::SessionOver => {}
+        }
+    }
+
+    pub(super) fn on_sign_off(&mut self, from: ClientId, out: &mut Vec<Output>) {
+        self.clients[from.index()].signed_on = false;
+        self.clients[from.index()].resync_due = None;
+        let running = self
+            .game
+            .as_ref()
+            .is_some_and(|g| !g.is_over() && g.awaiting.as_ref().is_some_and(|a| a.client == from));
+        self.notice(
+            out,
+            EventKind::Warning,
+            format!(
+                "{}: {} signed off{}",
+                from.letter(),
+                self.client_name(from),
+                if running {
+                    "; its clock keeps running"
+                } else {
+                    ""
+                }
+            ),
+        );
+    }
+
+    pub(super) fn on_client_fault(&mut self, from: ClientId, at: u64, out: &mut Vec<Output>) {
+        let name = self.client_name(from);
+        let reason = format!(
+            "{}: {} reported a fault (refreq fault)",
+            from.letter(),
+            name
+        );
+        let playing =
+            self.game.as_ref().is_some_and(|g| !g.is_over()) && self.stage == Stage::Playing;
+        if playing && self.settings.client_fault == ClientFault::Continue {
+            self.notice(
+                out,
+                EventKind::Fault,
+                format!("{reason}; play goes on (client faults do not pause this match)"),
+            );
+        } else if playing {
+            self.pause_game(reason.clone(), true, at);
+            self.notice(
+                out,
+                EventKind::Fault,
+                format!("{reason}; game paused for the supervisor"),
+            );
+        } else {
+            self.notice(out, EventKind::Fault, reason);
+        }
+    }
+
+    pub(super) fn on_sent(&mut self, to: ClientId, seq: u64, at: u64) {
+        let Some(g) = self.game.as_mut() else { return };
+        if g.is_over() {
+            return;
+        }
+        let Some(a) = g.awaiting.as_mut() else { return };
+        if a.client != to || seq < a.first_seq || a.sent {
+            return;
+        }
+        a.sent = true;
+        let color = g.color_of(to);
+        match g.pause.as_mut() {
+            Some(p) => p.start_on_resume = true,
+            None => {
+                if g.clocks.running().is_none() {
+                    g.clocks.start(color, at);
+                }
+            }
+        }
+    }
+
+    /// The link did not take records for `to` (from `seq` on): the client
+    /// missed them. During a game it is brought back in line (reset, then
+    /// the whole game again); a respond among them never left, so its
+    /// clock waits for the new one.
+    pub(super) fn on_refused(&mut self, to: ClientId, seq: u64, at: u64, out: &mut Vec<Output>) {
+        let playing =
+            self.stage == Stage::Playing && self.game.as_ref().is_some_and(|g| !g.is_over());
+        let resyncing = self.clients[to.index()].resync_due.is_some();
+        self.notice(
+            out,
+            EventKind::Warning,
+            format!(
+                "{}: the link refused records from #{seq} on (its queue is full){}",
+                to.letter(),
+                if playing && !resyncing {
+                    "; bringing the client back in line"
+                } else {
+                    ""
+                }
+            ),
+        );
+        if let Some(a) = self.game.as_mut().and_then(|g| g.awaiting.as_mut())
+            && a.client == to
+            && !a.sent
+            && seq <= a.first_seq
+        {
+            // Its respond never left: the clock starts with the next one.
+            a.first_seq = RESPOND_PENDING;
+        }
+        if playing && !resyncing && self.clients[to.index()].signed_on {
+            self.begin_resync(to, at, out);
+        }
+    }
+
+    pub(super) fn on_link_lost(
+        &mut self,
+        client: ClientId,
+        reason: &str,
+        at: u64,
+        out: &mut Vec<Output>,
+    ) {
+        self.clients[client.index()].link_up = false;
+        // A respond record that never got out still starts the clock: the
+        // client is gone and its clock keeps running.
+        if let Some(g) = self.game.as_mut()
+            && !g.is_over()
+            && let Some(a) = g.awaiting.as_mut()
+            && a.client == client
+            && !a.sent
+            && g.pause.is_none()
+        {
+            a.sent = true;
+            let start = a.est_sent_at.min(at);
+            let color = g.color_of(client);
+            g.clocks.start(color, start);
+        }
+        self.notice(
+            out,
+            EventKind::Link,
+            format!("{}: link lost: {}", client.letter(), strip_control(reason)),
+        );
+    }
+
+    pub(super) fn on_link_back(&mut self, client: ClientId, at: u64, out: &mut Vec<Output>) {
+        self.clients[client.index()].link_up = true;
+        self.notice(
+            out,
+            EventKind::Link,
+            format!("{}: link back", client.letter()),
+        );
+        // The respond record may have been lost with the link. A client that
+        // noticed the loss signs on again and is brought back in line; one
+        // that did not gets the respond again, after the reset delay.
+        if self.awaits(client) && self.clients[client.index()].signed_on {
+            self.clients[client.index()].resend_due =
+                Some(at.saturating_add(self.settings.reset_delay_ms));
+        }
+    }
+
+    /// Whether a game is being played and waits for `client`'s reply.
+    pub(super) fn awaits(&self, client: ClientId) -> bool {
+        self.stage == Stage::Playing
+            && self.game.as_ref().is_some_and(|g| {
+                !g.is_over()
+                    && g.pause.is_none()
+                    && g.awaiting.as_ref().is_some_and(|a| a.client == client)
+            })
+    }
+
+    /// The referee restarted from its journal: new ports, and clients that
+    /// may have missed anything sent since the journal's last input.
+    pub(super) fn on_resumed(&mut self, at: u64, out: &mut Vec<Output>) {
+        for c in &mut self.clients {
+            c.link_up = true;
+        }
+        self.notice(
+            out,
+            EventKind::Info,
+            "the referee restarted from its journal; bringing the clients back in line".into(),
+        );
+        let signed_on: Vec<ClientId> = ClientId::BOTH
+            .into_iter()
+            .filter(|id| self.clients[id.index()].signed_on)
+            .collect();
+        match self.stage {
+            Stage::Starting { .. } => {
+                for &id in &signed_on {
+                    self.send_reset(id, out);
+                }
+                self.stage = Stage::Starting {
+                    until: at.saturating_add(self.settings.reset_delay_ms),
+                };
+            }
+            Stage::Playing if self.game.as_ref().is_some_and(|g| !g.is_over()) => {
+                let due = at.saturating_add(self.settings.reset_delay_ms);
+                if let Some(g) = self.game.as_mut()
+                    && g.pause.is_none()
+                    && let Some(a) = g.awaiting.as_mut()
+                {
+                    // The clock stops until the new respond record is out;
+                    // the move's time so far is kept (Clocks::start goes on
+                    // with a halted move).
+                    g.clocks.halt(at);
+                    a.sent = false;
+                    a.first_seq = RESPOND_PENDING;
+                    a.est_sent_at = due;
+                }
+                for &id in &signed_on {
+                    self.begin_resync(id, at, out);
+                }
+            }
+            Stage::SessionOver => {
+                // The match had ended, but the disconnect may not have gone
+                // out before the crash: send it again.
+                for &id in &signed_on {
+                    self.send_simple(id, RefCom::Disconnect, at, out);
+                }
+            }
+            Stage::Concluding { .. } => {
+                // The result and conclude may not have gone out before the
+                // crash: send them again.
+                let result = self
+                    .game
+                    .as_ref()
+                    .and_then(|g| g.end.as_ref())
+                    .map_or(GameResult::None, |e| e.0);
+                for &id in &signed_on {
+                    self.send_inform(id, result.as_str(), at, out);
+                    self.send_simple(id, RefCom::Conclude, at, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub(super) fn on_command(&mut self, cmd: Command, at: u64, out: &mut Vec<Output>) {
+        self.notice(
+            out,
+            EventKind::Info,
+            format!("supervisor: {}", describe_command(cmd)),
+        );
+        let playing =
+            self.stage == Stage::Playing && self.game.as_ref().is_some_and(|g| !g.is_over());
+        match cmd {
+            Command::Pause => {
+                if !playing {
+                    self.notice(
+                        out,
+                        EventKind::Warning,
+                        "no game in progress to pause".into(),
+                    );
+                } else if self.game.as_ref().is_some_and(|g| g.pause.is_some()) {
+                    self.notice(out, EventKind::Warning, "the game is already paused".into());
+                } else {
+                    self.pause_game("paused by the supervisor".into(), false, at);
+                }
+            }
+            Command::Resume => {
+                if !playing || self.game.as_ref().is_some_and(|g| g.pause.is_none()) {
+                    self.notice(out, EventKind::Warning, "the game is not paused".into());
+                } else {
+                    self.resume_game(at, out);
+                }
+            }
+            Command::Adjudicate(v) => {
+                if !playing {
+                    self.notice(
+                        out,
+                        EventKind::Warning,
+                        "no game in progress to adjudicate".into(),
+                    );
+                } else {
+                    let (result, reason) = match v {
+                        Verdict::WhiteWins => {
+                            (GameResult::Win(Color::White), "White wins by adjudication")
+                        }
+                        Verdict::BlackWins => {
+                            (GameResult::Win(Color::Black), "Black wins by adjudication")
+                        }
+                        Verdict::Draw => (GameResult::Draw, "drawn by adjudication"),
+                    };
+                    self.end_game(result, Termination::Adjudication, reason.into(), at, out);
+                }
+            }
+            Command::AbortGame => {
+                if !playing {
+                    self.notice(
+                        out,
+                        EventKind::Warning,
+                        "no game in progress to abort".into(),
+                    );
+                } else {
+                    self.end_game(
+                        GameResult::None,
+                        Termination::Abandoned,
+                        "aborted by the supervisor".into(),
+                        at,
+                        out,
+                    );
+                }
+            }
+            Command::RestartClient(c) => {
+                if !self.clients[c.index()].signed_on {
+                    self.notice(
+                        out,
+                        EventKind::Warning,
+                        format!(
+                            "{}: not signed on; it will be brought in line when it signs on",
+                            c.letter()
+                        ),
+                    );
+                } else if playing {
+                    self.begin_resync(c, at, out);
+                } else {
+                    self.send_reset(c, out);
+                }
+            }
+            Command::EndSession => {
+                if playing {
+                    self.end_game(
+                        GameResult::None,
+                        Termination::Unterminated,
+                        "the session was ended by the supervisor".into(),
+                        at,
+                        out,
+                    );
+                }
+                self.end_session(at, out);
+            }
+        }
+    }
+}

@@ -1,0 +1,205 @@
+//! The records the core sends: the base record with clocks, reset, inform,
+//! respond (new, again, after execute) and when a respond is deferred.
+
+// The core's types, constants and imports are shared by its parts.
+use super::*;
+
+impl Referee {
+    /// The four fields of `pos` with `cc`, `fmvn` and `hmvc`.
+    pub(super) fn base_record(&self, pos: &Chess, at: u64) -> Record {
+        let (w, b) = match &self.game {
+            Some(g) => (
+                g.clocks.used(Color::White, at),
+                g.clocks.used(Color::Black, at),
+            ),
+            None => (0, 0),
+        };
+        let (cw, cb) = clock::cc_values(w, b);
+        Record::new(game::fields_of(pos))
+            .with(Operation::cc(cw, cb))
+            .with(Operation::fmvn(pos.fullmoves().get()))
+            .with(Operation::hmvc(pos.halfmoves()))
+    }
+
+    pub(super) fn current_position(&self) -> Chess {
+        self.game
+            .as_ref()
+            .map_or_else(Chess::default, |g| g.game.position().clone())
+    }
+
+    pub(super) fn send(&mut self, to: ClientId, record: Record, out: &mut Vec<Output>) -> u64 {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        let mut text = record.to_canonical();
+        if self.clients[to.index()].line_check {
+            line_check::append(&mut text);
+        }
+        out.push(Output::Send { to, seq, text });
+        seq
+    }
+
+    pub(super) fn send_simple(
+        &mut self,
+        to: ClientId,
+        cmd: RefCom,
+        at: u64,
+        out: &mut Vec<Output>,
+    ) {
+        let pos = self.current_position();
+        let mut r = self.base_record(&pos, at);
+        r.set(Operation::refcom(cmd));
+        self.send(to, r, out);
+    }
+
+    pub(super) fn send_reset(&mut self, to: ClientId, out: &mut Vec<Output>) {
+        let pos = self
+            .game
+            .as_ref()
+            .map_or_else(Chess::default, |g| g.game.start().clone());
+        let mut r = self.base_record(&pos, self.now);
+        r.set(Operation::refcom(RefCom::Reset));
+        self.send(to, r, out);
+    }
+
+    pub(super) fn send_inform(
+        &mut self,
+        to: ClientId,
+        result: &str,
+        at: u64,
+        out: &mut Vec<Output>,
+    ) {
+        let pos = self.current_position();
+        let r = self.base_record(&pos, at);
+        self.send_inform_record(to, r, result, out);
+    }
+
+    /// The result `inform` to the client that has not seen the game's last
+    /// move: the position before it and the move as `sm` (as in a
+    /// `respond`), so that a client that follows the game by moves can
+    /// complete its record. `conclude` then carries the final position.
+    pub(super) fn send_final_inform(
+        &mut self,
+        to: ClientId,
+        result: &str,
+        at: u64,
+        out: &mut Vec<Output>,
+    ) {
+        let r = self
+            .last_move_record(at)
+            .unwrap_or_else(|| self.base_record(&self.current_position(), at));
+        self.send_inform_record(to, r, result, out);
+    }
+
+    /// The position before the game's last move, with that move as `sm`.
+    pub(super) fn last_move_record(&self, at: u64) -> Option<Record> {
+        let g = self.game.as_ref()?;
+        let before = g.game.position_at(g.game.ply().checked_sub(1)?)?;
+        let last = g.game.moves().last()?;
+        let mut r = self.base_record(before, at);
+        r.set(Operation::sm(&game::san_of(before, last)));
+        Some(r)
+    }
+
+    pub(super) fn send_inform_record(
+        &mut self,
+        to: ClientId,
+        mut r: Record,
+        result: &str,
+        out: &mut Vec<Output>,
+    ) {
+        let tags = self.game_tags(result);
+        r.set(Operation::refcom(RefCom::Inform));
+        r.set(Operation::ptp(&tags));
+        self.send(to, r, out);
+    }
+
+    /// Sends `respond` to `to` (see [`Respond`] for which position).
+    pub(super) fn send_respond(
+        &mut self,
+        to: ClientId,
+        at: u64,
+        out: &mut Vec<Output>,
+        kind: Respond,
+    ) {
+        if kind != Respond::AfterExecute && self.clients[to.index()].resync_due.is_some() {
+            return self.defer_respond(to, at);
+        }
+        let Some(g) = self.game.as_ref() else { return };
+        let ply = g.game.ply();
+        let with_move = ply > g.opening_plies && kind != Respond::AfterExecute;
+        let mut r = with_move
+            .then(|| self.last_move_record(at))
+            .flatten()
+            .unwrap_or_else(|| self.base_record(g.game.position(), at));
+        r.set(Operation::refcom(RefCom::Respond));
+        if g.draw_offer.is_some_and(|c| c != g.color_of(to)) {
+            r.set(Operation::new("draw_offer"));
+        }
+        let check_len = if self.clients[to.index()].line_check {
+            line_check::LEN
+        } else {
+            0
+        };
+        let wire_len = r.to_canonical().len() + check_len + 2;
+        let est = clock::wire_time_ms(wire_len, &self.settings.lines[to.index()]);
+        let seq = self.send(to, r, out);
+        let Some(g) = self.game.as_mut() else { return };
+        let asked = &mut self.clients[to.index()].asked;
+        if asked.back() != Some(g.game.position()) {
+            if asked.len() >= ASKED_LIMIT {
+                asked.pop_front();
+            }
+            asked.push_back(g.game.position().clone());
+        }
+        match (kind, g.awaiting.as_mut()) {
+            (Respond::Again | Respond::AfterExecute, Some(a)) if a.client == to => {
+                a.asked_at = at;
+                a.again_ok_at = at.saturating_add(est);
+                if a.first_seq == RESPOND_PENDING {
+                    // The first respond after a referee restart: the clock
+                    // goes on when it has left the port.
+                    a.first_seq = seq;
+                    a.est_sent_at = at.saturating_add(est);
+                }
+            }
+            _ => {
+                g.awaiting = Some(Awaiting {
+                    client: to,
+                    first_seq: seq,
+                    sent: false,
+                    est_sent_at: at.saturating_add(est),
+                    resends: 0,
+                    asked_at: at,
+                    heard_at: at,
+                    again_ok_at: at.saturating_add(est),
+                });
+            }
+        }
+    }
+
+    /// A client being brought back in line is sent nothing during its
+    /// reset delay (spec 8.1.6); its resync ends with the respond. Its turn
+    /// begins now all the same: the clock runs from here.
+    pub(super) fn defer_respond(&mut self, to: ClientId, at: u64) {
+        let first_seq = self.next_seq;
+        let Some(g) = self.game.as_mut() else { return };
+        if g.awaiting.as_ref().is_some_and(|a| a.client == to) {
+            return; // the same turn: the resync asks again
+        }
+        g.awaiting = Some(Awaiting {
+            client: to,
+            first_seq,
+            sent: true,
+            est_sent_at: at,
+            resends: 0,
+            asked_at: at,
+            heard_at: at,
+            again_ok_at: at,
+        });
+        let color = g.color_of(to);
+        match g.pause.as_mut() {
+            Some(p) => p.start_on_resume = true,
+            None => g.clocks.start(color, at),
+        }
+    }
+}

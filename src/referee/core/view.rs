@@ -1,0 +1,198 @@
+//! What the outside sees: the PGN of a game (final and live), client names,
+//! notices for the display and the transcript, and the snapshot.
+
+// The core's types, constants and imports are shared by its parts.
+use super::*;
+
+impl Referee {
+    pub(super) fn game_tags(&self, result: &str) -> Vec<(String, String)> {
+        let s = &self.settings;
+        let (white, black, round) = match &self.game {
+            Some(g) => (
+                self.client_name(g.white),
+                self.client_name(g.white.other()),
+                g.round.clone(),
+            ),
+            None => (
+                self.client_name(ClientId::A),
+                self.client_name(ClientId::B),
+                "?".into(),
+            ),
+        };
+        vec![
+            ("Event".into(), s.event.clone()),
+            ("Site".into(), s.site.clone()),
+            ("Date".into(), s.date.clone()),
+            ("Round".into(), round),
+            ("White".into(), white),
+            ("Black".into(), black),
+            ("Result".into(), result.into()),
+            ("TimeControl".into(), s.time_control.to_string()),
+        ]
+    }
+
+    /// The PGN of the current game: finished, or (`live`) in progress with
+    /// Result `*` and the `Clock` tag. `None` before the first game.
+    pub fn live_pgn(&self, at: u64) -> Option<PgnGame> {
+        self.pgn(at, true)
+    }
+
+    pub(super) fn pgn(&self, at: u64, live: bool) -> Option<PgnGame> {
+        let g = self.game.as_ref()?;
+        let (result, termination) = match (&g.end, live) {
+            (Some((r, t, _)), _) => (r.as_str().to_string(), Some(*t)),
+            (None, true) => ("*".to_string(), None),
+            (None, false) => ("*".to_string(), Some(Termination::Unterminated)),
+        };
+        let mut tags = self.game_tags(&result);
+        if let Some(t) = termination {
+            tags.push(("Termination".into(), t.as_str().into()));
+        }
+        if *g.game.start() != Chess::default() {
+            tags.push(("SetUp".into(), "1".into()));
+            tags.push(("FEN".into(), game::fen_of(g.game.start())));
+        }
+        if live
+            && g.end.is_none()
+            && let Some(tag) = ClockTag::from_clocks(&g.clocks, g.game.position().turn(), at)
+        {
+            tags.push(("Clock".into(), tag.to_string()));
+        }
+        let moves = g
+            .game
+            .sans()
+            .iter()
+            .enumerate()
+            .map(|(i, san)| {
+                let (clk_ms, emt_ms) = i
+                    .checked_sub(g.opening_plies)
+                    .and_then(|j| g.times.get(j).copied())
+                    .unwrap_or((None, None));
+                PgnMove {
+                    san: san.clone(),
+                    clk_ms,
+                    emt_ms,
+                }
+            })
+            .collect();
+        Some(PgnGame {
+            tags,
+            first_move_number: g.game.start().fullmoves().get(),
+            black_first: g.game.start().turn() == Color::Black,
+            moves,
+            result,
+            final_comment: g.final_comment.clone(),
+        })
+    }
+
+    /// The name of a client: from the settings, else its `tcsi` name, else
+    /// its port.
+    pub fn client_name(&self, id: ClientId) -> String {
+        let i = id.index();
+        self.settings.names[i]
+            .as_deref()
+            .map(strip_control)
+            .or_else(|| self.clients[i].tcsi_name.clone())
+            .unwrap_or_else(|| strip_control(&self.settings.ports[i]))
+    }
+
+    pub(super) fn notice(&mut self, out: &mut Vec<Output>, kind: EventKind, text: String) {
+        let text = strip_control(&text);
+        if self.events.len() >= EVENT_LIMIT {
+            self.events.pop_front();
+        }
+        self.events.push_back(EventView {
+            at_ms: self.now,
+            kind,
+            text: text.clone(),
+        });
+        out.push(Output::Notice { kind, text });
+    }
+
+    /// A copy of the state for the display, taken at `at`.
+    pub fn snapshot(&self, at: u64) -> Snapshot {
+        let phase = match &self.stage {
+            Stage::WaitingForSignOn => Phase::WaitingForSignOn,
+            Stage::Starting { .. } => Phase::Starting,
+            Stage::Playing => match self.game.as_ref().and_then(|g| g.pause.as_ref()) {
+                Some(p) => Phase::Paused {
+                    reason: p.reason.clone(),
+                },
+                None => Phase::Playing,
+            },
+            Stage::Concluding { .. } => Phase::GameOver,
+            Stage::SessionOver => Phase::SessionOver,
+        };
+        let clients = ClientId::BOTH.map(|id| ClientView {
+            id,
+            port: strip_control(&self.settings.ports[id.index()]),
+            name: self.client_name(id),
+            signed_on: self.clients[id.index()].signed_on,
+            link_up: self.clients[id.index()].link_up,
+            line_check: self.clients[id.index()].line_check,
+            color: self.game.as_ref().map(|g| g.color_of(id)),
+        });
+        let mut clocks = [ClockView {
+            remaining_ms: None,
+            used_ms: 0,
+            running: false,
+            flagged: false,
+        }; 2];
+        let (start, position, sans, last_move, result) = match &self.game {
+            Some(g) => {
+                for color in [Color::White, Color::Black] {
+                    clocks[color_index(color)] = ClockView {
+                        remaining_ms: g.clocks.remaining(color, at),
+                        used_ms: g.clocks.used(color, at),
+                        running: g.clocks.running() == Some(color) && g.pause.is_none(),
+                        flagged: g.flagged == Some(color),
+                    };
+                }
+                let last =
+                    g.game
+                        .last_move()
+                        .and_then(|m| match m.to_uci(CastlingMode::Standard) {
+                            UciMove::Normal { from, to, .. } => Some((from, to)),
+                            UciMove::Put { to, .. } => Some((to, to)),
+                            UciMove::Null => None,
+                        });
+                let result = g.end.as_ref().map(|(r, t, reason)| ResultView {
+                    result: r.as_str().into(),
+                    termination: t.as_str().into(),
+                    reason: reason.clone(),
+                });
+                (
+                    g.game.start().clone(),
+                    g.game.position().clone(),
+                    g.game.sans().to_vec(),
+                    last,
+                    result,
+                )
+            }
+            None => {
+                for color in [Color::White, Color::Black] {
+                    clocks[color_index(color)].remaining_ms =
+                        self.settings.time_control.initial_ms(color);
+                }
+                (Chess::default(), Chess::default(), Vec::new(), None, None)
+            }
+        };
+        Snapshot {
+            at_ms: at,
+            phase,
+            start,
+            position,
+            sans,
+            last_move,
+            clients,
+            clocks,
+            time_control: self.settings.time_control.to_string(),
+            game_number: self.games_started.max(1),
+            games_total: self.settings.games,
+            score_halves: self.score_halves,
+            result,
+            stats: Some(self.stats()).filter(|r| r.games > 0),
+            events: self.events.iter().cloned().collect(),
+        }
+    }
+}
