@@ -191,8 +191,8 @@ fn run(plies: usize, think: Duration, outputs: Outputs) -> Result<Vec<RelayTimin
 
     let settings = Settings {
         event: "argus relay benchmark".into(),
-        ports: [cables[0].a().to_string(), cables[1].a().to_string()],
-        lines: [port_settings.line(), port_settings.line()],
+        ports: [cables[0].a().to_string(), cables[1].a().to_string()].into(),
+        lines: [port_settings.line(), port_settings.line()].into(),
         games: 1_000_000,
         reset_delay_ms: 0,
         conclude_delay_ms: 0,

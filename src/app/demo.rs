@@ -15,7 +15,7 @@ use crate::client::{ClientProtocol, Mover, MoverKind};
 use crate::clock::{LineSettings, parse_friendly};
 use crate::link::{PortSettings, VirtualCable};
 use crate::record::civil::pgn_date;
-use crate::referee::{Referee, Settings};
+use crate::referee::{ByClient, Referee, Settings};
 
 /// Line settings for the wire-time credit that give no credit (baud 0):
 /// the demo's pseudo-terminal cables have no line delay.
@@ -106,9 +106,9 @@ pub fn main(args: DemoArgs) -> u8 {
         event: "argus demo".into(),
         site: "this computer".into(),
         date: pgn_date(SystemTime::now()),
-        ports: [cables[0].a().to_string(), cables[1].a().to_string()],
+        ports: ByClient::new(cables[0].a().to_string(), cables[1].a().to_string()),
         // The in-process cables carry bytes at once: no wire time to credit.
-        lines: [NO_LINE_DELAY; 2],
+        lines: ByClient::new(NO_LINE_DELAY, NO_LINE_DELAY),
         time_control,
         games: args.games.unwrap_or(ENDLESS),
         reset_delay_ms: if args.headless {

@@ -17,7 +17,7 @@ use crate::epd::Record;
 use crate::game::{self, Game};
 use crate::link::{Flow, LineEnd, Parity, PortSettings};
 use crate::record::openings::{Opening, load_openings};
-use crate::referee::{ClientFault, FalseClaim, IllegalMove, Settings, Start};
+use crate::referee::{ByClient, ClientFault, FalseClaim, IllegalMove, Settings, Start};
 
 /// `--false-claim`: what a false draw claim costs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Deserialize)]
@@ -559,9 +559,9 @@ pub fn plan(
         site: m.site.unwrap_or(defaults.site),
         date,
         round: m.round,
-        names: [m.name_a, m.name_b],
-        ports: ports.clone(),
-        lines: [port_settings.line(), port_settings.line()],
+        names: ByClient::new(m.name_a, m.name_b),
+        ports: ByClient::new(ports[0].clone(), ports[1].clone()),
+        lines: ByClient::new(port_settings.line(), port_settings.line()),
         time_control,
         games: match m.games {
             Some(0) => return Err("--games must be at least 1".into()),

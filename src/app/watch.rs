@@ -27,7 +27,7 @@ use crate::journal::format::MAX_LINE;
 use crate::journal::reader::{RawLine, read_line};
 use crate::journal::{Decoded, Decoder, Replay};
 use crate::record::durable::append_pgn;
-use crate::referee::{GameOver, Output};
+use crate::referee::{ClientId, GameOver, Output};
 
 /// How often a journal file is looked at for new lines.
 const FILE_POLL: Duration = Duration::from_millis(100);
@@ -421,14 +421,13 @@ impl Watcher {
             .as_ref()
             .map(|r| r.core().snapshot(r.last_at()).clients.map(|c| c.link_up))
             .unwrap_or([false, false]);
-        [0, 1].map(|i| LinkView {
-            port: ports[i].clone(),
-            settings: if i == 0 {
-                format!("watching {source}")
-            } else {
-                status.to_string()
+        ClientId::BOTH.map(|id| LinkView {
+            port: ports[id].clone(),
+            settings: match id {
+                ClientId::A => format!("watching {source}"),
+                ClientId::B => status.to_string(),
             },
-            up: up[i],
+            up: up[id.index()],
             bytes_in: 0,
             bytes_out: 0,
         })

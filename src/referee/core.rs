@@ -16,10 +16,11 @@ use crate::game::{self, AutomaticEnd, DrawClaim, Game, SanErrorKind};
 use crate::record::openings::order_openings;
 use crate::record::pgn::{PgnGame, PgnMove};
 use crate::referee::adjudication;
+use crate::referee::client::{ByClient, ClientId};
 use crate::referee::io::{Command, GameOver, GameResult, Input, Output, Termination, Verdict};
 use crate::referee::settings::{ClientFault, FalseClaim, IllegalMove, Settings, Start};
 use crate::referee::snapshot::{
-    ClientId, ClientView, ClockView, EventKind, EventView, Phase, ResultView, Snapshot, color_index,
+    ClientView, ClockView, EventKind, EventView, Phase, ResultView, Snapshot, color_index,
 };
 use crate::stats::sprt::Hypothesis;
 use crate::stats::{GameScore, MatchStats, Report};
@@ -193,11 +194,11 @@ pub struct Referee {
     settings: Settings,
     /// The opening of each game: index into `settings.openings`.
     order: Vec<usize>,
-    clients: [ClientState; 2],
+    clients: ByClient<ClientState>,
     stage: Stage,
     game: Option<GameState>,
     games_started: u32,
-    score_halves: [u32; 2],
+    score_halves: ByClient<u32>,
     /// Client A's results and game pairs (Elo, LOS, SPRT).
     stats: MatchStats,
     next_seq: u64,
@@ -224,11 +225,11 @@ impl Referee {
         Referee {
             settings,
             order,
-            clients: [ClientState::default(), ClientState::default()],
+            clients: ByClient::default(),
             stage: Stage::WaitingForSignOn,
             game: None,
             games_started: 0,
-            score_halves: [0, 0],
+            score_halves: ByClient::default(),
             stats: MatchStats::default(),
             next_seq: 1,
             events: VecDeque::new(),
@@ -238,7 +239,7 @@ impl Referee {
     }
 
     fn with_links_up(mut self) -> Referee {
-        for c in &mut self.clients {
+        for c in self.clients.values_mut() {
             c.link_up = true;
         }
         self

@@ -5,7 +5,8 @@
 use shakmaty::Color;
 
 use crate::record::pgn::PgnGame;
-use crate::referee::snapshot::{ClientId, EventKind};
+use crate::referee::client::ClientId;
+use crate::referee::snapshot::EventKind;
 
 /// Something that happened outside the core.
 #[derive(Debug, Clone, PartialEq, Eq)]

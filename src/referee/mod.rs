@@ -6,15 +6,17 @@
 //! inputs is enough to rebuild it.
 
 pub mod adjudication;
+pub mod client;
 pub mod core;
 pub mod io;
 pub mod settings;
 pub mod snapshot;
 
 pub use self::core::Referee;
+pub use client::{ByClient, ClientId};
 pub use io::{Command, GameOver, GameResult, Input, Output, Termination, Verdict};
 pub use settings::{ClientFault, FalseClaim, IllegalMove, Settings, Start};
-pub use snapshot::{ClientId, Snapshot};
+pub use snapshot::Snapshot;
 
 #[cfg(test)]
 mod tests;

@@ -4,6 +4,7 @@
 use shakmaty::{Chess, Move};
 
 use crate::clock::{LineSettings, TimeControl};
+use crate::referee::client::ByClient;
 use crate::stats::sprt::Sprt;
 
 /// What to do with a draw claim that the rules do not support.
@@ -81,11 +82,11 @@ pub struct Settings {
     pub round: Option<String>,
     /// Names of clients A and B given by the supervisor; `None` takes the
     /// client's `tcsi` name, else the port name.
-    pub names: [Option<String>; 2],
+    pub names: ByClient<Option<String>>,
     /// The port names of clients A and B (for messages and default names).
-    pub ports: [String; 2],
+    pub ports: ByClient<String>,
     /// The line settings of each client's port, for the wire-time credit.
-    pub lines: [LineSettings; 2],
+    pub lines: ByClient<LineSettings>,
     pub time_control: TimeControl,
     /// Number of games in the match (at least 1).
     pub games: u32,
@@ -123,9 +124,9 @@ impl Default for Settings {
             site: "?".into(),
             date: "????.??.??".into(),
             round: None,
-            names: [None, None],
-            ports: ["A".into(), "B".into()],
-            lines: [LineSettings::default(), LineSettings::default()],
+            names: ByClient::default(),
+            ports: ByClient::new("A".into(), "B".into()),
+            lines: ByClient::default(),
             time_control: TimeControl::Untimed,
             games: 1,
             swap_colors: true,

@@ -3,40 +3,8 @@
 
 use shakmaty::{Chess, Color, Square};
 
+use crate::referee::client::ClientId;
 use crate::stats::Report;
-
-/// One of the two clients, by the port it is on (A is White in game 1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ClientId {
-    A,
-    B,
-}
-
-impl ClientId {
-    /// Both clients, A first.
-    pub const BOTH: [ClientId; 2] = [ClientId::A, ClientId::B];
-
-    /// The other client.
-    pub fn other(self) -> ClientId {
-        match self {
-            ClientId::A => ClientId::B,
-            ClientId::B => ClientId::A,
-        }
-    }
-
-    /// 0 for A, 1 for B.
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    /// `"A"` or `"B"`.
-    pub fn letter(self) -> &'static str {
-        match self {
-            ClientId::A => "A",
-            ClientId::B => "B",
-        }
-    }
-}
 
 /// What the session is doing.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -51,7 +51,7 @@ impl Referee {
             round,
         });
         for id in ClientId::BOTH {
-            self.clients[id.index()].resync_due = None;
+            self.clients[id].resync_due = None;
             self.send_reset(id, out);
         }
         self.stage = Stage::Starting {
@@ -65,7 +65,7 @@ impl Referee {
         let number = g.number;
         let (white, black) = (self.client_name(g.white), self.client_name(g.white.other()));
         for id in ClientId::BOTH {
-            if self.clients[id.index()].signed_on {
+            if self.clients[id].signed_on {
                 self.send_inform(id, "*", at, out);
                 self.send_executes(id, at, out);
             }
@@ -188,17 +188,18 @@ impl Referee {
                 } else {
                     white.other()
                 };
-                self.score_halves[winner.index()] += 2;
+                self.score_halves[winner] += 2;
             }
             GameResult::Draw => {
-                self.score_halves[0] += 1;
-                self.score_halves[1] += 1;
+                for h in self.score_halves.values_mut() {
+                    *h += 1;
+                }
             }
             GameResult::None => {}
         }
         self.count_result(number, white, result, out);
         for id in ClientId::BOTH {
-            if self.clients[id.index()].signed_on {
+            if self.clients[id].signed_on {
                 if unrelayed == Some(id) {
                     self.send_final_inform(id, result.as_str(), at, out);
                 } else {
@@ -227,10 +228,10 @@ impl Referee {
 
     pub(super) fn end_session(&mut self, at: u64, out: &mut Vec<Output>) {
         for id in ClientId::BOTH {
-            if self.clients[id.index()].signed_on {
+            if self.clients[id].signed_on {
                 self.send_simple(id, RefCom::Disconnect, at, out);
             }
-            self.clients[id.index()].resync_due = None;
+            self.clients[id].resync_due = None;
         }
         self.stage = Stage::SessionOver;
         let summary = self.summary();
@@ -311,7 +312,7 @@ impl Referee {
 
     pub(super) fn begin_resync(&mut self, id: ClientId, at: u64, out: &mut Vec<Output>) {
         self.send_reset(id, out);
-        self.clients[id.index()].resync_due = Some(at.saturating_add(self.settings.reset_delay_ms));
+        self.clients[id].resync_due = Some(at.saturating_add(self.settings.reset_delay_ms));
         self.notice(
             out,
             EventKind::Info,
@@ -324,7 +325,7 @@ impl Referee {
 
     pub(super) fn finish_resync(&mut self, id: ClientId, at: u64, out: &mut Vec<Output>) {
         let Some(g) = self.game.as_ref() else { return };
-        if g.is_over() || !self.clients[id.index()].signed_on {
+        if g.is_over() || !self.clients[id].signed_on {
             return;
         }
         let on_move = g.awaiting.as_ref().is_some_and(|a| a.client == id);

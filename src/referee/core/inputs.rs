@@ -38,13 +38,13 @@ impl Referee {
         };
         let req = match record.refreq() {
             Ok(Some(r)) => r,
-            Ok(None) if record.has(line_check::NAK) && self.clients[from.index()].signed_on => {
+            Ok(None) if record.has(line_check::NAK) && self.clients[from].signed_on => {
                 return self.on_nak(from, at, out);
             }
             Ok(None) => return self.reject(out, from, "record without refreq", text),
             Err(e) => return self.reject(out, from, &e.to_string(), text),
         };
-        let checks = &mut self.clients[from.index()].line_check;
+        let checks = &mut self.clients[from].line_check;
         match (req, &checked) {
             // A sign-on says whether the client checks its lines from now.
             (RefReq::SignOn, _) => *checks = checked != Checked::Absent,
@@ -59,7 +59,7 @@ impl Referee {
         }
         match req {
             RefReq::SignOn => self.on_sign_on(from, &record, at, out),
-            _ if !self.clients[from.index()].signed_on => {
+            _ if !self.clients[from].signed_on => {
                 self.reject(out, from, "client has not signed on", text)
             }
             RefReq::SignOff => self.on_sign_off(from, out),
@@ -82,13 +82,13 @@ impl Referee {
                 .take(NAME_LIMIT)
                 .collect();
             if !name.is_empty() {
-                self.clients[from.index()].tcsi_name = Some(name);
+                self.clients[from].tcsi_name = Some(name);
             }
         }
-        let again = self.clients[from.index()].signed_on;
-        self.clients[from.index()].resend_due = None;
-        self.clients[from.index()].signed_on = true;
-        self.clients[from.index()].link_up = true;
+        let again = self.clients[from].signed_on;
+        self.clients[from].resend_due = None;
+        self.clients[from].signed_on = true;
+        self.clients[from].link_up = true;
         let name = self.client_name(from);
         self.notice(
             out,
@@ -98,7 +98,7 @@ impl Referee {
                 from.letter(),
                 name,
                 if again { " again" } else { "" },
-                if self.clients[from.index()].line_check {
+                if self.clients[from].line_check {
                     ", its lines checked (Acrc)"
                 } else {
                     ""
@@ -107,7 +107,7 @@ impl Referee {
         );
         match self.stage {
             Stage::WaitingForSignOn => {
-                if self.clients.iter().all(|c| c.signed_on) {
+                if self.clients.values().all(|c| c.signed_on) {
                     self.start_next_game(at, out);
                 }
             }
@@ -126,8 +126,8 @@ impl Referee {
     }
 
     pub(super) fn on_sign_off(&mut self, from: ClientId, out: &mut Vec<Output>) {
-        self.clients[from.index()].signed_on = false;
-        self.clients[from.index()].resync_due = None;
+        self.clients[from].signed_on = false;
+        self.clients[from].resync_due = None;
         let running = self
             .game
             .as_ref()
@@ -203,7 +203,7 @@ impl Referee {
     pub(super) fn on_refused(&mut self, to: ClientId, seq: u64, at: u64, out: &mut Vec<Output>) {
         let playing =
             self.stage == Stage::Playing && self.game.as_ref().is_some_and(|g| !g.is_over());
-        let resyncing = self.clients[to.index()].resync_due.is_some();
+        let resyncing = self.clients[to].resync_due.is_some();
         self.notice(
             out,
             EventKind::Warning,
@@ -225,7 +225,7 @@ impl Referee {
             // Its respond never left: the clock starts with the next one.
             a.first_seq = RESPOND_PENDING;
         }
-        if playing && !resyncing && self.clients[to.index()].signed_on {
+        if playing && !resyncing && self.clients[to].signed_on {
             self.begin_resync(to, at, out);
         }
     }
@@ -237,7 +237,7 @@ impl Referee {
         at: u64,
         out: &mut Vec<Output>,
     ) {
-        self.clients[client.index()].link_up = false;
+        self.clients[client].link_up = false;
         // A respond record that never got out still starts the clock: the
         // client is gone and its clock keeps running.
         if let Some(g) = self.game.as_mut()
@@ -260,7 +260,7 @@ impl Referee {
     }
 
     pub(super) fn on_link_back(&mut self, client: ClientId, at: u64, out: &mut Vec<Output>) {
-        self.clients[client.index()].link_up = true;
+        self.clients[client].link_up = true;
         self.notice(
             out,
             EventKind::Link,
@@ -269,9 +269,8 @@ impl Referee {
         // The respond record may have been lost with the link. A client that
         // noticed the loss signs on again and is brought back in line; one
         // that did not gets the respond again, after the reset delay.
-        if self.awaits(client) && self.clients[client.index()].signed_on {
-            self.clients[client.index()].resend_due =
-                Some(at.saturating_add(self.settings.reset_delay_ms));
+        if self.awaits(client) && self.clients[client].signed_on {
+            self.clients[client].resend_due = Some(at.saturating_add(self.settings.reset_delay_ms));
         }
     }
 
@@ -288,7 +287,7 @@ impl Referee {
     /// The referee restarted from its journal: new ports, and clients that
     /// may have missed anything sent since the journal's last input.
     pub(super) fn on_resumed(&mut self, at: u64, out: &mut Vec<Output>) {
-        for c in &mut self.clients {
+        for c in self.clients.values_mut() {
             c.link_up = true;
         }
         self.notice(
@@ -298,7 +297,7 @@ impl Referee {
         );
         let signed_on: Vec<ClientId> = ClientId::BOTH
             .into_iter()
-            .filter(|id| self.clients[id.index()].signed_on)
+            .filter(|&id| self.clients[id].signed_on)
             .collect();
         match self.stage {
             Stage::Starting { .. } => {
@@ -418,7 +417,7 @@ impl Referee {
                 }
             }
             Command::RestartClient(c) => {
-                if !self.clients[c.index()].signed_on {
+                if !self.clients[c].signed_on {
                     self.notice(
                         out,
                         EventKind::Warning,

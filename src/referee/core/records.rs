@@ -31,7 +31,7 @@ impl Referee {
         let seq = self.next_seq;
         self.next_seq += 1;
         let mut text = record.to_canonical();
-        if self.clients[to.index()].line_check {
+        if self.clients[to].line_check {
             line_check::append(&mut text);
         }
         out.push(Output::Send { to, seq, text });
@@ -121,7 +121,7 @@ impl Referee {
         out: &mut Vec<Output>,
         kind: Respond,
     ) {
-        if kind != Respond::AfterExecute && self.clients[to.index()].resync_due.is_some() {
+        if kind != Respond::AfterExecute && self.clients[to].resync_due.is_some() {
             return self.defer_respond(to, at);
         }
         let Some(g) = self.game.as_ref() else { return };
@@ -135,16 +135,16 @@ impl Referee {
         if g.draw_offer.is_some_and(|c| c != g.color_of(to)) {
             r.set(Operation::new("draw_offer"));
         }
-        let check_len = if self.clients[to.index()].line_check {
+        let check_len = if self.clients[to].line_check {
             line_check::LEN
         } else {
             0
         };
         let wire_len = r.to_canonical().len() + check_len + 2;
-        let est = clock::wire_time_ms(wire_len, &self.settings.lines[to.index()]);
+        let est = clock::wire_time_ms(wire_len, &self.settings.lines[to]);
         let seq = self.send(to, r, out);
         let Some(g) = self.game.as_mut() else { return };
-        let asked = &mut self.clients[to.index()].asked;
+        let asked = &mut self.clients[to].asked;
         if asked.back() != Some(g.game.position()) {
             if asked.len() >= ASKED_LIMIT {
                 asked.pop_front();

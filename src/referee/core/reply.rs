@@ -26,7 +26,7 @@ impl Referee {
             Some(_) => return self.reject(out, from, "reply out of turn", text),
             None => return self.reject(out, from, "reply while no reply is expected", text),
         }
-        if self.clients[from.index()].resync_due.is_some() {
+        if self.clients[from].resync_due.is_some() {
             return self.reject(
                 out,
                 from,
@@ -47,7 +47,7 @@ impl Referee {
         // but not the current one, answers an earlier record: refuse it
         // before anything in it (a resignation included) counts.
         if echo_diff.is_some()
-            && self.clients[from.index()]
+            && self.clients[from]
                 .asked
                 .iter()
                 .any(|p| game::echo_mismatch(p, &record.fields).is_none())
@@ -62,7 +62,7 @@ impl Referee {
 
         // The move's time: from the respond's last byte out to the reply's
         // last byte in, less the reply's own time on the wire.
-        let credit = clock::wire_time_ms(wire_bytes, &self.settings.lines[from.index()]);
+        let credit = clock::wire_time_ms(wire_bytes, &self.settings.lines[from]);
         let g = self.game.as_mut().expect("checked above");
         if let Some(a) = g.awaiting.as_mut()
             && !a.sent
@@ -464,7 +464,7 @@ impl Referee {
             .as_ref()
             .and_then(|g| g.awaiting.as_ref())
             .is_some_and(|a| at >= a.again_ok_at);
-        if !(self.awaits(from) && self.clients[from.index()].resync_due.is_none() && line_free) {
+        if !(self.awaits(from) && self.clients[from].resync_due.is_none() && line_free) {
             return false;
         }
         self.notice(

@@ -11,8 +11,8 @@ impl Referee {
         let mut s = format!(
             "match over: {} {} - {} {} ({} game{} with a result)",
             self.client_name(ClientId::A),
-            half_points(self.score_halves[0]),
-            half_points(self.score_halves[1]),
+            half_points(self.score_halves.a),
+            half_points(self.score_halves.b),
             self.client_name(ClientId::B),
             played,
             if played == 1 { "" } else { "s" }

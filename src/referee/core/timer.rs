@@ -8,8 +8,9 @@
 
 use super::{FLAG_GRACE_BYTES, Referee, Respond, Stage};
 use crate::clock;
+use crate::referee::client::ClientId;
 use crate::referee::io::Output;
-use crate::referee::snapshot::{ClientId, EventKind};
+use crate::referee::snapshot::EventKind;
 
 /// One of the core's deadlines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,12 +54,8 @@ impl Referee {
         match timer {
             Timer::Flag if self.stage == Stage::Playing => self.flag_deadline(),
             Timer::Silence if self.stage == Stage::Playing => self.silence_deadline(),
-            Timer::Resend(id) if self.stage != Stage::SessionOver => {
-                self.clients[id.index()].resend_due
-            }
-            Timer::Resync(id) if self.stage != Stage::SessionOver => {
-                self.clients[id.index()].resync_due
-            }
+            Timer::Resend(id) if self.stage != Stage::SessionOver => self.clients[id].resend_due,
+            Timer::Resync(id) if self.stage != Stage::SessionOver => self.clients[id].resync_due,
             Timer::Stage => match self.stage {
                 Stage::Starting { until } | Stage::Concluding { until } => Some(until),
                 _ => None,
@@ -87,13 +84,13 @@ impl Referee {
             Timer::Flag => self.flag_fall(at, out),
             Timer::Silence => self.silence_ended(at, out),
             Timer::Resend(id) => {
-                self.clients[id.index()].resend_due = None;
-                if self.awaits(id) && self.clients[id.index()].resync_due.is_none() {
+                self.clients[id].resend_due = None;
+                if self.awaits(id) && self.clients[id].resync_due.is_none() {
                     self.send_respond(id, at, out, Respond::Again);
                 }
             }
             Timer::Resync(id) => {
-                self.clients[id.index()].resync_due = None;
+                self.clients[id].resync_due = None;
                 self.finish_resync(id, at, out);
             }
             Timer::Stage => match self.stage {
@@ -116,7 +113,7 @@ impl Referee {
             return None;
         }
         let a = g.awaiting.as_ref()?;
-        if self.clients[a.client.index()].resync_due.is_some() {
+        if self.clients[a.client].resync_due.is_some() {
             return None;
         }
         Some(a.asked_at.max(a.heard_at).saturating_add(after))
@@ -131,7 +128,7 @@ impl Referee {
         }
         let running = g.clocks.running()?;
         let d = g.clocks.next_deadline()?;
-        let line = &self.settings.lines[g.client_of(running).index()];
+        let line = &self.settings.lines[g.client_of(running)];
         Some(d.saturating_add(clock::wire_time_ms(FLAG_GRACE_BYTES, line)))
     }
 
@@ -162,7 +159,7 @@ impl Referee {
     fn after_conclude(&mut self, at: u64, out: &mut Vec<Output>) {
         if self.games_started >= self.settings.games || self.sprt_result().is_some() {
             self.end_session(at, out);
-        } else if self.clients.iter().all(|c| c.signed_on) {
+        } else if self.clients.values().all(|c| c.signed_on) {
             self.start_next_game(at, out);
         } else {
             self.stage = Stage::WaitingForSignOn;

@@ -88,12 +88,11 @@ impl Referee {
     /// The name of a client: from the settings, else its `tcsi` name, else
     /// its port.
     pub fn client_name(&self, id: ClientId) -> String {
-        let i = id.index();
-        self.settings.names[i]
+        self.settings.names[id]
             .as_deref()
             .map(strip_control)
-            .or_else(|| self.clients[i].tcsi_name.clone())
-            .unwrap_or_else(|| strip_control(&self.settings.ports[i]))
+            .or_else(|| self.clients[id].tcsi_name.clone())
+            .unwrap_or_else(|| strip_control(&self.settings.ports[id]))
     }
 
     pub(super) fn notice(&mut self, out: &mut Vec<Output>, kind: EventKind, text: String) {
@@ -125,11 +124,11 @@ impl Referee {
         };
         let clients = ClientId::BOTH.map(|id| ClientView {
             id,
-            port: strip_control(&self.settings.ports[id.index()]),
+            port: strip_control(&self.settings.ports[id]),
             name: self.client_name(id),
-            signed_on: self.clients[id.index()].signed_on,
-            link_up: self.clients[id.index()].link_up,
-            line_check: self.clients[id.index()].line_check,
+            signed_on: self.clients[id].signed_on,
+            link_up: self.clients[id].link_up,
+            line_check: self.clients[id].line_check,
             color: self.game.as_ref().map(|g| g.color_of(id)),
         });
         let mut clocks = [ClockView {
@@ -189,7 +188,7 @@ impl Referee {
             time_control: self.settings.time_control.to_string(),
             game_number: self.games_started.max(1),
             games_total: self.settings.games,
-            score_halves: self.score_halves,
+            score_halves: self.score_halves.into_array(),
             result,
             stats: Some(self.stats()).filter(|r| r.games > 0),
             events: self.events.iter().cloned().collect(),

@@ -11,9 +11,10 @@ use shakmaty::Color;
 
 use self::harness::*;
 use crate::epd::RefCom::{self, *};
+use crate::referee::client::ClientId;
 use crate::referee::io::{Command, GameResult, Input, Output, Termination, Verdict};
 use crate::referee::settings::{ClientFault, FalseClaim, IllegalMove, Settings};
-use crate::referee::snapshot::{ClientId, EventKind, Phase};
+use crate::referee::snapshot::{EventKind, Phase};
 
 const FOOLS_MATE: [&str; 4] = ["f3", "e5", "g4", "Qh4"];
 
@@ -158,7 +159,7 @@ fn sign_on_reset_inform_respond() {
 #[test]
 fn names_come_from_settings_then_tcsi_then_port() {
     let mut h = Harness::new(Settings {
-        names: [Some("Deep Thought".into()), None],
+        names: [Some("Deep Thought".into()), None].into(),
         ..settings()
     });
     h.sign_on(A, 0, Some("Alpha"));

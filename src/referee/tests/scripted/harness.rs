@@ -14,9 +14,10 @@ use crate::epd::{Record, RefCom};
 use crate::game;
 use crate::record::pgn::write_pgn;
 use crate::referee::Referee;
+use crate::referee::client::ClientId;
 use crate::referee::io::{Command, GameOver, Input, Output};
 use crate::referee::settings::{Settings, Start};
-use crate::referee::snapshot::{ClientId, Snapshot};
+use crate::referee::snapshot::Snapshot;
 
 pub use ClientId::{A, B};
 
@@ -449,7 +450,7 @@ pub fn settings() -> Settings {
         event: "Test".into(),
         site: "Lab".into(),
         date: "2025.01.31".into(),
-        ports: ["ttyS0".into(), "ttyS1".into()],
+        ports: ["ttyS0".into(), "ttyS1".into()].into(),
         ..Settings::default()
     }
 }
@@ -462,7 +463,7 @@ pub fn no_credit(s: Settings) -> Settings {
         ..clock::LineSettings::default()
     };
     Settings {
-        lines: [line, line],
+        lines: [line, line].into(),
         ..s
     }
 }

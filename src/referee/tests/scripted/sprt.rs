@@ -1,9 +1,9 @@
 //! The match statistics in the core and the SPRT stopping a match.
 
 use super::harness::*;
+use crate::referee::client::ClientId;
 use crate::referee::io::Output;
 use crate::referee::settings::Settings;
-use crate::referee::snapshot::ClientId;
 use crate::stats::sprt::Hypothesis;
 
 /// Plays games until the session ends or `limit` games were played: in

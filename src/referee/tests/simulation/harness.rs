@@ -171,7 +171,7 @@ impl Sim {
             openings: spec.openings.clone(),
             ..Settings::default()
         };
-        let line = settings.lines[0];
+        let line = settings.lines.a;
         let mut rng = fastrand::Rng::with_seed(spec.seed);
         let clients = ClientId::BOTH.map(|id| {
             let i = id.index();
