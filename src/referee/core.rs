@@ -29,6 +29,7 @@ use crate::text::strip_control;
 mod flow;
 mod inputs;
 mod records;
+mod refusal;
 mod reply;
 mod score;
 mod timer;

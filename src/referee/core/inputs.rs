@@ -358,92 +358,57 @@ impl Referee {
         );
         let playing =
             self.stage == Stage::Playing && self.game.as_ref().is_some_and(|g| !g.is_over());
+        if let Some(why) = self.command_refused(cmd, playing) {
+            return self.notice(out, EventKind::Warning, why);
+        }
         match cmd {
-            Command::Pause => {
-                if !playing {
-                    self.notice(
-                        out,
-                        EventKind::Warning,
-                        "no game in progress to pause".into(),
-                    );
-                } else if self.game.as_ref().is_some_and(|g| g.pause.is_some()) {
-                    self.notice(out, EventKind::Warning, "the game is already paused".into());
-                } else {
-                    self.pause_game("paused by the supervisor".into(), false, at);
-                }
-            }
-            Command::Resume => {
-                if !playing || self.game.as_ref().is_some_and(|g| g.pause.is_none()) {
-                    self.notice(out, EventKind::Warning, "the game is not paused".into());
-                } else {
-                    self.resume_game(at, out);
-                }
-            }
+            Command::Pause => self.pause_game("paused by the supervisor".into(), false, at),
+            Command::Resume => self.resume_game(at, out),
             Command::Adjudicate(v) => {
-                if !playing {
-                    self.notice(
-                        out,
-                        EventKind::Warning,
-                        "no game in progress to adjudicate".into(),
-                    );
-                } else {
-                    let (result, reason) = match v {
-                        Verdict::WhiteWins => {
-                            (GameResult::Win(Color::White), "White wins by adjudication")
-                        }
-                        Verdict::BlackWins => {
-                            (GameResult::Win(Color::Black), "Black wins by adjudication")
-                        }
-                        Verdict::Draw => (GameResult::Draw, "drawn by adjudication"),
-                    };
-                    self.end_game(result, Termination::Adjudication, reason.into(), at, out);
-                }
+                let (result, reason) = match v {
+                    Verdict::WhiteWins => {
+                        (GameResult::Win(Color::White), "White wins by adjudication")
+                    }
+                    Verdict::BlackWins => {
+                        (GameResult::Win(Color::Black), "Black wins by adjudication")
+                    }
+                    Verdict::Draw => (GameResult::Draw, "drawn by adjudication"),
+                };
+                self.end_game(result, Termination::Adjudication, reason.into(), at, out);
             }
             Command::AbortGame => {
-                if !playing {
-                    self.notice(
-                        out,
-                        EventKind::Warning,
-                        "no game in progress to abort".into(),
-                    );
-                } else {
-                    self.end_game(
-                        GameResult::None,
-                        Termination::Abandoned,
-                        "aborted by the supervisor".into(),
-                        at,
-                        out,
-                    );
-                }
+                let why = "aborted by the supervisor".into();
+                self.end_game(GameResult::None, Termination::Abandoned, why, at, out);
             }
-            Command::RestartClient(c) => {
-                if !self.clients[c].signed_on {
-                    self.notice(
-                        out,
-                        EventKind::Warning,
-                        format!(
-                            "{}: not signed on; it will be brought in line when it signs on",
-                            c.letter()
-                        ),
-                    );
-                } else if playing {
-                    self.begin_resync(c, at, out);
-                } else {
-                    self.send_reset(c, out);
-                }
-            }
+            Command::RestartClient(c) if playing => self.begin_resync(c, at, out),
+            Command::RestartClient(c) => self.send_reset(c, out),
             Command::EndSession => {
                 if playing {
-                    self.end_game(
-                        GameResult::None,
-                        Termination::Unterminated,
-                        "the session was ended by the supervisor".into(),
-                        at,
-                        out,
-                    );
+                    let why = "the session was ended by the supervisor".into();
+                    self.end_game(GameResult::None, Termination::Unterminated, why, at, out);
                 }
                 self.end_session(at, out);
             }
         }
+    }
+
+    /// Why a supervisor command cannot be carried out now, if it cannot.
+    fn command_refused(&self, cmd: Command, playing: bool) -> Option<String> {
+        let paused = self.game.as_ref().is_some_and(|g| g.pause.is_some());
+        let why = match cmd {
+            Command::Pause if !playing => "no game in progress to pause",
+            Command::Pause if paused => "the game is already paused",
+            Command::Resume if !playing || !paused => "the game is not paused",
+            Command::Adjudicate(_) if !playing => "no game in progress to adjudicate",
+            Command::AbortGame if !playing => "no game in progress to abort",
+            Command::RestartClient(c) if !self.clients[c].signed_on => {
+                return Some(format!(
+                    "{}: not signed on; it will be brought in line when it signs on",
+                    c.letter()
+                ));
+            }
+            _ => return None,
+        };
+        Some(why.into())
     }
 }

@@ -1,11 +1,28 @@
-//! The reply of the client on move: its checks in order (echo, legality, draw
-//! offers and claims, resignation), the clock, and what a refused or damaged
-//! reply costs (ask again, counted; forfeit).
+//! The reply of the client on move, as a pipeline of small checks in
+//! order (turn, late reply, clock and flag, resignation, echo, the move
+//! text, draw offer, the move, draw claim), each of which may deal with
+//! the reply and stop the rest; then the move is played.
 
 // The core's types, constants and imports are shared by its parts.
 use super::*;
 
+/// A reply being checked: who sent it, the record, its line and when its
+/// line end arrived.
+struct Reply<'a> {
+    from: ClientId,
+    record: &'a Record,
+    text: &'a str,
+    at: u64,
+}
+
+/// A check dealt with the reply (refused it, held it, or ended the game):
+/// the checks after it do not run.
+struct Handled;
+
 impl Referee {
+    /// A reply from `from`: the checks below in order, each of which may
+    /// deal with the reply (refuse it, hold it, end the game) and stop
+    /// the rest, then the move is played and the opponent asked.
     pub(super) fn on_reply(
         &mut self,
         from: ClientId,
@@ -15,223 +32,318 @@ impl Referee {
         at: u64,
         out: &mut Vec<Output>,
     ) {
-        let Some(g) = self.game.as_ref() else {
-            return self.reject(out, from, "reply while no game is in progress", text);
+        let reply = Reply {
+            from,
+            record,
+            text,
+            at,
         };
-        if g.is_over() || self.stage != Stage::Playing {
-            return self.reject(out, from, "reply while no game is in progress", text);
-        }
-        match &g.awaiting {
-            Some(a) if a.client == from => {}
-            Some(_) => return self.reject(out, from, "reply out of turn", text),
-            None => return self.reject(out, from, "reply while no reply is expected", text),
-        }
-        if self.clients[from].resync_due.is_some() {
-            return self.reject(
-                out,
-                from,
-                "reply before the client was brought back in line",
-                text,
-            );
-        }
-        if g.pause.is_some() {
-            return self.hold_reply(from, text, out);
-        }
-        let color = g.color_of(from);
+        // Err(Handled): a check dealt with the reply.
+        let _ = self.reply_pipeline(&reply, wire_bytes, out);
+    }
 
+    fn reply_pipeline(
+        &mut self,
+        r: &Reply,
+        wire_bytes: usize,
+        out: &mut Vec<Output>,
+    ) -> Result<(), Handled> {
+        let color = self.check_turn(r, out)?;
+        let echo_diff = self.check_not_late(r, out)?;
+        let credit = self.check_clock(r, color, wire_bytes, out)?;
+        self.check_resignation(r, color, out)?;
+        if let Some(diff) = echo_diff {
+            // A wrong echo (a resignation stands whatever position came
+            // with it).
+            self.echo_mismatch(r.from, &diff, r.text, r.at, out);
+            return Err(Handled);
+        }
+        let sm = self.read_sm(r, color, out)?;
+        self.answer_draw_offer(r, color, out)?;
+        let mv = self.parse_move(r, color, sm.as_deref(), out)?;
+        self.check_draw_claim(r, color, mv.as_ref(), out)?;
+        let mv = self.require_move(r, color, mv, out)?;
+        self.play_reply(r, color, mv, sm.as_deref(), credit, out)
+    }
+
+    /// The game in play, once [`Referee::check_turn`] has passed.
+    fn game_in_play(&mut self) -> Result<&mut GameState, Handled> {
+        self.game.as_mut().ok_or(Handled)
+    }
+
+    /// A game is in play, this client is on move and in line, and play is
+    /// not paused (a reply in a pause is held for the resume). Gives the
+    /// mover's colour.
+    fn check_turn(&mut self, r: &Reply, out: &mut Vec<Output>) -> Result<Color, Handled> {
+        let refusal = match self.game.as_ref() {
+            None => Some("reply while no game is in progress"),
+            Some(g) if g.is_over() || self.stage != Stage::Playing => {
+                Some("reply while no game is in progress")
+            }
+            Some(g) => match &g.awaiting {
+                Some(a) if a.client == r.from => None,
+                Some(_) => Some("reply out of turn"),
+                None => Some("reply while no reply is expected"),
+            },
+        };
+        let refusal = refusal.or_else(|| {
+            self.clients[r.from]
+                .resync_due
+                .map(|_| "reply before the client was brought back in line")
+        });
+        if let Some(reason) = refusal {
+            self.reject(out, r.from, reason, r.text);
+            return Err(Handled);
+        }
+        let g = self.game_in_play()?;
+        if g.pause.is_some() {
+            self.hold_reply(r.from, r.text, out);
+            return Err(Handled);
+        }
+        Ok(g.color_of(r.from))
+    }
+
+    /// A reply that echoes a position the client was asked about earlier,
+    /// but not the current one, answers an earlier record: it is refused
+    /// before anything in it (a resignation included) counts. Gives how
+    /// the echo differs from the current position, if it does.
+    fn check_not_late(
+        &mut self,
+        r: &Reply,
+        out: &mut Vec<Output>,
+    ) -> Result<Option<String>, Handled> {
+        let g = self.game_in_play()?;
         // The echoed position: the position the client was given with the
         // opponent's move applied, i.e. the current position.
-        let echo_diff = game::echo_mismatch(g.game.position(), &record.fields);
-
-        // A reply that echoes a position the client was asked about earlier,
-        // but not the current one, answers an earlier record: refuse it
-        // before anything in it (a resignation included) counts.
+        let echo_diff = game::echo_mismatch(g.game.position(), &r.record.fields);
         if echo_diff.is_some()
-            && self.clients[from]
+            && self.clients[r.from]
                 .asked
                 .iter()
-                .any(|p| game::echo_mismatch(p, &record.fields).is_none())
+                .any(|p| game::echo_mismatch(p, &r.record.fields).is_none())
         {
-            return self.reject(
-                out,
-                from,
-                "late reply to an earlier respond (its position is no longer current)",
-                text,
-            );
+            let reason = "late reply to an earlier respond (its position is no longer current)";
+            self.reject(out, r.from, reason, r.text);
+            return Err(Handled);
         }
+        Ok(echo_diff)
+    }
 
-        // The move's time: from the respond's last byte out to the reply's
-        // last byte in, less the reply's own time on the wire.
-        let credit = clock::wire_time_ms(wire_bytes, &self.settings.lines[from]);
-        let g = self.game.as_mut().expect("checked above");
+    /// The move's time runs from the respond's last byte out to the
+    /// reply's last byte in, less the reply's own time on the wire (the
+    /// credit, given back). A flag that fell before the reply ends the
+    /// game.
+    fn check_clock(
+        &mut self,
+        r: &Reply,
+        color: Color,
+        wire_bytes: usize,
+        out: &mut Vec<Output>,
+    ) -> Result<u64, Handled> {
+        let credit = clock::wire_time_ms(wire_bytes, &self.settings.lines[r.from]);
+        let g = self.game_in_play()?;
         if let Some(a) = g.awaiting.as_mut()
             && !a.sent
         {
             a.sent = true;
-            g.clocks.start(color, a.est_sent_at.min(at));
+            g.clocks.start(color, a.est_sent_at.min(r.at));
         }
-        if g.clocks.flag(at.saturating_sub(credit)) == Some(color) {
-            return self.flag_fall(at.saturating_sub(credit), out);
+        if g.clocks.flag(r.at.saturating_sub(credit)) == Some(color) {
+            self.flag_fall(r.at.saturating_sub(credit), out);
+            return Err(Handled);
         }
+        Ok(credit)
+    }
 
-        if record.resign() {
-            let who = color_name(color);
-            return self.end_game(
-                GameResult::Win(!color),
-                Termination::Normal,
-                format!("{who} resigned"),
-                at,
-                out,
-            );
+    fn check_resignation(
+        &mut self,
+        r: &Reply,
+        color: Color,
+        out: &mut Vec<Output>,
+    ) -> Result<(), Handled> {
+        if !r.record.resign() {
+            return Ok(());
         }
+        let why = format!("{} resigned", color_name(color));
+        self.end_game(GameResult::Win(!color), Termination::Normal, why, r.at, out);
+        Err(Handled)
+    }
 
-        // A wrong echo (a resignation stands whatever position came with
-        // it).
-        if let Some(diff) = echo_diff {
-            return self.echo_mismatch(from, &diff, text, at, out);
-        }
-
-        let sm = match record.sm() {
-            Ok(sm) => sm.map(str::to_owned),
+    /// The `sm` operand as text (a bad one is an illegal move).
+    fn read_sm(
+        &mut self,
+        r: &Reply,
+        color: Color,
+        out: &mut Vec<Output>,
+    ) -> Result<Option<String>, Handled> {
+        match r.record.sm() {
+            Ok(sm) => Ok(sm.map(str::to_owned)),
             Err(e) => {
-                let reason = e.to_string();
-                return self.illegal(from, color, None, &reason, at, out);
+                self.illegal(r.from, color, None, &e.to_string(), r.at, out);
+                Err(Handled)
             }
-        };
+        }
+    }
 
-        let offer_open = g.draw_offer == Some(!color);
-        if record.draw_accept() {
+    /// `draw_accept` of the opponent's open offer ends the game; one with
+    /// no offer open is noted and the reply goes on; `draw_reject` is
+    /// noted.
+    fn answer_draw_offer(
+        &mut self,
+        r: &Reply,
+        color: Color,
+        out: &mut Vec<Output>,
+    ) -> Result<(), Handled> {
+        let offer_open = self.game_in_play()?.draw_offer == Some(!color);
+        if r.record.draw_accept() {
             if offer_open {
                 let who = color_name(color);
-                return self.end_game(
-                    GameResult::Draw,
-                    Termination::Normal,
-                    format!("drawn by agreement ({who} accepted the offer)"),
-                    at,
-                    out,
+                let why = format!("drawn by agreement ({who} accepted the offer)");
+                self.end_game(GameResult::Draw, Termination::Normal, why, r.at, out);
+                return Err(Handled);
+            }
+            let note = format!(
+                "{}: draw_accept without an open offer ignored",
+                r.from.letter()
+            );
+            self.notice(out, EventKind::Warning, note);
+        }
+        if r.record.draw_reject() && offer_open {
+            let note = format!("{}: draw offer declined", r.from.letter());
+            self.notice(out, EventKind::Info, note);
+        }
+        Ok(())
+    }
+
+    /// The move (if any) against the current position; an unparsable,
+    /// illegal or ambiguous one is an illegal move.
+    fn parse_move(
+        &mut self,
+        r: &Reply,
+        color: Color,
+        sm: Option<&str>,
+        out: &mut Vec<Output>,
+    ) -> Result<Option<Move>, Handled> {
+        let Some(s) = sm else { return Ok(None) };
+        let parsed = game::parse_san(self.game_in_play()?.game.position(), s);
+        match parsed {
+            Ok(m) => Ok(Some(m)),
+            Err(e) => {
+                let kind = match e.kind {
+                    SanErrorKind::Unparsable => "unparsable",
+                    SanErrorKind::Illegal => "illegal",
+                    SanErrorKind::Ambiguous => "ambiguous",
+                };
+                let reason = format!("{kind} move {}: {}", quote(s), e.reason);
+                self.illegal(r.from, color, Some(s), &reason, r.at, out);
+                Err(Handled)
+            }
+        }
+    }
+
+    /// `draw_claim`: a valid claim (now, or after the move given with it)
+    /// draws; a false one is overruled by a mating move, else costs the
+    /// game or is refused as the settings say.
+    fn check_draw_claim(
+        &mut self,
+        r: &Reply,
+        color: Color,
+        mv: Option<&Move>,
+        out: &mut Vec<Output>,
+    ) -> Result<(), Handled> {
+        if !r.record.draw_claim() {
+            return Ok(());
+        }
+        let false_claim = self.settings.false_claim;
+        let g = self.game_in_play()?;
+        let claim = g
+            .game
+            .claimable_draw()
+            .or_else(|| mv.and_then(|m| g.game.claimable_draw_after(m)));
+        let who = color_name(color);
+        if let Some(kind) = claim {
+            if let Some(m) = mv {
+                // FIDE 9.2: with a valid claim the move is written down but
+                // not played.
+                let san = game::san_of(g.game.position(), m);
+                g.final_comment = Some(format!("{who} claimed a draw with the move {san}"));
+            }
+            let why = format!("draw claimed by {who}: {}", claim_name(kind));
+            self.end_game(GameResult::Draw, Termination::Normal, why, r.at, out);
+            return Err(Handled);
+        }
+        if mv.is_some_and(|m| mates(g.game.position(), m)) {
+            // The claim is false, but the move given with it mates: the
+            // mate ends the game (FIDE 5.1.1).
+            let note = format!(
+                "{}: false draw claim with a mating move; the mate stands",
+                r.from.letter()
+            );
+            self.notice(out, EventKind::Warning, note);
+            return Ok(());
+        }
+        match false_claim {
+            FalseClaim::Forfeit => {
+                g.final_comment = Some(format!("{who} claimed a draw falsely"));
+                let why = format!("{who} made a false draw claim");
+                let result = GameResult::Win(!color);
+                self.end_game(result, Termination::RulesInfraction, why, r.at, out);
+                Err(Handled)
+            }
+            FalseClaim::PlayOn => {
+                let note = format!(
+                    "{}: false draw claim by {who} rejected; play goes on",
+                    r.from.letter()
                 );
-            }
-            self.notice(
-                out,
-                EventKind::Warning,
-                format!(
-                    "{}: draw_accept without an open offer ignored",
-                    from.letter()
-                ),
-            );
-        }
-        if record.draw_reject() && offer_open {
-            self.notice(
-                out,
-                EventKind::Info,
-                format!("{}: draw offer declined", from.letter()),
-            );
-        }
-
-        // Parse the move (if any) against the current position.
-        let g = self.game.as_ref().expect("checked above");
-        let mv: Option<Move> = match &sm {
-            Some(s) => match game::parse_san(g.game.position(), s) {
-                Ok(m) => Some(m),
-                Err(e) => {
-                    let kind = match e.kind {
-                        SanErrorKind::Unparsable => "unparsable",
-                        SanErrorKind::Illegal => "illegal",
-                        SanErrorKind::Ambiguous => "ambiguous",
-                    };
-                    let reason = format!("{kind} move {}: {}", quote(s), e.reason);
-                    return self.illegal(from, color, Some(s), &reason, at, out);
+                self.notice(out, EventKind::Warning, note);
+                if mv.is_none() {
+                    // Nothing to play: ask again for a move.
+                    let reason = "false draw claim without a move";
+                    self.ask_again_counted(r.from, color, None, reason, r.at, out);
+                    return Err(Handled);
                 }
-            },
-            None => None,
-        };
-
-        if record.draw_claim() {
-            let claim = g
-                .game
-                .claimable_draw()
-                .or_else(|| mv.as_ref().and_then(|m| g.game.claimable_draw_after(m)));
-            match claim {
-                Some(kind) => {
-                    if let Some(m) = &mv {
-                        // FIDE 9.2: with a valid claim the move is written
-                        // down but not played.
-                        let san = game::san_of(g.game.position(), m);
-                        self.game.as_mut().expect("game").final_comment = Some(format!(
-                            "{} claimed a draw with the move {san}",
-                            color_name(color)
-                        ));
-                    }
-                    return self.end_game(
-                        GameResult::Draw,
-                        Termination::Normal,
-                        format!(
-                            "draw claimed by {}: {}",
-                            color_name(color),
-                            claim_name(kind)
-                        ),
-                        at,
-                        out,
-                    );
-                }
-                None if mv.as_ref().is_some_and(|m| mates(g.game.position(), m)) => {
-                    // The claim is false, but the move given with it mates:
-                    // the mate ends the game (FIDE 5.1.1).
-                    self.notice(
-                        out,
-                        EventKind::Warning,
-                        format!(
-                            "{}: false draw claim with a mating move; the mate stands",
-                            from.letter()
-                        ),
-                    );
-                }
-                None => match self.settings.false_claim {
-                    FalseClaim::Forfeit => {
-                        self.game.as_mut().expect("game").final_comment =
-                            Some(format!("{} claimed a draw falsely", color_name(color)));
-                        return self.end_game(
-                            GameResult::Win(!color),
-                            Termination::RulesInfraction,
-                            format!("{} made a false draw claim", color_name(color)),
-                            at,
-                            out,
-                        );
-                    }
-                    FalseClaim::PlayOn => {
-                        self.notice(
-                            out,
-                            EventKind::Warning,
-                            format!(
-                                "{}: false draw claim by {} rejected; play goes on",
-                                from.letter(),
-                                color_name(color)
-                            ),
-                        );
-                        if mv.is_none() {
-                            // Nothing to play: ask again for a move.
-                            let reason = "false draw claim without a move";
-                            return self.ask_again_counted(from, color, None, reason, at, out);
-                        }
-                    }
-                },
+                Ok(())
             }
         }
+    }
 
-        let Some(mv) = mv else {
-            if record.draw_accept() {
-                // An accept with no offer to accept, and no move: ask again.
-                let reason = "draw_accept without an open offer, and no move";
-                return self.ask_again_counted(from, color, None, reason, at, out);
-            }
-            let reason = "reply without a move (sm) while a legal move exists".to_string();
-            return self.illegal(from, color, None, &reason, at, out);
-        };
+    /// A reply that is not a resignation or a draw must carry a move.
+    fn require_move(
+        &mut self,
+        r: &Reply,
+        color: Color,
+        mv: Option<Move>,
+        out: &mut Vec<Output>,
+    ) -> Result<Move, Handled> {
+        if let Some(mv) = mv {
+            return Ok(mv);
+        }
+        if r.record.draw_accept() {
+            // An accept with no offer to accept, and no move: ask again.
+            let reason = "draw_accept without an open offer, and no move";
+            self.ask_again_counted(r.from, color, None, reason, r.at, out);
+        } else {
+            let reason = "reply without a move (sm) while a legal move exists";
+            self.illegal(r.from, color, None, reason, r.at, out);
+        }
+        Err(Handled)
+    }
 
-        // Accept the move.
-        let g = self.game.as_mut().expect("game");
-        let mt = g.clocks.stop(color, at, credit);
+    /// Plays the accepted move: the clock stops (with the credit), the
+    /// move is recorded with its time, a draw offer made with it stands,
+    /// and unless the game ended the opponent is asked for its move.
+    fn play_reply(
+        &mut self,
+        r: &Reply,
+        color: Color,
+        mv: Move,
+        sm: Option<&str>,
+        credit: u64,
+        out: &mut Vec<Output>,
+    ) -> Result<(), Handled> {
         let timed = self.settings.time_control.is_timed();
+        let g = self.game_in_play()?;
+        let mt = g.clocks.stop(color, r.at, credit);
         let (clk, emt) = if timed {
             (mt.remaining_ms, Some(mt.charged_ms))
         } else {
@@ -241,252 +353,28 @@ impl Referee {
             Ok(s) => s.to_string(),
             Err(e) => {
                 // Cannot happen: the move came from the legal list.
-                let reason = e.to_string();
-                return self.illegal(from, color, sm.as_deref(), &reason, at, out);
+                self.illegal(r.from, color, sm, &e.to_string(), r.at, out);
+                return Err(Handled);
             }
         };
         g.times.push((clk, emt));
         g.awaiting = None;
-        g.draw_offer = if record.draw_offer() {
-            Some(color)
-        } else {
-            None
-        };
-        let ply = g.game.ply();
-        let number = g.number;
+        g.draw_offer = r.record.draw_offer().then_some(color);
         out.push(Output::MoveMade {
-            game_number: number,
-            ply,
+            game_number: g.number,
+            ply: g.game.ply(),
             color,
             san: san.clone(),
             charged_ms: emt,
         });
-        if record.draw_offer() {
-            self.notice(
-                out,
-                EventKind::Info,
-                format!("{} offers a draw with {san}", color_name(color)),
-            );
+        if r.record.draw_offer() {
+            let note = format!("{} offers a draw with {san}", color_name(color));
+            self.notice(out, EventKind::Info, note);
         }
-        if self.check_automatic_end(at, out) || self.check_adjudication(at, out) {
-            return;
+        if self.check_automatic_end(r.at, out) || self.check_adjudication(r.at, out) {
+            return Err(Handled);
         }
-        let opponent = from.other();
-        self.send_respond(opponent, at, out, Respond::New);
-    }
-
-    pub(super) fn echo_mismatch(
-        &mut self,
-        from: ClientId,
-        diff: &str,
-        text: &str,
-        at: u64,
-        out: &mut Vec<Output>,
-    ) {
-        let max = self.settings.max_resends;
-        let resends = self
-            .game
-            .as_ref()
-            .and_then(|g| g.awaiting.as_ref())
-            .map_or(0, |a| a.resends);
-        if resends < max {
-            self.notice(
-                out,
-                EventKind::Warning,
-                format!(
-                    "{}: echoed position differs ({diff}); resending the position ({} of {max}): {}",
-                    from.letter(),
-                    resends + 1,
-                    quote(text)
-                ),
-            );
-            if let Some(a) = self.game.as_mut().and_then(|g| g.awaiting.as_mut()) {
-                a.resends += 1;
-            }
-            self.send_respond(from, at, out, Respond::Again);
-        } else {
-            let color = self
-                .game
-                .as_ref()
-                .map_or(Color::White, |g| g.color_of(from));
-            let reason = format!("echoed position still differs after {max} resends ({diff})");
-            match self.settings.illegal_move {
-                // The retries are spent: asking once more would not help.
-                IllegalMove::Retry => self.forfeit(from, color, None, &reason, at, out),
-                _ => self.illegal(from, color, None, &reason, at, out),
-            }
-        }
-    }
-
-    /// An illegal or unparsable move, a missing move, or a persistent bad
-    /// echo: forfeit, fault or ask again, as the settings say.
-    pub(super) fn illegal(
-        &mut self,
-        from: ClientId,
-        color: Color,
-        move_text: Option<&str>,
-        reason: &str,
-        at: u64,
-        out: &mut Vec<Output>,
-    ) {
-        match self.settings.illegal_move {
-            IllegalMove::Forfeit => self.forfeit(from, color, move_text, reason, at, out),
-            IllegalMove::Retry => self.ask_again_counted(from, color, move_text, reason, at, out),
-            IllegalMove::Fault => {
-                let text = format!(
-                    "{}: {reason}; game paused for the supervisor",
-                    from.letter()
-                );
-                self.pause_game(format!("{}: {reason}", from.letter()), true, at);
-                self.send_simple(from, RefCom::Fault, at, out);
-                self.notice(out, EventKind::Fault, text);
-            }
-        }
-    }
-
-    /// Asks the client on move again (the same respond, its clock still
-    /// running), counted against the turn's `max_resends`; once those are
-    /// spent, `reason` costs the game (under the `fault` policy: a fault).
-    /// Every "ask again for a move" of the core goes through here, so no
-    /// reply can make it ask for ever.
-    pub(super) fn ask_again_counted(
-        &mut self,
-        from: ClientId,
-        color: Color,
-        move_text: Option<&str>,
-        reason: &str,
-        at: u64,
-        out: &mut Vec<Output>,
-    ) {
-        let max = self.settings.max_resends;
-        let awaiting = self
-            .game
-            .as_mut()
-            .and_then(|g| g.awaiting.as_mut())
-            .filter(|a| a.client == from && a.resends < max);
-        if let Some(a) = awaiting {
-            a.resends += 1;
-            let n = a.resends;
-            self.notice(
-                out,
-                EventKind::Warning,
-                format!("{}: {reason}; asking again ({n} of {max})", from.letter()),
-            );
-            return self.send_respond(from, at, out, Respond::Again);
-        }
-        let reason = match max {
-            0 => reason.to_owned(),
-            _ => format!("{reason} (asked again {max} times)"),
-        };
-        match self.settings.illegal_move {
-            IllegalMove::Fault => self.illegal(from, color, move_text, &reason, at, out),
-            IllegalMove::Forfeit | IllegalMove::Retry => {
-                self.forfeit(from, color, move_text, &reason, at, out)
-            }
-        }
-    }
-
-    /// The offender loses the game (Termination "rules infraction").
-    pub(super) fn forfeit(
-        &mut self,
-        from: ClientId,
-        color: Color,
-        move_text: Option<&str>,
-        reason: &str,
-        at: u64,
-        out: &mut Vec<Output>,
-    ) {
-        let who = color_name(color);
-        if let Some(g) = self.game.as_mut() {
-            g.final_comment = Some(match move_text {
-                Some(m) => format!("{who} played {}: {reason}", quote(m)),
-                None => format!("{who}: {reason}"),
-            });
-        }
-        self.notice(
-            out,
-            EventKind::Fault,
-            format!("{}: {reason}", from.letter()),
-        );
-        self.end_game(
-            GameResult::Win(!color),
-            Termination::RulesInfraction,
-            format!("{who} forfeits: {reason}"),
-            at,
-            out,
-        );
-    }
-
-    /// A line whose check (`Acrc`) is wrong or missing: it was damaged on
-    /// the way and nothing in it can be trusted. It is refused; if it came
-    /// from the client on move (probably its reply), that client is asked
-    /// again at once, its clock still running.
-    pub(super) fn damaged(
-        &mut self,
-        from: ClientId,
-        why: &str,
-        text: &str,
-        at: u64,
-        out: &mut Vec<Output>,
-    ) {
-        self.reject(out, from, &format!("damaged line: {why}"), text);
-        self.ask_again_at_once(from, "after a damaged line", at, out);
-    }
-
-    /// A client that checks its lines got a record that failed its check
-    /// (or that its framer dropped) and says so with `Anak`: if it is on
-    /// move, that was probably its respond, which is sent again.
-    pub(super) fn on_nak(&mut self, from: ClientId, at: u64, out: &mut Vec<Output>) {
-        if !self.ask_again_at_once(from, "its record arrived damaged (Anak)", at, out) {
-            self.notice(
-                out,
-                EventKind::Info,
-                format!(
-                    "{}: a record arrived damaged (Anak); nothing to send again",
-                    from.letter()
-                ),
-            );
-        }
-    }
-
-    /// Sends the client on move its respond again now, unless the last
-    /// one is still on the line (then it is not asked twice). Returns
-    /// whether it was asked.
-    pub(super) fn ask_again_at_once(
-        &mut self,
-        from: ClientId,
-        why: &str,
-        at: u64,
-        out: &mut Vec<Output>,
-    ) -> bool {
-        let line_free = self
-            .game
-            .as_ref()
-            .and_then(|g| g.awaiting.as_ref())
-            .is_some_and(|a| at >= a.again_ok_at);
-        if !(self.awaits(from) && self.clients[from].resync_due.is_none() && line_free) {
-            return false;
-        }
-        self.notice(
-            out,
-            EventKind::Warning,
-            format!("{}: asking again {why}", from.letter()),
-        );
-        self.send_respond(from, at, out, Respond::Again);
-        true
-    }
-
-    pub(super) fn reject(
-        &mut self,
-        out: &mut Vec<Output>,
-        from: ClientId,
-        reason: &str,
-        text: &str,
-    ) {
-        self.notice(
-            out,
-            EventKind::Rejected,
-            format!("{}: rejected ({reason}): {}", from.letter(), quote(text)),
-        );
+        self.send_respond(r.from.other(), r.at, out, Respond::New);
+        Ok(())
     }
 }

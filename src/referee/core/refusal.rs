@@ -1,0 +1,225 @@
+//! What a refused, damaged or wrong reply costs: a wrong echo is answered
+//! with the position again (up to `max_resends`), an illegal move forfeits,
+//! faults or is asked again as `--illegal` says, every "ask again" counts
+//! against the turn, a damaged line or `Anak` is answered at once when the
+//! line is free, and a refused line is noted.
+
+// The core's types, constants and imports are shared by its parts.
+use super::*;
+
+impl Referee {
+    pub(super) fn echo_mismatch(
+        &mut self,
+        from: ClientId,
+        diff: &str,
+        text: &str,
+        at: u64,
+        out: &mut Vec<Output>,
+    ) {
+        let max = self.settings.max_resends;
+        let resends = self
+            .game
+            .as_ref()
+            .and_then(|g| g.awaiting.as_ref())
+            .map_or(0, |a| a.resends);
+        if resends < max {
+            self.notice(
+                out,
+                EventKind::Warning,
+                format!(
+                    "{}: echoed position differs ({diff}); resending the position ({} of {max}): {}",
+                    from.letter(),
+                    resends + 1,
+                    quote(text)
+                ),
+            );
+            if let Some(a) = self.game.as_mut().and_then(|g| g.awaiting.as_mut()) {
+                a.resends += 1;
+            }
+            self.send_respond(from, at, out, Respond::Again);
+        } else {
+            let color = self
+                .game
+                .as_ref()
+                .map_or(Color::White, |g| g.color_of(from));
+            let reason = format!("echoed position still differs after {max} resends ({diff})");
+            match self.settings.illegal_move {
+                // The retries are spent: asking once more would not help.
+                IllegalMove::Retry => self.forfeit(from, color, None, &reason, at, out),
+                _ => self.illegal(from, color, None, &reason, at, out),
+            }
+        }
+    }
+
+    /// An illegal or unparsable move, a missing move, or a persistent bad
+    /// echo: forfeit, fault or ask again, as the settings say.
+    pub(super) fn illegal(
+        &mut self,
+        from: ClientId,
+        color: Color,
+        move_text: Option<&str>,
+        reason: &str,
+        at: u64,
+        out: &mut Vec<Output>,
+    ) {
+        match self.settings.illegal_move {
+            IllegalMove::Forfeit => self.forfeit(from, color, move_text, reason, at, out),
+            IllegalMove::Retry => self.ask_again_counted(from, color, move_text, reason, at, out),
+            IllegalMove::Fault => {
+                let text = format!(
+                    "{}: {reason}; game paused for the supervisor",
+                    from.letter()
+                );
+                self.pause_game(format!("{}: {reason}", from.letter()), true, at);
+                self.send_simple(from, RefCom::Fault, at, out);
+                self.notice(out, EventKind::Fault, text);
+            }
+        }
+    }
+
+    /// Asks the client on move again (the same respond, its clock still
+    /// running), counted against the turn's `max_resends`; once those are
+    /// spent, `reason` costs the game (under the `fault` policy: a fault).
+    /// Every "ask again for a move" of the core goes through here, so no
+    /// reply can make it ask for ever.
+    pub(super) fn ask_again_counted(
+        &mut self,
+        from: ClientId,
+        color: Color,
+        move_text: Option<&str>,
+        reason: &str,
+        at: u64,
+        out: &mut Vec<Output>,
+    ) {
+        let max = self.settings.max_resends;
+        let awaiting = self
+            .game
+            .as_mut()
+            .and_then(|g| g.awaiting.as_mut())
+            .filter(|a| a.client == from && a.resends < max);
+        if let Some(a) = awaiting {
+            a.resends += 1;
+            let n = a.resends;
+            self.notice(
+                out,
+                EventKind::Warning,
+                format!("{}: {reason}; asking again ({n} of {max})", from.letter()),
+            );
+            return self.send_respond(from, at, out, Respond::Again);
+        }
+        let reason = match max {
+            0 => reason.to_owned(),
+            _ => format!("{reason} (asked again {max} times)"),
+        };
+        match self.settings.illegal_move {
+            IllegalMove::Fault => self.illegal(from, color, move_text, &reason, at, out),
+            IllegalMove::Forfeit | IllegalMove::Retry => {
+                self.forfeit(from, color, move_text, &reason, at, out)
+            }
+        }
+    }
+
+    /// The offender loses the game (Termination "rules infraction").
+    pub(super) fn forfeit(
+        &mut self,
+        from: ClientId,
+        color: Color,
+        move_text: Option<&str>,
+        reason: &str,
+        at: u64,
+        out: &mut Vec<Output>,
+    ) {
+        let who = color_name(color);
+        if let Some(g) = self.game.as_mut() {
+            g.final_comment = Some(match move_text {
+                Some(m) => format!("{who} played {}: {reason}", quote(m)),
+                None => format!("{who}: {reason}"),
+            });
+        }
+        self.notice(
+            out,
+            EventKind::Fault,
+            format!("{}: {reason}", from.letter()),
+        );
+        self.end_game(
+            GameResult::Win(!color),
+            Termination::RulesInfraction,
+            format!("{who} forfeits: {reason}"),
+            at,
+            out,
+        );
+    }
+
+    /// A line whose check (`Acrc`) is wrong or missing: it was damaged on
+    /// the way and nothing in it can be trusted. It is refused; if it came
+    /// from the client on move (probably its reply), that client is asked
+    /// again at once, its clock still running.
+    pub(super) fn damaged(
+        &mut self,
+        from: ClientId,
+        why: &str,
+        text: &str,
+        at: u64,
+        out: &mut Vec<Output>,
+    ) {
+        self.reject(out, from, &format!("damaged line: {why}"), text);
+        self.ask_again_at_once(from, "after a damaged line", at, out);
+    }
+
+    /// A client that checks its lines got a record that failed its check
+    /// (or that its framer dropped) and says so with `Anak`: if it is on
+    /// move, that was probably its respond, which is sent again.
+    pub(super) fn on_nak(&mut self, from: ClientId, at: u64, out: &mut Vec<Output>) {
+        if !self.ask_again_at_once(from, "its record arrived damaged (Anak)", at, out) {
+            self.notice(
+                out,
+                EventKind::Info,
+                format!(
+                    "{}: a record arrived damaged (Anak); nothing to send again",
+                    from.letter()
+                ),
+            );
+        }
+    }
+
+    /// Sends the client on move its respond again now, unless the last
+    /// one is still on the line (then it is not asked twice). Returns
+    /// whether it was asked.
+    pub(super) fn ask_again_at_once(
+        &mut self,
+        from: ClientId,
+        why: &str,
+        at: u64,
+        out: &mut Vec<Output>,
+    ) -> bool {
+        let line_free = self
+            .game
+            .as_ref()
+            .and_then(|g| g.awaiting.as_ref())
+            .is_some_and(|a| at >= a.again_ok_at);
+        if !(self.awaits(from) && self.clients[from].resync_due.is_none() && line_free) {
+            return false;
+        }
+        self.notice(
+            out,
+            EventKind::Warning,
+            format!("{}: asking again {why}", from.letter()),
+        );
+        self.send_respond(from, at, out, Respond::Again);
+        true
+    }
+
+    pub(super) fn reject(
+        &mut self,
+        out: &mut Vec<Output>,
+        from: ClientId,
+        reason: &str,
+        text: &str,
+    ) {
+        self.notice(
+            out,
+            EventKind::Rejected,
+            format!("{}: rejected ({reason}): {}", from.letter(), quote(text)),
+        );
+    }
+}
