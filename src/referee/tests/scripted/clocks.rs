@@ -1,0 +1,155 @@
+//! Clocks: time controls, the wire-time credit, flag fall.
+
+use super::*;
+
+#[test]
+fn the_clock_runs_from_the_respond_leaving_to_the_reply_less_wire_time() {
+    let mut h = Harness::new(timed("300"));
+    h.sign_on(A, 0, None);
+    h.sign_on(B, 0, None);
+    h.acks = Acks::Held;
+    h.timer(); // 5000: inform, respond handed to the writer
+    assert!(!h.snap().clock(Color::White).running, "not before it left");
+    h.ack(A, 5_150); // the respond's last byte is out
+    h.ack(B, 5_150);
+    assert!(h.snap().clock(Color::White).running);
+    let out = h.line_bytes(A, 7_150, &h.reply_text(A, Some("e4"), ""), 100);
+    let charged = out.iter().find_map(|o| match o {
+        Output::MoveMade { charged_ms, .. } => *charged_ms,
+        _ => None,
+    });
+    assert_eq!(charged, Some(2_000 - wire_ms(100)));
+    assert_eq!(
+        h.snap().clock(Color::White).remaining_ms,
+        Some(300_000 - 2_000 + wire_ms(100))
+    );
+}
+
+#[test]
+fn flag_fall_by_the_cores_own_deadline_loses() {
+    let mut h = Harness::new(timed("60"));
+    let t = h.start();
+    assert_eq!(h.referee.next_deadline(), Some(t + 60_000 + wire_ms(256)));
+    let fell = h.timer();
+    assert_eq!(fell, t + 60_000 + wire_ms(256));
+    assert_over(
+        &mut h,
+        "0-1",
+        Termination::TimeForfeit,
+        "White lost on time",
+    );
+    assert!(h.snap().clock(Color::White).flagged);
+    assert_eq!(
+        h.referee.next_deadline(),
+        Some(fell + 5_000),
+        "conclude delay"
+    );
+}
+
+#[test]
+fn flag_fall_against_a_lone_king_draws() {
+    let mut h = Harness::new(Settings {
+        openings: vec![from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")],
+        ..timed("60")
+    });
+    h.start();
+    h.timer();
+    assert_over(
+        &mut h,
+        "1/2-1/2",
+        Termination::TimeForfeit,
+        "no mating material",
+    );
+}
+
+#[test]
+fn a_reply_in_time_by_its_wire_credit_is_accepted_after_the_raw_deadline() {
+    let mut h = Harness::new(timed("60"));
+    let t = h.start();
+    // 100 ms late by arrival, but 200 bytes took 208 ms on the wire.
+    let text = h.reply_text(A, Some("e4"), "");
+    h.line_bytes(A, t + 60_100, &text, 200);
+    assert!(h.game_overs().is_empty(), "{:?}", h.notices());
+    assert_eq!(h.snap().sans, ["e4"]);
+    assert_eq!(
+        h.snap().clock(Color::White).remaining_ms,
+        Some(60_000 - (60_100 - wire_ms(200)))
+    );
+}
+
+#[test]
+fn a_reply_late_even_with_its_wire_credit_loses_on_time() {
+    let mut h = Harness::new(timed("60"));
+    let t = h.start();
+    let text = h.reply_text(A, Some("e4"), "");
+    h.line_bytes(A, t + 60_100, &text, 50); // 52 ms of credit
+    assert_over(&mut h, "0-1", Termination::TimeForfeit, "lost on time");
+    assert!(h.game_over().pgn.moves.is_empty());
+}
+
+#[test]
+fn a_client_fault_pauses_with_clocks_stopped_until_resume() {
+    let mut h = Harness::new(timed("300"));
+    let t = h.start();
+    h.clear();
+    h.line(B, t + 1_000, &format!("{INITIAL} refreq fault;"));
+    let s = h.snap();
+    assert!(matches!(s.phase, Phase::Paused { .. }), "{:?}", s.phase);
+    assert!(!s.clock(Color::White).running);
+    let left = s.clock(Color::White).remaining_ms;
+    assert_eq!(left, Some(299_000));
+    assert_eq!(
+        h.referee
+            .snapshot(t + 100_000)
+            .clock(Color::White)
+            .remaining_ms,
+        left
+    );
+    assert_eq!(h.referee.next_deadline(), None);
+    h.command(Command::Resume, t + 100_000);
+    // The client on move is asked again; its clock runs on.
+    assert_eq!(h.take_cmds(A), [Respond]);
+    assert!(h.take(B).is_empty());
+    assert_eq!(
+        h.referee
+            .snapshot(t + 101_000)
+            .clock(Color::White)
+            .remaining_ms,
+        Some(298_000)
+    );
+}
+
+#[test]
+fn with_client_fault_continue_a_fault_is_logged_and_play_goes_on() {
+    let mut h = Harness::new(Settings {
+        client_fault: ClientFault::Continue,
+        ..timed("300")
+    });
+    let t = h.start();
+    h.clear();
+    let out = h.line(A, t + 1_000, &format!("{INITIAL} refreq fault;"));
+    assert!(out.iter().any(|o| matches!(
+        o,
+        Output::Notice { kind: EventKind::Fault, text } if text.contains("play goes on")
+    )));
+    let s = h.snap();
+    assert_eq!(s.phase, Phase::Playing);
+    assert!(s.clock(Color::White).running);
+    assert!(h.take(A).is_empty() && h.take(B).is_empty());
+    h.reply(A, t + 2_000, "e4");
+    assert_eq!(h.snap().sans, ["e4"]);
+}
+
+#[test]
+fn a_client_fault_can_be_adjudicated() {
+    let mut h = Harness::new(settings());
+    let t = h.start();
+    h.line(A, t + 1_000, &format!("{INITIAL} refreq fault;"));
+    h.command(Command::Adjudicate(Verdict::Draw), t + 2_000);
+    assert_over(
+        &mut h,
+        "1/2-1/2",
+        Termination::Adjudication,
+        "drawn by adjudication",
+    );
+}

@@ -1,0 +1,106 @@
+//! Resignation and the automatic ends (mate, stalemate, the rules' draws).
+
+use super::*;
+
+#[test]
+fn resign_loses() {
+    let mut h = Harness::new(settings());
+    let t = h.start();
+    h.reply(A, t + 500, "e4");
+    h.reply_with(B, t + 1_000, None, "resign;");
+    assert_over(&mut h, "1-0", Termination::Normal, "Black resigned");
+}
+
+#[test]
+fn checkmate_ends_the_game_at_once() {
+    let mut h = Harness::new(settings());
+    let t = h.start();
+    h.play(t, 500, &FOOLS_MATE);
+    assert_over(&mut h, "0-1", Termination::Normal, "White checkmated");
+    assert_eq!(h.snap().sans.last().map(String::as_str), Some("Qh4#"));
+    assert_eq!(h.game_over().pgn.moves.len(), 4);
+}
+
+#[test]
+fn the_mated_side_gets_the_mating_move_as_sm_in_the_final_inform() {
+    let mut h = Harness::new(settings());
+    let t = h.start();
+    h.play(t, 500, &FOOLS_MATE[..3]);
+    h.clear();
+    let before = h.echo(B);
+    h.reply(B, t + 5_000, "Qh4");
+    // A (White) never got a respond with Qh4: the result inform carries
+    // it with the position it is played from; conclude has the final one.
+    let a = h.take(A);
+    assert_eq!(
+        a.iter().map(Got::refcom).collect::<Vec<_>>(),
+        [Inform, Conclude]
+    );
+    assert_eq!(a[0].sm(), Some("Qh4#"));
+    assert_eq!(a[0].tag("Result").as_deref(), Some("0-1"));
+    assert_eq!(fields_text(&a[0].position()), before);
+    assert_eq!(a[1].sm(), None);
+    assert!(shakmaty::Position::is_checkmate(&a[1].position()));
+    // B played the move: its records carry no sm (it would play it twice).
+    let b = h.take(B);
+    assert_eq!(
+        b.iter().map(Got::refcom).collect::<Vec<_>>(),
+        [Inform, Conclude]
+    );
+    assert!(b.iter().all(|g| g.sm().is_none()));
+}
+
+#[test]
+fn a_game_ended_without_a_move_sends_no_sm_in_the_final_inform() {
+    let mut h = Harness::new(settings());
+    let t = h.start();
+    h.reply(A, t + 500, "e4");
+    h.clear();
+    // B got e4 in its respond and resigns: nobody lacks a move.
+    h.reply_with(B, t + 1_000, None, "resign;");
+    for who in [A, B] {
+        assert!(h.take(who).iter().all(|g| g.sm().is_none()));
+    }
+}
+
+#[test]
+fn stalemate_ends_drawn() {
+    let mut h = Harness::new(at_fen("k7/8/8/2Q5/8/8/8/K7 w - - 0 1"));
+    let t = h.start();
+    h.reply(A, t + 500, "Qc7");
+    assert_over(&mut h, "1/2-1/2", Termination::Normal, "stalemate");
+}
+
+#[test]
+fn dead_position_ends_drawn() {
+    let mut h = Harness::new(at_fen("k7/8/8/8/8/8/1n6/K7 w - - 0 1"));
+    let t = h.start();
+    h.reply(A, t + 500, "Kxb2");
+    assert_over(&mut h, "1/2-1/2", Termination::Normal, "dead position");
+}
+
+#[test]
+fn seventy_five_move_rule_ends_drawn() {
+    let mut h = Harness::new(at_fen("8/8/8/4k3/8/8/R7/4K3 w - - 149 100"));
+    let t = h.start();
+    h.reply(A, t + 500, "Ra3");
+    assert_over(&mut h, "1/2-1/2", Termination::Normal, "75-move rule");
+}
+
+#[test]
+fn fivefold_repetition_ends_drawn() {
+    let mut h = Harness::new(settings());
+    let t = h.start();
+    let shuffle = ["Nf3", "Nf6", "Ng1", "Ng8"];
+    let t = h.play(t, 100, &shuffle);
+    let t = h.play(t, 100, &shuffle);
+    let t = h.play(t, 100, &shuffle);
+    assert!(h.game_overs().is_empty(), "fourfold is not the end");
+    h.play(t, 100, &shuffle);
+    assert_over(
+        &mut h,
+        "1/2-1/2",
+        Termination::Normal,
+        "fivefold repetition",
+    );
+}
