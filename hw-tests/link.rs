@@ -15,7 +15,15 @@ use crossbeam_channel::Receiver;
 /// Upper bound for anything to happen (generous: CI machines are slow).
 const WITHIN: Duration = Duration::from_secs(10);
 
-fn open_link(label: &str, path: &str, line_end: LineEnd) -> (Link, Receiver<LinkEvent>, Instant) {
+fn open_link(
+    label: &'static str,
+    path: &str,
+    line_end: LineEnd,
+) -> (
+    Link<&'static str>,
+    Receiver<LinkEvent<&'static str>>,
+    Instant,
+) {
     let (tx, rx) = crossbeam_channel::unbounded();
     let epoch = Instant::now();
     let settings = PortSettings {
@@ -28,7 +36,7 @@ fn open_link(label: &str, path: &str, line_end: LineEnd) -> (Link, Receiver<Link
 }
 
 /// The next event must be a line; returns (text, raw).
-fn expect_line(rx: &Receiver<LinkEvent>) -> (String, Vec<u8>) {
+fn expect_line(rx: &Receiver<LinkEvent<&'static str>>) -> (String, Vec<u8>) {
     let ev = next_event(rx, WITHIN, "a line");
     match ev.kind {
         LinkEventKind::Line { text, raw, .. } => (text, raw),
@@ -48,18 +56,21 @@ fn records_go_out_with_each_line_end() {
     ] {
         let (link, rx, _) = open_link("A", cable.a_str(), end);
         let record = "refcom respond; cc \"000:00:00:00\";";
-        link.send(record.to_string()).unwrap();
+        link.send(9, record.to_string()).unwrap();
         let mut want = record.as_bytes().to_vec();
         want.extend_from_slice(bytes);
         assert_eq!(read_bytes(peer.as_mut(), want.len(), WITHIN), want);
         let ev = wait_for(&rx, WITHIN, "Sent", |k| {
             matches!(k, LinkEventKind::Sent { .. })
         });
-        assert_eq!(ev.port, "A");
+        assert_eq!(ev.id, "A");
         match ev.kind {
-            LinkEventKind::Sent { text, bytes, .. } => {
+            LinkEventKind::Sent {
+                seq, text, wire, ..
+            } => {
+                assert_eq!(seq, 9);
                 assert_eq!(text, record);
-                assert_eq!(bytes, want.len());
+                assert_eq!(wire, want, "the bytes written, exactly");
             }
             other => panic!("{other:?}"),
         }
@@ -93,12 +104,12 @@ fn two_links_talk_both_ways() {
     let cable = Cable::new();
     let (a, rx_a, _) = open_link("A", cable.a_str(), LineEnd::CrLf);
     let (b, rx_b, _) = open_link("B", cable.b_str(), LineEnd::Lf);
-    a.send("refcom reset;".into()).unwrap();
-    b.send("refreq sign_on;".into()).unwrap();
+    a.send(1, "refcom reset;".into()).unwrap();
+    b.send(1, "refreq sign_on;".into()).unwrap();
     let got_b = wait_for(&rx_b, WITHIN, "line at B", |k| {
         matches!(k, LinkEventKind::Line { .. })
     });
-    assert_eq!(got_b.port, "B");
+    assert_eq!(got_b.id, "B");
     assert!(
         matches!(got_b.kind, LinkEventKind::Line { ref text, ref raw, .. }
         if text == "refcom reset;" && raw == b"refcom reset;\r\n")
@@ -222,20 +233,25 @@ fn sent_is_reported_in_order_after_the_write() {
         .map(|i| format!("refcom respond; sm e4; id \"{i}\"; {}", "c".repeat(150)))
         .collect();
     let mut last = Stamp::since(epoch).us;
-    for r in &records {
-        link.send(r.clone()).unwrap();
+    for (seq, r) in (100..).zip(&records) {
+        link.send(seq, r.clone()).unwrap();
     }
     let mut total = 0;
-    for r in &records {
+    for (want_seq, r) in (100..).zip(&records) {
         match next_event(&rx, WITHIN, "Sent").kind {
             LinkEventKind::Sent {
-                text, bytes, at_us, ..
+                seq,
+                text,
+                wire,
+                at_us,
+                ..
             } => {
+                assert_eq!(seq, want_seq, "Sent in order, with its number");
                 assert_eq!(&text, r);
-                assert_eq!(bytes, r.len() + 2);
+                assert_eq!(wire.len(), r.len() + 2);
                 assert!(at_us >= last, "Sent stamps go back");
                 last = at_us;
-                total += bytes;
+                total += wire.len();
             }
             other => panic!("expected Sent, got {other:?}"),
         }
@@ -253,8 +269,8 @@ fn send_refuses_line_ends_and_over_long_records() {
     skip_unless_socat!();
     let cable = Cable::new();
     let (link, _rx, _) = open_link("A", cable.a_str(), LineEnd::CrLf);
-    assert!(link.send("two\nlines".into()).is_err());
-    assert!(link.send("x".repeat(MAX_LINE + 1)).is_err());
+    assert!(link.send(1, "two\nlines".into()).is_err());
+    assert!(link.send(2, "x".repeat(MAX_LINE + 1)).is_err());
 }
 
 #[test]
@@ -266,9 +282,9 @@ fn lost_when_the_cable_is_pulled_and_back_when_it_is_remade() {
     let lost = wait_for(&rx, WITHIN, "Lost", |k| {
         matches!(k, LinkEventKind::Lost { .. })
     });
-    assert_eq!(lost.port, "A");
+    assert_eq!(lost.id, "A");
     // A record sent while the link is down waits in the queue.
-    link.send("refcom inform;".into()).unwrap();
+    link.send(1, "refcom inform;".into()).unwrap();
 
     cable.remake();
     let mut peer = open_peer(&cable.b);
@@ -297,14 +313,18 @@ fn closing_a_lost_link_reports_what_was_still_queued() {
         matches!(k, LinkEventKind::Lost { .. })
     });
     for i in 0..MAX_QUEUED {
-        link.send(format!("record {i}")).unwrap();
+        link.send(i as u64, format!("record {i}")).unwrap();
     }
-    assert_eq!(link.send("one too many".into()), Err(SendError::QueueFull));
+    assert_eq!(
+        link.send(999, "one too many".into()),
+        Err(SendError::QueueFull)
+    );
     // Closing does not wait for the port to come back.
     link.close();
     for i in 0..MAX_QUEUED {
         match next_event(&rx, WITHIN, "SendFailed").kind {
-            LinkEventKind::SendFailed { text, reason } => {
+            LinkEventKind::SendFailed { seq, text, reason } => {
+                assert_eq!(seq, i as u64);
                 assert_eq!(text, format!("record {i}"));
                 assert!(reason.contains("closed"), "{reason}");
             }

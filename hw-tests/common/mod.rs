@@ -269,7 +269,7 @@ pub fn read_bytes(port: &mut dyn SerialPort, n: usize, within: Duration) -> Vec<
 /// The next event, or a panic naming what was awaited after `within`.
 /// `Receiving` reports (part of a line is in) are passed over: tests of
 /// lines see only whole lines.
-pub fn next_event(rx: &Receiver<LinkEvent>, within: Duration, what: &str) -> LinkEvent {
+pub fn next_event<Id>(rx: &Receiver<LinkEvent<Id>>, within: Duration, what: &str) -> LinkEvent<Id> {
     let deadline = Instant::now() + within;
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
@@ -283,19 +283,19 @@ pub fn next_event(rx: &Receiver<LinkEvent>, within: Duration, what: &str) -> Lin
 }
 
 /// Whether no event but `Receiving` reports is waiting.
-pub fn nothing_more(rx: &Receiver<LinkEvent>) -> bool {
+pub fn nothing_more<Id>(rx: &Receiver<LinkEvent<Id>>) -> bool {
     rx.try_iter()
         .all(|ev| matches!(ev.kind, LinkEventKind::Receiving { .. }))
 }
 
 /// Waits for the first event that `pred` accepts; panics after `within`
 /// listing the events that were passed over.
-pub fn wait_for(
-    rx: &Receiver<LinkEvent>,
+pub fn wait_for<Id: std::fmt::Debug>(
+    rx: &Receiver<LinkEvent<Id>>,
     within: Duration,
     what: &str,
     pred: impl Fn(&LinkEventKind) -> bool,
-) -> LinkEvent {
+) -> LinkEvent<Id> {
     let deadline = Instant::now() + within;
     let mut skipped = Vec::new();
     loop {

@@ -41,7 +41,7 @@ use argus::app::output::{Outputs, RelayTiming};
 use argus::app::session::{self, Ending, Session, View};
 use argus::client::{ClientProtocol, Mover, MoverKind};
 use argus::link::{Link, PortSettings, VirtualCable};
-use argus::referee::{Referee, Settings};
+use argus::referee::{ByClient, ClientId, Referee, Settings};
 use crossbeam_channel::{RecvTimeoutError, unbounded};
 
 /// The same allocator as the `argus` binary (see src/main.rs).
@@ -164,16 +164,11 @@ fn run(plies: usize, think: Duration, outputs: Outputs) -> Result<Vec<RelayTimin
     let port_settings = PortSettings::default();
     let epoch = Instant::now();
     let (tx, rx) = unbounded();
-    let mut links = Vec::new();
-    for (label, cable) in ["A", "B"].into_iter().zip(cables.iter()) {
-        links.push(
-            Link::open(label, cable.a(), port_settings, epoch, tx.clone())
-                .map_err(|e| e.to_string())?,
-        );
-    }
-    let links: [Link; 2] = links
-        .try_into()
-        .map_err(|_| "two links expected".to_string())?;
+    let open = |id: ClientId| {
+        Link::open(id, cables[id.index()].a(), port_settings, epoch, tx.clone())
+            .map_err(|e| e.to_string())
+    };
+    let links = ByClient::new(open(ClientId::A)?, open(ClientId::B)?);
 
     // Two random movers that never claim draws: long games, few restarts.
     let mut clients = Vec::new();
@@ -224,7 +219,7 @@ fn run(plies: usize, think: Duration, outputs: Outputs) -> Result<Vec<RelayTimin
         core: Referee::new(settings),
         links,
         link_events: rx,
-        port_settings: [port_settings, port_settings],
+        port_settings: ByClient::new(port_settings, port_settings),
         epoch,
         outputs: outputs.with_relay_timings(timing_tx),
         view: View::Headless,

@@ -171,8 +171,8 @@ pub fn run<A: Answerer>(
 /// repeats the one just answered gets the same reply at once
 /// ([`LastAnswer`]): the engine is not asked twice.
 pub fn serve<A: Answerer>(
-    link: &Link,
-    events: &Receiver<LinkEvent>,
+    link: &Link<&'static str>,
+    events: &Receiver<LinkEvent<&'static str>>,
     mut protocol: A,
     think: Duration,
     verbose: bool,
@@ -183,11 +183,14 @@ pub fn serve<A: Answerer>(
             eprintln!("client: {s}");
         }
     };
+    // The client numbers its records only for the link's reports.
+    let seq = std::cell::Cell::new(0u64);
     let send = |mut text: String| {
         if line_check {
             check::append(&mut text);
         }
-        link.send(text)
+        seq.set(seq.get().wrapping_add(1));
+        link.send(seq.get(), text)
             .map_err(|e| ClientError::Failed(e.to_string()))
     };
     send(protocol.sign_on())?;

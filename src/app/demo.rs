@@ -129,7 +129,7 @@ pub fn main(args: DemoArgs) -> u8 {
         core: Referee::new(settings),
         links,
         link_events: rx,
-        port_settings: [port_settings, port_settings],
+        port_settings: ByClient::new(port_settings, port_settings),
         epoch,
         outputs,
         view,

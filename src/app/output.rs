@@ -39,6 +39,15 @@ impl RelayTiming {
     }
 }
 
+/// Relay timings for the benchmark, watched from outside the core's
+/// path: told which record relays a move (by its sequence number) and when
+/// the reply came in, it reports the timing when that record has left.
+struct RelayWatch {
+    tx: Sender<RelayTiming>,
+    /// The record that relays the last move: to, seq, the reply's `at_us`.
+    expected: Option<(ClientId, u64, u64)>,
+}
+
 /// The session's writers.
 pub struct Outputs {
     transcript: Option<Transcript>,
@@ -46,7 +55,7 @@ pub struct Outputs {
     pgn: Option<PathBuf>,
     live_pgn: Option<PathBuf>,
     headless: bool,
-    relay_timings: Option<Sender<RelayTiming>>,
+    relay_timings: Option<RelayWatch>,
     results_json: Option<PathBuf>,
 }
 
@@ -105,7 +114,7 @@ impl Outputs {
     /// Reports the timing of every relayed move on `tx` (for the relay
     /// benchmark, `scripts/bench/relay.rs`). Off by default.
     pub fn with_relay_timings(mut self, tx: Sender<RelayTiming>) -> Outputs {
-        self.relay_timings = Some(tx);
+        self.relay_timings = Some(RelayWatch { tx, expected: None });
         self
     }
 
@@ -114,12 +123,33 @@ impl Outputs {
         self.relay_timings.is_some()
     }
 
-    /// Reports one relayed move's timing, if timings are wanted. A gone
-    /// receiver just turns the reports off.
-    pub fn relay_timing(&mut self, timing: RelayTiming) {
-        if let Some(tx) = &self.relay_timings
-            && tx.send(timing).is_err()
-        {
+    /// Record `seq` to `to` relays a move whose reply came in at
+    /// `line_at_us`: its timing is reported when it has left.
+    pub fn relay_expected(&mut self, to: ClientId, seq: u64, line_at_us: u64) {
+        if let Some(w) = self.relay_timings.as_mut() {
+            w.expected = Some((to, seq, line_at_us));
+        }
+    }
+
+    /// Record `seq` to `to` left the port at `sent_at_us`: if it relays a
+    /// move, its timing is reported. A gone receiver turns the reports off.
+    pub fn relay_sent(&mut self, to: ClientId, seq: u64, sent_at_us: u64) {
+        let Some(w) = self.relay_timings.as_mut() else {
+            return;
+        };
+        let Some((t, s, line_at_us)) = w.expected else {
+            return;
+        };
+        if (t, s) != (to, seq) {
+            return;
+        }
+        w.expected = None;
+        let timing = RelayTiming {
+            to,
+            line_at_us,
+            sent_at_us,
+        };
+        if w.tx.send(timing).is_err() {
             self.relay_timings = None;
         }
     }

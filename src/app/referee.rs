@@ -16,7 +16,7 @@ use crate::app::{EXIT_USAGE, fatal};
 use crate::journal::feed::Feed;
 use crate::journal::{Header, JournalWriter, OutputSettings, new_session_id};
 use crate::record::civil::pgn_date;
-use crate::referee::Referee;
+use crate::referee::{ByClient, Referee};
 
 /// Runs `argus referee`; returns the exit status.
 pub fn main(args: RefereeArgs) -> u8 {
@@ -96,7 +96,7 @@ pub fn main(args: RefereeArgs) -> u8 {
         core: Referee::new(plan.settings),
         links,
         link_events: rx,
-        port_settings: [plan.port_settings, plan.port_settings],
+        port_settings: ByClient::new(plan.port_settings, plan.port_settings),
         epoch,
         outputs,
         view,

@@ -20,6 +20,7 @@ use crate::app::start::{self, LogDir};
 use crate::app::{EXIT_USAGE, fatal};
 use crate::journal::{self, Entry, JournalWriter, OutputSettings};
 use crate::link::PortSettings;
+use crate::referee::ByClient;
 
 /// Runs `argus resume`; returns the exit status.
 pub fn main(args: ResumeArgs) -> u8 {
@@ -140,7 +141,7 @@ pub fn main(args: ResumeArgs) -> u8 {
         core,
         links,
         link_events: rx,
-        port_settings: [port_settings, port_settings],
+        port_settings: ByClient::new(port_settings, port_settings),
         epoch,
         outputs,
         view,

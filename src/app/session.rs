@@ -2,20 +2,19 @@
 //! out. One thread, blocking on a crossbeam `select!` over the links'
 //! events, the keyboard, Ctrl-C and the core's next deadline; no busy loop.
 
-use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, after, never, select, unbounded};
 use log::{info, warn};
 
-use crate::app::output::{Outputs, RelayTiming, wants_checkpoint};
+use crate::app::output::{Outputs, wants_checkpoint};
 use crate::app::signals::Stop;
 use crate::display::{
     InputEvent, InputThread, LinkView, Role, TerminalGuard, Ui, UiAction, next_redraw_in,
 };
 use crate::link::{Link, LinkEvent, LinkEventKind, OpenError, PortSettings};
-use crate::referee::{ClientId, Command, Input, Output, Referee, Verdict};
+use crate::referee::{ByClient, ClientId, Command, Input, Output, Referee, Snapshot, Verdict};
 
 /// How long the loop waits for the last records (`disconnect`) to leave
 /// the ports once the session is over.
@@ -49,14 +48,12 @@ pub struct SessionFiles {
     pub log_dir: PathBuf,
 }
 
-/// Per-port bookkeeping at the edge: which core sequence numbers are in
-/// the writer's queue, and byte counts for the status line.
+/// Per-port bookkeeping at the edge: records handed to the link and not
+/// yet reported sent or failed, and byte counts for the status line.
 #[derive(Debug, Default)]
 struct PortBook {
-    /// Sequence numbers in the writer's queue, each with the `at_us` of
-    /// the reply whose move it relays when relay timings are wanted
-    /// ([`Outputs::with_relay_timings`]).
-    in_flight: VecDeque<(u64, Option<u64>)>,
+    /// Records in the writer's queue (the session ends once none is).
+    in_flight: usize,
     /// The `at_us` of the last line in from this port.
     last_line_us: u64,
     bytes_in: u64,
@@ -88,27 +85,31 @@ impl Ending {
     }
 }
 
-/// Opens the referee's two ports (labelled A and B) with `settings`;
-/// their events come on the returned channel, stamped from `epoch`.
+/// The referee's two links, one per client.
+pub type Links = ByClient<Link<ClientId>>;
+
+/// Opens the referee's two ports (A and B) with `settings`; their events,
+/// each with its client's id, come on the returned channel, stamped from
+/// `epoch`.
 pub fn open_links(
     ports: [&str; 2],
     settings: PortSettings,
     epoch: Instant,
-) -> Result<([Link; 2], Receiver<LinkEvent>), OpenError> {
+) -> Result<(Links, Receiver<LinkEvent<ClientId>>), OpenError> {
     let (tx, rx) = unbounded();
-    let a = Link::open("A", ports[0], settings, epoch, tx.clone())?;
-    let b = Link::open("B", ports[1], settings, epoch, tx)?;
-    Ok(([a, b], rx))
+    let a = Link::open(ClientId::A, ports[0], settings, epoch, tx.clone())?;
+    let b = Link::open(ClientId::B, ports[1], settings, epoch, tx)?;
+    Ok((ByClient::new(a, b), rx))
 }
 
 /// Everything a session runs with.
 pub struct Session {
     pub core: Referee,
     /// Clients A and B.
-    pub links: [Link; 2],
+    pub links: Links,
     /// Where both links report.
-    pub link_events: Receiver<LinkEvent>,
-    pub port_settings: [PortSettings; 2],
+    pub link_events: Receiver<LinkEvent<ClientId>>,
+    pub port_settings: ByClient<PortSettings>,
     /// The instant the links count their times from.
     pub epoch: Instant,
     pub outputs: Outputs,
@@ -134,10 +135,10 @@ pub fn run(session: Session) -> Ending {
         ctrl_c,
         resumed_at,
     } = session;
-    let mut books = [PortBook::default(), PortBook::default()];
-    for b in &mut books {
-        b.up = true;
-    }
+    let mut books = ByClient::new_with(|_| PortBook {
+        up: true,
+        ..PortBook::default()
+    });
     let base = resumed_at.unwrap_or(0);
     let now_ms = || base.saturating_add(epoch.elapsed().as_millis() as u64);
 
@@ -157,7 +158,7 @@ pub fn run(session: Session) -> Ending {
             Some((guard, input, Ui::new(ascii, Role::Referee)))
         }
     };
-    let keys: Receiver<InputEvent> = if board.is_some() { key_rx } else { never() };
+    let mut keys: Receiver<InputEvent> = if board.is_some() { key_rx } else { never() };
 
     if let Some(t) = resumed_at {
         feed(
@@ -175,15 +176,17 @@ pub fn run(session: Session) -> Ending {
     let mut stopped_by: Option<&str> = None;
     let mut ended_early = false;
     loop {
-        // Draw when something changed, and at 10 Hz while a clock runs.
-        let snap = core.snapshot(now_ms());
+        // Draw when something changed, and at 10 Hz while a clock runs. The
+        // snapshot is taken only for a board (headless, nothing reads it).
+        let snap = board.as_ref().map(|_| core.snapshot(now_ms()));
         if let Some((guard, _, ui)) = board.as_mut()
+            && let Some(snap) = snap.as_ref()
             && dirty
         {
             let links = link_views(&links, &books, &port_settings);
             if let Err(e) = guard
                 .terminal()
-                .draw(|f| ui.render(f, &snap, &links, now_ms()))
+                .draw(|f| ui.render(f, snap, &links, now_ms()))
             {
                 ending = Ending::Failed(format!("cannot draw on the terminal: {e}"));
                 break;
@@ -191,7 +194,7 @@ pub fn run(session: Session) -> Ending {
             dirty = false;
         }
         if core.is_over() {
-            let drained = books.iter().all(|b| b.in_flight.is_empty());
+            let drained = books.values().all(|b| b.in_flight == 0);
             let until = *drain_until.get_or_insert_with(|| Instant::now() + DRAIN_GRACE);
             if drained || Instant::now() >= until {
                 break;
@@ -199,61 +202,49 @@ pub fn run(session: Session) -> Ending {
         }
         let deadline = core.next_deadline();
         let mut wait = deadline.map(|d| Duration::from_millis(d.saturating_sub(now_ms())));
-        if board.is_some()
-            && let Some(tick) = next_redraw_in(&snap)
-        {
+        if let Some(tick) = snap.as_ref().and_then(next_redraw_in) {
             wait = Some(wait.map_or(tick, |w| w.min(tick)));
         }
         if core.is_over() {
             wait = Some(wait.map_or(DRAIN_GRACE, |w| w.min(Duration::from_millis(50))));
         }
-        let timer = wait.map_or_else(never, after);
+        // First pick what woke the loop, then handle it (gitui's
+        // `select_event`): each kind of wake-up becomes core inputs.
+        let wake = select_event(&link_events, &keys, &ctrl_c, wait);
         let mut inputs: Vec<(Input, u64)> = Vec::new();
-        select! {
-            recv(link_events) -> ev => match ev {
-                Ok(ev) => {
-                    if let Some((input, at)) = link_input(ev, &mut books, &mut outputs, &port_settings, now_ms()) {
-                        inputs.push((input, at.saturating_add(base)));
-                    }
+        match wake {
+            Wake::Link(Some(ev)) => {
+                if let Some((input, at)) = link_input(ev, &mut books, &mut outputs, now_ms()) {
+                    inputs.push((input, at.saturating_add(base)));
                 }
-                Err(_) => {
-                    ending = Ending::Failed("the serial link threads stopped".into());
-                    break;
-                }
-            },
-            recv(keys) -> ev => if let Ok(ev) = ev {
-                match ev {
-                    InputEvent::Key(k) => {
-                        if let Some((_, _, ui)) = board.as_mut() {
-                            match ui.handle_key(k, &snap) {
-                                Some(UiAction::Quit) => inputs.push((Input::Supervisor(Command::EndSession), now_ms())),
-                                Some(a) => inputs.push((Input::Supervisor(command_of(a)), now_ms())),
-                                None => {}
-                            }
-                        }
-                    }
-                    InputEvent::Resize { .. } => {}
-                    InputEvent::Failed(why) => {
-                        warn!("terminal input failed: {why}; ending the session");
-                        inputs.push((Input::Supervisor(Command::EndSession), now_ms()));
-                    }
+            }
+            Wake::Link(None) => {
+                ending = Ending::Failed("the serial link threads stopped".into());
+                break;
+            }
+            Wake::Key(ev) => {
+                if let Some(cmd) = key_command(ev, board.as_mut().map(|b| &mut b.2), snap.as_ref())
+                {
+                    inputs.push((Input::Supervisor(cmd), now_ms()));
                 }
                 dirty = true;
-            },
-            recv(ctrl_c) -> stop => {
+            }
+            Wake::Stop(stop) => {
                 let name = stop.map_or("a stop request", Stop::name);
                 info!("{name}: ending the session");
                 outputs.headless_line(&format!("{name}: ending the session"));
                 stopped_by.get_or_insert(name);
                 inputs.push((Input::Supervisor(Command::EndSession), now_ms()));
-            },
-            recv(timer) -> _ => {
+            }
+            Wake::Timer => {
                 let now = now_ms();
                 if deadline.is_some_and(|d| now >= d) {
                     inputs.push((Input::Timer, now));
                 }
                 dirty = true;
-            },
+            }
+            // The keyboard's thread is gone: stop listening to it.
+            Wake::KeysGone => keys = never(),
         }
         for (input, at) in inputs {
             if core.is_over() && !matches!(input, Input::Sent { .. }) {
@@ -272,7 +263,7 @@ pub fn run(session: Session) -> Ending {
         println!("{}", core.summary());
         println!("stats: {}", core.stats().line());
     }
-    for l in links {
+    for l in links.into_array() {
         l.close();
     }
     outputs.finish();
@@ -285,6 +276,55 @@ pub fn run(session: Session) -> Ending {
     ending
 }
 
+/// What woke the session loop.
+enum Wake {
+    /// A link's report; `None`: the link threads are gone.
+    Link(Option<LinkEvent<ClientId>>),
+    /// A key or a terminal event.
+    Key(InputEvent),
+    /// Ctrl-C, SIGTERM or SIGHUP (`None`: the signal thread is gone).
+    Stop(Option<Stop>),
+    /// The wait ran out: the core's deadline or a redraw.
+    Timer,
+    /// The keyboard's channel closed.
+    KeysGone,
+}
+
+/// Blocks until a link event, a key, a stop request or the end of `wait`
+/// (forever without one).
+fn select_event(
+    link_events: &Receiver<LinkEvent<ClientId>>,
+    keys: &Receiver<InputEvent>,
+    ctrl_c: &Receiver<Stop>,
+    wait: Option<Duration>,
+) -> Wake {
+    let timer = wait.map_or_else(never, after);
+    select! {
+        recv(link_events) -> ev => Wake::Link(ev.ok()),
+        recv(keys) -> ev => ev.map_or(Wake::KeysGone, Wake::Key),
+        recv(ctrl_c) -> stop => Wake::Stop(stop.ok()),
+        recv(timer) -> _ => Wake::Timer,
+    }
+}
+
+/// The supervisor command a key or terminal event asks for, if any.
+fn key_command(ev: InputEvent, ui: Option<&mut Ui>, snap: Option<&Snapshot>) -> Option<Command> {
+    match ev {
+        InputEvent::Key(k) => {
+            let (ui, snap) = (ui?, snap?);
+            match ui.handle_key(k, snap)? {
+                UiAction::Quit => Some(Command::EndSession),
+                a => Some(command_of(a)),
+            }
+        }
+        InputEvent::Resize { .. } => None,
+        InputEvent::Failed(why) => {
+            warn!("terminal input failed: {why}; ending the session");
+            Some(Command::EndSession)
+        }
+    }
+}
+
 /// Hands one input to the core: journaled (and synced) first, then its
 /// outputs carried out, then the journal's checkpoint if a move was played
 /// or a game ended. Returns whether there were outputs.
@@ -292,8 +332,8 @@ fn feed(
     input: Input,
     at: u64,
     core: &mut Referee,
-    links: &[Link; 2],
-    books: &mut [PortBook; 2],
+    links: &Links,
+    books: &mut ByClient<PortBook>,
     outputs: &mut Outputs,
 ) -> bool {
     // A record the link refuses is an input too (the core must not wait
@@ -322,7 +362,11 @@ fn feed(
         }) {
             outputs.journal_sync();
         }
-        let mut relay = mover.and_then(|from| relayed_move(&outs, from, books));
+        if let Some(from) = mover
+            && let Some((to, seq)) = relayed_move(&outs, from)
+        {
+            outputs.relay_expected(to, seq, books[from].last_line_us);
+        }
         // Records first, in order: the file work of the other outputs (the live
         // PGN is written and synced to disk) must not hold back a respond,
         // whose clock starts only once it has left.
@@ -341,7 +385,7 @@ fn feed(
         }
         let mut refused = None;
         for (to, unit) in units {
-            if let Some(seq) = send_unit(to, unit, links, books, outputs, at, &mut relay) {
+            if let Some(seq) = send_unit(to, unit, links, books, outputs, at) {
                 refused.get_or_insert(Input::Refused { to, seq });
             }
         }
@@ -361,57 +405,37 @@ fn feed(
 fn send_unit(
     to: ClientId,
     unit: Vec<(u64, String)>,
-    links: &[Link; 2],
-    books: &mut [PortBook; 2],
+    links: &Links,
+    books: &mut ByClient<PortBook>,
     outputs: &mut Outputs,
     at: u64,
-    relay: &mut Option<(ClientId, u64)>,
 ) -> Option<u64> {
-    let texts: Vec<String> = unit.iter().map(|(_, t)| t.clone()).collect();
-    match links[to.index()].send_all(texts) {
+    let first = unit.first().map(|(seq, _)| *seq);
+    let count = unit.len();
+    match links[to].send_all(unit.clone()) {
         Ok(()) => {
-            for (seq, _) in &unit {
-                let relayed = match *relay {
-                    Some((opponent, line_us)) if opponent == to => {
-                        *relay = None;
-                        Some(line_us)
-                    }
-                    _ => None,
-                };
-                books[to.index()].in_flight.push_back((*seq, relayed));
-            }
+            books[to].in_flight += count;
             None
         }
         Err(e) => {
             for (_, text) in &unit {
-                warn!("{}: cannot queue a record ({e}): {text}", to.letter());
-                outputs.transcript_note(
-                    at,
-                    &format!("{}: record not queued ({e}): {text}", to.letter()),
-                );
+                warn!("{to}: cannot queue a record ({e}): {text}");
+                outputs.transcript_note(at, &format!("{to}: record not queued ({e}): {text}"));
             }
-            unit.first().map(|(seq, _)| *seq)
+            first
         }
     }
 }
 
 /// Turns a link event into a core input (and the transcript line).
 fn link_input(
-    ev: LinkEvent,
-    books: &mut [PortBook; 2],
+    ev: LinkEvent<ClientId>,
+    books: &mut ByClient<PortBook>,
     outputs: &mut Outputs,
-    settings: &[PortSettings; 2],
     now: u64,
 ) -> Option<(Input, u64)> {
-    let id = match ev.port.as_str() {
-        "A" => ClientId::A,
-        "B" => ClientId::B,
-        other => {
-            warn!("event from an unknown link {other:?} ignored");
-            return None;
-        }
-    };
-    let book = &mut books[id.index()];
+    let id = ev.id;
+    let book = &mut books[id];
     match ev.kind {
         LinkEventKind::Line {
             text,
@@ -449,32 +473,22 @@ fn link_input(
             Some((Input::Dropped { from: id, reason }, at_ms))
         }
         LinkEventKind::Sent {
-            text,
-            bytes,
+            seq,
+            wire,
             at_ms,
             at_us,
+            ..
         } => {
-            book.bytes_out += bytes as u64;
-            let mut raw = text.into_bytes();
-            raw.extend_from_slice(settings[id.index()].line_end.as_bytes());
-            outputs.transcript_out(at_ms, id, &raw);
-            let (seq, relayed) = book.in_flight.pop_front()?;
-            if let Some(line_at_us) = relayed {
-                outputs.relay_timing(RelayTiming {
-                    to: id,
-                    line_at_us,
-                    sent_at_us: at_us,
-                });
-            }
+            book.bytes_out += wire.len() as u64;
+            book.in_flight = book.in_flight.saturating_sub(1);
+            outputs.transcript_out(at_ms, id, &wire);
+            outputs.relay_sent(id, seq, at_us);
             Some((Input::Sent { to: id, seq }, at_ms))
         }
-        LinkEventKind::SendFailed { text, reason } => {
-            book.in_flight.pop_front();
-            warn!("{}: record not sent ({reason}): {text}", id.letter());
-            outputs.transcript_note(
-                now,
-                &format!("{}: record not sent ({reason}): {text}", id.letter()),
-            );
+        LinkEventKind::SendFailed { text, reason, .. } => {
+            book.in_flight = book.in_flight.saturating_sub(1);
+            warn!("{id}: record not sent ({reason}): {text}");
+            outputs.transcript_note(now, &format!("{id}: record not sent ({reason}): {text}"));
             None
         }
         LinkEventKind::Lost { reason, at_ms, .. } => {
@@ -497,16 +511,17 @@ fn link_input(
 
 /// For relay timings: when the core's answer to a line from `from` plays
 /// a move and relays it (a `MoveMade`, no `GameOver`, and a record to the
-/// opponent: the `respond` carrying the move), the opponent and the
-/// reply's `at_us`.
-fn relayed_move(outs: &[Output], from: ClientId, books: &[PortBook; 2]) -> Option<(ClientId, u64)> {
+/// opponent: the `respond` carrying the move), the opponent and that
+/// record's sequence number.
+fn relayed_move(outs: &[Output], from: ClientId) -> Option<(ClientId, u64)> {
     let moved = outs.iter().any(|o| matches!(o, Output::MoveMade { .. }));
     let over = outs.iter().any(|o| matches!(o, Output::GameOver(_)));
     let to = from.other();
-    let relays = outs
-        .iter()
-        .any(|o| matches!(o, Output::Send { to: t, .. } if *t == to));
-    (moved && !over && relays).then(|| (to, books[from.index()].last_line_us))
+    let seq = outs.iter().find_map(|o| match o {
+        Output::Send { to: t, seq, .. } if *t == to => Some(*seq),
+        _ => None,
+    })?;
+    (moved && !over).then_some((to, seq))
 }
 
 /// Carries out one output of the core other than a record (records go out
@@ -567,16 +582,16 @@ fn command_of(a: UiAction) -> Command {
 }
 
 fn link_views(
-    links: &[Link; 2],
-    books: &[PortBook; 2],
-    settings: &[PortSettings; 2],
+    links: &Links,
+    books: &ByClient<PortBook>,
+    settings: &ByClient<PortSettings>,
 ) -> [LinkView; 2] {
-    [0, 1].map(|i| LinkView {
-        port: links[i].path().to_string(),
-        settings: settings[i].to_string(),
-        up: books[i].up,
-        bytes_in: books[i].bytes_in,
-        bytes_out: books[i].bytes_out,
+    ClientId::BOTH.map(|id| LinkView {
+        port: links[id].path().to_string(),
+        settings: settings[id].to_string(),
+        up: books[id].up,
+        bytes_in: books[id].bytes_in,
+        bytes_out: books[id].bytes_out,
     })
 }
 
@@ -603,33 +618,19 @@ mod tests {
         }
     }
 
-    fn books_with_line_at(from: ClientId, us: u64) -> [PortBook; 2] {
-        let mut books = [PortBook::default(), PortBook::default()];
-        books[from.index()].last_line_us = us;
-        books
-    }
-
     #[test]
-    fn a_played_move_relayed_to_the_opponent_is_timed_from_the_reply() {
-        let books = books_with_line_at(ClientId::A, 1_234);
+    fn a_played_move_relayed_to_the_opponent_is_timed_by_its_record() {
         let outs = [moved(), send(ClientId::B)];
-        assert_eq!(
-            relayed_move(&outs, ClientId::A, &books),
-            Some((ClientId::B, 1_234))
-        );
+        assert_eq!(relayed_move(&outs, ClientId::A), Some((ClientId::B, 7)));
     }
 
     #[test]
     fn no_move_or_no_record_to_the_opponent_is_not_timed() {
-        let books = books_with_line_at(ClientId::A, 1_234);
         // A rejected reply asked again: a record back to the mover only.
+        assert_eq!(relayed_move(&[send(ClientId::A)], ClientId::A), None);
+        assert_eq!(relayed_move(&[moved()], ClientId::A), None);
         assert_eq!(
-            relayed_move(&[send(ClientId::A)], ClientId::A, &books),
-            None
-        );
-        assert_eq!(relayed_move(&[moved()], ClientId::A, &books), None);
-        assert_eq!(
-            relayed_move(&[moved(), send(ClientId::A)], ClientId::A, &books),
+            relayed_move(&[moved(), send(ClientId::A)], ClientId::A),
             None
         );
     }

@@ -1,12 +1,20 @@
 //! What a [`Link`](super::Link) reports to the main loop.
 
+use std::fmt;
 use std::time::Instant;
+
+/// What a link is known by to its owner: the id given to
+/// [`Link::open`](super::Link::open) comes back with each of its events
+/// (the referee uses its `ClientId`), and names its threads and log lines.
+pub trait LinkId: Clone + fmt::Display + Send + Sync + 'static {}
+
+impl<T: Clone + fmt::Display + Send + Sync + 'static> LinkId for T {}
 
 /// One report from a link's reader or writer thread.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LinkEvent {
-    /// The label the link was opened with (e.g. `"A"`).
-    pub port: String,
+pub struct LinkEvent<Id> {
+    /// The id the link was opened with.
+    pub id: Id,
     /// What happened.
     pub kind: LinkEventKind,
 }
@@ -47,11 +55,14 @@ pub enum LinkEventKind {
     Receiving { at_ms: u64, at_us: u64 },
     /// A record was written and drained: its last byte has left the port.
     Sent {
+        /// The sequence number given with it to [`Link::send`](super::Link::send).
+        seq: u64,
         /// The record as given to [`Link::send`](super::Link::send).
         text: String,
-        /// Bytes written, line end included (plus one line end more if an
-        /// earlier attempt had been cut off by a lost link).
-        bytes: usize,
+        /// The bytes written, exactly: the record and its line end (after
+        /// one line end more if an earlier attempt had been cut off by a
+        /// lost link).
+        wire: Vec<u8>,
         /// When the drain finished.
         at_ms: u64,
         at_us: u64,
@@ -59,6 +70,8 @@ pub enum LinkEventKind {
     /// A record was queued but will not be sent: the link was closed with
     /// it still waiting (e.g. while the port was down).
     SendFailed {
+        /// The sequence number given with it.
+        seq: u64,
         /// The record as given to [`Link::send`](super::Link::send).
         text: String,
         /// Why.

@@ -20,7 +20,7 @@ pub mod wire;
 mod writer;
 
 pub use cable::VirtualCable;
-pub use event::{LinkEvent, LinkEventKind, Stamp};
+pub use event::{LinkEvent, LinkEventKind, LinkId, Stamp};
 pub use framer::{Frame, Framer, MAX_LINE};
 pub use list::{PortInfo, PortKind, UsbDetails, list_ports};
 pub use open::{IO_TIMEOUT, OpenError, OpenErrorKind, open_port};

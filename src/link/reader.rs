@@ -7,6 +7,7 @@ use std::sync::atomic::Ordering;
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, TryRecvError};
 use serialport::SerialPort;
 
+use super::event::LinkId;
 use super::event::{LinkEventKind, Stamp};
 use super::framer::{Frame, Framer};
 use super::thread::{REOPEN_INTERVAL, Shared, WriterMsg, open_pair};
@@ -20,8 +21,8 @@ pub const RECEIVING_EVERY_MS: u64 = 500;
 
 /// Runs until `stop` is signalled or disconnected. `port` is the reader's
 /// handle; `wake` reaches the writer after a reopen.
-pub(super) fn run(
-    shared: &Shared,
+pub(super) fn run<Id: LinkId>(
+    shared: &Shared<Id>,
     mut port: Box<dyn SerialPort>,
     stop: &Receiver<()>,
     wake: &Sender<WriterMsg>,
@@ -43,11 +44,7 @@ pub(super) fn run(
             shared.write_failed.store(false, Ordering::SeqCst);
         }
         drop(port);
-        log::warn!(
-            "port {} ({}): link lost: {reason}",
-            shared.label,
-            shared.path
-        );
+        log::warn!("port {} ({}): link lost: {reason}", shared.id, shared.path);
         shared.emit(LinkEventKind::Lost {
             reason,
             at_ms: at.ms,
@@ -62,8 +59,8 @@ pub(super) fn run(
 
 /// Reads and frames until the link is lost (returns why) or the link is
 /// being closed (returns `None`).
-fn read_until_lost(
-    shared: &Shared,
+fn read_until_lost<Id: LinkId>(
+    shared: &Shared<Id>,
     port: &mut dyn SerialPort,
     framer: &mut Framer,
     stop: &Receiver<()>,
@@ -118,8 +115,8 @@ fn read_until_lost(
 /// Tries to reopen the port every [`REOPEN_INTERVAL`] until it succeeds
 /// (reports `Back`, installs the writer's handle, wakes the writer, returns
 /// the reader's handle) or the link is closed (`None`).
-fn reopen(
-    shared: &Shared,
+fn reopen<Id: LinkId>(
+    shared: &Shared<Id>,
     stop: &Receiver<()>,
     wake: &Sender<WriterMsg>,
 ) -> Option<Box<dyn SerialPort>> {
@@ -140,7 +137,7 @@ fn reopen(
                 let at = Stamp::since(shared.epoch);
                 log::info!(
                     "port {} ({}): link back after {attempts} attempt(s)",
-                    shared.label,
+                    shared.id,
                     shared.path
                 );
                 shared.emit(LinkEventKind::Back {
@@ -156,12 +153,12 @@ fn reopen(
                 let _ = wake.send(WriterMsg::Wake);
                 return Some(port);
             }
-            Err(e) => log::debug!("port {}: reopen attempt {attempts}: {e}", shared.label),
+            Err(e) => log::debug!("port {}: reopen attempt {attempts}: {e}", shared.id),
         }
     }
 }
 
-fn emit_frame(shared: &Shared, frame: Frame<Stamp>) {
+fn emit_frame<Id: LinkId>(shared: &Shared<Id>, frame: Frame<Stamp>) {
     shared.emit(match frame {
         Frame::Line {
             text,

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use serialport::SerialPort;
 
-use super::event::{LinkEvent, LinkEventKind};
+use super::event::{LinkEvent, LinkEventKind, LinkId};
 use super::framer::MAX_LINE;
 use super::open::{OpenError, OpenErrorKind, open_port};
 use super::settings::PortSettings;
@@ -84,9 +84,9 @@ impl std::error::Error for SendError {}
 
 /// Messages to the writer thread.
 pub(super) enum WriterMsg {
-    /// Queue records (without line end), written in order; they take one
-    /// place in the queue.
-    Send(Vec<String>),
+    /// Queue records (without line end) with their sequence numbers,
+    /// written in order; they take one place in the queue.
+    Send(Vec<(u64, String)>),
     /// The port was reopened: try the queue again.
     Wake,
     /// Finish.
@@ -103,12 +103,12 @@ pub(super) struct WriterSlot {
 }
 
 /// What both threads of a link share.
-pub(super) struct Shared {
-    pub label: String,
+pub(super) struct Shared<Id> {
+    pub id: Id,
     pub path: String,
     pub settings: PortSettings,
     pub epoch: Instant,
-    pub events: Sender<LinkEvent>,
+    pub events: Sender<LinkEvent<Id>>,
     pub slot: Mutex<WriterSlot>,
     /// Cheap flag mirroring `slot.write_failure.is_some()`, so the reader
     /// does not take the lock after every read.
@@ -119,12 +119,12 @@ pub(super) struct Shared {
     pub queued: AtomicUsize,
 }
 
-impl Shared {
+impl<Id: LinkId> Shared<Id> {
     /// Sends an event; a closed receiver is not an error here (the owner
     /// stopped listening and will drop the link).
     pub fn emit(&self, kind: LinkEventKind) {
         let _ = self.events.send(LinkEvent {
-            port: self.label.clone(),
+            id: self.id.clone(),
             kind,
         });
     }
@@ -181,8 +181,8 @@ pub(super) fn open_pair(path: &str, settings: &PortSettings) -> Result<PortPair,
 ///
 /// Dropping the link (or [`Link::close`]) stops both threads and closes the
 /// port; records still queued are reported as `SendFailed`.
-pub struct Link {
-    shared: Arc<Shared>,
+pub struct Link<Id: LinkId> {
+    shared: Arc<Shared<Id>>,
     writer_tx: Option<Sender<WriterMsg>>,
     stop_tx: Option<Sender<()>>,
     writer_done: Receiver<()>,
@@ -190,20 +190,20 @@ pub struct Link {
     writer: Option<JoinHandle<()>>,
 }
 
-impl fmt::Debug for Link {
+impl<Id: LinkId> fmt::Debug for Link<Id> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Link")
-            .field("label", &self.shared.label)
+            .field("id", &self.shared.id.to_string())
             .field("path", &self.shared.path)
             .field("settings", &self.shared.settings)
             .finish()
     }
 }
 
-impl Link {
+impl<Id: LinkId> Link<Id> {
     /// Opens `path` exclusively with `settings` (see
     /// [`open_port`](super::open_port)) and starts the reader and writer
-    /// threads. Events carry `id_label` and times since `epoch`.
+    /// threads. Events carry `id` and times since `epoch`.
     ///
     /// Fails, saying which port and why, if the port cannot be opened now;
     /// there is no retry for the first open.
@@ -212,15 +212,16 @@ impl Link {
     /// (input then queues in the operating system's buffer), nothing is
     /// lost. If its receiver is dropped, events are discarded.
     pub fn open(
-        id_label: &str,
+        id: Id,
         path: &str,
         settings: PortSettings,
         epoch: Instant,
-        events: Sender<LinkEvent>,
-    ) -> Result<Link, OpenError> {
+        events: Sender<LinkEvent<Id>>,
+    ) -> Result<Link<Id>, OpenError> {
         let (port, writer_port) = open_pair(path, &settings)?;
+        let name = id.to_string();
         let shared = Arc::new(Shared {
-            label: id_label.to_string(),
+            id,
             path: path.to_string(),
             settings,
             epoch,
@@ -245,7 +246,7 @@ impl Link {
         let writer = {
             let shared = Arc::clone(&shared);
             std::thread::Builder::new()
-                .name(format!("argus-write-{id_label}"))
+                .name(format!("argus-write-{name}"))
                 .spawn(move || writer::run(&shared, &writer_rx, done_tx))
                 .map_err(spawn_error)?
         };
@@ -253,7 +254,7 @@ impl Link {
             let shared = Arc::clone(&shared);
             let wake = writer_tx.clone();
             std::thread::Builder::new()
-                .name(format!("argus-read-{id_label}"))
+                .name(format!("argus-read-{name}"))
                 .spawn(move || reader::run(&shared, port, &stop_rx, &wake))
         };
         let reader = match reader {
@@ -275,13 +276,14 @@ impl Link {
         })
     }
 
-    /// Queues one record for writing; the writer appends the line end. The
-    /// outcome comes back as [`LinkEventKind::Sent`] or
-    /// [`LinkEventKind::SendFailed`] (only when the link is closed first).
-    /// Refused at once if the text holds a line end, is over [`MAX_LINE`]
-    /// bytes, or [`MAX_QUEUED`] records are already waiting.
-    pub fn send(&self, text: String) -> Result<(), SendError> {
-        self.send_all(vec![text])
+    /// Queues one record for writing with its sequence number; the writer
+    /// appends the line end. The outcome comes back, with `seq`, as
+    /// [`LinkEventKind::Sent`] or [`LinkEventKind::SendFailed`] (only when
+    /// the link is closed first). Refused at once if the text holds a line
+    /// end, is over [`MAX_LINE`] bytes, or [`MAX_QUEUED`] records are
+    /// already waiting.
+    pub fn send(&self, seq: u64, text: String) -> Result<(), SendError> {
+        self.send_all(vec![(seq, text)])
     }
 
     /// Queues records that belong together (a resync: `reset`, `inform`,
@@ -289,8 +291,8 @@ impl Link {
     /// in the queue, so a long game's resync is never cut short by the
     /// queue limit; each is reported `Sent` as it leaves. All are refused
     /// (nothing queued) if one would be.
-    pub fn send_all(&self, texts: Vec<String>) -> Result<(), SendError> {
-        for text in &texts {
+    pub fn send_all(&self, records: Vec<(u64, String)>) -> Result<(), SendError> {
+        for (_, text) in &records {
             if let Some(at) = text.bytes().position(|b| matches!(b, b'\r' | b'\n' | 0)) {
                 return Err(SendError::LineEndInText { at });
             }
@@ -298,7 +300,7 @@ impl Link {
                 return Err(SendError::TooLong { len: text.len() });
             }
         }
-        if texts.is_empty() {
+        if records.is_empty() {
             return Ok(());
         }
         let Some(tx) = &self.writer_tx else {
@@ -308,15 +310,15 @@ impl Link {
             self.shared.dequeued();
             return Err(SendError::QueueFull);
         }
-        tx.send(WriterMsg::Send(texts)).map_err(|_| {
+        tx.send(WriterMsg::Send(records)).map_err(|_| {
             self.shared.dequeued();
             SendError::Closed
         })
     }
 
-    /// The label given to [`Link::open`].
-    pub fn label(&self) -> &str {
-        &self.shared.label
+    /// The id given to [`Link::open`].
+    pub fn id(&self) -> &Id {
+        &self.shared.id
     }
 
     /// The port path or name given to [`Link::open`].
@@ -350,7 +352,7 @@ impl Link {
                 Err(RecvTimeoutError::Timeout) => log::warn!(
                     "port {} ({}): the writer did not finish within {:?} (a drain held off \
                      by flow control?); leaving it behind",
-                    self.shared.label,
+                    self.shared.id,
                     self.shared.path,
                     CLOSE_WAIT
                 ),
@@ -359,7 +361,7 @@ impl Link {
     }
 }
 
-impl Drop for Link {
+impl<Id: LinkId> Drop for Link<Id> {
     fn drop(&mut self) {
         self.shutdown();
     }

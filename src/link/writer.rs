@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, TryRecvError};
 
-use super::event::{LinkEventKind, Stamp};
+use super::event::{LinkEventKind, LinkId, Stamp};
 use super::thread::{Shared, WriterMsg};
 
 /// After this long without a byte accepted by the port, the write is
@@ -21,6 +21,7 @@ const STALL_LIMIT: Duration = Duration::from_secs(30);
 
 /// A record waiting to be written.
 struct Pending {
+    seq: u64,
     text: String,
     /// What to write: the text and line end (and a leading line end after a
     /// cut-off attempt).
@@ -44,7 +45,7 @@ enum Outcome {
 /// Runs until `Stop` arrives or the channel closes; then reports every
 /// record not sent (queued here or still in the channel) as `SendFailed`
 /// and signals `done`.
-pub(super) fn run(shared: &Shared, rx: &Receiver<WriterMsg>, done: Sender<()>) {
+pub(super) fn run<Id: LinkId>(shared: &Shared<Id>, rx: &Receiver<WriterMsg>, done: Sender<()>) {
     let mut queue: VecDeque<Pending> = VecDeque::new();
     let mut down = false;
     let line_end = shared.settings.line_end.as_bytes();
@@ -67,15 +68,16 @@ pub(super) fn run(shared: &Shared, rx: &Receiver<WriterMsg>, done: Sender<()>) {
         // Any message is a reason to try again, so a Wake that was missed
         // cannot leave the writer asleep while records wait.
         match msg {
-            Some(WriterMsg::Send(texts)) => {
+            Some(WriterMsg::Send(records)) => {
                 // `Link::send_all` keeps the units in the channel and in
                 // this queue under MAX_QUEUED together.
-                let last = texts.len().saturating_sub(1);
-                for (i, text) in texts.into_iter().enumerate() {
+                let last = records.len().saturating_sub(1);
+                for (i, (seq, text)) in records.into_iter().enumerate() {
                     let mut bytes = Vec::with_capacity(text.len().saturating_add(2));
                     bytes.extend_from_slice(text.as_bytes());
                     bytes.extend_from_slice(line_end);
                     queue.push_back(Pending {
+                        seq,
                         text,
                         bytes,
                         progress: 0,
@@ -101,8 +103,9 @@ pub(super) fn run(shared: &Shared, rx: &Receiver<WriterMsg>, done: Sender<()>) {
                         shared.dequeued();
                     }
                     shared.emit(LinkEventKind::Sent {
+                        seq: done.seq,
                         text: done.text,
-                        bytes: done.bytes.len(),
+                        wire: done.bytes,
                         at_ms: at.ms,
                         at_us: at.us,
                     });
@@ -115,23 +118,24 @@ pub(super) fn run(shared: &Shared, rx: &Receiver<WriterMsg>, done: Sender<()>) {
     // Report what is left, oldest first: the queue, then the channel.
     let unsent = queue
         .into_iter()
-        .map(|p| (p.text, p.ends_unit))
+        .map(|p| (p.seq, p.text, p.ends_unit))
         .chain(rx.try_iter().flat_map(|m| match m {
-            WriterMsg::Send(texts) => {
-                let last = texts.len().saturating_sub(1);
-                texts
+            WriterMsg::Send(records) => {
+                let last = records.len().saturating_sub(1);
+                records
                     .into_iter()
                     .enumerate()
-                    .map(|(i, t)| (t, i == last))
+                    .map(|(i, (seq, t))| (seq, t, i == last))
                     .collect()
             }
             WriterMsg::Wake | WriterMsg::Stop => Vec::new(),
         }));
-    for (text, ends_unit) in unsent {
+    for (seq, text, ends_unit) in unsent {
         if ends_unit {
             shared.dequeued();
         }
         shared.emit(LinkEventKind::SendFailed {
+            seq,
             text,
             reason: "the link was closed before the record could be sent".to_string(),
         });
@@ -140,7 +144,7 @@ pub(super) fn run(shared: &Shared, rx: &Receiver<WriterMsg>, done: Sender<()>) {
 }
 
 /// Writes the rest of `head` and drains it, holding the port slot.
-fn write_record(shared: &Shared, head: &mut Pending, line_end: &[u8]) -> Outcome {
+fn write_record<Id: LinkId>(shared: &Shared<Id>, head: &mut Pending, line_end: &[u8]) -> Outcome {
     let mut slot = shared.slot();
     let Some(port) = slot.port.as_mut() else {
         return Outcome::Down;

@@ -2,6 +2,7 @@
 //! [`ByClient`], a value per client indexed by it (shakmaty's `ByColor` is
 //! the model), so per-client data is never an array indexed by a guess.
 
+use std::fmt;
 use std::ops::{Index, IndexMut};
 
 /// One of the two clients, by the port it is on (A is White in game 1).
@@ -34,6 +35,13 @@ impl ClientId {
             ClientId::A => "A",
             ClientId::B => "B",
         }
+    }
+}
+
+impl fmt::Display for ClientId {
+    /// The letter: `A` or `B`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.letter())
     }
 }
 
