@@ -161,7 +161,7 @@ pub fn run(session: Session) -> Ending {
     let mut keys: Receiver<InputEvent> = if board.is_some() { key_rx } else { never() };
 
     if let Some(t) = resumed_at {
-        feed(
+        hand_to_core(
             Input::Resumed,
             t,
             &mut core,
@@ -252,7 +252,7 @@ pub fn run(session: Session) -> Ending {
             }
             // The session ended before the match was played out.
             ended_early |= matches!(input, Input::Supervisor(Command::EndSession));
-            dirty |= feed(input, at, &mut core, &links, &mut books, &mut outputs);
+            dirty |= hand_to_core(input, at, &mut core, &links, &mut books, &mut outputs);
         }
     }
     let had_board = board.is_some();
@@ -328,7 +328,7 @@ fn key_command(ev: InputEvent, ui: Option<&mut Ui>, snap: Option<&Snapshot>) -> 
 /// Hands one input to the core: journaled (and synced) first, then its
 /// outputs carried out, then the journal's checkpoint if a move was played
 /// or a game ended. Returns whether there were outputs.
-fn feed(
+fn hand_to_core(
     input: Input,
     at: u64,
     core: &mut Referee,

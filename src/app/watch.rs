@@ -38,7 +38,7 @@ const RECONNECT: Duration = Duration::from_secs(1);
 
 /// What the source thread reports.
 #[derive(Debug)]
-enum Feed {
+enum SourceReport {
     /// A whole line, without its line end.
     Line(Vec<u8>),
     /// The file was cut to this length (a resume dropped a torn line).
@@ -79,7 +79,7 @@ pub fn main(args: WatchArgs) -> u8 {
     let mut copy = None;
     let mut skip = None;
     if let Some(path) = &args.copy {
-        match Copy::open(path, &mut watcher) {
+        match JournalCopy::open(path, &mut watcher) {
             Ok((c, s)) => {
                 copy = Some(c);
                 skip = s;
@@ -269,16 +269,20 @@ impl Watcher {
     }
 
     /// Handles one report of the source; `Err` ends the watch.
-    fn feed(&mut self, f: Feed, copy: Option<&mut Copy>) -> Result<(), String> {
-        match f {
-            Feed::Line(l) => {
+    fn take_report(
+        &mut self,
+        report: SourceReport,
+        copy: Option<&mut JournalCopy>,
+    ) -> Result<(), String> {
+        match report {
+            SourceReport::Line(l) => {
                 if self.line(&l)?
                     && let Some(c) = copy
                 {
                     c.push(&l)?;
                 }
             }
-            Feed::Shrunk(len) => {
+            SourceReport::Shrunk(len) => {
                 if len != self.decoder.offset() {
                     return Err(format!(
                         "the journal was cut to {len} bytes, below what was already read ({} bytes)",
@@ -287,29 +291,29 @@ impl Watcher {
                 }
                 self.decoder.drop_held();
             }
-            Feed::Status(s) => {
+            SourceReport::Status(s) => {
                 info!("{s}");
                 if self.headless {
                     eprintln!("argus watch: {s}");
                 }
             }
-            Feed::Idle => {}
-            Feed::Failed(e) => return Err(e),
+            SourceReport::Idle => {}
+            SourceReport::Failed(e) => return Err(e),
         }
         Ok(())
     }
 
     fn run_headless(
         &mut self,
-        rx: &Receiver<Feed>,
-        mut copy: Option<&mut Copy>,
+        rx: &Receiver<SourceReport>,
+        mut copy: Option<&mut JournalCopy>,
     ) -> Result<(), String> {
         let ctrl_rx = signals::stop_requests("argus watch");
         while !self.over() {
             select! {
                 recv(rx) -> f => match f {
                     Ok(f) => {
-                        self.feed(f, copy.as_deref_mut())?;
+                        self.take_report(f, copy.as_deref_mut())?;
                         // Sync the copy once the burst is read.
                         if rx.is_empty() && let Some(c) = copy.as_deref_mut() {
                             c.sync()?;
@@ -328,8 +332,8 @@ impl Watcher {
 
     fn run_board(
         &mut self,
-        rx: &Receiver<Feed>,
-        mut copy: Option<&mut Copy>,
+        rx: &Receiver<SourceReport>,
+        mut copy: Option<&mut JournalCopy>,
         ascii: bool,
         source: &str,
     ) -> Result<(), String> {
@@ -360,9 +364,9 @@ impl Watcher {
                         let mut failed = None;
                         for f in std::iter::once(f).chain(rx.try_iter()).take(DRAIN_LIMIT) {
                             match f {
-                                Feed::Status(s) => status = s,
+                                SourceReport::Status(s) => status = s,
                                 f => {
-                                    if let Err(e) = self.feed(f, copy.as_deref_mut()) {
+                                    if let Err(e) = self.take_report(f, copy.as_deref_mut()) {
                                         failed = Some(e);
                                         break;
                                     }
@@ -435,7 +439,7 @@ impl Watcher {
 }
 
 /// The local copy of a fed journal.
-struct Copy {
+struct JournalCopy {
     file: File,
     path: PathBuf,
 }
@@ -449,10 +453,10 @@ struct Skip {
     last: Vec<u8>,
 }
 
-impl Copy {
+impl JournalCopy {
     /// Opens (or creates) the copy; an existing copy is replayed quietly
     /// into `watcher` and its torn tail cut off.
-    fn open(path: &Path, watcher: &mut Watcher) -> Result<(Copy, Option<Skip>), String> {
+    fn open(path: &Path, watcher: &mut Watcher) -> Result<(JournalCopy, Option<Skip>), String> {
         let mut file = OpenOptions::new()
             .create(true)
             .read(true)
@@ -503,7 +507,7 @@ impl Copy {
             );
         }
         Ok((
-            Copy {
+            JournalCopy {
                 file,
                 path: path.to_path_buf(),
             },
@@ -528,9 +532,9 @@ impl Copy {
 /// Sends the file's whole lines as they appear, until the receiver goes.
 /// An incomplete last line is read again from its start on every look (a
 /// resume may have cut it off and written other lines in its place).
-fn follow_file(path: &Path, tx: &Sender<Feed>) {
+fn follow_file(path: &Path, tx: &Sender<SourceReport>) {
     let fail = |what: String| {
-        let _ = tx.send(Feed::Failed(what));
+        let _ = tx.send(SourceReport::Failed(what));
     };
     let mut file = match File::open(path) {
         Ok(f) => f,
@@ -546,7 +550,7 @@ fn follow_file(path: &Path, tx: &Sender<Feed>) {
         };
         if len < pos {
             pos = len;
-            if tx.send(Feed::Shrunk(len)).is_err() {
+            if tx.send(SourceReport::Shrunk(len)).is_err() {
                 return;
             }
         }
@@ -574,7 +578,10 @@ fn follow_file(path: &Path, tx: &Sender<Feed>) {
         let mut start = 0;
         for (i, &b) in chunk[..whole].iter().enumerate() {
             if b == b'\n' {
-                if tx.send(Feed::Line(chunk[start..i].to_vec())).is_err() {
+                if tx
+                    .send(SourceReport::Line(chunk[start..i].to_vec()))
+                    .is_err()
+                {
                     return;
                 }
                 start = i + 1;
@@ -584,7 +591,7 @@ fn follow_file(path: &Path, tx: &Sender<Feed>) {
         if whole == 0 {
             thread::sleep(FILE_POLL);
             // Stop when nobody listens any more.
-            if tx.send(Feed::Idle).is_err() {
+            if tx.send(SourceReport::Idle).is_err() {
                 return;
             }
         }
@@ -602,7 +609,7 @@ fn may_be_journal(start: &[u8]) -> bool {
 
 /// Reads the feed's lines, reconnecting when it closes; an existing copy's
 /// lines are skipped once they are seen to match.
-fn follow_tcp(addr: &str, skip: Option<Skip>, tx: &Sender<Feed>) {
+fn follow_tcp(addr: &str, skip: Option<Skip>, tx: &Sender<SourceReport>) {
     let mut have = skip.as_ref().map_or(0, |s| s.lines);
     let session = skip.as_ref().map(|s| s.session.clone());
     let mut last = skip.map(|s| s.last).unwrap_or_default();
@@ -615,7 +622,7 @@ fn follow_tcp(addr: &str, skip: Option<Skip>, tx: &Sender<Feed>) {
                 if !said_down {
                     said_down = true;
                     if tx
-                        .send(Feed::Status(format!(
+                        .send(SourceReport::Status(format!(
                             "cannot reach the feed at {addr} ({e}); trying again every second"
                         )))
                         .is_err()
@@ -624,7 +631,7 @@ fn follow_tcp(addr: &str, skip: Option<Skip>, tx: &Sender<Feed>) {
                     }
                 }
                 thread::sleep(RECONNECT);
-                if tx.send(Feed::Idle).is_err() {
+                if tx.send(SourceReport::Idle).is_err() {
                     return;
                 }
                 continue;
@@ -632,7 +639,9 @@ fn follow_tcp(addr: &str, skip: Option<Skip>, tx: &Sender<Feed>) {
         };
         said_down = false;
         if tx
-            .send(Feed::Status(format!("connected to the feed at {addr}")))
+            .send(SourceReport::Status(format!(
+                "connected to the feed at {addr}"
+            )))
             .is_err()
         {
             return;
@@ -653,7 +662,7 @@ fn follow_tcp(addr: &str, skip: Option<Skip>, tx: &Sender<Feed>) {
                     && let Some(s) = &session
                     && *s != buf
                 {
-                    let _ = tx.send(Feed::Failed(format!(
+                    let _ = tx.send(SourceReport::Failed(format!(
                         "the feed at {addr} serves another match ({}) than the copy ({}): \
                          use another --copy file",
                         String::from_utf8_lossy(&buf),
@@ -662,7 +671,7 @@ fn follow_tcp(addr: &str, skip: Option<Skip>, tx: &Sender<Feed>) {
                     return;
                 }
                 if n == have && buf != last {
-                    let _ = tx.send(Feed::Failed(format!(
+                    let _ = tx.send(SourceReport::Failed(format!(
                         "the feed at {addr} differs from the copy at line {n}: use another --copy file"
                     )));
                     return;
@@ -671,12 +680,12 @@ fn follow_tcp(addr: &str, skip: Option<Skip>, tx: &Sender<Feed>) {
             }
             have = n;
             last = buf.clone();
-            if tx.send(Feed::Line(buf.clone())).is_err() {
+            if tx.send(SourceReport::Line(buf.clone())).is_err() {
                 return;
             }
         };
         if tx
-            .send(Feed::Status(format!(
+            .send(SourceReport::Status(format!(
                 "{why} after {n} lines (the referee stopped?); reconnecting to {addr}"
             )))
             .is_err()

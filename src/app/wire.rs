@@ -12,7 +12,7 @@ use crossbeam_channel::{after, never, select};
 use crate::app::options::{LineOptions, seconds_ms};
 use crate::app::signals;
 use crate::app::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
-use crate::link::wire::{DirectionStats, Impairments, Wire};
+use crate::link::simulator::{DirectionStats, Impairments, Wire};
 
 /// `argus wire PORT_1 PORT_2 [options]`.
 #[derive(Debug, Clone, Args)]

@@ -7,7 +7,7 @@
 //!   [`parse_friendly`] for the command line (`60+1`, `10+0.1`, `3m+2`, `0:30+1`).
 //!   Records always carry the PGN form.
 //! * [`Clocks`] (file `clocks.rs`): both players' clocks under a control.
-//! * [`wire_time_ms`] (file `wire.rs`): the credit for a record's own time
+//! * [`wire_time_ms`] (file `credit.rs`): the credit for a record's own time
 //!   on the serial line.
 //! * Formats (file `format.rs`): the rounding rule [`whole_seconds`]
 //!   (truncate), EPD `cc` values, PGN `[%clk]`/`[%emt]`, the `Clock`,
@@ -70,15 +70,15 @@
 
 mod clocks;
 mod control;
+mod credit;
 mod format;
 #[cfg(test)]
 mod proptests;
-mod wire;
 
 pub use clocks::{Clocks, MoveTime};
 pub use control::{MAX_SECONDS, Period, TimeControl, parse_friendly};
+pub use credit::{LineSettings, wire_time_ms, wire_time_us};
 pub use format::{
     ClockTag, cc_values, clk_command, emt_command, find_command, format_hms, parse_hms,
     parse_time_command, start_clock_tags, whole_seconds,
 };
-pub use wire::{LineSettings, wire_time_ms, wire_time_us};

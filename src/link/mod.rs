@@ -7,6 +7,9 @@
 //! * [`framer::Framer`]: bytes to lines (pure, no I/O).
 //! * [`Link`]: a port with a reader and a writer thread, reporting
 //!   [`LinkEvent`]s and reopening a lost port.
+//! * [`cable`]: in-process virtual cables (pseudo-terminal pairs).
+//! * [`simulator`]: the line simulator of `argus wire` (pacing, bit
+//!   errors, pulled cables).
 
 pub mod cable;
 mod event;
@@ -15,8 +18,8 @@ mod list;
 mod open;
 mod reader;
 mod settings;
+pub mod simulator;
 mod thread;
-pub mod wire;
 mod writer;
 
 pub use cable::VirtualCable;

@@ -98,7 +98,7 @@ enum Stage {
     },
     Playing,
     /// A game ended; the next one starts (or the session ends) at `until`.
-    Concluding {
+    GameOver {
         until: u64,
     },
     SessionOver,

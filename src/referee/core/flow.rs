@@ -221,7 +221,7 @@ impl Referee {
             reason,
             pgn,
         }));
-        self.stage = Stage::Concluding {
+        self.stage = Stage::GameOver {
             until: at.saturating_add(self.settings.conclude_delay_ms),
         };
     }

@@ -121,7 +121,7 @@ impl Referee {
                     self.begin_resync(from, at, out);
                 }
             }
-            Stage::Concluding { .. } | Stage::SessionOver => {}
+            Stage::GameOver { .. } | Stage::SessionOver => {}
         }
     }
 
@@ -333,7 +333,7 @@ impl Referee {
                     self.send_simple(id, RefCom::Disconnect, at, out);
                 }
             }
-            Stage::Concluding { .. } => {
+            Stage::GameOver { .. } => {
                 // The result and conclude may not have gone out before the
                 // crash: send them again.
                 let result = self

@@ -29,7 +29,7 @@ pub(super) enum Timer {
     /// `execute`s, `respond`) after the reset delay.
     Resync(ClientId),
     /// The reset delay (`Stage::Starting`) or the conclude delay
-    /// (`Stage::Concluding`) is over.
+    /// (`Stage::GameOver`) is over.
     Stage,
 }
 
@@ -57,7 +57,7 @@ impl Referee {
             Timer::Resend(id) if self.stage != Stage::SessionOver => self.clients[id].resend_due,
             Timer::Resync(id) if self.stage != Stage::SessionOver => self.clients[id].resync_due,
             Timer::Stage => match self.stage {
-                Stage::Starting { until } | Stage::Concluding { until } => Some(until),
+                Stage::Starting { until } | Stage::GameOver { until } => Some(until),
                 _ => None,
             },
             _ => None,
@@ -95,7 +95,7 @@ impl Referee {
             }
             Timer::Stage => match self.stage {
                 Stage::Starting { .. } => self.begin_play(at, out),
-                Stage::Concluding { .. } => self.after_conclude(at, out),
+                Stage::GameOver { .. } => self.after_conclude(at, out),
                 _ => {}
             },
         }

@@ -119,7 +119,7 @@ impl Referee {
                 },
                 None => Phase::Playing,
             },
-            Stage::Concluding { .. } => Phase::GameOver,
+            Stage::GameOver { .. } => Phase::GameOver,
             Stage::SessionOver => Phase::SessionOver,
         };
         let clients = ClientId::BOTH.map(|id| ClientView {
