@@ -137,14 +137,15 @@ enum Cmd {
 
 fn main() -> ExitCode {
     let code = match Cli::parse().command {
-        Cmd::Referee(args) => app::referee::main(*args),
-        Cmd::Resume(args) => app::resume::main(*args),
-        Cmd::Watch(args) => app::watch::main(args),
-        Cmd::Client(args) => app::client::main(args),
-        Cmd::Demo(args) => app::demo::main(args),
+        Cmd::Referee(args) => app::exit_status("argus referee", app::referee::run(*args)),
+        Cmd::Resume(args) => app::exit_status("argus resume", app::resume::run(*args)),
+        Cmd::Watch(args) => app::exit_status("argus watch", app::watch::run(args)),
+        Cmd::Client(args) => app::exit_status("argus client", app::client::run(args)),
+        Cmd::Demo(args) => app::exit_status("argus demo", app::demo::run(args)),
+        Cmd::Wire(args) => app::exit_status("argus wire", app::wire::run(args)),
+        // Its own statuses: 1 means some records were bad (docs/kit.md).
         Cmd::Epd { verb } => app::epd::main(verb),
         Cmd::Ports => app::ports::main(),
-        Cmd::Wire(args) => app::wire::main(args),
     };
     ExitCode::from(code)
 }

@@ -38,7 +38,7 @@ use std::time::{Duration, Instant};
 
 use argus::app::client;
 use argus::app::output::{Outputs, RelayTiming};
-use argus::app::session::{self, Ending, Session, View};
+use argus::app::session::{self, Session, View};
 use argus::client::{ClientProtocol, Mover, MoverKind};
 use argus::link::{Link, PortSettings, VirtualCable};
 use argus::referee::{ByClient, ClientId, Referee, Settings};
@@ -180,7 +180,7 @@ fn run(plies: usize, think: Duration, outputs: Outputs) -> Result<Vec<RelayTimin
             false,
         );
         clients.push(thread::spawn(move || {
-            client::run(&path, port_settings, protocol, think, false, true)
+            client::run_on_port(&path, port_settings, protocol, think, false, true)
         }));
     }
 
@@ -235,7 +235,7 @@ fn run(plies: usize, think: Duration, outputs: Outputs) -> Result<Vec<RelayTimin
         thread::sleep(Duration::from_millis(10));
     }
     drop(cables);
-    if let Ending::Failed(why) = ending {
+    if let Err(why) = ending {
         return Err(format!("the session failed: {why}"));
     }
     if stalled {

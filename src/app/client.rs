@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
 
 use crate::app::options::ClientArgs;
-use crate::app::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
+use crate::app::{Ending, Failure, Outcome};
 use crate::client::engine::Bridge;
 use crate::client::repeat::LastAnswer;
 use crate::client::{Action, ClientProtocol, Mover};
@@ -17,24 +17,13 @@ use crate::link::{Link, LinkEvent, LinkEventKind, PortSettings};
 /// signs on again.
 pub const SIGN_ON_REPEAT: Duration = Duration::from_secs(3);
 
-/// Runs `argus client`; returns the exit status (0 after `disconnect`,
-/// 2 for bad usage, a port that cannot be opened or an engine that cannot
-/// be started, 1 when the link threads stop or the engine fails for good).
-pub fn main(args: ClientArgs) -> u8 {
-    let settings = match args.line.port_settings() {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("argus client: {e}");
-            return EXIT_USAGE;
-        }
-    };
-    let engine = match args.engine.settings() {
-        Ok(e) => e,
-        Err(e) => {
-            eprintln!("argus client: {e}");
-            return EXIT_USAGE;
-        }
-    };
+/// Runs `argus client`: it ends normally on `disconnect`; a bad usage, a
+/// port that cannot be opened or an engine that cannot be started is a
+/// usage failure, link threads that stop or an engine that fails for good
+/// a failure on the way.
+pub fn run(args: ClientArgs) -> Outcome {
+    let settings = args.line.port_settings().map_err(Failure::usage)?;
+    let engine = args.engine.settings().map_err(Failure::usage)?;
     let verbose = true;
     let line_check = !args.no_line_check;
     let outcome = match engine {
@@ -42,20 +31,9 @@ pub fn main(args: ClientArgs) -> u8 {
             // The port is checked (opened) before the engine is started:
             // a wrong port fails at once, not after the engine's start-up.
             let (tx, rx) = unbounded();
-            let link = match Link::open("client", &args.port, settings, Instant::now(), tx) {
-                Ok(l) => l,
-                Err(e) => {
-                    eprintln!("argus client: {e}");
-                    return EXIT_USAGE;
-                }
-            };
-            let bridge = match Bridge::start(engine, args.name.as_deref()) {
-                Ok(b) => b,
-                Err(e) => {
-                    eprintln!("argus client: {e}");
-                    return EXIT_USAGE;
-                }
-            };
+            let link = Link::open("client", &args.port, settings, Instant::now(), tx)
+                .map_err(Failure::usage)?;
+            let bridge = Bridge::start(engine, args.name.as_deref()).map_err(Failure::usage)?;
             eprintln!("client: engine {:?} is ready", bridge.name());
             serve(&link, &rx, bridge, Duration::ZERO, verbose, line_check)
         }
@@ -66,7 +44,7 @@ pub fn main(args: ClientArgs) -> u8 {
                 .clone()
                 .unwrap_or_else(|| mover.default_name(&args.port));
             let protocol = ClientProtocol::new(&name, mover, !args.no_claims);
-            run(
+            run_on_port(
                 &args.port,
                 settings,
                 protocol,
@@ -77,15 +55,9 @@ pub fn main(args: ClientArgs) -> u8 {
         }
     };
     match outcome {
-        Ok(()) => EXIT_OK,
-        Err(ClientError::Open(e)) => {
-            eprintln!("argus client: {e}");
-            EXIT_USAGE
-        }
-        Err(ClientError::Failed(e)) => {
-            eprintln!("argus client: {e}");
-            EXIT_FAILED
-        }
+        Ok(()) => Ok(Ending::Normal),
+        Err(ClientError::Open(e)) => Err(Failure::Usage(e)),
+        Err(ClientError::Failed(e)) => Err(Failure::Failed(e)),
     }
 }
 
@@ -150,7 +122,7 @@ pub enum ClientError {
 /// back after a loss (the referee then brings it back in line). With
 /// `line_check`, every line it sends carries the `Acrc` check
 /// (`epd::line_check`).
-pub fn run<A: Answerer>(
+pub fn run_on_port<A: Answerer>(
     port: &str,
     settings: PortSettings,
     protocol: A,

@@ -8,9 +8,9 @@ use crate::app::client;
 use crate::app::logging;
 use crate::app::options::DemoArgs;
 use crate::app::output::Outputs;
-use crate::app::session::{self, Ending, Session, View};
+use crate::app::session::{self, Session, View};
 use crate::app::signals;
-use crate::app::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
+use crate::app::{Ending, Failure, Outcome};
 use crate::client::{ClientProtocol, Mover, MoverKind};
 use crate::clock::{LineSettings, parse_friendly};
 use crate::link::{PortSettings, VirtualCable};
@@ -39,48 +39,26 @@ const CONCLUDE_DELAY_MS: u64 = 3_000;
 /// clients need no time to reset.
 const HEADLESS_DELAY_MS: u64 = 200;
 
-/// Runs `argus demo`; returns the exit status.
-pub fn main(args: DemoArgs) -> u8 {
-    let time_control = match parse_friendly(&args.tc) {
-        Ok(tc) => tc,
-        Err(e) => {
-            eprintln!("argus demo: --tc {:?}: {e}", args.tc);
-            return EXIT_USAGE;
-        }
-    };
+/// Runs `argus demo`: it plays until it is stopped, so a session ended
+/// early is its normal end; it fails only if it cannot run.
+pub fn run(args: DemoArgs) -> Outcome {
+    let time_control =
+        parse_friendly(&args.tc).map_err(|e| Failure::usage(format!("--tc {:?}: {e}", args.tc)))?;
     if args.games == Some(0) {
-        eprintln!("argus demo: --games must be at least 1");
-        return EXIT_USAGE;
+        return Err(Failure::usage("--games must be at least 1"));
     }
     let log_dir = std::env::temp_dir().join(format!("argus-demo-{}", std::process::id()));
-    if let Err(e) = logging::init(&log_dir, "argus.log", args.headless) {
-        eprintln!("argus demo: {e}");
-        return EXIT_FAILED;
-    }
-    let cables = match (VirtualCable::new(), VirtualCable::new()) {
-        (Ok(a), Ok(b)) => [a, b],
-        (Err(e), _) | (_, Err(e)) => {
-            eprintln!("argus demo: {e}");
-            return EXIT_FAILED;
-        }
-    };
+    logging::init(&log_dir, "argus.log", args.headless).map_err(Failure::failed)?;
+    let cables = [
+        VirtualCable::new().map_err(Failure::failed)?,
+        VirtualCable::new().map_err(Failure::failed)?,
+    ];
     let port_settings = PortSettings::default();
-    let outputs = match Outputs::open(&log_dir, args.pgn.clone(), None, args.headless) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("argus demo: {e}");
-            return EXIT_FAILED;
-        }
-    };
+    let outputs =
+        Outputs::open(&log_dir, args.pgn.clone(), None, args.headless).map_err(Failure::failed)?;
     let epoch = Instant::now();
-    let (links, rx) =
-        match session::open_links([cables[0].a(), cables[1].a()], port_settings, epoch) {
-            Ok(l) => l,
-            Err(e) => {
-                eprintln!("argus demo: {e}");
-                return EXIT_FAILED;
-            }
-        };
+    let (links, rx) = session::open_links([cables[0].a(), cables[1].a()], port_settings, epoch)
+        .map_err(Failure::failed)?;
     // The clients start once the referee's ends are open (opening a port
     // clears its stale input).
     // Client A is a random mover, B a greedy one, on the far ends.
@@ -99,7 +77,7 @@ pub fn main(args: DemoArgs) -> u8 {
         );
         let think = Duration::from_millis(args.think_ms);
         clients.push(thread::spawn(move || {
-            client::run(&path, settings, protocol, think, false, true)
+            client::run_on_port(&path, settings, protocol, think, false, true)
         }));
     }
     let settings = Settings {
@@ -143,14 +121,10 @@ pub fn main(args: DemoArgs) -> u8 {
         thread::sleep(Duration::from_millis(20));
     }
     drop(cables);
-    match ending {
-        // The demo plays until it is stopped: that is its normal end.
-        Ending::Normal | Ending::EndedEarly(_) => {
-            if !args.headless {
-                println!("argus demo: logs in {}", log_dir.display());
-            }
-            EXIT_OK
-        }
-        Ending::Failed(why) => crate::app::fatal("argus demo", &why, EXIT_FAILED),
+    // The demo plays until it is stopped: that is its normal end.
+    ending?;
+    if !args.headless {
+        println!("argus demo: logs in {}", log_dir.display());
     }
+    Ok(Ending::Normal)
 }

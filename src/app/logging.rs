@@ -24,7 +24,7 @@ pub fn init(dir: &Path, file_name: &str, stderr: bool) -> Result<(), String> {
     let mut loggers: Vec<Box<dyn SharedLogger>> =
         vec![WriteLogger::new(LevelFilter::Info, config(), file)];
     if stderr {
-        // Fatal errors reach stderr once, by `app::fatal`.
+        // Fatal errors reach stderr once, by `app::exit_status`.
         let mut quiet = ConfigBuilder::new();
         quiet.add_filter_ignore_str(crate::app::FATAL_TARGET);
         loggers.push(TermLogger::new(

@@ -12,19 +12,20 @@ use crate::app::output::Outputs;
 use crate::app::session::{self, Session, View};
 use crate::app::signals;
 use crate::app::start::{self, LogDir};
-use crate::app::{EXIT_USAGE, fatal};
+use crate::app::{Failure, Outcome};
 use crate::journal::feed::Feed;
 use crate::journal::{Header, JournalWriter, OutputSettings, new_session_id};
 use crate::record::civil::pgn_date;
 use crate::referee::{ByClient, Referee};
 
-/// Runs `argus referee`; returns the exit status.
-pub fn main(args: RefereeArgs) -> u8 {
+/// Runs `argus referee`: how the session ended, or why it could not
+/// start or went wrong.
+pub fn run(args: RefereeArgs) -> Outcome {
     const ME: &str = "argus referee";
     let date = pgn_date(SystemTime::now());
     let mut output = args.output.clone();
     output.journal = args.journal.clone().or(output.journal);
-    let plan = match plan(
+    let plan = plan(
         [args.port_a.clone(), args.port_b.clone()],
         args.line,
         args.matches,
@@ -32,23 +33,15 @@ pub fn main(args: RefereeArgs) -> u8 {
         args.config.as_deref(),
         date,
         args.headless,
-    ) {
-        Ok(p) => p,
-        Err(e) => return fatal(ME, &e, EXIT_USAGE),
-    };
+    )
+    .map_err(Failure::usage)?;
     // The ports first: a start that cannot have them touches no file.
     let epoch = Instant::now();
     let ports = [plan.ports[0].as_str(), plan.ports[1].as_str()];
-    let (links, rx) = match start::check_ports(ports).and_then(|()| {
-        session::open_links(ports, plan.port_settings, epoch).map_err(|e| e.to_string())
-    }) {
-        Ok(l) => l,
-        Err(e) => return fatal(ME, &e, EXIT_USAGE),
-    };
-    let mut dir = match LogDir::claim(&plan.output.log_dir()) {
-        Ok(d) => d,
-        Err(e) => return fatal(ME, &e, EXIT_USAGE),
-    };
+    start::check_ports(ports).map_err(Failure::usage)?;
+    let (links, rx) =
+        session::open_links(ports, plan.port_settings, epoch).map_err(Failure::usage)?;
+    let mut dir = LogDir::claim(&plan.output.log_dir()).map_err(Failure::usage)?;
     let journal_path = plan
         .output
         .journal
@@ -68,10 +61,7 @@ pub fn main(args: RefereeArgs) -> u8 {
         &journal_path,
         |path| open_new_journal(path, explicit, &header),
     );
-    let (outputs, feed) = match started {
-        Ok(s) => s,
-        Err(e) => return fatal(ME, &e, EXIT_USAGE),
-    };
+    let (outputs, feed) = started.map_err(Failure::usage)?;
     dir.keep();
     info!(
         "journal {} (session {})",
@@ -105,7 +95,7 @@ pub fn main(args: RefereeArgs) -> u8 {
     });
     close_feed(feed);
     drop(dir);
-    ending.exit_status(ME)
+    ending
 }
 
 /// The files of a session in the log directory `dir` (which removes them

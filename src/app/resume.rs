@@ -17,47 +17,32 @@ use crate::app::referee::{close_feed, start_files, unix_ms_now};
 use crate::app::session::{self, Session, View};
 use crate::app::signals;
 use crate::app::start::{self, LogDir};
-use crate::app::{EXIT_USAGE, fatal};
+use crate::app::{Failure, Outcome};
 use crate::journal::{self, Entry, JournalWriter, OutputSettings};
 use crate::link::PortSettings;
 use crate::referee::ByClient;
 
-/// Runs `argus resume`; returns the exit status.
-pub fn main(args: ResumeArgs) -> u8 {
+/// Runs `argus resume`: how the session ended, or why it could not
+/// start or went wrong.
+pub fn run(args: ResumeArgs) -> Outcome {
     const ME: &str = "argus resume";
-    let loaded = match journal::load(&args.journal) {
-        Ok(l) => l,
-        Err(e) => return fatal(ME, &e, EXIT_USAGE),
-    };
+    let loaded = journal::load(&args.journal).map_err(Failure::usage)?;
     let session_id = loaded.header.session.clone();
-    let port_settings = match port_settings(&args.line, &loaded.header.port) {
-        Ok(p) => p,
-        Err(e) => return fatal(ME, &e, EXIT_USAGE),
-    };
+    let port_settings = port_settings(&args.line, &loaded.header.port).map_err(Failure::usage)?;
     let output = outputs_of(&args.output, &loaded.header.output);
 
     // The ports first: if another referee still holds them, nothing is
     // touched.
     let epoch = Instant::now();
     let ports = [args.port_a.as_str(), args.port_b.as_str()];
-    let (links, rx) = match start::check_ports(ports)
-        .and_then(|()| session::open_links(ports, port_settings, epoch).map_err(|e| e.to_string()))
-    {
-        Ok(l) => l,
-        Err(e) => return fatal(ME, &e, EXIT_USAGE),
-    };
-    let mut dir = match LogDir::claim(&output.log_dir()) {
-        Ok(d) => d,
-        Err(e) => return fatal(ME, &e, EXIT_USAGE),
-    };
+    start::check_ports(ports).map_err(Failure::usage)?;
+    let (links, rx) = session::open_links(ports, port_settings, epoch).map_err(Failure::usage)?;
+    let mut dir = LogDir::claim(&output.log_dir()).map_err(Failure::usage)?;
     let started = start_files(&mut dir, &output, args.headless, &args.journal, |path| {
         JournalWriter::append(path, loaded.valid_len, loaded.chain, loaded.lines)
             .map_err(|e| e.to_string())
     });
-    let (mut outputs, feed) = match started {
-        Ok(s) => s,
-        Err(e) => return fatal(ME, &e, EXIT_USAGE),
-    };
+    let (mut outputs, feed) = started.map_err(Failure::usage)?;
     dir.keep();
     if loaded.header.output == OutputSettings::default() {
         let why = "this journal records no output settings (an older argus wrote it): \
@@ -150,7 +135,7 @@ pub fn main(args: ResumeArgs) -> u8 {
     });
     close_feed(feed);
     drop(dir);
-    ending.exit_status(ME)
+    ending
 }
 
 /// The outputs of a resumed match: the command line's, each one not given

@@ -10,6 +10,7 @@ use log::{info, warn};
 
 use crate::app::output::{Outputs, wants_checkpoint};
 use crate::app::signals::Stop;
+use crate::app::{Ending, Failure, Outcome};
 use crate::display::{
     InputEvent, InputThread, LinkView, Role, TerminalGuard, Ui, UiAction, next_redraw_in,
 };
@@ -61,30 +62,6 @@ struct PortBook {
     up: bool,
 }
 
-/// How a session ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Ending {
-    /// The match was played out: every game has a result.
-    Normal,
-    /// The session ended before every game was played: a signal or the
-    /// supervisor ended it; the message says which.
-    EndedEarly(String),
-    /// Something broke; the message says what.
-    Failed(String),
-}
-
-impl Ending {
-    /// The exit status for `command` ("argus referee"), saying what broke
-    /// once on stderr (and in the log file).
-    pub fn exit_status(self, command: &str) -> u8 {
-        match self {
-            Ending::Normal => crate::app::EXIT_OK,
-            Ending::EndedEarly(_) => crate::app::EXIT_ENDED_EARLY,
-            Ending::Failed(why) => crate::app::fatal(command, &why, crate::app::EXIT_FAILED),
-        }
-    }
-}
-
 /// The referee's two links, one per client.
 pub type Links = ByClient<Link<ClientId>>;
 
@@ -123,7 +100,7 @@ pub struct Session {
 }
 
 /// Runs a referee session until it ends.
-pub fn run(session: Session) -> Ending {
+pub fn run(session: Session) -> Outcome {
     let Session {
         mut core,
         links,
@@ -149,11 +126,11 @@ pub fn run(session: Session) -> Ending {
         View::Board { ascii } => {
             let guard = match TerminalGuard::init() {
                 Ok(g) => g,
-                Err(e) => return Ending::Failed(format!("cannot set up the terminal: {e}")),
+                Err(e) => return Err(Failure::failed(format!("cannot set up the terminal: {e}"))),
             };
             let input = match InputThread::spawn(key_tx) {
                 Ok(t) => t,
-                Err(e) => return Ending::Failed(e.to_string()),
+                Err(e) => return Err(Failure::failed(e)),
             };
             Some((guard, input, Ui::new(ascii, Role::Referee)))
         }
@@ -172,7 +149,7 @@ pub fn run(session: Session) -> Ending {
     }
     let mut drain_until: Option<Instant> = None;
     let mut dirty = true;
-    let mut ending = Ending::Normal;
+    let mut failure: Option<Failure> = None;
     let mut stopped_by: Option<&str> = None;
     let mut ended_early = false;
     loop {
@@ -188,7 +165,7 @@ pub fn run(session: Session) -> Ending {
                 .terminal()
                 .draw(|f| ui.render(f, snap, &links, now_ms()))
             {
-                ending = Ending::Failed(format!("cannot draw on the terminal: {e}"));
+                failure = Some(Failure::failed(format!("cannot draw on the terminal: {e}")));
                 break;
             }
             dirty = false;
@@ -219,7 +196,7 @@ pub fn run(session: Session) -> Ending {
                 }
             }
             Wake::Link(None) => {
-                ending = Ending::Failed("the serial link threads stopped".into());
+                failure = Some(Failure::failed("the serial link threads stopped"));
                 break;
             }
             Wake::Key(ev) => {
@@ -267,13 +244,16 @@ pub fn run(session: Session) -> Ending {
         l.close();
     }
     outputs.finish();
-    if ending == Ending::Normal && ended_early {
-        ending = Ending::EndedEarly(match stopped_by {
-            Some(name) => format!("{name} ended the session before the match was played out"),
-            None => "the session ended before the match was played out".into(),
-        });
+    if let Some(f) = failure {
+        return Err(f);
     }
-    ending
+    if !ended_early {
+        return Ok(Ending::Normal);
+    }
+    Ok(Ending::EndedEarly(match stopped_by {
+        Some(name) => format!("{name} ended the session before the match was played out"),
+        None => "the session ended before the match was played out".into(),
+    }))
 }
 
 /// What woke the session loop.

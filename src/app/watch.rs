@@ -18,7 +18,7 @@ use log::{info, warn};
 
 use crate::app::options::WatchArgs;
 use crate::app::signals;
-use crate::app::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
+use crate::app::{Ending, Failure, Outcome};
 use crate::display::{
     InputEvent, InputThread, LinkView, Role, TerminalGuard, Ui, UiAction, next_redraw_in,
 };
@@ -67,38 +67,32 @@ impl Source {
     }
 }
 
-/// Runs `argus watch`; returns the exit status.
-pub fn main(args: WatchArgs) -> u8 {
+/// Runs `argus watch`: it ends normally when the match is over; a damaged
+/// journal or a feed that fails for good is a failure.
+pub fn run(args: WatchArgs) -> Outcome {
     let source = Source::parse(&args.source);
     if args.copy.is_some() && matches!(source, Source::File(_)) {
-        eprintln!("argus watch: --copy is for a tcp:// source (a journal file is its own copy)");
-        return EXIT_USAGE;
+        return Err(Failure::usage(
+            "--copy is for a tcp:// source (a journal file is its own copy)",
+        ));
     }
     let mut watcher = Watcher::new(args.headless, args.pgn.clone());
     // An existing copy: replay it quietly, and skip its lines in the feed.
     let mut copy = None;
     let mut skip = None;
     if let Some(path) = &args.copy {
-        match JournalCopy::open(path, &mut watcher) {
-            Ok((c, s)) => {
-                copy = Some(c);
-                skip = s;
-            }
-            Err(e) => {
-                eprintln!("argus watch: {e}");
-                return EXIT_USAGE;
-            }
-        }
+        let (c, s) = JournalCopy::open(path, &mut watcher).map_err(Failure::usage)?;
+        copy = Some(c);
+        skip = s;
     }
     let (tx, rx) = unbounded();
     let spawned = match source.clone() {
         Source::File(path) => {
             if let Err(e) = File::open(&path) {
-                eprintln!(
-                    "argus watch: cannot open the journal {}: {e}",
+                return Err(Failure::usage(format!(
+                    "cannot open the journal {}: {e}",
                     path.display()
-                );
-                return EXIT_USAGE;
+                )));
             }
             thread::Builder::new()
                 .name("watch file".into())
@@ -108,22 +102,14 @@ pub fn main(args: WatchArgs) -> u8 {
             .name("watch feed".into())
             .spawn(move || follow_tcp(&addr, skip, &tx)),
     };
-    if let Err(e) = spawned {
-        eprintln!("argus watch: cannot start: {e}");
-        return EXIT_FAILED;
-    }
+    spawned.map_err(|e| Failure::failed(format!("cannot start: {e}")))?;
     let result = if args.headless {
         watcher.run_headless(&rx, copy.as_mut())
     } else {
         watcher.run_board(&rx, copy.as_mut(), args.ascii, &args.source)
     };
-    match result {
-        Ok(()) => EXIT_OK,
-        Err(e) => {
-            eprintln!("argus watch: {e}");
-            EXIT_FAILED
-        }
-    }
+    result.map_err(Failure::Failed)?;
+    Ok(Ending::Normal)
 }
 
 /// The replaying side: decoder, core, printing.

@@ -11,7 +11,7 @@ use crossbeam_channel::{after, never, select};
 
 use crate::app::options::{LineOptions, seconds_ms};
 use crate::app::signals;
-use crate::app::{EXIT_FAILED, EXIT_OK, EXIT_USAGE};
+use crate::app::{Ending, Failure, Outcome};
 use crate::link::simulator::{DirectionStats, Impairments, Wire};
 
 /// `argus wire PORT_1 PORT_2 [options]`.
@@ -50,53 +50,39 @@ fn seconds(v: f64, name: &str) -> Result<Duration, String> {
     seconds_ms(v, name, 1e6).map(Duration::from_millis)
 }
 
-/// Runs `argus wire`; returns the exit status (0 after the duration or
-/// Ctrl-C, 2 for bad usage or a port that cannot be opened, 1 when a port
-/// failed while copying).
-pub fn main(args: WireArgs) -> u8 {
-    let settings = match args.line.port_settings() {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("argus wire: {e}");
-            return EXIT_USAGE;
-        }
-    };
+/// Runs `argus wire`: it ends normally after the duration or Ctrl-C; a
+/// bad usage or a port that cannot be opened is a usage failure, a port
+/// that fails while copying a failure on the way.
+pub fn run(args: WireArgs) -> Outcome {
+    let settings = args.line.port_settings().map_err(Failure::usage)?;
     for (v, name) in [
         (args.bit_error_rate, "bit-error-rate"),
         (args.drop_rate, "drop-rate"),
     ] {
         if !(0.0..=1.0).contains(&v) {
-            eprintln!("argus wire: --{name} must be a probability from 0 to 1, not {v}");
-            return EXIT_USAGE;
+            return Err(Failure::usage(format!(
+                "--{name} must be a probability from 0 to 1, not {v}"
+            )));
         }
     }
-    let cut = match args
+    let cut = args
         .cut_at
         .map(|a| Ok::<_, String>((seconds(a, "cut-at")?, seconds(args.cut_for, "cut-for")?)))
-    {
-        Some(Ok(c)) => Some(c),
-        Some(Err(e)) => {
-            eprintln!("argus wire: {e}");
-            return EXIT_USAGE;
-        }
-        None => None,
-    };
-    let duration = match args.duration.map(|d| seconds(d, "duration")) {
-        Some(Ok(d)) => Some(d),
-        Some(Err(e)) => {
-            eprintln!("argus wire: {e}");
-            return EXIT_USAGE;
-        }
-        None => None,
-    };
+        .transpose()
+        .map_err(Failure::usage)?;
+    let duration = args
+        .duration
+        .map(|d| seconds(d, "duration"))
+        .transpose()
+        .map_err(Failure::usage)?;
     let log_file = match &args.log {
-        Some(p) => match OpenOptions::new().create(true).append(true).open(p) {
-            Ok(f) => Some(Mutex::new(f)),
-            Err(e) => {
-                eprintln!("argus wire: cannot open the log {}: {e}", p.display());
-                return EXIT_USAGE;
-            }
-        },
+        Some(p) => Some(Mutex::new(
+            OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .map_err(|e| Failure::usage(format!("cannot open the log {}: {e}", p.display())))?,
+        )),
         None => None,
     };
     let log: Arc<dyn Fn(&str) + Send + Sync> = Arc::new(move |line: &str| {
@@ -112,13 +98,8 @@ pub fn main(args: WireArgs) -> u8 {
         cut,
         seed: args.seed,
     };
-    let wire = match Wire::start(&args.port_1, &args.port_2, settings, impairments, log) {
-        Ok(w) => w,
-        Err(e) => {
-            eprintln!("argus wire: {e}");
-            return EXIT_USAGE;
-        }
-    };
+    let wire = Wire::start(&args.port_1, &args.port_2, settings, impairments, log)
+        .map_err(Failure::usage)?;
     eprintln!(
         "argus wire: {} <-> {} at {settings}, bit error rate {}, drop rate {}{}",
         args.port_1,
@@ -156,11 +137,11 @@ pub fn main(args: WireArgs) -> u8 {
     }
     println!("ran {:.1} s", started.elapsed().as_secs_f64());
     if failed {
-        eprintln!("argus wire: a port failed while copying (see --log for details)");
-        EXIT_FAILED
-    } else {
-        EXIT_OK
+        return Err(Failure::failed(
+            "a port failed while copying (see --log for details)",
+        ));
     }
+    Ok(Ending::Normal)
 }
 
 /// One line about one direction.

@@ -1,6 +1,6 @@
 //! The reference client's protocol logic, without I/O: it turns the
 //! referee's records into the records to send back. The runner
-//! (`client::run`) does the port and the thinking time.
+//! (`app::client::run_on_port`) does the port and the thinking time.
 //!
 //! The game is followed by the shared [`Tracker`] (EPD section 8: `reset`
 //! sets up a new game from the record's position; `execute` and `respond`
