@@ -19,4 +19,5 @@ pub mod opening_order;
 pub mod openings;
 pub mod pgn;
 pub mod pgn_read;
+pub mod pgn_tree;
 pub mod transcript;
