@@ -3,7 +3,7 @@
 //! (docs/bad-clients.md is the table these tests back).
 //!
 //! Each scenario is a small file in `hw-tests/scenarios/` written in the
-//! scenario language of [`common::scripted`]:
+//! scenario language of [`crate::common::scripted`]:
 //!
 //! ```text
 //! sign-on [NAME]        sign on (tcsi name NAME)
@@ -29,22 +29,19 @@
 
 #![cfg(unix)]
 
-#[macro_use]
-mod common;
-
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use crate::common::argus_bin;
+use crate::common::process::Proc;
+use crate::common::scripted::{Scripted, load_script};
 use argus::epd::{Record, RefCom};
 use argus::game::{self, Chess, Game};
 use argus::record::pgn_read::{PgnText, read_pgn_games};
 use argus::record::transcript::{Direction, TranscriptLine, parse_line};
-use common::argus_bin;
-use common::process::Proc;
-use common::scripted::{Scripted, load_script};
 
 /// Port labels in the transcript.
 const PORTS: [&str; 2] = ["A", "B"];
@@ -286,8 +283,8 @@ fn run(name: &str, case: &Case) -> Option<Outcome> {
 }
 
 /// The rig, or `None` when there is neither socat nor hardware.
-fn rig_or_skip_opt() -> Option<common::rig::Rig> {
-    common::rig::Rig::new()
+fn rig_or_skip_opt() -> Option<crate::common::rig::Rig> {
+    crate::common::rig::Rig::new()
 }
 
 /// Waits until the referee has opened its ports.

@@ -6,19 +6,16 @@
 //! The tmux tests print `SKIPPED` without tmux unless `ARGUS_REQUIRE_TMUX=1`.
 //! Every wait is bounded; a failing wait shows the last screen.
 
-#[macro_use]
-mod tmux;
-
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::tmux::Tmux;
 use argus::game::{AutomaticEnd, Game};
 use argus::record::pgn_read::read_pgn_games;
 use shakmaty::{Chess, Color, Position};
-use tmux::Tmux;
 
 /// Long enough for a debug build on a busy two-core machine.
 const START: Duration = Duration::from_secs(30);

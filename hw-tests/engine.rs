@@ -5,17 +5,14 @@
 
 #![cfg(unix)]
 
-#[macro_use]
-mod common;
-
 use std::io::Write;
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::common::{Cable, argus_bin, fixture};
 use argus::game::{Game, position_from_fen};
 use argus::record::pgn_read::read_pgn_games;
-use common::{Cable, argus_bin, fixture};
 use shakmaty::Chess;
 
 /// Upper bound for a whole match (generous: CI machines are slow).
@@ -308,9 +305,9 @@ fn an_xboard_resignation_ends_the_game() {
 /// test can resume the game a fault paused. Missing: the test is skipped
 /// (a failure with `ARGUS_REQUIRE_SCRIPT=1`).
 fn script_or_skip() -> bool {
-    common::tool::or_skip(
+    crate::common::tool::or_skip(
         "script",
-        common::tool::available("script"),
+        crate::common::tool::available("script"),
         "ARGUS_REQUIRE_SCRIPT",
     )
 }
@@ -410,13 +407,13 @@ fn stockfish_plays_stockfish_at_a_fixed_depth() {
 }
 
 /// GNU Chess, if installed (skipped otherwise, unless
-/// `ARGUS_REQUIRE_GNUCHESS=1`, which `.ci/run` sets).
+/// `ARGUS_REQUIRE_GNUCHESS=1`).
 fn gnuchess() -> Option<String> {
     let found = ["gnuchess", "/usr/games/gnuchess"]
         .into_iter()
         .find(|p| Command::new(p).arg("--version").output().is_ok());
     if found.is_none() {
-        common::tool::or_skip("gnuchess", false, "ARGUS_REQUIRE_GNUCHESS");
+        crate::common::tool::or_skip("gnuchess", false, "ARGUS_REQUIRE_GNUCHESS");
     }
     found.map(|p| format!("{p} --xboard"))
 }
@@ -435,6 +432,7 @@ fn no_time_loss_no_restart(played: &Played) {
 }
 
 #[test]
+#[ignore = "GNU Chess 6.2.7 stalls through a pipe (docs/engines.md); run with --ignored"]
 fn gnu_chess_through_the_xboard_bridge_plays_stockfish() {
     skip_unless_socat!();
     let Some(gnu) = gnuchess() else { return };
@@ -466,6 +464,7 @@ fn gnu_chess_through_the_xboard_bridge_plays_stockfish() {
 }
 
 #[test]
+#[ignore = "GNU Chess 6.2.7 stalls through a pipe (docs/engines.md); run with --ignored"]
 fn gnu_chess_through_the_xboard_bridge_plays_the_built_in_mover() {
     skip_unless_socat!();
     let Some(gnu) = gnuchess() else { return };

@@ -8,9 +8,6 @@
 
 #![cfg(unix)]
 
-#[macro_use]
-mod common;
-
 use std::fs;
 use std::io::Read;
 use std::net::TcpListener;
@@ -20,8 +17,8 @@ use std::sync::OnceLock;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::common::{Cable, argus_bin};
 use argus::record::pgn_read::{PgnText, read_pgn_games};
-use common::{Cable, argus_bin};
 
 /// Upper bound for a whole match (generous: CI machines are slow).
 const MATCH_WITHIN: Duration = Duration::from_secs(120);
@@ -66,7 +63,10 @@ impl Rig {
     /// One game from a PGN opening of `plies` plies.
     fn long_game(mut self, plies: usize) -> Rig {
         self.openings = self.path("long.pgn");
-        let pgn = format!("[Event \"long\"]\n\n{}*\n", common::long_opening(plies));
+        let pgn = format!(
+            "[Event \"long\"]\n\n{}*\n",
+            crate::common::long_opening(plies)
+        );
         fs::write(&self.openings, pgn).unwrap();
         self.opening_plies = plies;
         self.games = 1;

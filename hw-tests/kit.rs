@@ -7,16 +7,14 @@
 
 #![cfg(unix)]
 
-mod common;
-
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::common::fixture;
 use argus::client::engine::analysis::{Score, mate_length, replay};
 use argus::epd::Record;
 use argus::game::position_of_record;
-use common::fixture;
 
 const SCHOLAR: &str = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq -";
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";

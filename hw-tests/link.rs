@@ -3,16 +3,13 @@
 
 #![cfg(unix)]
 
-#[macro_use]
-mod common;
-
 use std::time::{Duration, Instant};
 
+use crate::common::{Cable, next_event, nothing_more, open_peer, read_bytes, wait_for, write_all};
 use argus::link::{
     LineEnd, Link, LinkEvent, LinkEventKind, MAX_LINE, MAX_QUEUED, OpenErrorKind, PortSettings,
     SendError, Stamp, open_port,
 };
-use common::{Cable, next_event, nothing_more, open_peer, read_bytes, wait_for, write_all};
 use crossbeam_channel::Receiver;
 
 /// Upper bound for anything to happen (generous: CI machines are slow).

@@ -11,21 +11,18 @@
 
 #![cfg(unix)]
 
-#[macro_use]
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use crate::common::process::Proc;
+use crate::common::rig::Rig;
+use crate::common::{argus_bin, long_opening};
 use argus::epd::line_check::{self, Checked};
 use argus::epd::{Record, RefCom, RefReq};
 use argus::game::{self, Chess, Game};
 use argus::link::{PortSettings, open_port};
 use argus::record::pgn_read::{PgnText, read_pgn_games};
 use argus::record::transcript::{Direction, TranscriptLine, parse_line};
-use common::process::Proc;
-use common::rig::Rig;
-use common::{argus_bin, long_opening};
 use shakmaty::Position;
 
 /// The clients' names (sent with `tcsi`).

@@ -16,19 +16,16 @@
 
 #![cfg(unix)]
 
-#[macro_use]
-mod common;
-
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use crate::common::Cable;
+use crate::common::argus_bin;
+use crate::common::process::Proc;
 use argus::epd::{Fields, Record};
 use argus::game::{self, Chess, Game};
 use argus::record::pgn_read::{PgnText, read_pgn_games};
-use common::Cable;
-use common::argus_bin;
-use common::process::Proc;
 
 /// The clients' names (sent with `tcsi`).
 const NAMES: [&str; 2] = ["alpha", "beta"];

@@ -11,5 +11,5 @@ cd "$(dirname "$0")/.."
 echo "fuzz: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -sm), $(nproc) cores"
 start=$(date +%s)
 ARGUS_FUZZ_CASES=${1:-10000000} ARGUS_FUZZ_SEED=${2:-1} \
-    cargo test --release --test fuzz -- --nocapture --test-threads 3
+    cargo test --release --test hw fuzz:: -- --nocapture --test-threads 3
 echo "fuzz: all targets done in $(( $(date +%s) - start )) s (including the build)"

@@ -19,4 +19,4 @@ ARGUS_NOISE_BER=${3:-1e-4} \
 ARGUS_NOISE_SEED=${4:-1} \
 ARGUS_NOISE_TC=${5:-60} \
 ARGUS_REQUIRE_SOCAT=1 \
-    cargo test --test wire -- --ignored --exact noise_experiment --nocapture
+    cargo test --test hw -- --ignored --exact wire::noise_experiment --nocapture

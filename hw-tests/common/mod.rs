@@ -5,11 +5,12 @@
 //! ([`process`]) and the two-cable wiring of a referee session, virtual or
 //! real ([`rig`]).
 //!
-//! Use from a test file with `#[macro_use] mod common;`.
+//! Declared once, in `hw-tests/main.rs`, with `#[macro_use]`.
 
 #![allow(dead_code)]
 
 pub mod process;
+#[macro_use]
 pub mod rig;
 pub mod scripted;
 pub mod tool;

@@ -5,13 +5,11 @@
 //! tests running in parallel never meet, and it is killed when the
 //! [`Tmux`] is dropped (also when a test fails and unwinds).
 //!
-//! Use from a test file with `#[macro_use] mod tmux;`.
+//! Declared once, in `hw-tests/main.rs`, with `#[macro_use]`.
 
 #![allow(dead_code)]
 
-#[path = "../common/tool.rs"]
-mod tool;
-
+use crate::common::tool;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;

@@ -240,7 +240,7 @@ pub enum EpdVerb {
     #[command(after_help = "Examples:
   argus epd solve wac.epd wac-sf.epd --engine /usr/games/stockfish --movetime 1000 --concurrency 2
   argus epd solve bk.epd bk-d10.epd --engine ./myengine --depth 10
-  argus epd report wac-sf.epd wac-old.epd --html wac.html")]
+  argus epd solve wac.epd - --engine \"gnuchess --xboard\" --protocol xboard --movetime 500")]
     Solve(EngineRun),
     /// Summarise result files of solve (the spec's "Gastric", section 3.3).
     ///

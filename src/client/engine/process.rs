@@ -130,11 +130,12 @@ pub struct EngineProcess {
 }
 
 impl EngineProcess {
-    /// Starts `cmd` with piped standard streams. The error names the
+    /// Starts `cmd` with piped standard streams, its output line-buffered
+    /// where the system can do that (see [`command`]). The error names the
     /// command and says what the system refused.
     pub fn spawn(cmd: &CommandLine, log: EngineLog) -> Result<EngineProcess, String> {
-        let mut child = Command::new(&cmd.program)
-            .args(&cmd.args)
+        let (mut command, how) = command(cmd)?;
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -164,7 +165,10 @@ impl EngineProcess {
             let _ = child.wait();
             return Err(e);
         }
-        log.line(Dir::Note, &format!("started {cmd} (pid {})", child.id()));
+        log.line(
+            Dir::Note,
+            &format!("started {cmd} (pid {}{how})", child.id()),
+        );
         Ok(EngineProcess {
             child,
             stdin: Some(stdin),
@@ -329,6 +333,65 @@ impl Drop for EngineProcess {
     }
 }
 
+/// The process to start for `cmd`, and how it is run (for the log). An
+/// engine written in C whose output is a pipe has it held in a 4 KB buffer
+/// unless it flushes after each line, as CECP asks; GNU Chess 6.2.7 does
+/// not, and its moves sat in that buffer until its thinking output filled
+/// it. Where coreutils' `stdbuf` is installed (GNU/Linux), the engine is
+/// run under `stdbuf -oL`, which makes C's stdio write each line as it
+/// ends (programs that do their own output, as Rust's or Python's, are not
+/// affected). A terminal would do the same, but GNU Chess reads its input
+/// with readline when its output is a terminal, and then loops. The
+/// program is looked up first, so that a missing engine is reported as
+/// such and not as a failure of `stdbuf`.
+fn command(cmd: &CommandLine) -> Result<(Command, &'static str), String> {
+    let program = find_program(&cmd.program).ok_or_else(|| {
+        format!(
+            "cannot start the engine {cmd}: no program {:?} found",
+            cmd.program
+        )
+    })?;
+    match stdbuf() {
+        Some(stdbuf) => {
+            let mut c = Command::new(stdbuf);
+            c.arg("-oL").arg(program).args(&cmd.args);
+            Ok((c, ", output line-buffered by stdbuf -oL"))
+        }
+        None => {
+            let mut c = Command::new(program);
+            c.args(&cmd.args);
+            Ok((c, ""))
+        }
+    }
+}
+
+/// `stdbuf` on the search path, looked up once.
+fn stdbuf() -> Option<&'static std::path::Path> {
+    static STDBUF: std::sync::OnceLock<Option<std::path::PathBuf>> = std::sync::OnceLock::new();
+    STDBUF
+        .get_or_init(|| {
+            if cfg!(target_os = "linux") {
+                find_program("stdbuf")
+            } else {
+                None
+            }
+        })
+        .as_deref()
+}
+
+/// A program as the system would find it: a name with a path separator as
+/// it is (if it is a file), a bare name in the directories of `PATH`.
+fn find_program(name: &str) -> Option<std::path::PathBuf> {
+    let is_file = |p: &std::path::Path| p.is_file();
+    let path = std::path::Path::new(name);
+    if path.components().count() > 1 || path.is_absolute() {
+        return is_file(path).then(|| path.to_path_buf());
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(name))
+        .find(|p| is_file(p))
+}
+
 /// Reads lines until the stream ends; each is logged and sent on.
 fn read_lines(r: Box<dyn Read + Send>, out: bool, tx: &Sender<Heard>, log: &EngineLog) {
     let mut r = BufReader::new(r);
@@ -429,6 +492,20 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(p.recent().contains(&"got hello".to_string()));
+    }
+
+    /// A C program that does not flush (here sed, with its output on a
+    /// pipe) still hands over each line as it ends: GNU Chess 6.2.7's
+    /// moves otherwise waited in its stdio buffer.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn an_engine_that_does_not_flush_is_heard_line_by_line() {
+        assert!(stdbuf().is_some(), "coreutils' stdbuf is not installed");
+        let cmd = CommandLine::parse("sed s/^/got-/").unwrap();
+        let mut p = EngineProcess::spawn(&cmd, EngineLog::none()).unwrap();
+        p.send("hello").unwrap();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        assert_eq!(p.next_line(deadline), Next::Line("got-hello".into()));
     }
 
     #[test]
