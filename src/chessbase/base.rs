@@ -61,7 +61,7 @@ impl<R: Read + Seek> BaseReader<R> {
     }
 
     /// The number of games the index announces.
-    pub fn count(&self) -> u32 {
+    pub fn announced(&self) -> u32 {
         self.count
     }
 

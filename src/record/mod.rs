@@ -11,6 +11,7 @@
 //! No chess rules live here: moves are SAN strings as the game module wrote
 //! or will check them.
 
+pub mod cbf_files;
 pub mod civil;
 pub mod durable;
 pub mod escape;
