@@ -23,6 +23,7 @@ pub fn fatal(command: &str, why: &str, status: u8) -> u8 {
     status
 }
 
+pub mod cbf;
 pub mod client;
 pub mod demo;
 pub mod epd;
