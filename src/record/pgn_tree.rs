@@ -40,6 +40,23 @@ impl PgnLine {
             .map(|n| 1 + n.variations.iter().map(PgnLine::count).sum::<usize>())
             .sum()
     }
+
+    /// The line with every input line number 0, for comparing lines that
+    /// were read from different texts.
+    pub fn without_lines(&self) -> PgnLine {
+        PgnLine {
+            comments: self.comments.clone(),
+            moves: self
+                .moves
+                .iter()
+                .map(|n| PgnNode {
+                    line: 0,
+                    variations: n.variations.iter().map(PgnLine::without_lines).collect(),
+                    ..n.clone()
+                })
+                .collect(),
+        }
+    }
 }
 
 /// The NAG of a move suffix (`!` 1, `?` 2, `!!` 3, `??` 4, `!?` 5, `?!` 6).
@@ -124,21 +141,6 @@ mod tests {
         }
     }
 
-    fn without_lines(l: &PgnLine) -> PgnLine {
-        PgnLine {
-            comments: l.comments.clone(),
-            moves: l
-                .moves
-                .iter()
-                .map(|n| PgnNode {
-                    line: 0,
-                    variations: n.variations.iter().map(without_lines).collect(),
-                    ..n.clone()
-                })
-                .collect(),
-        }
-    }
-
     #[test]
     fn reader_keeps_variations_comments_and_nags() {
         let g = &read_pgn_games(GAME).unwrap()[0];
@@ -178,7 +180,10 @@ mod tests {
             "{text}"
         );
         let back = &read_pgn_games(&text).unwrap()[0];
-        assert_eq!(without_lines(&back.tree), without_lines(&g.tree));
+        assert_eq!(
+            PgnLine::without_lines(&back.tree),
+            PgnLine::without_lines(&g.tree)
+        );
     }
 
     #[test]
