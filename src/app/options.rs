@@ -133,11 +133,14 @@ pub struct MatchOptions {
     #[arg(long)]
     #[serde(default)]
     pub no_swap: bool,
-    /// Openings: an EPD file (one position per line) or a PGN file (the
-    /// moves of each game); each opening is played once with each colour.
+    /// Openings: an EPD file (one position per line), a PGN file (the
+    /// moves of each game), a ChessBase base (.cbi, its .cbf beside it: the
+    /// main line of each game) or FBK book (.fbk: each line); each opening
+    /// is played once with each colour.
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
-    /// Use at most this many plies of each PGN opening [default: 16].
+    /// Use at most this many plies of each PGN, CBI or FBK opening
+    /// [default: 16].
     #[arg(long, value_name = "N")]
     pub opening_plies: Option<usize>,
     /// Shuffle the openings with this seed (default: file order).
