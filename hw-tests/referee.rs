@@ -1320,3 +1320,54 @@ fn openings_come_from_a_chessbase_base_and_an_fbk_book() {
     replay(&games[0]);
     assert_eq!(games[0].sans[..3], ["c4", "e5", "Nc3"]);
 }
+
+/// `--cbf BASE` appends every finished game to a ChessBase base beside the
+/// PGN: `argus cbf to-pgn` reads back the same games (moves, players,
+/// results, the clock comments).
+#[test]
+fn a_match_is_written_as_a_chessbase_base_too() {
+    let rig = rig_or_skip!();
+    let mut bout = Bout::new(rig);
+    let base = bout.path("MATCH");
+    let base_arg = path_arg(&base);
+    bout.start_referee(&[
+        "--games",
+        "2",
+        "--max-moves",
+        "15",
+        "--tc",
+        "300+5",
+        "--cbf",
+        &base_arg,
+    ]);
+    bout.start_client(0, 11, &[]);
+    bout.start_client(1, 12, &[]);
+    assert_eq!(bout.finish(60), [0, 0, 0]);
+    let games = bout.games_in(&bout.pgn_path());
+    assert_eq!(games.len(), 2);
+
+    let back = bout.path("back.pgn");
+    let out = std::process::Command::new(argus_bin())
+        .args(["cbf", "to-pgn", &base_arg, &path_arg(&back)])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let cb = bout.games_in(&back);
+    assert_eq!(cb.len(), 2);
+    for (g, c) in games.iter().zip(&cb) {
+        assert_eq!(g.sans, c.sans);
+        for tag in ["White", "Black", "Result", "Event"] {
+            assert_eq!(g.tag(tag), c.tag(tag), "{tag}");
+        }
+        let clocks = c
+            .tree
+            .moves
+            .iter()
+            .filter(|n| n.comments.first().is_some_and(|t| t.contains("[%clk ")));
+        assert_eq!(
+            clocks.count(),
+            c.sans.len(),
+            "a clock comment on every move"
+        );
+    }
+}

@@ -256,6 +256,13 @@ pub struct OutputOptions {
     /// sprt_result.
     #[arg(long, value_name = "FILE")]
     pub results_json: Option<PathBuf>,
+    /// Also append every finished game to this ChessBase 1993 base
+    /// (BASE.cbf + BASE.cbi; created if missing): the games file synced,
+    /// then the index replaced atomically. What the format cannot hold
+    /// (over 250 half-moves, names over 63 bytes, ...) is reported with the
+    /// game's number (docs/chessbase.md).
+    #[arg(long, value_name = "BASE")]
+    pub cbf: Option<PathBuf>,
 }
 
 impl OutputOptions {
@@ -268,6 +275,7 @@ impl OutputOptions {
             feed: self.feed.or(f.feed),
             journal: self.journal.or(f.journal),
             results_json: self.results_json.or(f.results_json),
+            cbf: self.cbf.or(f.cbf),
         }
     }
 

@@ -10,7 +10,8 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 use super::record::{MAX_COMMENTS_PART, MAX_TEXT, text_byte};
 use super::{CbGame, CbResult, Comment, MAX_DEPTH, Ply};
 use crate::game::{parse_san, san_of};
-use crate::record::pgn_read::PgnText;
+use crate::record::pgn::{PgnGame, write_pgn};
+use crate::record::pgn_read::{PgnText, read_pgn_games};
 use crate::record::pgn_tree::{PgnLine, PgnNode, TreeGame};
 
 /// Most half-moves (main line and variations) of a game, as the document
@@ -137,6 +138,23 @@ pub fn from_pgn(t: &PgnText) -> Converted {
         .map(|(n, _)| n.clone())
         .collect();
     c
+}
+
+/// Converts a game as argus writes it (a finished match game) for a CBF
+/// record, through its PGN text: what [`from_pgn`] keeps of that text (its
+/// clock comments too) and reports.
+pub fn from_pgn_game(g: &PgnGame) -> Converted {
+    match read_pgn_games(&write_pgn(g)) {
+        Ok(games) if games.len() == 1 => from_pgn(&games[0]),
+        Ok(games) => Converted {
+            error: Some(format!("its PGN reads as {} games", games.len())),
+            ..Converted::default()
+        },
+        Err(e) => Converted {
+            error: Some(format!("its PGN does not read back: {e}")),
+            ..Converted::default()
+        },
+    }
 }
 
 fn convert(t: &PgnText, losses: &mut Vec<String>) -> Result<CbGame, String> {
@@ -488,6 +506,40 @@ mod tests {
         assert!(c.game.is_none());
         let e = c.error.unwrap();
         assert!(e.starts_with("line 4: move \"Ke3\""), "{e}");
+    }
+
+    #[test]
+    fn a_match_game_goes_through_its_pgn_text() {
+        use crate::record::pgn::PgnMove;
+        let g = PgnGame {
+            tags: vec![
+                ("White".into(), "alpha".into()),
+                ("Black".into(), "beta".into()),
+                ("Event".into(), "argus match".into()),
+                ("Site".into(), "lab".into()),
+            ],
+            moves: ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]
+                .iter()
+                .map(|san| PgnMove {
+                    san: san.to_string(),
+                    ..PgnMove::default()
+                })
+                .collect(),
+            ..PgnGame::default()
+        };
+        let c = from_pgn_game(&g);
+        assert_eq!(c.tags_not_kept, ["Site"]);
+        let cb = c.game.unwrap();
+        assert_eq!((cb.white.as_str(), cb.black.as_str()), ("alpha", "beta"));
+        assert_eq!(cb.moves.len(), 7);
+        let bad = PgnGame {
+            moves: vec![PgnMove {
+                san: "Ke2".into(),
+                ..PgnMove::default()
+            }],
+            ..PgnGame::default()
+        };
+        assert!(from_pgn_game(&bad).error.unwrap().contains("Ke2"));
     }
 
     #[test]

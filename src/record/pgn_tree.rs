@@ -93,12 +93,38 @@ pub fn write_tree(g: &TreeGame) -> String {
     render(&g.tags, &g.result, &wrap(&tokens))
 }
 
+/// Longest token an embedded command is kept in (a longer one, or one never
+/// closed, may be broken across lines like any text).
+const MAX_COMMAND_TOKEN: usize = 60;
+
+/// Pushes a comment as [`push_comment`] does, each embedded command
+/// (`[%clk 0:05:05]`, as a match game's comments carry) kept in one token:
+/// the clock supplement puts one space between a command's name and its
+/// operand, and readers look for that space, not a line end.
+fn push_text_comment(tokens: &mut Vec<String>, text: &str) -> bool {
+    let start = tokens.len();
+    let pushed = push_comment(tokens, text);
+    let mut i = start;
+    while i + 1 < tokens.len() {
+        let t = &tokens[i];
+        let open = t.rfind("[%").is_some_and(|at| !t[at..].contains(']'));
+        if open && t.len() + 1 + tokens[i + 1].len() <= MAX_COMMAND_TOKEN {
+            let next = tokens.remove(i + 1);
+            tokens[i].push(' ');
+            tokens[i].push_str(&next);
+        } else {
+            i += 1;
+        }
+    }
+    pushed
+}
+
 /// Pushes the tokens of `line`, whose first move is half-move `ply`
 /// (0 = White's first).
 fn line_tokens(tokens: &mut Vec<String>, line: &PgnLine, ply: u64) {
     let mut need_number = true;
     for c in &line.comments {
-        push_comment(tokens, c);
+        push_text_comment(tokens, c);
     }
     for (i, node) in line.moves.iter().enumerate() {
         let p = ply + i as u64;
@@ -114,7 +140,7 @@ fn line_tokens(tokens: &mut Vec<String>, line: &PgnLine, ply: u64) {
             tokens.push(format!("${nag}"));
         }
         for c in &node.comments {
-            need_number |= push_comment(tokens, c);
+            need_number |= push_text_comment(tokens, c);
         }
         for v in &node.variations {
             tokens.push("(".to_string());
@@ -213,5 +239,28 @@ mod tests {
             ["a ) brace and a long comment number 0 with a line end"]
         );
         assert_eq!(back.tree.count(), 180);
+    }
+
+    #[test]
+    fn embedded_commands_are_never_broken_across_lines() {
+        let mut moves = PgnLine::default();
+        for i in 0..40 {
+            let mut n = node(if i % 2 == 0 { "Nf3" } else { "Nf6" });
+            n.comments
+                .push(format!("[%clk 0:05:{i:02}] [%emt 0:00:00.{i:03}] and text"));
+            moves.moves.push(n);
+        }
+        let mut open = node("e4");
+        open.comments
+            .push(format!("[%never closed {}", "word ".repeat(30)));
+        moves.moves.push(open);
+        let text = write_tree(&TreeGame {
+            moves,
+            result: "*".into(),
+            ..TreeGame::default()
+        });
+        assert!(text.lines().all(|l| l.chars().count() <= 79), "{text}");
+        assert_eq!(text.matches("[%clk 0:05:").count(), 40, "{text}");
+        assert_eq!(text.matches("[%emt 0:00:00.").count(), 40, "{text}");
     }
 }
