@@ -287,3 +287,39 @@ fn bad_games_are_reported_by_number_and_the_others_kept() {
     );
     assert!(!not.exists());
 }
+
+/// `-` is standard input for from-pgn; to-pgn writes to standard output
+/// without OUT (or with `-`), the report staying on standard error.
+#[test]
+fn standard_input_and_output() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("piped");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_argus"))
+        .args(["cbf", "from-pgn", "-", path(&base)])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(STANDARD.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    for args in [
+        vec!["cbf", "to-pgn", path(&base)],
+        vec!["cbf", "to-pgn", path(&base), "-"],
+    ] {
+        let out = argus(&args);
+        assert_eq!(out.status.code(), Some(0));
+        assert_eq!(text(&out.stderr), "1 games, 0 bad\n");
+        let games = read_pgn_games(&text(&out.stdout)).unwrap();
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].tag("White"), Some("Fischer, Robert J."));
+        assert_eq!(games[0].sans.len(), 85);
+    }
+}
