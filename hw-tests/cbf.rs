@@ -246,18 +246,26 @@ fn bad_games_are_reported_by_number_and_the_others_kept() {
     assert_eq!(out.status.code(), Some(1), "{report}");
     let cbi_name = cbi_path.display();
     let lines: Vec<&str> = report.lines().collect();
-    assert_eq!(lines.len(), 3, "{report}");
+    assert_eq!(lines.len(), 4, "{report}");
+    let end = cbf.len();
+    assert_eq!(
+        lines[0],
+        format!(
+            "{cbi_name}: CBI byte 20: the index ends the games at byte {end}, the CBF has {} bytes",
+            end - 2
+        )
+    );
     assert!(
-        lines[0].starts_with(&format!(
+        lines[1].starts_with(&format!(
             "{cbi_name}: game 2: CBI byte 8: the index points outside the CBF"
         )),
         "{report}"
     );
     assert!(
-        lines[1].starts_with(&format!("{cbi_name}: game 4: CBF byte ")),
+        lines[2].starts_with(&format!("{cbi_name}: game 4: CBF byte ")),
         "{report}"
     );
-    assert_eq!(lines[2], "4 games, 2 bad");
+    assert_eq!(lines[3], "4 games, 2 bad");
 
     let back = dir.path().join("back.pgn");
     let out = argus(&["cbf", "to-pgn", path(&base), path(&back)]);

@@ -131,6 +131,11 @@ fn read_base(
     let name = sibling(base, "cbi").display().to_string();
     let w = |e: io::Error| format!("cannot write the report: {e}");
     let mut t = Tally::default();
+    if let Some(m) = games.end_mismatch() {
+        // Bytes past the end (an append cut short) or missing: the games
+        // say which of them are hurt.
+        writeln!(report, "{name}: {m}").map_err(w)?;
+    }
     for (n, game) in games {
         t.games += 1;
         match game {
@@ -319,7 +324,7 @@ mod tests {
         assert_eq!(status, EXIT_BAD_RECORDS, "{report}");
         let cbi = dir.path().join("b.cbi").display().to_string();
         assert!(
-            report.starts_with(&format!("{cbi}: game 2: CBF byte ")),
+            report.contains(&format!("\n{cbi}: game 2: CBF byte ")),
             "{report}"
         );
         assert!(report.ends_with("2 games, 1 bad\n"), "{report}");

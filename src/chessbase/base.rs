@@ -65,6 +65,23 @@ impl<R: Read + Seek> BaseReader<R> {
         self.count
     }
 
+    /// What the index's last entry (the first free offset) says against
+    /// the CBF's length, when they differ: the message for a check to
+    /// report. `None` when they agree or the entry is missing or bad (the
+    /// games' own errors say so).
+    pub fn end_mismatch(&self) -> Option<String> {
+        let n = self.count.checked_add(1)?;
+        let at = n as usize * ENTRY;
+        let entry: [u8; ENTRY] = self.cbi.get(at..at + ENTRY)?.try_into().ok()?;
+        let end = u64::from(entry_offset(entry, n)?);
+        (end != self.cbf_len).then(|| {
+            format!(
+                "CBI byte {at}: the index ends the games at byte {end}, the CBF has {} bytes",
+                self.cbf_len
+            )
+        })
+    }
+
     fn read(&mut self, n: u32) -> Result<CbGame, BaseError> {
         let at = n as usize * ENTRY;
         let err = |file, offset, message| BaseError {
@@ -185,6 +202,24 @@ mod tests {
         let e3 = all[2].1.clone().unwrap_err();
         assert_eq!((e3.game, e3.file), (3, "CBF"));
         assert!(e3.message.contains("truncated"), "{e3}");
+    }
+
+    #[test]
+    fn an_end_entry_that_disagrees_with_the_cbf_is_told() {
+        let (cbi, mut cbf) = base(&[game("A")]);
+        let len = cbf.len() as u64;
+        let r = BaseReader::new(cbi.clone(), Cursor::new(cbf.clone()), len).unwrap();
+        assert_eq!(r.end_mismatch(), None);
+        cbf.extend_from_slice(b"tail");
+        let r = BaseReader::new(cbi, Cursor::new(cbf), len + 4).unwrap();
+        let m = r.end_mismatch().unwrap();
+        assert_eq!(
+            m,
+            format!(
+                "CBI byte 8: the index ends the games at byte {len}, the CBF has {} bytes",
+                len + 4
+            )
+        );
     }
 
     #[test]
