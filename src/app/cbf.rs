@@ -40,7 +40,8 @@ pub enum CbfVerb {
         /// The base: BASE, BASE.cbi or BASE.cbf.
         #[arg(value_name = "BASE")]
         base: PathBuf,
-        /// Where to write (standard output when omitted or "-").
+        /// Where to write (standard output when omitted or "-"); not a
+        /// file of the base.
         #[arg(value_name = "OUT")]
         output: Option<PathBuf>,
     },
@@ -165,6 +166,17 @@ fn to_pgn(base: &Path, output: Option<&Path>, report: &mut dyn Write) -> Result<
     };
     match output.filter(|p| *p != Path::new(STDIO)) {
         Some(path) => {
+            let same = |a: &Path| {
+                std::fs::canonicalize(a)
+                    .ok()
+                    .is_some_and(|a| std::fs::canonicalize(path).ok() == Some(a))
+            };
+            if same(&sibling(base, "cbf")) || same(&sibling(base, "cbi")) {
+                return Err(format!(
+                    "{}: OUT must not be a file of the base",
+                    path.display()
+                ));
+            }
             let mut out = AtomicFile::create(path).map_err(|e| e.to_string())?;
             let status = write(&mut out)?;
             out.commit().map_err(|e| e.to_string())?;
@@ -344,6 +356,10 @@ mod tests {
         std::fs::write(dir.path().join("junk.cbf"), [0u8; 400]).unwrap();
         let e = check(&base, &mut Vec::new()).unwrap_err();
         assert!(e.contains("not a ChessBase base"), "{e}");
+        let cbf = dir.path().join("junk.cbf");
+        let e = to_pgn(&base, Some(&cbf), &mut Vec::new()).unwrap_err();
+        assert!(e.contains("must not be a file of the base"), "{e}");
+        assert_eq!(std::fs::read(&cbf).unwrap(), [0u8; 400]);
         let e = check(&dir.path().join("none"), &mut Vec::new()).unwrap_err();
         assert!(e.contains("none.cbi"), "{e}");
         let empty = dir.path().join("empty.pgn");
