@@ -166,12 +166,7 @@ fn to_pgn(base: &Path, output: Option<&Path>, report: &mut dyn Write) -> Result<
     };
     match output.filter(|p| *p != Path::new(STDIO)) {
         Some(path) => {
-            let same = |a: &Path| {
-                std::fs::canonicalize(a)
-                    .ok()
-                    .is_some_and(|a| std::fs::canonicalize(path).ok() == Some(a))
-            };
-            if same(&sibling(base, "cbf")) || same(&sibling(base, "cbi")) {
+            if is_base_file(path, base) {
                 return Err(format!(
                     "{}: OUT must not be a file of the base",
                     path.display()
@@ -186,6 +181,16 @@ fn to_pgn(base: &Path, output: Option<&Path>, report: &mut dyn Write) -> Result<
     }
 }
 
+/// Whether `path` is one of the base's two files (as they are now).
+fn is_base_file(path: &Path, base: &Path) -> bool {
+    let Ok(path) = std::fs::canonicalize(path) else {
+        return false;
+    };
+    ["cbf", "cbi"]
+        .iter()
+        .any(|ext| std::fs::canonicalize(sibling(base, ext)).ok().as_ref() == Some(&path))
+}
+
 /// `argus cbf check BASE`.
 fn check(base: &Path, report: &mut dyn Write) -> Result<u8, String> {
     read_base(base, report, |_| Ok(()))
@@ -194,6 +199,9 @@ fn check(base: &Path, report: &mut dyn Write) -> Result<u8, String> {
 /// `argus cbf from-pgn IN BASE`.
 fn from_pgn_file(input: &Path, base: &Path, report: &mut dyn Write) -> Result<u8, String> {
     let name = input.display().to_string();
+    if is_base_file(input, base) {
+        return Err(format!("{name}: IN must not be a file of the base"));
+    }
     let reader: Box<dyn io::BufRead> = if input == Path::new(STDIO) {
         Box::new(io::stdin().lock())
     } else {
@@ -358,6 +366,8 @@ mod tests {
         assert!(e.contains("not a ChessBase base"), "{e}");
         let cbf = dir.path().join("junk.cbf");
         let e = to_pgn(&base, Some(&cbf), &mut Vec::new()).unwrap_err();
+        assert!(e.contains("must not be a file of the base"), "{e}");
+        let e = from_pgn_file(&cbf, &base, &mut Vec::new()).unwrap_err();
         assert!(e.contains("must not be a file of the base"), "{e}");
         assert_eq!(std::fs::read(&cbf).unwrap(), [0u8; 400]);
         let e = check(&dir.path().join("none"), &mut Vec::new()).unwrap_err();
