@@ -163,7 +163,7 @@ fn pgn_to_cbf_and_back_keeps_moves_variations_comments_and_tags() {
     assert_eq!(out.status.code(), Some(0), "{report}");
     assert!(
         report.contains(
-            "game 1 (line 1): tags not kept (the format has no place for them): Site, Round"
+            "game 1 (line 1): tags not kept (the format has no place for them): Site, Round, Date (month and day)"
         ),
         "{report}"
     );

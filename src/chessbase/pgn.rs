@@ -137,6 +137,13 @@ pub fn from_pgn(t: &PgnText) -> Converted {
         })
         .map(|(n, _)| n.clone())
         .collect();
+    // The record holds the year only.
+    if t.tag("Date")
+        .and_then(|d| d.get(4..))
+        .is_some_and(|md| md.bytes().any(|b| b.is_ascii_digit()))
+    {
+        c.tags_not_kept.push("Date (month and day)".into());
+    }
     c
 }
 
@@ -228,6 +235,12 @@ fn convert(t: &PgnText, losses: &mut Vec<String>) -> Result<CbGame, String> {
     let start = match tag("FEN") {
         Some(fen) => {
             let p = start_pos(fen).ok_or_else(|| format!("FEN {fen:?} is not a legal position"))?;
+            if p.halfmoves() > 0 {
+                losses.push(format!(
+                    "FEN {fen:?}: the halfmove clock {} left out (the format holds the move number only)",
+                    p.halfmoves()
+                ));
+            }
             (p != Chess::default()).then_some(p)
         }
         None => None,
@@ -439,7 +452,7 @@ mod tests {
     fn a_game_goes_through_a_record_and_back_with_everything() {
         let c = one(ANNOTATED);
         assert_eq!(c.losses, Vec::<String>::new());
-        assert_eq!(c.tags_not_kept, ["Site"]);
+        assert_eq!(c.tags_not_kept, ["Site", "Date (month and day)"]);
         let g = c.game.unwrap();
         let back = decode_record(&encode_record(&g).unwrap()).unwrap();
         assert_eq!(back, g);
@@ -544,10 +557,12 @@ mod tests {
 
     #[test]
     fn a_starting_position_is_kept() {
-        let fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 40";
+        let fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 3 40";
         let c = one(&format!(
             "[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n40... Kd7 41. e4 *\n"
         ));
+        assert_eq!(c.losses.len(), 1, "{:?}", c.losses);
+        assert!(c.losses[0].contains("halfmove clock 3"), "{:?}", c.losses);
         let g = c.game.unwrap();
         let back = decode_record(&encode_record(&g).unwrap()).unwrap();
         let t = to_tree(&back);
