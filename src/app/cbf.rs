@@ -101,7 +101,8 @@ pub fn main(verb: CbfVerb) -> u8 {
 }
 
 /// A base whose first this many games are all bad is not a base (another
-/// kind of file under the name): reading stops there.
+/// kind of file under the name), nor a PGN file whose first this many games
+/// do not read: reading stops there.
 pub const NOT_A_BASE_AFTER: u64 = 20;
 
 /// Games read and games bad.
@@ -228,6 +229,11 @@ fn from_pgn_file(input: &Path, base: &Path, report: &mut dyn Write) -> Result<u8
                     e.line, e.message
                 )
                 .map_err(w)?;
+                if t.bad == t.games && t.games >= NOT_A_BASE_AFTER {
+                    return Err(format!(
+                        "{name}: not a PGN file (its first {n} games do not read)"
+                    ));
+                }
                 continue;
             }
         };
@@ -376,5 +382,10 @@ mod tests {
         std::fs::write(&empty, "").unwrap();
         let e = from_pgn_file(&empty, &base, &mut Vec::new()).unwrap_err();
         assert!(e.contains("no games"), "{e}");
+        let binary = dir.path().join("binary.pgn");
+        std::fs::write(&binary, "[x\n\n1. )\n\n".repeat(30)).unwrap();
+        let e = from_pgn_file(&binary, &dir.path().join("b2"), &mut Vec::new()).unwrap_err();
+        assert!(e.contains("not a PGN file"), "{e}");
+        assert!(!dir.path().join("b2.cbf").exists());
     }
 }
