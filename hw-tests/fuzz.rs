@@ -1,6 +1,7 @@
-//! Fuzzing the three places where outside bytes enter argus: the EPD
-//! parser ([`Record::parse`]), the line framer ([`Framer::push`]) and the
-//! referee core ([`Referee::handle`]). Inputs come from a seeded generator
+//! Fuzzing the places where outside bytes enter argus: the EPD parser
+//! ([`Record::parse`]), the line framer ([`Framer::push`]), the referee
+//! core ([`Referee::handle`]) and the ChessBase decoders (CBF records, a
+//! base through its CBI index, FBK books). Inputs come from a seeded generator
 //! (random bytes, printable text, and valid records damaged the way a noisy
 //! line damages them: flipped bits, lost, doubled and inserted bytes, cut
 //! lines). Nothing may panic, and memory must stay bounded: the framer's
@@ -14,10 +15,17 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use argus::chessbase::Ply;
+use argus::chessbase::base::BaseReader;
+use argus::chessbase::fbk::read_book;
+use argus::chessbase::index::encode_index;
+use argus::chessbase::pgn::from_pgn;
+use argus::chessbase::record::{decode_record, encode_record};
 use argus::epd::line_check;
 use argus::epd::{Operation, Record, RefReq};
 use argus::game::{self};
 use argus::link::{Frame, Framer};
+use argus::record::pgn_read::{PgnText, read_pgn_games};
 use argus::referee::{ClientId, Command, Input, Output, Referee, Settings, Verdict};
 use shakmaty::{Chess, Position};
 
@@ -373,4 +381,124 @@ fn drive(s: &Session) -> u64 {
 fn referee_core_takes_any_inputs() {
     // A case is a session of up to 300 inputs; the inputs are counted.
     fuzz("referee", session, drive);
+}
+
+/// ChessBase games with variations, comments, NAGs, a starting position.
+const CHESSBASE_PGN: &str = "[Event \"Hastings\"]\n[White \"Pillsbury, H\"]\n\
+    [Black \"Tarrasch, S\"]\n[Date \"1895\"]\n[WhiteElo \"2600\"]\n[ECO \"D63\"]\n[Result \"0-1\"]\n\n\
+    1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Bg5 Be7 5. Nf3 Nbd7 6. Rc1 O-O 7. e3 b6 $6 {Loses time}\n\
+    (7... c5 $1 $14 {Better} 8. dxc5 (8. Qa4 a6 (8... Qc7 $146) 9. Qb3) 8... Nxc5)\n\
+    8. cxd5 exd5 9. Qa4 c5 10. Qc6 Rb8 0-1\n\n\
+    [White \"A\"]\n[Black \"B\"]\n[SetUp \"1\"]\n[FEN \"4k3/1P6/8/3pP3/8/8/6p1/R3K2R w KQ d6 0 50\"]\n\n\
+    50. exd6 $1 (50. b8=N {under} g1=Q+ 51. Rxg1) (50. O-O-O g1=Q 51. Rhxg1) 50... g1=R+\n\
+    51. Rxg1 Kd7 52. b8=Q 1-0\n\n\
+    [White \"C\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 *\n";
+
+/// The main lines of [`CHESSBASE_PGN`]'s games from the initial position
+/// as FBK books: from and to squares, bit 6 going on with the line, bit 7
+/// ending it, and a weak last move.
+fn fbk_of(games: &[PgnText]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for g in games.iter().filter(|g| g.tag("FEN").is_none()) {
+        let mut pos = Chess::default();
+        for (i, san) in g.sans.iter().enumerate() {
+            let m = game::parse_san(&pos, san).unwrap();
+            let to = match m {
+                shakmaty::Move::Castle { king, rook } => {
+                    let file = if rook.file() > king.file() { 6 } else { 2 };
+                    u32::from(king.rank()) * 8 + file
+                }
+                m => m.to() as u32,
+            };
+            let go_on = if i > 0 { 0x40 } else { 0 };
+            let end = if i + 1 == g.sans.len() { 0x80 } else { 0 };
+            let weak = if i + 1 == g.sans.len() { 0x80 } else { 0 };
+            out.push(m.from().unwrap() as u8 | go_on | end);
+            out.push(to as u8 | weak);
+            pos.play_unchecked(m);
+        }
+    }
+    out
+}
+
+/// Number of moves in a CBF line and its variations.
+fn plies(line: &[Ply]) -> usize {
+    line.iter()
+        .map(|p| 1 + p.variations.iter().map(|v| plies(v)).sum::<usize>())
+        .sum()
+}
+
+#[test]
+fn chessbase_decoders_take_any_bytes() {
+    let games = read_pgn_games(CHESSBASE_PGN).unwrap();
+    let records: Vec<Vec<u8>> = games
+        .iter()
+        .map(|g| encode_record(&from_pgn(g).game.unwrap()).unwrap())
+        .collect();
+    let book = fbk_of(&games);
+    // A case is one record, one base (an index and a games file) or one
+    // book; each counts as one input.
+    fuzz(
+        "chessbase",
+        |rng| {
+            let kind = rng.u8(0..3);
+            let valid = match kind {
+                0 => records[rng.usize(..records.len())].clone(),
+                1 => {
+                    let cbf = records.concat();
+                    let mut offsets = vec![0u32];
+                    for r in &records[..records.len() - 1] {
+                        offsets.push(offsets.last().unwrap() + r.len() as u32);
+                    }
+                    let mut base = encode_index(&offsets, cbf.len() as u32);
+                    base.extend(cbf);
+                    base
+                }
+                _ => book.clone(),
+            };
+            let bytes = match rng.u8(0..8) {
+                0 => (0..rng.usize(0..300)).map(|_| rng.u8(..)).collect(),
+                _ => mutate(rng, &valid),
+            };
+            (kind, bytes)
+        },
+        |(kind, bytes)| {
+            let n = bytes.len();
+            match kind {
+                0 => {
+                    if let Ok(g) = decode_record(bytes) {
+                        assert!(
+                            plies(&g.moves) <= n,
+                            "{} moves from {n} bytes",
+                            plies(&g.moves)
+                        );
+                        assert!(g.white.len() + g.black.len() + g.source.len() <= 4 * n);
+                        // What argus reads, it writes back the same.
+                        if let Ok(again) = encode_record(&g) {
+                            assert_eq!(decode_record(&again).as_ref(), Ok(&g));
+                        }
+                    }
+                }
+                1 => {
+                    // The index is the first 20 bytes (four entries and a
+                    // count), or less when the input is shorter.
+                    let cut = n.min(20);
+                    let cbf = bytes[cut..].to_vec();
+                    let len = cbf.len() as u64;
+                    if let Ok(reader) =
+                        BaseReader::new(bytes[..cut].to_vec(), std::io::Cursor::new(cbf), len)
+                    {
+                        assert!(reader.count() <= cut / 4);
+                    }
+                }
+                _ => {
+                    let (lines, errors) = read_book(bytes);
+                    let moves: usize = lines.iter().map(|l| l.moves.len()).sum();
+                    assert!(moves <= n / 2, "{moves} moves from {n} bytes");
+                    assert!(lines.len() + errors.len() <= n / 2 + 1);
+                }
+            }
+            1
+        },
+    );
 }

@@ -16,6 +16,7 @@ mod common;
 mod tmux;
 
 mod badclient;
+mod cbf;
 mod demo;
 mod engine;
 mod fuzz;

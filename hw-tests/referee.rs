@@ -1272,3 +1272,102 @@ fn a_headless_match_prints_statistics_writes_the_results_file_and_stops_by_sprt(
         .collect();
     assert_eq!(names, ["results.json"]);
 }
+
+/// Openings from a ChessBase base (`.cbi`, written by `argus cbf from-pgn`:
+/// each game's main line, its variations left aside) and from an FBK book
+/// (each line): every game of the match starts with its opening's moves
+/// (games cut short by --max-moves: their moves are what counts here).
+#[test]
+fn openings_come_from_a_chessbase_base_and_an_fbk_book() {
+    let rig = rig_or_skip!();
+    let mut bout = Bout::new(rig);
+    let pgn = bout.path("book.pgn");
+    std::fs::write(
+        &pgn,
+        "[White \"book\"]\n\n1. d4 (1. e4 e5) 1... d5 2. c4 {Queen's Gambit} e6 *\n",
+    )
+    .expect("write the book");
+    let base = bout.path("BOOK");
+    let out = std::process::Command::new(argus_bin())
+        .args(["cbf", "from-pgn", &path_arg(&pgn), &path_arg(&base)])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    // The FBK line 1. c4 e5 2. Nc3 (from square, to square; bit 6 goes
+    // on with the line, bit 7 of the first byte ends it).
+    let fbk = bout.path("book.fbk");
+    std::fs::write(&fbk, [10u8, 26, 0x40 | 52, 36, 0xC0 | 1, 18]).expect("write the FBK");
+
+    let cbi = path_arg(&bout.path("BOOK.cbi"));
+    bout.start_referee(&["--games", "2", "--openings", &cbi, "--max-moves", "12"]);
+    bout.start_client(0, 3, &[]);
+    bout.start_client(1, 4, &[]);
+    assert_eq!(bout.finish(60), [0, 0, 0]);
+    let games = bout.games_in(&bout.pgn_path());
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        replay(g);
+        assert_eq!(g.sans[..4], ["d4", "d5", "c4", "e6"], "{:?}", g.sans);
+    }
+
+    let mut bout = Bout::new(rig_or_skip!());
+    bout.start_referee(&["--openings", &path_arg(&fbk), "--max-moves", "12"]);
+    bout.start_client(0, 5, &[]);
+    bout.start_client(1, 6, &[]);
+    assert_eq!(bout.finish(60), [0, 0, 0]);
+    let games = bout.games_in(&bout.pgn_path());
+    assert_eq!(games.len(), 1);
+    replay(&games[0]);
+    assert_eq!(games[0].sans[..3], ["c4", "e5", "Nc3"]);
+}
+
+/// `--cbf BASE` appends every finished game to a ChessBase base beside the
+/// PGN: `argus cbf to-pgn` reads back the same games (moves, players,
+/// results, the clock comments).
+#[test]
+fn a_match_is_written_as_a_chessbase_base_too() {
+    let rig = rig_or_skip!();
+    let mut bout = Bout::new(rig);
+    let base = bout.path("MATCH");
+    let base_arg = path_arg(&base);
+    bout.start_referee(&[
+        "--games",
+        "2",
+        "--max-moves",
+        "15",
+        "--tc",
+        "300+5",
+        "--cbf",
+        &base_arg,
+    ]);
+    bout.start_client(0, 11, &[]);
+    bout.start_client(1, 12, &[]);
+    assert_eq!(bout.finish(60), [0, 0, 0]);
+    let games = bout.games_in(&bout.pgn_path());
+    assert_eq!(games.len(), 2);
+
+    let back = bout.path("back.pgn");
+    let out = std::process::Command::new(argus_bin())
+        .args(["cbf", "to-pgn", &base_arg, &path_arg(&back)])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let cb = bout.games_in(&back);
+    assert_eq!(cb.len(), 2);
+    for (g, c) in games.iter().zip(&cb) {
+        assert_eq!(g.sans, c.sans);
+        for tag in ["White", "Black", "Result", "Event"] {
+            assert_eq!(g.tag(tag), c.tag(tag), "{tag}");
+        }
+        let clocks = c
+            .tree
+            .moves
+            .iter()
+            .filter(|n| n.comments.first().is_some_and(|t| t.contains("[%clk ")));
+        assert_eq!(
+            clocks.count(),
+            c.sans.len(),
+            "a clock comment on every move"
+        );
+    }
+}

@@ -12,6 +12,7 @@ use argus::app;
 /// (docs/performance.md).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+use argus::app::cbf::CbfVerb;
 use argus::app::epd::EpdVerb;
 use argus::app::options::{ClientArgs, DemoArgs, RefereeArgs, ResumeArgs, WatchArgs};
 use argus::app::wire::WireArgs;
@@ -128,6 +129,22 @@ enum Cmd {
         argus wire /tmp/a-inner /tmp/b-inner --baud 2400 --bit-error-rate 0.0001 --seed 3\n  \
         argus wire /tmp/a-inner /tmp/b-inner --cut-at 30 --cut-for 10 --log wire.log")]
     Wire(WireArgs),
+    /// ChessBase 1993 bases (CBF games + CBI index): to PGN, from PGN,
+    /// checked.
+    ///
+    /// Every bad game is reported with its number and why; the other games
+    /// are still read and written. Exit status: 0 when every game was good,
+    /// 1 when some game was bad (or, for from-pgn, lost a part the format
+    /// cannot hold), 2 when a file cannot be read or written, or is not a
+    /// base (docs/chessbase.md).
+    #[command(after_help = "Examples:\n  \
+        argus cbf to-pgn GAMES.CBI games.pgn\n  \
+        argus cbf from-pgn match.pgn MATCH\n  \
+        argus cbf check GAMES.CBI")]
+    Cbf {
+        #[command(subcommand)]
+        verb: CbfVerb,
+    },
     /// List this machine's serial ports (USB adapters with their ids).
     #[command(after_help = "Examples:\n  \
         argus ports\n  \
@@ -143,8 +160,9 @@ fn main() -> ExitCode {
         Cmd::Client(args) => app::exit_status("argus client", app::client::run(args)),
         Cmd::Demo(args) => app::exit_status("argus demo", app::demo::run(args)),
         Cmd::Wire(args) => app::exit_status("argus wire", app::wire::run(args)),
-        // Its own statuses: 1 means some records were bad (docs/kit.md).
+        // Their own statuses: 1 means some records or games were bad.
         Cmd::Epd { verb } => app::epd::main(verb),
+        Cmd::Cbf { verb } => app::cbf::main(verb),
         Cmd::Ports => app::ports::main(),
     };
     ExitCode::from(code)

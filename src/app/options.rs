@@ -133,11 +133,14 @@ pub struct MatchOptions {
     #[arg(long)]
     #[serde(default)]
     pub no_swap: bool,
-    /// Openings: an EPD file (one position per line) or a PGN file (the
-    /// moves of each game); each opening is played once with each colour.
+    /// Openings: an EPD file (one position per line), a PGN file (the
+    /// moves of each game), a ChessBase base (.cbi, its .cbf beside it: the
+    /// main line of each game) or FBK book (.fbk: each line); each opening
+    /// is played once with each colour.
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
-    /// Use at most this many plies of each PGN opening [default: 16].
+    /// Use at most this many plies of each PGN, CBI or FBK opening
+    /// [default: 16].
     #[arg(long, value_name = "N")]
     pub opening_plies: Option<usize>,
     /// Shuffle the openings with this seed (default: file order).
@@ -253,6 +256,13 @@ pub struct OutputOptions {
     /// sprt_result.
     #[arg(long, value_name = "FILE")]
     pub results_json: Option<PathBuf>,
+    /// Also append every finished game to this ChessBase 1993 base
+    /// (BASE.cbf + BASE.cbi; created if missing): the games file synced,
+    /// then the index replaced atomically. What the format cannot hold
+    /// (over 250 half-moves, names over 63 bytes, ...) is reported with the
+    /// game's number (docs/chessbase.md).
+    #[arg(long, value_name = "BASE")]
+    pub cbf: Option<PathBuf>,
 }
 
 impl OutputOptions {
@@ -265,6 +275,7 @@ impl OutputOptions {
             feed: self.feed.or(f.feed),
             journal: self.journal.or(f.journal),
             results_json: self.results_json.or(f.results_json),
+            cbf: self.cbf.or(f.cbf),
         }
     }
 

@@ -8,8 +8,11 @@ use std::time::Duration;
 use crossbeam_channel::Sender;
 use log::{error, info, warn};
 
+use crate::chessbase::pgn::from_pgn_game;
+use crate::chessbase::record::encode_record;
 use crate::journal::replay::Replay;
 use crate::journal::{Entry, JournalWriter};
+use crate::record::cbf_files::{append_game, base_ends_with};
 use crate::record::durable::{append_pgn, write_atomic};
 use crate::record::pgn::{PgnGame, write_pgn};
 use crate::record::transcript::Transcript;
@@ -57,6 +60,7 @@ pub struct Outputs {
     headless: bool,
     relay_timings: Option<RelayWatch>,
     results_json: Option<PathBuf>,
+    cbf: Option<PathBuf>,
 }
 
 /// Whether the outputs of an input call for a journal checkpoint (a move
@@ -88,6 +92,7 @@ impl Outputs {
             headless,
             relay_timings: None,
             results_json: None,
+            cbf: None,
         })
     }
 
@@ -101,6 +106,7 @@ impl Outputs {
             headless,
             relay_timings: None,
             results_json: None,
+            cbf: None,
         }
     }
 
@@ -108,6 +114,13 @@ impl Outputs {
     /// (see [`Outputs::match_stats`]).
     pub fn with_results_json(mut self, path: Option<PathBuf>) -> Outputs {
         self.results_json = path;
+        self
+    }
+
+    /// Appends every finished game to this ChessBase base (`--cbf`; see
+    /// [`Outputs::finished_game`]).
+    pub fn with_cbf(mut self, base: Option<PathBuf>) -> Outputs {
+        self.cbf = base;
         self
     }
 
@@ -318,11 +331,26 @@ impl Outputs {
     /// fails, the game goes into the application log so that it is not
     /// lost. Once written, the journal says so (a resume then does not
     /// write it again).
+    ///
+    /// With `--cbf`, the game is then appended to the ChessBase base
+    /// ([`Outputs::cbf_game`]).
     pub fn finished_game(&mut self, number: u32, game: &PgnGame) {
+        self.finish_game(number, game, false);
+    }
+
+    /// [`Outputs::finished_game`] for a game that ended before a crash and
+    /// that the journal does not mark as saved: it is not appended to the
+    /// ChessBase base again if it is the base's last game.
+    pub fn finished_game_after_crash(&mut self, number: u32, game: &PgnGame) {
+        self.finish_game(number, game, true);
+    }
+
+    fn finish_game(&mut self, number: u32, game: &PgnGame, after_crash: bool) {
         let text = write_pgn(game);
-        match &self.pgn {
-            Some(path) => {
-                if let Err(e) = append_pgn(path, game) {
+        let saved = match &self.pgn {
+            Some(path) => match append_pgn(path, game) {
+                Ok(()) => true,
+                Err(e) => {
                     error!(
                         "cannot append to the PGN file {} ({e}); the game is kept here:\n{text}",
                         path.display()
@@ -331,12 +359,61 @@ impl Outputs {
                         "cannot write the PGN file {}: {e}",
                         path.display()
                     ));
-                    return;
+                    false
                 }
+            },
+            None => {
+                info!("finished game:\n{text}");
+                true
             }
-            None => info!("finished game:\n{text}"),
+        };
+        self.cbf_game(number, game, after_crash);
+        if saved {
+            self.journal_saved(number);
         }
-        self.journal_saved(number);
+    }
+
+    /// Appends finished game `number` to the `--cbf` base; `after_crash`,
+    /// unless it is there already as the base's last game (the crash came
+    /// between the append and the journal's note). What the format
+    /// cannot hold (over 250 half-moves, long names, ...) is reported, in
+    /// the log and on stdout when headless, and the game written without
+    /// it; a game it cannot hold at all, or a base that cannot be written,
+    /// is reported the same way. The match goes on either way.
+    pub fn cbf_game(&mut self, number: u32, game: &PgnGame, after_crash: bool) {
+        let Some(base) = self.cbf.clone() else {
+            return;
+        };
+        let name = base.display();
+        let c = from_pgn_game(game);
+        for loss in &c.losses {
+            let line = format!("game {number}: in the ChessBase base {name}: {loss}");
+            warn!("{line}");
+            self.headless_line(&line);
+        }
+        if !c.tags_not_kept.is_empty() {
+            info!(
+                "game {number}: tags the ChessBase base {name} has no place for: {}",
+                c.tags_not_kept.join(", ")
+            );
+        }
+        let written = match (c.game, c.error) {
+            (Some(g), _) => encode_record(&g).and_then(|record| {
+                if after_crash && base_ends_with(&base, &record) {
+                    info!("game {number} is already in the ChessBase base {name}");
+                    return Ok(());
+                }
+                append_game(&base, &record).map(|n| {
+                    info!("game {number} written to the ChessBase base {name} as its game {n}")
+                })
+            }),
+            (None, e) => Err(e.unwrap_or_default()),
+        };
+        if let Err(e) = written {
+            let line = format!("game {number}: not written to the ChessBase base {name}: {e}");
+            error!("{line}");
+            self.headless_line(&line);
+        }
     }
 
     /// Records in the journal that finished game `number` is in the PGN
@@ -383,5 +460,49 @@ impl Outputs {
             error!("cannot flush the transcript: {e}");
         }
         log::logger().flush();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::cbf_files::open_base;
+    use crate::record::pgn::PgnMove;
+
+    fn game(sans: &[&str]) -> PgnGame {
+        PgnGame {
+            tags: vec![("White".into(), "alpha".into())],
+            moves: sans
+                .iter()
+                .map(|s| PgnMove {
+                    san: s.to_string(),
+                    ..PgnMove::default()
+                })
+                .collect(),
+            ..PgnGame::default()
+        }
+    }
+
+    #[test]
+    fn finished_games_go_to_the_chessbase_base_cut_where_they_do_not_fit() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().join("match");
+        let mut out = Outputs::none(false).with_cbf(Some(base.clone()));
+        let shuffle = ["Nf3", "Nf6", "Ng1", "Ng8"].repeat(70);
+        let long = game(&shuffle);
+        out.finished_game(1, &long);
+        // The same game again is a game of its own...
+        out.finished_game(2, &long);
+        // ...but not after a crash that came once it was written.
+        out.finished_game_after_crash(2, &long);
+        out.cbf_game(2, &long, true);
+        // A game the format cannot hold at all is left out.
+        out.finished_game(3, &game(&["e4", "Ke7"]));
+        out.finished_game(4, &game(&["d4"]));
+        let moves: Vec<usize> = open_base(&base)
+            .unwrap()
+            .map(|(_, g)| g.unwrap().moves.len())
+            .collect();
+        assert_eq!(moves, [250, 250, 1]);
     }
 }

@@ -119,7 +119,8 @@ pub fn start_files(
         output.live_pgn.clone(),
         headless,
     )?
-    .with_results_json(output.results_json.clone());
+    .with_results_json(output.results_json.clone())
+    .with_cbf(output.cbf.clone());
     dir.note(journal);
     outputs.set_journal(open_journal(journal)?);
     let feed = start_feed(output.feed.as_deref(), journal)?;
@@ -137,6 +138,7 @@ pub fn recorded(output: &OutputOptions, log_dir: &Path, journal: &Path) -> Outpu
         journal: Some(abs(journal)),
         feed: output.feed.clone(),
         results_json: output.results_json.as_deref().map(abs),
+        cbf: output.cbf.as_deref().map(abs),
     }
 }
 

@@ -110,11 +110,13 @@ pub fn run(args: ResumeArgs) -> Outcome {
         if outputs.pgn_ends_with(&game) {
             info!("game {number} is already in the PGN file");
             outputs.journal_note(&format!("game {number} found in the PGN file"));
+            // The ChessBase base may not have it yet.
+            outputs.cbf_game(number, &game, true);
             // Mark it as saved without writing it again.
             outputs.journal_saved(number);
         } else {
             info!("game {number} ended before the crash: writing it to the PGN now");
-            outputs.finished_game(number, &game);
+            outputs.finished_game_after_crash(number, &game);
         }
     }
     let core = loaded.replay.into_core();
@@ -148,6 +150,7 @@ fn outputs_of(given: &OutputOptions, recorded: &OutputSettings) -> OutputOptions
         feed: recorded.feed.clone(),
         journal: None,
         results_json: recorded.results_json.clone(),
+        cbf: recorded.cbf.clone(),
     })
 }
 
@@ -178,6 +181,7 @@ mod tests {
             journal: Some("/m/logs/journal.log".into()),
             feed: Some("0.0.0.0:7070".into()),
             results_json: None,
+            cbf: None,
         };
         let o = outputs_of(&OutputOptions::default(), &recorded);
         assert_eq!(o.pgn, recorded.pgn);

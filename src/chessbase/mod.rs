@@ -16,9 +16,11 @@ use std::fmt;
 
 use shakmaty::Move;
 
+pub mod base;
 pub mod fbk;
 pub mod index;
 pub mod movegen;
+pub mod pgn;
 pub mod record;
 
 /// Deepest variation nesting read or written.

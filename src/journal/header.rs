@@ -46,17 +46,20 @@ pub struct OutputSettings {
     pub feed: Option<String>,
     /// `--results-json`: the match statistics file.
     pub results_json: Option<PathBuf>,
+    /// `--cbf`: the ChessBase base the games are appended to.
+    pub cbf: Option<PathBuf>,
 }
 
 /// The output keys of the header: optional, so that journals written
 /// before they existed still load.
-const OUTPUT_KEYS: [&str; 6] = [
+const OUTPUT_KEYS: [&str; 7] = [
     "output-pgn",
     "output-live-pgn",
     "output-log-dir",
     "output-journal",
     "output-feed",
     "output-results-json",
+    "output-cbf",
 ];
 
 /// Settings added after the first journals were written: optional too,
@@ -216,6 +219,7 @@ impl Header {
             optional_path(&o.journal),
             optional(&o.feed),
             optional_path(&o.results_json),
+            optional_path(&o.cbf),
         ]) {
             v.push(set(key, values));
         }
@@ -414,6 +418,7 @@ impl HeaderBuilder {
                 "output-journal" => output.journal = opt()?.map(PathBuf::from),
                 "output-feed" => output.feed = opt()?,
                 "output-results-json" => output.results_json = opt()?.map(PathBuf::from),
+                "output-cbf" => output.cbf = opt()?.map(PathBuf::from),
                 other => return Err(format!("unknown setting {other:?}")),
             }
             seen.push(key.as_str());
@@ -566,6 +571,7 @@ mod tests {
                 journal: Some("/var/log/argus/journal.log".into()),
                 feed: Some("0.0.0.0:7070".into()),
                 results_json: Some("/home/td/results.json".into()),
+                cbf: Some("/home/td/MATCH".into()),
             },
         }
     }

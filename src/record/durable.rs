@@ -2,7 +2,7 @@
 //! appending a finished game with fsync, and replacing a file atomically.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use super::pgn::{PgnGame, write_pgn};
@@ -30,17 +30,76 @@ pub fn append_pgn(path: impl AsRef<Path>, game: &PgnGame) -> io::Result<()> {
 /// (on Unix) syncs the directory so the rename itself survives a crash.
 /// The temporary file is removed if anything fails before the rename.
 pub fn write_atomic(path: impl AsRef<Path>, contents: &str) -> io::Result<()> {
-    let path = path.as_ref();
-    let tmp = temp_path(path)?;
-    let result = write_synced(&tmp, contents).and_then(|()| {
-        fs::rename(&tmp, path).map_err(|e| context(e, "cannot rename temporary file onto", path))
-    });
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-        return result;
+    let mut f = AtomicFile::create(path)?;
+    f.write_all(contents.as_bytes())?;
+    f.commit()
+}
+
+/// A file written piece by piece that replaces `path` atomically when
+/// [`AtomicFile::commit`] is called, as [`write_atomic`] does with a whole
+/// text. Dropped without a commit, it removes its temporary file and leaves
+/// `path` as it was.
+pub struct AtomicFile {
+    path: PathBuf,
+    tmp: PathBuf,
+    file: Option<BufWriter<File>>,
+}
+
+impl AtomicFile {
+    /// Creates the temporary file beside `path`.
+    pub fn create(path: impl AsRef<Path>) -> io::Result<AtomicFile> {
+        let path = path.as_ref().to_path_buf();
+        let tmp = temp_path(&path)?;
+        let f = File::create(&tmp).map_err(|e| context(e, "cannot create", &tmp))?;
+        Ok(AtomicFile {
+            path,
+            tmp,
+            file: Some(BufWriter::new(f)),
+        })
     }
-    sync_dir(path);
-    Ok(())
+
+    /// Flushes and syncs the temporary file, renames it over the path, and
+    /// syncs the directory.
+    pub fn commit(mut self) -> io::Result<()> {
+        let Some(w) = self.file.take() else {
+            return Ok(());
+        };
+        let f = w
+            .into_inner()
+            .map_err(|e| context(e.into_error(), "cannot write", &self.tmp))?;
+        f.sync_all()
+            .map_err(|e| context(e, "cannot sync", &self.tmp))?;
+        fs::rename(&self.tmp, &self.path)
+            .map_err(|e| context(e, "cannot rename temporary file onto", &self.path))?;
+        sync_dir(&self.path);
+        Ok(())
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self.file.as_mut() {
+            Some(f) => f
+                .write(buf)
+                .map_err(|e| context(e, "cannot write", &self.tmp)),
+            None => Ok(0),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self.file.as_mut() {
+            Some(f) => f.flush().map_err(|e| context(e, "cannot write", &self.tmp)),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if self.file.take().is_some() {
+            let _ = fs::remove_file(&self.tmp);
+        }
+    }
 }
 
 fn temp_path(path: &Path) -> io::Result<PathBuf> {
@@ -54,13 +113,6 @@ fn temp_path(path: &Path) -> io::Result<PathBuf> {
     tmp_name.push(name);
     tmp_name.push(format!(".tmp-{}", std::process::id()));
     Ok(path.with_file_name(tmp_name))
-}
-
-fn write_synced(tmp: &Path, contents: &str) -> io::Result<()> {
-    let mut f = File::create(tmp).map_err(|e| context(e, "cannot create", tmp))?;
-    f.write_all(contents.as_bytes())
-        .map_err(|e| context(e, "cannot write", tmp))?;
-    f.sync_all().map_err(|e| context(e, "cannot sync", tmp))
 }
 
 /// Best effort: a failure here only weakens durability, not correctness.
@@ -133,6 +185,23 @@ mod tests {
         let path = dir.path().join("missing-dir").join("live.pgn");
         let err = write_atomic(&path, "x").unwrap_err();
         assert!(err.to_string().contains("missing-dir"), "{err}");
+    }
+
+    #[test]
+    fn an_atomic_file_dropped_uncommitted_leaves_the_old_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("base.cbf");
+        write_atomic(&path, "old").unwrap();
+        {
+            let mut f = AtomicFile::create(&path).unwrap();
+            f.write_all(b"half of the new").unwrap();
+        }
+        assert_eq!(fs::read(&path).unwrap(), b"old");
+        let mut f = AtomicFile::create(&path).unwrap();
+        f.write_all(b"new").unwrap();
+        f.commit().unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"new");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
     #[test]

@@ -11,6 +11,7 @@
 //! No chess rules live here: moves are SAN strings as the game module wrote
 //! or will check them.
 
+pub mod cbf_files;
 pub mod civil;
 pub mod durable;
 pub mod escape;
@@ -19,4 +20,5 @@ pub mod opening_order;
 pub mod openings;
 pub mod pgn;
 pub mod pgn_read;
+pub mod pgn_tree;
 pub mod transcript;

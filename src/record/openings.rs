@@ -1,17 +1,26 @@
-//! Opening lines for a match, from an EPD file (one position per line) or a
-//! PGN file (the first moves of each game).
+//! Opening lines for a match, from an EPD file (one position per line), a
+//! PGN file (the first moves of each game), a ChessBase base (the main line
+//! of each game) or a ChessBase FBK book (each line).
 
 use std::fs::File;
-use std::io::BufReader;
+use std::io::{BufReader, Read};
 use std::path::Path;
 
+use shakmaty::{Chess, Position};
+
+use super::cbf_files::{open_base, open_sized};
 use super::lines::LineReader;
 use super::pgn_read::PgnReader;
+use crate::chessbase::fbk::read_book;
+use crate::game::san_of;
 
 pub use super::opening_order::order_openings;
 
 /// Longest EPD line accepted (the serial line limit).
 pub const MAX_EPD_LINE: usize = 4096;
+/// Largest FBK book read (two bytes a move: more than the 100 000 lines of
+/// 500 moves the reader keeps would need).
+pub const MAX_FBK_BYTES: u64 = 100 << 20;
 
 /// One opening a game can start from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,21 +60,29 @@ impl Opening {
 enum Kind {
     Epd,
     Pgn,
+    Cbi,
+    Fbk,
 }
 
 /// Loads the openings in the file at `path`, keeping at most `ply_limit`
 /// moves of each PGN game.
 ///
-/// The kind of file is decided by its extension (`.epd`, `.pgn`, any case);
-/// without one of those, by its first non-blank line: `[` starts a PGN file,
-/// a line whose first field holds `/` (a piece placement) an EPD file.
+/// The kind of file is decided by its extension (`.epd`, `.pgn`, `.cbi`
+/// or `.cbf`, `.fbk`, any case); without one of those, by its first
+/// non-blank line: `[` starts a PGN file, a line whose first field holds
+/// `/` (a piece placement) an EPD file.
 ///
 /// EPD: every non-blank line is one [`Opening::Position`].
 /// PGN: every game is one [`Opening::Moves`].
+/// CBI (a ChessBase base, its CBF beside it): every game's main line is one
+/// [`Opening::Moves`] (from its starting position, if it has one).
+/// FBK (a ChessBase book): every line is one [`Opening::Moves`].
 ///
-/// Errors (as `file:line: what`) for a file that cannot be read, a PGN game
-/// that does not parse, an EPD line over [`MAX_EPD_LINE`] bytes, an EPD
-/// file that looks like PGN, an unknown kind, or no opening at all.
+/// Errors (as `file:line: what`, `file: game N: ...` or `file: byte B:
+/// ...`) for a file that cannot be read, a PGN game that does not parse, a
+/// bad game in a base, a book line with an illegal move, an EPD line over
+/// [`MAX_EPD_LINE`] bytes, an EPD file that looks like PGN, an unknown
+/// kind, or no opening at all.
 pub fn load_openings(path: impl AsRef<Path>, ply_limit: usize) -> Result<Vec<Opening>, String> {
     let path = path.as_ref();
     let name = path.display().to_string();
@@ -76,6 +93,8 @@ pub fn load_openings(path: impl AsRef<Path>, ply_limit: usize) -> Result<Vec<Ope
     let openings = match kind {
         Kind::Epd => load_epd(path, &name)?,
         Kind::Pgn => load_pgn(path, &name, ply_limit)?,
+        Kind::Cbi => load_cbi(path, &name, ply_limit)?,
+        Kind::Fbk => load_fbk(path, &name, ply_limit)?,
     };
     if openings.is_empty() {
         return Err(format!("{name}: no openings in the file"));
@@ -88,6 +107,8 @@ fn kind_from_extension(path: &Path) -> Option<Kind> {
     match ext.as_str() {
         "epd" => Some(Kind::Epd),
         "pgn" => Some(Kind::Pgn),
+        "cbi" | "cbf" => Some(Kind::Cbi),
+        "fbk" => Some(Kind::Fbk),
         _ => None,
     }
 }
@@ -169,6 +190,70 @@ fn load_pgn(path: &Path, name: &str, ply_limit: usize) -> Result<Vec<Opening>, S
         });
     }
     Ok(out)
+}
+
+fn load_cbi(path: &Path, name: &str, ply_limit: usize) -> Result<Vec<Opening>, String> {
+    let mut out = Vec::new();
+    for (n, game) in open_base(path)? {
+        let g = game.map_err(|e| format!("{name}: {e}"))?;
+        let tree = crate::chessbase::pgn::to_tree(&g);
+        out.push(Opening::Moves {
+            sans: tree
+                .moves
+                .moves
+                .into_iter()
+                .take(ply_limit)
+                .map(|m| m.san)
+                .collect(),
+            fen: g.start,
+            source: format!("{name}: game {n}"),
+            move_sources: Vec::new(),
+        });
+    }
+    Ok(out)
+}
+
+fn load_fbk(path: &Path, name: &str, ply_limit: usize) -> Result<Vec<Opening>, String> {
+    let (f, len) = open_sized(path)?;
+    if len > MAX_FBK_BYTES {
+        return Err(format!(
+            "{name}: {len} bytes is more than a book can be ({MAX_FBK_BYTES})"
+        ));
+    }
+    let mut bytes = Vec::with_capacity(len as usize);
+    f.take(MAX_FBK_BYTES)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("{name}: cannot read: {e}"))?;
+    let (lines, errors) = read_book(&bytes);
+    if let Some(e) = errors.first() {
+        let more = match errors.len() - 1 {
+            0 => String::new(),
+            k => format!(" (and {k} more bad lines)"),
+        };
+        return Err(format!("{name}: {e}{more}"));
+    }
+    Ok(lines
+        .into_iter()
+        .map(|line| {
+            let mut pos = Chess::default();
+            let sans = line
+                .moves
+                .iter()
+                .take(ply_limit)
+                .map(|m| {
+                    let san = san_of(&pos, m);
+                    pos.play_unchecked(*m);
+                    san
+                })
+                .collect();
+            Opening::Moves {
+                sans,
+                fen: None,
+                source: format!("{name}: byte {}", line.offset),
+                move_sources: Vec::new(),
+            }
+        })
+        .collect())
 }
 
 #[cfg(test)]
@@ -276,5 +361,92 @@ mod tests {
             err.contains("/nonexistent/dir/book.epd: cannot open"),
             "{err}"
         );
+    }
+
+    /// A base of the PGN games `pgn` as `dir/name.cbi` (and `.cbf`).
+    fn base(dir: &Path, name: &str, pgn: &str) -> std::path::PathBuf {
+        use crate::chessbase::{pgn::from_pgn, record::encode_record};
+        let mut w = super::super::cbf_files::BaseWriter::create(&dir.join(name)).unwrap();
+        for g in super::super::pgn_read::read_pgn_games(pgn).unwrap() {
+            w.push(&encode_record(&from_pgn(&g).game.unwrap()).unwrap())
+                .unwrap();
+        }
+        w.finish().unwrap();
+        dir.join(format!("{name}.cbi"))
+    }
+
+    /// Move openings as (moves, FEN, source); there are no others.
+    fn lines(got: &[Opening]) -> Vec<(String, Option<String>, String)> {
+        got.iter()
+            .map(|o| match o {
+                Opening::Moves {
+                    sans, fen, source, ..
+                } => (sans.join(" "), fen.clone(), source.clone()),
+                other => panic!("{other:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_chessbase_base_gives_its_main_lines() {
+        let dir = tempfile::tempdir().unwrap();
+        let pgn = "[White \"A\"]\n\n1. e4 e5 (1... c5 2. Nf3) 2. Nf3 {book} Nc6 3. Bb5 *\n\n\
+                   [SetUp \"1\"]\n[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]\n\n1. Kb2 Kg2 *\n";
+        let path = base(dir.path(), "book", pgn);
+        let name = path.display().to_string();
+        let fen = "8/8/8/8/8/8/8/K6k w - - 0 1".to_string();
+        assert_eq!(
+            lines(&load_openings(&path, 4).unwrap()),
+            [
+                ("e4 e5 Nf3 Nc6".into(), None, format!("{name}: game 1")),
+                ("Kb2 Kg2".into(), Some(fen), format!("{name}: game 2")),
+            ]
+        );
+        // A bad game is an error naming it; the index alone is no base.
+        let cbf = dir.path().join("book.cbf");
+        let bytes = std::fs::read(&cbf).unwrap();
+        std::fs::write(&cbf, &bytes[..bytes.len() - 3]).unwrap();
+        let err = load_openings(&path, 4).unwrap_err();
+        assert!(
+            err.starts_with(&format!("{name}: game 2: CBF byte ")),
+            "{err}"
+        );
+        std::fs::remove_file(&cbf).unwrap();
+        let err = load_openings(&path, 4).unwrap_err();
+        assert!(err.contains("book.cbf"), "{err}");
+    }
+
+    #[test]
+    fn an_fbk_book_gives_its_lines() {
+        let sq = |s: &str| s.parse::<shakmaty::Square>().unwrap() as u8;
+        // 1. c4 e5 2. Nc3 (ended), then 1. Nf3 d5 and a weak c4 (cut).
+        let book = [
+            [sq("c2"), sq("c4")],
+            [0x40 | sq("e7"), sq("e5")],
+            [0xC0 | sq("b1"), sq("c3")],
+            [sq("g1"), sq("f3")],
+            [0x40 | sq("d7"), sq("d5")],
+            [0xC0 | sq("c2"), 0x80 | sq("c4")],
+        ];
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("BOOK.FBK");
+        std::fs::write(&path, book.concat()).unwrap();
+        let name = path.display().to_string();
+        assert_eq!(
+            lines(&load_openings(&path, 2).unwrap()),
+            [
+                ("c4 e5".into(), None, format!("{name}: byte 0")),
+                ("Nf3 d5".into(), None, format!("{name}: byte 6")),
+            ]
+        );
+        std::fs::write(&path, [sq("e2"), sq("e5"), sq("d2"), sq("d4")]).unwrap();
+        let err = load_openings(&path, 2).unwrap_err();
+        assert!(
+            err.starts_with(&format!("{name}: byte 0: e2e5 is not a legal move")),
+            "{err}"
+        );
+        std::fs::write(&path, [sq("d2")]).unwrap();
+        let err = load_openings(&path, 2).unwrap_err();
+        assert!(err.contains("odd last byte"), "{err}");
     }
 }

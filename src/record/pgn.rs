@@ -82,9 +82,15 @@ const CHUNK: usize = LINE_LIMIT - 2;
 /// present; `%clk` is truncated to whole seconds, `%emt` under a minute
 /// keeps milliseconds, `0:00:00.347`).
 pub fn write_pgn(g: &PgnGame) -> String {
-    let mut out = String::new();
     let result = result_token(&g.result);
-    for (name, value) in ordered_tags(g, result) {
+    render(&g.tags, result, &wrap(&movetext_tokens(g, result)))
+}
+
+/// The tag pairs of `tags` in export order, a blank line, the movetext
+/// `lines`, and a blank line.
+pub(super) fn render(tags: &[(String, String)], result: &str, lines: &[String]) -> String {
+    let mut out = String::new();
+    for (name, value) in ordered_tags(tags, result_token(result)) {
         out.push('[');
         out.push_str(&name);
         out.push_str(" \"");
@@ -92,15 +98,15 @@ pub fn write_pgn(g: &PgnGame) -> String {
         out.push_str("\"]\n");
     }
     out.push('\n');
-    for line in wrap(&movetext_tokens(g, result)) {
-        out.push_str(&line);
+    for line in lines {
+        out.push_str(line);
         out.push('\n');
     }
     out.push('\n');
     out
 }
 
-fn result_token(r: &str) -> &'static str {
+pub(super) fn result_token(r: &str) -> &'static str {
     match r.trim() {
         "1-0" => "1-0",
         "0-1" => "0-1",
@@ -110,11 +116,11 @@ fn result_token(r: &str) -> &'static str {
 }
 
 /// The tags in export order, with clean names and unescaped values.
-fn ordered_tags(g: &PgnGame, result: &str) -> Vec<(String, String)> {
+fn ordered_tags(tags: &[(String, String)], result: &str) -> Vec<(String, String)> {
     let mut seen: Vec<String> = Vec::new();
     let mut others: Vec<(String, String)> = Vec::new();
     let mut roster: Vec<Option<String>> = vec![None; SEVEN_TAG_ROSTER.len()];
-    for (name, value) in &g.tags {
+    for (name, value) in tags {
         let name: String = name
             .chars()
             .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
@@ -175,7 +181,7 @@ fn comment_words(text: &str) -> Vec<String> {
 
 /// Pushes a comment as tokens `{first`, `middle`, ..., `last}`, so that it
 /// can be wrapped between words.
-fn push_comment(tokens: &mut Vec<String>, text: &str) -> bool {
+pub(super) fn push_comment(tokens: &mut Vec<String>, text: &str) -> bool {
     let words = comment_words(text);
     if words.is_empty() {
         return false;
@@ -211,7 +217,7 @@ fn push_commands(tokens: &mut Vec<String>, commands: Vec<String>) -> bool {
     true
 }
 
-fn clean_san(san: &str) -> String {
+pub(super) fn clean_san(san: &str) -> String {
     san.chars()
         .filter(|c| c.is_ascii_alphanumeric() || "_+#=:-".contains(*c))
         .collect()
@@ -252,7 +258,7 @@ fn movetext_tokens(g: &PgnGame, result: &str) -> Vec<String> {
 /// tokens. A token too long for a line is cut into pieces (this can only
 /// happen inside a comment, where a line end is just a space). A line never
 /// starts with `%`, which PGN reserves for escape lines.
-fn wrap(tokens: &[String]) -> Vec<String> {
+pub(super) fn wrap(tokens: &[String]) -> Vec<String> {
     let mut lines = Vec::new();
     let mut line = String::new();
     let mut width = 0usize;

@@ -1,6 +1,7 @@
 //! A streaming PGN reader (import format, `specs/pgn-standard-1994.txt`
-//! sections 7-8) that keeps the tags and the main-line SAN tokens of each
-//! game and skips everything else.
+//! sections 7-8) that keeps the tags, the main-line SAN tokens of each game
+//! and the whole movetext as a tree (variations, comments, NAGs: see
+//! [`super::pgn_tree`]).
 //!
 //! Memory is bounded per game (see the `MAX_*` constants) whatever the input
 //! holds, and no input makes it panic. A game with an error is reported once
@@ -11,6 +12,7 @@ use std::fmt;
 use std::io::BufRead;
 
 use super::lines::LineReader;
+use super::pgn_tree::{PgnLine, PgnNode, suffix_nag};
 
 /// Longest line kept; a longer line is an error (and is skipped).
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
@@ -23,6 +25,12 @@ pub const MAX_TAG_VALUE: usize = 4096;
 pub const MAX_PLIES: usize = 20_000;
 /// Longest symbol (SAN token), as the PGN standard limits symbols.
 pub const MAX_SYMBOL: usize = 255;
+/// Most moves in one game's tree (main line and variations together).
+pub const MAX_NODES: usize = 100_000;
+/// Most bytes of comment text in one game.
+pub const MAX_COMMENT_BYTES: usize = 1 << 20;
+/// Deepest variation nesting kept.
+pub const MAX_VARIATION_DEPTH: u32 = 255;
 
 /// One game as read: text only, no chess checked.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -34,6 +42,9 @@ pub struct PgnText {
     pub sans: Vec<String>,
     /// The 1-based line of each of `sans` (for errors about a move).
     pub san_lines: Vec<usize>,
+    /// The whole movetext: the main line (the same moves as `sans`) with
+    /// its comments, NAGs and variations.
+    pub tree: PgnLine,
     /// The game termination marker (`1-0`, `0-1`, `1/2-1/2`, `*`), or `None`
     /// when the game ended without one (end of input or next game's tags).
     pub result: Option<String>,
@@ -80,6 +91,13 @@ struct Builder {
     in_movetext: bool,
     /// An error was reported for this game: it is parsed but dropped.
     poisoned: bool,
+    /// The variations being read, innermost last (the main line is
+    /// `text.tree`).
+    open: Vec<PgnLine>,
+    /// Moves in the tree so far.
+    nodes: usize,
+    /// Comment bytes so far.
+    comment_bytes: usize,
 }
 
 impl Builder {
@@ -91,6 +109,17 @@ impl Builder {
             },
             in_movetext: false,
             poisoned: false,
+            open: Vec::new(),
+            nodes: 0,
+            comment_bytes: 0,
+        }
+    }
+
+    /// The line being read (innermost open variation, or the main line).
+    fn top(&mut self) -> &mut PgnLine {
+        match self.open.last_mut() {
+            Some(l) => l,
+            None => &mut self.text.tree,
         }
     }
 }
@@ -116,6 +145,8 @@ pub struct PgnReader<R> {
     line_no: usize,
     /// Inside a `{...}` comment opened at this line.
     in_brace: Option<usize>,
+    /// The text of the comment being read.
+    comment: String,
     /// Variation nesting depth, and where the outermost one opened.
     depth: u32,
     var_line: usize,
@@ -133,6 +164,7 @@ impl<R: BufRead> PgnReader<R> {
             pos: 0,
             line_no: 0,
             in_brace: None,
+            comment: String::new(),
             depth: 0,
             var_line: 0,
             game: None,
@@ -209,6 +241,8 @@ impl<R: BufRead> PgnReader<R> {
         b.text.tags = Vec::new();
         b.text.sans = Vec::new();
         b.text.san_lines = Vec::new();
+        b.text.tree = PgnLine::default();
+        b.open = Vec::new();
         let message = if b.text.line == line {
             message
         } else {
@@ -232,12 +266,22 @@ impl<R: BufRead> PgnReader<R> {
     /// Handles one token (or the rest of a comment) at `pos`.
     fn step(&mut self) {
         if self.in_brace.is_some() {
-            match self.rest().find('}') {
+            let rest = self.rest();
+            match rest.find('}') {
                 Some(i) => {
+                    let text = rest.get(..i).unwrap_or("").to_string();
                     self.pos = self.pos.saturating_add(i + 1);
                     self.in_brace = None;
+                    self.comment_text(&text);
+                    let c = std::mem::take(&mut self.comment);
+                    self.add_comment(c);
                 }
-                None => self.pos = self.line.len(),
+                None => {
+                    let text = rest.to_string();
+                    self.pos = self.line.len();
+                    self.comment_text(&text);
+                    self.comment_text("\n");
+                }
             }
             return;
         }
@@ -249,9 +293,16 @@ impl<R: BufRead> PgnReader<R> {
             c if c.is_whitespace() => self.pos += c.len_utf8(),
             '{' => {
                 self.in_brace = Some(self.line_no);
+                self.comment.clear();
                 self.pos += 1;
             }
-            ';' => self.pos = self.line.len(),
+            ';' => {
+                let text = self.rest().get(1..).unwrap_or("").to_string();
+                self.pos = self.line.len();
+                self.comment_text(&text);
+                let c = std::mem::take(&mut self.comment);
+                self.add_comment(c);
+            }
             '(' => {
                 self.pos += 1;
                 self.movetext();
@@ -259,6 +310,7 @@ impl<R: BufRead> PgnReader<R> {
                     self.var_line = self.line_no;
                 }
                 self.depth = self.depth.saturating_add(1);
+                self.open_variation();
             }
             ')' => {
                 self.pos += 1;
@@ -267,6 +319,7 @@ impl<R: BufRead> PgnReader<R> {
                     self.error("')' without a matching '('".to_string());
                 } else {
                     self.depth -= 1;
+                    self.close_variation();
                 }
             }
             '[' => self.tag_pair(),
@@ -278,13 +331,28 @@ impl<R: BufRead> PgnReader<R> {
                     .bytes()
                     .take_while(u8::is_ascii_digit)
                     .count();
+                let nag = self.rest().get(1..1 + digits).unwrap_or("").parse::<u8>();
                 self.pos = self.pos.saturating_add(1 + digits);
                 self.movetext();
-                if digits == 0 {
-                    self.error("'$' not followed by a NAG number".to_string());
+                match nag {
+                    _ if digits == 0 => self.error("'$' not followed by a NAG number".to_string()),
+                    Ok(n) => self.add_nag(n),
+                    Err(_) => self.error("NAG number over 255".to_string()),
                 }
             }
-            '.' | '!' | '?' => self.pos += 1,
+            '.' => self.pos += 1,
+            '!' | '?' => {
+                let len = self
+                    .rest()
+                    .bytes()
+                    .take_while(|b| *b == b'!' || *b == b'?')
+                    .count();
+                let nag = suffix_nag(self.rest().get(..len).unwrap_or(""));
+                self.pos = self.pos.saturating_add(len);
+                if let Some(n) = nag {
+                    self.add_nag(n);
+                }
+            }
             '*' => {
                 self.pos += 1;
                 self.result("*");
@@ -318,16 +386,99 @@ impl<R: BufRead> PgnReader<R> {
         let depth = self.depth;
         let line = self.line_no;
         let b = self.movetext();
-        if depth > 0 || token.bytes().all(|c| c.is_ascii_digit()) || b.poisoned {
-            return; // a variation's move, or a move number
+        if token.bytes().all(|c| c.is_ascii_digit()) || b.poisoned {
+            return; // a move number
         }
         if token.len() > MAX_SYMBOL {
             self.error(format!("move token longer than {MAX_SYMBOL} characters"));
-        } else if b.text.sans.len() >= MAX_PLIES {
+        } else if depth == 0 && b.text.sans.len() >= MAX_PLIES {
             self.error(format!("game longer than {MAX_PLIES} moves (plies)"));
+        } else if b.nodes >= MAX_NODES {
+            self.error(format!(
+                "more than {MAX_NODES} moves in the game and its variations"
+            ));
         } else {
-            b.text.sans.push(token);
-            b.text.san_lines.push(line);
+            if depth == 0 {
+                b.text.sans.push(token.clone());
+                b.text.san_lines.push(line);
+            }
+            b.nodes += 1;
+            b.top().moves.push(PgnNode {
+                san: token,
+                line,
+                ..PgnNode::default()
+            });
+        }
+    }
+
+    /// Appends to the comment being read, unless the game is over its
+    /// comment budget (then the game is reported once).
+    fn comment_text(&mut self, text: &str) {
+        let b = self.movetext();
+        if b.poisoned {
+            return;
+        }
+        b.comment_bytes = b.comment_bytes.saturating_add(text.len());
+        if b.comment_bytes > MAX_COMMENT_BYTES {
+            self.comment.clear();
+            self.error(format!("more than {MAX_COMMENT_BYTES} bytes of comments"));
+        } else {
+            self.comment.push_str(text);
+        }
+    }
+
+    /// Attaches a finished comment to the last move read (or to the line
+    /// when none is there yet).
+    fn add_comment(&mut self, text: String) {
+        let b = self.movetext();
+        if b.poisoned {
+            return;
+        }
+        let top = b.top();
+        match top.moves.last_mut() {
+            // After a variation too: the tree has one place for it.
+            Some(n) => n.comments.push(text),
+            None => top.comments.push(text),
+        }
+    }
+
+    fn add_nag(&mut self, nag: u8) {
+        let b = self.movetext();
+        if b.poisoned {
+            return;
+        }
+        match b.top().moves.last_mut() {
+            Some(n) => n.nags.push(nag),
+            None => self.error(format!("NAG ${nag} before any move")),
+        }
+    }
+
+    fn open_variation(&mut self) {
+        let depth = self.depth;
+        let b = self.movetext();
+        if b.poisoned {
+            return;
+        }
+        if b.top().moves.is_empty() {
+            self.error("variation '(' before any move of its line".to_string());
+        } else if depth > MAX_VARIATION_DEPTH {
+            self.error(format!(
+                "variations nested deeper than {MAX_VARIATION_DEPTH}"
+            ));
+        } else {
+            b.open.push(PgnLine::default());
+        }
+    }
+
+    fn close_variation(&mut self) {
+        let b = self.movetext();
+        if b.poisoned {
+            return;
+        }
+        if let Some(v) = b.open.pop()
+            && let Some(n) = b.top().moves.last_mut()
+        {
+            n.variations.push(v);
         }
     }
 
