@@ -41,7 +41,7 @@ impl Referee {
             opening_plies: game.ply(),
             game,
             clocks: Clocks::new(&self.settings.time_control),
-            times: Vec::new(),
+            played: Vec::new(),
             awaiting: None,
             draw_offer: None,
             pause: None,
