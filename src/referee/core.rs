@@ -164,6 +164,8 @@ struct GameState {
     opening_plies: usize,
     /// What the PGN keeps of each move after the opening.
     played: Vec<Played>,
+    /// The counts of the evaluation adjudication rules.
+    adjudication: adjudication::Counters,
     awaiting: Option<Awaiting>,
     /// A draw offered by this colour with its last move, open until the
     /// opponent answers.
