@@ -404,6 +404,13 @@ fn stockfish_plays_stockfish_at_a_fixed_depth() {
         assert!(*plies > 0);
     }
     assert!(played.file("engine-a.log").contains("> go depth 3"));
+    // The engines' scores, passed on by the bridge as `ce` and `acd`, are
+    // the PGN's move comments (cutechess-cli's form, e.g. `{+0.35/3 0.01s}`).
+    assert!(
+        played.pgn.contains("/3 "),
+        "no move comment at depth 3:\n{}",
+        played.pgn
+    );
 }
 
 /// GNU Chess, if installed (skipped otherwise, unless

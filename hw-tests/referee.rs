@@ -918,6 +918,16 @@ fn bad_usage_and_unopenable_ports_exit_with_status_2() {
         ("--games", "0", "--games"),
         ("--baud", "0", "--baud"),
         (
+            "--draw-adjudication",
+            "movenumber=40 movecount=0 score=10",
+            "--draw-adjudication \"movenumber=40 movecount=0 score=10\": movecount must be at least 1",
+        ),
+        (
+            "--resign-adjudication",
+            "score=400",
+            "--resign-adjudication \"score=400\": movecount is missing",
+        ),
+        (
             "--openings",
             "/nonexistent/openings.epd",
             "/nonexistent/openings.epd",
@@ -1076,6 +1086,22 @@ fn config_file_settings_apply_and_flags_win() {
     assert_eq!(code, 2, "{err}");
     assert!(
         err.contains(&path_arg(&bad)) && err.contains("gamez"),
+        "{err}"
+    );
+
+    // The adjudication keys are the flags' (and checked the same way).
+    std::fs::write(
+        &bad,
+        "[match]\nresign_adjudication = \"movecount=3 score=400 twosided\"\n\
+         draw_adjudication = \"movenumber=40 score=10\"\n",
+    )
+    .expect("write the bad config");
+    let mut p = Proc::spawn("referee (bad rule)", &argus_bin(), &args);
+    let code = p.wait_exit(Duration::from_secs(30));
+    let err = p.stderr_text();
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--draw-adjudication \"movenumber=40 score=10\": movecount is missing"),
         "{err}"
     );
 }
@@ -1370,4 +1396,139 @@ fn a_match_is_written_as_a_chessbase_base_too() {
             "a clock comment on every move"
         );
     }
+}
+
+/// Runs the scripted clients (scenario text, as in hw-tests/scenarios) on
+/// the client ports, waits for the referee to exit and returns its exit
+/// code; a script that failed fails the test.
+fn run_scripted_clients(bout: &mut Bout, scripts: [&str; 2]) -> i32 {
+    use crate::common::scripted::{Scripted, parse_script};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let handles: Vec<_> = scripts
+        .iter()
+        .zip(bout.rig.client.clone())
+        .map(|(text, port)| {
+            let steps = parse_script(text).unwrap_or_else(|e| panic!("{e}"));
+            let stop = Arc::clone(&stop);
+            std::thread::spawn(move || {
+                let done = Arc::new(AtomicBool::new(false));
+                Scripted::open(&port)?.run(&steps, &done, &stop, Duration::from_secs(60))
+            })
+        })
+        .collect();
+    let within = bout.rig.within(90);
+    let code = bout.referee().wait_exit(within);
+    stop.store(true, Ordering::SeqCst);
+    for (h, port) in handles.into_iter().zip(PORTS) {
+        match h.join() {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => panic!("scripted client {port}: {e}"),
+            Err(_) => panic!("scripted client {port} panicked"),
+        }
+    }
+    code
+}
+
+#[test]
+fn evaluations_in_the_replies_adjudicate_a_draw_and_a_loss_and_go_into_the_pgn() {
+    let rig = rig_or_skip!();
+    let mut bout = Bout::new(rig);
+    bout.start_referee(&[
+        "--games",
+        "2",
+        "--draw-adjudication",
+        "movenumber=2 movecount=2 score=10",
+        "--resign-adjudication",
+        "movecount=2 score=300",
+    ]);
+    // Game 1: A has White; both say 0.0x for two moves each (a draw).
+    // Game 2: B has White; A (Black) says -3.00 and then "mated in 5".
+    let a = "sign-on alpha
+             expect respond
+             reply Nf3 ce 5; acd 7;
+             expect respond
+             reply Ng1 ce 0; acd 8;
+             expect conclude
+             expect respond
+             reply f6 ce -300; acd 9; acn 12345;
+             expect respond
+             reply g5 ce -32762; acd 9; pv g5 Qh5#;
+             expect disconnect";
+    let b = "sign-on beta
+             expect respond
+             reply Nf6 ce -5; acd 7;
+             expect respond
+             reply Ng8 ce 10;
+             expect conclude
+             expect respond
+             reply e4 ce 50; acd 9;
+             expect respond
+             reply d4 ce 120; acd 10;
+             expect disconnect";
+    assert_eq!(run_scripted_clients(&mut bout, [a, b]), 0);
+
+    let games = bout.games_in(&bout.pgn_path());
+    assert_eq!(games.len(), 2);
+    for (g, result) in games.iter().zip(["1/2-1/2", "1-0"]) {
+        assert_eq!(g.tag("Result"), Some(result));
+        assert_eq!(g.result.as_deref(), Some(result));
+        assert_eq!(g.tag("Termination"), Some("adjudication"));
+        let replayed = replay(g);
+        assert_eq!(replayed.ply(), 4);
+        assert!(replayed.automatic_end().is_none());
+    }
+    assert_eq!(games[1].tag("White"), Some("beta"));
+    let stdout = bout.referee().stdout_lines();
+    check_headless(&stdout, &games);
+    assert_summary(&stdout, &games);
+    let draw = "draw by adjudication: both scores within 10 cp of 0 for 2 moves \
+                (--draw-adjudication)";
+    let resign = "White wins by adjudication: Black's score at or below -300 cp for 2 moves \
+                  (--resign-adjudication)";
+    for why in [draw, resign] {
+        assert!(stdout.iter().any(|l| l.contains(why)), "{why}: {stdout:#?}");
+    }
+    // The comments: score/depth and the time (which varies), the nodes
+    // and the pv when sent, and the reason before the result.
+    let text = std::fs::read_to_string(bout.pgn_path()).unwrap();
+    let movetext: Vec<String> = text
+        .split("\n\n")
+        .filter(|p| !p.trim().is_empty() && !p.starts_with('['))
+        .map(|p| p.trim().replace('\n', " "))
+        .collect();
+    assert_eq!(movetext.len(), 2, "{text}");
+    let comments = |m: &str| -> Vec<String> {
+        m.split('{')
+            .skip(1)
+            .map(|c| c.split('}').next().unwrap().to_string())
+            .collect()
+    };
+    let (one, two) = (comments(&movetext[0]), comments(&movetext[1]));
+    let starts = [
+        ["+0.05/7 ", "-0.05/7 ", "0.00/8 ", "+0.10 "],
+        ["+0.50/9 ", "-3.00/9 ", "+1.20/10 ", "-M5/9 "],
+    ];
+    for (got, want) in [(&one, starts[0]), (&two, starts[1])] {
+        assert_eq!(got.len(), 5, "{got:?}");
+        for (c, w) in got.iter().zip(want) {
+            assert!(
+                c.starts_with(w) && c.contains("s"),
+                "{c:?} should start {w:?}"
+            );
+        }
+    }
+    assert!(two[1].ends_with(", n=12345"), "{two:?}");
+    assert!(two[3].ends_with(", pv=\"g5 Qh5#\""), "{two:?}");
+    assert_eq!((one[4].as_str(), two[4].as_str()), (draw, resign));
+    assert!(
+        movetext[0].ends_with(&format!("{{{draw}}} 1/2-1/2")),
+        "{}",
+        movetext[0]
+    );
+    // The transcript has the reasons too.
+    let log = std::fs::read_to_string(bout.log_dir.join("argus.log")).unwrap_or_default();
+    assert!(log.contains(draw) && log.contains(resign), "{log}");
 }

@@ -46,7 +46,8 @@ enum Cmd {
     #[command(after_help = "Examples:\n  \
         argus referee /dev/ttyUSB0 /dev/ttyUSB1 --tc 40/7200:3600 --games 6 --pgn match.pgn\n  \
         argus referee COM1 COM2 --headless --tc 10+0.1 --games 2000 --openings book.epd \
-        --sprt \"elo0=0 elo1=5\" --results-json results.json\n  \
+        --sprt \"elo0=0 elo1=5\" --results-json results.json \
+        --resign-adjudication \"movecount=3 score=400\"\n  \
         argus referee COM3 COM4 --openings book.pgn --live-pgn live.pgn --feed 0.0.0.0:7070")]
     Referee(Box<RefereeArgs>),
     /// Carry on with a match whose referee stopped (crash, power cut).

@@ -4,6 +4,7 @@
 //! defaults).
 
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 use std::time::Duration;
 
 use clap::Args;
@@ -197,6 +198,18 @@ pub struct MatchOptions {
     /// played, opening moves included (Termination "adjudication").
     #[arg(long, value_name = "N")]
     pub max_moves: Option<u32>,
+    /// Adjudicate a draw when, from full move M on, both programs' scores
+    /// (`ce` in their replies) have stayed within S centipawns of zero for
+    /// N consecutive moves each; a capture or pawn move starts the count
+    /// again: `movenumber=M movecount=N score=S` (cutechess-cli's -draw).
+    #[arg(long, value_name = "SPEC")]
+    pub draw_adjudication: Option<String>,
+    /// Adjudicate a loss when a program's score has been S centipawns or
+    /// more below zero for N consecutive moves of its own (with twosided,
+    /// and the opponent's S or more above zero): `movecount=N score=S
+    /// [twosided]` (cutechess-cli's -resign).
+    #[arg(long, value_name = "SPEC")]
+    pub resign_adjudication: Option<String>,
 }
 
 impl MatchOptions {
@@ -222,6 +235,8 @@ impl MatchOptions {
             max_resends: self.max_resends.or(f.max_resends),
             sprt: self.sprt.or(f.sprt),
             max_moves: self.max_moves.or(f.max_moves),
+            draw_adjudication: self.draw_adjudication.or(f.draw_adjudication),
+            resign_adjudication: self.resign_adjudication.or(f.resign_adjudication),
         }
     }
 }
@@ -603,10 +618,9 @@ pub fn plan(
             Some(0) => return Err("--max-moves must be at least 1".into()),
             n => n,
         },
-        sprt: match &m.sprt {
-            Some(spec) => Some(spec.parse().map_err(|e| format!("--sprt {spec:?}: {e}"))?),
-            None => None,
-        },
+        sprt: parse_spec("--sprt", m.sprt.as_deref())?,
+        draw_adjudication: parse_spec("--draw-adjudication", m.draw_adjudication.as_deref())?,
+        resign_adjudication: parse_spec("--resign-adjudication", m.resign_adjudication.as_deref())?,
     };
     Ok(RefereePlan {
         ports,
@@ -614,6 +628,16 @@ pub fn plan(
         settings,
         output,
     })
+}
+
+/// A `KEY=VALUE ...` option's value parsed, or an error naming the option
+/// and the value.
+fn parse_spec<T: FromStr<Err = String>>(
+    flag: &str,
+    spec: Option<&str>,
+) -> Result<Option<T>, String> {
+    spec.map(|s| s.parse().map_err(|e| format!("{flag} {s:?}: {e}")))
+        .transpose()
 }
 
 /// Loads an openings file and checks every opening against the rules: a

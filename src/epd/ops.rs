@@ -226,7 +226,23 @@ impl Record {
 
     /// `hmvc`: the halfmove clock, a non-negative integer.
     pub fn hmvc(&self) -> Result<Option<u32>, OpError> {
-        let n = self.integer("hmvc", 0..=i32::MAX, "a non-negative integer")?;
+        self.count("hmvc")
+    }
+
+    /// `acd`: analysis count: depth in plies, a non-negative integer (an
+    /// opcode of later EPD, sent by the engine bridge).
+    pub fn acd(&self) -> Result<Option<u32>, OpError> {
+        self.count("acd")
+    }
+
+    /// `acn`: analysis count: nodes, a non-negative integer (spec 6.1).
+    pub fn acn(&self) -> Result<Option<u32>, OpError> {
+        self.count("acn")
+    }
+
+    /// The single non-negative integer operand of `opcode`.
+    fn count(&self, opcode: &str) -> Result<Option<u32>, OpError> {
+        let n = self.integer(opcode, 0..=i32::MAX, "a non-negative integer")?;
         Ok(n.map(|n| n.unsigned_abs()))
     }
 

@@ -64,11 +64,21 @@ const OUTPUT_KEYS: [&str; 7] = [
 
 /// Settings added after the first journals were written: optional too,
 /// and off when absent (as they were then).
-const LATER_KEYS: [&str; 2] = ["max-moves", "sprt"];
+const LATER_KEYS: [&str; 4] = [
+    "max-moves",
+    "sprt",
+    "draw-adjudication",
+    "resign-adjudication",
+];
 
 /// A key a header may lack.
 fn is_optional(key: &str) -> bool {
     OUTPUT_KEYS.contains(&key) || LATER_KEYS.contains(&key)
+}
+
+/// A setting written as one value: its text with commas for spaces.
+fn spaceless(v: &Option<impl ToString>) -> Vec<String> {
+    v.iter().map(|t| t.to_string().replace(' ', ",")).collect()
 }
 
 fn optional_path(p: &Option<PathBuf>) -> Vec<String> {
@@ -136,6 +146,8 @@ impl Header {
             resend_after_ms,
             sprt,
             max_moves,
+            draw_adjudication,
+            resign_adjudication,
         } = &self.settings;
         let set = |key: &str, values: Vec<String>| Entry::Set {
             key: key.into(),
@@ -192,13 +204,10 @@ impl Header {
             set("max-resends", one(max_resends)),
             set("resend-after-ms", one(resend_after_ms)),
             set("max-moves", max_moves.iter().map(u32::to_string).collect()),
-            // One value: the spec with commas for spaces.
-            set(
-                "sprt",
-                sprt.iter()
-                    .map(|t| t.to_string().replace(' ', ","))
-                    .collect(),
-            ),
+            // One value each: the spec with commas for spaces.
+            set("sprt", spaceless(sprt)),
+            set("draw-adjudication", spaceless(draw_adjudication)),
+            set("resign-adjudication", spaceless(resign_adjudication)),
             set(
                 "link",
                 vec![
@@ -411,6 +420,18 @@ impl HeaderBuilder {
                         Some(v) => Some(v.parse().map_err(|e: String| bad(&e))?),
                     }
                 }
+                "draw-adjudication" => {
+                    s.draw_adjudication = match opt()? {
+                        None => None,
+                        Some(v) => Some(v.parse().map_err(|e: String| bad(&e))?),
+                    }
+                }
+                "resign-adjudication" => {
+                    s.resign_adjudication = match opt()? {
+                        None => None,
+                        Some(v) => Some(v.parse().map_err(|e: String| bad(&e))?),
+                    }
+                }
                 "link" => port = parse_port(values).map_err(|e| bad(&e))?,
                 "output-pgn" => output.pgn = opt()?.map(PathBuf::from),
                 "output-live-pgn" => output.live_pgn = opt()?.map(PathBuf::from),
@@ -550,6 +571,8 @@ mod tests {
                 max_resends: 5,
                 resend_after_ms: 30_000,
                 max_moves: Some(120),
+                draw_adjudication: Some("movenumber=40 movecount=8 score=10".parse().unwrap()),
+                resign_adjudication: Some("movecount=3 score=400 twosided".parse().unwrap()),
                 sprt: Some(
                     "elo0=-1.5 elo1=3.25 alpha=0.1 beta=0.05 model=logistic"
                         .parse()
@@ -679,6 +702,8 @@ mod tests {
     fn a_header_from_before_the_output_and_later_settings_loads_with_none() {
         let h = sample();
         assert!(h.settings.max_moves.is_some() && h.settings.sprt.is_some());
+        assert!(h.settings.draw_adjudication.is_some());
+        assert!(h.settings.resign_adjudication.is_some());
         let mut b = HeaderBuilder::default();
         for e in h.entries() {
             if matches!(&e, Entry::Set { key, .. } if is_optional(key)) {
@@ -688,6 +713,8 @@ mod tests {
                 assert_eq!(back.output, OutputSettings::default());
                 assert_eq!(back.settings.max_moves, None);
                 assert!(back.settings.sprt.is_none());
+                assert_eq!(back.settings.draw_adjudication, None);
+                assert_eq!(back.settings.resign_adjudication, None);
                 return;
             }
         }

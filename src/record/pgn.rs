@@ -21,6 +21,111 @@ pub struct PgnMove {
     pub clk_ms: Option<u64>,
     /// The time the move took, in milliseconds (`[%emt]`).
     pub emt_ms: Option<u64>,
+    /// What the mover said of the position with its move (EPD `ce`,
+    /// `acd`, `acn`, `pv`), written first in the move's comment as
+    /// cutechess-cli writes an engine's evaluation: `{+0.35/12 0.50s}`.
+    pub eval: Option<MoveEval>,
+}
+
+/// An evaluation sent with a move, for [`PgnMove::eval`].
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct MoveEval {
+    /// EPD `ce` (spec 6.7): centipawns from the mover's view; above 32000
+    /// a mate for the mover in `32767 - ce` plies, below -32000 a mate
+    /// against it in `32767 + ce` plies.
+    pub ce: i32,
+    /// Search depth in plies (`acd`).
+    pub depth: Option<u32>,
+    /// The move's time in milliseconds, as the referee measured it.
+    pub time_ms: u64,
+    /// Nodes searched (`acn`).
+    pub nodes: Option<u64>,
+    /// The principal variation in SAN (`pv`), from the mover's move on.
+    pub pv: Vec<String>,
+}
+
+/// `ce` values beyond this (either sign) are mate scores (spec 6.7).
+const MATE_CE: i32 = 32000;
+/// The `ce` of a mate on the board: plies to mate count from it.
+const MATED_CE: i32 = 32767;
+
+impl MoveEval {
+    /// The score as cutechess-cli writes it: pawns with two decimals and a
+    /// sign when positive (`+0.35`, `0.00`, `-1.20`), mates as `+M` or
+    /// `-M` and the plies to mate (`+M5`: the mover mates in five plies;
+    /// `-M4`: it is mated in four), which is what cutechess-cli's
+    /// `MoveEvaluation::scoreText` prints.
+    pub fn score_text(&self) -> String {
+        let ce = self.ce;
+        if ce > MATE_CE {
+            format!("+M{}", MATED_CE - ce)
+        } else if ce < -MATE_CE {
+            format!("-M{}", MATED_CE + ce)
+        } else {
+            let sign = if ce > 0 {
+                "+"
+            } else if ce < 0 {
+                "-"
+            } else {
+                ""
+            };
+            let abs = ce.unsigned_abs();
+            format!("{sign}{}.{:02}", abs / 100, abs % 100)
+        }
+    }
+
+    /// The whole comment text: `+0.35/12 0.50s` (score, `/depth` when
+    /// known, the time as cutechess-cli rounds it), then `, n=NODES` and
+    /// `, pv="..."` when given (as fastchess adds them).
+    pub fn text(&self) -> String {
+        let mut s = self.score_text();
+        if let Some(d) = self.depth {
+            s.push_str(&format!("/{d}"));
+        }
+        s.push(' ');
+        s.push_str(&seconds_text(self.time_ms));
+        if let Some(n) = self.nodes {
+            s.push_str(&format!(", n={n}"));
+        }
+        let pv: Vec<String> = self
+            .pv
+            .iter()
+            .map(|m| clean_san(m))
+            .filter(|m| !m.is_empty())
+            .collect();
+        if !pv.is_empty() {
+            s.push_str(&format!(", pv=\"{}\"", pv.join(" ")));
+        }
+        s
+    }
+}
+
+/// A move time as cutechess-cli writes it: `0s`, else seconds with three
+/// decimals under 0.1 s, two under 1 s, one under 10 s, none from 10 s on.
+fn seconds_text(ms: u64) -> String {
+    if ms == 0 {
+        return "0s".into();
+    }
+    let decimals = match ms {
+        0..100 => 3,
+        100..1000 => 2,
+        1000..10_000 => 1,
+        _ => 0,
+    };
+    // Rounded to the decimals kept, in integer arithmetic.
+    let unit = 10u64.pow(3 - decimals);
+    let scaled = (ms + unit / 2) / unit;
+    let ten = 10u64.pow(decimals);
+    if decimals == 0 {
+        format!("{scaled}s")
+    } else {
+        format!(
+            "{}.{:0w$}s",
+            scaled / ten,
+            scaled % ten,
+            w = decimals as usize
+        )
+    }
 }
 
 /// A whole game for [`write_pgn`].
@@ -78,6 +183,7 @@ const CHUNK: usize = LINE_LIMIT - 2;
 ///
 /// Moves are numbered `1.` for White; Black's move gets `12...` when it is the
 /// first move of the game or follows a comment (such as a clock comment).
+/// A move's evaluation ([`MoveEval::text`]) opens its comment, before these.
 /// A move with a time gets `{[%clk h:mm:ss] [%emt h:mm:ss]}` (whichever are
 /// present; `%clk` is truncated to whole seconds, `%emt` under a minute
 /// keeps milliseconds, `0:00:00.347`).
@@ -201,8 +307,8 @@ pub(super) fn push_comment(tokens: &mut Vec<String>, text: &str) -> bool {
     true
 }
 
-/// Pushes embedded commands (`[%clk 1:05:23]`) as one comment, each
-/// command a single token so that wrapping never breaks a line inside one:
+/// Pushes words and embedded commands (`[%clk 1:05:23]`) as one comment,
+/// each a single token so that wrapping never breaks a line inside one:
 /// the clock supplement (section 3.2.2) puts exactly one space between a
 /// command's name and its operand, and readers look for that space.
 fn push_commands(tokens: &mut Vec<String>, commands: Vec<String>) -> bool {
@@ -238,7 +344,10 @@ fn movetext_tokens(g: &PgnGame, result: &str) -> Vec<String> {
             tokens.push(format!("{number}..."));
         }
         tokens.push(clean_san(&mv.san));
-        let mut parts = Vec::new();
+        let mut parts: Vec<String> = match &mv.eval {
+            Some(e) => e.text().split_whitespace().map(str::to_string).collect(),
+            None => Vec::new(),
+        };
         if let Some(ms) = mv.clk_ms {
             parts.push(clk_command(ms));
         }
@@ -435,11 +544,13 @@ mod tests {
                     san: "e4".into(),
                     clk_ms: Some(3_599_999),
                     emt_ms: Some(1_500),
+                    eval: None,
                 },
                 PgnMove {
                     san: "e5".into(),
                     clk_ms: Some(36_000_000),
                     emt_ms: None,
+                    eval: None,
                 },
                 mv("Nf3"),
                 mv("Nc6"),
@@ -574,6 +685,7 @@ mod tests {
                     san: "e4".into(),
                     clk_ms: None,
                     emt_ms: Some(ms),
+                    eval: None,
                 }],
                 ..PgnGame::default()
             };
@@ -582,5 +694,90 @@ mod tests {
             // It reads back to the millisecond.
             assert_eq!(crate::clock::parse_hms(text), Ok(ms));
         }
+    }
+
+    fn eval(ce: i32, depth: Option<u32>, time_ms: u64) -> MoveEval {
+        MoveEval {
+            ce,
+            depth,
+            time_ms,
+            ..MoveEval::default()
+        }
+    }
+
+    #[test]
+    fn scores_are_pawns_from_the_movers_view_and_mates_count_plies() {
+        let cases = [
+            (35, "+0.35"),
+            (0, "0.00"),
+            (-5, "-0.05"),
+            (-120, "-1.20"),
+            (32000, "+320.00"),
+            (-32000, "-320.00"),
+            // Spec 6.7: mate in 3 moves is 32767 - 5; cutechess-cli writes
+            // the plies, +M5.
+            (32762, "+M5"),
+            (32766, "+M1"),
+            // Mated in 2 moves: -32767 + 4.
+            (-32763, "-M4"),
+            (-32767, "-M0"),
+        ];
+        for (ce, want) in cases {
+            assert_eq!(eval(ce, None, 0).score_text(), want, "ce {ce}");
+        }
+    }
+
+    #[test]
+    fn times_are_rounded_as_cutechess_cli_rounds_them() {
+        let cases = [
+            (0, "0s"),
+            (7, "0.007s"),
+            (99, "0.099s"),
+            (500, "0.50s"),
+            (999, "1.00s"),
+            (1234, "1.2s"),
+            (9_960, "10.0s"),
+            (12_345, "12s"),
+            (12_500, "13s"),
+        ];
+        for (ms, want) in cases {
+            assert_eq!(seconds_text(ms), want, "{ms} ms");
+        }
+    }
+
+    #[test]
+    fn the_evaluation_opens_the_moves_comment_before_the_clock() {
+        let g = PgnGame {
+            moves: vec![
+                PgnMove {
+                    san: "e4".into(),
+                    clk_ms: Some(299_000),
+                    emt_ms: Some(500),
+                    eval: Some(eval(35, Some(12), 500)),
+                },
+                PgnMove {
+                    san: "e5".into(),
+                    eval: Some(MoveEval {
+                        nodes: Some(123_456),
+                        pv: vec!["e5".into(), "Nf3}".into(), "".into(), "Nc6".into()],
+                        ..eval(-32763, None, 12_345)
+                    }),
+                    ..PgnMove::default()
+                },
+                mv("Nf3"),
+            ],
+            ..PgnGame::default()
+        };
+        let text = write_pgn(&g).replace('\n', " ");
+        assert!(
+            text.contains(
+                "1. e4 {+0.35/12 0.50s [%clk 0:04:59] [%emt 0:00:00.500]} \
+                 1... e5 {-M4 12s, n=123456, pv=\"e5 Nf3 Nc6\"} 2. Nf3 *"
+            ),
+            "{text}"
+        );
+        // The clock reader still finds its commands.
+        let comment = text.split('{').nth(1).unwrap();
+        assert_eq!(crate::clock::find_command(comment, "clk"), Some("0:04:59"));
     }
 }

@@ -770,6 +770,7 @@ mod tests {
                     san: s.to_string(),
                     clk_ms: Some(60_000),
                     emt_ms: Some(1_000),
+                    eval: None,
                 })
                 .collect(),
             result: "1/2-1/2".into(),
@@ -832,6 +833,7 @@ mod tests {
                     san: s.clone(),
                     clk_ms: clocks.then_some(123_456),
                     emt_ms: clocks.then_some(7_890),
+                    eval: None,
                 }).collect(),
                 result: result.to_string(),
                 final_comment: comment,

@@ -14,9 +14,10 @@ use crate::epd::line_check::{self, Checked};
 use crate::epd::{Operation, Record, RefCom, RefReq};
 use crate::game::{self, AutomaticEnd, DrawClaim, Game, SanErrorKind};
 use crate::record::openings::order_openings;
-use crate::record::pgn::{PgnGame, PgnMove};
+use crate::record::pgn::{MoveEval, PgnGame, PgnMove};
 use crate::referee::adjudication;
 use crate::referee::client::{ByClient, ClientId};
+use crate::referee::eval::read_eval;
 use crate::referee::io::{Command, GameOver, GameResult, Input, Output, Termination, Verdict};
 use crate::referee::settings::{ClientFault, FalseClaim, IllegalMove, Settings, Start};
 use crate::referee::snapshot::{
@@ -143,6 +144,16 @@ struct Pause {
     held_reply: Option<String>,
 }
 
+/// What the PGN keeps of a move the clients played: the mover's clock
+/// after it and the time it took (timed games), and the evaluation its
+/// reply carried.
+#[derive(Debug, Clone)]
+struct Played {
+    clk_ms: Option<u64>,
+    emt_ms: Option<u64>,
+    eval: Option<MoveEval>,
+}
+
 #[derive(Debug, Clone)]
 struct GameState {
     number: u32,
@@ -151,8 +162,10 @@ struct GameState {
     clocks: Clocks,
     /// Moves played through `execute` before the clients took over.
     opening_plies: usize,
-    /// Clock data per move (after the opening), for the PGN.
-    times: Vec<(Option<u64>, Option<u64>)>,
+    /// What the PGN keeps of each move after the opening.
+    played: Vec<Played>,
+    /// The counts of the evaluation adjudication rules.
+    adjudication: adjudication::Counters,
     awaiting: Option<Awaiting>,
     /// A draw offered by this colour with its last move, open until the
     /// opponent answers.

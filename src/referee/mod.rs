@@ -8,6 +8,7 @@
 pub mod adjudication;
 pub mod client;
 pub mod core;
+pub mod eval;
 pub mod io;
 pub mod settings;
 pub mod snapshot;

@@ -4,6 +4,7 @@
 use shakmaty::{Chess, Move};
 
 use crate::clock::{LineSettings, TimeControl};
+use crate::referee::adjudication::{DrawRule, ResignRule};
 use crate::referee::client::ByClient;
 use crate::stats::sprt::Sprt;
 
@@ -115,6 +116,12 @@ pub struct Settings {
     pub sprt: Option<Sprt>,
     /// Adjudicate a draw once this many full moves have been played.
     pub max_moves: Option<u32>,
+    /// Adjudicate a draw when both scores stay near zero (cutechess-cli's
+    /// `-draw`).
+    pub draw_adjudication: Option<DrawRule>,
+    /// Adjudicate a loss when a player's score stays far below zero
+    /// (cutechess-cli's `-resign`).
+    pub resign_adjudication: Option<ResignRule>,
 }
 
 impl Default for Settings {
@@ -141,6 +148,8 @@ impl Default for Settings {
             resend_after_ms: 0,
             sprt: None,
             max_moves: None,
+            draw_adjudication: None,
+            resign_adjudication: None,
         }
     }
 }

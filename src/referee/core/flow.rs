@@ -41,7 +41,8 @@ impl Referee {
             opening_plies: game.ply(),
             game,
             clocks: Clocks::new(&self.settings.time_control),
-            times: Vec::new(),
+            played: Vec::new(),
+            adjudication: adjudication::Counters::default(),
             awaiting: None,
             draw_offer: None,
             pause: None,
@@ -119,17 +120,36 @@ impl Referee {
         true
     }
 
-    /// Ends the game if an adjudication rule of the settings does
-    /// (`--max-moves`). Returns whether it did.
+    /// After a move the clients played: ends the game if an adjudication
+    /// rule of the settings does (`--draw-adjudication`,
+    /// `--resign-adjudication` on the move's evaluation, then
+    /// `--max-moves`), with the reason as the PGN's final comment. Returns
+    /// whether it did.
     pub(super) fn check_adjudication(&mut self, at: u64, out: &mut Vec<Output>) -> bool {
-        let Some(g) = self.game.as_ref() else {
+        let s = &self.settings;
+        let Some(g) = self.game.as_mut() else {
             return false;
         };
-        let Some(reason) = adjudication::max_moves_reached(g.game.ply(), self.settings.max_moves)
-        else {
-            return false;
+        let pos = g.game.position();
+        let facts = adjudication::MoveFacts {
+            mover: !pos.turn(),
+            ce: g.played.last().and_then(|p| p.eval.as_ref()).map(|e| e.ce),
+            irreversible: pos.halfmoves() == 0,
+            plies: g.game.ply(),
         };
-        self.end_game(GameResult::Draw, Termination::Adjudication, reason, at, out);
+        let by_eval = g
+            .adjudication
+            .after_move(facts, s.draw_adjudication, s.resign_adjudication);
+        let (result, reason) = match by_eval {
+            Some(adjudication::Adjudged::Draw(why)) => (GameResult::Draw, why),
+            Some(adjudication::Adjudged::Win(c, why)) => (GameResult::Win(c), why),
+            None => match adjudication::max_moves_reached(g.game.ply(), s.max_moves) {
+                Some(why) => (GameResult::Draw, why),
+                None => return false,
+            },
+        };
+        g.final_comment.get_or_insert_with(|| reason.clone());
+        self.end_game(result, Termination::Adjudication, reason, at, out);
         true
     }
 

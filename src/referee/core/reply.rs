@@ -357,7 +357,12 @@ impl Referee {
                 return Err(Handled);
             }
         };
-        g.times.push((clk, emt));
+        let (eval, problems) = read_eval(r.record, mt.charged_ms);
+        g.played.push(Played {
+            clk_ms: clk,
+            emt_ms: emt,
+            eval,
+        });
         g.awaiting = None;
         g.draw_offer = r.record.draw_offer().then_some(color);
         out.push(Output::MoveMade {
@@ -370,6 +375,10 @@ impl Referee {
         if r.record.draw_offer() {
             let note = format!("{} offers a draw with {san}", color_name(color));
             self.notice(out, EventKind::Info, note);
+        }
+        for p in problems {
+            let note = format!("{}: {p} (the move {san} stands)", r.from.letter());
+            self.notice(out, EventKind::Warning, note);
         }
         if self.check_automatic_end(r.at, out) || self.check_adjudication(r.at, out) {
             return Err(Handled);

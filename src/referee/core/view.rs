@@ -64,14 +64,12 @@ impl Referee {
             .iter()
             .enumerate()
             .map(|(i, san)| {
-                let (clk_ms, emt_ms) = i
-                    .checked_sub(g.opening_plies)
-                    .and_then(|j| g.times.get(j).copied())
-                    .unwrap_or((None, None));
+                let played = i.checked_sub(g.opening_plies).and_then(|j| g.played.get(j));
                 PgnMove {
                     san: san.clone(),
-                    clk_ms,
-                    emt_ms,
+                    clk_ms: played.and_then(|p| p.clk_ms),
+                    emt_ms: played.and_then(|p| p.emt_ms),
+                    eval: played.and_then(|p| p.eval.clone()),
                 }
             })
             .collect();

@@ -4,6 +4,7 @@
 
 mod adjudication;
 mod doc;
+mod evals;
 mod harness;
 mod sprt;
 

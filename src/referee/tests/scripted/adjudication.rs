@@ -44,3 +44,90 @@ fn a_mate_on_the_last_allowed_move_is_a_mate() {
     assert_eq!(g.result, GameResult::Win(shakmaty::Color::Black));
     assert_eq!(g.termination, Termination::Normal);
 }
+
+/// Plays `moves` alternately, each reply carrying `ce` with its move.
+fn play_with_ce(h: &mut Harness, mut at: u64, moves: &[(&str, i32)]) -> u64 {
+    for (san, ce) in moves {
+        let who = h.on_move().expect("someone is on move");
+        at += 1_000;
+        h.reply_with(who, at, Some(san), &format!("ce {ce}; acd 9;"));
+    }
+    at
+}
+
+#[test]
+fn draw_adjudication_ends_a_quiet_game_on_the_evaluations() {
+    let mut h = Harness::new(Settings {
+        draw_adjudication: Some("movenumber=2 movecount=2 score=10".parse().unwrap()),
+        ..no_credit(settings())
+    });
+    let t = h.start();
+    let t = play_with_ce(&mut h, t, &[("Nf3", 10), ("Nf6", -10), ("Ng1", 0)]);
+    assert!(
+        h.game_overs().is_empty(),
+        "three plies are not two moves each"
+    );
+    play_with_ce(&mut h, t, &[("Ng8", 5)]);
+    let g = h.game_over();
+    assert_eq!(g.result, GameResult::Draw);
+    assert_eq!(g.termination, Termination::Adjudication);
+    let why = "draw by adjudication: both scores within 10 cp of 0 for 2 moves \
+               (--draw-adjudication)";
+    assert_eq!(g.reason, why);
+    let pgn = h.final_pgn().replace('\n', " ");
+    assert!(pgn.contains("[Termination \"adjudication\"]"), "{pgn}");
+    assert!(
+        pgn.contains("1. Nf3 {+0.10/9 1.0s} 1... Nf6 {-0.10/9"),
+        "{pgn}"
+    );
+    assert!(pgn.contains(&format!("{{{why}}} 1/2-1/2")), "{pgn}");
+    assert!(h.transcript().contains(why), "{}", h.transcript());
+}
+
+#[test]
+fn a_pawn_move_or_a_reply_without_ce_starts_the_draw_count_again() {
+    let mut h = Harness::new(Settings {
+        draw_adjudication: Some("movenumber=0 movecount=1 score=10".parse().unwrap()),
+        ..settings()
+    });
+    let t = h.start();
+    // e5 is a pawn move: it starts the count again (with itself).
+    let t = play_with_ce(&mut h, t, &[("Nf3", 0), ("e5", 0)]);
+    assert!(h.game_overs().is_empty());
+    let who = h.on_move().unwrap();
+    h.reply(who, t + 1_000, "Nc3");
+    let t = play_with_ce(&mut h, t + 1_000, &[("Nc6", 0)]);
+    assert!(
+        h.game_overs().is_empty(),
+        "a reply without ce breaks the run"
+    );
+    play_with_ce(&mut h, t, &[("Nb1", 0)]);
+    assert_eq!(h.game_over().termination, Termination::Adjudication);
+}
+
+#[test]
+fn resign_adjudication_gives_the_game_to_the_side_the_loser_agrees_is_winning() {
+    let mut h = Harness::new(Settings {
+        resign_adjudication: Some("movecount=2 score=300".parse().unwrap()),
+        ..no_credit(settings())
+    });
+    let t = h.start();
+    let t = play_with_ce(&mut h, t, &[("e4", 50), ("f6", -300), ("d4", 0)]);
+    assert!(h.game_overs().is_empty());
+    play_with_ce(&mut h, t, &[("g5", -32762)]);
+    let g = h.game_over();
+    assert_eq!(g.result, GameResult::Win(shakmaty::Color::White));
+    assert_eq!(g.termination, Termination::Adjudication);
+    assert!(
+        g.reason
+            .starts_with("White wins by adjudication: Black's score at or below -300 cp"),
+        "{}",
+        g.reason
+    );
+    let pgn = h.final_pgn().replace('\n', " ");
+    assert!(
+        pgn.contains("2... g5 {-M5/9 1.0s} {White wins by adjudication"),
+        "{pgn}"
+    );
+    assert!(pgn.ends_with("(--resign-adjudication)} 1-0  "), "{pgn:?}");
+}

@@ -371,6 +371,11 @@ impl Harness {
         write_pgn(&self.game_over().pgn)
     }
 
+    /// The PGN text of the game in progress (or the last one).
+    pub fn live_pgn(&self) -> String {
+        write_pgn(&self.referee.live_pgn(self.now).expect("a game was started"))
+    }
+
     /// The notices so far, in order.
     pub fn notices(&self) -> Vec<String> {
         self.outputs

@@ -1,0 +1,110 @@
+//! The evaluation a client sends with its move: EPD `ce` (spec 6.7) and,
+//! when present, `acd` (depth), `acn` (nodes) and `pv`, read from the
+//! reply into a [`MoveEval`] for the PGN and the adjudication rules. A bad
+//! operand is left out and said, never a reason to refuse the move.
+
+use crate::epd::Record;
+use crate::record::pgn::MoveEval;
+
+/// The longest principal variation kept, in moves.
+const PV_LIMIT: usize = 24;
+/// `ce -32768` says the position is illegal (spec 6.7): no evaluation.
+const ILLEGAL_POSITION_CE: i32 = -32768;
+
+/// The evaluation in `record`, a reply whose move took `time_ms`, and what
+/// was wrong with its operations (one sentence each, for a notice).
+/// Without a usable `ce` there is no evaluation.
+pub fn read_eval(record: &Record, time_ms: u64) -> (Option<MoveEval>, Vec<String>) {
+    let mut problems = Vec::new();
+    let ce = match record.ce() {
+        Ok(Some(ILLEGAL_POSITION_CE)) => {
+            problems.push("ce -32768 (an illegal position) is no evaluation".to_string());
+            None
+        }
+        Ok(ce) => ce,
+        Err(e) => {
+            problems.push(format!("{e}; no evaluation kept"));
+            None
+        }
+    };
+    let Some(ce) = ce else {
+        return (None, problems);
+    };
+    let depth = record.acd().unwrap_or_else(|e| {
+        problems.push(format!("{e}; the depth left out"));
+        None
+    });
+    let nodes = record.acn().unwrap_or_else(|e| {
+        problems.push(format!("{e}; the node count left out"));
+        None
+    });
+    let pv = record
+        .operands("pv")
+        .unwrap_or_default()
+        .iter()
+        .take(PV_LIMIT)
+        .map(|o| o.text().to_string())
+        .collect();
+    let eval = MoveEval {
+        ce,
+        depth,
+        time_ms,
+        nodes: nodes.map(u64::from),
+        pv,
+    };
+    (Some(eval), problems)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> (Option<MoveEval>, Vec<String>) {
+        let rec = Record::parse(text).unwrap();
+        read_eval(&rec, 500)
+    }
+
+    #[test]
+    fn every_operation_is_read() {
+        let (e, problems) = read("8/8/8/8/8/8/8/K6k w - - ce 35; acd 12; acn 4000; pv e4 e5;");
+        assert!(problems.is_empty(), "{problems:?}");
+        let e = e.unwrap();
+        assert_eq!(
+            (e.ce, e.depth, e.nodes, e.time_ms),
+            (35, Some(12), Some(4000), 500)
+        );
+        assert_eq!(e.pv, ["e4", "e5"]);
+    }
+
+    #[test]
+    fn no_ce_is_no_evaluation_and_no_problem() {
+        assert_eq!(read("8/8/8/8/8/8/8/K6k w - - acd 12;"), (None, vec![]));
+    }
+
+    #[test]
+    fn a_bad_ce_is_no_evaluation_and_said() {
+        for bad in ["ce x;", "ce 40000;", "ce 1 2;", "ce -32768;"] {
+            let (e, problems) = read(&format!("8/8/8/8/8/8/8/K6k w - - {bad}"));
+            assert_eq!(e, None, "{bad}");
+            assert_eq!(problems.len(), 1, "{bad}");
+            assert!(problems[0].contains("ce"), "{problems:?}");
+        }
+    }
+
+    #[test]
+    fn a_bad_depth_or_node_count_is_left_out_and_said() {
+        let (e, problems) = read("8/8/8/8/8/8/8/K6k w - - ce -20; acd deep; acn -1;");
+        let e = e.unwrap();
+        assert_eq!((e.ce, e.depth, e.nodes), (-20, None, None));
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(problems[0].starts_with("acd: "), "{problems:?}");
+        assert!(problems[1].starts_with("acn: "), "{problems:?}");
+    }
+
+    #[test]
+    fn a_long_pv_is_cut() {
+        let pv = "Nf3 Nf6 Ng1 Ng8 ".repeat(20);
+        let (e, _) = read(&format!("8/8/8/8/8/8/8/K6k w - - ce 0; pv {pv};"));
+        assert_eq!(e.unwrap().pv.len(), PV_LIMIT);
+    }
+}
