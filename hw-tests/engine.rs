@@ -439,7 +439,6 @@ fn no_time_loss_no_restart(played: &Played) {
 }
 
 #[test]
-#[ignore = "GNU Chess 6.2.7 stalls through a pipe (docs/engines.md); run with --ignored"]
 fn gnu_chess_through_the_xboard_bridge_plays_stockfish() {
     skip_unless_socat!();
     let Some(gnu) = gnuchess() else { return };
@@ -471,7 +470,6 @@ fn gnu_chess_through_the_xboard_bridge_plays_stockfish() {
 }
 
 #[test]
-#[ignore = "GNU Chess 6.2.7 stalls through a pipe (docs/engines.md); run with --ignored"]
 fn gnu_chess_through_the_xboard_bridge_plays_the_built_in_mover() {
     skip_unless_socat!();
     let Some(gnu) = gnuchess() else { return };

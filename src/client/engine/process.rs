@@ -193,6 +193,19 @@ impl EngineProcess {
             .map_err(|e| format!("cannot write to the engine: {e}"))
     }
 
+    /// Sends an empty line, unlogged: the nudge that lets an engine which
+    /// prints only when input arrives speak (see `xboard`).
+    pub fn nudge(&mut self) -> Result<(), String> {
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| "the engine's input is closed".to_string())?;
+        stdin
+            .write_all(b"\n")
+            .and_then(|()| stdin.flush())
+            .map_err(|e| format!("cannot write to the engine: {e}"))
+    }
+
     /// The next output line, waiting until `deadline` at most.
     pub fn next_line(&mut self, deadline: Instant) -> Next {
         loop {

@@ -1,11 +1,14 @@
 //! The XBoard (CECP, `protover 2`) side of the bridge.
 //!
 //! Start: `xboard`, `protover 2`, the engine's `feature` lines answered
-//! with `accepted` (until `done=1`; `done=0` lifts the timeout; after 2 s
-//! of silence a `new` makes an engine that buffers its output flush it
-//! (twice at most), and 2 s more of silence is an engine that never says
-//! `done=0`; features that come later still are taken), `easy`
-//! (no pondering), the `--option`s as `option NAME=VALUE`. Its move is
+//! with `accepted` (until `done=1`; `done=0` lifts the timeout; 2 s of
+//! silence is an engine that never says `done=0`; features that come later
+//! still are taken), `easy`
+//! (no pondering), the `--option`s as `option NAME=VALUE`. An engine that
+//! is silent for 300 ms before its first feature gets an empty line (GNU
+//! Chess 6.2.7 on a pipe prints `Chess` and then holds its features until
+//! its next input line arrives); its answer to that (`Invalid move: `
+//! naming nothing) is ignored. Its move is
 //! read in every form CECP documents: `move MOVE`, `N. ... MOVE`, `My move
 //! is: MOVE`; a line the bridge does not understand is said on the console.
 //!
@@ -39,10 +42,9 @@ use crate::game;
 /// features (the protocol's two seconds).
 const FEATURE_WAIT: Duration = Duration::from_secs(2);
 
-/// How many times a silent engine is nudged with `new` (each followed by
-/// another [`FEATURE_WAIT`]) before it is taken as one that never says
-/// `done=0`.
-const NUDGES: u32 = 2;
+/// How long the handshake waits in silence, before the engine's first
+/// feature, until it nudges the engine with an empty line.
+const NUDGE_AFTER: Duration = Duration::from_millis(300);
 
 /// An XBoard engine after its handshake.
 pub struct Xboard {
@@ -166,6 +168,13 @@ pub fn classify(line: &str) -> Said {
             Said::Result(r.into(), comment.into())
         }
         Some(w) if w.starts_with("Illegal") => Said::Illegal(t.into()),
+        // GNU Chess's answer to an empty line (a nudge): nothing.
+        Some("Invalid")
+            if t.strip_prefix("Invalid move:")
+                .is_some_and(|r| r.trim().is_empty()) =>
+        {
+            Said::Other
+        }
         Some(
             "feature" | "pong" | "telluser" | "tellusererror" | "tellopponent" | "tellothers"
             | "tellall" | "tellics" | "tellicsnoalias" | "askuser" | "hint:",
@@ -200,19 +209,20 @@ impl Xboard {
         let started = Instant::now();
         let mut deadline = started + FEATURE_WAIT;
         let mut done = false;
-        let mut heard = false;
-        let mut nudged = 0;
+        let mut featured = false;
         while !done {
-            let line = match x.proc.next_line(deadline) {
+            // Some engines (GNU Chess 6.2.7 on a pipe) print a line only
+            // when their next input line arrives: after a silence, an
+            // empty line (which costs nothing) lets their features out.
+            let slice = if featured {
+                deadline
+            } else {
+                deadline.min(Instant::now() + NUDGE_AFTER)
+            };
+            let line = match x.proc.next_line(slice) {
                 Next::Line(l) => l,
-                // Some engines (GNU Chess 6.2.7 on a pipe) hold their
-                // feature lines in a buffer until a command that flushes
-                // it; `new` does (and costs nothing: every game starts
-                // with `new` and `force` anyway).
-                Next::Timeout if !heard && nudged < NUDGES && deadline < started + HANDSHAKE => {
-                    nudged += 1;
-                    x.send("new")?;
-                    deadline += FEATURE_WAIT;
+                Next::Timeout if Instant::now() < deadline => {
+                    x.proc.nudge().map_err(|e| Fault::new(e, x.proc.recent()))?;
                     continue;
                 }
                 // An engine that never said done=0 is taken as it is.
@@ -230,12 +240,12 @@ impl Xboard {
                     ));
                 }
             };
-            heard = true;
             match x.take_features(&line)? {
                 Some(true) => done = true,
                 Some(false) => deadline = started + HANDSHAKE,
                 None => {}
             }
+            featured |= line.trim_start().starts_with("feature");
         }
         x.send("easy")?;
         for (name, value) in &settings.options {
@@ -659,6 +669,10 @@ mod tests {
         assert_eq!(classify("Hello, I am confused"), Said::Unknown);
         assert_eq!(classify("# thinking"), Said::Other);
         assert_eq!(classify("feature done=1"), Said::Other);
+        // GNU Chess answering the handshake's empty-line nudge: nothing to
+        // say on the console; a named invalid move still is.
+        assert_eq!(classify("Invalid move: "), Said::Other);
+        assert_eq!(classify("Invalid move: e2e5"), Said::Unknown);
     }
 
     #[test]
