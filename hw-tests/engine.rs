@@ -173,10 +173,12 @@ fn play(a: Side, b: Side, referee_flags: &[&str], supervise: bool) -> Played {
     for (c, n) in clients.iter_mut().zip(["A", "B"]) {
         let s = c.wait_until(Instant::now() + Duration::from_secs(15), "a client");
         let out = std::fs::read_to_string(d.join(format!("client-{}.out", n.to_lowercase())));
+        let engine = std::fs::read_to_string(d.join(format!("engine-{}.log", n.to_lowercase())));
         assert!(
             s.success(),
-            "client {n} exited with {s}: {}",
-            out.unwrap_or_default()
+            "client {n} exited with {s}: {}\nengine log:\n{}",
+            out.unwrap_or_default(),
+            engine.unwrap_or_default()
         );
     }
     let read = |p: &str| std::fs::read_to_string(d.join(p)).unwrap_or_default();
@@ -495,23 +497,25 @@ fn gnu_chess_through_the_xboard_bridge_plays_the_built_in_mover() {
 #[test]
 fn an_undeclared_engine_option_is_an_error_before_the_game() {
     skip_unless_socat!();
-    let cable = Cable::new();
-    let out = Command::new(argus_bin())
-        .arg("client")
-        .arg(&cable.b)
-        .arg("--engine")
-        .arg(fixture("uci-random"))
-        .args(["--option", "Sed=3"])
-        .stdin(Stdio::null())
-        .output()
-        .expect("argus client runs");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(
-        err.contains("no option \"Sed\"") && err.contains("Seed"),
-        "{err}"
-    );
-    assert!(!err.contains("is ready"), "{err}");
+    for protocol in ["uci", "xboard"] {
+        let cable = Cable::new();
+        let out = Command::new(argus_bin())
+            .arg("client")
+            .arg(&cable.b)
+            .arg("--engine")
+            .arg(fixture(&format!("{protocol}-random")))
+            .args(["--protocol", protocol, "--option", "Sed=3"])
+            .stdin(Stdio::null())
+            .output()
+            .expect("argus client runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{protocol}: {err}");
+        assert!(
+            err.contains("no option \"Sed\"") && err.contains("Seed"),
+            "{protocol}: {err}"
+        );
+        assert!(!err.contains("is ready"), "{protocol}: {err}");
+    }
 }
 
 #[test]

@@ -25,6 +25,39 @@ pub const RECENT_LINES: usize = 12;
 /// How long a quitting engine gets before it is killed.
 const QUIT_GRACE: Duration = Duration::from_millis(500);
 
+/// The longest [`wait_read`] waits for the engine to read a line.
+pub const PACE_LIMIT: Duration = Duration::from_millis(100);
+
+/// Waits until the engine has read everything sent to it (nothing is left
+/// in its input pipe), at most [`PACE_LIMIT`], so that each line arrives in
+/// a read of its own. GNU Chess 6.2.7 reads its input with `select` and
+/// stdio: of several lines that came in one read it handles the first and
+/// leaves the others in its buffer until more input wakes it, so lines
+/// sent back to back fall ever further behind (seen on a loaded machine:
+/// its `go` never reached it). An engine with a reader thread (every UCI
+/// engine) reads at once and costs nothing here.
+#[cfg(unix)]
+fn wait_read(stdin: &ChildStdin) {
+    use std::os::fd::AsRawFd;
+    let fd = stdin.as_raw_fd();
+    let until = Instant::now() + PACE_LIMIT;
+    loop {
+        let mut unread: libc::c_int = 0;
+        // SAFETY: FIONREAD writes one c_int through the pointer, which
+        // points at a live c_int; the descriptor is the child's open stdin
+        // (on Linux a pipe answers FIONREAD on its write end too).
+        let r = unsafe { libc::ioctl(fd, libc::FIONREAD, &mut unread) };
+        if r != 0 || unread <= 0 || Instant::now() >= until {
+            return;
+        }
+        thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// Elsewhere the lines go as they are.
+#[cfg(not(unix))]
+fn wait_read(_stdin: &ChildStdin) {}
+
 /// A program and its arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommandLine {
@@ -179,7 +212,8 @@ impl EngineProcess {
         })
     }
 
-    /// Sends one command line (a line end is added).
+    /// Sends one command line (a line end is added), then waits (up to
+    /// [`PACE_LIMIT`]) until the engine has read it: see [`wait_read`].
     pub fn send(&mut self, line: &str) -> Result<(), String> {
         self.log.line(Dir::ToEngine, line);
         let stdin = self
@@ -190,7 +224,9 @@ impl EngineProcess {
             .write_all(line.as_bytes())
             .and_then(|()| stdin.write_all(b"\n"))
             .and_then(|()| stdin.flush())
-            .map_err(|e| format!("cannot write to the engine: {e}"))
+            .map_err(|e| format!("cannot write to the engine: {e}"))?;
+        wait_read(stdin);
+        Ok(())
     }
 
     /// Sends an empty line, unlogged: the nudge that lets an engine which
@@ -203,7 +239,9 @@ impl EngineProcess {
         stdin
             .write_all(b"\n")
             .and_then(|()| stdin.flush())
-            .map_err(|e| format!("cannot write to the engine: {e}"))
+            .map_err(|e| format!("cannot write to the engine: {e}"))?;
+        wait_read(stdin);
+        Ok(())
     }
 
     /// The next output line, waiting until `deadline` at most.

@@ -7,8 +7,8 @@
 //! (no pondering), the `--option`s as `option NAME=VALUE`. An engine that
 //! is silent for 300 ms before its first feature gets an empty line (GNU
 //! Chess 6.2.7 on a pipe prints `Chess` and then holds its features until
-//! its next input line arrives); its answer to that (`Invalid move: `
-//! naming nothing) is ignored. Its move is
+//! its next input line arrives), for up to 10 s once it has said anything;
+//! its answer to that (`Invalid move: ` naming nothing) is ignored. Its move is
 //! read in every form CECP documents: `move MOVE`, `N. ... MOVE`, `My move
 //! is: MOVE`; a line the bridge does not understand is said on the console.
 //!
@@ -61,6 +61,8 @@ pub struct Xboard {
     /// Seen between moves: to go with the next answer.
     offered: bool,
     resigned: bool,
+    /// The options the engine declared (`feature option="NAME -TYPE ..."`).
+    declared: Vec<String>,
     settings: EngineSettings,
 }
 
@@ -202,6 +204,7 @@ impl Xboard {
             known: None,
             offered: false,
             resigned: false,
+            declared: Vec::new(),
             settings: settings.clone(),
         };
         x.send("xboard")?;
@@ -246,8 +249,14 @@ impl Xboard {
                 None => {}
             }
             featured |= line.trim_start().starts_with("feature");
+            if !featured {
+                // It speaks (GNU Chess's `Chess`) but has not sent its
+                // features yet: on a loaded machine they can take seconds.
+                deadline = started + HANDSHAKE;
+            }
         }
         x.send("easy")?;
+        x.check_options(featured)?;
         for (name, value) in &settings.options {
             x.send(&format!("option {name}={value}"))?;
         }
@@ -272,11 +281,41 @@ impl Xboard {
                 "usermove" => self.usermove = on,
                 "setboard" => self.setboard = on,
                 "ping" => self.ping = on,
+                "option" => {
+                    let name = value.split(" -").next().unwrap_or_default().trim();
+                    if !name.is_empty() {
+                        self.declared.push(name.to_string());
+                    }
+                }
                 _ => {}
             }
             self.send(&format!("accepted {name}"))?;
         }
         Ok(done)
+    }
+
+    /// A misspelt `--option` (`Skil Level`) would otherwise be ignored by
+    /// the engine, seen only in the log: an option the engine did not
+    /// declare is an error before the game. (An engine that sent no
+    /// features at all cannot be checked: it gets its options as given.)
+    fn check_options(&self, featured: bool) -> Result<(), Fault> {
+        if !featured {
+            return Ok(());
+        }
+        for (name, _) in &self.settings.options {
+            if !self.declared.iter().any(|d| d.eq_ignore_ascii_case(name)) {
+                let has = if self.declared.is_empty() {
+                    "it declares none".to_string()
+                } else {
+                    format!("it declares: {}", self.declared.join(", "))
+                };
+                return Err(Fault::new(
+                    format!("the engine has no option {name:?} ({has})"),
+                    Vec::new(),
+                ));
+            }
+        }
+        Ok(())
     }
 
     fn send(&mut self, line: &str) -> Result<(), Fault> {
