@@ -19,7 +19,7 @@ use shakmaty::Color;
 pub fn max_moves_reached(plies: usize, max_moves: Option<u32>) -> Option<String> {
     let n = max_moves?;
     let limit = usize::try_from(n).ok()?.checked_mul(2)?;
-    (plies >= limit).then(|| format!("draw by adjudication: {n} moves played (--max-moves)"))
+    (plies >= limit).then(|| format!("draw by adjudication: {} played (--max-moves)", moves(n)))
 }
 
 /// `--draw-adjudication movenumber=M movecount=N score=S`: a draw once at
@@ -116,9 +116,10 @@ impl Counters {
             let moves_in = usize::try_from(rule.move_number).unwrap_or(usize::MAX);
             if full_moves >= moves_in && u64::from(self.draw) >= u64::from(rule.move_count) * 2 {
                 return Some(Adjudged::Draw(format!(
-                    "draw by adjudication: both scores within {} cp of 0 for {} moves \
+                    "draw by adjudication: both scores within {} cp of 0 for {} \
                      (--draw-adjudication)",
-                    rule.score, rule.move_count
+                    rule.score,
+                    moves(rule.move_count)
                 )));
             }
         }
@@ -133,8 +134,9 @@ impl Counters {
                 let (winner, loser) = (color_name(!m.mover), color_name(m.mover));
                 let mut why = format!(
                     "{winner} wins by adjudication: {loser}'s score at or below -{} cp \
-                     for {} moves",
-                    rule.score, rule.move_count
+                     for {}",
+                    rule.score,
+                    moves(rule.move_count)
                 );
                 if rule.two_sided {
                     why.push_str(&format!(" and {winner}'s at or above +{}", rule.score));
@@ -163,6 +165,15 @@ fn fields(s: &str) -> impl Iterator<Item = (&str, Option<&str>)> {
             Some((k, v)) => (k, Some(v)),
             None => (f, None),
         })
+}
+
+/// "1 move", "2 moves".
+fn moves(n: u32) -> String {
+    if n == 1 {
+        "1 move".into()
+    } else {
+        format!("{n} moves")
+    }
 }
 
 /// The value of `key`, a whole number from `min` on.
@@ -268,6 +279,8 @@ mod tests {
         let r = max_moves_reached(20, Some(10)).unwrap();
         assert_eq!(r, "draw by adjudication: 10 moves played (--max-moves)");
         assert!(max_moves_reached(usize::MAX, Some(u32::MAX)).is_some());
+        let one = max_moves_reached(2, Some(1)).unwrap();
+        assert_eq!(one, "draw by adjudication: 1 move played (--max-moves)");
     }
 
     /// Feeds moves alternately from White, each `(ce, irreversible)`,
