@@ -53,6 +53,9 @@ pub struct BatchSummary {
     pub resumed: u64,
     /// Records analysed and written.
     pub analysed: u64,
+    /// Records the verb judged solved or missed (`solve`, `mate`; `analyse`
+    /// judges none), and of those the solved ones.
+    pub judged: u64,
     pub solved: u64,
     pub faults: u64,
     /// Output records written (analysed and copied bad ones).
@@ -297,6 +300,7 @@ struct Ordered {
 impl Ordered {
     fn take(&mut self, idx: u64, d: Done, buf: &mut String, s: &mut BatchSummary) {
         s.analysed += 1;
+        s.judged += u64::from(d.solved.is_some());
         s.solved += u64::from(d.solved == Some(true));
         s.faults += u64::from(d.fault);
         buf.clear();
@@ -321,7 +325,8 @@ impl Ordered {
 }
 
 /// The progress line: `12/100 records, 7 solved, 3.2 positions/s, ETA 28 s`
-/// (`total` when known, `rate` in records per second).
+/// (`total` when known, `rate` in records per second; "solved" only for a
+/// verb that judges its records).
 pub fn progress_text(s: &BatchSummary, total: Option<u64>, elapsed: Duration) -> String {
     let done = s.analysed + s.bad + s.resumed;
     let secs = elapsed.as_secs_f64();
@@ -334,7 +339,10 @@ pub fn progress_text(s: &BatchSummary, total: Option<u64>, elapsed: Duration) ->
         Some(n) => format!("{done}/{n} records"),
         None => format!("{done} records"),
     };
-    t.push_str(&format!(", {} solved, {rate:.1} positions/s", s.solved));
+    if s.judged > 0 {
+        t.push_str(&format!(", {} solved", s.solved));
+    }
+    t.push_str(&format!(", {rate:.1} positions/s"));
     if s.faults > 0 {
         t.push_str(&format!(", {} engine faults", s.faults));
     }
@@ -500,8 +508,9 @@ mod tests {
 
     #[test]
     fn progress_lines_and_bars() {
-        let s = BatchSummary {
+        let mut s = BatchSummary {
             analysed: 10,
+            judged: 10,
             solved: 7,
             bad: 2,
             ..BatchSummary::default()
@@ -513,6 +522,12 @@ mod tests {
         assert_eq!(
             progress_text(&s, None, Duration::ZERO),
             "12 records, 7 solved, 0.0 positions/s"
+        );
+        // `analyse` judges nothing: no "0 solved".
+        (s.judged, s.solved) = (0, 0);
+        assert_eq!(
+            progress_text(&s, None, Duration::ZERO),
+            "12 records, 0.0 positions/s"
         );
         assert_eq!(bar(5, 10, 4), "[##..]");
         assert_eq!(bar(0, 0, 3), "[###]");

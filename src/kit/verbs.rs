@@ -219,10 +219,14 @@ fn run_verb_inner(
         |p| p.display().to_string(),
     );
     let out_name = crate::text::strip_control(&out_name);
+    let solved = if s.judged > 0 {
+        format!("{} solved, ", s.solved)
+    } else {
+        String::new()
+    };
     eprintln!(
-        "argus epd: {} records analysed ({} solved, {} engine faults), {} bad, {} already done, in {:.1} s",
+        "argus epd: {} records analysed ({solved}{} engine faults), {} bad, {} already done, in {:.1} s",
         s.analysed,
-        s.solved,
         s.faults,
         s.bad,
         s.resumed,
