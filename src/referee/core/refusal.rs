@@ -8,47 +8,30 @@
 use super::*;
 
 impl Referee {
+    /// The echoed position differs: the position goes out again, counted
+    /// against the turn's `max_resends`; once those are spent, the bad echo
+    /// costs the game (under the `fault` policy: a fault).
     pub(super) fn echo_mismatch(
         &mut self,
         from: ClientId,
+        color: Color,
         diff: &str,
         text: &str,
         at: u64,
         out: &mut Vec<Output>,
     ) {
         let max = self.settings.max_resends;
-        let resends = self
-            .game
-            .as_ref()
-            .and_then(|g| g.awaiting.as_ref())
-            .map_or(0, |a| a.resends);
-        if resends < max {
-            self.notice(
-                out,
-                EventKind::Warning,
-                format!(
-                    "{}: echoed position differs ({diff}); resending the position ({} of {max}): {}",
-                    from.letter(),
-                    resends + 1,
-                    quote(text)
-                ),
+        if let Some(n) = self.count_resend(from) {
+            let note = format!(
+                "{}: echoed position differs ({diff}); resending the position ({n} of {max}): {}",
+                from.letter(),
+                quote(text)
             );
-            if let Some(a) = self.game.as_mut().and_then(|g| g.awaiting.as_mut()) {
-                a.resends += 1;
-            }
-            self.send_respond(from, at, out, Respond::Again);
-        } else {
-            let color = self
-                .game
-                .as_ref()
-                .map_or(Color::White, |g| g.color_of(from));
-            let reason = format!("echoed position still differs after {max} resends ({diff})");
-            match self.settings.illegal_move {
-                // The retries are spent: asking once more would not help.
-                IllegalMove::Retry => self.forfeit(from, color, None, &reason, at, out),
-                _ => self.illegal(from, color, None, &reason, at, out),
-            }
+            self.notice(out, EventKind::Warning, note);
+            return self.send_respond(from, at, out, Respond::Again);
         }
+        let reason = format!("echoed position still differs after {max} resends ({diff})");
+        self.resends_spent(from, color, None, &reason, at, out);
     }
 
     /// An illegal or unparsable move, a missing move, or a persistent bad
@@ -92,29 +75,46 @@ impl Referee {
         out: &mut Vec<Output>,
     ) {
         let max = self.settings.max_resends;
-        let awaiting = self
-            .game
-            .as_mut()
-            .and_then(|g| g.awaiting.as_mut())
-            .filter(|a| a.client == from && a.resends < max);
-        if let Some(a) = awaiting {
-            a.resends += 1;
-            let n = a.resends;
-            self.notice(
-                out,
-                EventKind::Warning,
-                format!("{}: {reason}; asking again ({n} of {max})", from.letter()),
-            );
+        if let Some(n) = self.count_resend(from) {
+            let note = format!("{}: {reason}; asking again ({n} of {max})", from.letter());
+            self.notice(out, EventKind::Warning, note);
             return self.send_respond(from, at, out, Respond::Again);
         }
         let reason = match max {
             0 => reason.to_owned(),
             _ => format!("{reason} (asked again {max} times)"),
         };
+        self.resends_spent(from, color, move_text, &reason, at, out);
+    }
+
+    /// Counts one more resend of `from`'s turn if it is on move and its
+    /// `max_resends` are not spent; gives the count it reached.
+    fn count_resend(&mut self, from: ClientId) -> Option<u32> {
+        let max = self.settings.max_resends;
+        let a = self
+            .game
+            .as_mut()
+            .and_then(|g| g.awaiting.as_mut())
+            .filter(|a| a.client == from && a.resends < max)?;
+        a.resends += 1;
+        Some(a.resends)
+    }
+
+    /// The turn's resends are spent: asking once more would not help, so
+    /// `reason` costs the game (under the `fault` policy: a fault).
+    fn resends_spent(
+        &mut self,
+        from: ClientId,
+        color: Color,
+        move_text: Option<&str>,
+        reason: &str,
+        at: u64,
+        out: &mut Vec<Output>,
+    ) {
         match self.settings.illegal_move {
-            IllegalMove::Fault => self.illegal(from, color, move_text, &reason, at, out),
+            IllegalMove::Fault => self.illegal(from, color, move_text, reason, at, out),
             IllegalMove::Forfeit | IllegalMove::Retry => {
-                self.forfeit(from, color, move_text, &reason, at, out)
+                self.forfeit(from, color, move_text, reason, at, out)
             }
         }
     }

@@ -55,7 +55,7 @@ impl Referee {
         if let Some(diff) = echo_diff {
             // A wrong echo (a resignation stands whatever position came
             // with it).
-            self.echo_mismatch(r.from, &diff, r.text, r.at, out);
+            self.echo_mismatch(r.from, color, &diff, r.text, r.at, out);
             return Err(Handled);
         }
         let sm = self.read_sm(r, color, out)?;
