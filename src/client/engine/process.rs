@@ -212,10 +212,21 @@ impl EngineProcess {
         })
     }
 
-    /// Sends one command line (a line end is added), then waits (up to
-    /// [`PACE_LIMIT`]) until the engine has read it: see [`wait_read`].
+    /// Sends one command line (a line end is added), logged.
     pub fn send(&mut self, line: &str) -> Result<(), String> {
         self.log.line(Dir::ToEngine, line);
+        self.write_line(line)
+    }
+
+    /// Sends an empty line, unlogged: the nudge that lets an engine which
+    /// prints only when input arrives speak (see `xboard`).
+    pub fn nudge(&mut self) -> Result<(), String> {
+        self.write_line("")
+    }
+
+    /// Writes `line` and a line end, then waits (up to [`PACE_LIMIT`])
+    /// until the engine has read it: see [`wait_read`].
+    fn write_line(&mut self, line: &str) -> Result<(), String> {
         let stdin = self
             .stdin
             .as_mut()
@@ -223,21 +234,6 @@ impl EngineProcess {
         stdin
             .write_all(line.as_bytes())
             .and_then(|()| stdin.write_all(b"\n"))
-            .and_then(|()| stdin.flush())
-            .map_err(|e| format!("cannot write to the engine: {e}"))?;
-        wait_read(stdin);
-        Ok(())
-    }
-
-    /// Sends an empty line, unlogged: the nudge that lets an engine which
-    /// prints only when input arrives speak (see `xboard`).
-    pub fn nudge(&mut self) -> Result<(), String> {
-        let stdin = self
-            .stdin
-            .as_mut()
-            .ok_or_else(|| "the engine's input is closed".to_string())?;
-        stdin
-            .write_all(b"\n")
             .and_then(|()| stdin.flush())
             .map_err(|e| format!("cannot write to the engine: {e}"))?;
         wait_read(stdin);
