@@ -153,3 +153,26 @@ fn a_client_fault_can_be_adjudicated() {
         "drawn by adjudication",
     );
 }
+
+#[test]
+fn a_flag_falling_when_the_silence_resend_is_due_ends_the_game_first() {
+    // The flag and the resend after silence fall due at the same instant:
+    // the timers fire flag first (time is the hardest fact), so the game is
+    // lost on time and the respond is not sent again.
+    let mut h = Harness::new(Settings {
+        resend_after_ms: 60_000,
+        ..no_credit(timed("60"))
+    });
+    let t = h.start();
+    let before = h.all(A).len();
+    assert_eq!(h.referee.next_deadline(), Some(t + 60_000));
+    h.timer();
+    let got: Vec<RefCom> = h.all(A)[before..].iter().map(Got::refcom).collect();
+    assert!(!got.contains(&Respond), "respond sent again: {got:?}");
+    assert_over(
+        &mut h,
+        "0-1",
+        Termination::TimeForfeit,
+        "White lost on time",
+    );
+}
