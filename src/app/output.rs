@@ -16,8 +16,8 @@ use crate::record::cbf_files::{append_game, base_ends_with};
 use crate::record::durable::{append_pgn, write_atomic};
 use crate::record::pgn::{PgnGame, write_pgn};
 use crate::record::transcript::Transcript;
-use crate::referee::snapshot::EventKind;
-use crate::referee::{ClientId, Input, Output, Referee};
+use crate::referee::words;
+use crate::referee::{ClientId, Event, EventKind, Input, Output, Referee};
 use crate::stats::Report;
 
 /// The timing of one relayed move, for benchmarks: when the mover's reply
@@ -67,7 +67,7 @@ pub struct Outputs {
 /// was played or a game ended).
 pub fn wants_checkpoint(outs: &[Output]) -> bool {
     outs.iter()
-        .any(|o| matches!(o, Output::MoveMade { .. } | Output::GameOver(_)))
+        .any(|o| matches!(o.event(), Some(Event::MoveMade { .. } | Event::GameOver(_))))
 }
 
 impl Outputs {
@@ -280,17 +280,23 @@ impl Outputs {
         self.transcript = None;
     }
 
-    /// A notice from the core: to the log, and on stdout in headless mode
-    /// for the kinds that matter there.
-    pub fn notice(&mut self, kind: EventKind, text: &str) {
-        match kind {
-            EventKind::Info => info!("{text}"),
-            EventKind::Link => warn!("{text}"),
-            EventKind::Warning | EventKind::Rejected => warn!("{text}"),
-            EventKind::Fault => error!("{text}"),
+    /// An event from the core, in words (`referee::words`): a logged one
+    /// to the transcript (right after the line it is about, so a refused
+    /// line is explained where it is shown) and the application log at
+    /// its kind's level; on stdout in headless mode, the ones that matter
+    /// there.
+    pub fn event(&mut self, event: &Event, at_ms: u64) {
+        if event.logged() {
+            let text = words::sentence(event);
+            self.transcript_note(at_ms, &text);
+            match event.kind() {
+                EventKind::Info => info!("{text}"),
+                EventKind::Warning | EventKind::Rejected | EventKind::Link => warn!("{text}"),
+                EventKind::Fault => error!("{text}"),
+            }
         }
-        if matches!(kind, EventKind::Fault | EventKind::Link) {
-            self.headless_line(text);
+        if let Some(line) = words::headline(event) {
+            self.headless_line(&line);
         }
     }
 

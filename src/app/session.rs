@@ -15,7 +15,9 @@ use crate::display::{
     InputEvent, InputThread, LinkView, Role, TerminalGuard, Ui, UiAction, next_redraw_in,
 };
 use crate::link::{Link, LinkEvent, LinkEventKind, OpenError, PortSettings};
-use crate::referee::{ByClient, ClientId, Command, Input, Output, Referee, Snapshot, Verdict};
+use crate::referee::{
+    ByClient, ClientId, Command, Event, Input, Output, Referee, Snapshot, Verdict,
+};
 
 /// How long the loop waits for the last records (`disconnect`) to leave
 /// the ports once the session is over.
@@ -337,7 +339,7 @@ fn hand_to_core(
         if outs.iter().any(|o| {
             matches!(
                 o,
-                Output::Send { .. } | Output::GameOver(_) | Output::SessionOver { .. }
+                Output::Send { .. } | Output::Event(Event::GameOver(_) | Event::SessionOver(_))
             )
         }) {
             outputs.journal_sync();
@@ -494,8 +496,12 @@ fn link_input(
 /// opponent: the `respond` carrying the move), the opponent and that
 /// record's sequence number.
 fn relayed_move(outs: &[Output], from: ClientId) -> Option<(ClientId, u64)> {
-    let moved = outs.iter().any(|o| matches!(o, Output::MoveMade { .. }));
-    let over = outs.iter().any(|o| matches!(o, Output::GameOver(_)));
+    let moved = outs
+        .iter()
+        .any(|o| matches!(o.event(), Some(Event::MoveMade { .. })));
+    let over = outs
+        .iter()
+        .any(|o| matches!(o.event(), Some(Event::GameOver(_))));
     let to = from.other();
     let seq = outs.iter().find_map(|o| match o {
         Output::Send { to: t, seq, .. } if *t == to => Some(*seq),
@@ -504,41 +510,22 @@ fn relayed_move(outs: &[Output], from: ClientId) -> Option<(ClientId, u64)> {
     (moved && !over).then_some((to, seq))
 }
 
-/// Carries out one output of the core other than a record (records go out
-/// through [`send_unit`]).
+/// Carries out one event of the core (records go out through
+/// [`send_unit`]): its words to the transcript, the log and headless
+/// output, then what it changes on disk.
 fn carry_out(o: Output, core: &Referee, outputs: &mut Outputs, at: u64) {
-    match o {
-        Output::Send { .. } => {}
-        Output::GameStarted {
-            game_number,
-            white,
-            black,
-        } => {
-            outputs.headless_line(&format!(
-                "game {game_number}: {white} (White) vs {black} (Black)"
-            ));
-            outputs.live_pgn(|| core.live_pgn(at));
+    let Output::Event(event) = o else { return };
+    outputs.event(&event, at);
+    match event {
+        Event::GameStarted { .. } | Event::MoveMade { .. } => {
+            outputs.live_pgn(|| core.live_pgn(at))
         }
-        Output::MoveMade { .. } => outputs.live_pgn(|| core.live_pgn(at)),
-        Output::GameOver(g) => {
-            outputs.headless_line(&format!(
-                "game {}: {} {} ({})",
-                g.game_number,
-                g.result.as_str(),
-                g.termination.as_str(),
-                g.reason
-            ));
-            outputs.live_pgn(|| Some(g.pgn.clone()));
+        Event::GameOver(g) => {
+            outputs.live_pgn(|| Some((*g.pgn).clone()));
             outputs.finished_game(g.game_number, &g.pgn);
             outputs.match_stats(&core.stats());
         }
-        Output::SessionOver { summary } => outputs.headless_line(&summary),
-        Output::Notice { kind, text } => {
-            // In the transcript too, right after the line it is about: a
-            // refused line is then explained where it is shown.
-            outputs.transcript_note(at, &text);
-            outputs.notice(kind, &text);
-        }
+        _ => {}
     }
 }
 
@@ -581,13 +568,14 @@ mod tests {
     use shakmaty::Color;
 
     fn moved() -> Output {
-        Output::MoveMade {
-            game_number: 1,
+        Output::Event(Event::MoveMade {
+            game: 1,
             ply: 1,
+            number: 1,
             color: Color::White,
             san: "e4".into(),
             charged_ms: None,
-        }
+        })
     }
 
     fn send(to: ClientId) -> Output {

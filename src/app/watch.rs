@@ -27,7 +27,7 @@ use crate::journal::format::MAX_LINE;
 use crate::journal::reader::{RawLine, read_line};
 use crate::journal::{Decoded, Decoder, Replay};
 use crate::record::durable::append_pgn;
-use crate::referee::{ClientId, GameOver, Output};
+use crate::referee::{ClientId, Event, GameOver, Output, words};
 
 /// How often a journal file is looked at for new lines.
 const FILE_POLL: Duration = Duration::from_millis(100);
@@ -118,8 +118,6 @@ struct Watcher {
     replay: Option<Replay>,
     headless: bool,
     pgn: Option<PathBuf>,
-    /// Start of the current game: (full move number, Black moves first).
-    game_start: (u32, bool),
     /// When the last input arrived (for the clocks between lines).
     last_input: Option<Instant>,
     quiet: bool,
@@ -132,7 +130,6 @@ impl Watcher {
             replay: None,
             headless,
             pgn,
-            game_start: (1, false),
             last_input: None,
             quiet: false,
         }
@@ -194,55 +191,19 @@ impl Watcher {
         }
     }
 
+    /// An output of the replayed core: its line (`referee::words`), and a
+    /// finished game appended to `--pgn`.
     fn output(&mut self, o: Output) {
-        match o {
-            Output::GameStarted {
-                game_number,
-                white,
-                black,
-            } => {
-                if let Some(r) = &self.replay {
-                    let start = r.core().snapshot(r.last_at()).start;
-                    use shakmaty::Position;
-                    self.game_start = (
-                        start.fullmoves().get(),
-                        start.turn() == shakmaty::Color::Black,
-                    );
-                }
-                self.say(&format!(
-                    "game {game_number}: {white} (White) vs {black} (Black)"
-                ));
-            }
-            Output::MoveMade {
-                game_number,
-                ply,
-                color,
-                san,
-                ..
-            } => {
-                let (first, black_first) = self.game_start;
-                let half = ply.saturating_sub(1) + usize::from(black_first);
-                let number = first as usize + half / 2;
-                let dots = if color == shakmaty::Color::White {
-                    "."
-                } else {
-                    "..."
-                };
-                self.say(&format!("game {game_number}: {number}{dots} {san}"));
-            }
-            Output::GameOver(g) => self.game_over(&g),
-            Output::SessionOver { summary } => self.say(&summary),
-            Output::Send { .. } | Output::Notice { .. } => {}
+        let Output::Event(event) = o else { return };
+        if let Some(line) = words::watch_line(&event) {
+            self.say(&line);
+        }
+        if let Event::GameOver(g) = event {
+            self.game_over(&g);
         }
     }
 
     fn game_over(&mut self, g: &GameOver) {
-        self.say(&format!(
-            "game {}: {} ({})",
-            g.game_number,
-            g.result.as_str(),
-            g.reason
-        ));
         if self.quiet {
             return;
         }

@@ -237,6 +237,7 @@ impl Ui {
 mod tests {
     use super::*;
     use crate::display::testkit;
+    use crate::referee::event::{Ending, PauseReason};
     use crossterm::event::KeyEventState;
 
     fn key(code: KeyCode) -> KeyEvent {
@@ -277,7 +278,7 @@ mod tests {
         assert_eq!(ui.handle_key(ch(' '), &snap), Some(UiAction::Pause));
         assert_eq!(ui.handle_key(ch('p'), &snap), Some(UiAction::Pause));
         snap.phase = Phase::Paused {
-            reason: "supervisor".into(),
+            reason: PauseReason::Supervisor,
         };
         assert_eq!(ui.handle_key(ch('p'), &snap), Some(UiAction::Resume));
         assert_eq!(ui.handle_key(ch(' '), &snap), Some(UiAction::Resume));
@@ -384,7 +385,12 @@ mod tests {
     fn adjudication_needs_a_game_in_progress() {
         let mut snap = playing();
         snap.phase = Phase::GameOver;
-        snap.result = Some(testkit::result("1-0", "Black resigned"));
+        snap.result = Some(testkit::result(
+            "1-0",
+            Ending::Resigned {
+                color: Color::Black,
+            },
+        ));
         let mut ui = Ui::new(false, Role::Referee);
         for c in ['w', 'b', 'd', 'a'] {
             assert_eq!(press(&mut ui, &snap, &[ch(c), ch('y')]), [], "{c:?}");

@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 
 use super::style;
 use crate::referee::snapshot::{EventKind, EventView};
-use crate::text::strip_control;
+use crate::referee::words;
 
 /// Most rows one event takes; a longer text is cut and ends with `…`.
 pub const MAX_EVENT_ROWS: usize = 3;
@@ -63,10 +63,11 @@ pub fn log_lines(events: &[EventView], rows: u16, width: u16, scroll: usize) -> 
 fn event_lines(e: &EventView, width: u16) -> Vec<Line<'static>> {
     let s = e.at_ms / 1000;
     let stamp = format!("{}:{:02}:{:02} ", s / 3600, s / 60 % 60, s % 60);
-    let tag = format!("{:<6}", tag(e.kind));
+    let kind = e.event.kind();
+    let tag = format!("{:<6}", tag(kind));
     let indent = stamp.chars().count() + tag.chars().count();
-    let style = style::event(e.kind);
-    let text = strip_control(&e.text);
+    let style = style::event(kind);
+    let text = words::sentence(&e.event);
     let room = usize::from(width).saturating_sub(indent);
     let chunks = if room < MIN_WRAP {
         vec![text]
@@ -150,11 +151,20 @@ fn tag(kind: EventKind) -> &'static str {
 mod tests {
     use super::*;
     use crate::display::testkit::event;
+    use crate::game::SanErrorKind;
+    use crate::referee::ClientId;
+    use crate::referee::event::{Event, Offence, Problem, Rejection};
 
+    /// `n` sign-ons, of clients named `e0`, `e1`, ...
     fn events(n: u64) -> Vec<EventView> {
         (0..n)
             .map(|i| event(i * 1000, EventKind::Info, &format!("e{i}")))
             .collect()
+    }
+
+    /// What the log says of event `i` of [`events`].
+    fn said(i: &[u32]) -> Vec<String> {
+        i.iter().map(|i| format!("A: e{i} signed on")).collect()
     }
 
     fn texts(lines: &[Line]) -> Vec<String> {
@@ -175,28 +185,42 @@ mod tests {
 
     #[test]
     fn newest_at_the_bottom() {
-        assert_eq!(texts(&log_lines(&events(5), 3, 80, 0)), ["e2", "e3", "e4"]);
-        assert_eq!(texts(&log_lines(&events(2), 3, 80, 0)), ["e0", "e1"]);
+        assert_eq!(texts(&log_lines(&events(5), 3, 80, 0)), said(&[2, 3, 4]));
+        assert_eq!(texts(&log_lines(&events(2), 3, 80, 0)), said(&[0, 1]));
         assert!(log_lines(&[], 3, 80, 0).is_empty());
         assert!(log_lines(&events(5), 0, 80, 0).is_empty());
     }
 
     #[test]
     fn scrolls_back_and_clamps() {
-        assert_eq!(texts(&log_lines(&events(5), 3, 80, 1)), ["e1", "e2", "e3"]);
+        assert_eq!(texts(&log_lines(&events(5), 3, 80, 1)), said(&[1, 2, 3]));
         // Back past the oldest: the pane fills from the top.
-        assert_eq!(texts(&log_lines(&events(5), 3, 80, 4)), ["e0", "e1", "e2"]);
-        assert_eq!(texts(&log_lines(&events(5), 3, 80, 99)), ["e0", "e1", "e2"]);
-        assert_eq!(texts(&log_lines(&events(2), 3, 80, 99)), ["e0", "e1"]);
+        assert_eq!(texts(&log_lines(&events(5), 3, 80, 4)), said(&[0, 1, 2]));
+        assert_eq!(texts(&log_lines(&events(5), 3, 80, 99)), said(&[0, 1, 2]));
+        assert_eq!(texts(&log_lines(&events(2), 3, 80, 99)), said(&[0, 1]));
     }
 
     #[test]
     fn line_has_time_tag_and_colour() {
-        let e = event(3_723_000, EventKind::Fault, "A sent an illegal move\x1b[2J");
+        let offence = Offence {
+            problem: Problem::BadMove {
+                kind: SanErrorKind::Illegal,
+                text: "Ke7\x1b[2J".into(),
+                why: "no king on e8".into(),
+            },
+            asked_again: 0,
+        };
+        let e = EventView {
+            at_ms: 3_723_000,
+            event: Event::Forfeit {
+                client: ClientId::A,
+                offence,
+            },
+        };
         let lines = event_lines(&e, 80);
         assert_eq!(
             all_text(&lines),
-            ["1:02:03 FAULT A sent an illegal move[2J"]
+            ["1:02:03 FAULT A: illegal move \"Ke7[2J\": no king on e8"]
         );
         assert_eq!(lines[0].spans[2].style, style::event(EventKind::Fault));
         assert_ne!(
@@ -207,18 +231,21 @@ mod tests {
 
     #[test]
     fn long_events_wrap_under_the_text_and_are_cut_after_three_rows() {
-        let e = event(
-            5_000,
-            EventKind::Rejected,
-            "A: rejected (not a legal move): \"refreply rm Qxh7 ?\"",
-        );
+        let e = EventView {
+            at_ms: 5_000,
+            event: Event::Rejected {
+                client: ClientId::A,
+                why: Rejection::OutOfTurn,
+                line: "refreply rm Qxh7 ?".into(),
+            },
+        };
         // 14 columns of stamp and tag leave 26 for the text.
         let lines = all_text(&event_lines(&e, 40));
         assert_eq!(
             lines,
             [
-                "0:00:05 rej   A: rejected (not a legal",
-                "              move): \"refreply rm Qxh7",
+                "0:00:05 rej   A: rejected (reply out of",
+                "              turn): \"refreply rm Qxh7",
                 "              ?\"",
             ]
         );
@@ -242,12 +269,16 @@ mod tests {
     #[test]
     fn wrapped_events_fill_the_pane_newest_at_the_bottom() {
         let mut evs = events(3);
-        evs.push(event(9_000, EventKind::Info, &"long ".repeat(10)));
+        evs.push(event(
+            9_000,
+            EventKind::Info,
+            "long long long long long long",
+        ));
         // The long event takes two rows at width 40; e2 fits above it.
         let lines = all_text(&log_lines(&evs, 3, 40, 0));
         assert_eq!(lines.len(), 3);
-        assert!(lines[0].ends_with("e2"), "{lines:?}");
-        assert!(lines[1].starts_with("0:00:09 info  long"), "{lines:?}");
+        assert!(lines[0].ends_with("e2 signed on"), "{lines:?}");
+        assert!(lines[1].starts_with("0:00:09 info  A: long"), "{lines:?}");
         // One row: only the end of the newest event.
         let lines = all_text(&log_lines(&evs, 1, 40, 0));
         assert_eq!(lines.len(), 1);
@@ -256,7 +287,7 @@ mod tests {
         let lines = all_text(&log_lines(&evs, 4, 40, 3));
         assert_eq!(lines.len(), 4);
         assert!(
-            lines[0].ends_with("e0") && lines[3].contains("long"),
+            lines[0].ends_with("e0 signed on") && lines[3].contains("long"),
             "{lines:?}"
         );
     }

@@ -102,6 +102,7 @@ fn wrap(units: Vec<Unit>, width: usize) -> Vec<Line<'static>> {
 mod tests {
     use super::*;
     use crate::display::testkit;
+    use crate::referee::event::Ending;
 
     fn text(lines: &[Line]) -> Vec<String> {
         lines.iter().map(|l| l.to_string()).collect()
@@ -132,7 +133,12 @@ mod tests {
     #[test]
     fn last_move_is_highlighted_and_result_appended() {
         let mut snap = testkit::snapshot(None, &["f3", "e5", "g4", "Qh4#"]);
-        snap.result = Some(testkit::result("0-1", "White checkmated"));
+        snap.result = Some(testkit::result(
+            "0-1",
+            Ending::Checkmate {
+                loser: Color::White,
+            },
+        ));
         let lines = move_lines(&snap, 40, 5);
         assert_eq!(text(&lines), ["1. f3 e5 2. g4 Qh4# 0-1"]);
         let spans = &lines[0].spans;

@@ -12,8 +12,10 @@ use super::board::LABEL_WIDTH;
 use super::layout::panes;
 use super::testkit;
 use super::{LinkView, Role, Ui, style};
-use crate::referee::Snapshot;
+use crate::referee::event::{Ending, Event, GameOver, PauseReason};
 use crate::referee::snapshot::{EventKind, Phase};
+use crate::referee::{ClientId, Snapshot};
+use crate::referee::{GameResult, Termination};
 
 fn links() -> [LinkView; 2] {
     [
@@ -124,13 +126,23 @@ fn finished() -> Snapshot {
     s.phase = Phase::GameOver;
     s.clocks[0].running = false;
     s.clocks[1].running = false;
-    s.result = Some(testkit::result("1-0", "Black checkmated"));
-    s.score_halves = [5, 1];
-    s.events.push(testkit::event(
-        95_000,
-        EventKind::Info,
-        "game 3 over: 1-0 (Black checkmated)",
+    s.result = Some(testkit::result(
+        "1-0",
+        Ending::Checkmate {
+            loser: Color::Black,
+        },
     ));
+    s.score_halves = [5, 1];
+    let over = GameOver {
+        game_number: 3,
+        result: GameResult::Win(Color::White),
+        termination: Termination::Normal,
+        ending: Ending::Checkmate {
+            loser: Color::Black,
+        },
+        pgn: Default::default(),
+    };
+    s.events.push(testkit::view(95_000, Event::GameOver(over)));
     s
 }
 
@@ -188,7 +200,7 @@ fn help_overlay_observer_80x24() {
     ui.help_open = true;
     let mut snap = capture_with_check();
     snap.phase = Phase::Paused {
-        reason: "supervisor".into(),
+        reason: PauseReason::Supervisor,
     };
     let buf = draw(&ui, &snap, 80, 24);
     insta::assert_snapshot!(text(&buf));
@@ -214,7 +226,13 @@ fn flag_fall_and_lost_link_80x24() {
     snap.phase = Phase::GameOver;
     snap.clocks = [testkit::clock(61_000, false), testkit::clock(0, false)];
     snap.clocks[1].flagged = true;
-    let mut result = testkit::result("1-0", "Black lost on time");
+    let mut result = testkit::result(
+        "1-0",
+        Ending::Flag {
+            color: Color::Black,
+            drawn: false,
+        },
+    );
     result.termination = "time forfeit".into();
     snap.result = Some(result);
     let mut links = links();
@@ -358,7 +376,10 @@ fn control_characters_never_reach_the_screen() {
     snap.clients[1].port = "/dev/tty\x1b]0;pwned\x07S1".into();
     snap.time_control = "40/7200\x1b[H".into();
     snap.phase = Phase::Paused {
-        reason: "fault\x1b[31m by A".into(),
+        reason: PauseReason::ClientFault {
+            client: ClientId::A,
+            name: "fault\x1b[31m by A".into(),
+        },
     };
     snap.events.push(testkit::event(
         70_000,
@@ -386,7 +407,7 @@ fn control_characters_never_reach_the_screen() {
         let t = text(&buf);
         assert!(t.contains("EvilBot") || t.contains("Evil[2JBot31m"), "{t}");
         assert!(t.contains("Restart client A (Evil[2JBot31m)?"), "{t}");
-        assert!(t.contains("PAUSED: fault[31m by A"), "{t}");
+        assert!(t.contains("PAUSED: A: fault[31m by A"), "{t}");
         assert!(t.contains("bad[2Jline"), "{t}");
     }
 }
@@ -462,7 +483,9 @@ mod properties {
             snap.clients[1].name = name;
             snap.clients[0].port = port.clone();
             snap.events.push(testkit::event(now, EventKind::Fault, &event));
-            snap.phase = Phase::Paused { reason };
+            snap.phase = Phase::Paused {
+                reason: PauseReason::ClientFault { client: ClientId::A, name: reason },
+            };
             let mut links = links();
             links[1].port = port;
             links[0].bytes_in = now;
@@ -504,7 +527,7 @@ fn pause_hint_only_where_pausing_works() {
     };
     assert!(last_row(&snap).ends_with("space pause  ? help  q quit"));
     snap.phase = Phase::Paused {
-        reason: "supervisor".into(),
+        reason: PauseReason::Supervisor,
     };
     assert!(last_row(&snap).ends_with("space resume  ? help  q quit"));
     for phase in [Phase::WaitingForSignOn, Phase::Starting, Phase::GameOver] {

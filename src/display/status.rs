@@ -56,12 +56,12 @@ pub fn phase_text(snap: &Snapshot) -> String {
         }
         Phase::Starting => format!("starting {}", snap.game_label()),
         Phase::Playing => format!("playing: {} to move", color_name(snap.position.turn())),
-        Phase::Paused { reason } => format!("PAUSED: {}", strip_control(reason)),
+        Phase::Paused { reason } => format!("PAUSED: {}", strip_control(&reason.to_string())),
         Phase::GameOver => match &snap.result {
             Some(r) => format!(
                 "game over: {} {}",
                 strip_control(&r.result),
-                strip_control(&r.reason)
+                strip_control(&r.ending.to_string())
             ),
             None => "game over".to_string(),
         },
@@ -217,6 +217,7 @@ pub fn render_status(
 mod tests {
     use super::*;
     use crate::referee::ClientId;
+    use crate::referee::event::PauseReason;
 
     #[test]
     fn bytes_format() {
@@ -282,9 +283,15 @@ mod tests {
     fn client_strings_lose_control_characters() {
         let mut snap = crate::display::testkit::snapshot(None, &[]);
         snap.phase = Phase::Paused {
-            reason: "fault\x1b[31m\x07 by A".into(),
+            reason: PauseReason::ClientFault {
+                client: ClientId::A,
+                name: "fault\x1b[31m\x07 by A".into(),
+            },
         };
-        assert_eq!(phase_text(&snap), "PAUSED: fault[31m by A");
+        assert_eq!(
+            phase_text(&snap),
+            "PAUSED: A: fault[31m by A reported a fault (refreq fault)"
+        );
         let link = LinkView {
             port: "COM1\x1b[2J".into(),
             settings: "9600\r8N1".into(),

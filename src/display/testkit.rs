@@ -4,6 +4,7 @@ use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanPlus};
 use shakmaty::{CastlingMode, Chess, Color, Position};
 
+use crate::referee::event::{Ending, Event, FaultOutcome};
 use crate::referee::snapshot::{ClientView, ClockView, EventKind, EventView, Phase, ResultView};
 use crate::referee::{ClientId, Snapshot};
 
@@ -54,13 +55,28 @@ pub fn snapshot(fen: Option<&str>, sans: &[&str]) -> Snapshot {
         result: None,
         stats: None,
         events: vec![
-            event(1_000, EventKind::Link, "A: /dev/ttyS0 opened at 9600 8N1"),
-            event(2_000, EventKind::Info, "A signed on as Crafty 23.4"),
-            event(2_500, EventKind::Info, "B signed on as Fritz 5"),
-            event(
+            view(
+                1_000,
+                Event::LinkBack {
+                    client: ClientId::A,
+                },
+            ),
+            event(2_000, EventKind::Info, "Crafty 23.4"),
+            view(
+                2_500,
+                Event::SignedOn {
+                    client: ClientId::B,
+                    name: "Fritz 5".into(),
+                    again: false,
+                    line_check: false,
+                },
+            ),
+            view(
                 7_500,
-                EventKind::Warning,
-                "B echoed a stale position; resent",
+                Event::SilenceResend {
+                    client: ClientId::B,
+                    after_ms: 30_000,
+                },
             ),
         ],
     }
@@ -89,20 +105,51 @@ pub fn clock(remaining_ms: u64, running: bool) -> ClockView {
     }
 }
 
-/// A log event.
+/// An event for the log at `at_ms`.
+pub fn view(at_ms: u64, event: Event) -> EventView {
+    EventView { at_ms, event }
+}
+
+/// A log event of `kind` about client A carrying `text` as its data: a
+/// sign-on (Info, "A: TEXT signed on"), a sign-off (Warning), a fault
+/// report (Fault), a dropped line (Rejected, "A: line dropped: TEXT") or
+/// a lost link (Link, "A: link lost: TEXT").
 pub fn event(at_ms: u64, kind: EventKind, text: &str) -> EventView {
-    EventView {
-        at_ms,
-        kind,
-        text: text.to_string(),
-    }
+    let (client, name, text) = (ClientId::A, text.to_string(), text.to_string());
+    let event = match kind {
+        EventKind::Info => Event::SignedOn {
+            client,
+            name,
+            again: false,
+            line_check: false,
+        },
+        EventKind::Warning => Event::SignedOff {
+            client,
+            name,
+            clock_running: false,
+        },
+        EventKind::Fault => Event::ClientFault {
+            client,
+            name,
+            outcome: FaultOutcome::Noted,
+        },
+        EventKind::Rejected => Event::LineDropped {
+            client,
+            reason: text,
+        },
+        EventKind::Link => Event::LinkLost {
+            client,
+            reason: text,
+        },
+    };
+    EventView { at_ms, event }
 }
 
 /// A game result with termination `normal`.
-pub fn result(result: &str, reason: &str) -> ResultView {
+pub fn result(result: &str, ending: Ending) -> ResultView {
     ResultView {
         result: result.to_string(),
         termination: "normal".to_string(),
-        reason: reason.to_string(),
+        ending,
     }
 }

@@ -189,7 +189,7 @@ fn header_lines(snap: &Snapshot) -> Vec<Line<'static>> {
             ),
             Span::raw(format!(
                 "  {} ({})",
-                strip_control(&r.reason),
+                strip_control(&r.ending.to_string()),
                 strip_control(&r.termination)
             )),
         ]),
@@ -233,6 +233,7 @@ fn render_too_small(frame: &mut Frame, area: Rect, question: Option<(String, &'s
 mod tests {
     use super::*;
     use crate::display::testkit;
+    use crate::referee::event::Ending;
 
     #[test]
     fn header_strips_client_strings_and_shows_the_score() {
@@ -243,7 +244,7 @@ mod tests {
         assert_eq!(text[0], "Game 3 of 4  TimeControl 40/7200[H");
         assert_eq!(text[1], "Match  A 1½ - ½ B   A Crafty 23.4, B Fritz[2J 5");
         assert_eq!(text[2], "Move 1, Black to move");
-        snap.result = Some(testkit::result("1/2-1/2\x07", "stalemate"));
+        snap.result = Some(testkit::result("1/2-1/2\x07", Ending::Stalemate));
         let text: Vec<String> = header_lines(&snap).iter().map(|l| l.to_string()).collect();
         assert_eq!(text[2], "Result 1/2-1/2  stalemate (normal)");
     }

@@ -70,7 +70,8 @@ impl fmt::Display for AutomaticEnd {
 
 /// A draw a player may claim (FIDE 9.2, 9.3; insufficient material as the
 /// computer-chess rules allow a claim of it).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum DrawClaim {
     /// The same position for at least the third time (FIDE 9.2).
     ThreefoldRepetition,

@@ -13,7 +13,8 @@ use super::setup::{color_name, shown};
 const MAX_SAN_LEN: usize = 16;
 
 /// What kind of problem a move in SAN had.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum SanErrorKind {
     /// The text is not a move in SAN at all (`hello`, `e2-e4`, `Nf9`).
     Unparsable,

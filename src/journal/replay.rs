@@ -9,7 +9,7 @@ use crate::journal::format::{Checkpoint, Entry};
 use crate::journal::header::Header;
 use crate::journal::reader::JournalError;
 use crate::record::pgn::PgnGame;
-use crate::referee::{Output, Referee};
+use crate::referee::{Event, Output, Referee};
 
 /// The wall-clock time of a journal time, from the latest `epoch` line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,8 +70,8 @@ impl Replay {
                 self.inputs += 1;
                 let outs = self.core.handle(input, at);
                 for o in &outs {
-                    if let Output::GameOver(g) = o {
-                        self.unsaved.insert(g.game_number, g.pgn.clone());
+                    if let Some(Event::GameOver(g)) = o.event() {
+                        self.unsaved.insert(g.game_number, (*g.pgn).clone());
                     }
                 }
                 Ok(outs)

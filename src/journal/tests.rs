@@ -13,7 +13,7 @@ use super::*;
 use crate::client::{Action, ClientProtocol, Mover, MoverKind};
 use crate::link::PortSettings;
 use crate::record::pgn::{PgnGame, write_pgn};
-use crate::referee::{ClientId, Input, Output, Referee, Settings, Start};
+use crate::referee::{ClientId, Event, Input, Output, Referee, Settings, Start};
 
 fn settings() -> Settings {
     Settings {
@@ -103,7 +103,7 @@ impl Sim {
     fn carry_out(&mut self, outs: Vec<Output>, at: u64) {
         let checkpoint = outs
             .iter()
-            .any(|o| matches!(o, Output::MoveMade { .. } | Output::GameOver(_)));
+            .any(|o| matches!(o.event(), Some(Event::MoveMade { .. } | Event::GameOver(_))));
         for o in outs {
             match o {
                 Output::Send { to, seq, text } => {
@@ -123,7 +123,7 @@ impl Sim {
                         }
                     }
                 }
-                Output::GameOver(g) => self.save(g.game_number, &g.pgn),
+                Output::Event(Event::GameOver(g)) => self.save(g.game_number, &g.pgn),
                 _ => {}
             }
         }

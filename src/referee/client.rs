@@ -6,7 +6,7 @@ use std::fmt;
 use std::ops::{Index, IndexMut};
 
 /// One of the two clients, by the port it is on (A is White in game 1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 pub enum ClientId {
     A,
     B,

@@ -12,17 +12,22 @@ use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 use crate::clock::{self, ClockTag, Clocks};
 use crate::epd::line_check::{self, Checked};
 use crate::epd::{Operation, Record, RefCom, RefReq};
-use crate::game::{self, AutomaticEnd, DrawClaim, Game, SanErrorKind};
+use crate::game::{self, AutomaticEnd, Game};
 use crate::record::openings::order_openings;
 use crate::record::pgn::{MoveEval, PgnGame, PgnMove};
 use crate::referee::adjudication;
 use crate::referee::client::{ByClient, ClientId};
 use crate::referee::eval::read_eval;
-use crate::referee::io::{Command, GameOver, GameResult, Input, Output, Termination, Verdict};
+use crate::referee::event::{
+    AgainCause, CommandRefusal, Ending, Event, FaultOutcome, GameOver, MatchSummary, Offence,
+    PauseReason, Problem, Rejection,
+};
+use crate::referee::io::{Command, GameResult, Input, Output, Termination, Verdict};
 use crate::referee::settings::{ClientFault, FalseClaim, IllegalMove, Settings, Start};
 use crate::referee::snapshot::{
-    ClientView, ClockView, EventKind, EventView, Phase, ResultView, Snapshot, color_index,
+    ClientView, ClockView, EventView, Phase, ResultView, Snapshot, color_index,
 };
+use crate::referee::words;
 use crate::stats::sprt::Hypothesis;
 use crate::stats::{GameScore, MatchStats, Report};
 use crate::text::strip_control;
@@ -58,8 +63,6 @@ const NAME_LIMIT: usize = 64;
 /// that a reply already on its way (its credit would put it in time) is
 /// not cut off. See docs/protocol.md, "Clocks".
 pub const FLAG_GRACE_BYTES: usize = 256;
-/// How much of a rejected line a notice quotes.
-const QUOTE_LIMIT: usize = 80;
 /// `Awaiting::first_seq` after a referee restart, until the new respond
 /// record is sent: no "sent" report matches it.
 const RESPOND_PENDING: u64 = u64::MAX;
@@ -133,7 +136,7 @@ struct Awaiting {
 
 #[derive(Debug, Clone)]
 struct Pause {
-    reason: String,
+    reason: PauseReason,
     /// Send the respond record again on resume (after a fault).
     resend_on_resume: bool,
     /// The respond record left the port during the pause: start the clock
@@ -173,7 +176,7 @@ struct GameState {
     pause: Option<Pause>,
     flagged: Option<Color>,
     /// Set when the game is over.
-    end: Option<(GameResult, Termination, String)>,
+    end: Option<(GameResult, Termination, Ending)>,
     final_comment: Option<String>,
     round: String,
 }
@@ -291,16 +294,12 @@ impl Referee {
         if self.stage == Stage::SessionOver
             && !matches!(input, Input::Dropped { .. } | Input::Resumed)
         {
-            if let Input::Line { from, text, .. } = &input {
-                self.notice(
-                    &mut out,
-                    EventKind::Rejected,
-                    format!(
-                        "{}: line after the session ended ignored: {}",
-                        from.letter(),
-                        quote(text)
-                    ),
-                );
+            if let Input::Line { from, text, .. } = input {
+                let event = Event::LineIgnored {
+                    client: from,
+                    line: text,
+                };
+                self.emit(&mut out, event);
             }
             return out;
         }
@@ -317,15 +316,13 @@ impl Referee {
                 wire_bytes,
             } => self.on_line(from, &text, wire_bytes, at, &mut out),
             Input::Receiving { .. } => {}
-            Input::Dropped { from, reason } => self.notice(
-                &mut out,
-                EventKind::Rejected,
-                format!(
-                    "{}: line dropped: {}",
-                    from.letter(),
-                    strip_control(&reason)
-                ),
-            ),
+            Input::Dropped { from, reason } => {
+                let event = Event::LineDropped {
+                    client: from,
+                    reason,
+                };
+                self.emit(&mut out, event)
+            }
             Input::Sent { to, seq } => self.on_sent(to, seq, at),
             Input::Refused { to, seq } => self.on_refused(to, seq, at, &mut out),
             Input::LinkLost { client, reason } => self.on_link_lost(client, &reason, at, &mut out),
@@ -338,15 +335,6 @@ impl Referee {
     }
 }
 
-/// `game 3 of 10`, or `game 3` when the match has no fixed length.
-fn game_label(number: u32, games: u32) -> String {
-    if games == u32::MAX {
-        format!("game {number}")
-    } else {
-        format!("game {number} of {games}")
-    }
-}
-
 /// Whether `m` checkmates in `pos`.
 fn mates(pos: &Chess, m: &Move) -> bool {
     let mut after = pos.clone();
@@ -354,50 +342,12 @@ fn mates(pos: &Chess, m: &Move) -> bool {
     after.is_checkmate()
 }
 
-fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "White",
-        Color::Black => "Black",
-    }
-}
-
-fn claim_name(c: DrawClaim) -> &'static str {
-    match c {
-        DrawClaim::ThreefoldRepetition => "threefold repetition",
-        DrawClaim::FiftyMoves => "fifty-move rule",
-        DrawClaim::InsufficientMaterial => "insufficient material",
-    }
-}
-
-fn half_points(h: u32) -> String {
-    if h.is_multiple_of(2) {
-        format!("{}", h / 2)
-    } else {
-        format!("{}.5", h / 2)
-    }
-}
-
-fn describe_command(c: Command) -> String {
-    match c {
-        Command::Pause => "pause".into(),
-        Command::Resume => "resume".into(),
-        Command::Adjudicate(Verdict::WhiteWins) => "adjudicate 1-0".into(),
-        Command::Adjudicate(Verdict::BlackWins) => "adjudicate 0-1".into(),
-        Command::Adjudicate(Verdict::Draw) => "adjudicate 1/2-1/2".into(),
-        Command::AbortGame => "abort the game".into(),
-        Command::RestartClient(c) => format!("restart client {}", c.letter()),
-        Command::EndSession => "end the session".into(),
-    }
-}
-
-/// A line quoted for a notice: control characters removed, cut to a
-/// readable length.
-fn quote(text: &str) -> String {
-    let clean = strip_control(text);
-    if clean.chars().count() > QUOTE_LIMIT {
-        let cut: String = clean.chars().take(QUOTE_LIMIT).collect();
-        format!("\"{cut}...\" ({} bytes)", text.len())
-    } else {
-        format!("\"{clean}\"")
-    }
+/// The move number of ply `ply` (1-based) of a game that started in
+/// `start`, as a game score writes it (`12` in `12. Nf3` and `12... Nf6`).
+fn move_number(start: &Chess, ply: usize) -> u32 {
+    let half = ply.saturating_sub(1) + usize::from(start.turn() == Color::Black);
+    start
+        .fullmoves()
+        .get()
+        .saturating_add(u32::try_from(half / 2).unwrap_or(u32::MAX))
 }

@@ -4,9 +4,10 @@
 
 use shakmaty::Color;
 
-use crate::record::pgn::PgnGame;
+use serde::{Serialize, Serializer};
+
 use crate::referee::client::ClientId;
-use crate::referee::snapshot::EventKind;
+use crate::referee::event::Event;
 
 /// Something that happened outside the core.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,7 +50,8 @@ pub enum Input {
 }
 
 /// The supervisor's commands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "command", content = "arg", rename_all = "snake_case")]
 pub enum Command {
     /// Stop the clocks.
     Pause,
@@ -69,7 +71,8 @@ pub enum Command {
 }
 
 /// A result the supervisor can impose.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Verdict {
     WhiteWins,
     BlackWins,
@@ -122,19 +125,9 @@ impl GameResult {
     }
 }
 
-/// A game that has ended.
-#[derive(Debug, Clone)]
-pub struct GameOver {
-    pub game_number: u32,
-    pub result: GameResult,
-    pub termination: Termination,
-    /// A sentence for people, e.g. `Black was checkmated`.
-    pub reason: String,
-    /// The finished game, ready to be written.
-    pub pgn: PgnGame,
-}
-
-/// Something the core wants done or known.
+/// Something the core wants done or known: a record to send, or an
+/// [`Event`] (what happened, as data; `referee::words` says it in words).
+/// str0m's `Output::{Transmit, Event}` is the model.
 #[derive(Debug, Clone)]
 pub enum Output {
     /// Send this record (without line end) to a client. Report
@@ -144,31 +137,29 @@ pub enum Output {
         seq: u64,
         text: String,
     },
-    /// A game has begun (after `reset`, at `inform`).
-    GameStarted {
-        game_number: u32,
-        white: String,
-        black: String,
-    },
-    /// A move was played and accepted. The live PGN
-    /// ([`crate::referee::Referee::live_pgn`]) has changed.
-    MoveMade {
-        game_number: u32,
-        /// 1-based ply in the game.
-        ply: usize,
-        color: Color,
-        san: String,
-        /// Time charged for the move, if the game has clocks.
-        charged_ms: Option<u64>,
-    },
-    GameOver(GameOver),
-    /// The session has ended (match complete or supervisor's order).
-    SessionOver {
-        summary: String,
-    },
-    /// Something for the log and the display.
-    Notice {
-        kind: EventKind,
-        text: String,
-    },
+    Event(Event),
+}
+
+impl Output {
+    /// The event, if this output is one.
+    pub fn event(&self) -> Option<&Event> {
+        match self {
+            Output::Event(e) => Some(e),
+            Output::Send { .. } => None,
+        }
+    }
+}
+
+impl Serialize for Termination {
+    /// As the PGN Termination tag says it.
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl Serialize for GameResult {
+    /// As PGN says it: `1-0`, `0-1`, `1/2-1/2`, `*`.
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
 }

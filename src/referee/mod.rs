@@ -9,13 +9,16 @@ pub mod adjudication;
 pub mod client;
 pub mod core;
 pub mod eval;
+pub mod event;
 pub mod io;
 pub mod settings;
 pub mod snapshot;
+pub mod words;
 
 pub use self::core::Referee;
 pub use client::{ByClient, ClientId};
-pub use io::{Command, GameOver, GameResult, Input, Output, Termination, Verdict};
+pub use event::{Ending, Event, EventKind, GameOver, MatchSummary};
+pub use io::{Command, GameResult, Input, Output, Termination, Verdict};
 pub use settings::{ClientFault, FalseClaim, IllegalMove, Settings, Start};
 pub use snapshot::Snapshot;
 

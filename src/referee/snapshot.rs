@@ -4,6 +4,8 @@
 use shakmaty::{Chess, Color, Square};
 
 use crate::referee::client::ClientId;
+pub use crate::referee::event::EventKind;
+use crate::referee::event::{Ending, Event, PauseReason};
 use crate::stats::Report;
 
 /// What the session is doing.
@@ -16,7 +18,7 @@ pub enum Phase {
     /// A game is being played.
     Playing,
     /// Clocks stopped by the supervisor or by a fault; the reason says which.
-    Paused { reason: String },
+    Paused { reason: PauseReason },
     /// A game ended; waiting out the conclude delay before the next one.
     GameOver,
     /// The match is over or the session was ended; `disconnect` sent.
@@ -54,26 +56,12 @@ pub struct ClockView {
     pub flagged: bool,
 }
 
-/// How notable a logged event is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EventKind {
-    Info,
-    Warning,
-    Fault,
-    /// A line from a client that was rejected; the text says why.
-    Rejected,
-    /// A link lost or back.
-    Link,
-}
-
-/// An event for the log pane.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// An event for the log pane (`referee::words::sentence` says it).
+#[derive(Debug, Clone, PartialEq)]
 pub struct EventView {
     /// Milliseconds since the session started.
     pub at_ms: u64,
-    pub kind: EventKind,
-    /// Already stripped of control characters.
-    pub text: String,
+    pub event: Event,
 }
 
 /// The result of a finished game.
@@ -83,8 +71,8 @@ pub struct ResultView {
     pub result: String,
     /// The PGN Termination value: `normal`, `time forfeit`, ...
     pub termination: String,
-    /// A sentence for people: `White checkmated`, `Black resigned`, ...
-    pub reason: String,
+    /// Why it ended (`Display` says it: `White checkmated`, ...).
+    pub ending: Ending,
 }
 
 /// Everything the display needs, copied out of the core.

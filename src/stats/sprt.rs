@@ -20,7 +20,7 @@ pub enum SprtModel {
 }
 
 /// Which hypothesis a finished test accepted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub enum Hypothesis {
     /// The difference is `elo0` (or less): no gain.
     H0,

@@ -71,19 +71,13 @@ impl Referee {
                 self.send_executes(id, at, out);
             }
         }
-        out.push(Output::GameStarted {
-            game_number: number,
-            white: white.clone(),
-            black: black.clone(),
-        });
-        self.notice(
-            out,
-            EventKind::Info,
-            format!(
-                "{}: {white} (White) vs {black} (Black)",
-                game_label(number, self.settings.games)
-            ),
-        );
+        let started = Event::GameStarted {
+            game: number,
+            games: self.settings.games,
+            white,
+            black,
+        };
+        self.emit(out, started);
         if self.check_automatic_end(at, out) {
             return;
         }
@@ -104,17 +98,12 @@ impl Referee {
         let (result, reason) = match end {
             AutomaticEnd::Checkmate { winner } => (
                 GameResult::Win(winner),
-                format!("{} checkmated", color_name(!winner)),
+                Ending::Checkmate { loser: !winner },
             ),
-            AutomaticEnd::Stalemate => (GameResult::Draw, "stalemate".to_string()),
-            AutomaticEnd::DeadPosition => (
-                GameResult::Draw,
-                "dead position (insufficient material)".to_string(),
-            ),
-            AutomaticEnd::SeventyFiveMoves => (GameResult::Draw, "75-move rule".to_string()),
-            AutomaticEnd::FivefoldRepetition => {
-                (GameResult::Draw, "fivefold repetition".to_string())
-            }
+            AutomaticEnd::Stalemate => (GameResult::Draw, Ending::Stalemate),
+            AutomaticEnd::DeadPosition => (GameResult::Draw, Ending::DeadPosition),
+            AutomaticEnd::SeventyFiveMoves => (GameResult::Draw, Ending::SeventyFiveMoves),
+            AutomaticEnd::FivefoldRepetition => (GameResult::Draw, Ending::FivefoldRepetition),
         };
         self.end_game(result, Termination::Normal, reason, at, out);
         true
@@ -149,7 +138,8 @@ impl Referee {
             },
         };
         g.final_comment.get_or_insert_with(|| reason.clone());
-        self.end_game(result, Termination::Adjudication, reason, at, out);
+        let why = Ending::Rule { why: reason };
+        self.end_game(result, Termination::Adjudication, why, at, out);
         true
     }
 
@@ -159,27 +149,21 @@ impl Referee {
             return;
         };
         g.flagged = Some(color);
-        let opponent_can_mate = game::can_mate(g.game.position(), !color);
-        let who = color_name(color);
-        let (result, reason) = if opponent_can_mate {
-            (GameResult::Win(!color), format!("{who} lost on time"))
+        let drawn = !game::can_mate(g.game.position(), !color);
+        let result = if drawn {
+            GameResult::Draw
         } else {
-            (
-                GameResult::Draw,
-                format!(
-                    "{who}'s flag fell, but {} has no mating material",
-                    color_name(!color)
-                ),
-            )
+            GameResult::Win(!color)
         };
-        self.end_game(result, Termination::TimeForfeit, reason, at, out);
+        let why = Ending::Flag { color, drawn };
+        self.end_game(result, Termination::TimeForfeit, why, at, out);
     }
 
     pub(super) fn end_game(
         &mut self,
         result: GameResult,
         termination: Termination,
-        reason: String,
+        ending: Ending,
         at: u64,
         out: &mut Vec<Output>,
     ) {
@@ -197,7 +181,7 @@ impl Referee {
             .then(|| g.client_of(g.game.position().turn()));
         g.awaiting = None;
         g.pause = None;
-        g.end = Some((result, termination, reason.clone()));
+        g.end = Some((result, termination, ending.clone()));
         let number = g.number;
         let white = g.white;
         // Score: A and B in half points.
@@ -229,18 +213,14 @@ impl Referee {
             }
         }
         let pgn = self.pgn(at, false).expect("a game is in progress");
-        self.notice(
-            out,
-            EventKind::Info,
-            format!("game {number}: {} ({reason})", result.as_str()),
-        );
-        out.push(Output::GameOver(GameOver {
+        let over = GameOver {
             game_number: number,
             result,
             termination,
-            reason,
-            pgn,
-        }));
+            ending,
+            pgn: std::sync::Arc::new(pgn),
+        };
+        self.emit(out, Event::GameOver(over));
         self.stage = Stage::GameOver {
             until: at.saturating_add(self.settings.conclude_delay_ms),
         };
@@ -255,11 +235,10 @@ impl Referee {
         }
         self.stage = Stage::SessionOver;
         let summary = self.summary();
-        self.notice(out, EventKind::Info, summary.clone());
-        out.push(Output::SessionOver { summary });
+        self.emit(out, Event::SessionOver(summary));
     }
 
-    pub(super) fn pause_game(&mut self, reason: String, resend_on_resume: bool, at: u64) {
+    pub(super) fn pause_game(&mut self, reason: PauseReason, resend_on_resume: bool, at: u64) {
         let Some(g) = self.game.as_mut() else { return };
         if g.clocks.running().is_some() {
             g.clocks.halt(at);
@@ -312,35 +291,16 @@ impl Referee {
             return;
         };
         if p.held_reply.is_some() {
-            return self.reject(
-                out,
-                from,
-                "a second reply during the pause (the first is held for the resume)",
-                text,
-            );
+            return self.reject(out, from, Rejection::SecondReplyInPause, text);
         }
         p.held_reply = Some(text.to_string());
-        self.notice(
-            out,
-            EventKind::Info,
-            format!(
-                "{}: reply arrived during the pause; it is held and played at resume",
-                from.letter()
-            ),
-        );
+        self.emit(out, Event::ReplyHeld { client: from });
     }
 
     pub(super) fn begin_resync(&mut self, id: ClientId, at: u64, out: &mut Vec<Output>) {
         self.send_reset(id, out);
         self.clients[id].resync_due = Some(at.saturating_add(self.settings.reset_delay_ms));
-        self.notice(
-            out,
-            EventKind::Info,
-            format!(
-                "{}: bringing the client back in line (reset, inform, execute)",
-                id.letter()
-            ),
-        );
+        self.emit(out, Event::Resync { client: id });
     }
 
     pub(super) fn finish_resync(&mut self, id: ClientId, at: u64, out: &mut Vec<Output>) {

@@ -27,13 +27,19 @@ impl Referee {
         let checked = line_check::verify(text);
         let payload = match &checked {
             Checked::Valid(payload) => payload,
-            Checked::Invalid(why) => return self.damaged(from, why, text, at, out),
+            Checked::Invalid(why) => {
+                let why = Rejection::Damaged { why: why.clone() };
+                return self.damaged(from, why, text, at, out);
+            }
             Checked::Absent => text,
         };
         let record = match Record::parse(payload) {
             Ok(r) => r,
             Err(e) => {
-                return self.reject(out, from, &format!("not an EPD record ({e})"), text);
+                let why = Rejection::NotEpd {
+                    error: e.to_string(),
+                };
+                return self.reject(out, from, why, text);
             }
         };
         let req = match record.refreq() {
@@ -41,26 +47,27 @@ impl Referee {
             Ok(None) if record.has(line_check::NAK) && self.clients[from].signed_on => {
                 return self.on_nak(from, at, out);
             }
-            Ok(None) => return self.reject(out, from, "record without refreq", text),
-            Err(e) => return self.reject(out, from, &e.to_string(), text),
+            Ok(None) => return self.reject(out, from, Rejection::NoRefreq, text),
+            Err(e) => {
+                let why = Rejection::BadRefreq {
+                    error: e.to_string(),
+                };
+                return self.reject(out, from, why, text);
+            }
         };
         let checks = &mut self.clients[from].line_check;
         match (req, &checked) {
             // A sign-on says whether the client checks its lines from now.
             (RefReq::SignOn, _) => *checks = checked != Checked::Absent,
             (_, Checked::Absent) if *checks => {
-                let why = format!(
-                    "no {} check on a line of a client that checks its lines",
-                    line_check::OPCODE
-                );
-                return self.damaged(from, &why, text, at, out);
+                return self.damaged(from, Rejection::Unchecked, text, at, out);
             }
             _ => {}
         }
         match req {
             RefReq::SignOn => self.on_sign_on(from, &record, at, out),
             _ if !self.clients[from].signed_on => {
-                self.reject(out, from, "client has not signed on", text)
+                self.reject(out, from, Rejection::NotSignedOn, text)
             }
             RefReq::SignOff => self.on_sign_off(from, out),
             RefReq::Fault => self.on_client_fault(from, at, out),
@@ -89,22 +96,13 @@ impl Referee {
         self.clients[from].resend_due = None;
         self.clients[from].signed_on = true;
         self.clients[from].link_up = true;
-        let name = self.client_name(from);
-        self.notice(
-            out,
-            EventKind::Info,
-            format!(
-                "{}: {} signed on{}{}",
-                from.letter(),
-                name,
-                if again { " again" } else { "" },
-                if self.clients[from].line_check {
-                    ", its lines checked (Acrc)"
-                } else {
-                    ""
-                }
-            ),
-        );
+        let event = Event::SignedOn {
+            client: from,
+            name: self.client_name(from),
+            again,
+            line_check: self.clients[from].line_check,
+        };
+        self.emit(out, event);
         match self.stage {
             Stage::WaitingForSignOn => {
                 if self.clients.values().all(|c| c.signed_on) {
@@ -132,47 +130,36 @@ impl Referee {
             .game
             .as_ref()
             .is_some_and(|g| !g.is_over() && g.awaiting.as_ref().is_some_and(|a| a.client == from));
-        self.notice(
-            out,
-            EventKind::Warning,
-            format!(
-                "{}: {} signed off{}",
-                from.letter(),
-                self.client_name(from),
-                if running {
-                    "; its clock keeps running"
-                } else {
-                    ""
-                }
-            ),
-        );
+        let event = Event::SignedOff {
+            client: from,
+            name: self.client_name(from),
+            clock_running: running,
+        };
+        self.emit(out, event);
     }
 
     pub(super) fn on_client_fault(&mut self, from: ClientId, at: u64, out: &mut Vec<Output>) {
         let name = self.client_name(from);
-        let reason = format!(
-            "{}: {} reported a fault (refreq fault)",
-            from.letter(),
-            name
-        );
         let playing =
             self.game.as_ref().is_some_and(|g| !g.is_over()) && self.stage == Stage::Playing;
-        if playing && self.settings.client_fault == ClientFault::Continue {
-            self.notice(
-                out,
-                EventKind::Fault,
-                format!("{reason}; play goes on (client faults do not pause this match)"),
-            );
+        let outcome = if playing && self.settings.client_fault == ClientFault::Continue {
+            FaultOutcome::PlayGoesOn
         } else if playing {
-            self.pause_game(reason.clone(), true, at);
-            self.notice(
-                out,
-                EventKind::Fault,
-                format!("{reason}; game paused for the supervisor"),
-            );
+            let reason = PauseReason::ClientFault {
+                client: from,
+                name: name.clone(),
+            };
+            self.pause_game(reason, true, at);
+            FaultOutcome::Paused
         } else {
-            self.notice(out, EventKind::Fault, reason);
-        }
+            FaultOutcome::Noted
+        };
+        let event = Event::ClientFault {
+            client: from,
+            name,
+            outcome,
+        };
+        self.emit(out, event);
     }
 
     pub(super) fn on_sent(&mut self, to: ClientId, seq: u64, at: u64) {
@@ -204,19 +191,12 @@ impl Referee {
         let playing =
             self.stage == Stage::Playing && self.game.as_ref().is_some_and(|g| !g.is_over());
         let resyncing = self.clients[to].resync_due.is_some();
-        self.notice(
-            out,
-            EventKind::Warning,
-            format!(
-                "{}: the link refused records from #{seq} on (its queue is full){}",
-                to.letter(),
-                if playing && !resyncing {
-                    "; bringing the client back in line"
-                } else {
-                    ""
-                }
-            ),
-        );
+        let event = Event::LinkRefused {
+            client: to,
+            seq,
+            resync: playing && !resyncing,
+        };
+        self.emit(out, event);
         if let Some(a) = self.game.as_mut().and_then(|g| g.awaiting.as_mut())
             && a.client == to
             && !a.sent
@@ -252,20 +232,13 @@ impl Referee {
             let color = g.color_of(client);
             g.clocks.start(color, start);
         }
-        self.notice(
-            out,
-            EventKind::Link,
-            format!("{}: link lost: {}", client.letter(), strip_control(reason)),
-        );
+        let reason = reason.to_owned();
+        self.emit(out, Event::LinkLost { client, reason });
     }
 
     pub(super) fn on_link_back(&mut self, client: ClientId, at: u64, out: &mut Vec<Output>) {
         self.clients[client].link_up = true;
-        self.notice(
-            out,
-            EventKind::Link,
-            format!("{}: link back", client.letter()),
-        );
+        self.emit(out, Event::LinkBack { client });
         // The respond record may have been lost with the link. A client that
         // noticed the loss signs on again and is brought back in line; one
         // that did not gets the respond again, after the reset delay.
@@ -290,11 +263,7 @@ impl Referee {
         for c in self.clients.values_mut() {
             c.link_up = true;
         }
-        self.notice(
-            out,
-            EventKind::Info,
-            "the referee restarted from its journal; bringing the clients back in line".into(),
-        );
+        self.emit(out, Event::Restarted);
         let signed_on: Vec<ClientId> = ClientId::BOTH
             .into_iter()
             .filter(|&id| self.clients[id].signed_on)
@@ -351,40 +320,33 @@ impl Referee {
     }
 
     pub(super) fn on_command(&mut self, cmd: Command, at: u64, out: &mut Vec<Output>) {
-        self.notice(
-            out,
-            EventKind::Info,
-            format!("supervisor: {}", describe_command(cmd)),
-        );
+        self.emit(out, Event::Supervisor { command: cmd });
         let playing =
             self.stage == Stage::Playing && self.game.as_ref().is_some_and(|g| !g.is_over());
         if let Some(why) = self.command_refused(cmd, playing) {
-            return self.notice(out, EventKind::Warning, why);
+            return self.emit(out, Event::CommandRefused { why });
         }
         match cmd {
-            Command::Pause => self.pause_game("paused by the supervisor".into(), false, at),
+            Command::Pause => self.pause_game(PauseReason::Supervisor, false, at),
             Command::Resume => self.resume_game(at, out),
-            Command::Adjudicate(v) => {
-                let (result, reason) = match v {
-                    Verdict::WhiteWins => {
-                        (GameResult::Win(Color::White), "White wins by adjudication")
-                    }
-                    Verdict::BlackWins => {
-                        (GameResult::Win(Color::Black), "Black wins by adjudication")
-                    }
-                    Verdict::Draw => (GameResult::Draw, "drawn by adjudication"),
+            Command::Adjudicate(verdict) => {
+                let result = match verdict {
+                    Verdict::WhiteWins => GameResult::Win(Color::White),
+                    Verdict::BlackWins => GameResult::Win(Color::Black),
+                    Verdict::Draw => GameResult::Draw,
                 };
-                self.end_game(result, Termination::Adjudication, reason.into(), at, out);
+                let why = Ending::Verdict { verdict };
+                self.end_game(result, Termination::Adjudication, why, at, out);
             }
             Command::AbortGame => {
-                let why = "aborted by the supervisor".into();
+                let why = Ending::Aborted;
                 self.end_game(GameResult::None, Termination::Abandoned, why, at, out);
             }
             Command::RestartClient(c) if playing => self.begin_resync(c, at, out),
             Command::RestartClient(c) => self.send_reset(c, out),
             Command::EndSession => {
                 if playing {
-                    let why = "the session was ended by the supervisor".into();
+                    let why = Ending::SessionEnded;
                     self.end_game(GameResult::None, Termination::Unterminated, why, at, out);
                 }
                 self.end_session(at, out);
@@ -393,22 +355,19 @@ impl Referee {
     }
 
     /// Why a supervisor command cannot be carried out now, if it cannot.
-    fn command_refused(&self, cmd: Command, playing: bool) -> Option<String> {
+    fn command_refused(&self, cmd: Command, playing: bool) -> Option<CommandRefusal> {
         let paused = self.game.as_ref().is_some_and(|g| g.pause.is_some());
         let why = match cmd {
-            Command::Pause if !playing => "no game in progress to pause",
-            Command::Pause if paused => "the game is already paused",
-            Command::Resume if !playing || !paused => "the game is not paused",
-            Command::Adjudicate(_) if !playing => "no game in progress to adjudicate",
-            Command::AbortGame if !playing => "no game in progress to abort",
-            Command::RestartClient(c) if !self.clients[c].signed_on => {
-                return Some(format!(
-                    "{}: not signed on; it will be brought in line when it signs on",
-                    c.letter()
-                ));
+            Command::Pause if !playing => CommandRefusal::NoGameToPause,
+            Command::Pause if paused => CommandRefusal::AlreadyPaused,
+            Command::Resume if !playing || !paused => CommandRefusal::NotPaused,
+            Command::Adjudicate(_) if !playing => CommandRefusal::NoGameToAdjudicate,
+            Command::AbortGame if !playing => CommandRefusal::NoGameToAbort,
+            Command::RestartClient(client) if !self.clients[client].signed_on => {
+                CommandRefusal::NotSignedOn { client }
             }
             _ => return None,
         };
-        Some(why.into())
+        Some(why)
     }
 }

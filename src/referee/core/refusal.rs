@@ -22,16 +22,25 @@ impl Referee {
     ) {
         let max = self.settings.max_resends;
         if let Some(n) = self.count_resend(from) {
-            let note = format!(
-                "{}: echoed position differs ({diff}); resending the position ({n} of {max}): {}",
-                from.letter(),
-                quote(text)
-            );
-            self.notice(out, EventKind::Warning, note);
+            let event = Event::EchoResent {
+                client: from,
+                diff: diff.to_owned(),
+                resend: n,
+                max,
+                line: text.to_owned(),
+            };
+            self.emit(out, event);
             return self.send_respond(from, at, out, Respond::Again);
         }
-        let reason = format!("echoed position still differs after {max} resends ({diff})");
-        self.resends_spent(from, color, None, &reason, at, out);
+        let problem = Problem::EchoDiffers {
+            diff: diff.to_owned(),
+            resends: max,
+        };
+        let offence = Offence {
+            problem,
+            asked_again: 0,
+        };
+        self.resends_spent(from, color, None, offence, at, out);
     }
 
     /// An illegal or unparsable move, a missing move, or a persistent bad
@@ -41,23 +50,40 @@ impl Referee {
         from: ClientId,
         color: Color,
         move_text: Option<&str>,
-        reason: &str,
+        problem: Problem,
         at: u64,
         out: &mut Vec<Output>,
     ) {
+        let offence = Offence {
+            problem,
+            asked_again: 0,
+        };
         match self.settings.illegal_move {
-            IllegalMove::Forfeit => self.forfeit(from, color, move_text, reason, at, out),
-            IllegalMove::Retry => self.ask_again_counted(from, color, move_text, reason, at, out),
-            IllegalMove::Fault => {
-                let text = format!(
-                    "{}: {reason}; game paused for the supervisor",
-                    from.letter()
-                );
-                self.pause_game(format!("{}: {reason}", from.letter()), true, at);
-                self.send_simple(from, RefCom::Fault, at, out);
-                self.notice(out, EventKind::Fault, text);
+            IllegalMove::Forfeit => self.forfeit(from, color, move_text, offence, at, out),
+            IllegalMove::Retry => {
+                let problem = offence.problem;
+                self.ask_again_counted(from, color, move_text, problem, at, out)
             }
+            IllegalMove::Fault => self.fault_pause(from, offence, at, out),
         }
+    }
+
+    /// Under `--illegal fault`: the game pauses for the supervisor and the
+    /// client gets `refcom fault;`.
+    fn fault_pause(&mut self, from: ClientId, offence: Offence, at: u64, out: &mut Vec<Output>) {
+        let reason = PauseReason::Offence {
+            client: from,
+            offence: offence.clone(),
+        };
+        self.pause_game(reason, true, at);
+        self.send_simple(from, RefCom::Fault, at, out);
+        self.emit(
+            out,
+            Event::FaultPaused {
+                client: from,
+                offence,
+            },
+        );
     }
 
     /// Asks the client on move again (the same respond, its clock still
@@ -70,21 +96,26 @@ impl Referee {
         from: ClientId,
         color: Color,
         move_text: Option<&str>,
-        reason: &str,
+        problem: Problem,
         at: u64,
         out: &mut Vec<Output>,
     ) {
         let max = self.settings.max_resends;
         if let Some(n) = self.count_resend(from) {
-            let note = format!("{}: {reason}; asking again ({n} of {max})", from.letter());
-            self.notice(out, EventKind::Warning, note);
+            let event = Event::AskedAgain {
+                client: from,
+                problem,
+                resend: n,
+                max,
+            };
+            self.emit(out, event);
             return self.send_respond(from, at, out, Respond::Again);
         }
-        let reason = match max {
-            0 => reason.to_owned(),
-            _ => format!("{reason} (asked again {max} times)"),
+        let offence = Offence {
+            problem,
+            asked_again: max,
         };
-        self.resends_spent(from, color, move_text, &reason, at, out);
+        self.resends_spent(from, color, move_text, offence, at, out);
     }
 
     /// Counts one more resend of `from`'s turn if it is on move and its
@@ -107,14 +138,14 @@ impl Referee {
         from: ClientId,
         color: Color,
         move_text: Option<&str>,
-        reason: &str,
+        offence: Offence,
         at: u64,
         out: &mut Vec<Output>,
     ) {
         match self.settings.illegal_move {
-            IllegalMove::Fault => self.illegal(from, color, move_text, reason, at, out),
+            IllegalMove::Fault => self.fault_pause(from, offence, at, out),
             IllegalMove::Forfeit | IllegalMove::Retry => {
-                self.forfeit(from, color, move_text, reason, at, out)
+                self.forfeit(from, color, move_text, offence, at, out)
             }
         }
     }
@@ -125,26 +156,23 @@ impl Referee {
         from: ClientId,
         color: Color,
         move_text: Option<&str>,
-        reason: &str,
+        offence: Offence,
         at: u64,
         out: &mut Vec<Output>,
     ) {
-        let who = color_name(color);
         if let Some(g) = self.game.as_mut() {
-            g.final_comment = Some(match move_text {
-                Some(m) => format!("{who} played {}: {reason}", quote(m)),
-                None => format!("{who}: {reason}"),
-            });
+            g.final_comment = Some(words::forfeit_comment(color, move_text, &offence));
         }
-        self.notice(
-            out,
-            EventKind::Fault,
-            format!("{}: {reason}", from.letter()),
-        );
+        let event = Event::Forfeit {
+            client: from,
+            offence: offence.clone(),
+        };
+        self.emit(out, event);
+        let why = Ending::Forfeit { color, offence };
         self.end_game(
             GameResult::Win(!color),
             Termination::RulesInfraction,
-            format!("{who} forfeits: {reason}"),
+            why,
             at,
             out,
         );
@@ -157,28 +185,21 @@ impl Referee {
     pub(super) fn damaged(
         &mut self,
         from: ClientId,
-        why: &str,
+        why: Rejection,
         text: &str,
         at: u64,
         out: &mut Vec<Output>,
     ) {
-        self.reject(out, from, &format!("damaged line: {why}"), text);
-        self.ask_again_at_once(from, "after a damaged line", at, out);
+        self.reject(out, from, why, text);
+        self.ask_again_at_once(from, AgainCause::DamagedLine, at, out);
     }
 
     /// A client that checks its lines got a record that failed its check
     /// (or that its framer dropped) and says so with `Anak`: if it is on
     /// move, that was probably its respond, which is sent again.
     pub(super) fn on_nak(&mut self, from: ClientId, at: u64, out: &mut Vec<Output>) {
-        if !self.ask_again_at_once(from, "its record arrived damaged (Anak)", at, out) {
-            self.notice(
-                out,
-                EventKind::Info,
-                format!(
-                    "{}: a record arrived damaged (Anak); nothing to send again",
-                    from.letter()
-                ),
-            );
+        if !self.ask_again_at_once(from, AgainCause::Nak, at, out) {
+            self.emit(out, Event::NakUnanswered { client: from });
         }
     }
 
@@ -188,7 +209,7 @@ impl Referee {
     pub(super) fn ask_again_at_once(
         &mut self,
         from: ClientId,
-        why: &str,
+        cause: AgainCause,
         at: u64,
         out: &mut Vec<Output>,
     ) -> bool {
@@ -200,10 +221,12 @@ impl Referee {
         if !(self.awaits(from) && self.clients[from].resync_due.is_none() && line_free) {
             return false;
         }
-        self.notice(
+        self.emit(
             out,
-            EventKind::Warning,
-            format!("{}: asking again {why}", from.letter()),
+            Event::AskedAgainAtOnce {
+                client: from,
+                cause,
+            },
         );
         self.send_respond(from, at, out, Respond::Again);
         true
@@ -213,13 +236,14 @@ impl Referee {
         &mut self,
         out: &mut Vec<Output>,
         from: ClientId,
-        reason: &str,
+        why: Rejection,
         text: &str,
     ) {
-        self.notice(
-            out,
-            EventKind::Rejected,
-            format!("{}: rejected ({reason}): {}", from.letter(), quote(text)),
-        );
+        let event = Event::Rejected {
+            client: from,
+            why,
+            line: text.to_owned(),
+        };
+        self.emit(out, event);
     }
 }

@@ -76,20 +76,18 @@ impl Referee {
     /// mover's colour.
     fn check_turn(&mut self, r: &Reply, out: &mut Vec<Output>) -> Result<Color, Handled> {
         let refusal = match self.game.as_ref() {
-            None => Some("reply while no game is in progress"),
-            Some(g) if g.is_over() || self.stage != Stage::Playing => {
-                Some("reply while no game is in progress")
-            }
+            None => Some(Rejection::NoGame),
+            Some(g) if g.is_over() || self.stage != Stage::Playing => Some(Rejection::NoGame),
             Some(g) => match &g.awaiting {
                 Some(a) if a.client == r.from => None,
-                Some(_) => Some("reply out of turn"),
-                None => Some("reply while no reply is expected"),
+                Some(_) => Some(Rejection::OutOfTurn),
+                None => Some(Rejection::NotExpected),
             },
         };
         let refusal = refusal.or_else(|| {
             self.clients[r.from]
                 .resync_due
-                .map(|_| "reply before the client was brought back in line")
+                .map(|_| Rejection::BeforeResync)
         });
         if let Some(reason) = refusal {
             self.reject(out, r.from, reason, r.text);
@@ -122,8 +120,7 @@ impl Referee {
                 .iter()
                 .any(|p| game::echo_mismatch(p, &r.record.fields).is_none())
         {
-            let reason = "late reply to an earlier respond (its position is no longer current)";
-            self.reject(out, r.from, reason, r.text);
+            self.reject(out, r.from, Rejection::LateReply, r.text);
             return Err(Handled);
         }
         Ok(echo_diff)
@@ -164,7 +161,7 @@ impl Referee {
         if !r.record.resign() {
             return Ok(());
         }
-        let why = format!("{} resigned", color_name(color));
+        let why = Ending::Resigned { color };
         self.end_game(GameResult::Win(!color), Termination::Normal, why, r.at, out);
         Err(Handled)
     }
@@ -179,7 +176,10 @@ impl Referee {
         match r.record.sm() {
             Ok(sm) => Ok(sm.map(str::to_owned)),
             Err(e) => {
-                self.illegal(r.from, color, None, &e.to_string(), r.at, out);
+                let problem = Problem::BadSm {
+                    error: e.to_string(),
+                };
+                self.illegal(r.from, color, None, problem, r.at, out);
                 Err(Handled)
             }
         }
@@ -197,20 +197,14 @@ impl Referee {
         let offer_open = self.game_in_play()?.draw_offer == Some(!color);
         if r.record.draw_accept() {
             if offer_open {
-                let who = color_name(color);
-                let why = format!("drawn by agreement ({who} accepted the offer)");
+                let why = Ending::DrawAgreed { accepted_by: color };
                 self.end_game(GameResult::Draw, Termination::Normal, why, r.at, out);
                 return Err(Handled);
             }
-            let note = format!(
-                "{}: draw_accept without an open offer ignored",
-                r.from.letter()
-            );
-            self.notice(out, EventKind::Warning, note);
+            self.emit(out, Event::DrawAcceptIgnored { client: r.from });
         }
         if r.record.draw_reject() && offer_open {
-            let note = format!("{}: draw offer declined", r.from.letter());
-            self.notice(out, EventKind::Info, note);
+            self.emit(out, Event::DrawDeclined { client: r.from });
         }
         Ok(())
     }
@@ -229,13 +223,12 @@ impl Referee {
         match parsed {
             Ok(m) => Ok(Some(m)),
             Err(e) => {
-                let kind = match e.kind {
-                    SanErrorKind::Unparsable => "unparsable",
-                    SanErrorKind::Illegal => "illegal",
-                    SanErrorKind::Ambiguous => "ambiguous",
+                let problem = Problem::BadMove {
+                    kind: e.kind,
+                    text: s.to_owned(),
+                    why: e.reason,
                 };
-                let reason = format!("{kind} move {}: {}", quote(s), e.reason);
-                self.illegal(r.from, color, Some(s), &reason, r.at, out);
+                self.illegal(r.from, color, Some(s), problem, r.at, out);
                 Err(Handled)
             }
         }
@@ -260,46 +253,41 @@ impl Referee {
             .game
             .claimable_draw()
             .or_else(|| mv.and_then(|m| g.game.claimable_draw_after(m)));
-        let who = color_name(color);
-        if let Some(kind) = claim {
+        if let Some(claim) = claim {
             if let Some(m) = mv {
                 // FIDE 9.2: with a valid claim the move is written down but
                 // not played.
                 let san = game::san_of(g.game.position(), m);
-                g.final_comment = Some(format!("{who} claimed a draw with the move {san}"));
+                g.final_comment = Some(words::claim_comment(color, &san));
             }
-            let why = format!("draw claimed by {who}: {}", claim_name(kind));
+            let why = Ending::DrawClaimed { by: color, claim };
             self.end_game(GameResult::Draw, Termination::Normal, why, r.at, out);
             return Err(Handled);
         }
         if mv.is_some_and(|m| mates(g.game.position(), m)) {
             // The claim is false, but the move given with it mates: the
             // mate ends the game (FIDE 5.1.1).
-            let note = format!(
-                "{}: false draw claim with a mating move; the mate stands",
-                r.from.letter()
-            );
-            self.notice(out, EventKind::Warning, note);
+            self.emit(out, Event::FalseClaimMateStands { client: r.from });
             return Ok(());
         }
         match false_claim {
             FalseClaim::Forfeit => {
-                g.final_comment = Some(format!("{who} claimed a draw falsely"));
-                let why = format!("{who} made a false draw claim");
+                g.final_comment = Some(words::false_claim_comment(color));
+                let why = Ending::FalseClaim { by: color };
                 let result = GameResult::Win(!color);
                 self.end_game(result, Termination::RulesInfraction, why, r.at, out);
                 Err(Handled)
             }
             FalseClaim::PlayOn => {
-                let note = format!(
-                    "{}: false draw claim by {who} rejected; play goes on",
-                    r.from.letter()
-                );
-                self.notice(out, EventKind::Warning, note);
+                let event = Event::FalseClaimRejected {
+                    client: r.from,
+                    color,
+                };
+                self.emit(out, event);
                 if mv.is_none() {
                     // Nothing to play: ask again for a move.
-                    let reason = "false draw claim without a move";
-                    self.ask_again_counted(r.from, color, None, reason, r.at, out);
+                    let problem = Problem::FalseClaimWithoutMove;
+                    self.ask_again_counted(r.from, color, None, problem, r.at, out);
                     return Err(Handled);
                 }
                 Ok(())
@@ -320,11 +308,10 @@ impl Referee {
         }
         if r.record.draw_accept() {
             // An accept with no offer to accept, and no move: ask again.
-            let reason = "draw_accept without an open offer, and no move";
-            self.ask_again_counted(r.from, color, None, reason, r.at, out);
+            let problem = Problem::AcceptWithoutOffer;
+            self.ask_again_counted(r.from, color, None, problem, r.at, out);
         } else {
-            let reason = "reply without a move (sm) while a legal move exists";
-            self.illegal(r.from, color, None, reason, r.at, out);
+            self.illegal(r.from, color, None, Problem::NoMove, r.at, out);
         }
         Err(Handled)
     }
@@ -353,7 +340,10 @@ impl Referee {
             Ok(s) => s.to_string(),
             Err(e) => {
                 // Cannot happen: the move came from the legal list.
-                self.illegal(r.from, color, sm, &e.to_string(), r.at, out);
+                let problem = Problem::Unplayable {
+                    error: e.to_string(),
+                };
+                self.illegal(r.from, color, sm, problem, r.at, out);
                 return Err(Handled);
             }
         };
@@ -365,20 +355,27 @@ impl Referee {
         });
         g.awaiting = None;
         g.draw_offer = r.record.draw_offer().then_some(color);
-        out.push(Output::MoveMade {
-            game_number: g.number,
-            ply: g.game.ply(),
+        let ply = g.game.ply();
+        let moved = Event::MoveMade {
+            game: g.number,
+            ply,
+            number: move_number(g.game.start(), ply),
             color,
             san: san.clone(),
             charged_ms: emt,
-        });
+        };
+        self.emit(out, moved);
         if r.record.draw_offer() {
-            let note = format!("{} offers a draw with {san}", color_name(color));
-            self.notice(out, EventKind::Info, note);
+            let san = san.clone();
+            self.emit(out, Event::DrawOffered { color, san });
         }
-        for p in problems {
-            let note = format!("{}: {p} (the move {san} stands)", r.from.letter());
-            self.notice(out, EventKind::Warning, note);
+        for problem in problems {
+            let event = Event::EvalProblem {
+                client: r.from,
+                problem,
+                san: san.clone(),
+            };
+            self.emit(out, event);
         }
         if self.check_automatic_end(r.at, out) || self.check_adjudication(r.at, out) {
             return Err(Handled);

@@ -5,22 +5,15 @@
 use super::*;
 
 impl Referee {
-    /// The match result in one line, with the statistics for A.
-    pub fn summary(&self) -> String {
-        let played = self.stats.wdl().iter().sum::<u32>();
-        let mut s = format!(
-            "match over: {} {} - {} {} ({} game{} with a result)",
-            self.client_name(ClientId::A),
-            half_points(self.score_halves.a),
-            half_points(self.score_halves.b),
-            self.client_name(ClientId::B),
-            played,
-            if played == 1 { "" } else { "s" }
-        );
-        if let Some(h) = self.sprt_result() {
-            s.push_str(&format!("; SPRT: {} accepted", h.as_str()));
+    /// The match result: names, points, games with a result and the
+    /// SPRT's decision (its words: `referee::words`, `Display`).
+    pub fn summary(&self) -> MatchSummary {
+        MatchSummary {
+            names: ClientId::BOTH.map(|id| self.client_name(id)),
+            score_halves: self.score_halves.into_array(),
+            games_with_result: self.stats.wdl().iter().sum::<u32>(),
+            sprt: self.sprt_result(),
         }
-        s
     }
 
     /// The match statistics so far, from client A's view.
@@ -56,17 +49,13 @@ impl Referee {
             && let Some(t) = self.stats().sprt
             && let Some(h) = t.result
         {
-            self.notice(
-                out,
-                EventKind::Info,
-                format!(
-                    "SPRT: {} accepted (LLR {:.2}, bounds {:.2} to {:.2}); the match stops",
-                    h.as_str(),
-                    t.llr,
-                    t.lower_bound,
-                    t.upper_bound
-                ),
-            );
+            let event = Event::SprtDecided {
+                hypothesis: h,
+                llr: t.llr,
+                lower_bound: t.lower_bound,
+                upper_bound: t.upper_bound,
+            };
+            self.emit(out, event);
         }
     }
 }

@@ -9,8 +9,8 @@
 use super::{FLAG_GRACE_BYTES, Referee, Respond, Stage};
 use crate::clock;
 use crate::referee::client::ClientId;
+use crate::referee::event::Event;
 use crate::referee::io::Output;
-use crate::referee::snapshot::EventKind;
 
 /// One of the core's deadlines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -142,14 +142,13 @@ impl Referee {
         else {
             return;
         };
-        let secs = self.settings.resend_after_ms as f64 / 1000.0;
-        self.notice(
+        let after_ms = self.settings.resend_after_ms;
+        self.emit(
             out,
-            EventKind::Warning,
-            format!(
-                "{}: no reply for {secs:.0} s; sending the respond again",
-                to.letter()
-            ),
+            Event::SilenceResend {
+                client: to,
+                after_ms,
+            },
         );
         self.send_respond(to, at, out, Respond::Again);
     }
@@ -163,11 +162,7 @@ impl Referee {
             self.start_next_game(at, out);
         } else {
             self.stage = Stage::WaitingForSignOn;
-            self.notice(
-                out,
-                EventKind::Warning,
-                "waiting for both clients to sign on before the next game".into(),
-            );
+            self.emit(out, Event::WaitingForSignOn);
         }
     }
 }

@@ -1,5 +1,6 @@
 //! What the outside sees: the PGN of a game (final and live), client names,
-//! notices for the display and the transcript, and the snapshot.
+//! the events (emitted, and the last ones kept for the display), and the
+//! snapshot.
 
 // The core's types, constants and imports are shared by its parts.
 use super::*;
@@ -93,17 +94,19 @@ impl Referee {
             .unwrap_or_else(|| strip_control(&self.settings.ports[id]))
     }
 
-    pub(super) fn notice(&mut self, out: &mut Vec<Output>, kind: EventKind, text: String) {
-        let text = strip_control(&text);
-        if self.events.len() >= EVENT_LIMIT {
-            self.events.pop_front();
+    /// Tells the world what happened: the event goes out, and (unless it
+    /// is a move) into the events kept for the display.
+    pub(super) fn emit(&mut self, out: &mut Vec<Output>, event: Event) {
+        if event.logged() {
+            if self.events.len() >= EVENT_LIMIT {
+                self.events.pop_front();
+            }
+            self.events.push_back(EventView {
+                at_ms: self.now,
+                event: event.clone(),
+            });
         }
-        self.events.push_back(EventView {
-            at_ms: self.now,
-            kind,
-            text: text.clone(),
-        });
-        out.push(Output::Notice { kind, text });
+        out.push(Output::Event(event));
     }
 
     /// A copy of the state for the display, taken at `at`.
@@ -153,10 +156,10 @@ impl Referee {
                             UciMove::Put { to, .. } => Some((to, to)),
                             UciMove::Null => None,
                         });
-                let result = g.end.as_ref().map(|(r, t, reason)| ResultView {
+                let result = g.end.as_ref().map(|(r, t, ending)| ResultView {
                     result: r.as_str().into(),
                     termination: t.as_str().into(),
-                    reason: reason.clone(),
+                    ending: ending.clone(),
                 });
                 (
                     g.game.start().clone(),

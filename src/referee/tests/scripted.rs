@@ -27,6 +27,7 @@ use shakmaty::Color;
 use self::harness::*;
 use crate::epd::RefCom::{self, *};
 use crate::referee::client::ClientId;
+use crate::referee::event::{Ending, Event, FaultOutcome, PauseReason};
 use crate::referee::io::{Command, GameResult, Input, Output, Termination, Verdict};
 use crate::referee::settings::{ClientFault, FalseClaim, IllegalMove, Settings};
 use crate::referee::snapshot::{EventKind, Phase};
@@ -45,7 +46,7 @@ fn tag<'a>(tags: &'a [(String, String)], name: &str) -> Option<&'a str> {
         .map(|(_, v)| v.as_str())
 }
 
-fn pgn_tag(g: &crate::referee::io::GameOver, name: &str) -> Option<String> {
+fn pgn_tag(g: &crate::referee::event::GameOver, name: &str) -> Option<String> {
     g.pgn
         .tags
         .iter()
@@ -60,15 +61,8 @@ fn sends(out: &[Output]) -> usize {
 }
 
 fn rejected(out: &[Output]) -> bool {
-    out.iter().any(|o| {
-        matches!(
-            o,
-            Output::Notice {
-                kind: EventKind::Rejected,
-                ..
-            }
-        )
-    })
+    out.iter()
+        .any(|o| o.event().is_some_and(|e| e.kind() == EventKind::Rejected))
 }
 
 /// Asserts the game is over with this result, termination, and a reason
@@ -76,13 +70,10 @@ fn rejected(out: &[Output]) -> bool {
 /// and then `conclude` with the final position.
 fn assert_over(h: &mut Harness, result: &str, termination: Termination, why: &str) {
     let g = h.game_over();
-    assert_eq!(g.result.as_str(), result, "{}", g.reason);
-    assert_eq!(g.termination, termination, "{}", g.reason);
-    assert!(
-        g.reason.contains(why),
-        "reason {:?} lacks {why:?}",
-        g.reason
-    );
+    let reason = g.ending.to_string();
+    assert_eq!(g.result.as_str(), result, "{reason}");
+    assert_eq!(g.termination, termination, "{reason}");
+    assert!(reason.contains(why), "reason {reason:?} lacks {why:?}");
     assert_eq!(g.pgn.result, result);
     assert_eq!(
         pgn_tag(&g, "Termination").as_deref(),

@@ -1,6 +1,7 @@
 //! Adjudication rules ending games the players have not ended.
 
 use super::harness::*;
+use crate::referee::event::Ending;
 use crate::referee::io::{GameResult, Termination};
 use crate::referee::settings::Settings;
 
@@ -17,10 +18,8 @@ fn max_moves_draws_by_adjudication_after_the_last_allowed_move() {
     let g = h.game_over();
     assert_eq!(g.result, GameResult::Draw);
     assert_eq!(g.termination, Termination::Adjudication);
-    assert_eq!(
-        g.reason,
-        "draw by adjudication: 2 moves played (--max-moves)"
-    );
+    let why = "draw by adjudication: 2 moves played (--max-moves)";
+    assert_eq!(g.ending, Ending::Rule { why: why.into() });
     let pgn = h.final_pgn();
     assert!(pgn.contains("[Termination \"adjudication\"]"), "{pgn}");
     assert!(pgn.contains("1/2-1/2"), "{pgn}");
@@ -73,7 +72,7 @@ fn draw_adjudication_ends_a_quiet_game_on_the_evaluations() {
     assert_eq!(g.termination, Termination::Adjudication);
     let why = "draw by adjudication: both scores within 10 cp of 0 for 2 moves \
                (--draw-adjudication)";
-    assert_eq!(g.reason, why);
+    assert_eq!(g.ending, Ending::Rule { why: why.into() });
     let pgn = h.final_pgn().replace('\n', " ");
     assert!(pgn.contains("[Termination \"adjudication\"]"), "{pgn}");
     assert!(
@@ -118,11 +117,10 @@ fn resign_adjudication_gives_the_game_to_the_side_the_loser_agrees_is_winning() 
     let g = h.game_over();
     assert_eq!(g.result, GameResult::Win(shakmaty::Color::White));
     assert_eq!(g.termination, Termination::Adjudication);
+    let reason = g.ending.to_string();
     assert!(
-        g.reason
-            .starts_with("White wins by adjudication: Black's score at or below -300 cp"),
-        "{}",
-        g.reason
+        reason.starts_with("White wins by adjudication: Black's score at or below -300 cp"),
+        "{reason}"
     );
     let pgn = h.final_pgn().replace('\n', " ");
     assert!(

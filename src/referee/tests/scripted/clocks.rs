@@ -15,7 +15,7 @@ fn the_clock_runs_from_the_respond_leaving_to_the_reply_less_wire_time() {
     assert!(h.snap().clock(Color::White).running);
     let out = h.line_bytes(A, 7_150, &h.reply_text(A, Some("e4"), ""), 100);
     let charged = out.iter().find_map(|o| match o {
-        Output::MoveMade { charged_ms, .. } => *charged_ms,
+        Output::Event(Event::MoveMade { charged_ms, .. }) => *charged_ms,
         _ => None,
     });
     assert_eq!(charged, Some(2_000 - wire_ms(100)));
@@ -129,8 +129,12 @@ fn with_client_fault_continue_a_fault_is_logged_and_play_goes_on() {
     h.clear();
     let out = h.line(A, t + 1_000, &format!("{INITIAL} refreq fault;"));
     assert!(out.iter().any(|o| matches!(
-        o,
-        Output::Notice { kind: EventKind::Fault, text } if text.contains("play goes on")
+        o.event(),
+        Some(Event::ClientFault {
+            client: A,
+            outcome: FaultOutcome::PlayGoesOn,
+            ..
+        })
     )));
     let s = h.snap();
     assert_eq!(s.phase, Phase::Playing);

@@ -97,7 +97,7 @@ fn threefold_claim_with_the_move_that_repeats_draws_without_playing_it() {
         7,
         "the claimed move is written down, not played"
     );
-    assert!(g.pgn.final_comment.unwrap().contains("Ng8"));
+    assert!(g.pgn.final_comment.clone().unwrap().contains("Ng8"));
 }
 
 #[test]
@@ -155,6 +155,7 @@ fn a_false_claim_forfeits_by_default() {
     assert!(
         g.pgn
             .final_comment
+            .clone()
             .unwrap()
             .contains("claimed a draw falsely")
     );

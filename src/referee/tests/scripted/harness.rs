@@ -15,9 +15,11 @@ use crate::game;
 use crate::record::pgn::write_pgn;
 use crate::referee::Referee;
 use crate::referee::client::ClientId;
-use crate::referee::io::{Command, GameOver, Input, Output};
+use crate::referee::event::{Event, GameOver};
+use crate::referee::io::{Command, Input, Output};
 use crate::referee::settings::{Settings, Start};
 use crate::referee::snapshot::Snapshot;
+use crate::referee::words;
 
 pub use ClientId::{A, B};
 
@@ -145,10 +147,11 @@ impl Harness {
                     self.got[to.index()].push(got);
                     self.pending.push((*to, *seq));
                 }
-                Output::Notice { text, .. } => {
+                Output::Event(e) if e.logged() => {
+                    let text = words::sentence(e);
                     self.transcript.push(format!("{} # {text}", stamp(at)));
                 }
-                _ => {}
+                Output::Event(_) => {}
             }
         }
         if self.acks == Acks::Immediate {
@@ -353,7 +356,7 @@ impl Harness {
         self.outputs
             .iter()
             .filter_map(|(_, o)| match o {
-                Output::GameOver(g) => Some(g.clone()),
+                Output::Event(Event::GameOver(g)) => Some(g.clone()),
                 _ => None,
             })
             .collect()
@@ -376,14 +379,21 @@ impl Harness {
         write_pgn(&self.referee.live_pgn(self.now).expect("a game was started"))
     }
 
-    /// The notices so far, in order.
-    pub fn notices(&self) -> Vec<String> {
+    /// The events so far, in order.
+    pub fn events(&self) -> Vec<Event> {
         self.outputs
             .iter()
-            .filter_map(|(_, o)| match o {
-                Output::Notice { text, .. } => Some(text.clone()),
-                _ => None,
-            })
+            .filter_map(|(_, o)| o.event().cloned())
+            .collect()
+    }
+
+    /// The logged events so far in words (`referee::words::sentence`), in
+    /// order: what the transcript and the log show.
+    pub fn notices(&self) -> Vec<String> {
+        self.events()
+            .iter()
+            .filter(|e| e.logged())
+            .map(words::sentence)
             .collect()
     }
 

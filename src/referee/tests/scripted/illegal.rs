@@ -139,7 +139,11 @@ fn an_illegal_move_with_the_retry_policy_forfeits_when_the_retries_are_spent() {
         "White forfeits: illegal move \"Ke2\"",
     );
     let g = h.game_over();
-    assert!(g.reason.contains("(asked again 2 times)"), "{}", g.reason);
+    let Ending::Forfeit { offence, .. } = &g.ending else {
+        panic!("not a forfeit: {:?}", g.ending)
+    };
+    assert_eq!(offence.asked_again, 2, "{offence:?}");
+    assert!(g.ending.to_string().contains("(asked again 2 times)"));
     assert!(g.pgn.moves.is_empty(), "an illegal move is never recorded");
 }
 
@@ -232,6 +236,7 @@ fn a_bad_echo_is_answered_by_resends_then_forfeit() {
         h.game_over()
             .pgn
             .final_comment
+            .clone()
             .unwrap()
             .contains("placement differs")
     );

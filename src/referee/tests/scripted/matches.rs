@@ -45,11 +45,11 @@ fn game_end_conclude_next_game_with_colours_swapped_then_disconnect() {
         .outputs
         .iter()
         .find_map(|(_, o)| match o {
-            Output::SessionOver { summary } => Some(summary.clone()),
+            Output::Event(Event::SessionOver(summary)) => Some(summary.to_string()),
             _ => None,
         })
         .unwrap();
-    assert_eq!(summary, h.referee.summary());
+    assert_eq!(summary, h.referee.summary().to_string());
     assert!(
         summary.starts_with("match over: Alpha 1 - 1 Beta (2 games with a result)"),
         "{summary}"

@@ -32,18 +32,23 @@ fn legal_moves_are_relayed_in_canonical_san() {
         h.snap().sans,
         ["Nf3", "d5", "g3", "Nc6", "Bg2", "e5", "O-O"]
     );
-    let made: Vec<(usize, Color, String)> = h
+    let made: Vec<(usize, u32, Color, String)> = h
         .outputs
         .iter()
         .filter_map(|(_, o)| match o {
-            Output::MoveMade {
-                ply, color, san, ..
-            } => Some((*ply, *color, san.clone())),
+            Output::Event(Event::MoveMade {
+                ply,
+                number,
+                color,
+                san,
+                ..
+            }) => Some((*ply, *number, *color, san.clone())),
             _ => None,
         })
         .collect();
     assert_eq!(made.len(), 7);
-    assert_eq!(made[6], (7, Color::White, "O-O".to_string()));
+    assert_eq!(made[5], (6, 3, Color::Black, "e5".to_string()));
+    assert_eq!(made[6], (7, 4, Color::White, "O-O".to_string()));
     // respond carries fmvn and hmvc of the position before the move
     assert_eq!(b[0].record.fmvn().unwrap(), Some(4));
     assert_eq!(b[0].record.hmvc().unwrap(), Some(0));

@@ -2,6 +2,7 @@
 
 use super::harness::*;
 use crate::referee::client::ClientId;
+use crate::referee::event::Event;
 use crate::referee::io::Output;
 use crate::referee::settings::Settings;
 use crate::stats::sprt::Hypothesis;
@@ -46,7 +47,7 @@ fn summary(h: &Harness) -> String {
     h.outputs
         .iter()
         .find_map(|(_, o)| match o {
-            Output::SessionOver { summary } => Some(summary.clone()),
+            Output::Event(Event::SessionOver(summary)) => Some(summary.to_string()),
             _ => None,
         })
         .expect("the session is over")

@@ -11,7 +11,7 @@ fn supervisor_pause_stops_the_clock_and_resume_restarts_it() {
     assert_eq!(
         h.snap().phase,
         Phase::Paused {
-            reason: "paused by the supervisor".into()
+            reason: PauseReason::Supervisor
         }
     );
     h.command(Command::Resume, t + 30_000);
@@ -145,7 +145,10 @@ fn supervisor_ends_the_session_mid_game() {
     let t = h.start();
     h.reply(A, t + 1_000, "e4");
     let out = h.command(Command::EndSession, t + 2_000);
-    assert!(out.iter().any(|o| matches!(o, Output::SessionOver { .. })));
+    assert!(
+        out.iter()
+            .any(|o| matches!(o.event(), Some(Event::SessionOver(_))))
+    );
     let g = h.game_over();
     assert_eq!(g.result, GameResult::None);
     assert_eq!(g.termination, Termination::Unterminated);

@@ -11,7 +11,7 @@ use crate::record::pgn::write_pgn;
 use crate::record::pgn_read::read_pgn_games;
 use crate::referee::snapshot::color_index;
 use crate::referee::snapshot::{ClientView, ClockView, Phase, ResultView};
-use crate::referee::{GameOver, GameResult, Referee, Snapshot, Termination};
+use crate::referee::{Ending, GameOver, GameResult, Referee, Snapshot, Termination};
 
 use super::spec::{Offence, OffenceKind};
 
@@ -111,7 +111,7 @@ pub fn check_game_over(over: &GameOver, ctx: &GameContext<'_>) -> usize {
         "game {} ({} {})",
         over.game_number,
         over.result.as_str(),
-        over.reason
+        over.ending
     );
     assert!(
         snap.result
@@ -165,7 +165,7 @@ pub fn check_game_over(over: &GameOver, ctx: &GameContext<'_>) -> usize {
             // Only a valid draw claim ends a game normally here (the
             // simulated clients never resign, offer or accept draws).
             assert_eq!(over.result, GameResult::Draw, "{label}");
-            assert!(over.reason.starts_with("draw claimed"), "{label}");
+            assert!(matches!(over.ending, Ending::DrawClaimed { .. }), "{label}");
             let with_move = over
                 .pgn
                 .final_comment

@@ -12,7 +12,8 @@ use crate::clock::TimeControl;
 use crate::epd::{Operation, Record, RefReq};
 use crate::game;
 use crate::referee::{
-    ClientId, Command, FalseClaim, IllegalMove, Input, Output, Referee, Settings, Verdict,
+    ClientId, Command, Event, FalseClaim, IllegalMove, Input, Output, Referee, Settings, Verdict,
+    words,
 };
 
 use super::checks;
@@ -251,14 +252,14 @@ fn drive(settings: Settings, steps: Vec<(u64, Step)>) -> usize {
                         assert!(text.len() <= crate::epd::MAX_LINE, "record too long");
                         latest[to.index()] = Some(*seq);
                     }
-                    Output::GameOver(over) => {
-                        games_over += 1;
-                        checks::replay_pgn(over, "fuzz");
-                    }
-                    Output::Notice { text, .. } => {
+                    Output::Event(e) => {
+                        let text = words::sentence(e);
                         assert!(!text.chars().any(char::is_control), "{text:?}");
+                        if let Event::GameOver(over) = e {
+                            games_over += 1;
+                            checks::replay_pgn(over, "fuzz");
+                        }
                     }
-                    _ => {}
                 }
             }
             // A timer at or after the deadline moves the deadline on (or

@@ -21,8 +21,8 @@ use crate::epd::{Operation, Record, RefCom};
 use crate::game::{self, Game};
 use crate::referee::snapshot::{EventKind, Phase};
 use crate::referee::{
-    ClientId, Command, FalseClaim, GameOver, GameResult, IllegalMove, Input, Output, Referee,
-    Settings, Termination,
+    ClientId, Command, Event, FalseClaim, GameOver, GameResult, IllegalMove, Input, Output,
+    Referee, Settings, Termination, words,
 };
 
 use super::checks::{self, Fingerprint, GameContext};
@@ -75,25 +75,26 @@ enum EventBody {
     Supervisor(Command),
 }
 
+/// Something scheduled to happen in the simulation at a time.
 #[derive(Debug, Clone)]
-struct Event {
+struct Scheduled {
     at: u64,
     order: u64,
     body: EventBody,
 }
 
-impl PartialEq for Event {
+impl PartialEq for Scheduled {
     fn eq(&self, other: &Self) -> bool {
         self.cmp(other) == Ordering::Equal
     }
 }
-impl Eq for Event {}
-impl PartialOrd for Event {
+impl Eq for Scheduled {}
+impl PartialOrd for Scheduled {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
-impl Ord for Event {
+impl Ord for Scheduled {
     /// Reversed, so that the max-heap pops the earliest event first (ties
     /// in the order they were scheduled).
     fn cmp(&self, other: &Self) -> Ordering {
@@ -130,7 +131,7 @@ const SAME_TIME_TIMERS: u32 = 16;
 pub struct Sim {
     referee: Referee,
     clients: [SimClient; 2],
-    queue: BinaryHeap<Event>,
+    queue: BinaryHeap<Scheduled>,
     order: u64,
     now: u64,
     downlink_free: [u64; 2],
@@ -363,7 +364,7 @@ impl Sim {
 
     fn schedule(&mut self, at: u64, body: EventBody) {
         self.order += 1;
-        self.queue.push(Event {
+        self.queue.push(Scheduled {
             at,
             order: self.order,
             body,
@@ -482,13 +483,8 @@ impl Sim {
             if must_reject {
                 self.report.checked_rejections += 1;
                 assert!(
-                    outs.iter().all(|o| matches!(
-                        o,
-                        Output::Notice {
-                            kind: EventKind::Rejected,
-                            ..
-                        }
-                    )),
+                    outs.iter()
+                        .all(|o| o.event().is_some_and(|e| e.kind() == EventKind::Rejected)),
                     "t={at}: a line that must be rejected gave {outs:?}"
                 );
                 assert!(
@@ -502,20 +498,17 @@ impl Sim {
         }
         self.last_notices = outs
             .iter()
-            .filter_map(|o| match o {
-                Output::Notice { text, .. } => Some(text.clone()),
-                _ => None,
-            })
+            .filter_map(Output::event)
+            .filter(|e| e.logged())
+            .map(words::sentence)
             .collect();
         let notices = outs
             .iter()
-            .filter(|o| {
+            .filter_map(Output::event)
+            .filter(|e| {
                 matches!(
-                    o,
-                    Output::Notice {
-                        kind: EventKind::Rejected | EventKind::Warning | EventKind::Fault,
-                        ..
-                    }
+                    e.kind(),
+                    EventKind::Rejected | EventKind::Warning | EventKind::Fault
                 )
             })
             .count() as u32;
@@ -541,19 +534,13 @@ impl Sim {
         outs: &[Output],
     ) {
         let at = self.now;
-        let only_rejected = outs.iter().all(|o| {
-            matches!(
-                o,
-                Output::Notice {
-                    kind: EventKind::Rejected,
-                    ..
-                }
-            )
-        });
+        let only_rejected = outs
+            .iter()
+            .all(|o| o.event().is_some_and(|e| e.kind() == EventKind::Rejected));
         // Held during a pause, it is judged at resume.
-        let held = outs.iter().any(|o| {
-            matches!(o, Output::Notice { kind: EventKind::Info, text } if text.contains("it is held"))
-        });
+        let held = outs
+            .iter()
+            .any(|o| matches!(o.event(), Some(Event::ReplyHeld { client }) if *client == from));
         if held && !(kind == OffenceKind::FalseClaim && claim_valid == Some(true)) {
             // Its consequence comes at resume: count the offence now.
             self.report.offences.push(Offence {
@@ -572,11 +559,13 @@ impl Sim {
         let color = before.clients[from.index()]
             .color
             .expect("a client on move has a colour");
-        let over = outs.iter().find_map(|o| match o {
-            Output::GameOver(g) => Some(g),
+        let over = outs.iter().find_map(|o| match o.event() {
+            Some(Event::GameOver(g)) => Some(g),
             _ => None,
         });
-        let moved = outs.iter().any(|o| matches!(o, Output::MoveMade { .. }));
+        let moved = outs
+            .iter()
+            .any(|o| matches!(o.event(), Some(Event::MoveMade { .. })));
         let flagged = over.is_some_and(|g| g.termination == Termination::TimeForfeit);
         if flagged {
             // The reply came after the flag fell: it was never looked at.
@@ -710,35 +699,7 @@ impl Sim {
                         },
                     );
                 }
-                Output::GameStarted { game_number, .. } => {
-                    assert_eq!(game_number, self.current_game + 1, "games start in order");
-                    self.current_game = game_number;
-                }
-                Output::MoveMade { game_number, .. } => {
-                    assert_eq!(game_number, self.current_game);
-                    self.awaited = None;
-                }
-                Output::GameOver(over) => {
-                    self.awaited = None;
-                    self.last_ended = over.game_number;
-                    self.game_over(over);
-                }
-                Output::SessionOver { .. } => {
-                    self.report.sessions_over += 1;
-                    self.awaited = None;
-                }
-                Output::Notice { kind, text } => {
-                    assert!(
-                        !text.chars().any(char::is_control),
-                        "notice with control characters: {text:?}"
-                    );
-                    match kind {
-                        EventKind::Rejected => self.report.rejected += 1,
-                        EventKind::Fault => self.report.fault_notices += 1,
-                        EventKind::Warning => self.report.warnings += 1,
-                        EventKind::Info | EventKind::Link => {}
-                    }
-                }
+                Output::Event(event) => self.on_event(event),
             }
         }
         // The supervisor resumes a paused game after a while.
@@ -746,6 +707,44 @@ impl Sim {
             self.resume_pending = true;
             let delay = self.rng.u64(500..5_000);
             self.schedule(at + delay, EventBody::Supervisor(Command::Resume));
+        }
+    }
+
+    /// An event of the referee: games in order, and the log's sentences
+    /// counted by kind (and free of control characters).
+    fn on_event(&mut self, event: Event) {
+        let text = words::sentence(&event);
+        assert!(
+            !text.chars().any(char::is_control),
+            "a sentence with control characters: {text:?}"
+        );
+        if event.logged() {
+            match event.kind() {
+                EventKind::Rejected => self.report.rejected += 1,
+                EventKind::Fault => self.report.fault_notices += 1,
+                EventKind::Warning => self.report.warnings += 1,
+                EventKind::Info | EventKind::Link => {}
+            }
+        }
+        match event {
+            Event::GameStarted { game, .. } => {
+                assert_eq!(game, self.current_game + 1, "games start in order");
+                self.current_game = game;
+            }
+            Event::MoveMade { game, .. } => {
+                assert_eq!(game, self.current_game);
+                self.awaited = None;
+            }
+            Event::GameOver(over) => {
+                self.awaited = None;
+                self.last_ended = over.game_number;
+                self.game_over(over);
+            }
+            Event::SessionOver(_) => {
+                self.report.sessions_over += 1;
+                self.awaited = None;
+            }
+            _ => {}
         }
     }
 
@@ -776,7 +775,7 @@ impl Sim {
             white,
             result: over.result,
             termination: over.termination,
-            reason: over.reason.clone(),
+            ending: over.ending.clone(),
             plies,
         });
     }

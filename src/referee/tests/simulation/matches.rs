@@ -8,36 +8,24 @@ use shakmaty::Chess;
 
 use crate::client::MoverKind;
 use crate::game::{self, Game};
-use crate::referee::{GameResult, Start, Termination};
+use crate::referee::{Ending, GameResult, Start};
 
 use super::harness::Sim;
 use super::spec::{GameSummary, MatchReport, MatchSpec, Think};
 
 /// How a game ended, in a word, for the distribution.
 pub fn category(g: &GameSummary) -> &'static str {
-    let r = g.reason.as_str();
-    if r.contains("checkmated") {
-        "checkmate"
-    } else if r.contains("stalemate") {
-        "stalemate"
-    } else if r.contains("dead position") {
-        "dead position"
-    } else if r.contains("75-move") {
-        "75-move rule"
-    } else if r.contains("fivefold") {
-        "fivefold repetition"
-    } else if r.starts_with("draw claimed") {
-        "draw claim"
-    } else if g.termination == Termination::TimeForfeit {
-        if g.result == GameResult::Draw {
-            "flag, no mating material"
-        } else {
-            "flag"
-        }
-    } else if g.termination == Termination::RulesInfraction {
-        "forfeit"
-    } else {
-        "other"
+    match &g.ending {
+        Ending::Checkmate { .. } => "checkmate",
+        Ending::Stalemate => "stalemate",
+        Ending::DeadPosition => "dead position",
+        Ending::SeventyFiveMoves => "75-move rule",
+        Ending::FivefoldRepetition => "fivefold repetition",
+        Ending::DrawClaimed { .. } => "draw claim",
+        Ending::Flag { drawn: true, .. } => "flag, no mating material",
+        Ending::Flag { drawn: false, .. } => "flag",
+        Ending::Forfeit { .. } | Ending::FalseClaim { .. } => "forfeit",
+        _ => "other",
     }
 }
 

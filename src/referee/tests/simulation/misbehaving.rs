@@ -6,7 +6,7 @@
 //! policy says, and the move is never played) and every game's result.
 
 use crate::client::MoverKind;
-use crate::referee::{FalseClaim, IllegalMove, Termination};
+use crate::referee::{Ending, FalseClaim, IllegalMove, Termination};
 
 use super::harness::Sim;
 use super::matches::{category, distribution};
@@ -145,7 +145,11 @@ fn illegal_moves_under_the_retry_policy_are_asked_again() {
         forfeits.len()
     );
     for g in forfeits {
-        assert!(g.reason.contains("(asked again 2 times)"), "{}", g.reason);
+        assert!(
+            matches!(&g.ending, Ending::Forfeit { offence, .. } if offence.asked_again == 2),
+            "{:?}",
+            g.ending
+        );
     }
 }
 
@@ -250,8 +254,8 @@ fn everything_at_once() {
 fn a_late_reply_to_an_earlier_respond_is_refused_without_a_resend() {
     use crate::epd::{Operation, Record, RefReq};
     use crate::game;
-    use crate::referee::snapshot::EventKind;
-    use crate::referee::{ClientId, Input, Output, Referee, Settings};
+    use crate::referee::event::Rejection;
+    use crate::referee::{ClientId, Event, Input, Output, Referee, Settings};
     use shakmaty::{Chess, Position};
 
     use super::checks::Fingerprint;
@@ -292,7 +296,10 @@ fn a_late_reply_to_an_earlier_respond_is_refused_without_a_resend() {
     let start = Chess::default();
     let first = reply(&start, "e4");
     let outs = step(&mut r, line(ClientId::A, first.clone()));
-    assert!(outs.iter().any(|o| matches!(o, Output::MoveMade { .. })));
+    assert!(
+        outs.iter()
+            .any(|o| matches!(o.event(), Some(Event::MoveMade { .. })))
+    );
     let after_e4 = r.snapshot(t).position;
     step(&mut r, line(ClientId::B, reply(&after_e4, "e5")));
     assert_eq!(r.snapshot(t).sans, ["e4", "e5"]);
@@ -302,8 +309,11 @@ fn a_late_reply_to_an_earlier_respond_is_refused_without_a_resend() {
     let outs = step(&mut r, line(ClientId::A, first));
     assert!(
         outs.iter().all(|o| matches!(
-            o,
-            Output::Notice { kind: EventKind::Rejected, text } if text.contains("late reply")
+            o.event(),
+            Some(Event::Rejected {
+                why: Rejection::LateReply,
+                ..
+            })
         )),
         "{outs:?}"
     );

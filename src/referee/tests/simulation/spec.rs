@@ -2,7 +2,7 @@
 //! misbehaviour, the referee's policies) and what it reports.
 
 use crate::client::MoverKind;
-use crate::referee::{ClientId, FalseClaim, GameResult, IllegalMove, Start, Termination};
+use crate::referee::{ClientId, Ending, FalseClaim, GameResult, IllegalMove, Start, Termination};
 
 /// How long a simulated client thinks about a move.
 #[derive(Debug, Clone, Copy)]
@@ -149,7 +149,7 @@ pub struct GameSummary {
     pub white: ClientId,
     pub result: GameResult,
     pub termination: Termination,
-    pub reason: String,
+    pub ending: Ending,
     pub plies: usize,
 }
 
