@@ -18,39 +18,17 @@ use crate::epd::Record;
 use crate::game::{self, Game};
 use crate::link::{Flow, LineEnd, Parity, PortSettings};
 use crate::record::openings::{Opening, load_openings};
-use crate::referee::{ByClient, ClientFault, FalseClaim, IllegalMove, Settings, Start};
+use crate::referee::settings::parse_policy;
+use crate::referee::{ByClient, ClientFault, FalseClaim, IllegalMove, Policy, Settings, Start};
 
-/// `--false-claim`: what a false draw claim costs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum FalseClaimArg {
-    /// The claimant loses the game.
-    Forfeit,
-    /// The claim is rejected and play goes on.
-    PlayOn,
-}
-
-/// `--illegal`: what an illegal move costs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum IllegalArg {
-    /// The offender loses the game (computer chess rules).
-    Forfeit,
-    /// `refcom fault;` and a pause for the supervisor.
-    Fault,
-    /// Ask again (the respond record once more, the clock running), up to
-    /// --max-resends times a turn; then the offender loses. For noisy lines.
-    Retry,
-}
-
-/// `--client-fault`: what a client's `refreq fault;` does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ClientFaultArg {
-    /// Pause the game for the supervisor (resume or adjudicate).
-    Pause,
-    /// Log it and play on (for unattended matches).
-    Continue,
+/// The command line's parser of a [`Policy`]: its choices (with their
+/// help) come from the policy's one list, [`Policy::ALL`].
+fn policy_parser<P: Policy + Send + Sync>() -> impl clap::builder::TypedValueParser<Value = P> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let values = P::ALL
+        .iter()
+        .map(|p| PossibleValue::new(p.name()).help(p.help()));
+    PossibleValuesParser::new(values).try_map(|s| parse_policy::<P>(&s))
 }
 
 /// Serial line options shared by `referee`, `client` and `demo`.
@@ -169,15 +147,15 @@ pub struct MatchOptions {
     #[arg(long, value_name = "SECS")]
     pub conclude_delay: Option<f64>,
     /// What a false draw claim costs [default: forfeit].
-    #[arg(long, value_enum)]
-    pub false_claim: Option<FalseClaimArg>,
+    #[arg(long, value_parser = policy_parser::<FalseClaim>())]
+    pub false_claim: Option<FalseClaim>,
     /// What an illegal or unparsable move costs [default: forfeit].
-    #[arg(long, value_enum)]
-    pub illegal: Option<IllegalArg>,
+    #[arg(long, value_parser = policy_parser::<IllegalMove>())]
+    pub illegal: Option<IllegalMove>,
     /// What a client's `refreq fault;` does [default: pause with the board,
     /// continue with --headless, where nobody could resume].
-    #[arg(long, value_enum)]
-    pub client_fault: Option<ClientFaultArg>,
+    #[arg(long, value_parser = policy_parser::<ClientFault>())]
+    pub client_fault: Option<ClientFault>,
     /// Send the respond record again when the client on move has been
     /// silent this many seconds (0: never). Use it on noisy lines, where a
     /// lost record would stall an untimed game [default: 0].
@@ -599,19 +577,11 @@ pub fn plan(
         openings_seed: m.shuffle,
         reset_delay_ms: seconds_ms(m.reset_delay.unwrap_or(5.0), "reset-delay", 3600.0)?,
         conclude_delay_ms: seconds_ms(m.conclude_delay.unwrap_or(5.0), "conclude-delay", 3600.0)?,
-        false_claim: match m.false_claim {
-            Some(FalseClaimArg::PlayOn) => FalseClaim::PlayOn,
-            _ => FalseClaim::Forfeit,
-        },
-        illegal_move: match m.illegal {
-            Some(IllegalArg::Fault) => IllegalMove::Fault,
-            Some(IllegalArg::Retry) => IllegalMove::Retry,
-            Some(IllegalArg::Forfeit) | None => IllegalMove::Forfeit,
-        },
-        client_fault: match (m.client_fault, headless) {
-            (Some(ClientFaultArg::Pause), _) | (None, false) => ClientFault::Pause,
-            (Some(ClientFaultArg::Continue), _) | (None, true) => ClientFault::Continue,
-        },
+        false_claim: m.false_claim.unwrap_or_default(),
+        illegal_move: m.illegal.unwrap_or_default(),
+        client_fault: m
+            .client_fault
+            .unwrap_or_else(|| ClientFault::default_for(headless)),
         max_resends: m.max_resends.unwrap_or(defaults.max_resends),
         resend_after_ms: seconds_ms(m.resend_after.unwrap_or(0.0), "resend-after", 86_400.0)?,
         max_moves: match m.max_moves {
@@ -687,5 +657,31 @@ fn opening_to_start(o: Opening) -> Result<Start, String> {
                 source,
             })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        matches: MatchOptions,
+    }
+
+    #[test]
+    fn policy_flags_take_the_policies_names_and_list_them() {
+        let cli = Cli::try_parse_from(["t", "--illegal", "retry", "--false-claim", "play-on"]);
+        let m = cli.map(|c| c.matches).map_err(|e| e.to_string()).unwrap();
+        assert_eq!(m.illegal, Some(IllegalMove::Retry));
+        assert_eq!(m.false_claim, Some(FalseClaim::PlayOn));
+        let err = Cli::try_parse_from(["t", "--client-fault", "shrug"])
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(err.contains("[possible values: pause, continue]"), "{err}");
     }
 }

@@ -13,7 +13,7 @@ use crate::clock::{LineSettings, TimeControl};
 use crate::game;
 use crate::journal::format::{Entry, VERSION};
 use crate::link::PortSettings;
-use crate::referee::{ClientFault, FalseClaim, IllegalMove, Settings, Start};
+use crate::referee::{Settings, Start};
 
 /// What a journal starts with.
 #[derive(Debug, Clone)]
@@ -179,28 +179,9 @@ impl Header {
             ),
             set("reset-delay-ms", one(reset_delay_ms)),
             set("conclude-delay-ms", one(conclude_delay_ms)),
-            set(
-                "false-claim",
-                one(match false_claim {
-                    FalseClaim::Forfeit => "forfeit",
-                    FalseClaim::PlayOn => "play-on",
-                }),
-            ),
-            set(
-                "illegal-move",
-                one(match illegal_move {
-                    IllegalMove::Forfeit => "forfeit",
-                    IllegalMove::Fault => "fault",
-                    IllegalMove::Retry => "retry",
-                }),
-            ),
-            set(
-                "client-fault",
-                one(match client_fault {
-                    ClientFault::Pause => "pause",
-                    ClientFault::Continue => "continue",
-                }),
-            ),
+            set("false-claim", one(false_claim)),
+            set("illegal-move", one(illegal_move)),
+            set("client-fault", one(client_fault)),
             set("max-resends", one(max_resends)),
             set("resend-after-ms", one(resend_after_ms)),
             set("max-moves", max_moves.iter().map(u32::to_string).collect()),
@@ -382,27 +363,12 @@ impl HeaderBuilder {
                 }
                 "reset-delay-ms" => s.reset_delay_ms = num()?,
                 "conclude-delay-ms" => s.conclude_delay_ms = num()?,
-                "false-claim" => {
-                    s.false_claim = match single()?.as_str() {
-                        "forfeit" => FalseClaim::Forfeit,
-                        "play-on" => FalseClaim::PlayOn,
-                        _ => return Err(bad("forfeit or play-on expected")),
-                    }
-                }
+                "false-claim" => s.false_claim = single()?.parse().map_err(|e: String| bad(&e))?,
                 "illegal-move" => {
-                    s.illegal_move = match single()?.as_str() {
-                        "forfeit" => IllegalMove::Forfeit,
-                        "fault" => IllegalMove::Fault,
-                        "retry" => IllegalMove::Retry,
-                        _ => return Err(bad("forfeit, fault or retry expected")),
-                    }
+                    s.illegal_move = single()?.parse().map_err(|e: String| bad(&e))?
                 }
                 "client-fault" => {
-                    s.client_fault = match single()?.as_str() {
-                        "pause" => ClientFault::Pause,
-                        "continue" => ClientFault::Continue,
-                        _ => return Err(bad("pause or continue expected")),
-                    }
+                    s.client_fault = single()?.parse().map_err(|e: String| bad(&e))?
                 }
                 "resend-after-ms" => s.resend_after_ms = num()?,
                 "max-resends" => {
@@ -521,6 +487,7 @@ mod tests {
     use super::*;
     use crate::game::Game;
     use crate::link::{Flow, LineEnd, Parity};
+    use crate::referee::{ClientFault, FalseClaim, IllegalMove, Policy};
     use shakmaty::Chess;
 
     fn sample() -> Header {
@@ -624,7 +591,7 @@ mod tests {
 
     #[test]
     fn every_illegal_move_policy_round_trips() {
-        for policy in [IllegalMove::Forfeit, IllegalMove::Fault, IllegalMove::Retry] {
+        for &policy in IllegalMove::ALL {
             let mut h = sample();
             h.settings.illegal_move = policy;
             let back = rebuild(&h).unwrap();

@@ -1,6 +1,7 @@
 //! What the supervisor decides before a match: names, event tags, the time
 //! control, the number of games, openings and the policies for faults.
 
+use serde::Deserialize;
 use shakmaty::{Chess, Move};
 
 use crate::clock::{LineSettings, TimeControl};
@@ -8,8 +9,60 @@ use crate::referee::adjudication::{DrawRule, ResignRule};
 use crate::referee::client::ByClient;
 use crate::stats::sprt::Sprt;
 
+/// A policy the supervisor picks by name: on the command line, in the
+/// config file (TOML) and in the journal header, always spelled as
+/// [`Policy::name`] says. Each policy enum is defined once, below; its
+/// `Display`, `FromStr` and serde `Deserialize` all come from its list.
+/// (The command line builds its choices from [`Policy::ALL`] in `app`, so
+/// clap stays out of this layer.)
+pub trait Policy: Copy + Eq + Default + 'static {
+    /// Every choice, in the order `--help` lists them.
+    const ALL: &'static [Self];
+    /// The choice's name: `forfeit`, `play-on`, ...
+    fn name(self) -> &'static str;
+    /// What the choice does, in a line for `--help`.
+    fn help(self) -> &'static str;
+}
+
+/// `name` as one of `P`'s choices, or an error that lists them.
+pub fn parse_policy<P: Policy>(name: &str) -> Result<P, String> {
+    P::ALL
+        .iter()
+        .copied()
+        .find(|p| p.name() == name)
+        .ok_or_else(|| {
+            let names: Vec<&str> = P::ALL.iter().map(|p| p.name()).collect();
+            format!("`{name}` is not one of {}", names.join(", "))
+        })
+}
+
+/// `Display` (the name), `FromStr` and `TryFrom<String>` (for serde's
+/// `try_from`) of a [`Policy`].
+macro_rules! policy_names {
+    ($t:ty) => {
+        impl std::fmt::Display for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+        impl std::str::FromStr for $t {
+            type Err = String;
+            fn from_str(s: &str) -> Result<$t, String> {
+                parse_policy(s)
+            }
+        }
+        impl TryFrom<String> for $t {
+            type Error = String;
+            fn try_from(s: String) -> Result<$t, String> {
+                parse_policy(&s)
+            }
+        }
+    };
+}
+
 /// What to do with a draw claim that the rules do not support.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(try_from = "String")]
 pub enum FalseClaim {
     /// The claimant loses (Termination "rules infraction").
     #[default]
@@ -18,9 +71,27 @@ pub enum FalseClaim {
     PlayOn,
 }
 
+impl Policy for FalseClaim {
+    const ALL: &'static [FalseClaim] = &[FalseClaim::Forfeit, FalseClaim::PlayOn];
+    fn name(self) -> &'static str {
+        match self {
+            FalseClaim::Forfeit => "forfeit",
+            FalseClaim::PlayOn => "play-on",
+        }
+    }
+    fn help(self) -> &'static str {
+        match self {
+            FalseClaim::Forfeit => "the claimant loses the game",
+            FalseClaim::PlayOn => "the claim is rejected and play goes on",
+        }
+    }
+}
+policy_names!(FalseClaim);
+
 /// What to do with an illegal or unparsable move, a reply without a move,
 /// or an echoed position that stays wrong after the resends.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(try_from = "String")]
 pub enum IllegalMove {
     /// The offender loses (computer chess rules; Termination "rules
     /// infraction").
@@ -37,8 +108,32 @@ pub enum IllegalMove {
     Retry,
 }
 
+impl Policy for IllegalMove {
+    const ALL: &'static [IllegalMove] =
+        &[IllegalMove::Forfeit, IllegalMove::Fault, IllegalMove::Retry];
+    fn name(self) -> &'static str {
+        match self {
+            IllegalMove::Forfeit => "forfeit",
+            IllegalMove::Fault => "fault",
+            IllegalMove::Retry => "retry",
+        }
+    }
+    fn help(self) -> &'static str {
+        match self {
+            IllegalMove::Forfeit => "the offender loses the game (computer chess rules)",
+            IllegalMove::Fault => "`refcom fault;` and a pause for the supervisor",
+            IllegalMove::Retry => {
+                "ask again (the respond once more, the clock running), up to \
+                 --max-resends times a turn; then the offender loses. For noisy lines"
+            }
+        }
+    }
+}
+policy_names!(IllegalMove);
+
 /// What a client's `refreq fault;` does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(try_from = "String")]
 pub enum ClientFault {
     /// The game is paused, clocks stopped, until the supervisor resumes or
     /// adjudicates (spec 8.2.1: "signal for human intervention").
@@ -48,6 +143,35 @@ pub enum ClientFault {
     /// client's clock keeps running and its next reply is taken. For
     /// unattended (headless) matches, where nobody could resume.
     Continue,
+}
+
+impl Policy for ClientFault {
+    const ALL: &'static [ClientFault] = &[ClientFault::Pause, ClientFault::Continue];
+    fn name(self) -> &'static str {
+        match self {
+            ClientFault::Pause => "pause",
+            ClientFault::Continue => "continue",
+        }
+    }
+    fn help(self) -> &'static str {
+        match self {
+            ClientFault::Pause => "pause the game for the supervisor (resume or adjudicate)",
+            ClientFault::Continue => "log it and play on (for unattended matches)",
+        }
+    }
+}
+policy_names!(ClientFault);
+
+impl ClientFault {
+    /// The default: pause where a supervisor watches the board, play on
+    /// when headless, where nobody could resume.
+    pub fn default_for(headless: bool) -> ClientFault {
+        if headless {
+            ClientFault::Continue
+        } else {
+            ClientFault::Pause
+        }
+    }
 }
 
 /// Where a game starts: a position, and moves to play from it before the
@@ -151,5 +275,50 @@ impl Default for Settings {
             draw_adjudication: None,
             resign_adjudication: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip<P: Policy + std::fmt::Debug + std::str::FromStr<Err = String>>() {
+        for &p in P::ALL {
+            assert_eq!(p.name().parse::<P>(), Ok(p));
+            assert!(!p.help().is_empty());
+        }
+        assert!(P::ALL.contains(&P::default()));
+        let err = "nonsense".parse::<P>().unwrap_err();
+        for &p in P::ALL {
+            assert!(err.contains(p.name()), "{err}");
+        }
+    }
+
+    #[test]
+    fn every_policy_reads_back_the_name_it_writes() {
+        round_trip::<FalseClaim>();
+        round_trip::<IllegalMove>();
+        round_trip::<ClientFault>();
+        assert_eq!(FalseClaim::PlayOn.to_string(), "play-on");
+    }
+
+    #[test]
+    fn the_config_file_takes_the_same_names() {
+        #[derive(Deserialize)]
+        struct Match {
+            illegal: IllegalMove,
+            false_claim: FalseClaim,
+        }
+        let m: Match = toml::from_str("illegal = \"retry\"\nfalse_claim = \"play-on\"").unwrap();
+        assert_eq!(
+            (m.illegal, m.false_claim),
+            (IllegalMove::Retry, FalseClaim::PlayOn)
+        );
+        let bad = toml::from_str::<Match>("illegal = \"maybe\"\nfalse_claim = \"forfeit\"");
+        let err = bad.err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(
+            err.contains("`maybe` is not one of forfeit, fault, retry"),
+            "{err}"
+        );
     }
 }
