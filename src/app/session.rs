@@ -11,13 +11,9 @@ use log::{info, warn};
 use crate::app::output::{Outputs, wants_checkpoint};
 use crate::app::signals::Stop;
 use crate::app::{Ending, Failure, Outcome};
-use crate::display::{
-    InputEvent, InputThread, LinkView, Role, TerminalGuard, Ui, UiAction, next_redraw_in,
-};
+use crate::display::{InputEvent, InputThread, LinkView, Role, TerminalGuard, Ui, next_redraw_in};
 use crate::link::{Link, LinkEvent, LinkEventKind, OpenError, PortSettings};
-use crate::referee::{
-    ByClient, ClientId, Command, Event, Input, Output, Referee, Snapshot, Verdict,
-};
+use crate::referee::{ByClient, ClientId, Command, Event, Input, Output, Referee, Snapshot};
 
 /// How long the loop waits for the last records (`disconnect`) to leave
 /// the ports once the session is over.
@@ -294,10 +290,7 @@ fn key_command(ev: InputEvent, ui: Option<&mut Ui>, snap: Option<&Snapshot>) -> 
     match ev {
         InputEvent::Key(k) => {
             let (ui, snap) = (ui?, snap?);
-            match ui.handle_key(k, snap)? {
-                UiAction::Quit => Some(Command::EndSession),
-                a => Some(command_of(a)),
-            }
+            ui.handle_key(k, snap)
         }
         InputEvent::Resize { .. } => None,
         InputEvent::Failed(why) => {
@@ -526,25 +519,6 @@ fn carry_out(o: Output, core: &Referee, outputs: &mut Outputs, at: u64) {
             outputs.match_stats(&core.stats());
         }
         _ => {}
-    }
-}
-
-fn command_of(a: UiAction) -> Command {
-    match a {
-        UiAction::Pause => Command::Pause,
-        UiAction::Resume => Command::Resume,
-        UiAction::Adjudicate(o) => Command::Adjudicate(match o {
-            shakmaty::KnownOutcome::Decisive {
-                winner: shakmaty::Color::White,
-            } => Verdict::WhiteWins,
-            shakmaty::KnownOutcome::Decisive {
-                winner: shakmaty::Color::Black,
-            } => Verdict::BlackWins,
-            shakmaty::KnownOutcome::Draw => Verdict::Draw,
-        }),
-        UiAction::AbortGame => Command::AbortGame,
-        UiAction::RestartClient(c) => Command::RestartClient(c),
-        UiAction::Quit => Command::EndSession,
     }
 }
 

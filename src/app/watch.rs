@@ -19,15 +19,13 @@ use log::{info, warn};
 use crate::app::options::WatchArgs;
 use crate::app::signals;
 use crate::app::{Ending, Failure, Outcome};
-use crate::display::{
-    InputEvent, InputThread, LinkView, Role, TerminalGuard, Ui, UiAction, next_redraw_in,
-};
+use crate::display::{InputEvent, InputThread, LinkView, Role, TerminalGuard, Ui, next_redraw_in};
 use crate::journal::format::MAGIC;
 use crate::journal::format::MAX_LINE;
 use crate::journal::reader::{RawLine, read_line};
 use crate::journal::{Decoded, Decoder, Replay};
 use crate::record::durable::append_pgn;
-use crate::referee::{ClientId, Event, GameOver, Output, words};
+use crate::referee::{ClientId, Command, Event, GameOver, Output, words};
 
 /// How often a journal file is looked at for new lines.
 const FILE_POLL: Duration = Duration::from_millis(100);
@@ -333,7 +331,7 @@ impl Watcher {
                 recv(key_rx) -> ev => match ev {
                     Ok(InputEvent::Key(k)) => {
                         if let Some(snap) = &snap
-                            && ui.handle_key(k, snap) == Some(UiAction::Quit)
+                            && ui.handle_key(k, snap) == Some(Command::EndSession)
                         {
                             break Ok(());
                         }

@@ -2,12 +2,12 @@
 //! keys (flip, help, log scrolling).
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use shakmaty::{Color, KnownOutcome};
 
-use super::action::{Role, UiAction};
+use super::role::Role;
 use super::ui::Ui;
 use crate::referee::snapshot::Phase;
 use crate::referee::{ClientId, Snapshot};
+use crate::referee::{Command, Verdict};
 use crate::text::strip_control;
 
 /// Log lines scrolled by PgUp / PgDn.
@@ -17,7 +17,7 @@ const LOG_PAGE: usize = 5;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pending {
     /// `y` emits the action, `n` or Esc cancels.
-    Confirm(UiAction),
+    Confirm(Command),
     /// After `r`: `a`/`1` or `b`/`2` picks the client to restart.
     ChooseClient,
 }
@@ -29,26 +29,24 @@ impl Pending {
             Pending::ChooseClient => ("Restart which client?".to_string(), "a / b, Esc: cancel"),
             Pending::Confirm(action) => {
                 let q = match action {
-                    UiAction::Adjudicate(KnownOutcome::Decisive {
-                        winner: Color::White,
-                    }) => "Adjudicate 1-0, White wins?".to_string(),
-                    UiAction::Adjudicate(KnownOutcome::Decisive {
-                        winner: Color::Black,
-                    }) => "Adjudicate 0-1, Black wins?".to_string(),
-                    UiAction::Adjudicate(KnownOutcome::Draw) => {
-                        "Adjudicate 1/2-1/2, a draw?".to_string()
+                    Command::Adjudicate(Verdict::WhiteWins) => {
+                        "Adjudicate 1-0, White wins?".to_string()
                     }
-                    UiAction::AbortGame => "Abort this game?".to_string(),
-                    UiAction::RestartClient(id) => format!(
+                    Command::Adjudicate(Verdict::BlackWins) => {
+                        "Adjudicate 0-1, Black wins?".to_string()
+                    }
+                    Command::Adjudicate(Verdict::Draw) => "Adjudicate 1/2-1/2, a draw?".to_string(),
+                    Command::AbortGame => "Abort this game?".to_string(),
+                    Command::RestartClient(id) => format!(
                         "Restart client {} ({})?",
                         id.letter(),
                         strip_control(&snap.clients[id.index()].name)
                     ),
-                    UiAction::Quit => "Quit argus?".to_string(),
-                    UiAction::Pause => "Pause?".to_string(),
-                    UiAction::Resume => "Resume?".to_string(),
+                    Command::EndSession => "Quit argus?".to_string(),
+                    Command::Pause => "Pause?".to_string(),
+                    Command::Resume => "Resume?".to_string(),
                 };
-                let answers = if action == UiAction::Quit {
+                let answers = if action == Command::EndSession {
                     "y / n (Ctrl-C: quit)"
                 } else {
                     "y / n"
@@ -66,12 +64,12 @@ fn game_in_progress(snap: &Snapshot) -> bool {
 
 /// Whether `action` still makes sense for `snap` (checked again when it is
 /// confirmed, since the game may have ended meanwhile).
-fn still_valid(action: UiAction, snap: &Snapshot) -> bool {
+fn still_valid(action: Command, snap: &Snapshot) -> bool {
     match action {
-        UiAction::Adjudicate(_) | UiAction::AbortGame => game_in_progress(snap),
-        UiAction::Pause => snap.phase == Phase::Playing,
-        UiAction::Resume => matches!(snap.phase, Phase::Paused { .. }),
-        UiAction::RestartClient(_) | UiAction::Quit => true,
+        Command::Adjudicate(_) | Command::AbortGame => game_in_progress(snap),
+        Command::Pause => snap.phase == Phase::Playing,
+        Command::Resume => matches!(snap.phase, Phase::Paused { .. }),
+        Command::RestartClient(_) | Command::EndSession => true,
     }
 }
 
@@ -88,18 +86,18 @@ impl Ui {
     /// quits. An observer gets only the view keys and quit. Key releases and
     /// other Ctrl/Alt chords are ignored. Why a key did nothing is shown as a
     /// notice in the status bar.
-    pub fn handle_key(&mut self, key: KeyEvent, snap: &Snapshot) -> Option<UiAction> {
+    pub fn handle_key(&mut self, key: KeyEvent, snap: &Snapshot) -> Option<Command> {
         if key.kind == KeyEventKind::Release {
             return None;
         }
         self.notice = None;
         if is_ctrl_c(&key) {
-            if self.pending == Some(Pending::Confirm(UiAction::Quit)) {
+            if self.pending == Some(Pending::Confirm(Command::EndSession)) {
                 self.pending = None;
-                return Some(UiAction::Quit);
+                return Some(Command::EndSession);
             }
             self.help_open = false;
-            self.pending = Some(Pending::Confirm(UiAction::Quit));
+            self.pending = Some(Pending::Confirm(Command::EndSession));
             return None;
         }
         if let Some(pending) = self.pending {
@@ -134,12 +132,12 @@ impl Ui {
     }
 
     /// A plain character key (lower-cased).
-    fn char_key(&mut self, c: char, snap: &Snapshot) -> Option<UiAction> {
+    fn char_key(&mut self, c: char, snap: &Snapshot) -> Option<Command> {
         match c {
             '?' => self.help_open = true,
             'f' => self.flipped = !self.flipped,
             'g' => self.ascii = !self.ascii,
-            'q' => self.pending = Some(Pending::Confirm(UiAction::Quit)),
+            'q' => self.pending = Some(Pending::Confirm(Command::EndSession)),
             ' ' | 'p' | 'w' | 'b' | 'd' | 'a' | 'r' | '1' | '2' => {
                 return self.supervisor_key(c, snap);
             }
@@ -149,7 +147,7 @@ impl Ui {
     }
 
     /// A key that acts on the referee: disabled for an observer.
-    fn supervisor_key(&mut self, c: char, snap: &Snapshot) -> Option<UiAction> {
+    fn supervisor_key(&mut self, c: char, snap: &Snapshot) -> Option<Command> {
         if self.role == Role::Observer {
             self.notice = Some("observer: supervisor keys are disabled".to_string());
             return None;
@@ -157,8 +155,8 @@ impl Ui {
         let confirm = match c {
             ' ' | 'p' => {
                 return match snap.phase {
-                    Phase::Playing => Some(UiAction::Pause),
-                    Phase::Paused { .. } => Some(UiAction::Resume),
+                    Phase::Playing => Some(Command::Pause),
+                    Phase::Paused { .. } => Some(Command::Resume),
                     _ => {
                         self.notice = Some("no game is being played; nothing to pause".to_string());
                         None
@@ -169,16 +167,12 @@ impl Ui {
                 self.pending = Some(Pending::ChooseClient);
                 return None;
             }
-            '1' => UiAction::RestartClient(ClientId::A),
-            '2' => UiAction::RestartClient(ClientId::B),
-            'w' => UiAction::Adjudicate(KnownOutcome::Decisive {
-                winner: Color::White,
-            }),
-            'b' => UiAction::Adjudicate(KnownOutcome::Decisive {
-                winner: Color::Black,
-            }),
-            'd' => UiAction::Adjudicate(KnownOutcome::Draw),
-            _ => UiAction::AbortGame,
+            '1' => Command::RestartClient(ClientId::A),
+            '2' => Command::RestartClient(ClientId::B),
+            'w' => Command::Adjudicate(Verdict::WhiteWins),
+            'b' => Command::Adjudicate(Verdict::BlackWins),
+            'd' => Command::Adjudicate(Verdict::Draw),
+            _ => Command::AbortGame,
         };
         if still_valid(confirm, snap) {
             self.pending = Some(Pending::Confirm(confirm));
@@ -189,7 +183,7 @@ impl Ui {
     }
 
     /// A key while a question is open.
-    fn answer(&mut self, pending: Pending, key: KeyEvent, snap: &Snapshot) -> Option<UiAction> {
+    fn answer(&mut self, pending: Pending, key: KeyEvent, snap: &Snapshot) -> Option<Command> {
         let KeyCode::Char(c) = key.code else {
             if key.code == KeyCode::Esc {
                 self.cancel();
@@ -198,10 +192,10 @@ impl Ui {
         };
         match (pending, c.to_ascii_lowercase()) {
             (Pending::ChooseClient, 'a' | '1') => {
-                self.pending = Some(Pending::Confirm(UiAction::RestartClient(ClientId::A)));
+                self.pending = Some(Pending::Confirm(Command::RestartClient(ClientId::A)));
             }
             (Pending::ChooseClient, 'b' | '2') => {
-                self.pending = Some(Pending::Confirm(UiAction::RestartClient(ClientId::B)));
+                self.pending = Some(Pending::Confirm(Command::RestartClient(ClientId::B)));
             }
             (Pending::Confirm(action), 'y') => {
                 self.pending = None;
@@ -221,13 +215,13 @@ impl Ui {
         self.notice = Some("cancelled".to_string());
     }
 
-    fn scroll_back(&mut self, n: usize, snap: &Snapshot) -> Option<UiAction> {
+    fn scroll_back(&mut self, n: usize, snap: &Snapshot) -> Option<Command> {
         let max = snap.events.len().saturating_sub(1);
         self.log_scroll = self.log_scroll.saturating_add(n).min(max);
         None
     }
 
-    fn scroll_forward(&mut self, n: usize) -> Option<UiAction> {
+    fn scroll_forward(&mut self, n: usize) -> Option<Command> {
         self.log_scroll = self.log_scroll.saturating_sub(n);
         None
     }
@@ -239,6 +233,7 @@ mod tests {
     use crate::display::testkit;
     use crate::referee::event::{Ending, PauseReason};
     use crossterm::event::KeyEventState;
+    use shakmaty::Color;
 
     fn key(code: KeyCode) -> KeyEvent {
         KeyEvent::new(code, KeyModifiers::NONE)
@@ -257,31 +252,27 @@ mod tests {
     }
 
     /// Presses `keys` in order and returns the actions emitted.
-    fn press(ui: &mut Ui, snap: &Snapshot, keys: &[KeyEvent]) -> Vec<UiAction> {
+    fn press(ui: &mut Ui, snap: &Snapshot, keys: &[KeyEvent]) -> Vec<Command> {
         keys.iter()
             .filter_map(|k| ui.handle_key(*k, snap))
             .collect()
     }
 
-    const WHITE_WINS: UiAction = UiAction::Adjudicate(KnownOutcome::Decisive {
-        winner: Color::White,
-    });
-    const BLACK_WINS: UiAction = UiAction::Adjudicate(KnownOutcome::Decisive {
-        winner: Color::Black,
-    });
-    const DRAW: UiAction = UiAction::Adjudicate(KnownOutcome::Draw);
+    const WHITE_WINS: Command = Command::Adjudicate(Verdict::WhiteWins);
+    const BLACK_WINS: Command = Command::Adjudicate(Verdict::BlackWins);
+    const DRAW: Command = Command::Adjudicate(Verdict::Draw);
 
     #[test]
     fn pause_and_resume_act_at_once() {
         let mut ui = Ui::new(false, Role::Referee);
         let mut snap = playing();
-        assert_eq!(ui.handle_key(ch(' '), &snap), Some(UiAction::Pause));
-        assert_eq!(ui.handle_key(ch('p'), &snap), Some(UiAction::Pause));
+        assert_eq!(ui.handle_key(ch(' '), &snap), Some(Command::Pause));
+        assert_eq!(ui.handle_key(ch('p'), &snap), Some(Command::Pause));
         snap.phase = Phase::Paused {
             reason: PauseReason::Supervisor,
         };
-        assert_eq!(ui.handle_key(ch('p'), &snap), Some(UiAction::Resume));
-        assert_eq!(ui.handle_key(ch(' '), &snap), Some(UiAction::Resume));
+        assert_eq!(ui.handle_key(ch('p'), &snap), Some(Command::Resume));
+        assert_eq!(ui.handle_key(ch(' '), &snap), Some(Command::Resume));
         snap.phase = Phase::WaitingForSignOn;
         assert_eq!(ui.handle_key(ch('p'), &snap), None);
         assert!(ui.notice.is_some());
@@ -290,22 +281,22 @@ mod tests {
     #[test]
     fn each_confirmed_key_gives_its_action() {
         let snap = playing();
-        let cases: [(&[KeyEvent], UiAction); 9] = [
+        let cases: [(&[KeyEvent], Command); 9] = [
             (&[ch('w'), ch('y')], WHITE_WINS),
             (&[ch('b'), ch('y')], BLACK_WINS),
             (&[ch('d'), ch('y')], DRAW),
-            (&[ch('a'), ch('y')], UiAction::AbortGame),
+            (&[ch('a'), ch('y')], Command::AbortGame),
             (
                 &[ch('r'), ch('a'), ch('y')],
-                UiAction::RestartClient(ClientId::A),
+                Command::RestartClient(ClientId::A),
             ),
             (
                 &[ch('r'), ch('b'), ch('y')],
-                UiAction::RestartClient(ClientId::B),
+                Command::RestartClient(ClientId::B),
             ),
-            (&[ch('1'), ch('y')], UiAction::RestartClient(ClientId::A)),
-            (&[ch('2'), ch('Y')], UiAction::RestartClient(ClientId::B)),
-            (&[ch('q'), ch('y')], UiAction::Quit),
+            (&[ch('1'), ch('y')], Command::RestartClient(ClientId::A)),
+            (&[ch('2'), ch('Y')], Command::RestartClient(ClientId::B)),
+            (&[ch('q'), ch('y')], Command::EndSession),
         ];
         for (keys, want) in cases {
             let mut ui = Ui::new(false, Role::Referee);
@@ -352,12 +343,12 @@ mod tests {
         let mut ui = Ui::new(false, Role::Referee);
         assert_eq!(ui.handle_key(ctrl_c(), &snap), None);
         assert!(ui.is_asking());
-        assert_eq!(ui.handle_key(ctrl_c(), &snap), Some(UiAction::Quit));
+        assert_eq!(ui.handle_key(ctrl_c(), &snap), Some(Command::EndSession));
         // Ctrl-C during another question turns it into the quit question.
         let mut ui = Ui::new(false, Role::Referee);
         press(&mut ui, &snap, &[ch('w')]);
         assert_eq!(ui.handle_key(ctrl_c(), &snap), None);
-        assert_eq!(ui.handle_key(ch('y'), &snap), Some(UiAction::Quit));
+        assert_eq!(ui.handle_key(ch('y'), &snap), Some(Command::EndSession));
     }
 
     #[test]
@@ -377,7 +368,7 @@ mod tests {
         assert!(ui.is_help_open());
         assert_eq!(
             press(&mut ui, &snap, &[ch('?'), ch('q'), ch('y')]),
-            [UiAction::Quit]
+            [Command::EndSession]
         );
     }
 
@@ -467,7 +458,7 @@ mod tests {
     fn restart_question_names_the_client_without_control_characters() {
         let mut snap = playing();
         snap.clients[1].name = "Bad\x1b[2JName".into();
-        let (q, answers) = Pending::Confirm(UiAction::RestartClient(ClientId::B)).question(&snap);
+        let (q, answers) = Pending::Confirm(Command::RestartClient(ClientId::B)).question(&snap);
         assert_eq!(q, "Restart client B (Bad[2JName)?");
         assert_eq!(answers, "y / n");
     }

@@ -5,14 +5,15 @@
 //! and for each screen calls [`Ui::render`] with the latest snapshot, the
 //! two [`LinkView`]s and the current time; for each key from the
 //! [`InputThread`] it calls [`Ui::handle_key`] and sends any returned
-//! [`UiAction`] to the referee core. [`next_redraw_in`] says when to redraw
+//! [`Command`] to the referee core. [`next_redraw_in`] says when to redraw
 //! without new input (10 Hz while a clock runs). [`TerminalGuard`] takes the
 //! terminal and gives it back on quit, error or panic.
 //!
 //! ```no_run
 //! # fn demo(snap: argus::referee::Snapshot, links: [argus::display::LinkView; 2])
 //! # -> std::io::Result<()> {
-//! use argus::display::{InputEvent, InputThread, Role, TerminalGuard, Ui, UiAction};
+//! use argus::display::{InputEvent, InputThread, Role, TerminalGuard, Ui};
+//! use argus::referee::Command;
 //! let mut guard = TerminalGuard::init()?;
 //! let (tx, rx) = crossbeam_channel::unbounded();
 //! let input = InputThread::spawn(tx)?;
@@ -21,7 +22,7 @@
 //!     guard.terminal().draw(|f| ui.render(f, &snap, &links, snap.at_ms))?;
 //!     match rx.recv() {
 //!         Ok(InputEvent::Key(k)) => {
-//!             if ui.handle_key(k, &snap) == Some(UiAction::Quit) {
+//!             if ui.handle_key(k, &snap) == Some(Command::EndSession) {
 //!                 break;
 //!             }
 //!         }
@@ -36,7 +37,6 @@
 //!
 //! [`Snapshot`]: crate::referee::Snapshot
 
-mod action;
 mod board;
 mod clock;
 mod input;
@@ -46,6 +46,7 @@ mod log;
 mod moves;
 mod overlay;
 mod redraw;
+mod role;
 mod status;
 mod style;
 mod terminal;
@@ -56,11 +57,11 @@ mod screen_tests;
 #[cfg(test)]
 mod testkit;
 
-pub use action::{Role, UiAction};
 pub use clock::{format_clock, format_points};
 pub use input::{EventSource, InputEvent, InputThread, POLL, TerminalEvents};
 pub use layout::{MIN_HEIGHT, MIN_WIDTH};
 pub use redraw::{TICK, next_redraw_in};
+pub use role::Role;
 pub use status::{LinkView, format_bytes};
 pub use terminal::{TerminalGuard, Tui, install_panic_hook, restore};
 pub use ui::Ui;

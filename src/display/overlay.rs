@@ -5,8 +5,8 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
-use super::action::Role;
 use super::layout::centered;
+use super::role::Role;
 use super::style;
 
 /// The keys, their meaning, and whether only the referee may use them.

@@ -7,8 +7,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use shakmaty::Position;
 
-use super::action::Role;
 use super::clock::color_name;
+use super::role::Role;
 use super::style;
 use crate::referee::Snapshot;
 use crate::referee::snapshot::{ClientView, Phase};

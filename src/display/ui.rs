@@ -6,7 +6,6 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use shakmaty::{Color, Position};
 
-use super::action::Role;
 use super::board::{BoardLook, board_lines};
 use super::clock::{color_name, format_points, player_lines};
 use super::keys::Pending;
@@ -14,6 +13,7 @@ use super::layout::{self, MIN_HEIGHT, MIN_WIDTH};
 use super::log::log_lines;
 use super::moves::move_lines;
 use super::overlay::{render_help, render_prompt};
+use super::role::Role;
 use super::status::{LinkView, render_status};
 use super::style;
 use crate::referee::Snapshot;
@@ -25,7 +25,7 @@ use crate::text::strip_control;
 ///
 /// The display decides nothing about the game: [`Ui::render`] draws a
 /// [`Snapshot`] as it is, and [`Ui::handle_key`] turns keys into
-/// [`UiAction`](super::UiAction)s for the caller to send to the referee core.
+/// [`Command`](super::Command)s for the caller to send to the referee core.
 #[derive(Debug, Clone)]
 pub struct Ui {
     pub(super) ascii: bool,
