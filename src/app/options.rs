@@ -575,15 +575,24 @@ pub fn plan(
         swap_colors: !m.no_swap,
         openings,
         openings_seed: m.shuffle,
-        reset_delay_ms: seconds_ms(m.reset_delay.unwrap_or(5.0), "reset-delay", 3600.0)?,
-        conclude_delay_ms: seconds_ms(m.conclude_delay.unwrap_or(5.0), "conclude-delay", 3600.0)?,
+        reset_delay_ms: match m.reset_delay {
+            Some(secs) => seconds_ms(secs, "reset-delay", 3600.0)?,
+            None => defaults.reset_delay_ms,
+        },
+        conclude_delay_ms: match m.conclude_delay {
+            Some(secs) => seconds_ms(secs, "conclude-delay", 3600.0)?,
+            None => defaults.conclude_delay_ms,
+        },
         false_claim: m.false_claim.unwrap_or_default(),
         illegal_move: m.illegal.unwrap_or_default(),
         client_fault: m
             .client_fault
             .unwrap_or_else(|| ClientFault::default_for(headless)),
         max_resends: m.max_resends.unwrap_or(defaults.max_resends),
-        resend_after_ms: seconds_ms(m.resend_after.unwrap_or(0.0), "resend-after", 86_400.0)?,
+        resend_after_ms: match m.resend_after {
+            Some(secs) => seconds_ms(secs, "resend-after", 86_400.0)?,
+            None => defaults.resend_after_ms,
+        },
         max_moves: match m.max_moves {
             Some(0) => return Err("--max-moves must be at least 1".into()),
             n => n,
