@@ -28,12 +28,24 @@ impl Referee {
     }
 
     pub(super) fn send(&mut self, to: ClientId, record: Record, out: &mut Vec<Output>) -> u64 {
-        let seq = self.next_seq;
-        self.next_seq += 1;
+        let text = self.line_of(to, &record);
+        self.send_line(to, text, out)
+    }
+
+    /// The line `record` goes out as to `to`: canonical, with the line
+    /// check if `to` checks its lines (the line end is the link's).
+    fn line_of(&self, to: ClientId, record: &Record) -> String {
         let mut text = record.to_canonical();
         if self.clients[to].line_check {
             line_check::append(&mut text);
         }
+        text
+    }
+
+    /// Sends a line made by [`Referee::line_of`]; gives its sequence number.
+    fn send_line(&mut self, to: ClientId, text: String, out: &mut Vec<Output>) -> u64 {
+        let seq = self.next_seq;
+        self.next_seq += 1;
         out.push(Output::Send { to, seq, text });
         seq
     }
@@ -124,9 +136,23 @@ impl Referee {
         if kind != Respond::AfterExecute && self.clients[to].resync_due.is_some() {
             return self.defer_respond(to, at);
         }
-        let Some(g) = self.game.as_ref() else { return };
-        let ply = g.game.ply();
-        let with_move = ply > g.opening_plies && kind != Respond::AfterExecute;
+        let Some(record) = self.respond_record(to, at, kind) else {
+            return;
+        };
+        // The record is made into its line once: its length (with the line
+        // end) gives its time on the wire.
+        let text = self.line_of(to, &record);
+        let est = clock::wire_time_ms(text.len() + 2, &self.settings.lines[to]);
+        let seq = self.send_line(to, text, out);
+        self.remember_asked(to);
+        self.await_reply(to, kind, seq, at, est);
+    }
+
+    /// The respond record for `to`: the position before the last move and
+    /// that move (or the current position), the open draw offer.
+    fn respond_record(&self, to: ClientId, at: u64, kind: Respond) -> Option<Record> {
+        let g = self.game.as_ref()?;
+        let with_move = g.game.ply() > g.opening_plies && kind != Respond::AfterExecute;
         let mut r = with_move
             .then(|| self.last_move_record(at))
             .flatten()
@@ -135,15 +161,13 @@ impl Referee {
         if g.draw_offer.is_some_and(|c| c != g.color_of(to)) {
             r.set(Operation::new("draw_offer"));
         }
-        let check_len = if self.clients[to].line_check {
-            line_check::LEN
-        } else {
-            0
-        };
-        let wire_len = r.to_canonical().len() + check_len + 2;
-        let est = clock::wire_time_ms(wire_len, &self.settings.lines[to]);
-        let seq = self.send(to, r, out);
-        let Some(g) = self.game.as_mut() else { return };
+        Some(r)
+    }
+
+    /// `to` was asked to move in the current position (kept, to tell a
+    /// late reply from a wrong echo).
+    fn remember_asked(&mut self, to: ClientId) {
+        let Some(g) = self.game.as_ref() else { return };
         let asked = &mut self.clients[to].asked;
         if asked.back() != Some(g.game.position()) {
             if asked.len() >= ASKED_LIMIT {
@@ -151,6 +175,13 @@ impl Referee {
             }
             asked.push_back(g.game.position().clone());
         }
+    }
+
+    /// The turn the respond `seq` asks for: a new one, or (asked again)
+    /// the same one with its clock and counters; `est` is the record's
+    /// time on the wire.
+    fn await_reply(&mut self, to: ClientId, kind: Respond, seq: u64, at: u64, est: u64) {
+        let Some(g) = self.game.as_mut() else { return };
         match (kind, g.awaiting.as_mut()) {
             (Respond::Again | Respond::AfterExecute, Some(a)) if a.client == to => {
                 a.asked_at = at;
