@@ -7,7 +7,7 @@
 use std::collections::VecDeque;
 
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Color, Move, Position};
+use shakmaty::{CastlingMode, Chess, Color, Move, Position, Square};
 
 use crate::clock::{self, ClockTag, Clocks};
 use crate::epd::line_check::{self, Checked};
@@ -24,9 +24,7 @@ use crate::referee::event::{
 };
 use crate::referee::io::{Command, GameResult, Input, Output, Termination, Verdict};
 use crate::referee::settings::{ClientFault, FalseClaim, IllegalMove, Settings, Start};
-use crate::referee::snapshot::{
-    ClientView, ClockView, EventView, Phase, ResultView, Snapshot, color_index,
-};
+use crate::referee::snapshot::{ClientView, ClockView, EventView, Phase, ResultView, Snapshot};
 use crate::referee::words;
 use crate::stats::sprt::Hypothesis;
 use crate::stats::{GameScore, MatchStats, Report};

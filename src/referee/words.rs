@@ -118,9 +118,50 @@ pub fn false_claim_comment(color: Color) -> String {
     format!("{} claimed a draw falsely", color_name(color))
 }
 
-/// The sentence, before control characters are stripped: one arm per
-/// event, so a new event cannot be left without words.
+/// The sentence, before control characters are stripped. Every event is
+/// routed here (the match is exhaustive, so a new event must be given
+/// words) to the function that says its group.
 fn said(e: &Event) -> String {
+    use Event::*;
+    match e {
+        GameStarted { .. }
+        | MoveMade { .. }
+        | DrawOffered { .. }
+        | GameOver(_)
+        | SessionOver(_)
+        | SprtDecided { .. }
+        | WaitingForSignOn
+        | Restarted
+        | Supervisor { .. }
+        | CommandRefused { .. } => game_said(e),
+        SignedOn { .. }
+        | SignedOff { .. }
+        | ClientFault { .. }
+        | Rejected { .. }
+        | LineDropped { .. }
+        | LineIgnored { .. }
+        | LinkLost { .. }
+        | LinkBack { .. }
+        | LinkRefused { .. }
+        | SilenceResend { .. }
+        | Resync { .. } => client_said(e),
+        EchoResent { .. }
+        | AskedAgain { .. }
+        | AskedAgainAtOnce { .. }
+        | NakUnanswered { .. }
+        | FaultPaused { .. }
+        | Forfeit { .. }
+        | DrawAcceptIgnored { .. }
+        | DrawDeclined { .. }
+        | FalseClaimMateStands { .. }
+        | FalseClaimRejected { .. }
+        | EvalProblem { .. }
+        | ReplyHeld { .. } => reply_said(e),
+    }
+}
+
+/// The sentences about games, the match, the referee and the supervisor.
+fn game_said(e: &Event) -> String {
     use Event::*;
     match e {
         GameStarted {
@@ -157,6 +198,20 @@ fn said(e: &Event) -> String {
             hypothesis.as_str()
         ),
         WaitingForSignOn => "waiting for both clients to sign on before the next game".into(),
+        Restarted => {
+            "the referee restarted from its journal; bringing the clients back in line".into()
+        }
+        Supervisor { command } => format!("supervisor: {command}"),
+        CommandRefused { why } => why.to_string(),
+        // Routed to another group by `said`.
+        other => format!("{other:?}"),
+    }
+}
+
+/// The sentences about a client: signing on and off, its lines and its link.
+fn client_said(e: &Event) -> String {
+    use Event::*;
+    match e {
         SignedOn {
             client,
             name,
@@ -188,6 +243,29 @@ fn said(e: &Event) -> String {
                 quote(line)
             )
         }
+        LinkLost { client, reason } => format!("{client}: link lost: {reason}"),
+        LinkBack { client } => format!("{client}: link back"),
+        LinkRefused {
+            client,
+            seq,
+            resync,
+        } => link_refused(*client, *seq, *resync),
+        SilenceResend { client, after_ms } => format!(
+            "{client}: no reply for {:.0} s; sending the respond again",
+            *after_ms as f64 / 1000.0
+        ),
+        Resync { client } => {
+            format!("{client}: bringing the client back in line (reset, inform, execute)")
+        }
+        // Routed to another group by `said`.
+        other => format!("{other:?}"),
+    }
+}
+
+/// The sentences about a reply's troubles and what the referee did.
+fn reply_said(e: &Event) -> String {
+    use Event::*;
+    match e {
         EchoResent {
             client,
             diff,
@@ -233,25 +311,8 @@ fn said(e: &Event) -> String {
         ReplyHeld { client } => {
             format!("{client}: reply arrived during the pause; it is held and played at resume")
         }
-        LinkLost { client, reason } => format!("{client}: link lost: {reason}"),
-        LinkBack { client } => format!("{client}: link back"),
-        LinkRefused {
-            client,
-            seq,
-            resync,
-        } => link_refused(*client, *seq, *resync),
-        SilenceResend { client, after_ms } => format!(
-            "{client}: no reply for {:.0} s; sending the respond again",
-            *after_ms as f64 / 1000.0
-        ),
-        Resync { client } => {
-            format!("{client}: bringing the client back in line (reset, inform, execute)")
-        }
-        Restarted => {
-            "the referee restarted from its journal; bringing the clients back in line".into()
-        }
-        Supervisor { command } => format!("supervisor: {command}"),
-        CommandRefused { why } => why.to_string(),
+        // Routed to another group by `said`.
+        other => format!("{other:?}"),
     }
 }
 

@@ -184,23 +184,7 @@ impl Referee {
         g.end = Some((result, termination, ending.clone()));
         let number = g.number;
         let white = g.white;
-        // Score: A and B in half points.
-        match result {
-            GameResult::Win(c) => {
-                let winner = if c == Color::White {
-                    white
-                } else {
-                    white.other()
-                };
-                self.score_halves[winner] += 2;
-            }
-            GameResult::Draw => {
-                for h in self.score_halves.values_mut() {
-                    *h += 1;
-                }
-            }
-            GameResult::None => {}
-        }
+        self.score(white, result);
         self.count_result(number, white, result, out);
         for id in ClientId::BOTH {
             if self.clients[id].signed_on {

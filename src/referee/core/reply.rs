@@ -316,6 +316,30 @@ impl Referee {
         Err(Handled)
     }
 
+    /// What came with a played move: a draw offer, and what of its
+    /// evaluation could not be read.
+    fn move_notes(
+        &mut self,
+        r: &Reply,
+        color: Color,
+        san: &str,
+        problems: Vec<String>,
+        out: &mut Vec<Output>,
+    ) {
+        if r.record.draw_offer() {
+            let san = san.to_owned();
+            self.emit(out, Event::DrawOffered { color, san });
+        }
+        for problem in problems {
+            let event = Event::EvalProblem {
+                client: r.from,
+                problem,
+                san: san.to_owned(),
+            };
+            self.emit(out, event);
+        }
+    }
+
     /// Plays the accepted move: the clock stops (with the credit), the
     /// move is recorded with its time, a draw offer made with it stands,
     /// and unless the game ended the opponent is asked for its move.
@@ -365,18 +389,7 @@ impl Referee {
             charged_ms: emt,
         };
         self.emit(out, moved);
-        if r.record.draw_offer() {
-            let san = san.clone();
-            self.emit(out, Event::DrawOffered { color, san });
-        }
-        for problem in problems {
-            let event = Event::EvalProblem {
-                client: r.from,
-                problem,
-                san: san.clone(),
-            };
-            self.emit(out, event);
-        }
+        self.move_notes(r, color, &san, problems, out);
         if self.check_automatic_end(r.at, out) || self.check_adjudication(r.at, out) {
             return Err(Handled);
         }

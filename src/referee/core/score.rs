@@ -16,6 +16,27 @@ impl Referee {
         }
     }
 
+    /// Adds a game's result to the match score (A and B in half points);
+    /// `white` played White.
+    pub(super) fn score(&mut self, white: ClientId, result: GameResult) {
+        match result {
+            GameResult::Win(c) => {
+                let winner = if c == Color::White {
+                    white
+                } else {
+                    white.other()
+                };
+                self.score_halves[winner] += 2;
+            }
+            GameResult::Draw => {
+                for h in self.score_halves.values_mut() {
+                    *h += 1;
+                }
+            }
+            GameResult::None => {}
+        }
+    }
+
     /// The match statistics so far, from client A's view.
     pub fn stats(&self) -> Report {
         self.stats.report(self.settings.sprt.as_ref())

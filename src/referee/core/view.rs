@@ -111,7 +111,42 @@ impl Referee {
 
     /// A copy of the state for the display, taken at `at`.
     pub fn snapshot(&self, at: u64) -> Snapshot {
-        let phase = match &self.stage {
+        let (start, position, sans, last_move, result) = match &self.game {
+            Some(g) => (
+                g.game.start().clone(),
+                g.game.position().clone(),
+                g.game.sans().to_vec(),
+                last_squares(g),
+                g.end.as_ref().map(|(r, t, ending)| ResultView {
+                    result: r.as_str().into(),
+                    termination: t.as_str().into(),
+                    ending: ending.clone(),
+                }),
+            ),
+            None => (Chess::default(), Chess::default(), Vec::new(), None, None),
+        };
+        Snapshot {
+            at_ms: at,
+            phase: self.phase(),
+            start,
+            position,
+            sans,
+            last_move,
+            clients: ClientId::BOTH.map(|id| self.client_view(id)),
+            clocks: [Color::White, Color::Black].map(|c| self.clock_view(c, at)),
+            time_control: self.settings.time_control.to_string(),
+            game_number: self.games_started.max(1),
+            games_total: self.settings.games,
+            score_halves: self.score_halves.into_array(),
+            result,
+            stats: Some(self.stats()).filter(|r| r.games > 0),
+            events: self.events.iter().cloned().collect(),
+        }
+    }
+
+    /// What the session is doing, as the display names it.
+    fn phase(&self) -> Phase {
+        match &self.stage {
             Stage::WaitingForSignOn => Phase::WaitingForSignOn,
             Stage::Starting { .. } => Phase::Starting,
             Stage::Playing => match self.game.as_ref().and_then(|g| g.pause.as_ref()) {
@@ -122,8 +157,11 @@ impl Referee {
             },
             Stage::GameOver { .. } => Phase::GameOver,
             Stage::SessionOver => Phase::SessionOver,
-        };
-        let clients = ClientId::BOTH.map(|id| ClientView {
+        }
+    }
+
+    fn client_view(&self, id: ClientId) -> ClientView {
+        ClientView {
             id,
             port: strip_control(&self.settings.ports[id]),
             name: self.client_name(id),
@@ -131,68 +169,36 @@ impl Referee {
             link_up: self.clients[id].link_up,
             line_check: self.clients[id].line_check,
             color: self.game.as_ref().map(|g| g.color_of(id)),
-        });
-        let mut clocks = [ClockView {
-            remaining_ms: None,
-            used_ms: 0,
-            running: false,
-            flagged: false,
-        }; 2];
-        let (start, position, sans, last_move, result) = match &self.game {
-            Some(g) => {
-                for color in [Color::White, Color::Black] {
-                    clocks[color_index(color)] = ClockView {
-                        remaining_ms: g.clocks.remaining(color, at),
-                        used_ms: g.clocks.used(color, at),
-                        running: g.clocks.running() == Some(color) && g.pause.is_none(),
-                        flagged: g.flagged == Some(color),
-                    };
-                }
-                let last =
-                    g.game
-                        .last_move()
-                        .and_then(|m| match m.to_uci(CastlingMode::Standard) {
-                            UciMove::Normal { from, to, .. } => Some((from, to)),
-                            UciMove::Put { to, .. } => Some((to, to)),
-                            UciMove::Null => None,
-                        });
-                let result = g.end.as_ref().map(|(r, t, ending)| ResultView {
-                    result: r.as_str().into(),
-                    termination: t.as_str().into(),
-                    ending: ending.clone(),
-                });
-                (
-                    g.game.start().clone(),
-                    g.game.position().clone(),
-                    g.game.sans().to_vec(),
-                    last,
-                    result,
-                )
-            }
-            None => {
-                for color in [Color::White, Color::Black] {
-                    clocks[color_index(color)].remaining_ms =
-                        self.settings.time_control.initial_ms(color);
-                }
-                (Chess::default(), Chess::default(), Vec::new(), None, None)
-            }
-        };
-        Snapshot {
-            at_ms: at,
-            phase,
-            start,
-            position,
-            sans,
-            last_move,
-            clients,
-            clocks,
-            time_control: self.settings.time_control.to_string(),
-            game_number: self.games_started.max(1),
-            games_total: self.settings.games,
-            score_halves: self.score_halves.into_array(),
-            result,
-            stats: Some(self.stats()).filter(|r| r.games > 0),
-            events: self.events.iter().cloned().collect(),
         }
     }
+
+    /// `color`'s clock at `at`; before the first game, the time control's
+    /// starting time.
+    fn clock_view(&self, color: Color, at: u64) -> ClockView {
+        match &self.game {
+            Some(g) => ClockView {
+                remaining_ms: g.clocks.remaining(color, at),
+                used_ms: g.clocks.used(color, at),
+                running: g.clocks.running() == Some(color) && g.pause.is_none(),
+                flagged: g.flagged == Some(color),
+            },
+            None => ClockView {
+                remaining_ms: self.settings.time_control.initial_ms(color),
+                used_ms: 0,
+                running: false,
+                flagged: false,
+            },
+        }
+    }
+}
+
+/// The last move's from and to squares (for the board's highlight).
+fn last_squares(g: &GameState) -> Option<(Square, Square)> {
+    g.game
+        .last_move()
+        .and_then(|m| match m.to_uci(CastlingMode::Standard) {
+            UciMove::Normal { from, to, .. } => Some((from, to)),
+            UciMove::Put { to, .. } => Some((to, to)),
+            UciMove::Null => None,
+        })
 }
