@@ -150,8 +150,19 @@ fn play(a: Side, b: Side, referee_flags: &[&str], supervise: bool) -> Played {
             break s;
         }
         if Instant::now() > deadline {
-            let log = std::fs::read_to_string(&app_log).unwrap_or_default();
-            panic!("the match did not finish in time; referee log:\n{log}");
+            let read = |p: &Path| std::fs::read_to_string(p).unwrap_or_default();
+            let mut told = format!(
+                "the match did not finish in time; referee log:\n{}",
+                read(&app_log)
+            );
+            for n in ["a", "b"] {
+                told += &format!(
+                    "\nclient {n} output:\n{}\nengine {n} log:\n{}",
+                    read(&d.join(format!("client-{n}.out"))),
+                    read(&d.join(format!("engine-{n}.log")))
+                );
+            }
+            panic!("{told}");
         }
         if supervise {
             let log = std::fs::read_to_string(&app_log).unwrap_or_default();

@@ -212,6 +212,7 @@ fn input_payload(input: &Input) -> String {
         Input::LinkBack { client } => format!("back {}", client_token(*client)),
         Input::Timer => "timer".into(),
         Input::Resumed => "resumed".into(),
+        Input::Tablebase(v) => format!("tablebase {v}"),
         Input::Supervisor(cmd) => match cmd {
             Command::Pause => "cmd pause".into(),
             Command::Resume => "cmd resume".into(),
@@ -255,6 +256,12 @@ fn parse_input(t: &mut Tokens<'_>) -> Result<Input, String> {
         },
         "timer" => Input::Timer,
         "resumed" => Input::Resumed,
+        "tablebase" => {
+            let ply: u64 = t.number("the ply")?;
+            let material = t.word("the material")?;
+            let outcome = t.word("the outcome")?;
+            Input::Tablebase(format!("{ply} {material} {outcome}").parse()?)
+        }
         "cmd" => Input::Supervisor(match t.word("the command")? {
             "pause" => Command::Pause,
             "resume" => Command::Resume,
@@ -396,6 +403,7 @@ mod tests {
             Input::Supervisor(Command::AbortGame),
             Input::Supervisor(Command::RestartClient(ClientId::B)),
             Input::Supervisor(Command::EndSession),
+            Input::Tablebase("61 KQvKR cursed-0-1".parse().unwrap()),
         ];
         for (i, input) in inputs.into_iter().enumerate() {
             round_trip(&Entry::Input {
