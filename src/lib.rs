@@ -31,3 +31,4 @@ pub mod record;
 pub mod referee;
 pub mod stats;
 pub mod text;
+pub mod tournament;
