@@ -27,7 +27,7 @@ pub const MAX_GAMES: usize = 1_000_000;
 
 /// A player, by its place in the player list (its seed: 0 is the first
 /// player given).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct PlayerId(pub usize);
 
 impl fmt::Display for PlayerId {
@@ -156,11 +156,18 @@ pub struct Schedule {
 /// places each round, and it has White in every second round; the other
 /// boards pair the players either side of that opponent.
 pub fn berger_round(n: usize, round: usize) -> Vec<(usize, usize)> {
-    debug_assert!(n >= 2 && n % 2 == 0, "Berger tables need an even count");
+    debug_assert!(
+        n >= 2 && n.is_multiple_of(2),
+        "Berger tables need an even count"
+    );
     let m = n - 1;
     let a = (round % m) * (n / 2) % m;
     let mut boards = Vec::with_capacity(n / 2);
-    boards.push(if round % 2 == 0 { (a, m) } else { (m, a) });
+    boards.push(if round.is_multiple_of(2) {
+        (a, m)
+    } else {
+        (m, a)
+    });
     for k in 1..n / 2 {
         boards.push(((a + k) % m, (a + m - k) % m));
     }

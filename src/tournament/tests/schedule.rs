@@ -86,9 +86,9 @@ fn single_round_robin_of_3_to_10_players_is_balanced() {
     for n in 3..=10 {
         let s = schedule(n, |_| {});
         let (met, whites) = counts(&s);
-        for i in 0..n {
-            for j in i + 1..n {
-                assert_eq!(met[i][j], 1, "n={n}: players {i} and {j}");
+        for (i, row) in met.iter().enumerate() {
+            for (j, &m) in row.iter().enumerate().skip(i + 1) {
+                assert_eq!(m, 1, "n={n}: players {i} and {j}");
             }
         }
         assert_eq!(s.games().len(), n * (n - 1) / 2);
