@@ -10,17 +10,20 @@
 //! * [`io`]: its inputs and outputs, and a game's [`Outcome`];
 //! * [`standings`]: points, tie-breaks, crosstable, player statistics;
 //! * [`report`]: the final report as text and Markdown;
-//! * [`journal`]: the tournament journal, for resume after a kill.
+//! * [`journal`]: the tournament journal, for resume after a kill;
+//! * [`player`]: the `PLAYER` arguments (serial, `tcp:`, `engine:`).
 
 pub mod core;
 pub mod io;
 pub mod journal;
+pub mod player;
 pub mod report;
 pub mod schedule;
 pub mod standings;
 
 pub use self::core::{GameState, PlayerState, Settings, Tournament};
 pub use io::{Absence, Absent, BoardId, Input, Outcome, Output, SideStats};
+pub use player::{EngineSpec, Player};
 pub use schedule::{Bye, Format, PlayerId, Schedule, ScheduleSettings, ScheduledGame};
 pub use standings::{Mark, Row, Standings};
 
