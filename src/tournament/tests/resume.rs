@@ -76,6 +76,10 @@ fn every_line_round_trips() {
         assert!(p.bytes().all(|b| (0x20..=0x7e).contains(&b)), "{p}");
         assert_eq!(Line::parse(&p), Ok(l), "{p}");
     }
+}
+
+#[test]
+fn bad_lines_say_what_is_wrong() {
     for (p, want) in [
         ("in 1 on x", "the player \"x\" is not a number"),
         ("in 1 result 2 2-0 normal", "unknown result"),
@@ -152,54 +156,7 @@ fn a_resume_after_a_kill_at_any_point_finishes_the_schedule_exactly_once() {
         let mut cut = bytes[..line_ends[head + k - 1]].to_vec();
         cut.extend_from_slice(b"in 999 tim"); // the line the kill tore
         std::fs::write(&path, &cut).unwrap();
-
-        let loaded = load(&path).unwrap();
-        assert!(loaded.torn.is_some(), "kill at {k}");
-        let mut replayed =
-            crate::tournament::Tournament::new(loaded.header.settings.clone()).unwrap();
-        for (at, i) in &whole.inputs[..k] {
-            replayed.handle(i.clone(), *at);
-        }
-        assert_eq!(loaded.tournament, replayed, "kill at {k}");
-
-        // Resume: the boards carry on the games in progress, everyone
-        // signs on again, and the rest is played.
-        let at = loaded.last_at + 5_000;
-        let mut w = TournamentWriter::resume(&path, &loaded, at, 1_700_000_100_000).unwrap();
-        let decided_before: Vec<u32> = loaded
-            .tournament
-            .games()
-            .filter(|(_, s)| !matches!(s, GameState::Pending))
-            .map(|(g, _)| g.number)
-            .collect();
-        let mut r = Run::from(loaded.tournament);
-        r.at = at;
-        r.input(Input::Resumed);
-        r.sign_on(0..4);
-        r.play_out();
-        assert!(r.t.is_over(), "kill at {k}");
-        let mut started: Vec<u32> = whole
-            .started()
-            .into_iter()
-            .filter(|g| decided_before.contains(g))
-            .collect();
-        started.extend(r.started());
-        started.sort_unstable();
-        assert_eq!(
-            started,
-            (1..=12).collect::<Vec<_>>(),
-            "kill at {k}: each game started once"
-        );
-        assert_eq!(Standings::of(&r.t), want, "kill at {k}");
-
-        // The resumed journal replays to the finished tournament.
-        for (at, input) in &r.inputs {
-            w.input(*at, input).unwrap();
-        }
-        drop(w);
-        let again = load(&path).unwrap();
-        assert!(again.torn.is_none());
-        assert_eq!(again.tournament, r.t, "kill at {k}");
+        resume_after_kill(&path, &whole, k, &want);
     }
     for want in [
         "before any game",
@@ -235,4 +192,57 @@ fn a_damaged_journal_is_refused_with_its_line() {
     };
     let e = load_from(line.as_bytes(), "t").unwrap_err();
     assert!(e.contains("unknown kind of line \"argus-journal\""), "{e}");
+}
+
+/// Loads the journal at `path` (cut after `k` of `whole`'s inputs, torn),
+/// checks the replayed state, resumes, plays the rest, and checks that
+/// each game was started once, the standings are `want` and the resumed
+/// journal replays to the end state.
+fn resume_after_kill(path: &std::path::Path, whole: &Run, k: usize, want: &Standings) {
+    let loaded = load(path).unwrap();
+    assert!(loaded.torn.is_some(), "kill at {k}");
+    let mut replayed = crate::tournament::Tournament::new(loaded.header.settings.clone()).unwrap();
+    for (at, i) in &whole.inputs[..k] {
+        replayed.handle(i.clone(), *at);
+    }
+    assert_eq!(loaded.tournament, replayed, "kill at {k}");
+
+    // Resume: the boards carry on the games in progress, everyone
+    // signs on again, and the rest is played.
+    let at = loaded.last_at + 5_000;
+    let mut w = TournamentWriter::resume(path, &loaded, at, 1_700_000_100_000).unwrap();
+    let decided_before: Vec<u32> = loaded
+        .tournament
+        .games()
+        .filter(|(_, s)| !matches!(s, GameState::Pending))
+        .map(|(g, _)| g.number)
+        .collect();
+    let mut r = Run::from(loaded.tournament);
+    r.at = at;
+    r.input(Input::Resumed);
+    r.sign_on(0..4);
+    r.play_out();
+    assert!(r.t.is_over(), "kill at {k}");
+    let mut started: Vec<u32> = whole
+        .started()
+        .into_iter()
+        .filter(|g| decided_before.contains(g))
+        .collect();
+    started.extend(r.started());
+    started.sort_unstable();
+    assert_eq!(
+        started,
+        (1..=12).collect::<Vec<_>>(),
+        "kill at {k}: each game started once"
+    );
+    assert_eq!(&Standings::of(&r.t), want, "kill at {k}");
+
+    // The resumed journal replays to the finished tournament.
+    for (at, input) in &r.inputs {
+        w.input(*at, input).unwrap();
+    }
+    drop(w);
+    let again = load(path).unwrap();
+    assert!(again.torn.is_none());
+    assert_eq!(again.tournament, r.t, "kill at {k}");
 }
