@@ -15,6 +15,7 @@ use crate::game::{DrawClaim, SanErrorKind};
 use crate::record::pgn::PgnGame;
 use crate::referee::client::ClientId;
 use crate::referee::io::{Command, GameResult, Termination, Verdict};
+use crate::referee::tablebase::TablebaseOutcome;
 use crate::stats::sprt::Hypothesis;
 
 /// How notable an event is (the log's level, the display's colour).
@@ -317,6 +318,11 @@ pub enum Ending {
     /// `--resign-adjudication`, `--max-moves`); the rule says why.
     Rule {
         why: String,
+    },
+    /// The endgame tables' verdict (`--syzygy`) on `material`.
+    Tablebase {
+        material: String,
+        outcome: TablebaseOutcome,
     },
     /// The supervisor aborted the game.
     Aborted,

@@ -13,6 +13,7 @@ pub mod event;
 pub mod io;
 pub mod settings;
 pub mod snapshot;
+pub mod tablebase;
 pub mod words;
 
 pub use self::core::Referee;

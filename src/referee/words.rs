@@ -19,6 +19,7 @@ use crate::referee::event::{
     PauseReason, Problem, Rejection,
 };
 use crate::referee::io::{Command, Verdict};
+use crate::referee::tablebase::TablebaseOutcome;
 use crate::text::strip_control;
 
 /// How much of a refused line a sentence quotes.
@@ -349,6 +350,26 @@ fn game_over(g: &GameOver) -> String {
     )
 }
 
+/// A game adjudicated by the endgame tables.
+fn tablebase(f: &mut fmt::Formatter<'_>, m: &str, outcome: TablebaseOutcome) -> fmt::Result {
+    match outcome {
+        TablebaseOutcome::Win(c) => write!(
+            f,
+            "{} wins by adjudication: {m} is won in the Syzygy tables",
+            color_name(c)
+        ),
+        TablebaseOutcome::Draw => {
+            write!(f, "draw by adjudication: {m} is drawn in the Syzygy tables")
+        }
+        TablebaseOutcome::CursedWin(c) => write!(
+            f,
+            "draw by adjudication: {m} is won for {} in the Syzygy tables, but not \
+             before the 50-move rule",
+            color_name(c)
+        ),
+    }
+}
+
 fn client_fault(client: ClientId, name: &str) -> String {
     format!("{client}: {name} reported a fault (refreq fault)")
 }
@@ -411,6 +432,7 @@ impl fmt::Display for Ending {
                 Verdict::Draw => "drawn by adjudication",
             }),
             Ending::Rule { why } => f.write_str(why),
+            Ending::Tablebase { material, outcome } => tablebase(f, material, *outcome),
             Ending::Aborted => f.write_str("aborted by the supervisor"),
             Ending::SessionEnded => f.write_str("the session was ended by the supervisor"),
         }
