@@ -147,6 +147,7 @@ pub fn run(session: Session) -> Outcome {
             &mut outputs,
         );
     }
+    outputs.publish(&core, now_ms());
     let mut drain_until: Option<Instant> = None;
     let mut dirty = true;
     let mut failure: Option<Failure> = None;
@@ -223,14 +224,19 @@ pub fn run(session: Session) -> Outcome {
             // The keyboard's thread is gone: stop listening to it.
             Wake::KeysGone => keys = never(),
         }
+        let mut changed = false;
         for (input, at) in inputs {
             if core.is_over() && !matches!(input, Input::Sent { .. }) {
                 continue;
             }
             // The session ended before the match was played out.
             ended_early |= matches!(input, Input::Supervisor(Command::EndSession));
-            dirty |= hand_to_core(input, at, &mut core, &links, &mut books, &mut outputs);
+            changed |= hand_to_core(input, at, &mut core, &links, &mut books, &mut outputs);
         }
+        if changed {
+            outputs.publish(&core, now_ms());
+        }
+        dirty |= changed;
     }
     let had_board = board.is_some();
     drop(board);
@@ -530,6 +536,7 @@ fn carry_out(o: Output, core: &Referee, outputs: &mut Outputs, at: u64) {
             ));
             outputs.live_pgn(|| Some(g.pgn.clone()));
             outputs.finished_game(g.game_number, &g.pgn);
+            outputs.audience_game_over(&g);
             outputs.match_stats(&core.stats());
         }
         Output::SessionOver { summary } => outputs.headless_line(&summary),
