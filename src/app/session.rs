@@ -224,19 +224,21 @@ pub fn run(session: Session) -> Outcome {
             // The keyboard's thread is gone: stop listening to it.
             Wake::KeysGone => keys = never(),
         }
-        let mut changed = false;
+        // The web view gets the state after every input the core took,
+        // with outputs or not (a record sent starts a clock).
+        let mut handed = false;
         for (input, at) in inputs {
             if core.is_over() && !matches!(input, Input::Sent { .. }) {
                 continue;
             }
             // The session ended before the match was played out.
             ended_early |= matches!(input, Input::Supervisor(Command::EndSession));
-            changed |= hand_to_core(input, at, &mut core, &links, &mut books, &mut outputs);
+            handed = true;
+            dirty |= hand_to_core(input, at, &mut core, &links, &mut books, &mut outputs);
         }
-        if changed {
+        if handed {
             outputs.publish(&core, now_ms());
         }
-        dirty |= changed;
     }
     let had_board = board.is_some();
     drop(board);

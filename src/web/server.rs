@@ -35,6 +35,10 @@ pub const WRITE_WITHIN: Duration = Duration::from_secs(10);
 /// A comment line on the event stream this often, so that a viewer gone
 /// without a word is noticed.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
+/// The kernel's send buffer for a viewer's stream: small, so that a
+/// viewer that stops reading fills it (and then its queue) soon and is
+/// dropped, and so that each viewer holds little kernel memory.
+const STREAM_SEND_BUFFER: i32 = 32 * 1024;
 /// How long the page waits before reconnecting (the stream's `retry`).
 const RETRY_MS: u32 = 2_000;
 
@@ -241,6 +245,7 @@ fn respond(route: &Route, hub: &Hub, head_only: bool) -> Vec<u8> {
 /// Streams the state to a viewer until it goes, is dropped, or the
 /// session ends.
 fn stream_events(mut stream: TcpStream, peer: SocketAddr, hub: &Hub) {
+    small_send_buffer(&stream);
     let ticket = match hub.join(peer, stream.try_clone().ok()) {
         Ok(t) => t,
         Err(full) => {
@@ -262,3 +267,32 @@ fn stream_events(mut stream: TcpStream, peer: SocketAddr, hub: &Hub) {
     }
     hub.leave(ticket.id);
 }
+
+/// Sets the stream's send buffer to [`STREAM_SEND_BUFFER`] (which also
+/// stops the kernel from growing it). Where that cannot be done, a slow
+/// viewer is still dropped, only later.
+#[cfg(unix)]
+fn small_send_buffer(stream: &TcpStream) {
+    use std::os::fd::AsRawFd;
+    let size: libc::c_int = STREAM_SEND_BUFFER;
+    // SAFETY: a valid socket descriptor, a pointer to a live c_int and
+    // its size, as setsockopt(2) asks.
+    let r = unsafe {
+        libc::setsockopt(
+            stream.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_SNDBUF,
+            (&size as *const libc::c_int).cast(),
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        )
+    };
+    if r != 0 {
+        log::debug!(
+            "web: cannot set a stream's send buffer: {}",
+            std::io::Error::last_os_error()
+        );
+    }
+}
+
+#[cfg(not(unix))]
+fn small_send_buffer(_: &TcpStream) {}

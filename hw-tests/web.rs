@@ -1,0 +1,445 @@
+//! The audience's web view (`--http`) end to end: the real binary serving
+//! over loopback, read with a plain HTTP client and with a real headless
+//! browser (Chromium through chromedriver, `common::browser`).
+//!
+//! The server tests run `argus demo` (no cables needed); the match tests
+//! run `argus referee` between scripted clients on socat cables, so that
+//! the test decides when each move is made and what the programs are
+//! called. With `ARGUS_WEB_SCREENSHOTS=DIR` the page's screenshots at
+//! projector and phone size are kept in DIR (docs/ keeps the last ones).
+
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use argus::record::pgn_read::read_pgn_games;
+use serde_json::Value;
+
+use crate::common::argus_bin;
+use crate::common::http::{get, read_until, request, send};
+use crate::common::process::Proc;
+use crate::common::rig::Rig;
+use crate::common::scripted::{Scripted, Step, parse_script};
+
+/// Long enough for a debug build on a busy two-core machine.
+const START: Duration = Duration::from_secs(30);
+const PLAY: Duration = Duration::from_secs(60);
+
+/// The program name that must stay text on the page.
+const HOSTILE: &str = "<img src=x onerror=alert(1)>";
+
+fn strings(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+/// The address the server says it serves on (`--http 127.0.0.1:0`).
+fn served_addr(p: &mut Proc) -> String {
+    let line = p.wait_stdout(START, "the audience's page", |l| {
+        l.starts_with("the audience's page: http://")
+    });
+    line.trim_start_matches("the audience's page: http://")
+        .trim_end_matches('/')
+        .to_string()
+}
+
+/// A headless demo serving the page; its process and address.
+fn demo(extra: &[&str]) -> (Proc, String) {
+    let mut args = strings(&["demo", "--headless", "--http", "127.0.0.1:0"]);
+    args.extend(strings(extra));
+    let mut p = Proc::spawn("demo", &argus_bin(), &args);
+    let addr = served_addr(&mut p);
+    (p, addr)
+}
+
+/// The state the server publishes now.
+fn state(addr: &str) -> Value {
+    let env: Value = serde_json::from_str(&get(addr, "/state.json")).expect("JSON state");
+    env["state"].clone()
+}
+
+/// Waits until the published state passes `pred`; returns it.
+fn wait_state(addr: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
+    let deadline = Instant::now() + PLAY;
+    loop {
+        if request(addr, "GET", "/state.json").status == 200 {
+            let s = state(addr);
+            if pred(&s) {
+                return s;
+            }
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no state with {what} within {PLAY:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn plies(s: &Value) -> usize {
+    s["boards"][0]["moves"].as_array().map_or(0, Vec::len)
+}
+
+#[test]
+fn only_get_and_head_are_served_and_unknown_paths_are_404() {
+    let (_demo, addr) = demo(&[]);
+    for (method, path) in [
+        ("POST", "/"),
+        ("PUT", "/state.json"),
+        ("DELETE", "/games.pgn"),
+    ] {
+        let r = request(&addr, method, path);
+        assert_eq!(r.status, 405, "{method} {path}: {}", r.head);
+        assert_eq!(r.header("Allow").as_deref(), Some("GET, HEAD"));
+    }
+    for path in [
+        "/nothing",
+        "/game/999.pgn",
+        "/../Cargo.toml",
+        "/src/main.rs",
+    ] {
+        assert_eq!(request(&addr, "GET", path).status, 404, "{path}");
+    }
+    let page = request(&addr, "GET", "/");
+    assert_eq!(page.status, 200);
+    assert!(
+        page.text().contains("<main id=\"boards\">"),
+        "{}",
+        page.text()
+    );
+    let head = request(&addr, "HEAD", "/app.js");
+    assert_eq!(head.status, 200);
+    assert!(head.body.is_empty(), "a HEAD response has no body");
+    assert_ne!(head.header("Content-Length").as_deref(), Some("0"));
+    // The board widget and its licence are built in: no network needed.
+    assert!(get(&addr, "/chessground/chessground.min.js").contains("Chessground"));
+    assert!(get(&addr, "/chessground/LICENSE").contains("GNU GENERAL PUBLIC LICENSE"));
+}
+
+/// Opens `/events` and reads up to its first state.
+fn viewer(addr: &str) -> TcpStream {
+    let mut s = send(addr, "GET", "/events");
+    read_until(&mut s, START, "the first state", |t| {
+        t.contains("event: state")
+    });
+    s
+}
+
+#[test]
+fn viewers_past_the_cap_are_turned_away_until_one_leaves() {
+    let (_demo, addr) = demo(&["--http-viewers", "2"]);
+    let first = viewer(&addr);
+    let _second = viewer(&addr);
+    let refused = request(&addr, "GET", "/events");
+    assert_eq!(refused.status, 503, "{}", refused.head);
+    assert!(refused.text().contains("at most 2"), "{}", refused.text());
+    // The page and the PGN are still served.
+    assert_eq!(request(&addr, "GET", "/games.pgn").status, 200);
+    drop(first);
+    // The server notices the gone viewer at its next write.
+    let deadline = Instant::now() + PLAY;
+    loop {
+        let mut s = send(&addr, "GET", "/events");
+        let got = read_until(&mut s, START, "an answer", |t| t.contains("\r\n\r\n"));
+        if got.starts_with("HTTP/1.1 200") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the freed place was not given");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+#[test]
+fn a_slow_viewer_is_dropped_while_the_match_goes_on() {
+    let (demo, addr) = demo(&["--think-ms", "1"]);
+    // It asks for the stream and never reads it.
+    let mut slow = send(&addr, "GET", "/events");
+    let mut quick = viewer(&addr);
+    let start = plies(&state(&addr));
+    // The slow one's socket fills, its queue fills, and the server closes
+    // it: reading it now gives what was sent, then its end.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let mut buf = vec![0u8; 1 << 16];
+    std::thread::sleep(Duration::from_secs(5));
+    slow.set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    loop {
+        use std::io::Read;
+        match slow.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => assert!(
+                Instant::now() < deadline,
+                "the slow viewer was never dropped"
+            ),
+        }
+    }
+    // For being slow (its queue full), not for anything else.
+    let deadline = Instant::now() + START;
+    while !demo
+        .stderr_text()
+        .contains("dropped: it fell 32 updates behind")
+    {
+        assert!(
+            Instant::now() < deadline,
+            "the server does not say it dropped the slow viewer:\n{}",
+            demo.describe()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // The match went on, and the quick viewer still gets every change.
+    let later = wait_state(&addr, "more moves", |s| plies(s) != start);
+    assert_ne!(plies(&later), start);
+    let seq = |t: &str| {
+        t.rsplit("\"seq\":")
+            .next()
+            .and_then(|r| r.split(',').next())
+            .and_then(|n| n.parse::<u64>().ok())
+    };
+    let before = read_until(&mut quick, START, "a state", |t| seq(t).is_some());
+    let n = seq(&before).unwrap();
+    read_until(&mut quick, START, "a later state", |t| {
+        seq(t).is_some_and(|m| m > n)
+    });
+}
+
+/// A match between two scripted clients on socat cables, refereed by
+/// `argus referee --http`: A (White) is called [`HOSTILE`].
+struct Match {
+    referee: Proc,
+    addr: String,
+    clients: [Scripted; 2],
+    _logs: tempfile::TempDir,
+    _rig: Rig,
+}
+
+impl Match {
+    fn start() -> Option<Match> {
+        let rig = Rig::new()?;
+        let logs = tempfile::tempdir().unwrap();
+        let log_dir = logs.path().join("logs");
+        let mut args = strings(&["referee", &rig.referee[0], &rig.referee[1]]);
+        args.extend(strings(&[
+            "--headless",
+            "--http",
+            "127.0.0.1:0",
+            "--tc",
+            "300",
+            "--reset-delay",
+            "0.2",
+            "--conclude-delay",
+            "0.2",
+            "--log-dir",
+            log_dir.to_str().unwrap(),
+        ]));
+        args.extend(rig.line_args().iter().cloned());
+        let mut referee = Proc::spawn("referee", &argus_bin(), &args);
+        let addr = served_addr(&mut referee);
+        let clients = [
+            Scripted::open(&rig.client[0]).unwrap(),
+            Scripted::open(&rig.client[1]).unwrap(),
+        ];
+        let mut m = Match {
+            referee,
+            addr,
+            clients,
+            _logs: logs,
+            _rig: rig,
+        };
+        m.play(0, &format!("sign-on {HOSTILE}"));
+        m.play(1, "sign-on Bob");
+        m.play(0, "expect respond");
+        Some(m)
+    }
+
+    /// Client `i` (0 = A) carries out `script` (see `common::scripted`).
+    fn play(&mut self, i: usize, script: &str) {
+        let steps: Vec<Step> = parse_script(script).unwrap();
+        let flag = Arc::new(AtomicBool::new(false));
+        self.clients[i]
+            .run(&steps, &flag, &flag, Duration::ZERO)
+            .unwrap_or_else(|e| panic!("client {i}: {e}\n{}", self.referee.describe()));
+    }
+}
+
+/// Fool's mate: A (White) plays f3 and g4, B mates with Qh4.
+const FOOLS_MATE: [(usize, &str); 4] = [(0, "f3"), (1, "e5"), (0, "g4"), (1, "Qh4#")];
+
+#[test]
+fn games_pgn_equals_the_live_game_after_every_move() {
+    let Some(mut m) = Match::start() else {
+        return;
+    };
+    let addr = m.addr.clone();
+    let mut played: Vec<&str> = Vec::new();
+    for (k, (i, san)) in FOOLS_MATE.iter().enumerate() {
+        if k > 0 {
+            m.play(*i, "expect respond");
+        }
+        m.play(*i, &format!("reply {san}"));
+        played.push(san);
+        wait_state(&addr, san, |s| plies(s) == played.len());
+        let text = get(&addr, "/games.pgn");
+        let games = read_pgn_games(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(games.len(), 1, "{text}");
+        let g = &games[0];
+        assert_eq!(g.sans, played, "{text}");
+        let tag = |n: &str| g.tags.iter().find(|(t, _)| t == n).map(|(_, v)| v.clone());
+        assert_eq!(tag("White").as_deref(), Some(HOSTILE));
+        assert_eq!(text.matches("[%clk ").count(), played.len(), "{text}");
+        assert_eq!(get(&addr, "/game/1.pgn"), text);
+    }
+    let s = wait_state(&addr, "the result", |s| !s["boards"][0]["result"].is_null());
+    assert_eq!(s["boards"][0]["result"]["result"], "0-1");
+    let g = &read_pgn_games(&get(&addr, "/games.pgn")).unwrap()[0];
+    assert_eq!(g.result.as_deref(), Some("0-1"));
+    m.referee.wait_exit(PLAY);
+}
+
+/// Where screenshots go: `ARGUS_WEB_SCREENSHOTS`, else a temporary
+/// directory (they are still taken, so that taking one is tested).
+fn screenshot_dir() -> (PathBuf, Option<tempfile::TempDir>) {
+    match std::env::var_os("ARGUS_WEB_SCREENSHOTS") {
+        Some(d) => (PathBuf::from(d), None),
+        None => {
+            let t = tempfile::tempdir().unwrap();
+            (t.path().to_path_buf(), Some(t))
+        }
+    }
+}
+
+/// A JavaScript expression: the text of the element `selector` (or
+/// undefined).
+fn text_of(selector: &str) -> String {
+    format!("(document.querySelector('{selector}') || {{}}).textContent")
+}
+
+/// A script returning the text of the element `selector`.
+fn get_text(selector: &str) -> String {
+    format!("return {};", text_of(selector))
+}
+
+#[test]
+fn the_page_follows_the_match_live_and_shows_names_as_text() {
+    let Some(mut m) = Match::start() else {
+        return;
+    };
+    let b = browser_or_skip!(1280, 800);
+    b.goto(&format!("http://{}/", m.addr));
+    // The board: 32 pieces, the names as text, the link live.
+    b.wait_js(
+        START,
+        "the pieces",
+        "return document.querySelectorAll('cg-board piece').length === 32;",
+    );
+    b.wait_js(
+        START,
+        "the live link",
+        &format!("return {} === 'live';", text_of("#link")),
+    );
+    let white = b.js(&get_text(".bottom .name"));
+    assert_eq!(white, HOSTILE, "White's name is shown as its text");
+    assert_eq!(b.js(&get_text(".top .name")), "Bob");
+    assert_eq!(b.js("return document.querySelectorAll('img').length;"), 0);
+    assert_eq!(b.alert_text(), None, "the name ran as markup");
+    // White's clock runs: it ticks down without any new state.
+    let clock = get_text(".bottom .clock");
+    let first = b.js(&clock);
+    std::thread::sleep(Duration::from_millis(1500));
+    let second = b.js(&clock);
+    assert_ne!(first, second, "White's clock did not tick");
+    assert_eq!(
+        b.js(&get_text(".top .clock")),
+        "5:00",
+        "Black's clock stands"
+    );
+    // Each move appears within a second, without a reload.
+    b.js("window.notReloaded = true; return null;");
+    for (k, (i, san)) in FOOLS_MATE.iter().enumerate() {
+        if k > 0 {
+            m.play(*i, "expect respond");
+        }
+        m.play(*i, &format!("reply {san}"));
+        let sent = Instant::now();
+        let script = format!(
+            "return [...document.querySelectorAll('.moves .san')].map(e => e.textContent).includes('{san}');"
+        );
+        b.wait_js(Duration::from_secs(5), san, &script);
+        let took = sent.elapsed();
+        assert!(
+            took < Duration::from_secs(1),
+            "{san} took {took:?} to appear"
+        );
+    }
+    assert_eq!(b.js("return window.notReloaded === true;"), true);
+    // The finished game shows its result, the king in check marked.
+    let result = b.wait_js(
+        START,
+        "the result",
+        &format!(
+            "const t = {}; return t && t.startsWith('0-1') ? t : null;",
+            text_of(".result")
+        ),
+    );
+    assert!(result.as_str().unwrap().contains("checkmated"), "{result}");
+    b.wait_js(
+        START,
+        "the check",
+        "return document.querySelector('cg-board square.check') !== null;",
+    );
+    assert_eq!(b.alert_text(), None);
+    let (dir, _keep) = screenshot_dir();
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("web-hostile-name.png"), b.screenshot()).unwrap();
+}
+
+#[test]
+fn the_page_fits_a_projector_and_a_phone() {
+    let (_demo, addr) = demo(&["--think-ms", "300", "--seed", "3"]);
+    wait_state(&addr, "twenty moves", |s| plies(s) >= 20);
+    let b = browser_or_skip!(1920, 1080);
+    let (dir, _keep) = screenshot_dir();
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, w, h, mobile) in [
+        ("web-projector.png", 1920, 1080, false),
+        ("web-phone.png", 390, 844, true),
+    ] {
+        b.viewport(w, h, mobile);
+        b.goto(&format!("http://{addr}/"));
+        b.wait_js(
+            START,
+            "the pieces",
+            "return document.querySelectorAll('cg-board piece').length > 0;",
+        );
+        b.wait_js(
+            START,
+            "the moves",
+            "return document.querySelectorAll('.moves .san').length >= 20;",
+        );
+        // The whole board is in view, and not tiny.
+        let rect = b.js("const r = document.querySelector('cg-board').getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom];");
+        let r: Vec<f64> = rect
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        let (w, h) = (f64::from(w), f64::from(h));
+        assert!(
+            r[0] >= 0.0 && r[1] >= 0.0 && r[2] <= w && r[3] <= h,
+            "{name}: the board {r:?} is not all in {w}x{h}"
+        );
+        assert!(
+            r[2] - r[0] >= 0.5 * w.min(h),
+            "{name}: the board {r:?} is small for {w}x{h}"
+        );
+        // No sideways scrolling.
+        assert_eq!(
+            b.js("return document.documentElement.scrollWidth <= window.innerWidth;"),
+            true,
+            "{name}"
+        );
+        std::thread::sleep(Duration::from_millis(300));
+        std::fs::write(dir.join(name), b.screenshot()).unwrap();
+    }
+}
