@@ -135,8 +135,19 @@ fn accept(listener: TcpListener, hub: Arc<Hub>, busy: Arc<AtomicUsize>, max: usi
 fn read_head(stream: &mut TcpStream, peer: SocketAddr) -> Option<Head> {
     let mut buf = Vec::with_capacity(1024);
     let mut chunk = [0u8; 1024];
+    // The whole head within READ_WITHIN, not each read: a client that
+    // trickles a byte at a time does not keep its thread.
+    let deadline = Instant::now() + READ_WITHIN;
     loop {
-        let n = match stream.read(&mut chunk) {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let read = if left.is_zero() {
+            Err(std::io::ErrorKind::TimedOut.into())
+        } else {
+            stream
+                .set_read_timeout(Some(left))
+                .and_then(|()| stream.read(&mut chunk))
+        };
+        let n = match read {
             Ok(0) => return None,
             Ok(n) => n,
             Err(e) => {
