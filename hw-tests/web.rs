@@ -236,6 +236,8 @@ fn a_slow_viewer_is_dropped_while_the_match_goes_on() {
 struct Match {
     referee: Proc,
     addr: String,
+    /// The referee's journal (for `argus watch`).
+    journal: PathBuf,
     clients: [Scripted; 2],
     _logs: tempfile::TempDir,
     _rig: Rig,
@@ -270,6 +272,7 @@ impl Match {
         let mut m = Match {
             referee,
             addr,
+            journal: log_dir.join("journal.log"),
             clients,
             _logs: logs,
             _rig: rig,
@@ -299,6 +302,11 @@ fn games_pgn_equals_the_live_game_after_every_move() {
         return;
     };
     let addr = m.addr.clone();
+    // An observer following the journal serves the same games.
+    let journal = m.journal.to_str().unwrap().to_string();
+    let args = strings(&["watch", &journal, "--headless", "--http", "127.0.0.1:0"]);
+    let mut watch = Proc::spawn("watch", &argus_bin(), &args);
+    let watch_addr = served_addr(&mut watch);
     let mut played: Vec<&str> = Vec::new();
     for (k, (i, san)) in FOOLS_MATE.iter().enumerate() {
         if k > 0 {
@@ -307,6 +315,15 @@ fn games_pgn_equals_the_live_game_after_every_move() {
         m.play(*i, &format!("reply {san}"));
         played.push(san);
         wait_state(&addr, san, |s| plies(s) == played.len());
+        if k + 1 < FOOLS_MATE.len() {
+            // (The watch ends with the match.)
+            let w = wait_state(&watch_addr, san, |s| plies(s) == played.len());
+            let sans = read_pgn_games(&get(&watch_addr, "/games.pgn")).unwrap()[0]
+                .sans
+                .clone();
+            assert_eq!(sans, played);
+            assert_eq!(w["boards"][0]["white"], HOSTILE);
+        }
         let text = get(&addr, "/games.pgn");
         let games = read_pgn_games(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         assert_eq!(games.len(), 1, "{text}");
