@@ -3,6 +3,7 @@
 //! change and each game as it ends. Without `--http` there is no
 //! [`Audience`] and nothing of this runs.
 
+use std::net::SocketAddr;
 use std::time::Instant;
 
 use crate::app::options::WebOptions;
@@ -13,6 +14,7 @@ use crate::web::{self, GamePgn, Limits, Publisher, WebState, board_of};
 /// The loop's side of the web view.
 pub struct Audience {
     publisher: Publisher,
+    addr: SocketAddr,
 }
 
 impl Audience {
@@ -30,7 +32,13 @@ impl Audience {
         println!("the audience's page: http://{}/", served.addr);
         Ok(Some(Audience {
             publisher: served.publisher,
+            addr: served.addr,
         }))
+    }
+
+    /// Where the server listens.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
     }
 
     /// Game `g` has ended: its PGN joins `/games.pgn`.
