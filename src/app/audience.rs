@@ -9,7 +9,7 @@ use std::time::Instant;
 use crate::app::options::WebOptions;
 use crate::record::pgn::write_pgn;
 use crate::referee::{GameOver, Referee};
-use crate::web::{self, GamePgn, Limits, Publisher, WebState, board_of};
+use crate::web::{self, Limits, Publisher, WebState, board_of};
 
 /// The loop's side of the web view.
 pub struct Audience {
@@ -51,10 +51,7 @@ impl Audience {
         let snap = core.snapshot(at);
         let live = core
             .live_pgn(at)
-            .map(|g| GamePgn {
-                number: snap.game_number,
-                text: write_pgn(&g).into(),
-            })
+            .map(|g| (snap.game_number, g))
             .into_iter()
             .collect();
         let state = WebState {

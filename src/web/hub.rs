@@ -11,16 +11,23 @@ use std::net::{Shutdown, SocketAddr, TcpStream};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, TrySendError, bounded};
 use log::{info, warn};
 
+use crate::record::pgn::{PgnGame, write_pgn};
 use crate::web::state::WebState;
 
 /// The most games the server keeps in memory for `/games.pgn` (the oldest
 /// go first; the PGN file keeps them all). About 3 kB a game.
 pub const GAMES_KEPT: usize = 2_000;
+
+/// The least time between two states sent to the viewers: a state
+/// published sooner waits, and a newer one replaces it. It bounds the
+/// server's work (and so the CPU it takes from the loop) however fast the
+/// moves come; the page is at most this much later.
+pub const SEND_EVERY: Duration = Duration::from_millis(100);
 
 /// One game's PGN text and number.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,10 +101,12 @@ impl Frame {
     }
 }
 
-/// What the loop hands over: the latest state, not yet sent.
+/// What the loop hands over: the latest state, not yet sent. The games
+/// in progress are rendered as PGN by the fan-out thread, not the loop.
 struct Pending {
     state: WebState,
     games: Games,
+    live: Vec<(u32, PgnGame)>,
     at: Instant,
 }
 
@@ -206,9 +215,18 @@ impl Hub {
     /// Turns the pending state (if any) into a frame and offers it to every
     /// viewer; a viewer whose queue is full is dropped.
     fn fan_out(&self, seq: &mut u64) {
-        let Some(p) = lock(&self.pending).take() else {
+        let Some(mut p) = lock(&self.pending).take() else {
             return;
         };
+        let live = p
+            .live
+            .iter()
+            .map(|(number, g)| GamePgn {
+                number: *number,
+                text: write_pgn(g).into(),
+            })
+            .collect();
+        p.games.set_live(live);
         *seq += 1;
         let seq = *seq;
         let json = match serde_json::to_string(&p.state) {
@@ -267,6 +285,7 @@ impl Publisher {
                 let mut seq = 0;
                 while woken.recv().is_ok() {
                     fan.fan_out(&mut seq);
+                    thread::sleep(SEND_EVERY);
                 }
                 fan.close_all();
             })
@@ -287,12 +306,13 @@ impl Publisher {
     }
 
     /// Publishes `state`, true at `at`, with the games in progress `live`
-    /// (their PGN). Never blocks: a state not yet sent is replaced.
-    pub fn publish(&mut self, state: WebState, live: Vec<GamePgn>, at: Instant) {
-        self.games.set_live(live);
+    /// (their numbers and PGN). Never blocks: a state not yet sent is
+    /// replaced.
+    pub fn publish(&mut self, state: WebState, live: Vec<(u32, PgnGame)>, at: Instant) {
         *lock(&self.hub.pending) = Some(Pending {
             state,
             games: self.games.clone(),
+            live,
             at,
         });
         let _ = self.wake.try_send(());
@@ -378,14 +398,18 @@ mod tests {
         let hub = Hub::new(10, 4);
         let mut publisher = Publisher::start(hub.clone()).unwrap();
         let at = Instant::now();
-        publisher.publish(WebState::default(), vec![game(1)], at);
+        let pgn = PgnGame {
+            tags: vec![("White".into(), "w".into())],
+            ..PgnGame::default()
+        };
+        publisher.publish(WebState::default(), vec![(1, pgn)], at);
         let deadline = Instant::now() + Duration::from_secs(5);
         while hub.latest().is_none() && Instant::now() < deadline {
             thread::yield_now();
         }
         let t = hub.join(peer(), None).unwrap();
         let f = t.frames.try_recv().unwrap();
-        assert_eq!(f.games.get(1).unwrap().text.as_ref(), "game 1");
+        assert!(f.games.get(1).unwrap().text.contains("[White \"w\"]"));
         let env = f.envelope(at + Duration::from_millis(1500));
         assert!(
             env.starts_with("{\"seq\":1,\"age_ms\":1500,\"state\":{"),
