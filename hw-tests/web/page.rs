@@ -174,3 +174,90 @@ fn the_page_fits_a_projector_and_a_phone() {
         std::fs::write(dir.join(name), b.screenshot()).unwrap();
     }
 }
+
+/// A board for [`several_boards_with_standings_and_one_clicked_large`].
+fn board(n: u32, white: &str, black: &str) -> argus::web::BoardState {
+    use argus::web::state::ClockState;
+    let clock = ClockState {
+        remaining_ms: Some(60_000),
+        running: false,
+        flagged: false,
+    };
+    argus::web::BoardState {
+        board: n,
+        game: n,
+        games_total: None,
+        white: white.into(),
+        black: black.into(),
+        phase: "playing",
+        paused: None,
+        fen: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1".into(),
+        turn: "black",
+        check: false,
+        last_move: Some(["e2".into(), "e4".into()]),
+        clocks: [clock, clock],
+        time_control: "60".into(),
+        moves: vec!["e4".into()],
+        first_move_number: 1,
+        black_first: false,
+        result: None,
+    }
+}
+
+/// The page as a tournament will publish it (the library's server, fed
+/// by hand): every board, the standings, a board clicked large and back.
+#[test]
+fn several_boards_with_standings_and_one_clicked_large() {
+    use argus::web::state::{StandingRow, Standings};
+    let b = browser_or_skip!(1280, 800);
+    let mut served = argus::web::serve("127.0.0.1:0", argus::web::Limits::default()).unwrap();
+    let row = |name: &str, points_halves| StandingRow {
+        name: name.into(),
+        points_halves,
+        games: 2,
+    };
+    let state = argus::web::WebState {
+        event: "Round robin".into(),
+        boards: vec![
+            board(1, "Alpha", "Beta"),
+            board(2, "Gamma", super::HOSTILE),
+            board(3, "Eta", "Theta"),
+        ],
+        standings: Some(Standings {
+            rows: vec![row("Alpha", 3), row(super::HOSTILE, 2), row("Gamma", 1)],
+        }),
+    };
+    served
+        .publisher
+        .publish(state, Vec::new(), std::time::Instant::now());
+    b.goto(&format!("http://{}/", served.addr));
+    b.wait_js(
+        START,
+        "three boards",
+        "return document.querySelectorAll('.card').length === 3;",
+    );
+    let rows = b.wait_js(
+        START,
+        "the standings",
+        "const r = [...document.querySelectorAll('#standings tbody tr')].map(tr => tr.textContent); return r.length === 3 ? r : null;",
+    );
+    assert_eq!(
+        rows,
+        serde_json::json!(["1Alpha1.52", format!("2{}12", super::HOSTILE), "3Gamma0.52"])
+    );
+    assert_eq!(b.js("return document.querySelectorAll('img').length;"), 0);
+    let (dir, _keep) = screenshot_dir();
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("web-boards.png"), b.screenshot()).unwrap();
+    // Board 2 clicked: it alone, large; Escape: all three again.
+    b.js("document.querySelector('.card[data-board=\"2\"]').click(); return null;");
+    let shown = "return [...document.querySelectorAll('.card')].filter(c => c.offsetParent !== null).map(c => c.dataset.board);";
+    assert_eq!(b.js(shown), serde_json::json!(["2"]));
+    let width = b.js("return document.querySelector('.card[data-board=\"2\"] cg-board').getBoundingClientRect().width;");
+    assert!(
+        width.as_f64().unwrap() > 500.0,
+        "the clicked board is {width} px wide"
+    );
+    b.js("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'})); return null;");
+    assert_eq!(b.js(shown), serde_json::json!(["1", "2", "3"]));
+}

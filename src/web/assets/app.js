@@ -48,7 +48,7 @@ function render(env) {
   for (const b of state.boards) {
     seen.add(b.board);
     let entry = boards.get(b.board);
-    if (!entry) entry = addBoard(b.board);
+    if (!entry) entry = addBoard(b);
     entry.data = b;
     entry.t0 = t0;
     drawBoard(entry);
@@ -66,11 +66,15 @@ function render(env) {
   tick();
 }
 
-function addBoard(n) {
+// A new board, drawn at once in its position (no animation from the start).
+function addBoard(b) {
+  const n = b.board;
   const card = $('#board-template').content.firstElementChild.cloneNode(true);
   card.dataset.board = String(n);
   $('#boards').appendChild(card);
   const cg = Chessground($('.cg', card), {
+    fen: b.fen,
+    lastMove: b.last_move || undefined,
     viewOnly: true,
     coordinates: true,
     animation: { enabled: true, duration: 200 },
