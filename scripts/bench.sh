@@ -7,7 +7,7 @@
 #   epd     criterion: EPD parse, write, parse+write of one referee record
 #   game    criterion: SAN parse+play, SAN writing, end checks (one game)
 #   relay   plies/s and relay overhead over virtual cables: instant movers
-#           without files, with the transcript and PGN, with the live PGN
+#           without files, the same with 200 viewers of the web page, with the transcript and PGN, with the live PGN
 #           too; and movers thinking 30 ms with all files
 #   callgrind instructions per EPD parse+write (needs valgrind; skipped
 #           without it). Stable across load, unlike the timings.
@@ -56,6 +56,8 @@ files=$(mktemp -d "${TMPDIR:-/tmp}/argus-bench.XXXXXX")
 trap 'rm -rf "$files"' EXIT INT TERM
 echo "== relay: instant movers, no files"
 cargo bench --bench relay -- --plies "$plies" 2>/dev/null
+echo "== relay: instant movers, no files, 200 viewers of the web page (--http)"
+cargo bench --bench relay -- --plies "$plies" --viewers 200 2>/dev/null
 echo "== relay: instant movers, transcript and PGN file (in $files)"
 cargo bench --bench relay -- --plies "$plies" --files "$files/plain" 2>/dev/null
 echo "== relay: instant movers, transcript, PGN file and live PGN"

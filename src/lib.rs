@@ -15,6 +15,7 @@
 //! * [`mix`]: stable 64-bit mixing (SplitMix64) for seeded, repeatable choices.
 //! * [`display`]: the ratatui board view.
 //! * [`client`]: the reference client and its movers.
+//! * [`web`]: the audience's read-only web view (`--http`), an edge.
 //! * [`app`]: the event loops that wire ports, core, records and display.
 
 pub mod app;
@@ -33,3 +34,4 @@ pub mod referee;
 pub mod stats;
 pub mod text;
 pub mod tournament;
+pub mod web;

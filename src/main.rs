@@ -48,7 +48,8 @@ enum Cmd {
         argus referee COM1 COM2 --headless --tc 10+0.1 --games 2000 --openings book.epd \
         --sprt \"elo0=0 elo1=5\" --results-json results.json \
         --resign-adjudication \"movecount=3 score=400\"\n  \
-        argus referee COM3 COM4 --openings book.pgn --live-pgn live.pgn --feed 0.0.0.0:7070")]
+        argus referee COM3 COM4 --openings book.pgn --live-pgn live.pgn --feed 0.0.0.0:7070\n  \
+        argus referee /dev/ttyUSB0 /dev/ttyUSB1 --http 0.0.0.0:8080   # the audience's page")]
     Referee(Box<RefereeArgs>),
     /// Carry on with a match whose referee stopped (crash, power cut).
     ///
@@ -76,7 +77,8 @@ enum Cmd {
     #[command(after_help = "Examples:\n  \
         argus watch argus-logs/journal.log\n  \
         argus watch tcp://referee.local:7070 --headless\n  \
-        argus watch tcp://10.0.0.5:7070 --copy standby-journal.log --pgn standby.pgn")]
+        argus watch tcp://10.0.0.5:7070 --copy standby-journal.log --pgn standby.pgn\n  \
+        argus watch tcp://referee.local:7070 --headless --http 0.0.0.0:8080")]
     Watch(WatchArgs),
     /// Run a client on a serial port: the built-in mover, or (--engine) a
     /// bridge to a UCI or XBoard chess engine.
@@ -96,7 +98,8 @@ enum Cmd {
     #[command(after_help = "Examples:\n  \
         argus demo\n  \
         argus demo --ascii --think-ms 100\n  \
-        argus demo --headless --games 2 --pgn demo.pgn")]
+        argus demo --headless --games 2 --pgn demo.pgn\n  \
+        argus demo --http 127.0.0.1:8080   # then open http://127.0.0.1:8080/ in a browser")]
     Demo(DemoArgs),
     /// EPD Kit: check, normalise and purge EPD files; analyse, mate-search
     /// and solve them with an engine; report on test-suite results.

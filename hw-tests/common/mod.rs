@@ -9,6 +9,9 @@
 
 #![allow(dead_code)]
 
+#[macro_use]
+pub mod browser;
+pub mod http;
 pub mod process;
 #[macro_use]
 pub mod rig;

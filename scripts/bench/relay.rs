@@ -21,6 +21,11 @@
 //! in DIR; `--live-pgn` adds the live PGN (rewritten and synced to disk
 //! after every move, as `argus referee --live-pgn` does).
 //!
+//! `--viewers N` serves the audience's web page (`--http` on a loopback
+//! port) with N viewers following its live stream (`/events`), each
+//! reading every state as it comes: run it beside a run without, and
+//! compare the relay overhead.
+//!
 //! `--think-ms N` gives the movers a thinking time (default 0): with
 //! instant movers a reply can arrive while the loop is still busy with the
 //! previous move's files, and then waits; with a thinking time longer than
@@ -36,7 +41,9 @@ use std::process::ExitCode;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use argus::app::audience::Audience;
 use argus::app::client;
+use argus::app::options::WebOptions;
 use argus::app::output::{Outputs, RelayTiming};
 use argus::app::session::{self, Session, View};
 use argus::client::{ClientProtocol, Mover, MoverKind};
@@ -90,6 +97,13 @@ fn main() -> ExitCode {
     if !options.think.is_zero() {
         println!("relay: movers think {} ms", options.think.as_millis());
     }
+    let outputs = match with_viewers(outputs, options.viewers) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("relay: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     match run(options.plies, options.think, outputs) {
         Ok(timings) => {
             report(&timings, options.think.is_zero());
@@ -112,6 +126,8 @@ struct Options {
     live_pgn: bool,
     /// The movers' thinking time.
     think: Duration,
+    /// Viewers of the web page's live stream (none: no web server).
+    viewers: usize,
 }
 
 impl Options {
@@ -122,6 +138,7 @@ impl Options {
         let mut files = None;
         let mut live_pgn = false;
         let mut think = Duration::ZERO;
+        let mut viewers = 0;
         while let Some(a) = args.next() {
             match a.as_str() {
                 "--plies" => {
@@ -138,6 +155,10 @@ impl Options {
                     ))
                 }
                 "--live-pgn" => live_pgn = true,
+                "--viewers" => {
+                    let v = args.next().ok_or("--viewers needs a number")?;
+                    viewers = v.parse().map_err(|e| format!("--viewers {v:?}: {e}"))?;
+                }
                 "--think-ms" => {
                     let v = args.next().ok_or("--think-ms needs a number")?;
                     let ms = v.parse().map_err(|e| format!("--think-ms {v:?}: {e}"))?;
@@ -154,8 +175,35 @@ impl Options {
             files,
             live_pgn,
             think,
+            viewers,
         })
     }
+}
+
+/// With `viewers`, starts the web server on a loopback port and that many
+/// viewers of its stream, each reading as fast as states come (they end
+/// with the process).
+fn with_viewers(outputs: Outputs, viewers: usize) -> Result<Outputs, String> {
+    if viewers == 0 {
+        return Ok(outputs);
+    }
+    let options = WebOptions {
+        http: Some("127.0.0.1:0".into()),
+        http_viewers: u16::try_from(viewers).map_err(|_| "--viewers: at most 65535")?,
+    };
+    let audience = Audience::start(&options)?.ok_or("no web server")?;
+    let addr = audience.addr();
+    for _ in 0..viewers {
+        let mut s = std::net::TcpStream::connect(addr).map_err(|e| format!("viewer: {e}"))?;
+        thread::spawn(move || {
+            use std::io::{Read, Write};
+            let _ = s.write_all(b"GET /events HTTP/1.1\r\nHost: bench\r\n\r\n");
+            let mut buf = [0u8; 16 * 1024];
+            while matches!(s.read(&mut buf), Ok(n) if n > 0) {}
+        });
+    }
+    println!("relay: {viewers} viewers of the web page's live stream");
+    Ok(outputs.with_audience(Some(audience)))
 }
 
 /// Plays until `plies` moves were relayed; returns their timings.

@@ -4,6 +4,7 @@
 use std::thread;
 use std::time::{Duration, Instant, SystemTime};
 
+use crate::app::audience::Audience;
 use crate::app::client;
 use crate::app::logging;
 use crate::app::options::DemoArgs;
@@ -54,8 +55,10 @@ pub fn run(args: DemoArgs) -> Outcome {
         VirtualCable::new().map_err(Failure::failed)?,
     ];
     let port_settings = PortSettings::default();
-    let outputs =
-        Outputs::open(&log_dir, args.pgn.clone(), None, args.headless).map_err(Failure::failed)?;
+    let audience = Audience::start(&args.web).map_err(Failure::usage)?;
+    let outputs = Outputs::open(&log_dir, args.pgn.clone(), None, args.headless)
+        .map_err(Failure::failed)?
+        .with_audience(audience);
     let epoch = Instant::now();
     let (links, rx) = session::open_links([cables[0].a(), cables[1].a()], port_settings, epoch)
         .map_err(Failure::failed)?;

@@ -287,6 +287,23 @@ impl OutputOptions {
     }
 }
 
+/// The audience's web view (`--http`), on `referee`, `resume`, `watch`
+/// and `demo`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct WebOptions {
+    /// Serve the audience's live page on this address (e.g.
+    /// 0.0.0.0:8080 for everyone on the network, 127.0.0.1:8080 for this
+    /// machine only; port 0 picks a free one): the board, clocks and moves
+    /// at /, the live stream at /events, /state.json, and every game as PGN
+    /// at /games.pgn and /game/N.pgn (docs/web.md). Read-only.
+    #[arg(long, value_name = "ADDR:PORT")]
+    pub http: Option<String>,
+    /// The most viewers of the live page at once; more are turned away.
+    #[arg(long, value_name = "N", default_value_t = 256, requires = "http",
+          value_parser = clap::value_parser!(u16).range(1..))]
+    pub http_viewers: u16,
+}
+
 /// `argus referee PORT_A PORT_B [options]`.
 #[derive(Debug, Clone, Args)]
 pub struct RefereeArgs {
@@ -307,6 +324,8 @@ pub struct RefereeArgs {
     /// No board: print one line per event that matters.
     #[arg(long)]
     pub headless: bool,
+    #[command(flatten)]
+    pub web: WebOptions,
     /// Draw pieces as letters instead of chess glyphs.
     #[arg(long)]
     pub ascii: bool,
@@ -337,6 +356,8 @@ pub struct ResumeArgs {
     /// No board: print one line per event that matters.
     #[arg(long)]
     pub headless: bool,
+    #[command(flatten)]
+    pub web: WebOptions,
     /// Draw pieces as letters instead of chess glyphs.
     #[arg(long)]
     pub ascii: bool,
@@ -357,6 +378,8 @@ pub struct WatchArgs {
     /// No board: print each move and result as a line.
     #[arg(long)]
     pub headless: bool,
+    #[command(flatten)]
+    pub web: WebOptions,
     /// Draw pieces as letters instead of chess glyphs.
     #[arg(long)]
     pub ascii: bool,
@@ -499,6 +522,8 @@ pub struct DemoArgs {
     /// No board: print results only (for scripts and tests).
     #[arg(long)]
     pub headless: bool,
+    #[command(flatten)]
+    pub web: WebOptions,
     /// Draw pieces as letters instead of chess glyphs.
     #[arg(long)]
     pub ascii: bool,

@@ -8,6 +8,7 @@ use std::time::Duration;
 use crossbeam_channel::Sender;
 use log::{error, info, warn};
 
+use crate::app::audience::Audience;
 use crate::chessbase::pgn::from_pgn_game;
 use crate::chessbase::record::encode_record;
 use crate::journal::replay::Replay;
@@ -17,7 +18,7 @@ use crate::record::durable::{append_pgn, write_atomic};
 use crate::record::pgn::{PgnGame, write_pgn};
 use crate::record::transcript::Transcript;
 use crate::referee::words;
-use crate::referee::{ClientId, Event, EventKind, Input, Output, Referee};
+use crate::referee::{ClientId, Event, EventKind, GameOver, Input, Output, Referee};
 use crate::stats::Report;
 
 /// The timing of one relayed move, for benchmarks: when the mover's reply
@@ -61,6 +62,7 @@ pub struct Outputs {
     relay_timings: Option<RelayWatch>,
     results_json: Option<PathBuf>,
     cbf: Option<PathBuf>,
+    audience: Option<Audience>,
 }
 
 /// Whether the outputs of an input call for a journal checkpoint (a move
@@ -93,6 +95,7 @@ impl Outputs {
             relay_timings: None,
             results_json: None,
             cbf: None,
+            audience: None,
         })
     }
 
@@ -107,6 +110,7 @@ impl Outputs {
             relay_timings: None,
             results_json: None,
             cbf: None,
+            audience: None,
         }
     }
 
@@ -122,6 +126,28 @@ impl Outputs {
     pub fn with_cbf(mut self, base: Option<PathBuf>) -> Outputs {
         self.cbf = base;
         self
+    }
+
+    /// Publishes the session to the audience's web view (`--http`; see
+    /// [`Outputs::publish`]).
+    pub fn with_audience(mut self, audience: Option<Audience>) -> Outputs {
+        self.audience = audience;
+        self
+    }
+
+    /// Publishes the board to the web view, if there is one: call it once
+    /// an input has changed the core.
+    pub fn publish(&mut self, core: &Referee, at: u64) {
+        if let Some(a) = self.audience.as_mut() {
+            a.publish(core, at);
+        }
+    }
+
+    /// Game `g` ended: its PGN joins the web view's games.
+    pub fn audience_game_over(&mut self, g: &GameOver) {
+        if let Some(a) = self.audience.as_mut() {
+            a.game_over(g);
+        }
     }
 
     /// Reports the timing of every relayed move on `tx` (for the relay

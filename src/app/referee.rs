@@ -6,6 +6,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use log::info;
 
+use crate::app::audience::Audience;
 use crate::app::logging;
 use crate::app::options::{OutputOptions, RefereeArgs, plan};
 use crate::app::output::Outputs;
@@ -62,6 +63,8 @@ pub fn run(args: RefereeArgs) -> Outcome {
         |path| open_new_journal(path, explicit, &header),
     );
     let (outputs, feed) = started.map_err(Failure::usage)?;
+    let audience = Audience::start(&args.web).map_err(Failure::usage)?;
+    let outputs = outputs.with_audience(audience);
     dir.keep();
     info!(
         "journal {} (session {})",

@@ -12,6 +12,7 @@ use std::time::Instant;
 
 use log::{info, warn};
 
+use crate::app::audience::Audience;
 use crate::app::options::{LineOptions, OutputOptions, ResumeArgs};
 use crate::app::referee::{close_feed, start_files, unix_ms_now};
 use crate::app::session::{self, Session, View};
@@ -42,7 +43,9 @@ pub fn run(args: ResumeArgs) -> Outcome {
         JournalWriter::append(path, loaded.valid_len, loaded.chain, loaded.lines)
             .map_err(|e| e.to_string())
     });
-    let (mut outputs, feed) = started.map_err(Failure::usage)?;
+    let (outputs, feed) = started.map_err(Failure::usage)?;
+    let audience = Audience::start(&args.web).map_err(Failure::usage)?;
+    let mut outputs = outputs.with_audience(audience);
     dir.keep();
     if loaded.header.output == OutputSettings::default() {
         let why = "this journal records no output settings (an older argus wrote it): \

@@ -153,6 +153,7 @@ pub fn run(session: Session) -> Outcome {
             &mut outputs,
         );
     }
+    outputs.publish(&core, now_ms());
     let mut drain_until: Option<Instant> = None;
     let mut dirty = true;
     let mut failure: Option<Failure> = None;
@@ -229,17 +230,24 @@ pub fn run(session: Session) -> Outcome {
             // The keyboard's thread is gone: stop listening to it.
             Wake::KeysGone => keys = never(),
         }
+        // The web view gets the state after every input the core took,
+        // with outputs or not (a record sent starts a clock).
+        let mut handed = false;
         for (input, at) in inputs {
             if core.is_over() && !matches!(input, Input::Sent { .. }) {
                 continue;
             }
             // The session ended before the match was played out.
             ended_early |= matches!(input, Input::Supervisor(Command::EndSession));
+            handed = true;
             let edges = Edges {
                 links: &links,
                 syzygy,
             };
             dirty |= hand_to_core(input, at, &mut core, edges, &mut books, &mut outputs);
+        }
+        if handed {
+            outputs.publish(&core, now_ms());
         }
     }
     let had_board = board.is_some();
@@ -578,6 +586,7 @@ fn carry_out(o: Output, core: &Referee, outputs: &mut Outputs, at: u64) {
         Event::GameOver(g) => {
             outputs.live_pgn(|| Some((*g.pgn).clone()));
             outputs.finished_game(g.game_number, &g.pgn);
+            outputs.audience_game_over(&g);
             outputs.match_stats(&core.stats());
         }
         _ => {}

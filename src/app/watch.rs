@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, Sender, after, never, select, unbounded};
 use log::{info, warn};
 
+use crate::app::audience::Audience;
 use crate::app::options::WatchArgs;
 use crate::app::signals;
 use crate::app::{Ending, Failure, Outcome};
@@ -75,6 +76,7 @@ pub fn run(args: WatchArgs) -> Outcome {
         ));
     }
     let mut watcher = Watcher::new(args.headless, args.pgn.clone());
+    watcher.audience = Audience::start(&args.web).map_err(Failure::usage)?;
     // An existing copy: replay it quietly, and skip its lines in the feed.
     let mut copy = None;
     let mut skip = None;
@@ -119,6 +121,10 @@ struct Watcher {
     /// When the last input arrived (for the clocks between lines).
     last_input: Option<Instant>,
     quiet: bool,
+    /// The web view (`--http`), and whether the core changed since it
+    /// was last published.
+    audience: Option<Audience>,
+    unpublished: bool,
 }
 
 impl Watcher {
@@ -130,6 +136,8 @@ impl Watcher {
             pgn,
             last_input: None,
             quiet: false,
+            audience: None,
+            unpublished: false,
         }
     }
 
@@ -180,6 +188,7 @@ impl Watcher {
                 let outs = replay.apply(number, e).map_err(|e| e.to_string())?;
                 if is_input {
                     self.last_input = Some(Instant::now());
+                    self.unpublished = true;
                 }
                 for o in outs {
                     self.output(o);
@@ -201,7 +210,23 @@ impl Watcher {
         }
     }
 
+    /// Publishes the board to the web view if it changed: once per burst
+    /// of lines, not per line (a long journal is replayed at the start).
+    fn publish(&mut self) {
+        if !self.unpublished {
+            return;
+        }
+        self.unpublished = false;
+        let at = self.now();
+        if let (Some(a), Some(r)) = (self.audience.as_mut(), self.replay.as_ref()) {
+            a.publish(r.core(), at);
+        }
+    }
+
     fn game_over(&mut self, g: &GameOver) {
+        if let Some(a) = self.audience.as_mut() {
+            a.game_over(g);
+        }
         if self.quiet {
             return;
         }
@@ -259,9 +284,12 @@ impl Watcher {
                 recv(rx) -> f => match f {
                     Ok(f) => {
                         self.take_report(f, copy.as_deref_mut())?;
-                        // Sync the copy once the burst is read.
-                        if rx.is_empty() && let Some(c) = copy.as_deref_mut() {
-                            c.sync()?;
+                        // Sync the copy and publish once the burst is read.
+                        if rx.is_empty() {
+                            self.publish();
+                            if let Some(c) = copy.as_deref_mut() {
+                                c.sync()?;
+                            }
                         }
                     }
                     Err(_) => return Err("the source stopped".into()),
@@ -321,6 +349,7 @@ impl Watcher {
                         if let Some(e) = failed {
                             break Err(e);
                         }
+                        self.publish();
                         if rx.is_empty() && let Some(c) = copy.as_deref_mut()
                             && let Err(e) = c.sync() {
                             break Err(e);

@@ -1,0 +1,263 @@
+//! The audience's page in a real headless browser (Chromium through
+//! chromedriver, `common::browser`): it follows a match live, shows
+//! client strings as text, and fits a projector and a phone.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::{FOOLS_MATE, HOSTILE, Match, PLAY, START, demo, plies, wait_state};
+
+/// Where screenshots go: `ARGUS_WEB_SCREENSHOTS`, else a temporary
+/// directory (they are still taken, so that taking one is tested).
+fn screenshot_dir() -> (PathBuf, Option<tempfile::TempDir>) {
+    match std::env::var_os("ARGUS_WEB_SCREENSHOTS") {
+        Some(d) => (PathBuf::from(d), None),
+        None => {
+            let t = tempfile::tempdir().unwrap();
+            (t.path().to_path_buf(), Some(t))
+        }
+    }
+}
+
+/// A JavaScript expression: the text of the element `selector` (or
+/// undefined).
+fn text_of(selector: &str) -> String {
+    format!("(document.querySelector('{selector}') || {{}}).textContent")
+}
+
+/// A script returning the text of the element `selector`.
+fn get_text(selector: &str) -> String {
+    format!("return {};", text_of(selector))
+}
+
+/// Installs `window.seenAt`: each move's SAN, with the time (`Date.now()`)
+/// it first showed in a move list; also marks the page, to tell a reload.
+const SEEN_AT: &str = "
+    window.notReloaded = true;
+    window.seenAt = {};
+    const note = () => {
+        for (const e of document.querySelectorAll('.moves .san')) {
+            if (!(e.textContent in window.seenAt)) window.seenAt[e.textContent] = Date.now();
+        }
+    };
+    note();
+    new MutationObserver(note).observe(document.getElementById('boards'),
+        { childList: true, subtree: true, characterData: true });
+    return null;";
+
+#[test]
+fn the_page_follows_the_match_live_and_shows_names_as_text() {
+    let Some(mut m) = Match::start() else {
+        return;
+    };
+    let b = browser_or_skip!(1280, 800);
+    b.goto(&format!("http://{}/", m.addr));
+    // The board: 32 pieces, the names as text, the link live.
+    b.wait_js(
+        START,
+        "the pieces",
+        "return document.querySelectorAll('cg-board piece').length === 32;",
+    );
+    b.wait_js(
+        START,
+        "the live link",
+        &format!("return {} === 'live';", text_of("#link")),
+    );
+    let white = b.js(&get_text(".bottom .name"));
+    assert_eq!(white, HOSTILE, "White's name is shown as its text");
+    assert_eq!(b.js(&get_text(".top .name")), "Bob");
+    assert_eq!(b.js("return document.querySelectorAll('img').length;"), 0);
+    assert_eq!(b.alert_text(), None, "the name ran as markup");
+    // White's clock runs: it ticks down without any new state.
+    let clock = get_text(".bottom .clock");
+    let first = b.js(&clock);
+    std::thread::sleep(Duration::from_millis(1500));
+    let second = b.js(&clock);
+    assert_ne!(first, second, "White's clock did not tick");
+    assert_eq!(
+        b.js(&get_text(".top .clock")),
+        "5:00",
+        "Black's clock stands"
+    );
+    // Each move appears within a second, without a reload: the page notes
+    // (in the browser's own time) when each move first shows, so that the
+    // test's polling adds nothing to the figure.
+    b.js(SEEN_AT);
+    for (k, (i, san)) in FOOLS_MATE.iter().enumerate() {
+        if k > 0 {
+            m.play(*i, "expect respond");
+        }
+        let before = b.js("return Date.now();").as_f64().unwrap();
+        m.play(*i, &format!("reply {san}"));
+        let seen = b.wait_js(
+            PLAY,
+            san,
+            &format!("return window.seenAt['{san}'] || null;"),
+        );
+        let took = seen.as_f64().unwrap() - before;
+        assert!(took < 1000.0, "{san} took {took} ms to appear");
+    }
+    assert_eq!(b.js("return window.notReloaded === true;"), true);
+    // The finished game shows its result, the king in check marked.
+    let result = b.wait_js(
+        START,
+        "the result",
+        &format!(
+            "const t = {}; return t && t.startsWith('0-1') ? t : null;",
+            text_of(".result")
+        ),
+    );
+    assert!(result.as_str().unwrap().contains("checkmated"), "{result}");
+    b.wait_js(
+        START,
+        "the check",
+        "return document.querySelector('cg-board square.check') !== null;",
+    );
+    assert_eq!(b.alert_text(), None);
+    let (dir, _keep) = screenshot_dir();
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("web-hostile-name.png"), b.screenshot()).unwrap();
+}
+
+#[test]
+fn the_page_fits_a_projector_and_a_phone() {
+    // Slow enough moves that a screenshot falls between two animations.
+    let (_demo, addr) = demo(&["--think-ms", "1000", "--seed", "3"]);
+    wait_state(&addr, "twelve moves", |s| plies(s) >= 12);
+    let b = browser_or_skip!(1920, 1080);
+    let (dir, _keep) = screenshot_dir();
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, w, h, mobile) in [
+        ("web-projector.png", 1920, 1080, false),
+        ("web-phone.png", 390, 844, true),
+    ] {
+        b.viewport(w, h, mobile);
+        b.goto(&format!("http://{addr}/"));
+        b.wait_js(
+            START,
+            "the pieces",
+            "return document.querySelectorAll('cg-board piece').length > 0;",
+        );
+        b.wait_js(
+            START,
+            "the moves",
+            "return document.querySelectorAll('.moves .san').length >= 12;",
+        );
+        // The whole board is in view, and not tiny.
+        let rect = b.js("const r = document.querySelector('cg-board').getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom];");
+        let r: Vec<f64> = rect
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        let (w, h) = (f64::from(w), f64::from(h));
+        assert!(
+            r[0] >= 0.0 && r[1] >= 0.0 && r[2] <= w && r[3] <= h,
+            "{name}: the board {r:?} is not all in {w}x{h}"
+        );
+        assert!(
+            r[2] - r[0] >= 0.5 * w.min(h),
+            "{name}: the board {r:?} is small for {w}x{h}"
+        );
+        // No sideways scrolling.
+        assert_eq!(
+            b.js("return document.documentElement.scrollWidth <= window.innerWidth;"),
+            true,
+            "{name}"
+        );
+        // Right after a move has shown and its animation ended.
+        let count = "return document.querySelectorAll('.moves .san').length";
+        let n = b.js(count);
+        b.wait_js(PLAY, "a new move", &format!("{count} > {n};"));
+        std::thread::sleep(Duration::from_millis(400));
+        std::fs::write(dir.join(name), b.screenshot()).unwrap();
+    }
+}
+
+/// A board for [`several_boards_with_standings_and_one_clicked_large`].
+fn board(n: u32, white: &str, black: &str) -> argus::web::BoardState {
+    use argus::web::state::ClockState;
+    let clock = ClockState {
+        remaining_ms: Some(60_000),
+        running: false,
+        flagged: false,
+    };
+    argus::web::BoardState {
+        board: n,
+        game: n,
+        games_total: None,
+        white: white.into(),
+        black: black.into(),
+        phase: "playing",
+        paused: None,
+        fen: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1".into(),
+        turn: "black",
+        check: false,
+        last_move: Some(["e2".into(), "e4".into()]),
+        clocks: [clock, clock],
+        time_control: "60".into(),
+        moves: vec!["e4".into()],
+        first_move_number: 1,
+        black_first: false,
+        result: None,
+    }
+}
+
+/// The page as a tournament will publish it (the library's server, fed
+/// by hand): every board, the standings, a board clicked large and back.
+#[test]
+fn several_boards_with_standings_and_one_clicked_large() {
+    use argus::web::state::{StandingRow, Standings};
+    let b = browser_or_skip!(1280, 800);
+    let mut served = argus::web::serve("127.0.0.1:0", argus::web::Limits::default()).unwrap();
+    let row = |name: &str, points_halves| StandingRow {
+        name: name.into(),
+        points_halves,
+        games: 2,
+    };
+    let state = argus::web::WebState {
+        event: "Round robin".into(),
+        boards: vec![
+            board(1, "Alpha", "Beta"),
+            board(2, "Gamma", super::HOSTILE),
+            board(3, "Eta", "Theta"),
+        ],
+        standings: Some(Standings {
+            rows: vec![row("Alpha", 3), row(super::HOSTILE, 2), row("Gamma", 1)],
+        }),
+    };
+    served
+        .publisher
+        .publish(state, Vec::new(), std::time::Instant::now());
+    b.goto(&format!("http://{}/", served.addr));
+    b.wait_js(
+        START,
+        "three boards",
+        "return document.querySelectorAll('.card').length === 3;",
+    );
+    let rows = b.wait_js(
+        START,
+        "the standings",
+        "const r = [...document.querySelectorAll('#standings tbody tr')].map(tr => tr.textContent); return r.length === 3 ? r : null;",
+    );
+    assert_eq!(
+        rows,
+        serde_json::json!(["1Alpha1.52", format!("2{}12", super::HOSTILE), "3Gamma0.52"])
+    );
+    assert_eq!(b.js("return document.querySelectorAll('img').length;"), 0);
+    let (dir, _keep) = screenshot_dir();
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("web-boards.png"), b.screenshot()).unwrap();
+    // Board 2 clicked: it alone, large; Escape: all three again.
+    b.js("document.querySelector('.card[data-board=\"2\"]').click(); return null;");
+    let shown = "return [...document.querySelectorAll('.card')].filter(c => c.offsetParent !== null).map(c => c.dataset.board);";
+    assert_eq!(b.js(shown), serde_json::json!(["2"]));
+    let width = b.js("return document.querySelector('.card[data-board=\"2\"] cg-board').getBoundingClientRect().width;");
+    assert!(
+        width.as_f64().unwrap() > 500.0,
+        "the clicked board is {width} px wide"
+    );
+    b.js("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'})); return null;");
+    assert_eq!(b.js(shown), serde_json::json!(["1", "2", "3"]));
+}

@@ -1,0 +1,64 @@
+//! The audience's web view of a session (`--http`): starts the server
+//! (`crate::web`) and, from the loop, publishes the board after every
+//! change and each game as it ends. Without `--http` there is no
+//! [`Audience`] and nothing of this runs.
+
+use std::net::SocketAddr;
+use std::time::Instant;
+
+use crate::app::options::WebOptions;
+use crate::record::pgn::write_pgn;
+use crate::referee::{GameOver, Referee};
+use crate::web::{self, Limits, Publisher, WebState, board_of};
+
+/// The loop's side of the web view.
+pub struct Audience {
+    publisher: Publisher,
+    addr: SocketAddr,
+}
+
+impl Audience {
+    /// Starts the server when `--http` asks for one, and says where it is
+    /// (on stdout and in the log).
+    pub fn start(options: &WebOptions) -> Result<Option<Audience>, String> {
+        let Some(addr) = &options.http else {
+            return Ok(None);
+        };
+        let limits = Limits {
+            viewers: usize::from(options.http_viewers),
+            ..Limits::default()
+        };
+        let served = web::serve(addr, limits)?;
+        println!("the audience's page: http://{}/", served.addr);
+        Ok(Some(Audience {
+            publisher: served.publisher,
+            addr: served.addr,
+        }))
+    }
+
+    /// Where the server listens.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Game `g` has ended: its PGN joins `/games.pgn`.
+    pub fn game_over(&mut self, g: &GameOver) {
+        self.publisher.game_over(g.game_number, write_pgn(&g.pgn));
+    }
+
+    /// Publishes the board as `core` has it at `at` (core time, now).
+    pub fn publish(&mut self, core: &Referee, at: u64) {
+        let snap = core.snapshot(at);
+        let live = core
+            .live_pgn(at)
+            .map(|g| (snap.game_number, g))
+            .into_iter()
+            .collect();
+        let state = WebState {
+            event: core.settings().event.clone(),
+            boards: vec![board_of(&snap, 1)],
+            standings: None,
+        };
+        self.publisher.publish(state, live, Instant::now());
+    }
+}

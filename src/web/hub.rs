@@ -1,0 +1,421 @@
+//! The slot between the session loop and the web server's threads.
+//!
+//! The loop hands the latest state to a [`Publisher`]: that stores it in
+//! a one-value slot (a newer state replaces one not yet sent) and wakes the
+//! fan-out thread, never waiting for anyone. The fan-out thread turns the
+//! state into JSON once and offers the frame to every viewer's bounded
+//! queue; a viewer whose queue is full is too slow and is dropped (its
+//! socket shut down), so no viewer can hold back the others or the loop.
+
+use std::net::{Shutdown, SocketAddr, TcpStream};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, Sender, TrySendError, bounded};
+use log::{info, warn};
+
+use crate::record::pgn::{PgnGame, write_pgn};
+use crate::web::state::WebState;
+
+/// The most games the server keeps in memory for `/games.pgn` (the oldest
+/// go first; the PGN file keeps them all). About 3 kB a game.
+pub const GAMES_KEPT: usize = 2_000;
+
+/// The least time between two states sent to the viewers: a state
+/// published sooner waits, and a newer one replaces it. It bounds the
+/// server's work (and so the CPU it takes from the loop) however fast the
+/// moves come; the page is at most this much later.
+pub const SEND_EVERY: Duration = Duration::from_millis(100);
+
+/// One game's PGN text and number.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GamePgn {
+    pub number: u32,
+    pub text: Arc<str>,
+}
+
+/// The games of the event so far: the finished ones (shared, cheap to
+/// clone) and the ones in progress.
+#[derive(Debug, Clone, Default)]
+pub struct Games {
+    finished: Arc<Vec<GamePgn>>,
+    live: Vec<GamePgn>,
+}
+
+impl Games {
+    /// Game `number` has ended with this PGN (it leaves the live ones).
+    pub fn finish(&mut self, game: GamePgn) {
+        self.live.retain(|g| g.number != game.number);
+        let finished = Arc::make_mut(&mut self.finished);
+        finished.retain(|g| g.number != game.number);
+        if finished.len() >= GAMES_KEPT {
+            finished.remove(0);
+        }
+        finished.push(game);
+    }
+
+    /// The games in progress now, replacing the last ones (a game already
+    /// finished is left out).
+    pub fn set_live(&mut self, live: Vec<GamePgn>) {
+        self.live = live
+            .into_iter()
+            .filter(|g| !self.finished.iter().any(|f| f.number == g.number))
+            .collect();
+    }
+
+    /// Every game, finished first, each in number order.
+    pub fn all(&self) -> impl Iterator<Item = &GamePgn> {
+        self.finished.iter().chain(self.live.iter())
+    }
+
+    /// Game `number`, finished or in progress.
+    pub fn get(&self, number: u32) -> Option<&GamePgn> {
+        self.all().find(|g| g.number == number)
+    }
+}
+
+/// A state as the viewers get it: serialized once.
+#[derive(Debug)]
+pub struct Frame {
+    /// Counts up from 1 with every published state.
+    pub seq: u64,
+    /// The [`WebState`] as JSON.
+    pub json: String,
+    /// When the state was true (its clocks count from here).
+    pub at: Instant,
+    pub games: Games,
+}
+
+impl Frame {
+    /// The document sent on `/events` and `/state.json`: the state with its
+    /// sequence number and its age in milliseconds at `now` (the page counts
+    /// a running clock down from its `remaining_ms` less the age).
+    pub fn envelope(&self, now: Instant) -> String {
+        let age = now.saturating_duration_since(self.at).as_millis();
+        format!(
+            "{{\"seq\":{},\"age_ms\":{age},\"state\":{}}}",
+            self.seq, self.json
+        )
+    }
+}
+
+/// What the loop hands over: the latest state, not yet sent. The games
+/// in progress are rendered as PGN by the fan-out thread, not the loop.
+struct Pending {
+    state: WebState,
+    games: Games,
+    live: Vec<(u32, PgnGame)>,
+    at: Instant,
+}
+
+/// One connected viewer of `/events`.
+struct Viewer {
+    id: u64,
+    peer: SocketAddr,
+    tx: Sender<Arc<Frame>>,
+    /// Shut down when the viewer is dropped, to end a blocked write.
+    stream: Option<TcpStream>,
+}
+
+/// The state shared by the loop's publisher and the server's threads.
+pub struct Hub {
+    pending: Mutex<Option<Pending>>,
+    latest: Mutex<Option<Arc<Frame>>>,
+    viewers: Mutex<Vec<Viewer>>,
+    next_viewer: AtomicU64,
+    /// The most viewers at once.
+    pub max_viewers: usize,
+    /// The most frames queued for one viewer.
+    pub queue: usize,
+}
+
+/// A lock that survives a panicked holder (the data is plain values).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Why a viewer was not let in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Full {
+    pub max: usize,
+}
+
+/// A viewer's end: its frames, and its id to leave with.
+pub struct Ticket {
+    pub id: u64,
+    pub frames: Receiver<Arc<Frame>>,
+}
+
+impl Hub {
+    pub fn new(max_viewers: usize, queue: usize) -> Arc<Hub> {
+        Arc::new(Hub {
+            pending: Mutex::new(None),
+            latest: Mutex::new(None),
+            viewers: Mutex::new(Vec::new()),
+            next_viewer: AtomicU64::new(1),
+            max_viewers,
+            queue: queue.max(1),
+        })
+    }
+
+    /// The latest frame, if anything was published.
+    pub fn latest(&self) -> Option<Arc<Frame>> {
+        lock(&self.latest).clone()
+    }
+
+    /// How many viewers are connected.
+    pub fn viewer_count(&self) -> usize {
+        lock(&self.viewers).len()
+    }
+
+    /// Lets a viewer in, unless there are [`Hub::max_viewers`] already. Its
+    /// queue starts with the latest frame. `stream` is shut down if the
+    /// viewer is dropped for being slow.
+    pub fn join(&self, peer: SocketAddr, stream: Option<TcpStream>) -> Result<Ticket, Full> {
+        let mut viewers = lock(&self.viewers);
+        if viewers.len() >= self.max_viewers {
+            return Err(Full {
+                max: self.max_viewers,
+            });
+        }
+        let (tx, rx) = bounded(self.queue);
+        if let Some(f) = self.latest() {
+            let _ = tx.try_send(f);
+        }
+        let id = self.next_viewer.fetch_add(1, Ordering::Relaxed);
+        viewers.push(Viewer {
+            id,
+            peer,
+            tx,
+            stream,
+        });
+        info!(
+            "web: viewer {id} ({peer}) connected, {} of at most {}",
+            viewers.len(),
+            self.max_viewers
+        );
+        Ok(Ticket { id, frames: rx })
+    }
+
+    /// Viewer `id` went away.
+    pub fn leave(&self, id: u64) {
+        let mut viewers = lock(&self.viewers);
+        if let Some(i) = viewers.iter().position(|v| v.id == id) {
+            let v = viewers.remove(i);
+            info!(
+                "web: viewer {id} ({}) left, {} connected",
+                v.peer,
+                viewers.len()
+            );
+        }
+    }
+
+    /// Turns the pending state (if any) into a frame and offers it to every
+    /// viewer; a viewer whose queue is full is dropped.
+    fn fan_out(&self, seq: &mut u64) {
+        let Some(mut p) = lock(&self.pending).take() else {
+            return;
+        };
+        let live = p
+            .live
+            .iter()
+            .map(|(number, g)| GamePgn {
+                number: *number,
+                text: write_pgn(g).into(),
+            })
+            .collect();
+        p.games.set_live(live);
+        *seq += 1;
+        let seq = *seq;
+        let json = match serde_json::to_string(&p.state) {
+            Ok(j) => j,
+            Err(e) => {
+                warn!("web: cannot serialize the state ({e}); the last one stays");
+                return;
+            }
+        };
+        let frame = Arc::new(Frame {
+            seq,
+            json,
+            at: p.at,
+            games: p.games,
+        });
+        *lock(&self.latest) = Some(frame.clone());
+        let queue = self.queue;
+        lock(&self.viewers).retain(|v| match v.tx.try_send(frame.clone()) {
+            Ok(()) => true,
+            Err(TrySendError::Full(_)) => {
+                warn!(
+                    "web: viewer {} ({}) dropped: it fell {queue} updates behind",
+                    v.id, v.peer
+                );
+                if let Some(s) = &v.stream {
+                    let _ = s.shutdown(Shutdown::Both);
+                }
+                false
+            }
+            Err(TrySendError::Disconnected(_)) => false,
+        });
+    }
+
+    /// Drops every viewer (their streams end).
+    fn close_all(&self) {
+        lock(&self.viewers).clear();
+    }
+}
+
+/// The loop's end: hands states over without waiting. Dropping it ends
+/// the fan-out thread and every viewer's stream.
+pub struct Publisher {
+    hub: Arc<Hub>,
+    wake: Sender<()>,
+    games: Games,
+}
+
+impl Publisher {
+    /// A publisher for `hub`, with its fan-out thread.
+    pub fn start(hub: Arc<Hub>) -> Result<Publisher, String> {
+        let (wake, woken) = bounded::<()>(1);
+        let fan = hub.clone();
+        thread::Builder::new()
+            .name("web fan-out".into())
+            .spawn(move || {
+                let mut seq = 0;
+                while woken.recv().is_ok() {
+                    fan.fan_out(&mut seq);
+                    thread::sleep(SEND_EVERY);
+                }
+                fan.close_all();
+            })
+            .map_err(|e| format!("cannot start the web server's fan-out thread: {e}"))?;
+        Ok(Publisher {
+            hub,
+            wake,
+            games: Games::default(),
+        })
+    }
+
+    /// Game `number` has ended with this PGN text.
+    pub fn game_over(&mut self, number: u32, pgn: String) {
+        self.games.finish(GamePgn {
+            number,
+            text: pgn.into(),
+        });
+    }
+
+    /// Publishes `state`, true at `at`, with the games in progress `live`
+    /// (their numbers and PGN). Never blocks: a state not yet sent is
+    /// replaced.
+    pub fn publish(&mut self, state: WebState, live: Vec<(u32, PgnGame)>, at: Instant) {
+        *lock(&self.hub.pending) = Some(Pending {
+            state,
+            games: self.games.clone(),
+            live,
+            at,
+        });
+        let _ = self.wake.try_send(());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn peer() -> SocketAddr {
+        "127.0.0.1:1".parse().unwrap()
+    }
+
+    fn game(n: u32) -> GamePgn {
+        GamePgn {
+            number: n,
+            text: format!("game {n}").into(),
+        }
+    }
+
+    #[test]
+    fn games_keep_finished_then_live_and_a_finished_game_is_not_live_twice() {
+        let mut g = Games::default();
+        g.set_live(vec![game(1)]);
+        g.finish(game(1));
+        g.set_live(vec![game(1), game(2)]);
+        let numbers: Vec<u32> = g.all().map(|g| g.number).collect();
+        assert_eq!(numbers, [1, 2]);
+        assert_eq!(g.get(2).unwrap().text.as_ref(), "game 2");
+        assert!(g.get(3).is_none());
+    }
+
+    #[test]
+    fn the_oldest_games_go_past_the_limit() {
+        let mut g = Games::default();
+        for n in 1..=(GAMES_KEPT as u32 + 5) {
+            g.finish(game(n));
+        }
+        assert_eq!(g.all().count(), GAMES_KEPT);
+        assert_eq!(g.all().next().unwrap().number, 6);
+    }
+
+    #[test]
+    fn viewers_past_the_cap_are_refused() {
+        let hub = Hub::new(2, 4);
+        let _a = hub.join(peer(), None).unwrap();
+        let _b = hub.join(peer(), None).unwrap();
+        assert_eq!(hub.join(peer(), None).err(), Some(Full { max: 2 }));
+        hub.leave(_a.id);
+        assert!(hub.join(peer(), None).is_ok());
+    }
+
+    #[test]
+    fn a_viewer_that_falls_behind_is_dropped_and_the_others_go_on() {
+        let hub = Hub::new(10, 2);
+        let slow = hub.join(peer(), None).unwrap();
+        let quick = hub.join(peer(), None).unwrap();
+        let mut publisher = Publisher::start(hub.clone()).unwrap();
+        let mut got = Vec::new();
+        for n in 0..5u32 {
+            let state = WebState {
+                event: format!("e{n}"),
+                ..WebState::default()
+            };
+            publisher.publish(state, Vec::new(), Instant::now());
+            // The quick viewer reads each frame as it comes.
+            let f = quick.frames.recv_timeout(Duration::from_secs(5)).unwrap();
+            got.push(f.seq);
+        }
+        assert_eq!(got, [1, 2, 3, 4, 5]);
+        assert_eq!(hub.viewer_count(), 1, "the slow viewer is dropped");
+        // It keeps what was queued, then its stream ends.
+        let queued: Vec<u64> = slow.frames.iter().map(|f| f.seq).collect();
+        assert_eq!(queued, [1, 2]);
+        drop(publisher);
+        assert!(quick.frames.recv_timeout(Duration::from_secs(5)).is_err());
+    }
+
+    #[test]
+    fn a_late_viewer_starts_with_the_latest_state_and_its_age() {
+        let hub = Hub::new(10, 4);
+        let mut publisher = Publisher::start(hub.clone()).unwrap();
+        let at = Instant::now();
+        let pgn = PgnGame {
+            tags: vec![("White".into(), "w".into())],
+            ..PgnGame::default()
+        };
+        publisher.publish(WebState::default(), vec![(1, pgn)], at);
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while hub.latest().is_none() && Instant::now() < deadline {
+            thread::yield_now();
+        }
+        let t = hub.join(peer(), None).unwrap();
+        let f = t.frames.try_recv().unwrap();
+        assert!(f.games.get(1).unwrap().text.contains("[White \"w\"]"));
+        let env = f.envelope(at + Duration::from_millis(1500));
+        assert!(
+            env.starts_with("{\"seq\":1,\"age_ms\":1500,\"state\":{"),
+            "{env}"
+        );
+        let v: serde_json::Value = serde_json::from_str(&env).unwrap();
+        assert_eq!(v["state"]["boards"], serde_json::json!([]));
+    }
+}

@@ -1,0 +1,23 @@
+//! The audience's web view (`--http ADDR:PORT`): a read-only HTTP server
+//! at the edge. The session loop publishes a small state after every
+//! change ([`hub::Publisher`], which never waits); the server's own
+//! threads serve the page, the live stream of states (`/events`), the
+//! state (`/state.json`) and the games as PGN (`/games.pgn`,
+//! `/game/N.pgn`). See docs/web.md.
+//!
+//! * [`state`]: what the page shows, as serializable values (I/O-free);
+//! * [`hub`]: the slot between the loop and the server, and the viewers'
+//!   bounded queues;
+//! * [`http`]: request heads, routes and response heads (I/O-free);
+//! * [`server`]: the accept and connection threads;
+//! * `assets`: the page's files, built in.
+
+mod assets;
+pub mod http;
+pub mod hub;
+pub mod server;
+pub mod state;
+
+pub use hub::{GamePgn, Publisher};
+pub use server::{Limits, Served, serve};
+pub use state::{BoardState, WebState, board_of};

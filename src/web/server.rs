@@ -1,0 +1,309 @@
+//! The audience's HTTP server: an accept thread, and a thread per
+//! connection, both bounded. A request is read (at most
+//! [`http::MAX_HEAD`] bytes, within [`READ_WITHIN`]), answered and the
+//! connection closed; `/events` keeps its thread as a viewer of the
+//! [`Hub`] until the viewer goes, falls behind or cannot be written to
+//! within [`WRITE_WITHIN`].
+//!
+//! Why no HTTP server crate: tiny_http, the small blocking one, starts a
+//! thread for every connection with no cap and sets no socket timeouts,
+//! so a crowd of idle or unread connections would hold threads and memory
+//! without bound. The request head is parsed by `httparse` (hyper's
+//! parser); the rest is what this module does: caps, timeouts, routes.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::RecvTimeoutError;
+use log::{info, warn};
+
+use crate::web::assets::{asset, asset_path};
+use crate::web::http::{
+    self, Head, HeadError, Route, parse_head, response_head, route, sse_event, stream_head,
+    text_response,
+};
+use crate::web::hub::{Hub, Publisher};
+
+/// How long a client has to send its request head.
+pub const READ_WITHIN: Duration = Duration::from_secs(5);
+/// How long one write to a client may block before it is given up.
+pub const WRITE_WITHIN: Duration = Duration::from_secs(10);
+/// A comment line on the event stream this often, so that a viewer gone
+/// without a word is noticed.
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+/// The kernel's send buffer for a viewer's stream: small, so that a
+/// viewer that stops reading fills it (and then its queue) soon and is
+/// dropped, and so that each viewer holds little kernel memory.
+const STREAM_SEND_BUFFER: i32 = 32 * 1024;
+/// How long the page waits before reconnecting (the stream's `retry`).
+const RETRY_MS: u32 = 2_000;
+
+/// The server's bounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Viewers of `/events` at once.
+    pub viewers: usize,
+    /// Updates queued for one viewer before it is dropped as too slow.
+    pub queue: usize,
+    /// Other requests being served at once (the page, JSON, PGN).
+    pub requests: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            viewers: 256,
+            queue: 32,
+            requests: 32,
+        }
+    }
+}
+
+/// A running server: where it listens and the loop's publisher.
+pub struct Served {
+    pub addr: SocketAddr,
+    pub publisher: Publisher,
+}
+
+/// Binds `addr` (exactly that address; port 0 picks a free port) and
+/// starts the server's threads.
+pub fn serve(addr: &str, limits: Limits) -> Result<Served, String> {
+    let addrs: Vec<SocketAddr> = addr
+        .to_socket_addrs()
+        .map_err(|e| format!("--http {addr:?}: not an ADDRESS:PORT ({e})"))?
+        .collect();
+    let listener =
+        TcpListener::bind(&addrs[..]).map_err(|e| format!("--http {addr}: cannot listen: {e}"))?;
+    let bound = listener
+        .local_addr()
+        .map_err(|e| format!("--http {addr}: {e}"))?;
+    let hub = Hub::new(limits.viewers, limits.queue);
+    let publisher = Publisher::start(hub.clone())?;
+    let busy = Arc::new(AtomicUsize::new(0));
+    thread::Builder::new()
+        .name("web accept".into())
+        .spawn(move || accept(listener, hub, busy, limits.requests))
+        .map_err(|e| format!("cannot start the web server: {e}"))?;
+    info!("web: serving the audience on http://{bound}/");
+    Ok(Served {
+        addr: bound,
+        publisher,
+    })
+}
+
+/// Takes connections for ever; each gets a thread while fewer than `max`
+/// requests are being served, else a 503.
+fn accept(listener: TcpListener, hub: Arc<Hub>, busy: Arc<AtomicUsize>, max: usize) {
+    for conn in listener.incoming() {
+        let mut stream = match conn {
+            Ok(s) => s,
+            Err(e) => {
+                warn!("web: cannot accept a connection: {e}");
+                // Out of file descriptors, say: do not spin.
+                thread::sleep(Duration::from_millis(100));
+                continue;
+            }
+        };
+        let _ = stream.set_write_timeout(Some(WRITE_WITHIN));
+        let _ = stream.set_read_timeout(Some(READ_WITHIN));
+        let peer = stream
+            .peer_addr()
+            .unwrap_or_else(|_| SocketAddr::from(([0, 0, 0, 0], 0)));
+        if busy.fetch_add(1, Ordering::SeqCst) >= max {
+            busy.fetch_sub(1, Ordering::SeqCst);
+            warn!("web: {peer} refused: {max} requests are being served");
+            let _ = stream.write_all(text_response(503, "busy, try again", false).as_bytes());
+            continue;
+        }
+        let (hub, count) = (hub.clone(), busy.clone());
+        let spawned = thread::Builder::new()
+            .name("web client".into())
+            .spawn(move || handle(stream, peer, &hub, &count));
+        if let Err(e) = spawned {
+            busy.fetch_sub(1, Ordering::SeqCst);
+            warn!("web: {peer} refused: cannot start a thread: {e}");
+        }
+    }
+}
+
+/// Reads the request head; `None` if there is none to serve (an error
+/// response has been sent).
+fn read_head(stream: &mut TcpStream, peer: SocketAddr) -> Option<Head> {
+    let mut buf = Vec::with_capacity(1024);
+    let mut chunk = [0u8; 1024];
+    // The whole head within READ_WITHIN, not each read: a client that
+    // trickles a byte at a time does not keep its thread.
+    let deadline = Instant::now() + READ_WITHIN;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let read = if left.is_zero() {
+            Err(std::io::ErrorKind::TimedOut.into())
+        } else {
+            stream
+                .set_read_timeout(Some(left))
+                .and_then(|()| stream.read(&mut chunk))
+        };
+        let n = match read {
+            Ok(0) => return None,
+            Ok(n) => n,
+            Err(e) => {
+                let timed_out = matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                );
+                if timed_out {
+                    info!("web: {peer}: no request within {READ_WITHIN:?}");
+                    let _ = stream.write_all(text_response(408, "too slow", false).as_bytes());
+                }
+                return None;
+            }
+        };
+        buf.extend_from_slice(&chunk[..n]);
+        match parse_head(&buf) {
+            Ok(Some(head)) => return Some(head),
+            Ok(None) => {}
+            Err(e) => {
+                let (status, why) = match e {
+                    HeadError::TooLong => {
+                        (431, format!("request head over {} bytes", http::MAX_HEAD))
+                    }
+                    HeadError::Malformed(m) => (400, format!("not an HTTP request: {m}")),
+                };
+                info!("web: {peer}: {why}");
+                let _ = stream.write_all(text_response(status, &why, false).as_bytes());
+                return None;
+            }
+        }
+    }
+}
+
+/// Serves one connection; `busy` counts it until it is answered (a viewer
+/// is counted by the hub instead).
+fn handle(mut stream: TcpStream, peer: SocketAddr, hub: &Hub, busy: &AtomicUsize) {
+    let head = read_head(&mut stream, peer);
+    let Some(head) = head else {
+        busy.fetch_sub(1, Ordering::SeqCst);
+        return;
+    };
+    info!("web: {peer} {}", head.for_log());
+    let head_only = head.method == "HEAD";
+    let route = route(&head.method, &head.path, asset_path);
+    if route == Route::Events && !head_only {
+        busy.fetch_sub(1, Ordering::SeqCst);
+        stream_events(stream, peer, hub);
+        return;
+    }
+    let response = respond(&route, hub, head_only);
+    if let Err(e) = stream.write_all(&response) {
+        info!("web: {peer}: response not sent: {e}");
+    }
+    busy.fetch_sub(1, Ordering::SeqCst);
+}
+
+/// The whole response to a request other than the stream.
+fn respond(route: &Route, hub: &Hub, head_only: bool) -> Vec<u8> {
+    let ok = |content_type: &str, body: &[u8], cache: bool| {
+        let mut r = response_head(200, content_type, body.len(), cache).into_bytes();
+        if !head_only {
+            r.extend_from_slice(body);
+        }
+        r
+    };
+    let text = |status, body: &str| text_response(status, body, head_only).into_bytes();
+    let latest = hub.latest();
+    match route {
+        Route::Asset(path) => match asset(path) {
+            Some((content_type, body)) => ok(content_type, body, true),
+            None => text(404, "not found"),
+        },
+        Route::Events => ok("text/event-stream", b"", false),
+        Route::State => match latest {
+            Some(f) => ok(
+                "application/json",
+                f.envelope(Instant::now()).as_bytes(),
+                false,
+            ),
+            None => text(503, "no state yet"),
+        },
+        Route::Games => {
+            let mut all = String::new();
+            for g in latest.iter().flat_map(|f| f.games.all()) {
+                all.push_str(&g.text);
+            }
+            ok(
+                "application/x-chess-pgn; charset=utf-8",
+                all.as_bytes(),
+                false,
+            )
+        }
+        Route::Game(n) => match latest.as_ref().and_then(|f| f.games.get(*n)) {
+            Some(g) => ok(
+                "application/x-chess-pgn; charset=utf-8",
+                g.text.as_bytes(),
+                false,
+            ),
+            None => text(404, &format!("no game {n} (yet, or any more)")),
+        },
+        Route::NotFound => text(404, "not found"),
+        Route::MethodNotAllowed => text(405, "read-only: only GET and HEAD"),
+    }
+}
+
+/// Streams the state to a viewer until it goes, is dropped, or the
+/// session ends.
+fn stream_events(mut stream: TcpStream, peer: SocketAddr, hub: &Hub) {
+    small_send_buffer(&stream);
+    let ticket = match hub.join(peer, stream.try_clone().ok()) {
+        Ok(t) => t,
+        Err(full) => {
+            warn!("web: {peer} refused: {} viewers already", full.max);
+            let why = format!("too many viewers (at most {})", full.max);
+            let _ = stream.write_all(text_response(503, &why, false).as_bytes());
+            return;
+        }
+    };
+    let start = format!("{}retry: {RETRY_MS}\n\n", stream_head());
+    let mut alive = stream.write_all(start.as_bytes()).is_ok();
+    while alive {
+        let text = match ticket.frames.recv_timeout(KEEP_ALIVE) {
+            Ok(frame) => sse_event("state", &frame.envelope(Instant::now())),
+            Err(RecvTimeoutError::Timeout) => ": keep-alive\n\n".to_string(),
+            Err(RecvTimeoutError::Disconnected) => break,
+        };
+        alive = stream.write_all(text.as_bytes()).is_ok();
+    }
+    hub.leave(ticket.id);
+}
+
+/// Sets the stream's send buffer to [`STREAM_SEND_BUFFER`] (which also
+/// stops the kernel from growing it). Where that cannot be done, a slow
+/// viewer is still dropped, only later.
+#[cfg(unix)]
+fn small_send_buffer(stream: &TcpStream) {
+    use std::os::fd::AsRawFd;
+    let size: libc::c_int = STREAM_SEND_BUFFER;
+    // SAFETY: a valid socket descriptor, a pointer to a live c_int and
+    // its size, as setsockopt(2) asks.
+    let r = unsafe {
+        libc::setsockopt(
+            stream.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_SNDBUF,
+            (&size as *const libc::c_int).cast(),
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        )
+    };
+    if r != 0 {
+        log::debug!(
+            "web: cannot set a stream's send buffer: {}",
+            std::io::Error::last_os_error()
+        );
+    }
+}
+
+#[cfg(not(unix))]
+fn small_send_buffer(_: &TcpStream) {}
