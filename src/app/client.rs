@@ -236,6 +236,7 @@ pub fn serve<A: Answerer>(
                 }
             }
             LinkEventKind::Lost { reason, .. } => say(&format!("link lost: {reason}")),
+            LinkEventKind::Connected { peer, .. } => say(&format!("connected to {peer}")),
             LinkEventKind::Back { .. } => {
                 heard = false;
                 say("link back: signing on again");

@@ -476,6 +476,15 @@ fn link_input(
             outputs.transcript_note(at_ms, &format!("{}: link lost: {reason}", id.letter()));
             Some((Input::LinkLost { client: id, reason }, at_ms))
         }
+        LinkEventKind::Connected { peer, at_ms, .. } => {
+            // Who is on the other end goes on the record: the transcript
+            // and the journal (a note, not a core input).
+            let note = format!("{}: connected from {peer}", id.letter());
+            info!("{note}");
+            outputs.transcript_note(at_ms, &note);
+            outputs.journal_note(&note);
+            None
+        }
         LinkEventKind::Back { at_ms, .. } => {
             book.up = true;
             outputs.transcript_note(at_ms, &format!("{}: link back", id.letter()));
