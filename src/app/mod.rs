@@ -88,6 +88,7 @@ pub mod cbf;
 pub mod client;
 pub mod demo;
 pub mod epd;
+pub mod links;
 pub mod logging;
 pub mod options;
 pub mod output;

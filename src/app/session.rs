@@ -86,7 +86,8 @@ pub struct Session {
     pub links: Links,
     /// Where both links report.
     pub link_events: Receiver<LinkEvent<ClientId>>,
-    pub port_settings: ByClient<PortSettings>,
+    /// How each link is shown on the status line (`9600 8N1`, `TCP`).
+    pub line_views: ByClient<String>,
     /// The instant the links count their times from.
     pub epoch: Instant,
     pub outputs: Outputs,
@@ -105,7 +106,7 @@ pub fn run(session: Session) -> Outcome {
         mut core,
         links,
         link_events,
-        port_settings,
+        line_views,
         epoch,
         mut outputs,
         view,
@@ -160,7 +161,7 @@ pub fn run(session: Session) -> Outcome {
             && let Some(snap) = snap.as_ref()
             && dirty
         {
-            let links = link_views(&links, &books, &port_settings);
+            let links = link_views(&links, &books, &line_views);
             if let Err(e) = guard
                 .terminal()
                 .draw(|f| ui.render(f, snap, &links, now_ms()))
@@ -573,11 +574,11 @@ fn command_of(a: UiAction) -> Command {
 fn link_views(
     links: &Links,
     books: &ByClient<PortBook>,
-    settings: &ByClient<PortSettings>,
+    lines: &ByClient<String>,
 ) -> [LinkView; 2] {
     ClientId::BOTH.map(|id| LinkView {
         port: links[id].path().to_string(),
-        settings: settings[id].to_string(),
+        settings: lines[id].clone(),
         up: books[id].up,
         bytes_in: books[id].bytes_in,
         bytes_out: books[id].bytes_out,

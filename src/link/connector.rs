@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, select};
 
+use super::endpoint::Endpoint;
 use super::listen::SeatHandle;
 use super::open::{IO_TIMEOUT, OpenError, OpenErrorKind, open_port};
 use super::settings::PortSettings;
@@ -78,12 +79,40 @@ pub enum Connector {
         settings: PortSettings,
     },
     /// A TCP connection to `host:port`, made again with backoff when lost.
-    Connect { host: String, port: u16 },
+    Connect {
+        host: String,
+        port: u16,
+        /// A line written first on every new connection, before any
+        /// record (the client's password line).
+        hello: Option<String>,
+    },
     /// The connections a listener seats on this link.
     Seat(SeatHandle),
 }
 
 impl Connector {
+    /// The connector for a serial or `tcp://` endpoint, `hello` written
+    /// first on each TCP connection; `None` for `tcp-listen://`, whose
+    /// connectors come from [`listen`](super::listen()).
+    pub fn to(
+        endpoint: &Endpoint,
+        settings: PortSettings,
+        hello: Option<String>,
+    ) -> Option<Connector> {
+        match endpoint {
+            Endpoint::Serial(path) => Some(Connector::Serial {
+                path: path.clone(),
+                settings,
+            }),
+            Endpoint::Connect { host, port } => Some(Connector::Connect {
+                host: host.clone(),
+                port: *port,
+                hello,
+            }),
+            Endpoint::Listen(_) => None,
+        }
+    }
+
     /// The first connection: `Ok(None)` when there is none yet and the
     /// link starts down (a seat nobody took, a TCP server not up yet).
     /// An error is one that retrying will not mend: a serial port that
@@ -91,9 +120,9 @@ impl Connector {
     pub(super) fn first(&self) -> Result<Option<Connection>, OpenError> {
         match self {
             Connector::Serial { path, settings } => open_serial(path, settings).map(Some),
-            Connector::Connect { host, port } => {
+            Connector::Connect { host, port, hello } => {
                 let addrs = resolve(host, *port)?;
-                match connect(&addrs) {
+                match connect(&addrs, hello.as_deref()) {
                     Ok(c) => Ok(Some(c)),
                     Err(why) => {
                         log::info!("tcp://{host}:{port}: {why}; trying again");
@@ -118,12 +147,12 @@ impl Connector {
                 wait(stop, REOPEN_INTERVAL)?;
                 Some(open_serial(path, settings).map_err(|e| e.to_string()))
             }
-            Connector::Connect { host, port } => {
+            Connector::Connect { host, port, hello } => {
                 wait(stop, backoff(attempt))?;
                 Some(
                     resolve(host, *port)
                         .map_err(|e| e.reason)
-                        .and_then(|a| connect(&a)),
+                        .and_then(|a| connect(&a, hello.as_deref())),
                 )
             }
             Connector::Seat(seat) => select! {
@@ -209,11 +238,21 @@ fn resolve(host: &str, port: u16) -> Result<Vec<SocketAddr>, OpenError> {
 /// How long one connection attempt may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 
-fn connect(addrs: &[SocketAddr]) -> Result<Connection, String> {
+/// Connects to the first address that answers, and writes `hello` (with
+/// CR LF) on the new connection.
+fn connect(addrs: &[SocketAddr], hello: Option<&str>) -> Result<Connection, String> {
     let mut last = String::from("no address");
     for addr in addrs {
         match TcpStream::connect_timeout(addr, CONNECT_TIMEOUT) {
-            Ok(s) => return stream_connection(s, Vec::new()),
+            Ok(s) => {
+                let mut c = stream_connection(s, Vec::new())?;
+                if let Some(line) = hello {
+                    c.writer
+                        .write_all(format!("{line}\r\n").as_bytes())
+                        .map_err(|e| format!("connected to {addr}, but cannot write: {e}"))?;
+                }
+                return Ok(c);
+            }
             Err(e) => last = format!("cannot connect to {addr}: {e}"),
         }
     }
@@ -260,6 +299,7 @@ mod tests {
         let c = Connector::Connect {
             host: "no-such-host.invalid".into(),
             port: 7000,
+            hello: None,
         };
         let e = c.first().map(|_| ()).unwrap_err();
         assert!(e.to_string().contains("cannot resolve"), "{e}");
@@ -276,6 +316,7 @@ mod tests {
         let c = Connector::Connect {
             host: "127.0.0.1".into(),
             port,
+            hello: None,
         };
         assert!(c.first().unwrap().is_none());
     }

@@ -9,7 +9,9 @@
 //!   one connection at a time. With an expected name (`--name-a`), a seat
 //!   takes only a client that signs on with that `tcsi` name; otherwise
 //!   seats are taken in sign-on order, and a seat remembers the name it was
-//!   first taken by, so a program that comes back gets its own seat again.
+//!   first taken by, so a program that comes back gets its own seat again
+//!   (one that comes back under another name gets a free seat). So two
+//!   clients on one listener need two names.
 
 use crate::epd::line_check::{self, Checked};
 use crate::epd::{Fields, Operation, Record, RefCom, RefReq};
@@ -214,13 +216,9 @@ impl Seats {
                     .seats
                     .iter()
                     .position(|s| open(s) && s.holder.is_none());
-                // A client without a name may take back a seat last held
-                // by one without a name.
-                fresh.or_else(|| {
-                    self.seats
-                        .iter()
-                        .position(|s| open(s) && name.is_empty() && s.holder.as_deref() == Some(""))
-                })
+                // Else any free seat: a program that came back under
+                // another name (or none) is not locked out.
+                fresh.or_else(|| self.seats.iter().position(open))
             }
         };
         let Some(i) = pick else {
@@ -236,7 +234,7 @@ impl Seats {
                 if name.is_empty() {
                     String::new()
                 } else {
-                    format!(" of {name:?}")
+                    format!(" of {name:?} (two programs with one name? give each its own --name)")
                 }
             ));
         }
@@ -320,6 +318,9 @@ mod tests {
         assert_eq!(s.sign_on(Some("two")), Decision::Seat(1));
         assert_eq!(s.sign_on(Some("one")), Decision::Seat(0));
         assert!(s.occupied(0) && s.occupied(1));
+        // One comes back renamed: it gets the free seat.
+        s.freed(0);
+        assert_eq!(s.sign_on(Some("one v2")), Decision::Seat(0));
     }
 
     #[test]
