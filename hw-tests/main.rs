@@ -24,4 +24,5 @@ mod journal;
 mod kit;
 mod link;
 mod referee;
+mod tcp;
 mod wire;
