@@ -37,6 +37,17 @@ impl Net {
         }
     }
 
+    /// A referee listening, alpha on seat A and beta on seat B (each
+    /// thinking `think_ms`), their game started.
+    fn playing(think_ms: &str) -> Net {
+        let mut net = Net::new();
+        net.listen(&[]);
+        net.seated("alpha", "A", 1, &["--think-ms", think_ms]);
+        net.seated("beta", "B", 2, &["--think-ms", think_ms]);
+        net.wait_game();
+        net
+    }
+
     fn path(&self, name: &str) -> PathBuf {
         self.dir.path().join(name)
     }
@@ -130,6 +141,15 @@ impl Net {
             .wait_stdout(Duration::from_secs(60), "the game's start", |l| {
                 l.starts_with("game 1:")
             });
+    }
+
+    /// Waits until the transcript holds `n` lines from A.
+    fn wait_lines_from_a(&self, n: usize) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while self.transcript().matches("A < ").count() < n {
+            assert!(Instant::now() < deadline, "A never sent {n} lines");
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     /// Waits for the referee's log to say `what`.
@@ -267,18 +287,11 @@ fn a_tcp_client_plays_one_on_a_serial_cable() {
 
 #[test]
 fn a_client_killed_mid_game_reconnects_and_the_game_completes() {
-    let mut net = Net::new();
-    net.listen(&[]);
+    let mut net = Net::playing("30");
     let url = net.url();
-    let a = net.seated("alpha", "A", 1, &["--think-ms", "30"]);
-    net.seated("beta", "B", 2, &["--think-ms", "30"]);
-    net.wait_game();
+    let a = 0;
     // Let a few moves be played, then kill A and start it again.
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while net.transcript().matches("A < ").count() < 8 {
-        assert!(Instant::now() < deadline, "A never replied 8 times");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    net.wait_lines_from_a(8);
     let mut killed = net.clients.remove(a);
     killed.kill();
     net.wait_log("): link lost");
@@ -313,11 +326,7 @@ fn a_connection_from_an_address_not_allowed_is_closed_unread() {
 
 #[test]
 fn a_second_connection_cannot_steal_a_taken_seat() {
-    let mut net = Net::new();
-    net.listen(&[]);
-    net.seated("alpha", "A", 1, &["--think-ms", "20"]);
-    net.seated("beta", "B", 2, &["--think-ms", "20"]);
-    net.wait_game();
+    let mut net = Net::playing("20");
     let mut thief = TcpStream::connect(net.addr).expect("connect");
     thief.write_all(sign_on("alpha").as_bytes()).expect("write");
     let got = read_to_close(&mut thief);
@@ -372,12 +381,7 @@ fn rss_kib(pid: u32) -> u64 {
 
 #[test]
 fn idle_and_flooding_connections_do_not_stop_the_game() {
-    let mut net = Net::new();
-    net.listen(&[]);
-    let url = net.url();
-    net.client(&url, "alpha", 1, &["--think-ms", "10"]);
-    net.client(&url, "beta", 2, &["--think-ms", "10"]);
-    net.wait_game();
+    let mut net = Net::playing("10");
     let pid = net.referee().pid().expect("the referee runs");
     let before = rss_kib(pid);
     // 200 connections that say nothing (most are closed at once: at most
@@ -424,4 +428,33 @@ fn idle_and_flooding_connections_do_not_stop_the_game() {
         peak < before + 64 * 1024,
         "the referee grew from {before} KiB to {peak} KiB"
     );
+}
+
+#[test]
+fn a_resumed_referee_seats_the_reconnecting_clients_by_their_names() {
+    let mut net = Net::playing("30");
+    net.wait_lines_from_a(6);
+    net.referee().kill();
+    // The clients lose the referee and connect again with backoff; the new
+    // one seats them by the names the journal knows, whoever comes first.
+    let args: Vec<String> = vec![
+        "resume".into(),
+        text(&net.logs().join("journal.log")),
+        "--listen".into(),
+        net.addr.to_string(),
+        "--headless".into(),
+    ];
+    net.referee = Some(Proc::spawn("resumed referee", &argus_bin(), &args));
+    assert_eq!(net.finish(), [0, 0, 0]);
+    let games = net.games();
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].tag("White"), Some("alpha"));
+    let log = net.log();
+    for seat in ["\"alpha\": seat A", "\"beta\": seat B"] {
+        assert_eq!(
+            log.matches(seat).count(),
+            2,
+            "{seat} before and after:\n{log}"
+        );
+    }
 }
