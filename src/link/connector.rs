@@ -259,14 +259,31 @@ fn connect(addrs: &[SocketAddr], hello: Option<&str>) -> Result<Connection, Stri
     Err(last)
 }
 
+/// Silence on a TCP link after which the system starts probing the peer
+/// (keepalive); then a probe every [`KEEPALIVE_INTERVAL`]. A peer whose
+/// machine lost power or network is found dead within about a minute
+/// (the system's probe count, 9 on Linux), and its link is lost.
+pub const KEEPALIVE_IDLE: Duration = Duration::from_secs(10);
+
+/// The time between two keepalive probes.
+pub const KEEPALIVE_INTERVAL: Duration = Duration::from_secs(5);
+
+fn keepalive(s: &TcpStream) -> std::io::Result<()> {
+    let params = socket2::TcpKeepalive::new().with_time(KEEPALIVE_IDLE);
+    #[cfg(any(target_os = "linux", target_os = "macos", target_os = "windows"))]
+    let params = params.with_interval(KEEPALIVE_INTERVAL);
+    socket2::SockRef::from(s).set_tcp_keepalive(&params)
+}
+
 /// A TCP stream set up as a link's connection: TCP_NODELAY (a record goes
-/// out at once, not held back to fill a segment), reads and writes that
-/// time out after [`IO_TIMEOUT`] so the threads see a stop request, and a
-/// second handle for the writer.
+/// out at once, not held back to fill a segment), keepalive probes (a
+/// vanished peer is found dead), reads and writes that time out after
+/// [`IO_TIMEOUT`] so the threads see a stop request, and a second handle
+/// for the writer.
 pub(super) fn stream_connection(s: TcpStream, preread: Vec<u8>) -> Result<Connection, String> {
     let peer = s.peer_addr().ok();
-    let setup = s
-        .set_nodelay(true)
+    let setup = keepalive(&s)
+        .and_then(|()| s.set_nodelay(true))
         .and_then(|()| s.set_read_timeout(Some(IO_TIMEOUT)))
         .and_then(|()| s.set_write_timeout(Some(IO_TIMEOUT)))
         .and_then(|()| s.try_clone());
@@ -292,6 +309,17 @@ mod tests {
         assert_eq!(backoff(3), Duration::from_secs(1));
         assert_eq!(backoff(6), RECONNECT_MAX);
         assert_eq!(backoff(u64::MAX), RECONNECT_MAX);
+    }
+
+    #[test]
+    fn a_tcp_connection_has_nodelay_and_keepalive() {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let s = TcpStream::connect(l.local_addr().unwrap()).unwrap();
+        let c = stream_connection(s.try_clone().unwrap(), Vec::new()).unwrap();
+        assert_eq!(c.peer, l.local_addr().ok());
+        let r = socket2::SockRef::from(&s);
+        assert!(r.tcp_nodelay().unwrap());
+        assert!(r.keepalive().unwrap());
     }
 
     #[test]
