@@ -352,8 +352,13 @@ fn the_password_is_checked_and_never_recorded() {
     none.write_all(sign_on("no-pw").as_bytes()).expect("write");
     assert!(read_to_close(&mut none).contains("refcom disconnect;"));
     net.wait_log("signed on without the password");
-    // The right one: a whole game.
+    // argus client with a wrong password says it was refused.
     let url = net.url();
+    let wrong = net.client(&url, "gamma", 3, &["--password", "nope"]);
+    assert_eq!(net.clients[wrong].wait_exit(Duration::from_secs(20)), 0);
+    let said = net.clients.remove(wrong).stderr_text();
+    assert!(said.contains("the referee refused this client"), "{said}");
+    // The right one: a whole game.
     let pw = ["--password", "s3cret-pw", "--think-ms", "0"];
     net.client(&url, "alpha", 1, &pw);
     net.client(&url, "beta", 2, &pw);

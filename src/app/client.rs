@@ -213,6 +213,7 @@ pub fn serve<A: Answerer>(
         };
         match ev.kind {
             LinkEventKind::Line { text, .. } => {
+                let first = !heard;
                 heard = true;
                 let record = match check::verify(&text) {
                     Checked::Valid(payload) => payload,
@@ -244,6 +245,15 @@ pub fn serve<A: Answerer>(
                         }
                         Action::Send(r) => send(r)?,
                         Action::Log(s) => say(&s),
+                        Action::Disconnect if first => {
+                            // Over TCP, what a listener sends a connection
+                            // it refuses; on a cable, a match already over.
+                            say("disconnect before anything else: the referee refused this \
+                                 client or has no match for it (over TCP: a wrong or missing \
+                                 --password, a seat taken by a program of the same name, or \
+                                 a name it does not expect; its log says which)");
+                            return Ok(());
+                        }
                         Action::Disconnect => {
                             say("disconnect: the referee ended the session");
                             return Ok(());
