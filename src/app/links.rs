@@ -41,8 +41,8 @@ impl EndpointArgs {
 pub struct NetOptions {
     /// Listen on ADDR:PORT for both clients (instead of PORT_A and
     /// PORT_B): the first to sign on is A, the second B; with --name-a and
-    /// --name-b, each seat takes only the client that signs on with that
-    /// tcsi name. Give the machine's LAN address (e.g. 192.168.1.5:7000);
+    /// --name-b (on resume: the names the journal knows), each seat takes
+    /// only the client that signs on with that tcsi name. Give the machine's LAN address (e.g. 192.168.1.5:7000);
     /// 0.0.0.0 listens on every network the machine is on.
     #[arg(long, value_name = "ADDR:PORT")]
     pub listen: Option<String>,
