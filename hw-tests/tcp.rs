@@ -250,6 +250,13 @@ fn two_clients_play_a_whole_match_over_tcp() {
         2,
         "each client's address is in the transcript:\n{transcript}"
     );
+    let shown = net.referee().stdout_lines();
+    assert!(
+        shown
+            .iter()
+            .any(|l| l.starts_with("B: connected from 127.0.0.1:")),
+        "the headless output names each peer: {shown:?}"
+    );
     let journal = net.journal();
     assert!(journal.contains(&format!("set port-a tcp-listen://{}", net.addr)));
     // No baud rate: the line's wire-time credit is zero.

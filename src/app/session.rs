@@ -482,6 +482,7 @@ fn link_input(
             // and the journal (a note, not a core input).
             let note = format!("{}: connected from {peer}", id.letter());
             info!("{note}");
+            outputs.headless_line(&note);
             outputs.transcript_note(at_ms, &note);
             outputs.journal_note(&note);
             None
