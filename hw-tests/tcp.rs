@@ -470,3 +470,39 @@ fn a_resumed_referee_seats_the_reconnecting_clients_by_their_names() {
         );
     }
 }
+
+#[test]
+fn a_seated_client_that_floods_lines_does_not_grow_the_referee() {
+    let mut net = Net::new();
+    net.listen(&[]);
+    net.seated("alpha", "A", 1, &["--think-ms", "0"]);
+    let mut flood = TcpStream::connect(net.addr).expect("connect");
+    flood
+        .write_all(sign_on("flood").as_bytes())
+        .expect("sign on");
+    net.wait_log("signed on as \"flood\": seat B");
+    let pid = net.referee().pid().expect("the referee runs");
+    let before = rss_kib(pid);
+    // Short bad lines as fast as the socket takes them, for 2 s: each
+    // is rejected; the referee reads them no faster than it handles them.
+    flood
+        .set_write_timeout(Some(Duration::from_millis(200)))
+        .ok();
+    let lines = "refreq nonsense;\r\n".repeat(4096);
+    let (mut peak, mut sent) = (before, 0usize);
+    let end = Instant::now() + Duration::from_secs(2);
+    while Instant::now() < end {
+        if let Ok(n) = flood.write(lines.as_bytes()) {
+            sent += n;
+        }
+        peak = peak.max(rss_kib(pid));
+    }
+    assert!(sent > 1 << 20, "the flood sent only {sent} bytes");
+    assert!(net.referee().running(), "the referee survived the flood");
+    assert!(
+        peak < before + 64 * 1024,
+        "the referee grew from {before} KiB to {peak} KiB under {sent} bytes of flood"
+    );
+    net.referee().interrupt();
+    assert_eq!(net.referee().wait_exit(Duration::from_secs(60)), 3);
+}

@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use std::time::Instant;
 
 use clap::Args;
-use crossbeam_channel::{Receiver, unbounded};
+use crossbeam_channel::{Receiver, bounded};
 
 use crate::app::session::Links;
 use crate::app::start;
@@ -35,6 +35,10 @@ impl EndpointArgs {
             .endpoints([self.port_a.as_deref(), self.port_b.as_deref()])
     }
 }
+
+/// Link events that may wait for the session loop; then the links' reader
+/// threads wait (see [`Link::open`]).
+pub const LINK_EVENTS: usize = 4096;
 
 /// The network options of `argus referee` and `argus resume`.
 #[derive(Debug, Clone, Default, Args)]
@@ -144,7 +148,10 @@ pub fn open_links(
             },
         )
     })?;
-    let (tx, rx) = unbounded();
+    // Bounded: a client that floods over TCP (no baud rate holds it back)
+    // waits in its socket's buffer, and then in its own kernel's, instead
+    // of growing the referee's memory; nothing is lost.
+    let (tx, rx) = bounded(LINK_EVENTS);
     let b = connectors.pop().ok_or("no connector for client B")?;
     let a = connectors.pop().ok_or("no connector for client A")?;
     let open = |id: ClientId, c: Connector, e: &Endpoint| {

@@ -241,6 +241,9 @@ pub fn run(session: Session) -> Outcome {
         println!("{}", core.summary());
         println!("stats: {}", core.stats().line());
     }
+    // No more events are read: a reader blocked on a full (bounded) event
+    // channel is released before its link is closed and joined.
+    drop(link_events);
     for l in links.into_array() {
         l.close();
     }
