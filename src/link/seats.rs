@@ -138,9 +138,7 @@ impl<'a> Greeting<'a> {
             );
         }
         let name = match record.tcsi() {
-            Ok(Some((_, name))) => {
-                Some(crate::text::strip_control(&name).trim().to_string()).filter(|n| !n.is_empty())
-            }
+            Ok(Some((_, name))) => Some(crate::text::client_name(&name)).filter(|n| !n.is_empty()),
             _ => None,
         };
         Step::SignedOn { name }
@@ -364,6 +362,14 @@ mod tests {
         let mut none = Greeting::new(Some("s3cret"), 0);
         assert!(
             matches!(none.line(&sign_on("x")), Step::Refuse(w) if w.contains("without the password"))
+        );
+        // The name as the core keeps it (a resumed referee expects that).
+        let long = "N".repeat(100);
+        assert_eq!(
+            Greeting::new(None, 0).line(&sign_on(&long)),
+            Step::SignedOn {
+                name: Some(crate::text::client_name(&long))
+            }
         );
         // Without --password a password line is read and ignored.
         let mut open = Greeting::new(None, 0);
