@@ -718,3 +718,30 @@ scenario!(
         ..Case::black("flood")
     }
 );
+
+// ----- tablebase adjudication (`--syzygy`, the 3-piece tables in fixtures) ----
+
+const SYZYGY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/hw-tests/fixtures/syzygy");
+
+scenario!(
+    a_won_ending_adjudicated_by_the_tables,
+    Case {
+        sides: [GOOD, GOOD],
+        referee: &["--syzygy", SYZYGY],
+        openings: Some(("krk.epd", "8/8/8/4k3/8/8/8/R3K3 w - -\n")),
+        outcome: Some(("1-0", "adjudication")),
+        stdout: &["White wins by adjudication: KRvK is won in the Syzygy tables"],
+        ..Case::black("")
+    }
+);
+scenario!(
+    a_drawn_ending_adjudicated_by_the_tables,
+    Case {
+        sides: [GOOD, GOOD],
+        referee: &["--syzygy", SYZYGY],
+        openings: Some(("kpk.epd", "k7/8/8/8/8/8/P7/K7 w - -\n")),
+        outcome: Some(("1/2-1/2", "adjudication")),
+        stdout: &["draw by adjudication: KPvK is drawn in the Syzygy tables"],
+        ..Case::black("")
+    }
+);

@@ -150,8 +150,19 @@ fn play(a: Side, b: Side, referee_flags: &[&str], supervise: bool) -> Played {
             break s;
         }
         if Instant::now() > deadline {
-            let log = std::fs::read_to_string(&app_log).unwrap_or_default();
-            panic!("the match did not finish in time; referee log:\n{log}");
+            let read = |p: &Path| std::fs::read_to_string(p).unwrap_or_default();
+            let mut told = format!(
+                "the match did not finish in time; referee log:\n{}",
+                read(&app_log)
+            );
+            for n in ["a", "b"] {
+                told += &format!(
+                    "\nclient {n} output:\n{}\nengine {n} log:\n{}",
+                    read(&d.join(format!("client-{n}.out"))),
+                    read(&d.join(format!("engine-{n}.log")))
+                );
+            }
+            panic!("{told}");
         }
         if supervise {
             let log = std::fs::read_to_string(&app_log).unwrap_or_default();
@@ -573,4 +584,37 @@ fn an_illegal_engine_move_is_a_fault_and_the_engine_is_restarted() {
             .file("logs/argus.log")
             .contains("B: cheat reported a fault")
     );
+}
+
+/// An engine whose first start hangs in the handshake (it says nothing)
+/// is started once more, and the bridge is ready with the second one.
+#[test]
+fn an_engine_whose_first_start_hangs_is_started_once_more() {
+    use argus::client::engine::{
+        Bridge, CommandLine, EngineLog, EngineSettings, Protocol, Untimed,
+    };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let script = dir.path().join("engine.sh");
+    let marker = dir.path().join("started-once");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nif [ ! -e '{m}' ]; then touch '{m}'; exec sleep 60; fi\nexec '{e}'\n",
+            m = marker.display(),
+            e = fixture("uci-random").display()
+        ),
+    )
+    .expect("write the script");
+    let settings = EngineSettings {
+        command: CommandLine::parse(&format!("sh {}", script.display())).unwrap(),
+        protocol: Protocol::Uci,
+        options: Vec::new(),
+        untimed: Untimed::Depth(1),
+        margin: Duration::from_secs(5),
+        depth_wait: Duration::from_secs(30),
+        log: EngineLog::none(),
+    };
+    let bridge = Bridge::start(settings, None).unwrap_or_else(|f| panic!("{f}"));
+    assert!(marker.exists(), "the first start never ran");
+    assert!(!bridge.name().is_empty());
 }

@@ -11,6 +11,7 @@
 //! * [`journal`]: the core's inputs on disk: resume after a crash, watch.
 //! * [`link`]: serial ports, the line framer, reader and writer threads.
 //! * [`stats`]: match statistics: Elo with its error, LOS, pentanomial counts, SPRT.
+//! * [`tournament`]: the tournament core: schedule, boards, standings, report, journal.
 //! * [`mix`]: stable 64-bit mixing (SplitMix64) for seeded, repeatable choices.
 //! * [`display`]: the ratatui board view.
 //! * [`client`]: the reference client and its movers.
@@ -31,3 +32,4 @@ pub mod record;
 pub mod referee;
 pub mod stats;
 pub mod text;
+pub mod tournament;

@@ -98,5 +98,6 @@ pub mod resume;
 pub mod session;
 pub mod signals;
 pub mod start;
+pub mod syzygy;
 pub mod watch;
 pub mod wire;

@@ -12,6 +12,7 @@ use serde::Deserialize;
 use shakmaty::Chess;
 
 use crate::app::links::EndpointArgs;
+use crate::app::syzygy::Syzygy;
 use crate::client::MoverKind;
 use crate::client::engine::{CommandLine, EngineLog, EngineSettings, Protocol, Untimed};
 use crate::clock::{TimeControl, parse_friendly};
@@ -211,6 +212,11 @@ pub struct MatchOptions {
     /// [twosided]` (cutechess-cli's -resign).
     #[arg(long, value_name = "SPEC")]
     pub resign_adjudication: Option<String>,
+    /// Adjudicate a game once its position is in these Syzygy endgame
+    /// tables (a directory, or several joined by ':'): won, lost or drawn
+    /// with best play, a win the 50-move rule spoils counting as a draw.
+    #[arg(long, value_name = "DIR")]
+    pub syzygy: Option<String>,
 }
 
 impl MatchOptions {
@@ -238,6 +244,7 @@ impl MatchOptions {
             max_moves: self.max_moves.or(f.max_moves),
             draw_adjudication: self.draw_adjudication.or(f.draw_adjudication),
             resign_adjudication: self.resign_adjudication.or(f.resign_adjudication),
+            syzygy: self.syzygy.or(f.syzygy),
         }
     }
 }
@@ -624,6 +631,12 @@ pub fn plan(
         sprt: parse_spec("--sprt", m.sprt.as_deref())?,
         draw_adjudication: parse_spec("--draw-adjudication", m.draw_adjudication.as_deref())?,
         resign_adjudication: parse_spec("--resign-adjudication", m.resign_adjudication.as_deref())?,
+        // Opened here only to refuse a directory without tables before
+        // anything starts; the session opens them for the match.
+        syzygy: match m.syzygy {
+            Some(dirs) => Some(Syzygy::open(&dirs)?.paths().to_string()),
+            None => None,
+        },
     };
     Ok(RefereePlan {
         ports,

@@ -2,6 +2,7 @@
 //! out. One thread, blocking on a crossbeam `select!` over the links'
 //! events, the keyboard, Ctrl-C and the core's next deadline; no busy loop.
 
+use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -10,6 +11,7 @@ use log::{info, warn};
 
 use crate::app::output::{Outputs, wants_checkpoint};
 use crate::app::signals::Stop;
+use crate::app::syzygy::Syzygy;
 use crate::app::{Ending, Failure, Outcome};
 use crate::display::{
     InputEvent, InputThread, LinkView, Role, TerminalGuard, Ui, UiAction, next_redraw_in,
@@ -117,6 +119,8 @@ pub fn run(session: Session) -> Outcome {
         up: true,
         ..PortBook::default()
     });
+    let syzygy = open_tables(core.settings().syzygy.as_deref(), &mut outputs);
+    let syzygy = syzygy.as_ref();
     let base = resumed_at.unwrap_or(0);
     let now_ms = || base.saturating_add(epoch.elapsed().as_millis() as u64);
 
@@ -139,11 +143,15 @@ pub fn run(session: Session) -> Outcome {
     let mut keys: Receiver<InputEvent> = if board.is_some() { key_rx } else { never() };
 
     if let Some(t) = resumed_at {
+        let edges = Edges {
+            links: &links,
+            syzygy,
+        };
         hand_to_core(
             Input::Resumed,
             t,
             &mut core,
-            &links,
+            edges,
             &mut books,
             &mut outputs,
         );
@@ -230,7 +238,11 @@ pub fn run(session: Session) -> Outcome {
             }
             // The session ended before the match was played out.
             ended_early |= matches!(input, Input::Supervisor(Command::EndSession));
-            dirty |= hand_to_core(input, at, &mut core, &links, &mut books, &mut outputs);
+            let edges = Edges {
+                links: &links,
+                syzygy,
+            };
+            dirty |= hand_to_core(input, at, &mut core, edges, &mut books, &mut outputs);
         }
     }
     let had_board = board.is_some();
@@ -309,6 +321,48 @@ fn key_command(ev: InputEvent, ui: Option<&mut Ui>, snap: Option<&Snapshot>) -> 
     }
 }
 
+/// What the core's outputs go out through, and what answers them at once.
+#[derive(Clone, Copy)]
+struct Edges<'a> {
+    links: &'a Links,
+    /// The endgame tables, probed after each move (`--syzygy`).
+    syzygy: Option<&'a Syzygy>,
+}
+
+/// Opens the endgame tables the settings name, if any. A resumed match
+/// whose tables are gone goes on without them, and says so.
+fn open_tables(dirs: Option<&str>, outputs: &mut Outputs) -> Option<Syzygy> {
+    match Syzygy::open(dirs?) {
+        Ok(t) => {
+            info!(
+                "Syzygy tables in {} (up to {} pieces)",
+                t.paths(),
+                t.max_pieces()
+            );
+            Some(t)
+        }
+        Err(e) => {
+            let told = format!("{e}; the match goes on without tablebase adjudication");
+            warn!("{told}");
+            outputs.headless_line(&told);
+            None
+        }
+    }
+}
+
+/// The tables' verdict on the game's position after a move, if they have
+/// one. A table that cannot be read is logged and the game goes on.
+fn probe_tables(syzygy: Option<&Syzygy>, core: &Referee) -> Option<Input> {
+    let (pos, ply) = core.position_in_play()?;
+    match syzygy?.probe(pos, ply) {
+        Ok(verdict) => verdict.map(Input::Tablebase),
+        Err(e) => {
+            warn!("{e}; no tablebase adjudication for this position");
+            None
+        }
+    }
+}
+
 /// Hands one input to the core: journaled (and synced) first, then its
 /// outputs carried out, then the journal's checkpoint if a move was played
 /// or a game ended. Returns whether there were outputs.
@@ -316,15 +370,17 @@ fn hand_to_core(
     input: Input,
     at: u64,
     core: &mut Referee,
-    links: &Links,
+    edges: Edges,
     books: &mut ByClient<PortBook>,
     outputs: &mut Outputs,
 ) -> bool {
     // A record the link refuses is an input too (the core must not wait
-    // for it to leave): it is fed right after the input that sent it.
+    // for it to leave): it is fed right after the input that sent it; so
+    // is the tables' verdict on a move just played.
+    let links = edges.links;
     let mut any = false;
-    let mut next = Some(input);
-    while let Some(input) = next.take() {
+    let mut queue = VecDeque::from([input]);
+    while let Some(input) = queue.pop_front() {
         // Events from different threads can arrive slightly out of time order
         // (a link event stamped just before a timer that was handled first):
         // the core takes such a time as its current one, and the journal must
@@ -338,6 +394,7 @@ fn hand_to_core(
         let outs = core.handle(input, at);
         any |= !outs.is_empty();
         let checkpoint = wants_checkpoint(&outs);
+        let moved = outs.iter().any(|o| matches!(o, Output::MoveMade { .. }));
         if outs.iter().any(|o| {
             matches!(
                 o,
@@ -373,13 +430,16 @@ fn hand_to_core(
                 refused.get_or_insert(Input::Refused { to, seq });
             }
         }
+        queue.extend(refused);
         for o in others {
             carry_out(o, core, outputs, at);
         }
         if checkpoint {
             outputs.journal_checkpoint(core, at);
         }
-        next = refused;
+        if moved && let Some(verdict) = probe_tables(edges.syzygy, core) {
+            queue.push_back(verdict);
+        }
     }
     any
 }

@@ -6,9 +6,6 @@
 //! the empty text is written `-` (and the text `-` as `\x2d`). So any text
 //! round-trips, and a line is always one line. See docs/journal.md.
 
-use std::fmt::Write as _;
-
-use crate::journal::checksum::line_check;
 use crate::record::escape::{escape_field, unescape};
 use crate::referee::{ClientId, Command, Input, Verdict};
 
@@ -76,6 +73,17 @@ pub fn token(text: &str) -> String {
     }
 }
 
+/// `head` followed by each of `texts` as a token: the form of every line
+/// that ends in a list (`set KEY VALUE...`, `opening SOURCE FEN UCI...`).
+pub(crate) fn with_tokens<'a>(head: String, texts: impl IntoIterator<Item = &'a String>) -> String {
+    let mut s = head;
+    for t in texts {
+        s.push(' ');
+        s.push_str(&token(t));
+    }
+    s
+}
+
 /// Reads a token written by [`token`].
 pub fn untoken(t: &str) -> Result<String, String> {
     if t == "-" {
@@ -90,21 +98,9 @@ impl Entry {
         match self {
             Entry::Magic { version, writer } => format!("{MAGIC} {version} {}", token(writer)),
             Entry::Session(id) => format!("session {}", token(id)),
-            Entry::Set { key, values } => {
-                let mut s = format!("set {}", token(key));
-                for v in values {
-                    s.push(' ');
-                    s.push_str(&token(v));
-                }
-                s
-            }
+            Entry::Set { key, values } => with_tokens(format!("set {}", token(key)), values),
             Entry::Opening { source, fen, moves } => {
-                let mut s = format!("opening {} {}", token(source), token(fen));
-                for m in moves {
-                    s.push(' ');
-                    s.push_str(&token(m));
-                }
-                s
+                with_tokens(format!("opening {} {}", token(source), token(fen)), moves)
             }
             Entry::Begin => "begin".into(),
             Entry::Epoch { at, unix_ms } => format!("epoch {at} {unix_ms}"),
@@ -121,16 +117,6 @@ impl Entry {
             Entry::Saved { game } => format!("pgn {game}"),
             Entry::Note(text) => format!("note {}", token(text)),
         }
-    }
-
-    /// The whole line (without its line end) following a line whose check
-    /// was `previous`, and this line's check.
-    pub fn line(&self, previous: u32) -> (String, u32) {
-        let payload = self.payload();
-        let check = line_check(previous, &payload);
-        let mut line = payload;
-        let _ = write!(line, " {check:08x}");
-        (line, check)
     }
 
     /// Reads a payload (a line without its check). The error says what is
@@ -212,6 +198,7 @@ fn input_payload(input: &Input) -> String {
         Input::LinkBack { client } => format!("back {}", client_token(*client)),
         Input::Timer => "timer".into(),
         Input::Resumed => "resumed".into(),
+        Input::Tablebase(v) => format!("tablebase {v}"),
         Input::Supervisor(cmd) => match cmd {
             Command::Pause => "cmd pause".into(),
             Command::Resume => "cmd resume".into(),
@@ -255,6 +242,12 @@ fn parse_input(t: &mut Tokens<'_>) -> Result<Input, String> {
         },
         "timer" => Input::Timer,
         "resumed" => Input::Resumed,
+        "tablebase" => {
+            let ply: u64 = t.number("the ply")?;
+            let material = t.word("the material")?;
+            let outcome = t.word("the outcome")?;
+            Input::Tablebase(format!("{ply} {material} {outcome}").parse()?)
+        }
         "cmd" => Input::Supervisor(match t.word("the command")? {
             "pause" => Command::Pause,
             "resume" => Command::Resume,
@@ -275,18 +268,18 @@ fn parse_input(t: &mut Tokens<'_>) -> Result<Input, String> {
 
 /// The tokens of a payload, one at a time, with errors that say which
 /// field was missing or bad.
-struct Tokens<'a> {
+pub(crate) struct Tokens<'a> {
     parts: std::str::Split<'a, char>,
 }
 
 impl<'a> Tokens<'a> {
-    fn new(payload: &'a str) -> Tokens<'a> {
+    pub(crate) fn new(payload: &'a str) -> Tokens<'a> {
         Tokens {
             parts: payload.split(' '),
         }
     }
 
-    fn word(&mut self, what: &str) -> Result<&'a str, String> {
+    pub(crate) fn word(&mut self, what: &str) -> Result<&'a str, String> {
         match self.parts.next() {
             Some("") => Err(format!("empty field where {what} should be")),
             Some(w) => Ok(w),
@@ -294,11 +287,11 @@ impl<'a> Tokens<'a> {
         }
     }
 
-    fn text(&mut self, what: &str) -> Result<String, String> {
+    pub(crate) fn text(&mut self, what: &str) -> Result<String, String> {
         untoken(self.word(what)?).map_err(|e| format!("{what}: {e}"))
     }
 
-    fn number<N: std::str::FromStr>(&mut self, what: &str) -> Result<N, String> {
+    pub(crate) fn number<N: std::str::FromStr>(&mut self, what: &str) -> Result<N, String> {
         let w = self.word(what)?;
         if !w.bytes().all(|b| b.is_ascii_digit()) {
             return Err(format!("{what} {w:?} is not a number"));
@@ -315,7 +308,7 @@ impl<'a> Tokens<'a> {
         }
     }
 
-    fn rest(&mut self) -> Result<Vec<String>, String> {
+    pub(crate) fn rest(&mut self) -> Result<Vec<String>, String> {
         let mut v = Vec::new();
         for w in self.parts.by_ref() {
             if w.is_empty() {
@@ -326,7 +319,7 @@ impl<'a> Tokens<'a> {
         Ok(v)
     }
 
-    fn end(&mut self) -> Result<(), String> {
+    pub(crate) fn end(&mut self) -> Result<(), String> {
         match self.parts.next() {
             None => Ok(()),
             Some(w) => Err(format!("unexpected {w:?} at the end of the line")),
@@ -396,6 +389,7 @@ mod tests {
             Input::Supervisor(Command::AbortGame),
             Input::Supervisor(Command::RestartClient(ClientId::B)),
             Input::Supervisor(Command::EndSession),
+            Input::Tablebase("61 KQvKR cursed-0-1".parse().unwrap()),
         ];
         for (i, input) in inputs.into_iter().enumerate() {
             round_trip(&Entry::Input {

@@ -64,11 +64,12 @@ const OUTPUT_KEYS: [&str; 7] = [
 
 /// Settings added after the first journals were written: optional too,
 /// and off when absent (as they were then).
-const LATER_KEYS: [&str; 4] = [
+const LATER_KEYS: [&str; 5] = [
     "max-moves",
     "sprt",
     "draw-adjudication",
     "resign-adjudication",
+    "syzygy",
 ];
 
 /// A key a header may lack.
@@ -148,6 +149,7 @@ impl Header {
             max_moves,
             draw_adjudication,
             resign_adjudication,
+            syzygy,
         } = &self.settings;
         let set = |key: &str, values: Vec<String>| Entry::Set {
             key: key.into(),
@@ -208,6 +210,7 @@ impl Header {
             set("sprt", spaceless(sprt)),
             set("draw-adjudication", spaceless(draw_adjudication)),
             set("resign-adjudication", spaceless(resign_adjudication)),
+            set("syzygy", optional(syzygy)),
             set(
                 "link",
                 vec![
@@ -432,6 +435,7 @@ impl HeaderBuilder {
                         Some(v) => Some(v.parse().map_err(|e: String| bad(&e))?),
                     }
                 }
+                "syzygy" => s.syzygy = opt()?,
                 "link" => port = parse_port(values).map_err(|e| bad(&e))?,
                 "output-pgn" => output.pgn = opt()?.map(PathBuf::from),
                 "output-live-pgn" => output.live_pgn = opt()?.map(PathBuf::from),
@@ -573,6 +577,7 @@ mod tests {
                 max_moves: Some(120),
                 draw_adjudication: Some("movenumber=40 movecount=8 score=10".parse().unwrap()),
                 resign_adjudication: Some("movecount=3 score=400 twosided".parse().unwrap()),
+                syzygy: Some("/srv/syzygy 3-4-5:/srv/syzygy/6".into()),
                 sprt: Some(
                     "elo0=-1.5 elo1=3.25 alpha=0.1 beta=0.05 model=logistic"
                         .parse()
@@ -704,6 +709,7 @@ mod tests {
         assert!(h.settings.max_moves.is_some() && h.settings.sprt.is_some());
         assert!(h.settings.draw_adjudication.is_some());
         assert!(h.settings.resign_adjudication.is_some());
+        assert!(h.settings.syzygy.is_some());
         let mut b = HeaderBuilder::default();
         for e in h.entries() {
             if matches!(&e, Entry::Set { key, .. } if is_optional(key)) {
@@ -715,6 +721,7 @@ mod tests {
                 assert!(back.settings.sprt.is_none());
                 assert_eq!(back.settings.draw_adjudication, None);
                 assert_eq!(back.settings.resign_adjudication, None);
+                assert_eq!(back.settings.syzygy, None);
                 return;
             }
         }

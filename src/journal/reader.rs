@@ -62,16 +62,142 @@ impl fmt::Display for Torn {
     }
 }
 
-/// Checks journal lines in order and turns them into entries.
+/// The framing every argus journal shares (the match's and the
+/// tournament's): lines checked in order against the chain, counted, and
+/// the rule for a bad line (held back: torn if it is the last, damage if
+/// anything follows it).
 #[derive(Debug)]
-pub struct Decoder {
+pub struct LineChain {
     chain: u32,
     lines: usize,
     /// Bytes of the good lines so far.
     offset: u64,
-    header: Option<HeaderBuilder>,
     /// A bad line, held back: it is only torn if nothing follows it.
     held: Option<(usize, String, u64)>,
+}
+
+impl Default for LineChain {
+    fn default() -> LineChain {
+        LineChain {
+            chain: CHAIN_START,
+            lines: 0,
+            offset: 0,
+            held: None,
+        }
+    }
+}
+
+impl LineChain {
+    /// Good lines so far.
+    pub fn lines(&self) -> usize {
+        self.lines
+    }
+
+    /// The check of the last good line (to append after it).
+    pub fn chain(&self) -> u32 {
+        self.chain
+    }
+
+    /// Bytes of the good lines so far, line ends included.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Forgets a bad line held back.
+    pub fn drop_held(&mut self) {
+        self.held = None;
+    }
+
+    /// Takes one line, without its `\n`: its payload, or `None` when it is
+    /// bad and held back. A line after a held one is an error (the journal
+    /// is damaged).
+    pub fn push<'a>(&mut self, line: &'a [u8]) -> Result<Option<&'a str>, JournalError> {
+        if let Some((n, reason, _)) = self.held.take() {
+            return Err(JournalError::new(
+                n,
+                format!("{reason}; the journal is damaged (lines follow it)"),
+            ));
+        }
+        match check_line(self.chain, line) {
+            Ok((payload, check)) => {
+                self.chain = check;
+                self.lines += 1;
+                self.offset += line.len() as u64 + 1;
+                Ok(Some(payload))
+            }
+            Err(reason) => {
+                self.held = Some((self.lines + 1, reason, self.offset));
+                Ok(None)
+            }
+        }
+    }
+
+    /// The end of the journal: `tail` is what follows the last line end
+    /// (empty if the file ends with one). Returns the torn last line, if
+    /// any.
+    pub fn finish(&mut self, tail: &[u8]) -> Result<Option<Torn>, JournalError> {
+        match (self.held.take(), tail.is_empty()) {
+            (Some((n, reason, offset)), true) => Ok(Some(Torn {
+                line: n,
+                reason,
+                offset,
+            })),
+            (Some((n, reason, _)), false) => Err(JournalError::new(
+                n,
+                format!("{reason}; the journal is damaged (lines follow it)"),
+            )),
+            (None, false) => Ok(Some(Torn {
+                line: self.lines + 1,
+                reason: "no line end".into(),
+                offset: self.offset,
+            })),
+            (None, true) => Ok(None),
+        }
+    }
+}
+
+/// Checks a line's form and its check against the previous line's
+/// `chain`; returns its payload and its check.
+fn check_line(chain: u32, line: &[u8]) -> Result<(&str, u32), String> {
+    if line.len() > MAX_LINE {
+        return Err(format!("longer than {MAX_LINE} bytes"));
+    }
+    let text = std::str::from_utf8(line)
+        .ok()
+        .filter(|t| t.bytes().all(|b| (0x20..=0x7e).contains(&b)))
+        .ok_or("bytes outside printable ASCII")?;
+    let (payload, check) = text.rsplit_once(' ').ok_or("no check at the end")?;
+    let check = (check.len() == 8)
+        .then(|| u32::from_str_radix(check, 16).ok())
+        .flatten()
+        .ok_or_else(|| format!("{check:?} is not a check (8 hex digits)"))?;
+    let want = line_check(chain, payload);
+    if check != want {
+        return Err(format!(
+            "check {check:08x} does not match the line (expected {want:08x})"
+        ));
+    }
+    Ok((payload, check))
+}
+
+/// A journal's lines turned into what they say, one at a time: the match
+/// journal's [`Decoder`] and the tournament journal's decoder.
+pub trait LineDecoder {
+    /// What a line gives.
+    type Item;
+    /// Takes one line, without its `\n`.
+    fn push(&mut self, line: &[u8]) -> Result<Self::Item, JournalError>;
+    /// The end of the journal (see [`LineChain::finish`]).
+    fn finish(&mut self, tail: &[u8]) -> Result<Option<Torn>, JournalError>;
+    /// Good lines so far.
+    fn lines(&self) -> usize;
+}
+
+/// Checks journal lines in order and turns them into entries.
+#[derive(Debug)]
+pub struct Decoder {
+    framing: LineChain,
+    header: Option<HeaderBuilder>,
 }
 
 impl Default for Decoder {
@@ -97,54 +223,39 @@ impl Decoder {
     /// A decoder for a journal's first line.
     pub fn new() -> Decoder {
         Decoder {
-            chain: CHAIN_START,
-            lines: 0,
-            offset: 0,
+            framing: LineChain::default(),
             header: Some(HeaderBuilder::default()),
-            held: None,
         }
     }
 
     /// Good lines so far.
     pub fn lines(&self) -> usize {
-        self.lines
+        self.framing.lines()
     }
 
     /// The check of the last good line (to append after it).
     pub fn chain(&self) -> u32 {
-        self.chain
+        self.framing.chain()
     }
 
     /// Bytes of the good lines so far, line ends included.
     pub fn offset(&self) -> u64 {
-        self.offset
+        self.framing.offset()
     }
 
     /// Forgets a bad line held back (the file was cut before it, or the
     /// caller knows it was the last).
     pub fn drop_held(&mut self) {
-        self.held = None;
+        self.framing.drop_held();
     }
 
     /// Takes one line, without its `\n`.
     pub fn push(&mut self, line: &[u8]) -> Result<Decoded, JournalError> {
-        if let Some((n, reason, _)) = self.held.take() {
-            return Err(JournalError::new(
-                n,
-                format!("{reason}; the journal is damaged (lines follow it)"),
-            ));
-        }
-        let number = self.lines + 1;
-        let payload = match self.check(line) {
-            Ok(p) => p,
-            Err(reason) => {
-                self.held = Some((number, reason, self.offset));
-                return Ok(Decoded::Held);
-            }
+        let number = self.framing.lines() + 1;
+        let Some(payload) = self.framing.push(line)? else {
+            return Ok(Decoded::Held);
         };
         let entry = Entry::parse(payload).map_err(|e| JournalError::new(number, e))?;
-        self.lines = number;
-        self.offset += line.len() as u64 + 1;
         match self.header.as_mut() {
             Some(b) => match b.push(entry).map_err(|e| JournalError::new(number, e))? {
                 Some(h) => {
@@ -167,73 +278,44 @@ impl Decoder {
         }
     }
 
-    /// Checks a line's form and check; returns its payload.
-    fn check<'a>(&mut self, line: &'a [u8]) -> Result<&'a str, String> {
-        if line.len() > MAX_LINE {
-            return Err(format!("longer than {MAX_LINE} bytes"));
-        }
-        let text = std::str::from_utf8(line)
-            .ok()
-            .filter(|t| t.bytes().all(|b| (0x20..=0x7e).contains(&b)))
-            .ok_or("bytes outside printable ASCII")?;
-        let (payload, check) = text.rsplit_once(' ').ok_or("no check at the end")?;
-        let check = (check.len() == 8)
-            .then(|| u32::from_str_radix(check, 16).ok())
-            .flatten()
-            .ok_or_else(|| format!("{check:?} is not a check (8 hex digits)"))?;
-        let want = line_check(self.chain, payload);
-        if check != want {
-            return Err(format!(
-                "check {check:08x} does not match the line (expected {want:08x})"
-            ));
-        }
-        self.chain = check;
-        Ok(payload)
-    }
-
     /// The end of the journal: `tail` is what follows the last line end
     /// (empty if the file ends with one). Returns the torn last line, if
     /// any; a journal that ends inside its header is refused.
     pub fn finish(&mut self, tail: &[u8]) -> Result<Option<Torn>, JournalError> {
-        let torn = match (self.held.take(), tail.is_empty()) {
-            (Some((n, reason, offset)), true) => Some(Torn {
-                line: n,
-                reason,
-                offset,
-            }),
-            (Some((n, reason, _)), false) => {
-                return Err(JournalError::new(
-                    n,
-                    format!("{reason}; the journal is damaged (lines follow it)"),
-                ));
-            }
-            (None, false) => Some(Torn {
-                line: self.lines + 1,
-                reason: "no line end".into(),
-                offset: self.offset,
-            }),
-            (None, true) => None,
-        };
+        let torn = self.framing.finish(tail)?;
         if self.header.is_some() {
-            if let Some(t) = torn {
-                return Err(JournalError::new(
-                    t.line,
-                    format!("{} (is this an argus journal?)", t.reason),
-                ));
-            }
-            return Err(JournalError::new(
-                0,
-                if self.lines == 0 {
-                    "the journal is empty".to_string()
-                } else {
-                    format!(
-                        "the journal ends inside its header (after line {})",
-                        self.lines
-                    )
-                },
-            ));
+            return Err(unfinished_header(torn, self.lines()));
         }
         Ok(torn)
+    }
+}
+
+/// The error for a journal that ends before its header does (`torn`: its
+/// torn last line, if any; `lines`: its good lines).
+pub fn unfinished_header(torn: Option<Torn>, lines: usize) -> JournalError {
+    if let Some(t) = torn {
+        return JournalError::new(t.line, format!("{} (is this an argus journal?)", t.reason));
+    }
+    JournalError::new(
+        0,
+        if lines == 0 {
+            "the journal is empty".to_string()
+        } else {
+            format!("the journal ends inside its header (after line {lines})")
+        },
+    )
+}
+
+impl LineDecoder for Decoder {
+    type Item = Decoded;
+    fn push(&mut self, line: &[u8]) -> Result<Decoded, JournalError> {
+        Decoder::push(self, line)
+    }
+    fn finish(&mut self, tail: &[u8]) -> Result<Option<Torn>, JournalError> {
+        Decoder::finish(self, tail)
+    }
+    fn lines(&self) -> usize {
+        Decoder::lines(self)
     }
 }
 
@@ -268,10 +350,10 @@ pub fn read_line(r: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Raw
 /// Reads `reader` line by line into `decoder`, calling `each` for every
 /// header and entry; returns the torn last line, if any. Memory stays
 /// bounded by [`MAX_LINE`] whatever the input.
-pub fn read_all(
+pub fn read_all<D: LineDecoder>(
     reader: impl Read,
-    decoder: &mut Decoder,
-    mut each: impl FnMut(usize, Decoded) -> Result<(), JournalError>,
+    decoder: &mut D,
+    mut each: impl FnMut(usize, D::Item) -> Result<(), JournalError>,
 ) -> Result<Option<Torn>, JournalError> {
     let mut r = BufReader::new(reader);
     let mut buf = Vec::new();
@@ -296,10 +378,10 @@ pub fn read_all(
 }
 
 /// Reads a journal file (see [`read_all`]); errors name the file.
-pub fn read_file(
+pub fn read_file<D: LineDecoder>(
     path: &Path,
-    decoder: &mut Decoder,
-    each: impl FnMut(usize, Decoded) -> Result<(), JournalError>,
+    decoder: &mut D,
+    each: impl FnMut(usize, D::Item) -> Result<(), JournalError>,
 ) -> Result<Option<Torn>, String> {
     let f =
         File::open(path).map_err(|e| format!("cannot open the journal {}: {e}", path.display()))?;

@@ -7,6 +7,7 @@ use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{self, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
+use crate::journal::checksum::line_check;
 use crate::journal::format::Entry;
 use crate::journal::header::Header;
 
@@ -57,6 +58,15 @@ impl JournalWriter {
     /// Starts a new journal at `path` (which must not exist, or be empty):
     /// the header, then `epoch 0 UNIX_MS`, synced.
     pub fn create(path: &Path, header: &Header, unix_ms: u64) -> io::Result<JournalWriter> {
+        let mut payloads: Vec<String> = header.entries().iter().map(Entry::payload).collect();
+        payloads.push(Entry::Epoch { at: 0, unix_ms }.payload());
+        JournalWriter::create_lines(path, &payloads)
+    }
+
+    /// Starts a new journal at `path` (which must not exist, or be empty)
+    /// with these lines (payloads, without their checks), synced: the
+    /// framing of any argus journal (the tournament's uses it too).
+    pub fn create_lines(path: &Path, payloads: &[String]) -> io::Result<JournalWriter> {
         let (file, len) = open_locked(
             OpenOptions::new().create(true).append(true).read(true),
             path,
@@ -75,10 +85,9 @@ impl JournalWriter {
             lines: 0,
         };
         let mut text = String::new();
-        for e in header.entries() {
-            text.push_str(&w.line(&e));
+        for p in payloads {
+            text.push_str(&w.line(p));
         }
-        text.push_str(&w.line(&Entry::Epoch { at: 0, unix_ms }));
         w.put(&text)?;
         w.sync()?;
         Ok(w)
@@ -127,12 +136,12 @@ impl JournalWriter {
         self.lines
     }
 
-    fn line(&mut self, e: &Entry) -> String {
-        let (mut line, check) = e.line(self.chain);
+    /// The line of `payload`, its check appended, chained on.
+    fn line(&mut self, payload: &str) -> String {
+        let check = line_check(self.chain, payload);
         self.chain = check;
         self.lines += 1;
-        line.push('\n');
-        line
+        format!("{payload} {check:08x}\n")
     }
 
     fn put(&mut self, text: &str) -> io::Result<()> {
@@ -143,7 +152,12 @@ impl JournalWriter {
 
     /// Appends one line (not synced: see [`JournalWriter::sync`]).
     pub fn write(&mut self, e: &Entry) -> io::Result<()> {
-        let line = self.line(e);
+        self.write_payload(&e.payload())
+    }
+
+    /// Appends one line given as its payload (not synced).
+    pub fn write_payload(&mut self, payload: &str) -> io::Result<()> {
+        let line = self.line(payload);
         self.put(&line)
     }
 

@@ -23,6 +23,7 @@ use crate::referee::settings::{ClientFault, FalseClaim, IllegalMove, Settings, S
 use crate::referee::snapshot::{
     ClientView, ClockView, EventKind, EventView, Phase, ResultView, Snapshot, color_index,
 };
+use crate::referee::tablebase::TablebaseVerdict;
 use crate::stats::sprt::Hypothesis;
 use crate::stats::{GameScore, MatchStats, Report};
 use crate::text::strip_control;
@@ -268,6 +269,14 @@ impl Referee {
         self.now
     }
 
+    /// The position of the game in progress and the plies played to reach
+    /// it (opening moves included), while it is being played: what an edge
+    /// probes the endgame tables with (`Input::Tablebase`).
+    pub fn position_in_play(&self) -> Option<(&Chess, usize)> {
+        let g = self.game.as_ref()?;
+        (self.stage == Stage::Playing && !g.is_over()).then(|| (g.game.position(), g.game.ply()))
+    }
+
     /// Whether the session has ended (nothing more will be sent).
     pub fn is_over(&self) -> bool {
         self.stage == Stage::SessionOver
@@ -330,6 +339,7 @@ impl Referee {
             Input::LinkBack { client } => self.on_link_back(client, at, &mut out),
             Input::Timer => self.on_timer(at, &mut out),
             Input::Supervisor(cmd) => self.on_command(cmd, at, &mut out),
+            Input::Tablebase(verdict) => self.on_tablebase(verdict, at, &mut out),
             Input::Resumed => self.on_resumed(at, &mut out),
         }
         out

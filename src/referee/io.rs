@@ -7,6 +7,7 @@ use shakmaty::Color;
 use crate::record::pgn::PgnGame;
 use crate::referee::client::ClientId;
 use crate::referee::snapshot::EventKind;
+use crate::referee::tablebase::TablebaseVerdict;
 
 /// Something that happened outside the core.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,6 +41,10 @@ pub enum Input {
     Timer,
     /// The supervisor did something.
     Supervisor(Command),
+    /// The endgame tables' verdict on the position after a move
+    /// (`--syzygy`): the game ends by adjudication if it is still at that
+    /// position.
+    Tablebase(TablebaseVerdict),
     /// The referee restarted from its journal (`argus resume`): the state
     /// was rebuilt by replaying the inputs, and the clients must be brought
     /// back in line as if both had restarted. A clock running at the crash

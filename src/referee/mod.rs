@@ -12,6 +12,7 @@ pub mod eval;
 pub mod io;
 pub mod settings;
 pub mod snapshot;
+pub mod tablebase;
 
 pub use self::core::Referee;
 pub use client::{ByClient, ClientId};

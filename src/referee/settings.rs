@@ -122,6 +122,11 @@ pub struct Settings {
     /// Adjudicate a loss when a player's score stays far below zero
     /// (cutechess-cli's `-resign`).
     pub resign_adjudication: Option<ResignRule>,
+    /// Adjudicate by the Syzygy endgame tables in these directories
+    /// (`--syzygy`, as given). The core never opens them: the session
+    /// probes them after each move and hands the verdict in
+    /// ([`crate::referee::Input::Tablebase`]).
+    pub syzygy: Option<String>,
 }
 
 impl Default for Settings {
@@ -150,6 +155,7 @@ impl Default for Settings {
             max_moves: None,
             draw_adjudication: None,
             resign_adjudication: None,
+            syzygy: None,
         }
     }
 }

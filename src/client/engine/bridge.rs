@@ -37,9 +37,22 @@ pub struct Bridge {
 
 impl Bridge {
     /// Starts the engine. The sign-on name is `name` if given, else the
-    /// engine's own, else the command's file name.
+    /// engine's own, else the command's file name. An engine whose first
+    /// start fails (a handshake that hangs on a loaded machine) is started
+    /// once more, as an engine that fails mid-game is restarted once; the
+    /// first failure is logged.
     pub fn start(settings: EngineSettings, name: Option<&str>) -> Result<Bridge, Fault> {
-        let driver = start(&settings)?;
+        let driver = match start(&settings) {
+            Ok(d) => d,
+            Err(f) => {
+                log::warn!("the engine did not start: {f}; starting it once more");
+                eprintln!(
+                    "client: the engine did not start ({}); starting it once more",
+                    f.what
+                );
+                start(&settings)?
+            }
+        };
         let own = driver.name().map(str::to_owned);
         let fallback = std::path::Path::new(&settings.command.program)
             .file_name()

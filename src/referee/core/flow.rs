@@ -153,6 +153,21 @@ impl Referee {
         true
     }
 
+    /// The endgame tables' verdict (`--syzygy`, probed at the edge after a
+    /// move): ends the game by adjudication if it is still in progress at
+    /// the position that was probed; a verdict on a position the game has
+    /// left (a move came in first) is ignored, as the next move is probed
+    /// again.
+    pub(super) fn on_tablebase(&mut self, v: TablebaseVerdict, at: u64, out: &mut Vec<Output>) {
+        let at_probed = self.position_in_play().is_some_and(|(_, ply)| ply == v.ply);
+        let Some(g) = self.game.as_mut().filter(|_| at_probed) else {
+            return;
+        };
+        let reason = v.reason();
+        g.final_comment.get_or_insert_with(|| reason.clone());
+        self.end_game(v.result(), Termination::Adjudication, reason, at, out);
+    }
+
     pub(super) fn flag_fall(&mut self, at: u64, out: &mut Vec<Output>) {
         let Some(g) = self.game.as_mut() else { return };
         let Some(color) = g.clocks.running() else {

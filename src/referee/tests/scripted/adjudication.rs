@@ -131,3 +131,60 @@ fn resign_adjudication_gives_the_game_to_the_side_the_loser_agrees_is_winning() 
     );
     assert!(pgn.ends_with("(--resign-adjudication)} 1-0  "), "{pgn:?}");
 }
+
+fn verdict(ply: usize, material: &str, outcome: &str) -> crate::referee::Input {
+    crate::referee::Input::Tablebase(format!("{ply} {material} {outcome}").parse().unwrap())
+}
+
+#[test]
+fn a_tablebase_verdict_on_the_position_in_play_ends_the_game_by_adjudication() {
+    // White to move with king and rook against king: the tables win it.
+    let mut h = Harness::new(at_fen("8/8/8/4k3/8/8/8/R3K3 w - - 0 60"));
+    let t = h.start();
+    let t = h.play(t, 1_000, &["Ra5+", "Kd4"]);
+    h.feed(verdict(2, "KRvK", "1-0"), t + 5);
+    let g = h.game_over();
+    assert_eq!(g.result, GameResult::Win(shakmaty::Color::White));
+    assert_eq!(g.termination, Termination::Adjudication);
+    assert_eq!(
+        g.reason,
+        "White wins by adjudication: KRvK is won in the Syzygy tables"
+    );
+    let pgn = h.final_pgn();
+    assert!(pgn.contains("[Termination \"adjudication\"]"), "{pgn}");
+    assert!(pgn.contains("{White wins by adjudication: KRvK"), "{pgn}");
+    // Both clients are told the result.
+    for who in crate::referee::ClientId::BOTH {
+        assert_eq!(h.last(who).refcom(), crate::epd::RefCom::Conclude);
+    }
+}
+
+#[test]
+fn a_cursed_win_is_adjudicated_a_draw() {
+    let mut h = Harness::new(at_fen("8/8/8/4k3/8/8/8/R3K3 w - - 0 60"));
+    let t = h.start();
+    h.feed(verdict(0, "KRvK", "cursed-1-0"), t + 5);
+    let g = h.game_over();
+    assert_eq!(g.result, GameResult::Draw);
+    assert!(
+        g.reason.contains("but not before the 50-move rule"),
+        "{}",
+        g.reason
+    );
+}
+
+#[test]
+fn a_verdict_on_a_position_the_game_has_left_is_ignored() {
+    let mut h = Harness::new(at_fen("8/8/8/4k3/8/8/8/R3K3 w - - 0 60"));
+    let t = h.start();
+    let t = h.play(t, 1_000, &["Ra5+"]);
+    // The verdict was probed before Black's reply came in: stale.
+    let t = h.play(t, 1_000, &["Kd4"]);
+    h.feed(verdict(1, "KRvK", "1-0"), t + 5);
+    assert!(h.game_overs().is_empty(), "a stale verdict ended the game");
+    // Nor does a verdict end a game that is already over.
+    h.command(crate::referee::Command::AbortGame, t + 10);
+    h.feed(verdict(2, "KRvK", "1-0"), t + 20);
+    assert_eq!(h.game_overs().len(), 1);
+    assert_eq!(h.game_over().termination, Termination::Abandoned);
+}

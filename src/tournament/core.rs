@@ -1,0 +1,387 @@
+//! The tournament state machine: which scheduled game starts on which
+//! board and when, what a player's absence costs, and when a round and the
+//! tournament are over. It does no I/O and reads no clock; the same inputs
+//! at the same times give the same outputs, so its journal of inputs
+//! rebuilds it.
+
+use shakmaty::Color;
+
+use crate::referee::GameResult;
+use crate::tournament::io::{Absence, Absent, BoardId, Input, Outcome, Output};
+use crate::tournament::schedule::{PlayerId, Schedule, ScheduleSettings, ScheduledGame};
+
+/// The whole configuration of a tournament.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settings {
+    /// PGN Event.
+    pub event: String,
+    /// The players' names, in seed order (`schedule.players` of them).
+    pub names: Vec<String>,
+    pub schedule: ScheduleSettings,
+    /// Games at once; `None`, or more than a round has: as many as a
+    /// round has.
+    pub boards: Option<u32>,
+    pub absence: Absence,
+}
+
+/// Where a scheduled game stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameState {
+    /// Not started yet (or to be played again).
+    Pending,
+    /// Being played on this board.
+    Playing(BoardId),
+    /// Decided.
+    Decided(Outcome),
+}
+
+/// Where a player stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlayerState {
+    /// Signed on and not lost since.
+    pub present: bool,
+    /// Away since this time (ms), while not present.
+    pub away_since: Option<u64>,
+    /// It forfeited its remaining games.
+    pub withdrawn: bool,
+}
+
+/// The tournament: feed it [`Input`]s with their times through
+/// [`Tournament::handle`], carry out the [`Output`]s, and wake it with
+/// [`Input::Timer`] at [`Tournament::next_deadline`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tournament {
+    settings: Settings,
+    schedule: Schedule,
+    games: Vec<GameState>,
+    /// The game each board holds, from its start until the board is free.
+    boards: Vec<Option<u32>>,
+    players: Vec<PlayerState>,
+    over: bool,
+    now: u64,
+}
+
+impl Tournament {
+    /// A tournament waiting for its players to sign on. The error says
+    /// which setting is wrong.
+    pub fn new(settings: Settings) -> Result<Tournament, String> {
+        if settings.names.len() != settings.schedule.players {
+            return Err(format!(
+                "{} player names for {} players",
+                settings.names.len(),
+                settings.schedule.players
+            ));
+        }
+        let schedule = Schedule::new(&settings.schedule)?;
+        let boards = match settings.boards {
+            Some(0) => return Err("a tournament needs at least 1 board".into()),
+            // More boards than a round has games would stay idle.
+            Some(k) => k.min(schedule.widest_round().max(1)),
+            None => schedule.widest_round().max(1),
+        };
+        let away = PlayerState {
+            present: false,
+            away_since: Some(0),
+            withdrawn: false,
+        };
+        Ok(Tournament {
+            games: vec![GameState::Pending; schedule.games().len()],
+            boards: vec![None; boards as usize],
+            players: vec![away; schedule.players()],
+            schedule,
+            settings,
+            over: false,
+            now: 0,
+        })
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    pub fn schedule(&self) -> &Schedule {
+        &self.schedule
+    }
+
+    /// The name of player `p`.
+    pub fn name(&self, p: PlayerId) -> &str {
+        self.settings.names.get(p.0).map_or("?", String::as_str)
+    }
+
+    /// Every game with where it stands, in schedule order.
+    pub fn games(&self) -> impl Iterator<Item = (&ScheduledGame, GameState)> + '_ {
+        self.schedule.games().iter().zip(self.games.iter().copied())
+    }
+
+    /// Where game `number` stands.
+    pub fn game_state(&self, number: u32) -> Option<GameState> {
+        let i = usize::try_from(number).ok()?.checked_sub(1)?;
+        self.games.get(i).copied()
+    }
+
+    /// The games being played, board by board (after a resume: the games
+    /// whose boards must carry on from their journals).
+    pub fn in_progress(&self) -> Vec<(BoardId, ScheduledGame)> {
+        self.games()
+            .filter_map(|(g, s)| match s {
+                GameState::Playing(b) => Some((b, *g)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Number of boards.
+    pub fn board_count(&self) -> u32 {
+        self.boards.len() as u32
+    }
+
+    /// Where each player stands, in seed order.
+    pub fn players(&self) -> &[PlayerState] {
+        &self.players
+    }
+
+    /// Whether every game is decided.
+    pub fn is_over(&self) -> bool {
+        self.over
+    }
+
+    /// The time of the last input handled.
+    pub fn time(&self) -> u64 {
+        self.now
+    }
+
+    /// When to wake the core with [`Input::Timer`]: the earliest moment a
+    /// player away forfeits its remaining games.
+    pub fn next_deadline(&self) -> Option<u64> {
+        (0..self.players.len())
+            .filter_map(|p| self.forfeit_deadline(PlayerId(p)))
+            .min()
+    }
+
+    fn forfeit_deadline(&self, p: PlayerId) -> Option<u64> {
+        let Absence::Forfeit { after_ms } = self.settings.absence else {
+            return None;
+        };
+        let s = self.players[p.0];
+        if s.present || s.withdrawn || !self.has_pending(p) {
+            return None;
+        }
+        s.away_since.map(|t| t.saturating_add(after_ms))
+    }
+
+    fn has_pending(&self, p: PlayerId) -> bool {
+        self.games()
+            .any(|(g, s)| s == GameState::Pending && g.has(p))
+    }
+
+    /// Handles one input that happened at `at` (ms since the tournament
+    /// started; an earlier time than the last input's counts as that one)
+    /// and returns what to do.
+    pub fn handle(&mut self, input: Input, at: u64) -> Vec<Output> {
+        let at = at.max(self.now);
+        self.now = at;
+        let mut out = Vec::new();
+        match input {
+            Input::SignedOn { player } => self.on_signed_on(player, &mut out),
+            Input::Lost { player, .. } => self.on_lost(player, at, &mut out),
+            Input::GameFinished {
+                game,
+                result,
+                termination,
+                sides,
+            } => {
+                let outcome = Outcome::Played {
+                    result,
+                    termination,
+                    sides,
+                };
+                self.on_finished(game, outcome, &mut out);
+            }
+            Input::BoardFree { board } => self.on_board_free(board, &mut out),
+            Input::Timer => self.on_timer(at, &mut out),
+            Input::Resumed => self.on_resumed(at),
+        }
+        self.dispatch(&mut out);
+        out
+    }
+
+    fn player_mut(&mut self, p: PlayerId, out: &mut Vec<Output>) -> Option<&mut PlayerState> {
+        if p.0 >= self.players.len() {
+            out.push(Output::Ignored {
+                reason: format!("{p} is not in the tournament"),
+            });
+        }
+        self.players.get_mut(p.0)
+    }
+
+    /// The referee restarted: nobody is signed on; a board whose game was
+    /// already decided is free (its board core is not rebuilt); a game
+    /// being played stays on its board, whose core carries it on.
+    fn on_resumed(&mut self, at: u64) {
+        for s in self.players.iter_mut().filter(|s| !s.withdrawn) {
+            s.present = false;
+            s.away_since = Some(at);
+        }
+        for b in 0..self.boards.len() {
+            if let Some(game) = self.boards[b]
+                && !matches!(self.game_state(game), Some(GameState::Playing(_)))
+            {
+                self.boards[b] = None;
+            }
+        }
+    }
+
+    fn on_signed_on(&mut self, p: PlayerId, out: &mut Vec<Output>) {
+        let Some(s) = self.player_mut(p, out) else {
+            return;
+        };
+        s.present = true;
+        s.away_since = None;
+        if s.withdrawn {
+            out.push(Output::Ignored {
+                reason: format!(
+                    "{} signed on again but has forfeited its remaining games",
+                    self.name(p)
+                ),
+            });
+        }
+    }
+
+    fn on_lost(&mut self, p: PlayerId, at: u64, out: &mut Vec<Output>) {
+        let Some(s) = self.player_mut(p, out) else {
+            return;
+        };
+        if s.present {
+            s.present = false;
+            s.away_since = Some(at);
+        }
+    }
+
+    fn on_finished(&mut self, game: u32, outcome: Outcome, out: &mut Vec<Output>) {
+        let Some(GameState::Playing(_)) = self.game_state(game) else {
+            out.push(Output::Ignored {
+                reason: format!("a result for game {game}, which is not being played"),
+            });
+            return;
+        };
+        match outcome {
+            Outcome::Played {
+                result: GameResult::None,
+                ..
+            } => {
+                self.games[game as usize - 1] = GameState::Pending;
+                out.push(Output::Replay { game });
+            }
+            o => self.decide(game, o, out),
+        }
+    }
+
+    fn on_board_free(&mut self, board: BoardId, out: &mut Vec<Output>) {
+        let slot = usize::try_from(board.0)
+            .ok()
+            .and_then(|b| b.checked_sub(1))
+            .and_then(|b| self.boards.get_mut(b));
+        let Some(slot) = slot else {
+            out.push(Output::Ignored {
+                reason: format!("{board} is not one of the tournament's boards"),
+            });
+            return;
+        };
+        let Some(game) = slot.take() else {
+            out.push(Output::Ignored {
+                reason: format!("{board} was already free"),
+            });
+            return;
+        };
+        if let Some(GameState::Playing(_)) = self.game_state(game) {
+            // Freed without a result: the game is played again.
+            self.games[game as usize - 1] = GameState::Pending;
+            out.push(Output::Replay { game });
+        }
+    }
+
+    /// Every player whose time away is up forfeits its remaining games;
+    /// a game between two of them is lost by both.
+    fn on_timer(&mut self, at: u64, out: &mut Vec<Output>) {
+        let due: Vec<PlayerId> = (0..self.players.len())
+            .map(PlayerId)
+            .filter(|&p| self.forfeit_deadline(p).is_some_and(|d| d <= at))
+            .collect();
+        for &p in &due {
+            self.players[p.0].withdrawn = true;
+            out.push(Output::Withdrawn { player: p });
+        }
+        let forfeits: Vec<(u32, Absent)> = self
+            .games()
+            .filter(|(g, s)| *s == GameState::Pending && due.iter().any(|&p| g.has(p)))
+            .map(|(g, _)| {
+                let absent = match (due.contains(&g.white), due.contains(&g.black)) {
+                    (true, true) => Absent::Both,
+                    (true, false) => Absent::One(Color::White),
+                    _ => Absent::One(Color::Black),
+                };
+                (g.number, absent)
+            })
+            .collect();
+        for (game, absent) in forfeits {
+            self.decide(game, Outcome::Forfeited(absent), out);
+        }
+    }
+
+    fn decide(&mut self, game: u32, outcome: Outcome, out: &mut Vec<Output>) {
+        self.games[game as usize - 1] = GameState::Decided(outcome);
+        out.push(Output::Scored { game, outcome });
+        let round = self.schedule.games()[game as usize - 1].round;
+        let round_done = self
+            .games()
+            .filter(|(g, _)| g.round == round)
+            .all(|(_, s)| matches!(s, GameState::Decided(_)));
+        if round_done {
+            out.push(Output::RoundOver { round });
+        }
+        if !self.over
+            && self
+                .games
+                .iter()
+                .all(|s| matches!(s, GameState::Decided(_)))
+        {
+            self.over = true;
+            out.push(Output::TournamentOver);
+        }
+    }
+
+    /// Starts every pending game, in schedule order, whose players are both
+    /// present, not withdrawn and free, while a board is free.
+    fn dispatch(&mut self, out: &mut Vec<Output>) {
+        let mut busy = vec![false; self.players.len()];
+        for g in self.boards.iter().flatten() {
+            let g = &self.schedule.games()[*g as usize - 1];
+            busy[g.white.0] = true;
+            busy[g.black.0] = true;
+        }
+        let ready = |p: PlayerId, busy: &[bool]| {
+            let s = self.players[p.0];
+            s.present && !s.withdrawn && !busy[p.0]
+        };
+        let mut starts = Vec::new();
+        let mut free = self.boards.iter().filter(|b| b.is_none()).count();
+        for (g, s) in self.games() {
+            if free == 0 {
+                break;
+            }
+            if s == GameState::Pending && ready(g.white, &busy) && ready(g.black, &busy) {
+                busy[g.white.0] = true;
+                busy[g.black.0] = true;
+                free -= 1;
+                starts.push(*g);
+            }
+        }
+        for game in starts {
+            let i = self.boards.iter().position(Option::is_none).unwrap_or(0);
+            self.boards[i] = Some(game.number);
+            let board = BoardId(i as u32 + 1);
+            self.games[game.number as usize - 1] = GameState::Playing(board);
+            out.push(Output::StartGame { board, game });
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! The tournament journal's header: the settings and the players, as
+//! `set` and `player` lines, and back.
+
+use crate::tournament::core::Settings;
+use crate::tournament::io::Absence;
+use crate::tournament::journal::line::{Line, MAGIC, VERSION};
+use crate::tournament::schedule::{Format, ScheduleSettings};
+
+/// What a tournament journal starts with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Header {
+    /// The program that wrote it.
+    pub writer: String,
+    pub settings: Settings,
+    /// Each player's spec as given (`/dev/ttyUSB0`, `tcp:NAME`, ...), to
+    /// reach it again on resume.
+    pub specs: Vec<String>,
+}
+
+impl Header {
+    /// The header's lines, in order.
+    pub fn lines(&self) -> Vec<Line> {
+        let s = &self.settings;
+        let sch = &s.schedule;
+        let set = |key: &str, values: Vec<String>| Line::Set {
+            key: key.into(),
+            values,
+        };
+        let mut lines = vec![
+            Line::Magic {
+                version: VERSION,
+                writer: self.writer.clone(),
+            },
+            set("event", vec![s.event.clone()]),
+            set("schedule", vec![sch.format.as_str().into()]),
+            set("cycles", vec![sch.cycles.to_string()]),
+            set("games-per-pairing", vec![sch.games_per_pairing.to_string()]),
+            set(
+                "boards",
+                vec![s.boards.map_or("auto".into(), |b| b.to_string())],
+            ),
+            set(
+                "absence",
+                match s.absence {
+                    Absence::Wait => vec!["wait".into()],
+                    Absence::Forfeit { after_ms } => vec!["forfeit".into(), after_ms.to_string()],
+                },
+            ),
+            set(
+                "openings",
+                vec![
+                    sch.openings.to_string(),
+                    sch.openings_seed.map_or("-".into(), |x| x.to_string()),
+                ],
+            ),
+        ];
+        for (name, spec) in s.names.iter().zip(&self.specs) {
+            lines.push(Line::Player {
+                name: name.clone(),
+                spec: spec.clone(),
+            });
+        }
+        lines.push(Line::Begin);
+        lines
+    }
+}
+
+/// The header's lines gathered until `begin`.
+#[derive(Debug, Default)]
+pub(super) struct HeaderBuilder {
+    writer: Option<String>,
+    sets: Vec<(String, Vec<String>)>,
+    players: Vec<(String, String)>,
+}
+
+fn number<N: std::str::FromStr>(key: &str, v: &str) -> Result<N, String> {
+    v.parse()
+        .map_err(|_| format!("setting {key}: {v:?} is not a number"))
+}
+
+impl HeaderBuilder {
+    pub(super) fn push(&mut self, line: Line) -> Result<Option<Header>, String> {
+        match (line, &self.writer) {
+            (Line::Magic { version, writer }, None) => {
+                if version != VERSION {
+                    return Err(format!(
+                        "tournament journal version {version}; this argus reads version {VERSION}"
+                    ));
+                }
+                self.writer = Some(writer);
+            }
+            (_, None) => return Err(format!("not a tournament journal (no {MAGIC} line)")),
+            (Line::Set { key, values }, _) => {
+                if self.sets.iter().any(|(k, _)| *k == key) {
+                    return Err(format!("setting {key} given twice"));
+                }
+                self.sets.push((key, values));
+            }
+            (Line::Player { name, spec }, _) => self.players.push((name, spec)),
+            (Line::Begin, _) => return self.build().map(Some),
+            (other, _) => return Err(format!("{:?} inside the header", other.payload())),
+        }
+        Ok(None)
+    }
+
+    fn get(&self, key: &str) -> Result<&[String], String> {
+        self.sets
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_slice())
+            .ok_or_else(|| format!("the header has no {key} setting"))
+    }
+
+    fn one(&self, key: &str) -> Result<&str, String> {
+        match self.get(key)? {
+            [v] => Ok(v),
+            v => Err(format!(
+                "setting {key}: one value expected, {} given",
+                v.len()
+            )),
+        }
+    }
+
+    fn build(&mut self) -> Result<Header, String> {
+        const KEYS: [&str; 7] = [
+            "event",
+            "schedule",
+            "cycles",
+            "games-per-pairing",
+            "boards",
+            "absence",
+            "openings",
+        ];
+        if let Some((k, _)) = self.sets.iter().find(|(k, _)| !KEYS.contains(&k.as_str())) {
+            return Err(format!("unknown setting {k:?}"));
+        }
+        let absence = match self.get("absence")? {
+            [w] if w == "wait" => Absence::Wait,
+            [f, ms] if f == "forfeit" => Absence::Forfeit {
+                after_ms: number("absence", ms)?,
+            },
+            v => return Err(format!("setting absence: {v:?} (wait, or forfeit MS)")),
+        };
+        let (openings, seed) = match self.get("openings")? {
+            [n, s] => (
+                number("openings", n)?,
+                (s != "-").then(|| number("openings", s)).transpose()?,
+            ),
+            v => return Err(format!("setting openings: {v:?} (N SEED, or N -)")),
+        };
+        let boards = match self.one("boards")? {
+            "auto" => None,
+            b => Some(number("boards", b)?),
+        };
+        let settings = Settings {
+            event: self.one("event")?.to_string(),
+            names: self.players.iter().map(|(n, _)| n.clone()).collect(),
+            schedule: ScheduleSettings {
+                format: Format::parse(self.one("schedule")?)?,
+                players: self.players.len(),
+                cycles: number("cycles", self.one("cycles")?)?,
+                games_per_pairing: number("games-per-pairing", self.one("games-per-pairing")?)?,
+                openings,
+                openings_seed: seed,
+            },
+            boards,
+            absence,
+        };
+        Ok(Header {
+            writer: self.writer.clone().unwrap_or_default(),
+            settings,
+            specs: self.players.iter().map(|(_, s)| s.clone()).collect(),
+        })
+    }
+}

@@ -1,0 +1,184 @@
+//! One line of the tournament journal: what it can say ([`Line`]), how it
+//! is written (the match journal's tokens) and read back.
+
+use shakmaty::ByColor;
+
+use crate::journal::format::{Tokens, token, with_tokens};
+use crate::referee::{GameResult, Termination};
+use crate::tournament::io::{BoardId, Input, SideStats};
+use crate::tournament::schedule::PlayerId;
+
+/// The first word of a tournament journal.
+pub const MAGIC: &str = "argus-tournament";
+/// The version of the format this build writes and reads.
+pub const VERSION: u32 = 1;
+
+/// One line of a tournament journal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Line {
+    Magic { version: u32, writer: String },
+    Set { key: String, values: Vec<String> },
+    Player { name: String, spec: String },
+    Begin,
+    Epoch { at: u64, unix_ms: u64 },
+    Input { at: u64, input: Input },
+    Note(String),
+}
+
+const TERMINATIONS: [(Termination, &str); 6] = [
+    (Termination::Normal, "normal"),
+    (Termination::TimeForfeit, "time-forfeit"),
+    (Termination::RulesInfraction, "rules-infraction"),
+    (Termination::Adjudication, "adjudication"),
+    (Termination::Abandoned, "abandoned"),
+    (Termination::Unterminated, "unterminated"),
+];
+
+const RESULTS: [GameResult; 4] = [
+    GameResult::Win(shakmaty::Color::White),
+    GameResult::Win(shakmaty::Color::Black),
+    GameResult::Draw,
+    GameResult::None,
+];
+
+impl Line {
+    /// The line's text without its check.
+    pub fn payload(&self) -> String {
+        match self {
+            Line::Magic { version, writer } => format!("{MAGIC} {version} {}", token(writer)),
+            Line::Set { key, values } => with_tokens(format!("set {}", token(key)), values),
+            Line::Player { name, spec } => format!("player {} {}", token(name), token(spec)),
+            Line::Begin => "begin".into(),
+            Line::Epoch { at, unix_ms } => format!("epoch {at} {unix_ms}"),
+            Line::Input { at, input } => format!("in {at} {}", input_payload(input)),
+            Line::Note(text) => format!("note {}", token(text)),
+        }
+    }
+
+    /// Reads a payload; the error says what is wrong with it.
+    pub fn parse(payload: &str) -> Result<Line, String> {
+        let mut t = Tokens::new(payload);
+        let line = match t.word("the kind of line")? {
+            MAGIC => Line::Magic {
+                version: t.number("the format version")?,
+                writer: t.text("the writer")?,
+            },
+            "set" => Line::Set {
+                key: t.text("the setting's name")?,
+                values: t.rest()?,
+            },
+            "player" => Line::Player {
+                name: t.text("the player's name")?,
+                spec: t.text("the player's spec")?,
+            },
+            "begin" => Line::Begin,
+            "epoch" => Line::Epoch {
+                at: t.number("the time")?,
+                unix_ms: t.number("the wall-clock time")?,
+            },
+            "in" => Line::Input {
+                at: t.number("the time")?,
+                input: parse_input(&mut t)?,
+            },
+            "note" => Line::Note(t.text("the note")?),
+            other => return Err(format!("unknown kind of line {other:?}")),
+        };
+        t.end()?;
+        Ok(line)
+    }
+}
+
+fn side_payload(s: &SideStats) -> String {
+    let left = s.left_ms.map_or("-".to_string(), |l| l.to_string());
+    format!(
+        "{} {} {left} {} {}",
+        s.moves, s.used_ms, s.faults, s.restarts
+    )
+}
+
+fn input_payload(input: &Input) -> String {
+    match input {
+        Input::SignedOn { player } => format!("on {}", player.0),
+        Input::Lost { player, reason } => format!("lost {} {}", player.0, token(reason)),
+        Input::GameFinished {
+            game,
+            result,
+            termination,
+            sides,
+        } => {
+            let how = TERMINATIONS
+                .iter()
+                .find(|(t, _)| t == termination)
+                .map_or("normal", |(_, s)| s);
+            format!(
+                "result {game} {} {how} {} {}",
+                result.as_str(),
+                side_payload(&sides.white),
+                side_payload(&sides.black)
+            )
+        }
+        Input::BoardFree { board } => format!("free {}", board.0),
+        Input::Timer => "timer".into(),
+        Input::Resumed => "resumed".into(),
+    }
+}
+
+fn parse_side(t: &mut Tokens<'_>, colour: &str) -> Result<SideStats, String> {
+    let moves = t.number(&format!("{colour}'s moves"))?;
+    let used_ms = t.number(&format!("{colour}'s time used"))?;
+    let left_ms = match t.word(&format!("{colour}'s time left"))? {
+        "-" => None,
+        w => Some(
+            w.parse()
+                .map_err(|_| format!("{colour}'s time left {w:?} is not a number"))?,
+        ),
+    };
+    Ok(SideStats {
+        moves,
+        used_ms,
+        left_ms,
+        faults: t.number(&format!("{colour}'s faults"))?,
+        restarts: t.number(&format!("{colour}'s restarts"))?,
+    })
+}
+
+fn parse_input(t: &mut Tokens<'_>) -> Result<Input, String> {
+    Ok(match t.word("the kind of input")? {
+        "on" => Input::SignedOn {
+            player: PlayerId(t.number("the player")?),
+        },
+        "lost" => Input::Lost {
+            player: PlayerId(t.number("the player")?),
+            reason: t.text("the reason")?,
+        },
+        "result" => {
+            let game = t.number("the game number")?;
+            let r = t.word("the result")?;
+            let result = RESULTS
+                .into_iter()
+                .find(|x| x.as_str() == r)
+                .ok_or_else(|| format!("unknown result {r:?}"))?;
+            let w = t.word("the termination")?;
+            let termination = TERMINATIONS
+                .iter()
+                .find(|(_, s)| *s == w)
+                .map(|(t, _)| *t)
+                .ok_or_else(|| format!("unknown termination {w:?}"))?;
+            Input::GameFinished {
+                game,
+                result,
+                termination,
+                sides: ByColor {
+                    white: parse_side(t, "White")?,
+                    black: parse_side(t, "Black")?,
+                },
+            }
+        }
+        "free" => Input::BoardFree {
+            board: BoardId(t.number("the board")?),
+        },
+        "timer" => Input::Timer,
+        "resumed" => Input::Resumed,
+        other => return Err(format!("unknown kind of input {other:?}")),
+    })
+}

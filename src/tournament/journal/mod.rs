@@ -1,0 +1,212 @@
+//! The tournament's journal: its settings and players, then every input
+//! to the tournament core with its time, each line with the chained check
+//! of the match journal (`crate::journal`: the same framing, reader and
+//! writer), so that a killed tournament is rebuilt exactly by replaying
+//! it. docs/tournament.md describes the lines.
+//!
+//! ```text
+//! argus-tournament 1 WRITER
+//! set event TEXT | set schedule round-robin|gauntlet | set cycles N
+//! set games-per-pairing N | set boards N|auto | set absence wait|forfeit MS
+//! set openings N SEED|-
+//! player NAME SPEC                      (one per player, in seed order)
+//! begin
+//! epoch AT UNIX_MS                      (journal time AT was this wall-clock time)
+//! in AT on P | in AT lost P REASON | in AT free BOARD | in AT timer | in AT resumed
+//! in AT result GAME RESULT TERMINATION  W_MOVES W_USED W_LEFT W_FAULTS W_RESTARTS  B_...
+//! note TEXT
+//! ```
+
+pub mod header;
+pub mod line;
+
+use std::io;
+use std::path::Path;
+
+use crate::journal::reader::{self, JournalError, LineChain, LineDecoder, Torn};
+use crate::journal::writer::JournalWriter;
+use crate::tournament::core::Tournament;
+use crate::tournament::io::{Input, Output};
+
+pub use header::Header;
+use header::HeaderBuilder;
+pub use line::{Line, MAGIC, VERSION};
+
+/// What a tournament journal line gave.
+#[derive(Debug, Clone)]
+pub enum Decoded {
+    HeaderLine,
+    Header(Box<Header>),
+    /// A line after the header.
+    Line(Line),
+    /// A bad line, held back until it is known whether it is the last.
+    Held,
+}
+
+/// Checks tournament journal lines in order and turns them into lines.
+#[derive(Debug, Default)]
+pub struct Decoder {
+    framing: LineChain,
+    header: Option<HeaderBuilder>,
+    header_done: bool,
+}
+
+impl LineDecoder for Decoder {
+    type Item = Decoded;
+
+    fn push(&mut self, line: &[u8]) -> Result<Decoded, JournalError> {
+        let number = self.framing.lines() + 1;
+        let Some(payload) = self.framing.push(line)? else {
+            return Ok(Decoded::Held);
+        };
+        let err = |e: String| JournalError::new(number, e);
+        let line = Line::parse(payload).map_err(err)?;
+        if self.header_done {
+            return match line {
+                Line::Epoch { .. } | Line::Input { .. } | Line::Note(_) => Ok(Decoded::Line(line)),
+                _ => Err(err(
+                    "a header line after the header (two journals joined?)".into()
+                )),
+            };
+        }
+        let builder = self.header.get_or_insert_with(HeaderBuilder::default);
+        match builder.push(line).map_err(err)? {
+            Some(h) => {
+                self.header_done = true;
+                Ok(Decoded::Header(Box::new(h)))
+            }
+            None => Ok(Decoded::HeaderLine),
+        }
+    }
+
+    fn finish(&mut self, tail: &[u8]) -> Result<Option<Torn>, JournalError> {
+        let torn = self.framing.finish(tail)?;
+        if !self.header_done {
+            return Err(reader::unfinished_header(torn, self.framing.lines()));
+        }
+        Ok(torn)
+    }
+
+    fn lines(&self) -> usize {
+        self.framing.lines()
+    }
+}
+
+/// A tournament journal read and replayed in full.
+#[derive(Debug)]
+pub struct Loaded {
+    pub header: Header,
+    /// The tournament rebuilt from every input.
+    pub tournament: Tournament,
+    /// The journal time of the last input or epoch (a resume goes on after
+    /// it).
+    pub last_at: u64,
+    /// A torn last line that was ignored.
+    pub torn: Option<Torn>,
+    /// Good lines, their bytes, and the last one's check (to append).
+    pub lines: usize,
+    pub valid_len: u64,
+    pub chain: u32,
+}
+
+/// Reads and replays a tournament journal from `input` (`name` for
+/// errors). Replaying feeds every input to a new [`Tournament`] in order;
+/// its outputs were carried out before the kill and are dropped.
+pub fn load_from(input: impl io::Read, name: &str) -> Result<Loaded, String> {
+    let mut decoder = Decoder::default();
+    let mut state: Option<(Header, Tournament)> = None;
+    let mut last_at = 0;
+    let torn = reader::read_all(input, &mut decoder, |n, d| {
+        match d {
+            Decoded::Header(h) => {
+                let t = Tournament::new(h.settings.clone())
+                    .map_err(|e| JournalError::new(n, format!("the header: {e}")))?;
+                state = Some((*h, t));
+            }
+            Decoded::Line(Line::Input { at, input }) => {
+                if let Some((_, t)) = state.as_mut() {
+                    let _: Vec<Output> = t.handle(input, at);
+                    last_at = last_at.max(at);
+                }
+            }
+            Decoded::Line(Line::Epoch { at, .. }) => last_at = last_at.max(at),
+            _ => {}
+        }
+        Ok(())
+    })
+    .map_err(|e| format!("tournament journal {name}: {e}"))?;
+    let Some((header, tournament)) = state else {
+        return Err(format!("tournament journal {name}: no header"));
+    };
+    Ok(Loaded {
+        header,
+        tournament,
+        last_at,
+        torn,
+        lines: decoder.lines(),
+        valid_len: decoder.framing.offset(),
+        chain: decoder.framing.chain(),
+    })
+}
+
+/// Reads and replays the tournament journal at `path`.
+pub fn load(path: &Path) -> Result<Loaded, String> {
+    let f = std::fs::File::open(path)
+        .map_err(|e| format!("cannot open the tournament journal {}: {e}", path.display()))?;
+    load_from(f, &path.display().to_string())
+}
+
+/// An open tournament journal: the match journal's writer with
+/// tournament lines.
+#[derive(Debug)]
+pub struct TournamentWriter {
+    inner: JournalWriter,
+}
+
+impl TournamentWriter {
+    /// Starts a new journal at `path` (absent or empty): the header and
+    /// `epoch 0 UNIX_MS`, synced.
+    pub fn create(path: &Path, header: &Header, unix_ms: u64) -> io::Result<TournamentWriter> {
+        let mut payloads: Vec<String> = header.lines().iter().map(Line::payload).collect();
+        payloads.push(Line::Epoch { at: 0, unix_ms }.payload());
+        Ok(TournamentWriter {
+            inner: JournalWriter::create_lines(path, &payloads)?,
+        })
+    }
+
+    /// Opens the journal `loaded` was read from to go on with it (a torn
+    /// last line cut off), and writes `epoch AT UNIX_MS`, synced.
+    pub fn resume(
+        path: &Path,
+        loaded: &Loaded,
+        at: u64,
+        unix_ms: u64,
+    ) -> io::Result<TournamentWriter> {
+        let inner = JournalWriter::append(path, loaded.valid_len, loaded.chain, loaded.lines)?;
+        let mut w = TournamentWriter { inner };
+        w.inner
+            .write_payload(&Line::Epoch { at, unix_ms }.payload())?;
+        w.inner.sync()?;
+        Ok(w)
+    }
+
+    /// Records an input, synced, before its outputs are carried out.
+    pub fn input(&mut self, at: u64, input: &Input) -> io::Result<()> {
+        let line = Line::Input {
+            at,
+            input: input.clone(),
+        };
+        self.inner.write_payload(&line.payload())?;
+        self.inner.sync()
+    }
+
+    /// A line for people (not synced).
+    pub fn note(&mut self, text: &str) -> io::Result<()> {
+        self.inner.write_payload(&Line::Note(text.into()).payload())
+    }
+
+    /// The journal's path.
+    pub fn path(&self) -> &Path {
+        self.inner.path()
+    }
+}

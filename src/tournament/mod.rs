@@ -1,0 +1,31 @@
+//! The tournament referee's own core, above the boards' referee cores:
+//! the schedule, which game starts on which board and when, what a
+//! player's absence costs, the standings and the final report, and the
+//! tournament's journal. Like the referee core it does no I/O and reads
+//! no clock: [`Tournament::handle`] takes an [`Input`] and its time and
+//! returns [`Output`]s. docs/tournament.md describes it.
+//!
+//! * [`schedule`]: Berger round robin, gauntlet, cycles, repeats, openings;
+//! * [`core`]: the state machine ([`Tournament`]);
+//! * [`io`]: its inputs and outputs, and a game's [`Outcome`];
+//! * [`standings`]: points, tie-breaks, crosstable, player statistics;
+//! * [`report`]: the final report as text and Markdown;
+//! * [`journal`]: the tournament journal, for resume after a kill;
+//! * [`player`]: the `PLAYER` arguments (serial, `tcp:`, `engine:`).
+
+pub mod core;
+pub mod io;
+pub mod journal;
+pub mod player;
+pub mod report;
+pub mod schedule;
+pub mod standings;
+
+pub use self::core::{GameState, PlayerState, Settings, Tournament};
+pub use io::{Absence, Absent, BoardId, Input, Outcome, Output, SideStats};
+pub use player::{EngineSpec, Player};
+pub use schedule::{Bye, Format, PlayerId, Schedule, ScheduleSettings, ScheduledGame};
+pub use standings::{Mark, Row, Standings};
+
+#[cfg(test)]
+mod tests;

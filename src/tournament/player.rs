@@ -1,0 +1,327 @@
+//! Who a tournament's players are, as the command line gives them: a
+//! serial port, a program that will connect over TCP and sign on by name,
+//! or an engine argus starts itself behind its bridge. [`Player::parse`]
+//! reads one `PLAYER`; [`players`] reads them all with their
+//! `--engine-option` and `--protocol` flags and checks them together.
+//!
+//! ```text
+//! /dev/ttyUSB0, COM3, serial:/dev/ttyUSB0   the program cabled to that port
+//! tcp:NAME                                   the program that signs on as NAME
+//! engine:NAME=CMD                            an engine argus starts (CMD [ARGS])
+//! --engine-option NAME:OPT=VALUE             an option for engine NAME
+//! --protocol NAME:uci|xboard                 engine NAME's protocol (default uci)
+//! ```
+
+use clap::ValueEnum;
+
+use crate::client::engine::{CommandLine, Protocol};
+
+/// How to reach a player.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Player {
+    /// The program cabled to this serial port.
+    Serial { port: String },
+    /// The program that connects to the tournament's TCP port and signs on
+    /// with this name (`tcsi` name).
+    Tcp { name: String },
+    /// An engine argus starts itself.
+    Engine(EngineSpec),
+}
+
+/// An engine argus starts, with its initialization data.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EngineSpec {
+    pub name: String,
+    /// The command as given.
+    pub command: String,
+    /// The command split into program and arguments.
+    pub command_line: CommandLine,
+    pub protocol: Protocol,
+    /// `--engine-option` values, in the order given.
+    pub options: Vec<(String, String)>,
+}
+
+/// The forms a PLAYER may take, for errors.
+const FORMS: &str = "a serial port (/dev/ttyUSB0, COM3, serial:PORT), tcp:NAME, or engine:NAME=CMD";
+
+fn printable(what: &str, text: &str) -> Result<(), String> {
+    if text.trim().is_empty() {
+        return Err(format!("{what} is empty"));
+    }
+    if text.chars().any(char::is_control) {
+        return Err(format!("{what} {text:?} has control characters"));
+    }
+    Ok(())
+}
+
+impl Player {
+    /// Reads one `PLAYER` argument. The error quotes it and says what the
+    /// forms are.
+    pub fn parse(spec: &str) -> Result<Player, String> {
+        let at = |e: String| format!("player {spec:?}: {e}");
+        if spec.trim().is_empty() {
+            return Err(at(format!("empty: expected {FORMS}")));
+        }
+        printable("the player", spec).map_err(at)?;
+        let scheme = spec
+            .split_once(':')
+            .filter(|(s, _)| s.len() >= 2 && s.bytes().all(|b| b.is_ascii_alphabetic()));
+        let Some((scheme, rest)) = scheme else {
+            return Ok(Player::Serial { port: spec.into() });
+        };
+        match scheme {
+            "serial" => {
+                printable("the port", rest).map_err(at)?;
+                Ok(Player::Serial { port: rest.into() })
+            }
+            "tcp" => {
+                printable("the name", rest).map_err(at)?;
+                Ok(Player::Tcp { name: rest.into() })
+            }
+            "engine" => {
+                let (name, command) = rest.split_once('=').ok_or_else(|| {
+                    at("expected engine:NAME=CMD, e.g. engine:sf=/usr/games/stockfish".into())
+                })?;
+                check_engine_name(name).map_err(at)?;
+                printable("the command", command).map_err(at)?;
+                let command_line = CommandLine::parse(command).map_err(at)?;
+                Ok(Player::Engine(EngineSpec {
+                    name: name.into(),
+                    command: command.into(),
+                    command_line,
+                    protocol: Protocol::Uci,
+                    options: Vec::new(),
+                }))
+            }
+            other => Err(at(format!("unknown kind {other:?}: expected {FORMS}"))),
+        }
+    }
+
+    /// The player's name until its program signs on: the port, or NAME.
+    pub fn name(&self) -> &str {
+        match self {
+            Player::Serial { port } => port,
+            Player::Tcp { name } => name,
+            Player::Engine(e) => &e.name,
+        }
+    }
+
+    /// The player in the form [`Player::parse`] reads (serial ports always
+    /// with `serial:`), for the journal.
+    pub fn spec(&self) -> String {
+        match self {
+            Player::Serial { port } => format!("serial:{port}"),
+            Player::Tcp { name } => format!("tcp:{name}"),
+            Player::Engine(e) => format!("engine:{}={}", e.name, e.command),
+        }
+    }
+}
+
+fn check_engine_name(name: &str) -> Result<(), String> {
+    printable("the engine's name", name)?;
+    if name.contains(':') {
+        return Err(format!(
+            "the engine's name {name:?} has a ':' (--engine-option NAME:OPT=VALUE could not name it)"
+        ));
+    }
+    Ok(())
+}
+
+/// The engine player named `name` in `list`, for the flag `flag` whose
+/// value was `value`.
+fn engine_mut<'a>(
+    list: &'a mut [Player],
+    name: &str,
+    flag: &str,
+    value: &str,
+) -> Result<&'a mut EngineSpec, String> {
+    let engines: Vec<String> = list
+        .iter()
+        .filter_map(|p| match p {
+            Player::Engine(e) => Some(e.name.clone()),
+            _ => None,
+        })
+        .collect();
+    list.iter_mut()
+        .find_map(|p| match p {
+            Player::Engine(e) if e.name == name => Some(e),
+            _ => None,
+        })
+        .ok_or_else(|| {
+            let known = if engines.is_empty() {
+                "there are none".to_string()
+            } else {
+                format!("engine players: {}", engines.join(", "))
+            };
+            format!("{flag} {value:?}: no engine player named {name:?} ({known})")
+        })
+}
+
+/// Reads every `PLAYER` with the `--engine-option NAME:OPT=VALUE` and
+/// `--protocol NAME:PROTOCOL` flags: at least two players, every name
+/// different, every flag naming an engine player.
+pub fn players(
+    specs: &[String],
+    engine_options: &[String],
+    protocols: &[String],
+) -> Result<Vec<Player>, String> {
+    if specs.len() < 2 {
+        return Err(format!(
+            "a tournament needs at least 2 players ({} given)",
+            specs.len()
+        ));
+    }
+    let mut list = specs
+        .iter()
+        .map(|s| Player::parse(s))
+        .collect::<Result<Vec<Player>, String>>()?;
+    for (i, p) in list.iter().enumerate() {
+        if let Some(j) = list[..i].iter().position(|q| q.name() == p.name()) {
+            return Err(format!(
+                "players {} and {} are both named {:?}: every player needs a name of its own",
+                j + 1,
+                i + 1,
+                p.name()
+            ));
+        }
+    }
+    for value in engine_options {
+        let flag = "--engine-option";
+        let form = || format!("{flag} {value:?}: expected NAME:OPT=VALUE");
+        let (name, rest) = value.split_once(':').ok_or_else(form)?;
+        let (opt, v) = rest.split_once('=').ok_or_else(form)?;
+        if opt.trim().is_empty() {
+            return Err(form());
+        }
+        engine_mut(&mut list, name, flag, value)?
+            .options
+            .push((opt.into(), v.into()));
+    }
+    let mut set = Vec::new();
+    for value in protocols {
+        let flag = "--protocol";
+        let (name, proto) = value
+            .split_once(':')
+            .ok_or_else(|| format!("{flag} {value:?}: expected NAME:uci or NAME:xboard"))?;
+        let protocol = Protocol::from_str(proto, true)
+            .map_err(|_| format!("{flag} {value:?}: unknown protocol {proto:?} (uci or xboard)"))?;
+        let engine = engine_mut(&mut list, name, flag, value)?;
+        if set.contains(&engine.name) {
+            return Err(format!("{flag}: engine {name:?} given a protocol twice"));
+        }
+        set.push(engine.name.clone());
+        engine.protocol = protocol;
+    }
+    Ok(list)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn each_form_is_read() {
+        let serial = |p: &str| Player::Serial { port: p.into() };
+        assert_eq!(Player::parse("/dev/ttyUSB0"), Ok(serial("/dev/ttyUSB0")));
+        assert_eq!(Player::parse("COM3"), Ok(serial("COM3")));
+        assert_eq!(Player::parse("serial:/dev/ttyS1"), Ok(serial("/dev/ttyS1")));
+        // A by-path name has colons but is a path, not a kind.
+        let by_path = "/dev/serial/by-path/pci-0000:00:14.0-usb-0:1:1.0-port0";
+        assert_eq!(Player::parse(by_path), Ok(serial(by_path)));
+        assert_eq!(
+            Player::parse("tcp:Deep Thought"),
+            Ok(Player::Tcp {
+                name: "Deep Thought".into()
+            })
+        );
+        let Ok(Player::Engine(e)) = Player::parse("engine:sf=/usr/games/stockfish -q") else {
+            panic!()
+        };
+        assert_eq!((e.name.as_str(), e.protocol), ("sf", Protocol::Uci));
+        assert_eq!(e.command_line.program, "/usr/games/stockfish");
+        assert_eq!(e.command_line.args, vec!["-q".to_string()]);
+        for spec in ["serial:COM3", "tcp:x", "engine:gc=gnuchess --xboard"] {
+            assert_eq!(Player::parse(spec).unwrap().spec(), spec);
+        }
+        assert_eq!(Player::parse("COM4").unwrap().spec(), "serial:COM4");
+    }
+
+    #[test]
+    fn bad_players_say_what_is_wrong() {
+        for (spec, want) in [
+            ("", "expected a serial port"),
+            ("tpc:x", "unknown kind \"tpc\": expected a serial port"),
+            ("tcp:", "the name is empty"),
+            ("tcp:a\u{1b}b", "has control characters"),
+            ("serial:", "the port is empty"),
+            ("engine:sf", "expected engine:NAME=CMD"),
+            ("engine:=sf", "the engine's name is empty"),
+            ("engine:a:b=sf", "has a ':'"),
+            ("engine:sf=", "the command is empty"),
+            ("engine:sf=\"unclosed", "player \"engine:sf=\\\"unclosed\""),
+        ] {
+            let e = Player::parse(spec).unwrap_err();
+            assert!(e.contains(want), "{spec:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn flags_go_to_their_engine_and_are_checked() {
+        let specs = strings(&["COM3", "engine:sf=stockfish", "engine:gc=gnuchess", "tcp:x"]);
+        let list = players(
+            &specs,
+            &strings(&["sf:Threads=2", "sf:Hash=64", "gc:Ponder=off=really"]),
+            &strings(&["gc:XBoard"]),
+        )
+        .unwrap();
+        let Player::Engine(sf) = &list[1] else {
+            panic!()
+        };
+        let pairs = |v: &[(&str, &str)]| -> Vec<(String, String)> {
+            v.iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect()
+        };
+        assert_eq!(sf.options, pairs(&[("Threads", "2"), ("Hash", "64")]));
+        assert_eq!(sf.protocol, Protocol::Uci);
+        let Player::Engine(gc) = &list[2] else {
+            panic!()
+        };
+        assert_eq!(gc.protocol, Protocol::Xboard);
+        assert_eq!(gc.options, pairs(&[("Ponder", "off=really")]));
+        let err = |specs: &[&str], opts: &[&str], protos: &[&str]| {
+            players(&strings(specs), &strings(opts), &strings(protos)).unwrap_err()
+        };
+        let two = ["engine:sf=stockfish", "COM3"];
+        for (e, want) in [
+            (err(&["COM3"], &[], &[]), "at least 2 players (1 given)"),
+            (
+                err(&["COM3", "serial:COM3"], &[], &[]),
+                "players 1 and 2 are both named \"COM3\"",
+            ),
+            (err(&two, &["sf=Threads"], &[]), "expected NAME:OPT=VALUE"),
+            (err(&two, &["sf:=2"], &[]), "expected NAME:OPT=VALUE"),
+            (
+                err(&two, &["COM3:Hash=1"], &[]),
+                "no engine player named \"COM3\" (engine players: sf)",
+            ),
+            (
+                err(&["COM3", "COM4"], &["sf:Hash=1"], &[]),
+                "(there are none)",
+            ),
+            (err(&two, &[], &["sf"]), "expected NAME:uci or NAME:xboard"),
+            (err(&two, &[], &["sf:cecp"]), "unknown protocol \"cecp\""),
+            (
+                err(&two, &[], &["sf:uci", "sf:xboard"]),
+                "given a protocol twice",
+            ),
+            (err(&["COM3", "tpc:x"], &[], &[]), "unknown kind"),
+        ] {
+            assert!(e.contains(want), "{e}");
+        }
+    }
+}

@@ -1,0 +1,370 @@
+//! The tournament's final report (the spec's "tournament final report"):
+//! how it was run, the standings with their tie-breaks, the crosstable,
+//! every game with its result and termination, and each player's
+//! statistics, as plain text and as Markdown. Pure functions: a
+//! tournament in, a string out. Both forms come from the same tables, so
+//! they always say the same thing; client names are stripped of control
+//! characters, and escaped in Markdown.
+
+use std::fmt::Write as _;
+
+use crate::clock::format_hms;
+use crate::text::strip_control;
+use crate::tournament::core::{GameState, Tournament};
+use crate::tournament::io::Absence;
+use crate::tournament::schedule::Format;
+use crate::tournament::standings::{Mark, Standings};
+
+/// The tie-break order, in words.
+pub const TIE_BREAKS: &str = "points, then Sonneborn-Berger (the points of the opponents \
+beaten, plus half those of the opponents drawn; forfeits add nothing), then wins over the \
+board; players equal on all three share a rank and are listed in seed order";
+
+/// One section of the report: a title, sentences, and a table.
+struct Section {
+    title: &'static str,
+    lines: Vec<String>,
+    table: Option<Table>,
+}
+
+struct Table {
+    header: Vec<String>,
+    /// Columns aligned to the right (numbers).
+    right: Vec<bool>,
+    rows: Vec<Vec<String>>,
+}
+
+/// The report as plain text.
+pub fn text(t: &Tournament) -> String {
+    let mut s = String::new();
+    let title = format!("{}: tournament report", strip_control(&t.settings().event));
+    let _ = writeln!(s, "{title}\n{}", "=".repeat(title.chars().count()));
+    for sec in sections(t) {
+        let _ = writeln!(s, "\n{}\n{}", sec.title, "-".repeat(sec.title.len()));
+        for l in &sec.lines {
+            let _ = writeln!(s, "{}", strip_control(l));
+        }
+        if let Some(table) = &sec.table {
+            text_table(&mut s, table);
+        }
+    }
+    s
+}
+
+/// The report as Markdown.
+pub fn markdown(t: &Tournament) -> String {
+    let mut s = format!("# {}: tournament report\n", md(&t.settings().event));
+    for sec in sections(t) {
+        let _ = writeln!(s, "\n## {}\n", sec.title);
+        for l in &sec.lines {
+            let _ = writeln!(s, "{}  ", md(l));
+        }
+        if let Some(table) = &sec.table {
+            if !sec.lines.is_empty() {
+                s.push('\n');
+            }
+            md_table(&mut s, table);
+        }
+    }
+    s
+}
+
+fn text_table(s: &mut String, t: &Table) {
+    let cells: Vec<Vec<String>> = t
+        .rows
+        .iter()
+        .map(|r| r.iter().map(|c| strip_control(c)).collect())
+        .collect();
+    let mut widths: Vec<usize> = t.header.iter().map(|h| h.chars().count()).collect();
+    for r in &cells {
+        for (w, c) in widths.iter_mut().zip(r) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let line = |s: &mut String, row: &[String]| {
+        let mut l = String::new();
+        for (i, c) in row.iter().enumerate() {
+            let pad = widths[i].saturating_sub(c.chars().count());
+            if i > 0 {
+                l.push_str("  ");
+            }
+            if t.right[i] {
+                l.push_str(&" ".repeat(pad));
+                l.push_str(c);
+            } else {
+                l.push_str(c);
+                l.push_str(&" ".repeat(pad));
+            }
+        }
+        let _ = writeln!(s, "{}", l.trim_end());
+    };
+    line(s, &t.header);
+    for r in &cells {
+        line(s, r);
+    }
+}
+
+fn md_table(s: &mut String, t: &Table) {
+    let _ = writeln!(s, "| {} |", t.header.join(" | "));
+    let rule: Vec<&str> = t
+        .right
+        .iter()
+        .map(|&r| if r { "---:" } else { "---" })
+        .collect();
+    let _ = writeln!(s, "|{}|", rule.join("|"));
+    for r in &t.rows {
+        let cells: Vec<String> = r.iter().map(|c| md(c)).collect();
+        let _ = writeln!(s, "| {} |", cells.join(" | "));
+    }
+}
+
+/// Text for Markdown: control characters removed, and the characters that
+/// would start markup or end a table cell escaped.
+pub fn md(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in strip_control(s).chars() {
+        if matches!(
+            c,
+            '\\' | '|' | '*' | '_' | '`' | '[' | ']' | '<' | '>' | '#'
+        ) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn sections(t: &Tournament) -> Vec<Section> {
+    let st = Standings::of(t);
+    vec![
+        Section {
+            title: "Tournament",
+            lines: about(t),
+            table: None,
+        },
+        standings(t, &st),
+        crosstable(t, &st),
+        games(t),
+        statistics(t, &st),
+    ]
+}
+
+fn about(t: &Tournament) -> Vec<String> {
+    let s = t.settings();
+    let sch = t.schedule();
+    let kind = match s.schedule.format {
+        Format::RoundRobin => "Round robin (Berger tables)",
+        Format::Gauntlet => "Gauntlet (the first player against each of the others)",
+    };
+    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let mut lines = vec![format!(
+        "{kind}, {}, {}, {}: {} in {}, on {}.",
+        plural(sch.players() as u64, "player", "players"),
+        plural(u64::from(s.schedule.cycles), "cycle", "cycles"),
+        plural(
+            u64::from(s.schedule.games_per_pairing),
+            "game per pairing",
+            "games per pairing"
+        ),
+        plural(sch.games().len() as u64, "game", "games"),
+        plural(u64::from(sch.rounds()), "round", "rounds"),
+        plural(u64::from(t.board_count()), "board", "boards"),
+    )];
+    lines.push(match s.absence {
+        Absence::Wait => "A player that is away: its games wait until it is back; a game it \
+                          was playing goes on, its clock running."
+            .to_string(),
+        Absence::Forfeit { after_ms } => format!(
+            "A player that is away: after {} s away it forfeits every game it has not started.",
+            after_ms / 1000
+        ),
+    });
+    lines.push(format!("Ranking: {TIE_BREAKS}."));
+    let decided = t
+        .games()
+        .filter(|(_, s)| matches!(s, GameState::Decided(_)))
+        .count();
+    lines.push(if t.is_over() {
+        format!("Complete: all {decided} games decided.")
+    } else {
+        format!(
+            "Not over: {decided} of {} games decided.",
+            sch.games().len()
+        )
+    });
+    lines
+}
+
+fn points(halves: u32) -> String {
+    match halves % 2 {
+        0 => (halves / 2).to_string(),
+        _ if halves == 1 => "½".into(),
+        _ => format!("{}½", halves / 2),
+    }
+}
+
+fn quarters(q: u64) -> String {
+    format!("{}.{:02}", q / 4, q % 4 * 25)
+}
+
+fn standings(t: &Tournament, st: &Standings) -> Section {
+    let rows = st
+        .rows
+        .iter()
+        .map(|r| {
+            vec![
+                r.rank.to_string(),
+                t.name(r.player).to_string(),
+                points(r.halves),
+                r.games.to_string(),
+                r.wins.to_string(),
+                r.draws.to_string(),
+                r.losses.to_string(),
+                format!("+{} -{}", r.forfeits_won, r.forfeits_lost),
+                quarters(r.sb_quarters),
+            ]
+        })
+        .collect();
+    Section {
+        title: "Standings",
+        lines: Vec::new(),
+        table: Some(Table {
+            header: columns(&[
+                "Rank", "Player", "Points", "Games", "W", "D", "L", "Forfeits", "SB",
+            ]),
+            right: vec![true, false, true, true, true, true, true, false, true],
+            rows,
+        }),
+    }
+}
+
+fn columns(names: &[&str]) -> Vec<String> {
+    names.iter().map(|s| s.to_string()).collect()
+}
+
+fn crosstable(t: &Tournament, st: &Standings) -> Section {
+    let n = st.rows.len();
+    let rows = st
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let mut row = vec![(i + 1).to_string(), t.name(r.player).to_string()];
+            for j in 0..n {
+                row.push(if i == j {
+                    "X".into()
+                } else {
+                    st.cells[i][j].iter().map(|m| mark(*m)).collect()
+                });
+            }
+            row.push(points(r.halves));
+            row
+        })
+        .collect();
+    let mut header = columns(&["#", "Player"]);
+    header.extend((1..=n).map(|j| j.to_string()));
+    header.push("Points".into());
+    let mut right = vec![true, false];
+    right.extend(std::iter::repeat_n(false, n));
+    right.push(true);
+    Section {
+        title: "Crosstable",
+        lines: vec![
+            "Rows and columns in ranking order; each cell is the row player's results \
+             against the column player, game by game: 1 win, ½ draw, 0 loss, + won by \
+             forfeit, - lost by forfeit, . not decided yet."
+                .into(),
+        ],
+        table: Some(Table {
+            header,
+            right,
+            rows,
+        }),
+    }
+}
+
+fn mark(m: Mark) -> &'static str {
+    match m {
+        Mark::Win => "1",
+        Mark::Draw => "½",
+        Mark::Loss => "0",
+        Mark::ForfeitWin => "+",
+        Mark::ForfeitLoss | Mark::ForfeitBoth => "-",
+        Mark::Pending => ".",
+    }
+}
+
+fn games(t: &Tournament) -> Section {
+    let rows = t
+        .games()
+        .map(|(g, s)| {
+            let (result, how) = match s {
+                GameState::Decided(o) => (o.result_text().to_string(), o.how().to_string()),
+                GameState::Playing(b) => ("*".into(), format!("in progress on {b}")),
+                GameState::Pending => ("*".into(), "not played yet".into()),
+            };
+            vec![
+                g.number.to_string(),
+                g.round_tag(),
+                t.name(g.white).to_string(),
+                t.name(g.black).to_string(),
+                result,
+                how,
+            ]
+        })
+        .collect();
+    Section {
+        title: "Games",
+        lines: Vec::new(),
+        table: Some(Table {
+            header: columns(&["Game", "Round", "White", "Black", "Result", "Termination"]),
+            right: vec![true, false, false, false, false, false],
+            rows,
+        }),
+    }
+}
+
+fn statistics(t: &Tournament, st: &Standings) -> Section {
+    let opt = |v: Option<u64>, f: fn(u64) -> String| v.map_or("-".to_string(), f);
+    let seconds = |ms: u64| format!("{}.{} s", ms / 1000, ms % 1000 / 100);
+    let mut rows: Vec<_> = st.rows.iter().collect();
+    rows.sort_by_key(|r| r.player);
+    let rows = rows
+        .into_iter()
+        .map(|r| {
+            let s = r.stats;
+            vec![
+                t.name(r.player).to_string(),
+                s.moves.to_string(),
+                opt(s.average_move_ms(), seconds),
+                opt(s.average_left_ms(), format_hms),
+                opt(s.left_min_ms, format_hms),
+                s.faults.to_string(),
+                s.restarts.to_string(),
+                r.forfeits_lost.to_string(),
+            ]
+        })
+        .collect();
+    Section {
+        title: "Player statistics",
+        lines: vec![
+            "From the games played over the board, players in seed order; time left is at \
+             the end of timed games (- when none)."
+                .into(),
+        ],
+        table: Some(Table {
+            header: columns(&[
+                "Player",
+                "Moves",
+                "Time/move",
+                "Left (avg)",
+                "Left (least)",
+                "Faults",
+                "Restarts",
+                "Forfeits",
+            ]),
+            right: vec![false, true, true, true, true, true, true, true],
+            rows,
+        }),
+    }
+}

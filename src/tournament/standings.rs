@@ -1,0 +1,181 @@
+//! The standings: points, games, wins, draws, losses, forfeits,
+//! Sonneborn-Berger, the ranking with its tie-breaks, the crosstable and
+//! each player's statistics, computed from the decided games. Numbers
+//! only; `report` puts them into words.
+//!
+//! Tie-breaks, in order: points; Sonneborn-Berger (for each game played,
+//! the opponent's final points times the points scored against it, so a
+//! win counts the beaten player's points in full and a draw half of them;
+//! forfeited games add nothing); wins over the board; then the seed (the
+//! order the players were given), which only orders, it does not break
+//! the tie: players equal on the first three share a rank.
+
+use shakmaty::Color;
+
+use crate::referee::GameResult;
+use crate::tournament::core::{GameState, Tournament};
+use crate::tournament::io::{Absent, Outcome};
+use crate::tournament::schedule::PlayerId;
+
+/// One player's line of the standings.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Row {
+    pub player: PlayerId,
+    /// 1-based; players equal on every tie-break share one.
+    pub rank: usize,
+    /// Points in half points.
+    pub halves: u32,
+    /// Decided games (forfeits included).
+    pub games: u32,
+    /// Games played over the board.
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// Games won or lost by forfeit.
+    pub forfeits_won: u32,
+    pub forfeits_lost: u32,
+    /// Sonneborn-Berger in quarter points.
+    pub sb_quarters: u64,
+    pub stats: PlayerStats,
+}
+
+/// What a player's games say about it (from the boards' reports).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PlayerStats {
+    /// Moves it played and the time its clock was charged for them.
+    pub moves: u64,
+    pub used_ms: u64,
+    /// Time left at the end of its timed games: sum, count, least.
+    pub left_sum_ms: u64,
+    pub left_games: u32,
+    pub left_min_ms: Option<u64>,
+    pub faults: u32,
+    pub restarts: u32,
+}
+
+impl PlayerStats {
+    /// Average time per move, in ms.
+    pub fn average_move_ms(&self) -> Option<u64> {
+        (self.moves > 0).then(|| self.used_ms / self.moves)
+    }
+
+    /// Average time left at the end of a timed game, in ms.
+    pub fn average_left_ms(&self) -> Option<u64> {
+        (self.left_games > 0).then(|| self.left_sum_ms / u64::from(self.left_games))
+    }
+}
+
+/// One game's mark in the crosstable, from the row player's side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mark {
+    Win,
+    Draw,
+    Loss,
+    ForfeitWin,
+    ForfeitLoss,
+    /// Both forfeited.
+    ForfeitBoth,
+    /// Not decided yet.
+    Pending,
+}
+
+/// The standings at one moment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Standings {
+    /// In ranking order.
+    pub rows: Vec<Row>,
+    /// `cells[i][j]`: the marks of the games of the player ranked `i`
+    /// against the player ranked `j`, in schedule order (empty when
+    /// `i == j` or they do not meet).
+    pub cells: Vec<Vec<Vec<Mark>>>,
+}
+
+impl Standings {
+    /// The standings of `t` as its games stand now.
+    pub fn of(t: &Tournament) -> Standings {
+        let n = t.schedule().players();
+        let mut rows: Vec<Row> = (0..n)
+            .map(|p| Row {
+                player: PlayerId(p),
+                ..Row::default()
+            })
+            .collect();
+        for (g, s) in t.games() {
+            let GameState::Decided(o) = s else { continue };
+            let halves = o.halves();
+            for (colour, p) in [(Color::White, g.white), (Color::Black, g.black)] {
+                add_game(&mut rows[p.0], &o, colour, halves[colour]);
+            }
+        }
+        for (g, s) in t.games() {
+            let GameState::Decided(o @ Outcome::Played { .. }) = s else {
+                continue;
+            };
+            let halves = o.halves();
+            let (w, b) = (rows[g.white.0].halves, rows[g.black.0].halves);
+            rows[g.white.0].sb_quarters += u64::from(b * halves.white);
+            rows[g.black.0].sb_quarters += u64::from(w * halves.black);
+        }
+        let key = |r: &Row| (r.halves, r.sb_quarters, r.wins);
+        rows.sort_by(|a, b| key(b).cmp(&key(a)).then(a.player.cmp(&b.player)));
+        for i in 0..rows.len() {
+            rows[i].rank = if i > 0 && key(&rows[i]) == key(&rows[i - 1]) {
+                rows[i - 1].rank
+            } else {
+                i + 1
+            };
+        }
+        let mut order = vec![0; n];
+        for (i, r) in rows.iter().enumerate() {
+            order[r.player.0] = i;
+        }
+        let mut cells = vec![vec![Vec::new(); n]; n];
+        for (g, s) in t.games() {
+            let (w, b) = (order[g.white.0], order[g.black.0]);
+            cells[w][b].push(mark(s, Color::White));
+            cells[b][w].push(mark(s, Color::Black));
+        }
+        Standings { rows, cells }
+    }
+}
+
+fn add_game(row: &mut Row, o: &Outcome, colour: Color, halves: u32) {
+    row.games += 1;
+    row.halves += halves;
+    match *o {
+        Outcome::Played { result, sides, .. } => {
+            match result {
+                GameResult::Win(c) if c == colour => row.wins += 1,
+                GameResult::Win(_) => row.losses += 1,
+                _ => row.draws += 1,
+            }
+            let side = sides[colour];
+            let st = &mut row.stats;
+            st.moves += u64::from(side.moves);
+            st.used_ms += side.used_ms;
+            st.faults += side.faults;
+            st.restarts += side.restarts;
+            if let Some(left) = side.left_ms {
+                st.left_sum_ms += left;
+                st.left_games += 1;
+                st.left_min_ms = Some(st.left_min_ms.map_or(left, |m| m.min(left)));
+            }
+        }
+        Outcome::Forfeited(_) if halves > 0 => row.forfeits_won += 1,
+        Outcome::Forfeited(_) => row.forfeits_lost += 1,
+    }
+}
+
+fn mark(s: GameState, colour: Color) -> Mark {
+    match s {
+        GameState::Decided(Outcome::Forfeited(Absent::Both)) => Mark::ForfeitBoth,
+        GameState::Decided(Outcome::Forfeited(Absent::One(c))) if c == colour => Mark::ForfeitLoss,
+        GameState::Decided(Outcome::Forfeited(_)) => Mark::ForfeitWin,
+        GameState::Decided(o) => match o.halves()[colour] {
+            2 => Mark::Win,
+            1 => Mark::Draw,
+            _ => Mark::Loss,
+        },
+        _ => Mark::Pending,
+    }
+}

@@ -1,0 +1,173 @@
+//! The tournament core's tests, on fake time with no sleeps, and a small
+//! driver that plays the boards' part: it starts what the core says, and
+//! finishes games with results that depend only on the game number.
+
+mod core;
+mod props;
+mod resume;
+mod schedule;
+mod standings;
+
+use std::collections::VecDeque;
+
+use shakmaty::{ByColor, Color};
+
+use crate::referee::{GameResult, Termination};
+use crate::tournament::{
+    Absence, BoardId, Input, Output, ScheduleSettings, ScheduledGame, Settings, SideStats,
+    Tournament,
+};
+
+/// Settings for `n` players named P1, P2, ...
+pub(super) fn settings(n: usize, f: impl FnOnce(&mut Settings)) -> Settings {
+    let mut s = Settings {
+        event: "Club event".into(),
+        names: (1..=n).map(|i| format!("P{i}")).collect(),
+        schedule: ScheduleSettings {
+            players: n,
+            ..Default::default()
+        },
+        boards: None,
+        absence: Absence::Wait,
+    };
+    f(&mut s);
+    s
+}
+
+/// The result every game with this number gets: White wins, a draw,
+/// Black wins, in turn.
+pub(super) fn result_for(game: u32) -> GameResult {
+    match game % 3 {
+        0 => GameResult::Win(Color::White),
+        1 => GameResult::Draw,
+        _ => GameResult::Win(Color::Black),
+    }
+}
+
+pub(super) fn sides(game: u32) -> ByColor<SideStats> {
+    ByColor {
+        white: SideStats {
+            moves: 30,
+            used_ms: 60_000,
+            left_ms: Some(240_000 - u64::from(game) * 1000),
+            faults: 0,
+            restarts: 0,
+        },
+        black: SideStats {
+            moves: 29,
+            used_ms: 87_000,
+            left_ms: Some(213_000),
+            faults: game % 2,
+            restarts: 1,
+        },
+    }
+}
+
+pub(super) fn finished(game: u32) -> Input {
+    Input::GameFinished {
+        game,
+        result: result_for(game),
+        termination: Termination::Normal,
+        sides: sides(game),
+    }
+}
+
+/// The core with the boards' part played: every input and output kept.
+pub(super) struct Run {
+    pub t: Tournament,
+    pub at: u64,
+    pub inputs: Vec<(u64, Input)>,
+    pub outputs: Vec<Output>,
+    /// Games started and not yet finished, oldest first.
+    pub running: VecDeque<(BoardId, ScheduledGame)>,
+}
+
+impl Run {
+    pub fn new(settings: Settings) -> Run {
+        Run::from(Tournament::new(settings).unwrap())
+    }
+
+    pub fn from(t: Tournament) -> Run {
+        Run {
+            running: t.in_progress().into(),
+            at: t.time(),
+            t,
+            inputs: Vec::new(),
+            outputs: Vec::new(),
+        }
+    }
+
+    /// Hands one input to the core at the current time; checks that no
+    /// player is started on a second game and no board twice.
+    pub fn input(&mut self, input: Input) -> Vec<Output> {
+        self.inputs.push((self.at, input.clone()));
+        let out = self.t.handle(input, self.at);
+        for o in &out {
+            if let Output::StartGame { board, game } = o {
+                for (b, g) in &self.running {
+                    assert_ne!(b, board, "{board} given game {} while busy", game.number);
+                    assert!(
+                        !g.has(game.white) && !g.has(game.black),
+                        "game {} started while game {} of a player runs",
+                        game.number,
+                        g.number
+                    );
+                }
+                self.running.push_back((*board, *game));
+            }
+        }
+        self.outputs.extend(out.iter().cloned());
+        out
+    }
+
+    pub fn sign_on(&mut self, players: impl IntoIterator<Item = usize>) {
+        for p in players {
+            self.input(Input::SignedOn {
+                player: crate::tournament::PlayerId(p),
+            });
+        }
+    }
+
+    /// Finishes the oldest running game and frees its board, a second
+    /// later.
+    pub fn finish_next(&mut self) -> Option<u32> {
+        let game = self.running.front()?.1.number;
+        self.finish(game, result_for(game));
+        Some(game)
+    }
+
+    /// Finishes running game `number` with `result` and frees its board,
+    /// a second later.
+    pub fn finish(&mut self, number: u32, result: GameResult) {
+        let i = self.running.iter().position(|(_, g)| g.number == number);
+        let (board, _) = self.running.remove(i.expect("the game runs")).unwrap();
+        self.at += 1000;
+        self.input(Input::GameFinished {
+            game: number,
+            result,
+            termination: Termination::Normal,
+            sides: sides(number),
+        });
+        self.input(Input::BoardFree { board });
+    }
+
+    /// Plays every game the core starts until none runs.
+    pub fn play_out(&mut self) {
+        while self.finish_next().is_some() {}
+    }
+
+    /// The numbers of the games started, in order.
+    pub fn started(&self) -> Vec<u32> {
+        self.outputs
+            .iter()
+            .filter_map(|o| match o {
+                Output::StartGame { game, .. } => Some(game.number),
+                _ => None,
+            })
+            .collect()
+    }
+
+    pub fn count(&self, f: impl Fn(&Output) -> bool) -> usize {
+        self.outputs.iter().filter(|o| f(o)).count()
+    }
+}

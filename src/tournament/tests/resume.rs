@@ -1,0 +1,248 @@
+//! The tournament journal: lines round-trip, a bad journal is refused with
+//! its line, and a resume after a kill at any point carries on every
+//! unfinished game and the rest of the schedule, nothing played twice.
+
+use std::collections::BTreeSet;
+
+use super::{Run, finished, settings};
+use crate::tournament::journal::{Header, Line, TournamentWriter, load, load_from};
+use crate::tournament::{
+    Absence, BoardId, GameState, Input, Output, PlayerId, Settings, Standings,
+};
+
+fn header(s: Settings) -> Header {
+    let specs = (0..s.names.len())
+        .map(|i| format!("/dev/ttyUSB{i}"))
+        .collect();
+    Header {
+        writer: "argus test".into(),
+        settings: s,
+        specs,
+    }
+}
+
+#[test]
+fn every_line_round_trips() {
+    let s = settings(3, |s| {
+        s.schedule.openings = 4;
+        s.schedule.openings_seed = Some(7);
+        s.boards = Some(1);
+        s.absence = Absence::Forfeit { after_ms: 90_000 };
+        s.names[1] = "Deep \\ Thought - é".into();
+    });
+    let mut lines = header(s).lines();
+    lines.extend([
+        Line::Epoch {
+            at: 5,
+            unix_ms: 1_700_000_000_000,
+        },
+        Line::Input {
+            at: 1,
+            input: Input::SignedOn {
+                player: PlayerId(2),
+            },
+        },
+        Line::Input {
+            at: 2,
+            input: Input::Lost {
+                player: PlayerId(0),
+                reason: "hang up\n".into(),
+            },
+        },
+        Line::Input {
+            at: 3,
+            input: finished(4),
+        },
+        Line::Input {
+            at: 3,
+            input: finished(5),
+        },
+        Line::Input {
+            at: 4,
+            input: Input::BoardFree { board: BoardId(2) },
+        },
+        Line::Input {
+            at: 5,
+            input: Input::Timer,
+        },
+        Line::Input {
+            at: 6,
+            input: Input::Resumed,
+        },
+        Line::Note("resumed".into()),
+    ]);
+    for l in lines {
+        let p = l.payload();
+        assert!(p.bytes().all(|b| (0x20..=0x7e).contains(&b)), "{p}");
+        assert_eq!(Line::parse(&p), Ok(l), "{p}");
+    }
+}
+
+#[test]
+fn bad_lines_say_what_is_wrong() {
+    for (p, want) in [
+        ("in 1 on x", "the player \"x\" is not a number"),
+        ("in 1 result 2 2-0 normal", "unknown result"),
+        ("in 1 result 2 1-0 resigned", "unknown termination"),
+        (
+            "in 1 result 2 1-0 normal 1 2 3 4",
+            "White's restarts is missing",
+        ),
+        ("in 1 free", "the board is missing"),
+        ("in 1 dance", "unknown kind of input"),
+        ("in 1 timer now", "unexpected \"now\""),
+    ] {
+        let e = Line::parse(p).unwrap_err();
+        assert!(e.contains(want), "{p}: {e}");
+    }
+}
+
+/// The driver's whole run, journaled to `path`: sign on, play out.
+fn journaled_run(path: &std::path::Path, s: Settings) -> Run {
+    let mut w = TournamentWriter::create(path, &header(s.clone()), 1_700_000_000_000).unwrap();
+    let mut r = Run::new(s);
+    r.sign_on(0..4);
+    r.play_out();
+    for (at, input) in &r.inputs {
+        w.input(*at, input).unwrap();
+    }
+    r
+}
+
+/// What kind of point the kill after `k` inputs is.
+fn kind(r: &Run, k: usize) -> &'static str {
+    let mut t = crate::tournament::Tournament::new(r.t.settings().clone()).unwrap();
+    let mut last = Vec::new();
+    for (at, input) in &r.inputs[..k] {
+        last = t.handle(input.clone(), *at);
+    }
+    if t.is_over() {
+        "after the last result"
+    } else if t.games().all(|(_, s)| s == GameState::Pending) {
+        "before any game"
+    } else if last.iter().any(|o| matches!(o, Output::RoundOver { .. })) {
+        "between rounds"
+    } else if !t.in_progress().is_empty() {
+        "mid-game"
+    } else {
+        "other"
+    }
+}
+
+#[test]
+fn a_resume_after_a_kill_at_any_point_finishes_the_schedule_exactly_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let full = dir.path().join("full.journal");
+    let s = settings(4, |s| {
+        s.schedule.cycles = 2;
+        s.absence = Absence::Forfeit { after_ms: 600_000 };
+    });
+    let whole = journaled_run(&full, s);
+    let want = Standings::of(&whole.t);
+    let bytes = std::fs::read(&full).unwrap();
+    let line_ends: Vec<usize> = bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b == b'\n')
+        .map(|(i, _)| i + 1)
+        .collect();
+    // Header (magic, 7 settings, 4 players, begin) and epoch: 14 lines.
+    let head = 14;
+    assert_eq!(line_ends.len(), head + whole.inputs.len());
+    let mut kinds = BTreeSet::new();
+    for k in 0..=whole.inputs.len() {
+        kinds.insert(kind(&whole, k));
+        let path = dir.path().join(format!("kill-{k}.journal"));
+        let mut cut = bytes[..line_ends[head + k - 1]].to_vec();
+        cut.extend_from_slice(b"in 999 tim"); // the line the kill tore
+        std::fs::write(&path, &cut).unwrap();
+        resume_after_kill(&path, &whole, k, &want);
+    }
+    for want in [
+        "before any game",
+        "mid-game",
+        "between rounds",
+        "after the last result",
+    ] {
+        assert!(kinds.contains(want), "no kill {want}: {kinds:?}");
+    }
+}
+
+#[test]
+fn a_damaged_journal_is_refused_with_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.journal");
+    journaled_run(&path, settings(4, |_| {}));
+    let good = std::fs::read_to_string(&path).unwrap();
+    let changed = good.replacen("in 0 on 1", "in 0 on 2", 1);
+    let e = load_from(changed.as_bytes(), "t").unwrap_err();
+    assert!(e.contains("tournament journal t: line 16: check"), "{e}");
+    let e = load_from(&b""[..], "t").unwrap_err();
+    assert!(e.contains("the journal is empty"), "{e}");
+    let e = load_from(good.lines().next().unwrap().as_bytes(), "t").unwrap_err();
+    assert!(e.contains("is this an argus journal"), "{e}");
+    let cut: String = good.lines().take(5).map(|l| format!("{l}\n")).collect();
+    let e = load_from(cut.as_bytes(), "t").unwrap_err();
+    assert!(e.contains("ends inside its header (after line 5)"), "{e}");
+    // A match journal is not a tournament journal.
+    let (line, _) = {
+        let p = "argus-journal 1 argus";
+        let c = crate::journal::checksum::line_check(0, p);
+        (format!("{p} {c:08x}\n"), c)
+    };
+    let e = load_from(line.as_bytes(), "t").unwrap_err();
+    assert!(e.contains("unknown kind of line \"argus-journal\""), "{e}");
+}
+
+/// Loads the journal at `path` (cut after `k` of `whole`'s inputs, torn),
+/// checks the replayed state, resumes, plays the rest, and checks that
+/// each game was started once, the standings are `want` and the resumed
+/// journal replays to the end state.
+fn resume_after_kill(path: &std::path::Path, whole: &Run, k: usize, want: &Standings) {
+    let loaded = load(path).unwrap();
+    assert!(loaded.torn.is_some(), "kill at {k}");
+    let mut replayed = crate::tournament::Tournament::new(loaded.header.settings.clone()).unwrap();
+    for (at, i) in &whole.inputs[..k] {
+        replayed.handle(i.clone(), *at);
+    }
+    assert_eq!(loaded.tournament, replayed, "kill at {k}");
+
+    // Resume: the boards carry on the games in progress, everyone
+    // signs on again, and the rest is played.
+    let at = loaded.last_at + 5_000;
+    let mut w = TournamentWriter::resume(path, &loaded, at, 1_700_000_100_000).unwrap();
+    let decided_before: Vec<u32> = loaded
+        .tournament
+        .games()
+        .filter(|(_, s)| !matches!(s, GameState::Pending))
+        .map(|(g, _)| g.number)
+        .collect();
+    let mut r = Run::from(loaded.tournament);
+    r.at = at;
+    r.input(Input::Resumed);
+    r.sign_on(0..4);
+    r.play_out();
+    assert!(r.t.is_over(), "kill at {k}");
+    let mut started: Vec<u32> = whole
+        .started()
+        .into_iter()
+        .filter(|g| decided_before.contains(g))
+        .collect();
+    started.extend(r.started());
+    started.sort_unstable();
+    assert_eq!(
+        started,
+        (1..=12).collect::<Vec<_>>(),
+        "kill at {k}: each game started once"
+    );
+    assert_eq!(&Standings::of(&r.t), want, "kill at {k}");
+
+    // The resumed journal replays to the finished tournament.
+    for (at, input) in &r.inputs {
+        w.input(*at, input).unwrap();
+    }
+    drop(w);
+    let again = load(path).unwrap();
+    assert!(again.torn.is_none());
+    assert_eq!(again.tournament, r.t, "kill at {k}");
+}
