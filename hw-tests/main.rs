@@ -25,4 +25,5 @@ mod kit;
 mod link;
 mod referee;
 mod web;
+mod tcp;
 mod wire;

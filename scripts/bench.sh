@@ -9,6 +9,9 @@
 #   relay   plies/s and relay overhead over virtual cables: instant movers
 #           without files, the same with 200 viewers of the web page, with the transcript and PGN, with the live PGN
 #           too; and movers thinking 30 ms with all files
+#   tcp_relay  a move's hop from one client to the other through argus over
+#           TCP loopback, against a dumb socat TCP relay in the same run
+#           (needs socat; skipped without it)
 #   callgrind instructions per EPD parse+write (needs valgrind; skipped
 #           without it). Stable across load, unlike the timings.
 #
@@ -64,6 +67,13 @@ echo "== relay: instant movers, transcript, PGN file and live PGN"
 cargo bench --bench relay -- --plies "$plies" --files "$files/live" --live-pgn 2>/dev/null
 echo "== relay: movers thinking 30 ms, transcript, PGN file and live PGN"
 cargo bench --bench relay -- --plies 300 --think-ms 30 --files "$files/think" --live-pgn 2>/dev/null
+
+echo "== tcp_relay: argus over TCP loopback against a socat relay"
+if command -v socat >/dev/null 2>&1; then
+    cargo bench --bench tcp_relay -- --plies "$plies" 2>/dev/null
+else
+    echo "socat not found: skipped"
+fi
 
 echo "== callgrind: instructions per EPD parse+write"
 if command -v valgrind >/dev/null 2>&1; then

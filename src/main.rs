@@ -33,10 +33,14 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Referee a match between the clients on two serial ports.
+    /// Referee a match between the clients on two serial ports or over TCP.
     ///
     /// Client A (on PORT_A) has White in game 1; colours alternate unless
-    /// --no-swap. One referee per log directory at a time.
+    /// --no-swap. An endpoint is a serial port, tcp://HOST:PORT (argus
+    /// connects) or tcp-listen://ADDR:PORT (argus listens); --listen
+    /// ADDR:PORT takes both clients on one address, seated in sign-on order
+    /// or by --name-a/--name-b (docs/network.md). One referee per log
+    /// directory at a time.
     ///
     /// Exit status: 0 when the match was played out (every game has a
     /// result), 3 when it ended early (Ctrl-C, SIGTERM, SIGHUP, or the
@@ -49,7 +53,10 @@ enum Cmd {
         --sprt \"elo0=0 elo1=5\" --results-json results.json \
         --resign-adjudication \"movecount=3 score=400\"\n  \
         argus referee COM3 COM4 --openings book.pgn --live-pgn live.pgn --feed 0.0.0.0:7070\n  \
-        argus referee /dev/ttyUSB0 /dev/ttyUSB1 --http 0.0.0.0:8080   # the audience's page")]
+        argus referee /dev/ttyUSB0 /dev/ttyUSB1 --http 192.168.1.5:8080   # the audience's page\n  \
+        argus referee --listen 192.168.1.5:7000 --allow 192.168.1.0/24 --tc 5m+3 --games 4\n  \
+        argus referee --listen 192.168.1.5:7000 --name-a Crafty --name-b Fritz --password s3cret\n  \
+        argus referee tcp-listen://192.168.1.5:7000 /dev/ttyUSB0 --tc 60+1")]
     Referee(Box<RefereeArgs>),
     /// Carry on with a match whose referee stopped (crash, power cut).
     ///
@@ -64,7 +71,8 @@ enum Cmd {
     #[command(after_help = "Examples:\n  \
         argus resume argus-logs/journal.log /dev/ttyUSB0 /dev/ttyUSB1\n  \
         argus resume standby-journal.log /dev/ttyS0 /dev/ttyS1 --pgn standby.pgn\n  \
-        argus resume match/journal.log COM3 COM4 --headless --baud 9600")]
+        argus resume match/journal.log COM3 COM4 --headless --baud 9600\n  \
+        argus resume argus-logs/journal.log --listen 192.168.1.5:7000")]
     Resume(Box<ResumeArgs>),
     /// Follow a match from its journal, read-only: the live board, or
     /// (--headless) one line per move and result.
@@ -78,18 +86,20 @@ enum Cmd {
         argus watch argus-logs/journal.log\n  \
         argus watch tcp://referee.local:7070 --headless\n  \
         argus watch tcp://10.0.0.5:7070 --copy standby-journal.log --pgn standby.pgn\n  \
-        argus watch tcp://referee.local:7070 --headless --http 0.0.0.0:8080")]
+        argus watch tcp://referee.local:7070 --headless --http 192.168.1.7:8080")]
     Watch(WatchArgs),
-    /// Run a client on a serial port: the built-in mover, or (--engine) a
-    /// bridge to a UCI or XBoard chess engine.
+    /// Run a client on a serial port or over TCP: the built-in mover, or
+    /// (--engine) a bridge to a UCI or XBoard chess engine.
     ///
     /// It signs on, answers the referee's records as the EPD spec says and
     /// exits 0 when the referee sends `disconnect` (docs/engines.md for the
-    /// engine bridge).
+    /// engine bridge). Over TCP (tcp://HOST:PORT) it connects again by
+    /// itself after a drop, with backoff, and signs on again.
     #[command(after_help = "Examples:\n  \
         argus client /dev/ttyUSB0 --name \"Random 1\" --mover random --seed 7\n  \
         argus client /dev/ttyS0 --engine stockfish --option \"Skill Level=3\" --movetime 500\n  \
-        argus client COM3 --engine \"gnuchess -x\" --protocol xboard")]
+        argus client COM3 --engine \"gnuchess -x\" --protocol xboard\n  \
+        argus client tcp://192.168.1.5:7000 --engine stockfish --name Stockfish --password s3cret")]
     Client(ClientArgs),
     /// Watch two built-in clients play, refereed live (no hardware needed).
     ///

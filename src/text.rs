@@ -8,9 +8,25 @@ pub fn strip_control(s: &str) -> String {
     s.chars().filter(|c| !c.is_control()).collect()
 }
 
+/// Characters kept of a client's `tcsi` name.
+pub const NAME_LIMIT: usize = 64;
+
+/// A client's `tcsi` name as argus keeps it: control characters removed,
+/// trimmed, at most [`NAME_LIMIT`] characters. The referee core names a
+/// client by it and a TCP listener seats by it, so both must agree.
+pub fn client_name(raw: &str) -> String {
+    strip_control(raw).trim().chars().take(NAME_LIMIT).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_client_name_is_stripped_trimmed_and_capped() {
+        assert_eq!(client_name("  Crafty\x1b 20 "), "Crafty 20");
+        assert_eq!(client_name(&"x".repeat(100)).len(), NAME_LIMIT);
+    }
 
     #[test]
     fn escape_sequences_lose_their_escape() {

@@ -267,7 +267,7 @@ fn run(plies: usize, think: Duration, outputs: Outputs) -> Result<Vec<RelayTimin
         core: Referee::new(settings),
         links,
         link_events: rx,
-        port_settings: ByClient::new(port_settings, port_settings),
+        line_views: ByClient::new(port_settings.to_string(), port_settings.to_string()),
         epoch,
         outputs: outputs.with_relay_timings(timing_tx),
         view: View::Headless,

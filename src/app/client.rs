@@ -1,8 +1,8 @@
-//! `argus client`: the reference client on a serial port.
+//! `argus client`: the reference client on a serial port or over TCP.
 
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, unbounded};
 
 use crate::app::options::ClientArgs;
 use crate::app::{Ending, Failure, Outcome};
@@ -11,7 +11,8 @@ use crate::client::repeat::LastAnswer;
 use crate::client::{Action, ClientProtocol, Mover};
 use crate::epd::line_check::{self as check, Checked};
 use crate::epd::{Fields, Operation, Record};
-use crate::link::{Link, LinkEvent, LinkEventKind, PortSettings};
+use crate::link::seats::password_line;
+use crate::link::{Connector, Endpoint, Link, LinkEvent, LinkEventKind, PortSettings};
 
 /// How long the client waits for the referee's first record before it
 /// signs on again.
@@ -23,7 +24,9 @@ pub const SIGN_ON_REPEAT: Duration = Duration::from_secs(3);
 /// a failure on the way.
 pub fn run(args: ClientArgs) -> Outcome {
     let settings = args.line.port_settings().map_err(Failure::usage)?;
+    let endpoint = Endpoint::parse(&args.port).map_err(Failure::usage)?;
     let engine = args.engine.settings().map_err(Failure::usage)?;
+    let password = args.password.as_deref();
     let verbose = true;
     let line_check = !args.no_line_check;
     let outcome = match engine {
@@ -31,8 +34,7 @@ pub fn run(args: ClientArgs) -> Outcome {
             // The port is checked (opened) before the engine is started:
             // a wrong port fails at once, not after the engine's start-up.
             let (tx, rx) = unbounded();
-            let link = Link::open("client", &args.port, settings, Instant::now(), tx)
-                .map_err(Failure::usage)?;
+            let link = open_link(&endpoint, settings, password, tx).map_err(Failure::usage)?;
             let bridge = Bridge::start(engine, args.name.as_deref()).map_err(Failure::usage)?;
             eprintln!("client: engine {:?} is ready", bridge.name());
             serve(&link, &rx, bridge, Duration::ZERO, verbose, line_check)
@@ -44,9 +46,11 @@ pub fn run(args: ClientArgs) -> Outcome {
                 .clone()
                 .unwrap_or_else(|| mover.default_name(&args.port));
             let protocol = ClientProtocol::new(&name, mover, !args.no_claims);
-            run_on_port(
-                &args.port,
-                settings,
+            let (tx, rx) = unbounded();
+            let link = open_link(&endpoint, settings, password, tx).map_err(Failure::usage)?;
+            serve(
+                &link,
+                &rx,
                 protocol,
                 Duration::from_millis(args.think_ms),
                 verbose,
@@ -115,6 +119,27 @@ pub enum ClientError {
     Open(String),
     /// The link stopped.
     Failed(String),
+}
+
+/// The client's link to the referee at `endpoint`: a serial port, a TCP
+/// connection made again with backoff after a drop (each one starting
+/// with the password line, if there is a password).
+pub fn open_link(
+    endpoint: &Endpoint,
+    settings: PortSettings,
+    password: Option<&str>,
+    tx: Sender<LinkEvent<&'static str>>,
+) -> Result<Link<&'static str>, String> {
+    let hello = password.map(password_line);
+    let connector = Connector::to(endpoint, settings, hello).ok_or_else(|| {
+        format!(
+            "{endpoint}: the client connects to the referee, which listens: give \
+             tcp://HOST:PORT (the referee's --listen address)"
+        )
+    })?;
+    let name = endpoint.to_string();
+    Link::open_with("client", connector, &name, settings, Instant::now(), tx)
+        .map_err(|e| e.to_string())
 }
 
 /// Runs a reference client on `port` until the referee sends
@@ -188,6 +213,7 @@ pub fn serve<A: Answerer>(
         };
         match ev.kind {
             LinkEventKind::Line { text, .. } => {
+                let first = !heard;
                 heard = true;
                 let record = match check::verify(&text) {
                     Checked::Valid(payload) => payload,
@@ -219,6 +245,15 @@ pub fn serve<A: Answerer>(
                         }
                         Action::Send(r) => send(r)?,
                         Action::Log(s) => say(&s),
+                        Action::Disconnect if first => {
+                            // Over TCP, what a listener sends a connection
+                            // it refuses; on a cable, a match already over.
+                            say("disconnect before anything else: the referee refused this \
+                                 client or has no match for it (over TCP: a wrong or missing \
+                                 --password, a seat taken by a program of the same name, or \
+                                 a name it does not expect; its log says which)");
+                            return Ok(());
+                        }
                         Action::Disconnect => {
                             say("disconnect: the referee ended the session");
                             return Ok(());
@@ -236,6 +271,7 @@ pub fn serve<A: Answerer>(
                 }
             }
             LinkEventKind::Lost { reason, .. } => say(&format!("link lost: {reason}")),
+            LinkEventKind::Connected { peer, .. } => say(&format!("connected to {peer}")),
             LinkEventKind::Back { .. } => {
                 heard = false;
                 say("link back: signing on again");

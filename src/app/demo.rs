@@ -110,7 +110,7 @@ pub fn run(args: DemoArgs) -> Outcome {
         core: Referee::new(settings),
         links,
         link_events: rx,
-        port_settings: ByClient::new(port_settings, port_settings),
+        line_views: ByClient::new(port_settings.to_string(), port_settings.to_string()),
         epoch,
         outputs,
         view,

@@ -89,6 +89,7 @@ pub mod cbf;
 pub mod client;
 pub mod demo;
 pub mod epd;
+pub mod links;
 pub mod logging;
 pub mod options;
 pub mod output;

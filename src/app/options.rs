@@ -11,6 +11,7 @@ use clap::Args;
 use serde::Deserialize;
 use shakmaty::Chess;
 
+use crate::app::links::EndpointArgs;
 use crate::app::syzygy::Syzygy;
 use crate::client::MoverKind;
 use crate::client::engine::{CommandLine, EngineLog, EngineSettings, Protocol, Untimed};
@@ -307,10 +308,8 @@ pub struct WebOptions {
 /// `argus referee PORT_A PORT_B [options]`.
 #[derive(Debug, Clone, Args)]
 pub struct RefereeArgs {
-    /// Serial port of client A (e.g. /dev/ttyUSB0, COM3, a socat link).
-    pub port_a: String,
-    /// Serial port of client B.
-    pub port_b: String,
+    #[command(flatten)]
+    pub ends: EndpointArgs,
     #[command(flatten)]
     pub line: LineOptions,
     #[command(flatten)]
@@ -342,10 +341,8 @@ pub struct RefereeArgs {
 pub struct ResumeArgs {
     /// The journal of the interrupted match (appended to from here on).
     pub journal: PathBuf,
-    /// Serial port of client A.
-    pub port_a: String,
-    /// Serial port of client B.
-    pub port_b: String,
+    #[command(flatten)]
+    pub ends: EndpointArgs,
     /// Line settings: those of the journal unless given here.
     #[command(flatten)]
     pub line: LineOptions,
@@ -388,8 +385,14 @@ pub struct WatchArgs {
 /// `argus client PORT [options]`.
 #[derive(Debug, Clone, Args)]
 pub struct ClientArgs {
-    /// Serial port wired to the referee.
+    /// Where the referee is: a serial port wired to it, tcp://HOST:PORT
+    /// (connects, and connects again with backoff after a drop), or
+    /// tcp-listen://ADDR:PORT (waits for the referee to connect).
     pub port: String,
+    /// The referee's shared secret (its --password), sent on every TCP
+    /// connection before the sign-on.
+    #[arg(long, value_name = "SECRET")]
+    pub password: Option<String>,
     #[command(flatten)]
     pub line: LineOptions,
     /// Name sent with tcsi at sign-on [default: the engine's own name with

@@ -7,17 +7,18 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use log::info;
 
 use crate::app::audience::Audience;
+use crate::app::links::{self, line_of, line_view};
 use crate::app::logging;
 use crate::app::options::{OutputOptions, RefereeArgs, plan};
 use crate::app::output::Outputs;
 use crate::app::session::{self, Session, View};
 use crate::app::signals;
-use crate::app::start::{self, LogDir};
+use crate::app::start::LogDir;
 use crate::app::{Failure, Outcome};
 use crate::journal::feed::Feed;
 use crate::journal::{Header, JournalWriter, OutputSettings, new_session_id};
 use crate::record::civil::pgn_date;
-use crate::referee::{ByClient, Referee};
+use crate::referee::{ByClient, ClientId, Referee};
 
 /// Runs `argus referee`: how the session ended, or why it could not
 /// start or went wrong.
@@ -26,8 +27,9 @@ pub fn run(args: RefereeArgs) -> Outcome {
     let date = pgn_date(SystemTime::now());
     let mut output = args.output.clone();
     output.journal = args.journal.clone().or(output.journal);
-    let plan = plan(
-        [args.port_a.clone(), args.port_b.clone()],
+    let endpoints = args.ends.endpoints().map_err(Failure::usage)?;
+    let mut plan = plan(
+        endpoints.clone().map(|e| e.to_string()),
         args.line,
         args.matches,
         output,
@@ -36,12 +38,14 @@ pub fn run(args: RefereeArgs) -> Outcome {
         args.headless,
     )
     .map_err(Failure::usage)?;
+    let ps = plan.port_settings;
+    plan.settings.lines = ByClient::new(line_of(&endpoints[0], &ps), line_of(&endpoints[1], &ps));
     // The ports first: a start that cannot have them touches no file.
     let epoch = Instant::now();
-    let ports = [plan.ports[0].as_str(), plan.ports[1].as_str()];
-    start::check_ports(ports).map_err(Failure::usage)?;
+    links::check_endpoints(&endpoints).map_err(Failure::usage)?;
+    let names = ClientId::BOTH.map(|id| plan.settings.names[id].clone());
     let (links, rx) =
-        session::open_links(ports, plan.port_settings, epoch).map_err(Failure::usage)?;
+        links::open_links(&endpoints, &args.ends.net, names, ps, epoch).map_err(Failure::usage)?;
     let mut dir = LogDir::claim(&plan.output.log_dir()).map_err(Failure::usage)?;
     let journal_path = plan
         .output
@@ -73,10 +77,11 @@ pub fn run(args: RefereeArgs) -> Outcome {
     );
     let ctrl_rx = signals::stop_requests(ME);
     let opening = format!(
-        "referee session: A on {}, B on {}, {}, time control {}, {} game{}",
+        "referee session: A on {} ({}), B on {} ({}), time control {}, {} game{}",
         plan.ports[0],
+        line_view(&endpoints[0], &ps),
         plan.ports[1],
-        plan.port_settings,
+        line_view(&endpoints[1], &ps),
         plan.settings.time_control,
         plan.settings.games,
         if plan.settings.games == 1 { "" } else { "s" }
@@ -89,7 +94,7 @@ pub fn run(args: RefereeArgs) -> Outcome {
         core: Referee::new(plan.settings),
         links,
         link_events: rx,
-        port_settings: ByClient::new(plan.port_settings, plan.port_settings),
+        line_views: ByClient::new(line_view(&endpoints[0], &ps), line_view(&endpoints[1], &ps)),
         epoch,
         outputs,
         view,

@@ -13,15 +13,16 @@ use std::time::Instant;
 use log::{info, warn};
 
 use crate::app::audience::Audience;
+use crate::app::links::{self, line_view};
 use crate::app::options::{LineOptions, OutputOptions, ResumeArgs};
 use crate::app::referee::{close_feed, start_files, unix_ms_now};
 use crate::app::session::{self, Session, View};
 use crate::app::signals;
-use crate::app::start::{self, LogDir};
+use crate::app::start::LogDir;
 use crate::app::{Failure, Outcome};
 use crate::journal::{self, Entry, JournalWriter, OutputSettings};
 use crate::link::PortSettings;
-use crate::referee::ByClient;
+use crate::referee::{ByClient, ClientId};
 
 /// Runs `argus resume`: how the session ended, or why it could not
 /// start or went wrong.
@@ -32,12 +33,15 @@ pub fn run(args: ResumeArgs) -> Outcome {
     let port_settings = port_settings(&args.line, &loaded.header.port).map_err(Failure::usage)?;
     let output = outputs_of(&args.output, &loaded.header.output);
 
+    let endpoints = args.ends.endpoints().map_err(Failure::usage)?;
     // The ports first: if another referee still holds them, nothing is
-    // touched.
+    // touched. TCP clients are seated by the names they had (they come
+    // back in any order).
     let epoch = Instant::now();
-    let ports = [args.port_a.as_str(), args.port_b.as_str()];
-    start::check_ports(ports).map_err(Failure::usage)?;
-    let (links, rx) = session::open_links(ports, port_settings, epoch).map_err(Failure::usage)?;
+    links::check_endpoints(&endpoints).map_err(Failure::usage)?;
+    let names = ClientId::BOTH.map(|id| loaded.replay.core().known_name(id));
+    let (links, rx) = links::open_links(&endpoints, &args.ends.net, names, port_settings, epoch)
+        .map_err(Failure::usage)?;
     let mut dir = LogDir::claim(&output.log_dir()).map_err(Failure::usage)?;
     let started = start_files(&mut dir, &output, args.headless, &args.journal, |path| {
         JournalWriter::append(path, loaded.valid_len, loaded.chain, loaded.lines)
@@ -131,7 +135,10 @@ pub fn run(args: ResumeArgs) -> Outcome {
         core,
         links,
         link_events: rx,
-        port_settings: ByClient::new(port_settings, port_settings),
+        line_views: ByClient::new(
+            line_view(&endpoints[0], &port_settings),
+            line_view(&endpoints[1], &port_settings),
+        ),
         epoch,
         outputs,
         view,

@@ -86,7 +86,8 @@ pub struct Session {
     pub links: Links,
     /// Where both links report.
     pub link_events: Receiver<LinkEvent<ClientId>>,
-    pub port_settings: ByClient<PortSettings>,
+    /// How each link is shown on the status line (`9600 8N1`, `TCP`).
+    pub line_views: ByClient<String>,
     /// The instant the links count their times from.
     pub epoch: Instant,
     pub outputs: Outputs,
@@ -105,7 +106,7 @@ pub fn run(session: Session) -> Outcome {
         mut core,
         links,
         link_events,
-        port_settings,
+        line_views,
         epoch,
         mut outputs,
         view,
@@ -167,7 +168,7 @@ pub fn run(session: Session) -> Outcome {
             && let Some(snap) = snap.as_ref()
             && dirty
         {
-            let links = link_views(&links, &books, &port_settings);
+            let links = link_views(&links, &books, &line_views);
             if let Err(e) = guard
                 .terminal()
                 .draw(|f| ui.render(f, snap, &links, now_ms()))
@@ -258,6 +259,9 @@ pub fn run(session: Session) -> Outcome {
         println!("{}", core.summary());
         println!("stats: {}", core.stats().line());
     }
+    // No more events are read: a reader blocked on a full (bounded) event
+    // channel is released before its link is closed and joined.
+    drop(link_events);
     for l in links.into_array() {
         l.close();
     }
@@ -541,6 +545,16 @@ fn link_input(
             outputs.transcript_note(at_ms, &format!("{}: link lost: {reason}", id.letter()));
             Some((Input::LinkLost { client: id, reason }, at_ms))
         }
+        LinkEventKind::Connected { peer, at_ms, .. } => {
+            // Who is on the other end goes on the record: the transcript
+            // and the journal (a note, not a core input).
+            let note = format!("{}: connected from {peer}", id.letter());
+            info!("{note}");
+            outputs.headless_line(&note);
+            outputs.transcript_note(at_ms, &note);
+            outputs.journal_note(&note);
+            None
+        }
         LinkEventKind::Back { at_ms, .. } => {
             book.up = true;
             outputs.transcript_note(at_ms, &format!("{}: link back", id.letter()));
@@ -596,11 +610,11 @@ fn carry_out(o: Output, core: &Referee, outputs: &mut Outputs, at: u64) {
 fn link_views(
     links: &Links,
     books: &ByClient<PortBook>,
-    settings: &ByClient<PortSettings>,
+    lines: &ByClient<String>,
 ) -> [LinkView; 2] {
     ClientId::BOTH.map(|id| LinkView {
         port: links[id].path().to_string(),
-        settings: settings[id].to_string(),
+        settings: lines[id].clone(),
         up: books[id].up,
         bytes_in: books[id].bytes_in,
         bytes_out: books[id].bytes_out,

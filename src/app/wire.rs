@@ -12,6 +12,7 @@ use crossbeam_channel::{after, never, select};
 use crate::app::options::{LineOptions, seconds_ms};
 use crate::app::signals;
 use crate::app::{Ending, Failure, Outcome};
+use crate::link::Endpoint;
 use crate::link::simulator::{DirectionStats, Impairments, Wire};
 
 /// `argus wire PORT_1 PORT_2 [options]`.
@@ -55,6 +56,8 @@ fn seconds(v: f64, name: &str) -> Result<Duration, String> {
 /// that fails while copying a failure on the way.
 pub fn run(args: WireArgs) -> Outcome {
     let settings = args.line.port_settings().map_err(Failure::usage)?;
+    let port_1 = serial_only(&args.port_1).map_err(Failure::usage)?;
+    let port_2 = serial_only(&args.port_2).map_err(Failure::usage)?;
     for (v, name) in [
         (args.bit_error_rate, "bit-error-rate"),
         (args.drop_rate, "drop-rate"),
@@ -98,8 +101,7 @@ pub fn run(args: WireArgs) -> Outcome {
         cut,
         seed: args.seed,
     };
-    let wire = Wire::start(&args.port_1, &args.port_2, settings, impairments, log)
-        .map_err(Failure::usage)?;
+    let wire = Wire::start(&port_1, &port_2, settings, impairments, log).map_err(Failure::usage)?;
     eprintln!(
         "argus wire: {} <-> {} at {settings}, bit error rate {}, drop rate {}{}",
         args.port_1,
@@ -142,6 +144,19 @@ pub fn run(args: WireArgs) -> Outcome {
         ));
     }
     Ok(Ending::Normal)
+}
+
+/// The simulator paces bytes at a baud rate and flips bits: serial ports
+/// only. A TCP endpoint is refused, saying why.
+fn serial_only(port: &str) -> Result<String, String> {
+    match Endpoint::parse(port)? {
+        Endpoint::Serial(name) => Ok(name),
+        e => Err(format!(
+            "{e}: argus wire simulates a serial line (paced at a baud rate, with bit errors) \
+             between two serial ports; a TCP connection has no baud rate or bits to damage \
+             (give the inner ends of two virtual cables)"
+        )),
+    }
 }
 
 /// One line about one direction.

@@ -85,7 +85,16 @@ pub enum LinkEventKind {
         at_ms: u64,
         at_us: u64,
     },
-    /// The port was reopened after [`LinkEventKind::Lost`]. Input that
+    /// A TCP connection was made or seated on this link (each time, the
+    /// first one included); `Back` follows if the link had been lost.
+    Connected {
+        /// The peer's address, `IP:PORT`.
+        peer: String,
+        at_ms: u64,
+        at_us: u64,
+    },
+    /// The port was reopened (or a new connection came) after
+    /// [`LinkEventKind::Lost`]. Input that
     /// arrived while it was down was discarded.
     Back { at_ms: u64, at_us: u64 },
     /// Something went wrong that did not (yet) lose the link, e.g. a write

@@ -1,6 +1,11 @@
-//! Serial links: port settings, opening, the line framer, reader and writer
-//! threads.
+//! Links: serial ports and TCP connections; port settings, endpoints,
+//! opening, the line framer, reader and writer threads, the TCP listener.
 //!
+//! * [`Endpoint`]: a serial name, `tcp://HOST:PORT` or
+//!   `tcp-listen://ADDR:PORT`, parsed.
+//! * [`Connector`]: where a link's stream comes from (and comes again).
+//! * [`listen()`]: a TCP listener that seats the clients signing on
+//!   ([`seats`]: who gets which seat, I/O-free).
 //! * [`PortSettings`]: baud rate, character format, flow control, line end.
 //! * [`open_port`]: open one port exclusively and configured.
 //! * [`list_ports`]: the serial ports of this machine (`argus ports`).
@@ -12,20 +17,30 @@
 //!   errors, pulled cables).
 
 pub mod cable;
+mod connector;
+mod endpoint;
 mod event;
 pub mod framer;
 mod list;
+mod listen;
 mod open;
 mod reader;
+pub mod seats;
 mod settings;
 pub mod simulator;
 mod thread;
 mod writer;
 
 pub use cable::VirtualCable;
+pub use connector::{
+    Connection, Connector, RECONNECT_FIRST, RECONNECT_MAX, REOPEN_INTERVAL, TCP_STALL_LIMIT,
+    backoff,
+};
+pub use endpoint::Endpoint;
 pub use event::{LinkEvent, LinkEventKind, LinkId, Stamp};
 pub use framer::{Frame, Framer, MAX_LINE};
 pub use list::{PortInfo, PortKind, UsbDetails, list_ports};
+pub use listen::{ListenConfig, MAX_PENDING, SeatHandle, listen, parse_allow};
 pub use open::{IO_TIMEOUT, OpenError, OpenErrorKind, open_port};
 pub use settings::{Flow, LineEnd, Parity, PortSettings};
-pub use thread::{Link, MAX_QUEUED, REOPEN_INTERVAL, SendError};
+pub use thread::{Link, MAX_QUEUED, SendError};

@@ -39,7 +39,11 @@ pub struct OpenError {
 
 impl fmt::Display for OpenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cannot open serial port {}: {}", self.port, self.reason)
+        if self.port.contains("://") {
+            write!(f, "cannot use {}: {}", self.port, self.reason)
+        } else {
+            write!(f, "cannot open serial port {}: {}", self.port, self.reason)
+        }
     }
 }
 

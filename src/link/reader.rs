@@ -1,16 +1,16 @@
 //! The reader thread of a [`Link`](super::Link): reads, frames, reports;
-//! detects loss and reopens the port.
+//! detects loss and gets a new connection from the link's connector.
 
 use std::io::ErrorKind;
 use std::sync::atomic::Ordering;
 
-use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, TryRecvError};
-use serialport::SerialPort;
+use crossbeam_channel::{Receiver, Sender, TryRecvError};
 
+use super::connector::{Conduit, Incoming};
 use super::event::LinkId;
 use super::event::{LinkEventKind, Stamp};
 use super::framer::{Frame, Framer};
-use super::thread::{REOPEN_INTERVAL, Shared, WriterMsg, open_pair};
+use super::thread::{Shared, WriterMsg};
 
 /// Bytes asked for per read.
 const READ_CHUNK: usize = 1024;
@@ -19,17 +19,40 @@ const READ_CHUNK: usize = 1024;
 /// most this often (a line at 300 baud can take seconds).
 pub const RECEIVING_EVERY_MS: u64 = 500;
 
-/// Runs until `stop` is signalled or disconnected. `port` is the reader's
-/// handle; `wake` reaches the writer after a reopen.
+/// Runs until `stop` is signalled or disconnected. `first` is the
+/// connection the link was opened with (none: it starts down); `wake`
+/// reaches the writer after a new connection.
 pub(super) fn run<Id: LinkId>(
     shared: &Shared<Id>,
-    mut port: Box<dyn SerialPort>,
+    first: Option<Incoming>,
     stop: &Receiver<()>,
     wake: &Sender<WriterMsg>,
 ) {
     let mut framer = Framer::new();
+    if let Some(peer) = first.as_ref().and_then(|c| c.peer) {
+        emit_connected(shared, peer);
+    }
+    let mut next = first;
+    let mut was_up = false;
     loop {
-        let Some(reason) = read_until_lost(shared, port.as_mut(), &mut framer, stop) else {
+        let incoming = match next.take() {
+            Some(c) => c,
+            None => match reconnect(shared, stop, wake, was_up) {
+                Some(c) => c,
+                None => return,
+            },
+        };
+        let Incoming {
+            mut reader,
+            preread,
+            ..
+        } = incoming;
+        if !preread.is_empty() {
+            for frame in framer.push(&preread, Stamp::since(shared.epoch)) {
+                emit_frame(shared, frame);
+            }
+        }
+        let Some(reason) = read_until_lost(shared, reader.as_mut(), &mut framer, stop) else {
             return;
         };
         let at = Stamp::since(shared.epoch);
@@ -43,17 +66,15 @@ pub(super) fn run<Id: LinkId>(
             slot.write_failure = None;
             shared.write_failed.store(false, Ordering::SeqCst);
         }
-        drop(port);
+        drop(reader);
+        shared.connector.lost();
+        was_up = true;
         log::warn!("port {} ({}): link lost: {reason}", shared.id, shared.path);
         shared.emit(LinkEventKind::Lost {
             reason,
             at_ms: at.ms,
             at_us: at.us,
         });
-        port = match reopen(shared, stop, wake) {
-            Some(p) => p,
-            None => return,
-        };
     }
 }
 
@@ -61,7 +82,7 @@ pub(super) fn run<Id: LinkId>(
 /// being closed (returns `None`).
 fn read_until_lost<Id: LinkId>(
     shared: &Shared<Id>,
-    port: &mut dyn SerialPort,
+    port: &mut dyn Conduit,
     framer: &mut Framer,
     stop: &Receiver<()>,
 ) -> Option<String> {
@@ -112,50 +133,65 @@ fn read_until_lost<Id: LinkId>(
     }
 }
 
-/// Tries to reopen the port every [`REOPEN_INTERVAL`] until it succeeds
-/// (reports `Back`, installs the writer's handle, wakes the writer, returns
-/// the reader's handle) or the link is closed (`None`).
-fn reopen<Id: LinkId>(
+/// Asks the connector for a new connection until one comes (reports it,
+/// and `Back` if the link had been up before; installs the writer's
+/// handle, wakes the writer, returns the reader's half) or the link is
+/// closed (`None`).
+fn reconnect<Id: LinkId>(
     shared: &Shared<Id>,
     stop: &Receiver<()>,
     wake: &Sender<WriterMsg>,
-) -> Option<Box<dyn SerialPort>> {
+    was_up: bool,
+) -> Option<Incoming> {
     let mut attempts: u64 = 0;
     loop {
-        match stop.recv_timeout(REOPEN_INTERVAL) {
-            Err(RecvTimeoutError::Timeout) => {}
-            Ok(()) | Err(RecvTimeoutError::Disconnected) => return None,
-        }
+        attempts = attempts.saturating_add(1);
+        let got = shared.connector.next(stop, attempts)?;
         if shared.stopping() {
             return None;
         }
-        attempts = attempts.saturating_add(1);
-        match open_pair(&shared.path, &shared.settings) {
-            Ok((port, writer_port)) => {
-                // Back goes out before the writer can use the port, so that
-                // no Sent of the new connection precedes it.
-                let at = Stamp::since(shared.epoch);
-                log::info!(
-                    "port {} ({}): link back after {attempts} attempt(s)",
-                    shared.id,
-                    shared.path
-                );
-                shared.emit(LinkEventKind::Back {
-                    at_ms: at.ms,
-                    at_us: at.us,
-                });
+        match got {
+            Ok(c) => {
+                let (incoming, writer) = c.split();
+                // Back goes out before the writer can use the stream, so
+                // that no Sent of the new connection precedes it.
+                if let Some(peer) = incoming.peer {
+                    emit_connected(shared, peer);
+                }
+                if was_up {
+                    let at = Stamp::since(shared.epoch);
+                    log::info!(
+                        "port {} ({}): link back after {attempts} attempt(s)",
+                        shared.id,
+                        shared.path
+                    );
+                    shared.emit(LinkEventKind::Back {
+                        at_ms: at.ms,
+                        at_us: at.us,
+                    });
+                }
                 {
                     let mut slot = shared.slot();
-                    slot.port = Some(writer_port);
+                    slot.port = Some(writer);
                     slot.write_failure = None;
                     shared.write_failed.store(false, Ordering::SeqCst);
                 }
                 let _ = wake.send(WriterMsg::Wake);
-                return Some(port);
+                return Some(incoming);
             }
-            Err(e) => log::debug!("port {}: reopen attempt {attempts}: {e}", shared.id),
+            Err(e) => log::debug!("port {}: attempt {attempts}: {e}", shared.id),
         }
     }
+}
+
+fn emit_connected<Id: LinkId>(shared: &Shared<Id>, peer: std::net::SocketAddr) {
+    let at = Stamp::since(shared.epoch);
+    log::info!("port {} ({}): connected to {peer}", shared.id, shared.path);
+    shared.emit(LinkEventKind::Connected {
+        peer: peer.to_string(),
+        at_ms: at.ms,
+        at_us: at.us,
+    });
 }
 
 fn emit_frame<Id: LinkId>(shared: &Shared<Id>, frame: Frame<Stamp>) {

@@ -1,15 +1,17 @@
-//! [`Link`]: one serial port with a reader thread and a writer thread.
+//! [`Link`]: one serial port or TCP connection with a reader thread and a
+//! writer thread.
 //!
-//! Ownership of the port: the reader thread owns one handle and reads
-//! through it; the writer's handle (a `try_clone` of the same open port)
-//! lives in a shared slot that the writer locks for the length of one
-//! record. When the link is lost the reader empties the slot and drops its
-//! own handle, so every descriptor (and the exclusive lock) is gone before
-//! it reopens the port; after a reopen it puts a fresh clone in the slot
-//! and wakes the writer. When a write fails, the writer empties the slot
-//! and leaves a note there that makes the reader treat the link as lost.
-//! Because the writer holds the lock for the whole record, a failure it
-//! notes always concerns the handle currently in the slot.
+//! Ownership of the stream: the reader thread owns one handle and reads
+//! through it; the writer's handle (a second handle on the same port or
+//! socket) lives in a shared slot that the writer locks for the length of
+//! one record. When the link is lost the reader empties the slot and drops
+//! its own handle, so every descriptor (and a port's exclusive lock) is
+//! gone before it gets a new connection from its [`Connector`]; then it
+//! puts the new writer handle in the slot and wakes the writer. When a
+//! write fails, the writer empties the slot and leaves a note there that
+//! makes the reader treat the link as lost. Because the writer holds the
+//! lock for the whole record, a failure it notes always concerns the handle
+//! currently in the slot.
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -18,16 +20,13 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
-use serialport::SerialPort;
 
+use super::connector::{Conduit, Connector};
 use super::event::{LinkEvent, LinkEventKind, LinkId};
 use super::framer::MAX_LINE;
-use super::open::{OpenError, OpenErrorKind, open_port};
+use super::open::{OpenError, OpenErrorKind};
 use super::settings::PortSettings;
 use super::{reader, writer};
-
-/// How long the reader waits between attempts to reopen a lost port.
-pub const REOPEN_INTERVAL: Duration = Duration::from_secs(1);
 
 /// Units (a record, or a batch given to [`Link::send_all`]) that may wait
 /// to be written (while the link is down, or when records come faster than
@@ -96,7 +95,7 @@ pub(super) enum WriterMsg {
 /// The writer's handle, shared with the reader, which replaces it on reopen.
 pub(super) struct WriterSlot {
     /// `None` while the link is down.
-    pub port: Option<Box<dyn SerialPort>>,
+    pub port: Option<Box<dyn Conduit>>,
     /// Set by the writer when a write on the current handle failed; the
     /// reader then treats the link as lost. Cleared on reopen.
     pub write_failure: Option<String>,
@@ -105,8 +104,11 @@ pub(super) struct WriterSlot {
 /// What both threads of a link share.
 pub(super) struct Shared<Id> {
     pub id: Id,
+    /// The port or endpoint, for logs and the display.
     pub path: String,
     pub settings: PortSettings,
+    /// Where the stream comes from, and comes again after a loss.
+    pub connector: Connector,
     pub epoch: Instant,
     pub events: Sender<LinkEvent<Id>>,
     pub slot: Mutex<WriterSlot>,
@@ -149,21 +151,8 @@ impl<Id: LinkId> Shared<Id> {
     }
 }
 
-/// An open port: the reader's handle and the writer's clone of it.
-pub(super) type PortPair = (Box<dyn SerialPort>, Box<dyn SerialPort>);
-
-/// Opens the port and a second handle on it for the writer.
-pub(super) fn open_pair(path: &str, settings: &PortSettings) -> Result<PortPair, OpenError> {
-    let port = open_port(path, settings)?;
-    let clone = port.try_clone().map_err(|e| OpenError {
-        port: path.to_string(),
-        kind: OpenErrorKind::Other,
-        reason: format!("opened, but could not make a second handle for writing: {e}"),
-    })?;
-    Ok((port, clone))
-}
-
-/// One serial port, read and written by two threads of its own.
+/// One serial port or TCP connection, read and written by two threads of
+/// its own.
 ///
 /// Lines read are framed by [`Framer`](super::framer::Framer) and sent, with
 /// everything else that happens, as [`LinkEvent`]s on the channel given to
@@ -171,9 +160,12 @@ pub(super) fn open_pair(path: &str, settings: &PortSettings) -> Result<PortPair,
 /// each followed by the configured line end and drained to the wire.
 ///
 /// When the port fails (read or write error, end of file, USB adapter
-/// unplugged, socat killed) the link reports [`LinkEventKind::Lost`] once,
-/// then tries to reopen the same path every [`REOPEN_INTERVAL`] until it
-/// succeeds and reports [`LinkEventKind::Back`]. Records sent while the link
+/// unplugged, socat killed, connection closed) the link reports
+/// [`LinkEventKind::Lost`] once, then asks its [`Connector`] for a new
+/// stream (a serial port is reopened every
+/// [`REOPEN_INTERVAL`](super::REOPEN_INTERVAL), a TCP connection made again
+/// with backoff, a listener's seat given the next client that signs on for
+/// it) and reports [`LinkEventKind::Back`]. Records sent while the link
 /// is down stay queued (up to [`MAX_QUEUED`]) and go out after `Back`. A
 /// record whose write was cut off by the loss is written again in full
 /// after `Back`, preceded by a line end so that the cut-off part stands as a
@@ -218,16 +210,45 @@ impl<Id: LinkId> Link<Id> {
         epoch: Instant,
         events: Sender<LinkEvent<Id>>,
     ) -> Result<Link<Id>, OpenError> {
-        let (port, writer_port) = open_pair(path, &settings)?;
+        let connector = Connector::Serial {
+            path: path.to_string(),
+            settings,
+        };
+        Link::open_with(id, connector, path, settings, epoch, events)
+    }
+
+    /// Like [`Link::open`], with the stream from `connector`; `name` (the
+    /// port or endpoint) names it in logs. A TCP link may start down (its
+    /// server not up yet, its seat not taken): it reports
+    /// [`LinkEventKind::Connected`] when the first connection comes, and
+    /// fails here only when retrying cannot help (a host name that does not
+    /// resolve). `settings` gives the line end (and, for a serial port,
+    /// everything else).
+    pub fn open_with(
+        id: Id,
+        connector: Connector,
+        path: &str,
+        settings: PortSettings,
+        epoch: Instant,
+        events: Sender<LinkEvent<Id>>,
+    ) -> Result<Link<Id>, OpenError> {
+        let (first, writer_port) = match connector.first()? {
+            Some(c) => {
+                let (incoming, writer) = c.split();
+                (Some(incoming), Some(writer))
+            }
+            None => (None, None),
+        };
         let name = id.to_string();
         let shared = Arc::new(Shared {
             id,
             path: path.to_string(),
             settings,
+            connector,
             epoch,
             events,
             slot: Mutex::new(WriterSlot {
-                port: Some(writer_port),
+                port: writer_port,
                 write_failure: None,
             }),
             write_failed: AtomicBool::new(false),
@@ -255,7 +276,7 @@ impl<Id: LinkId> Link<Id> {
             let wake = writer_tx.clone();
             std::thread::Builder::new()
                 .name(format!("argus-read-{name}"))
-                .spawn(move || reader::run(&shared, port, &stop_rx, &wake))
+                .spawn(move || reader::run(&shared, first, &stop_rx, &wake))
         };
         let reader = match reader {
             Ok(r) => r,

@@ -15,10 +15,6 @@ use super::thread::{Shared, WriterMsg};
 /// reported as stalled (once per record).
 const STALL_REPORT: Duration = Duration::from_secs(2);
 
-/// After this long without a byte accepted by the port, the link is
-/// treated as lost (the reader reopens it).
-const STALL_LIMIT: Duration = Duration::from_secs(30);
-
 /// A record waiting to be written.
 struct Pending {
     seq: u64,
@@ -170,11 +166,12 @@ fn write_record<Id: LinkId>(shared: &Shared<Id>, head: &mut Pending, line_end: &
             Err(e) if e.kind() == ErrorKind::Interrupted => {}
             Err(e) if matches!(e.kind(), ErrorKind::TimedOut | ErrorKind::WouldBlock) => {
                 let stalled = last_progress.elapsed();
-                if stalled >= STALL_LIMIT {
+                let limit = shared.connector.stall_limit();
+                if stalled >= limit {
                     break format!(
                         "no byte could be written for {} s (flow control held off by the \
-                         other side?)",
-                        STALL_LIMIT.as_secs()
+                         other side, or a peer that reads nothing?)",
+                        limit.as_secs()
                     );
                 }
                 if stalled >= STALL_REPORT && !stall_reported {

@@ -56,8 +56,6 @@ enum Respond {
 
 /// How many events the core keeps for the display.
 const EVENT_LIMIT: usize = 200;
-/// The longest client name kept (from `tcsi`).
-const NAME_LIMIT: usize = 64;
 /// A flag falls this many bytes' wire time after the clock reaches zero, so
 /// that a reply already on its way (its credit would put it in time) is
 /// not cut off. See docs/protocol.md, "Clocks".

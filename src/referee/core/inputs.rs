@@ -83,11 +83,7 @@ impl Referee {
         out: &mut Vec<Output>,
     ) {
         if let Ok(Some((_, name))) = record.tcsi() {
-            let name: String = strip_control(&name)
-                .trim()
-                .chars()
-                .take(NAME_LIMIT)
-                .collect();
+            let name = crate::text::client_name(&name);
             if !name.is_empty() {
                 self.clients[from].tcsi_name = Some(name);
             }

@@ -84,6 +84,14 @@ impl Referee {
         })
     }
 
+    /// The name a client is known by, if any: from the settings, else its
+    /// `tcsi` name (a resumed referee seats TCP clients by it).
+    pub fn known_name(&self, id: ClientId) -> Option<String> {
+        self.settings.names[id]
+            .clone()
+            .or_else(|| self.clients[id].tcsi_name.clone())
+    }
+
     /// The name of a client: from the settings, else its `tcsi` name, else
     /// its port.
     pub fn client_name(&self, id: ClientId) -> String {

@@ -1,0 +1,278 @@
+//! The referee's two links from their endpoints: serial ports opened,
+//! TCP connections made, or listeners started whose seats the clients take
+//! by signing on (`--listen`, `tcp-listen://`, `--allow`, `--password`).
+
+use std::net::SocketAddr;
+use std::time::Instant;
+
+use clap::Args;
+use crossbeam_channel::{Receiver, bounded};
+
+use crate::app::session::Links;
+use crate::app::start;
+use crate::clock::LineSettings;
+use crate::link::{Connector, Endpoint, Link, LinkEvent, ListenConfig, PortSettings};
+use crate::referee::{ByClient, ClientId};
+
+/// The clients' endpoints of `argus referee` and `argus resume`.
+#[derive(Debug, Clone, Args)]
+pub struct EndpointArgs {
+    /// Client A's endpoint: a serial port (e.g. /dev/ttyUSB0, COM3, a socat
+    /// link), tcp://HOST:PORT or tcp-listen://ADDR:PORT.
+    #[arg(required_unless_present = "listen")]
+    pub port_a: Option<String>,
+    /// Client B's endpoint.
+    #[arg(required_unless_present = "listen")]
+    pub port_b: Option<String>,
+    #[command(flatten)]
+    pub net: NetOptions,
+}
+
+impl EndpointArgs {
+    /// The endpoints of A and B, parsed (or `--listen` for both).
+    pub fn endpoints(&self) -> Result<[Endpoint; 2], String> {
+        self.net
+            .endpoints([self.port_a.as_deref(), self.port_b.as_deref()])
+    }
+}
+
+/// Link events that may wait for the session loop; then the links' reader
+/// threads wait (see [`Link::open`]).
+pub const LINK_EVENTS: usize = 4096;
+
+/// The network options of `argus referee` and `argus resume`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct NetOptions {
+    /// Listen on ADDR:PORT for both clients (instead of PORT_A and
+    /// PORT_B): the first to sign on is A, the second B; with --name-a and
+    /// --name-b (on resume: the names the journal knows), each seat takes
+    /// only the client that signs on with that tcsi name. Give the machine's LAN address (e.g. 192.168.1.5:7000);
+    /// 0.0.0.0 listens on every network the machine is on.
+    #[arg(long, value_name = "ADDR:PORT")]
+    pub listen: Option<String>,
+    /// Accept TCP connections only from this address or network (e.g.
+    /// 192.168.1.0/24); may be repeated. Others are closed before a byte
+    /// is read [default: any].
+    #[arg(long, value_name = "CIDR")]
+    pub allow: Vec<String>,
+    /// A shared secret the clients must send (argus client --password)
+    /// before they sign on over TCP; it is never written to the transcript
+    /// or the journal.
+    #[arg(long, value_name = "SECRET")]
+    pub password: Option<String>,
+}
+
+impl NetOptions {
+    /// The endpoints of A and B: `ports`, or `--listen` for both.
+    pub fn endpoints(&self, ports: [Option<&str>; 2]) -> Result<[Endpoint; 2], String> {
+        match (&self.listen, ports) {
+            (Some(addr), [None, None]) => {
+                let addr = crate::link::Endpoint::parse(&format!("tcp-listen://{addr}"))
+                    .map_err(|e| format!("--listen: {e}"))?;
+                Ok([addr.clone(), addr])
+            }
+            (Some(_), _) => {
+                Err("--listen takes both clients: give it without PORT_A and PORT_B".into())
+            }
+            (None, [Some(a), Some(b)]) => Ok([
+                Endpoint::parse(a).map_err(|e| format!("client A: {e}"))?,
+                Endpoint::parse(b).map_err(|e| format!("client B: {e}"))?,
+            ]),
+            (None, _) => Err(
+                "give two endpoints (PORT_A PORT_B: serial ports, tcp://HOST:PORT or \
+                 tcp-listen://ADDR:PORT), or --listen ADDR:PORT for both"
+                    .into(),
+            ),
+        }
+    }
+}
+
+/// Checks the endpoints before anything is opened: two serial ports must
+/// differ (and be devices); a TCP endpoint may not be given twice except a
+/// listener, which then seats both clients.
+pub fn check_endpoints(endpoints: &[Endpoint; 2]) -> Result<(), String> {
+    match endpoints {
+        [Endpoint::Serial(a), Endpoint::Serial(b)] => start::check_ports([a, b]),
+        [a @ Endpoint::Connect { .. }, b] if a == b => Err(format!(
+            "client A and client B are the same endpoint ({a}): each client needs its own"
+        )),
+        [Endpoint::Serial(p), _] | [_, Endpoint::Serial(p)] => start::check_ports([p, ""]),
+        _ => Ok(()),
+    }
+}
+
+/// The line the clock credits for a client's reply on `endpoint`: a TCP
+/// line has no baud rate (0: no wire-time credit).
+pub fn line_of(endpoint: &Endpoint, settings: &PortSettings) -> LineSettings {
+    if endpoint.is_network() {
+        LineSettings {
+            baud: 0,
+            ..settings.line()
+        }
+    } else {
+        settings.line()
+    }
+}
+
+/// How a link is shown on the status line: the serial settings, or `TCP`.
+pub fn line_view(endpoint: &Endpoint, settings: &PortSettings) -> String {
+    if endpoint.is_network() {
+        "TCP".into()
+    } else {
+        settings.to_string()
+    }
+}
+
+/// Opens the two links. Listeners are started first (one per address; a
+/// listener given for both clients seats both); `names` are the expected
+/// `tcsi` names of A and B (only those are seated, when given).
+pub fn open_links(
+    endpoints: &[Endpoint; 2],
+    net: &NetOptions,
+    names: [Option<String>; 2],
+    settings: PortSettings,
+    epoch: Instant,
+) -> Result<(Links, Receiver<LinkEvent<ClientId>>), String> {
+    let allow = net
+        .allow
+        .iter()
+        .map(|a| crate::link::parse_allow(a))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut connectors = connectors(endpoints, &names, settings, |addr, seats| {
+        crate::link::listen(
+            addr,
+            ListenConfig {
+                allow: allow.clone(),
+                password: net.password.clone(),
+                seats,
+            },
+        )
+    })?;
+    // Bounded: a client that floods over TCP (no baud rate holds it back)
+    // waits in its socket's buffer, and then in its own kernel's, instead
+    // of growing the referee's memory; nothing is lost.
+    let (tx, rx) = bounded(LINK_EVENTS);
+    let b = connectors.pop().ok_or("no connector for client B")?;
+    let a = connectors.pop().ok_or("no connector for client A")?;
+    let open = |id: ClientId, c: Connector, e: &Endpoint| {
+        Link::open_with(id, c, &e.to_string(), settings, epoch, tx.clone())
+            .map_err(|e| e.to_string())
+    };
+    let a = open(ClientId::A, a, &endpoints[0])?;
+    let b = open(ClientId::B, b, &endpoints[1])?;
+    Ok((ByClient::new(a, b), rx))
+}
+
+/// A connector per client, in order; `listen` starts a listener with the
+/// given seats (labels and expected names) and returns their connectors.
+fn connectors(
+    endpoints: &[Endpoint; 2],
+    names: &[Option<String>; 2],
+    settings: PortSettings,
+    mut listen: impl FnMut(SocketAddr, Vec<(String, Option<String>)>) -> Result<Vec<Connector>, String>,
+) -> Result<Vec<Connector>, String> {
+    let seat = |i: usize| (ClientId::BOTH[i].letter().to_string(), names[i].clone());
+    if let [Endpoint::Listen(a), Endpoint::Listen(b)] = endpoints
+        && a == b
+    {
+        return listen(*a, vec![seat(0), seat(1)]);
+    }
+    let mut out = Vec::new();
+    for (i, e) in endpoints.iter().enumerate() {
+        out.push(match (Connector::to(e, settings, None), e) {
+            (Some(c), _) => c,
+            (None, Endpoint::Listen(addr)) => listen(*addr, vec![seat(i)])?
+                .pop()
+                .ok_or_else(|| format!("the listener on {addr} gave no seat"))?,
+            (None, _) => return Err(format!("{e}: no way to open it")),
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn net(listen: Option<&str>) -> NetOptions {
+        NetOptions {
+            listen: listen.map(str::to_string),
+            ..NetOptions::default()
+        }
+    }
+
+    #[test]
+    fn listen_stands_for_both_endpoints() {
+        let e = net(Some("192.168.1.5:7000"))
+            .endpoints([None, None])
+            .unwrap();
+        assert_eq!(e[0].to_string(), "tcp-listen://192.168.1.5:7000");
+        assert_eq!(e[0], e[1]);
+        assert!(
+            net(Some("192.168.1.5:7000"))
+                .endpoints([Some("/dev/ttyS0"), None])
+                .unwrap_err()
+                .contains("without PORT_A")
+        );
+        assert!(
+            net(None)
+                .endpoints([Some("/dev/ttyS0"), None])
+                .unwrap_err()
+                .contains("--listen")
+        );
+        assert!(
+            net(Some("referee:7000"))
+                .endpoints([None, None])
+                .unwrap_err()
+                .contains("--listen")
+        );
+        let e = net(None)
+            .endpoints([Some("tcp-listen://127.0.0.1:7000"), Some("/dev/ttyS1")])
+            .unwrap();
+        assert!(e[0].is_network() && !e[1].is_network());
+    }
+
+    #[test]
+    fn the_same_endpoint_twice_is_refused_unless_it_is_a_listener() {
+        let p = |a: &str, b: &str| [Endpoint::parse(a).unwrap(), Endpoint::parse(b).unwrap()];
+        assert!(check_endpoints(&p("tcp://h:1", "tcp://h:1")).is_err());
+        assert!(check_endpoints(&p("/dev/x", "/dev/x")).is_err());
+        check_endpoints(&p("tcp-listen://127.0.0.1:1", "tcp-listen://127.0.0.1:1")).unwrap();
+        check_endpoints(&p("tcp://h:1", "/dev/ttyS9")).unwrap();
+    }
+
+    #[test]
+    fn one_listener_seats_both_when_given_twice() {
+        let e = NetOptions::default()
+            .endpoints([
+                Some("tcp-listen://127.0.0.1:7000"),
+                Some("tcp-listen://127.0.0.1:7000"),
+            ])
+            .unwrap();
+        let names = [Some("X".to_string()), None];
+        let mut calls = Vec::new();
+        let _ = connectors(&e, &names, PortSettings::default(), |addr, seats| {
+            calls.push((addr, seats));
+            Err("not here".into())
+        });
+        assert_eq!(calls.len(), 1);
+        assert_eq!(
+            calls[0].1,
+            vec![
+                ("A".to_string(), Some("X".to_string())),
+                ("B".to_string(), None)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_tcp_line_has_no_wire_time_credit() {
+        let s = PortSettings::default();
+        assert_eq!(line_of(&Endpoint::parse("tcp://h:1").unwrap(), &s).baud, 0);
+        assert_eq!(
+            line_of(&Endpoint::parse("/dev/ttyS0").unwrap(), &s).baud,
+            9600
+        );
+        assert_eq!(line_view(&Endpoint::parse("tcp://h:1").unwrap(), &s), "TCP");
+    }
+}

@@ -1,0 +1,351 @@
+//! How a [`Link`](super::Link) gets (and gets again) the byte stream it
+//! reads and writes: a serial port opened by path, a TCP connection it
+//! makes, or a TCP connection a listener accepted for its seat. The reader
+//! and writer threads see only a [`Connection`]; everything that differs
+//! between the kinds is here.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
+use std::time::Duration;
+
+use crossbeam_channel::{Receiver, RecvTimeoutError, select};
+
+use super::endpoint::Endpoint;
+use super::listen::SeatHandle;
+use super::open::{IO_TIMEOUT, OpenError, OpenErrorKind, open_port};
+use super::settings::PortSettings;
+
+/// A byte stream a link's thread reads or writes.
+pub(super) trait Conduit: Read + Write + Send {}
+
+impl<T: Read + Write + Send> Conduit for T {}
+
+/// One open stream: the reader's handle and the writer's.
+pub struct Connection {
+    pub(super) reader: Box<dyn Conduit>,
+    pub(super) writer: Box<dyn Conduit>,
+    /// The peer's address, for a TCP connection.
+    pub(super) peer: Option<SocketAddr>,
+    /// Bytes already read from it by someone else (the sign-on line a
+    /// listener read before it seated the connection); framed first.
+    pub(super) preread: Vec<u8>,
+}
+
+/// The reader's half of a [`Connection`].
+pub(super) struct Incoming {
+    pub reader: Box<dyn Conduit>,
+    pub peer: Option<SocketAddr>,
+    pub preread: Vec<u8>,
+}
+
+impl Connection {
+    /// The reader's half and the writer's handle.
+    pub(super) fn split(self) -> (Incoming, Box<dyn Conduit>) {
+        (
+            Incoming {
+                reader: self.reader,
+                peer: self.peer,
+                preread: self.preread,
+            },
+            self.writer,
+        )
+    }
+}
+
+/// How long the reader of a serial link waits between attempts to reopen
+/// a lost port.
+pub const REOPEN_INTERVAL: Duration = Duration::from_secs(1);
+
+/// The first wait before connecting again to a TCP endpoint; it doubles
+/// after each failed attempt, up to [`RECONNECT_MAX`].
+pub const RECONNECT_FIRST: Duration = Duration::from_millis(250);
+
+/// The longest wait between two attempts to connect to a TCP endpoint.
+pub const RECONNECT_MAX: Duration = Duration::from_secs(5);
+
+/// A write on a serial port may be held off this long (flow control)
+/// before the link counts as lost.
+const SERIAL_STALL_LIMIT: Duration = Duration::from_secs(30);
+
+/// A TCP peer that reads nothing for this long (its buffers full) is
+/// dropped: a slow reader is never waited for longer.
+pub const TCP_STALL_LIMIT: Duration = Duration::from_secs(10);
+
+/// Where a link's stream comes from.
+pub enum Connector {
+    /// A serial port, opened (and reopened) by path.
+    Serial {
+        path: String,
+        settings: PortSettings,
+    },
+    /// A TCP connection to `host:port`, made again with backoff when lost.
+    Connect {
+        host: String,
+        port: u16,
+        /// A line written first on every new connection, before any
+        /// record (the client's password line).
+        hello: Option<String>,
+    },
+    /// The connections a listener seats on this link.
+    Seat(SeatHandle),
+}
+
+impl Connector {
+    /// The connector for a serial or `tcp://` endpoint, `hello` written
+    /// first on each TCP connection; `None` for `tcp-listen://`, whose
+    /// connectors come from [`listen`](super::listen()).
+    pub fn to(
+        endpoint: &Endpoint,
+        settings: PortSettings,
+        hello: Option<String>,
+    ) -> Option<Connector> {
+        match endpoint {
+            Endpoint::Serial(path) => Some(Connector::Serial {
+                path: path.clone(),
+                settings,
+            }),
+            Endpoint::Connect { host, port } => Some(Connector::Connect {
+                host: host.clone(),
+                port: *port,
+                hello,
+            }),
+            Endpoint::Listen(_) => None,
+        }
+    }
+
+    /// The first connection: `Ok(None)` when there is none yet and the
+    /// link starts down (a seat nobody took, a TCP server not up yet).
+    /// An error is one that retrying will not mend: a serial port that
+    /// cannot be opened now, a host name that does not resolve.
+    pub(super) fn first(&self) -> Result<Option<Connection>, OpenError> {
+        match self {
+            Connector::Serial { path, settings } => open_serial(path, settings).map(Some),
+            Connector::Connect { host, port, hello } => {
+                let addrs = resolve(host, *port)?;
+                match connect(&addrs, hello.as_deref()) {
+                    Ok(c) => Ok(Some(c)),
+                    Err(why) => {
+                        log::info!("tcp://{host}:{port}: {why}; trying again");
+                        Ok(None)
+                    }
+                }
+            }
+            Connector::Seat(seat) => Ok(seat.try_take()),
+        }
+    }
+
+    /// Waits before the next attempt (`attempt` counts from 1 since the
+    /// link was lost), then tries: the new connection, or why not. `None`
+    /// when `stop` is signalled.
+    pub(super) fn next(
+        &self,
+        stop: &Receiver<()>,
+        attempt: u64,
+    ) -> Option<Result<Connection, String>> {
+        match self {
+            Connector::Serial { path, settings } => {
+                wait(stop, REOPEN_INTERVAL)?;
+                Some(open_serial(path, settings).map_err(|e| e.to_string()))
+            }
+            Connector::Connect { host, port, hello } => {
+                wait(stop, backoff(attempt))?;
+                Some(
+                    resolve(host, *port)
+                        .map_err(|e| e.reason)
+                        .and_then(|a| connect(&a, hello.as_deref())),
+                )
+            }
+            Connector::Seat(seat) => select! {
+                recv(stop) -> _ => None,
+                recv(seat.handoffs()) -> c => c.ok().map(Ok),
+            },
+        }
+    }
+
+    /// The link lost its connection (a seat is free again).
+    pub(super) fn lost(&self) {
+        if let Connector::Seat(seat) = self {
+            seat.freed();
+        }
+    }
+
+    /// How long a write may make no progress before the link is lost.
+    pub(super) fn stall_limit(&self) -> Duration {
+        match self {
+            Connector::Serial { .. } => SERIAL_STALL_LIMIT,
+            Connector::Connect { .. } | Connector::Seat(_) => TCP_STALL_LIMIT,
+        }
+    }
+}
+
+/// Waits `d` unless stopped first (`None`).
+fn wait(stop: &Receiver<()>, d: Duration) -> Option<()> {
+    match stop.recv_timeout(d) {
+        Err(RecvTimeoutError::Timeout) => Some(()),
+        Ok(()) | Err(RecvTimeoutError::Disconnected) => None,
+    }
+}
+
+/// The wait before connection attempt `attempt` (1, 2, ...): 250 ms,
+/// 500 ms, 1 s, ... up to [`RECONNECT_MAX`].
+pub fn backoff(attempt: u64) -> Duration {
+    let doublings = u32::try_from(attempt.saturating_sub(1))
+        .unwrap_or(u32::MAX)
+        .min(8);
+    RECONNECT_FIRST
+        .saturating_mul(1u32 << doublings)
+        .min(RECONNECT_MAX)
+}
+
+/// Opens a serial port and a second handle on it for the writer.
+fn open_serial(path: &str, settings: &PortSettings) -> Result<Connection, OpenError> {
+    let port = open_port(path, settings)?;
+    let writer = port.try_clone().map_err(|e| OpenError {
+        port: path.to_string(),
+        kind: OpenErrorKind::Other,
+        reason: format!("opened, but could not make a second handle for writing: {e}"),
+    })?;
+    Ok(Connection {
+        reader: Box::new(port),
+        writer: Box::new(writer),
+        peer: None,
+        preread: Vec::new(),
+    })
+}
+
+fn resolve(host: &str, port: u16) -> Result<Vec<SocketAddr>, OpenError> {
+    let name = format!("tcp://{host}:{port}");
+    let addrs: Vec<SocketAddr> = (host, port)
+        .to_socket_addrs()
+        .map_err(|e| {
+            OpenError::new(
+                &name,
+                OpenErrorKind::NotFound,
+                format!("cannot resolve {host}: {e}"),
+            )
+        })?
+        .collect();
+    if addrs.is_empty() {
+        return Err(OpenError::new(
+            &name,
+            OpenErrorKind::NotFound,
+            format!("{host} has no address"),
+        ));
+    }
+    Ok(addrs)
+}
+
+/// How long one connection attempt may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// Connects to the first address that answers, and writes `hello` (with
+/// CR LF) on the new connection.
+fn connect(addrs: &[SocketAddr], hello: Option<&str>) -> Result<Connection, String> {
+    let mut last = String::from("no address");
+    for addr in addrs {
+        match TcpStream::connect_timeout(addr, CONNECT_TIMEOUT) {
+            Ok(s) => {
+                let mut c = stream_connection(s, Vec::new())?;
+                if let Some(line) = hello {
+                    c.writer
+                        .write_all(format!("{line}\r\n").as_bytes())
+                        .map_err(|e| format!("connected to {addr}, but cannot write: {e}"))?;
+                }
+                return Ok(c);
+            }
+            Err(e) => last = format!("cannot connect to {addr}: {e}"),
+        }
+    }
+    Err(last)
+}
+
+/// Silence on a TCP link after which the system starts probing the peer
+/// (keepalive); then a probe every [`KEEPALIVE_INTERVAL`]. A peer whose
+/// machine lost power or network is found dead within about a minute
+/// (the system's probe count, 9 on Linux), and its link is lost.
+pub const KEEPALIVE_IDLE: Duration = Duration::from_secs(10);
+
+/// The time between two keepalive probes.
+pub const KEEPALIVE_INTERVAL: Duration = Duration::from_secs(5);
+
+fn keepalive(s: &TcpStream) -> std::io::Result<()> {
+    let params = socket2::TcpKeepalive::new().with_time(KEEPALIVE_IDLE);
+    #[cfg(any(target_os = "linux", target_os = "macos", target_os = "windows"))]
+    let params = params.with_interval(KEEPALIVE_INTERVAL);
+    socket2::SockRef::from(s).set_tcp_keepalive(&params)
+}
+
+/// A TCP stream set up as a link's connection: TCP_NODELAY (a record goes
+/// out at once, not held back to fill a segment), keepalive probes (a
+/// vanished peer is found dead), reads and writes that time out after
+/// [`IO_TIMEOUT`] so the threads see a stop request, and a second handle
+/// for the writer.
+pub(super) fn stream_connection(s: TcpStream, preread: Vec<u8>) -> Result<Connection, String> {
+    let peer = s.peer_addr().ok();
+    let setup = keepalive(&s)
+        .and_then(|()| s.set_nodelay(true))
+        .and_then(|()| s.set_read_timeout(Some(IO_TIMEOUT)))
+        .and_then(|()| s.set_write_timeout(Some(IO_TIMEOUT)))
+        .and_then(|()| s.try_clone());
+    match setup {
+        Ok(writer) => Ok(Connection {
+            reader: Box::new(s),
+            writer: Box::new(writer),
+            peer,
+            preread,
+        }),
+        Err(e) => Err(format!("cannot set up the connection: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_backoff_doubles_up_to_its_cap() {
+        assert_eq!(backoff(1), Duration::from_millis(250));
+        assert_eq!(backoff(2), Duration::from_millis(500));
+        assert_eq!(backoff(3), Duration::from_secs(1));
+        assert_eq!(backoff(6), RECONNECT_MAX);
+        assert_eq!(backoff(u64::MAX), RECONNECT_MAX);
+    }
+
+    #[test]
+    fn a_tcp_connection_has_nodelay_and_keepalive() {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let s = TcpStream::connect(l.local_addr().unwrap()).unwrap();
+        let c = stream_connection(s.try_clone().unwrap(), Vec::new()).unwrap();
+        assert_eq!(c.peer, l.local_addr().ok());
+        let r = socket2::SockRef::from(&s);
+        assert!(r.tcp_nodelay().unwrap());
+        assert!(r.keepalive().unwrap());
+    }
+
+    #[test]
+    fn a_name_that_does_not_resolve_fails_at_once() {
+        let c = Connector::Connect {
+            host: "no-such-host.invalid".into(),
+            port: 7000,
+            hello: None,
+        };
+        let e = c.first().map(|_| ()).unwrap_err();
+        assert!(e.to_string().contains("cannot resolve"), "{e}");
+    }
+
+    #[test]
+    fn a_server_not_up_yet_starts_the_link_down() {
+        // A port nobody listens on (bound, then closed).
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let c = Connector::Connect {
+            host: "127.0.0.1".into(),
+            port,
+            hello: None,
+        };
+        assert!(c.first().unwrap().is_none());
+    }
+}
