@@ -698,8 +698,10 @@ fn a_second_referee_on_the_same_log_dir_is_refused() {
     cmd.arg("referee");
     rig.common_args(&mut cmd);
     let mut first = cmd.spawn().unwrap();
+    // Its journal written whole (the header and the epoch line come just
+    // after the file is created: its size is compared below).
     wait_until(WITHIN, "the first referee's journal", || {
-        logs.join("journal.log").exists()
+        fs::read_to_string(logs.join("journal.log")).is_ok_and(|j| j.contains("\nepoch 0 "))
     });
     let before: Vec<_> = ["journal.log", "argus.log", "transcript.log"]
         .iter()

@@ -24,6 +24,6 @@ mod journal;
 mod kit;
 mod link;
 mod referee;
-mod web;
 mod tcp;
+mod web;
 mod wire;
