@@ -506,3 +506,76 @@ fn a_seated_client_that_floods_lines_does_not_grow_the_referee() {
     net.referee().interrupt();
     assert_eq!(net.referee().wait_exit(Duration::from_secs(60)), 3);
 }
+
+/// The referee reaches seat A by connecting out (`tcp://`), through
+/// `argus wire` listening on TCP and carrying the line on to a serial
+/// cable, where the client sits; seat B listens for a TCP client. The
+/// wire paces the bytes at 115200 baud both ways, and the match is played.
+#[test]
+fn a_referee_connecting_out_reaches_a_client_through_argus_wire() {
+    if !socat_or_skip() {
+        return;
+    }
+    let cable = Cable::new();
+    let mut net = Net::new();
+    let wire_addr = free_port();
+    let mut wire = Proc::spawn(
+        "wire",
+        &argus_bin(),
+        &[
+            "wire".into(),
+            format!("tcp-listen://{wire_addr}"),
+            cable.a_str().into(),
+            "--duration".into(),
+            "200".into(),
+            "--baud".into(),
+            "115200".into(),
+        ],
+    );
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !wire.stderr_text().contains("waiting for a connection") {
+        assert!(wire.running(), "argus wire exited\n{}", wire.describe());
+        assert!(Instant::now() < deadline, "argus wire never listened");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    net.client(cable.b_str(), "behind-the-wire", 1, &QUICK);
+    let ends = [
+        format!("tcp://{wire_addr}"),
+        format!("tcp-listen://{}", net.addr),
+    ];
+    net.start_referee(&ends, &["--tc", "5m+1"]);
+    let url = net.url();
+    net.client(&url, "over-ip", 2, &QUICK);
+    assert_eq!(net.finish(), [0, 0, 0]);
+    let games = net.games();
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].tag("White"), Some("behind-the-wire"));
+    assert_eq!(games[0].tag("Black"), Some("over-ip"));
+    assert!(
+        net.journal()
+            .contains(&format!("set port-a tcp://{wire_addr}")),
+        "{}",
+        net.journal()
+    );
+    // The referee hung up after the match: the wire's TCP end ends, and
+    // the wire stops with what it carried both ways.
+    // (A peer that hangs up ends the wire normally, and it says so.)
+    assert_eq!(
+        wire.wait_exit(Duration::from_secs(20)),
+        0,
+        "{}",
+        wire.describe()
+    );
+    assert!(
+        wire.stderr_text()
+            .contains("the other side closed the connection"),
+        "{}",
+        wire.describe()
+    );
+    let said = wire.stdout_lines().join("\n");
+    assert_eq!(said.matches(" delivered, 0 corrupted").count(), 2, "{said}");
+    assert!(
+        !said.contains(": 0 bytes"),
+        "a direction carried nothing: {said}"
+    );
+}

@@ -48,15 +48,13 @@ enum Cmd {
     /// or file that cannot be opened, a log directory in use), 1 when
     /// something failed during the match.
     #[command(after_help = "Examples:\n  \
-        argus referee /dev/ttyUSB0 /dev/ttyUSB1 --tc 40/7200:3600 --games 6 --pgn match.pgn\n  \
+        argus referee /dev/ttyUSB0 /dev/ttyUSB1 --tc 40/7200:3600 --games 6 --pgn match.pgn \
+        --http 192.168.1.5:8080\n  \
         argus referee COM1 COM2 --headless --tc 10+0.1 --games 2000 --openings book.epd \
         --sprt \"elo0=0 elo1=5\" --results-json results.json \
         --resign-adjudication \"movecount=3 score=400\"\n  \
-        argus referee COM3 COM4 --openings book.pgn --live-pgn live.pgn --feed 0.0.0.0:7070\n  \
-        argus referee /dev/ttyUSB0 /dev/ttyUSB1 --http 192.168.1.5:8080   # the audience's page\n  \
-        argus referee --listen 192.168.1.5:7000 --allow 192.168.1.0/24 --tc 5m+3 --games 4\n  \
-        argus referee --listen 192.168.1.5:7000 --name-a Crafty --name-b Fritz --password s3cret\n  \
-        argus referee tcp-listen://192.168.1.5:7000 /dev/ttyUSB0 --tc 60+1")]
+        argus referee --listen 192.168.1.5:7000 --allow 192.168.1.0/24 --tc 5m+3 --games 4 \
+        --password s3cret")]
     Referee(Box<RefereeArgs>),
     /// Carry on with a match whose referee stopped (crash, power cut).
     ///
@@ -71,7 +69,6 @@ enum Cmd {
     #[command(after_help = "Examples:\n  \
         argus resume argus-logs/journal.log /dev/ttyUSB0 /dev/ttyUSB1\n  \
         argus resume standby-journal.log /dev/ttyS0 /dev/ttyS1 --pgn standby.pgn\n  \
-        argus resume match/journal.log COM3 COM4 --headless --baud 9600\n  \
         argus resume argus-logs/journal.log --listen 192.168.1.5:7000")]
     Resume(Box<ResumeArgs>),
     /// Follow a match from its journal, read-only: the live board, or
@@ -84,7 +81,6 @@ enum Cmd {
     /// journal) or the feed fails for good, 2 for bad usage.
     #[command(after_help = "Examples:\n  \
         argus watch argus-logs/journal.log\n  \
-        argus watch tcp://referee.local:7070 --headless\n  \
         argus watch tcp://10.0.0.5:7070 --copy standby-journal.log --pgn standby.pgn\n  \
         argus watch tcp://referee.local:7070 --headless --http 192.168.1.7:8080")]
     Watch(WatchArgs),
@@ -98,8 +94,7 @@ enum Cmd {
     #[command(after_help = "Examples:\n  \
         argus client /dev/ttyUSB0 --name \"Random 1\" --mover random --seed 7\n  \
         argus client /dev/ttyS0 --engine stockfish --option \"Skill Level=3\" --movetime 500\n  \
-        argus client COM3 --engine \"gnuchess -x\" --protocol xboard\n  \
-        argus client tcp://192.168.1.5:7000 --engine stockfish --name Stockfish --password s3cret")]
+        argus client tcp://192.168.1.5:7000 --engine \"gnuchess -x\" --protocol xboard --password s3cret")]
     Client(ClientArgs),
     /// Watch two built-in clients play, refereed live (no hardware needed).
     ///
@@ -107,9 +102,8 @@ enum Cmd {
     /// a greedy mover play game after game until you quit.
     #[command(after_help = "Examples:\n  \
         argus demo\n  \
-        argus demo --ascii --think-ms 100\n  \
         argus demo --headless --games 2 --pgn demo.pgn\n  \
-        argus demo --http 127.0.0.1:8080   # then open http://127.0.0.1:8080/ in a browser")]
+        argus demo --http 127.0.0.1:8080")]
     Demo(DemoArgs),
     /// EPD Kit: check, normalise and purge EPD files; analyse, mate-search
     /// and solve them with an engine; report on test-suite results.
@@ -132,16 +126,20 @@ enum Cmd {
         #[command(subcommand)]
         verb: EpdVerb,
     },
-    /// Simulate a serial line between two ports: paced at the baud rate,
-    /// with optional bit errors, lost bytes and a pulled cable.
+    /// Simulate a serial line between two ports or TCP endpoints: paced at
+    /// the baud rate, with optional bit errors, lost bytes and a pulled
+    /// cable.
     ///
     /// Put it between the inner ends of two virtual cables (socat) to
-    /// rehearse a match over a slow or noisy line. Seeded: the same seed
-    /// gives the same damage.
+    /// rehearse a match over a slow or noisy line, or between a program and
+    /// a referee that talk over TCP (tcp-listen:// accepts one connection
+    /// and is opened first, tcp:// connects). Seeded: the same seed gives
+    /// the same damage.
     #[command(after_help = "Examples:\n  \
         argus wire /tmp/a-inner /tmp/b-inner --baud 9600\n  \
-        argus wire /tmp/a-inner /tmp/b-inner --baud 2400 --bit-error-rate 0.0001 --seed 3\n  \
-        argus wire /tmp/a-inner /tmp/b-inner --cut-at 30 --cut-for 10 --log wire.log")]
+        argus wire /tmp/a-inner /tmp/b-inner --baud 2400 --bit-error-rate 0.0001 --seed 3 \
+        --cut-at 30 --cut-for 10 --log wire.log\n  \
+        argus wire tcp-listen://127.0.0.1:7001 tcp://127.0.0.1:7000 --baud 2400 --drop-rate 0.001")]
     Wire(WireArgs),
     /// ChessBase 1993 bases (CBF games + CBI index): to PGN, from PGN,
     /// checked.

@@ -13,14 +13,17 @@ use crate::app::options::{LineOptions, seconds_ms};
 use crate::app::signals;
 use crate::app::{Ending, Failure, Outcome};
 use crate::link::Endpoint;
-use crate::link::simulator::{DirectionStats, Impairments, Wire};
+use crate::link::simulator::{CLOSED, DirectionStats, Impairments, Wire};
+use crate::link::wire_ends::open_ends;
 
 /// `argus wire PORT_1 PORT_2 [options]`.
 #[derive(Debug, Clone, Args)]
 pub struct WireArgs {
-    /// One port (e.g. the inner end of a socat cable to the referee).
+    /// One end: a serial port (e.g. the inner end of a socat cable to the
+    /// referee), `tcp://HOST:PORT` (connect to it) or
+    /// `tcp-listen://ADDR:PORT` (accept one connection).
     pub port_1: String,
-    /// The other port (e.g. the inner end of a cable to a client).
+    /// The other end (e.g. the inner end of a cable to a client).
     pub port_2: String,
     #[command(flatten)]
     pub line: LineOptions,
@@ -56,8 +59,8 @@ fn seconds(v: f64, name: &str) -> Result<Duration, String> {
 /// that fails while copying a failure on the way.
 pub fn run(args: WireArgs) -> Outcome {
     let settings = args.line.port_settings().map_err(Failure::usage)?;
-    let port_1 = serial_only(&args.port_1).map_err(Failure::usage)?;
-    let port_2 = serial_only(&args.port_2).map_err(Failure::usage)?;
+    let end_1 = Endpoint::parse(&args.port_1).map_err(Failure::usage)?;
+    let end_2 = Endpoint::parse(&args.port_2).map_err(Failure::usage)?;
     for (v, name) in [
         (args.bit_error_rate, "bit-error-rate"),
         (args.drop_rate, "drop-rate"),
@@ -101,7 +104,10 @@ pub fn run(args: WireArgs) -> Outcome {
         cut,
         seed: args.seed,
     };
-    let wire = Wire::start(&port_1, &port_2, settings, impairments, log).map_err(Failure::usage)?;
+    let waiting = |e: &Endpoint| eprintln!("argus wire: waiting for a connection on {e}");
+    let ends = open_ends([&end_1, &end_2], &settings, &waiting).map_err(Failure::usage)?;
+    let names = [args.port_1.as_str(), args.port_2.as_str()];
+    let wire = Wire::start(ends, names, settings, impairments, log).map_err(Failure::failed)?;
     eprintln!(
         "argus wire: {} <-> {} at {settings}, bit error rate {}, drop rate {}{}",
         args.port_1,
@@ -138,25 +144,19 @@ pub fn run(args: WireArgs) -> Outcome {
         println!("{}", summary(&dir, s));
     }
     println!("ran {:.1} s", started.elapsed().as_secs_f64());
-    if failed {
-        return Err(Failure::failed(
-            "a port failed while copying (see --log for details)",
-        ));
+    // A peer that closed its TCP connection ended the session: the wire
+    // ends with it. A port that failed is a failure, named.
+    let why: Vec<&str> = stats.iter().filter_map(|s| s.stopped.as_deref()).collect();
+    for w in &why {
+        eprintln!("argus wire: {w}");
+    }
+    if failed && !why.iter().all(|w| w.ends_with(CLOSED)) {
+        return Err(Failure::failed(format!(
+            "a port failed while copying: {}",
+            why.join("; ")
+        )));
     }
     Ok(Ending::Normal)
-}
-
-/// The simulator paces bytes at a baud rate and flips bits: serial ports
-/// only. A TCP endpoint is refused, saying why.
-fn serial_only(port: &str) -> Result<String, String> {
-    match Endpoint::parse(port)? {
-        Endpoint::Serial(name) => Ok(name),
-        e => Err(format!(
-            "{e}: argus wire simulates a serial line (paced at a baud rate, with bit errors) \
-             between two serial ports; a TCP connection has no baud rate or bits to damage \
-             (give the inner ends of two virtual cables)"
-        )),
-    }
 }
 
 /// One line about one direction.

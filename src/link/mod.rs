@@ -29,6 +29,7 @@ pub mod seats;
 mod settings;
 pub mod simulator;
 mod thread;
+pub mod wire_ends;
 mod writer;
 
 pub use cable::VirtualCable;

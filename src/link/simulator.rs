@@ -1,4 +1,5 @@
-//! A line simulator: copies bytes both ways between two ports the way a
+//! A line simulator: copies bytes both ways between two ends (serial ports
+//! or TCP connections, `link::wire_ends`) the way a
 //! real serial cable would carry them — paced at the line's character
 //! rate, optionally flipping bits, dropping bytes, and "pulling the cable"
 //! for a while — seeded, so that a run can be repeated. `argus wire` runs
@@ -14,8 +15,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::link::open::{OpenError, open_port};
 use crate::link::settings::PortSettings;
+use crate::link::wire_ends::WireEnd;
 
 /// How the simulated line misbehaves.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -180,7 +181,14 @@ pub struct DirectionStats {
     pub dropped: u64,
     pub cut: u64,
     pub lines: LineCounter,
+    /// Why the direction stopped before it was told to, if it did: the
+    /// end of its input (ending with [`CLOSED`]) or an error.
+    pub stopped: Option<String>,
 }
+
+/// How [`DirectionStats::stopped`] ends when the reading side was closed
+/// (a TCP peer hung up).
+pub const CLOSED: &str = "the other side closed the connection";
 
 /// A running line simulator between two open ports.
 pub struct Wire {
@@ -189,20 +197,19 @@ pub struct Wire {
 }
 
 impl Wire {
-    /// Opens both ports and starts copying. `log` gets a line for every
-    /// impairment (for `--log`); pass a closure that ignores them if not
-    /// wanted.
+    /// Starts copying between two open ends (`link::wire_ends`), named
+    /// `names` in the log. `log` gets a line for every impairment (for
+    /// `--log`); pass a closure that ignores them if not wanted.
     pub fn start(
-        port_1: &str,
-        port_2: &str,
+        [p1, p2]: [Box<dyn WireEnd>; 2],
+        [port_1, port_2]: [&str; 2],
         settings: PortSettings,
         impairments: Impairments,
         log: Arc<dyn Fn(&str) + Send + Sync>,
-    ) -> Result<Wire, OpenError> {
-        let p1 = open_port(port_1, &settings)?;
-        let p2 = open_port(port_2, &settings)?;
-        let clone = |p: &dyn serialport::SerialPort, name: &str| {
-            p.try_clone().map_err(|e| OpenError::from_serial(name, &e))
+    ) -> Result<Wire, String> {
+        let clone = |p: &dyn WireEnd, name: &str| {
+            p.try_clone_end()
+                .map_err(|e| format!("cannot share {name} between the directions: {e}"))
         };
         let (p1w, p2w) = (clone(p1.as_ref(), port_1)?, clone(p2.as_ref(), port_2)?);
         let stop = Arc::new(AtomicBool::new(false));
@@ -227,9 +234,7 @@ impl Wire {
             let handle = thread::Builder::new()
                 .name(format!("argus-wire-{i}"))
                 .spawn(move || copy(from, to, imp, pacer, cut, epoch, &stop, &label, &*log))
-                .map_err(|e| {
-                    OpenError::new(port_1, crate::link::OpenErrorKind::Other, e.to_string())
-                })?;
+                .map_err(|e| format!("cannot start the wire's threads: {e}"))?;
             threads.push(handle);
         }
         Ok(Wire { stop, threads })
@@ -252,8 +257,8 @@ impl Wire {
 
 #[allow(clippy::too_many_arguments)]
 fn copy(
-    mut from: Box<dyn serialport::SerialPort>,
-    mut to: Box<dyn serialport::SerialPort>,
+    mut from: Box<dyn WireEnd>,
+    mut to: Box<dyn WireEnd>,
     mut imp: Impairer,
     mut pacer: Pacer,
     cut: Option<(Duration, Duration)>,
@@ -268,6 +273,7 @@ fn copy(
         let n = match from.read(&mut buf) {
             Ok(0) => {
                 log(&format!("{label}: end of input; this direction stops"));
+                stats.stopped = Some(format!("{label}: {CLOSED}"));
                 break;
             }
             Ok(n) => n,
@@ -281,6 +287,7 @@ fn copy(
             }
             Err(e) => {
                 log(&format!("{label}: read error ({e}); this direction stops"));
+                stats.stopped = Some(format!("{label}: read error ({e})"));
                 break;
             }
         };
@@ -324,6 +331,7 @@ fn copy(
                     stats.lines.note(b, flipped > 0);
                     if let Err(e) = to.write_all(&[byte]) {
                         log(&format!("{label}: write error ({e}); this direction stops"));
+                        stats.stopped = Some(format!("{label}: write error ({e})"));
                         return stats;
                     }
                     stats.delivered += 1;
