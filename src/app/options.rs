@@ -638,7 +638,7 @@ pub fn plan(
         // Opened here only to refuse a directory without tables before
         // anything starts; the session opens them for the match.
         syzygy: match m.syzygy {
-            Some(dirs) => Some(Syzygy::open(&dirs)?.paths().to_string()),
+            Some(dirs) => Syzygy::open(&dirs).map(|_| Some(dirs))?,
             None => None,
         },
     };

@@ -55,16 +55,14 @@ pub fn open_ends(
         Endpoint::Serial(_) => 1,
         Endpoint::Connect { .. } => 2,
     };
-    let mut opened: [Option<Box<dyn WireEnd>>; 2] = [None, None];
-    let mut order = [0, 1];
-    order.sort_by_key(|&i| rank(ends[i]));
-    for i in order {
-        opened[i] = Some(open_end(ends[i], settings, waiting)?);
+    let [one, two] = ends;
+    if rank(two) < rank(one) {
+        let second = open_end(two, settings, waiting)?;
+        Ok([open_end(one, settings, waiting)?, second])
+    } else {
+        let first = open_end(one, settings, waiting)?;
+        Ok([first, open_end(two, settings, waiting)?])
     }
-    let [Some(a), Some(b)] = opened else {
-        unreachable!("both ends were opened above");
-    };
-    Ok([a, b])
 }
 
 fn open_end(
