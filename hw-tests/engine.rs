@@ -618,3 +618,23 @@ fn an_engine_whose_first_start_hangs_is_started_once_more() {
     assert!(marker.exists(), "the first start never ran");
     assert!(!bridge.name().is_empty());
 }
+
+/// A program that cannot be started at all is not tried again: the client
+/// says why once and exits with status 2.
+#[test]
+fn a_missing_engine_program_is_not_started_twice() {
+    skip_unless_socat!();
+    let cable = Cable::new();
+    let out = Command::new(argus_bin())
+        .args(["client", cable.b_str(), "--engine", "no-such-engine-argus"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("run argus client");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("no program \"no-such-engine-argus\" found"),
+        "{err}"
+    );
+    assert!(!err.contains("starting it once more"), "{err}");
+}

@@ -37,13 +37,15 @@ pub struct Bridge {
 
 impl Bridge {
     /// Starts the engine. The sign-on name is `name` if given, else the
-    /// engine's own, else the command's file name. An engine whose first
-    /// start fails (a handshake that hangs on a loaded machine) is started
-    /// once more, as an engine that fails mid-game is restarted once; the
-    /// first failure is logged.
+    /// engine's own, else the command's file name. An engine that started
+    /// but failed its first handshake (one that hangs on a loaded machine)
+    /// is started once more, as an engine that fails mid-game is restarted
+    /// once; the first failure is logged. A program that cannot be started
+    /// at all is not tried again.
     pub fn start(settings: EngineSettings, name: Option<&str>) -> Result<Bridge, Fault> {
         let driver = match start(&settings) {
             Ok(d) => d,
+            Err(f) if f.not_started => return Err(f),
             Err(f) => {
                 log::warn!("the engine did not start: {f}; starting it once more");
                 eprintln!(

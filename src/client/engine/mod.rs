@@ -106,6 +106,9 @@ pub struct Fault {
     pub what: String,
     /// The engine's last output lines, oldest first.
     pub recent: Vec<String>,
+    /// The engine's process could not be started at all (no such program,
+    /// not executable): trying again cannot help.
+    pub not_started: bool,
 }
 
 impl Fault {
@@ -113,6 +116,15 @@ impl Fault {
         Fault {
             what: what.into(),
             recent,
+            not_started: false,
+        }
+    }
+
+    /// The engine's process could not be started.
+    pub fn not_started(what: impl Into<String>) -> Fault {
+        Fault {
+            not_started: true,
+            ..Fault::new(what, Vec::new())
         }
     }
 }

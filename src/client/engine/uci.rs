@@ -29,7 +29,7 @@ impl Uci {
     /// `--option`s and waits until it is ready.
     pub fn start(settings: &EngineSettings) -> Result<Uci, Fault> {
         let proc = EngineProcess::spawn(&settings.command, settings.log.clone())
-            .map_err(|e| Fault::new(e, Vec::new()))?;
+            .map_err(Fault::not_started)?;
         let mut uci = Uci { proc, name: None };
         uci.send("uci")?;
         let deadline = Instant::now() + HANDSHAKE;

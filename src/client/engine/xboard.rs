@@ -192,7 +192,7 @@ impl Xboard {
     /// Starts the engine and reads its features.
     pub fn start(settings: &EngineSettings) -> Result<Xboard, Fault> {
         let proc = EngineProcess::spawn(&settings.command, settings.log.clone())
-            .map_err(|e| Fault::new(e, Vec::new()))?;
+            .map_err(Fault::not_started)?;
         let mut x = Xboard {
             proc,
             name: None,
