@@ -641,6 +641,7 @@ pub fn plan(
             Some(dirs) => Syzygy::open(&dirs).map(|_| Some(dirs))?,
             None => None,
         },
+        disconnect_at_end: true,
     };
     Ok(RefereePlan {
         ports,

@@ -22,6 +22,16 @@ pub enum MoverKind {
     Greedy,
 }
 
+impl MoverKind {
+    /// The mover's name, as `--mover` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            MoverKind::Random => "random",
+            MoverKind::Greedy => "greedy",
+        }
+    }
+}
+
 /// Picks moves with a random generator (`fastrand`, whose sequence for a
 /// seed is stable across its 2.x versions) seeded afresh for every move
 /// from the mover's seed, the game key and the position.
@@ -48,10 +58,7 @@ impl Mover {
     /// letters, digits, `.`, `_` and `-` are kept from the port name (the
     /// rest become `_`), so the name is always a clean quoted operand.
     pub fn default_name(&self, port: &str) -> String {
-        let kind = match self.kind {
-            MoverKind::Random => "random",
-            MoverKind::Greedy => "greedy",
-        };
+        let kind = self.kind.name();
         let file = std::path::Path::new(port)
             .file_name()
             .map_or_else(|| port.into(), |f| f.to_string_lossy());

@@ -64,12 +64,13 @@ const OUTPUT_KEYS: [&str; 7] = [
 
 /// Settings added after the first journals were written: optional too,
 /// and off when absent (as they were then).
-const LATER_KEYS: [&str; 5] = [
+const LATER_KEYS: [&str; 6] = [
     "max-moves",
     "sprt",
     "draw-adjudication",
     "resign-adjudication",
     "syzygy",
+    "disconnect-at-end",
 ];
 
 /// A key a header may lack.
@@ -150,6 +151,7 @@ impl Header {
             draw_adjudication,
             resign_adjudication,
             syzygy,
+            disconnect_at_end,
         } = &self.settings;
         let set = |key: &str, values: Vec<String>| Entry::Set {
             key: key.into(),
@@ -192,6 +194,10 @@ impl Header {
             set("draw-adjudication", spaceless(draw_adjudication)),
             set("resign-adjudication", spaceless(resign_adjudication)),
             set("syzygy", optional(syzygy)),
+            set(
+                "disconnect-at-end",
+                one(if *disconnect_at_end { "yes" } else { "no" }),
+            ),
             set(
                 "link",
                 vec![
@@ -402,6 +408,13 @@ impl HeaderBuilder {
                     }
                 }
                 "syzygy" => s.syzygy = opt()?,
+                "disconnect-at-end" => {
+                    s.disconnect_at_end = match single()?.as_str() {
+                        "yes" => true,
+                        "no" => false,
+                        _ => return Err(bad("yes or no expected")),
+                    }
+                }
                 "link" => port = parse_port(values).map_err(|e| bad(&e))?,
                 "output-pgn" => output.pgn = opt()?.map(PathBuf::from),
                 "output-live-pgn" => output.live_pgn = opt()?.map(PathBuf::from),
@@ -545,6 +558,7 @@ mod tests {
                 draw_adjudication: Some("movenumber=40 movecount=8 score=10".parse().unwrap()),
                 resign_adjudication: Some("movecount=3 score=400 twosided".parse().unwrap()),
                 syzygy: Some("/srv/syzygy 3-4-5:/srv/syzygy/6".into()),
+                disconnect_at_end: false,
                 sprt: Some(
                     "elo0=-1.5 elo1=3.25 alpha=0.1 beta=0.05 model=logistic"
                         .parse()

@@ -35,7 +35,7 @@ mod writer;
 pub use cable::VirtualCable;
 pub use connector::{
     Connection, Connector, RECONNECT_FIRST, RECONNECT_MAX, REOPEN_INTERVAL, TCP_STALL_LIMIT,
-    backoff,
+    backoff, local_pair,
 };
 pub use endpoint::Endpoint;
 pub use event::{LinkEvent, LinkEventKind, LinkId, Stamp};

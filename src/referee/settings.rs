@@ -251,6 +251,11 @@ pub struct Settings {
     /// probes them after each move and hands the verdict in
     /// ([`crate::referee::Input::Tablebase`]).
     pub syzygy: Option<String>,
+    /// Send `refcom disconnect;` to both clients when the match is over.
+    /// A tournament's board does not: its players stay signed on for their
+    /// next game, on whichever board, and are disconnected when the
+    /// tournament is over.
+    pub disconnect_at_end: bool,
 }
 
 impl Default for Settings {
@@ -280,6 +285,7 @@ impl Default for Settings {
             draw_adjudication: None,
             resign_adjudication: None,
             syzygy: None,
+            disconnect_at_end: true,
         }
     }
 }

@@ -8,12 +8,14 @@
 //! /dev/ttyUSB0, COM3, serial:/dev/ttyUSB0   the program cabled to that port
 //! tcp:NAME                                   the program that signs on as NAME
 //! engine:NAME=CMD                            an engine argus starts (CMD [ARGS])
+//! mover:NAME[=random|greedy]                 argus's built-in mover (random)
 //! --engine-option NAME:OPT=VALUE             an option for engine NAME
 //! --protocol NAME:uci|xboard                 engine NAME's protocol (default uci)
 //! ```
 
 use clap::ValueEnum;
 
+use crate::client::MoverKind;
 use crate::client::engine::{CommandLine, Protocol};
 
 /// How to reach a player.
@@ -26,6 +28,9 @@ pub enum Player {
     Tcp { name: String },
     /// An engine argus starts itself.
     Engine(EngineSpec),
+    /// argus's own built-in mover, run in-process (a sparring partner
+    /// that needs no engine installed).
+    Mover { name: String, kind: MoverKind },
 }
 
 /// An engine argus starts, with its initialization data.
@@ -42,7 +47,8 @@ pub struct EngineSpec {
 }
 
 /// The forms a PLAYER may take, for errors.
-const FORMS: &str = "a serial port (/dev/ttyUSB0, COM3, serial:PORT), tcp:NAME, or engine:NAME=CMD";
+const FORMS: &str = "a serial port (/dev/ttyUSB0, COM3, serial:PORT), tcp:NAME, engine:NAME=CMD \
+                     or mover:NAME[=random|greedy]";
 
 fn printable(what: &str, text: &str) -> Result<(), String> {
     if text.trim().is_empty() {
@@ -93,6 +99,17 @@ impl Player {
                     options: Vec::new(),
                 }))
             }
+            "mover" => {
+                let (name, kind) = rest.split_once('=').unwrap_or((rest, "random"));
+                check_engine_name(name).map_err(at)?;
+                let kind = MoverKind::from_str(kind, true).map_err(|_| {
+                    at(format!("unknown mover {kind:?}: expected random or greedy"))
+                })?;
+                Ok(Player::Mover {
+                    name: name.into(),
+                    kind,
+                })
+            }
             other => Err(at(format!("unknown kind {other:?}: expected {FORMS}"))),
         }
     }
@@ -103,6 +120,7 @@ impl Player {
             Player::Serial { port } => port,
             Player::Tcp { name } => name,
             Player::Engine(e) => &e.name,
+            Player::Mover { name, .. } => name,
         }
     }
 
@@ -113,6 +131,7 @@ impl Player {
             Player::Serial { port } => format!("serial:{port}"),
             Player::Tcp { name } => format!("tcp:{name}"),
             Player::Engine(e) => format!("engine:{}={}", e.name, e.command),
+            Player::Mover { name, kind } => format!("mover:{name}={}", kind.name()),
         }
     }
 }
@@ -244,7 +263,26 @@ mod tests {
         assert_eq!((e.name.as_str(), e.protocol), ("sf", Protocol::Uci));
         assert_eq!(e.command_line.program, "/usr/games/stockfish");
         assert_eq!(e.command_line.args, vec!["-q".to_string()]);
-        for spec in ["serial:COM3", "tcp:x", "engine:gc=gnuchess --xboard"] {
+        assert_eq!(
+            Player::parse("mover:rnd"),
+            Ok(Player::Mover {
+                name: "rnd".into(),
+                kind: MoverKind::Random
+            })
+        );
+        let greedy = Player::parse("mover:g=greedy").unwrap();
+        assert_eq!(greedy.name(), "g");
+        assert!(
+            Player::parse("mover:g=clever")
+                .unwrap_err()
+                .contains("unknown mover \"clever\"")
+        );
+        for spec in [
+            "serial:COM3",
+            "tcp:x",
+            "engine:gc=gnuchess --xboard",
+            "mover:g=greedy",
+        ] {
             assert_eq!(Player::parse(spec).unwrap().spec(), spec);
         }
         assert_eq!(Player::parse("COM4").unwrap().spec(), "serial:COM4");

@@ -227,7 +227,7 @@ impl Referee {
 
     pub(super) fn end_session(&mut self, at: u64, out: &mut Vec<Output>) {
         for id in ClientId::BOTH {
-            if self.clients[id].signed_on {
+            if self.clients[id].signed_on && self.settings.disconnect_at_end {
                 self.send_simple(id, RefCom::Disconnect, at, out);
             }
             self.clients[id].resync_due = None;

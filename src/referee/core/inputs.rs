@@ -293,8 +293,9 @@ impl Referee {
             }
             Stage::SessionOver => {
                 // The match had ended, but the disconnect may not have gone
-                // out before the crash: send it again.
-                for &id in &signed_on {
+                // out before the crash: send it again (if the match sends one).
+                let disconnect = self.settings.disconnect_at_end;
+                for &id in signed_on.iter().filter(|_| disconnect) {
                     self.send_simple(id, RefCom::Disconnect, at, out);
                 }
             }

@@ -163,3 +163,31 @@ fn an_opening_as_a_position_is_set_up_and_recorded_with_fen() {
     assert!(g.pgn.black_first);
     assert!(h.final_pgn().contains("1... c5"), "{}", h.final_pgn());
 }
+
+#[test]
+fn a_tournament_board_concludes_its_game_without_disconnecting_the_players() {
+    let mut h = Harness::new(Settings {
+        disconnect_at_end: false,
+        round: Some("3.2".into()),
+        ..settings()
+    });
+    h.sign_on(A, 0, Some("Alpha"));
+    h.sign_on(B, 0, Some("Beta"));
+    let t = h.timer();
+    let inform = h.take(B).into_iter().find(|g| g.refcom() == Inform);
+    assert_eq!(inform.and_then(|g| g.tag("Round")).as_deref(), Some("3.2"));
+    let t = h.play(t, 1_000, &FOOLS_MATE);
+    assert_over(&mut h, "0-1", Termination::Normal, "White checkmated");
+    assert_eq!(h.timer(), t + 5_000);
+    assert!(h.referee.is_over());
+    for who in [A, B] {
+        let cmds = h.take_cmds(who);
+        assert!(!cmds.contains(&Disconnect), "{who}: {cmds:?}");
+    }
+    // A referee restarted from the journal of that board does not send
+    // the disconnect the match never sent either.
+    h.feed(Input::Resumed, t + 6_000);
+    for who in [A, B] {
+        assert!(!h.take_cmds(who).contains(&Disconnect));
+    }
+}
