@@ -15,6 +15,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use argus::app::cbf::CbfVerb;
 use argus::app::epd::EpdVerb;
 use argus::app::options::{ClientArgs, DemoArgs, RefereeArgs, ResumeArgs, WatchArgs};
+use argus::app::tournament::args::TournamentArgs;
 use argus::app::wire::WireArgs;
 
 /// argus: a referee for computer chess played across serial cables.
@@ -71,6 +72,27 @@ enum Cmd {
         argus resume standby-journal.log /dev/ttyS0 /dev/ttyS1 --pgn standby.pgn\n  \
         argus resume argus-logs/journal.log --listen 192.168.1.5:7000")]
     Resume(Box<ResumeArgs>),
+    /// Referee a tournament: a round robin or gauntlet of programs on
+    /// serial cables, over TCP and run by argus itself, several boards at
+    /// once.
+    ///
+    /// Each game is played on a free board as soon as both its players are
+    /// free and signed on; a missing player holds up only its own games.
+    /// Every game has its journal and transcript in DIR/game-NNN/, the
+    /// tournament its journal in DIR/tournament.journal; the standings and
+    /// crosstable follow every game (--report), every game goes to one PGN
+    /// with Round tags ROUND.BOARD (docs/tournament.md). Exit status: 0 when
+    /// every game is decided, 3 when stopped early (Ctrl-C, SIGTERM,
+    /// SIGHUP), 2 for bad usage or a start that failed, 1 when something
+    /// failed on the way.
+    #[command(after_help = "Examples:\n  \
+        argus tournament /dev/ttyUSB0 /dev/ttyUSB1 tcp:Fritz tcp:Genius --listen 192.168.1.5:7000 \
+        --cycles 2 --boards 2 --tc 40/7200:3600 --pgn club.pgn --report club.txt\n  \
+        argus tournament engine:sf=stockfish engine:gnu=\"gnuchess -x\" mover:rnd --protocol gnu:xboard \
+        --engine-option sf:Skill\\ Level=3 --tc 60+1 --headless\n  \
+        argus tournament engine:sf=stockfish COM3 COM4 --schedule gauntlet --games-per-pairing 4 \
+        --openings book.epd --tc 5m+3")]
+    Tournament(Box<TournamentArgs>),
     /// Follow a match from its journal, read-only: the live board, or
     /// (--headless) one line per move and result.
     ///
@@ -168,6 +190,9 @@ fn main() -> ExitCode {
     let code = match Cli::parse().command {
         Cmd::Referee(args) => app::exit_status("argus referee", app::referee::run(*args)),
         Cmd::Resume(args) => app::exit_status("argus resume", app::resume::run(*args)),
+        Cmd::Tournament(args) => {
+            app::exit_status("argus tournament", app::tournament::run(*args))
+        }
         Cmd::Watch(args) => app::exit_status("argus watch", app::watch::run(args)),
         Cmd::Client(args) => app::exit_status("argus client", app::client::run(args)),
         Cmd::Demo(args) => app::exit_status("argus demo", app::demo::run(args)),

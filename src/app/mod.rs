@@ -100,5 +100,6 @@ pub mod session;
 pub mod signals;
 pub mod start;
 pub mod syzygy;
+pub mod tournament;
 pub mod watch;
 pub mod wire;

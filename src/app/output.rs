@@ -63,6 +63,9 @@ pub struct Outputs {
     results_json: Option<PathBuf>,
     cbf: Option<PathBuf>,
     audience: Option<Audience>,
+    /// Said before each line this session writes to the application log
+    /// (`board 2: `), where several sessions share it.
+    label: String,
 }
 
 /// Whether the outputs of an input call for a journal checkpoint (a move
@@ -96,6 +99,7 @@ impl Outputs {
             results_json: None,
             cbf: None,
             audience: None,
+            label: String::new(),
         })
     }
 
@@ -111,6 +115,7 @@ impl Outputs {
             results_json: None,
             cbf: None,
             audience: None,
+            label: String::new(),
         }
     }
 
@@ -125,6 +130,13 @@ impl Outputs {
     /// [`Outputs::finished_game`]).
     pub fn with_cbf(mut self, base: Option<PathBuf>) -> Outputs {
         self.cbf = base;
+        self
+    }
+
+    /// Starts each line this session writes to the application log with
+    /// `label: ` (a tournament's boards share the log).
+    pub fn with_label(mut self, label: &str) -> Outputs {
+        self.label = format!("{label}: ");
         self
     }
 
@@ -315,10 +327,13 @@ impl Outputs {
         if event.logged() {
             let text = words::sentence(event);
             self.transcript_note(at_ms, &text);
+            let label = &self.label;
             match event.kind() {
-                EventKind::Info => info!("{text}"),
-                EventKind::Warning | EventKind::Rejected | EventKind::Link => warn!("{text}"),
-                EventKind::Fault => error!("{text}"),
+                EventKind::Info => info!("{label}{text}"),
+                EventKind::Warning | EventKind::Rejected | EventKind::Link => {
+                    warn!("{label}{text}")
+                }
+                EventKind::Fault => error!("{label}{text}"),
             }
         }
         if let Some(line) = words::headline(event) {

@@ -14,7 +14,7 @@ use crate::app::signals::Stop;
 use crate::app::syzygy::Syzygy;
 use crate::app::{Ending, Failure, Outcome};
 use crate::display::{InputEvent, InputThread, LinkView, Role, TerminalGuard, Ui, next_redraw_in};
-use crate::link::{Link, LinkEvent, LinkEventKind, OpenError, PortSettings};
+use crate::link::{Link, LinkEvent, LinkEventKind, OpenError, PortSettings, SendError};
 use crate::referee::{ByClient, ClientId, Command, Event, Input, Output, Referee, Snapshot};
 
 /// How long the loop waits for the last records (`disconnect`) to leave
@@ -52,14 +52,37 @@ pub struct SessionFiles {
 /// Per-port bookkeeping at the edge: records handed to the link and not
 /// yet reported sent or failed, and byte counts for the status line.
 #[derive(Debug, Default)]
-struct PortBook {
+pub(crate) struct PortBook {
     /// Records in the writer's queue (the session ends once none is).
-    in_flight: usize,
+    pub in_flight: usize,
     /// The `at_us` of the last line in from this port.
-    last_line_us: u64,
-    bytes_in: u64,
-    bytes_out: u64,
-    up: bool,
+    pub last_line_us: u64,
+    pub bytes_in: u64,
+    pub bytes_out: u64,
+    pub up: bool,
+}
+
+impl PortBook {
+    /// The book of a link that is up.
+    pub fn up() -> PortBook {
+        PortBook {
+            up: true,
+            ..PortBook::default()
+        }
+    }
+}
+
+/// Where a referee core's records go: the links of its two clients
+/// (a match's two links, or the links of a tournament board's players).
+pub(crate) trait Wires {
+    /// Hands `to`'s records to its link as one unit, in order.
+    fn send_all(&self, to: ClientId, unit: Vec<(u64, String)>) -> Result<(), SendError>;
+}
+
+impl Wires for Links {
+    fn send_all(&self, to: ClientId, unit: Vec<(u64, String)>) -> Result<(), SendError> {
+        self[to].send_all(unit)
+    }
 }
 
 /// The referee's two links, one per client.
@@ -113,10 +136,7 @@ pub fn run(session: Session) -> Outcome {
         ctrl_c,
         resumed_at,
     } = session;
-    let mut books = ByClient::new_with(|_| PortBook {
-        up: true,
-        ..PortBook::default()
-    });
+    let mut books = ByClient::new_with(|_| PortBook::up());
     let syzygy = open_tables(core.settings().syzygy.as_deref(), &mut outputs);
     let syzygy = syzygy.as_ref();
     let base = resumed_at.unwrap_or(0);
@@ -326,15 +346,15 @@ fn key_command(ev: InputEvent, ui: Option<&mut Ui>, snap: Option<&Snapshot>) -> 
 
 /// What the core's outputs go out through, and what answers them at once.
 #[derive(Clone, Copy)]
-struct Edges<'a> {
-    links: &'a Links,
+pub(crate) struct Edges<'a> {
+    pub links: &'a dyn Wires,
     /// The endgame tables, probed after each move (`--syzygy`).
-    syzygy: Option<&'a Syzygy>,
+    pub syzygy: Option<&'a Syzygy>,
 }
 
 /// Opens the endgame tables the settings name, if any. A resumed match
 /// whose tables are gone goes on without them, and says so.
-fn open_tables(dirs: Option<&str>, outputs: &mut Outputs) -> Option<Syzygy> {
+pub(crate) fn open_tables(dirs: Option<&str>, outputs: &mut Outputs) -> Option<Syzygy> {
     match Syzygy::open(dirs?) {
         Ok(t) => {
             info!(
@@ -369,13 +389,27 @@ fn probe_tables(syzygy: Option<&Syzygy>, core: &Referee) -> Option<Input> {
 /// Hands one input to the core: journaled (and synced) first, then its
 /// outputs carried out, then the journal's checkpoint if a move was played
 /// or a game ended. Returns whether there were outputs.
-fn hand_to_core(
+pub(crate) fn hand_to_core(
     input: Input,
     at: u64,
     core: &mut Referee,
     edges: Edges,
     books: &mut ByClient<PortBook>,
     outputs: &mut Outputs,
+) -> bool {
+    hand_to_core_seeing(input, at, core, edges, books, outputs, &mut |_| {})
+}
+
+/// [`hand_to_core`], showing `seen` every event the core emitted (a
+/// tournament board learns its game's result and the players' faults so).
+pub(crate) fn hand_to_core_seeing(
+    input: Input,
+    at: u64,
+    core: &mut Referee,
+    edges: Edges,
+    books: &mut ByClient<PortBook>,
+    outputs: &mut Outputs,
+    seen: &mut dyn FnMut(&Event),
 ) -> bool {
     // A record the link refuses is an input too (the core must not wait
     // for it to leave): it is fed right after the input that sent it; so
@@ -437,6 +471,9 @@ fn hand_to_core(
         }
         queue.extend(refused);
         for o in others {
+            if let Some(event) = o.event() {
+                seen(event);
+            }
             carry_out(o, core, outputs, at);
         }
         if checkpoint {
@@ -454,14 +491,14 @@ fn hand_to_core(
 fn send_unit(
     to: ClientId,
     unit: Vec<(u64, String)>,
-    links: &Links,
+    links: &dyn Wires,
     books: &mut ByClient<PortBook>,
     outputs: &mut Outputs,
     at: u64,
 ) -> Option<u64> {
     let first = unit.first().map(|(seq, _)| *seq);
     let count = unit.len();
-    match links[to].send_all(unit.clone()) {
+    match links.send_all(to, unit.clone()) {
         Ok(()) => {
             books[to].in_flight += count;
             None
@@ -477,7 +514,7 @@ fn send_unit(
 }
 
 /// Turns a link event into a core input (and the transcript line).
-fn link_input(
+pub(crate) fn link_input(
     ev: LinkEvent<ClientId>,
     books: &mut ByClient<PortBook>,
     outputs: &mut Outputs,

@@ -51,6 +51,16 @@ pub fn text(t: &Tournament) -> String {
     s
 }
 
+/// The standings table alone, as plain text (printed after every round).
+pub fn standings_text(t: &Tournament) -> String {
+    let st = Standings::of(t);
+    let mut s = String::new();
+    if let Some(table) = &standings(t, &st).table {
+        text_table(&mut s, table);
+    }
+    s
+}
+
 /// The report as Markdown.
 pub fn markdown(t: &Tournament) -> String {
     let mut s = format!("# {}: tournament report\n", md(&t.settings().event));

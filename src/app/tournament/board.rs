@@ -1,0 +1,312 @@
+//! One board of a tournament at the edge: a referee core playing one
+//! scheduled game between two players, with the game's own journal and
+//! transcript (`DIR/game-NNN/`), its records going out through the
+//! players' links. The core is the match referee's, unchanged: a one-game
+//! match whose clients are the two players, White as client A, that
+//! concludes without disconnecting them (they stay for their next game).
+
+use std::path::{Path, PathBuf};
+
+use shakmaty::{ByColor, Color};
+
+use crate::app::output::Outputs;
+use crate::app::referee::unix_ms_now;
+use crate::app::session::{Edges, PortBook, Wires, hand_to_core_seeing, link_input};
+use crate::app::syzygy::Syzygy;
+use crate::clock::LineSettings;
+use crate::journal::{Header, JournalWriter, OutputSettings, new_session_id};
+use crate::link::{Link, LinkEvent, LinkEventKind, PortSettings, SendError};
+use crate::record::pgn::PgnGame;
+use crate::referee::{ByClient, ClientId, Event, GameOver, Input, Referee, Settings};
+use crate::tournament::{BoardId, PlayerId, ScheduledGame, SideStats};
+
+/// The players' links, as a board's core sees them: its client A and B.
+struct Seated<'a> {
+    links: &'a [Link<PlayerId>],
+    seats: ByClient<PlayerId>,
+}
+
+impl Wires for Seated<'_> {
+    fn send_all(&self, to: ClientId, unit: Vec<(u64, String)>) -> Result<(), SendError> {
+        match self.links.get(self.seats[to].0) {
+            Some(link) => link.send_all(unit),
+            None => Err(SendError::Closed),
+        }
+    }
+}
+
+/// What a board needs to start a game.
+pub struct GameSetup<'a> {
+    pub board: BoardId,
+    pub game: ScheduledGame,
+    /// Every board's settings: time control, openings (all of them),
+    /// delays, policies.
+    pub base: &'a Settings,
+    pub port: PortSettings,
+    /// The players' names and specs (for the PGN and the journal).
+    pub names: ByClient<String>,
+    pub specs: ByClient<String>,
+    /// Each player's line, for the wire-time credit.
+    pub lines: ByClient<LineSettings>,
+    pub log_dir: &'a Path,
+    /// The tournament's PGN, every finished game appended.
+    pub pgn: Option<PathBuf>,
+}
+
+/// A board with its game.
+pub struct Board {
+    pub id: BoardId,
+    pub game: ScheduledGame,
+    /// White is client A, Black client B.
+    pub seats: ByClient<PlayerId>,
+    pub core: Referee,
+    outputs: Outputs,
+    books: ByClient<PortBook>,
+    /// The game's end, until the tournament is told.
+    over: Option<GameOver>,
+    faults: ByClient<u32>,
+    restarts: ByClient<u32>,
+    /// Plies played from the opening before the players took over.
+    opening_plies: usize,
+}
+
+impl Board {
+    /// The game's directory in the log directory: `game-007`.
+    pub fn dir(log_dir: &Path, game: u32) -> PathBuf {
+        log_dir.join(format!("game-{game:03}"))
+    }
+
+    /// Sets up the board's core, journal and transcript for `setup.game`,
+    /// at tournament time `at`. The game starts when the players' sign-on
+    /// records are handed to it ([`Board::seat`]).
+    pub fn start(setup: GameSetup, at: u64) -> Result<Board, String> {
+        let g = &setup.game;
+        let mut settings = setup.base.clone();
+        settings.names = ByClient::new(Some(setup.names.a.clone()), Some(setup.names.b.clone()));
+        settings.ports = setup.specs.clone();
+        settings.lines = setup.lines;
+        settings.round = Some(g.round_tag());
+        settings.openings = g
+            .opening
+            .and_then(|i| setup.base.openings.get(i).cloned())
+            .into_iter()
+            .collect();
+        settings.openings_seed = None;
+        let opening_plies = settings.openings.first().map_or(0, |s| s.moves.len());
+        let dir = Board::dir(setup.log_dir, g.number);
+        let label = format!("{} (game {}, {} - {})", setup.board, g.number, setup.names.a, setup.names.b);
+        let outputs = Outputs::open(&dir, setup.pgn.clone(), None, false)?.with_label(&label);
+        let journal = dir.join("journal.log");
+        let header = Header {
+            session: new_session_id(),
+            settings: settings.clone(),
+            port: setup.port,
+            output: OutputSettings {
+                pgn: setup.pgn.clone(),
+                log_dir: Some(dir.clone()),
+                journal: Some(journal.clone()),
+                ..OutputSettings::default()
+            },
+        };
+        // The journal's times are the tournament's: time 0 was `at` ago.
+        let zero = unix_ms_now().saturating_sub(at);
+        let writer = JournalWriter::create(&journal, &header, zero)
+            .map_err(|e| format!("cannot start the journal {}: {e}", journal.display()))?;
+        let mut outputs = outputs;
+        outputs.set_journal(writer);
+        Ok(Board {
+            id: setup.board,
+            seats: ByClient::new(g.white, g.black),
+            game: setup.game,
+            core: Referee::new(settings),
+            outputs,
+            books: ByClient::new_with(|_| PortBook::up()),
+            over: None,
+            faults: ByClient::default(),
+            restarts: ByClient::default(),
+            opening_plies,
+        })
+    }
+
+    /// Hands the core each player's sign-on record (the one it signed on
+    /// to the tournament with): both signed on, the game starts with
+    /// `reset`, as a match's next game does.
+    pub fn seat(
+        &mut self,
+        sign_ons: ByClient<&str>,
+        at: u64,
+        links: &[Link<PlayerId>],
+        syzygy: Option<&Syzygy>,
+    ) {
+        for id in ClientId::BOTH {
+            let text = sign_ons[id].to_string();
+            let wire_bytes = text.len() + 2;
+            let input = Input::Line {
+                from: id,
+                text,
+                wire_bytes,
+            };
+            self.hand(input, at, links, syzygy);
+        }
+    }
+
+    /// The client seat `player` has on this board, if it plays here.
+    pub fn client_of(&self, player: PlayerId) -> Option<ClientId> {
+        ClientId::BOTH.into_iter().find(|&id| self.seats[id] == player)
+    }
+
+    /// One report of a player's link, as its client's input.
+    pub fn link_event(
+        &mut self,
+        client: ClientId,
+        kind: LinkEventKind,
+        now: u64,
+        links: &[Link<PlayerId>],
+        syzygy: Option<&Syzygy>,
+    ) {
+        let ev = LinkEvent { id: client, kind };
+        if let Some((input, at)) = link_input(ev, &mut self.books, &mut self.outputs, now) {
+            self.hand(input, at, links, syzygy);
+        }
+    }
+
+    /// Hands one input to the core and carries out what it says.
+    pub fn hand(
+        &mut self,
+        input: Input,
+        at: u64,
+        links: &[Link<PlayerId>],
+        syzygy: Option<&Syzygy>,
+    ) {
+        let wires = Seated {
+            links,
+            seats: self.seats,
+        };
+        let edges = Edges {
+            links: &wires,
+            syzygy,
+        };
+        let Board {
+            core,
+            books,
+            outputs,
+            over,
+            faults,
+            restarts,
+            ..
+        } = self;
+        hand_to_core_seeing(input, at, core, edges, books, outputs, &mut |e| match e {
+            Event::GameOver(g) => *over = Some(g.clone()),
+            Event::Rejected { client, .. }
+            | Event::ClientFault { client, .. }
+            | Event::LinkLost { client, .. } => faults[*client] += 1,
+            Event::Resync { client } => restarts[*client] += 1,
+            _ => {}
+        });
+    }
+
+    /// The game's end, once, with what each side did.
+    pub fn take_result(&mut self) -> Option<(GameOver, ByColor<SideStats>)> {
+        let over = self.over.take()?;
+        let sides = side_stats(
+            &over.pgn,
+            self.opening_plies,
+            self.faults,
+            self.restarts,
+        );
+        Some((over, sides))
+    }
+
+    /// The game is over and concluded, and every record to the players has
+    /// left: the board and its players are free.
+    pub fn done(&self) -> bool {
+        self.core.is_over() && self.books.values().all(|b| b.in_flight == 0)
+    }
+
+    /// Flushes the game's files.
+    pub fn finish(mut self) {
+        self.outputs.finish();
+    }
+}
+
+/// Each side's moves, time used and left (from the PGN's clock comments),
+/// faults and restarts; White is client A.
+fn side_stats(
+    pgn: &PgnGame,
+    opening_plies: usize,
+    faults: ByClient<u32>,
+    restarts: ByClient<u32>,
+) -> ByColor<SideStats> {
+    let first = if pgn.black_first {
+        Color::Black
+    } else {
+        Color::White
+    };
+    let mut sides = ByColor::new_with(|c: Color| {
+        let id = if c == Color::White {
+            ClientId::A
+        } else {
+            ClientId::B
+        };
+        SideStats {
+            faults: faults[id],
+            restarts: restarts[id],
+            ..SideStats::default()
+        }
+    });
+    for (i, m) in pgn.moves.iter().enumerate() {
+        let color = if i % 2 == 0 { first } else { !first };
+        let s = sides.get_mut(color);
+        if i >= opening_plies {
+            s.moves += 1;
+            s.used_ms += m.emt_ms.unwrap_or(0);
+        }
+        if m.clk_ms.is_some() {
+            s.left_ms = m.clk_ms;
+        }
+    }
+    sides
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::pgn::PgnMove;
+
+    fn mv(clk: Option<u64>, emt: Option<u64>) -> PgnMove {
+        PgnMove {
+            san: "e4".into(),
+            clk_ms: clk,
+            emt_ms: emt,
+            eval: None,
+        }
+    }
+
+    #[test]
+    fn side_stats_count_the_players_moves_after_the_opening() {
+        let pgn = PgnGame {
+            moves: vec![
+                mv(None, None),
+                mv(None, None),
+                mv(Some(59_000), Some(1_000)),
+                mv(Some(58_000), Some(2_000)),
+                mv(Some(57_500), Some(1_500)),
+            ],
+            ..PgnGame::default()
+        };
+        let s = side_stats(&pgn, 2, ByClient::new(1, 0), ByClient::new(0, 2));
+        assert_eq!(s.white.moves, 2);
+        assert_eq!(s.white.used_ms, 2_500);
+        assert_eq!(s.white.left_ms, Some(57_500));
+        assert_eq!(s.black.moves, 1);
+        assert_eq!(s.black.left_ms, Some(58_000));
+        assert_eq!((s.white.faults, s.black.restarts), (1, 2));
+        // Black moved first from a set-up position.
+        let pgn = PgnGame {
+            black_first: true,
+            ..pgn
+        };
+        let s = side_stats(&pgn, 0, ByClient::default(), ByClient::default());
+        assert_eq!((s.black.moves, s.white.moves), (3, 2));
+    }
+}

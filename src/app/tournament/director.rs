@@ -1,0 +1,534 @@
+//! The tournament's loop: every player's link in, the tournament core and
+//! one referee core per board deciding, records, journals and the
+//! headless printout out. One thread, blocking on a crossbeam `select!`
+//! over the links' events, Ctrl-C and the earliest deadline of all the
+//! cores; like the match's session loop it first picks what woke it, then
+//! hands it on.
+//!
+//! Who gets a player's line: the board it plays on, if any (its client A
+//! for White, B for Black); a sign-on also tells the tournament the player
+//! is there. A line from a player between games, other than a sign-on, is
+//! logged and dropped.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, after, never, select};
+use log::{info, warn};
+
+use crate::app::signals::Stop;
+use crate::app::syzygy::Syzygy;
+use crate::app::tournament::args::report_paths;
+use crate::app::tournament::board::{Board, GameSetup};
+use crate::app::tournament::players::Field;
+use crate::app::{Ending, Failure, Outcome};
+use crate::clock::LineSettings;
+use crate::epd::line_check;
+use crate::epd::{RefReq, Record};
+use crate::link::{LinkEvent, LinkEventKind, PortSettings};
+use crate::record::durable::write_atomic;
+use crate::record::transcript::Transcript;
+use crate::referee::{ByClient, Input as RefInput, Settings};
+use crate::text::strip_control;
+use crate::tournament::journal::TournamentWriter;
+use crate::tournament::{self, BoardId, Input, Output, PlayerId, Tournament, report};
+
+/// How long the end waits for the last records (`disconnect`) to leave.
+const DRAIN_GRACE: Duration = Duration::from_secs(3);
+
+/// A player at the edge: what its program last signed on with.
+#[derive(Debug, Default)]
+struct Seat {
+    /// The sign-on record it last sent (handed to its next board).
+    sign_on: Option<String>,
+    /// The board it plays on, from the game's start until the board is free.
+    board: Option<BoardId>,
+    /// Records the tournament itself sent it (the final `disconnect`) and
+    /// that have not left yet.
+    in_flight: usize,
+}
+
+/// What the tournament runs with.
+pub struct Director {
+    pub core: Tournament,
+    pub journal: Option<TournamentWriter>,
+    pub field: Field,
+    /// Every board's referee settings (see `args::TournamentPlan`).
+    pub referee: Settings,
+    pub port: PortSettings,
+    pub specs: Vec<String>,
+    pub log_dir: PathBuf,
+    pub pgn: Option<PathBuf>,
+    pub report: Option<PathBuf>,
+    pub headless: bool,
+    pub epoch: Instant,
+    /// Journal time at `epoch` (the last input's, on resume).
+    pub base: u64,
+    pub ctrl_c: Receiver<Stop>,
+    /// The tournament-level transcript: bytes to and from players between
+    /// games (a game's bytes are in its own directory).
+    pub transcript: Option<Transcript>,
+}
+
+/// The loop's state beside the settings.
+struct Floor {
+    seats: Vec<Seat>,
+    boards: Vec<Option<Board>>,
+    syzygy: Option<Syzygy>,
+    /// Why the tournament cannot go on, once something failed.
+    failure: Option<Failure>,
+}
+
+/// What woke the loop.
+enum Wake {
+    Link(Option<LinkEvent<PlayerId>>),
+    Stop(Option<Stop>),
+    Timer,
+}
+
+impl Director {
+    /// Runs the tournament until every game is decided (or it is stopped).
+    pub fn run(mut self) -> Outcome {
+        let syzygy = self
+            .referee
+            .syzygy
+            .as_deref()
+            .and_then(|d| Syzygy::open(d).map_err(|e| warn!("{e}; no tablebase adjudication")).ok());
+        let mut floor = Floor {
+            seats: (0..self.field.links.len()).map(|_| Seat::default()).collect(),
+            boards: (0..self.core.board_count()).map(|_| None).collect(),
+            syzygy,
+            failure: None,
+        };
+        self.say(&format!(
+            "tournament: {} players, {} games in {} rounds on {} board{}; waiting for the players \
+             to sign on",
+            self.core.settings().names.len(),
+            self.core.schedule().games().len(),
+            self.core.schedule().rounds(),
+            self.core.board_count(),
+            if self.core.board_count() == 1 { "" } else { "s" }
+        ));
+        let mut drain_until: Option<Instant> = None;
+        let mut stopped: Option<String> = None;
+        loop {
+            self.free_boards(&mut floor);
+            if let Some(f) = floor.failure.take() {
+                self.close(floor);
+                return Err(f);
+            }
+            if let Some(why) = stopped.take() {
+                self.close(floor);
+                return Ok(Ending::EndedEarly(why));
+            }
+            if self.core.is_over() && floor.boards.iter().all(Option::is_none) {
+                if drain_until.is_none() {
+                    self.disconnect_all(&mut floor);
+                }
+                let until = *drain_until.get_or_insert_with(|| Instant::now() + DRAIN_GRACE);
+                if floor.seats.iter().all(|s| s.in_flight == 0) || Instant::now() >= until {
+                    break;
+                }
+            }
+            let now = self.now();
+            let deadline = floor
+                .boards
+                .iter()
+                .flatten()
+                .filter_map(|b| b.core.next_deadline())
+                .chain(self.core.next_deadline())
+                .min();
+            let mut wait = deadline.map(|d| Duration::from_millis(d.saturating_sub(now)));
+            // A board whose game is over waits for its last records to leave.
+            if drain_until.is_some() || floor.boards.iter().flatten().any(|b| b.core.is_over()) {
+                let tick = Duration::from_millis(50);
+                wait = Some(wait.map_or(tick, |w| w.min(tick)));
+            }
+            match select_event(&self.field.events, &self.ctrl_c, wait) {
+                Wake::Link(Some(ev)) => self.on_link(ev, &mut floor),
+                Wake::Link(None) => {
+                    floor.failure = Some(Failure::failed("the link threads stopped"));
+                }
+                Wake::Stop(stop) => {
+                    let name = stop.map_or("a stop request", Stop::name);
+                    let told = format!(
+                        "{name}: stopping the tournament; the games in progress are in their \
+                         journals, and `argus resume {}` carries the tournament on",
+                        self.journal_path()
+                    );
+                    info!("{told}");
+                    self.say(&told);
+                    stopped = Some(format!("{name} stopped the tournament before it was over"));
+                }
+                Wake::Timer => self.on_timer(&mut floor),
+            }
+        }
+        self.write_report();
+        self.say(&report::text(&self.core));
+        self.close(floor);
+        Ok(Ending::Normal)
+    }
+
+    /// Flushes the boards' files and closes every link.
+    fn close(self, floor: Floor) {
+        for b in floor.boards.into_iter().flatten() {
+            b.finish();
+        }
+        self.field.close();
+    }
+
+    fn now(&self) -> u64 {
+        self.base
+            .saturating_add(u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX))
+    }
+
+    fn journal_path(&self) -> String {
+        self.journal
+            .as_ref()
+            .map_or_else(|| "(no journal)".into(), |j| j.path().display().to_string())
+    }
+
+    /// A line on stdout when headless (and in the log).
+    fn say(&self, text: &str) {
+        info!("{text}");
+        if self.headless {
+            println!("{text}");
+        }
+    }
+
+    /// The deadlines that have come: each board's, then the tournament's.
+    fn on_timer(&mut self, floor: &mut Floor) {
+        let now = self.now();
+        for board in floor.boards.iter_mut().flatten() {
+            if board.core.next_deadline().is_some_and(|d| d <= now) {
+                board.hand(RefInput::Timer, now, &self.field.links, floor.syzygy.as_ref());
+            }
+        }
+        self.collect_results(floor);
+        if self.core.next_deadline().is_some_and(|d| d <= now) {
+            self.to_core(Input::Timer, now, floor);
+        }
+    }
+
+    /// One report of a player's link.
+    fn on_link(&mut self, ev: LinkEvent<PlayerId>, floor: &mut Floor) {
+        let p = ev.id;
+        let now = self.now();
+        let name = self.core.name(p).to_string();
+        // A sign-on: the tournament learns the player is there (first time,
+        // or back); the board it plays on brings it back in line.
+        let mut to_core = None;
+        match &ev.kind {
+            LinkEventKind::Line { text, .. } if is_sign_on(text) => {
+                if let Some(seat) = floor.seats.get_mut(p.0) {
+                    seat.sign_on = Some(text.clone());
+                }
+                if !self.core.players().get(p.0).is_some_and(|s| s.present) {
+                    self.say(&format!("{} signed on", strip_control(&name)));
+                    to_core = Some(Input::SignedOn { player: p });
+                }
+            }
+            LinkEventKind::Lost { reason, .. } => {
+                self.say(&format!("{}: link lost ({reason})", strip_control(&name)));
+                to_core = Some(Input::Lost {
+                    player: p,
+                    reason: reason.clone(),
+                });
+            }
+            _ => {}
+        }
+        let board = floor
+            .seats
+            .get(p.0)
+            .and_then(|s| s.board)
+            .and_then(|b| floor.boards.get_mut(board_index(b))?.as_mut());
+        match board.and_then(|b| Some((b.client_of(p)?, b))) {
+            Some((client, board)) => {
+                let syzygy = floor.syzygy.as_ref();
+                board.link_event(client, ev.kind, now, &self.field.links, syzygy);
+                self.collect_results(floor);
+            }
+            None => self.between_games(p, &name, ev.kind, now, floor),
+        }
+        if let Some(input) = to_core {
+            self.to_core(input, now, floor);
+        }
+    }
+
+    /// A player's link event while it plays no game: the bytes go to the
+    /// tournament's transcript; a line other than a sign-on is dropped.
+    fn between_games(
+        &mut self,
+        p: PlayerId,
+        name: &str,
+        kind: LinkEventKind,
+        now: u64,
+        floor: &mut Floor,
+    ) {
+        let label = format!("P{}", p.0 + 1);
+        let at = Duration::from_millis(now);
+        let seat = floor.seats.get_mut(p.0);
+        let t = self.transcript.as_mut();
+        let written = match kind {
+            LinkEventKind::Line { text, raw, .. } => {
+                if !is_sign_on(&text) {
+                    info!("{name}: line between games ignored: {}", strip_control(&text));
+                }
+                t.map(|t| t.incoming(at, &label, &raw))
+            }
+            LinkEventKind::Dropped { raw, reason, .. } => {
+                t.map(|t| t.rejected(at, &label, &raw, &reason))
+            }
+            LinkEventKind::Sent { wire, .. } => {
+                if let Some(s) = seat {
+                    s.in_flight = s.in_flight.saturating_sub(1);
+                }
+                t.map(|t| t.outgoing(at, &label, &wire))
+            }
+            LinkEventKind::SendFailed { text, reason, .. } => {
+                if let Some(s) = seat {
+                    s.in_flight = s.in_flight.saturating_sub(1);
+                }
+                warn!("{name}: record not sent ({reason}): {text}");
+                None
+            }
+            LinkEventKind::Lost { reason, .. } => {
+                t.map(|t| t.note(at, &format!("{label} ({name}): link lost: {reason}")))
+            }
+            LinkEventKind::Connected { peer, .. } => {
+                let note = format!("{label} ({name}): connected from {peer}");
+                info!("{note}");
+                t.map(|t| t.note(at, &note))
+            }
+            LinkEventKind::Back { .. } => {
+                t.map(|t| t.note(at, &format!("{label} ({name}): link back")))
+            }
+            LinkEventKind::Error { message } => {
+                warn!("{name}: {message}");
+                None
+            }
+            LinkEventKind::Receiving { .. } => None,
+        };
+        if let Some(Err(e)) = written {
+            warn!("cannot write the tournament transcript ({e}); it stops here");
+            self.transcript = None;
+        }
+    }
+
+    /// Tells the tournament core of the games whose result is now known.
+    fn collect_results(&mut self, floor: &mut Floor) {
+        let mut finished = Vec::new();
+        for board in floor.boards.iter_mut().flatten() {
+            if let Some((over, sides)) = board.take_result() {
+                finished.push(Input::GameFinished {
+                    game: board.game.number,
+                    result: over.result,
+                    termination: over.termination,
+                    sides,
+                });
+            }
+        }
+        let now = self.now();
+        for input in finished {
+            self.to_core(input, now, floor);
+        }
+    }
+
+    /// Frees the boards whose game is over and concluded.
+    fn free_boards(&mut self, floor: &mut Floor) {
+        for i in 0..floor.boards.len() {
+            if !floor.boards[i].as_ref().is_some_and(Board::done) {
+                continue;
+            }
+            let Some(board) = floor.boards[i].take() else {
+                continue;
+            };
+            for p in [board.seats.a, board.seats.b] {
+                if let Some(s) = floor.seats.get_mut(p.0) {
+                    s.board = None;
+                }
+            }
+            let id = board.id;
+            board.finish();
+            let now = self.now();
+            self.to_core(Input::BoardFree { board: id }, now, floor);
+        }
+    }
+
+    /// Journals an input to the tournament core (synced), hands it over and
+    /// carries out what it says.
+    fn to_core(&mut self, input: Input, at: u64, floor: &mut Floor) {
+        let at = at.max(self.core.time());
+        if let Some(j) = self.journal.as_mut()
+            && let Err(e) = j.input(at, &input)
+        {
+            log::error!(
+                "cannot write the tournament journal ({e}); it stops here: the tournament goes \
+                 on, but cannot be resumed past this point"
+            );
+            self.journal = None;
+        }
+        for out in self.core.handle(input, at) {
+            self.carry_out(out, at, floor);
+        }
+    }
+
+    fn carry_out(&mut self, out: Output, at: u64, floor: &mut Floor) {
+        match out {
+            Output::StartGame { board, game } => self.start_game(board, game, at, floor),
+            Output::Scored { game, outcome } => {
+                if let Some(g) = self.core.schedule().game(game) {
+                    self.say(&format!(
+                        "game {game} (round {}): {} - {} {} ({})",
+                        g.round_tag(),
+                        strip_control(self.core.name(g.white)),
+                        strip_control(self.core.name(g.black)),
+                        outcome.result_text(),
+                        outcome.how()
+                    ));
+                }
+                self.write_report();
+            }
+            Output::Replay { game } => {
+                self.say(&format!("game {game} ended without a result: it will be played again"))
+            }
+            Output::Withdrawn { player } => self.say(&format!(
+                "{} was away too long: it forfeits the games it has not played",
+                strip_control(self.core.name(player))
+            )),
+            Output::RoundOver { round } => {
+                let table = report::standings_text(&self.core);
+                self.say(&format!("round {round} is over; standings:\n{table}"));
+            }
+            Output::TournamentOver => self.say("tournament over"),
+            Output::Ignored { reason } => warn!("tournament: {reason}"),
+        }
+    }
+
+    /// Starts `game` on `board`: its core, journal and transcript, and
+    /// the players' sign-ons handed to it.
+    fn start_game(&mut self, board: BoardId, game: tournament::ScheduledGame, at: u64, floor: &mut Floor) {
+        let seats = ByClient::new(game.white, game.black);
+        let name = |p: PlayerId| self.core.name(p).to_string();
+        let line = |p: PlayerId| -> LineSettings {
+            let serial = self.field.serial.get(p.0).copied().unwrap_or(false);
+            let mut l = self.port.line();
+            if !serial {
+                l.baud = 0;
+            }
+            l
+        };
+        let setup = GameSetup {
+            board,
+            game: game.clone(),
+            base: &self.referee,
+            port: self.port,
+            names: ByClient::new(name(seats.a), name(seats.b)),
+            specs: ByClient::new(
+                self.specs.get(seats.a.0).cloned().unwrap_or_default(),
+                self.specs.get(seats.b.0).cloned().unwrap_or_default(),
+            ),
+            lines: ByClient::new(line(seats.a), line(seats.b)),
+            log_dir: &self.log_dir,
+            pgn: self.pgn.clone(),
+        };
+        let mut b = match Board::start(setup, at) {
+            Ok(b) => b,
+            Err(e) => {
+                floor.failure = Some(Failure::failed(format!(
+                    "cannot start game {} on {board}: {e}",
+                    game.number
+                )));
+                return;
+            }
+        };
+        self.say(&format!(
+            "game {} (round {}) starts on {board}: {} - {}",
+            game.number,
+            game.round_tag(),
+            strip_control(&name(seats.a)),
+            strip_control(&name(seats.b))
+        ));
+        let sign_on = |p: PlayerId| {
+            floor
+                .seats
+                .get(p.0)
+                .and_then(|s| s.sign_on.clone())
+                .unwrap_or_else(|| "refreq sign_on;".into())
+        };
+        let texts = ByClient::new(sign_on(seats.a), sign_on(seats.b));
+        for p in [seats.a, seats.b] {
+            if let Some(s) = floor.seats.get_mut(p.0) {
+                s.board = Some(board);
+            }
+        }
+        b.seat(
+            ByClient::new(texts.a.as_str(), texts.b.as_str()),
+            at,
+            &self.field.links,
+            floor.syzygy.as_ref(),
+        );
+        if let Some(slot) = floor.boards.get_mut(board_index(board)) {
+            *slot = Some(b);
+        }
+        self.collect_results(floor);
+    }
+
+    /// The tournament is over: every player gets `refcom disconnect;`.
+    fn disconnect_all(&mut self, floor: &mut Floor) {
+        let record = crate::link::seats::disconnect_line();
+        for (i, link) in self.field.links.iter().enumerate() {
+            match link.send(0, record.clone()) {
+                Ok(()) => {
+                    if let Some(s) = floor.seats.get_mut(i) {
+                        s.in_flight += 1;
+                    }
+                }
+                Err(e) => warn!("{}: {e}", self.core.name(PlayerId(i))),
+            }
+        }
+    }
+
+    /// Rewrites the report files (`--report`), atomically.
+    fn write_report(&self) {
+        let Some(path) = &self.report else { return };
+        let (text, md) = report_paths(path);
+        for (p, body) in [(text, report::text(&self.core)), (md, report::markdown(&self.core))] {
+            if let Err(e) = write_atomic(&p, &body) {
+                warn!("cannot write the report {}: {e}", p.display());
+            }
+        }
+    }
+}
+
+/// Whether a line is a `refreq sign_on;` record (with or without its line
+/// check).
+pub fn is_sign_on(text: &str) -> bool {
+    let payload = match line_check::verify(text) {
+        line_check::Checked::Valid(p) => p,
+        line_check::Checked::Absent => text,
+        line_check::Checked::Invalid(_) => return false,
+    };
+    Record::parse(payload)
+        .ok()
+        .and_then(|r| r.refreq().ok().flatten())
+        .is_some_and(|r| r == RefReq::SignOn)
+}
+
+fn board_index(b: BoardId) -> usize {
+    (b.0 as usize).saturating_sub(1)
+}
+
+/// Blocks until a link event, a stop request or the end of `wait`.
+fn select_event(
+    events: &Receiver<LinkEvent<PlayerId>>,
+    ctrl_c: &Receiver<Stop>,
+    wait: Option<Duration>,
+) -> Wake {
+    let timer = wait.map_or_else(never, after);
+    select! {
+        recv(events) -> ev => Wake::Link(ev.ok()),
+        recv(ctrl_c) -> stop => Wake::Stop(stop.ok()),
+        recv(timer) -> _ => Wake::Timer,
+    }
+}
