@@ -10,10 +10,7 @@ use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{Cable, argus_bin, fixture};
-use argus::game::{Game, position_from_fen};
-use argus::record::pgn_read::read_pgn_games;
-use shakmaty::Chess;
+use crate::common::{Cable, argus_bin, check_pgn, fixture};
 
 /// Upper bound for a whole match (generous: CI machines are slow).
 const MATCH_LIMIT: Duration = Duration::from_secs(120);
@@ -201,36 +198,6 @@ fn play(a: Side, b: Side, referee_flags: &[&str], supervise: bool) -> Played {
     }
 }
 
-/// Every game of the PGN replays legally and has a result; returns
-/// (white, black, result, plies) per game.
-fn check_pgn(pgn: &str) -> Vec<(String, String, String, usize)> {
-    let games = read_pgn_games(pgn).expect("the PGN reads");
-    assert!(!games.is_empty(), "no game in the PGN:\n{pgn}");
-    games
-        .iter()
-        .map(|g| {
-            let start = match g.tag("FEN") {
-                Some(f) => position_from_fen(f).expect("FEN tag"),
-                None => Chess::default(),
-            };
-            let mut game = Game::new(start);
-            for san in &g.sans {
-                game.play_san(san)
-                    .unwrap_or_else(|e| panic!("illegal move in the PGN: {e}\n{pgn}"));
-            }
-            let result = g.result.clone().expect("a game termination marker");
-            assert_ne!(result, "*", "an unfinished game:\n{pgn}");
-            assert_eq!(g.tag("Result"), Some(result.as_str()));
-            (
-                g.tag("White").unwrap_or("").to_string(),
-                g.tag("Black").unwrap_or("").to_string(),
-                result,
-                g.sans.len(),
-            )
-        })
-        .collect()
-}
-
 #[test]
 fn a_uci_and_an_xboard_engine_play_a_timed_game() {
     skip_unless_socat!();
@@ -381,7 +348,7 @@ fn a_crashed_and_a_hung_engine_are_restarted_and_the_game_finishes() {
 }
 
 /// Stockfish, if installed (skipped with a note otherwise).
-fn stockfish() -> Option<&'static str> {
+pub fn stockfish() -> Option<&'static str> {
     let found = ["stockfish", "/usr/games/stockfish"]
         .into_iter()
         .find(|p| Command::new(p).stdin(Stdio::null()).output().is_ok());
@@ -428,7 +395,7 @@ fn stockfish_plays_stockfish_at_a_fixed_depth() {
 
 /// GNU Chess, if installed (skipped otherwise, unless
 /// `ARGUS_REQUIRE_GNUCHESS=1`).
-fn gnuchess() -> Option<String> {
+pub fn gnuchess() -> Option<String> {
     let found = ["gnuchess", "/usr/games/gnuchess"]
         .into_iter()
         .find(|p| Command::new(p).arg("--version").output().is_ok());

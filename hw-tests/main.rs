@@ -25,5 +25,6 @@ mod kit;
 mod link;
 mod referee;
 mod tcp;
+mod tournament;
 mod web;
 mod wire;

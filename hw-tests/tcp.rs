@@ -4,12 +4,12 @@
 //! flooding connections).
 
 use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::common::process::Proc;
-use crate::common::{Cable, argus_bin, socat_or_skip};
+use crate::common::process::{Proc, describe_if_panicking};
+use crate::common::{Cable, argus_bin, free_port, socat_or_skip, temp_dir};
 use argus::epd::line_check;
 use argus::epd::{Fields, Operation, Record, RefReq};
 use argus::link::seats::password_line;
@@ -25,10 +25,7 @@ struct Net {
 
 impl Net {
     fn new() -> Net {
-        let dir = tempfile::Builder::new()
-            .prefix("argus-tcp-")
-            .tempdir()
-            .unwrap_or_else(|e| panic!("cannot make a temporary directory: {e}"));
+        let dir = temp_dir("argus-tcp-");
         Net {
             dir,
             addr: free_port(),
@@ -189,12 +186,8 @@ impl Net {
 
 impl Drop for Net {
     fn drop(&mut self) {
-        if std::thread::panicking() {
-            for p in self.referee.iter().chain(self.clients.iter()) {
-                eprintln!("{}", p.describe());
-            }
-            eprintln!("--- argus.log:\n{}", self.log());
-        }
+        let log = self.log();
+        describe_if_panicking(self.referee.iter().chain(self.clients.iter()), &log);
     }
 }
 
@@ -203,10 +196,6 @@ fn text(p: &Path) -> String {
 }
 
 /// A loopback address whose port was free a moment ago.
-fn free_port() -> SocketAddr {
-    let l = TcpListener::bind("127.0.0.1:0").expect("bind a loopback port");
-    l.local_addr().expect("its address")
-}
 
 /// The sign-on record of a raw test peer named `name`.
 fn sign_on(name: &str) -> String {

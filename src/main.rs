@@ -190,9 +190,7 @@ fn main() -> ExitCode {
     let code = match Cli::parse().command {
         Cmd::Referee(args) => app::exit_status("argus referee", app::referee::run(*args)),
         Cmd::Resume(args) => app::exit_status("argus resume", app::resume::run(*args)),
-        Cmd::Tournament(args) => {
-            app::exit_status("argus tournament", app::tournament::run(*args))
-        }
+        Cmd::Tournament(args) => app::exit_status("argus tournament", app::tournament::run(*args)),
         Cmd::Watch(args) => app::exit_status("argus watch", app::watch::run(args)),
         Cmd::Client(args) => app::exit_status("argus client", app::client::run(args)),
         Cmd::Demo(args) => app::exit_status("argus demo", app::demo::run(args)),

@@ -24,9 +24,12 @@ use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+use argus::game::{Game, position_from_fen};
 use argus::link::{LinkEvent, LinkEventKind};
+use argus::record::pgn_read::read_pgn_games;
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 use serialport::SerialPort;
+use shakmaty::Chess;
 
 /// How long to wait for socat to set up a cable.
 const SOCAT_START: Duration = Duration::from_secs(10);
@@ -393,4 +396,48 @@ pub fn fixture(name: &str) -> PathBuf {
         .join(name);
     assert!(path.exists(), "fixture {} was not built", path.display());
     path
+}
+
+/// Every game of the PGN replays legally and has a result; returns
+/// (white, black, result, plies) per game.
+pub fn check_pgn(pgn: &str) -> Vec<(String, String, String, usize)> {
+    let games = read_pgn_games(pgn).expect("the PGN reads");
+    assert!(!games.is_empty(), "no game in the PGN:\n{pgn}");
+    games
+        .iter()
+        .map(|g| {
+            let start = match g.tag("FEN") {
+                Some(f) => position_from_fen(f).expect("FEN tag"),
+                None => Chess::default(),
+            };
+            let mut game = Game::new(start);
+            for san in &g.sans {
+                game.play_san(san)
+                    .unwrap_or_else(|e| panic!("illegal move in the PGN: {e}\n{pgn}"));
+            }
+            let result = g.result.clone().expect("a game termination marker");
+            assert_ne!(result, "*", "an unfinished game:\n{pgn}");
+            assert_eq!(g.tag("Result"), Some(result.as_str()));
+            (
+                g.tag("White").unwrap_or("").to_string(),
+                g.tag("Black").unwrap_or("").to_string(),
+                result,
+                g.sans.len(),
+            )
+        })
+        .collect()
+}
+
+/// A free port on loopback (bound, read, released).
+pub fn free_port() -> std::net::SocketAddr {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a loopback port");
+    l.local_addr().expect("its address")
+}
+
+/// A temporary directory named `PREFIX...`, removed when dropped.
+pub fn temp_dir(prefix: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(prefix)
+        .tempdir()
+        .unwrap_or_else(|e| panic!("cannot make a temporary directory: {e}"))
 }

@@ -257,3 +257,14 @@ fn capture(stream: impl Read + Send + 'static, into: Shared) -> JoinHandle<()> {
         }
     })
 }
+
+/// When a test is failing, prints what `procs` said and the referee's
+/// `log`: call it from a test rig's `Drop`.
+pub fn describe_if_panicking<'a>(procs: impl Iterator<Item = &'a Proc>, log: &str) {
+    if std::thread::panicking() {
+        for p in procs {
+            eprintln!("{}", p.describe());
+        }
+        eprintln!("--- argus.log:\n{log}");
+    }
+}

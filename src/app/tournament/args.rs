@@ -14,11 +14,20 @@ use crate::tournament::{Absence, Player};
 /// The match options that make no sense in a tournament (each game is one
 /// game between the players its schedule names), with what to use instead.
 const MATCH_ONLY: [(&str, &str); 6] = [
-    ("games", "the schedule decides the games: --cycles, --games-per-pairing"),
+    (
+        "games",
+        "the schedule decides the games: --cycles, --games-per-pairing",
+    ),
     ("no-swap", "the schedule gives each player its colours"),
     ("round", "each game's Round tag is ROUND.BOARD"),
-    ("name-a", "a player's name is its port, tcp:NAME or engine:NAME"),
-    ("name-b", "a player's name is its port, tcp:NAME or engine:NAME"),
+    (
+        "name-a",
+        "a player's name is its port, tcp:NAME or engine:NAME",
+    ),
+    (
+        "name-b",
+        "a player's name is its port, tcp:NAME or engine:NAME",
+    ),
     ("sprt", "a tournament plays its whole schedule"),
 ];
 
@@ -141,10 +150,15 @@ impl TournamentArgs {
     /// Merges and checks everything; `date` is today's (`yyyy.mm.dd`).
     pub fn plan(&self, date: String) -> Result<TournamentPlan, String> {
         if let Some((flag, instead)) = self.match_only_given() {
-            return Err(format!("--{flag} is for a match, not a tournament: {instead}"));
+            return Err(format!(
+                "--{flag} is for a match, not a tournament: {instead}"
+            ));
         }
-        let players =
-            crate::tournament::player::players(&self.players, &self.engine_options, &self.protocols)?;
+        let players = crate::tournament::player::players(
+            &self.players,
+            &self.engine_options,
+            &self.protocols,
+        )?;
         if players.iter().any(|p| matches!(p, Player::Tcp { .. })) && self.listen.is_none() {
             return Err(
                 "tcp:NAME players connect to the tournament: give --listen ADDR:PORT".into(),
@@ -265,7 +279,10 @@ mod tests {
         let e = args(&["mover:a", "mover:b", "--games", "4"])
             .plan("2026.11.23".into())
             .unwrap_err();
-        assert!(e.contains("--games is for a match") && e.contains("--cycles"), "{e}");
+        assert!(
+            e.contains("--games is for a match") && e.contains("--cycles"),
+            "{e}"
+        );
         let e = args(&["mover:a", "tcp:b"])
             .plan("2026.11.23".into())
             .unwrap_err();

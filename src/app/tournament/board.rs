@@ -94,7 +94,10 @@ impl Board {
         settings.openings_seed = None;
         let opening_plies = settings.openings.first().map_or(0, |s| s.moves.len());
         let dir = Board::dir(setup.log_dir, g.number);
-        let label = format!("{} (game {}, {} - {})", setup.board, g.number, setup.names.a, setup.names.b);
+        let label = format!(
+            "{} (game {}, {} - {})",
+            setup.board, g.number, setup.names.a, setup.names.b
+        );
         let outputs = Outputs::open(&dir, setup.pgn.clone(), None, false)?.with_label(&label);
         let journal = dir.join("journal.log");
         let header = Header {
@@ -152,7 +155,9 @@ impl Board {
 
     /// The client seat `player` has on this board, if it plays here.
     pub fn client_of(&self, player: PlayerId) -> Option<ClientId> {
-        ClientId::BOTH.into_iter().find(|&id| self.seats[id] == player)
+        ClientId::BOTH
+            .into_iter()
+            .find(|&id| self.seats[id] == player)
     }
 
     /// One report of a player's link, as its client's input.
@@ -208,12 +213,7 @@ impl Board {
     /// The game's end, once, with what each side did.
     pub fn take_result(&mut self) -> Option<(GameOver, ByColor<SideStats>)> {
         let over = self.over.take()?;
-        let sides = side_stats(
-            &over.pgn,
-            self.opening_plies,
-            self.faults,
-            self.restarts,
-        );
+        let sides = side_stats(&over.pgn, self.opening_plies, self.faults, self.restarts);
         Some((over, sides))
     }
 

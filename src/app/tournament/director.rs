@@ -24,7 +24,7 @@ use crate::app::tournament::players::Field;
 use crate::app::{Ending, Failure, Outcome};
 use crate::clock::LineSettings;
 use crate::epd::line_check;
-use crate::epd::{RefReq, Record};
+use crate::epd::{Record, RefReq};
 use crate::link::{LinkEvent, LinkEventKind, PortSettings};
 use crate::record::durable::write_atomic;
 use crate::record::transcript::Transcript;
@@ -89,13 +89,15 @@ enum Wake {
 impl Director {
     /// Runs the tournament until every game is decided (or it is stopped).
     pub fn run(mut self) -> Outcome {
-        let syzygy = self
-            .referee
-            .syzygy
-            .as_deref()
-            .and_then(|d| Syzygy::open(d).map_err(|e| warn!("{e}; no tablebase adjudication")).ok());
+        let syzygy = self.referee.syzygy.as_deref().and_then(|d| {
+            Syzygy::open(d)
+                .map_err(|e| warn!("{e}; no tablebase adjudication"))
+                .ok()
+        });
         let mut floor = Floor {
-            seats: (0..self.field.links.len()).map(|_| Seat::default()).collect(),
+            seats: (0..self.field.links.len())
+                .map(|_| Seat::default())
+                .collect(),
             boards: (0..self.core.board_count()).map(|_| None).collect(),
             syzygy,
             failure: None,
@@ -107,7 +109,11 @@ impl Director {
             self.core.schedule().games().len(),
             self.core.schedule().rounds(),
             self.core.board_count(),
-            if self.core.board_count() == 1 { "" } else { "s" }
+            if self.core.board_count() == 1 {
+                ""
+            } else {
+                "s"
+            }
         ));
         let mut drain_until: Option<Instant> = None;
         let mut stopped: Option<String> = None;
@@ -201,12 +207,17 @@ impl Director {
         let now = self.now();
         for board in floor.boards.iter_mut().flatten() {
             if board.core.next_deadline().is_some_and(|d| d <= now) {
-                board.hand(RefInput::Timer, now, &self.field.links, floor.syzygy.as_ref());
+                board.hand(
+                    RefInput::Timer,
+                    now,
+                    &self.field.links,
+                    floor.syzygy.as_ref(),
+                );
             }
         }
         self.collect_results(floor);
         if self.core.next_deadline().is_some_and(|d| d <= now) {
-            self.to_core(Input::Timer, now, floor);
+            self.hand_to_tournament(Input::Timer, now, floor);
         }
     }
 
@@ -251,7 +262,7 @@ impl Director {
             None => self.between_games(p, &name, ev.kind, now, floor),
         }
         if let Some(input) = to_core {
-            self.to_core(input, now, floor);
+            self.hand_to_tournament(input, now, floor);
         }
     }
 
@@ -272,7 +283,10 @@ impl Director {
         let written = match kind {
             LinkEventKind::Line { text, raw, .. } => {
                 if !is_sign_on(&text) {
-                    info!("{name}: line between games ignored: {}", strip_control(&text));
+                    info!(
+                        "{name}: line between games ignored: {}",
+                        strip_control(&text)
+                    );
                 }
                 t.map(|t| t.incoming(at, &label, &raw))
             }
@@ -330,7 +344,7 @@ impl Director {
         }
         let now = self.now();
         for input in finished {
-            self.to_core(input, now, floor);
+            self.hand_to_tournament(input, now, floor);
         }
     }
 
@@ -351,13 +365,13 @@ impl Director {
             let id = board.id;
             board.finish();
             let now = self.now();
-            self.to_core(Input::BoardFree { board: id }, now, floor);
+            self.hand_to_tournament(Input::BoardFree { board: id }, now, floor);
         }
     }
 
     /// Journals an input to the tournament core (synced), hands it over and
     /// carries out what it says.
-    fn to_core(&mut self, input: Input, at: u64, floor: &mut Floor) {
+    fn hand_to_tournament(&mut self, input: Input, at: u64, floor: &mut Floor) {
         let at = at.max(self.core.time());
         if let Some(j) = self.journal.as_mut()
             && let Err(e) = j.input(at, &input)
@@ -389,9 +403,9 @@ impl Director {
                 }
                 self.write_report();
             }
-            Output::Replay { game } => {
-                self.say(&format!("game {game} ended without a result: it will be played again"))
-            }
+            Output::Replay { game } => self.say(&format!(
+                "game {game} ended without a result: it will be played again"
+            )),
             Output::Withdrawn { player } => self.say(&format!(
                 "{} was away too long: it forfeits the games it has not played",
                 strip_control(self.core.name(player))
@@ -407,7 +421,13 @@ impl Director {
 
     /// Starts `game` on `board`: its core, journal and transcript, and
     /// the players' sign-ons handed to it.
-    fn start_game(&mut self, board: BoardId, game: tournament::ScheduledGame, at: u64, floor: &mut Floor) {
+    fn start_game(
+        &mut self,
+        board: BoardId,
+        game: tournament::ScheduledGame,
+        at: u64,
+        floor: &mut Floor,
+    ) {
         let seats = ByClient::new(game.white, game.black);
         let name = |p: PlayerId| self.core.name(p).to_string();
         let line = |p: PlayerId| -> LineSettings {
@@ -420,7 +440,7 @@ impl Director {
         };
         let setup = GameSetup {
             board,
-            game: game.clone(),
+            game,
             base: &self.referee,
             port: self.port,
             names: ByClient::new(name(seats.a), name(seats.b)),
@@ -493,7 +513,10 @@ impl Director {
     fn write_report(&self) {
         let Some(path) = &self.report else { return };
         let (text, md) = report_paths(path);
-        for (p, body) in [(text, report::text(&self.core)), (md, report::markdown(&self.core))] {
+        for (p, body) in [
+            (text, report::text(&self.core)),
+            (md, report::markdown(&self.core)),
+        ] {
             if let Err(e) = write_atomic(&p, &body) {
                 warn!("cannot write the report {}: {e}", p.display());
             }

@@ -74,7 +74,12 @@ pub fn run(args: TournamentArgs) -> Outcome {
     };
     dir.note(&journal);
     let writer = TournamentWriter::create(&journal, &header, crate::app::referee::unix_ms_now())
-        .map_err(|e| Failure::usage(format!("cannot start the journal {}: {e}", journal.display())))?;
+        .map_err(|e| {
+            Failure::usage(format!(
+                "cannot start the journal {}: {e}",
+                journal.display()
+            ))
+        })?;
     let transcript_path = dir.path().join("transcript.log");
     dir.note(&transcript_path);
     let transcript = Transcript::create(&transcript_path).map_err(|e| {

@@ -116,7 +116,9 @@ impl Field {
                         untimed,
                         margin: ENGINE_MARGIN,
                         depth_wait: DEPTH_WAIT,
-                        log: EngineLog::create(&log_dir.join(format!("engine-{}.log", file_safe(&spec.name))))?,
+                        log: EngineLog::create(
+                            &log_dir.join(format!("engine-{}.log", file_safe(&spec.name))),
+                        )?,
                     };
                     let bridge = Bridge::start(settings, Some(&spec.name))
                         .map_err(|f| format!("engine {:?} ({}): {f}", spec.name, spec.command))?;
@@ -132,8 +134,8 @@ impl Field {
                 }
                 Player::Serial { .. } | Player::Tcp { .. } => continue,
             };
-            let (near, far) =
-                local_pair().map_err(|e| format!("{}: cannot make an in-process link: {e}", p.name()))?;
+            let (near, far) = local_pair()
+                .map_err(|e| format!("{}: cannot make an in-process link: {e}", p.name()))?;
             connectors[i] = Some(Connector::InProcess(std::sync::Mutex::new(Some(near))));
             let (ptx, prx) = unbounded();
             let link = Link::open_with(
@@ -207,7 +209,12 @@ enum Program {
 
 impl Program {
     /// Plays until the referee says `disconnect` (or the link is gone).
-    fn serve(self, name: &str, link: &Link<&'static str>, events: &Receiver<LinkEvent<&'static str>>) {
+    fn serve(
+        self,
+        name: &str,
+        link: &Link<&'static str>,
+        events: &Receiver<LinkEvent<&'static str>>,
+    ) {
         let outcome = match self {
             Program::Engine(b) => run(link, events, b),
             Program::Mover(p) => run(link, events, p),

@@ -1,0 +1,304 @@
+//! `argus tournament` end to end: the real binary with players on socat
+//! cables, over TCP on loopback and run in-process (engines and the
+//! built-in mover); every game's PGN replayed move by move, and the
+//! standings of the report checked against the PGN's results.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crate::common::process::{Proc, describe_if_panicking};
+use crate::common::{Cable, argus_bin, check_pgn, free_port, temp_dir};
+use argus::record::pgn_read::read_pgn_games;
+
+/// A tournament's directory, its process and its clients.
+struct Event {
+    dir: tempfile::TempDir,
+    argus: Option<Proc>,
+    clients: Vec<Proc>,
+}
+
+impl Event {
+    fn new() -> Event {
+        let dir = temp_dir("argus-tournament-");
+        Event {
+            dir,
+            argus: None,
+            clients: Vec::new(),
+        }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    fn log(&self) -> String {
+        std::fs::read_to_string(self.path("logs").join("argus.log")).unwrap_or_default()
+    }
+
+    /// Starts `argus tournament` with `players` and `extra` flags (headless,
+    /// short delays, its files in the directory); returns once its log
+    /// says `ready`.
+    fn start(&mut self, players: &[String], extra: &[&str], ready: &str) {
+        let mut args: Vec<String> = vec!["tournament".into()];
+        args.extend(players.iter().cloned());
+        for a in [
+            "--headless",
+            "--reset-delay",
+            "0.2",
+            "--conclude-delay",
+            "0.2",
+        ] {
+            args.push(a.into());
+        }
+        for (flag, file) in [
+            ("--log-dir", "logs"),
+            ("--pgn", "games.pgn"),
+            ("--report", "report.txt"),
+        ] {
+            args.push(flag.into());
+            args.push(text(&self.path(file)));
+        }
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let mut p = Proc::spawn("tournament", &argus_bin(), &args);
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !self.log().contains(ready) {
+            assert!(
+                p.running(),
+                "the tournament exited at start\n{}",
+                p.describe()
+            );
+            assert!(
+                Instant::now() < deadline,
+                "the tournament did not start\n{}",
+                p.describe()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        self.argus = Some(p);
+    }
+
+    /// Starts `argus client` on `endpoint` as `name`.
+    fn client(&mut self, endpoint: &str, name: &str, extra: &[&str]) {
+        let mut args: Vec<String> = vec!["client".into(), endpoint.into(), "--name".into()];
+        args.push(name.into());
+        args.extend(extra.iter().map(|s| s.to_string()));
+        self.clients
+            .push(Proc::spawn(&format!("client {name}"), &argus_bin(), &args));
+    }
+
+    /// Waits for the tournament, then every client, to exit; their codes.
+    fn finish(&mut self, within: Duration) -> Vec<i32> {
+        let argus = self.argus.as_mut().expect("the tournament was started");
+        let mut codes = vec![argus.wait_exit(within)];
+        for c in &mut self.clients {
+            codes.push(c.wait_exit(Duration::from_secs(20)));
+        }
+        codes
+    }
+
+    fn pgn(&self) -> String {
+        std::fs::read_to_string(self.path("games.pgn")).unwrap_or_default()
+    }
+
+    fn report(&self) -> String {
+        std::fs::read_to_string(self.path("report.txt")).unwrap_or_default()
+    }
+}
+
+impl Drop for Event {
+    fn drop(&mut self) {
+        let log = self.log();
+        describe_if_panicking(self.argus.iter().chain(self.clients.iter()), &log);
+    }
+}
+
+fn text(p: &Path) -> String {
+    p.to_str().expect("temporary paths are UTF-8").to_string()
+}
+
+/// Each player's points in half points, from the PGN's results.
+fn pgn_points(pgn: &str) -> BTreeMap<String, u32> {
+    let mut points = BTreeMap::new();
+    for (white, black, result, _) in check_pgn(pgn) {
+        let (w, b) = match result.as_str() {
+            "1-0" => (2, 0),
+            "0-1" => (0, 2),
+            "1/2-1/2" => (1, 1),
+            other => panic!("result {other:?}"),
+        };
+        *points.entry(white).or_insert(0) += w;
+        *points.entry(black).or_insert(0) += b;
+    }
+    points
+}
+
+/// Each player's points in half points, from the report's standings.
+fn report_points(report: &str) -> BTreeMap<String, u32> {
+    let section = report
+        .split("\nStandings\n")
+        .nth(1)
+        .and_then(|s| s.split("\n\n").next())
+        .unwrap_or_else(|| panic!("no standings in the report:\n{report}"));
+    let mut points = BTreeMap::new();
+    for row in section.lines().skip(2) {
+        let cells: Vec<&str> = row.split_whitespace().collect();
+        let (name, p) = (cells[1], cells[2]);
+        let halves = match p.strip_suffix('½') {
+            Some("") => 1,
+            Some(n) => n.parse::<u32>().unwrap() * 2 + 1,
+            None => p.parse::<u32>().unwrap() * 2,
+        };
+        points.insert(name.to_string(), halves);
+    }
+    points
+}
+
+/// The Round tags of the PGN's games, as (round, board).
+fn rounds(pgn: &str) -> Vec<(u32, u32)> {
+    read_pgn_games(pgn)
+        .expect("the PGN reads")
+        .iter()
+        .map(|g| {
+            let tag = g.tag("Round").expect("a Round tag");
+            let (r, b) = tag
+                .split_once('.')
+                .unwrap_or_else(|| panic!("Round {tag:?}"));
+            (r.parse().unwrap(), b.parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn a_double_round_robin_over_cables_and_tcp_on_two_boards() {
+    skip_unless_socat!();
+    let cables = [Cable::new(), Cable::new()];
+    let addr = free_port();
+    let mut ev = Event::new();
+    let players = vec![
+        cables[0].a_str().to_string(),
+        cables[1].a_str().to_string(),
+        "tcp:gamma".to_string(),
+        "tcp:delta".to_string(),
+    ];
+    let listen = addr.to_string();
+    ev.start(
+        &players,
+        &[
+            "--listen",
+            &listen,
+            "--cycles",
+            "2",
+            "--boards",
+            "2",
+            "--max-moves",
+            "30",
+            "--tc",
+            "60+1",
+        ],
+        "listening on",
+    );
+    ev.client(cables[0].b_str(), "alpha", &["--seed", "1"]);
+    ev.client(
+        cables[1].b_str(),
+        "beta",
+        &["--seed", "2", "--mover", "greedy"],
+    );
+    let url = format!("tcp://{addr}");
+    ev.client(&url, "gamma", &["--seed", "3"]);
+    ev.client(&url, "delta", &["--seed", "4", "--mover", "greedy"]);
+    let codes = ev.finish(Duration::from_secs(300));
+    assert_eq!(codes, vec![0; 5], "every program ends normally");
+    let pgn = ev.pgn();
+    // 4 players, double round robin: 12 games, every one legal.
+    let games = check_pgn(&pgn);
+    assert_eq!(games.len(), 12, "{pgn}");
+    let rounds = rounds(&pgn);
+    let mut sorted = rounds.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    assert_eq!(sorted.len(), 12, "each (round, board) once: {rounds:?}");
+    assert!(
+        rounds
+            .iter()
+            .all(|&(r, b)| (1..=6).contains(&r) && (1..=2).contains(&b))
+    );
+    assert!(
+        rounds.iter().any(|&(_, b)| b == 2),
+        "board 2 was used: {rounds:?}"
+    );
+    // Every pairing met twice, once with each colour.
+    let mut pairings = BTreeMap::new();
+    for (w, b, _, _) in &games {
+        *pairings.entry((w.clone(), b.clone())).or_insert(0) += 1;
+    }
+    assert_eq!(pairings.len(), 12, "{pairings:?}");
+    // The standings are the PGN's results.
+    let report = ev.report();
+    assert_eq!(report_points(&report), pgn_points(&pgn), "{report}");
+    assert!(
+        report.contains("Complete: all 12 games decided."),
+        "{report}"
+    );
+    // Each game has its journal and transcript; the players were told
+    // `disconnect` at the end (the clients exited 0).
+    for n in 1..=12 {
+        let dir = ev.path("logs").join(format!("game-{n:03}"));
+        assert!(dir.join("journal.log").is_file(), "{}", dir.display());
+        assert!(dir.join("transcript.log").is_file(), "{}", dir.display());
+    }
+}
+
+#[test]
+fn three_local_engines_play_a_round_robin() {
+    let Some(sf) = crate::engine::stockfish() else {
+        return;
+    };
+    let Some(gnu) = crate::engine::gnuchess() else {
+        return;
+    };
+    let mut ev = Event::new();
+    let players = vec![
+        format!("engine:sf={sf}"),
+        format!("engine:gnu={gnu}"),
+        "mover:rnd=greedy".to_string(),
+    ];
+    ev.start(
+        &players,
+        &[
+            "--protocol",
+            "gnu:xboard",
+            "--engine-option",
+            "sf:Threads=1",
+            "--engine-option",
+            "sf:Hash=16",
+            "--tc",
+            "10+0.1",
+            "--max-moves",
+            "20",
+        ],
+        "waiting for the players",
+    );
+    let codes = ev.finish(Duration::from_secs(240));
+    assert_eq!(codes, vec![0]);
+    let pgn = ev.pgn();
+    let games = check_pgn(&pgn);
+    assert_eq!(games.len(), 3, "{pgn}");
+    let report = ev.report();
+    let points = report_points(&report);
+    assert_eq!(points, pgn_points(&pgn), "{report}");
+    assert_eq!(
+        points.keys().cloned().collect::<Vec<_>>(),
+        ["gnu", "rnd", "sf"],
+        "{report}"
+    );
+    // The engines' traffic is in the log directory, in their protocols.
+    let logs = ev.path("logs");
+    let sf_log = std::fs::read_to_string(logs.join("engine-sf.log")).unwrap_or_default();
+    assert!(
+        sf_log.contains("> setoption name Hash value 16"),
+        "{sf_log}"
+    );
+    let gnu_log = std::fs::read_to_string(logs.join("engine-gnu.log")).unwrap_or_default();
+    assert!(gnu_log.contains("> level 0 0:10 0.100"), "{gnu_log}");
+}
