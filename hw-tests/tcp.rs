@@ -195,7 +195,6 @@ fn text(p: &Path) -> String {
     p.to_str().expect("temporary paths are UTF-8").to_string()
 }
 
-
 /// The sign-on record of a raw test peer named `name`.
 fn sign_on(name: &str) -> String {
     let mut r = Record::new(Fields::initial())

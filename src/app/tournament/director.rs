@@ -77,6 +77,9 @@ struct Floor {
     syzygy: Option<Syzygy>,
     /// Why the tournament cannot go on, once something failed.
     failure: Option<Failure>,
+    /// The players were sent `disconnect` (the end, or a stop): what they
+    /// do now changes nothing.
+    leaving: bool,
 }
 
 /// What woke the loop.
@@ -101,6 +104,7 @@ impl Director {
             boards: (0..self.core.board_count()).map(|_| None).collect(),
             syzygy,
             failure: None,
+            leaving: false,
         };
         self.say(&format!(
             "tournament: {} players, {} games in {} rounds on {} board{}; waiting for the players \
@@ -123,11 +127,15 @@ impl Director {
                 self.close(floor);
                 return Err(f);
             }
-            if let Some(why) = stopped.take() {
+            let drained = floor.seats.iter().all(|s| s.in_flight == 0)
+                || drain_until.is_some_and(|u| Instant::now() >= u);
+            if stopped.is_some() && drained {
+                let why = stopped.take().unwrap_or_default();
                 self.close(floor);
                 return Ok(Ending::EndedEarly(why));
             }
-            if self.core.is_over() && floor.boards.iter().all(Option::is_none) {
+            if stopped.is_none() && self.core.is_over() && floor.boards.iter().all(Option::is_none)
+            {
                 if drain_until.is_none() {
                     self.disconnect_all(&mut floor);
                 }
@@ -158,12 +166,15 @@ impl Director {
                 Wake::Stop(stop) => {
                     let name = stop.map_or("a stop request", Stop::name);
                     let told = format!(
-                        "{name}: stopping the tournament; the games in progress are in their \
-                         journals, and `argus resume {}` carries the tournament on",
+                        "{name}: stopping the tournament; its journal ({}) and each game's are \
+                         kept, and the standings so far are in the report",
                         self.journal_path()
                     );
                     info!("{told}");
                     self.say(&told);
+                    self.write_report();
+                    self.disconnect_all(&mut floor);
+                    drain_until = Some(Instant::now() + DRAIN_GRACE);
                     stopped = Some(format!("{name} stopped the tournament before it was over"));
                 }
                 Wake::Timer => self.on_timer(&mut floor),
@@ -226,6 +237,9 @@ impl Director {
         let p = ev.id;
         let now = self.now();
         let name = self.core.name(p).to_string();
+        if floor.leaving {
+            return self.between_games(p, &name, ev.kind, now, floor);
+        }
         // A sign-on: the tournament learns the player is there (first time,
         // or back); the board it plays on brings it back in line.
         let mut to_core = None;
@@ -496,6 +510,7 @@ impl Director {
 
     /// The tournament is over: every player gets `refcom disconnect;`.
     fn disconnect_all(&mut self, floor: &mut Floor) {
+        floor.leaving = true;
         let record = crate::link::seats::disconnect_line();
         for (i, link) in self.field.links.iter().enumerate() {
             match link.send(0, record.clone()) {

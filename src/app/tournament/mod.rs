@@ -28,6 +28,8 @@ pub const JOURNAL: &str = "tournament.journal";
 /// went wrong.
 pub fn run(args: TournamentArgs) -> Outcome {
     const ME: &str = "argus tournament";
+    // Caught from the start: a stop while the engines start up is a stop.
+    let ctrl_c = signals::stop_requests(ME);
     let plan = args
         .plan(pgn_date(SystemTime::now()))
         .map_err(Failure::usage)?;
@@ -102,7 +104,7 @@ pub fn run(args: TournamentArgs) -> Outcome {
         headless: args.headless,
         epoch,
         base: 0,
-        ctrl_c: signals::stop_requests(ME),
+        ctrl_c,
         transcript: Some(transcript),
     };
     let outcome = director.run();
