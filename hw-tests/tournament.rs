@@ -302,3 +302,65 @@ fn three_local_engines_play_a_round_robin() {
     let gnu_log = std::fs::read_to_string(logs.join("engine-gnu.log")).unwrap_or_default();
     assert!(gnu_log.contains("> level 0 0:10 0.100"), "{gnu_log}");
 }
+
+#[test]
+fn a_killed_tournament_resumed_plays_exactly_the_scheduled_games() {
+    let mut ev = Event::new();
+    let players: Vec<String> = ["a", "b=greedy", "c", "d=greedy"]
+        .iter()
+        .map(|p| format!("mover:{p}"))
+        .collect();
+    ev.start(
+        &players,
+        &["--cycles", "2", "--tc", "60+1", "--max-moves", "60"],
+        "waiting for the players",
+    );
+    // Killed in the middle of a game of the second round or later.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let mid_game = (3..=12).any(|n| {
+            let j = ev
+                .path("logs")
+                .join(format!("game-{n:03}"))
+                .join("journal.log");
+            std::fs::read_to_string(j).is_ok_and(|t| t.matches(" line ").count() > 20)
+        });
+        if mid_game {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no game of round 2 began");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let argus = ev.argus.as_mut().expect("started");
+    assert!(argus.running(), "the tournament ended before the kill");
+    argus.kill();
+    let before = read_pgn_games(&ev.pgn()).map_or(0, |g| g.len());
+    assert!(before < 12, "the kill came after the last game");
+    let journal = text(&ev.path("logs").join("tournament.journal"));
+    let mut resumed = Proc::spawn(
+        "resume",
+        &argus_bin(),
+        &["resume".to_string(), journal, "--headless".to_string()],
+    );
+    assert_eq!(
+        resumed.wait_exit(Duration::from_secs(240)),
+        0,
+        "{}",
+        resumed.describe()
+    );
+    let out = resumed.stdout_lines().join("\n");
+    assert!(out.contains("resuming the tournament from"), "{out}");
+    let pgn = ev.pgn();
+    let games = check_pgn(&pgn);
+    assert_eq!(games.len(), 12, "every scheduled game once:\n{pgn}");
+    let mut rounds = rounds(&pgn);
+    rounds.sort_unstable();
+    rounds.dedup();
+    assert_eq!(rounds.len(), 12, "{rounds:?}");
+    let report = ev.report();
+    assert_eq!(report_points(&report), pgn_points(&pgn), "{report}");
+    assert!(
+        report.contains("Complete: all 12 games decided."),
+        "{report}"
+    );
+}

@@ -18,11 +18,10 @@ use crate::referee::{ByClient, ClientId};
 #[derive(Debug, Clone, Args)]
 pub struct EndpointArgs {
     /// Client A's endpoint: a serial port (e.g. /dev/ttyUSB0, COM3, a socat
-    /// link), tcp://HOST:PORT or tcp-listen://ADDR:PORT.
-    #[arg(required_unless_present = "listen")]
+    /// link), tcp://HOST:PORT or tcp-listen://ADDR:PORT (none with --listen,
+    /// or to resume a tournament's journal).
     pub port_a: Option<String>,
     /// Client B's endpoint.
-    #[arg(required_unless_present = "listen")]
     pub port_b: Option<String>,
     #[command(flatten)]
     pub net: NetOptions,

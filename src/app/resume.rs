@@ -15,11 +15,13 @@ use log::{info, warn};
 use crate::app::audience::Audience;
 use crate::app::links::{self, line_view};
 use crate::app::options::{LineOptions, OutputOptions, ResumeArgs};
+use crate::app::output::Outputs;
 use crate::app::referee::{close_feed, start_files, unix_ms_now};
 use crate::app::session::{self, Session, View};
 use crate::app::signals;
 use crate::app::start::LogDir;
 use crate::app::{Failure, Outcome};
+use crate::journal::replay::Replay;
 use crate::journal::{self, Entry, JournalWriter, OutputSettings};
 use crate::link::PortSettings;
 use crate::referee::{ByClient, ClientId};
@@ -28,6 +30,15 @@ use crate::referee::{ByClient, ClientId};
 /// start or went wrong.
 pub fn run(args: ResumeArgs) -> Outcome {
     const ME: &str = "argus resume";
+    if is_tournament_journal(&args.journal) {
+        if args.ends.port_a.is_some() || args.ends.net.listen.is_some() {
+            return Err(Failure::usage(
+                "a tournament journal records its players: give it alone, without ports or \
+                 --listen",
+            ));
+        }
+        return crate::app::tournament::resume(&args.journal, args.headless);
+    }
     let loaded = journal::load(&args.journal).map_err(Failure::usage)?;
     let session_id = loaded.header.session.clone();
     let port_settings = port_settings(&args.line, &loaded.header.port).map_err(Failure::usage)?;
@@ -107,25 +118,7 @@ pub fn run(args: ResumeArgs) -> Outcome {
     outputs.journal_note(&story);
     outputs.journal_sync();
 
-    // Games that ended before the crash but never reached the PGN file.
-    let unsaved: Vec<_> = loaded
-        .replay
-        .unsaved()
-        .map(|(n, g)| (*n, g.clone()))
-        .collect();
-    for (number, game) in unsaved {
-        if outputs.pgn_ends_with(&game) {
-            info!("game {number} is already in the PGN file");
-            outputs.journal_note(&format!("game {number} found in the PGN file"));
-            // The ChessBase base may not have it yet.
-            outputs.cbf_game(number, &game, true);
-            // Mark it as saved without writing it again.
-            outputs.journal_saved(number);
-        } else {
-            info!("game {number} ended before the crash: writing it to the PGN now");
-            outputs.finished_game_after_crash(number, &game);
-        }
-    }
+    save_unsaved(&loaded.replay, &mut outputs);
     let core = loaded.replay.into_core();
     outputs.live_pgn(|| core.live_pgn(last_at));
 
@@ -148,6 +141,34 @@ pub fn run(args: ResumeArgs) -> Outcome {
     close_feed(feed);
     drop(dir);
     ending
+}
+
+/// Whether `path` starts like a tournament journal (`argus-tournament`).
+fn is_tournament_journal(path: &std::path::Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 17];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|()| head.starts_with(crate::tournament::journal::MAGIC.as_bytes()))
+}
+
+/// Writes the games that ended before the crash but never reached the PGN
+/// file (one found at the file's end is only marked as saved).
+pub(crate) fn save_unsaved(replay: &Replay, outputs: &mut Outputs) {
+    let unsaved: Vec<_> = replay.unsaved().map(|(n, g)| (*n, g.clone())).collect();
+    for (number, game) in unsaved {
+        if outputs.pgn_ends_with(&game) {
+            info!("game {number} is already in the PGN file");
+            outputs.journal_note(&format!("game {number} found in the PGN file"));
+            // The ChessBase base may not have it yet.
+            outputs.cbf_game(number, &game, true);
+            // Mark it as saved without writing it again.
+            outputs.journal_saved(number);
+        } else {
+            info!("game {number} ended before the crash: writing it to the PGN now");
+            outputs.finished_game_after_crash(number, &game);
+        }
+    }
 }
 
 /// The outputs of a resumed match: the command line's, each one not given

@@ -50,6 +50,15 @@ pub struct Loaded {
 /// Reads and replays a whole journal file. The error names the file and,
 /// for a bad line, its number.
 pub fn load(path: &Path) -> Result<Loaded, String> {
+    load_seeing(path, &mut |_| {})
+}
+
+/// [`load`], showing `seen` every event the replayed core emits (what
+/// happened before the stop, for a tournament board's tallies).
+pub fn load_seeing(
+    path: &Path,
+    seen: &mut dyn FnMut(&crate::referee::Event),
+) -> Result<Loaded, String> {
     let mut decoder = Decoder::new();
     let mut header: Option<Header> = None;
     let mut replay: Option<Replay> = None;
@@ -61,7 +70,11 @@ pub fn load(path: &Path) -> Result<Loaded, String> {
             }
             Decoded::Entry(e) => {
                 if let Some(r) = replay.as_mut() {
-                    r.apply(line, e)?;
+                    for o in r.apply(line, e)? {
+                        if let Some(event) = o.event() {
+                            seen(event);
+                        }
+                    }
                 }
             }
             Decoded::HeaderLine | Decoded::Held => {}

@@ -130,6 +130,20 @@ pub struct TournamentPlan {
 }
 
 impl TournamentArgs {
+    /// The arguments of a command line recorded in a tournament journal
+    /// (those after `argus tournament`).
+    pub fn from_command(command: &[String]) -> Result<TournamentArgs, String> {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: TournamentArgs,
+        }
+        let argv = std::iter::once("tournament".to_string()).chain(command.iter().cloned());
+        <Cli as clap::Parser>::try_parse_from(argv)
+            .map(|c| c.args)
+            .map_err(|e| format!("the recorded command line does not read: {e}"))
+    }
+
     /// The options given on the command line that belong to a match only.
     fn match_only_given(&self) -> Option<(&'static str, &'static str)> {
         let m = &self.matches;

@@ -11,10 +11,11 @@ use shakmaty::{ByColor, Color};
 
 use crate::app::output::Outputs;
 use crate::app::referee::unix_ms_now;
+use crate::app::resume::save_unsaved;
 use crate::app::session::{Edges, PortBook, Wires, hand_to_core_seeing, link_input};
 use crate::app::syzygy::Syzygy;
 use crate::clock::LineSettings;
-use crate::journal::{Header, JournalWriter, OutputSettings, new_session_id};
+use crate::journal::{Entry, Header, JournalWriter, OutputSettings, new_session_id};
 use crate::link::{Link, LinkEvent, LinkEventKind, PortSettings, SendError};
 use crate::record::pgn::PgnGame;
 use crate::referee::{ByClient, ClientId, Event, GameOver, Input, Referee, Settings};
@@ -131,6 +132,76 @@ impl Board {
         })
     }
 
+    /// The board of `game` as its journal left it when the tournament was
+    /// stopped: its core replayed (the tallies too), its journal appended
+    /// to from here on, a game that ended unsaved written to the PGN.
+    /// `None` when the game has no journal yet (the stop came before it
+    /// was set up).
+    pub fn resume(
+        board: BoardId,
+        game: ScheduledGame,
+        log_dir: &Path,
+        pgn: Option<PathBuf>,
+    ) -> Result<Option<Board>, String> {
+        let dir = Board::dir(log_dir, game.number);
+        let path = dir.join("journal.log");
+        if std::fs::metadata(&path).map_or(true, |m| m.len() == 0) {
+            return Ok(None);
+        }
+        let (mut over, mut faults, mut restarts) = (None, ByClient::default(), ByClient::default());
+        let loaded = crate::journal::load_seeing(&path, &mut |e| {
+            tally(e, &mut over, &mut faults, &mut restarts)
+        })?;
+        let names = &loaded.header.settings.names;
+        let label = format!(
+            "{board} (game {}, {} - {})",
+            game.number,
+            names.a.as_deref().unwrap_or("A"),
+            names.b.as_deref().unwrap_or("B")
+        );
+        let mut outputs = Outputs::open(&dir, pgn, None, false)?.with_label(&label);
+        let writer = JournalWriter::append(&path, loaded.valid_len, loaded.chain, loaded.lines)
+            .map_err(|e| format!("cannot go on with the journal {}: {e}", path.display()))?;
+        outputs.set_journal(writer);
+        let last_at = loaded.replay.last_at();
+        outputs.journal_mark(&Entry::Epoch {
+            at: last_at,
+            unix_ms: unix_ms_now(),
+        });
+        outputs.journal_note("the tournament was resumed");
+        outputs.journal_sync();
+        save_unsaved(&loaded.replay, &mut outputs);
+        let core = loaded.replay.into_core();
+        let opening_plies = core
+            .settings()
+            .openings
+            .first()
+            .map_or(0, |s| s.moves.len());
+        Ok(Some(Board {
+            id: board,
+            seats: ByClient::new(game.white, game.black),
+            game,
+            core,
+            outputs,
+            books: ByClient::new_with(|_| PortBook::up()),
+            over,
+            faults,
+            restarts,
+            opening_plies,
+        }))
+    }
+
+    /// The journal time of the last thing the board's core took.
+    pub fn time(&self) -> u64 {
+        self.core.time()
+    }
+
+    /// Forgets a result the tournament already has (it was told before the
+    /// stop).
+    pub fn result_known(&mut self) {
+        self.over = None;
+    }
+
     /// Hands the core each player's sign-on record (the one it signed on
     /// to the tournament with): both signed on, the game starts with
     /// `reset`, as a match's next game does.
@@ -200,13 +271,8 @@ impl Board {
             restarts,
             ..
         } = self;
-        hand_to_core_seeing(input, at, core, edges, books, outputs, &mut |e| match e {
-            Event::GameOver(g) => *over = Some(g.clone()),
-            Event::Rejected { client, .. }
-            | Event::ClientFault { client, .. }
-            | Event::LinkLost { client, .. } => faults[*client] += 1,
-            Event::Resync { client } => restarts[*client] += 1,
-            _ => {}
+        hand_to_core_seeing(input, at, core, edges, books, outputs, &mut |e| {
+            tally(e, over, faults, restarts)
         });
     }
 
@@ -226,6 +292,24 @@ impl Board {
     /// Flushes the game's files.
     pub fn finish(mut self) {
         self.outputs.finish();
+    }
+}
+
+/// What an event tells a board: its game's end, a fault or a restart of
+/// one of its players.
+fn tally(
+    e: &Event,
+    over: &mut Option<GameOver>,
+    faults: &mut ByClient<u32>,
+    restarts: &mut ByClient<u32>,
+) {
+    match e {
+        Event::GameOver(g) => *over = Some(g.clone()),
+        Event::Rejected { client, .. }
+        | Event::ClientFault { client, .. }
+        | Event::LinkLost { client, .. } => faults[*client] += 1,
+        Event::Resync { client } => restarts[*client] += 1,
+        _ => {}
     }
 }
 

@@ -24,7 +24,7 @@ use crate::app::tournament::players::Field;
 use crate::app::{Ending, Failure, Outcome};
 use crate::clock::LineSettings;
 use crate::epd::line_check;
-use crate::epd::{Record, RefReq};
+use crate::epd::{Fields, Operation, Record, RefReq};
 use crate::link::{LinkEvent, LinkEventKind, PortSettings};
 use crate::record::durable::write_atomic;
 use crate::record::transcript::Transcript;
@@ -68,6 +68,10 @@ pub struct Director {
     /// The tournament-level transcript: bytes to and from players between
     /// games (a game's bytes are in its own directory).
     pub transcript: Option<Transcript>,
+    /// The boards' games in progress, on resume (empty at a start).
+    pub boards: Vec<Option<Board>>,
+    /// Rebuilt from its journals after a stop: the cores are told so first.
+    pub resumed: bool,
 }
 
 /// The loop's state beside the settings.
@@ -97,15 +101,24 @@ impl Director {
                 .map_err(|e| warn!("{e}; no tablebase adjudication"))
                 .ok()
         });
+        let mut boards = std::mem::take(&mut self.boards);
+        boards.resize_with(self.core.board_count() as usize, || None);
         let mut floor = Floor {
             seats: (0..self.field.links.len())
                 .map(|_| Seat::default())
                 .collect(),
-            boards: (0..self.core.board_count()).map(|_| None).collect(),
+            boards,
             syzygy,
             failure: None,
             leaving: false,
         };
+        for b in floor.boards.iter().flatten() {
+            for p in [b.seats.a, b.seats.b] {
+                if let Some(s) = floor.seats.get_mut(p.0) {
+                    s.board = Some(b.id);
+                }
+            }
+        }
         self.say(&format!(
             "tournament: {} players, {} games in {} rounds on {} board{}; waiting for the players \
              to sign on",
@@ -119,6 +132,9 @@ impl Director {
                 "s"
             }
         ));
+        if self.resumed {
+            self.carry_on(&mut floor);
+        }
         let mut drain_until: Option<Instant> = None;
         let mut stopped: Option<String> = None;
         loop {
@@ -184,6 +200,46 @@ impl Director {
         self.say(&report::text(&self.core));
         self.close(floor);
         Ok(Ending::Normal)
+    }
+
+    /// The first inputs after a resume: the tournament core and every
+    /// board's are told (each board brings its players back in line), and
+    /// the players on cables count as signed on again (a cable does not
+    /// tell a program that its referee restarted; one that is not there
+    /// loses its game on time, as a player that left the board would).
+    /// Programs over TCP and those argus runs sign on again by themselves.
+    fn carry_on(&mut self, floor: &mut Floor) {
+        let now = self.now();
+        self.hand_to_tournament(Input::Resumed, now, floor);
+        for board in floor.boards.iter_mut().flatten() {
+            board.hand(
+                RefInput::Resumed,
+                now,
+                &self.field.links,
+                floor.syzygy.as_ref(),
+            );
+        }
+        for p in 0..self.field.links.len() {
+            if !self.field.serial.get(p).copied().unwrap_or(false) {
+                continue;
+            }
+            let name = self.core.name(PlayerId(p)).to_string();
+            if let Some(s) = floor.seats.get_mut(p) {
+                s.sign_on = Some(sign_on_record(&name));
+            }
+            self.say(&format!(
+                "{}: on its cable, counted as signed on again",
+                strip_control(&name)
+            ));
+            self.hand_to_tournament(
+                Input::SignedOn {
+                    player: PlayerId(p),
+                },
+                now,
+                floor,
+            );
+        }
+        self.collect_results(floor);
     }
 
     /// Flushes the boards' files and closes every link.
@@ -537,6 +593,15 @@ impl Director {
             }
         }
     }
+}
+
+/// A sign-on record for a player whose own is not known (a cabled
+/// program after a resume).
+fn sign_on_record(name: &str) -> String {
+    Record::new(Fields::initial())
+        .with(Operation::refreq(RefReq::SignOn))
+        .with(Operation::tcsi("", name))
+        .to_canonical()
 }
 
 /// Whether a line is a `refreq sign_on;` record (with or without its line

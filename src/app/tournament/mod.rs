@@ -8,38 +8,42 @@ pub mod board;
 pub mod director;
 pub mod players;
 
+use std::path::Path;
 use std::time::{Instant, SystemTime};
 
+use crate::app::referee::unix_ms_now;
 use crate::app::signals;
 use crate::app::start::LogDir;
-use crate::app::tournament::args::TournamentArgs;
+use crate::app::tournament::args::{TournamentArgs, TournamentPlan};
+use crate::app::tournament::board::Board;
 use crate::app::tournament::director::Director;
 use crate::app::tournament::players::{Field, Net};
 use crate::app::{Failure, Outcome, logging};
 use crate::record::civil::pgn_date;
 use crate::record::transcript::Transcript;
-use crate::tournament::journal::{Header, TournamentWriter};
-use crate::tournament::{Settings, Tournament};
+use crate::tournament::journal::{self as tjournal, Header, TournamentWriter};
+use crate::tournament::{GameState, Settings, Tournament};
 
 /// The tournament journal's file name in the log directory.
 pub const JOURNAL: &str = "tournament.journal";
 
+/// The arguments after `tournament` on this process's command line.
+fn command_line() -> Vec<String> {
+    std::env::args()
+        .skip_while(|a| a != "tournament")
+        .skip(1)
+        .collect()
+}
+
 /// Runs `argus tournament`: how it ended, or why it could not start or
 /// went wrong.
 pub fn run(args: TournamentArgs) -> Outcome {
-    const ME: &str = "argus tournament";
     // Caught from the start: a stop while the engines start up is a stop.
     let ctrl_c = signals::stop_requests(ME);
     let plan = args
         .plan(pgn_date(SystemTime::now()))
         .map_err(Failure::usage)?;
-    let settings = Settings {
-        event: plan.referee.event.clone(),
-        names: plan.players.iter().map(|p| p.name().to_string()).collect(),
-        schedule: plan.schedule.clone(),
-        boards: plan.boards,
-        absence: plan.absence,
-    };
+    let settings = settings_of(&plan);
     let core = Tournament::new(settings.clone()).map_err(Failure::usage)?;
     let mut dir = LogDir::claim(&plan.log_dir).map_err(Failure::usage)?;
     let journal = dir.path().join(JOURNAL);
@@ -51,9 +55,172 @@ pub fn run(args: TournamentArgs) -> Outcome {
             journal.display()
         )));
     }
+    let epoch = Instant::now();
+    let (field, transcript) = open_edges(&plan, &args, &mut dir, epoch)?;
+    let header = Header {
+        writer: format!("argus {}", env!("CARGO_PKG_VERSION")),
+        settings,
+        specs: plan.players.iter().map(|p| p.spec()).collect(),
+        command: command_line(),
+        directory: std::env::current_dir()
+            .map(|d| d.display().to_string())
+            .unwrap_or_default(),
+    };
+    dir.note(&journal);
+    let writer = TournamentWriter::create(&journal, &header, unix_ms_now()).map_err(|e| {
+        Failure::usage(format!(
+            "cannot start the journal {}: {e}",
+            journal.display()
+        ))
+    })?;
+    dir.keep();
+    let director = Director {
+        core,
+        journal: Some(writer),
+        field,
+        referee: plan.referee,
+        port: plan.port_settings,
+        specs: header.specs,
+        log_dir: dir.path().to_path_buf(),
+        pgn: args.pgn.clone(),
+        report: args.report.clone(),
+        headless: args.headless,
+        epoch,
+        base: 0,
+        ctrl_c,
+        transcript: Some(transcript),
+        boards: Vec::new(),
+        resumed: false,
+    };
+    let outcome = director.run();
+    drop(dir);
+    outcome
+}
+
+/// Carries on the tournament whose journal is `journal` (`argus resume`):
+/// the same command line, run from the same directory, the tournament core
+/// and each game in progress rebuilt from their journals, then every core
+/// told it was resumed; the time the referee was down is charged to
+/// nobody.
+pub fn resume(journal: &Path, headless: bool) -> Outcome {
+    let ctrl_c = signals::stop_requests(ME);
+    let journal = std::path::absolute(journal).unwrap_or_else(|_| journal.to_path_buf());
+    let loaded = tjournal::load(&journal).map_err(Failure::usage)?;
+    let header = &loaded.header;
+    if header.command.is_empty() {
+        return Err(Failure::usage(format!(
+            "{} does not record the command line that started the tournament (an older argus \
+             wrote it): it cannot be carried on",
+            journal.display()
+        )));
+    }
+    if !header.directory.is_empty() {
+        std::env::set_current_dir(&header.directory).map_err(|e| {
+            Failure::usage(format!(
+                "cannot go to {}, where the tournament was started (its files are named from \
+                 there): {e}",
+                header.directory
+            ))
+        })?;
+    }
+    let mut args = TournamentArgs::from_command(&header.command).map_err(Failure::usage)?;
+    args.headless |= headless;
+    let mut plan = args
+        .plan(pgn_date(SystemTime::now()))
+        .map_err(Failure::usage)?;
+    if settings_of(&plan) != header.settings {
+        return Err(Failure::usage(format!(
+            "{}: its settings are not those its command line gives now (an openings file \
+             changed?): it cannot be carried on",
+            journal.display()
+        )));
+    }
+    let log_dir = journal.parent().map(Path::to_path_buf).unwrap_or_default();
+    plan.log_dir = log_dir.clone();
+    let mut dir = LogDir::claim(&log_dir).map_err(Failure::usage)?;
+    let epoch = Instant::now();
+    let (field, transcript) = open_edges(&plan, &args, &mut dir, epoch)?;
+    dir.keep();
+    let core = loaded.tournament.clone();
+    let mut boards: Vec<Option<Board>> = (0..core.board_count()).map(|_| None).collect();
+    let mut base = loaded.last_at;
+    for (board, game) in core.in_progress() {
+        let resumed =
+            Board::resume(board, game, &log_dir, args.pgn.clone()).map_err(Failure::failed)?;
+        let Some(mut b) = resumed else { continue };
+        if !matches!(core.game_state(game.number), Some(GameState::Playing(_))) {
+            b.result_known();
+        }
+        base = base.max(b.time());
+        if let Some(slot) = boards.get_mut((board.0 as usize).saturating_sub(1)) {
+            *slot = Some(b);
+        }
+    }
+    let writer = TournamentWriter::resume(&journal, &loaded, base, unix_ms_now())
+        .map_err(|e| Failure::usage(format!("cannot go on with {}: {e}", journal.display())))?;
+    if let Some(t) = &loaded.torn {
+        log::warn!("{}: {t}", journal.display());
+    }
+    let decided = core
+        .games()
+        .filter(|(_, s)| matches!(s, GameState::Decided(_)))
+        .count();
+    let story = format!(
+        "resuming the tournament from {}: {decided} of {} games decided, {} in progress; \
+         the time the referee was down is charged to nobody",
+        journal.display(),
+        core.schedule().games().len(),
+        boards.iter().flatten().count()
+    );
+    log::info!("{story}");
+    println!("{story}");
+    let director = Director {
+        core,
+        journal: Some(writer),
+        field,
+        referee: plan.referee,
+        port: plan.port_settings,
+        specs: header.specs.clone(),
+        log_dir,
+        pgn: args.pgn.clone(),
+        report: args.report.clone(),
+        headless: args.headless,
+        epoch,
+        base,
+        ctrl_c,
+        transcript: Some(transcript),
+        boards,
+        resumed: true,
+    };
+    let outcome = director.run();
+    drop(dir);
+    outcome
+}
+
+/// The command's name in messages.
+const ME: &str = "argus tournament";
+
+/// The tournament core's settings from a plan.
+fn settings_of(plan: &TournamentPlan) -> Settings {
+    Settings {
+        event: plan.referee.event.clone(),
+        names: plan.players.iter().map(|p| p.name().to_string()).collect(),
+        schedule: plan.schedule.clone(),
+        boards: plan.boards,
+        absence: plan.absence,
+    }
+}
+
+/// The application log, the players' links and the tournament's
+/// transcript, in the log directory `dir`.
+fn open_edges(
+    plan: &TournamentPlan,
+    args: &TournamentArgs,
+    dir: &mut LogDir,
+    epoch: Instant,
+) -> Result<(Field, Transcript), Failure> {
     dir.note(&dir.path().join("argus.log"));
     logging::init(dir.path(), "argus.log", args.headless).map_err(Failure::usage)?;
-    let epoch = Instant::now();
     let net = Net {
         listen: args.listen.clone(),
         allow: args.allow.clone(),
@@ -68,46 +235,13 @@ pub fn run(args: TournamentArgs) -> Outcome {
         epoch,
     )
     .map_err(Failure::usage)?;
-    let specs: Vec<String> = plan.players.iter().map(|p| p.spec()).collect();
-    let header = Header {
-        writer: format!("argus {}", env!("CARGO_PKG_VERSION")),
-        settings,
-        specs: specs.clone(),
-    };
-    dir.note(&journal);
-    let writer = TournamentWriter::create(&journal, &header, crate::app::referee::unix_ms_now())
-        .map_err(|e| {
-            Failure::usage(format!(
-                "cannot start the journal {}: {e}",
-                journal.display()
-            ))
-        })?;
-    let transcript_path = dir.path().join("transcript.log");
-    dir.note(&transcript_path);
-    let transcript = Transcript::create(&transcript_path).map_err(|e| {
+    let path = dir.path().join("transcript.log");
+    dir.note(&path);
+    let transcript = Transcript::create(&path).map_err(|e| {
         Failure::usage(format!(
             "cannot open the transcript {}: {e}",
-            transcript_path.display()
+            path.display()
         ))
     })?;
-    dir.keep();
-    let director = Director {
-        core,
-        journal: Some(writer),
-        field,
-        referee: plan.referee,
-        port: plan.port_settings,
-        specs,
-        log_dir: dir.path().to_path_buf(),
-        pgn: args.pgn.clone(),
-        report: args.report.clone(),
-        headless: args.headless,
-        epoch,
-        base: 0,
-        ctrl_c,
-        transcript: Some(transcript),
-    };
-    let outcome = director.run();
-    drop(dir);
-    outcome
+    Ok((field, transcript))
 }

@@ -15,6 +15,13 @@ pub struct Header {
     /// Each player's spec as given (`/dev/ttyUSB0`, `tcp:NAME`, ...), to
     /// reach it again on resume.
     pub specs: Vec<String>,
+    /// The command line that started it (the arguments after
+    /// `argus tournament`), for `argus resume` to start the same players
+    /// with the same settings; empty when not recorded.
+    pub command: Vec<String>,
+    /// The working directory it was started in (its relative paths are
+    /// relative to it); empty when not recorded.
+    pub directory: String,
 }
 
 impl Header {
@@ -58,6 +65,18 @@ impl Header {
             lines.push(Line::Player {
                 name: name.clone(),
                 spec: spec.clone(),
+            });
+        }
+        if !self.directory.is_empty() {
+            lines.push(Line::Set {
+                key: "directory".into(),
+                values: vec![self.directory.clone()],
+            });
+        }
+        if !self.command.is_empty() {
+            lines.push(Line::Set {
+                key: "command".into(),
+                values: self.command.clone(),
             });
         }
         lines.push(Line::Begin);
@@ -122,7 +141,9 @@ impl HeaderBuilder {
     }
 
     fn build(&mut self) -> Result<Header, String> {
-        const KEYS: [&str; 7] = [
+        const KEYS: [&str; 9] = [
+            "command",
+            "directory",
             "event",
             "schedule",
             "cycles",
@@ -170,6 +191,14 @@ impl HeaderBuilder {
             writer: self.writer.clone().unwrap_or_default(),
             settings,
             specs: self.players.iter().map(|(_, s)| s.clone()).collect(),
+            command: self
+                .get("command")
+                .map(<[String]>::to_vec)
+                .unwrap_or_default(),
+            directory: self
+                .one("directory")
+                .map(str::to_string)
+                .unwrap_or_default(),
         })
     }
 }

@@ -10,6 +10,7 @@
 //! set games-per-pairing N | set boards N|auto | set absence wait|forfeit MS
 //! set openings N SEED|-
 //! player NAME SPEC                      (one per player, in seed order)
+//! set directory DIR | set command ARG...   (where and how it was started)
 //! begin
 //! epoch AT UNIX_MS                      (journal time AT was this wall-clock time)
 //! in AT on P | in AT lost P REASON | in AT free BOARD | in AT timer | in AT resumed

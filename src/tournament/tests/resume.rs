@@ -18,6 +18,8 @@ fn header(s: Settings) -> Header {
         writer: "argus test".into(),
         settings: s,
         specs,
+        command: vec!["mover:a".into(), "--tc".into(), "60+1".into()],
+        directory: "/home/club/event".into(),
     }
 }
 
@@ -146,8 +148,9 @@ fn a_resume_after_a_kill_at_any_point_finishes_the_schedule_exactly_once() {
         .filter(|(_, b)| **b == b'\n')
         .map(|(i, _)| i + 1)
         .collect();
-    // Header (magic, 7 settings, 4 players, begin) and epoch: 14 lines.
-    let head = 14;
+    // Header (magic, 7 settings, 4 players, directory, command, begin)
+    // and epoch: 16 lines.
+    let head = 16;
     assert_eq!(line_ends.len(), head + whole.inputs.len());
     let mut kinds = BTreeSet::new();
     for k in 0..=whole.inputs.len() {
@@ -176,7 +179,7 @@ fn a_damaged_journal_is_refused_with_its_line() {
     let good = std::fs::read_to_string(&path).unwrap();
     let changed = good.replacen("in 0 on 1", "in 0 on 2", 1);
     let e = load_from(changed.as_bytes(), "t").unwrap_err();
-    assert!(e.contains("tournament journal t: line 16: check"), "{e}");
+    assert!(e.contains("tournament journal t: line 18: check"), "{e}");
     let e = load_from(&b""[..], "t").unwrap_err();
     assert!(e.contains("the journal is empty"), "{e}");
     let e = load_from(good.lines().next().unwrap().as_bytes(), "t").unwrap_err();
