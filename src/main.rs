@@ -66,11 +66,14 @@ enum Cmd {
     /// referee ran is charged to nobody. It writes to the files the match
     /// was started with (PGN, live PGN, log directory, feed) unless flags
     /// say otherwise; a match that is already over is said to be, with its
-    /// result. Exit status as for `referee`.
+    /// result. A tournament's journal (DIR/tournament.journal) is given
+    /// alone: its players and settings are recorded, and every game in
+    /// progress carries on from its own journal. Exit status as for
+    /// `referee`.
     #[command(after_help = "Examples:\n  \
         argus resume argus-logs/journal.log /dev/ttyUSB0 /dev/ttyUSB1\n  \
         argus resume standby-journal.log /dev/ttyS0 /dev/ttyS1 --pgn standby.pgn\n  \
-        argus resume argus-logs/journal.log --listen 192.168.1.5:7000")]
+        argus resume argus-logs/tournament.journal --headless")]
     Resume(Box<ResumeArgs>),
     /// Referee a tournament: a round robin or gauntlet of programs on
     /// serial cables, over TCP and run by argus itself, several boards at
@@ -88,8 +91,8 @@ enum Cmd {
     #[command(after_help = "Examples:\n  \
         argus tournament /dev/ttyUSB0 /dev/ttyUSB1 tcp:Fritz tcp:Genius --listen 192.168.1.5:7000 \
         --cycles 2 --boards 2 --tc 40/7200:3600 --pgn club.pgn --report club.txt\n  \
-        argus tournament engine:sf=stockfish engine:gnu=\"gnuchess -x\" mover:rnd --protocol gnu:xboard \
-        --engine-option sf:Skill\\ Level=3 --tc 60+1 --headless\n  \
+        argus tournament engine:sf=stockfish engine:gnu=gnuchessx mover:rnd --protocol gnu:xboard \
+        --engine-option sf:Threads=2 --tc 60+1 --headless\n  \
         argus tournament engine:sf=stockfish COM3 COM4 --schedule gauntlet --games-per-pairing 4 \
         --openings book.epd --tc 5m+3")]
     Tournament(Box<TournamentArgs>),
