@@ -419,7 +419,6 @@ fn no_time_loss_no_restart(played: &Played) {
 }
 
 #[test]
-#[ignore = "flaky on a loaded 2-core CI machine: GNU Chess 6.2.7 sometimes never finishes its handshake (docs/engines.md); run with --ignored"]
 fn gnu_chess_through_the_xboard_bridge_plays_stockfish() {
     skip_unless_socat!();
     let Some(gnu) = gnuchess() else { return };
@@ -451,7 +450,6 @@ fn gnu_chess_through_the_xboard_bridge_plays_stockfish() {
 }
 
 #[test]
-#[ignore = "flaky on a loaded 2-core CI machine: GNU Chess 6.2.7 sometimes never finishes its handshake (docs/engines.md); run with --ignored"]
 fn gnu_chess_through_the_xboard_bridge_plays_the_built_in_mover() {
     skip_unless_socat!();
     let Some(gnu) = gnuchess() else { return };
