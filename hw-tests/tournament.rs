@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use crate::common::process::{Proc, describe_if_panicking};
 use crate::common::{Cable, argus_bin, check_pgn, free_port, temp_dir};
+use crate::tmux::Tmux;
 use argus::record::pgn_read::read_pgn_games;
 
 /// A tournament's directory, its process and its clients.
@@ -362,5 +363,55 @@ fn a_killed_tournament_resumed_plays_exactly_the_scheduled_games() {
     assert!(
         report.contains("Complete: all 12 games decided."),
         "{report}"
+    );
+}
+
+#[test]
+fn the_board_view_shows_every_board_and_any_one_full_size() {
+    skip_unless_tmux!();
+    let cwd = temp_dir("argus-tournament-tui-");
+    let dir = text(cwd.path());
+    let status = cwd.path().join("status");
+    let command = format!(
+        "'{bin}' tournament mover:alpha mover:beta=greedy mover:gamma mover:delta=greedy \
+         --tc 5+5 --cycles 2 --log-dir '{dir}/logs'; echo $? > '{status}'; \
+         echo argus-test-done; sleep 600",
+        bin = text(&argus_bin()),
+        status = text(&status),
+    );
+    let tmux = Tmux::start(110, 34, cwd.path(), &command);
+    let within = Duration::from_secs(60);
+    let screen = tmux.wait_for("the overview with a game on board 1", within, |s| {
+        s.contains("Boards")
+            && s.contains("Standings")
+            && s.contains("game ")
+            && s.contains("│1  game")
+    });
+    assert!(
+        screen.contains("alpha") && screen.contains("delta"),
+        "{screen}"
+    );
+    tmux.send_keys(&["1"]);
+    let board = tmux.wait_for("board 1 full size", within, |s| {
+        s.contains("Moves") && s.contains("a    b    c    d    e    f    g    h")
+    });
+    assert!(
+        board.contains("mover:"),
+        "its links on the status lines:\n{board}"
+    );
+    tmux.send_keys(&["Escape"]);
+    tmux.wait_for("the overview again", within, |s| s.contains("Standings"));
+    tmux.send_keys(&["q"]);
+    tmux.wait_for("the question", within, |s| {
+        s.contains("quit the tournament?")
+    });
+    tmux.send_keys(&["y"]);
+    let code = tmux.wait_for_file(&status, within);
+    assert_eq!(code.trim(), "3", "a stopped tournament exits 3");
+    let after = tmux.wait_for("the shell line", within, |s| s.contains("argus-test-done"));
+    assert!(!tmux.alternate_screen(), "{after}");
+    assert!(
+        after.contains("the supervisor stopped the tournament") && after.contains("Rank  Player"),
+        "the standings after the view:\n{after}"
     );
 }

@@ -45,6 +45,7 @@ mod layout;
 mod log;
 mod moves;
 mod overlay;
+pub mod overview;
 mod redraw;
 mod role;
 mod status;

@@ -106,10 +106,13 @@ pub struct TournamentArgs {
     /// `argus referee`); command-line flags win.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// Print one line per game result and the standings after every round
-    /// (the board view is `argus watch` on a game's journal).
+    /// No board view: print one line per game result and the standings
+    /// after every round.
     #[arg(long)]
     pub headless: bool,
+    /// Draw pieces as letters instead of chess glyphs.
+    #[arg(long)]
+    pub ascii: bool,
 }
 
 /// Everything a tournament runs with, merged and checked.

@@ -15,6 +15,7 @@ use crate::app::resume::save_unsaved;
 use crate::app::session::{Edges, PortBook, Wires, hand_to_core_seeing, link_input};
 use crate::app::syzygy::Syzygy;
 use crate::clock::LineSettings;
+use crate::display::LinkView;
 use crate::journal::{Entry, Header, JournalWriter, OutputSettings, new_session_id};
 use crate::link::{Link, LinkEvent, LinkEventKind, PortSettings, SendError};
 use crate::record::pgn::PgnGame;
@@ -287,6 +288,27 @@ impl Board {
     /// left: the board and its players are free.
     pub fn done(&self) -> bool {
         self.core.is_over() && self.books.values().all(|b| b.in_flight == 0)
+    }
+
+    /// How the board's two links are shown on its full-size view.
+    pub fn link_views(&self, links: &[Link<PlayerId>]) -> [LinkView; 2] {
+        ClientId::BOTH.map(|id| {
+            let book = &self.books[id];
+            let line = self.core.settings().lines[id];
+            LinkView {
+                port: links
+                    .get(self.seats[id].0)
+                    .map_or_else(String::new, |l| l.path().to_string()),
+                settings: if line.baud == 0 {
+                    "TCP".into()
+                } else {
+                    format!("{} baud", line.baud)
+                },
+                up: book.up,
+                bytes_in: book.bytes_in,
+                bytes_out: book.bytes_out,
+            }
+        })
     }
 
     /// Flushes the game's files.

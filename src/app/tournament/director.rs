@@ -16,13 +16,17 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, after, never, select};
 use log::{info, warn};
 
+use crate::app::session::View;
 use crate::app::signals::Stop;
 use crate::app::syzygy::Syzygy;
 use crate::app::tournament::args::report_paths;
 use crate::app::tournament::board::{Board, GameSetup};
 use crate::app::tournament::players::Field;
+use crate::app::tournament::screen::{Ask, Screen};
 use crate::app::{Ending, Failure, Outcome};
 use crate::clock::LineSettings;
+use crate::display::InputEvent;
+use crate::display::overview::{BoardLine, Overview};
 use crate::epd::line_check;
 use crate::epd::{Fields, Operation, Record, RefReq};
 use crate::link::{LinkEvent, LinkEventKind, PortSettings};
@@ -32,6 +36,9 @@ use crate::referee::{ByClient, Input as RefInput, Settings};
 use crate::text::strip_control;
 use crate::tournament::journal::TournamentWriter;
 use crate::tournament::{self, BoardId, Input, Output, PlayerId, Tournament, report};
+
+/// How often the board view is redrawn (at most).
+const REDRAW: Duration = Duration::from_millis(100);
 
 /// How long the end waits for the last records (`disconnect`) to leave.
 const DRAIN_GRACE: Duration = Duration::from_secs(3);
@@ -60,7 +67,8 @@ pub struct Director {
     pub log_dir: PathBuf,
     pub pgn: Option<PathBuf>,
     pub report: Option<PathBuf>,
-    pub headless: bool,
+    /// One line per result on stdout, or the board view.
+    pub view: View,
     pub epoch: Instant,
     /// Journal time at `epoch` (the last input's, on resume).
     pub base: u64,
@@ -72,6 +80,8 @@ pub struct Director {
     pub boards: Vec<Option<Board>>,
     /// Rebuilt from its journals after a stop: the cores are told so first.
     pub resumed: bool,
+    /// The board view, while it is shown.
+    pub screen: Option<Screen>,
 }
 
 /// The loop's state beside the settings.
@@ -89,6 +99,8 @@ struct Floor {
 /// What woke the loop.
 enum Wake {
     Link(Option<LinkEvent<PlayerId>>),
+    Key(InputEvent),
+    KeysGone,
     Stop(Option<Stop>),
     Timer,
 }
@@ -101,6 +113,17 @@ impl Director {
                 .map_err(|e| warn!("{e}; no tablebase adjudication"))
                 .ok()
         });
+        if let View::Board { ascii } = self.view {
+            match Screen::open(ascii) {
+                Ok(screen) => self.screen = Some(screen),
+                Err(e) => {
+                    self.field.close();
+                    return Err(e);
+                }
+            }
+        }
+        let mut keys = self.screen.as_ref().map_or_else(never, |s| s.keys.clone());
+        let mut last_draw: Option<Instant> = None;
         let mut boards = std::mem::take(&mut self.boards);
         boards.resize_with(self.core.board_count() as usize, || None);
         let mut floor = Floor {
@@ -147,7 +170,13 @@ impl Director {
                 || drain_until.is_some_and(|u| Instant::now() >= u);
             if stopped.is_some() && drained {
                 let why = stopped.take().unwrap_or_default();
+                // Said again once the board view is gone, with the standings.
+                let shown = self.screen.is_some();
+                let standings = report::standings_text(&self.core);
                 self.close(floor);
+                if shown {
+                    println!("{why}; standings:\n{standings}");
+                }
                 return Ok(Ending::EndedEarly(why));
             }
             if stopped.is_none() && self.core.is_over() && floor.boards.iter().all(Option::is_none)
@@ -169,13 +198,35 @@ impl Director {
                 .chain(self.core.next_deadline())
                 .min();
             let mut wait = deadline.map(|d| Duration::from_millis(d.saturating_sub(now)));
+            if self.screen.is_some() {
+                if last_draw.is_none_or(|t| t.elapsed() >= REDRAW) {
+                    if let Err(e) = self.draw(&floor) {
+                        floor.failure = Some(e);
+                        continue;
+                    }
+                    last_draw = Some(Instant::now());
+                }
+                wait = Some(wait.map_or(REDRAW, |w| w.min(REDRAW)));
+            }
             // A board whose game is over waits for its last records to leave.
             if drain_until.is_some() || floor.boards.iter().flatten().any(|b| b.core.is_over()) {
                 let tick = Duration::from_millis(50);
                 wait = Some(wait.map_or(tick, |w| w.min(tick)));
             }
-            match select_event(&self.field.events, &self.ctrl_c, wait) {
+            match select_event(&self.field.events, &keys, &self.ctrl_c, wait) {
                 Wake::Link(Some(ev)) => self.on_link(ev, &mut floor),
+                Wake::KeysGone => keys = never(),
+                Wake::Key(ev) => {
+                    last_draw = None;
+                    if self.on_key(ev, &mut floor) && stopped.is_none() {
+                        let told = "the supervisor stopped the tournament; the report is written";
+                        self.say(told);
+                        self.write_report();
+                        self.disconnect_all(&mut floor);
+                        drain_until = Some(Instant::now() + DRAIN_GRACE);
+                        stopped = Some(told.to_string());
+                    }
+                }
                 Wake::Link(None) => {
                     floor.failure = Some(Failure::failed("the link threads stopped"));
                 }
@@ -197,9 +248,83 @@ impl Director {
             }
         }
         self.write_report();
-        self.say(&report::text(&self.core));
+        let text = report::text(&self.core);
         self.close(floor);
+        // The report once the board view is gone (as a match's summary).
+        println!("{text}");
         Ok(Ending::Normal)
+    }
+
+    /// Draws the board view: the overview, or the focused board.
+    fn draw(&mut self, floor: &Floor) -> Result<(), Failure> {
+        let now = self.now();
+        let decided = self
+            .core
+            .games()
+            .filter(|(_, s)| matches!(s, tournament::GameState::Decided(_)))
+            .count();
+        let overview = Overview {
+            title: format!(
+                "{}: {decided} of {} games decided",
+                self.core.settings().event,
+                self.core.schedule().games().len()
+            ),
+            boards: floor
+                .boards
+                .iter()
+                .enumerate()
+                .map(|(i, b)| {
+                    let n = u32::try_from(i + 1).unwrap_or(u32::MAX);
+                    match b {
+                        Some(b) => BoardLine::of(
+                            n,
+                            format!("game {}, round {}", b.game.number, b.game.round_tag()),
+                            &b.core.snapshot(now),
+                        ),
+                        None => BoardLine::free(n),
+                    }
+                })
+                .collect(),
+            standings: report::standings_text(&self.core)
+                .lines()
+                .map(str::to_string)
+                .collect(),
+            ..Overview::default()
+        };
+        let Some(screen) = self.screen.as_mut() else {
+            return Ok(());
+        };
+        let focused = screen
+            .focus()
+            .and_then(|id| floor.boards.get(board_index(id))?.as_ref())
+            .map(|b| (b.core.snapshot(now), b.link_views(&self.field.links)));
+        screen.draw(overview, focused.as_ref().map(|(s, l)| (s, l.clone())), now)
+    }
+
+    /// A key in the board view; whether it asks to stop the tournament.
+    fn on_key(&mut self, ev: InputEvent, floor: &mut Floor) -> bool {
+        let now = self.now();
+        let Some(screen) = self.screen.as_mut() else {
+            return false;
+        };
+        let focused = screen
+            .focus()
+            .and_then(|id| floor.boards.get(board_index(id))?.as_ref())
+            .map(|b| b.core.snapshot(now));
+        let boards = &floor.boards;
+        let playing = |id: BoardId| boards.get(board_index(id)).is_some_and(Option::is_some);
+        match screen.key(ev, focused.as_ref(), &playing) {
+            Ask::Nothing => false,
+            Ask::Stop => true,
+            Ask::Board(id, cmd) => {
+                if let Some(Some(board)) = floor.boards.get_mut(board_index(id)) {
+                    let input = RefInput::Supervisor(cmd);
+                    board.hand(input, now, &self.field.links, floor.syzygy.as_ref());
+                }
+                self.collect_results(floor);
+                false
+            }
+        }
     }
 
     /// The first inputs after a resume: the tournament core and every
@@ -242,8 +367,12 @@ impl Director {
         self.collect_results(floor);
     }
 
-    /// Flushes the boards' files and closes every link.
-    fn close(self, floor: Floor) {
+    /// Flushes the boards' files, gives the terminal back and closes every
+    /// link.
+    fn close(mut self, floor: Floor) {
+        if let Some(screen) = self.screen.take() {
+            screen.close();
+        }
         for b in floor.boards.into_iter().flatten() {
             b.finish();
         }
@@ -261,11 +390,13 @@ impl Director {
             .map_or_else(|| "(no journal)".into(), |j| j.path().display().to_string())
     }
 
-    /// A line on stdout when headless (and in the log).
-    fn say(&self, text: &str) {
+    /// A line on stdout when headless, in the board view's latest lines
+    /// otherwise (and in the log).
+    fn say(&mut self, text: &str) {
         info!("{text}");
-        if self.headless {
-            println!("{text}");
+        match self.screen.as_mut() {
+            Some(screen) => screen.note(text),
+            None => println!("{text}"),
         }
     }
 
@@ -434,6 +565,11 @@ impl Director {
             }
             let id = board.id;
             board.finish();
+            if let Some(screen) = self.screen.as_mut()
+                && screen.focus() == Some(id)
+            {
+                screen.unfocus();
+            }
             let now = self.now();
             self.hand_to_tournament(Input::BoardFree { board: id }, now, floor);
         }
@@ -625,12 +761,14 @@ fn board_index(b: BoardId) -> usize {
 /// Blocks until a link event, a stop request or the end of `wait`.
 fn select_event(
     events: &Receiver<LinkEvent<PlayerId>>,
+    keys: &Receiver<InputEvent>,
     ctrl_c: &Receiver<Stop>,
     wait: Option<Duration>,
 ) -> Wake {
     let timer = wait.map_or_else(never, after);
     select! {
         recv(events) -> ev => Wake::Link(ev.ok()),
+        recv(keys) -> ev => ev.map_or(Wake::KeysGone, Wake::Key),
         recv(ctrl_c) -> stop => Wake::Stop(stop.ok()),
         recv(timer) -> _ => Wake::Timer,
     }

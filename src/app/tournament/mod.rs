@@ -7,11 +7,13 @@ pub mod args;
 pub mod board;
 pub mod director;
 pub mod players;
+pub mod screen;
 
 use std::path::Path;
 use std::time::{Instant, SystemTime};
 
 use crate::app::referee::unix_ms_now;
+use crate::app::session::View;
 use crate::app::signals;
 use crate::app::start::LogDir;
 use crate::app::tournament::args::{TournamentArgs, TournamentPlan};
@@ -84,13 +86,14 @@ pub fn run(args: TournamentArgs) -> Outcome {
         log_dir: dir.path().to_path_buf(),
         pgn: args.pgn.clone(),
         report: args.report.clone(),
-        headless: args.headless,
+        view: View::from_flags(args.headless, args.ascii),
         epoch,
         base: 0,
         ctrl_c,
         transcript: Some(transcript),
         boards: Vec::new(),
         resumed: false,
+        screen: None,
     };
     let outcome = director.run();
     drop(dir);
@@ -184,13 +187,14 @@ pub fn resume(journal: &Path, headless: bool) -> Outcome {
         log_dir,
         pgn: args.pgn.clone(),
         report: args.report.clone(),
-        headless: args.headless,
+        view: View::from_flags(args.headless, args.ascii),
         epoch,
         base,
         ctrl_c,
         transcript: Some(transcript),
         boards,
         resumed: true,
+        screen: None,
     };
     let outcome = director.run();
     drop(dir);

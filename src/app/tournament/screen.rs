@@ -1,0 +1,191 @@
+//! The tournament's board view in the terminal: the overview of every
+//! board with the standings and the latest lines, and any one board full
+//! size (the match's own view and keys: pause, resume, adjudicate, abort,
+//! restart a program) on its number key. The loop owns it; it decides
+//! nothing but what is shown.
+
+use std::collections::VecDeque;
+
+use crossbeam_channel::{Receiver, unbounded};
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+use crate::app::Failure;
+use crate::display::overview::{self, Overview};
+use crate::display::{InputEvent, InputThread, LinkView, Role, TerminalGuard, Ui};
+use crate::referee::{Command, Snapshot};
+use crate::tournament::BoardId;
+
+/// How many of the latest lines the overview keeps.
+const RECENT: usize = 200;
+
+/// What a key asks the loop to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ask {
+    /// Nothing (the view changed, or the key did nothing).
+    Nothing,
+    /// Stop the tournament (confirmed).
+    Stop,
+    /// Hand this command to this board's core.
+    Board(BoardId, Command),
+}
+
+/// The terminal, its keys and what is shown.
+pub struct Screen {
+    guard: TerminalGuard,
+    input: Option<InputThread>,
+    pub keys: Receiver<InputEvent>,
+    /// The full-size view of the focused board.
+    ui: Ui,
+    ascii: bool,
+    focus: Option<BoardId>,
+    recent: VecDeque<String>,
+    /// A quit was asked for and awaits `y`.
+    confirm_quit: bool,
+    notice: Option<String>,
+}
+
+impl Screen {
+    /// Takes the terminal and starts reading keys.
+    pub fn open(ascii: bool) -> Result<Screen, Failure> {
+        let guard = TerminalGuard::init()
+            .map_err(|e| Failure::failed(format!("cannot set up the terminal: {e}")))?;
+        let (tx, keys) = unbounded();
+        let input = InputThread::spawn(tx).map_err(Failure::failed)?;
+        Ok(Screen {
+            guard,
+            input: Some(input),
+            keys,
+            ui: Ui::new(ascii, Role::Referee),
+            ascii,
+            focus: None,
+            recent: VecDeque::new(),
+            confirm_quit: false,
+            notice: None,
+        })
+    }
+
+    /// The board shown full size, if any.
+    pub fn focus(&self) -> Option<BoardId> {
+        self.focus
+    }
+
+    /// Back to the overview (the focused board's game is over).
+    pub fn unfocus(&mut self) {
+        self.focus = None;
+    }
+
+    /// A line for the overview's latest lines.
+    pub fn note(&mut self, line: &str) {
+        for l in line.lines() {
+            if self.recent.len() == RECENT {
+                self.recent.pop_front();
+            }
+            self.recent.push_back(l.to_string());
+        }
+    }
+
+    /// Draws the overview, or the focused board from its snapshot.
+    pub fn draw(
+        &mut self,
+        mut overview: Overview,
+        focused: Option<(&Snapshot, [LinkView; 2])>,
+        now_ms: u64,
+    ) -> Result<(), Failure> {
+        let drawn = match (self.focus, focused) {
+            (Some(_), Some((snap, links))) => {
+                let ui = &self.ui;
+                self.guard
+                    .terminal()
+                    .draw(|f| ui.render(f, snap, &links, now_ms))
+            }
+            _ => {
+                overview.recent = self.recent.iter().cloned().collect();
+                overview.notice = if self.confirm_quit {
+                    Some("quit the tournament? y: yes, any other key: no".into())
+                } else {
+                    self.notice.clone()
+                };
+                self.guard
+                    .terminal()
+                    .draw(|f| overview::render(f, &overview))
+            }
+        };
+        drawn
+            .map(|_| ())
+            .map_err(|e| Failure::failed(format!("cannot draw on the terminal: {e}")))
+    }
+
+    /// One key or terminal event; `focused` is the focused board's
+    /// snapshot, `playing` says which boards have a game.
+    pub fn key(
+        &mut self,
+        ev: InputEvent,
+        focused: Option<&Snapshot>,
+        playing: &dyn Fn(BoardId) -> bool,
+    ) -> Ask {
+        let key = match ev {
+            InputEvent::Key(k) if k.kind != KeyEventKind::Release => k,
+            InputEvent::Failed(why) => {
+                log::warn!("terminal input failed: {why}; stopping the tournament");
+                return Ask::Stop;
+            }
+            _ => return Ask::Nothing,
+        };
+        if let (Some(board), Some(snap)) = (self.focus, focused) {
+            return self.board_key(board, key, snap);
+        }
+        self.focus = None;
+        self.overview_key(key, playing)
+    }
+
+    fn board_key(&mut self, board: BoardId, key: KeyEvent, snap: &Snapshot) -> Ask {
+        if key.code == KeyCode::Esc && !self.ui.is_asking() && !self.ui.is_help_open() {
+            self.focus = None;
+            return Ask::Nothing;
+        }
+        match self.ui.handle_key(key, snap) {
+            Some(Command::EndSession) => Ask::Stop,
+            Some(cmd) => Ask::Board(board, cmd),
+            None => Ask::Nothing,
+        }
+    }
+
+    fn overview_key(&mut self, key: KeyEvent, playing: &dyn Fn(BoardId) -> bool) -> Ask {
+        let ctrl_c =
+            key.modifiers.contains(KeyModifiers::CONTROL) && matches!(key.code, KeyCode::Char('c'));
+        self.notice = None;
+        if self.confirm_quit {
+            self.confirm_quit = false;
+            return match key.code {
+                KeyCode::Char('y' | 'Y') => Ask::Stop,
+                _ if ctrl_c => Ask::Stop,
+                _ => Ask::Nothing,
+            };
+        }
+        match key.code {
+            _ if ctrl_c => self.confirm_quit = true,
+            KeyCode::Char('q' | 'Q') => self.confirm_quit = true,
+            KeyCode::Char(c @ '1'..='9') => {
+                let board = BoardId(c.to_digit(10).unwrap_or(1));
+                if playing(board) {
+                    self.focus = Some(board);
+                    self.ui = Ui::new(self.ascii, Role::Referee);
+                } else {
+                    self.notice = Some(format!("{board} has no game now"));
+                }
+            }
+            _ => {}
+        }
+        Ask::Nothing
+    }
+
+    /// Gives the terminal back.
+    pub fn close(mut self) {
+        if let Some(input) = self.input.take() {
+            input.stop();
+        }
+        if let Err(e) = self.guard.restore() {
+            log::warn!("cannot restore the terminal: {e}");
+        }
+    }
+}
