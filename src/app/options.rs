@@ -59,7 +59,7 @@ pub struct LineOptions {
 
 impl LineOptions {
     /// `self` where set, else `file`.
-    fn or(self, file: LineOptions) -> LineOptions {
+    pub fn or(self, file: LineOptions) -> LineOptions {
         LineOptions {
             baud: self.baud.or(file.baud),
             data_bits: self.data_bits.or(file.data_bits),
@@ -198,7 +198,8 @@ pub struct MatchOptions {
 }
 
 impl MatchOptions {
-    fn or(self, f: MatchOptions) -> MatchOptions {
+    /// `self` where set, else `f`.
+    pub fn or(self, f: MatchOptions) -> MatchOptions {
         MatchOptions {
             tc: self.tc.or(f.tc),
             games: self.games.or(f.games),

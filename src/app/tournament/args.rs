@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use serde::Deserialize;
 
 use crate::app::options::{LineOptions, MatchOptions, OutputOptions, plan, seconds_ms};
 use crate::client::engine::Untimed;
@@ -39,7 +40,9 @@ pub struct TournamentArgs {
     /// connects to --listen and signs on as NAME; engine:NAME=CMD for an
     /// engine argus starts itself (UCI unless --protocol NAME:xboard);
     /// mover:NAME[=random|greedy] for argus's built-in mover.
-    #[arg(value_name = "PLAYER", required = true, num_args = 2..)]
+    /// (More players may come from the config file's `[[player]]` tables,
+    /// after these.)
+    #[arg(value_name = "PLAYER")]
     pub players: Vec<String>,
     /// An option for engine player NAME: NAME:OPT=VALUE (UCI setoption,
     /// XBoard option); may be repeated.
@@ -53,17 +56,18 @@ pub struct TournamentArgs {
     #[arg(long, value_name = "MS")]
     pub movetime: Option<u64>,
     /// round-robin (Berger tables: everyone meets everyone, colours
-    /// balanced) or gauntlet (the first player against each of the others).
-    #[arg(long, value_name = "KIND", default_value = "round-robin")]
-    pub schedule: String,
+    /// balanced) or gauntlet (the first player against each of the others)
+    /// [default: round-robin].
+    #[arg(long, value_name = "KIND")]
+    pub schedule: Option<String>,
     /// Play the whole schedule this many times, colours reversed every
-    /// second time (2: a double round robin).
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    pub cycles: u32,
+    /// second time (2: a double round robin) [default: 1].
+    #[arg(long, value_name = "N")]
+    pub cycles: Option<u32>,
     /// Games each pairing plays in a row, colours alternating (each
-    /// opening is played with both colours).
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    pub games_per_pairing: u32,
+    /// opening is played with both colours) [default: 1].
+    #[arg(long, value_name = "N")]
+    pub games_per_pairing: Option<u32>,
     /// Games at once [default: as many as a round has: a program plays one
     /// game at a time].
     #[arg(long, value_name = "K")]
@@ -102,8 +106,11 @@ pub struct TournamentArgs {
     /// journal and transcript [default: argus-logs].
     #[arg(long, value_name = "DIR")]
     pub log_dir: Option<PathBuf>,
-    /// Read settings from this TOML file (tables [line] and [match] as for
-    /// `argus referee`); command-line flags win.
+    /// Read settings from this TOML file: [line] and [match] as for
+    /// `argus referee`, [tournament] (schedule, cycles, games_per_pairing,
+    /// boards, absent_forfeit, movetime) and one [[player]] table per
+    /// player (player = "PLAYER", protocol, options = { NAME = "VALUE" });
+    /// command-line flags win.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// No board view: print one line per game result and the standings
@@ -164,42 +171,65 @@ impl TournamentArgs {
             .find_map(|(flag, given)| given.then_some(flag))
     }
 
-    /// Merges and checks everything; `date` is today's (`yyyy.mm.dd`).
+    /// Merges the flags over the config file over the defaults and checks
+    /// everything; `date` is today's (`yyyy.mm.dd`).
     pub fn plan(&self, date: String) -> Result<TournamentPlan, String> {
         if let Some((flag, instead)) = self.match_only_given() {
             return Err(format!(
                 "--{flag} is for a match, not a tournament: {instead}"
             ));
         }
-        let players = crate::tournament::player::players(
-            &self.players,
-            &self.engine_options,
-            &self.protocols,
-        )?;
+        let file = match &self.config {
+            Some(p) => TournamentConfig::load(p)?,
+            None => TournamentConfig::default(),
+        };
+        let t = &file.tournament;
+        let (mut specs, mut engine_options, mut protocols) = (
+            self.players.clone(),
+            self.engine_options.clone(),
+            self.protocols.clone(),
+        );
+        file.add_players(&mut specs, &mut engine_options, &mut protocols)?;
+        let players = crate::tournament::player::players(&specs, &engine_options, &protocols)?;
         if players.iter().any(|p| matches!(p, Player::Tcp { .. })) && self.listen.is_none() {
             return Err(
                 "tcp:NAME players connect to the tournament: give --listen ADDR:PORT".into(),
             );
         }
-        let format = Format::parse(&self.schedule).map_err(|e| format!("--schedule: {e}"))?;
-        if self.cycles == 0 || self.games_per_pairing == 0 {
+        let schedule = self.schedule.clone().or(t.schedule.clone());
+        let format = Format::parse(schedule.as_deref().unwrap_or("round-robin"))
+            .map_err(|e| format!("--schedule: {e}"))?;
+        let cycles = self.cycles.or(t.cycles).unwrap_or(1);
+        let games_per_pairing = self.games_per_pairing.or(t.games_per_pairing).unwrap_or(1);
+        if cycles == 0 || games_per_pairing == 0 {
             return Err("--cycles and --games-per-pairing must be at least 1".into());
         }
-        let mut matches = self.matches.clone();
+        let mut matches = self.matches.clone().or(file.matches.clone());
+        let m = &matches;
+        if m.games.is_some()
+            || m.sprt.is_some()
+            || m.round.is_some()
+            || m.no_swap
+            || m.name_a.is_some()
+            || m.name_b.is_some()
+        {
+            return Err(
+                "the config file's [match] table has games, no_swap, round, name_a, name_b or \
+                 sprt: they are for a match, not a tournament"
+                    .into(),
+            );
+        }
         matches.event = matches.event.or(Some("argus tournament".into()));
         let ports = [players[0].name().to_string(), players[1].name().to_string()];
         let p = plan(
             ports,
-            self.line.clone(),
+            self.line.clone().or(file.line.clone()),
             matches,
             OutputOptions::default(),
-            self.config.as_deref(),
+            None,
             date,
             self.headless,
         )?;
-        if p.settings.sprt.is_some() {
-            return Err("--sprt (in the config file) is for a match, not a tournament".into());
-        }
         let mut referee = p.settings;
         referee.games = 1;
         referee.swap_colors = false;
@@ -207,18 +237,18 @@ impl TournamentArgs {
         let schedule = ScheduleSettings {
             format,
             players: players.len(),
-            cycles: self.cycles,
-            games_per_pairing: self.games_per_pairing,
+            cycles,
+            games_per_pairing,
             openings: referee.openings.len(),
             openings_seed: referee.openings_seed,
         };
-        let absence = match self.absent_forfeit {
+        let absence = match self.absent_forfeit.or(t.absent_forfeit) {
             None => Absence::Wait,
             Some(secs) => Absence::Forfeit {
                 after_ms: seconds_ms(secs, "absent-forfeit", 7.0 * 86_400.0)?,
             },
         };
-        let untimed = match self.movetime {
+        let untimed = match self.movetime.or(t.movetime) {
             Some(0) => return Err("--movetime must be at least 1 ms".into()),
             Some(ms) => Untimed::MoveTime(ms),
             None => Untimed::default(),
@@ -226,7 +256,7 @@ impl TournamentArgs {
         Ok(TournamentPlan {
             players,
             schedule,
-            boards: self.boards,
+            boards: self.boards.or(t.boards),
             absence,
             referee,
             port_settings: p.port_settings,
@@ -236,6 +266,82 @@ impl TournamentArgs {
                 .clone()
                 .unwrap_or_else(|| PathBuf::from("argus-logs")),
         })
+    }
+}
+
+/// The `--config` file of a tournament.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TournamentConfig {
+    #[serde(default)]
+    pub line: LineOptions,
+    #[serde(default, rename = "match")]
+    pub matches: MatchOptions,
+    #[serde(default)]
+    pub tournament: TournamentTable,
+    #[serde(default)]
+    pub player: Vec<PlayerTable>,
+}
+
+/// The config file's `[tournament]` table.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TournamentTable {
+    pub schedule: Option<String>,
+    pub cycles: Option<u32>,
+    pub games_per_pairing: Option<u32>,
+    pub boards: Option<u32>,
+    pub absent_forfeit: Option<f64>,
+    pub movetime: Option<u64>,
+}
+
+/// One `[[player]]` table: the player as on the command line, and for an
+/// engine its protocol and options.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerTable {
+    pub player: String,
+    pub protocol: Option<String>,
+    #[serde(default)]
+    pub options: std::collections::BTreeMap<String, String>,
+}
+
+impl TournamentConfig {
+    /// Reads and parses a config file; the error names the file and says
+    /// what is wrong (TOML errors carry line and column).
+    pub fn load(path: &Path) -> Result<TournamentConfig, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read config file {}: {e}", path.display()))?;
+        toml::from_str(&text).map_err(|e| format!("config file {}: {e}", path.display()))
+    }
+
+    /// Appends the `[[player]]` tables to the command line's players and
+    /// their engine flags, in the forms the flags take.
+    fn add_players(
+        &self,
+        specs: &mut Vec<String>,
+        engine_options: &mut Vec<String>,
+        protocols: &mut Vec<String>,
+    ) -> Result<(), String> {
+        for t in &self.player {
+            let player = Player::parse(&t.player)?;
+            let name = player.name().to_string();
+            let engine = matches!(player, Player::Engine(_));
+            if !engine && (t.protocol.is_some() || !t.options.is_empty()) {
+                return Err(format!(
+                    "[[player]] {:?}: protocol and options are for engine players",
+                    t.player
+                ));
+            }
+            specs.push(t.player.clone());
+            if let Some(p) = &t.protocol {
+                protocols.push(format!("{name}:{p}"));
+            }
+            for (opt, value) in &t.options {
+                engine_options.push(format!("{name}:{opt}={value}"));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -308,6 +414,52 @@ mod tests {
             .plan("2026.11.23".into())
             .unwrap_err();
         assert!(e.starts_with("--schedule"), "{e}");
+    }
+
+    #[test]
+    fn the_config_file_gives_players_and_the_schedule_and_flags_win() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join("club.toml");
+        std::fs::write(
+            &config,
+            "[tournament]\ncycles = 2\nboards = 1\nschedule = \"gauntlet\"\n\n\
+             [match]\ntc = \"60+1\"\n\n\
+             [[player]]\nplayer = \"engine:sf=stockfish\"\noptions = { Threads = \"1\" }\n\n\
+             [[player]]\nplayer = \"engine:gnu=gnuchess\"\nprotocol = \"xboard\"\n",
+        )
+        .unwrap();
+        let path = config.to_str().unwrap();
+        let p = args(&["mover:m", "--config", path, "--cycles", "3"])
+            .plan("2026.11.23".into())
+            .unwrap();
+        let names: Vec<&str> = p.players.iter().map(Player::name).collect();
+        assert_eq!(names, ["m", "sf", "gnu"]);
+        let Player::Engine(sf) = &p.players[1] else {
+            panic!()
+        };
+        assert_eq!(sf.options, vec![("Threads".to_string(), "1".to_string())]);
+        let Player::Engine(gnu) = &p.players[2] else {
+            panic!()
+        };
+        assert_eq!(gnu.protocol, crate::client::engine::Protocol::Xboard);
+        assert_eq!(p.schedule.cycles, 3, "the flag wins");
+        assert_eq!(p.schedule.format, Format::Gauntlet);
+        assert_eq!(p.boards, Some(1));
+        assert_eq!(p.referee.time_control.to_string(), "60+1");
+        std::fs::write(
+            &config,
+            "[[player]]\nplayer = \"mover:x\"\nprotocol = \"uci\"\n",
+        )
+        .unwrap();
+        let e = args(&["mover:m", "--config", path])
+            .plan("2026.11.23".into())
+            .unwrap_err();
+        assert!(e.contains("are for engine players"), "{e}");
+        std::fs::write(&config, "[match]\ngames = 4\n").unwrap();
+        let e = args(&["mover:m", "mover:n", "--config", path])
+            .plan("2026.11.23".into())
+            .unwrap_err();
+        assert!(e.contains("for a match, not a tournament"), "{e}");
     }
 
     #[test]
