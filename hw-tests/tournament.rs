@@ -183,9 +183,12 @@ fn a_double_round_robin_over_cables_and_tcp_on_two_boards() {
         "tcp:delta".to_string(),
     ];
     let listen = addr.to_string();
+    let results = text(&ev.path("results.json"));
     ev.start(
         &players,
         &[
+            "--results-json",
+            &results,
             "--listen",
             &listen,
             "--cycles",

@@ -20,6 +20,7 @@ pub mod player;
 pub mod report;
 pub mod schedule;
 pub mod standings;
+pub mod stats;
 
 pub use self::core::{GameState, PlayerState, Settings, Tournament};
 pub use io::{Absence, Absent, BoardId, Input, Outcome, Output, SideStats};

@@ -102,6 +102,12 @@ pub struct TournamentArgs {
     /// rewritten after every game.
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
+    /// Rewrite the statistics to this JSON file (atomically) after every
+    /// game: `players` (each against the field) and `pairings`, each with
+    /// games, wins, draws, losses, pentanomial, elo, elo_error95, los
+    /// (docs/statistics.md).
+    #[arg(long, value_name = "FILE")]
+    pub results_json: Option<PathBuf>,
     /// Directory for the logs, the tournament journal and each game's
     /// journal and transcript [default: argus-logs].
     #[arg(long, value_name = "DIR")]

@@ -35,6 +35,7 @@ use crate::record::transcript::Transcript;
 use crate::referee::{ByClient, Input as RefInput, Settings};
 use crate::text::strip_control;
 use crate::tournament::journal::TournamentWriter;
+use crate::tournament::stats::Tallies;
 use crate::tournament::{self, BoardId, Input, Output, PlayerId, Tournament, report};
 
 /// How often the board view is redrawn (at most).
@@ -67,6 +68,8 @@ pub struct Director {
     pub log_dir: PathBuf,
     pub pgn: Option<PathBuf>,
     pub report: Option<PathBuf>,
+    /// `--results-json`.
+    pub results_json: Option<PathBuf>,
     /// One line per result on stdout, or the board view.
     pub view: View,
     pub epoch: Instant,
@@ -716,8 +719,16 @@ impl Director {
         }
     }
 
-    /// Rewrites the report files (`--report`), atomically.
+    /// Rewrites the report files (`--report`) and the statistics
+    /// (`--results-json`), atomically.
     fn write_report(&self) {
+        if let Some(path) = &self.results_json {
+            let mut json = format!("{:#}", Tallies::of(&self.core).to_json(&self.core));
+            json.push('\n');
+            if let Err(e) = write_atomic(path, &json) {
+                warn!("cannot write the results file {}: {e}", path.display());
+            }
+        }
         let Some(path) = &self.report else { return };
         let (text, md) = report_paths(path);
         for (p, body) in [

@@ -7,6 +7,7 @@ mod props;
 mod resume;
 mod schedule;
 mod standings;
+mod stats;
 
 use std::collections::VecDeque;
 

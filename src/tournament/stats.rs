@@ -1,0 +1,112 @@
+//! What engine testers expect of a tournament, per pairing and per player
+//! against the field: wins, draws and losses, Elo with its 95 % error, LOS,
+//! and the pentanomial counts of game pairs (docs/statistics.md). Pure: a
+//! tournament in, the tallies out.
+//!
+//! A game pair is two games of one pairing with one opening and the
+//! colours swapped: the pairing's games 1 and 2, 3 and 4, ... in schedule
+//! order (the schedule gives every opening to a pairing twice so, and
+//! reverses the colours between cycles). Only games played over the board
+//! count; a forfeit, a game not decided yet, breaks its pair.
+
+use serde_json::{Map, Value, json};
+use shakmaty::Color;
+
+use crate::referee::GameResult;
+use crate::stats::{GameScore, MatchStats};
+use crate::tournament::core::{GameState, Tournament};
+use crate::tournament::io::Outcome;
+use crate::tournament::schedule::PlayerId;
+
+/// The tallies of a tournament.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Tallies {
+    /// Each pairing that has a game in the schedule, in seed order of its
+    /// first player then its second: the two players and the tally from
+    /// the first one's view.
+    pub pairings: Vec<(PlayerId, PlayerId, MatchStats)>,
+    /// Each player against the field, in seed order.
+    pub players: Vec<MatchStats>,
+}
+
+/// The score of `p` in a game with `outcome`, played with `color`; `None`
+/// when the game counts for nothing (a forfeit, or not decided).
+fn score(state: GameState, color: Color) -> Option<GameScore> {
+    match state {
+        GameState::Decided(Outcome::Played { result, .. }) => match result {
+            GameResult::Win(c) if c == color => Some(GameScore::Win),
+            GameResult::Win(_) => Some(GameScore::Loss),
+            GameResult::Draw => Some(GameScore::Draw),
+            GameResult::None => None,
+        },
+        _ => None,
+    }
+}
+
+impl Tallies {
+    /// The tallies of `t` as it stands.
+    pub fn of(t: &Tournament) -> Tallies {
+        let n = t.schedule().players();
+        let mut players = vec![MatchStats::default(); n];
+        // Each player's next pair number: its pairings' games are numbered
+        // on from there, so that pairs never span two pairings.
+        let mut next = vec![0u32; n];
+        let mut pairings = Vec::new();
+        for p in 0..n {
+            for q in p + 1..n {
+                let (p, q) = (PlayerId(p), PlayerId(q));
+                let games: Vec<(Color, GameState)> = t
+                    .games()
+                    .filter(|(g, _)| g.has(p) && g.opponent(p) == q)
+                    .map(|(g, s)| {
+                        let c = if g.white == p {
+                            Color::White
+                        } else {
+                            Color::Black
+                        };
+                        (c, s)
+                    })
+                    .collect();
+                if games.is_empty() {
+                    continue;
+                }
+                let mut pairing = MatchStats::default();
+                for (k, &(color, state)) in games.iter().enumerate() {
+                    let k = u32::try_from(k).unwrap_or(u32::MAX);
+                    pairing.record(k + 1, score(state, color));
+                    players[p.0].record(next[p.0] + k + 1, score(state, color));
+                    players[q.0].record(next[q.0] + k + 1, score(state, !color));
+                }
+                let len = u32::try_from(games.len()).unwrap_or(u32::MAX);
+                for x in [p.0, q.0] {
+                    // An even step: a new pairing starts a new pair.
+                    next[x] = next[x].saturating_add(len.saturating_add(1) / 2 * 2);
+                }
+                pairings.push((p, q, pairing));
+            }
+        }
+        Tallies { pairings, players }
+    }
+
+    /// The results file (`--results-json`): `players` (name: the match
+    /// statistics' object against the field) and `pairings` (each with its
+    /// two `players`, the object from the first one's view).
+    pub fn to_json(&self, t: &Tournament) -> Value {
+        let mut players = Map::new();
+        for (i, s) in self.players.iter().enumerate() {
+            players.insert(t.name(PlayerId(i)).to_string(), s.report(None).to_json());
+        }
+        let pairings: Vec<Value> = self
+            .pairings
+            .iter()
+            .map(|(p, q, s)| {
+                let mut v = s.report(None).to_json();
+                if let Some(o) = v.as_object_mut() {
+                    o.insert("players".into(), json!([t.name(*p), t.name(*q)]));
+                }
+                v
+            })
+            .collect();
+        json!({ "players": players, "pairings": pairings })
+    }
+}
