@@ -15,7 +15,7 @@ use crate::app::{Ending, Failure, Outcome};
 use crate::client::{ClientProtocol, Mover, MoverKind};
 use crate::clock::{LineSettings, parse_friendly};
 use crate::link::{PortSettings, VirtualCable};
-use crate::record::civil::pgn_date;
+use crate::record::timestamp::pgn_date;
 use crate::referee::{ByClient, Referee, Settings};
 
 /// Line settings for the wire-time credit that give no credit (baud 0):

@@ -17,7 +17,7 @@ use crate::app::start::LogDir;
 use crate::app::{Failure, Outcome};
 use crate::journal::feed::Feed;
 use crate::journal::{Header, JournalWriter, OutputSettings, new_session_id};
-use crate::record::civil::pgn_date;
+use crate::record::timestamp::pgn_date;
 use crate::referee::{ByClient, ClientId, Referee};
 
 /// Runs `argus referee`: how the session ended, or why it could not
