@@ -119,73 +119,29 @@ pub fn false_claim_comment(color: Color) -> String {
     format!("{} claimed a draw falsely", color_name(color))
 }
 
-/// The sentence, before control characters are stripped. Every event is
-/// routed here (the match is exhaustive, so a new event must be given
-/// words) to the function that says its group.
+/// The sentence, before control characters are stripped. The match is
+/// exhaustive, so a new event must be given words; the longer sentences
+/// are said by the functions below it.
 fn said(e: &Event) -> String {
     use Event::*;
     match e {
-        GameStarted { .. }
-        | MoveMade { .. }
-        | DrawOffered { .. }
-        | GameOver(_)
-        | SessionOver(_)
-        | SprtDecided { .. }
-        | WaitingForSignOn
-        | Restarted
-        | Supervisor { .. }
-        | CommandRefused { .. } => game_said(e),
-        SignedOn { .. }
-        | SignedOff { .. }
-        | ClientFault { .. }
-        | Rejected { .. }
-        | LineDropped { .. }
-        | LineIgnored { .. }
-        | LinkLost { .. }
-        | LinkBack { .. }
-        | LinkRefused { .. }
-        | SilenceResend { .. }
-        | Resync { .. } => client_said(e),
-        EchoResent { .. }
-        | AskedAgain { .. }
-        | AskedAgainAtOnce { .. }
-        | NakUnanswered { .. }
-        | FaultPaused { .. }
-        | Forfeit { .. }
-        | DrawAcceptIgnored { .. }
-        | DrawDeclined { .. }
-        | FalseClaimMateStands { .. }
-        | FalseClaimRejected { .. }
-        | EvalProblem { .. }
-        | ReplyHeld { .. } => reply_said(e),
-    }
-}
-
-/// The sentences about games, the match, the referee and the supervisor.
-fn game_said(e: &Event) -> String {
-    use Event::*;
-    match e {
+        // Games, the match, the referee and the supervisor.
         GameStarted {
             game,
             games,
             white,
             black,
-        } => {
-            format!(
-                "{}: {white} (White) vs {black} (Black)",
-                game_label(*game, *games)
-            )
-        }
+        } => format!(
+            "{}: {white} (White) vs {black} (Black)",
+            game_label(*game, *games)
+        ),
         MoveMade {
             game,
             number,
             color,
             san,
             ..
-        } => {
-            let dots = if *color == Color::White { "." } else { "..." };
-            format!("game {game}: {number}{dots} {san}")
-        }
+        } => move_made(*game, *number, *color, san),
         DrawOffered { color, san } => format!("{} offers a draw with {san}", color_name(*color)),
         GameOver(g) => game_over(g),
         SessionOver(s) => s.to_string(),
@@ -204,15 +160,7 @@ fn game_said(e: &Event) -> String {
         }
         Supervisor { command } => format!("supervisor: {command}"),
         CommandRefused { why } => why.to_string(),
-        // Routed to another group by `said`.
-        other => format!("{other:?}"),
-    }
-}
-
-/// The sentences about a client: signing on and off, its lines and its link.
-fn client_said(e: &Event) -> String {
-    use Event::*;
-    match e {
+        // A client: signing on and off, its lines and its link.
         SignedOn {
             client,
             name,
@@ -223,14 +171,7 @@ fn client_said(e: &Event) -> String {
             client,
             name,
             clock_running,
-        } => {
-            let then = if *clock_running {
-                "; its clock keeps running"
-            } else {
-                ""
-            };
-            format!("{client}: {name} signed off{then}")
-        }
+        } => signed_off(*client, name, *clock_running),
         ClientFault {
             client,
             name,
@@ -238,12 +179,10 @@ fn client_said(e: &Event) -> String {
         } => format!("{}{outcome}", client_fault(*client, name)),
         Rejected { client, why, line } => format!("{client}: rejected ({why}): {}", quote(line)),
         LineDropped { client, reason } => format!("{client}: line dropped: {reason}"),
-        LineIgnored { client, line } => {
-            format!(
-                "{client}: line after the session ended ignored: {}",
-                quote(line)
-            )
-        }
+        LineIgnored { client, line } => format!(
+            "{client}: line after the session ended ignored: {}",
+            quote(line)
+        ),
         LinkLost { client, reason } => format!("{client}: link lost: {reason}"),
         LinkBack { client } => format!("{client}: link back"),
         LinkRefused {
@@ -258,15 +197,7 @@ fn client_said(e: &Event) -> String {
         Resync { client } => {
             format!("{client}: bringing the client back in line (reset, inform, execute)")
         }
-        // Routed to another group by `said`.
-        other => format!("{other:?}"),
-    }
-}
-
-/// The sentences about a reply's troubles and what the referee did.
-fn reply_said(e: &Event) -> String {
-    use Event::*;
-    match e {
+        // A reply's troubles and what the referee did.
         EchoResent {
             client,
             diff,
@@ -282,9 +213,7 @@ fn reply_said(e: &Event) -> String {
             problem,
             resend,
             max,
-        } => {
-            format!("{client}: {problem}; asking again ({resend} of {max})")
-        }
+        } => format!("{client}: {problem}; asking again ({resend} of {max})"),
         AskedAgainAtOnce { client, cause } => format!("{client}: asking again {cause}"),
         NakUnanswered { client } => {
             format!("{client}: a record arrived damaged (Anak); nothing to send again")
@@ -312,9 +241,22 @@ fn reply_said(e: &Event) -> String {
         ReplyHeld { client } => {
             format!("{client}: reply arrived during the pause; it is held and played at resume")
         }
-        // Routed to another group by `said`.
-        other => format!("{other:?}"),
     }
+}
+
+/// `game 3: 12. Nf3` or `game 3: 12... Nf6`.
+fn move_made(game: u32, number: u32, color: Color, san: &str) -> String {
+    let dots = if color == Color::White { "." } else { "..." };
+    format!("game {game}: {number}{dots} {san}")
+}
+
+fn signed_off(client: ClientId, name: &str, clock_running: bool) -> String {
+    let then = if clock_running {
+        "; its clock keeps running"
+    } else {
+        ""
+    };
+    format!("{client}: {name} signed off{then}")
 }
 
 fn signed_on(client: ClientId, name: &str, again: bool, line_check: bool) -> String {
