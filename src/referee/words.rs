@@ -13,7 +13,9 @@ use shakmaty::Color;
 
 use crate::epd::line_check;
 use crate::game::{DrawClaim, SanErrorKind};
+use crate::referee::adjudication::Adjudged;
 use crate::referee::client::ClientId;
+use crate::referee::eval::BadEval;
 use crate::referee::event::{
     AgainCause, CommandRefusal, Ending, Event, FaultOutcome, GameOver, MatchSummary, Offence,
     PauseReason, Problem, Rejection,
@@ -373,11 +375,71 @@ impl fmt::Display for Ending {
                 Verdict::BlackWins => "Black wins by adjudication",
                 Verdict::Draw => "drawn by adjudication",
             }),
-            Ending::Rule { why } => f.write_str(why),
+            Ending::Rule(rule) => rule.fmt(f),
             Ending::Tablebase { material, outcome } => tablebase(f, material, *outcome),
             Ending::Aborted => f.write_str("aborted by the supervisor"),
             Ending::SessionEnded => f.write_str("the session was ended by the supervisor"),
         }
+    }
+}
+
+impl fmt::Display for Adjudged {
+    /// Why an adjudication rule ended the game, and which option set it:
+    /// `draw by adjudication: 80 moves played (--max-moves)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Adjudged::MaxMoves { moves } => write!(
+                f,
+                "draw by adjudication: {} played (--max-moves)",
+                moves_said(moves)
+            ),
+            Adjudged::Draw { score, moves } => write!(
+                f,
+                "draw by adjudication: both scores within {score} cp of 0 for {} \
+                 (--draw-adjudication)",
+                moves_said(moves)
+            ),
+            Adjudged::Resign {
+                winner,
+                score,
+                moves,
+                two_sided,
+            } => {
+                let (w, l) = (color_name(winner), color_name(!winner));
+                write!(
+                    f,
+                    "{w} wins by adjudication: {l}'s score at or below -{score} cp for {}",
+                    moves_said(moves)
+                )?;
+                if two_sided {
+                    write!(f, " and {w}'s at or above +{score}")?;
+                }
+                f.write_str(" (--resign-adjudication)")
+            }
+        }
+    }
+}
+
+impl fmt::Display for BadEval {
+    /// What was wrong and what was left out: `acd: ...; the depth left out`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BadEval::IllegalPosition => {
+                f.write_str("ce -32768 (an illegal position) is no evaluation")
+            }
+            BadEval::Ce { error } => write!(f, "{error}; no evaluation kept"),
+            BadEval::Depth { error } => write!(f, "{error}; the depth left out"),
+            BadEval::Nodes { error } => write!(f, "{error}; the node count left out"),
+        }
+    }
+}
+
+/// "1 move", "2 moves".
+fn moves_said(n: u32) -> String {
+    if n == 1 {
+        "1 move".into()
+    } else {
+        format!("{n} moves")
     }
 }
 
@@ -729,6 +791,24 @@ mod tests {
             serde_json::json!({
                 "event": "supervisor",
                 "command": { "command": "restart_client", "arg": "B" },
+            })
+        );
+        // An adjudication says which rule and what it found.
+        let rule = over(Ending::Rule(Adjudged::Resign {
+            winner: Color::White,
+            score: 400,
+            moves: 3,
+            two_sided: true,
+        }));
+        assert_eq!(
+            serde_json::to_value(&rule).unwrap()["ending"],
+            serde_json::json!({
+                "ending": "rule",
+                "rule": "resign",
+                "winner": "white",
+                "score": 400,
+                "moves": 3,
+                "two_sided": true,
             })
         );
         // Client strings are data, kept as they came.
