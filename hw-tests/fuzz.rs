@@ -1,17 +1,20 @@
 //! Fuzzing the places where outside bytes enter argus: the EPD parser
-//! ([`Record::parse`]), the line framer ([`Framer::push`]), the referee
-//! core ([`Referee::handle`]) and the ChessBase decoders (CBF records, a
-//! base through its CBI index, FBK books). Inputs come from a seeded generator
-//! (random bytes, printable text, and valid records damaged the way a noisy
-//! line damages them: flipped bits, lost, doubled and inserted bytes, cut
-//! lines). Nothing may panic, and memory must stay bounded: the framer's
-//! pending line, the core's event list and its move list.
+//! ([`Record::parse`]), the line framer ([`Framer::push`]) and the
+//! ChessBase decoders (CBF records, a base through its CBI index, FBK
+//! books). Inputs come from a seeded generator (random bytes, printable
+//! text, and valid records damaged the way a noisy line damages them:
+//! flipped bits, lost, doubled and inserted bytes, cut lines). Nothing may panic, and memory must stay bounded: the framer's
+//! pending line, what a decoder makes of a few bytes.
 //!
 //! `ARGUS_FUZZ_CASES` sets the number of inputs per target (default 200,000,
 //! which takes a few seconds; an input is a record for the parser, a chunk
-//! for the framer, a `handle` call for the core); `ARGUS_FUZZ_SEED` the seed (default 1).
+//! for the framer, a record, base or book for the decoders);
+//! `ARGUS_FUZZ_SEED` the seed (default 1).
 //! `scripts/fuzz.sh` runs 10 million each in release mode. A failing case
 //! prints its seed, its number and the input.
+//!
+//! The referee core has its fuzzer beside its other tests, on fake time:
+//! src/referee/tests/simulation/fuzz.rs.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -21,12 +24,10 @@ use argus::chessbase::fbk::read_book;
 use argus::chessbase::index::encode_index;
 use argus::chessbase::pgn::from_pgn;
 use argus::chessbase::record::{decode_record, encode_record};
-use argus::epd::line_check;
-use argus::epd::{Operation, Record, RefReq};
+use argus::epd::Record;
 use argus::game::{self};
 use argus::link::{Frame, Framer};
 use argus::record::pgn_read::{PgnText, read_pgn_games};
-use argus::referee::{ClientId, Command, Input, Output, Referee, Settings, Verdict};
 use shakmaty::{Chess, Position};
 
 fn cases() -> u64 {
@@ -189,198 +190,6 @@ fn framer_takes_any_chunks() {
             pushed
         },
     );
-}
-
-/// One step of a session fed to the core.
-#[derive(Debug, Clone)]
-enum Step {
-    /// A good reply from client `c` in the current position, move `k`,
-    /// then damaged `damage` times.
-    Reply(ClientId, usize, usize),
-    /// A corpus record, damaged.
-    Noise(ClientId, Vec<u8>),
-    SignOn(ClientId),
-    Dropped(ClientId),
-    Lost(ClientId),
-    Back(ClientId),
-    Timer,
-    Supervisor(Command),
-}
-
-fn step(rng: &mut fastrand::Rng) -> Step {
-    let c = if rng.bool() { ClientId::A } else { ClientId::B };
-    match rng.u8(0..40) {
-        0..=21 => Step::Reply(
-            c,
-            rng.usize(..),
-            if rng.u8(0..4) == 0 {
-                rng.usize(1..4)
-            } else {
-                0
-            },
-        ),
-        22..=27 => Step::Noise(c, input(rng)),
-        28..=30 => Step::SignOn(c),
-        31 => Step::Dropped(c),
-        32 => Step::Lost(c),
-        33 => Step::Back(c),
-        34..=37 => Step::Timer,
-        _ => Step::Supervisor(match rng.u8(0..8) {
-            0 => Command::Pause,
-            1 => Command::Resume,
-            2 => Command::Adjudicate(Verdict::Draw),
-            3 => Command::AbortGame,
-            4 => Command::RestartClient(c),
-            5 => Command::EndSession,
-            _ => Command::Resume,
-        }),
-    }
-}
-
-fn sign_on(c: ClientId) -> String {
-    Record::new(game::fields_of(&Chess::default()))
-        .with(Operation::refreq(RefReq::SignOn))
-        .with(Operation::tcsi("", &format!("fuzz {}", c.letter())))
-        .to_canonical()
-}
-
-fn reply(r: &Referee, at: u64, k: usize) -> String {
-    let pos = r.snapshot(at).position;
-    let mut rec = Record::new(game::fields_of(&pos)).with(Operation::refreq(RefReq::Reply));
-    let moves = pos.legal_moves();
-    if !moves.is_empty() {
-        rec.set(Operation::sm(&game::san_of(&pos, &moves[k % moves.len()])));
-    }
-    rec.to_canonical()
-}
-
-/// A session: settings and steps with time gaps.
-#[derive(Debug)]
-struct Session {
-    games: u32,
-    seed: u64,
-    steps: Vec<(u64, Step)>,
-}
-
-fn session(rng: &mut fastrand::Rng) -> Session {
-    Session {
-        games: rng.u32(1..4),
-        seed: rng.u64(..),
-        steps: (0..rng.usize(1..300))
-            .map(|_| {
-                let dt = match rng.u8(0..4) {
-                    0 => 0,
-                    1 => rng.u64(0..50),
-                    2 => rng.u64(0..5_000),
-                    _ => rng.u64(0..100_000),
-                };
-                (dt, step(rng))
-            })
-            .collect(),
-    }
-}
-
-fn line(from: ClientId, text: String) -> Input {
-    Input::Line {
-        from,
-        wire_bytes: text.len() + 2,
-        text,
-    }
-}
-
-/// Feeds one session to a fresh core; returns the number of inputs.
-fn drive(s: &Session) -> u64 {
-    let mut r = Referee::new(Settings {
-        games: s.games,
-        ..Settings::default()
-    });
-    let mut rng = fastrand::Rng::with_seed(s.seed);
-    // Clients that check their lines (Acrc): their lines are checked
-    // before any damage, so damaged checked lines reach the core too.
-    let checks = [rng.bool(), rng.bool()];
-    let checked = |c: &ClientId, mut text: String| {
-        if checks[c.index()] {
-            line_check::append(&mut text);
-        }
-        text
-    };
-    let mut now = 0u64;
-    let mut inputs = 0u64;
-    let mut pending: Vec<(ClientId, u64)> = Vec::new();
-    let mut feed = |r: &mut Referee, input: Input, at: u64, pending: &mut Vec<(ClientId, u64)>| {
-        inputs += 1;
-        for o in r.handle(input, at) {
-            if let Output::Send { to, seq, text } = o {
-                assert!(Record::parse(&text).is_ok(), "argus sent {text:?}");
-                if pending.len() < 64 {
-                    pending.push((to, seq));
-                }
-            }
-        }
-    };
-    // Both clients sign on first, most of the time.
-    if rng.u8(0..4) != 0 {
-        for c in [ClientId::A, ClientId::B] {
-            feed(&mut r, line(c, checked(&c, sign_on(c))), 0, &mut pending);
-        }
-    }
-    for (dt, st) in &s.steps {
-        now += dt;
-        // Records leave the port in order, a little later.
-        for (to, seq) in std::mem::take(&mut pending) {
-            feed(&mut r, Input::Sent { to, seq }, now, &mut pending);
-        }
-        let input = match st {
-            Step::Reply(c, k, damage) => {
-                let good = checked(c, reply(&r, now, *k));
-                if *damage == 0 {
-                    line(*c, good)
-                } else {
-                    let mut b = good.into_bytes();
-                    for _ in 0..*damage {
-                        b = mutate(&mut rng, &b);
-                    }
-                    line(*c, String::from_utf8_lossy(&b).into_owned())
-                }
-            }
-            Step::Noise(c, b) => line(*c, String::from_utf8_lossy(b).into_owned()),
-            Step::SignOn(c) => line(*c, checked(c, sign_on(*c))),
-            Step::Dropped(c) => Input::Dropped {
-                from: *c,
-                reason: "bad bytes".into(),
-            },
-            Step::Lost(c) => Input::LinkLost {
-                client: *c,
-                reason: "pulled".into(),
-            },
-            Step::Back(c) => Input::LinkBack { client: *c },
-            Step::Timer => {
-                if let Some(d) = r.next_deadline() {
-                    now = now.max(d);
-                }
-                Input::Timer
-            }
-            Step::Supervisor(cmd) => Input::Supervisor(*cmd),
-        };
-        feed(&mut r, input, now, &mut pending);
-        let snap = r.snapshot(now);
-        assert!(
-            snap.events.len() <= 1_000,
-            "{} events kept",
-            snap.events.len()
-        );
-        assert!(snap.sans.len() <= 2_000, "{} moves", snap.sans.len());
-        if r.is_over() {
-            break;
-        }
-    }
-    inputs
-}
-
-#[test]
-fn referee_core_takes_any_inputs() {
-    // A case is a session of up to 300 inputs; the inputs are counted.
-    fuzz("referee", session, drive);
 }
 
 /// ChessBase games with variations, comments, NAGs, a starting position.

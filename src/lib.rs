@@ -12,7 +12,7 @@
 //! * [`link`]: serial ports, the line framer, reader and writer threads.
 //! * [`stats`]: match statistics: Elo with its error, LOS, pentanomial counts, SPRT.
 //! * [`tournament`]: the tournament core: schedule, boards, standings, report, journal.
-//! * [`mix`]: stable 64-bit mixing (SplitMix64) for seeded, repeatable choices.
+//! * [`splitmix`]: stable 64-bit mixing (SplitMix64) for seeded, repeatable choices.
 //! * [`display`]: the ratatui board view.
 //! * [`client`]: the reference client and its movers.
 //! * [`web`]: the audience's read-only web view (`--http`), an edge.
@@ -24,13 +24,13 @@ pub mod client;
 pub mod clock;
 pub mod display;
 pub mod epd;
+pub mod epd_kit;
 pub mod game;
 pub mod journal;
-pub mod kit;
 pub mod link;
-pub mod mix;
 pub mod record;
 pub mod referee;
+pub mod splitmix;
 pub mod stats;
 pub mod text;
 pub mod tournament;

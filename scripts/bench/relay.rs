@@ -44,8 +44,8 @@ use std::time::{Duration, Instant};
 use argus::app::audience::Audience;
 use argus::app::client;
 use argus::app::options::WebOptions;
-use argus::app::output::{Outputs, RelayTiming};
 use argus::app::session::{self, Session, View};
+use argus::app::writers::{RelayTiming, Writers};
 use argus::client::{ClientProtocol, Mover, MoverKind};
 use argus::link::{Link, PortSettings, VirtualCable};
 use argus::referee::{ByClient, ClientId, Referee, Settings};
@@ -71,8 +71,8 @@ fn main() -> ExitCode {
         }
     };
     let outputs = match &options.files {
-        None => Outputs::none(false),
-        Some(dir) => match Outputs::open(
+        None => Writers::none(false),
+        Some(dir) => match Writers::open(
             dir,
             Some(dir.join("relay.pgn")),
             options.live_pgn.then(|| dir.join("live.pgn")),
@@ -183,7 +183,7 @@ impl Options {
 /// With `viewers`, starts the web server on a loopback port and that many
 /// viewers of its stream, each reading as fast as states come (they end
 /// with the process).
-fn with_viewers(outputs: Outputs, viewers: usize) -> Result<Outputs, String> {
+fn with_viewers(outputs: Writers, viewers: usize) -> Result<Writers, String> {
     if viewers == 0 {
         return Ok(outputs);
     }
@@ -207,7 +207,7 @@ fn with_viewers(outputs: Outputs, viewers: usize) -> Result<Outputs, String> {
 }
 
 /// Plays until `plies` moves were relayed; returns their timings.
-fn run(plies: usize, think: Duration, outputs: Outputs) -> Result<Vec<RelayTiming>, String> {
+fn run(plies: usize, think: Duration, outputs: Writers) -> Result<Vec<RelayTiming>, String> {
     let cables = [VirtualCable::new()?, VirtualCable::new()?];
     let port_settings = PortSettings::default();
     let epoch = Instant::now();

@@ -26,8 +26,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use argus::app::links::{NetOptions, open_links};
-use argus::app::output::Outputs;
 use argus::app::session::{self, Session, View};
+use argus::app::writers::Writers;
 use argus::client::{Action, ClientProtocol, Mover, MoverKind};
 use argus::link::{Connector, Endpoint, Link, LinkEventKind, PortSettings};
 use argus::referee::{ByClient, Referee, Settings};
@@ -162,7 +162,7 @@ fn argus_hops(plies: usize) -> Result<Vec<u64>, String> {
         link_events: rx,
         line_views: ByClient::new("TCP".into(), "TCP".into()),
         epoch,
-        outputs: Outputs::none(false),
+        outputs: Writers::none(false),
         view: View::Headless,
         ctrl_c: stop_rx,
         resumed_at: None,

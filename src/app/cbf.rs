@@ -15,7 +15,7 @@ use clap::Subcommand;
 use crate::chessbase::CbGame;
 use crate::chessbase::pgn::{from_pgn, to_tree};
 use crate::chessbase::record::encode_record;
-use crate::kit::{EXIT_BAD_RECORDS, EXIT_ERROR, EXIT_OK, STDIO};
+use crate::epd_kit::{EXIT_BAD_RECORDS, EXIT_ERROR, EXIT_OK, STDIO};
 use crate::record::cbf_files::{BaseWriter, open_base, sibling};
 use crate::record::durable::AtomicFile;
 use crate::record::pgn_read::PgnReader;

@@ -8,14 +8,14 @@ use crate::app::audience::Audience;
 use crate::app::client;
 use crate::app::logging;
 use crate::app::options::DemoArgs;
-use crate::app::output::Outputs;
 use crate::app::session::{self, Session, View};
 use crate::app::signals;
+use crate::app::writers::Writers;
 use crate::app::{Ending, Failure, Outcome};
 use crate::client::{ClientProtocol, Mover, MoverKind};
 use crate::clock::{LineSettings, parse_friendly};
 use crate::link::{PortSettings, VirtualCable};
-use crate::record::civil::pgn_date;
+use crate::record::timestamp::pgn_date;
 use crate::referee::{ByClient, Referee, Settings};
 
 /// Line settings for the wire-time credit that give no credit (baud 0):
@@ -56,7 +56,7 @@ pub fn run(args: DemoArgs) -> Outcome {
     ];
     let port_settings = PortSettings::default();
     let audience = Audience::start(&args.web).map_err(Failure::usage)?;
-    let outputs = Outputs::open(&log_dir, args.pgn.clone(), None, args.headless)
+    let outputs = Writers::open(&log_dir, args.pgn.clone(), None, args.headless)
         .map_err(Failure::failed)?
         .with_audience(audience);
     let epoch = Instant::now();

@@ -9,9 +9,9 @@ use crate::app::options::EngineOptions;
 use crate::client::engine::Protocol;
 use crate::client::engine::analysis::{Search, SearchLimit};
 use crate::epd::Record;
+use crate::epd_kit;
+use crate::epd_kit::verbs::{EngineWorker, RunFiles, Verb};
 use crate::game;
-use crate::kit;
-use crate::kit::verbs::{EngineWorker, RunFiles, Verb};
 
 /// The options every engine verb takes.
 #[derive(Debug, Clone, Args)]
@@ -104,13 +104,13 @@ impl EngineRun {
             (Ok(Some(s)), Ok(search)) => (s, search),
             (Err(e), _) | (_, Err(e)) => {
                 eprintln!("argus epd: {e}");
-                return kit::EXIT_ERROR;
+                return epd_kit::EXIT_ERROR;
             }
-            (Ok(None), _) => return kit::EXIT_ERROR,
+            (Ok(None), _) => return epd_kit::EXIT_ERROR,
         };
         if self.concurrency == 0 {
             eprintln!("argus epd: --concurrency must be at least 1");
-            return kit::EXIT_ERROR;
+            return epd_kit::EXIT_ERROR;
         }
         let files = RunFiles {
             input: self.input.clone(),
@@ -134,10 +134,10 @@ impl EngineRun {
             Ok(d) => d.quit(),
             Err(f) => {
                 eprintln!("argus epd: {f}");
-                return kit::EXIT_ERROR;
+                return epd_kit::EXIT_ERROR;
             }
         }
-        kit::verbs::run_verb(
+        epd_kit::verbs::run_verb(
             &files,
             &|| Box::new(EngineWorker::new(settings.clone(), verb, search)),
             stop,
@@ -273,22 +273,22 @@ pub fn check_position(record: &Record) -> Result<(), String> {
 /// Runs `argus epd VERB`; returns the exit status.
 pub fn main(verb: EpdVerb) -> u8 {
     match verb {
-        EpdVerb::Check { files } => kit::run_check(&files, &check_position),
+        EpdVerb::Check { files } => epd_kit::run_check(&files, &check_position),
         EpdVerb::Normalize { input, output } => {
-            kit::run_normalize(&input, output.as_deref(), &check_position)
+            epd_kit::run_normalize(&input, output.as_deref(), &check_position)
         }
         EpdVerb::Purge {
             opcode,
             input,
             output,
-        } => kit::run_purge(&opcode, &input, output.as_deref()),
-        EpdVerb::Report { files, html } => kit::report::run_report(&files, html.as_deref()),
+        } => epd_kit::run_purge(&opcode, &input, output.as_deref()),
+        EpdVerb::Report { files, html } => epd_kit::report::run_report(&files, html.as_deref()),
         EpdVerb::Analyse(run) => run.run(Verb::Analyse),
         EpdVerb::Solve(run) => run.run(Verb::Solve),
         EpdVerb::Mate { run, moves, upto } => {
             if moves == 0 {
                 eprintln!("argus epd: --moves must be at least 1");
-                return kit::EXIT_ERROR;
+                return epd_kit::EXIT_ERROR;
             }
             run.run(Verb::Mate { moves, upto })
         }

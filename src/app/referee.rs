@@ -10,14 +10,14 @@ use crate::app::audience::Audience;
 use crate::app::links::{self, line_of, line_view};
 use crate::app::logging;
 use crate::app::options::{OutputOptions, RefereeArgs, plan};
-use crate::app::output::Outputs;
 use crate::app::session::{self, Session, View};
 use crate::app::signals;
 use crate::app::start::LogDir;
+use crate::app::writers::Writers;
 use crate::app::{Failure, Outcome};
 use crate::journal::feed::Feed;
 use crate::journal::{Header, JournalWriter, OutputSettings, new_session_id};
-use crate::record::civil::pgn_date;
+use crate::record::timestamp::pgn_date;
 use crate::referee::{ByClient, ClientId, Referee};
 
 /// Runs `argus referee`: how the session ended, or why it could not
@@ -115,13 +115,13 @@ pub fn start_files(
     headless: bool,
     journal: &Path,
     open_journal: impl FnOnce(&Path) -> Result<JournalWriter, String>,
-) -> Result<(Outputs, Option<Feed>), String> {
+) -> Result<(Writers, Option<Feed>), String> {
     let log = dir.path().join("argus.log");
     dir.note(&log);
     logging::init(dir.path(), "argus.log", headless)?;
     let transcript = dir.path().join("transcript.log");
     dir.note(&transcript);
-    let mut outputs = Outputs::open(
+    let mut outputs = Writers::open(
         dir.path(),
         output.pgn.clone(),
         output.live_pgn.clone(),

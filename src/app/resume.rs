@@ -15,11 +15,11 @@ use log::{info, warn};
 use crate::app::audience::Audience;
 use crate::app::links::{self, line_view};
 use crate::app::options::{LineOptions, OutputOptions, ResumeArgs};
-use crate::app::output::Outputs;
 use crate::app::referee::{close_feed, start_files, unix_ms_now};
 use crate::app::session::{self, Session, View};
 use crate::app::signals;
 use crate::app::start::LogDir;
+use crate::app::writers::Writers;
 use crate::app::{Failure, Outcome};
 use crate::journal::replay::Replay;
 use crate::journal::{self, Entry, JournalWriter, OutputSettings};
@@ -154,7 +154,7 @@ fn is_tournament_journal(path: &std::path::Path) -> bool {
 
 /// Writes the games that ended before the crash but never reached the PGN
 /// file (one found at the file's end is only marked as saved).
-pub(crate) fn save_unsaved(replay: &Replay, outputs: &mut Outputs) {
+pub(crate) fn save_unsaved(replay: &Replay, outputs: &mut Writers) {
     let unsaved: Vec<_> = replay.unsaved().map(|(n, g)| (*n, g.clone())).collect();
     for (number, game) in unsaved {
         if outputs.pgn_ends_with(&game) {

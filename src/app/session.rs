@@ -9,9 +9,9 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, after, never, select, unbounded};
 use log::{info, warn};
 
-use crate::app::output::{Outputs, wants_checkpoint};
 use crate::app::signals::Stop;
 use crate::app::syzygy::Syzygy;
+use crate::app::writers::{Writers, wants_checkpoint};
 use crate::app::{Ending, Failure, Outcome};
 use crate::display::{InputEvent, InputThread, LinkView, Role, TerminalGuard, Ui, next_redraw_in};
 use crate::link::{Link, LinkEvent, LinkEventKind, OpenError, PortSettings, SendError};
@@ -113,7 +113,7 @@ pub struct Session {
     pub line_views: ByClient<String>,
     /// The instant the links count their times from.
     pub epoch: Instant,
-    pub outputs: Outputs,
+    pub outputs: Writers,
     pub view: View,
     /// A message here ends the session cleanly (Ctrl-C, SIGTERM, SIGHUP).
     pub ctrl_c: Receiver<Stop>,
@@ -354,7 +354,7 @@ pub(crate) struct Edges<'a> {
 
 /// Opens the endgame tables the settings name, if any. A resumed match
 /// whose tables are gone goes on without them, and says so.
-pub(crate) fn open_tables(dirs: Option<&str>, outputs: &mut Outputs) -> Option<Syzygy> {
+pub(crate) fn open_tables(dirs: Option<&str>, outputs: &mut Writers) -> Option<Syzygy> {
     match Syzygy::open(dirs?) {
         Ok(t) => {
             info!(
@@ -395,7 +395,7 @@ pub(crate) fn hand_to_core(
     core: &mut Referee,
     edges: Edges,
     books: &mut ByClient<PortBook>,
-    outputs: &mut Outputs,
+    outputs: &mut Writers,
 ) -> bool {
     hand_to_core_seeing(input, at, core, edges, books, outputs, &mut |_| {})
 }
@@ -408,7 +408,7 @@ pub(crate) fn hand_to_core_seeing(
     core: &mut Referee,
     edges: Edges,
     books: &mut ByClient<PortBook>,
-    outputs: &mut Outputs,
+    outputs: &mut Writers,
     seen: &mut dyn FnMut(&Event),
 ) -> bool {
     // A record the link refuses is an input too (the core must not wait
@@ -493,7 +493,7 @@ fn send_unit(
     unit: Vec<(u64, String)>,
     links: &dyn Wires,
     books: &mut ByClient<PortBook>,
-    outputs: &mut Outputs,
+    outputs: &mut Writers,
     at: u64,
 ) -> Option<u64> {
     let first = unit.first().map(|(seq, _)| *seq);
@@ -517,7 +517,7 @@ fn send_unit(
 pub(crate) fn link_input(
     ev: LinkEvent<ClientId>,
     books: &mut ByClient<PortBook>,
-    outputs: &mut Outputs,
+    outputs: &mut Writers,
     now: u64,
 ) -> Option<(Input, u64)> {
     let id = ev.id;
@@ -627,7 +627,7 @@ fn relayed_move(outs: &[Output], from: ClientId) -> Option<(ClientId, u64)> {
 /// Carries out one event of the core (records go out through
 /// [`send_unit`]): its words to the transcript, the log and headless
 /// output, then what it changes on disk.
-fn carry_out(o: Output, core: &Referee, outputs: &mut Outputs, at: u64) {
+fn carry_out(o: Output, core: &Referee, outputs: &mut Writers, at: u64) {
     let Output::Event(event) = o else { return };
     outputs.event(&event, at);
     match event {

@@ -8,7 +8,7 @@
 //! referee crashed, and the restarted referee asks again) plays the same
 //! move, and a match replays exactly for the same seeds.
 
-use crate::mix::splitmix64;
+use crate::splitmix::splitmix64;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, EnPassantMode, Move, Position, Role};
 

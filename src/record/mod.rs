@@ -12,7 +12,6 @@
 //! or will check them.
 
 pub mod cbf_files;
-pub mod civil;
 pub mod durable;
 pub mod escape;
 mod lines;
@@ -21,4 +20,5 @@ pub mod openings;
 pub mod pgn;
 pub mod pgn_read;
 pub mod pgn_tree;
+pub mod timestamp;
 pub mod transcript;

@@ -1,6 +1,6 @@
 //! Which opening each game of a match plays, and with which colours.
 
-use crate::mix::{splitmix64, splitmix64_step};
+use crate::splitmix::{splitmix64, splitmix64_step};
 
 /// The opening of each of `games` games, as `(opening index, second game)`.
 ///

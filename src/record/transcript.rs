@@ -25,9 +25,9 @@ use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
-use super::civil::format_utc;
 pub use super::escape::unescape;
 use super::escape::{escape_bytes, escape_field};
+use super::timestamp::format_utc;
 
 /// Which way the bytes of a transcript line went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

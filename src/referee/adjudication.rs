@@ -6,20 +6,25 @@
 //!
 //! The evaluation rules are cutechess-cli's (`-draw`, `-resign`; its
 //! `GameAdjudicator`): counters of consecutive moves whose score passes a
-//! threshold, reset by a move that does not.
+//! threshold, reset by a move that does not. What a rule decided is an
+//! [`Adjudged`], a value; `referee::words` says it.
 
 use std::fmt;
 use std::str::FromStr;
 
+use serde::Serialize;
 use shakmaty::Color;
+
+use crate::referee::event::color_str;
+use crate::referee::io::GameResult;
 
 /// `--max-moves N` (as cutechess-cli's `-maxmoves`): once `N` full moves of
 /// the game have been played (opening moves included), the game is a draw.
-/// Returns the reason when the limit is reached.
-pub fn max_moves_reached(plies: usize, max_moves: Option<u32>) -> Option<String> {
+/// Returns the adjudication when the limit is reached.
+pub fn max_moves_reached(plies: usize, max_moves: Option<u32>) -> Option<Adjudged> {
     let n = max_moves?;
     let limit = usize::try_from(n).ok()?.checked_mul(2)?;
-    (plies >= limit).then(|| format!("draw by adjudication: {} played (--max-moves)", moves(n)))
+    (plies >= limit).then_some(Adjudged::MaxMoves { moves: n })
 }
 
 /// `--draw-adjudication movenumber=M movecount=N score=S`: a draw once at
@@ -46,12 +51,37 @@ pub struct ResignRule {
     pub two_sided: bool,
 }
 
-/// What an adjudication rule decided, with the reason (for the PGN, the
-/// transcript and the log).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Which adjudication rule ended a game and what it found: the data of
+/// the reason the PGN, the transcript and the log give
+/// (`referee::words` says it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "rule", rename_all = "snake_case")]
 pub enum Adjudged {
-    Draw(String),
-    Win(Color, String),
+    /// `--max-moves`: `moves` full moves were played; a draw.
+    MaxMoves { moves: u32 },
+    /// `--draw-adjudication`: both scores stayed within `score`
+    /// centipawns of zero for `moves` moves each; a draw.
+    Draw { score: u32, moves: u32 },
+    /// `--resign-adjudication`: the loser's score stayed at or below
+    /// `-score` for `moves` moves of its own (and, `two_sided`, the
+    /// winner's at or above `score`); `winner` wins.
+    Resign {
+        #[serde(serialize_with = "color_str")]
+        winner: Color,
+        score: u32,
+        moves: u32,
+        two_sided: bool,
+    },
+}
+
+impl Adjudged {
+    /// The game's result.
+    pub fn result(&self) -> GameResult {
+        match *self {
+            Adjudged::MaxMoves { .. } | Adjudged::Draw { .. } => GameResult::Draw,
+            Adjudged::Resign { winner, .. } => GameResult::Win(winner),
+        }
+    }
 }
 
 /// A move as the evaluation rules see it.
@@ -115,12 +145,10 @@ impl Counters {
             let full_moves = m.plies / 2;
             let moves_in = usize::try_from(rule.move_number).unwrap_or(usize::MAX);
             if full_moves >= moves_in && u64::from(self.draw) >= u64::from(rule.move_count) * 2 {
-                return Some(Adjudged::Draw(format!(
-                    "draw by adjudication: both scores within {} cp of 0 for {} \
-                     (--draw-adjudication)",
-                    rule.score,
-                    moves(rule.move_count)
-                )));
+                return Some(Adjudged::Draw {
+                    score: rule.score,
+                    moves: rule.move_count,
+                });
             }
         }
         if let Some(rule) = resign {
@@ -131,28 +159,15 @@ impl Counters {
             if self.losing[me] >= rule.move_count
                 && (!rule.two_sided || self.winning[other] >= rule.move_count)
             {
-                let (winner, loser) = (color_name(!m.mover), color_name(m.mover));
-                let mut why = format!(
-                    "{winner} wins by adjudication: {loser}'s score at or below -{} cp \
-                     for {}",
-                    rule.score,
-                    moves(rule.move_count)
-                );
-                if rule.two_sided {
-                    why.push_str(&format!(" and {winner}'s at or above +{}", rule.score));
-                }
-                why.push_str(" (--resign-adjudication)");
-                return Some(Adjudged::Win(!m.mover, why));
+                return Some(Adjudged::Resign {
+                    winner: !m.mover,
+                    score: rule.score,
+                    moves: rule.move_count,
+                    two_sided: rule.two_sided,
+                });
             }
         }
         None
-    }
-}
-
-fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "White",
-        Color::Black => "Black",
     }
 }
 
@@ -165,15 +180,6 @@ fn fields(s: &str) -> impl Iterator<Item = (&str, Option<&str>)> {
             Some((k, v)) => (k, Some(v)),
             None => (f, None),
         })
-}
-
-/// "1 move", "2 moves".
-fn moves(n: u32) -> String {
-    if n == 1 {
-        "1 move".into()
-    } else {
-        format!("{n} moves")
-    }
 }
 
 /// The value of `key`, a whole number from `min` on.
@@ -277,10 +283,17 @@ mod tests {
         assert_eq!(max_moves_reached(500, None), None);
         assert_eq!(max_moves_reached(19, Some(10)), None);
         let r = max_moves_reached(20, Some(10)).unwrap();
-        assert_eq!(r, "draw by adjudication: 10 moves played (--max-moves)");
+        assert_eq!(r, Adjudged::MaxMoves { moves: 10 });
+        assert_eq!(
+            r.to_string(),
+            "draw by adjudication: 10 moves played (--max-moves)"
+        );
         assert!(max_moves_reached(usize::MAX, Some(u32::MAX)).is_some());
         let one = max_moves_reached(2, Some(1)).unwrap();
-        assert_eq!(one, "draw by adjudication: 1 move played (--max-moves)");
+        assert_eq!(
+            one.to_string(),
+            "draw by adjudication: 1 move played (--max-moves)"
+        );
     }
 
     /// Feeds moves alternately from White, each `(ce, irreversible)`,
@@ -329,9 +342,17 @@ mod tests {
         let moves = vec![quiet(5); 40];
         let (ply, a) = feed(Some(DRAW), None, 0, &moves).unwrap();
         assert_eq!(ply, 20, "move 10 is reached at ply 20");
-        assert!(
-            matches!(a, Adjudged::Draw(ref r) if r.contains("within 10 cp")),
-            "{a:?}"
+        assert_eq!(
+            a,
+            Adjudged::Draw {
+                score: 10,
+                moves: 3
+            }
+        );
+        assert_eq!(
+            a.to_string(),
+            "draw by adjudication: both scores within 10 cp of 0 for 3 moves \
+             (--draw-adjudication)"
         );
         // After 30 opening plies: six plies within the score are enough.
         let (ply, _) = feed(Some(DRAW), None, 30, &moves).unwrap();
@@ -378,12 +399,9 @@ mod tests {
         ];
         let (ply, a) = feed(None, Some(RESIGN), 0, &moves).unwrap();
         assert_eq!(ply, 6);
-        let Adjudged::Win(winner, why) = a else {
-            panic!("{a:?}")
-        };
-        assert_eq!(winner, Color::White);
+        assert_eq!(a.result(), GameResult::Win(Color::White));
         assert_eq!(
-            why,
+            a.to_string(),
             "White wins by adjudication: Black's score at or below -400 cp for 3 moves \
              (--resign-adjudication)"
         );
@@ -416,9 +434,11 @@ mod tests {
         }
         let (ply, a) = feed(None, Some(rule), 0, &moves).unwrap();
         assert_eq!(ply, 8);
-        assert!(
-            matches!(a, Adjudged::Win(Color::White, ref r) if r.contains("White's at or above +400")),
-            "{a:?}"
+        assert_eq!(a.result(), GameResult::Win(Color::White));
+        assert_eq!(
+            a.to_string(),
+            "White wins by adjudication: Black's score at or below -400 cp for 3 moves \
+             and White's at or above +400 (--resign-adjudication)"
         );
     }
 

@@ -3,6 +3,8 @@
 //! reply into a [`MoveEval`] for the PGN and the adjudication rules. A bad
 //! operand is left out and said, never a reason to refuse the move.
 
+use serde::Serialize;
+
 use crate::epd::Record;
 use crate::record::pgn::MoveEval;
 
@@ -11,19 +13,37 @@ const PV_LIMIT: usize = 24;
 /// `ce -32768` says the position is illegal (spec 6.7): no evaluation.
 const ILLEGAL_POSITION_CE: i32 = -32768;
 
+/// What was wrong with an operation of a reply's evaluation, and what was
+/// left out for it (the move stands); `error` is the EPD reader's.
+/// `referee::words` says it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "bad", rename_all = "snake_case")]
+pub enum BadEval {
+    /// `ce -32768`: the client says the position is illegal; no evaluation.
+    IllegalPosition,
+    /// `ce` could not be read: no evaluation kept.
+    Ce { error: String },
+    /// `acd` could not be read: the depth left out.
+    Depth { error: String },
+    /// `acn` could not be read: the node count left out.
+    Nodes { error: String },
+}
+
 /// The evaluation in `record`, a reply whose move took `time_ms`, and what
-/// was wrong with its operations (one sentence each, for a notice).
-/// Without a usable `ce` there is no evaluation.
-pub fn read_eval(record: &Record, time_ms: u64) -> (Option<MoveEval>, Vec<String>) {
+/// was wrong with its operations (one each, for a notice). Without a
+/// usable `ce` there is no evaluation.
+pub fn read_eval(record: &Record, time_ms: u64) -> (Option<MoveEval>, Vec<BadEval>) {
     let mut problems = Vec::new();
     let ce = match record.ce() {
         Ok(Some(ILLEGAL_POSITION_CE)) => {
-            problems.push("ce -32768 (an illegal position) is no evaluation".to_string());
+            problems.push(BadEval::IllegalPosition);
             None
         }
         Ok(ce) => ce,
         Err(e) => {
-            problems.push(format!("{e}; no evaluation kept"));
+            problems.push(BadEval::Ce {
+                error: e.to_string(),
+            });
             None
         }
     };
@@ -31,11 +51,15 @@ pub fn read_eval(record: &Record, time_ms: u64) -> (Option<MoveEval>, Vec<String
         return (None, problems);
     };
     let depth = record.acd().unwrap_or_else(|e| {
-        problems.push(format!("{e}; the depth left out"));
+        problems.push(BadEval::Depth {
+            error: e.to_string(),
+        });
         None
     });
     let nodes = record.acn().unwrap_or_else(|e| {
-        problems.push(format!("{e}; the node count left out"));
+        problems.push(BadEval::Nodes {
+            error: e.to_string(),
+        });
         None
     });
     let pv = record
@@ -59,7 +83,7 @@ pub fn read_eval(record: &Record, time_ms: u64) -> (Option<MoveEval>, Vec<String
 mod tests {
     use super::*;
 
-    fn read(text: &str) -> (Option<MoveEval>, Vec<String>) {
+    fn read(text: &str) -> (Option<MoveEval>, Vec<BadEval>) {
         let rec = Record::parse(text).unwrap();
         read_eval(&rec, 500)
     }
@@ -87,8 +111,19 @@ mod tests {
             let (e, problems) = read(&format!("8/8/8/8/8/8/8/K6k w - - {bad}"));
             assert_eq!(e, None, "{bad}");
             assert_eq!(problems.len(), 1, "{bad}");
-            assert!(problems[0].contains("ce"), "{problems:?}");
+            assert!(
+                matches!(problems[0], BadEval::Ce { .. } | BadEval::IllegalPosition),
+                "{problems:?}"
+            );
+            let said = problems[0].to_string();
+            assert!(said.starts_with("ce"), "{said}");
+            assert!(said.contains("no evaluation"), "{said}");
         }
+        let (_, problems) = read("8/8/8/8/8/8/8/K6k w - - ce -32768;");
+        assert_eq!(
+            problems[0].to_string(),
+            "ce -32768 (an illegal position) is no evaluation"
+        );
     }
 
     #[test]
@@ -97,8 +132,13 @@ mod tests {
         let e = e.unwrap();
         assert_eq!((e.ce, e.depth, e.nodes), (-20, None, None));
         assert_eq!(problems.len(), 2, "{problems:?}");
-        assert!(problems[0].starts_with("acd: "), "{problems:?}");
-        assert!(problems[1].starts_with("acn: "), "{problems:?}");
+        assert!(matches!(problems[0], BadEval::Depth { .. }), "{problems:?}");
+        assert!(matches!(problems[1], BadEval::Nodes { .. }), "{problems:?}");
+        let said: Vec<String> = problems.iter().map(BadEval::to_string).collect();
+        assert!(said[0].starts_with("acd: "), "{said:?}");
+        assert!(said[0].ends_with("; the depth left out"), "{said:?}");
+        assert!(said[1].starts_with("acn: "), "{said:?}");
+        assert!(said[1].ends_with("; the node count left out"), "{said:?}");
     }
 
     #[test]

@@ -13,7 +13,9 @@ use shakmaty::Color;
 
 use crate::game::{DrawClaim, SanErrorKind};
 use crate::record::pgn::PgnGame;
+use crate::referee::adjudication::Adjudged;
 use crate::referee::client::ClientId;
+use crate::referee::eval::BadEval;
 use crate::referee::io::{Command, GameResult, Termination, Verdict};
 use crate::referee::tablebase::TablebaseOutcome;
 use crate::stats::sprt::Hypothesis;
@@ -167,7 +169,7 @@ pub enum Event {
     /// Something in a reply's evaluation could not be read; the move stands.
     EvalProblem {
         client: ClientId,
-        problem: String,
+        problem: BadEval,
         san: String,
     },
     /// A reply during a pause: held and played at resume.
@@ -315,10 +317,8 @@ pub enum Ending {
         verdict: Verdict,
     },
     /// An adjudication rule of the settings (`--draw-adjudication`,
-    /// `--resign-adjudication`, `--max-moves`); the rule says why.
-    Rule {
-        why: String,
-    },
+    /// `--resign-adjudication`, `--max-moves`), with what it found.
+    Rule(Adjudged),
     /// The endgame tables' verdict (`--syzygy`) on `material`.
     Tablebase {
         material: String,
@@ -452,7 +452,7 @@ pub struct MatchSummary {
 
 /// A colour as `"white"` or `"black"` (shakmaty's `Color` has no serde
 /// without a feature this crate does not need elsewhere).
-fn color_str<S: Serializer>(c: &Color, s: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn color_str<S: Serializer>(c: &Color, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(match c {
         Color::White => "white",
         Color::Black => "black",

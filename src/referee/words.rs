@@ -13,7 +13,9 @@ use shakmaty::Color;
 
 use crate::epd::line_check;
 use crate::game::{DrawClaim, SanErrorKind};
+use crate::referee::adjudication::Adjudged;
 use crate::referee::client::ClientId;
+use crate::referee::eval::BadEval;
 use crate::referee::event::{
     AgainCause, CommandRefusal, Ending, Event, FaultOutcome, GameOver, MatchSummary, Offence,
     PauseReason, Problem, Rejection,
@@ -119,73 +121,29 @@ pub fn false_claim_comment(color: Color) -> String {
     format!("{} claimed a draw falsely", color_name(color))
 }
 
-/// The sentence, before control characters are stripped. Every event is
-/// routed here (the match is exhaustive, so a new event must be given
-/// words) to the function that says its group.
+/// The sentence, before control characters are stripped. The match is
+/// exhaustive, so a new event must be given words; the longer sentences
+/// are said by the functions below it.
 fn said(e: &Event) -> String {
     use Event::*;
     match e {
-        GameStarted { .. }
-        | MoveMade { .. }
-        | DrawOffered { .. }
-        | GameOver(_)
-        | SessionOver(_)
-        | SprtDecided { .. }
-        | WaitingForSignOn
-        | Restarted
-        | Supervisor { .. }
-        | CommandRefused { .. } => game_said(e),
-        SignedOn { .. }
-        | SignedOff { .. }
-        | ClientFault { .. }
-        | Rejected { .. }
-        | LineDropped { .. }
-        | LineIgnored { .. }
-        | LinkLost { .. }
-        | LinkBack { .. }
-        | LinkRefused { .. }
-        | SilenceResend { .. }
-        | Resync { .. } => client_said(e),
-        EchoResent { .. }
-        | AskedAgain { .. }
-        | AskedAgainAtOnce { .. }
-        | NakUnanswered { .. }
-        | FaultPaused { .. }
-        | Forfeit { .. }
-        | DrawAcceptIgnored { .. }
-        | DrawDeclined { .. }
-        | FalseClaimMateStands { .. }
-        | FalseClaimRejected { .. }
-        | EvalProblem { .. }
-        | ReplyHeld { .. } => reply_said(e),
-    }
-}
-
-/// The sentences about games, the match, the referee and the supervisor.
-fn game_said(e: &Event) -> String {
-    use Event::*;
-    match e {
+        // Games, the match, the referee and the supervisor.
         GameStarted {
             game,
             games,
             white,
             black,
-        } => {
-            format!(
-                "{}: {white} (White) vs {black} (Black)",
-                game_label(*game, *games)
-            )
-        }
+        } => format!(
+            "{}: {white} (White) vs {black} (Black)",
+            game_label(*game, *games)
+        ),
         MoveMade {
             game,
             number,
             color,
             san,
             ..
-        } => {
-            let dots = if *color == Color::White { "." } else { "..." };
-            format!("game {game}: {number}{dots} {san}")
-        }
+        } => move_made(*game, *number, *color, san),
         DrawOffered { color, san } => format!("{} offers a draw with {san}", color_name(*color)),
         GameOver(g) => game_over(g),
         SessionOver(s) => s.to_string(),
@@ -204,15 +162,7 @@ fn game_said(e: &Event) -> String {
         }
         Supervisor { command } => format!("supervisor: {command}"),
         CommandRefused { why } => why.to_string(),
-        // Routed to another group by `said`.
-        other => format!("{other:?}"),
-    }
-}
-
-/// The sentences about a client: signing on and off, its lines and its link.
-fn client_said(e: &Event) -> String {
-    use Event::*;
-    match e {
+        // A client: signing on and off, its lines and its link.
         SignedOn {
             client,
             name,
@@ -223,14 +173,7 @@ fn client_said(e: &Event) -> String {
             client,
             name,
             clock_running,
-        } => {
-            let then = if *clock_running {
-                "; its clock keeps running"
-            } else {
-                ""
-            };
-            format!("{client}: {name} signed off{then}")
-        }
+        } => signed_off(*client, name, *clock_running),
         ClientFault {
             client,
             name,
@@ -238,12 +181,10 @@ fn client_said(e: &Event) -> String {
         } => format!("{}{outcome}", client_fault(*client, name)),
         Rejected { client, why, line } => format!("{client}: rejected ({why}): {}", quote(line)),
         LineDropped { client, reason } => format!("{client}: line dropped: {reason}"),
-        LineIgnored { client, line } => {
-            format!(
-                "{client}: line after the session ended ignored: {}",
-                quote(line)
-            )
-        }
+        LineIgnored { client, line } => format!(
+            "{client}: line after the session ended ignored: {}",
+            quote(line)
+        ),
         LinkLost { client, reason } => format!("{client}: link lost: {reason}"),
         LinkBack { client } => format!("{client}: link back"),
         LinkRefused {
@@ -258,15 +199,7 @@ fn client_said(e: &Event) -> String {
         Resync { client } => {
             format!("{client}: bringing the client back in line (reset, inform, execute)")
         }
-        // Routed to another group by `said`.
-        other => format!("{other:?}"),
-    }
-}
-
-/// The sentences about a reply's troubles and what the referee did.
-fn reply_said(e: &Event) -> String {
-    use Event::*;
-    match e {
+        // A reply's troubles and what the referee did.
         EchoResent {
             client,
             diff,
@@ -282,9 +215,7 @@ fn reply_said(e: &Event) -> String {
             problem,
             resend,
             max,
-        } => {
-            format!("{client}: {problem}; asking again ({resend} of {max})")
-        }
+        } => format!("{client}: {problem}; asking again ({resend} of {max})"),
         AskedAgainAtOnce { client, cause } => format!("{client}: asking again {cause}"),
         NakUnanswered { client } => {
             format!("{client}: a record arrived damaged (Anak); nothing to send again")
@@ -312,9 +243,22 @@ fn reply_said(e: &Event) -> String {
         ReplyHeld { client } => {
             format!("{client}: reply arrived during the pause; it is held and played at resume")
         }
-        // Routed to another group by `said`.
-        other => format!("{other:?}"),
     }
+}
+
+/// `game 3: 12. Nf3` or `game 3: 12... Nf6`.
+fn move_made(game: u32, number: u32, color: Color, san: &str) -> String {
+    let dots = if color == Color::White { "." } else { "..." };
+    format!("game {game}: {number}{dots} {san}")
+}
+
+fn signed_off(client: ClientId, name: &str, clock_running: bool) -> String {
+    let then = if clock_running {
+        "; its clock keeps running"
+    } else {
+        ""
+    };
+    format!("{client}: {name} signed off{then}")
 }
 
 fn signed_on(client: ClientId, name: &str, again: bool, line_check: bool) -> String {
@@ -431,11 +375,71 @@ impl fmt::Display for Ending {
                 Verdict::BlackWins => "Black wins by adjudication",
                 Verdict::Draw => "drawn by adjudication",
             }),
-            Ending::Rule { why } => f.write_str(why),
+            Ending::Rule(rule) => rule.fmt(f),
             Ending::Tablebase { material, outcome } => tablebase(f, material, *outcome),
             Ending::Aborted => f.write_str("aborted by the supervisor"),
             Ending::SessionEnded => f.write_str("the session was ended by the supervisor"),
         }
+    }
+}
+
+impl fmt::Display for Adjudged {
+    /// Why an adjudication rule ended the game, and which option set it:
+    /// `draw by adjudication: 80 moves played (--max-moves)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Adjudged::MaxMoves { moves } => write!(
+                f,
+                "draw by adjudication: {} played (--max-moves)",
+                moves_said(moves)
+            ),
+            Adjudged::Draw { score, moves } => write!(
+                f,
+                "draw by adjudication: both scores within {score} cp of 0 for {} \
+                 (--draw-adjudication)",
+                moves_said(moves)
+            ),
+            Adjudged::Resign {
+                winner,
+                score,
+                moves,
+                two_sided,
+            } => {
+                let (w, l) = (color_name(winner), color_name(!winner));
+                write!(
+                    f,
+                    "{w} wins by adjudication: {l}'s score at or below -{score} cp for {}",
+                    moves_said(moves)
+                )?;
+                if two_sided {
+                    write!(f, " and {w}'s at or above +{score}")?;
+                }
+                f.write_str(" (--resign-adjudication)")
+            }
+        }
+    }
+}
+
+impl fmt::Display for BadEval {
+    /// What was wrong and what was left out: `acd: ...; the depth left out`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BadEval::IllegalPosition => {
+                f.write_str("ce -32768 (an illegal position) is no evaluation")
+            }
+            BadEval::Ce { error } => write!(f, "{error}; no evaluation kept"),
+            BadEval::Depth { error } => write!(f, "{error}; the depth left out"),
+            BadEval::Nodes { error } => write!(f, "{error}; the node count left out"),
+        }
+    }
+}
+
+/// "1 move", "2 moves".
+fn moves_said(n: u32) -> String {
+    if n == 1 {
+        "1 move".into()
+    } else {
+        format!("{n} moves")
     }
 }
 
@@ -787,6 +791,24 @@ mod tests {
             serde_json::json!({
                 "event": "supervisor",
                 "command": { "command": "restart_client", "arg": "B" },
+            })
+        );
+        // An adjudication says which rule and what it found.
+        let rule = over(Ending::Rule(Adjudged::Resign {
+            winner: Color::White,
+            score: 400,
+            moves: 3,
+            two_sided: true,
+        }));
+        assert_eq!(
+            serde_json::to_value(&rule).unwrap()["ending"],
+            serde_json::json!({
+                "ending": "rule",
+                "rule": "resign",
+                "winner": "white",
+                "score": 400,
+                "moves": 3,
+                "two_sided": true,
             })
         );
         // Client strings are data, kept as they came.

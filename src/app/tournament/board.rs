@@ -9,11 +9,11 @@ use std::path::{Path, PathBuf};
 
 use shakmaty::{ByColor, Color};
 
-use crate::app::output::Outputs;
 use crate::app::referee::unix_ms_now;
 use crate::app::resume::save_unsaved;
 use crate::app::session::{Edges, PortBook, Wires, hand_to_core_seeing, link_input};
 use crate::app::syzygy::Syzygy;
+use crate::app::writers::Writers;
 use crate::clock::LineSettings;
 use crate::display::LinkView;
 use crate::journal::{Entry, Header, JournalWriter, OutputSettings, new_session_id};
@@ -62,7 +62,7 @@ pub struct Board {
     /// White is client A, Black client B.
     pub seats: ByClient<PlayerId>,
     pub core: Referee,
-    outputs: Outputs,
+    outputs: Writers,
     books: ByClient<PortBook>,
     /// The game's end, until the tournament is told.
     over: Option<GameOver>,
@@ -100,7 +100,7 @@ impl Board {
             "{} (game {}, {} - {})",
             setup.board, g.number, setup.names.a, setup.names.b
         );
-        let outputs = Outputs::open(&dir, setup.pgn.clone(), None, false)?.with_label(&label);
+        let outputs = Writers::open(&dir, setup.pgn.clone(), None, false)?.with_label(&label);
         let journal = dir.join("journal.log");
         let header = Header {
             session: new_session_id(),
@@ -160,7 +160,7 @@ impl Board {
             names.a.as_deref().unwrap_or("A"),
             names.b.as_deref().unwrap_or("B")
         );
-        let mut outputs = Outputs::open(&dir, pgn, None, false)?.with_label(&label);
+        let mut outputs = Writers::open(&dir, pgn, None, false)?.with_label(&label);
         let writer = JournalWriter::append(&path, loaded.valid_len, loaded.chain, loaded.lines)
             .map_err(|e| format!("cannot go on with the journal {}: {e}", path.display()))?;
         outputs.set_journal(writer);

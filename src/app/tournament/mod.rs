@@ -21,7 +21,7 @@ use crate::app::tournament::board::Board;
 use crate::app::tournament::director::Director;
 use crate::app::tournament::players::{Field, Net};
 use crate::app::{Failure, Outcome, logging};
-use crate::record::civil::pgn_date;
+use crate::record::timestamp::pgn_date;
 use crate::record::transcript::Transcript;
 use crate::tournament::journal::{self as tjournal, Header, TournamentWriter};
 use crate::tournament::{GameState, Settings, Tournament};

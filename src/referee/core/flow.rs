@@ -129,17 +129,14 @@ impl Referee {
         let by_eval = g
             .adjudication
             .after_move(facts, s.draw_adjudication, s.resign_adjudication);
-        let (result, reason) = match by_eval {
-            Some(adjudication::Adjudged::Draw(why)) => (GameResult::Draw, why),
-            Some(adjudication::Adjudged::Win(c, why)) => (GameResult::Win(c), why),
-            None => match adjudication::max_moves_reached(g.game.ply(), s.max_moves) {
-                Some(why) => (GameResult::Draw, why),
-                None => return false,
-            },
+        let Some(rule) =
+            by_eval.or_else(|| adjudication::max_moves_reached(g.game.ply(), s.max_moves))
+        else {
+            return false;
         };
-        g.final_comment.get_or_insert_with(|| reason.clone());
-        let why = Ending::Rule { why: reason };
-        self.end_game(result, Termination::Adjudication, why, at, out);
+        let ending = Ending::Rule(rule);
+        g.final_comment.get_or_insert_with(|| ending.to_string());
+        self.end_game(rule.result(), Termination::Adjudication, ending, at, out);
         true
     }
 

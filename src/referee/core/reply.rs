@@ -323,7 +323,7 @@ impl Referee {
         r: &Reply,
         color: Color,
         san: &str,
-        problems: Vec<String>,
+        problems: Vec<crate::referee::eval::BadEval>,
         out: &mut Vec<Output>,
     ) {
         if r.record.draw_offer() {

@@ -1,6 +1,7 @@
 //! Adjudication rules ending games the players have not ended.
 
 use super::harness::*;
+use crate::referee::adjudication::Adjudged;
 use crate::referee::event::Ending;
 use crate::referee::io::{GameResult, Termination};
 use crate::referee::settings::Settings;
@@ -20,7 +21,8 @@ fn max_moves_draws_by_adjudication_after_the_last_allowed_move() {
     assert_eq!(g.result, GameResult::Draw);
     assert_eq!(g.termination, Termination::Adjudication);
     let why = "draw by adjudication: 2 moves played (--max-moves)";
-    assert_eq!(g.ending, Ending::Rule { why: why.into() });
+    assert_eq!(g.ending, Ending::Rule(Adjudged::MaxMoves { moves: 2 }));
+    assert_eq!(g.ending.to_string(), why);
     let pgn = h.final_pgn();
     assert!(pgn.contains("[Termination \"adjudication\"]"), "{pgn}");
     assert!(pgn.contains("1/2-1/2"), "{pgn}");
@@ -73,7 +75,12 @@ fn draw_adjudication_ends_a_quiet_game_on_the_evaluations() {
     assert_eq!(g.termination, Termination::Adjudication);
     let why = "draw by adjudication: both scores within 10 cp of 0 for 2 moves \
                (--draw-adjudication)";
-    assert_eq!(g.ending, Ending::Rule { why: why.into() });
+    let rule = Adjudged::Draw {
+        score: 10,
+        moves: 2,
+    };
+    assert_eq!(g.ending, Ending::Rule(rule));
+    assert_eq!(g.ending.to_string(), why);
     let pgn = h.final_pgn().replace('\n', " ");
     assert!(pgn.contains("[Termination \"adjudication\"]"), "{pgn}");
     assert!(

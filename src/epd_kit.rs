@@ -10,7 +10,7 @@
 //! The engine verbs analyse (pfga), mate (pfms) and solve (pfts) are in
 //! [`annotate`] (what a record gets), [`batch`] (the run through N
 //! workers) and [`verbs`] (the engine worker and the files); the report
-//! (the spec's Gastric) is in [`report`]. See docs/kit.md.
+//! (the spec's Gastric) is in [`report`]. See docs/epd-kit.md.
 //!
 //! All verbs stream: one line in memory at a time, at most
 //! [`MAX_LINE`] + 1 bytes of it (a longer line is reported and skipped

@@ -52,8 +52,11 @@ struct RelayWatch {
     expected: Option<(ClientId, u64, u64)>,
 }
 
-/// The session's writers.
-pub struct Outputs {
+/// The session's writers: where what the core says goes at the edge (the
+/// journal, the transcript, the PGN files, the results JSON, the ChessBase
+/// base, the audience and the headless printout). Not to be confused with
+/// the core's [`Output`], which they carry out.
+pub struct Writers {
     transcript: Option<Transcript>,
     journal: Option<JournalWriter>,
     pgn: Option<PathBuf>,
@@ -75,7 +78,7 @@ pub fn wants_checkpoint(outs: &[Output]) -> bool {
         .any(|o| matches!(o.event(), Some(Event::MoveMade { .. } | Event::GameOver(_))))
 }
 
-impl Outputs {
+impl Writers {
     /// Creates the log directory and the transcript in it
     /// (`transcript.log`, appended if it exists).
     pub fn open(
@@ -83,13 +86,13 @@ impl Outputs {
         pgn: Option<PathBuf>,
         live_pgn: Option<PathBuf>,
         headless: bool,
-    ) -> Result<Outputs, String> {
+    ) -> Result<Writers, String> {
         std::fs::create_dir_all(log_dir)
             .map_err(|e| format!("cannot create the log directory {}: {e}", log_dir.display()))?;
         let path = log_dir.join("transcript.log");
         let transcript = Transcript::create(&path)
             .map_err(|e| format!("cannot open the transcript {}: {e}", path.display()))?;
-        Ok(Outputs {
+        Ok(Writers {
             transcript: Some(transcript),
             journal: None,
             pgn,
@@ -104,8 +107,8 @@ impl Outputs {
     }
 
     /// Writes nothing (for tests of the loop).
-    pub fn none(headless: bool) -> Outputs {
-        Outputs {
+    pub fn none(headless: bool) -> Writers {
+        Writers {
             transcript: None,
             journal: None,
             pgn: None,
@@ -120,29 +123,29 @@ impl Outputs {
     }
 
     /// Rewrites the match statistics to this JSON file after every game
-    /// (see [`Outputs::match_stats`]).
-    pub fn with_results_json(mut self, path: Option<PathBuf>) -> Outputs {
+    /// (see [`Writers::match_stats`]).
+    pub fn with_results_json(mut self, path: Option<PathBuf>) -> Writers {
         self.results_json = path;
         self
     }
 
     /// Appends every finished game to this ChessBase base (`--cbf`; see
-    /// [`Outputs::finished_game`]).
-    pub fn with_cbf(mut self, base: Option<PathBuf>) -> Outputs {
+    /// [`Writers::finished_game`]).
+    pub fn with_cbf(mut self, base: Option<PathBuf>) -> Writers {
         self.cbf = base;
         self
     }
 
     /// Starts each line this session writes to the application log with
     /// `label: ` (a tournament's boards share the log).
-    pub fn with_label(mut self, label: &str) -> Outputs {
+    pub fn with_label(mut self, label: &str) -> Writers {
         self.label = format!("{label}: ");
         self
     }
 
     /// Publishes the session to the audience's web view (`--http`; see
-    /// [`Outputs::publish`]).
-    pub fn with_audience(mut self, audience: Option<Audience>) -> Outputs {
+    /// [`Writers::publish`]).
+    pub fn with_audience(mut self, audience: Option<Audience>) -> Writers {
         self.audience = audience;
         self
     }
@@ -164,12 +167,12 @@ impl Outputs {
 
     /// Reports the timing of every relayed move on `tx` (for the relay
     /// benchmark, `scripts/bench/relay.rs`). Off by default.
-    pub fn with_relay_timings(mut self, tx: Sender<RelayTiming>) -> Outputs {
+    pub fn with_relay_timings(mut self, tx: Sender<RelayTiming>) -> Writers {
         self.relay_timings = Some(RelayWatch { tx, expected: None });
         self
     }
 
-    /// Whether relay timings are wanted (see [`Outputs::with_relay_timings`]).
+    /// Whether relay timings are wanted (see [`Writers::with_relay_timings`]).
     pub fn times_relays(&self) -> bool {
         self.relay_timings.is_some()
     }
@@ -219,7 +222,7 @@ impl Outputs {
 
     /// Records an input to the core in the journal, when there is one: call
     /// it before the core handles the input. It reaches the disk with the
-    /// next [`Outputs::journal_sync`], before any output it causes leaves.
+    /// next [`Writers::journal_sync`], before any output it causes leaves.
     pub fn journal_input(&mut self, input: &Input, at: u64) {
         let entry = Entry::Input {
             at,
@@ -266,7 +269,7 @@ impl Outputs {
         self.journal_write(&Entry::Note(text.to_string()));
     }
 
-    /// Appends `entry` (synced later by [`Outputs::journal_sync`]).
+    /// Appends `entry` (synced later by [`Writers::journal_sync`]).
     fn journal_write(&mut self, entry: &Entry) {
         let Some(j) = self.journal.as_mut() else {
             return;
@@ -380,12 +383,12 @@ impl Outputs {
     /// write it again).
     ///
     /// With `--cbf`, the game is then appended to the ChessBase base
-    /// ([`Outputs::cbf_game`]).
+    /// ([`Writers::cbf_game`]).
     pub fn finished_game(&mut self, number: u32, game: &PgnGame) {
         self.finish_game(number, game, false);
     }
 
-    /// [`Outputs::finished_game`] for a game that ended before a crash and
+    /// [`Writers::finished_game`] for a game that ended before a crash and
     /// that the journal does not mark as saved: it is not appended to the
     /// ChessBase base again if it is the base's last game.
     pub fn finished_game_after_crash(&mut self, number: u32, game: &PgnGame) {
@@ -534,7 +537,7 @@ mod tests {
     fn finished_games_go_to_the_chessbase_base_cut_where_they_do_not_fit() {
         let dir = tempfile::tempdir().unwrap();
         let base = dir.path().join("match");
-        let mut out = Outputs::none(false).with_cbf(Some(base.clone()));
+        let mut out = Writers::none(false).with_cbf(Some(base.clone()));
         let shuffle = ["Nf3", "Nf6", "Ng1", "Ng8"].repeat(70);
         let long = game(&shuffle);
         out.finished_game(1, &long);
