@@ -261,3 +261,69 @@ fn several_boards_with_standings_and_one_clicked_large() {
     b.js("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'})); return null;");
     assert_eq!(b.js(shown), serde_json::json!(["1", "2", "3"]));
 }
+
+#[test]
+fn a_tournament_shows_all_its_boards_and_the_standings() {
+    let args = super::strings(&[
+        "tournament",
+        "mover:alpha",
+        "mover:beta=greedy",
+        "mover:gamma",
+        "mover:delta=greedy",
+        "--headless",
+        "--tc",
+        "5+5",
+        "--cycles",
+        "2",
+        "--reset-delay",
+        "1",
+        "--http",
+        "127.0.0.1:0",
+    ]);
+    let logs = tempfile::tempdir().unwrap();
+    let mut args = args;
+    args.extend(["--log-dir".to_string(), logs.path().display().to_string()]);
+    let mut p =
+        crate::common::process::Proc::spawn("tournament", &crate::common::argus_bin(), &args);
+    let addr = super::served_addr(&mut p);
+    // Two boards at once, each game by its number in the tournament, and
+    // the standings of all four.
+    let s = wait_state(&addr, "two boards", |s| {
+        s["boards"].as_array().map_or(0, Vec::len) == 2
+    });
+    assert_eq!(
+        s["standings"]["rows"].as_array().map(Vec::len),
+        Some(4),
+        "{s}"
+    );
+    let games: Vec<u64> = s["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["game"].as_u64().unwrap())
+        .collect();
+    assert!(games.iter().all(|g| (1..=12).contains(g)), "{games:?}");
+    assert!(s["boards"][0]["games_total"].is_null(), "{s}");
+    let b = browser_or_skip!(1280, 800);
+    b.goto(&format!("http://{addr}/"));
+    b.wait_js(
+        START,
+        "two boards",
+        "return document.querySelectorAll('.card').length === 2;",
+    );
+    b.wait_js(
+        START,
+        "four players in the standings",
+        "return document.querySelectorAll('#standings tbody tr').length === 4;",
+    );
+    // A game decided: the standings on the page count it.
+    b.wait_js(
+        PLAY,
+        "a decided game in the standings",
+        "return [...document.querySelectorAll('#standings tbody tr')].some(tr => tr.lastChild.textContent !== '0');",
+    );
+    let (dir, _keep) = screenshot_dir();
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("web-tournament.png"), b.screenshot()).unwrap();
+    p.kill();
+}

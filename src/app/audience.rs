@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 use std::time::Instant;
 
 use crate::app::options::WebOptions;
-use crate::record::pgn::write_pgn;
+use crate::record::pgn::{PgnGame, write_pgn};
 use crate::referee::{GameOver, Referee};
 use crate::web::{self, Limits, Publisher, WebState, board_of};
 
@@ -43,7 +43,19 @@ impl Audience {
 
     /// Game `g` has ended: its PGN joins `/games.pgn`.
     pub fn game_over(&mut self, g: &GameOver) {
-        self.publisher.game_over(g.game_number, write_pgn(&g.pgn));
+        self.game_over_as(g.game_number, g);
+    }
+
+    /// Game `g` has ended, numbered `number` in the event (a tournament's
+    /// board plays its game as game 1 of its own).
+    pub fn game_over_as(&mut self, number: u32, g: &GameOver) {
+        self.publisher.game_over(number, write_pgn(&g.pgn));
+    }
+
+    /// Publishes `state`, with the PGN of each game in progress (by its
+    /// number in the event).
+    pub fn publish_state(&mut self, state: WebState, live: Vec<(u32, PgnGame)>) {
+        self.publisher.publish(state, live, Instant::now());
     }
 
     /// Publishes the board as `core` has it at `at` (core time, now).
@@ -59,6 +71,6 @@ impl Audience {
             boards: vec![board_of(&snap, 1)],
             standings: None,
         };
-        self.publisher.publish(state, live, Instant::now());
+        self.publish_state(state, live);
     }
 }

@@ -20,4 +20,4 @@ pub mod state;
 
 pub use hub::{GamePgn, Publisher};
 pub use server::{Limits, Served, serve};
-pub use state::{BoardState, WebState, board_of};
+pub use state::{BoardState, StandingRow, Standings, WebState, board_of};

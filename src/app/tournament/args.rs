@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde::Deserialize;
 
-use crate::app::options::{LineOptions, MatchOptions, OutputOptions, plan, seconds_ms};
+use crate::app::options::{LineOptions, MatchOptions, OutputOptions, WebOptions, plan, seconds_ms};
 use crate::client::engine::Untimed;
 use crate::referee::Settings;
 use crate::tournament::schedule::{Format, ScheduleSettings};
@@ -119,6 +119,8 @@ pub struct TournamentArgs {
     /// command-line flags win.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    #[command(flatten)]
+    pub web: WebOptions,
     /// No board view: print one line per game result and the standings
     /// after every round.
     #[arg(long)]

@@ -277,6 +277,11 @@ impl Board {
         });
     }
 
+    /// The game's end as its core gave it, until the tournament is told.
+    pub fn over(&self) -> Option<&GameOver> {
+        self.over.as_ref()
+    }
+
     /// The game's end, once, with what each side did.
     pub fn take_result(&mut self) -> Option<(GameOver, ByColor<SideStats>)> {
         let over = self.over.take()?;

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, after, never, select};
 use log::{info, warn};
 
+use crate::app::audience::Audience;
 use crate::app::session::View;
 use crate::app::signals::Stop;
 use crate::app::syzygy::Syzygy;
@@ -34,9 +35,11 @@ use crate::record::durable::write_atomic;
 use crate::record::transcript::Transcript;
 use crate::referee::{ByClient, Input as RefInput, Settings};
 use crate::text::strip_control;
+use crate::tournament::Standings;
 use crate::tournament::journal::TournamentWriter;
 use crate::tournament::stats::Tallies;
 use crate::tournament::{self, BoardId, Input, Output, PlayerId, Tournament, report};
+use crate::web::{StandingRow, Standings as WebStandings, WebState, board_of};
 
 /// How often the board view is redrawn (at most).
 const REDRAW: Duration = Duration::from_millis(100);
@@ -85,6 +88,8 @@ pub struct Director {
     pub resumed: bool,
     /// The board view, while it is shown.
     pub screen: Option<Screen>,
+    /// The audience's web page (`--http`).
+    pub audience: Option<Audience>,
 }
 
 /// The loop's state beside the settings.
@@ -127,6 +132,7 @@ impl Director {
         }
         let mut keys = self.screen.as_ref().map_or_else(never, |s| s.keys.clone());
         let mut last_draw: Option<Instant> = None;
+        let mut last_publish: Option<Instant> = None;
         let mut boards = std::mem::take(&mut self.boards);
         boards.resize_with(self.core.board_count() as usize, || None);
         let mut floor = Floor {
@@ -201,6 +207,13 @@ impl Director {
                 .chain(self.core.next_deadline())
                 .min();
             let mut wait = deadline.map(|d| Duration::from_millis(d.saturating_sub(now)));
+            if self.audience.is_some() {
+                if last_publish.is_none_or(|t| t.elapsed() >= REDRAW) {
+                    self.publish(&floor);
+                    last_publish = Some(Instant::now());
+                }
+                wait = Some(wait.map_or(REDRAW, |w| w.min(REDRAW)));
+            }
             if self.screen.is_some() {
                 if last_draw.is_none_or(|t| t.elapsed() >= REDRAW) {
                     if let Err(e) = self.draw(&floor) {
@@ -302,6 +315,41 @@ impl Director {
             .and_then(|id| floor.boards.get(board_index(id))?.as_ref())
             .map(|b| (b.core.snapshot(now), b.link_views(&self.field.links)));
         screen.draw(overview, focused.as_ref().map(|(s, l)| (s, l.clone())), now)
+    }
+
+    /// Publishes every board in progress and the standings to the web page.
+    fn publish(&mut self, floor: &Floor) {
+        let now = self.now();
+        let Some(audience) = self.audience.as_mut() else {
+            return;
+        };
+        let mut boards = Vec::new();
+        let mut live = Vec::new();
+        for b in floor.boards.iter().flatten() {
+            let snap = b.core.snapshot(now);
+            let mut state = board_of(&snap, b.id.0);
+            state.game = b.game.number;
+            state.games_total = None;
+            boards.push(state);
+            if let Some(pgn) = b.core.live_pgn(now) {
+                live.push((b.game.number, pgn));
+            }
+        }
+        let rows = Standings::of(&self.core)
+            .rows
+            .iter()
+            .map(|r| StandingRow {
+                name: strip_control(self.core.name(r.player)),
+                points_halves: r.halves,
+                games: r.games,
+            })
+            .collect();
+        let state = WebState {
+            event: self.core.settings().event.clone(),
+            boards,
+            standings: Some(WebStandings { rows }),
+        };
+        audience.publish_state(state, live);
     }
 
     /// A key in the board view; whether it asks to stop the tournament.
@@ -537,6 +585,9 @@ impl Director {
     fn collect_results(&mut self, floor: &mut Floor) {
         let mut finished = Vec::new();
         for board in floor.boards.iter_mut().flatten() {
+            if let (Some(a), Some(over)) = (self.audience.as_mut(), board.over()) {
+                a.game_over_as(board.game.number, over);
+            }
             if let Some((over, sides)) = board.take_result() {
                 finished.push(Input::GameFinished {
                     game: board.game.number,

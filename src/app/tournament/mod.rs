@@ -12,6 +12,7 @@ pub mod screen;
 use std::path::Path;
 use std::time::{Instant, SystemTime};
 
+use crate::app::audience::Audience;
 use crate::app::referee::unix_ms_now;
 use crate::app::session::View;
 use crate::app::signals;
@@ -76,6 +77,7 @@ pub fn run(args: TournamentArgs) -> Outcome {
         ))
     })?;
     dir.keep();
+    let audience = Audience::start(&args.web).map_err(Failure::usage)?;
     let director = Director {
         core,
         journal: Some(writer),
@@ -95,6 +97,7 @@ pub fn run(args: TournamentArgs) -> Outcome {
         boards: Vec::new(),
         resumed: false,
         screen: None,
+        audience,
     };
     let outcome = director.run();
     drop(dir);
@@ -145,6 +148,7 @@ pub fn resume(journal: &Path, headless: bool) -> Outcome {
     let epoch = Instant::now();
     let (field, transcript) = open_edges(&plan, &args, &mut dir, epoch)?;
     dir.keep();
+    let audience = Audience::start(&args.web).map_err(Failure::usage)?;
     let core = loaded.tournament.clone();
     let mut boards: Vec<Option<Board>> = (0..core.board_count()).map(|_| None).collect();
     let mut base = loaded.last_at;
@@ -197,6 +201,7 @@ pub fn resume(journal: &Path, headless: bool) -> Outcome {
         boards,
         resumed: true,
         screen: None,
+        audience,
     };
     let outcome = director.run();
     drop(dir);
