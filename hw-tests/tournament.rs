@@ -118,6 +118,14 @@ fn text(p: &Path) -> String {
     p.to_str().expect("temporary paths are UTF-8").to_string()
 }
 
+/// Four in-process movers, two random and two greedy.
+fn four_movers() -> Vec<String> {
+    ["a", "b=greedy", "c", "d=greedy"]
+        .iter()
+        .map(|p| format!("mover:{p}"))
+        .collect()
+}
+
 /// Each player's points in half points, from the PGN's results.
 fn pgn_points(pgn: &str) -> BTreeMap<String, u32> {
     let mut points = BTreeMap::new();
@@ -310,12 +318,8 @@ fn three_local_engines_play_a_round_robin() {
 #[test]
 fn a_killed_tournament_resumed_plays_exactly_the_scheduled_games() {
     let mut ev = Event::new();
-    let players: Vec<String> = ["a", "b=greedy", "c", "d=greedy"]
-        .iter()
-        .map(|p| format!("mover:{p}"))
-        .collect();
     ev.start(
-        &players,
+        &four_movers(),
         &["--cycles", "2", "--tc", "60+1", "--max-moves", "60"],
         "waiting for the players",
     );
@@ -417,4 +421,42 @@ fn the_board_view_shows_every_board_and_any_one_full_size() {
         after.contains("the supervisor stopped the tournament") && after.contains("Rank  Player"),
         "the standings after the view:\n{after}"
     );
+}
+
+#[test]
+fn argus_watch_follows_a_tournament_from_its_journal() {
+    let mut ev = Event::new();
+    ev.start(
+        &four_movers(),
+        &["--tc", "60+1", "--max-moves", "40"],
+        "waiting for the players",
+    );
+    let journal = text(&ev.path("logs").join("tournament.journal"));
+    let mut watch = Proc::spawn(
+        "watch",
+        &argus_bin(),
+        &["watch".to_string(), journal, "--headless".to_string()],
+    );
+    assert_eq!(ev.finish(Duration::from_secs(240)), vec![0]);
+    assert_eq!(
+        watch.wait_exit(Duration::from_secs(30)),
+        0,
+        "{}",
+        watch.describe()
+    );
+    // The watcher says every result the referee said, in the same words.
+    let results = |lines: Vec<String>| {
+        let mut r: Vec<String> = lines
+            .into_iter()
+            .filter(|l| l.starts_with("game ") && l.contains("): "))
+            .collect();
+        r.sort();
+        r
+    };
+    let told = results(ev.argus.as_ref().unwrap().stdout_lines());
+    let watched = results(watch.stdout_lines());
+    assert_eq!(told.len(), 6, "{told:#?}");
+    assert_eq!(watched, told);
+    let out = watch.stdout_lines().join("\n");
+    assert!(out.contains("Complete: all 6 games decided."), "{out}");
 }

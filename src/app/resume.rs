@@ -144,7 +144,7 @@ pub fn run(args: ResumeArgs) -> Outcome {
 }
 
 /// Whether `path` starts like a tournament journal (`argus-tournament`).
-fn is_tournament_journal(path: &std::path::Path) -> bool {
+pub(crate) fn is_tournament_journal(path: &std::path::Path) -> bool {
     use std::io::Read;
     let mut head = [0u8; 17];
     std::fs::File::open(path)

@@ -37,7 +37,7 @@ const RECONNECT: Duration = Duration::from_secs(1);
 
 /// What the source thread reports.
 #[derive(Debug)]
-enum SourceReport {
+pub(crate) enum SourceReport {
     /// A whole line, without its line end.
     Line(Vec<u8>),
     /// The file was cut to this length (a resume dropped a torn line).
@@ -70,6 +70,18 @@ impl Source {
 /// journal or a feed that fails for good is a failure.
 pub fn run(args: WatchArgs) -> Outcome {
     let source = Source::parse(&args.source);
+    if let Source::File(path) = &source
+        && crate::app::resume::is_tournament_journal(path)
+    {
+        if args.copy.is_some() || args.pgn.is_some() || args.web.http.is_some() {
+            return Err(Failure::usage(
+                "watching a tournament takes neither --copy, --pgn nor --http (the \
+                 tournament writes its PGN, and serves the page with its own --http)",
+            ));
+        }
+        let view = crate::app::session::View::from_flags(args.headless, args.ascii);
+        return crate::app::tournament::watch::run(path, view);
+    }
     if args.copy.is_some() && matches!(source, Source::File(_)) {
         return Err(Failure::usage(
             "--copy is for a tcp:// source (a journal file is its own copy)",
@@ -96,7 +108,7 @@ pub fn run(args: WatchArgs) -> Outcome {
             }
             thread::Builder::new()
                 .name("watch file".into())
-                .spawn(move || follow_file(&path, &tx))
+                .spawn(move || follow_file(&path, MAGIC, &tx))
         }
         Source::Tcp(addr) => thread::Builder::new()
             .name("watch feed".into())
@@ -506,7 +518,9 @@ impl JournalCopy {
 /// Sends the file's whole lines as they appear, until the receiver goes.
 /// An incomplete last line is read again from its start on every look (a
 /// resume may have cut it off and written other lines in its place).
-fn follow_file(path: &Path, tx: &Sender<SourceReport>) {
+/// Sends the whole lines of the journal at `path` (whose first line
+/// begins with `magic`) as they are written, until nobody listens.
+pub(crate) fn follow_file(path: &Path, magic: &str, tx: &Sender<SourceReport>) {
     let fail = |what: String| {
         let _ = tx.send(SourceReport::Failed(what));
     };
@@ -536,9 +550,9 @@ fn follow_file(path: &Path, tx: &Sender<SourceReport>) {
             Err(e) => return fail(format!("cannot read {}: {e}", path.display())),
         };
         let chunk = &buf[..n];
-        if pos == 0 && !may_be_journal(chunk) {
+        if pos == 0 && !may_be_journal(chunk, magic) {
             return fail(format!(
-                "{} is not an argus journal (a journal's first line begins with `{MAGIC} `)",
+                "{} is not an argus journal (a journal's first line begins with `{magic} `)",
                 path.display()
             ));
         }
@@ -575,8 +589,8 @@ fn follow_file(path: &Path, tx: &Sender<SourceReport>) {
 /// Whether a file whose first bytes are `start` may be a journal: its
 /// first line begins with the magic word (a file still empty may become
 /// one).
-fn may_be_journal(start: &[u8]) -> bool {
-    let want = format!("{MAGIC} ");
+fn may_be_journal(start: &[u8], magic: &str) -> bool {
+    let want = format!("{magic} ");
     let n = start.len().min(want.len());
     start[..n] == want.as_bytes()[..n]
 }
@@ -687,11 +701,14 @@ mod tests {
 
     #[test]
     fn only_a_file_that_begins_as_a_journal_is_followed() {
-        assert!(may_be_journal(b""));
-        assert!(may_be_journal(b"argus-jo"));
-        assert!(may_be_journal(b"argus-journal 1 argus 0.1.0 1234abcd\n"));
-        assert!(!may_be_journal(b"argus-journalx"));
-        assert!(!may_be_journal(b"[Event \"x\"]\n"));
-        assert!(!may_be_journal(b"\x7fELF\x02\x01"));
+        assert!(may_be_journal(b"", MAGIC));
+        assert!(may_be_journal(b"argus-jo", MAGIC));
+        assert!(may_be_journal(
+            b"argus-journal 1 argus 0.1.0 1234abcd\n",
+            MAGIC
+        ));
+        assert!(!may_be_journal(b"argus-journalx", MAGIC));
+        assert!(!may_be_journal(b"[Event \"x\"]\n", MAGIC));
+        assert!(!may_be_journal(b"\x7fELF\x02\x01", MAGIC));
     }
 }

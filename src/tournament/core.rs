@@ -130,6 +130,19 @@ impl Tournament {
             .collect()
     }
 
+    /// The game each board holds, from its start until the board is free
+    /// (a decided game still holds its board while it concludes).
+    pub fn held(&self) -> Vec<(BoardId, ScheduledGame)> {
+        self.boards
+            .iter()
+            .enumerate()
+            .filter_map(|(i, g)| {
+                let game = self.schedule.game((*g)?)?;
+                Some((BoardId(u32::try_from(i + 1).ok()?), *game))
+            })
+            .collect()
+    }
+
     /// Number of boards.
     pub fn board_count(&self) -> u32 {
         self.boards.len() as u32

@@ -21,6 +21,7 @@ pub mod report;
 pub mod schedule;
 pub mod standings;
 pub mod stats;
+pub mod words;
 
 pub use self::core::{GameState, PlayerState, Settings, Tournament};
 pub use io::{Absence, Absent, BoardId, Input, Outcome, Output, SideStats};

@@ -38,6 +38,7 @@ use crate::text::strip_control;
 use crate::tournament::Standings;
 use crate::tournament::journal::TournamentWriter;
 use crate::tournament::stats::Tallies;
+use crate::tournament::words;
 use crate::tournament::{self, BoardId, Input, Output, PlayerId, Tournament, report};
 use crate::web::{StandingRow, Standings as WebStandings, WebState, board_of};
 
@@ -122,7 +123,7 @@ impl Director {
                 .ok()
         });
         if let View::Board { ascii } = self.view {
-            match Screen::open(ascii) {
+            match Screen::open(ascii, crate::display::Role::Referee) {
                 Ok(screen) => self.screen = Some(screen),
                 Err(e) => {
                     self.field.close();
@@ -648,34 +649,17 @@ impl Director {
     }
 
     fn carry_out(&mut self, out: Output, at: u64, floor: &mut Floor) {
+        if let Some(line) = words::said(&self.core, &out) {
+            self.say(&line);
+        }
         match out {
             Output::StartGame { board, game } => self.start_game(board, game, at, floor),
-            Output::Scored { game, outcome } => {
-                if let Some(g) = self.core.schedule().game(game) {
-                    self.say(&format!(
-                        "game {game} (round {}): {} - {} {} ({})",
-                        g.round_tag(),
-                        strip_control(self.core.name(g.white)),
-                        strip_control(self.core.name(g.black)),
-                        outcome.result_text(),
-                        outcome.how()
-                    ));
-                }
-                self.write_report();
-            }
-            Output::Replay { game } => self.say(&format!(
-                "game {game} ended without a result: it will be played again"
-            )),
-            Output::Withdrawn { player } => self.say(&format!(
-                "{} was away too long: it forfeits the games it has not played",
-                strip_control(self.core.name(player))
-            )),
-            Output::RoundOver { round } => {
-                let table = report::standings_text(&self.core);
-                self.say(&format!("round {round} is over; standings:\n{table}"));
-            }
-            Output::TournamentOver => self.say("tournament over"),
+            Output::Scored { .. } => self.write_report(),
             Output::Ignored { reason } => warn!("tournament: {reason}"),
+            Output::Replay { .. }
+            | Output::Withdrawn { .. }
+            | Output::RoundOver { .. }
+            | Output::TournamentOver => {}
         }
     }
 
@@ -722,13 +706,6 @@ impl Director {
                 return;
             }
         };
-        self.say(&format!(
-            "game {} (round {}) starts on {board}: {} - {}",
-            game.number,
-            game.round_tag(),
-            strip_control(&name(seats.a)),
-            strip_control(&name(seats.b))
-        ));
         let sign_on = |p: PlayerId| {
             floor
                 .seats

@@ -8,6 +8,7 @@ pub mod board;
 pub mod director;
 pub mod players;
 pub mod screen;
+pub mod watch;
 
 use std::path::Path;
 use std::time::{Instant, SystemTime};

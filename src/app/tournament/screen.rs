@@ -41,12 +41,15 @@ pub struct Screen {
     recent: VecDeque<String>,
     /// A quit was asked for and awaits `y`.
     confirm_quit: bool,
+    /// The supervisor's view (quit stops the tournament) or an observer's
+    /// (quit stops watching; no supervisor keys).
+    role: Role,
     notice: Option<String>,
 }
 
 impl Screen {
     /// Takes the terminal and starts reading keys.
-    pub fn open(ascii: bool) -> Result<Screen, Failure> {
+    pub fn open(ascii: bool, role: Role) -> Result<Screen, Failure> {
         let guard = TerminalGuard::init()
             .map_err(|e| Failure::failed(format!("cannot set up the terminal: {e}")))?;
         let (tx, keys) = unbounded();
@@ -55,8 +58,9 @@ impl Screen {
             guard,
             input: Some(input),
             keys,
-            ui: Ui::new(ascii, Role::Referee),
+            ui: Ui::new(ascii, role),
             ascii,
+            role,
             focus: None,
             recent: VecDeque::new(),
             confirm_quit: false,
@@ -101,7 +105,10 @@ impl Screen {
             _ => {
                 overview.recent = self.recent.iter().cloned().collect();
                 overview.notice = if self.confirm_quit {
-                    Some("quit the tournament? y: yes, any other key: no".into())
+                    Some(match self.role {
+                        Role::Referee => "quit the tournament? y: yes, any other key: no".into(),
+                        Role::Observer => "stop watching? y: yes, any other key: no".into(),
+                    })
                 } else {
                     self.notice.clone()
                 };
@@ -169,7 +176,7 @@ impl Screen {
                 let board = BoardId(c.to_digit(10).unwrap_or(1));
                 if playing(board) {
                     self.focus = Some(board);
-                    self.ui = Ui::new(self.ascii, Role::Referee);
+                    self.ui = Ui::new(self.ascii, self.role);
                 } else {
                     self.notice = Some(format!("{board} has no game now"));
                 }

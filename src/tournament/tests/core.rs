@@ -51,6 +51,13 @@ fn the_boards_limit_holds_and_a_player_is_busy_until_its_board_is_free() {
     let (board, game) = r.running.pop_front().unwrap();
     r.input(finished(game.number));
     assert_eq!(r.started().len(), before);
+    // Decided, it still holds its board while it concludes.
+    assert!(
+        !r.t.in_progress()
+            .iter()
+            .any(|(_, g)| g.number == game.number)
+    );
+    assert!(r.t.held().contains(&(board, game)));
     r.input(Input::BoardFree { board });
     assert_eq!(r.started().len(), before + 1);
     assert_eq!(r.running.back().unwrap().0, board);

@@ -8,6 +8,7 @@ mod resume;
 mod schedule;
 mod standings;
 mod stats;
+mod words;
 
 use std::collections::VecDeque;
 

@@ -1,0 +1,306 @@
+//! `argus watch DIR/tournament.journal`: follow a tournament, read-only.
+//! The tournament journal is followed as it grows and replayed into a
+//! tournament core of our own; so is the journal of every game in progress
+//! (`DIR/game-NNN/journal.log`), into a referee core each. Headless, each
+//! result and the standings after each round are printed (the words the
+//! referee prints); otherwise the board view shows the overview, and any
+//! board full size, as an observer (no supervisor keys).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, after, never, select, unbounded};
+
+use crate::app::session::View;
+use crate::app::signals;
+use crate::app::tournament::screen::{Ask, Screen};
+use crate::app::watch::{SourceReport, follow_file};
+use crate::app::{Ending, Failure, Outcome};
+use crate::display::overview::{BoardLine, Overview};
+use crate::display::{LinkView, Role};
+use crate::journal::reader::LineDecoder;
+use crate::journal::{Decoded, Decoder, Replay};
+use crate::referee::ClientId;
+use crate::tournament::journal::{self as tjournal, Line};
+use crate::tournament::{BoardId, ScheduledGame, Tournament, report, words};
+
+/// How often the view is redrawn and the games' journals looked at.
+const TICK: Duration = Duration::from_millis(100);
+
+/// A game in progress, followed from its journal.
+struct GameFollow {
+    board: BoardId,
+    game: ScheduledGame,
+    lines: Receiver<SourceReport>,
+    decoder: Decoder,
+    replay: Option<Replay>,
+}
+
+impl GameFollow {
+    /// Replays the lines its journal got since the last look.
+    fn drain(&mut self) {
+        while let Ok(report) = self.lines.try_recv() {
+            let SourceReport::Line(line) = report else {
+                continue;
+            };
+            match self.decoder.push(&line) {
+                Ok(Decoded::Header(h)) => self.replay = Some(Replay::new(&h)),
+                Ok(Decoded::Entry(e)) => {
+                    let n = self.decoder.lines();
+                    if let Some(r) = self.replay.as_mut()
+                        && let Err(e) = r.apply(n, e)
+                    {
+                        log::warn!("game {}: {e}", self.game.number);
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => log::warn!("game {}: {e}", self.game.number),
+            }
+        }
+    }
+}
+
+/// The watching side.
+struct Watch {
+    dir: PathBuf,
+    decoder: tjournal::Decoder,
+    core: Option<Tournament>,
+    games: BTreeMap<u32, GameFollow>,
+    screen: Option<Screen>,
+    /// Standard output was closed (`argus watch ... | head`): stop.
+    stdout_gone: bool,
+}
+
+/// Follows the tournament whose journal is `journal` until it is over (or
+/// the watcher quits).
+pub fn run(journal: &Path, view: View) -> Outcome {
+    let ctrl_c = signals::stop_requests("argus watch");
+    std::fs::File::open(journal).map_err(|e| {
+        Failure::usage(format!(
+            "cannot open the journal {}: {e}",
+            journal.display()
+        ))
+    })?;
+    let lines = follow(journal, tjournal::MAGIC)?;
+    let mut w = Watch {
+        dir: journal.parent().map(Path::to_path_buf).unwrap_or_default(),
+        decoder: tjournal::Decoder::default(),
+        core: None,
+        games: BTreeMap::new(),
+        screen: None,
+        stdout_gone: false,
+    };
+    if let View::Board { ascii } = view {
+        w.screen = Some(Screen::open(ascii, Role::Observer)?);
+    }
+    let outcome = w.run(&lines, &ctrl_c);
+    let screen = w.screen.take();
+    if let Some(s) = screen {
+        s.close();
+    }
+    let ending = outcome?;
+    if let (Ending::Normal, Some(core), false) = (&ending, &w.core, w.stdout_gone) {
+        use std::io::Write;
+        let _ = writeln!(std::io::stdout(), "{}", report::text(core));
+    }
+    Ok(ending)
+}
+
+/// A thread following the journal at `path`; its lines.
+fn follow(path: &Path, magic: &'static str) -> Result<Receiver<SourceReport>, Failure> {
+    let (tx, rx) = unbounded();
+    let path = path.to_path_buf();
+    thread::Builder::new()
+        .name("watch journal".into())
+        .spawn(move || follow_file(&path, magic, &tx))
+        .map_err(|e| Failure::failed(format!("cannot start: {e}")))?;
+    Ok(rx)
+}
+
+impl Watch {
+    fn run(
+        &mut self,
+        lines: &Receiver<SourceReport>,
+        ctrl_c: &Receiver<crate::app::signals::Stop>,
+    ) -> Result<Ending, Failure> {
+        let keys = self.screen.as_ref().map_or_else(never, |s| s.keys.clone());
+        let mut last_draw: Option<Instant> = None;
+        loop {
+            if last_draw.is_none_or(|t| t.elapsed() >= TICK) {
+                self.follow_games();
+                self.draw()?;
+                last_draw = Some(Instant::now());
+            }
+            if self.core.as_ref().is_some_and(Tournament::is_over) || self.stdout_gone {
+                return Ok(Ending::Normal);
+            }
+            select! {
+                recv(lines) -> r => match r {
+                    Ok(SourceReport::Line(l)) => self.line(&l)?,
+                    Ok(SourceReport::Failed(e)) => return Err(Failure::failed(e)),
+                    Ok(_) => {}
+                    Err(_) => return Err(Failure::failed("the journal's reader stopped")),
+                },
+                recv(keys) -> k => {
+                    let Ok(ev) = k else { continue };
+                    if self.key(ev) {
+                        return Ok(Ending::Normal);
+                    }
+                    last_draw = None;
+                },
+                recv(ctrl_c) -> _ => return Ok(Ending::Normal),
+                recv(after(TICK)) -> _ => {},
+            }
+        }
+    }
+
+    /// One line of the tournament journal.
+    fn line(&mut self, line: &[u8]) -> Result<(), Failure> {
+        let decoded = self
+            .decoder
+            .push(line)
+            .map_err(|e| Failure::failed(format!("the tournament journal: {e}")))?;
+        match decoded {
+            tjournal::Decoded::Header(h) => {
+                let t = Tournament::new(h.settings.clone()).map_err(Failure::failed)?;
+                self.say(&format!(
+                    "watching {}: {} players, {} games",
+                    h.settings.event,
+                    h.settings.names.len(),
+                    t.schedule().games().len()
+                ));
+                self.core = Some(t);
+            }
+            tjournal::Decoded::Line(Line::Input { at, input }) => {
+                let Some(core) = self.core.as_mut() else {
+                    return Err(Failure::failed("an input before the journal's header"));
+                };
+                let outs = core.handle(input, at);
+                let said: Vec<String> = outs.iter().filter_map(|o| words::said(core, o)).collect();
+                for s in said {
+                    self.say(&s);
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn say(&mut self, text: &str) {
+        use std::io::Write;
+        match self.screen.as_mut() {
+            Some(s) => s.note(text),
+            None => {
+                if writeln!(std::io::stdout(), "{text}").is_err() {
+                    self.stdout_gone = true;
+                }
+            }
+        }
+    }
+
+    /// Starts following the journal of every game in progress whose
+    /// journal is there, stops following the others, and replays what
+    /// they got.
+    fn follow_games(&mut self) {
+        let Some(core) = &self.core else { return };
+        let playing = core.held();
+        self.games
+            .retain(|n, _| playing.iter().any(|(_, g)| g.number == *n));
+        for (board, game) in playing {
+            if self.games.contains_key(&game.number) {
+                continue;
+            }
+            let path = self
+                .dir
+                .join(format!("game-{:03}", game.number))
+                .join("journal.log");
+            if !path.is_file() {
+                continue;
+            }
+            if let Ok(lines) = follow(&path, crate::journal::format::MAGIC) {
+                let f = GameFollow {
+                    board,
+                    game,
+                    lines,
+                    decoder: Decoder::new(),
+                    replay: None,
+                };
+                self.games.insert(game.number, f);
+            }
+        }
+        for g in self.games.values_mut() {
+            g.drain();
+        }
+    }
+
+    /// The overview, or the focused board.
+    fn draw(&mut self) -> Result<(), Failure> {
+        let (Some(core), Some(screen)) = (&self.core, self.screen.as_mut()) else {
+            return Ok(());
+        };
+        let decided = core
+            .games()
+            .filter(|(_, s)| matches!(s, crate::tournament::GameState::Decided(_)))
+            .count();
+        let boards = (1..=core.board_count())
+            .map(|n| {
+                let on = self.games.values().find(|g| g.board == BoardId(n));
+                match on.and_then(|g| Some((g, g.replay.as_ref()?))) {
+                    Some((g, r)) => BoardLine::of(
+                        n,
+                        format!("game {}, round {}", g.game.number, g.game.round_tag()),
+                        &r.core().snapshot(r.last_at()),
+                    ),
+                    None => BoardLine::free(n),
+                }
+            })
+            .collect();
+        let overview = Overview {
+            title: format!(
+                "watching {}: {decided} of {} games decided",
+                core.settings().event,
+                core.schedule().games().len()
+            ),
+            boards,
+            standings: report::standings_text(core)
+                .lines()
+                .map(str::to_string)
+                .collect(),
+            ..Overview::default()
+        };
+        let focused = screen
+            .focus()
+            .and_then(|b| self.games.values().find(|g| g.board == b))
+            .and_then(|g| g.replay.as_ref())
+            .map(|r| {
+                let snap = r.core().snapshot(r.last_at());
+                let links = ClientId::BOTH.map(|id| LinkView {
+                    port: snap.clients[id.index()].port.clone(),
+                    settings: "watching its journal".into(),
+                    up: snap.clients[id.index()].link_up,
+                    bytes_in: 0,
+                    bytes_out: 0,
+                });
+                (snap, links)
+            });
+        let at = focused.as_ref().map_or(0, |(s, _)| s.at_ms);
+        screen.draw(overview, focused.as_ref().map(|(s, l)| (s, l.clone())), at)
+    }
+
+    /// A key; whether it asks to stop watching.
+    fn key(&mut self, ev: crate::display::InputEvent) -> bool {
+        let Some(screen) = self.screen.as_mut() else {
+            return false;
+        };
+        let focused = screen
+            .focus()
+            .and_then(|b| self.games.values().find(|g| g.board == b))
+            .and_then(|g| g.replay.as_ref())
+            .map(|r| r.core().snapshot(r.last_at()));
+        let games = &self.games;
+        let playing = |b: BoardId| games.values().any(|g| g.board == b && g.replay.is_some());
+        matches!(screen.key(ev, focused.as_ref(), &playing), Ask::Stop)
+    }
+}

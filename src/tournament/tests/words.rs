@@ -1,0 +1,32 @@
+//! The outputs in words.
+
+use super::{Run, settings};
+use crate::tournament::Output;
+use crate::tournament::words::said;
+
+#[test]
+fn each_output_is_said_in_words_and_ignored_ones_are_not() {
+    let mut r = Run::new(settings(3, |_| {}));
+    r.sign_on(0..3);
+    r.play_out();
+    let lines: Vec<String> = r.outputs.iter().filter_map(|o| said(&r.t, o)).collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("(round 1.1) starts on board 1: ")),
+        "{lines:#?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("game 1 (round 1.1): ")),
+        "{lines:#?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("round 3 is over; standings:\nRank")),
+        "{lines:#?}"
+    );
+    assert_eq!(lines.last().map(String::as_str), Some("tournament over"));
+    let ignored = Output::Ignored { reason: "x".into() };
+    assert_eq!(said(&r.t, &ignored), None);
+}
