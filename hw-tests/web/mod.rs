@@ -378,3 +378,53 @@ fn games_pgn_equals_the_live_game_after_every_move() {
     assert_eq!(g.result.as_deref(), Some("0-1"));
     m.referee.wait_exit(PLAY);
 }
+
+#[test]
+fn argus_watch_serves_a_tournament_it_follows() {
+    let logs = tempfile::tempdir().unwrap();
+    let log_dir = logs.path().display().to_string();
+    let mut t = Proc::spawn(
+        "tournament",
+        &argus_bin(),
+        &strings(&[
+            "tournament",
+            "mover:alpha",
+            "mover:beta=greedy",
+            "mover:gamma",
+            "mover:delta=greedy",
+            "--headless",
+            "--tc",
+            "5+5",
+            "--cycles",
+            "2",
+            "--reset-delay",
+            "1",
+            "--log-dir",
+            &log_dir,
+        ]),
+    );
+    let journal = logs.path().join("tournament.journal");
+    let deadline = Instant::now() + START;
+    while !journal.is_file() {
+        assert!(Instant::now() < deadline, "no journal\n{}", t.describe());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let journal = journal.display().to_string();
+    let mut w = Proc::spawn(
+        "watch",
+        &argus_bin(),
+        &strings(&["watch", &journal, "--headless", "--http", "127.0.0.1:0"]),
+    );
+    let addr = served_addr(&mut w);
+    // The watcher publishes the boards it follows from their journals, by
+    // their numbers in the tournament, and the standings.
+    let s = wait_state(&addr, "two boards and four players", |s| {
+        s["boards"].as_array().map_or(0, Vec::len) == 2
+            && s["standings"]["rows"].as_array().map_or(0, Vec::len) == 4
+    });
+    for b in s["boards"].as_array().unwrap() {
+        assert!((1..=12).contains(&b["game"].as_u64().unwrap()), "{s}");
+    }
+    w.kill();
+    t.kill();
+}

@@ -9,7 +9,9 @@ use std::time::Instant;
 use crate::app::options::WebOptions;
 use crate::record::pgn::{PgnGame, write_pgn};
 use crate::referee::{GameOver, Referee};
-use crate::web::{self, Limits, Publisher, WebState, board_of};
+use crate::text::strip_control;
+use crate::tournament::Tournament;
+use crate::web::{self, Limits, Publisher, StandingRow, Standings, WebState, board_of};
 
 /// The loop's side of the web view.
 pub struct Audience {
@@ -56,6 +58,39 @@ impl Audience {
     /// number in the event).
     pub fn publish_state(&mut self, state: WebState, live: Vec<(u32, PgnGame)>) {
         self.publisher.publish(state, live, Instant::now());
+    }
+
+    /// Publishes a tournament: each board with a game (board number, the
+    /// game's number in the tournament, its referee core) as the cores
+    /// have them at `at`, and the standings.
+    pub fn publish_tournament(&mut self, t: &Tournament, boards: &[(u32, u32, &Referee)], at: u64) {
+        let mut states = Vec::new();
+        let mut live = Vec::new();
+        for &(board, game, core) in boards {
+            let snap = core.snapshot(at);
+            let mut state = board_of(&snap, board);
+            state.game = game;
+            state.games_total = None;
+            states.push(state);
+            if let Some(pgn) = core.live_pgn(at) {
+                live.push((game, pgn));
+            }
+        }
+        let rows = crate::tournament::Standings::of(t)
+            .rows
+            .iter()
+            .map(|r| StandingRow {
+                name: strip_control(t.name(r.player)),
+                points_halves: r.halves,
+                games: r.games,
+            })
+            .collect();
+        let state = WebState {
+            event: t.settings().event.clone(),
+            boards: states,
+            standings: Some(Standings { rows }),
+        };
+        self.publish_state(state, live);
     }
 
     /// Publishes the board as `core` has it at `at` (core time, now).

@@ -73,14 +73,14 @@ pub fn run(args: WatchArgs) -> Outcome {
     if let Source::File(path) = &source
         && crate::app::resume::is_tournament_journal(path)
     {
-        if args.copy.is_some() || args.pgn.is_some() || args.web.http.is_some() {
+        if args.copy.is_some() || args.pgn.is_some() {
             return Err(Failure::usage(
-                "watching a tournament takes neither --copy, --pgn nor --http (the \
-                 tournament writes its PGN, and serves the page with its own --http)",
+                "watching a tournament takes neither --copy nor --pgn (the tournament \
+                 writes its PGN; a tournament has no --feed to copy)",
             ));
         }
         let view = crate::app::session::View::from_flags(args.headless, args.ascii);
-        return crate::app::tournament::watch::run(path, view);
+        return crate::app::tournament::watch::run(path, view, &args.web);
     }
     if args.copy.is_some() && matches!(source, Source::File(_)) {
         return Err(Failure::usage(

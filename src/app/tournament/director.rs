@@ -35,12 +35,10 @@ use crate::record::durable::write_atomic;
 use crate::record::transcript::Transcript;
 use crate::referee::{ByClient, Input as RefInput, Settings};
 use crate::text::strip_control;
-use crate::tournament::Standings;
 use crate::tournament::journal::TournamentWriter;
 use crate::tournament::stats::Tallies;
 use crate::tournament::words;
 use crate::tournament::{self, BoardId, Input, Output, PlayerId, Tournament, report};
-use crate::web::{StandingRow, Standings as WebStandings, WebState, board_of};
 
 /// How often the board view is redrawn (at most).
 const REDRAW: Duration = Duration::from_millis(100);
@@ -324,33 +322,13 @@ impl Director {
         let Some(audience) = self.audience.as_mut() else {
             return;
         };
-        let mut boards = Vec::new();
-        let mut live = Vec::new();
-        for b in floor.boards.iter().flatten() {
-            let snap = b.core.snapshot(now);
-            let mut state = board_of(&snap, b.id.0);
-            state.game = b.game.number;
-            state.games_total = None;
-            boards.push(state);
-            if let Some(pgn) = b.core.live_pgn(now) {
-                live.push((b.game.number, pgn));
-            }
-        }
-        let rows = Standings::of(&self.core)
-            .rows
+        let boards: Vec<(u32, u32, &crate::referee::Referee)> = floor
+            .boards
             .iter()
-            .map(|r| StandingRow {
-                name: strip_control(self.core.name(r.player)),
-                points_halves: r.halves,
-                games: r.games,
-            })
+            .flatten()
+            .map(|b| (b.id.0, b.game.number, &b.core))
             .collect();
-        let state = WebState {
-            event: self.core.settings().event.clone(),
-            boards,
-            standings: Some(WebStandings { rows }),
-        };
-        audience.publish_state(state, live);
+        audience.publish_tournament(&self.core, &boards, now);
     }
 
     /// A key in the board view; whether it asks to stop the tournament.

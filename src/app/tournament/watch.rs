@@ -13,6 +13,8 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, after, never, select, unbounded};
 
+use crate::app::audience::Audience;
+use crate::app::options::WebOptions;
 use crate::app::session::View;
 use crate::app::signals;
 use crate::app::tournament::screen::{Ask, Screen};
@@ -22,7 +24,7 @@ use crate::display::overview::{BoardLine, Overview};
 use crate::display::{LinkView, Role};
 use crate::journal::reader::LineDecoder;
 use crate::journal::{Decoded, Decoder, Replay};
-use crate::referee::ClientId;
+use crate::referee::{ClientId, Event, GameOver, Output};
 use crate::tournament::journal::{self as tjournal, Line};
 use crate::tournament::{BoardId, ScheduledGame, Tournament, report, words};
 
@@ -36,6 +38,8 @@ struct GameFollow {
     lines: Receiver<SourceReport>,
     decoder: Decoder,
     replay: Option<Replay>,
+    /// The game's end, seen in its journal, until the web page has it.
+    ended: Vec<GameOver>,
 }
 
 impl GameFollow {
@@ -49,10 +53,15 @@ impl GameFollow {
                 Ok(Decoded::Header(h)) => self.replay = Some(Replay::new(&h)),
                 Ok(Decoded::Entry(e)) => {
                     let n = self.decoder.lines();
-                    if let Some(r) = self.replay.as_mut()
-                        && let Err(e) = r.apply(n, e)
-                    {
-                        log::warn!("game {}: {e}", self.game.number);
+                    let Some(r) = self.replay.as_mut() else {
+                        continue;
+                    };
+                    match r.apply(n, e) {
+                        Ok(outs) => self.ended.extend(outs.into_iter().filter_map(|o| match o {
+                            Output::Event(Event::GameOver(g)) => Some(g),
+                            _ => None,
+                        })),
+                        Err(e) => log::warn!("game {}: {e}", self.game.number),
                     }
                 }
                 Ok(_) => {}
@@ -71,11 +80,13 @@ struct Watch {
     screen: Option<Screen>,
     /// Standard output was closed (`argus watch ... | head`): stop.
     stdout_gone: bool,
+    /// The audience's web page (`--http`), served from the watcher.
+    audience: Option<Audience>,
 }
 
 /// Follows the tournament whose journal is `journal` until it is over (or
 /// the watcher quits).
-pub fn run(journal: &Path, view: View) -> Outcome {
+pub fn run(journal: &Path, view: View, web: &WebOptions) -> Outcome {
     let ctrl_c = signals::stop_requests("argus watch");
     std::fs::File::open(journal).map_err(|e| {
         Failure::usage(format!(
@@ -84,6 +95,7 @@ pub fn run(journal: &Path, view: View) -> Outcome {
         ))
     })?;
     let lines = follow(journal, tjournal::MAGIC)?;
+    let audience = Audience::start(web).map_err(Failure::usage)?;
     let mut w = Watch {
         dir: journal.parent().map(Path::to_path_buf).unwrap_or_default(),
         decoder: tjournal::Decoder::default(),
@@ -91,6 +103,7 @@ pub fn run(journal: &Path, view: View) -> Outcome {
         games: BTreeMap::new(),
         screen: None,
         stdout_gone: false,
+        audience,
     };
     if let View::Board { ascii } = view {
         w.screen = Some(Screen::open(ascii, Role::Observer)?);
@@ -131,6 +144,7 @@ impl Watch {
             if last_draw.is_none_or(|t| t.elapsed() >= TICK) {
                 self.follow_games();
                 self.draw()?;
+                self.publish();
                 last_draw = Some(Instant::now());
             }
             if self.core.as_ref().is_some_and(Tournament::is_over) || self.stdout_gone {
@@ -226,12 +240,18 @@ impl Watch {
                     lines,
                     decoder: Decoder::new(),
                     replay: None,
+                    ended: Vec::new(),
                 };
                 self.games.insert(game.number, f);
             }
         }
         for g in self.games.values_mut() {
             g.drain();
+            for over in g.ended.drain(..) {
+                if let Some(a) = self.audience.as_mut() {
+                    a.game_over_as(g.game.number, &over);
+                }
+            }
         }
     }
 
@@ -287,6 +307,25 @@ impl Watch {
             });
         let at = focused.as_ref().map_or(0, |(s, _)| s.at_ms);
         screen.draw(overview, focused.as_ref().map(|(s, l)| (s, l.clone())), at)
+    }
+
+    /// Publishes the boards followed and the standings to the web page.
+    fn publish(&mut self) {
+        let (Some(core), Some(audience)) = (&self.core, self.audience.as_mut()) else {
+            return;
+        };
+        let boards: Vec<(u32, u32, &crate::referee::Referee)> = self
+            .games
+            .values()
+            .filter_map(|g| Some((g.board.0, g.game.number, g.replay.as_ref()?.core())))
+            .collect();
+        let at = self
+            .games
+            .values()
+            .filter_map(|g| Some(g.replay.as_ref()?.last_at()))
+            .max()
+            .unwrap_or(0);
+        audience.publish_tournament(core, &boards, at);
     }
 
     /// A key; whether it asks to stop watching.
