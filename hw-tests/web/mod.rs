@@ -379,30 +379,34 @@ fn games_pgn_equals_the_live_game_after_every_move() {
     m.referee.wait_exit(PLAY);
 }
 
+/// A tournament of four in-process movers on two boards, headless, its
+/// logs in `logs`, with `extra` flags (games slow enough to be seen: a
+/// second's reset delay, 5+5).
+fn tournament(logs: &std::path::Path, extra: &[&str]) -> Proc {
+    let mut args = strings(&[
+        "tournament",
+        "mover:alpha",
+        "mover:beta=greedy",
+        "mover:gamma",
+        "mover:delta=greedy",
+        "--headless",
+        "--tc",
+        "5+5",
+        "--cycles",
+        "2",
+        "--reset-delay",
+        "1",
+        "--log-dir",
+    ]);
+    args.push(logs.display().to_string());
+    args.extend(strings(extra));
+    Proc::spawn("tournament", &argus_bin(), &args)
+}
+
 #[test]
 fn argus_watch_serves_a_tournament_it_follows() {
     let logs = tempfile::tempdir().unwrap();
-    let log_dir = logs.path().display().to_string();
-    let mut t = Proc::spawn(
-        "tournament",
-        &argus_bin(),
-        &strings(&[
-            "tournament",
-            "mover:alpha",
-            "mover:beta=greedy",
-            "mover:gamma",
-            "mover:delta=greedy",
-            "--headless",
-            "--tc",
-            "5+5",
-            "--cycles",
-            "2",
-            "--reset-delay",
-            "1",
-            "--log-dir",
-            &log_dir,
-        ]),
-    );
+    let mut t = tournament(logs.path(), &[]);
     let journal = logs.path().join("tournament.journal");
     let deadline = Instant::now() + START;
     while !journal.is_file() {

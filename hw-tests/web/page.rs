@@ -264,27 +264,8 @@ fn several_boards_with_standings_and_one_clicked_large() {
 
 #[test]
 fn a_tournament_shows_all_its_boards_and_the_standings() {
-    let args = super::strings(&[
-        "tournament",
-        "mover:alpha",
-        "mover:beta=greedy",
-        "mover:gamma",
-        "mover:delta=greedy",
-        "--headless",
-        "--tc",
-        "5+5",
-        "--cycles",
-        "2",
-        "--reset-delay",
-        "1",
-        "--http",
-        "127.0.0.1:0",
-    ]);
     let logs = tempfile::tempdir().unwrap();
-    let mut args = args;
-    args.extend(["--log-dir".to_string(), logs.path().display().to_string()]);
-    let mut p =
-        crate::common::process::Proc::spawn("tournament", &crate::common::argus_bin(), &args);
+    let mut p = super::tournament(logs.path(), &["--http", "127.0.0.1:0"]);
     let addr = super::served_addr(&mut p);
     // Two boards at once, each game by its number in the tournament, and
     // the standings of all four.
