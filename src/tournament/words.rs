@@ -6,6 +6,20 @@ use crate::text::strip_control;
 use crate::tournament::core::Tournament;
 use crate::tournament::io::Output;
 use crate::tournament::report;
+use crate::tournament::schedule::PlayerId;
+use crate::tournament::stats::Tallies;
+
+/// Each player's statistics against the field, a line each, in seed
+/// order (`stats::Tallies`).
+pub fn against_the_field(t: &Tournament) -> String {
+    let tallies = Tallies::of(t);
+    let mut s = String::new();
+    for (i, tally) in tallies.players.iter().enumerate() {
+        let name = strip_control(t.name(PlayerId(i)));
+        s.push_str(&format!("  {name}: {}\n", tally.report(None).line()));
+    }
+    s
+}
 
 /// What `out` says to people, if anything (`t` as it stands after it).
 /// `Ignored` is for the log only, and says `None`.
@@ -38,8 +52,9 @@ pub fn said(t: &Tournament, out: &Output) -> Option<String> {
             name(*player)
         ),
         Output::RoundOver { round } => format!(
-            "round {round} is over; standings:\n{}",
-            report::standings_text(t)
+            "round {round} is over; standings:\n{}against the field:\n{}",
+            report::standings_text(t),
+            against_the_field(t)
         ),
         Output::TournamentOver => "tournament over".to_string(),
         Output::Ignored { .. } => return None,

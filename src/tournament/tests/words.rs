@@ -26,6 +26,14 @@ fn each_output_is_said_in_words_and_ignored_ones_are_not() {
             .any(|l| l.starts_with("round 3 is over; standings:\nRank")),
         "{lines:#?}"
     );
+    let round = lines
+        .iter()
+        .find(|l| l.starts_with("round 3 is over"))
+        .unwrap();
+    assert!(
+        round.contains("against the field:\n  ") && round.contains("W-D-L"),
+        "{round}"
+    );
     assert_eq!(lines.last().map(String::as_str), Some("tournament over"));
     let ignored = Output::Ignored { reason: "x".into() };
     assert_eq!(said(&r.t, &ignored), None);
