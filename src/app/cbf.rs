@@ -18,7 +18,7 @@ use crate::chessbase::record::encode_record;
 use crate::epd_kit::{EXIT_BAD_RECORDS, EXIT_ERROR, EXIT_OK, STDIO};
 use crate::record::cbf_files::{BaseWriter, open_base, sibling};
 use crate::record::durable::AtomicFile;
-use crate::record::pgn_read::PgnReader;
+use crate::record::pgn_read::{PgnReader, PgnText};
 use crate::record::pgn_tree::write_tree;
 
 /// The verbs of `argus cbf`.
@@ -238,30 +238,7 @@ fn from_pgn_file(input: &Path, base: &Path, report: &mut dyn Write) -> Result<u8
             }
         };
         let at = format!("{name}: game {n} (line {})", text.line);
-        let c = from_pgn(&text);
-        let stored = match (c.game, c.error) {
-            (Some(g), _) => encode_record(&g),
-            (None, e) => Err(e.unwrap_or_else(|| "no game".into())),
-        };
-        match stored {
-            Ok(bytes) => out.push(&bytes)?,
-            Err(e) => {
-                t.bad += 1;
-                writeln!(report, "{at}: left out: {e}").map_err(w)?;
-            }
-        }
-        for loss in &c.losses {
-            writeln!(report, "{at}: {loss}").map_err(w)?;
-        }
-        damaged += u64::from(!c.losses.is_empty());
-        if !c.tags_not_kept.is_empty() {
-            writeln!(
-                report,
-                "{at}: tags not kept (the format has no place for them): {}",
-                c.tags_not_kept.join(", ")
-            )
-            .map_err(w)?;
-        }
+        damaged += u64::from(store_game(&text, &at, &mut out, report, &mut t)?);
     }
     if t.games == 0 {
         return Err(format!("{name}: no games in the file"));
@@ -282,6 +259,43 @@ fn from_pgn_file(input: &Path, base: &Path, report: &mut dyn Write) -> Result<u8
     } else {
         t.status()
     })
+}
+
+/// One game read from the PGN file into the base (or left out, counted
+/// bad), with what the format could not hold said under `at`; whether it
+/// lost anything.
+fn store_game(
+    text: &PgnText,
+    at: &str,
+    out: &mut BaseWriter,
+    report: &mut dyn Write,
+    t: &mut Tally,
+) -> Result<bool, String> {
+    let w = |e: io::Error| format!("cannot write the report: {e}");
+    let c = from_pgn(text);
+    let stored = match (c.game, c.error) {
+        (Some(g), _) => encode_record(&g),
+        (None, e) => Err(e.unwrap_or_else(|| "no game".into())),
+    };
+    match stored {
+        Ok(bytes) => out.push(&bytes)?,
+        Err(e) => {
+            t.bad += 1;
+            writeln!(report, "{at}: left out: {e}").map_err(w)?;
+        }
+    }
+    for loss in &c.losses {
+        writeln!(report, "{at}: {loss}").map_err(w)?;
+    }
+    if !c.tags_not_kept.is_empty() {
+        writeln!(
+            report,
+            "{at}: tags not kept (the format has no place for them): {}",
+            c.tags_not_kept.join(", ")
+        )
+        .map_err(w)?;
+    }
+    Ok(!c.losses.is_empty())
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! `argus client`: the reference client on a serial port or over TCP.
 
+use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, unbounded};
@@ -170,38 +171,31 @@ pub fn run_on_port<A: Answerer>(
 pub fn serve<A: Answerer>(
     link: &Link<&'static str>,
     events: &Receiver<LinkEvent<&'static str>>,
-    mut protocol: A,
+    protocol: A,
     think: Duration,
     verbose: bool,
     line_check: bool,
 ) -> Result<(), ClientError> {
-    let say = |s: &str| {
-        if verbose {
-            eprintln!("client: {s}");
-        }
+    let mut client = Serving {
+        link,
+        protocol,
+        think,
+        verbose,
+        line_check,
+        seq: 0,
+        last: LastAnswer::default(),
+        heard: false,
     };
-    // The client numbers its records only for the link's reports.
-    let seq = std::cell::Cell::new(0u64);
-    let send = |mut text: String| {
-        if line_check {
-            check::append(&mut text);
-        }
-        seq.set(seq.get().wrapping_add(1));
-        link.send(seq.get(), text)
-            .map_err(|e| ClientError::Failed(e.to_string()))
-    };
-    send(protocol.sign_on())?;
-    let mut last = LastAnswer::default();
+    client.sign_on()?;
     // Until the referee answers, sign on again now and then: a referee that
     // started after us clears its stale input and never saw the first one.
-    let mut heard = false;
     loop {
         let ev = match events.recv_timeout(SIGN_ON_REPEAT) {
             Ok(ev) => ev,
             Err(RecvTimeoutError::Timeout) => {
-                if !heard {
-                    say("no answer from the referee yet: signing on again");
-                    send(protocol.sign_on())?;
+                if !client.heard {
+                    client.say("no answer from the referee yet: signing on again");
+                    client.sign_on()?;
                 }
                 continue;
             }
@@ -211,78 +205,143 @@ pub fn serve<A: Answerer>(
                 ));
             }
         };
-        match ev.kind {
-            LinkEventKind::Line { text, .. } => {
-                let first = !heard;
-                heard = true;
-                let record = match check::verify(&text) {
-                    Checked::Valid(payload) => payload,
-                    Checked::Absent => text.as_str(),
-                    Checked::Invalid(why) => {
-                        say(&format!("ignored a damaged record ({why})"));
-                        if line_check {
-                            send(nak(&protocol))?;
-                        }
-                        continue;
-                    }
-                };
-                if let Some(r) = last.repeat_for(record) {
-                    say(&format!("the same respond again; the same reply: {r}"));
-                    send(r)?;
-                    continue;
-                }
-                for action in protocol.handle_line(record) {
-                    match action {
-                        Action::Reply(r) => {
-                            if !think.is_zero() {
-                                std::thread::sleep(think);
-                            }
-                            // What the client really sent, before any line
-                            // noise: tests compare it with the PGN.
-                            say(&format!("reply: {r}"));
-                            last.answered(&r);
-                            send(r)?;
-                        }
-                        Action::Send(r) => send(r)?,
-                        Action::Log(s) => say(&s),
-                        Action::Disconnect if first => {
-                            // Over TCP, what a listener sends a connection
-                            // it refuses; on a cable, a match already over.
-                            say("disconnect before anything else: the referee refused this \
-                                 client or has no match for it (over TCP: a wrong or missing \
-                                 --password, a seat taken by a program of the same name, or \
-                                 a name it does not expect; its log says which)");
-                            return Ok(());
-                        }
-                        Action::Disconnect => {
-                            say("disconnect: the referee ended the session");
-                            return Ok(());
-                        }
-                    }
-                }
-                if let Some(why) = protocol.failure() {
-                    return Err(ClientError::Failed(why));
-                }
-            }
+        if client.on_event(ev.kind)?.is_break() {
+            return Ok(());
+        }
+    }
+}
+
+/// The client loop's state: what [`serve`] answers with.
+struct Serving<'a, A> {
+    link: &'a Link<&'static str>,
+    protocol: A,
+    think: Duration,
+    verbose: bool,
+    line_check: bool,
+    /// The last record's number (the client numbers its records only for
+    /// the link's reports).
+    seq: u64,
+    last: LastAnswer,
+    /// Whether the referee has said anything since the link came (up).
+    heard: bool,
+}
+
+impl<A: Answerer> Serving<'_, A> {
+    fn say(&self, s: &str) {
+        if self.verbose {
+            eprintln!("client: {s}");
+        }
+    }
+
+    fn send(&mut self, mut text: String) -> Result<(), ClientError> {
+        if self.line_check {
+            check::append(&mut text);
+        }
+        self.seq = self.seq.wrapping_add(1);
+        self.link
+            .send(self.seq, text)
+            .map_err(|e| ClientError::Failed(e.to_string()))
+    }
+
+    fn sign_on(&mut self) -> Result<(), ClientError> {
+        let record = self.protocol.sign_on();
+        self.send(record)
+    }
+
+    /// Says a line was damaged (`Anak`), with the line check on.
+    fn nak(&mut self) -> Result<(), ClientError> {
+        if self.line_check {
+            let record = nak(&self.protocol);
+            self.send(record)?;
+        }
+        Ok(())
+    }
+
+    /// One event of the link; `Break` once the session is over.
+    fn on_event(&mut self, kind: LinkEventKind) -> Result<ControlFlow<()>, ClientError> {
+        match kind {
+            LinkEventKind::Line { text, .. } => return self.on_line(&text),
             LinkEventKind::Dropped { reason, .. } => {
-                say(&format!("dropped a line: {reason}"));
-                if line_check {
-                    send(nak(&protocol))?;
-                }
+                self.say(&format!("dropped a line: {reason}"));
+                self.nak()?;
             }
-            LinkEventKind::Lost { reason, .. } => say(&format!("link lost: {reason}")),
-            LinkEventKind::Connected { peer, .. } => say(&format!("connected to {peer}")),
+            LinkEventKind::Lost { reason, .. } => self.say(&format!("link lost: {reason}")),
+            LinkEventKind::Connected { peer, .. } => self.say(&format!("connected to {peer}")),
             LinkEventKind::Back { .. } => {
-                heard = false;
-                say("link back: signing on again");
-                send(protocol.sign_on())?;
+                self.heard = false;
+                self.say("link back: signing on again");
+                self.sign_on()?;
             }
             LinkEventKind::SendFailed { reason, .. } => {
-                say(&format!("a record was not sent: {reason}"))
+                self.say(&format!("a record was not sent: {reason}"))
             }
-            LinkEventKind::Error { message } => say(&message),
+            LinkEventKind::Error { message } => self.say(&message),
             LinkEventKind::Sent { .. } | LinkEventKind::Receiving { .. } => {}
         }
+        Ok(ControlFlow::Continue(()))
+    }
+
+    /// A line from the referee: checked, then answered.
+    fn on_line(&mut self, text: &str) -> Result<ControlFlow<()>, ClientError> {
+        let first = !self.heard;
+        self.heard = true;
+        let record = match check::verify(text) {
+            Checked::Valid(payload) => payload,
+            Checked::Absent => text,
+            Checked::Invalid(why) => {
+                self.say(&format!("ignored a damaged record ({why})"));
+                self.nak()?;
+                return Ok(ControlFlow::Continue(()));
+            }
+        };
+        if let Some(r) = self.last.repeat_for(record) {
+            self.say(&format!("the same respond again; the same reply: {r}"));
+            self.send(r)?;
+            return Ok(ControlFlow::Continue(()));
+        }
+        for action in self.protocol.handle_line(record) {
+            if self.act(action, first)?.is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
+        }
+        match self.protocol.failure() {
+            Some(why) => Err(ClientError::Failed(why)),
+            None => Ok(ControlFlow::Continue(())),
+        }
+    }
+
+    /// Does what the protocol asks; `Break` on `disconnect`.
+    fn act(&mut self, action: Action, first: bool) -> Result<ControlFlow<()>, ClientError> {
+        match action {
+            Action::Reply(r) => {
+                if !self.think.is_zero() {
+                    std::thread::sleep(self.think);
+                }
+                // What the client really sent, before any line
+                // noise: tests compare it with the PGN.
+                self.say(&format!("reply: {r}"));
+                self.last.answered(&r);
+                self.send(r)?;
+            }
+            Action::Send(r) => self.send(r)?,
+            Action::Log(s) => self.say(&s),
+            Action::Disconnect if first => {
+                // Over TCP, what a listener sends a connection
+                // it refuses; on a cable, a match already over.
+                self.say(
+                    "disconnect before anything else: the referee refused this \
+                     client or has no match for it (over TCP: a wrong or missing \
+                     --password, a seat taken by a program of the same name, or \
+                     a name it does not expect; its log says which)",
+                );
+                return Ok(ControlFlow::Break(()));
+            }
+            Action::Disconnect => {
+                self.say("disconnect: the referee ended the session");
+                return Ok(ControlFlow::Break(()));
+            }
+        }
+        Ok(ControlFlow::Continue(()))
     }
 }
 

@@ -5,7 +5,7 @@ use std::thread;
 use std::time::{Duration, Instant, SystemTime};
 
 use crate::app::audience::Audience;
-use crate::app::client;
+use crate::app::client::{self, ClientError};
 use crate::app::logging;
 use crate::app::options::DemoArgs;
 use crate::app::session::{self, Session, View};
@@ -13,7 +13,7 @@ use crate::app::signals;
 use crate::app::writers::Writers;
 use crate::app::{Ending, Failure, Outcome};
 use crate::client::{ClientProtocol, Mover, MoverKind};
-use crate::clock::{LineSettings, parse_friendly};
+use crate::clock::{LineSettings, TimeControl, parse_friendly};
 use crate::link::{PortSettings, VirtualCable};
 use crate::record::timestamp::pgn_date;
 use crate::referee::{ByClient, Referee, Settings};
@@ -64,46 +64,8 @@ pub fn run(args: DemoArgs) -> Outcome {
         .map_err(Failure::failed)?;
     // The clients start once the referee's ends are open (opening a port
     // clears its stale input).
-    // Client A is a random mover, B a greedy one, on the far ends.
-    let movers = [
-        ("random mover", MoverKind::Random),
-        ("greedy mover", MoverKind::Greedy),
-    ];
-    let mut clients = Vec::new();
-    for (i, (cable, (name, kind))) in cables.iter().zip(movers).enumerate() {
-        let path = cable.b().to_string();
-        let settings = port_settings;
-        let protocol = ClientProtocol::new(
-            name,
-            Mover::new(kind, args.seed.wrapping_add(i as u64)),
-            true,
-        );
-        let think = Duration::from_millis(args.think_ms);
-        clients.push(thread::spawn(move || {
-            client::run_on_port(&path, settings, protocol, think, false, true)
-        }));
-    }
-    let settings = Settings {
-        event: "argus demo".into(),
-        site: "this computer".into(),
-        date: pgn_date(SystemTime::now()),
-        ports: ByClient::new(cables[0].a().to_string(), cables[1].a().to_string()),
-        // The in-process cables carry bytes at once: no wire time to credit.
-        lines: ByClient::new(NO_LINE_DELAY, NO_LINE_DELAY),
-        time_control,
-        games: args.games.unwrap_or(ENDLESS),
-        reset_delay_ms: if args.headless {
-            HEADLESS_DELAY_MS
-        } else {
-            RESET_DELAY_MS
-        },
-        conclude_delay_ms: if args.headless {
-            HEADLESS_DELAY_MS
-        } else {
-            CONCLUDE_DELAY_MS
-        },
-        ..Settings::default()
-    };
+    let clients = start_clients(&cables, port_settings, &args);
+    let settings = demo_settings(&args, &cables, time_control);
     let ctrl_rx = signals::stop_requests("argus demo");
     let view = View::from_flags(args.headless, args.ascii);
     let ending = session::run(Session {
@@ -130,4 +92,62 @@ pub fn run(args: DemoArgs) -> Outcome {
         println!("argus demo: logs in {}", log_dir.display());
     }
     Ok(Ending::Normal)
+}
+
+/// The two clients on the cables' far ends, each on its own thread.
+fn start_clients(
+    cables: &[VirtualCable; 2],
+    port_settings: PortSettings,
+    args: &DemoArgs,
+) -> Vec<thread::JoinHandle<Result<(), ClientError>>> {
+    // Client A is a random mover, B a greedy one, on the far ends.
+    let movers = [
+        ("random mover", MoverKind::Random),
+        ("greedy mover", MoverKind::Greedy),
+    ];
+    let mut clients = Vec::new();
+    for (i, (cable, (name, kind))) in cables.iter().zip(movers).enumerate() {
+        let path = cable.b().to_string();
+        let settings = port_settings;
+        let protocol = ClientProtocol::new(
+            name,
+            Mover::new(kind, args.seed.wrapping_add(i as u64)),
+            true,
+        );
+        let think = Duration::from_millis(args.think_ms);
+        clients.push(thread::spawn(move || {
+            client::run_on_port(&path, settings, protocol, think, false, true)
+        }));
+    }
+    clients
+}
+
+/// The demo's match: endless unless `--games`, no wire time, short
+/// delays when headless.
+fn demo_settings(
+    args: &DemoArgs,
+    cables: &[VirtualCable; 2],
+    time_control: TimeControl,
+) -> Settings {
+    Settings {
+        event: "argus demo".into(),
+        site: "this computer".into(),
+        date: pgn_date(SystemTime::now()),
+        ports: ByClient::new(cables[0].a().to_string(), cables[1].a().to_string()),
+        // The in-process cables carry bytes at once: no wire time to credit.
+        lines: ByClient::new(NO_LINE_DELAY, NO_LINE_DELAY),
+        time_control,
+        games: args.games.unwrap_or(ENDLESS),
+        reset_delay_ms: if args.headless {
+            HEADLESS_DELAY_MS
+        } else {
+            RESET_DELAY_MS
+        },
+        conclude_delay_ms: if args.headless {
+            HEADLESS_DELAY_MS
+        } else {
+            CONCLUDE_DELAY_MS
+        },
+        ..Settings::default()
+    }
 }

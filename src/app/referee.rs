@@ -9,7 +9,7 @@ use log::info;
 use crate::app::audience::Audience;
 use crate::app::links::{self, line_of, line_view};
 use crate::app::logging;
-use crate::app::options::{OutputOptions, RefereeArgs, plan};
+use crate::app::options::{OutputOptions, RefereeArgs, RefereePlan, plan};
 use crate::app::session::{self, Session, View};
 use crate::app::signals;
 use crate::app::start::LogDir;
@@ -17,6 +17,7 @@ use crate::app::writers::Writers;
 use crate::app::{Failure, Outcome};
 use crate::journal::feed::Feed;
 use crate::journal::{Header, JournalWriter, OutputSettings, new_session_id};
+use crate::link::Endpoint;
 use crate::record::timestamp::pgn_date;
 use crate::referee::{ByClient, ClientId, Referee};
 
@@ -24,22 +25,9 @@ use crate::referee::{ByClient, ClientId, Referee};
 /// start or went wrong.
 pub fn run(args: RefereeArgs) -> Outcome {
     const ME: &str = "argus referee";
-    let date = pgn_date(SystemTime::now());
-    let mut output = args.output.clone();
-    output.journal = args.journal.clone().or(output.journal);
     let endpoints = args.ends.endpoints().map_err(Failure::usage)?;
-    let mut plan = plan(
-        endpoints.clone().map(|e| e.to_string()),
-        args.line,
-        args.matches,
-        output,
-        args.config.as_deref(),
-        date,
-        args.headless,
-    )
-    .map_err(Failure::usage)?;
+    let plan = plan_for(&args, &endpoints)?;
     let ps = plan.port_settings;
-    plan.settings.lines = ByClient::new(line_of(&endpoints[0], &ps), line_of(&endpoints[1], &ps));
     // The ports first: a start that cannot have them touches no file.
     let epoch = Instant::now();
     links::check_endpoints(&endpoints).map_err(Failure::usage)?;
@@ -76,16 +64,7 @@ pub fn run(args: RefereeArgs) -> Outcome {
         header.session
     );
     let ctrl_rx = signals::stop_requests(ME);
-    let opening = format!(
-        "referee session: A on {} ({}), B on {} ({}), time control {}, {} game{}",
-        plan.ports[0],
-        line_view(&endpoints[0], &ps),
-        plan.ports[1],
-        line_view(&endpoints[1], &ps),
-        plan.settings.time_control,
-        plan.settings.games,
-        if plan.settings.games == 1 { "" } else { "s" }
-    );
+    let opening = opening_line(&plan, &endpoints);
     info!("{opening}");
     outputs.headless_line(&opening);
     outputs.headless_line("waiting for A and B to sign on (refreq sign_on)");
@@ -104,6 +83,44 @@ pub fn run(args: RefereeArgs) -> Outcome {
     close_feed(feed);
     drop(dir);
     ending
+}
+
+/// The match's plan: flags over the config file over the defaults
+/// (`--journal` over the config file's), checked, with each client's line
+/// as its endpoint makes it.
+fn plan_for(args: &RefereeArgs, endpoints: &[Endpoint; 2]) -> Result<RefereePlan, Failure> {
+    let date = pgn_date(SystemTime::now());
+    let mut output = args.output.clone();
+    output.journal = args.journal.clone().or(output.journal);
+    let mut plan = plan(
+        endpoints.clone().map(|e| e.to_string()),
+        args.line.clone(),
+        args.matches.clone(),
+        output,
+        args.config.as_deref(),
+        date,
+        args.headless,
+    )
+    .map_err(Failure::usage)?;
+    let ps = plan.port_settings;
+    plan.settings.lines = ByClient::new(line_of(&endpoints[0], &ps), line_of(&endpoints[1], &ps));
+    Ok(plan)
+}
+
+/// The session's first line: where A and B are, the time control, the
+/// games.
+fn opening_line(plan: &RefereePlan, endpoints: &[Endpoint; 2]) -> String {
+    let ps = plan.port_settings;
+    format!(
+        "referee session: A on {} ({}), B on {} ({}), time control {}, {} game{}",
+        plan.ports[0],
+        line_view(&endpoints[0], &ps),
+        plan.ports[1],
+        line_view(&endpoints[1], &ps),
+        plan.settings.time_control,
+        plan.settings.games,
+        if plan.settings.games == 1 { "" } else { "s" }
+    )
 }
 
 /// The files of a session in the log directory `dir` (which removes them

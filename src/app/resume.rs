@@ -8,6 +8,7 @@
 //!
 //! [`Input::Resumed`]: crate::referee::Input::Resumed
 
+use std::path::Path;
 use std::time::Instant;
 
 use log::{info, warn};
@@ -22,7 +23,7 @@ use crate::app::start::LogDir;
 use crate::app::writers::Writers;
 use crate::app::{Failure, Outcome};
 use crate::journal::replay::Replay;
-use crate::journal::{self, Entry, JournalWriter, OutputSettings};
+use crate::journal::{self, Entry, JournalWriter, Loaded, OutputSettings};
 use crate::link::PortSettings;
 use crate::referee::{ByClient, ClientId};
 
@@ -31,16 +32,9 @@ use crate::referee::{ByClient, ClientId};
 pub fn run(args: ResumeArgs) -> Outcome {
     const ME: &str = "argus resume";
     if is_tournament_journal(&args.journal) {
-        if args.ends.port_a.is_some() || args.ends.net.listen.is_some() {
-            return Err(Failure::usage(
-                "a tournament journal records its players: give it alone, without ports or \
-                 --listen",
-            ));
-        }
-        return crate::app::tournament::resume(&args.journal, args.headless);
+        return resume_tournament(&args);
     }
     let loaded = journal::load(&args.journal).map_err(Failure::usage)?;
-    let session_id = loaded.header.session.clone();
     let port_settings = port_settings(&args.line, &loaded.header.port).map_err(Failure::usage)?;
     let output = outputs_of(&args.output, &loaded.header.output);
 
@@ -62,51 +56,11 @@ pub fn run(args: ResumeArgs) -> Outcome {
     let audience = Audience::start(&args.web).map_err(Failure::usage)?;
     let mut outputs = outputs.with_audience(audience);
     dir.keep();
-    if loaded.header.output == OutputSettings::default() {
-        let why = "this journal records no output settings (an older argus wrote it): \
-                   the PGN goes only where --pgn and --live-pgn say";
-        warn!("{why}");
-        outputs.headless_line(why);
-    }
-    if let Some(t) = &loaded.torn {
-        warn!("journal {}: {t}", args.journal.display());
-        outputs.headless_line(&format!("journal {}: {t}", args.journal.display()));
-    }
+    say_doubts(&loaded, &args.journal, &mut outputs);
 
     let last_at = loaded.replay.last_at();
     let now_wall = unix_ms_now();
-    let gap = loaded
-        .replay
-        .epoch()
-        .map(|e| now_wall.saturating_sub(e.wall_of(last_at)));
-    let story = if loaded.replay.core().is_over() {
-        // It ended, but the process may have died before its disconnect
-        // left: the resumed session sends it again and ends.
-        format!(
-            "the match in {} (session {session_id}) is already over: {}; {} inputs replayed, \
-             {} checkpoints verified; sending disconnect to both clients again",
-            args.journal.display(),
-            loaded.replay.core().summary(),
-            loaded.replay.inputs(),
-            loaded.replay.checks(),
-        )
-    } else {
-        format!(
-            "resuming session {session_id} from {}: {} inputs replayed, {} checkpoints verified; \
-             the last input came at {:.1} s{}; that time is charged to nobody",
-            args.journal.display(),
-            loaded.replay.inputs(),
-            loaded.replay.checks(),
-            last_at as f64 / 1000.0,
-            match gap {
-                Some(g) => format!(
-                    ", and the referee was down for about {:.1} s (wall clock)",
-                    g as f64 / 1000.0
-                ),
-                None => String::new(),
-            }
-        )
-    };
+    let story = story(&loaded, &args.journal, now_wall);
     info!("{story}");
     if args.headless || loaded.replay.core().is_over() {
         println!("{story}");
@@ -143,8 +97,73 @@ pub fn run(args: ResumeArgs) -> Outcome {
     ending
 }
 
+/// `argus resume` given a tournament's journal: it alone, no ports.
+fn resume_tournament(args: &ResumeArgs) -> Outcome {
+    if args.ends.port_a.is_some() || args.ends.net.listen.is_some() {
+        return Err(Failure::usage(
+            "a tournament journal records its players: give it alone, without ports or \
+             --listen",
+        ));
+    }
+    crate::app::tournament::resume(&args.journal, args.headless)
+}
+
+/// Says what the journal lacks: output settings (an older argus wrote
+/// it) or a torn last line.
+fn say_doubts(loaded: &Loaded, journal: &Path, outputs: &mut Writers) {
+    if loaded.header.output == OutputSettings::default() {
+        let why = "this journal records no output settings (an older argus wrote it): \
+                   the PGN goes only where --pgn and --live-pgn say";
+        warn!("{why}");
+        outputs.headless_line(why);
+    }
+    if let Some(t) = &loaded.torn {
+        warn!("journal {}: {t}", journal.display());
+        outputs.headless_line(&format!("journal {}: {t}", journal.display()));
+    }
+}
+
+/// What the resumed session says first: the match already over, or
+/// where it goes on from and how long the referee was down.
+fn story(loaded: &Loaded, journal: &Path, now_wall: u64) -> String {
+    let session_id = &loaded.header.session;
+    let last_at = loaded.replay.last_at();
+    let gap = loaded
+        .replay
+        .epoch()
+        .map(|e| now_wall.saturating_sub(e.wall_of(last_at)));
+    if loaded.replay.core().is_over() {
+        // It ended, but the process may have died before its disconnect
+        // left: the resumed session sends it again and ends.
+        format!(
+            "the match in {} (session {session_id}) is already over: {}; {} inputs replayed, \
+             {} checkpoints verified; sending disconnect to both clients again",
+            journal.display(),
+            loaded.replay.core().summary(),
+            loaded.replay.inputs(),
+            loaded.replay.checks(),
+        )
+    } else {
+        format!(
+            "resuming session {session_id} from {}: {} inputs replayed, {} checkpoints verified; \
+             the last input came at {:.1} s{}; that time is charged to nobody",
+            journal.display(),
+            loaded.replay.inputs(),
+            loaded.replay.checks(),
+            last_at as f64 / 1000.0,
+            match gap {
+                Some(g) => format!(
+                    ", and the referee was down for about {:.1} s (wall clock)",
+                    g as f64 / 1000.0
+                ),
+                None => String::new(),
+            }
+        )
+    }
+}
+
 /// Whether `path` starts like a tournament journal (`argus-tournament`).
-pub(crate) fn is_tournament_journal(path: &std::path::Path) -> bool {
+pub(crate) fn is_tournament_journal(path: &Path) -> bool {
     use std::io::Read;
     let mut head = [0u8; 17];
     std::fs::File::open(path)

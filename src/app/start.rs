@@ -55,6 +55,22 @@ pub struct LogDir {
     kept: bool,
 }
 
+/// Why a log directory another argus holds is refused, naming the
+/// holder's pid from its lock file.
+fn in_use(dir: &Path, lock: &File) -> String {
+    let mut text = String::new();
+    let _ = lock.take(64).read_to_string(&mut text);
+    let holder = match text.trim().parse::<u32>() {
+        Ok(pid) => format!("pid {pid}"),
+        Err(_) => "a process that did not write its pid".into(),
+    };
+    format!(
+        "the log directory {} is in use by another argus ({holder}): one referee \
+         per log directory; give this one another --log-dir",
+        dir.display()
+    )
+}
+
 impl LogDir {
     /// Creates `dir` if needed and takes its lock, writing this process's
     /// pid into it. Refused, naming the holder's pid, while another argus
@@ -83,19 +99,7 @@ impl LogDir {
             .map_err(|e| failed(format!("cannot open the lock file {}: {e}", path.display())))?;
         match file.try_lock() {
             Ok(()) => {}
-            Err(TryLockError::WouldBlock) => {
-                let mut text = String::new();
-                let _ = (&file).take(64).read_to_string(&mut text);
-                let holder = match text.trim().parse::<u32>() {
-                    Ok(pid) => format!("pid {pid}"),
-                    Err(_) => "a process that did not write its pid".into(),
-                };
-                return Err(format!(
-                    "the log directory {} is in use by another argus ({holder}): one referee \
-                     per log directory; give this one another --log-dir",
-                    dir.display()
-                ));
-            }
+            Err(TryLockError::WouldBlock) => return Err(in_use(dir, &file)),
             Err(TryLockError::Error(e)) => {
                 return Err(failed(format!(
                     "cannot lock the log directory {} ({}): {e}",

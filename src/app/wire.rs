@@ -61,52 +61,17 @@ pub fn run(args: WireArgs) -> Outcome {
     let settings = args.line.port_settings().map_err(Failure::usage)?;
     let end_1 = Endpoint::parse(&args.port_1).map_err(Failure::usage)?;
     let end_2 = Endpoint::parse(&args.port_2).map_err(Failure::usage)?;
-    for (v, name) in [
-        (args.bit_error_rate, "bit-error-rate"),
-        (args.drop_rate, "drop-rate"),
-    ] {
-        if !(0.0..=1.0).contains(&v) {
-            return Err(Failure::usage(format!(
-                "--{name} must be a probability from 0 to 1, not {v}"
-            )));
-        }
-    }
-    let cut = args
-        .cut_at
-        .map(|a| Ok::<_, String>((seconds(a, "cut-at")?, seconds(args.cut_for, "cut-for")?)))
-        .transpose()
-        .map_err(Failure::usage)?;
+    let impairments = impairments_of(&args)?;
     let duration = args
         .duration
         .map(|d| seconds(d, "duration"))
         .transpose()
         .map_err(Failure::usage)?;
-    let log_file = match &args.log {
-        Some(p) => Some(Mutex::new(
-            OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(p)
-                .map_err(|e| Failure::usage(format!("cannot open the log {}: {e}", p.display())))?,
-        )),
-        None => None,
-    };
-    let log: Arc<dyn Fn(&str) + Send + Sync> = Arc::new(move |line: &str| {
-        if let Some(f) = &log_file
-            && let Ok(mut f) = f.lock()
-        {
-            let _ = writeln!(f, "{line}");
-        }
-    });
-    let impairments = Impairments {
-        bit_error_rate: args.bit_error_rate,
-        drop_rate: args.drop_rate,
-        cut,
-        seed: args.seed,
-    };
+    let log = open_log(args.log.as_ref())?;
     let waiting = |e: &Endpoint| eprintln!("argus wire: waiting for a connection on {e}");
     let ends = open_ends([&end_1, &end_2], &settings, &waiting).map_err(Failure::usage)?;
     let names = [args.port_1.as_str(), args.port_2.as_str()];
+    let cut = impairments.cut;
     let wire = Wire::start(ends, names, settings, impairments, log).map_err(Failure::failed)?;
     eprintln!(
         "argus wire: {} <-> {} at {settings}, bit error rate {}, drop rate {}{}",
@@ -136,7 +101,62 @@ pub fn run(args: WireArgs) -> Outcome {
             }
         }
     }
-    let stats = wire.stop();
+    report(&args, wire.stop(), started, failed)
+}
+
+/// The impairments the flags ask for, checked.
+fn impairments_of(args: &WireArgs) -> Result<Impairments, Failure> {
+    for (v, name) in [
+        (args.bit_error_rate, "bit-error-rate"),
+        (args.drop_rate, "drop-rate"),
+    ] {
+        if !(0.0..=1.0).contains(&v) {
+            return Err(Failure::usage(format!(
+                "--{name} must be a probability from 0 to 1, not {v}"
+            )));
+        }
+    }
+    let cut = args
+        .cut_at
+        .map(|a| Ok::<_, String>((seconds(a, "cut-at")?, seconds(args.cut_for, "cut-for")?)))
+        .transpose()
+        .map_err(Failure::usage)?;
+    Ok(Impairments {
+        bit_error_rate: args.bit_error_rate,
+        drop_rate: args.drop_rate,
+        cut,
+        seed: args.seed,
+    })
+}
+
+/// What the wire writes its log lines with.
+type LogLine = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// Where the wire's log lines go: the `--log` file (appended), or nowhere.
+fn open_log(path: Option<&PathBuf>) -> Result<LogLine, Failure> {
+    let log_file = match path {
+        Some(p) => Some(Mutex::new(
+            OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .map_err(|e| Failure::usage(format!("cannot open the log {}: {e}", p.display())))?,
+        )),
+        None => None,
+    };
+    Ok(Arc::new(move |line: &str| {
+        if let Some(f) = &log_file
+            && let Ok(mut f) = f.lock()
+        {
+            let _ = writeln!(f, "{line}");
+        }
+    }))
+}
+
+/// Prints each direction's counts and the time run, and says why the
+/// wire stopped: a port that failed (`failed`, not a peer that closed its
+/// connection) is a failure, named.
+fn report(args: &WireArgs, stats: Vec<DirectionStats>, started: Instant, failed: bool) -> Outcome {
     for (s, dir) in stats.iter().zip([
         format!("{} -> {}", args.port_1, args.port_2),
         format!("{} -> {}", args.port_2, args.port_1),

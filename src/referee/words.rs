@@ -122,12 +122,52 @@ pub fn false_claim_comment(color: Color) -> String {
 }
 
 /// The sentence, before control characters are stripped. The match is
-/// exhaustive, so a new event must be given words; the longer sentences
-/// are said by the functions below it.
+/// exhaustive, so a new event must be given a group (and words there);
+/// each group is said by its own function below, the longer sentences by
+/// the functions after them.
 fn said(e: &Event) -> String {
     use Event::*;
     match e {
-        // Games, the match, the referee and the supervisor.
+        GameStarted { .. }
+        | MoveMade { .. }
+        | DrawOffered { .. }
+        | GameOver(_)
+        | SessionOver(_)
+        | SprtDecided { .. }
+        | WaitingForSignOn
+        | Restarted
+        | Supervisor { .. }
+        | CommandRefused { .. } => match_said(e),
+        SignedOn { .. }
+        | SignedOff { .. }
+        | ClientFault { .. }
+        | Rejected { .. }
+        | LineDropped { .. }
+        | LineIgnored { .. }
+        | LinkLost { .. }
+        | LinkBack { .. }
+        | LinkRefused { .. }
+        | SilenceResend { .. }
+        | Resync { .. } => client_said(e),
+        EchoResent { .. }
+        | AskedAgain { .. }
+        | AskedAgainAtOnce { .. }
+        | NakUnanswered { .. }
+        | FaultPaused { .. }
+        | Forfeit { .. }
+        | DrawAcceptIgnored { .. }
+        | DrawDeclined { .. }
+        | FalseClaimMateStands { .. }
+        | FalseClaimRejected { .. }
+        | EvalProblem { .. }
+        | ReplyHeld { .. } => reply_said(e),
+    }
+}
+
+/// Games, the match, the referee and the supervisor.
+fn match_said(e: &Event) -> String {
+    use Event::*;
+    match e {
         GameStarted {
             game,
             games,
@@ -162,7 +202,14 @@ fn said(e: &Event) -> String {
         }
         Supervisor { command } => format!("supervisor: {command}"),
         CommandRefused { why } => why.to_string(),
-        // A client: signing on and off, its lines and its link.
+        _ => unreachable!("said() routes the clients' and the replies' events elsewhere"),
+    }
+}
+
+/// A client: signing on and off, its lines and its link.
+fn client_said(e: &Event) -> String {
+    use Event::*;
+    match e {
         SignedOn {
             client,
             name,
@@ -199,7 +246,14 @@ fn said(e: &Event) -> String {
         Resync { client } => {
             format!("{client}: bringing the client back in line (reset, inform, execute)")
         }
-        // A reply's troubles and what the referee did.
+        _ => unreachable!("said() routes the match's and the replies' events elsewhere"),
+    }
+}
+
+/// A reply's troubles and what the referee did.
+fn reply_said(e: &Event) -> String {
+    use Event::*;
+    match e {
         EchoResent {
             client,
             diff,
@@ -243,6 +297,7 @@ fn said(e: &Event) -> String {
         ReplyHeld { client } => {
             format!("{client}: reply arrived during the pause; it is held and played at resume")
         }
+        _ => unreachable!("said() routes the match's and the clients' events elsewhere"),
     }
 }
 

@@ -1,0 +1,120 @@
+//! The arguments of `argus client`: the reference client's own flags and
+//! the engine bridge's options (docs/engines.md), also those of `argus epd`.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+
+use super::LineOptions;
+use crate::client::MoverKind;
+use crate::client::engine::{CommandLine, EngineLog, EngineSettings, Protocol, Untimed};
+
+/// `argus client PORT [options]`.
+#[derive(Debug, Clone, Args)]
+pub struct ClientArgs {
+    /// Where the referee is: a serial port wired to it, tcp://HOST:PORT
+    /// (connects, and connects again with backoff after a drop), or
+    /// tcp-listen://ADDR:PORT (waits for the referee to connect).
+    pub port: String,
+    /// The referee's shared secret (its --password), sent on every TCP
+    /// connection before the sign-on.
+    #[arg(long, value_name = "SECRET")]
+    pub password: Option<String>,
+    #[command(flatten)]
+    pub line: LineOptions,
+    /// Name sent with tcsi at sign-on [default: the engine's own name with
+    /// --engine, else the mover, seed and port, e.g. "argus-random-1@ttyUSB0"].
+    #[arg(long)]
+    pub name: Option<String>,
+    /// How to choose moves.
+    #[arg(long, value_enum, default_value_t = MoverKind::Random)]
+    pub mover: MoverKind,
+    /// Seed for the mover: the same seed plays the same moves.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Milliseconds to think before each reply.
+    #[arg(long, default_value_t = 0)]
+    pub think_ms: u64,
+    /// Do not claim draws (threefold repetition, fifty moves) when due.
+    #[arg(long)]
+    pub no_claims: bool,
+    /// Send lines without the `Acrc` line check. By default every line
+    /// ends with a CRC-32 that argus verifies, so a bit flipped on the
+    /// cable cannot change a move unnoticed; referees that do not know the
+    /// check ignore it (a private EPD opcode).
+    #[arg(long)]
+    pub no_line_check: bool,
+    #[command(flatten)]
+    pub engine: EngineOptions,
+}
+
+/// The engine bridge options of `argus client` (docs/engines.md).
+#[derive(Debug, Clone, Args)]
+pub struct EngineOptions {
+    /// Play with this chess engine instead of the built-in mover: its
+    /// command line, "CMD [ARGS]" (quotes group words).
+    #[arg(long, value_name = "CMD")]
+    pub engine: Option<String>,
+    /// The engine's protocol.
+    #[arg(long, value_enum, default_value_t = Protocol::Uci, requires = "engine")]
+    pub protocol: Protocol,
+    /// An engine option, NAME=VALUE (UCI setoption, XBoard option); may be
+    /// repeated.
+    #[arg(long = "option", value_name = "NAME=VALUE", requires = "engine")]
+    pub options: Vec<String>,
+    /// Without a time control: milliseconds per move [default: 1000].
+    #[arg(long, value_name = "MS", conflicts_with = "depth", requires = "engine")]
+    pub movetime: Option<u64>,
+    /// Without a time control: search to this depth instead.
+    #[arg(long, value_name = "N", requires = "engine")]
+    pub depth: Option<u32>,
+    /// Milliseconds an engine may run over its own time before it counts
+    /// as hung (then it is restarted).
+    #[arg(long, value_name = "MS", default_value_t = 3000, requires = "engine")]
+    pub margin_ms: u64,
+    /// Write the engine traffic, with times, to this file.
+    #[arg(long, value_name = "FILE", requires = "engine")]
+    pub log: Option<PathBuf>,
+}
+
+impl EngineOptions {
+    /// The bridge's settings, checked; `None` without --engine.
+    pub fn settings(&self) -> Result<Option<EngineSettings>, String> {
+        let Some(cmd) = &self.engine else {
+            return Ok(None);
+        };
+        let command = CommandLine::parse(cmd).map_err(|e| format!("--engine: {e}"))?;
+        let options = self
+            .options
+            .iter()
+            .map(|o| match o.split_once('=') {
+                Some((n, v)) if !n.trim().is_empty() => Ok((n.trim().to_string(), v.to_string())),
+                _ => Err(format!("--option {o:?}: expected NAME=VALUE")),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let untimed = match (self.movetime, self.depth) {
+            (_, Some(0)) => return Err("--depth must be at least 1".into()),
+            (Some(0), _) => return Err("--movetime must be at least 1 ms".into()),
+            (_, Some(d)) => Untimed::Depth(d),
+            (Some(ms), None) => Untimed::MoveTime(ms),
+            (None, None) => Untimed::default(),
+        };
+        let log = match &self.log {
+            Some(p) => EngineLog::create(p)?,
+            None => EngineLog::none(),
+        };
+        Ok(Some(EngineSettings {
+            command,
+            protocol: self.protocol,
+            options,
+            untimed,
+            margin: Duration::from_millis(self.margin_ms),
+            depth_wait: DEPTH_WAIT,
+            log,
+        }))
+    }
+}
+
+/// How long a depth search without a clock may take before the margin.
+pub const DEPTH_WAIT: Duration = Duration::from_secs(600);

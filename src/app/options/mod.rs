@@ -1,0 +1,41 @@
+//! The referee's command-line options, the TOML config file that can hold
+//! the same settings, and how the two are merged into the core's
+//! [`Settings`] (command-line flags win over the file, the file over the
+//! defaults).
+//!
+//! One file per group of options: `line` (the serial line), `matches`
+//! (the match and its policies), `output` (files and the web view),
+//! `commands` (the arguments of `referee`, `resume`, `watch`, `demo`),
+//! `client` (`argus client` and the engine bridge), `config` (the TOML
+//! file), `plan` (the merge into the core's settings) and `openings` (the
+//! openings file, checked).
+
+mod client;
+mod commands;
+mod config;
+mod line;
+mod matches;
+mod openings;
+mod output;
+mod plan;
+
+pub use client::{ClientArgs, DEPTH_WAIT, EngineOptions};
+pub use commands::{DemoArgs, RefereeArgs, ResumeArgs, WatchArgs};
+pub use config::ConfigFile;
+pub use line::LineOptions;
+pub use matches::MatchOptions;
+pub use openings::load_starts;
+pub use output::{OutputOptions, WebOptions};
+pub use plan::{RefereePlan, plan};
+
+/// A `--NAME SECS` option's value in milliseconds: from 0 to `max`
+/// seconds, fractions allowed (rounded to the millisecond).
+pub fn seconds_ms(v: f64, name: &str, max: f64) -> Result<u64, String> {
+    if v.is_finite() && (0.0..=max).contains(&v) {
+        Ok((v * 1000.0).round() as u64)
+    } else {
+        Err(format!(
+            "--{name} must be between 0 and {max} seconds, not {v}"
+        ))
+    }
+}

@@ -1,0 +1,85 @@
+//! Where the referee writes (`--pgn`, `--log-dir`, ..., the `[output]`
+//! table of the config file) and the audience's web view (`--http`).
+
+use std::path::PathBuf;
+
+use clap::Args;
+use serde::Deserialize;
+
+/// Where the referee writes its records.
+#[derive(Debug, Clone, Default, Args, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutputOptions {
+    /// Append every finished game to this PGN file.
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+    /// Rewrite the game in progress to this PGN file after every move
+    /// (atomically), for broadcast viewers.
+    #[arg(long, value_name = "FILE")]
+    pub live_pgn: Option<PathBuf>,
+    /// Directory for the application log and the byte transcript
+    /// [default: argus-logs].
+    #[arg(long, value_name = "DIR")]
+    pub log_dir: Option<PathBuf>,
+    /// Publish the journal over TCP on this address (e.g. 0.0.0.0:7070)
+    /// for `argus watch tcp://HOST:PORT` on other machines.
+    #[arg(long, value_name = "ADDR:PORT")]
+    pub feed: Option<String>,
+    /// The journal file: `journal` in the config file's `[output]` table,
+    /// `--journal` on `argus referee`'s command line (resume is given its
+    /// journal).
+    #[arg(skip)]
+    pub journal: Option<PathBuf>,
+    /// Rewrite the match statistics to this JSON file (atomically) after
+    /// every game: games, wins, draws, losses, pentanomial, elo,
+    /// elo_error95, los, and with --sprt llr, lower_bound, upper_bound,
+    /// sprt_result.
+    #[arg(long, value_name = "FILE")]
+    pub results_json: Option<PathBuf>,
+    /// Also append every finished game to this ChessBase 1993 base
+    /// (BASE.cbf + BASE.cbi; created if missing): the games file synced,
+    /// then the index replaced atomically. What the format cannot hold
+    /// (over 250 half-moves, names over 63 bytes, ...) is reported with the
+    /// game's number (docs/chessbase.md).
+    #[arg(long, value_name = "BASE")]
+    pub cbf: Option<PathBuf>,
+}
+
+impl OutputOptions {
+    /// These options, each missing one taken from `f`.
+    pub fn or(self, f: OutputOptions) -> OutputOptions {
+        OutputOptions {
+            pgn: self.pgn.or(f.pgn),
+            live_pgn: self.live_pgn.or(f.live_pgn),
+            log_dir: self.log_dir.or(f.log_dir),
+            feed: self.feed.or(f.feed),
+            journal: self.journal.or(f.journal),
+            results_json: self.results_json.or(f.results_json),
+            cbf: self.cbf.or(f.cbf),
+        }
+    }
+
+    /// The log directory, defaulted.
+    pub fn log_dir(&self) -> PathBuf {
+        self.log_dir
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("argus-logs"))
+    }
+}
+
+/// The audience's web view (`--http`), on `referee`, `resume`, `watch`
+/// and `demo`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct WebOptions {
+    /// Serve the audience's live page on this address (e.g.
+    /// 0.0.0.0:8080 for everyone on the network, 127.0.0.1:8080 for this
+    /// machine only; port 0 picks a free one): the board, clocks and moves
+    /// at /, the live stream at /events, /state.json, and every game as PGN
+    /// at /games.pgn and /game/N.pgn (docs/web.md). Read-only.
+    #[arg(long, value_name = "ADDR:PORT")]
+    pub http: Option<String>,
+    /// The most viewers of the live page at once; more are turned away.
+    #[arg(long, value_name = "N", default_value_t = 256, requires = "http",
+          value_parser = clap::value_parser!(u16).range(1..))]
+    pub http_viewers: u16,
+}

@@ -1,0 +1,152 @@
+//! `argus referee`'s settings merged (flags over the config file over the
+//! defaults) and checked into the core's [`Settings`].
+
+use std::path::Path;
+use std::str::FromStr;
+
+use super::openings::load_starts;
+use super::{ConfigFile, LineOptions, MatchOptions, OutputOptions, seconds_ms};
+use crate::app::syzygy::Syzygy;
+use crate::clock::{TimeControl, parse_friendly};
+use crate::link::PortSettings;
+use crate::referee::{ByClient, ClientFault, Settings};
+
+/// Everything `argus referee` needs, merged and checked.
+#[derive(Debug, Clone)]
+pub struct RefereePlan {
+    pub ports: [String; 2],
+    pub port_settings: PortSettings,
+    pub settings: Settings,
+    pub output: OutputOptions,
+}
+
+/// Merges flags over the config file over defaults and checks everything:
+/// the time control parses, the openings load and are legal. `date` is
+/// today's date for the PGN (`yyyy.mm.dd`).
+pub fn plan(
+    ports: [String; 2],
+    line: LineOptions,
+    matches: MatchOptions,
+    output: OutputOptions,
+    config: Option<&Path>,
+    date: String,
+    headless: bool,
+) -> Result<RefereePlan, String> {
+    let file = match config {
+        Some(p) => ConfigFile::load(p)?,
+        None => ConfigFile::default(),
+    };
+    let line = line.or(file.line);
+    let m = matches.or(file.matches);
+    let output = output.or(file.output);
+    let port_settings = line.port_settings()?;
+    let settings = settings_of(&ports, &port_settings, m, date, headless)?;
+    Ok(RefereePlan {
+        ports,
+        port_settings,
+        settings,
+        output,
+    })
+}
+
+/// The core's settings from the merged match options, checked (in the
+/// order the options are listed, so the first wrong one is named).
+fn settings_of(
+    ports: &[String; 2],
+    port_settings: &PortSettings,
+    m: MatchOptions,
+    date: String,
+    headless: bool,
+) -> Result<Settings, String> {
+    let time_control = match &m.tc {
+        Some(s) => parse_friendly(s).map_err(|e| format!("--tc {s:?}: {e}"))?,
+        None => TimeControl::Untimed,
+    };
+    let openings = match &m.openings {
+        Some(p) => load_starts(p, m.opening_plies.unwrap_or(16))?,
+        None => Vec::new(),
+    };
+    let games = match m.games {
+        Some(0) => return Err("--games must be at least 1".into()),
+        Some(n) => n,
+        None => 1,
+    };
+    let defaults = Settings::default();
+    let [reset_delay_ms, conclude_delay_ms, resend_after_ms] = delays(&m, &defaults)?;
+    Ok(Settings {
+        event: m.event.unwrap_or(defaults.event),
+        site: m.site.unwrap_or(defaults.site),
+        date,
+        round: m.round,
+        names: ByClient::new(m.name_a, m.name_b),
+        ports: ByClient::new(ports[0].clone(), ports[1].clone()),
+        lines: ByClient::new(port_settings.line(), port_settings.line()),
+        time_control,
+        games,
+        swap_colors: !m.no_swap,
+        openings,
+        openings_seed: m.shuffle,
+        reset_delay_ms,
+        conclude_delay_ms,
+        false_claim: m.false_claim.unwrap_or_default(),
+        illegal_move: m.illegal.unwrap_or_default(),
+        client_fault: m
+            .client_fault
+            .unwrap_or_else(|| ClientFault::default_for(headless)),
+        max_resends: m.max_resends.unwrap_or(defaults.max_resends),
+        resend_after_ms,
+        max_moves: match m.max_moves {
+            Some(0) => return Err("--max-moves must be at least 1".into()),
+            n => n,
+        },
+        sprt: parse_spec("--sprt", m.sprt.as_deref())?,
+        draw_adjudication: parse_spec("--draw-adjudication", m.draw_adjudication.as_deref())?,
+        resign_adjudication: parse_spec("--resign-adjudication", m.resign_adjudication.as_deref())?,
+        // Opened here only to refuse a directory without tables before
+        // anything starts; the session opens them for the match.
+        syzygy: match m.syzygy {
+            Some(dirs) => Syzygy::open(&dirs).map(|_| Some(dirs))?,
+            None => None,
+        },
+        disconnect_at_end: true,
+    })
+}
+
+/// The reset and conclude delays and the silence before a resend, in
+/// milliseconds: those given, checked, else the defaults.
+fn delays(m: &MatchOptions, defaults: &Settings) -> Result<[u64; 3], String> {
+    let ms = |secs: Option<f64>, name: &str, max: f64, default: u64| match secs {
+        Some(secs) => seconds_ms(secs, name, max),
+        None => Ok(default),
+    };
+    Ok([
+        ms(
+            m.reset_delay,
+            "reset-delay",
+            3600.0,
+            defaults.reset_delay_ms,
+        )?,
+        ms(
+            m.conclude_delay,
+            "conclude-delay",
+            3600.0,
+            defaults.conclude_delay_ms,
+        )?,
+        ms(
+            m.resend_after,
+            "resend-after",
+            86_400.0,
+            defaults.resend_after_ms,
+        )?,
+    ])
+}
+
+/// A `KEY=VALUE ...` option's value parsed, or an error naming the option
+/// and the value.
+fn parse_spec<T: FromStr<Err = String>>(
+    flag: &str,
+    spec: Option<&str>,
+) -> Result<Option<T>, String> {
+    spec.map(|s| s.parse().map_err(|e| format!("{flag} {s:?}: {e}")))
+        .transpose()
+}

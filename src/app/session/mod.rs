@@ -1,0 +1,434 @@
+//! The referee's main loop: links in, core decisions, records and display
+//! out. One thread, blocking on a crossbeam `select!` over the links'
+//! events, the keyboard, Ctrl-C and the core's next deadline; no busy loop.
+//! One input's way through the core and out is `hand`, shared with the
+//! tournament's boards; a port's bookkeeping and its events as inputs are
+//! `ports`.
+
+mod hand;
+mod ports;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, Sender, after, never, select, unbounded};
+use log::{info, warn};
+
+use crate::app::signals::Stop;
+use crate::app::syzygy::Syzygy;
+use crate::app::writers::Writers;
+use crate::app::{Ending, Failure, Outcome};
+use crate::display::{InputEvent, InputThread, Role, TerminalGuard, Ui, next_redraw_in};
+use crate::link::{Link, LinkEvent, OpenError, PortSettings};
+use crate::referee::{ByClient, ClientId, Command, Input, Referee, Snapshot};
+
+pub(crate) use hand::{Edges, Wires, hand_to_core, hand_to_core_seeing, open_tables};
+use ports::link_views;
+pub(crate) use ports::{PortBook, link_input};
+
+/// How long the loop waits for the last records (`disconnect`) to leave
+/// the ports once the session is over.
+const DRAIN_GRACE: Duration = Duration::from_secs(3);
+
+/// How the session is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    /// One line per event that matters, on stdout.
+    Headless,
+    /// The live board in the terminal.
+    Board { ascii: bool },
+}
+
+impl View {
+    /// The view the `--headless` and `--ascii` flags ask for.
+    pub fn from_flags(headless: bool, ascii: bool) -> View {
+        if headless {
+            View::Headless
+        } else {
+            View::Board { ascii }
+        }
+    }
+}
+
+/// Where the session writes.
+#[derive(Debug, Clone)]
+pub struct SessionFiles {
+    pub pgn: Option<PathBuf>,
+    pub live_pgn: Option<PathBuf>,
+    pub log_dir: PathBuf,
+}
+
+/// The referee's two links, one per client.
+pub type Links = ByClient<Link<ClientId>>;
+
+/// Opens the referee's two ports (A and B) with `settings`; their events,
+/// each with its client's id, come on the returned channel, stamped from
+/// `epoch`.
+pub fn open_links(
+    ports: [&str; 2],
+    settings: PortSettings,
+    epoch: Instant,
+) -> Result<(Links, Receiver<LinkEvent<ClientId>>), OpenError> {
+    let (tx, rx) = unbounded();
+    let a = Link::open(ClientId::A, ports[0], settings, epoch, tx.clone())?;
+    let b = Link::open(ClientId::B, ports[1], settings, epoch, tx)?;
+    Ok((ByClient::new(a, b), rx))
+}
+
+/// Everything a session runs with.
+pub struct Session {
+    pub core: Referee,
+    /// Clients A and B.
+    pub links: Links,
+    /// Where both links report.
+    pub link_events: Receiver<LinkEvent<ClientId>>,
+    /// How each link is shown on the status line (`9600 8N1`, `TCP`).
+    pub line_views: ByClient<String>,
+    /// The instant the links count their times from.
+    pub epoch: Instant,
+    pub outputs: Writers,
+    pub view: View,
+    /// A message here ends the session cleanly (Ctrl-C, SIGTERM, SIGHUP).
+    pub ctrl_c: Receiver<Stop>,
+    /// `Some(t)` when the core was rebuilt from a journal whose last input
+    /// came at `t`: times go on from `t` (the outage is charged to nobody)
+    /// and the first input is [`Input::Resumed`].
+    pub resumed_at: Option<u64>,
+}
+
+/// Runs a referee session until it ends.
+pub fn run(session: Session) -> Outcome {
+    let Session {
+        core,
+        links,
+        link_events,
+        line_views,
+        epoch,
+        mut outputs,
+        view,
+        ctrl_c,
+        resumed_at,
+    } = session;
+    let syzygy = open_tables(core.settings().syzygy.as_deref(), &mut outputs);
+    let (key_tx, key_rx) = unbounded();
+    let board = open_board(view, key_tx)?;
+    let keys = if board.is_some() { key_rx } else { never() };
+    let mut run = Running {
+        core,
+        links,
+        link_events,
+        line_views,
+        outputs,
+        ctrl_c,
+        keys,
+        board,
+        syzygy,
+        books: ByClient::new_with(|_| PortBook::up()),
+        clock: Clock {
+            epoch,
+            base: resumed_at.unwrap_or(0),
+        },
+        drain_until: None,
+        dirty: true,
+        stopped_by: None,
+        ended_early: false,
+    };
+    if let Some(t) = resumed_at {
+        run.hand(Input::Resumed, t);
+    }
+    run.outputs.publish(&run.core, run.clock.now_ms());
+    let failure = loop {
+        match run.turn() {
+            Ok(true) => {}
+            Ok(false) => break None,
+            Err(f) => break Some(f),
+        }
+    };
+    run.finish(failure)
+}
+
+/// The board, when there is one: the terminal, its input thread and the
+/// view's state.
+struct Board {
+    guard: TerminalGuard,
+    _input: InputThread,
+    ui: Ui,
+}
+
+/// Sets up the board the view asks for (none when headless); its keys
+/// come on `key_tx`.
+fn open_board(view: View, key_tx: Sender<InputEvent>) -> Result<Option<Board>, Failure> {
+    let View::Board { ascii } = view else {
+        return Ok(None);
+    };
+    let guard = TerminalGuard::init()
+        .map_err(|e| Failure::failed(format!("cannot set up the terminal: {e}")))?;
+    let input = InputThread::spawn(key_tx).map_err(Failure::failed)?;
+    Ok(Some(Board {
+        guard,
+        _input: input,
+        ui: Ui::new(ascii, Role::Referee),
+    }))
+}
+
+/// The session's time: milliseconds since the links' epoch, going on from
+/// the journal's last input (`base`) when resumed.
+#[derive(Clone, Copy)]
+struct Clock {
+    epoch: Instant,
+    base: u64,
+}
+
+impl Clock {
+    fn now_ms(self) -> u64 {
+        self.base
+            .saturating_add(self.epoch.elapsed().as_millis() as u64)
+    }
+}
+
+/// A running session: what [`run`] turns the loop with.
+struct Running {
+    core: Referee,
+    links: Links,
+    link_events: Receiver<LinkEvent<ClientId>>,
+    line_views: ByClient<String>,
+    outputs: Writers,
+    ctrl_c: Receiver<Stop>,
+    keys: Receiver<InputEvent>,
+    board: Option<Board>,
+    syzygy: Option<Syzygy>,
+    books: ByClient<PortBook>,
+    clock: Clock,
+    /// Once the match is over: how long the last records may take to leave.
+    drain_until: Option<Instant>,
+    /// Whether the board must be drawn again.
+    dirty: bool,
+    /// The signal that ended the session, if one did.
+    stopped_by: Option<&'static str>,
+    /// The session ended before the match was played out.
+    ended_early: bool,
+}
+
+impl Running {
+    /// One turn of the loop: draw, wait for what comes next, hand it to
+    /// the core. `Ok(false)` once the session is over.
+    fn turn(&mut self) -> Result<bool, Failure> {
+        // Draw when something changed, and at 10 Hz while a clock runs. The
+        // snapshot is taken only for a board (headless, nothing reads it).
+        let snap = self
+            .board
+            .as_ref()
+            .map(|_| self.core.snapshot(self.clock.now_ms()));
+        if let Some(snap) = snap.as_ref()
+            && self.dirty
+        {
+            self.draw(snap)?;
+        }
+        if self.core.is_over() && self.drained() {
+            return Ok(false);
+        }
+        let deadline = self.core.next_deadline();
+        let wait = self.wait(deadline, snap.as_ref());
+        // First pick what woke the loop, then handle it (gitui's
+        // `select_event`): each kind of wake-up becomes core inputs.
+        let wake = select_event(&self.link_events, &self.keys, &self.ctrl_c, wait);
+        let inputs = self.inputs(wake, deadline, snap.as_ref())?;
+        // The web view gets the state after every input the core took,
+        // with outputs or not (a record sent starts a clock).
+        let mut handed = false;
+        for (input, at) in inputs {
+            if self.core.is_over() && !matches!(input, Input::Sent { .. }) {
+                continue;
+            }
+            // The session ended before the match was played out.
+            self.ended_early |= matches!(input, Input::Supervisor(Command::EndSession));
+            handed = true;
+            self.hand(input, at);
+        }
+        if handed {
+            self.outputs.publish(&self.core, self.clock.now_ms());
+        }
+        Ok(true)
+    }
+
+    /// Draws the board (there is one, with `snap` its snapshot).
+    fn draw(&mut self, snap: &Snapshot) -> Result<(), Failure> {
+        let Some(board) = self.board.as_mut() else {
+            return Ok(());
+        };
+        let links = link_views(&self.links, &self.books, &self.line_views);
+        let clock = self.clock;
+        board
+            .guard
+            .terminal()
+            .draw(|f| board.ui.render(f, snap, &links, clock.now_ms()))
+            .map_err(|e| Failure::failed(format!("cannot draw on the terminal: {e}")))?;
+        self.dirty = false;
+        Ok(())
+    }
+
+    /// Whether the last records have left the ports since the match ended,
+    /// or the grace for them is up.
+    fn drained(&mut self) -> bool {
+        let drained = self.books.values().all(|b| b.in_flight == 0);
+        let until = *self
+            .drain_until
+            .get_or_insert_with(|| Instant::now() + DRAIN_GRACE);
+        drained || Instant::now() >= until
+    }
+
+    /// How long the loop may wait: until the core's deadline, the board's
+    /// next tick, and briefly while the last records drain.
+    fn wait(&self, deadline: Option<u64>, snap: Option<&Snapshot>) -> Option<Duration> {
+        let now = self.clock.now_ms();
+        let mut wait = deadline.map(|d| Duration::from_millis(d.saturating_sub(now)));
+        if let Some(tick) = snap.and_then(next_redraw_in) {
+            wait = Some(wait.map_or(tick, |w| w.min(tick)));
+        }
+        if self.core.is_over() {
+            wait = Some(wait.map_or(DRAIN_GRACE, |w| w.min(Duration::from_millis(50))));
+        }
+        wait
+    }
+
+    /// The core inputs a wake-up brings, with their times; an error when
+    /// the links' threads are gone.
+    fn inputs(
+        &mut self,
+        wake: Wake,
+        deadline: Option<u64>,
+        snap: Option<&Snapshot>,
+    ) -> Result<Vec<(Input, u64)>, Failure> {
+        let mut inputs: Vec<(Input, u64)> = Vec::new();
+        match wake {
+            Wake::Link(Some(ev)) => {
+                let now = self.clock.now_ms();
+                if let Some((input, at)) = link_input(ev, &mut self.books, &mut self.outputs, now) {
+                    inputs.push((input, at.saturating_add(self.clock.base)));
+                }
+            }
+            Wake::Link(None) => return Err(Failure::failed("the serial link threads stopped")),
+            Wake::Key(ev) => {
+                let ui = self.board.as_mut().map(|b| &mut b.ui);
+                if let Some(cmd) = key_command(ev, ui, snap) {
+                    inputs.push((Input::Supervisor(cmd), self.clock.now_ms()));
+                }
+                self.dirty = true;
+            }
+            Wake::Stop(stop) => {
+                let name = stop.map_or("a stop request", Stop::name);
+                info!("{name}: ending the session");
+                self.outputs
+                    .headless_line(&format!("{name}: ending the session"));
+                self.stopped_by.get_or_insert(name);
+                inputs.push((Input::Supervisor(Command::EndSession), self.clock.now_ms()));
+            }
+            Wake::Timer => {
+                let now = self.clock.now_ms();
+                if deadline.is_some_and(|d| now >= d) {
+                    inputs.push((Input::Timer, now));
+                }
+                self.dirty = true;
+            }
+            // The keyboard's thread is gone: stop listening to it.
+            Wake::KeysGone => self.keys = never(),
+        }
+        Ok(inputs)
+    }
+
+    /// Hands one input to the core ([`hand_to_core`]).
+    fn hand(&mut self, input: Input, at: u64) {
+        let edges = Edges {
+            links: &self.links,
+            syzygy: self.syzygy.as_ref(),
+        };
+        let outputs = &mut self.outputs;
+        self.dirty |= hand_to_core(input, at, &mut self.core, edges, &mut self.books, outputs);
+    }
+
+    /// Ends the session: the board gone, the summary printed, the links
+    /// closed, the files finished; the session's outcome.
+    fn finish(self, failure: Option<Failure>) -> Outcome {
+        let Running {
+            core,
+            links,
+            link_events,
+            board,
+            mut outputs,
+            stopped_by,
+            ended_early,
+            ..
+        } = self;
+        let had_board = board.is_some();
+        drop(board);
+        // The match summary, printed once the board is gone (the screen with
+        // the last result vanishes with the alternate screen).
+        if had_board && core.is_over() {
+            println!("{}", core.summary());
+            println!("stats: {}", core.stats().line());
+        }
+        // No more events are read: a reader blocked on a full (bounded) event
+        // channel is released before its link is closed and joined.
+        drop(link_events);
+        for l in links.into_array() {
+            l.close();
+        }
+        outputs.finish();
+        if let Some(f) = failure {
+            return Err(f);
+        }
+        if !ended_early {
+            return Ok(Ending::Normal);
+        }
+        Ok(Ending::EndedEarly(match stopped_by {
+            Some(name) => format!("{name} ended the session before the match was played out"),
+            None => "the session ended before the match was played out".into(),
+        }))
+    }
+}
+
+/// What woke the session loop.
+enum Wake {
+    /// A link's report; `None`: the link threads are gone.
+    Link(Option<LinkEvent<ClientId>>),
+    /// A key or a terminal event.
+    Key(InputEvent),
+    /// Ctrl-C, SIGTERM or SIGHUP (`None`: the signal thread is gone).
+    Stop(Option<Stop>),
+    /// The wait ran out: the core's deadline or a redraw.
+    Timer,
+    /// The keyboard's channel closed.
+    KeysGone,
+}
+
+/// Blocks until a link event, a key, a stop request or the end of `wait`
+/// (forever without one).
+fn select_event(
+    link_events: &Receiver<LinkEvent<ClientId>>,
+    keys: &Receiver<InputEvent>,
+    ctrl_c: &Receiver<Stop>,
+    wait: Option<Duration>,
+) -> Wake {
+    let timer = wait.map_or_else(never, after);
+    select! {
+        recv(link_events) -> ev => Wake::Link(ev.ok()),
+        recv(keys) -> ev => ev.map_or(Wake::KeysGone, Wake::Key),
+        recv(ctrl_c) -> stop => Wake::Stop(stop.ok()),
+        recv(timer) -> _ => Wake::Timer,
+    }
+}
+
+/// The supervisor command a key or terminal event asks for, if any.
+fn key_command(ev: InputEvent, ui: Option<&mut Ui>, snap: Option<&Snapshot>) -> Option<Command> {
+    match ev {
+        InputEvent::Key(k) => {
+            let (ui, snap) = (ui?, snap?);
+            ui.handle_key(k, snap)
+        }
+        InputEvent::Resize { .. } => None,
+        InputEvent::Failed(why) => {
+            warn!("terminal input failed: {why}; ending the session");
+            Some(Command::EndSession)
+        }
+    }
+}

@@ -1,0 +1,164 @@
+//! Each port's bookkeeping at the edge (records in flight, bytes, up or
+//! down) and its link's events turned into core inputs, with their
+//! transcript lines.
+
+use log::{info, warn};
+
+use super::Links;
+use crate::app::writers::Writers;
+use crate::display::LinkView;
+use crate::link::{LinkEvent, LinkEventKind};
+use crate::referee::{ByClient, ClientId, Input};
+
+/// Per-port bookkeeping at the edge: records handed to the link and not
+/// yet reported sent or failed, and byte counts for the status line.
+#[derive(Debug, Default)]
+pub(crate) struct PortBook {
+    /// Records in the writer's queue (the session ends once none is).
+    pub in_flight: usize,
+    /// The `at_us` of the last line in from this port.
+    pub last_line_us: u64,
+    pub bytes_in: u64,
+    pub bytes_out: u64,
+    pub up: bool,
+}
+
+impl PortBook {
+    /// The book of a link that is up.
+    pub fn up() -> PortBook {
+        PortBook {
+            up: true,
+            ..PortBook::default()
+        }
+    }
+
+    /// Counts what a link event says about the port: bytes in and out,
+    /// records that left (or never will), the link lost or back.
+    fn count(&mut self, kind: &LinkEventKind) {
+        match kind {
+            LinkEventKind::Line { raw, at_us, .. } => {
+                self.bytes_in += raw.len() as u64;
+                self.last_line_us = *at_us;
+            }
+            LinkEventKind::Dropped { len, .. } => self.bytes_in += *len as u64,
+            LinkEventKind::Sent { wire, .. } => {
+                self.bytes_out += wire.len() as u64;
+                self.in_flight = self.in_flight.saturating_sub(1);
+            }
+            LinkEventKind::SendFailed { .. } => {
+                self.in_flight = self.in_flight.saturating_sub(1);
+            }
+            LinkEventKind::Lost { .. } => self.up = false,
+            LinkEventKind::Back { .. } => self.up = true,
+            LinkEventKind::Receiving { .. }
+            | LinkEventKind::Connected { .. }
+            | LinkEventKind::Error { .. } => {}
+        }
+    }
+}
+
+/// Turns a link event into a core input (and the transcript line).
+pub(crate) fn link_input(
+    ev: LinkEvent<ClientId>,
+    books: &mut ByClient<PortBook>,
+    outputs: &mut Writers,
+    now: u64,
+) -> Option<(Input, u64)> {
+    let id = ev.id;
+    books[id].count(&ev.kind);
+    match ev.kind {
+        LinkEventKind::Line {
+            text,
+            raw,
+            replaced,
+            at_ms,
+            ..
+        } => Some((line_in(id, text, &raw, replaced, at_ms, outputs), at_ms)),
+        LinkEventKind::Dropped {
+            reason, raw, at_ms, ..
+        } => {
+            outputs.transcript_rejected(at_ms, id, &raw, &reason);
+            Some((Input::Dropped { from: id, reason }, at_ms))
+        }
+        LinkEventKind::Sent {
+            seq,
+            wire,
+            at_ms,
+            at_us,
+            ..
+        } => {
+            outputs.transcript_out(at_ms, id, &wire);
+            outputs.relay_sent(id, seq, at_us);
+            Some((Input::Sent { to: id, seq }, at_ms))
+        }
+        LinkEventKind::SendFailed { text, reason, .. } => {
+            warn!("{id}: record not sent ({reason}): {text}");
+            outputs.transcript_note(now, &format!("{id}: record not sent ({reason}): {text}"));
+            None
+        }
+        LinkEventKind::Lost { reason, at_ms, .. } => {
+            outputs.transcript_note(at_ms, &format!("{}: link lost: {reason}", id.letter()));
+            Some((Input::LinkLost { client: id, reason }, at_ms))
+        }
+        LinkEventKind::Connected { peer, at_ms, .. } => {
+            connected(id, &peer, at_ms, outputs);
+            None
+        }
+        LinkEventKind::Back { at_ms, .. } => {
+            outputs.transcript_note(at_ms, &format!("{}: link back", id.letter()));
+            Some((Input::LinkBack { client: id }, at_ms))
+        }
+        LinkEventKind::Receiving { at_ms, .. } => Some((Input::Receiving { from: id }, at_ms)),
+        LinkEventKind::Error { message } => {
+            warn!("{}: {message}", id.letter());
+            None
+        }
+    }
+}
+
+/// A good line in: its bytes to the transcript, with a note if bytes in
+/// its quoted strings were replaced; the core's input.
+fn line_in(
+    id: ClientId,
+    text: String,
+    raw: &[u8],
+    replaced: Option<String>,
+    at_ms: u64,
+    outputs: &mut Writers,
+) -> Input {
+    outputs.transcript_in(at_ms, id, raw);
+    if let Some(what) = replaced {
+        let note = format!("{}: line kept, {what}: {text}", id.letter());
+        warn!("{note}");
+        outputs.transcript_note(at_ms, &note);
+    }
+    Input::Line {
+        from: id,
+        text,
+        wire_bytes: raw.len(),
+    }
+}
+
+/// Who is on the other end goes on the record: the transcript and the
+/// journal (a note, not a core input).
+fn connected(id: ClientId, peer: &str, at_ms: u64, outputs: &mut Writers) {
+    let note = format!("{}: connected from {peer}", id.letter());
+    info!("{note}");
+    outputs.headless_line(&note);
+    outputs.transcript_note(at_ms, &note);
+    outputs.journal_note(&note);
+}
+
+pub(super) fn link_views(
+    links: &Links,
+    books: &ByClient<PortBook>,
+    lines: &ByClient<String>,
+) -> [LinkView; 2] {
+    ClientId::BOTH.map(|id| LinkView {
+        port: links[id].path().to_string(),
+        settings: lines[id].clone(),
+        up: books[id].up,
+        bytes_in: books[id].bytes_in,
+        bytes_out: books[id].bytes_out,
+    })
+}
