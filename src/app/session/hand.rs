@@ -34,9 +34,10 @@ pub(crate) struct Edges<'a> {
     pub syzygy: Option<&'a Syzygy>,
 }
 
-/// Opens the endgame tables the settings name, if any. A resumed match
-/// whose tables are gone goes on without them, and says so.
-pub(crate) fn open_tables(dirs: Option<&str>, outputs: &mut Writers) -> Option<Syzygy> {
+/// Opens the endgame tables the settings name, if any. Tables that are
+/// gone (a resumed match or tournament) are done without: that is logged
+/// and told through `tell`.
+pub(crate) fn open_tables(dirs: Option<&str>, tell: impl FnOnce(&str)) -> Option<Syzygy> {
     match Syzygy::open(dirs?) {
         Ok(t) => {
             info!(
@@ -47,9 +48,9 @@ pub(crate) fn open_tables(dirs: Option<&str>, outputs: &mut Writers) -> Option<S
             Some(t)
         }
         Err(e) => {
-            let told = format!("{e}; the match goes on without tablebase adjudication");
+            let told = format!("{e}; play goes on without tablebase adjudication");
             warn!("{told}");
-            outputs.headless_line(&told);
+            tell(&told);
             None
         }
     }
@@ -70,21 +71,10 @@ fn probe_tables(syzygy: Option<&Syzygy>, core: &Referee) -> Option<Input> {
 
 /// Hands one input to the core: journaled (and synced) first, then its
 /// outputs carried out, then the journal's checkpoint if a move was played
-/// or a game ended. Returns whether there were outputs.
-pub(crate) fn hand_to_core(
-    input: Input,
-    at: u64,
-    core: &mut Referee,
-    edges: Edges,
-    books: &mut ByClient<PortBook>,
-    outputs: &mut Writers,
-) -> bool {
-    hand_to_core_seeing(input, at, core, edges, books, outputs, &mut |_| {})
-}
-
-/// [`hand_to_core`], showing `seen` every event the core emitted (a
+/// or a game ended. `seen` is shown every event the core emitted (a
 /// tournament board learns its game's result and the players' faults so).
-pub(crate) fn hand_to_core_seeing(
+/// Returns whether there were outputs.
+pub(crate) fn hand_to_core(
     input: Input,
     at: u64,
     core: &mut Referee,
@@ -118,7 +108,7 @@ pub(crate) fn hand_to_core_seeing(
     any
 }
 
-/// What [`hand_to_core_seeing`] works with.
+/// What [`hand_to_core`] works with.
 struct Hand<'a> {
     core: &'a mut Referee,
     edges: Edges<'a>,

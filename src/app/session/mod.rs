@@ -22,7 +22,7 @@ use crate::display::{InputEvent, InputThread, Role, TerminalGuard, Ui, next_redr
 use crate::link::{Link, LinkEvent, OpenError, PortSettings};
 use crate::referee::{ByClient, ClientId, Command, Input, Referee, Snapshot};
 
-pub(crate) use hand::{Edges, Wires, hand_to_core, hand_to_core_seeing, open_tables};
+pub(crate) use hand::{Edges, Wires, hand_to_core, open_tables};
 use ports::link_views;
 pub(crate) use ports::{PortBook, link_input};
 
@@ -104,12 +104,14 @@ pub fn run(session: Session) -> Outcome {
         link_events,
         line_views,
         epoch,
-        mut outputs,
+        outputs,
         view,
         ctrl_c,
         resumed_at,
     } = session;
-    let syzygy = open_tables(core.settings().syzygy.as_deref(), &mut outputs);
+    let syzygy = open_tables(core.settings().syzygy.as_deref(), |t| {
+        outputs.headless_line(t)
+    });
     let (key_tx, key_rx) = unbounded();
     let board = open_board(view, key_tx)?;
     let keys = if board.is_some() { key_rx } else { never() };
@@ -295,7 +297,7 @@ impl Running {
     /// the links' threads are gone.
     fn inputs(
         &mut self,
-        wake: Wake,
+        wake: Wake<ClientId>,
         deadline: Option<u64>,
         snap: Option<&Snapshot>,
     ) -> Result<Vec<(Input, u64)>, Failure> {
@@ -343,7 +345,8 @@ impl Running {
             syzygy: self.syzygy.as_ref(),
         };
         let outputs = &mut self.outputs;
-        self.dirty |= hand_to_core(input, at, &mut self.core, edges, &mut self.books, outputs);
+        let (core, books) = (&mut self.core, &mut self.books);
+        self.dirty |= hand_to_core(input, at, core, edges, books, outputs, &mut |_| {});
     }
 
     /// Ends the session: the board gone, the summary printed, the links
@@ -387,15 +390,16 @@ impl Running {
     }
 }
 
-/// What woke the session loop.
-enum Wake {
+/// What woke a referee's loop (a match's or a tournament's, whose links
+/// carry ids of type `Id`).
+pub(crate) enum Wake<Id> {
     /// A link's report; `None`: the link threads are gone.
-    Link(Option<LinkEvent<ClientId>>),
+    Link(Option<LinkEvent<Id>>),
     /// A key or a terminal event.
     Key(InputEvent),
     /// Ctrl-C, SIGTERM or SIGHUP (`None`: the signal thread is gone).
     Stop(Option<Stop>),
-    /// The wait ran out: the core's deadline or a redraw.
+    /// The wait ran out: a core's deadline or a redraw.
     Timer,
     /// The keyboard's channel closed.
     KeysGone,
@@ -403,12 +407,12 @@ enum Wake {
 
 /// Blocks until a link event, a key, a stop request or the end of `wait`
 /// (forever without one).
-fn select_event(
-    link_events: &Receiver<LinkEvent<ClientId>>,
+pub(crate) fn select_event<Id>(
+    link_events: &Receiver<LinkEvent<Id>>,
     keys: &Receiver<InputEvent>,
     ctrl_c: &Receiver<Stop>,
     wait: Option<Duration>,
-) -> Wake {
+) -> Wake<Id> {
     let timer = wait.map_or_else(never, after);
     select! {
         recv(link_events) -> ev => Wake::Link(ev.ok()),

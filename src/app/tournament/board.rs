@@ -11,7 +11,7 @@ use shakmaty::{ByColor, Color};
 
 use crate::app::referee::unix_ms_now;
 use crate::app::resume::save_unsaved;
-use crate::app::session::{Edges, PortBook, Wires, hand_to_core_seeing, link_input};
+use crate::app::session::{Edges, PortBook, Wires, hand_to_core, link_input};
 use crate::app::syzygy::Syzygy;
 use crate::app::writers::Writers;
 use crate::clock::LineSettings;
@@ -272,7 +272,7 @@ impl Board {
             restarts,
             ..
         } = self;
-        hand_to_core_seeing(input, at, core, edges, books, outputs, &mut |e| {
+        hand_to_core(input, at, core, edges, books, outputs, &mut |e| {
             tally(e, over, faults, restarts)
         });
     }

@@ -13,11 +13,11 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, after, never, select};
+use crossbeam_channel::{Receiver, never};
 use log::{info, warn};
 
 use crate::app::audience::Audience;
-use crate::app::session::View;
+use crate::app::session::{View, Wake, open_tables, select_event};
 use crate::app::signals::Stop;
 use crate::app::syzygy::Syzygy;
 use crate::app::tournament::args::report_paths;
@@ -103,23 +103,16 @@ struct Floor {
     leaving: bool,
 }
 
-/// What woke the loop.
-enum Wake {
-    Link(Option<LinkEvent<PlayerId>>),
-    Key(InputEvent),
-    KeysGone,
-    Stop(Option<Stop>),
-    Timer,
-}
-
 impl Director {
     /// Runs the tournament until every game is decided (or it is stopped).
     pub fn run(mut self) -> Outcome {
-        let syzygy = self.referee.syzygy.as_deref().and_then(|d| {
-            Syzygy::open(d)
-                .map_err(|e| warn!("{e}; no tablebase adjudication"))
-                .ok()
+        let mut told = None;
+        let syzygy = open_tables(self.referee.syzygy.as_deref(), |t| {
+            told = Some(t.to_string())
         });
+        if let Some(t) = told {
+            self.say(&t);
+        }
         if let View::Board { ascii } = self.view {
             match Screen::open(ascii, crate::display::Role::Referee) {
                 Ok(screen) => self.screen = Some(screen),
@@ -773,20 +766,4 @@ pub fn is_sign_on(text: &str) -> bool {
 
 fn board_index(b: BoardId) -> usize {
     (b.0 as usize).saturating_sub(1)
-}
-
-/// Blocks until a link event, a stop request or the end of `wait`.
-fn select_event(
-    events: &Receiver<LinkEvent<PlayerId>>,
-    keys: &Receiver<InputEvent>,
-    ctrl_c: &Receiver<Stop>,
-    wait: Option<Duration>,
-) -> Wake {
-    let timer = wait.map_or_else(never, after);
-    select! {
-        recv(events) -> ev => Wake::Link(ev.ok()),
-        recv(keys) -> ev => ev.map_or(Wake::KeysGone, Wake::Key),
-        recv(ctrl_c) -> stop => Wake::Stop(stop.ok()),
-        recv(timer) -> _ => Wake::Timer,
-    }
 }
