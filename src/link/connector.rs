@@ -187,6 +187,18 @@ impl Connector {
         }
     }
 
+    /// How notable a lost connection is, for the log: the other end of an
+    /// in-process link is this process's own program, which says itself
+    /// why it stopped.
+    pub(super) fn loss_level(&self) -> log::Level {
+        match self {
+            Connector::InProcess(_) => log::Level::Info,
+            Connector::Serial { .. } | Connector::Connect { .. } | Connector::Seat(_) => {
+                log::Level::Warn
+            }
+        }
+    }
+
     /// How long a write may make no progress before the link is lost.
     pub(super) fn stall_limit(&self) -> Duration {
         match self {

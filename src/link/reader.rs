@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 
 use crossbeam_channel::{Receiver, Sender, TryRecvError};
 
-use super::connector::{Conduit, Connector, Incoming};
+use super::connector::{Conduit, Incoming};
 use super::event::LinkId;
 use super::event::{LinkEventKind, Stamp};
 use super::framer::{Frame, Framer};
@@ -69,12 +69,7 @@ pub(super) fn run<Id: LinkId>(
         drop(reader);
         shared.connector.lost();
         was_up = true;
-        // The other end of an in-process link is this process's own program,
-        // which says itself why it stopped.
-        let level = match shared.connector {
-            Connector::InProcess(_) => log::Level::Info,
-            _ => log::Level::Warn,
-        };
+        let level = shared.connector.loss_level();
         log::log!(
             level,
             "port {} ({}): link lost: {reason}",
