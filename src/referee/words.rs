@@ -124,8 +124,23 @@ pub fn false_claim_comment(color: Color) -> String {
 /// The sentence, before control characters are stripped. The match is
 /// exhaustive, so a new event must be given a group (and words there);
 /// each group is said by its own function below, the longer sentences by
-/// the functions after them.
+/// the functions after them. An event routed to a group that has no words
+/// for it is a bug: the tests (debug builds) stop on it; a release build
+/// says the event's name rather than stop a match.
 fn said(e: &Event) -> String {
+    said_by_group(e).unwrap_or_else(|| {
+        if cfg!(debug_assertions) {
+            panic!("an event was routed to a group that has no words for it: {e:?}");
+        }
+        serde_json::to_value(e)
+            .ok()
+            .and_then(|v| v["event"].as_str().map(|n| n.replace('_', " ")))
+            .unwrap_or_else(|| "an event".into())
+    })
+}
+
+/// The group's words for `e`, if its group has them.
+fn said_by_group(e: &Event) -> Option<String> {
     use Event::*;
     match e {
         GameStarted { .. }
@@ -165,9 +180,9 @@ fn said(e: &Event) -> String {
 }
 
 /// Games, the match, the referee and the supervisor.
-fn match_said(e: &Event) -> String {
+fn match_said(e: &Event) -> Option<String> {
     use Event::*;
-    match e {
+    Some(match e {
         GameStarted {
             game,
             games,
@@ -202,14 +217,14 @@ fn match_said(e: &Event) -> String {
         }
         Supervisor { command } => format!("supervisor: {command}"),
         CommandRefused { why } => why.to_string(),
-        _ => unreachable!("said() routes the clients' and the replies' events elsewhere"),
-    }
+        _ => return None,
+    })
 }
 
 /// A client: signing on and off, its lines and its link.
-fn client_said(e: &Event) -> String {
+fn client_said(e: &Event) -> Option<String> {
     use Event::*;
-    match e {
+    Some(match e {
         SignedOn {
             client,
             name,
@@ -246,14 +261,14 @@ fn client_said(e: &Event) -> String {
         Resync { client } => {
             format!("{client}: bringing the client back in line (reset, inform, execute)")
         }
-        _ => unreachable!("said() routes the match's and the replies' events elsewhere"),
-    }
+        _ => return None,
+    })
 }
 
 /// A reply's troubles and what the referee did.
-fn reply_said(e: &Event) -> String {
+fn reply_said(e: &Event) -> Option<String> {
     use Event::*;
-    match e {
+    Some(match e {
         EchoResent {
             client,
             diff,
@@ -297,8 +312,8 @@ fn reply_said(e: &Event) -> String {
         ReplyHeld { client } => {
             format!("{client}: reply arrived during the pause; it is held and played at resume")
         }
-        _ => unreachable!("said() routes the match's and the clients' events elsewhere"),
-    }
+        _ => return None,
+    })
 }
 
 /// `game 3: 12. Nf3` or `game 3: 12... Nf6`.
