@@ -94,15 +94,9 @@ impl Writers {
             .map_err(|e| format!("cannot open the transcript {}: {e}", path.display()))?;
         Ok(Writers {
             transcript: Some(transcript),
-            journal: None,
             pgn,
             live_pgn,
-            headless,
-            relay_timings: None,
-            results_json: None,
-            cbf: None,
-            audience: None,
-            label: String::new(),
+            ..Writers::none(headless)
         })
     }
 

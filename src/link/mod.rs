@@ -37,7 +37,7 @@ pub use connector::{
     Connection, Connector, RECONNECT_FIRST, RECONNECT_MAX, REOPEN_INTERVAL, TCP_STALL_LIMIT,
     backoff, local_pair,
 };
-pub use endpoint::Endpoint;
+pub use endpoint::{Endpoint, listen_addr};
 pub use event::{LinkEvent, LinkEventKind, LinkId, Stamp};
 pub use framer::{Frame, Framer, MAX_LINE};
 pub use list::{PortInfo, PortKind, UsbDetails, list_ports};

@@ -71,7 +71,7 @@ pub struct EngineOptions {
     pub depth: Option<u32>,
     /// Milliseconds an engine may run over its own time before it counts
     /// as hung (then it is restarted).
-    #[arg(long, value_name = "MS", default_value_t = 3000, requires = "engine")]
+    #[arg(long, value_name = "MS", default_value_t = ENGINE_MARGIN_MS, requires = "engine")]
     pub margin_ms: u64,
     /// Write the engine traffic, with times, to this file.
     #[arg(long, value_name = "FILE", requires = "engine")]
@@ -115,6 +115,10 @@ impl EngineOptions {
         }))
     }
 }
+
+/// How long an engine may run over its own time before it counts as hung
+/// (`--margin-ms`; a tournament's engines have it too).
+pub const ENGINE_MARGIN_MS: u64 = 3000;
 
 /// How long a depth search without a clock may take before the margin.
 pub const DEPTH_WAIT: Duration = Duration::from_secs(600);

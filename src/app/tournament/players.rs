@@ -6,6 +6,7 @@
 //! link, so they speak the protocol exactly as a cabled program does.
 
 use std::path::Path;
+use std::sync::Mutex;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -13,14 +14,13 @@ use crossbeam_channel::{Receiver, bounded, unbounded};
 
 use crate::app::client::{Answerer, ClientError, serve};
 use crate::app::links::LINK_EVENTS;
-use crate::app::options::DEPTH_WAIT;
+use crate::app::options::{DEPTH_WAIT, ENGINE_MARGIN_MS};
 use crate::client::engine::{Bridge, EngineLog, EngineSettings, Untimed};
 use crate::client::{ClientProtocol, Mover};
-use crate::link::{Connector, Link, LinkEvent, ListenConfig, PortSettings, local_pair};
+use crate::link::{
+    Connector, Link, LinkEvent, ListenConfig, PortSettings, listen_addr, local_pair, parse_allow,
+};
 use crate::tournament::{Player, PlayerId};
-
-/// How long an engine may run over its own time before it counts as hung.
-const ENGINE_MARGIN: Duration = Duration::from_millis(3000);
 
 /// How long the end of a tournament waits for the programs it runs to
 /// take their `disconnect` and stop.
@@ -38,8 +38,8 @@ pub struct Net {
 pub struct Field {
     pub links: Vec<Link<PlayerId>>,
     pub events: Receiver<LinkEvent<PlayerId>>,
-    /// How each player's line is shown and credited: `None` for a link
-    /// without a baud rate (TCP, in-process).
+    /// Whether each player is on a serial line (with a baud rate, hence a
+    /// wire-time credit); TCP and in-process links have none.
     pub serial: Vec<bool>,
     programs: Vec<(String, JoinHandle<()>)>,
 }
@@ -59,122 +59,54 @@ impl Field {
         epoch: Instant,
     ) -> Result<Field, String> {
         let (tx, events) = bounded(LINK_EVENTS);
-        let mut connectors: Vec<Option<Connector>> = players
-            .iter()
-            .map(|p| match p {
-                Player::Serial { port } => Some(Connector::Serial {
-                    path: port.clone(),
-                    settings,
-                }),
+        let open = |i: usize, c: Connector| {
+            Link::open_with(
+                PlayerId(i),
+                c,
+                &link_name(&players[i]),
+                settings,
+                epoch,
+                tx.clone(),
+            )
+            .map_err(|e| e.to_string())
+        };
+        let mut links: Vec<Option<Link<PlayerId>>> = Vec::new();
+        for (i, p) in players.iter().enumerate() {
+            links.push(match p {
+                Player::Serial { port } => Some(open(
+                    i,
+                    Connector::Serial {
+                        path: port.clone(),
+                        settings,
+                    },
+                )?),
                 _ => None,
-            })
-            .collect();
-        let seats: Vec<(usize, String)> = players
-            .iter()
-            .enumerate()
-            .filter_map(|(i, p)| match p {
-                Player::Tcp { name } => Some((i, name.clone())),
-                _ => None,
-            })
-            .collect();
-        if !seats.is_empty() {
-            let addr = net
-                .listen
-                .as_deref()
-                .ok_or("tcp:NAME players connect to the tournament: give --listen ADDR:PORT")?;
-            let addr = crate::link::Endpoint::parse(&format!("tcp-listen://{addr}"))
-                .map_err(|e| format!("--listen: {e}"))?;
-            let crate::link::Endpoint::Listen(addr) = addr else {
-                return Err(format!("--listen {addr}: not an address to listen on"));
-            };
-            let allow = net
-                .allow
-                .iter()
-                .map(|a| crate::link::parse_allow(a))
-                .collect::<Result<Vec<_>, _>>()?;
-            let config = ListenConfig {
-                allow,
-                password: net.password.clone(),
-                seats: seats
-                    .iter()
-                    .map(|(_, name)| (name.clone(), Some(name.clone())))
-                    .collect(),
-            };
-            let seated = crate::link::listen(addr, config)?;
-            for ((i, _), c) in seats.iter().zip(seated) {
-                connectors[*i] = Some(c);
-            }
+            });
+        }
+        for (i, c) in listen(players, net)? {
+            links[i] = Some(open(i, c)?);
         }
         let mut programs = Vec::new();
         for (i, p) in players.iter().enumerate() {
-            let answerer: Box<dyn FnOnce() -> Program> = match p {
-                Player::Engine(spec) => {
-                    let settings = EngineSettings {
-                        command: spec.command_line.clone(),
-                        protocol: spec.protocol,
-                        options: spec.options.clone(),
-                        untimed,
-                        margin: ENGINE_MARGIN,
-                        depth_wait: DEPTH_WAIT,
-                        log: EngineLog::create(
-                            &log_dir.join(format!("engine-{}.log", file_safe(&spec.name))),
-                        )?,
-                    };
-                    let bridge = Bridge::start(settings, Some(&spec.name))
-                        .map_err(|f| format!("engine {:?} ({}): {f}", spec.name, spec.command))?;
-                    log::info!("engine {:?} is ready", spec.name);
-                    Box::new(move || Program::Engine(bridge))
-                }
-                Player::Mover { name, kind } => {
-                    // Each mover its own seed: two random movers play
-                    // different games.
-                    let seed = u64::try_from(i).unwrap_or(0) + 1;
-                    let protocol = ClientProtocol::new(name, Mover::new(*kind, seed), true);
-                    Box::new(move || Program::Mover(protocol))
-                }
-                Player::Serial { .. } | Player::Tcp { .. } => continue,
+            let Some(program) = Program::start(i, p, untimed, log_dir)? else {
+                continue;
             };
             let (near, far) = local_pair()
                 .map_err(|e| format!("{}: cannot make an in-process link: {e}", p.name()))?;
-            connectors[i] = Some(Connector::InProcess(std::sync::Mutex::new(Some(near))));
-            let (ptx, prx) = unbounded();
-            let link = Link::open_with(
-                "client",
-                Connector::InProcess(std::sync::Mutex::new(Some(far))),
-                "in-process",
-                settings,
-                Instant::now(),
-                ptx,
-            )
-            .map_err(|e| format!("{}: {e}", p.name()))?;
-            let program = answerer();
-            let name = p.name().to_string();
-            let label = name.clone();
-            let handle = std::thread::Builder::new()
-                .name(format!("argus-player-{}", file_safe(&name)))
-                .spawn(move || program.serve(&label, &link, &prx))
-                .map_err(|e| format!("{name}: cannot start its thread: {e}"))?;
-            programs.push((name, handle));
+            programs.push(program.spawn(p.name(), far, settings)?);
+            links[i] = Some(open(i, Connector::InProcess(Mutex::new(Some(near))))?);
         }
-        let mut links = Vec::new();
-        let mut serial = Vec::new();
-        for (i, (p, c)) in players.iter().zip(connectors).enumerate() {
-            let c = c.ok_or_else(|| format!("{}: no way to reach it", p.name()))?;
-            serial.push(matches!(c, Connector::Serial { .. }));
-            let name = match p {
-                Player::Serial { port } => port.clone(),
-                Player::Tcp { name } => format!("tcp:{name}"),
-                Player::Engine(e) => format!("engine:{}", e.name),
-                Player::Mover { name, .. } => format!("mover:{name}"),
-            };
-            let link = Link::open_with(PlayerId(i), c, &name, settings, epoch, tx.clone())
-                .map_err(|e| e.to_string())?;
-            links.push(link);
-        }
+        let links = links
+            .into_iter()
+            .collect::<Option<Vec<_>>>()
+            .ok_or("a player with no way to reach it")?;
         Ok(Field {
+            serial: players
+                .iter()
+                .map(|p| matches!(p, Player::Serial { .. }))
+                .collect(),
             links,
             events,
-            serial,
             programs,
         })
     }
@@ -208,24 +140,133 @@ enum Program {
 }
 
 impl Program {
-    /// Plays until the referee says `disconnect` (or the link is gone).
-    fn serve(
+    /// Player `i`'s program, if argus runs it: an engine started and
+    /// through its handshake, or a built-in mover.
+    fn start(
+        i: usize,
+        p: &Player,
+        untimed: Untimed,
+        log_dir: &Path,
+    ) -> Result<Option<Program>, String> {
+        Ok(Some(match p {
+            Player::Engine(spec) => {
+                let log = log_dir.join(format!("engine-{}.log", file_safe(&spec.name)));
+                let settings = EngineSettings {
+                    command: spec.command_line.clone(),
+                    protocol: spec.protocol,
+                    options: spec.options.clone(),
+                    untimed,
+                    margin: Duration::from_millis(ENGINE_MARGIN_MS),
+                    depth_wait: DEPTH_WAIT,
+                    log: EngineLog::create(&log)?,
+                };
+                let bridge = Bridge::start(settings, Some(&spec.name))
+                    .map_err(|f| format!("engine {:?} ({}): {f}", spec.name, spec.command))?;
+                log::info!("engine {:?} is ready", spec.name);
+                Program::Engine(bridge)
+            }
+            // Each mover its own seed: two random movers play different
+            // games.
+            Player::Mover { name, kind } => {
+                let seed = u64::try_from(i).unwrap_or(0) + 1;
+                Program::Mover(ClientProtocol::new(name, Mover::new(*kind, seed), true))
+            }
+            Player::Serial { .. } | Player::Tcp { .. } => return Ok(None),
+        }))
+    }
+
+    /// Runs the program on a thread of its own, on the client's end of an
+    /// in-process link; its name and thread.
+    fn spawn(
         self,
         name: &str,
-        link: &Link<&'static str>,
-        events: &Receiver<LinkEvent<&'static str>>,
-    ) {
-        let outcome = match self {
-            Program::Engine(b) => run(link, events, b),
-            Program::Mover(p) => run(link, events, p),
-        };
-        match outcome {
-            Ok(()) => log::info!("{name}: disconnected by the referee"),
-            Err(ClientError::Open(e) | ClientError::Failed(e)) => {
-                log::warn!("{name}: stopped: {e}")
-            }
+        end: std::net::TcpStream,
+        settings: PortSettings,
+    ) -> Result<(String, JoinHandle<()>), String> {
+        let (tx, rx) = unbounded();
+        let connector = Connector::InProcess(Mutex::new(Some(end)));
+        let link = Link::open_with(
+            "client",
+            connector,
+            "in-process",
+            settings,
+            Instant::now(),
+            tx,
+        )
+        .map_err(|e| format!("{name}: {e}"))?;
+        let label = name.to_string();
+        let handle = std::thread::Builder::new()
+            .name(format!("argus-player-{}", file_safe(name)))
+            .spawn(move || program_thread(self, &label, &link, &rx))
+            .map_err(|e| format!("{name}: cannot start its thread: {e}"))?;
+        Ok((name.to_string(), handle))
+    }
+}
+
+/// Plays until the referee says `disconnect` (or the link is gone).
+fn program_thread(
+    program: Program,
+    name: &str,
+    link: &Link<&'static str>,
+    events: &Receiver<LinkEvent<&'static str>>,
+) {
+    let outcome = match program {
+        Program::Engine(b) => run(link, events, b),
+        Program::Mover(p) => run(link, events, p),
+    };
+    match outcome {
+        Ok(()) => log::info!("{name}: disconnected by the referee"),
+        Err(ClientError::Open(e) | ClientError::Failed(e)) => {
+            log::warn!("{name}: stopped: {e}")
         }
     }
+}
+
+/// Where a player's link is, for the log: its port, `tcp:NAME`,
+/// `engine:NAME` or `mover:NAME`.
+fn link_name(p: &Player) -> String {
+    match p {
+        Player::Serial { port } => port.clone(),
+        Player::Tcp { name } => format!("tcp:{name}"),
+        Player::Engine(e) => format!("engine:{}", e.name),
+        Player::Mover { name, .. } => format!("mover:{name}"),
+    }
+}
+
+/// The listener's seats for the `tcp:NAME` players, each taking only the
+/// program that signs on with its NAME: (player, connector) each.
+fn listen(players: &[Player], net: &Net) -> Result<Vec<(usize, Connector)>, String> {
+    let seats: Vec<(usize, String)> = players
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| match p {
+            Player::Tcp { name } => Some((i, name.clone())),
+            _ => None,
+        })
+        .collect();
+    if seats.is_empty() {
+        return Ok(Vec::new());
+    }
+    let listen = net
+        .listen
+        .as_deref()
+        .ok_or("tcp:NAME players connect to the tournament: give --listen ADDR:PORT")?;
+    let addr = listen_addr(listen).map_err(|e| format!("--listen {listen}: {e}"))?;
+    let allow = net
+        .allow
+        .iter()
+        .map(|a| parse_allow(a))
+        .collect::<Result<Vec<_>, _>>()?;
+    let config = ListenConfig {
+        allow,
+        password: net.password.clone(),
+        seats: seats
+            .iter()
+            .map(|(_, name)| (name.clone(), Some(name.clone())))
+            .collect(),
+    };
+    let seated = crate::link::listen(addr, config)?;
+    Ok(seats.into_iter().map(|(i, _)| i).zip(seated).collect())
 }
 
 fn run<A: Answerer>(
