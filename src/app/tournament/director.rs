@@ -23,17 +23,16 @@ use crate::app::syzygy::Syzygy;
 use crate::app::tournament::args::report_paths;
 use crate::app::tournament::board::{Board, GameSetup};
 use crate::app::tournament::players::Field;
-use crate::app::tournament::screen::{Ask, Screen};
+use crate::app::tournament::screen::{Ask, OnBoard, Screen};
 use crate::app::{Ending, Failure, Outcome};
 use crate::clock::LineSettings;
 use crate::display::InputEvent;
-use crate::display::overview::{BoardLine, Overview};
 use crate::epd::line_check;
 use crate::epd::{Fields, Operation, Record, RefReq};
 use crate::link::{LinkEvent, LinkEventKind, PortSettings};
 use crate::record::durable::write_atomic;
 use crate::record::transcript::Transcript;
-use crate::referee::{ByClient, Input as RefInput, Settings};
+use crate::referee::{ByClient, ClientId, Input as RefInput, Settings};
 use crate::text::strip_control;
 use crate::tournament::journal::TournamentWriter;
 use crate::tournament::stats::Tallies;
@@ -46,13 +45,14 @@ const REDRAW: Duration = Duration::from_millis(100);
 /// How long the end waits for the last records (`disconnect`) to leave.
 const DRAIN_GRACE: Duration = Duration::from_secs(3);
 
+/// How often the loop looks whether records it waits for have left.
+const DRAIN_TICK: Duration = Duration::from_millis(50);
+
 /// A player at the edge: what its program last signed on with.
 #[derive(Debug, Default)]
 struct Seat {
     /// The sign-on record it last sent (handed to its next board).
     sign_on: Option<String>,
-    /// The board it plays on, from the game's start until the board is free.
-    board: Option<BoardId>,
     /// Records the tournament itself sent it (the final `disconnect`) and
     /// that have not left yet.
     in_flight: usize,
@@ -100,12 +100,110 @@ struct Floor {
     failure: Option<Failure>,
     /// The players were sent `disconnect` (the end, or a stop): what they
     /// do now changes nothing.
-    leaving: bool,
+    leaving: Option<Leaving>,
+}
+
+impl Floor {
+    /// How the tournament ends, once the players have left: every
+    /// `disconnect` has left its link, or the grace is over.
+    fn left(&self) -> Option<Ending> {
+        let l = self.leaving.as_ref()?;
+        let drained = self.seats.iter().all(|s| s.in_flight == 0);
+        (drained || Instant::now() >= l.until).then(|| l.ending.clone())
+    }
+}
+
+/// The board `p` plays on among `boards`, and its seat there.
+fn board_of(boards: &mut [Option<Board>], p: PlayerId) -> Option<(ClientId, &mut Board)> {
+    boards
+        .iter_mut()
+        .flatten()
+        .find_map(|b| Some((b.client_of(p)?, b)))
+}
+
+/// The players were sent `disconnect`.
+struct Leaving {
+    /// The end of the grace for those records to leave.
+    until: Instant,
+    ending: Ending,
+}
+
+/// When the board view was last drawn and the web page last published.
+#[derive(Default)]
+struct Shown {
+    last_draw: Option<Instant>,
+    last_publish: Option<Instant>,
 }
 
 impl Director {
     /// Runs the tournament until every game is decided (or it is stopped).
     pub fn run(mut self) -> Outcome {
+        let mut floor = match self.open_floor() {
+            Ok(f) => f,
+            Err(e) => {
+                self.field.close();
+                return Err(e);
+            }
+        };
+        let count = self.core.board_count();
+        self.say(&format!(
+            "tournament: {} players, {} games in {} rounds on {count} board{}; waiting for the \
+             players to sign on",
+            self.core.settings().names.len(),
+            self.core.schedule().games().len(),
+            self.core.schedule().rounds(),
+            if count == 1 { "" } else { "s" }
+        ));
+        if self.resumed {
+            self.carry_on(&mut floor);
+        }
+        let mut keys = self.screen.as_ref().map_or_else(never, |s| s.keys.clone());
+        let mut shown = Shown::default();
+        loop {
+            self.free_boards(&mut floor);
+            if let Some(f) = floor.failure.take() {
+                self.close(floor);
+                return Err(f);
+            }
+            if floor.leaving.is_none()
+                && self.core.is_over()
+                && floor.boards.iter().all(Option::is_none)
+            {
+                self.leave(&mut floor, Ending::Normal);
+            }
+            if let Some(ending) = floor.left() {
+                return Ok(self.finish(floor, ending));
+            }
+            let wait = match self.show(&floor, &mut shown) {
+                Ok(wait) => wait,
+                Err(e) => {
+                    floor.failure = Some(e);
+                    continue;
+                }
+            };
+            match select_event(&self.field.events, &keys, &self.ctrl_c, wait) {
+                Wake::Link(Some(ev)) => self.on_link(ev, &mut floor),
+                Wake::Link(None) => {
+                    floor.failure = Some(Failure::failed("the link threads stopped"));
+                }
+                Wake::KeysGone => keys = never(),
+                Wake::Key(ev) => {
+                    shown.last_draw = None;
+                    if self.on_key(ev, &mut floor) {
+                        self.stop(&mut floor, "the supervisor");
+                    }
+                }
+                Wake::Stop(stop) => {
+                    self.stop(&mut floor, stop.map_or("a stop request", Stop::name))
+                }
+                Wake::Timer => self.on_timer(&mut floor),
+            }
+        }
+    }
+
+    /// The loop's state at the start: the endgame tables, the board view,
+    /// the boards a resume carries on.
+    fn open_floor(&mut self) -> Result<Floor, Failure> {
         let mut told = None;
         let syzygy = open_tables(self.referee.syzygy.as_deref(), |t| {
             told = Some(t.to_string())
@@ -114,199 +212,136 @@ impl Director {
             self.say(&t);
         }
         if let View::Board { ascii } = self.view {
-            match Screen::open(ascii, crate::display::Role::Referee) {
-                Ok(screen) => self.screen = Some(screen),
-                Err(e) => {
-                    self.field.close();
-                    return Err(e);
-                }
-            }
+            self.screen = Some(Screen::open(ascii, crate::display::Role::Referee)?);
         }
-        let mut keys = self.screen.as_ref().map_or_else(never, |s| s.keys.clone());
-        let mut last_draw: Option<Instant> = None;
-        let mut last_publish: Option<Instant> = None;
         let mut boards = std::mem::take(&mut self.boards);
         boards.resize_with(self.core.board_count() as usize, || None);
-        let mut floor = Floor {
+        Ok(Floor {
             seats: (0..self.field.links.len())
                 .map(|_| Seat::default())
                 .collect(),
             boards,
             syzygy,
             failure: None,
-            leaving: false,
-        };
-        for b in floor.boards.iter().flatten() {
-            for p in [b.seats.a, b.seats.b] {
-                if let Some(s) = floor.seats.get_mut(p.0) {
-                    s.board = Some(b.id);
-                }
+            leaving: None,
+        })
+    }
+
+    /// Draws the board view and publishes to the web page when it is time;
+    /// how long the loop may then wait (the cores' deadlines, the next
+    /// redraw, and the drain of a board whose game is over).
+    fn show(&mut self, floor: &Floor, shown: &mut Shown) -> Result<Option<Duration>, Failure> {
+        let now = self.now();
+        let deadline = floor
+            .boards
+            .iter()
+            .flatten()
+            .filter_map(|b| b.core.next_deadline())
+            .chain(self.core.next_deadline())
+            .min();
+        let mut wait = deadline.map(|d| Duration::from_millis(d.saturating_sub(now)));
+        let mut at_most = |w: Duration| wait = Some(wait.map_or(w, |x| x.min(w)));
+        if self.audience.is_some() {
+            if shown.last_publish.is_none_or(|t| t.elapsed() >= REDRAW) {
+                self.publish(floor);
+                shown.last_publish = Some(Instant::now());
             }
+            at_most(REDRAW);
+        }
+        if self.screen.is_some() {
+            if shown.last_draw.is_none_or(|t| t.elapsed() >= REDRAW) {
+                self.draw(floor)?;
+                shown.last_draw = Some(Instant::now());
+            }
+            at_most(REDRAW);
+        }
+        if floor.leaving.is_some() || floor.boards.iter().flatten().any(|b| b.core.is_over()) {
+            at_most(DRAIN_TICK);
+        }
+        Ok(wait)
+    }
+
+    /// A stop (a signal, or the supervisor's `q`): the report is written
+    /// and the players leave; every journal is kept for `argus resume`.
+    fn stop(&mut self, floor: &mut Floor, by: &str) {
+        if floor.leaving.is_some() {
+            return;
         }
         self.say(&format!(
-            "tournament: {} players, {} games in {} rounds on {} board{}; waiting for the players \
-             to sign on",
-            self.core.settings().names.len(),
-            self.core.schedule().games().len(),
-            self.core.schedule().rounds(),
-            self.core.board_count(),
-            if self.core.board_count() == 1 {
-                ""
-            } else {
-                "s"
-            }
+            "{by}: stopping the tournament; its journal ({}) and each game's are kept, and the \
+             standings so far are in the report",
+            self.journal_path()
         ));
-        if self.resumed {
-            self.carry_on(&mut floor);
-        }
-        let mut drain_until: Option<Instant> = None;
-        let mut stopped: Option<String> = None;
-        loop {
-            self.free_boards(&mut floor);
-            if let Some(f) = floor.failure.take() {
-                self.close(floor);
-                return Err(f);
-            }
-            let drained = floor.seats.iter().all(|s| s.in_flight == 0)
-                || drain_until.is_some_and(|u| Instant::now() >= u);
-            if stopped.is_some() && drained {
-                let why = stopped.take().unwrap_or_default();
-                // Said again once the board view is gone, with the standings.
-                let shown = self.screen.is_some();
-                let standings = report::standings_text(&self.core);
-                self.close(floor);
-                if shown {
-                    println!("{why}; standings:\n{standings}");
-                }
-                return Ok(Ending::EndedEarly(why));
-            }
-            if stopped.is_none() && self.core.is_over() && floor.boards.iter().all(Option::is_none)
-            {
-                if drain_until.is_none() {
-                    self.disconnect_all(&mut floor);
-                }
-                let until = *drain_until.get_or_insert_with(|| Instant::now() + DRAIN_GRACE);
-                if floor.seats.iter().all(|s| s.in_flight == 0) || Instant::now() >= until {
-                    break;
-                }
-            }
-            let now = self.now();
-            let deadline = floor
-                .boards
-                .iter()
-                .flatten()
-                .filter_map(|b| b.core.next_deadline())
-                .chain(self.core.next_deadline())
-                .min();
-            let mut wait = deadline.map(|d| Duration::from_millis(d.saturating_sub(now)));
-            if self.audience.is_some() {
-                if last_publish.is_none_or(|t| t.elapsed() >= REDRAW) {
-                    self.publish(&floor);
-                    last_publish = Some(Instant::now());
-                }
-                wait = Some(wait.map_or(REDRAW, |w| w.min(REDRAW)));
-            }
-            if self.screen.is_some() {
-                if last_draw.is_none_or(|t| t.elapsed() >= REDRAW) {
-                    if let Err(e) = self.draw(&floor) {
-                        floor.failure = Some(e);
-                        continue;
-                    }
-                    last_draw = Some(Instant::now());
-                }
-                wait = Some(wait.map_or(REDRAW, |w| w.min(REDRAW)));
-            }
-            // A board whose game is over waits for its last records to leave.
-            if drain_until.is_some() || floor.boards.iter().flatten().any(|b| b.core.is_over()) {
-                let tick = Duration::from_millis(50);
-                wait = Some(wait.map_or(tick, |w| w.min(tick)));
-            }
-            match select_event(&self.field.events, &keys, &self.ctrl_c, wait) {
-                Wake::Link(Some(ev)) => self.on_link(ev, &mut floor),
-                Wake::KeysGone => keys = never(),
-                Wake::Key(ev) => {
-                    last_draw = None;
-                    if self.on_key(ev, &mut floor) && stopped.is_none() {
-                        let told = "the supervisor stopped the tournament; the report is written";
-                        self.say(told);
-                        self.write_report();
-                        self.disconnect_all(&mut floor);
-                        drain_until = Some(Instant::now() + DRAIN_GRACE);
-                        stopped = Some(told.to_string());
-                    }
-                }
-                Wake::Link(None) => {
-                    floor.failure = Some(Failure::failed("the link threads stopped"));
-                }
-                Wake::Stop(stop) => {
-                    let name = stop.map_or("a stop request", Stop::name);
-                    let told = format!(
-                        "{name}: stopping the tournament; its journal ({}) and each game's are \
-                         kept, and the standings so far are in the report",
-                        self.journal_path()
-                    );
-                    info!("{told}");
-                    self.say(&told);
-                    self.write_report();
-                    self.disconnect_all(&mut floor);
-                    drain_until = Some(Instant::now() + DRAIN_GRACE);
-                    stopped = Some(format!("{name} stopped the tournament before it was over"));
-                }
-                Wake::Timer => self.on_timer(&mut floor),
-            }
-        }
         self.write_report();
-        let text = report::text(&self.core);
+        let why = format!("{by} stopped the tournament before it was over");
+        self.leave(floor, Ending::EndedEarly(why));
+    }
+
+    /// Every player is sent `disconnect`; the loop ends with `ending` once
+    /// those records have left (or after [`DRAIN_GRACE`]).
+    fn leave(&mut self, floor: &mut Floor, ending: Ending) {
+        let record = crate::link::seats::disconnect_line();
+        for (i, link) in self.field.links.iter().enumerate() {
+            match link.send(0, record.clone()) {
+                Ok(()) => {
+                    if let Some(s) = floor.seats.get_mut(i) {
+                        s.in_flight += 1;
+                    }
+                }
+                Err(e) => warn!("{}: {e}", self.core.name(PlayerId(i))),
+            }
+        }
+        floor.leaving = Some(Leaving {
+            until: Instant::now() + DRAIN_GRACE,
+            ending,
+        });
+    }
+
+    /// The end: the report written and printed (the standings, after a
+    /// stop) once the board view is gone.
+    fn finish(self, floor: Floor, ending: Ending) -> Ending {
+        let shown = self.screen.is_some();
+        let printed = match &ending {
+            Ending::Normal => {
+                self.write_report();
+                Some(report::text(&self.core))
+            }
+            Ending::EndedEarly(why) => {
+                shown.then(|| format!("{why}; standings:\n{}", report::standings_text(&self.core)))
+            }
+        };
         self.close(floor);
-        // The report once the board view is gone (as a match's summary).
-        println!("{text}");
-        Ok(Ending::Normal)
+        if let Some(text) = printed {
+            println!("{text}");
+        }
+        ending
     }
 
     /// Draws the board view: the overview, or the focused board.
     fn draw(&mut self, floor: &Floor) -> Result<(), Failure> {
-        let now = self.now();
-        let decided = self
-            .core
-            .games()
-            .filter(|(_, s)| matches!(s, tournament::GameState::Decided(_)))
-            .count();
-        let overview = Overview {
-            title: format!(
-                "{}: {decided} of {} games decided",
-                self.core.settings().event,
-                self.core.schedule().games().len()
-            ),
-            boards: floor
-                .boards
-                .iter()
-                .enumerate()
-                .map(|(i, b)| {
-                    let n = u32::try_from(i + 1).unwrap_or(u32::MAX);
-                    match b {
-                        Some(b) => BoardLine::of(
-                            n,
-                            format!("game {}, round {}", b.game.number, b.game.round_tag()),
-                            &b.core.snapshot(now),
-                        ),
-                        None => BoardLine::free(n),
-                    }
-                })
-                .collect(),
-            standings: report::standings_text(&self.core)
-                .lines()
-                .map(str::to_string)
-                .collect(),
-            ..Overview::default()
-        };
-        let Some(screen) = self.screen.as_mut() else {
-            return Ok(());
-        };
-        let focused = screen
-            .focus()
-            .and_then(|id| floor.boards.get(board_index(id))?.as_ref())
-            .map(|b| (b.core.snapshot(now), b.link_views(&self.field.links)));
-        screen.draw(overview, focused.as_ref().map(|(s, l)| (s, l.clone())), now)
+        let boards = self.on_boards(floor);
+        let title = self.core.settings().event.clone();
+        match self.screen.as_mut() {
+            Some(screen) => screen.draw(&self.core, &title, &boards),
+            None => Ok(()),
+        }
+    }
+
+    /// The boards that hold a game, as the board view shows them now.
+    fn on_boards<'a>(&self, floor: &'a Floor) -> Vec<OnBoard<'a>> {
+        let at = self.now();
+        floor
+            .boards
+            .iter()
+            .flatten()
+            .map(|b| OnBoard {
+                board: b.id,
+                game: &b.game,
+                core: &b.core,
+                at,
+                links: b.link_views(&self.field.links),
+            })
+            .collect()
     }
 
     /// Publishes every board in progress and the standings to the web page.
@@ -326,28 +361,22 @@ impl Director {
 
     /// A key in the board view; whether it asks to stop the tournament.
     fn on_key(&mut self, ev: InputEvent, floor: &mut Floor) -> bool {
-        let now = self.now();
+        let boards = self.on_boards(floor);
         let Some(screen) = self.screen.as_mut() else {
             return false;
         };
-        let focused = screen
-            .focus()
-            .and_then(|id| floor.boards.get(board_index(id))?.as_ref())
-            .map(|b| b.core.snapshot(now));
-        let boards = &floor.boards;
-        let playing = |id: BoardId| boards.get(board_index(id)).is_some_and(Option::is_some);
-        match screen.key(ev, focused.as_ref(), &playing) {
-            Ask::Nothing => false,
-            Ask::Stop => true,
-            Ask::Board(id, cmd) => {
-                if let Some(Some(board)) = floor.boards.get_mut(board_index(id)) {
-                    let input = RefInput::Supervisor(cmd);
-                    board.hand(input, now, &self.field.links, floor.syzygy.as_ref());
-                }
-                self.collect_results(floor);
-                false
-            }
+        let (id, cmd) = match screen.key(ev, &boards) {
+            Ask::Nothing => return false,
+            Ask::Stop => return true,
+            Ask::Board(id, cmd) => (id, cmd),
+        };
+        let now = self.now();
+        if let Some(Some(board)) = floor.boards.get_mut(board_index(id)) {
+            let input = RefInput::Supervisor(cmd);
+            board.hand(input, now, &self.field.links, floor.syzygy.as_ref());
         }
+        self.collect_results(floor);
+        false
     }
 
     /// The first inputs after a resume: the tournament core and every
@@ -447,7 +476,7 @@ impl Director {
         let p = ev.id;
         let now = self.now();
         let name = self.core.name(p).to_string();
-        if floor.leaving {
+        if floor.leaving.is_some() {
             return self.between_games(p, &name, ev.kind, now, floor);
         }
         // A sign-on: the tournament learns the player is there (first time,
@@ -472,14 +501,9 @@ impl Director {
             }
             _ => {}
         }
-        let board = floor
-            .seats
-            .get(p.0)
-            .and_then(|s| s.board)
-            .and_then(|b| floor.boards.get_mut(board_index(b))?.as_mut());
-        match board.and_then(|b| Some((b.client_of(p)?, b))) {
+        let syzygy = floor.syzygy.as_ref();
+        match board_of(&mut floor.boards, p) {
             Some((client, board)) => {
-                let syzygy = floor.syzygy.as_ref();
                 board.link_event(client, ev.kind, now, &self.field.links, syzygy);
                 self.collect_results(floor);
             }
@@ -584,18 +608,8 @@ impl Director {
             let Some(board) = floor.boards[i].take() else {
                 continue;
             };
-            for p in [board.seats.a, board.seats.b] {
-                if let Some(s) = floor.seats.get_mut(p.0) {
-                    s.board = None;
-                }
-            }
             let id = board.id;
             board.finish();
-            if let Some(screen) = self.screen.as_mut()
-                && screen.focus() == Some(id)
-            {
-                screen.unfocus();
-            }
             let now = self.now();
             self.hand_to_tournament(Input::BoardFree { board: id }, now, floor);
         }
@@ -682,14 +696,9 @@ impl Director {
                 .seats
                 .get(p.0)
                 .and_then(|s| s.sign_on.clone())
-                .unwrap_or_else(|| "refreq sign_on;".into())
+                .unwrap_or_else(|| sign_on_record(self.core.name(p)))
         };
         let texts = ByClient::new(sign_on(seats.a), sign_on(seats.b));
-        for p in [seats.a, seats.b] {
-            if let Some(s) = floor.seats.get_mut(p.0) {
-                s.board = Some(board);
-            }
-        }
         b.seat(
             ByClient::new(texts.a.as_str(), texts.b.as_str()),
             at,
@@ -700,22 +709,6 @@ impl Director {
             *slot = Some(b);
         }
         self.collect_results(floor);
-    }
-
-    /// The tournament is over: every player gets `refcom disconnect;`.
-    fn disconnect_all(&mut self, floor: &mut Floor) {
-        floor.leaving = true;
-        let record = crate::link::seats::disconnect_line();
-        for (i, link) in self.field.links.iter().enumerate() {
-            match link.send(0, record.clone()) {
-                Ok(()) => {
-                    if let Some(s) = floor.seats.get_mut(i) {
-                        s.in_flight += 1;
-                    }
-                }
-                Err(e) => warn!("{}: {e}", self.core.name(PlayerId(i))),
-            }
-        }
     }
 
     /// Rewrites the report files (`--report`) and the statistics

@@ -10,13 +10,23 @@ use crossbeam_channel::{Receiver, unbounded};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use crate::app::Failure;
-use crate::display::overview::{self, Overview};
+use crate::display::overview::{self, BoardLine, Overview};
 use crate::display::{InputEvent, InputThread, LinkView, Role, TerminalGuard, Ui};
-use crate::referee::{Command, Snapshot};
-use crate::tournament::BoardId;
+use crate::referee::{Command, Referee, Snapshot};
+use crate::tournament::{BoardId, GameState, ScheduledGame, Tournament, report};
 
 /// How many of the latest lines the overview keeps.
 const RECENT: usize = 200;
+
+/// A board that holds a game, as the view shows it: the game, its core,
+/// the time to show it at, and its two links.
+pub struct OnBoard<'a> {
+    pub board: BoardId,
+    pub game: &'a ScheduledGame,
+    pub core: &'a Referee,
+    pub at: u64,
+    pub links: [LinkView; 2],
+}
 
 /// What a key asks the loop to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,16 +78,6 @@ impl Screen {
         })
     }
 
-    /// The board shown full size, if any.
-    pub fn focus(&self) -> Option<BoardId> {
-        self.focus
-    }
-
-    /// Back to the overview (the focused board's game is over).
-    pub fn unfocus(&mut self) {
-        self.focus = None;
-    }
-
     /// A line for the overview's latest lines.
     pub fn note(&mut self, line: &str) {
         for l in line.lines() {
@@ -88,30 +88,23 @@ impl Screen {
         }
     }
 
-    /// Draws the overview, or the focused board from its snapshot.
-    pub fn draw(
-        &mut self,
-        mut overview: Overview,
-        focused: Option<(&Snapshot, [LinkView; 2])>,
-        now_ms: u64,
-    ) -> Result<(), Failure> {
-        let drawn = match (self.focus, focused) {
-            (Some(_), Some((snap, links))) => {
+    /// Draws the overview of `t` (titled `title`), or the focused board.
+    pub fn draw(&mut self, t: &Tournament, title: &str, boards: &[OnBoard]) -> Result<(), Failure> {
+        let focused = self
+            .focus
+            .and_then(|f| boards.iter().find(|b| b.board == f));
+        let drawn = match focused {
+            Some(b) => {
+                let snap = b.core.snapshot(b.at);
                 let ui = &self.ui;
                 self.guard
                     .terminal()
-                    .draw(|f| ui.render(f, snap, &links, now_ms))
+                    .draw(|f| ui.render(f, &snap, &b.links, b.at))
             }
-            _ => {
-                overview.recent = self.recent.iter().cloned().collect();
-                overview.notice = if self.confirm_quit {
-                    Some(match self.role {
-                        Role::Referee => "quit the tournament? y: yes, any other key: no".into(),
-                        Role::Observer => "stop watching? y: yes, any other key: no".into(),
-                    })
-                } else {
-                    self.notice.clone()
-                };
+            None => {
+                // A board whose game is over goes back to the overview.
+                self.focus = None;
+                let overview = self.overview(t, title, boards);
                 self.guard
                     .terminal()
                     .draw(|f| overview::render(f, &overview))
@@ -122,27 +115,64 @@ impl Screen {
             .map_err(|e| Failure::failed(format!("cannot draw on the terminal: {e}")))
     }
 
-    /// One key or terminal event; `focused` is the focused board's
-    /// snapshot, `playing` says which boards have a game.
-    pub fn key(
-        &mut self,
-        ev: InputEvent,
-        focused: Option<&Snapshot>,
-        playing: &dyn Fn(BoardId) -> bool,
-    ) -> Ask {
+    /// The overview: every board with its game or free, the standings,
+    /// the latest lines and the question or notice.
+    fn overview(&self, t: &Tournament, title: &str, boards: &[OnBoard]) -> Overview {
+        let decided = t
+            .games()
+            .filter(|(_, s)| matches!(s, GameState::Decided(_)))
+            .count();
+        let lines = (1..=t.board_count())
+            .map(|n| match boards.iter().find(|b| b.board == BoardId(n)) {
+                Some(b) => BoardLine::of(
+                    n,
+                    format!("game {}, round {}", b.game.number, b.game.round_tag()),
+                    &b.core.snapshot(b.at),
+                ),
+                None => BoardLine::free(n),
+            })
+            .collect();
+        let notice = if self.confirm_quit {
+            Some(match self.role {
+                Role::Referee => "quit the tournament? y: yes, any other key: no".into(),
+                Role::Observer => "stop watching? y: yes, any other key: no".into(),
+            })
+        } else {
+            self.notice.clone()
+        };
+        Overview {
+            title: format!(
+                "{title}: {decided} of {} games decided",
+                t.schedule().games().len()
+            ),
+            boards: lines,
+            standings: report::standings_text(t)
+                .lines()
+                .map(str::to_string)
+                .collect(),
+            recent: self.recent.iter().cloned().collect(),
+            notice,
+        }
+    }
+
+    /// One key or terminal event, with the boards that hold a game.
+    pub fn key(&mut self, ev: InputEvent, boards: &[OnBoard]) -> Ask {
         let key = match ev {
             InputEvent::Key(k) if k.kind != KeyEventKind::Release => k,
             InputEvent::Failed(why) => {
-                log::warn!("terminal input failed: {why}; stopping the tournament");
+                log::warn!("terminal input failed: {why}; stopping");
                 return Ask::Stop;
             }
             _ => return Ask::Nothing,
         };
-        if let (Some(board), Some(snap)) = (self.focus, focused) {
-            return self.board_key(board, key, snap);
+        let focused = self
+            .focus
+            .and_then(|f| boards.iter().find(|b| b.board == f));
+        if let Some(b) = focused {
+            return self.board_key(b.board, key, &b.core.snapshot(b.at));
         }
         self.focus = None;
-        self.overview_key(key, playing)
+        self.overview_key(key, &|id| boards.iter().any(|b| b.board == id))
     }
 
     fn board_key(&mut self, board: BoardId, key: KeyEvent, snap: &Snapshot) -> Ask {

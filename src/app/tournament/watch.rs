@@ -17,10 +17,9 @@ use crate::app::audience::Audience;
 use crate::app::options::WebOptions;
 use crate::app::session::View;
 use crate::app::signals;
-use crate::app::tournament::screen::{Ask, Screen};
+use crate::app::tournament::screen::{Ask, OnBoard, Screen};
 use crate::app::watch::{SourceReport, follow_file};
 use crate::app::{Ending, Failure, Outcome};
-use crate::display::overview::{BoardLine, Overview};
 use crate::display::{LinkView, Role};
 use crate::journal::reader::LineDecoder;
 use crate::journal::{Decoded, Decoder, Replay};
@@ -82,6 +81,34 @@ struct Watch {
     stdout_gone: bool,
     /// The audience's web page (`--http`), served from the watcher.
     audience: Option<Audience>,
+}
+
+/// The boards followed whose game's journal has begun, as the board view
+/// shows them: at the time of their last input, their links as the journal
+/// knows them.
+fn on_boards(games: &BTreeMap<u32, GameFollow>) -> Vec<OnBoard<'_>> {
+    games
+        .values()
+        .filter_map(|g| {
+            let r = g.replay.as_ref()?;
+            let core = r.core();
+            let clients = core.snapshot(r.last_at()).clients;
+            let links = ClientId::BOTH.map(|id| LinkView {
+                port: clients[id.index()].port.clone(),
+                settings: "watching its journal".into(),
+                up: clients[id.index()].link_up,
+                bytes_in: 0,
+                bytes_out: 0,
+            });
+            Some(OnBoard {
+                board: g.board,
+                game: &g.game,
+                core,
+                at: r.last_at(),
+                links,
+            })
+        })
+        .collect()
 }
 
 /// Follows the tournament whose journal is `journal` until it is over (or
@@ -260,53 +287,9 @@ impl Watch {
         let (Some(core), Some(screen)) = (&self.core, self.screen.as_mut()) else {
             return Ok(());
         };
-        let decided = core
-            .games()
-            .filter(|(_, s)| matches!(s, crate::tournament::GameState::Decided(_)))
-            .count();
-        let boards = (1..=core.board_count())
-            .map(|n| {
-                let on = self.games.values().find(|g| g.board == BoardId(n));
-                match on.and_then(|g| Some((g, g.replay.as_ref()?))) {
-                    Some((g, r)) => BoardLine::of(
-                        n,
-                        format!("game {}, round {}", g.game.number, g.game.round_tag()),
-                        &r.core().snapshot(r.last_at()),
-                    ),
-                    None => BoardLine::free(n),
-                }
-            })
-            .collect();
-        let overview = Overview {
-            title: format!(
-                "watching {}: {decided} of {} games decided",
-                core.settings().event,
-                core.schedule().games().len()
-            ),
-            boards,
-            standings: report::standings_text(core)
-                .lines()
-                .map(str::to_string)
-                .collect(),
-            ..Overview::default()
-        };
-        let focused = screen
-            .focus()
-            .and_then(|b| self.games.values().find(|g| g.board == b))
-            .and_then(|g| g.replay.as_ref())
-            .map(|r| {
-                let snap = r.core().snapshot(r.last_at());
-                let links = ClientId::BOTH.map(|id| LinkView {
-                    port: snap.clients[id.index()].port.clone(),
-                    settings: "watching its journal".into(),
-                    up: snap.clients[id.index()].link_up,
-                    bytes_in: 0,
-                    bytes_out: 0,
-                });
-                (snap, links)
-            });
-        let at = focused.as_ref().map_or(0, |(s, _)| s.at_ms);
-        screen.draw(overview, focused.as_ref().map(|(s, l)| (s, l.clone())), at)
+        let boards = on_boards(&self.games);
+        let title = format!("watching {}", core.settings().event);
+        screen.draw(core, &title, &boards)
     }
 
     /// Publishes the boards followed and the standings to the web page.
@@ -330,16 +313,10 @@ impl Watch {
 
     /// A key; whether it asks to stop watching.
     fn key(&mut self, ev: crate::display::InputEvent) -> bool {
+        let boards = on_boards(&self.games);
         let Some(screen) = self.screen.as_mut() else {
             return false;
         };
-        let focused = screen
-            .focus()
-            .and_then(|b| self.games.values().find(|g| g.board == b))
-            .and_then(|g| g.replay.as_ref())
-            .map(|r| r.core().snapshot(r.last_at()));
-        let games = &self.games;
-        let playing = |b: BoardId| games.values().any(|g| g.board == b && g.replay.is_some());
-        matches!(screen.key(ev, focused.as_ref(), &playing), Ask::Stop)
+        matches!(screen.key(ev, &boards), Ask::Stop)
     }
 }
