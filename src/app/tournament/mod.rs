@@ -11,12 +11,14 @@ pub mod screen;
 pub mod watch;
 
 use std::path::Path;
+
+use crossbeam_channel::Receiver;
 use std::time::{Instant, SystemTime};
 
 use crate::app::audience::Audience;
 use crate::app::referee::unix_ms_now;
 use crate::app::session::View;
-use crate::app::signals;
+use crate::app::signals::{self, Stop};
 use crate::app::start::LogDir;
 use crate::app::tournament::args::{TournamentArgs, TournamentPlan};
 use crate::app::tournament::board::Board;
@@ -60,7 +62,7 @@ pub fn run(args: TournamentArgs) -> Outcome {
         )));
     }
     let epoch = Instant::now();
-    let (field, transcript) = open_edges(&plan, &args, &mut dir, epoch)?;
+    let edges = open_edges(&plan, &args, &mut dir, epoch)?;
     let header = Header {
         writer: format!("argus {}", env!("CARGO_PKG_VERSION")),
         settings,
@@ -77,32 +79,15 @@ pub fn run(args: TournamentArgs) -> Outcome {
             journal.display()
         ))
     })?;
-    dir.keep();
-    let audience = Audience::start(&args.web).map_err(Failure::usage)?;
-    let director = Director {
+    let carried = Carried {
         core,
-        journal: Some(writer),
-        field,
-        referee: plan.referee,
-        port: plan.port_settings,
+        journal: writer,
         specs: header.specs,
-        log_dir: dir.path().to_path_buf(),
-        pgn: args.pgn.clone(),
-        report: args.report.clone(),
-        results_json: args.results_json.clone(),
-        view: View::from_flags(args.headless, args.ascii),
-        epoch,
         base: 0,
-        ctrl_c,
-        transcript: Some(transcript),
         boards: Vec::new(),
         resumed: false,
-        screen: None,
-        audience,
     };
-    let outcome = director.run();
-    drop(dir);
-    outcome
+    direct(carried, &plan, &args, edges, dir, ctrl_c)
 }
 
 /// Carries on the tournament whose journal is `journal` (`argus resume`):
@@ -146,25 +131,14 @@ pub fn resume(journal: &Path, headless: bool) -> Outcome {
     let log_dir = journal.parent().map(Path::to_path_buf).unwrap_or_default();
     plan.log_dir = log_dir.clone();
     let mut dir = LogDir::claim(&log_dir).map_err(Failure::usage)?;
-    let epoch = Instant::now();
-    let (field, transcript) = open_edges(&plan, &args, &mut dir, epoch)?;
-    dir.keep();
-    let audience = Audience::start(&args.web).map_err(Failure::usage)?;
+    let edges = open_edges(&plan, &args, &mut dir, Instant::now())?;
     let core = loaded.tournament.clone();
-    let mut boards: Vec<Option<Board>> = (0..core.board_count()).map(|_| None).collect();
-    let mut base = loaded.last_at;
-    for (board, game) in core.in_progress() {
-        let resumed =
-            Board::resume(board, game, &log_dir, args.pgn.clone()).map_err(Failure::failed)?;
-        let Some(mut b) = resumed else { continue };
-        if !matches!(core.game_state(game.number), Some(GameState::Playing(_))) {
-            b.result_known();
-        }
-        base = base.max(b.time());
-        if let Some(slot) = boards.get_mut((board.0 as usize).saturating_sub(1)) {
-            *slot = Some(b);
-        }
-    }
+    let boards = resume_boards(&core, &log_dir, &args.pgn)?;
+    let base = boards
+        .iter()
+        .flatten()
+        .map(Board::time)
+        .fold(loaded.last_at, u64::max);
     let writer = TournamentWriter::resume(&journal, &loaded, base, unix_ms_now())
         .map_err(|e| Failure::usage(format!("cannot go on with {}: {e}", journal.display())))?;
     if let Some(t) = &loaded.torn {
@@ -183,30 +157,36 @@ pub fn resume(journal: &Path, headless: bool) -> Outcome {
     );
     log::info!("{story}");
     println!("{story}");
-    let director = Director {
+    let carried = Carried {
         core,
-        journal: Some(writer),
-        field,
-        referee: plan.referee,
-        port: plan.port_settings,
+        journal: writer,
         specs: header.specs.clone(),
-        log_dir,
-        pgn: args.pgn.clone(),
-        report: args.report.clone(),
-        results_json: args.results_json.clone(),
-        view: View::from_flags(args.headless, args.ascii),
-        epoch,
         base,
-        ctrl_c,
-        transcript: Some(transcript),
         boards,
         resumed: true,
-        screen: None,
-        audience,
     };
-    let outcome = director.run();
-    drop(dir);
-    outcome
+    direct(carried, &plan, &args, edges, dir, ctrl_c)
+}
+
+/// Each game in progress rebuilt from its journal in `log_dir`, on its
+/// board (a game whose result the tournament already holds is told so).
+fn resume_boards(
+    core: &Tournament,
+    log_dir: &Path,
+    pgn: &Option<std::path::PathBuf>,
+) -> Result<Vec<Option<Board>>, Failure> {
+    let mut boards: Vec<Option<Board>> = (0..core.board_count()).map(|_| None).collect();
+    for (board, game) in core.in_progress() {
+        let resumed = Board::resume(board, game, log_dir, pgn.clone()).map_err(Failure::failed)?;
+        let Some(mut b) = resumed else { continue };
+        if !matches!(core.game_state(game.number), Some(GameState::Playing(_))) {
+            b.result_known();
+        }
+        if let Some(slot) = boards.get_mut((board.0 as usize).saturating_sub(1)) {
+            *slot = Some(b);
+        }
+    }
+    Ok(boards)
 }
 
 /// The command's name in messages.
@@ -223,14 +203,73 @@ fn settings_of(plan: &TournamentPlan) -> Settings {
     }
 }
 
-/// The application log, the players' links and the tournament's
-/// transcript, in the log directory `dir`.
+/// What `run` or `resume` made of the journal: the tournament core, its
+/// writer, and (on resume) the games in progress.
+struct Carried {
+    core: Tournament,
+    journal: TournamentWriter,
+    specs: Vec<String>,
+    /// Journal time when the loop starts (the last input's, on resume).
+    base: u64,
+    /// The boards' games in progress (empty at a start).
+    boards: Vec<Option<Board>>,
+    resumed: bool,
+}
+
+/// The start succeeded: keeps the log directory, hands the tournament to
+/// its loop, then lets go of the directory.
+fn direct(
+    carried: Carried,
+    plan: &TournamentPlan,
+    args: &TournamentArgs,
+    edges: Edges,
+    mut dir: LogDir,
+    ctrl_c: Receiver<Stop>,
+) -> Outcome {
+    dir.keep();
+    let director = Director {
+        core: carried.core,
+        journal: Some(carried.journal),
+        field: edges.field,
+        referee: plan.referee.clone(),
+        port: plan.port_settings,
+        specs: carried.specs,
+        log_dir: dir.path().to_path_buf(),
+        pgn: args.pgn.clone(),
+        report: args.report.clone(),
+        results_json: args.results_json.clone(),
+        view: View::from_flags(args.headless, args.ascii),
+        epoch: edges.epoch,
+        base: carried.base,
+        ctrl_c,
+        transcript: Some(edges.transcript),
+        boards: carried.boards,
+        resumed: carried.resumed,
+        screen: None,
+        audience: edges.audience,
+    };
+    let outcome = director.run();
+    drop(dir);
+    outcome
+}
+
+/// What a tournament opens at its edges before its loop runs.
+struct Edges {
+    field: Field,
+    transcript: Transcript,
+    audience: Option<Audience>,
+    /// The instant the links' times count from.
+    epoch: Instant,
+}
+
+/// The application log, the players' links, the tournament's transcript in
+/// the log directory `dir` and the audience's page.
 fn open_edges(
     plan: &TournamentPlan,
     args: &TournamentArgs,
     dir: &mut LogDir,
     epoch: Instant,
-) -> Result<(Field, Transcript), Failure> {
+) -> Result<Edges, Failure> {
     dir.note(&dir.path().join("argus.log"));
     logging::init(dir.path(), "argus.log", args.headless).map_err(Failure::usage)?;
     let net = Net {
@@ -255,5 +294,11 @@ fn open_edges(
             path.display()
         ))
     })?;
-    Ok((field, transcript))
+    let audience = Audience::start(&args.web).map_err(Failure::usage)?;
+    Ok(Edges {
+        field,
+        transcript,
+        audience,
+        epoch,
+    })
 }
