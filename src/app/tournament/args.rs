@@ -147,6 +147,23 @@ pub struct TournamentPlan {
     pub log_dir: PathBuf,
 }
 
+/// The first option in `m` that belongs to a match only, with what a
+/// tournament has instead.
+fn match_only_given(m: &MatchOptions) -> Option<(&'static str, &'static str)> {
+    let given = [
+        m.games.is_some(),
+        m.no_swap,
+        m.round.is_some(),
+        m.name_a.is_some(),
+        m.name_b.is_some(),
+        m.sprt.is_some(),
+    ];
+    MATCH_ONLY
+        .into_iter()
+        .zip(given)
+        .find_map(|(flag, given)| given.then_some(flag))
+}
+
 impl TournamentArgs {
     /// The arguments of a command line recorded in a tournament journal
     /// (those after `argus tournament`).
@@ -162,27 +179,10 @@ impl TournamentArgs {
             .map_err(|e| format!("the recorded command line does not read: {e}"))
     }
 
-    /// The options given on the command line that belong to a match only.
-    fn match_only_given(&self) -> Option<(&'static str, &'static str)> {
-        let m = &self.matches;
-        let given = [
-            m.games.is_some(),
-            m.no_swap,
-            m.round.is_some(),
-            m.name_a.is_some(),
-            m.name_b.is_some(),
-            m.sprt.is_some(),
-        ];
-        MATCH_ONLY
-            .into_iter()
-            .zip(given)
-            .find_map(|(flag, given)| given.then_some(flag))
-    }
-
     /// Merges the flags over the config file over the defaults and checks
     /// everything; `date` is today's (`yyyy.mm.dd`).
     pub fn plan(&self, date: String) -> Result<TournamentPlan, String> {
-        if let Some((flag, instead)) = self.match_only_given() {
+        if let Some((flag, instead)) = match_only_given(&self.matches) {
             return Err(format!(
                 "--{flag} is for a match, not a tournament: {instead}"
             ));
@@ -212,21 +212,14 @@ impl TournamentArgs {
         if cycles == 0 || games_per_pairing == 0 {
             return Err("--cycles and --games-per-pairing must be at least 1".into());
         }
-        let mut matches = self.matches.clone().or(file.matches.clone());
-        let m = &matches;
-        if m.games.is_some()
-            || m.sprt.is_some()
-            || m.round.is_some()
-            || m.no_swap
-            || m.name_a.is_some()
-            || m.name_b.is_some()
-        {
-            return Err(
-                "the config file's [match] table has games, no_swap, round, name_a, name_b or \
-                 sprt: they are for a match, not a tournament"
-                    .into(),
-            );
+        if let Some((key, instead)) = match_only_given(&file.matches) {
+            return Err(format!(
+                "the config file's [match] table has {}: it is for a match, not a \
+                 tournament: {instead}",
+                key.replace('-', "_")
+            ));
         }
+        let mut matches = self.matches.clone().or(file.matches.clone());
         matches.event = matches.event.or(Some("argus tournament".into()));
         let ports = [players[0].name().to_string(), players[1].name().to_string()];
         let p = plan(
