@@ -31,7 +31,7 @@ use crate::referee::{ByClient, ClientId};
 /// start or went wrong.
 pub fn run(args: ResumeArgs) -> Outcome {
     const ME: &str = "argus resume";
-    if is_tournament_journal(&args.journal) {
+    if crate::tournament::journal::is_tournament_journal(&args.journal) {
         return resume_tournament(&args);
     }
     let loaded = journal::load(&args.journal).map_err(Failure::usage)?;
@@ -160,15 +160,6 @@ fn story(loaded: &Loaded, journal: &Path, now_wall: u64) -> String {
             }
         )
     }
-}
-
-/// Whether `path` starts like a tournament journal (`argus-tournament`).
-pub(crate) fn is_tournament_journal(path: &Path) -> bool {
-    use std::io::Read;
-    let mut head = [0u8; 17];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut head))
-        .is_ok_and(|()| head.starts_with(crate::tournament::journal::MAGIC.as_bytes()))
 }
 
 /// Writes the games that ended before the crash but never reached the PGN

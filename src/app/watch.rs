@@ -71,7 +71,7 @@ impl Source {
 pub fn run(args: WatchArgs) -> Outcome {
     let source = Source::parse(&args.source);
     if let Source::File(path) = &source
-        && crate::app::resume::is_tournament_journal(path)
+        && crate::tournament::journal::is_tournament_journal(path)
     {
         if args.copy.is_some() || args.pgn.is_some() {
             return Err(Failure::usage(

@@ -5,7 +5,9 @@
 use std::collections::BTreeSet;
 
 use super::{Run, finished, settings};
-use crate::tournament::journal::{Header, Line, TournamentWriter, load, load_from};
+use crate::tournament::journal::{
+    Header, Line, TournamentWriter, is_tournament_journal, load, load_from,
+};
 use crate::tournament::{
     Absence, BoardId, GameState, Input, Output, PlayerId, Settings, Standings,
 };
@@ -195,6 +197,23 @@ fn a_damaged_journal_is_refused_with_its_line() {
     };
     let e = load_from(line.as_bytes(), "t").unwrap_err();
     assert!(e.contains("unknown kind of line \"argus-journal\""), "{e}");
+}
+
+#[test]
+fn a_tournament_journal_is_told_from_a_match_journal_by_its_first_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.journal");
+    journaled_run(&path, settings(3, |_| {}));
+    assert!(is_tournament_journal(&path));
+    let other = dir.path().join("m.journal");
+    std::fs::write(&other, "argus-journal 1 argus 00000000\n").unwrap();
+    assert!(!is_tournament_journal(&other));
+    std::fs::write(&other, "argus-tourn").unwrap();
+    assert!(
+        !is_tournament_journal(&other),
+        "a file shorter than the magic"
+    );
+    assert!(!is_tournament_journal(&dir.path().join("missing")));
 }
 
 /// Loads the journal at `path` (cut after `k` of `whole`'s inputs, torn),
