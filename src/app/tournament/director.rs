@@ -267,9 +267,14 @@ impl Director {
         if floor.leaving.is_some() {
             return;
         }
+        let report = match &self.report {
+            Some(r) => format!(", and the standings so far are in {}", r.display()),
+            None => String::new(),
+        };
         self.say(&format!(
-            "{by}: stopping the tournament; its journal ({}) and each game's are kept, and the \
-             standings so far are in the report",
+            "{by}: stopping the tournament; its journal ({}) and each game's are kept{report}; \
+             carry it on with `argus resume {}`",
+            self.journal_path(),
             self.journal_path()
         ));
         self.write_report();
