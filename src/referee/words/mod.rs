@@ -1,0 +1,176 @@
+//! The one place where the referee's events become words: the sentences of
+//! the transcript, the application log and the display's log pane
+//! ([`sentence`]), the lines headless output prints ([`headline`]), those
+//! `argus watch` prints ([`watch_line`]), and the PGN's final comments.
+//! Pure: no I/O, no state. Every sentence is stripped of control
+//! characters, so a client's name or line can never reach a terminal or a
+//! file raw; a web page renders the events themselves (as JSON) and
+//! escapes what it shows. The groups' sentences are in [`sentences`], how
+//! an event's parts read in [`display`].
+
+mod display;
+mod sentences;
+#[cfg(test)]
+mod tests;
+
+use shakmaty::Color;
+
+use crate::referee::event::{Event, Offence};
+use crate::text::strip_control;
+use sentences::{client_said, match_said, reply_said};
+
+/// How much of a refused line a sentence quotes.
+const QUOTE_LIMIT: usize = 80;
+
+/// The event as one sentence for the log: the transcript, the application
+/// log and the display's log pane.
+pub fn sentence(e: &Event) -> String {
+    strip_control(&said(e))
+}
+
+/// The line headless output prints for the event, if it prints one: a
+/// game's start and end, the match's end, faults and links.
+pub fn headline(e: &Event) -> Option<String> {
+    let line = match e {
+        Event::GameStarted {
+            game, white, black, ..
+        } => format!("game {game}: {white} (White) vs {black} (Black)"),
+        Event::GameOver(g) => format!(
+            "game {}: {} {} ({})",
+            g.game_number,
+            g.result.as_str(),
+            g.termination.as_str(),
+            g.ending
+        ),
+        Event::SessionOver(s) => s.to_string(),
+        e if matches!(
+            e.kind(),
+            crate::referee::EventKind::Fault | crate::referee::EventKind::Link
+        ) =>
+        {
+            said(e)
+        }
+        _ => return None,
+    };
+    Some(strip_control(&line))
+}
+
+/// The line `argus watch` prints for the event, if it prints one: a
+/// game's start, every move, a game's end and the match's end.
+pub fn watch_line(e: &Event) -> Option<String> {
+    match e {
+        Event::GameStarted { .. } => headline(e),
+        Event::MoveMade { .. } | Event::GameOver(_) | Event::SessionOver(_) => Some(sentence(e)),
+        _ => None,
+    }
+}
+
+/// `White` or `Black`.
+pub fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// A line quoted in a sentence: control characters removed, cut to a
+/// readable length.
+pub fn quote(text: &str) -> String {
+    let clean = strip_control(text);
+    if clean.chars().count() > QUOTE_LIMIT {
+        let cut: String = clean.chars().take(QUOTE_LIMIT).collect();
+        format!("\"{cut}...\" ({} bytes)", text.len())
+    } else {
+        format!("\"{clean}\"")
+    }
+}
+
+/// `game 3 of 10`, or `game 3` when the match has no fixed length
+/// (`games` is `u32::MAX`).
+pub fn game_label(number: u32, games: u32) -> String {
+    if games == u32::MAX {
+        format!("game {number}")
+    } else {
+        format!("game {number} of {games}")
+    }
+}
+
+/// The PGN's final comment of a game a bad reply cost: what was played
+/// (if a move was given) and what was wrong.
+pub fn forfeit_comment(color: Color, move_text: Option<&str>, offence: &Offence) -> String {
+    let who = color_name(color);
+    match move_text {
+        Some(m) => format!("{who} played {}: {offence}", quote(m)),
+        None => format!("{who}: {offence}"),
+    }
+}
+
+/// The PGN's final comment of a valid draw claim made with a move (FIDE
+/// 9.2: the move is written down but not played).
+pub fn claim_comment(color: Color, san: &str) -> String {
+    format!("{} claimed a draw with the move {san}", color_name(color))
+}
+
+/// The PGN's final comment of a false draw claim that cost the game.
+pub fn false_claim_comment(color: Color) -> String {
+    format!("{} claimed a draw falsely", color_name(color))
+}
+
+/// The sentence, before control characters are stripped. The match in
+/// [`said_by_group`] is exhaustive, so a new event must be given a group
+/// (and words there); each group is said by its own function in
+/// [`sentences`], and the events' parts (endings, offences, problems,
+/// summaries) read as their `Display` in [`display`]. An event routed to a group that has no words
+/// for it is a bug: the tests (debug builds) stop on it; a release build
+/// says the event's name rather than stop a match.
+fn said(e: &Event) -> String {
+    said_by_group(e).unwrap_or_else(|| {
+        if cfg!(debug_assertions) {
+            panic!("an event was routed to a group that has no words for it: {e:?}");
+        }
+        serde_json::to_value(e)
+            .ok()
+            .and_then(|v| v["event"].as_str().map(|n| n.replace('_', " ")))
+            .unwrap_or_else(|| "an event".into())
+    })
+}
+
+/// The group's words for `e`, if its group has them.
+fn said_by_group(e: &Event) -> Option<String> {
+    use Event::*;
+    match e {
+        GameStarted { .. }
+        | MoveMade { .. }
+        | DrawOffered { .. }
+        | GameOver(_)
+        | SessionOver(_)
+        | SprtDecided { .. }
+        | WaitingForSignOn
+        | Restarted
+        | Supervisor { .. }
+        | CommandRefused { .. } => match_said(e),
+        SignedOn { .. }
+        | SignedOff { .. }
+        | ClientFault { .. }
+        | Rejected { .. }
+        | LineDropped { .. }
+        | LineIgnored { .. }
+        | LinkLost { .. }
+        | LinkBack { .. }
+        | LinkRefused { .. }
+        | SilenceResend { .. }
+        | Resync { .. } => client_said(e),
+        EchoResent { .. }
+        | AskedAgain { .. }
+        | AskedAgainAtOnce { .. }
+        | NakUnanswered { .. }
+        | FaultPaused { .. }
+        | Forfeit { .. }
+        | DrawAcceptIgnored { .. }
+        | DrawDeclined { .. }
+        | FalseClaimMateStands { .. }
+        | FalseClaimRejected { .. }
+        | EvalProblem { .. }
+        | ReplyHeld { .. } => reply_said(e),
+    }
+}

@@ -1,0 +1,234 @@
+//! The words for each kind of event, checked sentence by sentence.
+
+use std::sync::Arc;
+
+use super::*;
+use crate::game::{DrawClaim, SanErrorKind};
+use crate::referee::adjudication::Adjudged;
+use crate::referee::client::ClientId;
+use crate::referee::event::{
+    Ending, EventKind, GameOver, MatchSummary, PauseReason, Problem, Rejection,
+};
+use crate::referee::io::{Command, GameResult, Termination};
+use crate::stats::sprt::Hypothesis;
+
+fn over(ending: Ending) -> Event {
+    Event::GameOver(GameOver {
+        game_number: 4,
+        result: GameResult::Win(Color::White),
+        termination: Termination::Normal,
+        ending,
+        pgn: Arc::default(),
+    })
+}
+
+#[test]
+fn a_game_over_reads_as_the_docs_show_it() {
+    let e = over(Ending::Resigned {
+        color: Color::Black,
+    });
+    assert_eq!(sentence(&e), "game 4: 1-0 (Black resigned)");
+    assert_eq!(
+        headline(&e).as_deref(),
+        Some("game 4: 1-0 normal (Black resigned)")
+    );
+    assert_eq!(watch_line(&e), Some(sentence(&e)));
+    let offence = Offence {
+        problem: Problem::BadMove {
+            kind: SanErrorKind::Illegal,
+            text: "O-O".into(),
+            why: "Black cannot castle kingside here".into(),
+        },
+        asked_again: 0,
+    };
+    let forfeit = Ending::Forfeit {
+        color: Color::Black,
+        offence,
+    };
+    assert_eq!(
+        forfeit.to_string(),
+        "Black forfeits: illegal move \"O-O\": Black cannot castle kingside here"
+    );
+    let claim = Ending::DrawClaimed {
+        by: Color::Black,
+        claim: DrawClaim::ThreefoldRepetition,
+    };
+    assert_eq!(
+        claim.to_string(),
+        "draw claimed by Black: threefold repetition"
+    );
+}
+
+#[test]
+fn games_and_moves_read_as_watch_prints_them() {
+    let started = Event::GameStarted {
+        game: 1,
+        games: 2,
+        white: "alpha".into(),
+        black: "beta".into(),
+    };
+    assert_eq!(
+        sentence(&started),
+        "game 1 of 2: alpha (White) vs beta (Black)"
+    );
+    assert_eq!(
+        watch_line(&started).as_deref(),
+        Some("game 1: alpha (White) vs beta (Black)")
+    );
+    let moved = |color, number| Event::MoveMade {
+        game: 1,
+        ply: 3,
+        number,
+        color,
+        san: "Kc7+".into(),
+        charged_ms: None,
+    };
+    assert_eq!(
+        watch_line(&moved(Color::White, 12)).as_deref(),
+        Some("game 1: 12. Kc7+")
+    );
+    assert_eq!(
+        watch_line(&moved(Color::Black, 1)).as_deref(),
+        Some("game 1: 1... Kc7+")
+    );
+    assert!(
+        !moved(Color::White, 1).logged(),
+        "moves stay out of the log"
+    );
+    assert_eq!(headline(&moved(Color::White, 1)), None);
+}
+
+#[test]
+fn the_summary_counts_halves_and_says_the_sprt() {
+    let mut s = MatchSummary {
+        names: ["random mover".into(), "greedy mover".into()],
+        score_halves: [3, 3],
+        games_with_result: 3,
+        sprt: None,
+    };
+    assert_eq!(
+        s.to_string(),
+        "match over: random mover 1.5 - 1.5 greedy mover (3 games with a result)"
+    );
+    s.games_with_result = 1;
+    s.sprt = Some(Hypothesis::H1);
+    assert!(
+        s.to_string()
+            .ends_with("(1 game with a result); SPRT: H1 accepted")
+    );
+}
+
+#[test]
+fn client_strings_lose_their_control_characters() {
+    let e = Event::SignedOn {
+        client: ClientId::B,
+        name: "Evil\x1b[2J\x07Bot".into(),
+        again: true,
+        line_check: true,
+    };
+    assert_eq!(
+        sentence(&e),
+        "B: Evil[2JBot signed on again, its lines checked (Acrc)"
+    );
+    let lost = Event::LinkLost {
+        client: ClientId::A,
+        reason: "gone\r\n\x1b]0;pwned\x07".into(),
+    };
+    assert_eq!(lost.kind(), EventKind::Link);
+    assert_eq!(
+        headline(&lost).as_deref(),
+        Some("A: link lost: gone]0;pwned")
+    );
+    // A long refused line is quoted cut, with its length.
+    let e = Event::Rejected {
+        client: ClientId::A,
+        why: Rejection::NoRefreq,
+        line: "x".repeat(100),
+    };
+    let s = sentence(&e);
+    assert!(
+        s.ends_with(&format!("{}...\" (100 bytes)", "x".repeat(80))),
+        "{s}"
+    );
+}
+
+#[test]
+fn offences_say_how_often_the_client_was_asked_again() {
+    let offence = Offence {
+        problem: Problem::NoMove,
+        asked_again: 2,
+    };
+    let e = Event::Forfeit {
+        client: ClientId::A,
+        offence: offence.clone(),
+    };
+    assert_eq!(
+        sentence(&e),
+        "A: reply without a move (sm) while a legal move exists (asked again 2 times)"
+    );
+    assert_eq!(
+        forfeit_comment(Color::White, Some("Ke7"), &offence),
+        "White played \"Ke7\": reply without a move (sm) while a legal move exists \
+         (asked again 2 times)"
+    );
+    let pause = PauseReason::Offence {
+        client: ClientId::A,
+        offence,
+    };
+    assert!(pause.to_string().starts_with("A: reply without a move"));
+}
+
+#[test]
+fn events_serialise_as_tagged_json_without_the_pgn() {
+    let e = over(Ending::Checkmate {
+        loser: Color::Black,
+    });
+    let json = serde_json::to_value(&e).unwrap();
+    assert_eq!(
+        json,
+        serde_json::json!({
+            "event": "game_over",
+            "game_number": 4,
+            "result": "1-0",
+            "termination": "normal",
+            "ending": { "ending": "checkmate", "loser": "black" },
+        })
+    );
+    let cmd = Event::Supervisor {
+        command: Command::RestartClient(ClientId::B),
+    };
+    assert_eq!(
+        serde_json::to_value(&cmd).unwrap(),
+        serde_json::json!({
+            "event": "supervisor",
+            "command": { "command": "restart_client", "arg": "B" },
+        })
+    );
+    // An adjudication says which rule and what it found.
+    let rule = over(Ending::Rule(Adjudged::Resign {
+        winner: Color::White,
+        score: 400,
+        moves: 3,
+        two_sided: true,
+    }));
+    assert_eq!(
+        serde_json::to_value(&rule).unwrap()["ending"],
+        serde_json::json!({
+            "ending": "rule",
+            "rule": "resign",
+            "winner": "white",
+            "score": 400,
+            "moves": 3,
+            "two_sided": true,
+        })
+    );
+    // Client strings are data, kept as they came.
+    let dropped = Event::LineDropped {
+        client: ClientId::A,
+        reason: "<b>".into(),
+    };
+    assert_eq!(
+        serde_json::to_value(&dropped).unwrap(),
+        serde_json::json!({ "event": "line_dropped", "client": "A", "reason": "<b>" })
+    );
+}
