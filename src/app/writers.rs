@@ -15,6 +15,7 @@ use crate::journal::replay::Replay;
 use crate::journal::{Entry, JournalWriter};
 use crate::record::cbf_files::{append_game, base_ends_with};
 use crate::record::durable::{append_pgn, write_atomic};
+use crate::record::latest::Latest;
 use crate::record::pgn::{PgnGame, write_pgn};
 use crate::record::transcript::Transcript;
 use crate::referee::words;
@@ -52,6 +53,11 @@ struct RelayWatch {
     expected: Option<(ClientId, u64, u64)>,
 }
 
+/// Renders a game and replaces the live PGN file with it atomically.
+fn write_live_pgn(path: &Path, game: &PgnGame) -> std::io::Result<()> {
+    write_atomic(path, &write_pgn(game))
+}
+
 /// The session's writers: where what the core says goes at the edge (the
 /// journal, the transcript, the PGN files, the results JSON, the ChessBase
 /// base, the audience and the headless printout). Not to be confused with
@@ -60,7 +66,8 @@ pub struct Writers {
     transcript: Option<Transcript>,
     journal: Option<JournalWriter>,
     pgn: Option<PathBuf>,
-    live_pgn: Option<PathBuf>,
+    /// `--live-pgn`: rewritten by its own thread, the newest game only.
+    live_pgn: Option<Latest<PgnGame>>,
     headless: bool,
     relay_timings: Option<RelayWatch>,
     results_json: Option<PathBuf>,
@@ -92,6 +99,15 @@ impl Writers {
         let path = log_dir.join("transcript.log");
         let transcript = Transcript::create(&path)
             .map_err(|e| format!("cannot open the transcript {}: {e}", path.display()))?;
+        let live_pgn = match live_pgn {
+            Some(path) => Some(Latest::start(path.clone(), write_live_pgn).map_err(|e| {
+                format!(
+                    "cannot start the writer of the live PGN {}: {e}",
+                    path.display()
+                )
+            })?),
+            None => None,
+        };
         Ok(Writers {
             transcript: Some(transcript),
             pgn,
@@ -358,16 +374,18 @@ impl Writers {
         }
     }
 
-    /// Rewrites the live PGN.
+    /// Hands the game to the live PGN's writer thread, which rewrites the
+    /// file with the newest game it has (the loop never waits for the
+    /// disk; the last game is always written, at the latest by
+    /// [`Writers::finish`]).
     ///
     /// `game` is only called when there is a live PGN file: without one,
     /// the game's PGN is not built after every move.
     pub fn live_pgn(&mut self, game: impl FnOnce() -> Option<PgnGame>) {
-        if let Some(path) = &self.live_pgn
+        if let Some(live) = &self.live_pgn
             && let Some(g) = game()
-            && let Err(e) = write_atomic(path, &write_pgn(&g))
         {
-            warn!("cannot rewrite the live PGN {}: {e}", path.display());
+            live.set(g);
         }
     }
 
@@ -491,8 +509,12 @@ impl Writers {
             && tail == want.as_bytes()
     }
 
-    /// Flushes everything.
+    /// Flushes everything (the live PGN's last game is on disk when this
+    /// returns).
     pub fn finish(&mut self) {
+        if let Some(live) = self.live_pgn.take() {
+            live.close();
+        }
         if let Some(j) = self.journal.as_mut()
             && let Err(e) = j.sync()
         {

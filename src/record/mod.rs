@@ -7,6 +7,8 @@
 //! * [`openings`]: opening lines from EPD or PGN files and the order in which
 //!   a match plays them.
 //! * [`transcript`]: the line-oriented log of every byte in and out.
+//! * [`latest`]: a file kept at the newest state by its own thread (the
+//!   live PGN).
 //!
 //! No chess rules live here: moves are SAN strings as the game module wrote
 //! or will check them.
@@ -14,6 +16,7 @@
 pub mod cbf_files;
 pub mod durable;
 pub mod escape;
+pub mod latest;
 mod lines;
 pub mod opening_order;
 pub mod openings;
