@@ -19,6 +19,9 @@
 //! Run: `cargo bench --bench tcp_relay` (needs socat), or with
 //! `-- --plies 2000`.
 
+#[path = "hops.rs"]
+mod hops;
+
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Command, ExitCode, Stdio};
@@ -28,16 +31,13 @@ use std::time::{Duration, Instant};
 use argus::app::links::{NetOptions, open_links};
 use argus::app::session::{self, Session, View};
 use argus::app::writers::Writers;
-use argus::client::{Action, ClientProtocol, Mover, MoverKind};
-use argus::link::{Connector, Endpoint, Link, LinkEventKind, PortSettings};
+use argus::link::{Connector, Endpoint, PortSettings};
 use argus::referee::{ByClient, Referee, Settings};
-use crossbeam_channel::{Sender, unbounded};
+use crossbeam_channel::unbounded;
+use hops::{WARM_UP, collect_hops, summary};
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-/// The first hops are left out (threads and caches warm up).
-const WARM_UP: usize = 50;
 
 fn main() -> ExitCode {
     let mut plies = 2_000usize;
@@ -67,42 +67,14 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let a = summary("argus referee", &argus);
-    let s = summary("socat relay", &socat);
+    let a = summary("tcp_relay", "argus referee", &argus);
+    let s = summary("tcp_relay", "socat relay", &socat);
     println!(
         "tcp_relay: ratio argus / socat: median {:.2}, p90 {:.2}",
         a.0 as f64 / s.0.max(1) as f64,
         a.1 as f64 / s.1.max(1) as f64
     );
     ExitCode::SUCCESS
-}
-
-/// Prints one line; returns (median, p90).
-fn summary(what: &str, hops: &[u64]) -> (u64, u64) {
-    let mut v: Vec<u64> = hops.get(WARM_UP..).unwrap_or_default().to_vec();
-    v.sort_unstable();
-    let p = |q: f64| {
-        let rank = ((q / 100.0) * v.len() as f64).ceil() as usize;
-        v.get(rank.clamp(1, v.len().max(1)) - 1)
-            .copied()
-            .unwrap_or(0)
-    };
-    let (median, p90) = (p(50.0), p(90.0));
-    println!(
-        "tcp_relay: {what}: {} hops, us: median {median} p90 {p90} p99 {} max {}",
-        v.len(),
-        p(99.0),
-        v.last().copied().unwrap_or(0)
-    );
-    (median, p90)
-}
-
-/// What a bench client saw, stamped from the shared epoch.
-enum Stamp {
-    /// Client `who` wrote a reply (its write returned).
-    Reply { who: usize, at_us: u64 },
-    /// Client `who` read a respond carrying the opponent's move.
-    Relayed { who: usize, at_us: u64 },
 }
 
 fn argus_hops(plies: usize) -> Result<Vec<u64>, String> {
@@ -126,7 +98,12 @@ fn argus_hops(plies: usize) -> Result<Vec<u64>, String> {
     for who in 0..2 {
         let tx = stamps_tx.clone();
         clients.push(thread::spawn(move || {
-            bench_client(who, port, epoch, &tx);
+            let connector = Connector::Connect {
+                host: "127.0.0.1".into(),
+                port,
+                hello: None,
+            };
+            hops::mover(who, connector, "bench", epoch, &tx);
         }));
     }
     drop(stamps_tx);
@@ -140,19 +117,7 @@ fn argus_hops(plies: usize) -> Result<Vec<u64>, String> {
     });
     let (stop_tx, stop_rx) = unbounded();
     let watcher = thread::spawn(move || {
-        let mut last_reply = [None::<u64>; 2];
-        let mut hops = Vec::with_capacity(plies);
-        while hops.len() < plies {
-            match stamps_rx.recv_timeout(Duration::from_secs(20)) {
-                Ok(Stamp::Reply { who, at_us }) => last_reply[who] = Some(at_us),
-                Ok(Stamp::Relayed { who, at_us }) => {
-                    if let Some(sent) = last_reply[1 - who].take() {
-                        hops.push(at_us.saturating_sub(sent));
-                    }
-                }
-                Err(_) => break,
-            }
-        }
+        let hops = collect_hops(&stamps_rx, plies);
         let _ = stop_tx.send(argus::app::signals::Stop::Interrupt);
         hops
     });
@@ -176,54 +141,6 @@ fn argus_hops(plies: usize) -> Result<Vec<u64>, String> {
         return Err(format!("only {} of {plies} hops", hops.len()));
     }
     Ok(hops)
-}
-
-/// An instant random mover on a `tcp://` link that reports its replies'
-/// `Sent` stamps and its relayed responds' `Line` stamps; it ends on
-/// `disconnect`.
-fn bench_client(who: usize, port: u16, epoch: Instant, stamps: &Sender<Stamp>) {
-    let (tx, rx) = unbounded();
-    let connector = Connector::Connect {
-        host: "127.0.0.1".into(),
-        port,
-        hello: None,
-    };
-    let Ok(link) = Link::open_with(who, connector, "bench", PortSettings::default(), epoch, tx)
-    else {
-        return;
-    };
-    let mut protocol = ClientProtocol::new(
-        &format!("bench {who}"),
-        Mover::new(MoverKind::Random, 1 + who as u64),
-        false,
-    );
-    let mut seq = 0u64;
-    let mut replies = std::collections::HashSet::new();
-    let _ = link.send(seq, protocol.sign_on());
-    while let Ok(ev) = rx.recv_timeout(Duration::from_secs(20)) {
-        match ev.kind {
-            LinkEventKind::Sent { seq, at_us, .. } if replies.remove(&seq) => {
-                let _ = stamps.send(Stamp::Reply { who, at_us });
-            }
-            LinkEventKind::Line { text, at_us, .. } => {
-                if text.contains("refcom respond;") && text.contains(" sm ") {
-                    let _ = stamps.send(Stamp::Relayed { who, at_us });
-                }
-                for action in protocol.handle_line(&text) {
-                    match action {
-                        Action::Reply(r) | Action::Send(r) => {
-                            seq += 1;
-                            replies.insert(seq);
-                            let _ = link.send(seq, r);
-                        }
-                        Action::Disconnect => return,
-                        Action::Log(_) => {}
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
 }
 
 /// One line through `socat TCP-LISTEN:P1 TCP:127.0.0.1:P2`, `n` times.

@@ -1,0 +1,283 @@
+//! The cable relay benchmark (issue 20's first ratio): how long a move
+//! takes from one client to the other through `argus referee` over socat
+//! cables, with its journal on disk and on tmpfs, against a dumb relay
+//! (socat joining the referee's two cable ends) in the same run.
+//!
+//! * Cables: `socat pty,raw,echo=0,link=A.ref pty,raw,echo=0,link=A.cli`,
+//!   the same for B: the null-modem cables of a developer's machine.
+//! * argus: the release `argus` binary, `argus referee A.ref B.ref
+//!   --headless --pgn DIR/bench.pgn --log-dir DIR/logs` (so it writes its
+//!   journal, synced before each relayed move, its transcript and its log,
+//!   as at an event), two instant random movers (the library's client) on
+//!   A.cli and B.cli. A hop: a client's reply written (its link's `Sent`
+//!   stamp) to the other client reading the `respond` that relays it (its
+//!   `Line` stamp).
+//! * Dumb relay: `socat A.ref B.ref` instead of argus, two clients on the
+//!   same links playing ping-pong with 100-byte lines, stamped the same way.
+//!
+//! DIR is on disk (`target/tmp`, or `--disk DIR`) and on tmpfs (`/dev/shm`,
+//! or `--tmpfs DIR`). The three set-ups run in turn, `--rounds` times
+//! (default 2), and the hops of each are pooled; it prints each one's
+//! median/p90/p99, the floor the disk sets (a 100-byte append and
+//! `fdatasync`, timed in the same directories) and the ratios of the
+//! medians to the dumb relay's.
+//!
+//! Run: `cargo bench --bench cable_relay` (needs socat), or
+//! `-- --plies 2000 --rounds 3`.
+
+#[path = "hops.rs"]
+mod hops;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitCode, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use argus::link::{Connector, PortSettings};
+use crossbeam_channel::{Sender, unbounded};
+use hops::{Stamp, WARM_UP, collect_hops, summary};
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+const ME: &str = "cable_relay";
+
+struct Options {
+    plies: usize,
+    rounds: usize,
+    disk: PathBuf,
+    tmpfs: PathBuf,
+}
+
+fn options() -> Result<Options, String> {
+    let mut o = Options {
+        plies: 2_000,
+        rounds: 2,
+        disk: PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cable-relay"),
+        tmpfs: PathBuf::from("/dev/shm/argus-cable-relay"),
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut value = || args.next().ok_or(format!("{a} needs a value"));
+        match a.as_str() {
+            "--plies" => o.plies = value()?.parse().map_err(|_| "--plies: a number")?,
+            "--rounds" => o.rounds = value()?.parse().map_err(|_| "--rounds: a number")?,
+            "--disk" => o.disk = value()?.into(),
+            "--tmpfs" => o.tmpfs = value()?.into(),
+            "--bench" => {}
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    if o.plies == 0 || o.rounds == 0 {
+        return Err("--plies and --rounds must be at least 1".into());
+    }
+    Ok(o)
+}
+
+fn main() -> ExitCode {
+    let o = match options() {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("{ME}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut pooled: [Vec<u64>; 5] = Default::default();
+    for round in 0..o.rounds {
+        let runs = [
+            dumb_hops(&o.disk, o.plies + WARM_UP),
+            argus_hops(&o.disk, o.plies + WARM_UP),
+            argus_hops(&o.tmpfs, o.plies + WARM_UP),
+            sync_times(&o.disk, o.plies.min(1_000) + WARM_UP),
+            sync_times(&o.tmpfs, o.plies.min(1_000) + WARM_UP),
+        ];
+        for (pool, run) in pooled.iter_mut().zip(runs) {
+            match run {
+                Ok(h) => pool.extend(h.get(WARM_UP..).unwrap_or_default()),
+                Err(e) => {
+                    eprintln!("{ME}: round {}: {e}", round + 1);
+                    return ExitCode::FAILURE;
+                }
+            }
+        }
+    }
+    // The pools hold no warm-up hops: pad so `summary` skips nothing real.
+    let pad = |v: &Vec<u64>| [vec![0; WARM_UP], v.clone()].concat();
+    let dumb = summary(ME, "dumb relay (socat)", &pad(&pooled[0]));
+    let disk = summary(
+        ME,
+        &format!("argus, journal on disk ({})", o.disk.display()),
+        &pad(&pooled[1]),
+    );
+    let tmpfs = summary(
+        ME,
+        &format!("argus, journal on tmpfs ({})", o.tmpfs.display()),
+        &pad(&pooled[2]),
+    );
+    summary(
+        ME,
+        "floor: a 100-byte append and fdatasync on disk",
+        &pad(&pooled[3]),
+    );
+    summary(
+        ME,
+        "floor: a 100-byte append and fdatasync on tmpfs",
+        &pad(&pooled[4]),
+    );
+    let ratio = |a: (u64, u64)| a.0 as f64 / dumb.0.max(1) as f64;
+    println!(
+        "{ME}: ratio of medians to the dumb relay: journal on disk {:.2}, on tmpfs {:.2}",
+        ratio(disk),
+        ratio(tmpfs)
+    );
+    ExitCode::SUCCESS
+}
+
+/// How long appending a journal-sized line and `fdatasync` take in
+/// `base` (what the journal's durability costs each relayed move at
+/// least), `n` times.
+fn sync_times(base: &Path, n: usize) -> Result<Vec<u64>, String> {
+    let dir = fresh(base, "sync")?;
+    let path = dir.join("sync.bin");
+    let mut f = std::fs::File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let line = [b'x'; 100];
+    let mut times = Vec::with_capacity(n);
+    for _ in 0..n {
+        let t0 = Instant::now();
+        f.write_all(&line)
+            .and_then(|()| f.sync_data())
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        times.push(u64::try_from(t0.elapsed().as_micros()).unwrap_or(u64::MAX));
+    }
+    Ok(times)
+}
+
+/// A child process (socat, argus), killed when dropped.
+struct Process(Child);
+
+/// Starts `command` with no input and no output.
+fn quiet(command: &mut Command) -> Result<Process, String> {
+    command
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map(Process)
+        .map_err(|e| format!("cannot start {:?}: {e}", command.get_program()))
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A virtual null-modem cable: a socat pty pair with its ends linked at
+/// `DIR/NAME.ref` (the referee's) and `DIR/NAME.cli` (the client's).
+fn cable(dir: &Path, name: &str) -> Result<(Process, String, String), String> {
+    let (r, c) = (
+        dir.join(format!("{name}.ref")),
+        dir.join(format!("{name}.cli")),
+    );
+    for p in [&r, &c] {
+        let _ = std::fs::remove_file(p);
+    }
+    let process = quiet(
+        Command::new("socat")
+            .arg(format!("pty,raw,echo=0,link={}", r.display()))
+            .arg(format!("pty,raw,echo=0,link={}", c.display())),
+    )?;
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !(r.exists() && c.exists()) {
+        if Instant::now() > deadline {
+            return Err("socat made no pty pair within 5 s".into());
+        }
+        thread::sleep(Duration::from_millis(10));
+    }
+    Ok((process, r.display().to_string(), c.display().to_string()))
+}
+
+fn serial(path: &str) -> Connector {
+    Connector::Serial {
+        path: path.to_string(),
+        settings: PortSettings::default(),
+    }
+}
+
+/// A fresh directory `base/name`.
+fn fresh(base: &Path, name: &str) -> Result<PathBuf, String> {
+    let dir = base.join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+    Ok(dir)
+}
+
+/// Two cables joined by socat, ping-pong between their client ends.
+fn dumb_hops(base: &Path, n: usize) -> Result<Vec<u64>, String> {
+    let middle = |a_ref: &str, b_ref: &str, _: &Path| {
+        quiet(
+            Command::new("socat")
+                .arg(format!("FILE:{a_ref},raw,echo=0"))
+                .arg(format!("FILE:{b_ref},raw,echo=0")),
+        )
+    };
+    let client = move |who, path: String, epoch, tx: Sender<Stamp>| {
+        hops::pinger(who, serial(&path), &path, epoch, &tx, n);
+    };
+    hops_between(base, "dumb", n, middle, client)
+}
+
+/// Two cables with `argus referee` between them, its files in `base`.
+fn argus_hops(base: &Path, n: usize) -> Result<Vec<u64>, String> {
+    let middle = |a_ref: &str, b_ref: &str, dir: &Path| {
+        quiet(
+            Command::new(env!("CARGO_BIN_EXE_argus"))
+                .args(["referee", a_ref, b_ref, "--headless", "--games", "10000"])
+                .args(["--reset-delay", "0", "--conclude-delay", "0"])
+                .arg("--pgn")
+                .arg(dir.join("bench.pgn"))
+                .arg("--log-dir")
+                .arg(dir.join("logs")),
+        )
+    };
+    let client = |who, path: String, epoch, tx: Sender<Stamp>| {
+        hops::mover(who, serial(&path), &path, epoch, &tx);
+    };
+    hops_between(base, "argus", n, middle, client)
+}
+
+/// Two fresh cables in `base/name` with `middle` (given both referee ends
+/// and the directory) between them and `client` on each client end (B's
+/// first): the first `n` hops between the clients.
+fn hops_between(
+    base: &Path,
+    name: &str,
+    n: usize,
+    middle: impl FnOnce(&str, &str, &Path) -> Result<Process, String>,
+    client: impl Fn(usize, String, Instant, Sender<Stamp>) + Clone + Send + 'static,
+) -> Result<Vec<u64>, String> {
+    let dir = fresh(base, name)?;
+    let (_a, a_ref, a_cli) = cable(&dir, "A")?;
+    let (_b, b_ref, b_cli) = cable(&dir, "B")?;
+    let _middle = middle(&a_ref, &b_ref, &dir)?;
+    thread::sleep(Duration::from_millis(300));
+    let epoch = Instant::now();
+    let (tx, rx) = unbounded();
+    for (who, path) in [(1, b_cli), (0, a_cli)] {
+        let (tx, client) = (tx.clone(), client.clone());
+        thread::spawn(move || client(who, path, epoch, tx));
+        thread::sleep(Duration::from_millis(100));
+    }
+    drop(tx);
+    let hops = collect_hops(&rx, n);
+    if hops.len() < n {
+        return Err(format!(
+            "{name} in {}: only {} of {n} hops",
+            dir.display(),
+            hops.len()
+        ));
+    }
+    Ok(hops)
+}

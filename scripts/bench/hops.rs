@@ -1,0 +1,163 @@
+//! What the relay benchmarks against a dumb relay share (`tcp_relay`,
+//! `cable_relay`): bench clients on real links that stamp each hop, the
+//! watcher that pairs a reply with the respond relaying it, and the
+//! summary line. Included with `#[path]`: each bench is its own crate and
+//! uses only some of it.
+#![allow(dead_code)]
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use argus::client::{Action, ClientProtocol, Mover, MoverKind};
+use argus::link::{Connector, Link, LinkEventKind, PortSettings};
+use crossbeam_channel::{Receiver, Sender, unbounded};
+
+/// The first hops are left out (threads and caches warm up).
+pub const WARM_UP: usize = 50;
+/// A run that sees nothing for this long has failed.
+pub const STALL: Duration = Duration::from_secs(20);
+
+/// What a bench client saw, stamped from the shared epoch.
+pub enum Stamp {
+    /// Client `who` wrote a line (its write returned: the link's `Sent`).
+    Wrote { who: usize, at_us: u64 },
+    /// Client `who` read the line that carries the other's (the link's
+    /// `Line`).
+    Read { who: usize, at_us: u64 },
+}
+
+/// Prints `bench: what: N hops, us: median .. p90 .. p99 .. max ..`;
+/// returns (median, p90).
+pub fn summary(bench: &str, what: &str, hops: &[u64]) -> (u64, u64) {
+    let mut v: Vec<u64> = hops.get(WARM_UP..).unwrap_or_default().to_vec();
+    v.sort_unstable();
+    let p = |q: f64| {
+        let rank = ((q / 100.0) * v.len() as f64).ceil() as usize;
+        v.get(rank.clamp(1, v.len().max(1)) - 1)
+            .copied()
+            .unwrap_or(0)
+    };
+    let (median, p90) = (p(50.0), p(90.0));
+    println!(
+        "{bench}: {what}: {} hops, us: median {median} p90 {p90} p99 {} max {}",
+        v.len(),
+        p(99.0),
+        v.last().copied().unwrap_or(0)
+    );
+    (median, p90)
+}
+
+/// Pairs each client's written line with the other's next read, until
+/// `n` hops (or a stall): a hop is the time from one to the other.
+pub fn collect_hops(stamps: &Receiver<Stamp>, n: usize) -> Vec<u64> {
+    let mut wrote = [None::<u64>; 2];
+    let mut hops = Vec::with_capacity(n);
+    while hops.len() < n {
+        match stamps.recv_timeout(STALL) {
+            Ok(Stamp::Wrote { who, at_us }) => wrote[who] = Some(at_us),
+            Ok(Stamp::Read { who, at_us }) => {
+                if let Some(sent) = wrote[1 - who].take() {
+                    hops.push(at_us.saturating_sub(sent));
+                }
+            }
+            Err(_) => break,
+        }
+    }
+    hops
+}
+
+/// Opens client `who`'s link through `connector` (`path` names it).
+fn open(
+    who: usize,
+    connector: Connector,
+    path: &str,
+    epoch: Instant,
+) -> Option<(Link<usize>, Receiver<argus::link::LinkEvent<usize>>)> {
+    let (tx, rx) = unbounded();
+    let link = Link::open_with(who, connector, path, PortSettings::default(), epoch, tx).ok()?;
+    Some((link, rx))
+}
+
+/// An instant random mover on its link: stamps its replies' `Sent` and the
+/// `Line` of each respond that relays the opponent's move; ends on
+/// `disconnect`, a stall, or `stop`.
+pub fn mover(who: usize, connector: Connector, path: &str, epoch: Instant, stamps: &Sender<Stamp>) {
+    let Some((link, rx)) = open(who, connector, path, epoch) else {
+        return;
+    };
+    let mut protocol = ClientProtocol::new(
+        &format!("bench {who}"),
+        Mover::new(MoverKind::Random, 1 + who as u64),
+        false,
+    );
+    let mut seq = 0u64;
+    let mut replies = HashSet::new();
+    let _ = link.send(seq, protocol.sign_on());
+    while let Ok(ev) = rx.recv_timeout(STALL) {
+        match ev.kind {
+            LinkEventKind::Sent { seq, at_us, .. }
+                if replies.remove(&seq) && stamps.send(Stamp::Wrote { who, at_us }).is_err() =>
+            {
+                return;
+            }
+            LinkEventKind::Line { text, at_us, .. } => {
+                if text.contains("refcom respond;") && text.contains(" sm ") {
+                    let _ = stamps.send(Stamp::Read { who, at_us });
+                }
+                for action in protocol.handle_line(&text) {
+                    match action {
+                        Action::Reply(r) | Action::Send(r) => {
+                            seq += 1;
+                            replies.insert(seq);
+                            let _ = link.send(seq, r);
+                        }
+                        Action::Disconnect => return,
+                        Action::Log(_) => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A ping-pong client for a dumb relay: client 0 writes a 100-byte line,
+/// client 1 answers each line it reads with one of its own, `n` times
+/// each way. Stamps as [`mover`] does, so the hops compare.
+pub fn pinger(
+    who: usize,
+    connector: Connector,
+    path: &str,
+    epoch: Instant,
+    stamps: &Sender<Stamp>,
+    n: usize,
+) {
+    let Some((link, rx)) = open(who, connector, path, epoch) else {
+        return;
+    };
+    let line = "x".repeat(98);
+    let mut seq = 0u64;
+    if who == 0 {
+        let _ = link.send(seq, line.clone());
+    }
+    let mut read = 0;
+    while read < n {
+        let Ok(ev) = rx.recv_timeout(STALL) else {
+            return;
+        };
+        match ev.kind {
+            LinkEventKind::Sent { at_us, .. }
+                if stamps.send(Stamp::Wrote { who, at_us }).is_err() =>
+            {
+                return;
+            }
+            LinkEventKind::Line { at_us, .. } => {
+                read += 1;
+                let _ = stamps.send(Stamp::Read { who, at_us });
+                seq += 1;
+                let _ = link.send(seq, line.clone());
+            }
+            _ => {}
+        }
+    }
+}
