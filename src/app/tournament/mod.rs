@@ -5,16 +5,17 @@
 
 pub mod args;
 pub mod board;
+pub mod copy;
 pub mod director;
 pub mod players;
 pub mod screen;
 pub mod watch;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime};
 
 use crate::app::audience::Audience;
-use crate::app::referee::unix_ms_now;
+use crate::app::referee::{close_feed, unix_ms_now};
 use crate::app::session::View;
 use crate::app::signals;
 use crate::app::start::LogDir;
@@ -23,6 +24,7 @@ use crate::app::tournament::board::Board;
 use crate::app::tournament::director::Director;
 use crate::app::tournament::players::{Field, Net};
 use crate::app::{Failure, Outcome, logging};
+use crate::journal::feed::{Feed, FileSet};
 use crate::record::timestamp::pgn_date;
 use crate::record::transcript::Transcript;
 use crate::tournament::journal::{self as tjournal, Header, TournamentWriter};
@@ -77,9 +79,12 @@ pub fn run(args: TournamentArgs) -> Outcome {
             journal.display()
         ))
     })?;
+    let files = FileSet::new(dir.path());
+    let feed = start_feed(plan.feed.as_deref(), &files, &journal, &[])?;
     dir.keep();
     let audience = Audience::start(&args.web).map_err(Failure::usage)?;
     let director = Director {
+        feed: feed.as_ref().map(|_| files.clone()),
         core,
         journal: Some(writer),
         field,
@@ -101,6 +106,7 @@ pub fn run(args: TournamentArgs) -> Outcome {
         audience,
     };
     let outcome = director.run();
+    close_feed(feed);
     drop(dir);
     outcome
 }
@@ -183,7 +189,19 @@ pub fn resume(journal: &Path, headless: bool) -> Outcome {
     );
     log::info!("{story}");
     println!("{story}");
+    let files = FileSet::new(&log_dir);
+    let playing: Vec<u32> = boards.iter().flatten().map(|b| b.game.number).collect();
+    let games: Vec<(PathBuf, bool)> = core
+        .games()
+        .map(|(g, _)| {
+            let path = Board::journal_path(&log_dir, g.number);
+            (path, !playing.contains(&g.number))
+        })
+        .filter(|(path, _)| path.is_file())
+        .collect();
+    let feed = start_feed(plan.feed.as_deref(), &files, &journal, &games)?;
     let director = Director {
+        feed: feed.as_ref().map(|_| files.clone()),
         core,
         journal: Some(writer),
         field,
@@ -205,8 +223,37 @@ pub fn resume(journal: &Path, headless: bool) -> Outcome {
         audience,
     };
     let outcome = director.run();
+    close_feed(feed);
     drop(dir);
     outcome
+}
+
+/// Starts the tournament's feed when `--feed` was given: the tournament
+/// journal `journal` and the games' journals `games` (each with whether it
+/// is closed: its game is no longer played) served from the start; the
+/// director adds each game's journal as it starts.
+fn start_feed(
+    addr: Option<&str>,
+    files: &FileSet,
+    journal: &Path,
+    games: &[(PathBuf, bool)],
+) -> Result<Option<Feed>, Failure> {
+    let Some(addr) = addr else {
+        return Ok(None);
+    };
+    let add = |path: &Path, closed: bool| {
+        files
+            .add(path, closed)
+            .map_err(|e| Failure::usage(format!("--feed: {e}")))
+    };
+    add(journal, false)?;
+    for (path, closed) in games {
+        add(path, *closed)?;
+    }
+    let feed = Feed::start_files(addr, files.clone())
+        .map_err(|e| Failure::usage(format!("--feed: {e}")))?;
+    log::info!("tournament feed on {}", feed.local_addr());
+    Ok(Some(feed))
 }
 
 /// The command's name in messages.
