@@ -423,6 +423,109 @@ fn the_board_view_shows_every_board_and_any_one_full_size() {
     );
 }
 
+/// `argus watch tcp://...` follows a tournament's `--feed` (its own
+/// journal and every game's, multiplexed) to the end: it says what the
+/// referee says, and its copy directory holds the referee's journals byte
+/// for byte, so the standings and games replayed from the copy are the
+/// referee's.
+#[test]
+fn argus_watch_follows_a_tournament_from_its_feed() {
+    let mut ev = Event::new();
+    let feed = free_port().to_string();
+    let copy = ev.path("copy");
+    // The watcher first: it waits for the feed to come up.
+    let mut watch = Proc::spawn(
+        "watch",
+        &argus_bin(),
+        &[
+            "watch".to_string(),
+            format!("tcp://{feed}"),
+            "--headless".to_string(),
+            "--copy".to_string(),
+            text(&copy),
+        ],
+    );
+    ev.start(
+        &four_movers(),
+        &[
+            "--tc",
+            "60+1",
+            "--max-moves",
+            "40",
+            "--boards",
+            "2",
+            "--feed",
+            &feed,
+        ],
+        "waiting for the players",
+    );
+    assert_eq!(ev.finish(Duration::from_secs(240)), vec![0]);
+    assert_eq!(
+        watch.wait_exit(Duration::from_secs(60)),
+        0,
+        "{}",
+        watch.describe()
+    );
+    // The watcher says what the referee says (results, rounds' standings,
+    // the report), except what only the referee sees: its players signing
+    // on, and its first line (the watcher's is its own).
+    let told: Vec<String> = ev.argus.as_ref().unwrap().stdout_lines();
+    let told: Vec<String> = told
+        .into_iter()
+        .skip(1)
+        .filter(|l| !l.ends_with(" signed on"))
+        .collect();
+    let watched = watch.stdout_lines();
+    assert!(
+        watched[0].starts_with("watching argus tournament: 4 players, 6 games"),
+        "{watched:#?}"
+    );
+    assert_eq!(watched[1..], told[..]);
+    assert!(
+        told.iter().any(|l| l == "Complete: all 6 games decided."),
+        "{told:#?}"
+    );
+    // The copy is the referee's journals, byte for byte.
+    let logs = ev.path("logs");
+    let mut names = vec!["tournament.journal".to_string()];
+    names.extend((1..=6).map(|n| format!("game-{n:03}/journal.log")));
+    for name in &names {
+        let (theirs, ours) = (
+            std::fs::read(logs.join(name)).unwrap(),
+            std::fs::read(copy.join(name)).unwrap_or_default(),
+        );
+        assert!(theirs.len() > 100, "{name}");
+        assert!(
+            theirs == ours,
+            "the copy's {name} differs from the referee's"
+        );
+    }
+    // Replayed from the copy: the referee's standings and games.
+    let loaded = argus::tournament::journal::load(&copy.join("tournament.journal")).unwrap();
+    assert!(loaded.tournament.is_over());
+    let standings = argus::tournament::report::standings_text(&loaded.tournament);
+    assert!(ev.report().contains(&standings), "{standings}");
+    let pgn = ev.pgn();
+    assert_eq!(check_pgn(&pgn).len(), 6);
+    for n in 1..=6 {
+        let mut ended = Vec::new();
+        let path = copy.join(format!("game-{n:03}/journal.log"));
+        let game = argus::journal::load_seeing(&path, &mut |e| {
+            if let argus::referee::Event::GameOver(g) = e {
+                ended.push(argus::record::pgn::write_pgn(&g.pgn));
+            }
+        })
+        .unwrap();
+        assert!(game.replay.core().is_over(), "game {n}");
+        assert_eq!(ended.len(), 1, "game {n}");
+        assert!(
+            pgn.contains(&ended[0]),
+            "game {n} from the copy:\n{}",
+            ended[0]
+        );
+    }
+}
+
 #[test]
 fn argus_watch_follows_a_tournament_from_its_journal() {
     let mut ev = Event::new();

@@ -92,18 +92,20 @@ enum Cmd {
         argus tournament /dev/ttyUSB0 /dev/ttyUSB1 tcp:Fritz tcp:Genius --listen 192.168.1.5:7000 \
         --cycles 2 --boards 2 --tc 40/7200:3600 --pgn club.pgn --report club.txt\n  \
         argus tournament engine:sf=stockfish engine:gnu=gnuchessx mover:rnd --protocol gnu:xboard \
-        --engine-option sf:Threads=2 --tc 60+1 --headless\n  \
+        --engine-option sf:Threads=2 --tc 60+1 --headless --feed 0.0.0.0:7070\n  \
         argus tournament engine:sf=stockfish COM3 COM4 --schedule gauntlet --games-per-pairing 4 \
         --openings book.epd --tc 5m+3")]
     Tournament(Box<TournamentArgs>),
     /// Follow a match from its journal, read-only: the live board, or
     /// (--headless) one line per move and result.
     ///
-    /// SOURCE is a journal file (followed as it grows) or tcp://HOST:PORT
-    /// (a referee's --feed); --copy keeps a copy of a fed journal for a
-    /// standby machine to take over with `argus resume`. Exit status: 0
-    /// when the match is over, 1 if the journal is damaged (or is not a
-    /// journal) or the feed fails for good, 2 for bad usage.
+    /// SOURCE is a journal file (followed as it grows; a tournament's
+    /// DIR/tournament.journal follows the whole tournament) or
+    /// tcp://HOST:PORT (a referee's or a tournament's --feed); --copy keeps
+    /// a copy of a fed journal (of a tournament's: a directory of them) for
+    /// a standby machine to take over with `argus resume`. Exit status: 0
+    /// when the match (the tournament) is over, 1 if the journal is damaged
+    /// (or is not a journal) or the feed fails for good, 2 for bad usage.
     #[command(after_help = "Examples:\n  \
         argus watch argus-logs/journal.log\n  \
         argus watch tcp://10.0.0.5:7070 --copy standby-journal.log --pgn standby.pgn\n  \

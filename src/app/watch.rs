@@ -33,7 +33,7 @@ const FILE_POLL: Duration = Duration::from_millis(100);
 /// At most this many lines are replayed between two draws of the board.
 const DRAIN_LIMIT: usize = 10_000;
 /// How long to wait before connecting to a feed again.
-const RECONNECT: Duration = Duration::from_secs(1);
+pub(crate) const RECONNECT: Duration = Duration::from_secs(1);
 
 /// What the source thread reports.
 #[derive(Debug)]
@@ -75,12 +75,29 @@ pub fn run(args: WatchArgs) -> Outcome {
     {
         if args.copy.is_some() || args.pgn.is_some() {
             return Err(Failure::usage(
-                "watching a tournament takes neither --copy nor --pgn (the tournament \
-                 writes its PGN; a tournament has no --feed to copy)",
+                "watching a tournament's journal takes neither --copy nor --pgn (the \
+                 tournament writes its PGN; --copy is for its --feed, tcp://HOST:PORT)",
             ));
         }
         let view = crate::app::session::View::from_flags(args.headless, args.ascii);
         return crate::app::tournament::watch::run(path, view, &args.web);
+    }
+    if let Source::Tcp(addr) = &source
+        && serves_files(addr)?
+    {
+        if args.pgn.is_some() {
+            return Err(Failure::usage(
+                "watching a tournament takes no --pgn (the tournament writes its PGN; the \
+                 copy holds every game's journal)",
+            ));
+        }
+        let view = crate::app::session::View::from_flags(args.headless, args.ascii);
+        return crate::app::tournament::watch::run_feed(
+            addr,
+            args.copy.as_deref(),
+            view,
+            &args.web,
+        );
     }
     if args.copy.is_some() && matches!(source, Source::File(_)) {
         return Err(Failure::usage(
@@ -684,7 +701,42 @@ fn follow_tcp(addr: &str, skip: Option<Skip>, tx: &Sender<SourceReport>) {
     }
 }
 
-fn connect(addr: &str) -> io::Result<TcpStream> {
+/// Whether the feed at `addr` serves a tournament (its first line is a
+/// files feed's, [`crate::journal::feed::multi`]) rather than a match's
+/// journal: it is connected to (again every second until it answers) and
+/// its first line read.
+fn serves_files(addr: &str) -> Result<bool, Failure> {
+    use crate::journal::feed::multi;
+    let mut said = false;
+    loop {
+        let first = connect(addr).and_then(|s| {
+            let mut buf = Vec::new();
+            let line = crate::journal::reader::read_line_within(
+                &mut BufReader::new(s),
+                &mut buf,
+                multi::MAX_FEED_LINE,
+            )?;
+            Ok((line, buf))
+        });
+        match first {
+            Ok((RawLine::Whole, line)) => {
+                return multi::is_greeting(&line)
+                    .map_err(|e| Failure::usage(format!("the feed at {addr}: {e}")));
+            }
+            Ok(_) | Err(_) if !said => {
+                said = true;
+                eprintln!(
+                    "argus watch: cannot reach the feed at {addr} yet; trying again every second"
+                );
+            }
+            _ => {}
+        }
+        thread::sleep(RECONNECT);
+    }
+}
+
+/// Connects to a feed at `addr` (each of its addresses in turn).
+pub(crate) fn connect(addr: &str) -> io::Result<TcpStream> {
     let mut last = io::Error::new(io::ErrorKind::NotFound, "no address");
     for a in addr.to_socket_addrs()? {
         match TcpStream::connect_timeout(&a, Duration::from_secs(3)) {

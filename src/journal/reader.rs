@@ -335,8 +335,19 @@ pub enum RawLine {
 /// than [`MAX_LINE`] + 2 bytes of it, so memory stays bounded whatever the
 /// input.
 pub fn read_line(r: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<RawLine> {
+    read_line_within(r, buf, MAX_LINE)
+}
+
+/// Reads one line of at most `max` bytes (see [`read_line`]): never more
+/// than `max` + 2 bytes of it are kept; a longer line is [`RawLine::Partial`]
+/// and its rest is still to be read.
+pub fn read_line_within(
+    r: &mut impl BufRead,
+    buf: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<RawLine> {
     buf.clear();
-    let n = r.take(MAX_LINE as u64 + 2).read_until(b'\n', buf)?;
+    let n = r.take(max as u64 + 2).read_until(b'\n', buf)?;
     Ok(match buf.last() {
         _ if n == 0 => RawLine::End,
         Some(b'\n') => {

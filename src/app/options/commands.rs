@@ -66,11 +66,14 @@ pub struct ResumeArgs {
 /// `argus watch SOURCE [options]`.
 #[derive(Debug, Clone, Args)]
 pub struct WatchArgs {
-    /// A journal file, or `tcp://HOST:PORT` for a referee's `--feed`.
+    /// A journal file (a match's, or a tournament's tournament.journal),
+    /// or `tcp://HOST:PORT` for a referee's or a tournament's `--feed`.
     pub source: String,
-    /// With a `tcp://` source: keep a copy of the journal in this file, so
-    /// that this machine can take over with `argus resume FILE ...`.
-    #[arg(long, value_name = "FILE")]
+    /// With a `tcp://` source: keep a copy of the journal in this file (a
+    /// match's feed), or of every journal in this directory, laid out as
+    /// the tournament's log directory (a tournament's feed), so that this
+    /// machine can take over with `argus resume PATH ...`.
+    #[arg(long, value_name = "PATH")]
     pub copy: Option<PathBuf>,
     /// Append every game that ends while watching to this PGN file.
     #[arg(long, value_name = "FILE")]

@@ -85,6 +85,11 @@ pub struct TournamentArgs {
     /// 192.168.1.0/24); may be repeated [default: any].
     #[arg(long, value_name = "CIDR", requires = "listen")]
     pub allow: Vec<String>,
+    /// Publish the tournament over TCP on this address (e.g.
+    /// 0.0.0.0:7070): its journal and every game's, for
+    /// `argus watch tcp://HOST:PORT` on other machines.
+    #[arg(long, value_name = "ADDR:PORT")]
+    pub feed: Option<String>,
     /// A shared secret the tcp:NAME players must send (argus client
     /// --password) before they sign on.
     #[arg(long, value_name = "SECRET", requires = "listen")]
@@ -114,7 +119,7 @@ pub struct TournamentArgs {
     pub log_dir: Option<PathBuf>,
     /// Read settings from this TOML file: [line] and [match] as for
     /// `argus referee`, [tournament] (schedule, cycles, games_per_pairing,
-    /// boards, absent_forfeit, movetime) and one [[player]] table per
+    /// boards, absent_forfeit, movetime, feed) and one [[player]] table per
     /// player (player = "PLAYER", protocol, options = { NAME = "VALUE" });
     /// command-line flags win.
     #[arg(long, value_name = "FILE")]
@@ -145,6 +150,8 @@ pub struct TournamentPlan {
     /// The engine players' search without a time control.
     pub untimed: Untimed,
     pub log_dir: PathBuf,
+    /// Where the tournament is published (`--feed`).
+    pub feed: Option<String>,
 }
 
 /// The first option in `m` that belongs to a match only, with what a
@@ -266,6 +273,7 @@ impl TournamentArgs {
                 .log_dir
                 .clone()
                 .unwrap_or_else(|| PathBuf::from("argus-logs")),
+            feed: self.feed.clone().or(t.feed.clone()),
         })
     }
 }
@@ -294,6 +302,7 @@ pub struct TournamentTable {
     pub boards: Option<u32>,
     pub absent_forfeit: Option<f64>,
     pub movetime: Option<u64>,
+    pub feed: Option<String>,
 }
 
 /// One `[[player]]` table: the player as on the command line, and for an
@@ -424,6 +433,7 @@ mod tests {
         std::fs::write(
             &config,
             "[tournament]\ncycles = 2\nboards = 1\nschedule = \"gauntlet\"\n\n\
+             feed = \"127.0.0.1:7070\"\n\n\
              [match]\ntc = \"60+1\"\n\n\
              [[player]]\nplayer = \"engine:sf=stockfish\"\noptions = { Threads = \"1\" }\n\n\
              [[player]]\nplayer = \"engine:gnu=gnuchess\"\nprotocol = \"xboard\"\n",
@@ -446,6 +456,7 @@ mod tests {
         assert_eq!(p.schedule.cycles, 3, "the flag wins");
         assert_eq!(p.schedule.format, Format::Gauntlet);
         assert_eq!(p.boards, Some(1));
+        assert_eq!(p.feed.as_deref(), Some("127.0.0.1:7070"));
         assert_eq!(p.referee.time_control.to_string(), "60+1");
         std::fs::write(
             &config,

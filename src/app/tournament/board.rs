@@ -78,6 +78,11 @@ impl Board {
         log_dir.join(format!("game-{game:03}"))
     }
 
+    /// The game's journal in the log directory: `game-007/journal.log`.
+    pub fn journal_path(log_dir: &Path, game: u32) -> PathBuf {
+        Board::dir(log_dir, game).join("journal.log")
+    }
+
     /// Sets up the board's core, journal and transcript for `setup.game`,
     /// at tournament time `at`. The game starts when the players' sign-on
     /// records are handed to it ([`Board::seat`]).
@@ -101,7 +106,7 @@ impl Board {
             setup.board, g.number, setup.names.a, setup.names.b
         );
         let outputs = Writers::open(&dir, setup.pgn.clone(), None, false)?.with_label(&label);
-        let journal = dir.join("journal.log");
+        let journal = Board::journal_path(setup.log_dir, g.number);
         let header = Header {
             session: new_session_id(),
             settings: settings.clone(),
@@ -145,7 +150,7 @@ impl Board {
         pgn: Option<PathBuf>,
     ) -> Result<Option<Board>, String> {
         let dir = Board::dir(log_dir, game.number);
-        let path = dir.join("journal.log");
+        let path = Board::journal_path(log_dir, game.number);
         if std::fs::metadata(&path).map_or(true, |m| m.len() == 0) {
             return Ok(None);
         }

@@ -29,6 +29,7 @@ use crate::clock::LineSettings;
 use crate::display::InputEvent;
 use crate::epd::line_check;
 use crate::epd::{Fields, Operation, Record, RefReq};
+use crate::journal::feed::FileSet;
 use crate::link::{LinkEvent, LinkEventKind, PortSettings};
 use crate::record::durable::write_atomic;
 use crate::record::transcript::Transcript;
@@ -89,6 +90,9 @@ pub struct Director {
     pub screen: Option<Screen>,
     /// The audience's web page (`--http`).
     pub audience: Option<Audience>,
+    /// The files the feed serves (`--feed`): each game's journal is added
+    /// as it starts and closed as its board is freed.
+    pub feed: Option<FileSet>,
 }
 
 /// The loop's state beside the settings.
@@ -431,7 +435,7 @@ impl Director {
             screen.close();
         }
         for b in floor.boards.into_iter().flatten() {
-            b.finish();
+            self.finish_board(b);
         }
         self.field.close();
     }
@@ -614,9 +618,19 @@ impl Director {
                 continue;
             };
             let id = board.id;
-            board.finish();
+            self.finish_board(board);
             let now = self.now();
             self.hand_to_tournament(Input::BoardFree { board: id }, now, floor);
+        }
+    }
+
+    /// Flushes a board's files; its journal is then complete (for the
+    /// feed).
+    fn finish_board(&self, board: Board) {
+        let number = board.game.number;
+        board.finish();
+        if let Some(files) = &self.feed {
+            files.close(&Board::journal_path(&self.log_dir, number));
         }
     }
 
@@ -710,6 +724,11 @@ impl Director {
             &self.field.links,
             floor.syzygy.as_ref(),
         );
+        if let Some(files) = &self.feed
+            && let Err(e) = files.add(&Board::journal_path(&self.log_dir, game.number), false)
+        {
+            warn!("game {}: not fed: {e}", game.number);
+        }
         if let Some(slot) = floor.boards.get_mut(board_index(board)) {
             *slot = Some(b);
         }

@@ -5,18 +5,19 @@
 
 pub mod args;
 pub mod board;
+pub mod copy;
 pub mod director;
 pub mod players;
 pub mod screen;
 pub mod watch;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crossbeam_channel::Receiver;
 use std::time::{Instant, SystemTime};
 
 use crate::app::audience::Audience;
-use crate::app::referee::unix_ms_now;
+use crate::app::referee::{close_feed, unix_ms_now};
 use crate::app::session::View;
 use crate::app::signals::{self, Stop};
 use crate::app::start::LogDir;
@@ -25,6 +26,7 @@ use crate::app::tournament::board::Board;
 use crate::app::tournament::director::Director;
 use crate::app::tournament::players::{Field, Net};
 use crate::app::{Failure, Outcome, logging};
+use crate::journal::feed::{Feed, FileSet};
 use crate::record::timestamp::pgn_date;
 use crate::record::transcript::Transcript;
 use crate::tournament::journal::{self as tjournal, Header, TournamentWriter};
@@ -85,6 +87,7 @@ pub fn run(args: TournamentArgs) -> Outcome {
         specs: header.specs,
         base: 0,
         boards: Vec::new(),
+        game_journals: Vec::new(),
         resumed: false,
     };
     direct(carried, &plan, &args, edges, dir, ctrl_c)
@@ -157,12 +160,22 @@ pub fn resume(journal: &Path, headless: bool) -> Outcome {
     );
     log::info!("{story}");
     println!("{story}");
+    let playing: Vec<u32> = boards.iter().flatten().map(|b| b.game.number).collect();
+    let game_journals = core
+        .games()
+        .map(|(g, _)| {
+            let path = Board::journal_path(&log_dir, g.number);
+            (path, !playing.contains(&g.number))
+        })
+        .filter(|(path, _)| path.is_file())
+        .collect();
     let carried = Carried {
         core,
         journal: writer,
         specs: header.specs.clone(),
         base,
         boards,
+        game_journals,
         resumed: true,
     };
     direct(carried, &plan, &args, edges, dir, ctrl_c)
@@ -213,6 +226,9 @@ struct Carried {
     base: u64,
     /// The boards' games in progress (empty at a start).
     boards: Vec<Option<Board>>,
+    /// The games' journals there are already, each with whether its game
+    /// is over (for the feed; empty at a start).
+    game_journals: Vec<(PathBuf, bool)>,
     resumed: bool,
 }
 
@@ -226,8 +242,16 @@ fn direct(
     mut dir: LogDir,
     ctrl_c: Receiver<Stop>,
 ) -> Outcome {
+    let files = FileSet::new(dir.path());
+    let feed = start_feed(
+        plan.feed.as_deref(),
+        &files,
+        carried.journal.path(),
+        &carried.game_journals,
+    )?;
     dir.keep();
     let director = Director {
+        feed: feed.as_ref().map(|_| files.clone()),
         core: carried.core,
         journal: Some(carried.journal),
         field: edges.field,
@@ -249,8 +273,37 @@ fn direct(
         audience: edges.audience,
     };
     let outcome = director.run();
+    close_feed(feed);
     drop(dir);
     outcome
+}
+
+/// Starts the tournament's feed when `--feed` was given: the tournament
+/// journal `journal` and the games' journals `games` (each with whether it
+/// is closed: its game is no longer played) served from the start; the
+/// director adds each game's journal as it starts.
+fn start_feed(
+    addr: Option<&str>,
+    files: &FileSet,
+    journal: &Path,
+    games: &[(PathBuf, bool)],
+) -> Result<Option<Feed>, Failure> {
+    let Some(addr) = addr else {
+        return Ok(None);
+    };
+    let add = |path: &Path, closed: bool| {
+        files
+            .add(path, closed)
+            .map_err(|e| Failure::usage(format!("--feed: {e}")))
+    };
+    add(journal, false)?;
+    for (path, closed) in games {
+        add(path, *closed)?;
+    }
+    let feed = Feed::start_files(addr, files.clone())
+        .map_err(|e| Failure::usage(format!("--feed: {e}")))?;
+    log::info!("tournament feed on {}", feed.local_addr());
+    Ok(Some(feed))
 }
 
 /// What a tournament opens at its edges before its loop runs.

@@ -5,6 +5,11 @@
 //! result and the standings after each round are printed (the words the
 //! referee prints); otherwise the board view shows the overview, and any
 //! board full size, as an observer (no supervisor keys).
+//!
+//! A tournament's feed (`tcp://HOST:PORT` of `argus tournament --feed`) is
+//! followed the same way: its lines are written into a copy directory with
+//! the tournament's layout ([`crate::app::tournament::copy`]), and the copy
+//! is followed as above.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -17,6 +22,8 @@ use crate::app::audience::Audience;
 use crate::app::options::WebOptions;
 use crate::app::session::View;
 use crate::app::signals;
+use crate::app::tournament::board::Board;
+use crate::app::tournament::copy::{self, CopyDir, FeedReport};
 use crate::app::tournament::screen::{Ask, OnBoard, Screen};
 use crate::app::watch::{SourceReport, follow_file};
 use crate::app::{Ending, Failure, Outcome};
@@ -29,6 +36,9 @@ use crate::tournament::{BoardId, ScheduledGame, Tournament, report, words};
 
 /// How often the view is redrawn and the games' journals looked at.
 const TICK: Duration = Duration::from_millis(100);
+/// Once the tournament is over, how long to wait for its feed to close
+/// (after the last lines of the games' journals).
+const FEED_END: Duration = Duration::from_secs(20);
 
 /// A game in progress, followed from its journal.
 struct GameFollow {
@@ -81,6 +91,10 @@ struct Watch {
     stdout_gone: bool,
     /// The audience's web page (`--http`), served from the watcher.
     audience: Option<Audience>,
+    /// The reader of the feed, when the journals come from one.
+    feed: Option<Receiver<FeedReport>>,
+    /// The feed closed since it last connected: the copy holds it all.
+    feed_closed: bool,
 }
 
 /// The boards followed whose game's journal has begun, as the board view
@@ -114,6 +128,56 @@ fn on_boards(games: &BTreeMap<u32, GameFollow>) -> Vec<OnBoard<'_>> {
 /// Follows the tournament whose journal is `journal` until it is over (or
 /// the watcher quits).
 pub fn run(journal: &Path, view: View, web: &WebOptions) -> Outcome {
+    watch(journal, view, web, None)
+}
+
+/// Follows the tournament whose feed is at `addr` until it is over (or the
+/// watcher quits), into the copy directory `copy` (a temporary one, removed
+/// at the end, without it).
+pub fn run_feed(addr: &str, copy: Option<&Path>, view: View, web: &WebOptions) -> Outcome {
+    let (dir, temporary) = match copy {
+        Some(d) => (d.to_path_buf(), false),
+        None => {
+            let stamp = crate::app::referee::unix_ms_now();
+            let d =
+                std::env::temp_dir().join(format!("argus-watch-{}-{stamp}", std::process::id()));
+            std::fs::create_dir(&d).map_err(|e| {
+                Failure::failed(format!("cannot make a copy directory {}: {e}", d.display()))
+            })?;
+            (d, true)
+        }
+    };
+    let outcome = follow_feed(addr, &dir, view, web);
+    if temporary && let Err(e) = std::fs::remove_dir_all(&dir) {
+        log::warn!("cannot remove the copy {}: {e}", dir.display());
+    }
+    outcome
+}
+
+fn follow_feed(addr: &str, dir: &Path, view: View, web: &WebOptions) -> Outcome {
+    let copy = CopyDir::open(dir, crate::app::tournament::JOURNAL).map_err(Failure::usage)?;
+    let (tx, rx) = unbounded();
+    let addr = addr.to_string();
+    thread::Builder::new()
+        .name("watch feed".into())
+        .spawn(move || copy::follow(&addr, copy, &tx))
+        .map_err(|e| Failure::failed(format!("cannot start: {e}")))?;
+    watch(
+        &dir.join(crate::app::tournament::JOURNAL),
+        view,
+        web,
+        Some(rx),
+    )
+}
+
+/// Follows the tournament journal `journal`, whose lines may come from a
+/// feed read by `feed`.
+fn watch(
+    journal: &Path,
+    view: View,
+    web: &WebOptions,
+    feed: Option<Receiver<FeedReport>>,
+) -> Outcome {
     let ctrl_c = signals::stop_requests("argus watch");
     std::fs::File::open(journal).map_err(|e| {
         Failure::usage(format!(
@@ -131,6 +195,8 @@ pub fn run(journal: &Path, view: View, web: &WebOptions) -> Outcome {
         screen: None,
         stdout_gone: false,
         audience,
+        feed,
+        feed_closed: false,
     };
     if let View::Board { ascii } = view {
         w.screen = Some(Screen::open(ascii, Role::Observer)?);
@@ -141,6 +207,9 @@ pub fn run(journal: &Path, view: View, web: &WebOptions) -> Outcome {
         s.close();
     }
     let ending = outcome?;
+    if w.core.as_ref().is_some_and(Tournament::is_over) {
+        w.await_feed_end();
+    }
     if let (Ending::Normal, Some(core), false) = (&ending, &w.core, w.stdout_gone) {
         use std::io::Write;
         let _ = writeln!(std::io::stdout(), "{}", report::text(core));
@@ -166,6 +235,7 @@ impl Watch {
         ctrl_c: &Receiver<crate::app::signals::Stop>,
     ) -> Result<Ending, Failure> {
         let keys = self.screen.as_ref().map_or_else(never, |s| s.keys.clone());
+        let feed = self.feed.clone().unwrap_or_else(never);
         let mut last_draw: Option<Instant> = None;
         loop {
             if last_draw.is_none_or(|t| t.elapsed() >= TICK) {
@@ -183,6 +253,10 @@ impl Watch {
                     Ok(SourceReport::Failed(e)) => return Err(Failure::failed(e)),
                     Ok(_) => {}
                     Err(_) => return Err(Failure::failed("the journal's reader stopped")),
+                },
+                recv(feed) -> r => match r {
+                    Ok(report) => self.feed_report(report)?,
+                    Err(_) => return Err(Failure::failed("the feed's reader stopped")),
                 },
                 recv(keys) -> k => {
                     let Ok(ev) = k else { continue };
@@ -229,6 +303,51 @@ impl Watch {
         Ok(())
     }
 
+    /// A report of the feed's reader.
+    fn feed_report(&mut self, report: FeedReport) -> Result<(), Failure> {
+        let said = match report {
+            FeedReport::Failed(e) => return Err(Failure::failed(e)),
+            FeedReport::Closed(s) => {
+                self.feed_closed = true;
+                s
+            }
+            FeedReport::Status(s) => {
+                self.feed_closed = false;
+                s
+            }
+        };
+        log::info!("{said}");
+        match self.screen.as_mut() {
+            Some(screen) => screen.note(&said),
+            None => eprintln!("argus watch: {said}"),
+        }
+        Ok(())
+    }
+
+    /// Waits (at most [`FEED_END`]) for the feed to close, so that the copy
+    /// holds the games' last lines, written after the tournament's.
+    fn await_feed_end(&mut self) {
+        let Some(feed) = self.feed.clone() else {
+            return;
+        };
+        let until = Instant::now() + FEED_END;
+        while !self.feed_closed {
+            let Some(left) = until.checked_duration_since(Instant::now()) else {
+                log::warn!("the feed did not close within {FEED_END:?} of the tournament's end");
+                return;
+            };
+            match feed.recv_timeout(left) {
+                Ok(FeedReport::Closed(_)) => self.feed_closed = true,
+                Ok(FeedReport::Failed(e)) => {
+                    log::warn!("{e}");
+                    return;
+                }
+                Ok(FeedReport::Status(_)) => {}
+                Err(_) => return,
+            }
+        }
+    }
+
     fn say(&mut self, text: &str) {
         use std::io::Write;
         match self.screen.as_mut() {
@@ -253,10 +372,7 @@ impl Watch {
             if self.games.contains_key(&game.number) {
                 continue;
             }
-            let path = self
-                .dir
-                .join(format!("game-{:03}", game.number))
-                .join("journal.log");
+            let path = Board::journal_path(&self.dir, game.number);
             if !path.is_file() {
                 continue;
             }
