@@ -178,8 +178,14 @@ impl Writers {
     /// Reports the timing of every relayed move on `tx` (for the relay
     /// benchmark, `scripts/bench/relay.rs`). Off by default.
     pub fn with_relay_timings(mut self, tx: Sender<RelayTiming>) -> Writers {
-        self.relay_timings = Some(RelayWatch { tx, expected: None });
+        self.time_relays(tx);
         self
+    }
+
+    /// Reports each relayed move's timing to `tx` from now on (see
+    /// [`Writers::with_relay_timings`]).
+    pub fn time_relays(&mut self, tx: Sender<RelayTiming>) {
+        self.relay_timings = Some(RelayWatch { tx, expected: None });
     }
 
     /// Whether relay timings are wanted (see [`Writers::with_relay_timings`]).

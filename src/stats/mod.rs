@@ -8,10 +8,12 @@
 //! * [`los`]: likelihood of superiority.
 //! * [`pentanomial`]: game-pair counts and their Elo margin.
 //! * [`sprt`]: the pentanomial SPRT (normalized or logistic bounds).
+//! * [`latency`]: latencies counted in fixed memory (percentiles).
 //! * [`MatchStats`]: the running tally of one match, and its [`Report`]
 //!   (in words with [`Report::line`], as JSON with [`Report::to_json`]).
 
 pub mod elo;
+pub mod latency;
 pub mod los;
 pub mod pentanomial;
 pub mod sprt;

@@ -7,13 +7,14 @@
 
 use std::path::{Path, PathBuf};
 
+use crossbeam_channel::Sender;
 use shakmaty::{ByColor, Color};
 
 use crate::app::referee::unix_ms_now;
 use crate::app::resume::save_unsaved;
 use crate::app::session::{Edges, PortBook, Wires, hand_to_core, link_input};
 use crate::app::syzygy::Syzygy;
-use crate::app::writers::Writers;
+use crate::app::writers::{RelayTiming, Writers};
 use crate::clock::LineSettings;
 use crate::display::LinkView;
 use crate::journal::{Entry, Header, JournalWriter, OutputSettings, new_session_id};
@@ -73,6 +74,11 @@ pub struct Board {
 }
 
 impl Board {
+    /// Reports each move this board relays, with its timing, to `tx`.
+    pub fn time_relays(&mut self, tx: Sender<RelayTiming>) {
+        self.outputs.time_relays(tx);
+    }
+
     /// The game's directory in the log directory: `game-007`.
     pub fn dir(log_dir: &Path, game: u32) -> PathBuf {
         log_dir.join(format!("game-{game:03}"))

@@ -13,7 +13,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, never};
+use crossbeam_channel::{Receiver, Sender, never, unbounded};
 use log::{info, warn};
 
 use crate::app::audience::Audience;
@@ -24,6 +24,7 @@ use crate::app::tournament::args::report_paths;
 use crate::app::tournament::board::{Board, GameSetup};
 use crate::app::tournament::players::Field;
 use crate::app::tournament::screen::{Ask, OnBoard, Screen};
+use crate::app::writers::RelayTiming;
 use crate::app::{Ending, Failure, Outcome};
 use crate::clock::LineSettings;
 use crate::display::InputEvent;
@@ -34,6 +35,7 @@ use crate::link::{LinkEvent, LinkEventKind, PortSettings};
 use crate::record::durable::write_atomic;
 use crate::record::transcript::Transcript;
 use crate::referee::{ByClient, ClientId, Input as RefInput, Settings};
+use crate::stats::latency::Latencies;
 use crate::text::strip_control;
 use crate::tournament::journal::TournamentWriter;
 use crate::tournament::stats::Tallies;
@@ -93,6 +95,42 @@ pub struct Director {
     /// The files the feed serves (`--feed`): each game's journal is added
     /// as it starts and closed as its board is freed.
     pub feed: Option<FileSet>,
+    /// Every board's relay overhead.
+    pub relays: Relays,
+}
+
+/// The relay overhead of every move on every board (a reply's last byte in
+/// to the last byte out of the `respond` that relays it), counted in fixed
+/// memory and said at the end of the tournament.
+pub struct Relays {
+    tx: Sender<RelayTiming>,
+    rx: Receiver<RelayTiming>,
+    counted: Latencies,
+}
+
+impl Default for Relays {
+    fn default() -> Self {
+        let (tx, rx) = unbounded();
+        Relays {
+            tx,
+            rx,
+            counted: Latencies::default(),
+        }
+    }
+}
+
+impl Relays {
+    /// Has `board` report its relays here.
+    fn watch(&self, board: &mut Board) {
+        board.time_relays(self.tx.clone());
+    }
+
+    /// Counts the relays reported since the last look.
+    fn count(&mut self) {
+        for t in self.rx.try_iter() {
+            self.counted.add(t.overhead_us());
+        }
+    }
 }
 
 /// The loop's state beside the settings.
@@ -164,6 +202,7 @@ impl Director {
         let mut keys = self.screen.as_ref().map_or_else(never, |s| s.keys.clone());
         let mut shown = Shown::default();
         loop {
+            self.relays.count();
             self.free_boards(&mut floor);
             if let Some(f) = floor.failure.take() {
                 self.close(floor);
@@ -220,6 +259,9 @@ impl Director {
         }
         let mut boards = std::mem::take(&mut self.boards);
         boards.resize_with(self.core.board_count() as usize, || None);
+        for b in boards.iter_mut().flatten() {
+            self.relays.watch(b);
+        }
         Ok(Floor {
             seats: (0..self.field.links.len())
                 .map(|_| Seat::default())
@@ -308,7 +350,18 @@ impl Director {
 
     /// The end: the report written and printed (the standings, after a
     /// stop) once the board view is gone.
-    fn finish(self, floor: Floor, ending: Ending) -> Ending {
+    fn finish(mut self, floor: Floor, ending: Ending) -> Ending {
+        self.relays.count();
+        if self.relays.counted.count() > 0 {
+            let line = format!(
+                "relay overhead on all boards: {}",
+                self.relays.counted.summary()
+            );
+            log::info!("{line}");
+            if self.screen.is_none() {
+                println!("{line}");
+            }
+        }
         let shown = self.screen.is_some();
         let printed = match &ending {
             Ending::Normal => {
@@ -701,7 +754,10 @@ impl Director {
             pgn: self.pgn.clone(),
         };
         let mut b = match Board::start(setup, at) {
-            Ok(b) => b,
+            Ok(mut b) => {
+                self.relays.watch(&mut b);
+                b
+            }
             Err(e) => {
                 floor.failure = Some(Failure::failed(format!(
                     "cannot start game {} on {board}: {e}",

@@ -271,6 +271,7 @@ fn direct(
         resumed: carried.resumed,
         screen: None,
         audience: edges.audience,
+        relays: Default::default(),
     };
     let outcome = director.run();
     close_feed(feed);
