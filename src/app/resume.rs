@@ -201,6 +201,7 @@ fn outputs_of(given: &OutputOptions, recorded: &OutputSettings) -> OutputOptions
         journal: None,
         results_json: recorded.results_json.clone(),
         cbf: recorded.cbf.clone(),
+        http: None,
     })
 }
 

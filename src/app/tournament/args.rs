@@ -114,7 +114,7 @@ pub struct TournamentArgs {
     pub log_dir: Option<PathBuf>,
     /// Read settings from this TOML file: [line] and [match] as for
     /// `argus referee`, [tournament] (schedule, cycles, games_per_pairing,
-    /// boards, absent_forfeit, movetime) and one [[player]] table per
+    /// boards, absent_forfeit, movetime, http) and one [[player]] table per
     /// player (player = "PLAYER", protocol, options = { NAME = "VALUE" });
     /// command-line flags win.
     #[arg(long, value_name = "FILE")]
@@ -145,6 +145,9 @@ pub struct TournamentPlan {
     /// The engine players' search without a time control.
     pub untimed: Untimed,
     pub log_dir: PathBuf,
+    /// The audience's web view: `--http` over the `[tournament]` table's
+    /// `http`.
+    pub web: WebOptions,
 }
 
 impl TournamentArgs {
@@ -273,6 +276,7 @@ impl TournamentArgs {
                 .log_dir
                 .clone()
                 .unwrap_or_else(|| PathBuf::from("argus-logs")),
+            web: self.web.clone().or_file(t.http.clone()),
         })
     }
 }
@@ -301,6 +305,8 @@ pub struct TournamentTable {
     pub boards: Option<u32>,
     pub absent_forfeit: Option<f64>,
     pub movetime: Option<u64>,
+    /// The audience's web view's address (`--http` wins).
+    pub http: Option<String>,
 }
 
 /// One `[[player]]` table: the player as on the command line, and for an
@@ -468,6 +474,32 @@ mod tests {
             .plan("2026.11.23".into())
             .unwrap_err();
         assert!(e.contains("for a match, not a tournament"), "{e}");
+    }
+
+    #[test]
+    fn http_comes_from_the_tournament_table_unless_the_flag_gives_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join("club.toml");
+        std::fs::write(&config, "[tournament]\nhttp = \"0.0.0.0:8080\"\n").unwrap();
+        let path = config.to_str().unwrap();
+        let p = args(&["mover:m", "mover:n", "--config", path])
+            .plan("2026.11.23".into())
+            .unwrap();
+        assert_eq!(p.web.http.as_deref(), Some("0.0.0.0:8080"));
+        let flags = [
+            "mover:m",
+            "mover:n",
+            "--config",
+            path,
+            "--http",
+            "127.0.0.1:0",
+        ];
+        let p = args(&flags).plan("2026.11.23".into()).unwrap();
+        assert_eq!(p.web.http.as_deref(), Some("127.0.0.1:0"), "the flag wins");
+        let p = args(&["mover:m", "mover:n"])
+            .plan("2026.11.23".into())
+            .unwrap();
+        assert_eq!(p.web.http, None);
     }
 
     #[test]

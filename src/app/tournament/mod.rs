@@ -78,7 +78,7 @@ pub fn run(args: TournamentArgs) -> Outcome {
         ))
     })?;
     dir.keep();
-    let audience = Audience::start(&args.web).map_err(Failure::usage)?;
+    let audience = Audience::start(&plan.web).map_err(Failure::usage)?;
     let director = Director {
         core,
         journal: Some(writer),
