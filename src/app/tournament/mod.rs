@@ -149,8 +149,12 @@ pub fn resume(journal: &Path, headless: bool) -> Outcome {
     let epoch = Instant::now();
     let (field, transcript) = open_edges(&plan, &args, &mut dir, epoch)?;
     dir.keep();
-    let audience = Audience::start(&args.web).map_err(Failure::usage)?;
+    let mut audience = Audience::start(&plan.web).map_err(Failure::usage)?;
     let core = loaded.tournament.clone();
+    if let Some(a) = audience.as_mut() {
+        // Every game decided before the stop, for /games.pgn.
+        a.ended_before(board::ended_games(&log_dir, &board::decided(&core)));
+    }
     let mut boards: Vec<Option<Board>> = (0..core.board_count()).map(|_| None).collect();
     let mut base = loaded.last_at;
     for (board, game) in core.in_progress() {

@@ -17,6 +17,7 @@ use crate::app::audience::Audience;
 use crate::app::options::WebOptions;
 use crate::app::session::View;
 use crate::app::signals;
+use crate::app::tournament::board;
 use crate::app::tournament::screen::{Ask, OnBoard, Screen};
 use crate::app::watch::{SourceReport, follow_file};
 use crate::app::{Ending, Failure, Outcome};
@@ -25,7 +26,7 @@ use crate::journal::reader::LineDecoder;
 use crate::journal::{Decoded, Decoder, Replay};
 use crate::referee::{ClientId, Event, GameOver, Output};
 use crate::tournament::journal::{self as tjournal, Line};
-use crate::tournament::{BoardId, ScheduledGame, Tournament, report, words};
+use crate::tournament::{BoardId, Input, ScheduledGame, Tournament, report, words};
 
 /// How often the view is redrawn and the games' journals looked at.
 const TICK: Duration = Duration::from_millis(100);
@@ -81,6 +82,9 @@ struct Watch {
     stdout_gone: bool,
     /// The audience's web page (`--http`), served from the watcher.
     audience: Option<Audience>,
+    /// Games the tournament journal says were decided, whose PGN the web
+    /// page may not have yet (it is read from their journals).
+    decided: Vec<u32>,
 }
 
 /// The boards followed whose game's journal has begun, as the board view
@@ -131,6 +135,7 @@ pub fn run(journal: &Path, view: View, web: &WebOptions) -> Outcome {
         screen: None,
         stdout_gone: false,
         audience,
+        decided: Vec::new(),
     };
     if let View::Board { ascii } = view {
         w.screen = Some(Screen::open(ascii, Role::Observer)?);
@@ -218,6 +223,11 @@ impl Watch {
                 let Some(core) = self.core.as_mut() else {
                     return Err(Failure::failed("an input before the journal's header"));
                 };
+                if let Input::GameFinished { game, .. } = &input
+                    && self.audience.is_some()
+                {
+                    self.decided.push(*game);
+                }
                 let outs = core.handle(input, at);
                 let said: Vec<String> = outs.iter().filter_map(|o| words::said(core, o)).collect();
                 for s in said {
@@ -279,6 +289,24 @@ impl Watch {
                     a.game_over_as(g.game.number, &over);
                 }
             }
+        }
+        self.serve_decided();
+    }
+
+    /// Gives the web page the PGN of each game decided that it does not
+    /// have from following the game (one that ended before the watch
+    /// began, or between two looks), from the game's journal.
+    fn serve_decided(&mut self) {
+        let Some(a) = self.audience.as_mut() else {
+            return;
+        };
+        let missing: Vec<u32> = self
+            .decided
+            .drain(..)
+            .filter(|n| !a.has_ended(*n))
+            .collect();
+        if !missing.is_empty() {
+            a.ended_before(board::ended_games(&self.dir, &missing));
         }
     }
 
