@@ -496,11 +496,19 @@ fn games_pgn_of_a_watched_or_resumed_tournament_holds_the_games_before_it() {
     let mut t = tournament(logs.path(), &extra);
     served_addr(&mut t);
     let in_file = || finished_games(&std::fs::read_to_string(&pgn).unwrap_or_default());
+    // Two games decided and their boards freed (`free N` in the
+    // tournament journal): no one follows them as games in progress any
+    // more.
+    let journal = logs.path().join("tournament.journal");
+    let freed = || {
+        let text = std::fs::read_to_string(&journal).unwrap_or_default();
+        text.lines().filter(|l| l.contains(" free ")).count()
+    };
     let deadline = Instant::now() + Duration::from_secs(180);
-    while in_file().len() < 2 {
+    while in_file().len() < 2 || freed() < 2 {
         assert!(
             Instant::now() < deadline,
-            "no two games finished\n{}",
+            "no two games over and their boards freed\n{}",
             t.describe()
         );
         std::thread::sleep(Duration::from_millis(50));
@@ -508,7 +516,7 @@ fn games_pgn_of_a_watched_or_resumed_tournament_holds_the_games_before_it() {
     t.kill();
     let before = in_file();
     assert!(before.len() < 12, "the tournament was over before the kill");
-    let journal = logs.path().join("tournament.journal").display().to_string();
+    let journal = journal.display().to_string();
     // A watcher started now serves every game that ended before it came,
     // as the referee wrote them to its PGN file.
     let args = strings(&["watch", &journal, "--headless", "--http", "127.0.0.1:0"]);
