@@ -26,7 +26,7 @@ use crate::journal::reader::LineDecoder;
 use crate::journal::{Decoded, Decoder, Replay};
 use crate::referee::{ClientId, Event, GameOver, Output};
 use crate::tournament::journal::{self as tjournal, Line};
-use crate::tournament::{BoardId, Input, ScheduledGame, Tournament, report, words};
+use crate::tournament::{BoardId, GameState, Input, ScheduledGame, Tournament, report, words};
 
 /// How often the view is redrawn and the games' journals looked at.
 const TICK: Duration = Duration::from_millis(100);
@@ -223,12 +223,18 @@ impl Watch {
                 let Some(core) = self.core.as_mut() else {
                     return Err(Failure::failed("an input before the journal's header"));
                 };
-                if let Input::GameFinished { game, .. } = &input
-                    && self.audience.is_some()
-                {
-                    self.decided.push(*game);
-                }
+                let finished = match &input {
+                    Input::GameFinished { game, .. } => Some(*game),
+                    _ => None,
+                };
                 let outs = core.handle(input, at);
+                // (A game without a result is played again: not decided.)
+                if let Some(game) = finished
+                    && self.audience.is_some()
+                    && matches!(core.game_state(game), Some(GameState::Decided(_)))
+                {
+                    self.decided.push(game);
+                }
                 let said: Vec<String> = outs.iter().filter_map(|o| words::said(core, o)).collect();
                 for s in said {
                     self.say(&s);
