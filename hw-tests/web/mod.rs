@@ -432,3 +432,106 @@ fn argus_watch_serves_a_tournament_it_follows() {
     w.kill();
     t.kill();
 }
+
+/// A game as PGN says it, wherever it stands in its file: its tags, its
+/// moves each with its comments (the clocks), its result.
+type Said = (
+    Vec<(String, String)>,
+    Vec<(String, Vec<String>)>,
+    Option<String>,
+);
+
+/// The finished games of a PGN text (no `*` result), by their Round tag.
+fn finished_games(text: &str) -> Vec<Said> {
+    let games = read_pgn_games(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let mut said: Vec<Said> = games
+        .into_iter()
+        .filter(|g| g.result.as_deref().is_some_and(|r| r != "*"))
+        .map(|g| {
+            let moves = g.tree.moves.into_iter().map(|m| (m.san, m.comments));
+            (g.tags, moves.collect(), g.result)
+        })
+        .collect();
+    let round = |s: &Said| {
+        s.0.iter()
+            .find(|(t, _)| t == "Round")
+            .map(|(_, v)| v.clone())
+    };
+    said.sort_by_key(round);
+    said
+}
+
+/// Polls `/games.pgn` at `addr` until it holds at least `n` finished
+/// games; those.
+fn wait_finished(addr: &str, n: usize, p: &Proc) -> Vec<Said> {
+    let deadline = Instant::now() + PLAY;
+    loop {
+        let got = finished_games(&get(addr, "/games.pgn"));
+        if got.len() >= n {
+            return got;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "/games.pgn has {} finished games, not {n}\n{}",
+            got.len(),
+            p.describe()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn games_pgn_of_a_watched_or_resumed_tournament_holds_the_games_before_it() {
+    let logs = tempfile::tempdir().unwrap();
+    let pgn = logs.path().join("games.pgn");
+    let pgn_arg = pgn.display().to_string();
+    let extra = [
+        "--http",
+        "127.0.0.1:0",
+        "--pgn",
+        &pgn_arg,
+        "--max-moves",
+        "30",
+    ];
+    let mut t = tournament(logs.path(), &extra);
+    served_addr(&mut t);
+    let in_file = || finished_games(&std::fs::read_to_string(&pgn).unwrap_or_default());
+    // Two games decided and their boards freed (`free N` in the
+    // tournament journal): no one follows them as games in progress any
+    // more.
+    let journal = logs.path().join("tournament.journal");
+    let freed = || {
+        let text = std::fs::read_to_string(&journal).unwrap_or_default();
+        text.lines().filter(|l| l.contains(" free ")).count()
+    };
+    let deadline = Instant::now() + Duration::from_secs(180);
+    while in_file().len() < 2 || freed() < 2 {
+        assert!(
+            Instant::now() < deadline,
+            "no two games over and their boards freed\n{}",
+            t.describe()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    t.kill();
+    let before = in_file();
+    assert!(before.len() < 12, "the tournament was over before the kill");
+    let journal = journal.display().to_string();
+    // A watcher started now serves every game that ended before it came,
+    // as the referee wrote them to its PGN file.
+    let args = strings(&["watch", &journal, "--headless", "--http", "127.0.0.1:0"]);
+    let mut w = Proc::spawn("watch", &argus_bin(), &args);
+    let addr = served_addr(&mut w);
+    assert_eq!(wait_finished(&addr, before.len(), &w), before);
+    w.kill();
+    // So does the tournament resumed (its --http from its command line),
+    // from its start on.
+    let args = strings(&["resume", &journal, "--headless"]);
+    let mut r = Proc::spawn("resume", &argus_bin(), &args);
+    let addr = served_addr(&mut r);
+    let served = wait_finished(&addr, before.len(), &r);
+    for g in &before {
+        assert!(served.contains(g), "{g:?} is not served:\n{served:#?}");
+    }
+    r.kill();
+}

@@ -211,10 +211,12 @@ fn several_boards_with_standings_and_one_clicked_large() {
     use argus::web::state::{StandingRow, Standings};
     let b = browser_or_skip!(1280, 800);
     let mut served = argus::web::serve("127.0.0.1:0", argus::web::Limits::default()).unwrap();
-    let row = |name: &str, points_halves| StandingRow {
+    let row = |name: &str, rank, points_halves, cells: [Option<&str>; 3]| StandingRow {
         name: name.into(),
+        rank,
         points_halves,
         games: 2,
+        cells: cells.iter().map(|c| c.map(str::to_string)).collect(),
     };
     let state = argus::web::WebState {
         event: "Round robin".into(),
@@ -224,7 +226,11 @@ fn several_boards_with_standings_and_one_clicked_large() {
             board(3, "Eta", "Theta"),
         ],
         standings: Some(Standings {
-            rows: vec![row("Alpha", 3), row(super::HOSTILE, 2), row("Gamma", 1)],
+            rows: vec![
+                row("Alpha", 1, 3, [None, Some("1"), Some("½")]),
+                row(super::HOSTILE, 2, 2, [Some("0"), None, Some("1")]),
+                row("Gamma", 3, 1, [Some("½"), Some("0"), None]),
+            ],
         }),
     };
     served
@@ -245,7 +251,28 @@ fn several_boards_with_standings_and_one_clicked_large() {
         rows,
         serde_json::json!(["1Alpha1.52", format!("2{}12", super::HOSTILE), "3Gamma0.52"])
     );
+    // The crosstable: the same players, each cell the row's results
+    // against the column's; the hostile name is text there too.
+    let cross = b.wait_js(
+        START,
+        "the crosstable",
+        "const r = [...document.querySelectorAll('#crosstable tr')].map(tr => tr.textContent); return r.length === 4 ? r : null;",
+    );
+    assert_eq!(
+        cross,
+        serde_json::json!([
+            "#player123points",
+            "1Alpha×1½1.5",
+            format!("2{}0×11", super::HOSTILE),
+            "3Gamma½0×0.5"
+        ])
+    );
+    assert_eq!(
+        b.js("return document.querySelector('#crosstable tbody tr:nth-child(2) td:nth-child(2)').textContent;"),
+        super::HOSTILE
+    );
     assert_eq!(b.js("return document.querySelectorAll('img').length;"), 0);
+    assert_eq!(b.alert_text(), None, "a name ran as markup");
     let (dir, _keep) = screenshot_dir();
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("web-boards.png"), b.screenshot()).unwrap();
@@ -260,6 +287,52 @@ fn several_boards_with_standings_and_one_clicked_large() {
     );
     b.js("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'})); return null;");
     assert_eq!(b.js(shown), serde_json::json!(["1", "2", "3"]));
+}
+
+/// The page shows the state from `/state.json` as it loads, before (and
+/// here without) the stream: its one viewer's place is taken, so the
+/// stream is refused.
+#[test]
+fn the_page_shows_the_boards_at_once_without_waiting_for_the_stream() {
+    let b = browser_or_skip!(1280, 800);
+    let limits = argus::web::Limits {
+        viewers: 1,
+        ..argus::web::Limits::default()
+    };
+    let mut served = argus::web::serve("127.0.0.1:0", limits).unwrap();
+    let addr = served.addr.to_string();
+    let state = argus::web::WebState {
+        event: "At once".into(),
+        boards: vec![
+            board(1, "Alpha", super::HOSTILE),
+            board(2, "Gamma", "Delta"),
+        ],
+        standings: None,
+    };
+    served
+        .publisher
+        .publish(state, Vec::new(), std::time::Instant::now());
+    // The one viewer: the stream, read up to its first state.
+    let _viewer = super::viewer(&addr);
+    let refused = crate::common::http::request(&addr, "GET", "/events");
+    assert_eq!(refused.status, 503, "{}", refused.head);
+    b.goto(&format!("http://{addr}/"));
+    b.wait_js(
+        START,
+        "two boards from /state.json",
+        "return document.querySelectorAll('.card').length === 2 && document.querySelectorAll('cg-board piece').length === 64;",
+    );
+    assert_eq!(b.js(&get_text("#event")), "At once");
+    assert_eq!(
+        b.js(&get_text(".card[data-board=\"1\"] .top .name")),
+        super::HOSTILE
+    );
+    assert_ne!(
+        b.js(&get_text("#link")),
+        "live",
+        "the stream was refused, yet the page says it is live"
+    );
+    assert_eq!(b.js("return document.querySelectorAll('img').length;"), 0);
 }
 
 #[test]
@@ -296,6 +369,11 @@ fn a_tournament_shows_all_its_boards_and_the_standings() {
         START,
         "four players in the standings",
         "return document.querySelectorAll('#standings tbody tr').length === 4;",
+    );
+    b.wait_js(
+        START,
+        "four players in the crosstable",
+        "return document.querySelectorAll('#crosstable tbody tr').length === 4;",
     );
     // A game decided: the standings on the page count it.
     b.wait_js(

@@ -3,15 +3,35 @@
 //! change and each game as it ends. Without `--http` there is no
 //! [`Audience`] and nothing of this runs.
 
+use std::collections::VecDeque;
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::app::options::WebOptions;
 use crate::record::pgn::{PgnGame, write_pgn};
 use crate::referee::{GameOver, Referee};
 use crate::text::strip_control;
-use crate::tournament::Tournament;
+use crate::tournament::{Tournament, report};
+use crate::web::hub::GAMES_KEPT;
 use crate::web::{self, Limits, Publisher, StandingRow, Standings, WebState, board_of};
+
+/// The games that ended before the server started (a resumed match or
+/// tournament, a watched one), to put in `/games.pgn` at once: the last
+/// [`GAMES_KEPT`] of them (the server keeps no more), by their numbers in
+/// the event.
+#[derive(Debug, Default)]
+pub struct Ended(VecDeque<(u32, Arc<PgnGame>)>);
+
+impl Ended {
+    /// Game `number` ended with `pgn`.
+    pub fn add(&mut self, number: u32, pgn: Arc<PgnGame>) {
+        if self.0.len() >= GAMES_KEPT {
+            self.0.pop_front();
+        }
+        self.0.push_back((number, pgn));
+    }
+}
 
 /// The loop's side of the web view.
 pub struct Audience {
@@ -43,6 +63,13 @@ impl Audience {
         self.addr
     }
 
+    /// The games that ended before the server started join `/games.pgn`.
+    pub fn ended_before(&mut self, ended: Ended) {
+        for (number, pgn) in ended.0 {
+            self.publisher.game_over(number, write_pgn(&pgn));
+        }
+    }
+
     /// Game `g` has ended: its PGN joins `/games.pgn`.
     pub fn game_over(&mut self, g: &GameOver) {
         self.game_over_as(g.game_number, g);
@@ -52,6 +79,11 @@ impl Audience {
     /// board plays its game as game 1 of its own).
     pub fn game_over_as(&mut self, number: u32, g: &GameOver) {
         self.publisher.game_over(number, write_pgn(&g.pgn));
+    }
+
+    /// Whether the server has game `number` as ended.
+    pub fn has_ended(&self, number: u32) -> bool {
+        self.publisher.has_ended(number)
     }
 
     /// Publishes `state`, with the PGN of each game in progress (by its
@@ -76,19 +108,10 @@ impl Audience {
                 live.push((game, pgn));
             }
         }
-        let rows = crate::tournament::Standings::of(t)
-            .rows
-            .iter()
-            .map(|r| StandingRow {
-                name: strip_control(t.name(r.player)),
-                points_halves: r.halves,
-                games: r.games,
-            })
-            .collect();
         let state = WebState {
             event: t.settings().event.clone(),
             boards: states,
-            standings: Some(Standings { rows }),
+            standings: Some(standings_of(t)),
         };
         self.publish_state(state, live);
     }
@@ -107,5 +130,96 @@ impl Audience {
             standings: None,
         };
         self.publish_state(state, live);
+    }
+}
+
+/// The standings and crosstable of `t` for the page: the tournament's own
+/// (`tournament::Standings`), each cell as the report writes it.
+fn standings_of(t: &Tournament) -> Standings {
+    let standings = crate::tournament::Standings::of(t);
+    let rows = standings
+        .rows
+        .iter()
+        .zip(&standings.cells)
+        .enumerate()
+        .map(|(i, (r, cells))| StandingRow {
+            name: strip_control(t.name(r.player)),
+            rank: u32::try_from(r.rank).unwrap_or(u32::MAX),
+            points_halves: r.halves,
+            games: r.games,
+            cells: cells
+                .iter()
+                .enumerate()
+                .map(|(j, marks)| (i != j).then(|| report::cell(marks)))
+                .collect(),
+        })
+        .collect();
+    Standings { rows }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::referee::{GameResult, Termination};
+    use crate::tournament::{Absence, Input, Output, PlayerId, ScheduleSettings, Settings};
+
+    #[test]
+    fn the_page_gets_the_standings_and_the_crosstable_of_the_report() {
+        let mut t = Tournament::new(Settings {
+            event: "e".into(),
+            names: vec!["A".into(), "B\x1b[31m<b>".into(), "C".into()],
+            schedule: ScheduleSettings {
+                players: 3,
+                ..Default::default()
+            },
+            boards: None,
+            absence: Absence::Wait,
+        })
+        .unwrap();
+        let mut started = Vec::new();
+        for p in 0..3 {
+            for o in t.handle(
+                Input::SignedOn {
+                    player: PlayerId(p),
+                },
+                0,
+            ) {
+                if let Output::StartGame { game, .. } = o {
+                    started.push(game);
+                }
+            }
+        }
+        let first = started[0];
+        t.handle(
+            Input::GameFinished {
+                game: first.number,
+                result: GameResult::Win(shakmaty::Color::White),
+                termination: Termination::Normal,
+                sides: Default::default(),
+            },
+            1000,
+        );
+        let s = standings_of(&t);
+        assert_eq!(s.rows.len(), 3);
+        let winner = t.name(first.white);
+        let loser = t.name(first.black);
+        let row = |name: &str| {
+            let name = strip_control(name);
+            s.rows.iter().position(|r| r.name == name).unwrap()
+        };
+        let (w, l) = (row(winner), row(loser));
+        assert_eq!(w, 0, "the winner first");
+        assert_eq!(s.rows[w].rank, 1);
+        assert_eq!(s.rows[w].points_halves, 2);
+        assert_eq!(s.rows[w].cells[l].as_deref(), Some("1"));
+        assert_eq!(s.rows[l].cells[w].as_deref(), Some("0"));
+        for (i, r) in s.rows.iter().enumerate() {
+            assert_eq!(r.cells.len(), 3);
+            assert_eq!(r.cells[i], None, "no cell against itself");
+            assert!(!r.name.contains('\x1b'), "{}", r.name);
+        }
+        // The third player's games are not decided yet: the report's mark.
+        let other = 3 - w - l;
+        assert_eq!(s.rows[other].cells[w].as_deref(), Some("."));
     }
 }

@@ -55,7 +55,8 @@ pub fn run(args: RefereeArgs) -> Outcome {
         |path| open_new_journal(path, explicit, &header),
     );
     let (outputs, feed) = started.map_err(Failure::usage)?;
-    let audience = Audience::start(&args.web).map_err(Failure::usage)?;
+    let web = args.web.clone().or_file(plan.output.http.clone());
+    let audience = Audience::start(&web).map_err(Failure::usage)?;
     let outputs = outputs.with_audience(audience);
     dir.keep();
     info!(
@@ -294,7 +295,7 @@ mod tests {
         std::fs::write(
             &config,
             "[output]\npgn = \"g.pgn\"\nlive_pgn = \"live.pgn\"\nlog_dir = \"logs\"\n\
-             journal = \"j.log\"\nfeed = \"127.0.0.1:7070\"\n",
+             journal = \"j.log\"\nfeed = \"127.0.0.1:7070\"\nhttp = \"127.0.0.1:8080\"\n",
         )
         .unwrap();
         let given = OutputOptions {
@@ -315,6 +316,7 @@ mod tests {
         assert_eq!(p.output.live_pgn, Some("live.pgn".into()));
         assert_eq!(p.output.log_dir, Some("logs".into()));
         assert_eq!(p.output.journal, Some("j.log".into()));
+        assert_eq!(p.output.http.as_deref(), Some("127.0.0.1:8080"));
         // The command line wins.
         assert_eq!(p.output.feed, Some("0.0.0.0:9000".into()));
     }

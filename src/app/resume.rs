@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use log::{info, warn};
 
-use crate::app::audience::Audience;
+use crate::app::audience::{Audience, Ended};
 use crate::app::links::{self, line_view};
 use crate::app::options::{LineOptions, OutputOptions, ResumeArgs};
 use crate::app::referee::{close_feed, start_files, unix_ms_now};
@@ -25,7 +25,7 @@ use crate::app::{Failure, Outcome};
 use crate::journal::replay::Replay;
 use crate::journal::{self, Entry, JournalWriter, Loaded, OutputSettings};
 use crate::link::PortSettings;
-use crate::referee::{ByClient, ClientId};
+use crate::referee::{ByClient, ClientId, Event};
 
 /// Runs `argus resume`: how the session ended, or why it could not
 /// start or went wrong.
@@ -34,7 +34,14 @@ pub fn run(args: ResumeArgs) -> Outcome {
     if crate::tournament::journal::is_tournament_journal(&args.journal) {
         return resume_tournament(&args);
     }
-    let loaded = journal::load(&args.journal).map_err(Failure::usage)?;
+    // The games that ended before the stop, for the web page's /games.pgn.
+    let mut ended = Ended::default();
+    let loaded = journal::load_seeing(&args.journal, &mut |e| {
+        if let Event::GameOver(g) = e {
+            ended.add(g.game_number, g.pgn.clone());
+        }
+    })
+    .map_err(Failure::usage)?;
     let port_settings = port_settings(&args.line, &loaded.header.port).map_err(Failure::usage)?;
     let output = outputs_of(&args.output, &loaded.header.output);
 
@@ -53,7 +60,10 @@ pub fn run(args: ResumeArgs) -> Outcome {
             .map_err(|e| e.to_string())
     });
     let (outputs, feed) = started.map_err(Failure::usage)?;
-    let audience = Audience::start(&args.web).map_err(Failure::usage)?;
+    let mut audience = Audience::start(&args.web).map_err(Failure::usage)?;
+    if let Some(a) = audience.as_mut() {
+        a.ended_before(ended);
+    }
     let mut outputs = outputs.with_audience(audience);
     dir.keep();
     say_doubts(&loaded, &args.journal, &mut outputs);
@@ -192,6 +202,7 @@ fn outputs_of(given: &OutputOptions, recorded: &OutputSettings) -> OutputOptions
         journal: None,
         results_json: recorded.results_json.clone(),
         cbf: recorded.cbf.clone(),
+        http: None,
     })
 }
 

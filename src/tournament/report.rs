@@ -264,7 +264,7 @@ fn crosstable(t: &Tournament, st: &Standings) -> Section {
                 row.push(if i == j {
                     "X".into()
                 } else {
-                    st.cells[i][j].iter().map(|m| mark(*m)).collect()
+                    cell(&st.cells[i][j])
                 });
             }
             row.push(points(r.halves));
@@ -291,6 +291,14 @@ fn crosstable(t: &Tournament, st: &Standings) -> Section {
             rows,
         }),
     }
+}
+
+/// A crosstable cell: the row player's games against the column player,
+/// one mark each (1 win, ½ draw, 0 loss, + won by forfeit, - lost by
+/// forfeit, . not decided yet); empty when they do not meet. The report
+/// and the web page show the same cells.
+pub fn cell(marks: &[Mark]) -> String {
+    marks.iter().map(|m| mark(*m)).collect()
 }
 
 fn mark(m: Mark) -> &'static str {

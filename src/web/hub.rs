@@ -45,15 +45,21 @@ pub struct Games {
 }
 
 impl Games {
-    /// Game `number` has ended with this PGN (it leaves the live ones).
+    /// Game `number` has ended with this PGN (it leaves the live ones; a
+    /// game told again replaces the first telling). Past [`GAMES_KEPT`],
+    /// the lowest numbered game goes.
     pub fn finish(&mut self, game: GamePgn) {
         self.live.retain(|g| g.number != game.number);
         let finished = Arc::make_mut(&mut self.finished);
-        finished.retain(|g| g.number != game.number);
-        if finished.len() >= GAMES_KEPT {
-            finished.remove(0);
+        match finished.binary_search_by_key(&game.number, |g| g.number) {
+            Ok(i) => finished[i] = game,
+            Err(i) => {
+                finished.insert(i, game);
+                if finished.len() > GAMES_KEPT {
+                    finished.remove(0);
+                }
+            }
         }
-        finished.push(game);
     }
 
     /// The games in progress now, replacing the last ones (a game already
@@ -65,9 +71,18 @@ impl Games {
             .collect();
     }
 
-    /// Every game, finished first, each in number order.
+    /// Every game, finished or in progress, in number order.
     pub fn all(&self) -> impl Iterator<Item = &GamePgn> {
-        self.finished.iter().chain(self.live.iter())
+        let mut all: Vec<&GamePgn> = self.finished.iter().chain(self.live.iter()).collect();
+        all.sort_by_key(|g| g.number);
+        all.into_iter()
+    }
+
+    /// Whether game `number` is among the finished games kept.
+    pub fn has_ended(&self, number: u32) -> bool {
+        self.finished
+            .binary_search_by_key(&number, |g| g.number)
+            .is_ok()
     }
 
     /// Game `number`, finished or in progress.
@@ -305,6 +320,11 @@ impl Publisher {
         });
     }
 
+    /// Whether game `number` is among the ended games kept.
+    pub fn has_ended(&self, number: u32) -> bool {
+        self.games.has_ended(number)
+    }
+
     /// Publishes `state`, true at `at`, with the games in progress `live`
     /// (their numbers and PGN). Never blocks: a state not yet sent is
     /// replaced.
@@ -345,6 +365,17 @@ mod tests {
         assert_eq!(numbers, [1, 2]);
         assert_eq!(g.get(2).unwrap().text.as_ref(), "game 2");
         assert!(g.get(3).is_none());
+    }
+
+    #[test]
+    fn games_come_in_number_order_whatever_order_they_end_in() {
+        let mut g = Games::default();
+        g.finish(game(3));
+        g.finish(game(1));
+        g.set_live(vec![game(4), game(2)]);
+        g.finish(game(3));
+        let numbers: Vec<u32> = g.all().map(|g| g.number).collect();
+        assert_eq!(numbers, [1, 2, 3, 4]);
     }
 
     #[test]

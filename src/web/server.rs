@@ -204,7 +204,13 @@ fn handle(mut stream: TcpStream, peer: SocketAddr, hub: &Hub, busy: &AtomicUsize
     busy.fetch_sub(1, Ordering::SeqCst);
 }
 
-/// The whole response to a request other than the stream.
+/// Why a viewer is turned away.
+fn too_many_viewers(max: usize) -> String {
+    format!("too many viewers (at most {max})")
+}
+
+/// The whole response to a request other than the stream (a HEAD of the
+/// stream included).
 fn respond(route: &Route, hub: &Hub, head_only: bool) -> Vec<u8> {
     let ok = |content_type: &str, body: &[u8], cache: bool| {
         let mut r = response_head(200, content_type, body.len(), cache).into_bytes();
@@ -220,7 +226,11 @@ fn respond(route: &Route, hub: &Hub, head_only: bool) -> Vec<u8> {
             Some((content_type, body)) => ok(content_type, body, true),
             None => text(404, "not found"),
         },
-        Route::Events => ok("text/event-stream", b"", false),
+        // A HEAD of the stream: the head a viewer would get, no events.
+        Route::Events if hub.viewer_count() >= hub.max_viewers => {
+            text(503, &too_many_viewers(hub.max_viewers))
+        }
+        Route::Events => stream_head().into_bytes(),
         Route::State => match latest {
             Some(f) => ok(
                 "application/json",
@@ -261,7 +271,7 @@ fn stream_events(mut stream: TcpStream, peer: SocketAddr, hub: &Hub) {
         Ok(t) => t,
         Err(full) => {
             warn!("web: {peer} refused: {} viewers already", full.max);
-            let why = format!("too many viewers (at most {})", full.max);
+            let why = too_many_viewers(full.max);
             let _ = stream.write_all(text_response(503, &why, false).as_bytes());
             return;
         }
@@ -307,3 +317,98 @@ fn small_send_buffer(stream: &TcpStream) {
 
 #[cfg(not(unix))]
 fn small_send_buffer(_: &TcpStream) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::pgn::PgnGame;
+    use crate::web::state::WebState;
+
+    /// Sends `method path` to `addr` and reads the answer: all of it, or
+    /// for the stream up to the end of its head.
+    fn ask(addr: SocketAddr, method: &str, path: &str) -> String {
+        let mut s = TcpStream::connect(addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let req = format!("{method} {path} HTTP/1.1\r\nHost: x\r\n\r\n");
+        s.write_all(req.as_bytes()).unwrap();
+        let mut got = Vec::new();
+        let mut buf = [0u8; 4096];
+        loop {
+            let n = s.read(&mut buf).unwrap();
+            got.extend_from_slice(&buf[..n]);
+            let text = String::from_utf8_lossy(&got);
+            let stream_head_read = path == "/events" && text.contains("\r\n\r\n");
+            if n == 0 || stream_head_read {
+                return text.into_owned();
+            }
+        }
+    }
+
+    /// The head of a response (up to the blank line).
+    fn head_of(response: &str) -> &str {
+        let end = response.find("\r\n\r\n").expect("a response head") + 4;
+        &response[..end]
+    }
+
+    fn header<'a>(head: &'a str, name: &str) -> Option<&'a str> {
+        head.lines().find_map(|l| {
+            let (n, v) = l.split_once(": ")?;
+            n.eq_ignore_ascii_case(name).then_some(v)
+        })
+    }
+
+    #[test]
+    fn a_head_answers_the_head_a_get_would_and_no_body() {
+        let mut served = serve("127.0.0.1:0", Limits::default()).unwrap();
+        let addr = served.addr;
+        let game = PgnGame {
+            tags: vec![("White".into(), "w".into())],
+            ..PgnGame::default()
+        };
+        served
+            .publisher
+            .publish(WebState::default(), vec![(1, game)], Instant::now());
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while ask(addr, "GET", "/state.json").starts_with("HTTP/1.1 503") {
+            assert!(Instant::now() < deadline, "no state published");
+            thread::sleep(Duration::from_millis(20));
+        }
+        for path in [
+            "/",
+            "/app.js",
+            "/chessground/chessground.min.js",
+            "/state.json",
+            "/games.pgn",
+            "/game/1.pgn",
+            "/game/2.pgn",
+            "/nothing",
+            "/events",
+        ] {
+            let got = ask(addr, "GET", path);
+            let head = ask(addr, "HEAD", path);
+            assert_eq!(head, head_of(&head), "HEAD {path} has a body: {head}");
+            if path == "/state.json" {
+                // The state's age, so its length, may differ by a digit.
+                let without_length = |h: &str| {
+                    h.lines()
+                        .filter(|l| !l.starts_with("Content-Length"))
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                };
+                assert_eq!(without_length(&head), without_length(head_of(&got)));
+                assert!(header(&head, "Content-Length").is_some(), "{head}");
+            } else {
+                assert_eq!(head, head_of(&got), "HEAD and GET {path}");
+            }
+            if path == "/events" {
+                assert_eq!(header(&head, "Content-Length"), None, "{head}");
+                assert_eq!(
+                    header(&head, "Content-Type"),
+                    Some("text/event-stream; charset=utf-8")
+                );
+            } else {
+                assert_ne!(header(&head, "Content-Length"), Some("0"), "{path}: {head}");
+            }
+        }
+    }
+}

@@ -84,19 +84,29 @@ pub struct ResultState {
     pub reason: String,
 }
 
-/// A tournament's standings, best first (filled by the tournament).
+/// A tournament's standings and crosstable, best first (filled by the
+/// tournament).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Standings {
     pub rows: Vec<StandingRow>,
 }
 
-/// One player's line in the standings.
+/// One player's line in the standings and the crosstable.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StandingRow {
+    /// Stripped of control characters; still to be escaped where shown.
     pub name: String,
+    /// 1-based; players equal on every tie-break share one.
+    pub rank: u32,
     /// Points in half points (`3` is 1.5 points).
     pub points_halves: u32,
     pub games: u32,
+    /// The crosstable's row: for each row of the standings (in their
+    /// order), this player's results against that one, game by game (`1`
+    /// win, `½` draw, `0` loss, `+` won by forfeit, `-` lost by forfeit,
+    /// `.` not decided yet; empty when they do not meet); `None` against
+    /// itself.
+    pub cells: Vec<Option<String>>,
 }
 
 /// The phase's name in the JSON.

@@ -43,6 +43,10 @@ pub struct OutputOptions {
     /// game's number (docs/chessbase.md).
     #[arg(long, value_name = "BASE")]
     pub cbf: Option<PathBuf>,
+    /// The audience's web view: `http` in the config file's `[output]`
+    /// table; the flag `--http` ([`WebOptions`]) wins over it.
+    #[arg(skip)]
+    pub http: Option<String>,
 }
 
 impl OutputOptions {
@@ -56,6 +60,7 @@ impl OutputOptions {
             journal: self.journal.or(f.journal),
             results_json: self.results_json.or(f.results_json),
             cbf: self.cbf.or(f.cbf),
+            http: self.http.or(f.http),
         }
     }
 
@@ -75,11 +80,47 @@ pub struct WebOptions {
     /// 0.0.0.0:8080 for everyone on the network, 127.0.0.1:8080 for this
     /// machine only; port 0 picks a free one): the board, clocks and moves
     /// at /, the live stream at /events, /state.json, and every game as PGN
-    /// at /games.pgn and /game/N.pgn (docs/web.md). Read-only.
+    /// at /games.pgn and /game/N.pgn (docs/web.md). Read-only. A config
+    /// file may give it as http in its [output] or [tournament] table.
     #[arg(long, value_name = "ADDR:PORT")]
     pub http: Option<String>,
     /// The most viewers of the live page at once; more are turned away.
     #[arg(long, value_name = "N", default_value_t = 256, requires = "http",
           value_parser = clap::value_parser!(u16).range(1..))]
     pub http_viewers: u16,
+}
+
+impl WebOptions {
+    /// These options, `--http` taken from a config file's `http` when the
+    /// flag is not given.
+    pub fn or_file(mut self, http: Option<String>) -> WebOptions {
+        self.http = self.http.or(http);
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::options::ConfigFile;
+
+    #[test]
+    fn http_comes_from_the_output_table_unless_the_flag_gives_it() {
+        let file: ConfigFile = toml::from_str("[output]\nhttp = \"0.0.0.0:8080\"\n").unwrap();
+        let flags = OutputOptions::default();
+        let merged = flags.or(file.output);
+        assert_eq!(merged.http.as_deref(), Some("0.0.0.0:8080"));
+        let web = WebOptions::default().or_file(merged.http.clone());
+        assert_eq!(web.http.as_deref(), Some("0.0.0.0:8080"));
+        let given = WebOptions {
+            http: Some("127.0.0.1:9090".into()),
+            ..WebOptions::default()
+        };
+        assert_eq!(
+            given.or_file(merged.http).http.as_deref(),
+            Some("127.0.0.1:9090")
+        );
+        let wrong = toml::from_str::<ConfigFile>("[output]\nhttp = 8080\n");
+        assert!(wrong.is_err());
+    }
 }

@@ -119,8 +119,8 @@ pub struct TournamentArgs {
     pub log_dir: Option<PathBuf>,
     /// Read settings from this TOML file: [line] and [match] as for
     /// `argus referee`, [tournament] (schedule, cycles, games_per_pairing,
-    /// boards, absent_forfeit, movetime, feed) and one [[player]] table per
-    /// player (player = "PLAYER", protocol, options = { NAME = "VALUE" });
+    /// boards, absent_forfeit, movetime, feed, http) and one [[player]]
+    /// table per player (player = "PLAYER", protocol, options = { NAME = "VALUE" });
     /// command-line flags win.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
@@ -152,6 +152,9 @@ pub struct TournamentPlan {
     pub log_dir: PathBuf,
     /// Where the tournament is published (`--feed`).
     pub feed: Option<String>,
+    /// The audience's web view: `--http` over the `[tournament]` table's
+    /// `http`.
+    pub web: WebOptions,
 }
 
 /// The first option in `m` that belongs to a match only, with what a
@@ -274,6 +277,7 @@ impl TournamentArgs {
                 .clone()
                 .unwrap_or_else(|| PathBuf::from("argus-logs")),
             feed: self.feed.clone().or(t.feed.clone()),
+            web: self.web.clone().or_file(t.http.clone()),
         })
     }
 }
@@ -303,6 +307,8 @@ pub struct TournamentTable {
     pub absent_forfeit: Option<f64>,
     pub movetime: Option<u64>,
     pub feed: Option<String>,
+    /// The audience's web view's address (`--http` wins).
+    pub http: Option<String>,
 }
 
 /// One `[[player]]` table: the player as on the command line, and for an
@@ -472,6 +478,32 @@ mod tests {
             .plan("2026.11.23".into())
             .unwrap_err();
         assert!(e.contains("for a match, not a tournament"), "{e}");
+    }
+
+    #[test]
+    fn http_comes_from_the_tournament_table_unless_the_flag_gives_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join("club.toml");
+        std::fs::write(&config, "[tournament]\nhttp = \"0.0.0.0:8080\"\n").unwrap();
+        let path = config.to_str().unwrap();
+        let p = args(&["mover:m", "mover:n", "--config", path])
+            .plan("2026.11.23".into())
+            .unwrap();
+        assert_eq!(p.web.http.as_deref(), Some("0.0.0.0:8080"));
+        let flags = [
+            "mover:m",
+            "mover:n",
+            "--config",
+            path,
+            "--http",
+            "127.0.0.1:0",
+        ];
+        let p = args(&flags).plan("2026.11.23".into()).unwrap();
+        assert_eq!(p.web.http.as_deref(), Some("127.0.0.1:0"), "the flag wins");
+        let p = args(&["mover:m", "mover:n"])
+            .plan("2026.11.23".into())
+            .unwrap();
+        assert_eq!(p.web.http, None);
     }
 
     #[test]

@@ -6,10 +6,12 @@
 //! concludes without disconnecting them (they stay for their next game).
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crossbeam_channel::Sender;
 use shakmaty::{ByColor, Color};
 
+use crate::app::audience::Ended;
 use crate::app::referee::unix_ms_now;
 use crate::app::resume::save_unsaved;
 use crate::app::session::{Edges, PortBook, Wires, hand_to_core, link_input};
@@ -21,7 +23,50 @@ use crate::journal::{Entry, Header, JournalWriter, OutputSettings, new_session_i
 use crate::link::{Link, LinkEvent, LinkEventKind, PortSettings, SendError};
 use crate::record::pgn::PgnGame;
 use crate::referee::{ByClient, ClientId, Event, GameOver, Input, Referee, Settings};
-use crate::tournament::{BoardId, PlayerId, ScheduledGame, SideStats};
+use crate::tournament::{BoardId, GameState, PlayerId, ScheduledGame, SideStats, Tournament};
+use crate::web::hub::GAMES_KEPT;
+
+/// The PGN of game `number` as its journal in `log_dir` ended it (the
+/// last end, if it was played again); `None` when it has no journal or
+/// the journal holds no end (a game forfeited was played on no board).
+pub fn ended_pgn(log_dir: &Path, number: u32) -> Result<Option<Arc<PgnGame>>, String> {
+    let path = Board::dir(log_dir, number).join("journal.log");
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let mut last = None;
+    crate::journal::load_seeing(&path, &mut |e| {
+        if let Event::GameOver(g) = e {
+            last = Some(g.pgn.clone());
+        }
+    })?;
+    Ok(last)
+}
+
+/// The numbers of the games `t` has decided.
+pub fn decided(t: &Tournament) -> Vec<u32> {
+    t.games()
+        .filter(|(_, s)| matches!(s, GameState::Decided(_)))
+        .map(|(g, _)| g.number)
+        .collect()
+}
+
+/// Games `numbers` (the last [`GAMES_KEPT`] of them), each as its journal
+/// in `log_dir` ended it, for the web page of a resumed or watched
+/// tournament; a game played on no board (a forfeit) has none. A journal
+/// that cannot be read is said in the log and left out.
+pub fn ended_games(log_dir: &Path, numbers: &[u32]) -> Ended {
+    let mut ended = Ended::default();
+    let first = numbers.len().saturating_sub(GAMES_KEPT);
+    for &number in &numbers[first..] {
+        match ended_pgn(log_dir, number) {
+            Ok(Some(pgn)) => ended.add(number, pgn),
+            Ok(None) => {}
+            Err(e) => log::warn!("game {number}: {e}; the web page goes without its PGN"),
+        }
+    }
+    ended
+}
 
 /// The players' links, as a board's core sees them: its client A and B.
 struct Seated<'a> {

@@ -134,8 +134,12 @@ pub fn resume(journal: &Path, headless: bool) -> Outcome {
     let log_dir = journal.parent().map(Path::to_path_buf).unwrap_or_default();
     plan.log_dir = log_dir.clone();
     let mut dir = LogDir::claim(&log_dir).map_err(Failure::usage)?;
-    let edges = open_edges(&plan, &args, &mut dir, Instant::now())?;
+    let mut edges = open_edges(&plan, &args, &mut dir, Instant::now())?;
     let core = loaded.tournament.clone();
+    if let Some(a) = edges.audience.as_mut() {
+        // Every game decided before the stop, for /games.pgn.
+        a.ended_before(board::ended_games(&log_dir, &board::decided(&core)));
+    }
     let boards = resume_boards(&core, &log_dir, &args.pgn)?;
     let base = boards
         .iter()
@@ -348,7 +352,7 @@ fn open_edges(
             path.display()
         ))
     })?;
-    let audience = Audience::start(&args.web).map_err(Failure::usage)?;
+    let audience = Audience::start(&plan.web).map_err(Failure::usage)?;
     Ok(Edges {
         field,
         transcript,

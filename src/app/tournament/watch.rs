@@ -22,7 +22,7 @@ use crate::app::audience::Audience;
 use crate::app::options::WebOptions;
 use crate::app::session::View;
 use crate::app::signals;
-use crate::app::tournament::board::Board;
+use crate::app::tournament::board::{self, Board};
 use crate::app::tournament::copy::{self, CopyDir, FeedReport};
 use crate::app::tournament::screen::{Ask, OnBoard, Screen};
 use crate::app::watch::{SourceReport, follow_file};
@@ -32,7 +32,7 @@ use crate::journal::reader::LineDecoder;
 use crate::journal::{Decoded, Decoder, Replay};
 use crate::referee::{ClientId, Event, GameOver, Output};
 use crate::tournament::journal::{self as tjournal, Line};
-use crate::tournament::{BoardId, ScheduledGame, Tournament, report, words};
+use crate::tournament::{BoardId, GameState, Input, ScheduledGame, Tournament, report, words};
 
 /// How often the view is redrawn and the games' journals looked at.
 const TICK: Duration = Duration::from_millis(100);
@@ -95,6 +95,9 @@ struct Watch {
     feed: Option<Receiver<FeedReport>>,
     /// The feed closed since it last connected: the copy holds it all.
     feed_closed: bool,
+    /// Games the tournament journal says were decided, whose PGN the web
+    /// page may not have yet (it is read from their journals).
+    decided: Vec<u32>,
 }
 
 /// The boards followed whose game's journal has begun, as the board view
@@ -197,6 +200,7 @@ fn watch(
         audience,
         feed,
         feed_closed: false,
+        decided: Vec::new(),
     };
     if let View::Board { ascii } = view {
         w.screen = Some(Screen::open(ascii, Role::Observer)?);
@@ -292,7 +296,18 @@ impl Watch {
                 let Some(core) = self.core.as_mut() else {
                     return Err(Failure::failed("an input before the journal's header"));
                 };
+                let finished = match &input {
+                    Input::GameFinished { game, .. } => Some(*game),
+                    _ => None,
+                };
                 let outs = core.handle(input, at);
+                // (A game without a result is played again: not decided.)
+                if let Some(game) = finished
+                    && self.audience.is_some()
+                    && matches!(core.game_state(game), Some(GameState::Decided(_)))
+                {
+                    self.decided.push(game);
+                }
                 let said: Vec<String> = outs.iter().filter_map(|o| words::said(core, o)).collect();
                 for s in said {
                     self.say(&s);
@@ -395,6 +410,24 @@ impl Watch {
                     a.game_over_as(g.game.number, &over);
                 }
             }
+        }
+        self.serve_decided();
+    }
+
+    /// Gives the web page the PGN of each game decided that it does not
+    /// have from following the game (one that ended before the watch
+    /// began, or between two looks), from the game's journal.
+    fn serve_decided(&mut self) {
+        let Some(a) = self.audience.as_mut() else {
+            return;
+        };
+        let missing: Vec<u32> = self
+            .decided
+            .drain(..)
+            .filter(|n| !a.has_ended(*n))
+            .collect();
+        if !missing.is_empty() {
+            a.ended_before(board::ended_games(&self.dir, &missing));
         }
     }
 

@@ -1,5 +1,6 @@
-// The audience's page: follows /events (Server-Sent Events, JSON; see
-// docs/web.md) and draws every board with chessground. Every string that
+// The audience's page: shows /state.json at once, then follows /events
+// (Server-Sent Events, JSON; see docs/web.md) and draws every board with
+// chessground, and a tournament's standings and crosstable. Every string that
 // came from a client (names, reasons) goes in as text (textContent), never
 // as markup.
 import { Chessground } from '/chessground/chessground.min.js';
@@ -7,6 +8,7 @@ import { Chessground } from '/chessground/chessground.min.js';
 const boards = new Map(); // board number -> { card, cg, data, t0 }
 let focused = null; // the board shown large, when there are several
 let source = null;
+let streamed = false; // a state came on the stream (newer than any fetched)
 
 const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -26,6 +28,7 @@ function connect() {
     } catch (err) {
       return;
     }
+    streamed = true;
     render(env);
     setLink('live', 'live');
   });
@@ -37,6 +40,19 @@ function connect() {
       setTimeout(connect, 3000);
     }
   });
+}
+
+// The state now, so that the boards show before the stream's first event;
+// dropped if the stream has already brought one.
+async function fetchState() {
+  try {
+    const r = await fetch('/state.json', { cache: 'no-store' });
+    if (!r.ok) return;
+    const env = await r.json();
+    if (!streamed) render(env);
+  } catch (err) {
+    // The stream brings the state when it can.
+  }
 }
 
 function render(env) {
@@ -63,6 +79,7 @@ function render(env) {
   document.body.classList.toggle('single', boards.size === 1);
   if (focused !== null && !boards.has(focused)) focus(null);
   drawStandings(state.standings);
+  drawCrosstable(state.standings);
   tick();
 }
 
@@ -169,15 +186,40 @@ function drawStandings(standings) {
   section.hidden = !standings;
   if (!standings) return;
   const rows = standings.rows.map((r, i) => {
-    const tr = document.createElement('tr');
-    for (const v of [String(i + 1), r.name, String(r.points_halves / 2), String(r.games)]) {
-      const td = document.createElement('td');
-      td.textContent = v;
-      tr.appendChild(td);
-    }
-    return tr;
+    const rank = r.rank === undefined ? i + 1 : r.rank;
+    return row('td', [String(rank), r.name, String(r.points_halves / 2), String(r.games)]);
   });
   $('tbody', section).replaceChildren(...rows);
+}
+
+// A table row of `tag` cells holding `texts`, as text.
+function row(tag, texts) {
+  const tr = document.createElement('tr');
+  for (const v of texts) {
+    const cell = document.createElement(tag);
+    cell.textContent = v;
+    tr.appendChild(cell);
+  }
+  return tr;
+}
+
+// Rows and columns in ranking order, numbered as the rows; each cell the
+// row player's results against the column player, game by game.
+function drawCrosstable(standings) {
+  const section = $('#crosstable');
+  const rows = standings ? standings.rows : [];
+  const has = rows.length > 0 && rows.every((r) => Array.isArray(r.cells));
+  section.hidden = !has;
+  if (!has) return;
+  const numbers = rows.map((_, j) => String(j + 1));
+  $('thead', section).replaceChildren(row('th', ['#', 'player', ...numbers, 'points']));
+  const body = rows.map((r, i) => {
+    const cells = rows.map((_, j) => (r.cells[j] === null || r.cells[j] === undefined ? '×' : r.cells[j]));
+    const tr = row('td', [String(i + 1), r.name, ...cells, String(r.points_halves / 2)]);
+    tr.children[2 + i].className = 'self';
+    return tr;
+  });
+  $('tbody', section).replaceChildren(...body);
 }
 
 function clockText(ms) {
@@ -211,4 +253,5 @@ document.addEventListener('keydown', (e) => {
 });
 window.addEventListener('resize', redrawAll);
 setInterval(tick, 100);
+fetchState();
 connect();
