@@ -34,38 +34,44 @@ fn sign_on_reset_inform_respond() {
     );
     assert_eq!(b.iter().map(Got::refcom).collect::<Vec<_>>(), [Inform]);
     for tags in [inform_tags(&a[0]), inform_tags(&b[0])] {
-        let names: Vec<&str> = tags.iter().map(|(n, _)| n.as_str()).collect();
-        assert_eq!(
-            names,
-            [
-                "Event",
-                "Site",
-                "Date",
-                "Round",
-                "White",
-                "Black",
-                "Result",
-                "TimeControl"
-            ]
-        );
-        assert_eq!(tag(&tags, "Event"), Some("Test"));
-        assert_eq!(tag(&tags, "Site"), Some("Lab"));
-        assert_eq!(tag(&tags, "Date"), Some("2025.01.31"));
-        assert_eq!(tag(&tags, "Round"), Some("1"));
-        assert_eq!(tag(&tags, "White"), Some("Alpha"), "tcsi names A");
-        assert_eq!(
-            tag(&tags, "Black"),
-            Some("ttyS1"),
-            "B falls back to its port"
-        );
-        assert_eq!(tag(&tags, "Result"), Some("*"));
-        assert_eq!(tag(&tags, "TimeControl"), Some("-"));
+        check_first_game_tags(&tags);
     }
     // respond with the position and no move
     assert_eq!(a[1].fen(), crate::game::fen_of(&shakmaty::Chess::default()));
     assert_eq!(a[1].sm(), None);
     assert_eq!(a[1].cc(), ("000:00:00:00".into(), "000:00:00:00".into()));
     assert_eq!(h.snap().clients[0].name, "Alpha");
+}
+
+/// The tags `inform` sends for the first game of `settings()`, A named
+/// by its `tcsi` and B by its port.
+fn check_first_game_tags(tags: &[(String, String)]) {
+    let names: Vec<&str> = tags.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "Event",
+            "Site",
+            "Date",
+            "Round",
+            "White",
+            "Black",
+            "Result",
+            "TimeControl"
+        ]
+    );
+    assert_eq!(tag(tags, "Event"), Some("Test"));
+    assert_eq!(tag(tags, "Site"), Some("Lab"));
+    assert_eq!(tag(tags, "Date"), Some("2025.01.31"));
+    assert_eq!(tag(tags, "Round"), Some("1"));
+    assert_eq!(tag(tags, "White"), Some("Alpha"), "tcsi names A");
+    assert_eq!(
+        tag(tags, "Black"),
+        Some("ttyS1"),
+        "B falls back to its port"
+    );
+    assert_eq!(tag(tags, "Result"), Some("*"));
+    assert_eq!(tag(tags, "TimeControl"), Some("-"));
 }
 
 #[test]

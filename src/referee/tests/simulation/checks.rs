@@ -11,7 +11,7 @@ use crate::record::pgn::write_pgn;
 use crate::record::pgn_read::read_pgn_games;
 use crate::referee::snapshot::color_index;
 use crate::referee::snapshot::{ClientView, ClockView, Phase, ResultView};
-use crate::referee::{Ending, GameOver, GameResult, Referee, Snapshot, Termination};
+use crate::referee::{ClientId, Ending, GameOver, GameResult, Referee, Snapshot, Termination};
 
 use super::spec::{Offence, OffenceKind};
 
@@ -99,7 +99,7 @@ pub struct GameContext<'a> {
     /// Offences received so far in the match.
     pub offences: &'a [Offence],
     /// The client that stopped answering in this game, if any.
-    pub hung: Option<crate::referee::ClientId>,
+    pub hung: Option<ClientId>,
 }
 
 /// Checks a finished game: its PGN replays legally to the referee's final
@@ -113,6 +113,23 @@ pub fn check_game_over(over: &GameOver, ctx: &GameContext<'_>) -> usize {
         over.result.as_str(),
         over.ending
     );
+    check_snapshot_result(over, snap, &label);
+
+    let (text, replay) = replay_pgn(over, &label);
+    check_replay_reaches_snapshot(&replay, snap, &label);
+
+    let timed_moves = over.pgn.moves.iter().filter(|m| m.clk_ms.is_some()).count();
+    check_clock_comments(&text, ctx.time_control, timed_moves, &label);
+
+    check_result_for_ending(over, ctx, &replay, &label);
+    if let Some(hung) = ctx.hung {
+        check_hung_client_lost_on_time(over, snap, replay.position().turn(), hung, &label);
+    }
+    replay.ply()
+}
+
+/// The snapshot shows the game's result.
+fn check_snapshot_result(over: &GameOver, snap: &Snapshot, label: &str) {
     assert!(
         snap.result
             .as_ref()
@@ -120,8 +137,10 @@ pub fn check_game_over(over: &GameOver, ctx: &GameContext<'_>) -> usize {
         "{label}: snapshot result {:?}",
         snap.result
     );
+}
 
-    let (text, replay) = replay_pgn(over, &label);
+/// The replayed PGN starts, goes and ends where the referee's game did.
+fn check_replay_reaches_snapshot(replay: &Game, snap: &Snapshot, label: &str) {
     assert_eq!(replay.start(), &snap.start, "{label}: PGN start position");
     assert_eq!(replay.sans(), snap.sans.as_slice(), "{label}: moves");
     assert_eq!(
@@ -129,91 +148,115 @@ pub fn check_game_over(over: &GameOver, ctx: &GameContext<'_>) -> usize {
         game::fen_of(&snap.position),
         "{label}: final position"
     );
+}
 
-    let timed_moves = over.pgn.moves.iter().filter(|m| m.clk_ms.is_some()).count();
-    check_clock_comments(&text, ctx.time_control, timed_moves, &label);
+/// The result agrees with the final position and the way it ended.
+fn check_result_for_ending(over: &GameOver, ctx: &GameContext<'_>, replay: &Game, label: &str) {
+    match (replay.automatic_end(), over.termination) {
+        (Some(end), Termination::Normal) => check_automatic_end(over, end, label),
+        (Some(end), t) => panic!("{label}: the position ended the game ({end:?}) but {t:?}"),
+        (None, Termination::TimeForfeit) => check_time_forfeit(over, ctx, replay, label),
+        (None, Termination::Normal) => check_draw_claim(over, replay, label),
+        (None, Termination::RulesInfraction) => check_rules_forfeit(over, ctx, replay, label),
+        (None, t) => panic!("{label}: unexpected termination {t:?}"),
+    }
+}
 
-    // The result agrees with the final position and the way it ended.
+/// A game the position ended (mate, stalemate, ...) has that end's result.
+fn check_automatic_end(over: &GameOver, end: AutomaticEnd, label: &str) {
+    assert_eq!(over.result.as_str(), end.result(), "{label}: {end:?}");
+    if let AutomaticEnd::Checkmate { winner } = end {
+        assert_eq!(over.result, GameResult::Win(winner), "{label}");
+    }
+}
+
+/// A flag fell, in a timed game, for the side on move only, and the
+/// result is a win for the other side if it can mate, else a draw.
+fn check_time_forfeit(over: &GameOver, ctx: &GameContext<'_>, replay: &Game, label: &str) {
+    let snap = ctx.snapshot;
     let fin = replay.position();
     let to_move = fin.turn();
     let ci = color_index(to_move);
-    match (replay.automatic_end(), over.termination) {
-        (Some(end), Termination::Normal) => {
-            assert_eq!(over.result.as_str(), end.result(), "{label}: {end:?}");
-            if let AutomaticEnd::Checkmate { winner } = end {
-                assert_eq!(over.result, GameResult::Win(winner), "{label}");
-            }
-        }
-        (Some(end), t) => panic!("{label}: the position ended the game ({end:?}) but {t:?}"),
-        (None, Termination::TimeForfeit) => {
-            assert!(
-                ctx.time_control.is_timed(),
-                "{label}: flag in an untimed game"
-            );
-            let clock = &snap.clocks[ci];
-            assert!(clock.flagged, "{label}: the side on move shows no flag");
-            assert_eq!(clock.remaining_ms, Some(0), "{label}: flag with time left");
-            assert!(!snap.clocks[1 - ci].flagged, "{label}: both flags");
-            let expected = if game::can_mate(fin, !to_move) {
-                GameResult::Win(!to_move)
-            } else {
-                GameResult::Draw
-            };
-            assert_eq!(over.result, expected, "{label}: flag result");
-        }
-        (None, Termination::Normal) => {
-            // Only a valid draw claim ends a game normally here (the
-            // simulated clients never resign, offer or accept draws).
-            assert_eq!(over.result, GameResult::Draw, "{label}");
-            assert!(matches!(over.ending, Ending::DrawClaimed { .. }), "{label}");
-            let with_move = over
-                .pgn
-                .final_comment
-                .as_deref()
-                .and_then(|c| c.split_once("with the move "))
-                .map(|(_, m)| m.trim().to_string());
-            let valid = replay.claimable_draw().is_some()
-                || with_move.is_some_and(|m| {
-                    game::parse_san(fin, &m)
-                        .ok()
-                        .and_then(|mv| replay.claimable_draw_after(&mv))
-                        .is_some()
-                });
-            assert!(valid, "{label}: draw claimed without grounds");
-        }
-        (None, Termination::RulesInfraction) => {
-            assert_eq!(over.result, GameResult::Win(!to_move), "{label}");
-            let offender = snap
-                .client_of(to_move)
-                .map(|c| c.id)
-                .expect("the side on move has a client");
-            let offended = ctx.offences.iter().any(|o| {
-                o.game == over.game_number
-                    && o.client == offender
-                    && matches!(
-                        o.kind,
-                        OffenceKind::BadEcho
-                            | OffenceKind::Illegal
-                            | OffenceKind::Unparsable
-                            | OffenceKind::FalseClaim
-                    )
-            });
-            assert!(
-                offended,
-                "{label}: forfeit without an offence by {offender:?}"
-            );
-        }
-        (None, t) => panic!("{label}: unexpected termination {t:?}"),
-    }
-    if let Some(hung) = ctx.hung {
-        assert_eq!(
-            over.termination,
-            Termination::TimeForfeit,
-            "{label}: a client that stopped answering must lose on time"
-        );
-        assert_eq!(snap.client_of(to_move).map(|c| c.id), Some(hung), "{label}");
-    }
-    replay.ply()
+    assert!(
+        ctx.time_control.is_timed(),
+        "{label}: flag in an untimed game"
+    );
+    let clock = &snap.clocks[ci];
+    assert!(clock.flagged, "{label}: the side on move shows no flag");
+    assert_eq!(clock.remaining_ms, Some(0), "{label}: flag with time left");
+    assert!(!snap.clocks[1 - ci].flagged, "{label}: both flags");
+    let expected = if game::can_mate(fin, !to_move) {
+        GameResult::Win(!to_move)
+    } else {
+        GameResult::Draw
+    };
+    assert_eq!(over.result, expected, "{label}: flag result");
+}
+
+/// Only a valid draw claim ends a game normally here (the simulated
+/// clients never resign, offer or accept draws): a draw, claimed on
+/// grounds in the final position or after the move given with it.
+fn check_draw_claim(over: &GameOver, replay: &Game, label: &str) {
+    let fin = replay.position();
+    assert_eq!(over.result, GameResult::Draw, "{label}");
+    assert!(matches!(over.ending, Ending::DrawClaimed { .. }), "{label}");
+    let with_move = over
+        .pgn
+        .final_comment
+        .as_deref()
+        .and_then(|c| c.split_once("with the move "))
+        .map(|(_, m)| m.trim().to_string());
+    let valid = replay.claimable_draw().is_some()
+        || with_move.is_some_and(|m| {
+            game::parse_san(fin, &m)
+                .ok()
+                .and_then(|mv| replay.claimable_draw_after(&mv))
+                .is_some()
+        });
+    assert!(valid, "{label}: draw claimed without grounds");
+}
+
+/// A forfeit for a rules infraction is a loss for the side on move, whose
+/// client committed an offence in this game.
+fn check_rules_forfeit(over: &GameOver, ctx: &GameContext<'_>, replay: &Game, label: &str) {
+    let to_move = replay.position().turn();
+    assert_eq!(over.result, GameResult::Win(!to_move), "{label}");
+    let offender = ctx
+        .snapshot
+        .client_of(to_move)
+        .map(|c| c.id)
+        .expect("the side on move has a client");
+    let offended = ctx.offences.iter().any(|o| {
+        o.game == over.game_number
+            && o.client == offender
+            && matches!(
+                o.kind,
+                OffenceKind::BadEcho
+                    | OffenceKind::Illegal
+                    | OffenceKind::Unparsable
+                    | OffenceKind::FalseClaim
+            )
+    });
+    assert!(
+        offended,
+        "{label}: forfeit without an offence by {offender:?}"
+    );
+}
+
+/// A client that stopped answering lost the game on time, on move.
+fn check_hung_client_lost_on_time(
+    over: &GameOver,
+    snap: &Snapshot,
+    to_move: Color,
+    hung: ClientId,
+    label: &str,
+) {
+    assert_eq!(
+        over.termination,
+        Termination::TimeForfeit,
+        "{label}: a client that stopped answering must lose on time"
+    );
+    assert_eq!(snap.client_of(to_move).map(|c| c.id), Some(hung), "{label}");
 }
 
 /// Writes the game's PGN, reads it back and replays its moves from its

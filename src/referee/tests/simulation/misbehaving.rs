@@ -5,9 +5,17 @@
 //! arrives (a refused line changes nothing; an offence is punished as the
 //! policy says, and the move is never played) and every game's result.
 
-use crate::client::MoverKind;
-use crate::referee::{Ending, FalseClaim, IllegalMove, Termination};
+use shakmaty::{Chess, Position};
 
+use crate::client::MoverKind;
+use crate::epd::{Operation, Record, RefReq};
+use crate::game;
+use crate::referee::event::Rejection;
+use crate::referee::{
+    ClientId, Ending, Event, FalseClaim, IllegalMove, Input, Output, Referee, Settings, Termination,
+};
+
+use super::checks::Fingerprint;
 use super::harness::Sim;
 use super::matches::{category, distribution};
 use super::spec::{Faults, MatchReport, MatchSpec, OffenceKind, Think};
@@ -245,68 +253,86 @@ fn everything_at_once() {
     }
 }
 
-/// The late-reply rule found by the timed simulations: a reply that
-/// echoes a position the client was asked about before (here: its first
-/// reply, sent again after the game moved on) is refused as late, with no
-/// resend (which would breed one more late reply each time, until a slow
-/// but correct client forfeited on "bad echoes").
-#[test]
-fn a_late_reply_to_an_earlier_respond_is_refused_without_a_resend() {
-    use crate::epd::{Operation, Record, RefReq};
-    use crate::game;
-    use crate::referee::event::Rejection;
-    use crate::referee::{ClientId, Event, Input, Output, Referee, Settings};
-    use shakmaty::{Chess, Position};
+/// A referee with two clients and no clock: everything happens at one
+/// instant, and every record leaves at once.
+struct Untimed {
+    referee: Referee,
+}
 
-    use super::checks::Fingerprint;
+/// The one instant of [`Untimed`].
+const AT: u64 = 0;
 
-    let mut r = Referee::new(Settings {
-        reset_delay_ms: 0,
-        conclude_delay_ms: 0,
-        ..Settings::default()
-    });
-    let line = |from: ClientId, text: String| Input::Line {
-        from,
-        wire_bytes: text.len() + 2,
-        text,
-    };
-    let sign_on = Record::new(game::fields_of(&Chess::default()))
-        .with(Operation::refreq(RefReq::SignOn))
-        .to_canonical();
-    let reply = |pos: &Chess, san: &str| {
-        Record::new(game::fields_of(pos))
-            .with(Operation::refreq(RefReq::Reply))
-            .with(Operation::sm(san))
-            .to_canonical()
-    };
-    // Untimed: everything at one instant; every record leaves at once.
-    let t = 0;
-    let step = |r: &mut Referee, input: Input| -> Vec<Output> {
-        let outs = r.handle(input, t);
+impl Untimed {
+    fn new() -> Untimed {
+        Untimed {
+            referee: Referee::new(Settings {
+                reset_delay_ms: 0,
+                conclude_delay_ms: 0,
+                ..Settings::default()
+            }),
+        }
+    }
+
+    /// Hands `input` to the referee and reports every record it sends as
+    /// sent; returns its outputs.
+    fn step(&mut self, input: Input) -> Vec<Output> {
+        let outs = self.referee.handle(input, AT);
         for o in &outs {
             if let Output::Send { to, seq, .. } = o {
-                r.handle(Input::Sent { to: *to, seq: *seq }, t);
+                self.referee.handle(Input::Sent { to: *to, seq: *seq }, AT);
             }
         }
         outs
-    };
-    step(&mut r, line(ClientId::A, sign_on.clone()));
-    step(&mut r, line(ClientId::B, sign_on));
-    step(&mut r, Input::Timer);
-    let start = Chess::default();
-    let first = reply(&start, "e4");
-    let outs = step(&mut r, line(ClientId::A, first.clone()));
-    assert!(
-        outs.iter()
-            .any(|o| matches!(o.event(), Some(Event::MoveMade { .. })))
-    );
-    let after_e4 = r.snapshot(t).position;
-    step(&mut r, line(ClientId::B, reply(&after_e4, "e5")));
-    assert_eq!(r.snapshot(t).sans, ["e4", "e5"]);
+    }
 
-    // A's first reply arrives again, late: refused, nothing sent.
-    let before = Fingerprint::of(&r, t);
-    let outs = step(&mut r, line(ClientId::A, first));
+    /// A line from client `from`.
+    fn line(&mut self, from: ClientId, text: String) -> Vec<Output> {
+        self.step(Input::Line {
+            from,
+            wire_bytes: text.len() + 2,
+            text,
+        })
+    }
+
+    fn sans(&self) -> Vec<String> {
+        self.referee.snapshot(AT).sans
+    }
+
+    /// Both sign on, the game starts, A plays e4 and B e5. Returns A's
+    /// reply with e4.
+    fn play_e4_e5(&mut self) -> String {
+        let sign_on = Record::new(game::fields_of(&Chess::default()))
+            .with(Operation::refreq(RefReq::SignOn))
+            .to_canonical();
+        self.line(ClientId::A, sign_on.clone());
+        self.line(ClientId::B, sign_on);
+        self.step(Input::Timer);
+        let start = Chess::default();
+        let first = reply(&start, "e4");
+        let outs = self.line(ClientId::A, first.clone());
+        assert!(
+            outs.iter()
+                .any(|o| matches!(o.event(), Some(Event::MoveMade { .. })))
+        );
+        let after_e4 = self.referee.snapshot(AT).position;
+        self.line(ClientId::B, reply(&after_e4, "e5"));
+        assert_eq!(self.sans(), ["e4", "e5"]);
+        first
+    }
+}
+
+/// A reply with `san` echoing `pos`.
+fn reply(pos: &Chess, san: &str) -> String {
+    Record::new(game::fields_of(pos))
+        .with(Operation::refreq(RefReq::Reply))
+        .with(Operation::sm(san))
+        .to_canonical()
+}
+
+/// A's first reply arrives again, late: refused, nothing sent.
+fn check_late_reply_refused(u: &mut Untimed, first: String) {
+    let before = Fingerprint::of(&u.referee, AT);
+    let outs = u.line(ClientId::A, first);
     assert!(
         outs.iter().all(|o| matches!(
             o.event(),
@@ -318,22 +344,37 @@ fn a_late_reply_to_an_earlier_respond_is_refused_without_a_resend() {
         "{outs:?}"
     );
     assert!(!outs.is_empty());
-    assert_eq!(Fingerprint::of(&r, t), before);
+    assert_eq!(Fingerprint::of(&u.referee, AT), before);
+}
 
-    // A wrong echo that A was never asked about is still resent.
+/// A wrong echo that A was never asked about is still resent.
+fn check_unasked_wrong_echo_resent(u: &mut Untimed) {
     let mut wrong = Chess::default();
     wrong.play_unchecked(game::parse_san(&wrong, "d4").unwrap());
-    let outs = step(&mut r, line(ClientId::A, reply(&wrong, "d5")));
+    let outs = u.line(ClientId::A, reply(&wrong, "d5"));
     assert!(
         outs.iter().any(
             |o| matches!(o, Output::Send { to: ClientId::A, text, .. } if text.contains("respond"))
         ),
         "{outs:?}"
     );
+}
+
+/// The late-reply rule found by the timed simulations: a reply that
+/// echoes a position the client was asked about before (here: its first
+/// reply, sent again after the game moved on) is refused as late, with no
+/// resend (which would breed one more late reply each time, until a slow
+/// but correct client forfeited on "bad echoes").
+#[test]
+fn a_late_reply_to_an_earlier_respond_is_refused_without_a_resend() {
+    let mut u = Untimed::new();
+    let first = u.play_e4_e5();
+    check_late_reply_refused(&mut u, first);
+    check_unasked_wrong_echo_resent(&mut u);
 
     // The right reply is played.
-    let pos = r.snapshot(t).position;
+    let pos = u.referee.snapshot(AT).position;
     assert!(pos.turn().is_white());
-    step(&mut r, line(ClientId::A, reply(&pos, "Nf3")));
-    assert_eq!(r.snapshot(t).sans, ["e4", "e5", "Nf3"]);
+    u.line(ClientId::A, reply(&pos, "Nf3"));
+    assert_eq!(u.sans(), ["e4", "e5", "Nf3"]);
 }
