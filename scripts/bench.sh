@@ -12,6 +12,9 @@
 #   tcp_relay  a move's hop from one client to the other through argus over
 #           TCP loopback, against a dumb socat TCP relay in the same run
 #           (needs socat; skipped without it)
+#   cable_relay  the same over socat cables with the release `argus referee`
+#           (journal synced on disk and on tmpfs) against socat joining the
+#           same cables, with the fdatasync floor of each (needs socat)
 #   callgrind instructions per EPD parse+write (needs valgrind; skipped
 #           without it). Stable across load, unlike the timings.
 #
@@ -71,6 +74,13 @@ cargo bench --bench relay -- --plies 300 --think-ms 30 --files "$files/think" --
 echo "== tcp_relay: argus over TCP loopback against a socat relay"
 if command -v socat >/dev/null 2>&1; then
     cargo bench --bench tcp_relay -- --plies "$plies" 2>/dev/null
+else
+    echo "socat not found: skipped"
+fi
+
+echo "== cable_relay: argus referee between socat cables against socat, journal on disk and tmpfs"
+if command -v socat >/dev/null 2>&1; then
+    cargo bench --bench cable_relay -- --plies "$plies" 2>/dev/null
 else
     echo "socat not found: skipped"
 fi
