@@ -7,8 +7,8 @@
 # costs when nothing waits for a program. CYCLES double round robins of
 # 28 games (default 36: 1,008 games). Prints the wall time, the games and
 # plies per second (overall and per board, from the PGN's Round tags), the
-# relay overhead of every move on all boards (median, p99: the referee's
-# own last line), the referee's CPU time and its resident memory sampled every second (it must
+# relay overhead of every move on all boards (median, p99: the line the
+# referee writes to its log at the end), the referee's CPU time and its resident memory sampled every second (it must
 # stay flat), and the machine it ran on.
 #
 # Needs GNU time (/usr/bin/time). Run from anywhere; it builds the release
@@ -49,7 +49,7 @@ for b in 1 2 3 4; do
     n=$(awk -v b="$b" '/^\[Round "/ { split($2, r, "\""); split(r[2], rb, "."); on = (rb[2] == b) } on && /\[%clk/ { c += gsub(/\[%clk/, "") } END { print c + 0 }' "$dir/games.pgn")
     echo "  board $b: $n plies, $(echo "$n / $wall" | bc -l | cut -c1-7) plies/s"
 done
-grep -h 'relay overhead on all boards' "$dir/out" || echo "relay overhead: not reported"
+grep -ho 'relay overhead on all boards.*' "$dir/logs/argus.log" || echo "relay overhead: not reported"
 echo "cpu: user ${user} s, system ${sys} s ($(echo "($user + $sys) * 100 / $wall" | bc -l | cut -c1-5) % of one core)"
 samples=$(wc -l <"$dir/rss")
 first=$(head -1 "$dir/rss")

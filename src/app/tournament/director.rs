@@ -357,10 +357,9 @@ impl Director {
                 "relay overhead on all boards: {}",
                 self.relays.counted.summary()
             );
+            // The log only: a watcher cannot know it, and its lines are
+            // the referee's.
             log::info!("{line}");
-            if self.screen.is_none() {
-                println!("{line}");
-            }
         }
         let shown = self.screen.is_some();
         let printed = match &ending {
