@@ -206,9 +206,13 @@ fn serial(path: &str) -> Connector {
     }
 }
 
-/// A fresh directory `base/name`.
+/// A fresh directory `base/name-N`, N counting the runs: a client of an
+/// earlier run that is still reopening its cable's path never finds a
+/// new cable there.
 fn fresh(base: &Path, name: &str) -> Result<PathBuf, String> {
-    let dir = base.join(name);
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = base.join(format!("{name}-{run}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
     Ok(dir)

@@ -93,7 +93,28 @@ pub fn mover(who: usize, connector: Connector, path: &str, epoch: Instant, stamp
     let mut seq = 0u64;
     let mut replies = HashSet::new();
     let _ = link.send(seq, protocol.sign_on());
-    while let Ok(ev) = rx.recv_timeout(STALL) {
+    // Signs on again each second until the referee answers, as `argus
+    // client` does: a line written while a cable is still settling is lost.
+    let mut answered = false;
+    let mut waited = std::time::Duration::ZERO;
+    loop {
+        let wait = if answered {
+            STALL
+        } else {
+            std::time::Duration::from_secs(1)
+        };
+        let ev = match rx.recv_timeout(wait) {
+            Ok(ev) => ev,
+            Err(_) if !answered && waited < STALL => {
+                waited += wait;
+                let _ = link.send(seq, protocol.sign_on());
+                continue;
+            }
+            Err(_) => return,
+        };
+        if matches!(ev.kind, LinkEventKind::Line { .. }) {
+            answered = true;
+        }
         match ev.kind {
             LinkEventKind::Sent { seq, at_us, .. }
                 if replies.remove(&seq) && stamps.send(Stamp::Wrote { who, at_us }).is_err() =>
@@ -116,6 +137,8 @@ pub fn mover(who: usize, connector: Connector, path: &str, epoch: Instant, stamp
                     }
                 }
             }
+            // The run is over: its cable was taken away.
+            LinkEventKind::Lost { .. } => return,
             _ => {}
         }
     }
@@ -141,9 +164,24 @@ pub fn pinger(
         let _ = link.send(seq, line.clone());
     }
     let mut read = 0;
+    let mut waited = std::time::Duration::ZERO;
     while read < n {
-        let Ok(ev) = rx.recv_timeout(STALL) else {
-            return;
+        // Client 0 writes again until the first answer comes: a line
+        // written before the other end's link was open is lost.
+        let wait = if who == 0 && read == 0 {
+            std::time::Duration::from_millis(500)
+        } else {
+            STALL
+        };
+        let ev = match rx.recv_timeout(wait) {
+            Ok(ev) => ev,
+            Err(_) if wait < STALL && waited < STALL => {
+                waited += wait;
+                seq += 1;
+                let _ = link.send(seq, line.clone());
+                continue;
+            }
+            Err(_) => return,
         };
         match ev.kind {
             LinkEventKind::Sent { at_us, .. }
@@ -157,6 +195,8 @@ pub fn pinger(
                 seq += 1;
                 let _ = link.send(seq, line.clone());
             }
+            // The run is over: its cable was taken away.
+            LinkEventKind::Lost { .. } => return,
             _ => {}
         }
     }

@@ -53,6 +53,10 @@ struct RelayWatch {
     expected: Option<(ClientId, u64, u64)>,
 }
 
+/// The least time between two rewrites of the live PGN: at most ten a
+/// second, however fast the moves come (a site polling it needs no more).
+const LIVE_PGN_GAP: Duration = Duration::from_millis(100);
+
 /// Renders a game and replaces the live PGN file with it atomically.
 fn write_live_pgn(path: &Path, game: &PgnGame) -> std::io::Result<()> {
     write_atomic(path, &write_pgn(game))
@@ -100,12 +104,14 @@ impl Writers {
         let transcript = Transcript::create(&path)
             .map_err(|e| format!("cannot open the transcript {}: {e}", path.display()))?;
         let live_pgn = match live_pgn {
-            Some(path) => Some(Latest::start(path.clone(), write_live_pgn).map_err(|e| {
-                format!(
-                    "cannot start the writer of the live PGN {}: {e}",
-                    path.display()
-                )
-            })?),
+            Some(path) => Some(
+                Latest::start(path.clone(), write_live_pgn, LIVE_PGN_GAP).map_err(|e| {
+                    format!(
+                        "cannot start the writer of the live PGN {}: {e}",
+                        path.display()
+                    )
+                })?,
+            ),
             None => None,
         };
         Ok(Writers {

@@ -3,12 +3,14 @@
 //! once; a state that a newer one replaces before the thread got to it is
 //! never written (a slow disk costs writes, never a delay or memory); the
 //! newest state is always written in the end ([`Latest::close`], or when
-//! dropped).
+//! dropped). A least gap between two writes bounds the disk work however
+//! fast the states come.
 
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
 
 use log::warn;
 
@@ -84,7 +86,9 @@ pub struct Latest<T: Send + 'static> {
 
 impl<T: Send + 'static> Latest<T> {
     /// Starts the writer thread for `path`; `write` puts a state there.
-    pub fn start(path: PathBuf, write: WriteFn<T>) -> io::Result<Latest<T>> {
+    /// At least `gap` passes between two writes (the states in between
+    /// are coalesced; closing does not wait for it).
+    pub fn start(path: PathBuf, write: WriteFn<T>, gap: Duration) -> io::Result<Latest<T>> {
         let shared = Arc::new(Shared {
             slot: Mutex::new(Slot::default()),
             wake: Condvar::new(),
@@ -92,7 +96,7 @@ impl<T: Send + 'static> Latest<T> {
         let (s, p) = (shared.clone(), path.clone());
         let thread = thread::Builder::new()
             .name("latest file".into())
-            .spawn(move || run(&s, &p, write))?;
+            .spawn(move || run(&s, &p, write, gap))?;
         Ok(Latest {
             shared,
             thread: Some(thread),
@@ -157,7 +161,7 @@ impl<T: Send + 'static> Drop for Latest<T> {
 
 /// The writer thread: writes each newest state until closed. Returns the
 /// number of writes.
-fn run<T>(shared: &Shared<T>, path: &Path, write: WriteFn<T>) -> u64 {
+fn run<T>(shared: &Shared<T>, path: &Path, write: WriteFn<T>, gap: Duration) -> u64 {
     let mut writes = 0;
     loop {
         let state = {
@@ -179,6 +183,23 @@ fn run<T>(shared: &Shared<T>, path: &Path, write: WriteFn<T>) -> u64 {
         if let Err(e) = write(path, &state) {
             warn!("cannot rewrite {}: {e}", path.display());
         }
+        rest(shared, Instant::now() + gap);
+    }
+}
+
+/// Waits until `until`, or until the file is closing.
+fn rest<T>(shared: &Shared<T>, until: Instant) {
+    let mut slot = shared.slot.lock().unwrap_or_else(PoisonError::into_inner);
+    while !slot.closing {
+        let left = until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return;
+        }
+        slot = shared
+            .wake
+            .wait_timeout(slot, left)
+            .unwrap_or_else(PoisonError::into_inner)
+            .0;
     }
 }
 
@@ -211,24 +232,43 @@ mod tests {
     fn the_file_ends_at_the_newest_state() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("live.txt");
-        let latest = Latest::start(path.clone(), write_text).unwrap();
+        let latest = Latest::start(path.clone(), write_text, Duration::ZERO).unwrap();
         for i in 0..500 {
             latest.set(format!("state {i}\n"));
         }
         latest.close();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "state 499\n");
         // Dropping writes the newest state too.
-        let latest = Latest::start(path.clone(), write_text).unwrap();
+        let latest = Latest::start(path.clone(), write_text, Duration::ZERO).unwrap();
         latest.set("dropped\n".to_string());
         drop(latest);
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "dropped\n");
     }
 
     #[test]
+    fn with_a_gap_the_states_between_two_writes_are_coalesced_and_closing_does_not_wait() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("live.txt");
+        let latest = Latest::start(path.clone(), write_text, Duration::from_secs(60)).unwrap();
+        for i in 0..100 {
+            latest.set(format!("state {i}\n"));
+        }
+        let t0 = Instant::now();
+        let skipped = latest.close();
+        assert!(
+            t0.elapsed() < Duration::from_secs(30),
+            "close waited for the gap"
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "state 99\n");
+        // At most the first state and the last were written.
+        assert!(skipped >= 98, "{skipped} skipped of 100");
+    }
+
+    #[test]
     fn a_file_that_cannot_be_written_is_warned_about_and_the_loop_goes_on() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("missing").join("live.txt");
-        let latest = Latest::start(path.clone(), write_text).unwrap();
+        let latest = Latest::start(path.clone(), write_text, Duration::ZERO).unwrap();
         latest.set("a\n".to_string());
         latest.set("b\n".to_string());
         latest.close();
