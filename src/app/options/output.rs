@@ -13,8 +13,9 @@ pub struct OutputOptions {
     /// Append every finished game to this PGN file.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
-    /// Rewrite the game in progress to this PGN file after every move
-    /// (atomically), for broadcast viewers.
+    /// Rewrite the game in progress to this PGN file as it is played
+    /// (atomically, at most ten times a second, by its own thread; the last
+    /// position is always written), for broadcast viewers.
     #[arg(long, value_name = "FILE")]
     pub live_pgn: Option<PathBuf>,
     /// Directory for the application log and the byte transcript
