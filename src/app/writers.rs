@@ -19,7 +19,7 @@ use crate::record::latest::Latest;
 use crate::record::pgn::{PgnGame, write_pgn};
 use crate::record::transcript::Transcript;
 use crate::referee::words;
-use crate::referee::{ClientId, Event, EventKind, GameOver, Input, Output, Referee};
+use crate::referee::{ByClient, ClientId, Event, EventKind, GameOver, Input, Output, Referee};
 use crate::stats::Report;
 
 /// The timing of one relayed move, for benchmarks: when the mover's reply
@@ -49,8 +49,11 @@ impl RelayTiming {
 /// the reply came in, it reports the timing when that record has left.
 struct RelayWatch {
     tx: Sender<RelayTiming>,
-    /// The record that relays the last move: to, seq, the reply's `at_us`.
-    expected: Option<(ClientId, u64, u64)>,
+    /// Per receiver, the record that relays the last move to it: its seq
+    /// and the reply's `at_us`. Kept per receiver because the receiver's
+    /// own next reply can be read before its writer reports this record
+    /// sent (two threads): a single slot lost that timing.
+    expected: ByClient<Option<(u64, u64)>>,
 }
 
 /// The least time between two rewrites of the live PGN: at most ten a
@@ -191,7 +194,10 @@ impl Writers {
     /// Reports each relayed move's timing to `tx` from now on (see
     /// [`Writers::with_relay_timings`]).
     pub fn time_relays(&mut self, tx: Sender<RelayTiming>) {
-        self.relay_timings = Some(RelayWatch { tx, expected: None });
+        self.relay_timings = Some(RelayWatch {
+            tx,
+            expected: ByClient::default(),
+        });
     }
 
     /// Whether relay timings are wanted (see [`Writers::with_relay_timings`]).
@@ -203,7 +209,7 @@ impl Writers {
     /// `line_at_us`: its timing is reported when it has left.
     pub fn relay_expected(&mut self, to: ClientId, seq: u64, line_at_us: u64) {
         if let Some(w) = self.relay_timings.as_mut() {
-            w.expected = Some((to, seq, line_at_us));
+            w.expected[to] = Some((seq, line_at_us));
         }
     }
 
@@ -213,13 +219,13 @@ impl Writers {
         let Some(w) = self.relay_timings.as_mut() else {
             return;
         };
-        let Some((t, s, line_at_us)) = w.expected else {
+        let Some((s, line_at_us)) = w.expected[to] else {
             return;
         };
-        if (t, s) != (to, seq) {
+        if s != seq {
             return;
         }
-        w.expected = None;
+        w.expected[to] = None;
         let timing = RelayTiming {
             to,
             line_at_us,
@@ -559,6 +565,23 @@ mod tests {
                 .collect(),
             ..PgnGame::default()
         }
+    }
+
+    #[test]
+    fn a_relay_is_timed_even_when_the_receivers_reply_is_read_before_it_was_sent() {
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let mut w = Writers::none(true).with_relay_timings(tx);
+        // A's reply at 100 is relayed to B as record 7.
+        w.relay_expected(ClientId::B, 7, 100);
+        // B's instant reply is read (and relayed to A as record 8) before
+        // B's writer reports record 7 sent: two threads, either order.
+        w.relay_expected(ClientId::A, 8, 300);
+        w.relay_sent(ClientId::B, 7, 250);
+        w.relay_sent(ClientId::A, 8, 420);
+        // A record that relays nothing is not timed.
+        w.relay_sent(ClientId::A, 9, 500);
+        let timed: Vec<_> = rx.try_iter().map(|t| (t.to, t.overhead_us())).collect();
+        assert_eq!(timed, vec![(ClientId::B, 150), (ClientId::A, 120)]);
     }
 
     #[test]
