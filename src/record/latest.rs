@@ -104,11 +104,6 @@ impl<T: Send + 'static> Latest<T> {
         })
     }
 
-    /// The file it writes.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     /// Hands `state` over (replacing one not written yet); never waits for
     /// the disk.
     pub fn set(&self, state: T) {

@@ -165,33 +165,30 @@ fn prepare(stream: &TcpStream) -> io::Result<()> {
 /// set, sends what is left and closes.
 fn serve(mut stream: TcpStream, path: &Path, closing: &AtomicBool) -> io::Result<()> {
     prepare(&stream)?;
-    let mut file = File::open(path)?;
-    let mut sent: u64 = 0;
+    let mut c = Cursor::new(SetFile {
+        name: String::new(),
+        path: path.to_path_buf(),
+        closed: false,
+    });
     let mut buf = vec![0u8; 2 * MAX_LINE + 16];
+    let mut out = Vec::with_capacity(buf.len());
     loop {
         // Checked before reading: after the flag, one more full read.
         let last_round = closing.load(Ordering::SeqCst);
-        file.seek(SeekFrom::Start(sent))?;
-        loop {
-            let n = file.read(&mut buf)?;
-            if n == 0 {
-                break;
-            }
-            // Only whole lines: up to the last line end read.
-            let Some(end) = buf[..n].iter().rposition(|&b| b == b'\n') else {
-                break;
-            };
-            stream.write_all(&buf[..=end])?;
-            sent += end as u64 + 1;
-            file.seek(SeekFrom::Start(sent))?;
-        }
-        if last_round {
+        send_file(&mut stream, &mut c, &mut buf, &mut out, as_is)?;
+        if last_round || c.done {
             stream.flush()?;
             let _ = stream.shutdown(Shutdown::Write);
             return Ok(());
         }
         thread::sleep(POLL);
     }
+}
+
+/// A line of a single journal's feed: as it is in the file.
+fn as_is(_: &str, _: u64, line: &[u8], out: &mut Vec<u8>) {
+    out.extend_from_slice(line);
+    out.push(b'\n');
 }
 
 /// The files a tournament's feed serves: paths under one directory, named
@@ -281,6 +278,18 @@ struct Cursor {
     done: bool,
 }
 
+impl Cursor {
+    fn new(file: SetFile) -> Cursor {
+        Cursor {
+            file,
+            open: None,
+            sent: 0,
+            lines: 0,
+            done: false,
+        }
+    }
+}
+
 /// Sends every file of the set, each line tagged with its file's name and
 /// number, as the lines appear; once `closing` is set, sends what is left
 /// and closes. The games' lines go before the tournament's in each round
@@ -295,13 +304,7 @@ fn serve_files(mut stream: TcpStream, files: &FileSet, closing: &AtomicBool) -> 
     loop {
         let last_round = closing.load(Ordering::SeqCst);
         let (new, closed) = files.look(cursors.len());
-        cursors.extend(new.into_iter().map(|file| Cursor {
-            file,
-            open: None,
-            sent: 0,
-            lines: 0,
-            done: false,
-        }));
+        cursors.extend(new.into_iter().map(Cursor::new));
         let order = (1..cursors.len()).chain((!cursors.is_empty()).then_some(0));
         for i in order {
             let c = &mut cursors[i];
@@ -309,7 +312,7 @@ fn serve_files(mut stream: TcpStream, files: &FileSet, closing: &AtomicBool) -> 
                 continue;
             }
             let was_closed = closed.get(i).copied().unwrap_or(false);
-            send_file(&mut stream, c, &mut buf, &mut out)?;
+            send_file(&mut stream, c, &mut buf, &mut out, multi::encode)?;
             if was_closed {
                 // Everything written before it was closed is sent.
                 c.done = true;
@@ -325,12 +328,15 @@ fn serve_files(mut stream: TcpStream, files: &FileSet, closing: &AtomicBool) -> 
     }
 }
 
-/// Sends the whole lines of one file that appeared since the last look.
+/// Sends the whole lines of one file that appeared since the last look,
+/// each as `encode` (given the file's name, the line's number and the
+/// line) puts it.
 fn send_file(
     stream: &mut TcpStream,
     c: &mut Cursor,
     buf: &mut [u8],
     out: &mut Vec<u8>,
+    encode: fn(&str, u64, &[u8], &mut Vec<u8>),
 ) -> io::Result<()> {
     if c.open.is_none() {
         match File::open(&c.file.path) {
@@ -365,7 +371,7 @@ fn send_file(
         out.clear();
         for line in chunk[..end].split(|&b| b == b'\n') {
             c.lines += 1;
-            multi::encode(&c.file.name, c.lines, line, out);
+            encode(&c.file.name, c.lines, line, out);
         }
         stream.write_all(out)?;
         c.sent += end as u64 + 1;
