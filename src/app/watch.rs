@@ -9,6 +9,7 @@
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
 use std::net::{TcpStream, ToSocketAddrs};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -532,11 +533,10 @@ impl JournalCopy {
     }
 }
 
-/// Sends the file's whole lines as they appear, until the receiver goes.
-/// An incomplete last line is read again from its start on every look (a
-/// resume may have cut it off and written other lines in its place).
 /// Sends the whole lines of the journal at `path` (whose first line
-/// begins with `magic`) as they are written, until nobody listens.
+/// begins with `magic`) as they are written, until nobody listens. An
+/// incomplete last line is read again from its start on every look (a
+/// resume may have cut it off and written other lines in its place).
 pub(crate) fn follow_file(path: &Path, magic: &str, tx: &Sender<SourceReport>) {
     let fail = |what: String| {
         let _ = tx.send(SourceReport::Failed(what));
@@ -618,39 +618,14 @@ fn follow_tcp(addr: &str, skip: Option<Skip>, tx: &Sender<SourceReport>) {
     let mut have = skip.as_ref().map_or(0, |s| s.lines);
     let session = skip.as_ref().map(|s| s.session.clone());
     let mut last = skip.map(|s| s.last).unwrap_or_default();
-    let mut said_down = false;
-    loop {
-        let stream = connect(addr);
-        let stream = match stream {
-            Ok(s) => s,
-            Err(e) => {
-                if !said_down {
-                    said_down = true;
-                    if tx
-                        .send(SourceReport::Status(format!(
-                            "cannot reach the feed at {addr} ({e}); trying again every second"
-                        )))
-                        .is_err()
-                    {
-                        return;
-                    }
-                }
-                thread::sleep(RECONNECT);
-                if tx.send(SourceReport::Idle).is_err() {
-                    return;
-                }
-                continue;
-            }
+    let tell = |state: FeedState| {
+        let report = match state {
+            FeedState::Unreachable(say) | FeedState::Connected(say) => SourceReport::Status(say),
+            FeedState::Waiting => SourceReport::Idle,
         };
-        said_down = false;
-        if tx
-            .send(SourceReport::Status(format!(
-                "connected to the feed at {addr}"
-            )))
-            .is_err()
-        {
-            return;
-        }
+        tx.send(report).is_ok()
+    };
+    each_connection(addr, tell, |stream| {
         let mut reader = BufReader::new(stream);
         let mut n = 0usize;
         let mut buf = Vec::new();
@@ -673,29 +648,74 @@ fn follow_tcp(addr: &str, skip: Option<Skip>, tx: &Sender<SourceReport>) {
                         String::from_utf8_lossy(&buf),
                         String::from_utf8_lossy(s)
                     )));
-                    return;
+                    return ControlFlow::Break(());
                 }
                 if n == have && buf != last {
                     let _ = tx.send(SourceReport::Failed(format!(
                         "the feed at {addr} differs from the copy at line {n}: use another --copy file"
                     )));
-                    return;
+                    return ControlFlow::Break(());
                 }
                 continue;
             }
             have = n;
             last = buf.clone();
             if tx.send(SourceReport::Line(buf.clone())).is_err() {
-                return;
+                return ControlFlow::Break(());
             }
         };
-        if tx
-            .send(SourceReport::Status(format!(
-                "{why} after {n} lines (the referee stopped?); reconnecting to {addr}"
-            )))
-            .is_err()
-        {
-            return;
+        let say = format!("{why} after {n} lines (the referee stopped?); reconnecting to {addr}");
+        match tx.send(SourceReport::Status(say)) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(_) => ControlFlow::Break(()),
+        }
+    });
+}
+
+/// Where a feed's connection stands, for [`each_connection`]'s caller to
+/// tell.
+pub(crate) enum FeedState {
+    /// It cannot be reached (said once an outage): what to say.
+    Unreachable(String),
+    /// Another try failed; the next is in a second.
+    Waiting,
+    /// Connected: what to say.
+    Connected(String),
+}
+
+/// Connects to the feed at `addr`, and again a second after each failure
+/// or end, handing each connection to `read`; `tell` hears how it stands
+/// (false: nobody listens, stop); `read` breaks to stop.
+pub(crate) fn each_connection(
+    addr: &str,
+    mut tell: impl FnMut(FeedState) -> bool,
+    mut read: impl FnMut(TcpStream) -> ControlFlow<()>,
+) {
+    let mut said_down = false;
+    loop {
+        match connect(addr) {
+            Ok(stream) => {
+                said_down = false;
+                let said = format!("connected to the feed at {addr}");
+                if !tell(FeedState::Connected(said)) || read(stream).is_break() {
+                    return;
+                }
+            }
+            Err(e) => {
+                if !said_down {
+                    said_down = true;
+                    let say =
+                        format!("cannot reach the feed at {addr} ({e}); trying again every second");
+                    if !tell(FeedState::Unreachable(say)) {
+                        return;
+                    }
+                }
+                thread::sleep(RECONNECT);
+                if !tell(FeedState::Waiting) {
+                    return;
+                }
+                continue;
+            }
         }
         thread::sleep(RECONNECT);
     }

@@ -17,11 +17,12 @@ use std::collections::hash_map::DefaultHasher;
 use std::fs::{File, OpenOptions};
 use std::hash::{Hash, Hasher};
 use std::io::{BufRead, BufReader, Read, Write};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use std::thread;
 
 use crossbeam_channel::Sender;
 
+use crate::app::watch::{FeedState, each_connection};
 use crate::journal::feed::multi::{self, MAX_FEED_LINE};
 use crate::journal::reader::{RawLine, read_line, read_line_within};
 
@@ -241,45 +242,28 @@ fn count_lines(path: &Path) -> Result<Kept, String> {
 /// Reads the feed at `addr` into `copy`, connecting again whenever it
 /// closes, until nobody listens to `tx`.
 pub fn follow(addr: &str, mut copy: CopyDir, tx: &Sender<FeedReport>) {
-    let mut said_down = false;
-    loop {
-        let stream = match crate::app::watch::connect(addr) {
-            Ok(s) => s,
+    let tell = |state: FeedState| match state {
+        FeedState::Unreachable(say) | FeedState::Connected(say) => {
+            tx.send(FeedReport::Status(say)).is_ok()
+        }
+        FeedState::Waiting => true,
+    };
+    each_connection(addr, tell, |stream| {
+        let ended = read_feed(BufReader::new(stream), &mut copy, tx)
+            .map_err(|e| format!("the feed at {addr}: {e}"))
+            .and_then(|why| copy.sync().map(|()| why));
+        let report = match ended {
+            Ok(why) => FeedReport::Closed(format!("{why}; reconnecting to {addr}")),
             Err(e) => {
-                if !said_down {
-                    said_down = true;
-                    let say =
-                        format!("cannot reach the feed at {addr} ({e}); trying again every second");
-                    if tx.send(FeedReport::Status(say)).is_err() {
-                        return;
-                    }
-                }
-                thread::sleep(crate::app::watch::RECONNECT);
-                continue;
+                let _ = tx.send(FeedReport::Failed(e));
+                return ControlFlow::Break(());
             }
         };
-        said_down = false;
-        let said = FeedReport::Status(format!("connected to the feed at {addr}"));
-        if tx.send(said).is_err() {
-            return;
+        match tx.send(report) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(_) => ControlFlow::Break(()),
         }
-        let why = match read_feed(BufReader::new(stream), &mut copy, tx) {
-            Ok(why) => why,
-            Err(e) => {
-                let _ = tx.send(FeedReport::Failed(format!("the feed at {addr}: {e}")));
-                return;
-            }
-        };
-        if let Err(e) = copy.sync() {
-            let _ = tx.send(FeedReport::Failed(e));
-            return;
-        }
-        let closed = FeedReport::Closed(format!("{why}; reconnecting to {addr}"));
-        if tx.send(closed).is_err() {
-            return;
-        }
-        thread::sleep(crate::app::watch::RECONNECT);
-    }
+    });
 }
 
 /// Reads one connection of a files feed into `copy`: why it ended, or the
