@@ -35,6 +35,13 @@ pub enum GameState {
     Decided(Outcome),
 }
 
+impl GameState {
+    /// Whether the game is decided.
+    pub fn is_decided(&self) -> bool {
+        matches!(self, GameState::Decided(_))
+    }
+}
+
 /// Where a player stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PlayerState {
@@ -111,6 +118,13 @@ impl Tournament {
     /// Every game with where it stands, in schedule order.
     pub fn games(&self) -> impl Iterator<Item = (&ScheduledGame, GameState)> + '_ {
         self.schedule.games().iter().zip(self.games.iter().copied())
+    }
+
+    /// The numbers of the games decided so far, in schedule order.
+    pub fn decided(&self) -> impl Iterator<Item = u32> + '_ {
+        self.games()
+            .filter(|(_, s)| s.is_decided())
+            .map(|(g, _)| g.number)
     }
 
     /// Where game `number` stands.
@@ -348,16 +362,11 @@ impl Tournament {
         let round_done = self
             .games()
             .filter(|(g, _)| g.round == round)
-            .all(|(_, s)| matches!(s, GameState::Decided(_)));
+            .all(|(_, s)| s.is_decided());
         if round_done {
             out.push(Output::RoundOver { round });
         }
-        if !self.over
-            && self
-                .games
-                .iter()
-                .all(|s| matches!(s, GameState::Decided(_)))
-        {
+        if !self.over && self.games.iter().all(GameState::is_decided) {
             self.over = true;
             out.push(Output::TournamentOver);
         }

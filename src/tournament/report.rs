@@ -190,10 +190,7 @@ fn about(t: &Tournament) -> Vec<String> {
         ),
     });
     lines.push(format!("Ranking: {TIE_BREAKS}."));
-    let decided = t
-        .games()
-        .filter(|(_, s)| matches!(s, GameState::Decided(_)))
-        .count();
+    let decided = t.decided().count();
     lines.push(if t.is_over() {
         format!("Complete: all {decided} games decided.")
     } else {

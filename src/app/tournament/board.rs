@@ -23,14 +23,14 @@ use crate::journal::{Entry, Header, JournalWriter, OutputSettings, new_session_i
 use crate::link::{Link, LinkEvent, LinkEventKind, PortSettings, SendError};
 use crate::record::pgn::PgnGame;
 use crate::referee::{ByClient, ClientId, Event, GameOver, Input, Referee, Settings};
-use crate::tournament::{BoardId, GameState, PlayerId, ScheduledGame, SideStats, Tournament};
+use crate::tournament::{BoardId, PlayerId, ScheduledGame, SideStats};
 use crate::web::hub::GAMES_KEPT;
 
 /// The PGN of game `number` as its journal in `log_dir` ended it (the
 /// last end, if it was played again); `None` when it has no journal or
 /// the journal holds no end (a game forfeited was played on no board).
 pub fn ended_pgn(log_dir: &Path, number: u32) -> Result<Option<Arc<PgnGame>>, String> {
-    let path = Board::dir(log_dir, number).join("journal.log");
+    let path = Board::journal_path(log_dir, number);
     if !path.is_file() {
         return Ok(None);
     }
@@ -41,14 +41,6 @@ pub fn ended_pgn(log_dir: &Path, number: u32) -> Result<Option<Arc<PgnGame>>, St
         }
     })?;
     Ok(last)
-}
-
-/// The numbers of the games `t` has decided.
-pub fn decided(t: &Tournament) -> Vec<u32> {
-    t.games()
-        .filter(|(_, s)| matches!(s, GameState::Decided(_)))
-        .map(|(g, _)| g.number)
-        .collect()
 }
 
 /// Games `numbers` (the last [`GAMES_KEPT`] of them), each as its journal

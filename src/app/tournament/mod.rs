@@ -138,7 +138,10 @@ pub fn resume(journal: &Path, headless: bool) -> Outcome {
     let core = loaded.tournament.clone();
     if let Some(a) = edges.audience.as_mut() {
         // Every game decided before the stop, for /games.pgn.
-        a.ended_before(board::ended_games(&log_dir, &board::decided(&core)));
+        a.ended_before(board::ended_games(
+            &log_dir,
+            &core.decided().collect::<Vec<_>>(),
+        ));
     }
     let boards = resume_boards(&core, &log_dir, &args.pgn)?;
     let base = boards
@@ -151,10 +154,7 @@ pub fn resume(journal: &Path, headless: bool) -> Outcome {
     if let Some(t) = &loaded.torn {
         log::warn!("{}: {t}", journal.display());
     }
-    let decided = core
-        .games()
-        .filter(|(_, s)| matches!(s, GameState::Decided(_)))
-        .count();
+    let decided = core.decided().count();
     let story = format!(
         "resuming the tournament from {}: {decided} of {} games decided, {} in progress; \
          the time the referee was down is charged to nobody",

@@ -13,7 +13,7 @@ use crate::app::Failure;
 use crate::display::overview::{self, BoardLine, Overview};
 use crate::display::{InputEvent, InputThread, LinkView, Role, TerminalGuard, Ui};
 use crate::referee::{Command, Referee, Snapshot};
-use crate::tournament::{BoardId, GameState, ScheduledGame, Tournament, report};
+use crate::tournament::{BoardId, ScheduledGame, Tournament, report};
 
 /// How many of the latest lines the overview keeps.
 const RECENT: usize = 200;
@@ -118,10 +118,7 @@ impl Screen {
     /// The overview: every board with its game or free, the standings,
     /// the latest lines and the question or notice.
     fn overview(&self, t: &Tournament, title: &str, boards: &[OnBoard]) -> Overview {
-        let decided = t
-            .games()
-            .filter(|(_, s)| matches!(s, GameState::Decided(_)))
-            .count();
+        let decided = t.decided().count();
         let lines = (1..=t.board_count())
             .map(|n| match boards.iter().find(|b| b.board == BoardId(n)) {
                 Some(b) => BoardLine::of(

@@ -32,7 +32,7 @@ use crate::journal::reader::LineDecoder;
 use crate::journal::{Decoded, Decoder, Replay};
 use crate::referee::{ClientId, Event, GameOver, Output};
 use crate::tournament::journal::{self as tjournal, Line};
-use crate::tournament::{BoardId, GameState, Input, ScheduledGame, Tournament, report, words};
+use crate::tournament::{BoardId, Input, ScheduledGame, Tournament, report, words};
 
 /// How often the view is redrawn and the games' journals looked at.
 const TICK: Duration = Duration::from_millis(100);
@@ -304,7 +304,7 @@ impl Watch {
                 // (A game without a result is played again: not decided.)
                 if let Some(game) = finished
                     && self.audience.is_some()
-                    && matches!(core.game_state(game), Some(GameState::Decided(_)))
+                    && core.game_state(game).is_some_and(|s| s.is_decided())
                 {
                     self.decided.push(game);
                 }
