@@ -15,11 +15,18 @@
 #   cable_relay  the same over socat cables with the release `argus referee`
 #           (journal synced on disk and on tmpfs) against socat joining the
 #           same cables, with the fdatasync floor of each (needs socat)
+#   engine_games  Stockfish against Stockfish at depth 1, 20 games refereed
+#           by argus (two `argus client --engine` over socat cables) and by
+#           fastchess (pipes), interleaved: ms per ply of each and the
+#           argus/fastchess ratio, median of 3 pairs
+#           (scripts/bench/engine_games.sh; needs FASTCHESS=path to a
+#           fastchess binary built from its public source, Stockfish and
+#           socat; skipped without them)
 #   callgrind instructions per EPD parse+write (needs valgrind; skipped
 #           without it). Stable across load, unlike the timings.
 #
-# --quick: shorter criterion runs and fewer plies (a smoke run, not figures
-# to quote).
+# --quick: shorter criterion runs and fewer plies, one engine pair of 4
+# games (a smoke run, not figures to quote).
 #
 # Run from anywhere; it works in the crate's directory. Criterion keeps its
 # reports under target/criterion.
@@ -38,9 +45,11 @@ fi
 if [ $quick -eq 1 ]; then
     crit="--warm-up-time 1 --measurement-time 2"
     plies=1000
+    engine_games="--pairs 1 --games 4"
 else
     crit=""
     plies=4000
+    engine_games=""
 fi
 
 echo "== machine"
@@ -83,6 +92,23 @@ if command -v socat >/dev/null 2>&1; then
     cargo bench --bench cable_relay -- --plies "$plies" 2>/dev/null
 else
     echo "socat not found: skipped"
+fi
+
+echo "== engine_games: Stockfish depth 1, argus against fastchess"
+if [ -n "${STOCKFISH:-}" ]; then
+    stockfish=$STOCKFISH
+else
+    stockfish=$(command -v stockfish || { [ -x /usr/games/stockfish ] && echo /usr/games/stockfish; } || true)
+fi
+if [ -z "${FASTCHESS:-}" ]; then
+    echo "FASTCHESS not set (the path of a fastchess binary built from https://github.com/Disservin/fastchess): skipped"
+elif [ -z "$stockfish" ] || [ ! -x "$stockfish" ]; then
+    echo "Stockfish not found (install it or set STOCKFISH): skipped"
+elif ! command -v socat >/dev/null 2>&1; then
+    echo "socat not found: skipped"
+else
+    # shellcheck disable=SC2086 # $engine_games is a list of words
+    STOCKFISH=$stockfish scripts/bench/engine_games.sh $engine_games
 fi
 
 echo "== callgrind: instructions per EPD parse+write"

@@ -1,0 +1,320 @@
+#!/bin/sh
+# scripts/bench/engine_games.sh [--pairs N] [--games N] [--depth N]
+#                                [--openings EPD] [--keep]
+#
+# Engine games (issue 20): Stockfish against Stockfish at a fixed depth
+# (default 1), refereed by argus and by fastchess, interleaved, and the
+# time each takes per ply.
+#
+# * argus: the release `argus referee A.ref B.ref --headless --games N`
+#   (untimed, --reset-delay 0 --conclude-delay 0, with its PGN, journal,
+#   transcript and log in a temporary directory, as at an event) and two
+#   `argus client --engine STOCKFISH --depth D` on the other ends of two
+#   socat cables (`socat pty,raw,echo=0,link=A.ref pty,raw,echo=0,link=A.cli`).
+# * fastchess: one process, the engines on pipes, `-each tc=inf depth=D
+#   proto=uci -rounds N/2 -games 2 -concurrency 1`, its PGN beside it.
+#
+# Each run is timed from its start (the referee's, the cables already up;
+# fastchess's) to the moment its last game's result line is read from its
+# output (each output line is stamped as it comes): so both include
+# starting the engines and every game, and neither the shutdown.
+# fastchess looks for the end of its tournament once a second (the 1 s
+# sleep loop of RoundRobin::start), so its exit comes up to 1 s after its
+# last game: timed to its exit, 20 and 30 games from the initial position
+# both took 2.2 s (2 and 10 games 1.2 s). The time to each one's exit (for
+# argus: the referee's and both clients') is printed too, with its ratio.
+# The plies are counted in each run's PGN (fastchess's own PlyCount tags
+# must agree). ms per ply = time / plies. Per pair it prints both and the
+# ratio argus/fastchess; at the end the median ratios. The pairs alternate
+# which of the two goes first.
+#
+# Both play every game from the initial position unless --openings gives an
+# EPD file (one position a line, N/2 of them, each played with both
+# colours, in file order). Stockfish at a fixed depth is deterministic, so from the
+# initial position the games repeat: a benchmark of the referees, not of
+# the engines. UCI engines never claim draws: argus plays a repeated
+# position on to fivefold repetition (or the 75-move rule), where fastchess
+# stops at threefold (or 50 moves), so drawn games run longer under argus;
+# the figure is per ply.
+#
+#   FASTCHESS  the fastchess binary (required; build it from its public
+#              source, https://github.com/Disservin/fastchess, `make -j`)
+#   STOCKFISH  the Stockfish binary (default: stockfish on PATH, else
+#              /usr/games/stockfish)
+#   TMPDIR     where the runs' files go (default /tmp; the line "files:"
+#              names its file system). argus syncs its journal before each
+#              relayed move: on disk that is part of its time per ply,
+#              /dev/shm (tmpfs) leaves it out.
+#
+# --pairs N   argus/fastchess pairs (default 3)
+# --games N   games per run, even (default 20)
+# --depth N   search depth (default 1)
+# --openings EPD  start positions for both (default: the initial position)
+# --keep      keep the temporary directory (PGNs, logs) and print its path
+#
+# Needs socat and a Stockfish. Run from anywhere; it builds the release
+# binary first.
+set -eu
+cd "$(dirname "$0")/../.."
+
+me=engine_games
+pairs=3
+games=20
+depth=1
+openings=
+keep=0
+usage() {
+    echo "usage: $0 [--pairs N] [--games N] [--depth N] [--openings EPD] [--keep]" >&2
+    exit 2
+}
+while [ $# -gt 0 ]; do
+    case $1 in
+    --pairs) [ $# -ge 2 ] || usage; pairs=$2; shift 2 ;;
+    --games) [ $# -ge 2 ] || usage; games=$2; shift 2 ;;
+    --depth) [ $# -ge 2 ] || usage; depth=$2; shift 2 ;;
+    --openings) [ $# -ge 2 ] || usage; openings=$2; shift 2 ;;
+    --keep) keep=1; shift ;;
+    *) usage ;;
+    esac
+done
+for n in "$pairs" "$games" "$depth"; do
+    case $n in
+    '' | *[!0-9]* | 0*) echo "$me: --pairs, --games and --depth take a number from 1 up" >&2; exit 2 ;;
+    esac
+done
+if [ $((games % 2)) -ne 0 ]; then
+    echo "$me: --games must be even (fastchess plays each opening with both colours)" >&2
+    exit 2
+fi
+
+fail() {
+    echo "$me: $*" >&2
+    exit 1
+}
+
+# What is needed, each missing one named.
+[ -n "${FASTCHESS:-}" ] || fail "set FASTCHESS to a fastchess binary (build it from https://github.com/Disservin/fastchess)"
+[ -x "$FASTCHESS" ] || fail "FASTCHESS=$FASTCHESS is not an executable file"
+if [ -n "${STOCKFISH:-}" ]; then
+    stockfish=$STOCKFISH
+elif command -v stockfish >/dev/null 2>&1; then
+    stockfish=$(command -v stockfish)
+elif [ -x /usr/games/stockfish ]; then
+    stockfish=/usr/games/stockfish
+else
+    fail "no Stockfish: install it (Debian: apt-get install stockfish) or set STOCKFISH"
+fi
+[ -x "$stockfish" ] || fail "Stockfish $stockfish is not an executable file"
+command -v socat >/dev/null 2>&1 || fail "socat not found (the cables are socat pseudo-terminals)"
+if [ -n "$openings" ]; then
+    [ -r "$openings" ] || fail "cannot read the openings file $openings"
+    openings=$(cd "$(dirname "$openings")" && pwd)/$(basename "$openings")
+fi
+case $(date +%s%N) in
+*N) fail "date cannot print nanoseconds (GNU date is needed)" ;;
+esac
+
+cargo build --release --quiet
+argus=$(pwd)/target/release/argus
+[ -x "$argus" ] || fail "no release binary at $argus"
+
+dir=$(mktemp -d "${TMPDIR:-/tmp}/argus-bench-engines-XXXXXX")
+# What runs: the referee, the clients or fastchess ($pids), and the socat
+# cables ($cables), stopped after the others (a referee whose cables go
+# at the same time as its SIGTERM takes 3 s to end).
+pids=
+cables=
+stop() {
+    for pid in "$@"; do
+        kill "$pid" 2>/dev/null || true
+    done
+    for pid in "$@"; do
+        wait "$pid" 2>/dev/null || true
+    done
+}
+cleanup() {
+    # shellcheck disable=SC2086 # lists of process ids
+    stop $pids
+    # shellcheck disable=SC2086
+    stop $cables
+    pids=
+    cables=
+    if [ $keep -eq 1 ]; then
+        echo "kept: $dir"
+    else
+        rm -rf "$dir"
+    fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+now_ns() { date +%s%N; }
+
+# Copies standard input to standard output, each line after the time it
+# was read (ns).
+stamp() {
+    while IFS= read -r line; do
+        printf '%s %s\n' "$(now_ns)" "$line"
+    done
+}
+
+# Waits (up to 10 s) until each file named exists.
+wait_for() {
+    i=0
+    for f in "$@"; do
+        while [ ! -e "$f" ]; do
+            i=$((i + 1))
+            [ $i -le 500 ] || fail "timed out waiting for $f"
+            sleep 0.02
+        done
+    done
+}
+
+# The plies of a PGN file: the movetext's moves, without tags, comments,
+# move numbers and results.
+plies() {
+    grep -v '^\[' "$1" | tr '\n' ' ' | sed 's/{[^}]*}//g' | tr ' ' '\n' |
+        sed 's/^[0-9][0-9]*\.\.*//' | grep -cEv '^$|^(1-0|0-1|1/2-1/2|\*)$' || true
+}
+
+# A run's figures: sets $n_plies, $games_ms (to the last result) and
+# $exit_ms (to the exit). (The runs are not in command substitutions: a
+# subshell would not share $pids with the trap.)
+figures() { # PGN START_NS LAST_RESULT_NS EXIT_NS
+    g=$(grep -c '^\[Event ' "$1" || true)
+    [ "$g" -eq "$games" ] || fail "$1 holds $g games, not $games"
+    [ -n "$3" ] || fail "no time for the last result of $1"
+    n_plies=$(plies "$1")
+    games_ms=$((($3 - $2) / 1000000))
+    exit_ms=$((($4 - $2) / 1000000))
+}
+
+# One argus match in $dir/argus-$1; sets its figures.
+run_argus() {
+    d=$dir/argus-$1
+    mkdir -p "$d"
+    socat pty,raw,echo=0,link="$d/A.ref" pty,raw,echo=0,link="$d/A.cli" 2>"$d/socat-a.err" &
+    sa=$!
+    socat pty,raw,echo=0,link="$d/B.ref" pty,raw,echo=0,link="$d/B.cli" 2>"$d/socat-b.err" &
+    sb=$!
+    cables="$sa $sb"
+    wait_for "$d/A.ref" "$d/A.cli" "$d/B.ref" "$d/B.cli"
+    if [ -n "$openings" ]; then
+        set -- --openings "$openings"
+    else
+        set --
+    fi
+    mkfifo "$d/referee.fifo"
+    stamp <"$d/referee.fifo" >"$d/referee.out" &
+    st=$!
+    pids=$st
+    t0=$(now_ns)
+    "$argus" referee "$d/A.ref" "$d/B.ref" --headless --games "$games" --tc - \
+        --reset-delay 0 --conclude-delay 0 "$@" \
+        --pgn "$d/games.pgn" --log-dir "$d/logs" >"$d/referee.fifo" 2>"$d/referee.err" &
+    ref=$!
+    pids="$pids $ref"
+    # The referee opens its ports (clearing what waits on them) before it
+    # asks for the sign-on: the clients start after that.
+    i=0
+    until grep -q 'sign on' "$d/referee.out" 2>/dev/null; do
+        kill -0 "$ref" 2>/dev/null || { cat "$d/referee.err" >&2; fail "the referee did not start"; }
+        i=$((i + 1))
+        [ $i -le 1000 ] || fail "the referee did not ask for the sign-on in 10 s"
+        sleep 0.01
+    done
+    "$argus" client "$d/A.cli" --engine "'$stockfish'" --depth "$depth" --name sf-a \
+        >"$d/client-a.out" 2>&1 &
+    ca=$!
+    "$argus" client "$d/B.cli" --engine "'$stockfish'" --depth "$depth" --name sf-b \
+        >"$d/client-b.out" 2>&1 &
+    cb=$!
+    pids="$pids $ca $cb"
+    rc=0
+    wait "$ref" || rc=$?
+    wait "$ca" || true
+    wait "$cb" || true
+    t2=$(now_ns)
+    wait "$st" || true # at the end of the referee's output
+    pids=
+    stop "$sa" "$sb"
+    cables=
+    if [ $rc -ne 0 ]; then
+        tail -n 5 "$d/referee.err" "$d/client-a.out" "$d/client-b.out" >&2
+        fail "the argus referee exited with $rc"
+    fi
+    # The result line of the last game: "game N: 1-0 normal (...)".
+    t1=$(awk -v g="$games:" '$2 == "game" && $3 == g && $4 ~ /^(1-0|0-1|1\/2-1\/2)$/ { t = $1 } END { print t }' "$d/referee.out")
+    figures "$d/games.pgn" "$t0" "$t1" "$t2"
+}
+
+# One fastchess match in $dir/fastchess-$1; sets its figures.
+run_fastchess() {
+    d=$dir/fastchess-$1
+    mkdir -p "$d"
+    if [ -n "$openings" ]; then
+        set -- -openings file="$openings" format=epd order=sequential
+    else
+        set --
+    fi
+    mkfifo "$d/fastchess.fifo"
+    stamp <"$d/fastchess.fifo" >"$d/fastchess.out" &
+    st=$!
+    pids=$st
+    t0=$(now_ns)
+    # In its directory: it writes its config.json where it runs. In the
+    # background, so that a signal reaches the trap at once.
+    (cd "$d" && exec "$FASTCHESS" -engine cmd="$stockfish" name=sf-a \
+        -engine cmd="$stockfish" name=sf-b -each tc=inf depth="$depth" proto=uci \
+        -rounds $((games / 2)) -games 2 -concurrency 1 "$@" \
+        -pgnout file="$d/fc.pgn" >"$d/fastchess.fifo" 2>&1) &
+    fc=$!
+    pids="$pids $fc"
+    rc=0
+    wait "$fc" || rc=$?
+    t2=$(now_ns)
+    wait "$st" || true
+    pids=
+    if [ $rc -ne 0 ]; then
+        tail -n 5 "$d/fastchess.out" >&2
+        fail "fastchess exited with $rc"
+    fi
+    # "Finished game N (...)": the games end in order (concurrency 1).
+    t1=$(awk -v g="$games" '$2 == "Finished" && $3 == "game" { n++; t = $1 } END { if (n == g) print t }' "$d/fastchess.out")
+    figures "$d/fc.pgn" "$t0" "$t1" "$t2"
+    # Its own count must agree with ours.
+    own=$(sed -n 's/^\[PlyCount "\([0-9]*\)"\]/\1/p' "$d/fc.pgn" | awk '{ s += $1 } END { print s + 0 }')
+    [ "$own" -eq "$n_plies" ] || fail "$d/fc.pgn: $n_plies plies counted, its PlyCount tags say $own"
+}
+
+ms_per_ply() { echo "$1 $2" | awk '{ printf "%.3f", $1 / $2 }'; }
+ratio() { echo "$1 $2 $3 $4" | awk '{ printf "%.3f", ($1 / $2) / ($3 / $4) }'; }
+median() { sort -n | awk '{ r[NR] = $1 } END { printf "%.3f", (NR % 2) ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2 }'; }
+
+echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "stockfish: $stockfish ($(echo quit | "$stockfish" 2>/dev/null | head -n 1)), depth $depth"
+echo "fastchess: $FASTCHESS ($("$FASTCHESS" -version 2>/dev/null | head -n 1))"
+echo "files: $dir ($(df -PT "$dir" | awk 'NR == 2 { print $2 }')); $games games a run from ${openings:-the initial position}"
+
+: >"$dir/ratios"
+pair=1
+while [ $pair -le "$pairs" ]; do
+    if [ $((pair % 2)) -eq 1 ]; then order="argus fastchess"; else order="fastchess argus"; fi
+    for which in $order; do
+        "run_$which" "$pair"
+        case $which in
+        argus) a_plies=$n_plies a_ms=$games_ms a_exit=$exit_ms ;;
+        fastchess) f_plies=$n_plies f_ms=$games_ms f_exit=$exit_ms ;;
+        esac
+    done
+    ratio=$(ratio "$a_ms" "$a_plies" "$f_ms" "$f_plies")
+    ratio_exit=$(ratio "$a_exit" "$a_plies" "$f_exit" "$f_plies")
+    echo "$ratio $ratio_exit" >>"$dir/ratios"
+    echo "pair $pair: argus $a_plies plies in $a_ms ms: $(ms_per_ply "$a_ms" "$a_plies") ms/ply" \
+        "(to exit $a_exit ms); fastchess $f_plies plies in $f_ms ms: $(ms_per_ply "$f_ms" "$f_plies") ms/ply" \
+        "(to exit $f_exit ms); ratio $ratio (to exit $ratio_exit)"
+    pair=$((pair + 1))
+done
+echo "argus/fastchess per ply: median ratio $(cut -d' ' -f1 "$dir/ratios" | median) of $pairs pairs" \
+    "(to exit: $(cut -d' ' -f2 "$dir/ratios" | median))"
