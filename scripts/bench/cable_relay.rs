@@ -22,8 +22,12 @@
 //! `fdatasync`, timed in the same directories) and the ratios of the
 //! medians to the dumb relay's.
 //!
+//! `--before PATH` adds another argus binary (an earlier build, copied
+//! aside before a change) on disk and on tmpfs to every round, so a change
+//! is measured against what it replaced in the same run.
+//!
 //! Run: `cargo bench --bench cable_relay` (needs socat), or
-//! `-- --plies 2000 --rounds 3`.
+//! `-- --plies 2000 --rounds 3`, or `-- --before /tmp/argus-before`.
 
 #[path = "hops.rs"]
 mod hops;
@@ -48,6 +52,7 @@ struct Options {
     rounds: usize,
     disk: PathBuf,
     tmpfs: PathBuf,
+    before: Option<PathBuf>,
 }
 
 fn options() -> Result<Options, String> {
@@ -56,6 +61,7 @@ fn options() -> Result<Options, String> {
         rounds: 2,
         disk: PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cable-relay"),
         tmpfs: PathBuf::from("/dev/shm/argus-cable-relay"),
+        before: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -65,6 +71,7 @@ fn options() -> Result<Options, String> {
             "--rounds" => o.rounds = value()?.parse().map_err(|_| "--rounds: a number")?,
             "--disk" => o.disk = value()?.into(),
             "--tmpfs" => o.tmpfs = value()?.into(),
+            "--before" => o.before = Some(value()?.into()),
             "--bench" => {}
             other => return Err(format!("unknown argument {other:?}")),
         }
@@ -83,17 +90,47 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut pooled: [Vec<u64>; 5] = Default::default();
+    let argus = PathBuf::from(env!("CARGO_BIN_EXE_argus"));
+    let (disk, tmpfs) = (&o.disk, &o.tmpfs);
+    // Each set-up: its name and how to take its times once.
+    type Run<'a> = Box<dyn Fn() -> Result<Vec<u64>, String> + 'a>;
+    let n = o.plies + WARM_UP;
+    let mut setups: Vec<(String, Run)> = vec![
+        (
+            "dumb relay (socat)".into(),
+            Box::new(|| dumb_hops(&o.disk, n)),
+        ),
+        (
+            format!("argus, journal on disk ({})", o.disk.display()),
+            Box::new(|| argus_hops(&argus, &o.disk, n)),
+        ),
+        (
+            format!("argus, journal on tmpfs ({})", o.tmpfs.display()),
+            Box::new(|| argus_hops(&argus, &o.tmpfs, n)),
+        ),
+        (
+            "floor: a 100-byte append and fdatasync on disk".into(),
+            Box::new(|| sync_times(&o.disk, o.plies.min(1_000) + WARM_UP)),
+        ),
+        (
+            "floor: a 100-byte append and fdatasync on tmpfs".into(),
+            Box::new(|| sync_times(&o.tmpfs, o.plies.min(1_000) + WARM_UP)),
+        ),
+    ];
+    if let Some(before) = &o.before {
+        setups.push((
+            format!("before ({}), journal on disk", before.display()),
+            Box::new(move || argus_hops(before, disk, n)),
+        ));
+        setups.push((
+            format!("before ({}), journal on tmpfs", before.display()),
+            Box::new(move || argus_hops(before, tmpfs, n)),
+        ));
+    }
+    let mut pooled = vec![Vec::new(); setups.len()];
     for round in 0..o.rounds {
-        let runs = [
-            dumb_hops(&o.disk, o.plies + WARM_UP),
-            argus_hops(&o.disk, o.plies + WARM_UP),
-            argus_hops(&o.tmpfs, o.plies + WARM_UP),
-            sync_times(&o.disk, o.plies.min(1_000) + WARM_UP),
-            sync_times(&o.tmpfs, o.plies.min(1_000) + WARM_UP),
-        ];
-        for (pool, run) in pooled.iter_mut().zip(runs) {
-            match run {
+        for ((_, run), pool) in setups.iter().zip(pooled.iter_mut()) {
+            match run() {
                 Ok(h) => pool.extend(h.get(WARM_UP..).unwrap_or_default()),
                 Err(e) => {
                     eprintln!("{ME}: round {}: {e}", round + 1);
@@ -104,33 +141,24 @@ fn main() -> ExitCode {
     }
     // The pools hold no warm-up hops: pad so `summary` skips nothing real.
     let pad = |v: &Vec<u64>| [vec![0; WARM_UP], v.clone()].concat();
-    let dumb = summary(ME, "dumb relay (socat)", &pad(&pooled[0]));
-    let disk = summary(
-        ME,
-        &format!("argus, journal on disk ({})", o.disk.display()),
-        &pad(&pooled[1]),
-    );
-    let tmpfs = summary(
-        ME,
-        &format!("argus, journal on tmpfs ({})", o.tmpfs.display()),
-        &pad(&pooled[2]),
-    );
-    summary(
-        ME,
-        "floor: a 100-byte append and fdatasync on disk",
-        &pad(&pooled[3]),
-    );
-    summary(
-        ME,
-        "floor: a 100-byte append and fdatasync on tmpfs",
-        &pad(&pooled[4]),
-    );
-    let ratio = |a: (u64, u64)| a.0 as f64 / dumb.0.max(1) as f64;
+    let medians: Vec<(u64, u64)> = setups
+        .iter()
+        .zip(&pooled)
+        .map(|((name, _), pool)| summary(ME, name, &pad(pool)))
+        .collect();
+    let ratio = |i: usize| medians[i].0 as f64 / medians[0].0.max(1) as f64;
     println!(
         "{ME}: ratio of medians to the dumb relay: journal on disk {:.2}, on tmpfs {:.2}",
-        ratio(disk),
-        ratio(tmpfs)
+        ratio(1),
+        ratio(2)
     );
+    if o.before.is_some() {
+        println!(
+            "{ME}: the build before: journal on disk {:.2}, on tmpfs {:.2}",
+            ratio(5),
+            ratio(6)
+        );
+    }
     ExitCode::SUCCESS
 }
 
@@ -233,11 +261,12 @@ fn dumb_hops(base: &Path, n: usize) -> Result<Vec<u64>, String> {
     hops_between(base, "dumb", n, middle, client)
 }
 
-/// Two cables with `argus referee` between them, its files in `base`.
-fn argus_hops(base: &Path, n: usize) -> Result<Vec<u64>, String> {
+/// Two cables with `argus referee` (the binary `argus`) between them, its
+/// files in `base`.
+fn argus_hops(argus: &Path, base: &Path, n: usize) -> Result<Vec<u64>, String> {
     let middle = |a_ref: &str, b_ref: &str, dir: &Path| {
         quiet(
-            Command::new(env!("CARGO_BIN_EXE_argus"))
+            Command::new(argus)
                 .args(["referee", a_ref, b_ref, "--headless", "--games", "10000"])
                 .args(["--reset-delay", "0", "--conclude-delay", "0"])
                 .arg("--pgn")

@@ -105,7 +105,8 @@ impl Writers {
             .map_err(|e| format!("cannot create the log directory {}: {e}", log_dir.display()))?;
         let path = log_dir.join("transcript.log");
         let transcript = Transcript::create(&path)
-            .map_err(|e| format!("cannot open the transcript {}: {e}", path.display()))?;
+            .map_err(|e| format!("cannot open the transcript {}: {e}", path.display()))?
+            .held();
         let live_pgn = match live_pgn {
             Some(path) => Some(
                 Latest::start(path.clone(), write_live_pgn, LIVE_PGN_GAP).map_err(|e| {
@@ -525,6 +526,27 @@ impl Writers {
         f.seek(SeekFrom::Start(len - n)).is_ok()
             && f.take(n).read_to_end(&mut tail).is_ok()
             && tail == want.as_bytes()
+    }
+
+    /// The end of a loop turn: the transcript's lines and the journal's
+    /// lines of this turn go to their files, each in one write, after the
+    /// records the turn sent have left (neither is synced here: the journal
+    /// was synced before any record left).
+    pub fn end_turn(&mut self) {
+        if let Some(j) = self.journal.as_mut()
+            && let Err(e) = j.flush()
+        {
+            error!(
+                "cannot write the journal ({e}); it stops here: the match goes on, but cannot be resumed past this point"
+            );
+            self.headless_line(&format!("cannot write the journal: {e}"));
+            self.journal = None;
+        }
+        if let Some(t) = self.transcript.as_mut()
+            && let Err(e) = t.flush()
+        {
+            self.transcript_failed(e);
+        }
     }
 
     /// Flushes everything (the live PGN's last game is on disk when this

@@ -1,6 +1,7 @@
 //! Appending to a journal: one line per entry, each followed by its chained
 //! check; inputs are synced to disk (`fdatasync`) before the caller acts on
-//! them. The file is locked while a referee writes it, so that two argus
+//! them. Lines wait in memory until the next sync or flush, so that the
+//! lines of one loop turn reach the file in one write. The file is locked while a referee writes it, so that two argus
 //! processes never write one journal.
 
 use std::fs::{File, OpenOptions, TryLockError};
@@ -18,6 +19,8 @@ pub struct JournalWriter {
     path: PathBuf,
     chain: u32,
     lines: usize,
+    /// Lines written since the last flush: they reach the file together.
+    pending: String,
 }
 
 fn context(e: io::Error, what: &str, path: &Path) -> io::Error {
@@ -83,6 +86,7 @@ impl JournalWriter {
             path: path.to_path_buf(),
             chain: crate::journal::checksum::CHAIN_START,
             lines: 0,
+            pending: String::new(),
         };
         let mut text = String::new();
         for p in payloads {
@@ -123,6 +127,7 @@ impl JournalWriter {
             path: path.to_path_buf(),
             chain,
             lines,
+            pending: String::new(),
         })
     }
 
@@ -150,21 +155,46 @@ impl JournalWriter {
             .map_err(|e| context(e, "cannot write to the journal", &self.path))
     }
 
-    /// Appends one line (not synced: see [`JournalWriter::sync`]).
+    /// Appends one line: it reaches the file with the next
+    /// [`JournalWriter::flush`] and the disk with the next
+    /// [`JournalWriter::sync`].
     pub fn write(&mut self, e: &Entry) -> io::Result<()> {
         self.write_payload(&e.payload())
     }
 
-    /// Appends one line given as its payload (not synced).
+    /// Appends one line given as its payload (not flushed, not synced).
     pub fn write_payload(&mut self, payload: &str) -> io::Result<()> {
         let line = self.line(payload);
-        self.put(&line)
+        self.pending.push_str(&line);
+        Ok(())
+    }
+
+    /// Hands the lines written since the last flush to the file, in one
+    /// write (readers following the file see them; not synced).
+    pub fn flush(&mut self) -> io::Result<()> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let pending = std::mem::take(&mut self.pending);
+        self.put(&pending)
     }
 
     /// Waits until everything written is on disk.
     pub fn sync(&mut self) -> io::Result<()> {
+        self.flush()?;
         self.file
             .sync_data()
             .map_err(|e| context(e, "cannot sync the journal", &self.path))
+    }
+}
+
+impl Drop for JournalWriter {
+    /// The lines not yet flushed still reach the file (not synced: they are
+    /// lines whose outputs never left, or notes and checks the replay can
+    /// do without).
+    fn drop(&mut self) {
+        if let Err(e) = self.flush() {
+            log::warn!("{e}; the journal's last lines are lost");
+        }
     }
 }

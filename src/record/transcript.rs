@@ -77,6 +77,9 @@ pub struct Transcript<W: Write = BufWriter<File>> {
     out: W,
     wall_origin: SystemTime,
     line: String,
+    /// Whether each event is flushed at once (the default), or waits for
+    /// [`Transcript::flush`] (see [`Transcript::held`]).
+    flush_each: bool,
 }
 
 impl Transcript<BufWriter<File>> {
@@ -107,7 +110,17 @@ impl<W: Write> Transcript<W> {
             out,
             wall_origin,
             line: String::new(),
+            flush_each: true,
         }
+    }
+
+    /// The same transcript, its events held in the buffer until
+    /// [`Transcript::flush`]: a referee's loop flushes once at the end of
+    /// each turn, after the records that turn sent have left, instead of
+    /// writing each line before them.
+    pub fn held(mut self) -> Self {
+        self.flush_each = false;
+        self
     }
 
     /// Logs bytes received on `port` at `at` (time since session start).
@@ -137,7 +150,7 @@ impl<W: Write> Transcript<W> {
     }
 
     /// Hands anything buffered to the operating system (every event already
-    /// does; this is for callers that wrap the writer).
+    /// does, unless the transcript is [`Transcript::held`]).
     pub fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
     }
@@ -178,7 +191,10 @@ impl<W: Write> Transcript<W> {
         }
         self.line.push('\n');
         self.out.write_all(self.line.as_bytes())?;
-        self.out.flush()
+        if self.flush_each {
+            self.out.flush()?;
+        }
+        Ok(())
     }
 }
 

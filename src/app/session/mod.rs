@@ -247,6 +247,7 @@ impl Running {
             handed = true;
             self.hand(input, at);
         }
+        self.outputs.end_turn();
         if handed {
             self.outputs.publish(&self.core, self.clock.now_ms());
         }

@@ -293,6 +293,7 @@ impl Board {
         if let Some((input, at)) = link_input(ev, &mut self.books, &mut self.outputs, now) {
             self.hand(input, at, links, syzygy);
         }
+        self.outputs.end_turn();
     }
 
     /// Hands one input to the core and carries out what it says.
@@ -323,6 +324,7 @@ impl Board {
         hand_to_core(input, at, core, edges, books, outputs, &mut |e| {
             tally(e, over, faults, restarts)
         });
+        outputs.end_turn();
     }
 
     /// The game's end as its core gave it, until the tournament is told.

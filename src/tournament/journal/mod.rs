@@ -211,9 +211,11 @@ impl TournamentWriter {
         self.inner.sync()
     }
 
-    /// A line for people (not synced).
+    /// A line for people (in the file at once, not synced).
     pub fn note(&mut self, text: &str) -> io::Result<()> {
-        self.inner.write_payload(&Line::Note(text.into()).payload())
+        self.inner
+            .write_payload(&Line::Note(text.into()).payload())?;
+        self.inner.flush()
     }
 
     /// The journal's path.
