@@ -41,6 +41,8 @@
 #              source, https://github.com/Disservin/fastchess, `make -j`)
 #   STOCKFISH  the Stockfish binary (default: stockfish on PATH, else
 #              /usr/games/stockfish)
+#   ARGUS      the argus binary to measure (default: the release build,
+#              built first), e.g. a copy of an earlier build
 #   TMPDIR     where the runs' files go (default /tmp; the line "files:"
 #              names its file system). argus syncs its journal before each
 #              relayed move: on disk that is part of its time per ply,
@@ -114,8 +116,13 @@ case $(date +%s%N) in
 *N) fail "date cannot print nanoseconds (GNU date is needed)" ;;
 esac
 
-cargo build --release --quiet
-argus=$(pwd)/target/release/argus
+if [ -n "${ARGUS:-}" ]; then
+    [ -x "$ARGUS" ] || fail "ARGUS=$ARGUS is not an executable"
+    argus=$ARGUS
+else
+    cargo build --release --quiet
+    argus=$(pwd)/target/release/argus
+fi
 [ -x "$argus" ] || fail "no release binary at $argus"
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/argus-bench-engines-XXXXXX")

@@ -1,5 +1,6 @@
 //! `argus client`: the reference client on a serial port or over TCP.
 
+use std::io::Write;
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
@@ -229,7 +230,9 @@ struct Serving<'a, A> {
 impl<A: Answerer> Serving<'_, A> {
     fn say(&self, s: &str) {
         if self.verbose {
-            eprintln!("client: {s}");
+            // One write (eprintln! writes its pieces one by one).
+            let line = format!("client: {s}\n");
+            let _ = std::io::stderr().write_all(line.as_bytes());
         }
     }
 
@@ -318,10 +321,13 @@ impl<A: Answerer> Serving<'_, A> {
                     std::thread::sleep(self.think);
                 }
                 // What the client really sent, before any line
-                // noise: tests compare it with the PGN.
-                self.say(&format!("reply: {r}"));
+                // noise: tests compare it with the PGN. Said once it
+                // is on its way, not before.
+                let said = format!("reply: {r}");
                 self.last.answered(&r);
-                self.send(r)?;
+                let sent = self.send(r);
+                self.say(&said);
+                sent?;
             }
             Action::Send(r) => self.send(r)?,
             Action::Log(s) => self.say(&s),

@@ -27,20 +27,34 @@ const QUIT_GRACE: Duration = Duration::from_millis(500);
 
 /// The longest [`wait_read`] waits for the engine to read a line.
 pub const PACE_LIMIT: Duration = Duration::from_millis(100);
+/// [`wait_read`]'s first look again, doubled each time up to
+/// [`PACE_STEP_MAX`]: an engine with a reader thread has the line within
+/// tens of microseconds, and a whole millisecond asleep every time cost
+/// Stockfish at depth 1 more than half of each move.
+const PACE_STEP: Duration = Duration::from_micros(20);
+/// How many times [`wait_read`] first only yields the core (the engine's
+/// reader thread may be waiting for it) before it sleeps: a sleep lasts
+/// at least the timer slack (50 µs), more than the engine needs.
+const PACE_YIELDS: u32 = 20;
+/// [`wait_read`]'s longest step.
+const PACE_STEP_MAX: Duration = Duration::from_millis(1);
 
 /// Waits until the engine has read everything sent to it (nothing is left
 /// in its input pipe), at most [`PACE_LIMIT`], so that each line arrives in
-/// a read of its own. GNU Chess 6.2.7 reads its input with `select` and
-/// stdio: of several lines that came in one read it handles the first and
-/// leaves the others in its buffer until more input wakes it, so lines
-/// sent back to back fall ever further behind (seen on a loaded machine:
-/// its `go` never reached it). An engine with a reader thread (every UCI
-/// engine) reads at once and costs nothing here.
+/// a read of its own: called before a line is written, so the last line of
+/// a burst (`go`) costs no wait. GNU Chess 6.2.7 reads its input with
+/// `select` and stdio: of several lines that came in one read it handles
+/// the first and leaves the others in its buffer until more input wakes
+/// it, so lines sent back to back fall ever further behind (seen on a
+/// loaded machine: its `go` never reached it). An engine with a reader
+/// thread (every UCI engine) has read the line by the first or second look.
 #[cfg(unix)]
 fn wait_read(stdin: &ChildStdin) {
     use std::os::fd::AsRawFd;
     let fd = stdin.as_raw_fd();
     let until = Instant::now() + PACE_LIMIT;
+    let mut step = PACE_STEP;
+    let mut looks = 0u32;
     loop {
         let mut unread: libc::c_int = 0;
         // SAFETY: FIONREAD writes one c_int through the pointer, which
@@ -50,7 +64,13 @@ fn wait_read(stdin: &ChildStdin) {
         if r != 0 || unread <= 0 || Instant::now() >= until {
             return;
         }
-        thread::sleep(Duration::from_millis(1));
+        looks += 1;
+        if looks <= PACE_YIELDS {
+            thread::yield_now();
+        } else {
+            thread::sleep(step);
+            step = (step * 2).min(PACE_STEP_MAX);
+        }
     }
 }
 
@@ -224,19 +244,22 @@ impl EngineProcess {
         self.write_line("")
     }
 
-    /// Writes `line` and a line end, then waits (up to [`PACE_LIMIT`])
-    /// until the engine has read it: see [`wait_read`].
+    /// Waits (up to [`PACE_LIMIT`]) until the engine has read the lines
+    /// before (see [`wait_read`]), then writes `line` and a line end.
     fn write_line(&mut self, line: &str) -> Result<(), String> {
         let stdin = self
             .stdin
             .as_mut()
             .ok_or_else(|| "the engine's input is closed".to_string())?;
+        wait_read(stdin);
+        // One write: a line end written on its own wakes the engine twice.
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
         stdin
-            .write_all(line.as_bytes())
-            .and_then(|()| stdin.write_all(b"\n"))
+            .write_all(&bytes)
             .and_then(|()| stdin.flush())
             .map_err(|e| format!("cannot write to the engine: {e}"))?;
-        wait_read(stdin);
         Ok(())
     }
 
@@ -539,6 +562,28 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(p.recent().contains(&"got hello".to_string()));
+    }
+
+    /// Two lines sent back to back reach the engine in two reads: the
+    /// second waits until the first was read. The "engine" reads once
+    /// after 50 ms (one `dd` read), prints an empty line, and reads again;
+    /// sent together, both lines would come in the first read.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn lines_sent_back_to_back_reach_the_engine_in_reads_of_their_own() {
+        let cmd = CommandLine::parse(
+            "sh -c 'sleep 0.05; dd bs=4096 count=1 2>/dev/null; echo; dd bs=4096 count=1 2>/dev/null'",
+        )
+        .unwrap();
+        let mut p = EngineProcess::spawn(&cmd, EngineLog::none()).unwrap();
+        p.send("position startpos").unwrap();
+        p.send("go depth 1").unwrap();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let heard: Vec<Next> = (0..3).map(|_| p.next_line(deadline)).collect();
+        assert_eq!(
+            heard,
+            ["position startpos", "", "go depth 1"].map(|l| Next::Line(l.into()))
+        );
     }
 
     /// A C program that does not flush (here sed, with its output on a
