@@ -440,3 +440,20 @@ fn a_second_writer_is_locked_out() {
     let e = JournalWriter::create(&path, &header(), 0).unwrap_err();
     assert!(e.to_string().contains("not empty"), "{e}");
 }
+
+#[test]
+fn lines_wait_for_a_flush_and_a_dropped_writer_loses_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("j.log");
+    let mut w = JournalWriter::create(&path, &header(), 0).unwrap();
+    let created = load(&path).unwrap().lines;
+    w.write(&Entry::Note("one".into())).unwrap();
+    w.write(&Entry::Note("two".into())).unwrap();
+    // Not in the file yet: a turn's lines go in one write.
+    assert_eq!(load(&path).unwrap().lines, created);
+    w.flush().unwrap();
+    assert_eq!(load(&path).unwrap().lines, created + 2);
+    w.write(&Entry::Note("three".into())).unwrap();
+    drop(w);
+    assert_eq!(load(&path).unwrap().lines, created + 3);
+}
