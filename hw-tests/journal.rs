@@ -295,6 +295,8 @@ struct Reference {
     /// Check lines when game g (1-based index g-1) was written.
     checks_at_end: Vec<usize>,
     total_checks: usize,
+    /// The finished journal's bytes.
+    journal: Vec<u8>,
 }
 
 /// Plays the reference match once (for every test), watching it live
@@ -372,6 +374,7 @@ fn reference() -> &'static Reference {
             games,
             checks_at_end,
             total_checks,
+            journal: fs::read(&journal).unwrap(),
         }
     })
 }
@@ -823,6 +826,29 @@ fn refused_start(ports: [&str; 2], logs: &Path, extra: &[&str]) -> (Option<i32>,
         out.status.code(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+/// `argus watch ... --headless | head`: the watcher's stdout is a pipe
+/// whose reader has gone (closed here before the watcher prints anything,
+/// so every line it prints fails); it ends quietly instead of panicking in
+/// `println!` (exit 101, as it did).
+#[test]
+fn a_watcher_whose_stdout_closes_ends_without_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("journal.log");
+    fs::write(&file, &reference().journal).unwrap();
+    let mut watch = spawn_watch(&[], file.to_str().unwrap());
+    drop(watch.stdout.take());
+    let status = wait_exit(&mut watch, WITHIN, "argus watch with its stdout closed");
+    let mut err = String::new();
+    watch
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(status.success(), "{status}: {err}");
+    assert!(!err.contains("panicked"), "{err}");
 }
 
 /// `argus watch` on a file that is not a journal says so at once (it used

@@ -51,7 +51,7 @@ impl Audience {
             ..Limits::default()
         };
         let served = web::serve(addr, limits)?;
-        println!("the audience's page: http://{}/", served.addr);
+        crate::app::stdout::line(&format!("the audience's page: http://{}/", served.addr));
         Ok(Some(Audience {
             publisher: served.publisher,
             addr: served.addr,

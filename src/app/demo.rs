@@ -89,7 +89,7 @@ pub fn run(args: DemoArgs) -> Outcome {
     // The demo plays until it is stopped: that is its normal end.
     ending?;
     if !args.headless {
-        println!("argus demo: logs in {}", log_dir.display());
+        crate::app::stdout::line(&format!("argus demo: logs in {}", log_dir.display()));
     }
     Ok(Ending::Normal)
 }

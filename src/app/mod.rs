@@ -98,6 +98,7 @@ pub mod resume;
 pub mod session;
 pub mod signals;
 pub mod start;
+pub mod stdout;
 pub mod syzygy;
 pub mod tournament;
 pub mod watch;

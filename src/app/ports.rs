@@ -4,12 +4,14 @@
 pub fn main() -> u8 {
     match crate::link::list_ports() {
         Ok(ports) if ports.is_empty() => {
-            println!("no serial ports found (virtual ports such as socat links are not listed)");
+            crate::app::stdout::line(
+                "no serial ports found (virtual ports such as socat links are not listed)",
+            );
             0
         }
         Ok(ports) => {
             for p in ports {
-                println!("{p}");
+                crate::app::stdout::line(&p.to_string());
             }
             0
         }

@@ -73,7 +73,7 @@ pub fn run(args: ResumeArgs) -> Outcome {
     let story = story(&loaded, &args.journal, now_wall);
     info!("{story}");
     if args.headless || loaded.replay.core().is_over() {
-        println!("{story}");
+        crate::app::stdout::line(&story);
     }
     outputs.journal_mark(&Entry::Epoch {
         at: last_at,

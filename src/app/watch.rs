@@ -186,7 +186,7 @@ impl Watcher {
 
     fn say(&self, text: &str) {
         if self.headless && !self.quiet {
-            println!("{text}");
+            crate::app::stdout::line(text);
         }
     }
 
@@ -309,7 +309,8 @@ impl Watcher {
         mut copy: Option<&mut JournalCopy>,
     ) -> Result<(), String> {
         let ctrl_rx = signals::stop_requests("argus watch");
-        while !self.over() {
+        // A watcher whose stdout went (`| head`) has no one to tell.
+        while !self.over() && !crate::app::stdout::gone() {
             select! {
                 recv(rx) -> f => match f {
                     Ok(f) => {
@@ -413,7 +414,7 @@ impl Watcher {
         if let Some(r) = &self.replay
             && r.core().is_over()
         {
-            println!("{}", r.core().summary());
+            crate::app::stdout::line(&r.core().summary().to_string());
         }
         result
     }

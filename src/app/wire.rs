@@ -161,9 +161,9 @@ fn report(args: &WireArgs, stats: Vec<DirectionStats>, started: Instant, failed:
         format!("{} -> {}", args.port_1, args.port_2),
         format!("{} -> {}", args.port_2, args.port_1),
     ]) {
-        println!("{}", summary(&dir, s));
+        crate::app::stdout::line(&summary(&dir, s).to_string());
     }
-    println!("ran {:.1} s", started.elapsed().as_secs_f64());
+    crate::app::stdout::line(&format!("ran {:.1} s", started.elapsed().as_secs_f64()));
     // A peer that closed its TCP connection ended the session: the wire
     // ends with it. A port that failed is a failure, named.
     let why: Vec<&str> = stats.iter().filter_map(|s| s.stopped.as_deref()).collect();

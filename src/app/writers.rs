@@ -240,7 +240,7 @@ impl Writers {
     /// Prints a line on stdout in headless mode.
     pub fn headless_line(&self, text: &str) {
         if self.headless {
-            println!("{text}");
+            crate::app::stdout::line(text);
         }
     }
 

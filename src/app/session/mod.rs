@@ -368,8 +368,8 @@ impl Running {
         // The match summary, printed once the board is gone (the screen with
         // the last result vanishes with the alternate screen).
         if had_board && core.is_over() {
-            println!("{}", core.summary());
-            println!("stats: {}", core.stats().line());
+            crate::app::stdout::line(&core.summary().to_string());
+            crate::app::stdout::line(&format!("stats: {}", core.stats().line()));
         }
         // No more events are read: a reader blocked on a full (bounded) event
         // channel is released before its link is closed and joined.

@@ -373,7 +373,7 @@ impl Director {
         };
         self.close(floor);
         if let Some(text) = printed {
-            println!("{text}");
+            crate::app::stdout::line(&text);
         }
         ending
     }
@@ -509,7 +509,7 @@ impl Director {
         info!("{text}");
         match self.screen.as_mut() {
             Some(screen) => screen.note(text),
-            None => println!("{text}"),
+            None => crate::app::stdout::line(text),
         }
     }
 

@@ -163,7 +163,7 @@ pub fn resume(journal: &Path, headless: bool) -> Outcome {
         boards.iter().flatten().count()
     );
     log::info!("{story}");
-    println!("{story}");
+    crate::app::stdout::line(&story);
     let playing: Vec<u32> = boards.iter().flatten().map(|b| b.game.number).collect();
     let game_journals = core
         .games()

@@ -87,8 +87,6 @@ struct Watch {
     core: Option<Tournament>,
     games: BTreeMap<u32, GameFollow>,
     screen: Option<Screen>,
-    /// Standard output was closed (`argus watch ... | head`): stop.
-    stdout_gone: bool,
     /// The audience's web page (`--http`), served from the watcher.
     audience: Option<Audience>,
     /// The reader of the feed, when the journals come from one.
@@ -196,7 +194,6 @@ fn watch(
         core: None,
         games: BTreeMap::new(),
         screen: None,
-        stdout_gone: false,
         audience,
         feed,
         feed_closed: false,
@@ -214,7 +211,7 @@ fn watch(
     if w.core.as_ref().is_some_and(Tournament::is_over) {
         w.await_feed_end();
     }
-    if let (Ending::Normal, Some(core), false) = (&ending, &w.core, w.stdout_gone) {
+    if let (Ending::Normal, Some(core), false) = (&ending, &w.core, crate::app::stdout::gone()) {
         use std::io::Write;
         let _ = writeln!(std::io::stdout(), "{}", report::text(core));
     }
@@ -248,7 +245,7 @@ impl Watch {
                 self.publish();
                 last_draw = Some(Instant::now());
             }
-            if self.core.as_ref().is_some_and(Tournament::is_over) || self.stdout_gone {
+            if self.core.as_ref().is_some_and(Tournament::is_over) || crate::app::stdout::gone() {
                 return Ok(Ending::Normal);
             }
             select! {
@@ -364,14 +361,9 @@ impl Watch {
     }
 
     fn say(&mut self, text: &str) {
-        use std::io::Write;
         match self.screen.as_mut() {
             Some(s) => s.note(text),
-            None => {
-                if writeln!(std::io::stdout(), "{text}").is_err() {
-                    self.stdout_gone = true;
-                }
-            }
+            None => crate::app::stdout::line(text),
         }
     }
 
