@@ -68,8 +68,8 @@ enum Cmd {
     /// say otherwise; a match that is already over is said to be, with its
     /// result. A tournament's journal (DIR/tournament.journal) is given
     /// alone: its players and settings are recorded, and every game in
-    /// progress carries on from its own journal. Exit status as for
-    /// `referee`.
+    /// progress carries on from its own journal (--headless and --http
+    /// may be given). Exit status as for `referee`.
     #[command(after_help = "Examples:\n  \
         argus resume argus-logs/journal.log /dev/ttyUSB0 /dev/ttyUSB1\n  \
         argus resume standby-journal.log /dev/ttyS0 /dev/ttyS1 --pgn standby.pgn\n  \

@@ -524,11 +524,17 @@ fn games_pgn_of_a_watched_or_resumed_tournament_holds_the_games_before_it() {
     let addr = served_addr(&mut w);
     assert_eq!(wait_finished(&addr, before.len(), &w), before);
     w.kill();
-    // So does the tournament resumed (its --http from its command line),
-    // from its start on.
-    let args = strings(&["resume", &journal, "--headless"]);
+    // So does the tournament resumed, from its start on, on the address
+    // its resume gives (over the one in its command line).
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .unwrap()
+        .port();
+    let http = format!("127.0.0.1:{port}");
+    let args = strings(&["resume", &journal, "--headless", "--http", &http]);
     let mut r = Proc::spawn("resume", &argus_bin(), &args);
     let addr = served_addr(&mut r);
+    assert_eq!(addr, http, "the resume's --http was not taken");
     let served = wait_finished(&addr, before.len(), &r);
     for g in &before {
         assert!(served.contains(g), "{g:?} is not served:\n{served:#?}");

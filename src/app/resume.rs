@@ -115,7 +115,7 @@ fn resume_tournament(args: &ResumeArgs) -> Outcome {
              --listen",
         ));
     }
-    crate::app::tournament::resume(&args.journal, args.headless)
+    crate::app::tournament::resume(&args.journal, args.headless, &args.web)
 }
 
 /// Says what the journal lacks: output settings (an older argus wrote

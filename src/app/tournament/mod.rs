@@ -17,6 +17,7 @@ use crossbeam_channel::Receiver;
 use std::time::{Instant, SystemTime};
 
 use crate::app::audience::Audience;
+use crate::app::options::WebOptions;
 use crate::app::referee::{close_feed, unix_ms_now};
 use crate::app::session::View;
 use crate::app::signals::{self, Stop};
@@ -97,8 +98,9 @@ pub fn run(args: TournamentArgs) -> Outcome {
 /// the same command line, run from the same directory, the tournament core
 /// and each game in progress rebuilt from their journals, then every core
 /// told it was resumed; the time the referee was down is charged to
-/// nobody.
-pub fn resume(journal: &Path, headless: bool) -> Outcome {
+/// nobody. `--headless` and `--http` given to the resume win over the
+/// command line's.
+pub fn resume(journal: &Path, headless: bool, web: &WebOptions) -> Outcome {
     let ctrl_c = signals::stop_requests(ME);
     let journal = std::path::absolute(journal).unwrap_or_else(|_| journal.to_path_buf());
     let loaded = tjournal::load(&journal).map_err(Failure::usage)?;
@@ -121,6 +123,10 @@ pub fn resume(journal: &Path, headless: bool) -> Outcome {
     }
     let mut args = TournamentArgs::from_command(&header.command).map_err(Failure::usage)?;
     args.headless |= headless;
+    if web.http.is_some() {
+        // The resume's --http (the hall's address may have changed).
+        args.web = web.clone();
+    }
     let mut plan = args
         .plan(pgn_date(SystemTime::now()))
         .map_err(Failure::usage)?;
