@@ -19,8 +19,11 @@
 //! or `--tmpfs DIR`). The three set-ups run in turn, `--rounds` times
 //! (default 2), and the hops of each are pooled; it prints each one's
 //! median/p90/p99, the floor the disk sets (a 100-byte append and
-//! `fdatasync`, timed in the same directories) and the ratios of the
-//! medians to the dumb relay's.
+//! `fdatasync`, timed in the same directories), one thread hand-off (a
+//! channel to a parked thread: argus's reader, loop and writer threads
+//! make two per move that socat does not), the ratios of the medians to
+//! the dumb relay's, and the floor those give (dumb hop + 2 hand-offs, +
+//! the sync on disk).
 //!
 //! `--before PATH` adds another argus binary (an earlier build, copied
 //! aside before a change) on disk and on tmpfs to every round, so a change
@@ -116,6 +119,10 @@ fn main() -> ExitCode {
             "floor: a 100-byte append and fdatasync on tmpfs".into(),
             Box::new(|| sync_times(&o.tmpfs, o.plies.min(1_000) + WARM_UP)),
         ),
+        (
+            "floor: one thread hand-off (a channel to a parked thread)".into(),
+            Box::new(|| handoff_times(o.plies.min(1_000) + WARM_UP)),
+        ),
     ];
     if let Some(before) = &o.before {
         setups.push((
@@ -152,11 +159,23 @@ fn main() -> ExitCode {
         ratio(1),
         ratio(2)
     );
+    // argus's shape (a reader thread, the loop, a writer thread) puts two
+    // hand-offs on every relayed move that socat's one thread does not
+    // make, and on disk the journal's sync.
+    let (dumb, handoff) = (medians[0].0, medians[5].0);
+    let floor_tmpfs = dumb + 2 * handoff;
+    let floor_disk = floor_tmpfs + medians[3].0;
+    println!(
+        "{ME}: floor (dumb hop + 2 hand-offs [+ sync]): tmpfs {floor_tmpfs} us ({:.2}), \
+         disk {floor_disk} us ({:.2})",
+        floor_tmpfs as f64 / dumb.max(1) as f64,
+        floor_disk as f64 / dumb.max(1) as f64
+    );
     if o.before.is_some() {
         println!(
             "{ME}: the build before: journal on disk {:.2}, on tmpfs {:.2}",
-            ratio(5),
-            ratio(6)
+            ratio(6),
+            ratio(7)
         );
     }
     ExitCode::SUCCESS
@@ -179,6 +198,28 @@ fn sync_times(base: &Path, n: usize) -> Result<Vec<u64>, String> {
         times.push(u64::try_from(t0.elapsed().as_micros()).unwrap_or(u64::MAX));
     }
     Ok(times)
+}
+
+/// How long a value sent on a channel takes to reach a thread parked on
+/// it (what argus's reader-to-loop and loop-to-writer steps cost at
+/// least), `n` times: the sender waits 300 µs before each send, so the
+/// receiver is asleep.
+fn handoff_times(n: usize) -> Result<Vec<u64>, String> {
+    let (tx, rx) = crossbeam_channel::bounded::<Instant>(1);
+    let receiver = thread::spawn(move || {
+        rx.iter()
+            .map(|sent| u64::try_from(sent.elapsed().as_micros()).unwrap_or(u64::MAX))
+            .collect::<Vec<u64>>()
+    });
+    for _ in 0..n {
+        thread::sleep(Duration::from_micros(300));
+        tx.send(Instant::now())
+            .map_err(|_| "the hand-off receiver stopped".to_string())?;
+    }
+    drop(tx);
+    receiver
+        .join()
+        .map_err(|_| "the hand-off receiver panicked".to_string())
 }
 
 /// A child process (socat, argus), killed when dropped.
