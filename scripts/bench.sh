@@ -74,9 +74,16 @@ cargo bench --bench relay -- --plies "$plies" 2>/dev/null
 echo "== relay: instant movers, no files, 200 viewers of the web page (--http)"
 cargo bench --bench relay -- --plies "$plies" --viewers 200 2>/dev/null
 echo "== relay: instant movers, transcript and PGN file (in $files)"
-cargo bench --bench relay -- --plies "$plies" --files "$files/plain" 2>/dev/null
+cargo bench --bench relay -- --plies "$plies" --files "$files/plain" 2>/dev/null | tee "$files/plain.out"
 echo "== relay: instant movers, transcript, PGN file and live PGN"
-cargo bench --bench relay -- --plies "$plies" --files "$files/live" --live-pgn 2>/dev/null
+cargo bench --bench relay -- --plies "$plies" --files "$files/live" --live-pgn 2>/dev/null | tee "$files/live.out"
+# The live PGN's cost (issue 20: at most 10 %): steady plies/s of the two.
+steady() { sed -n 's/.*; \([0-9]*\) in steady play.*/\1/p' "$1"; }
+without=$(steady "$files/plain.out")
+with=$(steady "$files/live.out")
+if [ -n "$without" ] && [ -n "$with" ] && [ "$without" -gt 0 ]; then
+    echo "relay: the live PGN costs $(( (without - with) * 100 / without )) % of steady plies/s ($with against $without; goal at most 10 %; one pair: run it a few times)"
+fi
 echo "== relay: movers thinking 30 ms, transcript, PGN file and live PGN"
 cargo bench --bench relay -- --plies 300 --think-ms 30 --files "$files/think" --live-pgn 2>/dev/null
 
