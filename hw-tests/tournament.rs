@@ -420,6 +420,12 @@ fn the_board_view_shows_every_board_and_any_one_full_size() {
         board.contains("mover:"),
         "its links on the status lines:\n{board}"
     );
+    // The tournament's game number of all its 12 games (the board's core
+    // plays a one-game match: it said "Game 1 of 1").
+    assert!(
+        board.contains(" of 12") && !board.contains("Game 1 of 1 "),
+        "the game's number in the tournament:\n{board}"
+    );
     tmux.send_keys(&["Escape"]);
     tmux.wait_for("the overview again", within, |s| s.contains("Standings"));
     tmux.send_keys(&["q"]);

@@ -95,7 +95,11 @@ impl Screen {
             .and_then(|f| boards.iter().find(|b| b.board == f));
         let drawn = match focused {
             Some(b) => {
-                let snap = b.core.snapshot(b.at);
+                // The board's core plays a one-game match: its game is
+                // the tournament's game `number` of all of them.
+                let mut snap = b.core.snapshot(b.at);
+                snap.game_number = b.game.number;
+                snap.games_total = u32::try_from(t.schedule().games().len()).unwrap_or(u32::MAX);
                 let ui = &self.ui;
                 self.guard
                     .terminal()
