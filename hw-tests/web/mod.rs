@@ -541,3 +541,78 @@ fn games_pgn_of_a_watched_or_resumed_tournament_holds_the_games_before_it() {
     }
     r.kill();
 }
+
+/// A match killed after two games and resumed with `--http`: its
+/// `/games.pgn` holds the games decided before the kill, as the referee
+/// wrote them to its `--pgn` file (the tournament's resume has its own
+/// test above).
+#[test]
+fn games_pgn_of_a_resumed_match_holds_the_games_before_it() {
+    let Some(rig) = Rig::new() else { return };
+    let logs = tempfile::tempdir().unwrap();
+    let pgn = logs.path().join("games.pgn");
+    let log_dir = logs.path().join("logs");
+    let common = strings(&[
+        "--headless",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--log-dir",
+        log_dir.to_str().unwrap(),
+        "--http",
+        "127.0.0.1:0",
+    ]);
+    let mut args = strings(&["referee", &rig.referee[0], &rig.referee[1]]);
+    args.extend(strings(&[
+        "--games",
+        "20",
+        "--max-moves",
+        "30",
+        "--reset-delay",
+        "0",
+        "--conclude-delay",
+        "0",
+    ]));
+    args.extend(common.iter().cloned());
+    args.extend(rig.line_args().iter().cloned());
+    let mut referee = Proc::spawn("referee", &argus_bin(), &args);
+    served_addr(&mut referee);
+    let mut clients: Vec<Proc> = (0..2)
+        .map(|i| {
+            let mut a = strings(&["client", &rig.client[i], "--seed", &(i + 1).to_string()]);
+            a.extend(rig.line_args().iter().cloned());
+            Proc::spawn(&format!("client {i}"), &argus_bin(), &a)
+        })
+        .collect();
+    let in_file = || finished_games(&std::fs::read_to_string(&pgn).unwrap_or_default());
+    let deadline = Instant::now() + PLAY;
+    while in_file().len() < 2 {
+        assert!(
+            Instant::now() < deadline,
+            "no two games played\n{}",
+            referee.describe()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    referee.kill();
+    let before = in_file();
+    assert!(before.len() < 20, "the match was over before the kill");
+    let journal = log_dir.join("journal.log");
+    let mut args = strings(&[
+        "resume",
+        journal.to_str().unwrap(),
+        &rig.referee[0],
+        &rig.referee[1],
+    ]);
+    args.extend(common.iter().cloned());
+    args.extend(rig.line_args().iter().cloned());
+    let mut resumed = Proc::spawn("resume", &argus_bin(), &args);
+    let addr = served_addr(&mut resumed);
+    let served = wait_finished(&addr, before.len(), &resumed);
+    for g in &before {
+        assert!(served.contains(g), "{g:?} is not served:\n{served:#?}");
+    }
+    resumed.kill();
+    for c in &mut clients {
+        c.kill();
+    }
+}
