@@ -275,6 +275,30 @@ mod tests {
         String::from_utf8(t.get_ref().clone()).unwrap()
     }
 
+    /// A held transcript hands its lines to the file only when flushed;
+    /// the default one at each line.
+    #[test]
+    fn a_held_transcript_writes_on_flush_only() {
+        let origin = UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+        let mut held = Transcript::new(BufWriter::new(Vec::new()), origin).held();
+        held.incoming(Duration::from_millis(1), "A", b"x\r\n")
+            .unwrap();
+        held.note(Duration::from_millis(2), "y").unwrap();
+        assert!(held.get_ref().get_ref().is_empty());
+        held.flush().unwrap();
+        assert_eq!(
+            held.get_ref()
+                .get_ref()
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count(),
+            2
+        );
+        let mut each = Transcript::new(BufWriter::new(Vec::new()), origin);
+        each.note(Duration::from_millis(2), "y").unwrap();
+        assert!(!each.get_ref().get_ref().is_empty());
+    }
+
     #[test]
     fn line_format() {
         let mut t = transcript();
