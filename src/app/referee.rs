@@ -329,8 +329,7 @@ mod tests {
         j.write(&crate::journal::Entry::Input {
             at: 5,
             input: crate::referee::Input::Timer,
-        })
-        .unwrap();
+        });
         drop(j);
         for explicit in [true, false] {
             let e = open_new_journal(&path, explicit, &header("bbbb")).unwrap_err();
@@ -355,8 +354,7 @@ mod tests {
         j.write(&Entry::Input {
             at: 5,
             input: Input::Supervisor(Command::EndSession),
-        })
-        .unwrap();
+        });
         drop(j);
         // Given explicitly, even a finished journal is refused.
         let e = open_new_journal(&path, true, &header("eeee")).unwrap_err();

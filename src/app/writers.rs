@@ -270,12 +270,18 @@ impl Writers {
             return;
         };
         if let Err(e) = j.sync() {
-            error!(
-                "cannot sync the journal ({e}); it stops here: the match goes on, but cannot be resumed past this point"
-            );
-            self.headless_line(&format!("cannot sync the journal: {e}"));
-            self.journal = None;
+            self.journal_failed("sync", &e);
         }
+    }
+
+    /// The journal failed (`what`: "sync", "write"): it stops here, said
+    /// in the log and on stdout when headless; the match goes on.
+    fn journal_failed(&mut self, what: &str, e: &std::io::Error) {
+        error!(
+            "cannot {what} the journal ({e}); it stops here: the match goes on, but cannot be resumed past this point"
+        );
+        self.headless_line(&format!("cannot {what} the journal: {e}"));
+        self.journal = None;
     }
 
     /// Records the state the core reached (after a move or a game's end),
@@ -300,15 +306,8 @@ impl Writers {
 
     /// Appends `entry` (synced later by [`Writers::journal_sync`]).
     fn journal_write(&mut self, entry: &Entry) {
-        let Some(j) = self.journal.as_mut() else {
-            return;
-        };
-        if let Err(e) = j.write(entry) {
-            error!(
-                "cannot write the journal ({e}); it stops here: the match goes on, but cannot be resumed past this point"
-            );
-            self.headless_line(&format!("cannot write the journal: {e}"));
-            self.journal = None;
+        if let Some(j) = self.journal.as_mut() {
+            j.write(entry);
         }
     }
 
@@ -536,11 +535,7 @@ impl Writers {
         if let Some(j) = self.journal.as_mut()
             && let Err(e) = j.flush()
         {
-            error!(
-                "cannot write the journal ({e}); it stops here: the match goes on, but cannot be resumed past this point"
-            );
-            self.headless_line(&format!("cannot write the journal: {e}"));
-            self.journal = None;
+            self.journal_failed("write", &e);
         }
         if let Some(t) = self.transcript.as_mut()
             && let Err(e) = t.flush()

@@ -90,12 +90,10 @@ impl Sim {
     /// Journals and handles one input; the outputs are returned, not yet
     /// carried out.
     fn take(&mut self, input: Input, at: u64) -> Vec<Output> {
-        self.journal
-            .write(&Entry::Input {
-                at,
-                input: input.clone(),
-            })
-            .unwrap();
+        self.journal.write(&Entry::Input {
+            at,
+            input: input.clone(),
+        });
         self.inputs += 1;
         self.core.handle(input, at)
     }
@@ -129,14 +127,13 @@ impl Sim {
         }
         if checkpoint {
             self.journal
-                .write(&Entry::Check(Replay::checkpoint(&self.core, at)))
-                .unwrap();
+                .write(&Entry::Check(Replay::checkpoint(&self.core, at)));
         }
     }
 
     fn save(&mut self, number: u32, game: &PgnGame) {
         self.pgn.push(write_pgn(game));
-        self.journal.write(&Entry::Saved { game: number }).unwrap();
+        self.journal.write(&Entry::Saved { game: number });
     }
 
     /// Runs to the end of the session, or until `crash_at` inputs have
@@ -357,7 +354,7 @@ fn a_torn_last_line_is_ignored() {
     fs::write(&path, format!("{text}in 5 timer 0000")).unwrap();
     let loaded = load(&path).unwrap();
     let mut w = JournalWriter::append(&path, loaded.valid_len, loaded.chain, loaded.lines).unwrap();
-    w.write(&Entry::Note("after the tear".into())).unwrap();
+    w.write(&Entry::Note("after the tear".into()));
     drop(w);
     let again = load(&path).unwrap();
     assert_eq!(again.torn, None);
@@ -400,15 +397,13 @@ fn a_checkpoint_the_replay_misses_is_refused() {
     let mut sim = start(&path);
     sim.run(Some(40));
     // A checkpoint that claims another position.
-    sim.journal
-        .write(&Entry::Check(Checkpoint {
-            at: 1,
-            game: 1,
-            ply: 99,
-            fen: "8/8/8/8/8/8/8/K6k w - - 0 1".into(),
-            used_ms: [0, 0],
-        }))
-        .unwrap();
+    sim.journal.write(&Entry::Check(Checkpoint {
+        at: 1,
+        game: 1,
+        ply: 99,
+        fen: "8/8/8/8/8/8/8/K6k w - - 0 1".into(),
+        used_ms: [0, 0],
+    }));
     drop(sim.journal);
     let e = load(&path).unwrap_err();
     assert!(e.contains("does not reach the recorded state"), "{e}");
@@ -447,13 +442,13 @@ fn lines_wait_for_a_flush_and_a_dropped_writer_loses_none() {
     let path = dir.path().join("j.log");
     let mut w = JournalWriter::create(&path, &header(), 0).unwrap();
     let created = load(&path).unwrap().lines;
-    w.write(&Entry::Note("one".into())).unwrap();
-    w.write(&Entry::Note("two".into())).unwrap();
+    w.write(&Entry::Note("one".into()));
+    w.write(&Entry::Note("two".into()));
     // Not in the file yet: a turn's lines go in one write.
     assert_eq!(load(&path).unwrap().lines, created);
     w.flush().unwrap();
     assert_eq!(load(&path).unwrap().lines, created + 2);
-    w.write(&Entry::Note("three".into())).unwrap();
+    w.write(&Entry::Note("three".into()));
     drop(w);
     assert_eq!(load(&path).unwrap().lines, created + 3);
 }

@@ -1,8 +1,9 @@
 //! Appending to a journal: one line per entry, each followed by its chained
 //! check; inputs are synced to disk (`fdatasync`) before the caller acts on
 //! them. Lines wait in memory until the next sync or flush, so that the
-//! lines of one loop turn reach the file in one write. The file is locked while a referee writes it, so that two argus
-//! processes never write one journal.
+//! lines of one loop turn reach the file in one write (an error writing
+//! them shows there). The file is locked while a referee writes it, so
+//! that two argus processes never write one journal.
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{self, Seek, SeekFrom, Write};
@@ -158,15 +159,14 @@ impl JournalWriter {
     /// Appends one line: it reaches the file with the next
     /// [`JournalWriter::flush`] and the disk with the next
     /// [`JournalWriter::sync`].
-    pub fn write(&mut self, e: &Entry) -> io::Result<()> {
-        self.write_payload(&e.payload())
+    pub fn write(&mut self, e: &Entry) {
+        self.write_payload(&e.payload());
     }
 
     /// Appends one line given as its payload (not flushed, not synced).
-    pub fn write_payload(&mut self, payload: &str) -> io::Result<()> {
+    pub fn write_payload(&mut self, payload: &str) {
         let line = self.line(payload);
         self.pending.push_str(&line);
-        Ok(())
     }
 
     /// Hands the lines written since the last flush to the file, in one

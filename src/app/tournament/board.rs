@@ -290,10 +290,12 @@ impl Board {
         syzygy: Option<&Syzygy>,
     ) {
         let ev = LinkEvent { id: client, kind };
-        if let Some((input, at)) = link_input(ev, &mut self.books, &mut self.outputs, now) {
-            self.hand(input, at, links, syzygy);
+        match link_input(ev, &mut self.books, &mut self.outputs, now) {
+            Some((input, at)) => self.hand(input, at, links, syzygy),
+            // No input, but perhaps a transcript line (ends the turn as
+            // `hand` does).
+            None => self.outputs.end_turn(),
         }
-        self.outputs.end_turn();
     }
 
     /// Hands one input to the core and carries out what it says.

@@ -196,7 +196,7 @@ impl TournamentWriter {
         let inner = JournalWriter::append(path, loaded.valid_len, loaded.chain, loaded.lines)?;
         let mut w = TournamentWriter { inner };
         w.inner
-            .write_payload(&Line::Epoch { at, unix_ms }.payload())?;
+            .write_payload(&Line::Epoch { at, unix_ms }.payload());
         w.inner.sync()?;
         Ok(w)
     }
@@ -207,14 +207,13 @@ impl TournamentWriter {
             at,
             input: input.clone(),
         };
-        self.inner.write_payload(&line.payload())?;
+        self.inner.write_payload(&line.payload());
         self.inner.sync()
     }
 
     /// A line for people (in the file at once, not synced).
     pub fn note(&mut self, text: &str) -> io::Result<()> {
-        self.inner
-            .write_payload(&Line::Note(text.into()).payload())?;
+        self.inner.write_payload(&Line::Note(text.into()).payload());
         self.inner.flush()
     }
 
