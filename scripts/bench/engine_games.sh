@@ -1,6 +1,6 @@
 #!/bin/sh
-# scripts/bench/engine_games.sh [--pairs N] [--games N] [--depth N]
-#                                [--openings EPD] [--keep]
+# scripts/bench/engine_games.sh [--pairs N] [--games N] [--depth N | --tc TC]
+#                                [--via cables|engines] [--openings EPD] [--keep]
 #
 # Engine games (issue 20): Stockfish against Stockfish at a fixed depth
 # (default 1), refereed by argus and by fastchess, interleaved, and the
@@ -51,6 +51,15 @@
 # --pairs N   argus/fastchess pairs (default 3)
 # --games N   games per run, even (default 20)
 # --depth N   search depth (default 1)
+# --tc TC     play at this time control instead of a fixed depth (2+0.02,
+#             10+0.1: the controls testers use): both referees get the
+#             same control (argus --tc TC, fastchess tc=TC); per run the
+#             time forfeits of each (PGN Termination "time forfeit") and
+#             the wall time are printed, and the ratio of wall times
+# --via W     how argus reaches the engines: cables (default: the referee
+#             and two `argus client --engine` on socat cables) or engines
+#             (`argus tournament engine:sf-a=... engine:sf-b=...`, the
+#             engines on pipes as fastchess has them; needs --tc)
 # --openings EPD  start positions for both (default: the initial position)
 # --keep      keep the temporary directory (PGNs, logs) and print its path
 #
@@ -63,10 +72,12 @@ me=engine_games
 pairs=3
 games=20
 depth=1
+tc=
+via=cables
 openings=
 keep=0
 usage() {
-    echo "usage: $0 [--pairs N] [--games N] [--depth N] [--openings EPD] [--keep]" >&2
+    echo "usage: $0 [--pairs N] [--games N] [--depth N | --tc TC] [--via cables|engines] [--openings EPD] [--keep]" >&2
     exit 2
 }
 while [ $# -gt 0 ]; do
@@ -74,6 +85,8 @@ while [ $# -gt 0 ]; do
     --pairs) [ $# -ge 2 ] || usage; pairs=$2; shift 2 ;;
     --games) [ $# -ge 2 ] || usage; games=$2; shift 2 ;;
     --depth) [ $# -ge 2 ] || usage; depth=$2; shift 2 ;;
+    --tc) [ $# -ge 2 ] || usage; tc=$2; shift 2 ;;
+    --via) [ $# -ge 2 ] || usage; via=$2; shift 2 ;;
     --openings) [ $# -ge 2 ] || usage; openings=$2; shift 2 ;;
     --keep) keep=1; shift ;;
     *) usage ;;
@@ -84,6 +97,18 @@ for n in "$pairs" "$games" "$depth"; do
     '' | *[!0-9]* | 0*) echo "$me: --pairs, --games and --depth take a number from 1 up" >&2; exit 2 ;;
     esac
 done
+case $via in
+cables | engines) ;;
+*) echo "$me: --via takes cables or engines" >&2; exit 2 ;;
+esac
+if [ "$via" = engines ] && [ -z "$tc" ]; then
+    # An engine: player has no per-player depth limit yet.
+    echo "$me: --via engines needs --tc (engine: players take no depth limit)" >&2
+    exit 2
+fi
+case $tc in
+*[!0-9.+/:]*) echo "$me: --tc takes a time control such as 2+0.02 or 10+0.1" >&2; exit 2 ;;
+esac
 if [ $((games % 2)) -ne 0 ]; then
     echo "$me: --games must be even (fastchess plays each opening with both colours)" >&2
     exit 2
@@ -193,6 +218,7 @@ figures() { # PGN START_NS LAST_RESULT_NS EXIT_NS
     [ "$g" -eq "$games" ] || fail "$1 holds $g games, not $games"
     [ -n "$3" ] || fail "no time for the last result of $1"
     n_plies=$(plies "$1")
+    forfeits=$(grep -c '^\[Termination "time forfeit"\]' "$1" || true)
     games_ms=$((($3 - $2) / 1000000))
     exit_ms=$((($4 - $2) / 1000000))
 }
@@ -217,7 +243,7 @@ run_argus() {
     st=$!
     pids=$st
     t0=$(now_ns)
-    "$argus" referee "$d/A.ref" "$d/B.ref" --headless --games "$games" --tc - \
+    "$argus" referee "$d/A.ref" "$d/B.ref" --headless --games "$games" --tc "${tc:--}" \
         --reset-delay 0 --conclude-delay 0 "$@" \
         --pgn "$d/games.pgn" --log-dir "$d/logs" >"$d/referee.fifo" 2>"$d/referee.err" &
     ref=$!
@@ -231,10 +257,10 @@ run_argus() {
         [ $i -le 1000 ] || fail "the referee did not ask for the sign-on in 10 s"
         sleep 0.01
     done
-    "$argus" client "$d/A.cli" --engine "'$stockfish'" --depth "$depth" --name sf-a \
+    "$argus" client "$d/A.cli" --engine "'$stockfish'" $client_limit --name sf-a \
         >"$d/client-a.out" 2>&1 &
     ca=$!
-    "$argus" client "$d/B.cli" --engine "'$stockfish'" --depth "$depth" --name sf-b \
+    "$argus" client "$d/B.cli" --engine "'$stockfish'" $client_limit --name sf-b \
         >"$d/client-b.out" 2>&1 &
     cb=$!
     pids="$pids $ca $cb"
@@ -256,6 +282,41 @@ run_argus() {
     figures "$d/games.pgn" "$t0" "$t1" "$t2"
 }
 
+# One argus tournament of two engine: players in $dir/argus-$1 (the
+# engines on pipes, started by argus); sets its figures.
+run_argus_engines() {
+    d=$dir/argus-$1
+    mkdir -p "$d"
+    if [ -n "$openings" ]; then
+        set -- --openings "$openings"
+    else
+        set --
+    fi
+    set -- "$@" --tc "$tc"
+    mkfifo "$d/referee.fifo"
+    stamp <"$d/referee.fifo" >"$d/referee.out" &
+    st=$!
+    pids=$st
+    t0=$(now_ns)
+    "$argus" tournament "engine:sf-a=$stockfish" "engine:sf-b=$stockfish" --headless \
+        --games-per-pairing "$games" --boards 1 --reset-delay 0 --conclude-delay 0 "$@" \
+        --pgn "$d/games.pgn" --log-dir "$d/logs" >"$d/referee.fifo" 2>"$d/referee.err" &
+    ref=$!
+    pids="$pids $ref"
+    rc=0
+    wait "$ref" || rc=$?
+    t2=$(now_ns)
+    wait "$st" || true
+    pids=
+    if [ $rc -ne 0 ]; then
+        tail -n 5 "$d/referee.err" "$d/referee.out" >&2
+        fail "the argus tournament exited with $rc"
+    fi
+    # The result line of the last game: "game N (round R.B): A - B RESULT ...".
+    t1=$(awk -v g="$games" '$2 == "game" && $3 == g && / (1-0|0-1|1\/2-1\/2)/ { t = $1 } END { print t }' "$d/referee.out")
+    figures "$d/games.pgn" "$t0" "$t1" "$t2"
+}
+
 # One fastchess match in $dir/fastchess-$1; sets its figures.
 run_fastchess() {
     d=$dir/fastchess-$1
@@ -273,7 +334,7 @@ run_fastchess() {
     # In its directory: it writes its config.json where it runs. In the
     # background, so that a signal reaches the trap at once.
     (cd "$d" && exec "$FASTCHESS" -engine cmd="$stockfish" name=sf-a \
-        -engine cmd="$stockfish" name=sf-b -each tc=inf depth="$depth" proto=uci \
+        -engine cmd="$stockfish" name=sf-b -each $fastchess_limit proto=uci \
         -rounds $((games / 2)) -games 2 -concurrency 1 "$@" \
         -pgnout file="$d/fc.pgn" >"$d/fastchess.fifo" 2>&1) &
     fc=$!
@@ -300,7 +361,16 @@ ratio() { echo "$1 $2 $3 $4" | awk '{ printf "%.3f", ($1 / $2) / ($3 / $4) }'; }
 median() { sort -n | awk '{ r[NR] = $1 } END { printf "%.3f", (NR % 2) ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2 }'; }
 
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M UTC')"
-echo "stockfish: $stockfish ($(echo quit | "$stockfish" 2>/dev/null | head -n 1)), depth $depth"
+if [ -n "$tc" ]; then
+    limit="time control $tc"
+    client_limit=
+    fastchess_limit="tc=$tc"
+else
+    limit="depth $depth"
+    client_limit="--depth $depth"
+    fastchess_limit="tc=inf depth=$depth"
+fi
+echo "stockfish: $stockfish ($(echo quit | "$stockfish" 2>/dev/null | head -n 1)), $limit; argus via $via"
 echo "fastchess: $FASTCHESS ($("$FASTCHESS" -version 2>/dev/null | head -n 1))"
 echo "files: $dir ($(df -PT "$dir" | awk 'NR == 2 { print $2 }')); $games games a run from ${openings:-the initial position}"
 
@@ -309,19 +379,32 @@ pair=1
 while [ $pair -le "$pairs" ]; do
     if [ $((pair % 2)) -eq 1 ]; then order="argus fastchess"; else order="fastchess argus"; fi
     for which in $order; do
-        "run_$which" "$pair"
         case $which in
-        argus) a_plies=$n_plies a_ms=$games_ms a_exit=$exit_ms ;;
-        fastchess) f_plies=$n_plies f_ms=$games_ms f_exit=$exit_ms ;;
+        argus)
+            if [ "$via" = engines ]; then run_argus_engines "$pair"; else run_argus "$pair"; fi
+            a_plies=$n_plies a_ms=$games_ms a_exit=$exit_ms a_forfeits=$forfeits
+            ;;
+        fastchess)
+            run_fastchess "$pair"
+            f_plies=$n_plies f_ms=$games_ms f_exit=$exit_ms f_forfeits=$forfeits
+            ;;
         esac
     done
     ratio=$(ratio "$a_ms" "$a_plies" "$f_ms" "$f_plies")
     ratio_exit=$(ratio "$a_exit" "$a_plies" "$f_exit" "$f_plies")
-    echo "$ratio $ratio_exit" >>"$dir/ratios"
+    wall=$(echo "$a_ms $f_ms" | awk '{ printf "%.3f", $1 / $2 }')
+    echo "$ratio $ratio_exit $wall" >>"$dir/ratios"
+    if [ -n "$tc" ]; then
+        echo "pair $pair: time forfeits argus $a_forfeits of $games, fastchess $f_forfeits of $games;" \
+            "wall time argus $a_ms ms, fastchess $f_ms ms: ratio $wall"
+    fi
     echo "pair $pair: argus $a_plies plies in $a_ms ms: $(ms_per_ply "$a_ms" "$a_plies") ms/ply" \
         "(to exit $a_exit ms); fastchess $f_plies plies in $f_ms ms: $(ms_per_ply "$f_ms" "$f_plies") ms/ply" \
         "(to exit $f_exit ms); ratio $ratio (to exit $ratio_exit)"
     pair=$((pair + 1))
 done
+if [ -n "$tc" ]; then
+    echo "argus/fastchess wall time: median ratio $(cut -d' ' -f3 "$dir/ratios" | median) of $pairs pairs"
+fi
 echo "argus/fastchess per ply: median ratio $(cut -d' ' -f1 "$dir/ratios" | median) of $pairs pairs" \
     "(to exit: $(cut -d' ' -f2 "$dir/ratios" | median))"
