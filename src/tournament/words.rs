@@ -4,7 +4,7 @@
 
 use crate::text::strip_control;
 use crate::tournament::core::Tournament;
-use crate::tournament::io::Output;
+use crate::tournament::io::{Output, Withdrawal};
 use crate::tournament::report;
 use crate::tournament::schedule::PlayerId;
 use crate::tournament::stats::Tallies;
@@ -47,9 +47,20 @@ pub fn said(t: &Tournament, out: &Output) -> Option<String> {
         Output::Replay { game } => {
             format!("game {game} ended without a result: it will be played again")
         }
-        Output::Withdrawn { player } => format!(
+        Output::Withdrawn {
+            player,
+            why: Withdrawal::AwayTooLong,
+        } => format!(
             "{} was away too long: it forfeits the games it has not played",
             name(*player)
+        ),
+        Output::Withdrawn {
+            player,
+            why: Withdrawal::CannotStart(reason),
+        } => format!(
+            "{}: argus cannot start its program ({}): it forfeits the games it has not played",
+            name(*player),
+            strip_control(reason)
         ),
         Output::RoundOver { round } => format!(
             "round {round} is over; standings:\n{}against the field:\n{}",

@@ -21,7 +21,7 @@ use crate::app::session::{View, Wake, open_tables, select_event};
 use crate::app::signals::Stop;
 use crate::app::syzygy::Syzygy;
 use crate::app::tournament::args::report_paths;
-use crate::app::tournament::board::{Board, GameSetup};
+use crate::app::tournament::board::{Board, GameSetup, Pace};
 use crate::app::tournament::players::Field;
 use crate::app::tournament::screen::{Ask, OnBoard, Screen};
 use crate::app::writers::RelayTiming;
@@ -59,6 +59,14 @@ struct Seat {
     /// Records the tournament itself sent it (the final `disconnect`) and
     /// that have not left yet.
     in_flight: usize,
+    /// A program argus runs: it signed on since it was last started.
+    signed_on_since_start: bool,
+    /// The game during which argus last started its program again: once
+    /// per game, so a program that fails at every start cannot loop.
+    restarted_in: Option<u32>,
+    /// Its program stopped again in that game: start it once the game's
+    /// board is free.
+    restart_after_game: bool,
 }
 
 /// What the tournament runs with.
@@ -68,6 +76,8 @@ pub struct Director {
     pub field: Field,
     /// Every board's referee settings (see `args::TournamentPlan`).
     pub referee: Settings,
+    /// Which of the referee's delays were given.
+    pub pace: Pace,
     pub port: PortSettings,
     pub specs: Vec<String>,
     pub log_dir: PathBuf,
@@ -547,6 +557,7 @@ impl Director {
             LinkEventKind::Line { text, .. } if is_sign_on(text) => {
                 if let Some(seat) = floor.seats.get_mut(p.0) {
                     seat.sign_on = Some(text.clone());
+                    seat.signed_on_since_start = true;
                 }
                 if !self.core.players().get(p.0).is_some_and(|s| s.present) {
                     self.say(&format!("{} signed on", strip_control(&name)));
@@ -565,13 +576,78 @@ impl Director {
         let syzygy = floor.syzygy.as_ref();
         match board_of(&mut floor.boards, p) {
             Some((client, board)) => {
-                board.link_event(client, ev.kind, now, &self.field.links, syzygy);
+                board.link_event(client, ev.kind, self.base, now, &self.field.links, syzygy);
                 self.collect_results(floor);
             }
             None => self.between_games(p, &name, ev.kind, now, floor),
         }
+        let lost = matches!(to_core, Some(Input::Lost { .. }));
         if let Some(input) = to_core {
             self.hand_to_tournament(input, now, floor);
+        }
+        if lost && self.field.run_here.get(p.0).copied().unwrap_or(false) {
+            self.program_stopped(p, floor);
+        }
+    }
+
+    /// A program argus runs has stopped (its engine failed and the
+    /// bridge's restart failed too, or it could not start): it is started
+    /// again, at once (a game it was playing takes it back in line), or,
+    /// if it stopped again in the game it was started again for, once
+    /// that game's board is free. A program that stopped before it signed
+    /// on could not be started: it forfeits its remaining games, and the
+    /// line says why.
+    fn program_stopped(&mut self, p: PlayerId, floor: &mut Floor) {
+        let game = board_of(&mut floor.boards, p).map(|(_, b)| b.game.number);
+        let Some(seat) = floor.seats.get_mut(p.0) else {
+            return;
+        };
+        match restart_decision(seat, game) {
+            Restart::CannotStart => {
+                let reason = self
+                    .field
+                    .start_failure(p.0, START_FAILURE_GRACE)
+                    .unwrap_or_else(|| "it stopped before it signed on".into());
+                let now = self.now();
+                self.hand_to_tournament(Input::CannotStart { player: p, reason }, now, floor);
+            }
+            Restart::AfterGame(g) => {
+                seat.restart_after_game = true;
+                let name = strip_control(self.core.name(p));
+                self.say(&format!(
+                    "{name}: its program stopped again in game {g}; argus starts it again                      when that game is over"
+                ));
+            }
+            Restart::Now => {
+                seat.restarted_in = game;
+                self.start_again(p, floor);
+            }
+        }
+    }
+
+    /// Starts player `p`'s program again (said).
+    fn start_again(&mut self, p: PlayerId, floor: &mut Floor) {
+        let name = strip_control(self.core.name(p));
+        if let Some(seat) = floor.seats.get_mut(p.0) {
+            seat.signed_on_since_start = false;
+            seat.restart_after_game = false;
+        }
+        self.say(&format!(
+            "{name}: its program stopped; argus starts it again"
+        ));
+        match self.field.restart(p.0) {
+            Ok(()) => {
+                if let Some(s) = floor.seats.get_mut(p.0) {
+                    s.in_flight = 0;
+                }
+                if let Some((client, board)) = board_of(&mut floor.boards, p) {
+                    board.link_replaced(client);
+                }
+            }
+            Err(reason) => {
+                let now = self.now();
+                self.hand_to_tournament(Input::CannotStart { player: p, reason }, now, floor);
+            }
         }
     }
 
@@ -670,9 +746,17 @@ impl Director {
                 continue;
             };
             let id = board.id;
+            let players = [board.seats.a, board.seats.b];
             self.finish_board(board);
             let now = self.now();
             self.hand_to_tournament(Input::BoardFree { board: id }, now, floor);
+            for p in players {
+                let due = floor.leaving.is_none()
+                    && floor.seats.get(p.0).is_some_and(|s| s.restart_after_game);
+                if due {
+                    self.start_again(p, floor);
+                }
+            }
         }
     }
 
@@ -751,6 +835,10 @@ impl Director {
             lines: ByClient::new(line(seats.a), line(seats.b)),
             log_dir: &self.log_dir,
             pgn: self.pgn.clone(),
+            pace: self.pace,
+            run_here: [seats.a, seats.b]
+                .iter()
+                .all(|p| self.field.run_here.get(p.0).copied().unwrap_or(false)),
         };
         let mut b = match Board::start(setup, at) {
             Ok(mut b) => {
@@ -812,6 +900,34 @@ impl Director {
         }
     }
 }
+
+/// What to do about a program argus runs that stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Restart {
+    /// Start it again now.
+    Now,
+    /// It stopped again in this game, which it was started again for:
+    /// start it when the game is over.
+    AfterGame(u32),
+    /// It stopped before it signed on: it cannot be started.
+    CannotStart,
+}
+
+/// What to do about the program of `seat`, which stopped while playing
+/// `game` (if any).
+fn restart_decision(seat: &Seat, game: Option<u32>) -> Restart {
+    if !seat.signed_on_since_start {
+        Restart::CannotStart
+    } else if let Some(g) = game.filter(|&g| seat.restarted_in == Some(g)) {
+        Restart::AfterGame(g)
+    } else {
+        Restart::Now
+    }
+}
+
+/// How long a program's thread that could not start it is given to end
+/// (its link is lost as it ends), for its reason.
+const START_FAILURE_GRACE: Duration = Duration::from_secs(2);
 
 /// A sign-on record for a player whose own is not known (a cabled
 /// program after a resume).
