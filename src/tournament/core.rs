@@ -177,6 +177,20 @@ impl Tournament {
         self.now
     }
 
+    /// The players the tournament waits for, each with the time it has
+    /// been away since: away (not signed on, or lost), not withdrawn, and
+    /// with a game it has not started.
+    pub fn waiting(&self) -> Vec<(PlayerId, u64)> {
+        (0..self.players.len())
+            .map(PlayerId)
+            .filter(|&p| {
+                let s = self.players[p.0];
+                !s.present && !s.withdrawn && self.has_pending(p)
+            })
+            .filter_map(|p| Some((p, self.players[p.0].away_since?)))
+            .collect()
+    }
+
     /// When to wake the core with [`Input::Timer`]: the earliest moment a
     /// player away forfeits its remaining games.
     pub fn next_deadline(&self) -> Option<u64> {

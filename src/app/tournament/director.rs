@@ -17,6 +17,7 @@ use crossbeam_channel::{Receiver, Sender, never, unbounded};
 use log::{info, warn};
 
 use crate::app::audience::Audience;
+use crate::app::referee::unix_ms_now;
 use crate::app::session::{View, Wake, open_tables, select_event};
 use crate::app::signals::Stop;
 use crate::app::syzygy::Syzygy;
@@ -33,6 +34,7 @@ use crate::epd::{Fields, Operation, Record, RefReq};
 use crate::journal::feed::FileSet;
 use crate::link::{LinkEvent, LinkEventKind, PortSettings};
 use crate::record::durable::write_atomic;
+use crate::record::timestamp::format_utc;
 use crate::record::transcript::Transcript;
 use crate::referee::{ByClient, ClientId, Input as RefInput, Settings};
 use crate::stats::latency::Latencies;
@@ -153,6 +155,8 @@ struct Floor {
     /// The players were sent `disconnect` (the end, or a stop): what they
     /// do now changes nothing.
     leaving: Option<Leaving>,
+    /// When to say whom the tournament waits for.
+    reminder: Reminder,
 }
 
 impl Floor {
@@ -227,6 +231,7 @@ impl Director {
             if let Some(ending) = floor.left() {
                 return Ok(self.finish(floor, ending));
             }
+            self.remind(&mut floor);
             let wait = match self.show(&floor, &mut shown) {
                 Ok(wait) => wait,
                 Err(e) => {
@@ -280,6 +285,10 @@ impl Director {
             syzygy,
             failure: None,
             leaving: None,
+            reminder: Reminder::from(
+                (0..self.core.players().len()).map(PlayerId).collect(),
+                self.now(),
+            ),
         })
     }
 
@@ -314,7 +323,43 @@ impl Director {
         if floor.leaving.is_some() || floor.boards.iter().flatten().any(|b| b.core.is_over()) {
             at_most(DRAIN_TICK);
         }
+        if floor.leaving.is_none() && !self.core.waiting().is_empty() {
+            at_most(Duration::from_millis(
+                floor.reminder.next().saturating_sub(now),
+            ));
+        }
         Ok(wait)
+    }
+
+    /// Says whom the tournament waits for, when it is time (at once for a
+    /// player newly away, then every minute).
+    fn remind(&mut self, floor: &mut Floor) {
+        if floor.leaving.is_some() {
+            return;
+        }
+        let now = self.now();
+        let ids: Vec<PlayerId> = self.core.waiting().into_iter().map(|(p, _)| p).collect();
+        if floor.reminder.due(&ids, now) {
+            let line = words::waiting_line(&self.waiting_words());
+            self.say(&line);
+        }
+    }
+
+    /// "waiting for NAME since HH:MM:SS" for every player the tournament
+    /// waits for (the wall-clock time, UTC, it went away).
+    fn waiting_words(&self) -> Vec<String> {
+        let now = self.now();
+        let unix_now = unix_ms_now();
+        self.core
+            .waiting()
+            .into_iter()
+            .map(|(p, since)| {
+                let ago = Duration::from_millis(now.saturating_sub(since));
+                let when = std::time::UNIX_EPOCH + Duration::from_millis(unix_now) - ago;
+                let stamp = format_utc(when);
+                words::waiting_for(&self.core, p, stamp.get(11..19).unwrap_or(&stamp))
+            })
+            .collect()
     }
 
     /// A stop (a signal, or the supervisor's `q`): the report is written
@@ -390,6 +435,10 @@ impl Director {
 
     /// Draws the board view: the overview, or the focused board.
     fn draw(&mut self, floor: &Floor) -> Result<(), Failure> {
+        let waiting = self.waiting_words();
+        if let Some(screen) = self.screen.as_mut() {
+            screen.waiting = waiting;
+        }
         let boards = self.on_boards(floor);
         let title = self.core.settings().event.clone();
         match self.screen.as_mut() {
@@ -418,6 +467,7 @@ impl Director {
     /// Publishes every board in progress and the standings to the web page.
     fn publish(&mut self, floor: &Floor) {
         let now = self.now();
+        let waiting = self.waiting_words();
         let Some(audience) = self.audience.as_mut() else {
             return;
         };
@@ -427,7 +477,7 @@ impl Director {
             .flatten()
             .map(|b| (b.id.0, b.game.number, &b.core))
             .collect();
-        audience.publish_tournament(&self.core, &boards, now);
+        audience.publish_tournament(&self.core, &boards, waiting, now);
     }
 
     /// A key in the board view; whether it asks to stop the tournament.
@@ -929,6 +979,50 @@ fn restart_decision(seat: &Seat, game: Option<u32>) -> Restart {
 /// (its link is lost as it ends), for its reason.
 const START_FAILURE_GRACE: Duration = Duration::from_secs(2);
 
+/// How often the tournament says again whom it waits for.
+const REMIND_EVERY_MS: u64 = 60_000;
+
+/// When to say whom the tournament waits for: at once when a player is
+/// newly waited for, then every minute while anyone is. Decided on the
+/// journal time passed in.
+#[derive(Debug, Default)]
+struct Reminder {
+    /// Those waited for when it was last said.
+    said_for: Vec<PlayerId>,
+    /// When it was last said.
+    last: u64,
+}
+
+impl Reminder {
+    /// A reminder that counts `players`, waited for at `at`, as said
+    /// then (at the start and after a resume the tournament's own first
+    /// line says it waits for its players to sign on).
+    fn from(players: Vec<PlayerId>, at: u64) -> Reminder {
+        Reminder {
+            said_for: players,
+            last: at,
+        }
+    }
+
+    /// Whether to say now (`at`) that the tournament waits for `waiting`;
+    /// if so, it counts as said.
+    fn due(&mut self, waiting: &[PlayerId], at: u64) -> bool {
+        let newly = waiting.iter().any(|p| !self.said_for.contains(p));
+        self.said_for.retain(|p| waiting.contains(p));
+        let due = newly || (!waiting.is_empty() && at >= self.next());
+        if due {
+            self.said_for = waiting.to_vec();
+            self.last = at;
+        }
+        due
+    }
+
+    /// When a minute will have passed since it was last said.
+    fn next(&self) -> u64 {
+        self.last.saturating_add(REMIND_EVERY_MS)
+    }
+}
+
 /// A sign-on record for a player whose own is not known (a cabled
 /// program after a resume).
 fn sign_on_record(name: &str) -> String {
@@ -954,4 +1048,28 @@ pub fn is_sign_on(text: &str) -> bool {
 
 fn board_index(b: BoardId) -> usize {
     (b.0 as usize).saturating_sub(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_waiting_is_said_at_once_for_a_player_newly_away_then_every_minute() {
+        let (a, b) = (PlayerId(0), PlayerId(1));
+        // At the start both are waited for: the first line says so.
+        let mut r = Reminder::from(vec![a, b], 0);
+        assert!(!r.due(&[a, b], 59_999));
+        assert!(r.due(&[a, b], 60_000));
+        assert!(!r.due(&[a], 61_000));
+        assert!(!r.due(&[], 90_000));
+        // A player lost later: said at once, then a minute on.
+        assert!(r.due(&[b], 100_000));
+        assert!(!r.due(&[b], 159_999));
+        assert!(r.due(&[b], 160_000));
+        assert_eq!(r.next(), 220_000);
+        // Back and away again: said at once.
+        assert!(!r.due(&[], 170_000));
+        assert!(r.due(&[b], 171_000));
+    }
 }
