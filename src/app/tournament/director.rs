@@ -1055,6 +1055,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_stopped_program_is_started_again_once_per_game_unless_it_never_signed_on() {
+        let signed = || Seat {
+            signed_on_since_start: true,
+            ..Seat::default()
+        };
+        // Between games, or in a game it was not started again for: now.
+        assert_eq!(restart_decision(&signed(), None), Restart::Now);
+        assert_eq!(restart_decision(&signed(), Some(3)), Restart::Now);
+        // Stopped again in the game it was started again for: after it.
+        let again = Seat {
+            restarted_in: Some(3),
+            ..signed()
+        };
+        assert_eq!(restart_decision(&again, Some(3)), Restart::AfterGame(3));
+        assert_eq!(restart_decision(&again, Some(4)), Restart::Now);
+        assert_eq!(restart_decision(&again, None), Restart::Now);
+        // Stopped before it signed on: its start failed.
+        let never = Seat::default();
+        assert_eq!(restart_decision(&never, None), Restart::CannotStart);
+        assert_eq!(restart_decision(&never, Some(3)), Restart::CannotStart);
+    }
+
+    #[test]
     fn the_waiting_is_said_at_once_for_a_player_newly_away_then_every_minute() {
         let (a, b) = (PlayerId(0), PlayerId(1));
         // At the start both are waited for: the first line says so.

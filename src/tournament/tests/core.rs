@@ -235,6 +235,30 @@ fn a_program_argus_cannot_start_forfeits_at_once_even_when_the_others_wait() {
 }
 
 #[test]
+fn the_tournament_waits_for_the_players_away_with_games_to_play() {
+    let mut r = Run::new(settings(3, |_| {}));
+    // At the start, for everyone, since time 0.
+    assert_eq!(
+        r.t.waiting(),
+        vec![(PlayerId(0), 0), (PlayerId(1), 0), (PlayerId(2), 0)]
+    );
+    r.sign_on(0..3);
+    assert_eq!(r.t.waiting(), vec![]);
+    r.at = 7_000;
+    r.input(Input::Lost {
+        player: PlayerId(1),
+        reason: "hang-up".into(),
+    });
+    assert_eq!(r.t.waiting(), vec![(PlayerId(1), 7_000)]);
+    // Withdrawn: nobody waits for it.
+    r.input(Input::CannotStart {
+        player: PlayerId(1),
+        reason: "gone".into(),
+    });
+    assert_eq!(r.t.waiting(), vec![]);
+}
+
+#[test]
 fn two_players_away_at_one_deadline_both_lose_their_game() {
     let mut r = Run::new(settings(3, |s| {
         s.absence = Absence::Forfeit { after_ms: 1_000 }
