@@ -98,6 +98,26 @@ impl Event {
         codes
     }
 
+    /// Kills the tournament with SIGKILL (it must still be running).
+    fn kill(&mut self) {
+        let argus = self.argus.as_mut().expect("started");
+        assert!(argus.running(), "the tournament ended before the kill");
+        argus.kill();
+    }
+
+    /// `argus resume` of the tournament's journal, headless, which must
+    /// finish it within `within`; its stdout.
+    fn resume(&self, within: Duration) -> String {
+        let journal = text(&self.path("logs").join("tournament.journal"));
+        let mut resumed = Proc::spawn(
+            "resume",
+            &argus_bin(),
+            &["resume".to_string(), journal, "--headless".to_string()],
+        );
+        assert_eq!(resumed.wait_exit(within), 0, "{}", resumed.describe());
+        resumed.stdout_lines().join("\n")
+    }
+
     fn pgn(&self) -> String {
         std::fs::read_to_string(self.path("games.pgn")).unwrap_or_default()
     }
@@ -353,24 +373,10 @@ fn a_killed_tournament_resumed_plays_exactly_the_scheduled_games() {
         assert!(Instant::now() < deadline, "no game of round 2 began");
         std::thread::sleep(Duration::from_millis(5));
     }
-    let argus = ev.argus.as_mut().expect("started");
-    assert!(argus.running(), "the tournament ended before the kill");
-    argus.kill();
+    ev.kill();
     let before = read_pgn_games(&ev.pgn()).map_or(0, |g| g.len());
     assert!(before < 12, "the kill came after the last game");
-    let journal = text(&ev.path("logs").join("tournament.journal"));
-    let mut resumed = Proc::spawn(
-        "resume",
-        &argus_bin(),
-        &["resume".to_string(), journal, "--headless".to_string()],
-    );
-    assert_eq!(
-        resumed.wait_exit(Duration::from_secs(240)),
-        0,
-        "{}",
-        resumed.describe()
-    );
-    let out = resumed.stdout_lines().join("\n");
+    let out = ev.resume(Duration::from_secs(240));
     assert!(out.contains("resuming the tournament from"), "{out}");
     let pgn = ev.pgn();
     let games = check_pgn(&pgn);
@@ -385,6 +391,117 @@ fn a_killed_tournament_resumed_plays_exactly_the_scheduled_games() {
         report.contains("Complete: all 12 games decided."),
         "{report}"
     );
+}
+
+/// Every `[%emt H:MM:SS.mmm]` of the PGN, in ms, in order.
+fn emts(pgn: &str) -> Vec<u64> {
+    pgn.split("[%emt ")
+        .skip(1)
+        .map(|rest| {
+            let t = rest.split(']').next().unwrap_or_default();
+            let parts: Vec<&str> = t.split(':').collect();
+            let [h, m, s] = parts[..] else {
+                panic!("emt {t:?}")
+            };
+            let (secs, ms) = s.split_once('.').unwrap_or((s, "0"));
+            let n = |x: &str| x.parse::<u64>().unwrap_or_else(|_| panic!("emt {t:?}"));
+            ((n(h) * 60 + n(m)) * 60 + n(secs)) * 1000 + n(ms)
+        })
+        .collect()
+}
+
+/// Issue 29: a resumed tournament's games kept no clocks (the links'
+/// times were taken as journal times from before the stop, so every move
+/// after the resume took 0 ms and the flag fell on wall time alone).
+#[test]
+fn a_resumed_engine_tournament_keeps_its_clocks() {
+    let uci = crate::common::fixture("uci-random").display().to_string();
+    let players: Vec<String> = ["a", "b"]
+        .iter()
+        .map(|n| format!("engine:{n}={uci} --think 50 --name {n}"))
+        .collect();
+    let mut ev = Event::new();
+    ev.start(
+        &players,
+        &["--cycles", "2", "--tc", "8+0.1", "--max-moves", "40"],
+        "waiting for the players",
+    );
+    // Killed in the middle of the first game.
+    let game = ev.path("logs").join("game-001").join("journal.log");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !std::fs::read_to_string(&game).is_ok_and(|t| t.matches(" line ").count() > 20) {
+        assert!(
+            Instant::now() < deadline,
+            "the first game did not get going"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    ev.kill();
+    ev.resume(Duration::from_secs(120));
+    let pgn = ev.pgn();
+    assert_eq!(check_pgn(&pgn).len(), 2, "{pgn}");
+    assert!(!pgn.contains("time forfeit"), "{pgn}");
+    // Each engine takes 50 ms over every move, before the stop and after.
+    let emts = emts(&pgn);
+    assert!(emts.len() > 40, "{pgn}");
+    assert!(emts.iter().all(|&t| t >= 40), "{emts:?}\n{pgn}");
+    let log = ev.log();
+    assert!(!log.contains("echoed position differs"), "{log}");
+}
+
+/// Issue 29: an engine player's program failed, the bridge's restart
+/// failed too, and the tournament waited for it for ever. Its command here
+/// works once (the engine crashes in its first game), then fails: argus
+/// starts it again, cannot, and its remaining games are forfeited with the
+/// reason; the tournament finishes.
+#[cfg(unix)]
+#[test]
+fn an_engine_whose_command_fails_after_its_first_game_forfeits_the_rest() {
+    use std::os::unix::fs::PermissionsExt;
+    let uci = crate::common::fixture("uci-random").display().to_string();
+    let mut ev = Event::new();
+    let marker = ev.path("started-once");
+    let script = ev.path("once.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nif [ -e '{m}' ]; then echo 'no more starts' >&2; exit 1; fi\n\
+             touch '{m}'\nexec '{uci}' --crash-after 6\n",
+            m = text(&marker)
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let players = vec![
+        format!("engine:bad={}", text(&script)),
+        "mover:x".to_string(),
+        "mover:y".to_string(),
+    ];
+    ev.start(
+        &players,
+        &["--tc", "5+0.1", "--max-moves", "30"],
+        "waiting for the players",
+    );
+    let codes = ev.finish(Duration::from_secs(120));
+    assert_eq!(codes, vec![0], "the tournament finishes");
+    let log = ev.log();
+    assert!(
+        log.contains("bad: its program stopped; argus starts it again"),
+        "{log}"
+    );
+    assert!(
+        log.contains("bad: argus cannot start its program (") && log.contains("no more starts"),
+        "{log}"
+    );
+    let report = ev.report();
+    assert!(
+        report.contains("Complete: all 3 games decided."),
+        "{report}"
+    );
+    // Its one game not begun is forfeited; the one it crashed in was played.
+    let pgn = ev.pgn();
+    assert_eq!(check_pgn(&pgn).len(), 2, "{pgn}");
+    assert!(report.contains("forfeit"), "{report}");
 }
 
 #[test]

@@ -232,6 +232,7 @@ fn several_boards_with_standings_and_one_clicked_large() {
                 row("Gamma", 3, 1, [Some("½"), Some("0"), None]),
             ],
         }),
+        waiting: vec![format!("waiting for {} since 13:05:02", super::HOSTILE)],
     };
     served
         .publisher
@@ -271,6 +272,13 @@ fn several_boards_with_standings_and_one_clicked_large() {
         b.js("return document.querySelector('#crosstable tbody tr:nth-child(2) td:nth-child(2)').textContent;"),
         super::HOSTILE
     );
+    // Whom the tournament waits for, as text.
+    assert_eq!(
+        b.js(
+            "const w = document.querySelector('#waiting'); return w.hidden ? null : w.textContent;"
+        ),
+        format!("waiting for {} since 13:05:02", super::HOSTILE)
+    );
     assert_eq!(b.js("return document.querySelectorAll('img').length;"), 0);
     assert_eq!(b.alert_text(), None, "a name ran as markup");
     let (dir, _keep) = screenshot_dir();
@@ -308,6 +316,7 @@ fn the_page_shows_the_boards_at_once_without_waiting_for_the_stream() {
             board(2, "Gamma", "Delta"),
         ],
         standings: None,
+        waiting: Vec::new(),
     };
     served
         .publisher

@@ -95,7 +95,15 @@ impl Audience {
     /// Publishes a tournament: each board with a game (board number, the
     /// game's number in the tournament, its referee core) as the cores
     /// have them at `at`, and the standings.
-    pub fn publish_tournament(&mut self, t: &Tournament, boards: &[(u32, u32, &Referee)], at: u64) {
+    /// `waiting`: whom the tournament waits for, in words (`waiting for
+    /// NAME since HH:MM:SS`).
+    pub fn publish_tournament(
+        &mut self,
+        t: &Tournament,
+        boards: &[(u32, u32, &Referee)],
+        waiting: Vec<String>,
+        at: u64,
+    ) {
         let mut states = Vec::new();
         let mut live = Vec::new();
         for &(board, game, core) in boards {
@@ -112,6 +120,7 @@ impl Audience {
             event: t.settings().event.clone(),
             boards: states,
             standings: Some(standings_of(t)),
+            waiting,
         };
         self.publish_state(state, live);
     }
@@ -128,6 +137,7 @@ impl Audience {
             event: core.settings().event.clone(),
             boards: vec![board_of(&snap, 1)],
             standings: None,
+            waiting: Vec::new(),
         };
         self.publish_state(state, live);
     }

@@ -7,7 +7,7 @@
 use shakmaty::Color;
 
 use crate::referee::GameResult;
-use crate::tournament::io::{Absence, Absent, BoardId, Input, Outcome, Output};
+use crate::tournament::io::{Absence, Absent, BoardId, Input, Outcome, Output, Withdrawal};
 use crate::tournament::schedule::{PlayerId, Schedule, ScheduleSettings, ScheduledGame};
 
 /// The whole configuration of a tournament.
@@ -177,6 +177,20 @@ impl Tournament {
         self.now
     }
 
+    /// The players the tournament waits for, each with the time it has
+    /// been away since: away (not signed on, or lost), not withdrawn, and
+    /// with a game it has not started.
+    pub fn waiting(&self) -> Vec<(PlayerId, u64)> {
+        (0..self.players.len())
+            .map(PlayerId)
+            .filter(|&p| {
+                let s = self.players[p.0];
+                !s.present && !s.withdrawn && self.has_pending(p)
+            })
+            .filter_map(|p| Some((p, self.players[p.0].away_since?)))
+            .collect()
+    }
+
     /// When to wake the core with [`Input::Timer`]: the earliest moment a
     /// player away forfeits its remaining games.
     pub fn next_deadline(&self) -> Option<u64> {
@@ -226,6 +240,14 @@ impl Tournament {
             }
             Input::BoardFree { board } => self.on_board_free(board, &mut out),
             Input::Timer => self.on_timer(at, &mut out),
+            Input::CannotStart { player, reason } => {
+                if self
+                    .player_mut(player, &mut out)
+                    .is_some_and(|s| !s.withdrawn)
+                {
+                    self.withdraw(&[(player, Withdrawal::CannotStart(reason))], &mut out);
+                }
+            }
             Input::Resumed => self.on_resumed(at),
         }
         self.dispatch(&mut out);
@@ -330,13 +352,25 @@ impl Tournament {
     /// Every player whose time away is up forfeits its remaining games;
     /// a game between two of them is lost by both.
     fn on_timer(&mut self, at: u64, out: &mut Vec<Output>) {
-        let due: Vec<PlayerId> = (0..self.players.len())
+        let due: Vec<(PlayerId, Withdrawal)> = (0..self.players.len())
             .map(PlayerId)
             .filter(|&p| self.forfeit_deadline(p).is_some_and(|d| d <= at))
+            .map(|p| (p, Withdrawal::AwayTooLong))
             .collect();
-        for &p in &due {
+        self.withdraw(&due, out);
+    }
+
+    /// Players `due` forfeit every game they have not started, each for
+    /// its reason; a game between two of them is lost by both.
+    fn withdraw(&mut self, withdrawn: &[(PlayerId, Withdrawal)], out: &mut Vec<Output>) {
+        let mut due = Vec::new();
+        for (p, why) in withdrawn {
             self.players[p.0].withdrawn = true;
-            out.push(Output::Withdrawn { player: p });
+            out.push(Output::Withdrawn {
+                player: *p,
+                why: why.clone(),
+            });
+            due.push(*p);
         }
         let forfeits: Vec<(u32, Absent)> = self
             .games()

@@ -133,10 +133,23 @@ pub enum Input {
     /// The time given by [`crate::tournament::Tournament::next_deadline`]
     /// has come.
     Timer,
+    /// The player is a program argus runs, and argus could not start it
+    /// (again): it forfeits every game it has not started, at once, as a
+    /// player away too long does (nothing can bring it back).
+    CannotStart { player: PlayerId, reason: String },
     /// The tournament was rebuilt from its journal after the referee was
     /// killed: every player must sign on again (its absence counts from
     /// now); games in progress carry on on their boards.
     Resumed,
+}
+
+/// Why a player forfeits the games it has not started.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Withdrawal {
+    /// It was away longer than `--absent-forfeit` allows.
+    AwayTooLong,
+    /// argus could not start its program; the reason as it was given.
+    CannotStart(String),
 }
 
 /// Something the core wants done or known.
@@ -148,8 +161,8 @@ pub enum Output {
     Scored { game: u32, outcome: Outcome },
     /// A game ended without a result and will be played again.
     Replay { game: u32 },
-    /// A player has forfeited every game it had not started.
-    Withdrawn { player: PlayerId },
+    /// A player has forfeited every game it had not started, and why.
+    Withdrawn { player: PlayerId, why: Withdrawal },
     /// Every game of this round is decided.
     RoundOver { round: u32 },
     /// Every game of the tournament is decided.

@@ -4,7 +4,7 @@
 
 use crate::text::strip_control;
 use crate::tournament::core::Tournament;
-use crate::tournament::io::Output;
+use crate::tournament::io::{Output, Withdrawal};
 use crate::tournament::report;
 use crate::tournament::schedule::PlayerId;
 use crate::tournament::stats::Tallies;
@@ -47,9 +47,20 @@ pub fn said(t: &Tournament, out: &Output) -> Option<String> {
         Output::Replay { game } => {
             format!("game {game} ended without a result: it will be played again")
         }
-        Output::Withdrawn { player } => format!(
+        Output::Withdrawn {
+            player,
+            why: Withdrawal::AwayTooLong,
+        } => format!(
             "{} was away too long: it forfeits the games it has not played",
             name(*player)
+        ),
+        Output::Withdrawn {
+            player,
+            why: Withdrawal::CannotStart(reason),
+        } => format!(
+            "{}: argus cannot start its program ({}): it forfeits the games it has not played",
+            name(*player),
+            strip_control(reason)
         ),
         Output::RoundOver { round } => format!(
             "round {round} is over; standings:\n{}against the field:\n{}",
@@ -59,4 +70,21 @@ pub fn said(t: &Tournament, out: &Output) -> Option<String> {
         Output::TournamentOver => "tournament over".to_string(),
         Output::Ignored { .. } => return None,
     })
+}
+
+/// The words for a player the tournament waits for, away since the
+/// wall-clock time `since` (`HH:MM:SS`): `waiting for NAME since
+/// HH:MM:SS`, for every text output and the web page.
+pub fn waiting_for(t: &Tournament, player: PlayerId, since: &str) -> String {
+    format!(
+        "waiting for {} since {}",
+        strip_control(t.name(player)),
+        strip_control(since)
+    )
+}
+
+/// The line that says the tournament waits: `tournament: waiting for A
+/// since HH:MM:SS, waiting for B since ...`, from [`waiting_for`]'s words.
+pub fn waiting_line(each: &[String]) -> String {
+    format!("tournament: {}", each.join(", "))
 }

@@ -7,6 +7,7 @@ use clap::Args;
 use serde::Deserialize;
 
 use crate::app::options::{LineOptions, MatchOptions, OutputOptions, WebOptions, plan, seconds_ms};
+use crate::app::tournament::board::Pace;
 use crate::client::engine::Untimed;
 use crate::referee::Settings;
 use crate::tournament::schedule::{Format, ScheduleSettings};
@@ -146,6 +147,9 @@ pub struct TournamentPlan {
     /// delays, policies, adjudication (names, ports and round are set per
     /// game).
     pub referee: Settings,
+    /// Which of the referee's delays were given (the others are 0 in a
+    /// game between two programs argus runs).
+    pub pace: Pace,
     pub port_settings: crate::link::PortSettings,
     /// The engine players' search without a time control.
     pub untimed: Untimed,
@@ -231,6 +235,10 @@ impl TournamentArgs {
         }
         let mut matches = self.matches.clone().or(file.matches.clone());
         matches.event = matches.event.or(Some("argus tournament".into()));
+        let pace = Pace {
+            reset_given: matches.reset_delay.is_some(),
+            conclude_given: matches.conclude_delay.is_some(),
+        };
         let ports = [players[0].name().to_string(), players[1].name().to_string()];
         let p = plan(
             ports,
@@ -270,6 +278,7 @@ impl TournamentArgs {
             boards: self.boards.or(t.boards),
             absence,
             referee,
+            pace,
             port_settings: p.port_settings,
             untimed,
             log_dir: self

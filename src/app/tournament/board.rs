@@ -75,6 +75,36 @@ impl Wires for Seated<'_> {
     }
 }
 
+/// Which of the referee's delays were given (`--reset-delay`,
+/// `--conclude-delay`, or the config file's `[match]` table). A given
+/// delay holds for every game; one not given is the spec's default (5 s)
+/// in a game with a player on a cable or the LAN, and 0 in a game between
+/// two programs argus runs itself (`engine:`, `mover:`), which need no
+/// time to get ready: a 2,000-game engine test would otherwise sit idle
+/// for hours. Decided per game (a board that mixes the two kinds keeps
+/// the spec's default).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Pace {
+    pub reset_given: bool,
+    pub conclude_given: bool,
+}
+
+impl Pace {
+    /// `settings` with the delays of a game whose players are both
+    /// programs argus runs (`run_here`), or as they are.
+    pub fn apply(self, settings: &mut Settings, run_here: bool) {
+        if !run_here {
+            return;
+        }
+        if !self.reset_given {
+            settings.reset_delay_ms = 0;
+        }
+        if !self.conclude_given {
+            settings.conclude_delay_ms = 0;
+        }
+    }
+}
+
 /// What a board needs to start a game.
 pub struct GameSetup<'a> {
     pub board: BoardId,
@@ -91,6 +121,10 @@ pub struct GameSetup<'a> {
     pub log_dir: &'a Path,
     /// The tournament's PGN, every finished game appended.
     pub pgn: Option<PathBuf>,
+    /// Which delays were given, and whether both players are programs
+    /// argus runs.
+    pub pace: Pace,
+    pub run_here: bool,
 }
 
 /// A board with its game.
@@ -142,6 +176,7 @@ impl Board {
             .into_iter()
             .collect();
         settings.openings_seed = None;
+        setup.pace.apply(&mut settings, setup.run_here);
         let opening_plies = settings.openings.first().map_or(0, |s| s.moves.len());
         let dir = Board::dir(setup.log_dir, g.number);
         let label = format!(
@@ -280,18 +315,23 @@ impl Board {
             .find(|&id| self.seats[id] == player)
     }
 
-    /// One report of a player's link, as its client's input.
+    /// One report of a player's link, as its client's input. The event's
+    /// time counts from the links' epoch, which is journal time `base`
+    /// (the last input's time before a resume, 0 at a start): the core
+    /// takes it as `base` plus that, as a resumed match's session does,
+    /// or a resumed game's clocks would stop at the time of the stop.
     pub fn link_event(
         &mut self,
         client: ClientId,
         kind: LinkEventKind,
+        base: u64,
         now: u64,
         links: &[Link<PlayerId>],
         syzygy: Option<&Syzygy>,
     ) {
         let ev = LinkEvent { id: client, kind };
         match link_input(ev, &mut self.books, &mut self.outputs, now) {
-            Some((input, at)) => self.hand(input, at, links, syzygy),
+            Some((input, at)) => self.hand(input, at.saturating_add(base), links, syzygy),
             // No input, but perhaps a transcript line (ends the turn as
             // `hand` does).
             None => self.outputs.end_turn(),
@@ -342,9 +382,16 @@ impl Board {
     }
 
     /// The game is over and concluded, and every record to the players has
-    /// left: the board and its players are free.
+    /// left (but to a player whose link is down: its records wait for it,
+    /// and the board does not): the board and its players are free.
     pub fn done(&self) -> bool {
-        self.core.is_over() && self.books.values().all(|b| b.in_flight == 0)
+        self.core.is_over() && self.books.values().all(|b| b.in_flight == 0 || !b.up)
+    }
+
+    /// `client`'s link was replaced by a new one (its program started
+    /// again): nothing is in flight on it, and it is up.
+    pub fn link_replaced(&mut self, client: ClientId) {
+        self.books[client] = PortBook::up();
     }
 
     /// How the board's two links are shown on its full-size view.
@@ -443,6 +490,31 @@ mod tests {
             emt_ms: emt,
             eval: None,
         }
+    }
+
+    #[test]
+    fn games_between_programs_argus_runs_have_no_delays_unless_given() {
+        let base = Settings::default();
+        let delays = |pace: Pace, run_here: bool| {
+            let mut s = base.clone();
+            pace.apply(&mut s, run_here);
+            (s.reset_delay_ms, s.conclude_delay_ms)
+        };
+        let none = Pace::default();
+        assert_eq!(delays(none, true), (0, 0));
+        // A player on a cable or the LAN: the spec's default.
+        assert_eq!(delays(none, false), (5_000, 5_000));
+        // Given flags always win.
+        let reset = Pace {
+            reset_given: true,
+            conclude_given: false,
+        };
+        assert_eq!(delays(reset, true), (5_000, 0));
+        let conclude = Pace {
+            reset_given: false,
+            conclude_given: true,
+        };
+        assert_eq!(delays(conclude, true), (0, 5_000));
     }
 
     #[test]

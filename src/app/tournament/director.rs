@@ -17,11 +17,12 @@ use crossbeam_channel::{Receiver, Sender, never, unbounded};
 use log::{info, warn};
 
 use crate::app::audience::Audience;
+use crate::app::referee::unix_ms_now;
 use crate::app::session::{View, Wake, open_tables, select_event};
 use crate::app::signals::Stop;
 use crate::app::syzygy::Syzygy;
 use crate::app::tournament::args::report_paths;
-use crate::app::tournament::board::{Board, GameSetup};
+use crate::app::tournament::board::{Board, GameSetup, Pace};
 use crate::app::tournament::players::Field;
 use crate::app::tournament::screen::{Ask, OnBoard, Screen};
 use crate::app::writers::RelayTiming;
@@ -33,6 +34,7 @@ use crate::epd::{Fields, Operation, Record, RefReq};
 use crate::journal::feed::FileSet;
 use crate::link::{LinkEvent, LinkEventKind, PortSettings};
 use crate::record::durable::write_atomic;
+use crate::record::timestamp::format_utc;
 use crate::record::transcript::Transcript;
 use crate::referee::{ByClient, ClientId, Input as RefInput, Settings};
 use crate::stats::latency::Latencies;
@@ -59,6 +61,14 @@ struct Seat {
     /// Records the tournament itself sent it (the final `disconnect`) and
     /// that have not left yet.
     in_flight: usize,
+    /// A program argus runs: it signed on since it was last started.
+    signed_on_since_start: bool,
+    /// The game during which argus last started its program again: once
+    /// per game, so a program that fails at every start cannot loop.
+    restarted_in: Option<u32>,
+    /// Its program stopped again in that game: start it once the game's
+    /// board is free.
+    restart_after_game: bool,
 }
 
 /// What the tournament runs with.
@@ -68,6 +78,8 @@ pub struct Director {
     pub field: Field,
     /// Every board's referee settings (see `args::TournamentPlan`).
     pub referee: Settings,
+    /// Which of the referee's delays were given.
+    pub pace: Pace,
     pub port: PortSettings,
     pub specs: Vec<String>,
     pub log_dir: PathBuf,
@@ -143,6 +155,8 @@ struct Floor {
     /// The players were sent `disconnect` (the end, or a stop): what they
     /// do now changes nothing.
     leaving: Option<Leaving>,
+    /// When to say whom the tournament waits for.
+    reminder: Reminder,
 }
 
 impl Floor {
@@ -217,6 +231,7 @@ impl Director {
             if let Some(ending) = floor.left() {
                 return Ok(self.finish(floor, ending));
             }
+            self.remind(&mut floor);
             let wait = match self.show(&floor, &mut shown) {
                 Ok(wait) => wait,
                 Err(e) => {
@@ -270,6 +285,10 @@ impl Director {
             syzygy,
             failure: None,
             leaving: None,
+            reminder: Reminder::from(
+                (0..self.core.players().len()).map(PlayerId).collect(),
+                self.now(),
+            ),
         })
     }
 
@@ -304,7 +323,43 @@ impl Director {
         if floor.leaving.is_some() || floor.boards.iter().flatten().any(|b| b.core.is_over()) {
             at_most(DRAIN_TICK);
         }
+        if floor.leaving.is_none() && !self.core.waiting().is_empty() {
+            at_most(Duration::from_millis(
+                floor.reminder.next().saturating_sub(now),
+            ));
+        }
         Ok(wait)
+    }
+
+    /// Says whom the tournament waits for, when it is time (at once for a
+    /// player newly away, then every minute).
+    fn remind(&mut self, floor: &mut Floor) {
+        if floor.leaving.is_some() {
+            return;
+        }
+        let now = self.now();
+        let ids: Vec<PlayerId> = self.core.waiting().into_iter().map(|(p, _)| p).collect();
+        if floor.reminder.due(&ids, now) {
+            let line = words::waiting_line(&self.waiting_words());
+            self.say(&line);
+        }
+    }
+
+    /// "waiting for NAME since HH:MM:SS" for every player the tournament
+    /// waits for (the wall-clock time, UTC, it went away).
+    fn waiting_words(&self) -> Vec<String> {
+        let now = self.now();
+        let unix_now = unix_ms_now();
+        self.core
+            .waiting()
+            .into_iter()
+            .map(|(p, since)| {
+                let ago = Duration::from_millis(now.saturating_sub(since));
+                let when = std::time::UNIX_EPOCH + Duration::from_millis(unix_now) - ago;
+                let stamp = format_utc(when);
+                words::waiting_for(&self.core, p, stamp.get(11..19).unwrap_or(&stamp))
+            })
+            .collect()
     }
 
     /// A stop (a signal, or the supervisor's `q`): the report is written
@@ -380,6 +435,10 @@ impl Director {
 
     /// Draws the board view: the overview, or the focused board.
     fn draw(&mut self, floor: &Floor) -> Result<(), Failure> {
+        let waiting = self.waiting_words();
+        if let Some(screen) = self.screen.as_mut() {
+            screen.waiting = waiting;
+        }
         let boards = self.on_boards(floor);
         let title = self.core.settings().event.clone();
         match self.screen.as_mut() {
@@ -408,6 +467,7 @@ impl Director {
     /// Publishes every board in progress and the standings to the web page.
     fn publish(&mut self, floor: &Floor) {
         let now = self.now();
+        let waiting = self.waiting_words();
         let Some(audience) = self.audience.as_mut() else {
             return;
         };
@@ -417,7 +477,7 @@ impl Director {
             .flatten()
             .map(|b| (b.id.0, b.game.number, &b.core))
             .collect();
-        audience.publish_tournament(&self.core, &boards, now);
+        audience.publish_tournament(&self.core, &boards, waiting, now);
     }
 
     /// A key in the board view; whether it asks to stop the tournament.
@@ -547,6 +607,7 @@ impl Director {
             LinkEventKind::Line { text, .. } if is_sign_on(text) => {
                 if let Some(seat) = floor.seats.get_mut(p.0) {
                     seat.sign_on = Some(text.clone());
+                    seat.signed_on_since_start = true;
                 }
                 if !self.core.players().get(p.0).is_some_and(|s| s.present) {
                     self.say(&format!("{} signed on", strip_control(&name)));
@@ -565,13 +626,78 @@ impl Director {
         let syzygy = floor.syzygy.as_ref();
         match board_of(&mut floor.boards, p) {
             Some((client, board)) => {
-                board.link_event(client, ev.kind, now, &self.field.links, syzygy);
+                board.link_event(client, ev.kind, self.base, now, &self.field.links, syzygy);
                 self.collect_results(floor);
             }
             None => self.between_games(p, &name, ev.kind, now, floor),
         }
+        let lost = matches!(to_core, Some(Input::Lost { .. }));
         if let Some(input) = to_core {
             self.hand_to_tournament(input, now, floor);
+        }
+        if lost && self.field.run_here.get(p.0).copied().unwrap_or(false) {
+            self.program_stopped(p, floor);
+        }
+    }
+
+    /// A program argus runs has stopped (its engine failed and the
+    /// bridge's restart failed too, or it could not start): it is started
+    /// again, at once (a game it was playing takes it back in line), or,
+    /// if it stopped again in the game it was started again for, once
+    /// that game's board is free. A program that stopped before it signed
+    /// on could not be started: it forfeits its remaining games, and the
+    /// line says why.
+    fn program_stopped(&mut self, p: PlayerId, floor: &mut Floor) {
+        let game = board_of(&mut floor.boards, p).map(|(_, b)| b.game.number);
+        let Some(seat) = floor.seats.get_mut(p.0) else {
+            return;
+        };
+        match restart_decision(seat, game) {
+            Restart::CannotStart => {
+                let reason = self
+                    .field
+                    .start_failure(p.0, START_FAILURE_GRACE)
+                    .unwrap_or_else(|| "it stopped before it signed on".into());
+                let now = self.now();
+                self.hand_to_tournament(Input::CannotStart { player: p, reason }, now, floor);
+            }
+            Restart::AfterGame(g) => {
+                seat.restart_after_game = true;
+                let name = strip_control(self.core.name(p));
+                self.say(&format!(
+                    "{name}: its program stopped again in game {g}; argus starts it again                      when that game is over"
+                ));
+            }
+            Restart::Now => {
+                seat.restarted_in = game;
+                self.start_again(p, floor);
+            }
+        }
+    }
+
+    /// Starts player `p`'s program again (said).
+    fn start_again(&mut self, p: PlayerId, floor: &mut Floor) {
+        let name = strip_control(self.core.name(p));
+        if let Some(seat) = floor.seats.get_mut(p.0) {
+            seat.signed_on_since_start = false;
+            seat.restart_after_game = false;
+        }
+        self.say(&format!(
+            "{name}: its program stopped; argus starts it again"
+        ));
+        match self.field.restart(p.0) {
+            Ok(()) => {
+                if let Some(s) = floor.seats.get_mut(p.0) {
+                    s.in_flight = 0;
+                }
+                if let Some((client, board)) = board_of(&mut floor.boards, p) {
+                    board.link_replaced(client);
+                }
+            }
+            Err(reason) => {
+                let now = self.now();
+                self.hand_to_tournament(Input::CannotStart { player: p, reason }, now, floor);
+            }
         }
     }
 
@@ -670,9 +796,17 @@ impl Director {
                 continue;
             };
             let id = board.id;
+            let players = [board.seats.a, board.seats.b];
             self.finish_board(board);
             let now = self.now();
             self.hand_to_tournament(Input::BoardFree { board: id }, now, floor);
+            for p in players {
+                let due = floor.leaving.is_none()
+                    && floor.seats.get(p.0).is_some_and(|s| s.restart_after_game);
+                if due {
+                    self.start_again(p, floor);
+                }
+            }
         }
     }
 
@@ -751,6 +885,10 @@ impl Director {
             lines: ByClient::new(line(seats.a), line(seats.b)),
             log_dir: &self.log_dir,
             pgn: self.pgn.clone(),
+            pace: self.pace,
+            run_here: [seats.a, seats.b]
+                .iter()
+                .all(|p| self.field.run_here.get(p.0).copied().unwrap_or(false)),
         };
         let mut b = match Board::start(setup, at) {
             Ok(mut b) => {
@@ -813,6 +951,78 @@ impl Director {
     }
 }
 
+/// What to do about a program argus runs that stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Restart {
+    /// Start it again now.
+    Now,
+    /// It stopped again in this game, which it was started again for:
+    /// start it when the game is over.
+    AfterGame(u32),
+    /// It stopped before it signed on: it cannot be started.
+    CannotStart,
+}
+
+/// What to do about the program of `seat`, which stopped while playing
+/// `game` (if any).
+fn restart_decision(seat: &Seat, game: Option<u32>) -> Restart {
+    if !seat.signed_on_since_start {
+        Restart::CannotStart
+    } else if let Some(g) = game.filter(|&g| seat.restarted_in == Some(g)) {
+        Restart::AfterGame(g)
+    } else {
+        Restart::Now
+    }
+}
+
+/// How long a program's thread that could not start it is given to end
+/// (its link is lost as it ends), for its reason.
+const START_FAILURE_GRACE: Duration = Duration::from_secs(2);
+
+/// How often the tournament says again whom it waits for.
+const REMIND_EVERY_MS: u64 = 60_000;
+
+/// When to say whom the tournament waits for: at once when a player is
+/// newly waited for, then every minute while anyone is. Decided on the
+/// journal time passed in.
+#[derive(Debug, Default)]
+struct Reminder {
+    /// Those waited for when it was last said.
+    said_for: Vec<PlayerId>,
+    /// When it was last said.
+    last: u64,
+}
+
+impl Reminder {
+    /// A reminder that counts `players`, waited for at `at`, as said
+    /// then (at the start and after a resume the tournament's own first
+    /// line says it waits for its players to sign on).
+    fn from(players: Vec<PlayerId>, at: u64) -> Reminder {
+        Reminder {
+            said_for: players,
+            last: at,
+        }
+    }
+
+    /// Whether to say now (`at`) that the tournament waits for `waiting`;
+    /// if so, it counts as said.
+    fn due(&mut self, waiting: &[PlayerId], at: u64) -> bool {
+        let newly = waiting.iter().any(|p| !self.said_for.contains(p));
+        self.said_for.retain(|p| waiting.contains(p));
+        let due = newly || (!waiting.is_empty() && at >= self.next());
+        if due {
+            self.said_for = waiting.to_vec();
+            self.last = at;
+        }
+        due
+    }
+
+    /// When a minute will have passed since it was last said.
+    fn next(&self) -> u64 {
+        self.last.saturating_add(REMIND_EVERY_MS)
+    }
+}
+
 /// A sign-on record for a player whose own is not known (a cabled
 /// program after a resume).
 fn sign_on_record(name: &str) -> String {
@@ -838,4 +1048,51 @@ pub fn is_sign_on(text: &str) -> bool {
 
 fn board_index(b: BoardId) -> usize {
     (b.0 as usize).saturating_sub(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stopped_program_is_started_again_once_per_game_unless_it_never_signed_on() {
+        let signed = || Seat {
+            signed_on_since_start: true,
+            ..Seat::default()
+        };
+        // Between games, or in a game it was not started again for: now.
+        assert_eq!(restart_decision(&signed(), None), Restart::Now);
+        assert_eq!(restart_decision(&signed(), Some(3)), Restart::Now);
+        // Stopped again in the game it was started again for: after it.
+        let again = Seat {
+            restarted_in: Some(3),
+            ..signed()
+        };
+        assert_eq!(restart_decision(&again, Some(3)), Restart::AfterGame(3));
+        assert_eq!(restart_decision(&again, Some(4)), Restart::Now);
+        assert_eq!(restart_decision(&again, None), Restart::Now);
+        // Stopped before it signed on: its start failed.
+        let never = Seat::default();
+        assert_eq!(restart_decision(&never, None), Restart::CannotStart);
+        assert_eq!(restart_decision(&never, Some(3)), Restart::CannotStart);
+    }
+
+    #[test]
+    fn the_waiting_is_said_at_once_for_a_player_newly_away_then_every_minute() {
+        let (a, b) = (PlayerId(0), PlayerId(1));
+        // At the start both are waited for: the first line says so.
+        let mut r = Reminder::from(vec![a, b], 0);
+        assert!(!r.due(&[a, b], 59_999));
+        assert!(r.due(&[a, b], 60_000));
+        assert!(!r.due(&[a], 61_000));
+        assert!(!r.due(&[], 90_000));
+        // A player lost later: said at once, then a minute on.
+        assert!(r.due(&[b], 100_000));
+        assert!(!r.due(&[b], 159_999));
+        assert!(r.due(&[b], 160_000));
+        assert_eq!(r.next(), 220_000);
+        // Back and away again: said at once.
+        assert!(!r.due(&[], 170_000));
+        assert!(r.due(&[b], 171_000));
+    }
 }

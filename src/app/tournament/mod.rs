@@ -266,6 +266,7 @@ fn direct(
         journal: Some(carried.journal),
         field: edges.field,
         referee: plan.referee.clone(),
+        pace: plan.pace,
         port: plan.port_settings,
         specs: carried.specs,
         log_dir: dir.path().to_path_buf(),

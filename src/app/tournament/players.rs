@@ -5,12 +5,12 @@
 //! reference client (`app::client::serve`) on its end of the in-process
 //! link, so they speak the protocol exactly as a cabled program does.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, bounded, unbounded};
+use crossbeam_channel::{Receiver, Sender, bounded, unbounded};
 
 use crate::app::client::{Answerer, ClientError, serve};
 use crate::app::links::LINK_EVENTS;
@@ -41,7 +41,33 @@ pub struct Field {
     /// Whether each player is on a serial line (with a baud rate, hence a
     /// wire-time credit); TCP and in-process links have none.
     pub serial: Vec<bool>,
-    programs: Vec<(String, JoinHandle<()>)>,
+    /// Whether each player is a program argus runs (`engine:`, `mover:`).
+    pub run_here: Vec<bool>,
+    /// The thread of each program argus runs, by player.
+    programs: Vec<Option<Running>>,
+    /// What a program started again needs.
+    again: Again,
+}
+
+/// A program's thread: it ends with why the program could not be
+/// started, or `None` once it started (and later stopped).
+struct Running {
+    name: String,
+    /// `None` once joined.
+    handle: Option<JoinHandle<Option<String>>>,
+    /// How many times it was started (1 at first).
+    starts: u32,
+}
+
+/// What starting a program again needs: the players, the links' settings,
+/// epoch and channel, and where engine logs go.
+struct Again {
+    players: Vec<Player>,
+    settings: PortSettings,
+    untimed: Untimed,
+    log_dir: PathBuf,
+    epoch: Instant,
+    tx: Sender<LinkEvent<PlayerId>>,
 }
 
 impl Field {
@@ -88,12 +114,22 @@ impl Field {
         }
         let mut programs = Vec::new();
         for (i, p) in players.iter().enumerate() {
-            let Some(program) = Program::start(i, p, untimed, log_dir)? else {
+            let Some(program) = Program::start(i, p, untimed, log_dir, 1)? else {
+                programs.push(None);
                 continue;
             };
             let (near, far) = local_pair()
                 .map_err(|e| format!("{}: cannot make an in-process link: {e}", p.name()))?;
-            programs.push(program.spawn(p.name(), far, settings)?);
+            let name = p.name().to_string();
+            let handle = spawn_named(p.name(), move || {
+                program.play(&name, far, settings);
+                None
+            })?;
+            programs.push(Some(Running {
+                name: p.name().to_string(),
+                handle: Some(handle),
+                starts: 1,
+            }));
             links[i] = Some(open(i, Connector::InProcess(Mutex::new(Some(near))))?);
         }
         let links = links
@@ -105,10 +141,90 @@ impl Field {
                 .iter()
                 .map(|p| matches!(p, Player::Serial { .. }))
                 .collect(),
+            run_here: players
+                .iter()
+                .map(|p| matches!(p, Player::Engine(_) | Player::Mover { .. }))
+                .collect(),
             links,
             events,
             programs,
+            again: Again {
+                players: players.to_vec(),
+                settings,
+                untimed,
+                log_dir: log_dir.to_path_buf(),
+                epoch,
+                tx,
+            },
         })
+    }
+
+    /// Starts player `i`'s program again (its engine, or its built-in
+    /// mover) on a fresh in-process link, which takes the place of the old
+    /// one. The program starts on a thread of its own, so an engine's
+    /// handshake never holds up the loop: once through, it signs on; if it
+    /// cannot be started, its link is lost before it signed on, and
+    /// [`Field::start_failure`] says why. An engine started again writes
+    /// its traffic to `engine-NAME-N.log` (N = 2, 3, ...).
+    pub fn restart(&mut self, i: usize) -> Result<(), String> {
+        let a = &self.again;
+        let p = a.players.get(i).cloned().ok_or("no such player")?;
+        let slot = self
+            .programs
+            .get_mut(i)
+            .ok_or("no such player")?
+            .as_mut()
+            .ok_or_else(|| format!("{} is not a program argus runs", p.name()))?;
+        let (near, far) = local_pair()
+            .map_err(|e| format!("{}: cannot make an in-process link: {e}", p.name()))?;
+        let link = Link::open_with(
+            PlayerId(i),
+            Connector::InProcess(Mutex::new(Some(near))),
+            &link_name(&p),
+            a.settings,
+            a.epoch,
+            a.tx.clone(),
+        )
+        .map_err(|e| e.to_string())?;
+        let starts = slot.starts + 1;
+        let (untimed, log_dir, settings) = (a.untimed, a.log_dir.clone(), a.settings);
+        let name = p.name().to_string();
+        let thread = name.clone();
+        let handle = spawn_named(&thread, move || {
+            match Program::start(i, &p, untimed, &log_dir, starts) {
+                Ok(Some(program)) => {
+                    program.play(&name, far, settings);
+                    None
+                }
+                Ok(None) => Some("it is not a program argus runs".into()),
+                Err(e) => Some(e),
+            }
+        })?;
+        if let Some(old) = slot.handle.replace(handle)
+            && old.is_finished()
+        {
+            let _ = old.join();
+        }
+        slot.starts = starts;
+        if let Some(l) = self.links.get_mut(i) {
+            std::mem::replace(l, link).close();
+        }
+        Ok(())
+    }
+
+    /// Why player `i`'s program could not be started, once its thread has
+    /// ended without starting it (a few tries for `grace`: its link is
+    /// lost as the thread ends).
+    pub fn start_failure(&mut self, i: usize, grace: Duration) -> Option<String> {
+        let slot = self.programs.get_mut(i)?.as_mut()?;
+        let until = Instant::now() + grace;
+        while !slot.handle.as_ref()?.is_finished() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        if !slot.handle.as_ref()?.is_finished() {
+            return None;
+        }
+        slot.handle.take()?.join().ok().flatten()
     }
 
     /// Closes every link, then waits a little for the programs argus runs
@@ -120,7 +236,12 @@ impl Field {
             l.close();
         }
         let until = Instant::now() + PROGRAM_GRACE;
-        for (name, handle) in self.programs {
+        for (name, handle) in self
+            .programs
+            .into_iter()
+            .flatten()
+            .filter_map(|r| Some((r.name, r.handle?)))
+        {
             while !handle.is_finished() && Instant::now() < until {
                 std::thread::sleep(Duration::from_millis(20));
             }
@@ -142,15 +263,18 @@ enum Program {
 impl Program {
     /// Player `i`'s program, if argus runs it: an engine started and
     /// through its handshake, or a built-in mover.
+    /// `start` counts the program's starts (1 at first): a start again
+    /// logs to a file of its own.
     fn start(
         i: usize,
         p: &Player,
         untimed: Untimed,
         log_dir: &Path,
+        start: u32,
     ) -> Result<Option<Program>, String> {
         Ok(Some(match p {
             Player::Engine(spec) => {
-                let log = log_dir.join(format!("engine-{}.log", file_safe(&spec.name)));
+                let log = log_dir.join(engine_log(&spec.name, start));
                 let settings = EngineSettings {
                     command: spec.command_line.clone(),
                     protocol: spec.protocol,
@@ -175,32 +299,43 @@ impl Program {
         }))
     }
 
-    /// Runs the program on a thread of its own, on the client's end of an
-    /// in-process link; its name and thread.
-    fn spawn(
-        self,
-        name: &str,
-        end: std::net::TcpStream,
-        settings: PortSettings,
-    ) -> Result<(String, JoinHandle<()>), String> {
+    /// Plays on the client's end of an in-process link until the referee
+    /// says `disconnect` or the program stops (said in the log).
+    fn play(self, name: &str, end: std::net::TcpStream, settings: PortSettings) {
         let (tx, rx) = unbounded();
         let connector = Connector::InProcess(Mutex::new(Some(end)));
-        let link = Link::open_with(
+        match Link::open_with(
             "client",
             connector,
             "in-process",
             settings,
             Instant::now(),
             tx,
-        )
-        .map_err(|e| format!("{name}: {e}"))?;
-        let label = name.to_string();
-        let handle = std::thread::Builder::new()
-            .name(format!("argus-player-{}", file_safe(name)))
-            .spawn(move || program_thread(self, &label, &link, &rx))
-            .map_err(|e| format!("{name}: cannot start its thread: {e}"))?;
-        Ok((name.to_string(), handle))
+        ) {
+            Ok(link) => program_thread(self, name, &link, &rx),
+            Err(e) => log::warn!("{name}: cannot open its in-process link: {e}"),
+        }
     }
+}
+
+/// An engine's log: `engine-NAME.log`, and `engine-NAME-N.log` for its
+/// N-th start.
+fn engine_log(name: &str, start: u32) -> String {
+    match start {
+        0 | 1 => format!("engine-{}.log", file_safe(name)),
+        n => format!("engine-{}-{n}.log", file_safe(name)),
+    }
+}
+
+/// Runs `f` on a thread named after player `name`.
+fn spawn_named(
+    name: &str,
+    f: impl FnOnce() -> Option<String> + Send + 'static,
+) -> Result<JoinHandle<Option<String>>, String> {
+    std::thread::Builder::new()
+        .name(format!("argus-player-{}", file_safe(name)))
+        .spawn(f)
+        .map_err(|e| format!("{name}: cannot start its thread: {e}"))
 }
 
 /// Plays until the referee says `disconnect` (or the link is gone).

@@ -55,6 +55,9 @@ pub struct Screen {
     /// (quit stops watching; no supervisor keys).
     role: Role,
     notice: Option<String>,
+    /// Whom the tournament waits for, in words, shown on the bottom line
+    /// when there is no other notice.
+    pub waiting: Vec<String>,
 }
 
 impl Screen {
@@ -75,6 +78,7 @@ impl Screen {
             recent: VecDeque::new(),
             confirm_quit: false,
             notice: None,
+            waiting: Vec::new(),
         })
     }
 
@@ -139,7 +143,9 @@ impl Screen {
                 Role::Observer => "stop watching? y: yes, any other key: no".into(),
             })
         } else {
-            self.notice.clone()
+            self.notice
+                .clone()
+                .or_else(|| (!self.waiting.is_empty()).then(|| self.waiting.join("; ")))
         };
         Overview {
             title: format!(

@@ -449,7 +449,7 @@ impl Watch {
             .filter_map(|g| Some(g.replay.as_ref()?.last_at()))
             .max()
             .unwrap_or(0);
-        audience.publish_tournament(core, &boards, at);
+        audience.publish_tournament(core, &boards, Vec::new(), at);
     }
 
     /// A key; whether it asks to stop watching.

@@ -100,6 +100,9 @@ fn input_payload(input: &Input) -> String {
     match input {
         Input::SignedOn { player } => format!("on {}", player.0),
         Input::Lost { player, reason } => format!("lost {} {}", player.0, token(reason)),
+        Input::CannotStart { player, reason } => {
+            format!("cannot-start {} {}", player.0, token(reason))
+        }
         Input::GameFinished {
             game,
             result,
@@ -148,6 +151,10 @@ fn parse_input(t: &mut Tokens<'_>) -> Result<Input, String> {
             player: PlayerId(t.number("the player")?),
         },
         "lost" => Input::Lost {
+            player: PlayerId(t.number("the player")?),
+            reason: t.text("the reason")?,
+        },
+        "cannot-start" => Input::CannotStart {
             player: PlayerId(t.number("the player")?),
             reason: t.text("the reason")?,
         },

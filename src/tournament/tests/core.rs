@@ -5,7 +5,7 @@ use shakmaty::Color;
 use super::{Run, finished, settings};
 use crate::referee::{GameResult, Termination};
 use crate::tournament::{
-    Absence, Absent, BoardId, GameState, Input, Outcome, Output, PlayerId, Tournament,
+    Absence, Absent, BoardId, GameState, Input, Outcome, Output, PlayerId, Tournament, Withdrawal,
 };
 
 fn all_decided(t: &Tournament) -> bool {
@@ -111,7 +111,8 @@ fn with_forfeit_a_player_that_never_comes_forfeits_at_the_deadline() {
     assert_eq!(
         r.count(|o| *o
             == Output::Withdrawn {
-                player: PlayerId(3)
+                player: PlayerId(3),
+                why: Withdrawal::AwayTooLong,
             }),
         1
     );
@@ -186,6 +187,75 @@ fn a_player_that_drops_out_mid_event_finishes_nothing_more_but_the_others_play_o
             .filter(|(_, s)| matches!(s, GameState::Decided(Outcome::Forfeited(_))))
             .count();
     assert_eq!(forfeits, 2);
+}
+
+#[test]
+fn a_program_argus_cannot_start_forfeits_at_once_even_when_the_others_wait() {
+    // Issue 29: the tournament waited for ever for an engine it had started
+    // itself and could not start again.
+    let mut r = Run::new(settings(3, |_| {}));
+    r.sign_on(0..3);
+    assert_eq!(r.started().len(), 1);
+    let (_, game) = r.running[0];
+    let gone = game.white;
+    r.at = 5_000;
+    r.input(Input::Lost {
+        player: gone,
+        reason: "end of file".into(),
+    });
+    r.at = 6_000;
+    let out = r.input(Input::CannotStart {
+        player: gone,
+        reason: "the engine exited at once".into(),
+    });
+    let why = Withdrawal::CannotStart("the engine exited at once".into());
+    assert!(
+        out.contains(&Output::Withdrawn { player: gone, why }),
+        "{out:?}"
+    );
+    // The game it was playing goes on on its board; its other game is
+    // forfeited; the others' game is played: the tournament finishes.
+    assert_eq!(
+        r.t.game_state(game.number),
+        Some(GameState::Playing(BoardId(1)))
+    );
+    r.play_out();
+    assert!(r.t.is_over());
+    let forfeited =
+        r.t.games()
+            .filter(|(_, s)| matches!(s, GameState::Decided(Outcome::Forfeited(_))))
+            .count();
+    assert_eq!(forfeited, 1);
+    // Said once: a second report changes nothing.
+    let out = r.input(Input::CannotStart {
+        player: gone,
+        reason: "again".into(),
+    });
+    assert!(!out.iter().any(|o| matches!(o, Output::Withdrawn { .. })));
+}
+
+#[test]
+fn the_tournament_waits_for_the_players_away_with_games_to_play() {
+    let mut r = Run::new(settings(3, |_| {}));
+    // At the start, for everyone, since time 0.
+    assert_eq!(
+        r.t.waiting(),
+        vec![(PlayerId(0), 0), (PlayerId(1), 0), (PlayerId(2), 0)]
+    );
+    r.sign_on(0..3);
+    assert_eq!(r.t.waiting(), vec![]);
+    r.at = 7_000;
+    r.input(Input::Lost {
+        player: PlayerId(1),
+        reason: "hang-up".into(),
+    });
+    assert_eq!(r.t.waiting(), vec![(PlayerId(1), 7_000)]);
+    // Withdrawn: nobody waits for it.
+    r.input(Input::CannotStart {
+        player: PlayerId(1),
+        reason: "gone".into(),
+    });
+    assert_eq!(r.t.waiting(), vec![]);
 }
 
 #[test]

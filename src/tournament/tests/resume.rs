@@ -54,6 +54,13 @@ fn every_line_round_trips() {
             },
         },
         Line::Input {
+            at: 2,
+            input: Input::CannotStart {
+                player: PlayerId(1),
+                reason: "cannot run \"x\": not found".into(),
+            },
+        },
+        Line::Input {
             at: 3,
             input: finished(4),
         },

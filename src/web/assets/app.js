@@ -60,6 +60,9 @@ function render(env) {
   const t0 = performance.now() - (env.age_ms || 0);
   $('#event').textContent = state.event || 'argus';
   document.title = (state.event || 'argus') + ': live';
+  const waiting = state.waiting || [];
+  $('#waiting').hidden = waiting.length === 0;
+  $('#waiting').textContent = waiting.join('; ');
   const seen = new Set();
   for (const b of state.boards) {
     seen.add(b.board);
