@@ -582,4 +582,97 @@ fn argus_watch_follows_a_tournament_from_its_journal() {
     assert_eq!(watched, told);
     let out = watch.stdout_lines().join("\n");
     assert!(out.contains("Complete: all 6 games decided."), "{out}");
+    // And every move of every game, as the match's watcher prints it
+    // (`game N: 12. Nf3`, by the game's number in the tournament): each
+    // game's moves in order are those of a game in the PGN.
+    let mut printed: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+    for l in watch.stdout_lines() {
+        let Some((game, rest)) = l.strip_prefix("game ").and_then(|l| l.split_once(": ")) else {
+            continue;
+        };
+        let (Ok(game), Some((number, san))) = (game.parse::<u32>(), rest.split_once(' ')) else {
+            continue;
+        };
+        if number.trim_end_matches('.').parse::<u32>().is_ok() {
+            printed.entry(game).or_default().push(san.to_string());
+        }
+    }
+    let mut watched: Vec<Vec<String>> = printed.into_values().collect();
+    let mut played: Vec<Vec<String>> = read_pgn_games(&ev.pgn())
+        .unwrap()
+        .into_iter()
+        .map(|g| g.sans)
+        .collect();
+    watched.sort();
+    played.sort();
+    assert_eq!(played.len(), 6);
+    assert_eq!(watched, played, "the moves the watcher printed");
+}
+
+/// `argus resume` of a tournament that is over prints its report and
+/// starts nothing: no player, no line in its journal.
+#[test]
+fn resuming_a_finished_tournament_prints_its_report_and_starts_nothing() {
+    let mut ev = Event::new();
+    ev.start(
+        &four_movers()[..2],
+        &["--max-moves", "10"],
+        "waiting for the players",
+    );
+    assert_eq!(ev.finish(Duration::from_secs(120)), vec![0]);
+    let journal = ev.path("logs").join("tournament.journal");
+    let before = std::fs::read(&journal).unwrap();
+    let mut resumed = Proc::spawn(
+        "resume",
+        &argus_bin(),
+        &[
+            "resume".to_string(),
+            text(&journal),
+            "--headless".to_string(),
+        ],
+    );
+    assert_eq!(
+        resumed.wait_exit(Duration::from_secs(30)),
+        0,
+        "{}",
+        resumed.describe()
+    );
+    let out = resumed.stdout_lines().join("\n");
+    assert!(
+        out.contains("is already over: nothing to carry on"),
+        "{out}"
+    );
+    assert!(out.contains("Complete: all 1 games decided."), "{out}");
+    assert!(!out.contains("waiting for the players"), "{out}");
+    assert_eq!(
+        std::fs::read(&journal).unwrap(),
+        before,
+        "the journal changed"
+    );
+}
+
+/// `argus referee` given a tournament's players says where they are
+/// taken, instead of failing to open them as serial ports.
+#[test]
+fn the_referee_points_engine_and_mover_players_to_the_tournament() {
+    let out = std::process::Command::new(argus_bin())
+        .args([
+            "referee",
+            "engine:sf=/usr/games/stockfish",
+            "mover:x",
+            "--headless",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(!err.contains("cannot open serial port"), "{err}");
+    assert!(
+        err.contains("engine:, mover: and tcp:NAME players are for `argus tournament`"),
+        "{err}"
+    );
+    assert!(
+        err.contains("argus tournament engine:sf=/usr/games/stockfish mover:x"),
+        "{err}"
+    );
 }

@@ -50,6 +50,16 @@ pub struct EngineSpec {
 const FORMS: &str = "a serial port (/dev/ttyUSB0, COM3, serial:PORT), tcp:NAME, engine:NAME=CMD \
                      or mover:NAME[=random|greedy]";
 
+/// Whether `spec` is a player only a tournament takes: `tcp:NAME`,
+/// `engine:NAME=CMD` or `mover:NAME` (not a port, nor the `tcp://HOST:PORT`
+/// a referee connects to).
+pub fn is_tournament_only(spec: &str) -> bool {
+    !spec.starts_with("tcp://")
+        && ["tcp:", "engine:", "mover:"]
+            .iter()
+            .any(|kind| spec.starts_with(kind))
+}
+
 fn printable(what: &str, text: &str) -> Result<(), String> {
     if text.trim().is_empty() {
         return Err(format!("{what} is empty"));

@@ -361,6 +361,8 @@ impl Director {
             // the referee's.
             log::info!("{line}");
         }
+        // The page's last state: the final standings.
+        self.publish(&floor);
         let shown = self.screen.is_some();
         let printed = match &ending {
             Ending::Normal => {
@@ -371,9 +373,14 @@ impl Director {
                 shown.then(|| format!("{why}; standings:\n{}", report::standings_text(&self.core)))
             }
         };
+        let audience = self.audience.take();
+        let ctrl_c = self.ctrl_c.clone();
         self.close(floor);
         if let Some(text) = printed {
             crate::app::stdout::line(&text);
+        }
+        if let (Some(a), Ending::Normal) = (audience, &ending) {
+            a.linger(&ctrl_c);
         }
         ending
     }

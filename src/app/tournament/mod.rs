@@ -104,6 +104,15 @@ pub fn resume(journal: &Path, headless: bool, web: &WebOptions) -> Outcome {
     let ctrl_c = signals::stop_requests(ME);
     let journal = std::path::absolute(journal).unwrap_or_else(|_| journal.to_path_buf());
     let loaded = tjournal::load(&journal).map_err(Failure::usage)?;
+    if loaded.tournament.is_over() {
+        // Nothing to carry on: no player is started, no file touched.
+        crate::app::stdout::line(&format!(
+            "the tournament in {} is already over: nothing to carry on; its report:\n{}",
+            journal.display(),
+            crate::tournament::report::text(&loaded.tournament)
+        ));
+        return Ok(crate::app::Ending::Normal);
+    }
     let header = &loaded.header;
     if header.command.is_empty() {
         return Err(Failure::usage(format!(
