@@ -118,6 +118,19 @@ fn text(p: &Path) -> String {
     p.to_str().expect("temporary paths are UTF-8").to_string()
 }
 
+/// Whether `line` is a move as the watcher prints it (`game 5: 12. Nf3`);
+/// the game's number and the move's words.
+fn move_of(line: &str) -> Option<(u32, &str)> {
+    let (game, rest) = line.strip_prefix("game ")?.split_once(": ")?;
+    let (number, san) = rest.split_once(' ')?;
+    number.trim_end_matches('.').parse::<u32>().ok()?;
+    Some((game.parse().ok()?, san))
+}
+
+fn is_move_line(line: &str) -> bool {
+    move_of(line).is_some()
+}
+
 /// Four in-process movers, two random and two greedy.
 fn four_movers() -> Vec<String> {
     ["a", "b=greedy", "c", "d=greedy"]
@@ -495,7 +508,12 @@ fn argus_watch_follows_a_tournament_from_its_feed() {
         .skip(1)
         .filter(|l| !l.ends_with(" signed on"))
         .collect();
-    let watched = watch.stdout_lines();
+    // (The watcher also prints each move, which the referee does not.)
+    let (moves, watched): (Vec<String>, Vec<String>) = watch
+        .stdout_lines()
+        .into_iter()
+        .partition(|l| is_move_line(l));
+    assert!(!moves.is_empty(), "{watched:#?}");
     assert!(
         watched[0].starts_with("watching argus tournament: 4 players, 6 games"),
         "{watched:#?}"
@@ -587,13 +605,7 @@ fn argus_watch_follows_a_tournament_from_its_journal() {
     // game's moves in order are those of a game in the PGN.
     let mut printed: BTreeMap<u32, Vec<String>> = BTreeMap::new();
     for l in watch.stdout_lines() {
-        let Some((game, rest)) = l.strip_prefix("game ").and_then(|l| l.split_once(": ")) else {
-            continue;
-        };
-        let (Ok(game), Some((number, san))) = (game.parse::<u32>(), rest.split_once(' ')) else {
-            continue;
-        };
-        if number.trim_end_matches('.').parse::<u32>().is_ok() {
+        if let Some((game, san)) = move_of(&l) {
             printed.entry(game).or_default().push(san.to_string());
         }
     }
