@@ -253,6 +253,21 @@ mod tests {
     }
 
     #[test]
+    fn only_programs_by_name_engines_and_movers_are_tournament_only() {
+        for spec in [
+            "tcp:Fritz",
+            "engine:sf=stockfish",
+            "mover:x",
+            "mover:y=greedy",
+        ] {
+            assert!(is_tournament_only(spec), "{spec}");
+        }
+        for spec in ["tcp://10.0.0.2:7000", "/dev/ttyUSB0", "COM3", "serial:COM4"] {
+            assert!(!is_tournament_only(spec), "{spec}");
+        }
+    }
+
+    #[test]
     fn each_form_is_read() {
         let serial = |p: &str| Player::Serial { port: p.into() };
         assert_eq!(Player::parse("/dev/ttyUSB0"), Ok(serial("/dev/ttyUSB0")));

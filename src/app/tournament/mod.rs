@@ -269,6 +269,7 @@ fn direct(
         &carried.game_journals,
     )?;
     dir.keep();
+    let stop = ctrl_c.clone();
     let director = Director {
         feed: feed.as_ref().map(|_| files.clone()),
         core: carried.core,
@@ -292,9 +293,14 @@ fn direct(
         audience: edges.audience,
         relays: Default::default(),
     };
-    let outcome = director.run();
+    let (outcome, audience) = director.run();
     close_feed(feed);
     drop(dir);
+    // Played out: the page keeps the final standings until the operator
+    // ends argus (the feed's watchers are gone by then).
+    if let Some(a) = audience {
+        a.linger(&stop);
+    }
     outcome
 }
 
