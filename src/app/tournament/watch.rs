@@ -92,23 +92,8 @@ impl GameFollow {
     /// (the board's core plays it as its game 1); the game's end.
     fn output(&mut self, o: Output) {
         match o {
-            Output::Event(Event::MoveMade {
-                ply,
-                number,
-                color,
-                san,
-                charged_ms,
-                ..
-            }) => {
-                let moved = Event::MoveMade {
-                    game: self.game.number,
-                    ply,
-                    number,
-                    color,
-                    san,
-                    charged_ms,
-                };
-                self.moves.extend(crate::referee::words::watch_line(&moved));
+            Output::Event(e @ Event::MoveMade { .. }) => {
+                self.moves.extend(move_line(self.game.number, &e));
             }
             Output::Event(Event::GameOver(g)) => self.ended.push(g),
             _ => {}
@@ -119,6 +104,30 @@ impl GameFollow {
     fn over(&self) -> bool {
         self.replay.as_ref().is_some_and(|r| r.core().is_over())
     }
+}
+
+/// A move of the tournament's game `game` in the words the match's
+/// watcher prints it (the board's core plays the game as its game 1).
+fn move_line(game: u32, e: &Event) -> Option<String> {
+    let Event::MoveMade {
+        ply,
+        number,
+        color,
+        san,
+        charged_ms,
+        ..
+    } = e
+    else {
+        return None;
+    };
+    crate::referee::words::watch_line(&Event::MoveMade {
+        game,
+        ply: *ply,
+        number: *number,
+        color: *color,
+        san: san.clone(),
+        charged_ms: *charged_ms,
+    })
 }
 
 /// The watching side.
@@ -137,6 +146,9 @@ struct Watch {
     /// Games the tournament journal says were decided, whose PGN the web
     /// page may not have yet (it is read from their journals).
     decided: Vec<u32>,
+    /// Games whose moves were printed (as their journals were followed,
+    /// or at their end).
+    followed: std::collections::BTreeSet<u32>,
 }
 
 /// The boards followed whose game's journal has begun, as the board view
@@ -239,6 +251,7 @@ fn watch(
         feed,
         feed_closed: false,
         decided: Vec::new(),
+        followed: Default::default(),
     };
     if let View::Board { ascii } = view {
         w.screen = Some(Screen::open(ascii, Role::Observer)?);
@@ -339,12 +352,15 @@ impl Watch {
                 self.core = Some(t);
             }
             tjournal::Decoded::Line(Line::Input { at, input }) => {
-                let Some(core) = self.core.as_mut() else {
-                    return Err(Failure::failed("an input before the journal's header"));
-                };
                 let finished = match &input {
                     Input::GameFinished { game, .. } => Some(*game),
                     _ => None,
+                };
+                if let Some(game) = finished {
+                    self.print_unfollowed(game);
+                }
+                let Some(core) = self.core.as_mut() else {
+                    return Err(Failure::failed("an input before the journal's header"));
                 };
                 let outs = core.handle(input, at);
                 // (A game without a result is played again: not decided.)
@@ -445,6 +461,7 @@ impl Watch {
                     moves: Vec::new(),
                 };
                 self.games.insert(game.number, f);
+                self.followed.insert(game.number);
             }
         }
         self.drain_games();
@@ -468,6 +485,25 @@ impl Watch {
             for s in said {
                 self.say(&s);
             }
+        }
+    }
+
+    /// Headless, the moves of game `game`, which ended without its journal
+    /// being followed (it ended before the watch began, or between two
+    /// looks), read from its journal at once.
+    fn print_unfollowed(&mut self, game: u32) {
+        if self.screen.is_some() || self.followed.contains(&game) {
+            return;
+        }
+        self.followed.insert(game);
+        let path = Board::journal_path(&self.dir, game);
+        let mut said = Vec::new();
+        let loaded = crate::journal::load_seeing(&path, &mut |e| said.extend(move_line(game, e)));
+        if let Err(e) = loaded {
+            log::warn!("game {game}: {e}");
+        }
+        for s in said {
+            self.say(&s);
         }
     }
 
