@@ -851,16 +851,31 @@ fn a_watcher_whose_stdout_closes_ends_without_a_panic() {
 }
 
 /// `argus watch` on a file that is not a journal says so at once (it used
-/// to wait for ever).
+/// to wait for ever), and `argus resume` says it in the same words (it
+/// used to call the file a damaged journal).
 #[test]
-fn watching_a_file_that_is_not_a_journal_says_so() {
+fn watching_or_resuming_a_file_that_is_not_a_journal_says_so() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("games.pgn");
-    fs::write(&file, "[Event \"club\"]\n").unwrap();
+    fs::write(&file, "[Event \"club\"]\n\n1. e4 *\n").unwrap();
     let mut watch = spawn_watch(&[], file.to_str().unwrap());
     let status = wait_exit(&mut watch, WITHIN, "argus watch on a PGN file");
     let out = watch.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(status.code(), Some(1), "{err}");
-    assert!(err.contains("is not an argus journal"), "{err}");
+    let watch_err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(status.code(), Some(2), "{watch_err}");
+    let said = format!("{} is not an argus journal", file.display());
+    assert!(watch_err.contains(&said), "{watch_err}");
+    let resume = Command::new(argus_bin())
+        .args(["resume", file.to_str().unwrap(), "/dev/null", "/dev/null"])
+        .output()
+        .unwrap();
+    let resume_err = String::from_utf8_lossy(&resume.stderr).to_string();
+    assert_eq!(resume.status.code(), Some(2), "{resume_err}");
+    assert!(resume_err.contains(&said), "{resume_err}");
+    assert!(!resume_err.contains("damaged"), "{resume_err}");
+    assert_eq!(
+        watch_err.strip_prefix("argus watch: "),
+        resume_err.strip_prefix("argus resume: "),
+        "the same words"
+    );
 }

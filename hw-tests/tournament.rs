@@ -138,6 +138,19 @@ fn text(p: &Path) -> String {
     p.to_str().expect("temporary paths are UTF-8").to_string()
 }
 
+/// Whether `line` is a move as the watcher prints it (`game 5: 12. Nf3`);
+/// the game's number and the move's words.
+fn move_of(line: &str) -> Option<(u32, &str)> {
+    let (game, rest) = line.strip_prefix("game ")?.split_once(": ")?;
+    let (number, san) = rest.split_once(' ')?;
+    number.trim_end_matches('.').parse::<u32>().ok()?;
+    Some((game.parse().ok()?, san))
+}
+
+fn is_move_line(line: &str) -> bool {
+    move_of(line).is_some()
+}
+
 /// Four in-process movers, two random and two greedy.
 fn four_movers() -> Vec<String> {
     ["a", "b=greedy", "c", "d=greedy"]
@@ -612,7 +625,12 @@ fn argus_watch_follows_a_tournament_from_its_feed() {
         .skip(1)
         .filter(|l| !l.ends_with(" signed on"))
         .collect();
-    let watched = watch.stdout_lines();
+    // (The watcher also prints each move, which the referee does not.)
+    let (moves, watched): (Vec<String>, Vec<String>) = watch
+        .stdout_lines()
+        .into_iter()
+        .partition(|l| is_move_line(l));
+    assert!(!moves.is_empty(), "{watched:#?}");
     assert!(
         watched[0].starts_with("watching argus tournament: 4 players, 6 games"),
         "{watched:#?}"
@@ -699,4 +717,111 @@ fn argus_watch_follows_a_tournament_from_its_journal() {
     assert_eq!(watched, told);
     let out = watch.stdout_lines().join("\n");
     assert!(out.contains("Complete: all 6 games decided."), "{out}");
+    // And every move of every game, as the match's watcher prints it
+    // (`game N: 12. Nf3`, by the game's number in the tournament).
+    assert_moves_are_the_pgns(&watch.stdout_lines(), &ev.pgn());
+    // So does a watcher that comes after the end (from each game's
+    // journal).
+    let journal = text(&ev.path("logs").join("tournament.journal"));
+    let mut late = Proc::spawn(
+        "late watch",
+        &argus_bin(),
+        &["watch".to_string(), journal, "--headless".to_string()],
+    );
+    assert_eq!(
+        late.wait_exit(Duration::from_secs(30)),
+        0,
+        "{}",
+        late.describe()
+    );
+    assert_moves_are_the_pgns(&late.stdout_lines(), &ev.pgn());
+}
+
+/// Each game's moves the watcher printed (`lines`), in order, are those
+/// of a game in `pgn`, every game's.
+fn assert_moves_are_the_pgns(lines: &[String], pgn: &str) {
+    let mut printed: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+    for l in lines {
+        if let Some((game, san)) = move_of(l) {
+            printed.entry(game).or_default().push(san.to_string());
+        }
+    }
+    let mut watched: Vec<Vec<String>> = printed.into_values().collect();
+    let mut played: Vec<Vec<String>> = read_pgn_games(pgn)
+        .unwrap()
+        .into_iter()
+        .map(|g| g.sans)
+        .collect();
+    watched.sort();
+    played.sort();
+    assert!(!played.is_empty());
+    assert_eq!(watched, played, "the moves the watcher printed");
+}
+
+/// `argus resume` of a tournament that is over prints its report and
+/// starts nothing: no player, no line in its journal.
+#[test]
+fn resuming_a_finished_tournament_prints_its_report_and_starts_nothing() {
+    let mut ev = Event::new();
+    ev.start(
+        &four_movers()[..2],
+        &["--max-moves", "10"],
+        "waiting for the players",
+    );
+    assert_eq!(ev.finish(Duration::from_secs(120)), vec![0]);
+    let journal = ev.path("logs").join("tournament.journal");
+    let before = std::fs::read(&journal).unwrap();
+    let mut resumed = Proc::spawn(
+        "resume",
+        &argus_bin(),
+        &[
+            "resume".to_string(),
+            text(&journal),
+            "--headless".to_string(),
+        ],
+    );
+    assert_eq!(
+        resumed.wait_exit(Duration::from_secs(30)),
+        0,
+        "{}",
+        resumed.describe()
+    );
+    let out = resumed.stdout_lines().join("\n");
+    assert!(
+        out.contains("is already over: nothing to carry on"),
+        "{out}"
+    );
+    assert!(out.contains("Complete: all 1 games decided."), "{out}");
+    assert!(!out.contains("waiting for the players"), "{out}");
+    assert_eq!(
+        std::fs::read(&journal).unwrap(),
+        before,
+        "the journal changed"
+    );
+}
+
+/// `argus referee` given a tournament's players says where they are
+/// taken, instead of failing to open them as serial ports.
+#[test]
+fn the_referee_points_engine_and_mover_players_to_the_tournament() {
+    let out = std::process::Command::new(argus_bin())
+        .args([
+            "referee",
+            "engine:sf=/usr/games/stockfish",
+            "mover:x",
+            "--headless",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(!err.contains("cannot open serial port"), "{err}");
+    assert!(
+        err.contains("engine:, mover: and tcp:NAME players are for `argus tournament`"),
+        "{err}"
+    );
+    assert!(
+        err.contains("argus tournament engine:sf=/usr/games/stockfish mover:x"),
+        "{err}"
+    );
 }

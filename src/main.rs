@@ -263,4 +263,36 @@ mod tests {
         walk(&cli, "argus", &mut checked);
         assert!(checked >= 10, "{checked}");
     }
+
+    /// The options a tournament refuses (they are for a match) are not in
+    /// its help; the referee's help offers them.
+    #[test]
+    fn the_tournament_offers_no_match_only_option() {
+        fn options(command: &str) -> Vec<String> {
+            let mut cli = Cli::command();
+            let sub = cli.find_subcommand_mut(command).unwrap();
+            let help = sub.render_long_help().to_string();
+            help.split(|c: char| c.is_whitespace() || c == ',' || c == '/')
+                .filter(|w| w.starts_with("--"))
+                .map(|w| w.trim_end_matches(['.', ';', ')']).to_string())
+                .collect()
+        }
+        let match_only = [
+            "--games",
+            "--no-swap",
+            "--name-a",
+            "--name-b",
+            "--round",
+            "--sprt",
+        ];
+        let tournament = options("tournament");
+        assert!(tournament.iter().any(|o| o == "--games-per-pairing"));
+        for o in match_only {
+            assert!(!tournament.iter().any(|t| t == o), "{o}: {tournament:?}");
+        }
+        let referee = options("referee");
+        for o in match_only {
+            assert!(referee.iter().any(|t| t == o), "{o}: {referee:?}");
+        }
+    }
 }

@@ -291,6 +291,9 @@ impl Match {
             "--headless",
             "--http",
             "127.0.0.1:0",
+            // (The match's end ends the referee.)
+            "--http-linger",
+            "0",
             "--tc",
             "300",
             "--reset-delay",

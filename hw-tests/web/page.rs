@@ -395,3 +395,169 @@ fn a_tournament_shows_all_its_boards_and_the_standings() {
     std::fs::write(dir.join("web-tournament.png"), b.screenshot()).unwrap();
     p.kill();
 }
+
+/// A finished board after a long game: `plies` moves, the last one marked.
+fn long_board(n: u32, plies: usize) -> argus::web::BoardState {
+    let mut b = board(n, "Alpha", "Beta");
+    let sans = ["Nf3", "Nf6", "Ng1", "Ng8"];
+    b.moves = (0..plies).map(|i| sans[i % 4].to_string()).collect();
+    b.moves.push("Qxf7#".into());
+    b.phase = "over";
+    b.result = Some(argus::web::state::ResultState {
+        result: "1-0".into(),
+        termination: "normal".into(),
+        reason: "Black was checkmated".into(),
+    });
+    b
+}
+
+/// Where each card's board and move list are, at the window's size now:
+/// `[board inside its card, no move list scrolls sideways, the last move
+/// in view in its list (a list no higher than the window)]`, one per card.
+const LAYOUT: &str = "
+    const inside = (a, b) => a.left >= b.left - 1 && a.top >= b.top - 1
+        && a.right <= b.right + 1 && a.bottom <= b.bottom + 1;
+    return [...document.querySelectorAll('.card')].map(card => {
+        const c = card.getBoundingClientRect();
+        const board = card.querySelector('cg-container').getBoundingClientRect();
+        const list = card.querySelector('.moves');
+        const last = card.querySelector('.moves .san.last').getBoundingClientRect();
+        return [inside(board, c), list.scrollWidth <= list.clientWidth + 1,
+            inside(last, list.getBoundingClientRect()) && list.clientHeight <= window.innerHeight];
+    });";
+
+/// At the common window sizes, each board stays inside its card and each
+/// move list wraps and shows its latest move (it used to scroll sideways
+/// and show the first moves, on a phone and on finished boards): with two
+/// boards and the standings, and with one board (a match).
+#[test]
+fn boards_stay_in_their_cards_and_move_lists_show_the_latest_move() {
+    use argus::web::state::{StandingRow, Standings};
+    let b = browser_or_skip!(1280, 900);
+    let mut served = argus::web::serve("127.0.0.1:0", argus::web::Limits::default()).unwrap();
+    let row = |name: &str, rank| StandingRow {
+        name: name.into(),
+        rank,
+        points_halves: 1,
+        games: 1,
+        cells: vec![None, Some("½".into())],
+    };
+    let two = argus::web::WebState {
+        event: "Long games".into(),
+        boards: vec![long_board(1, 120), long_board(2, 81)],
+        standings: Some(Standings {
+            rows: vec![row("Alpha", 1), row("Beta", 1)],
+        }),
+    };
+    let one = argus::web::WebState {
+        event: "A match".into(),
+        boards: vec![long_board(1, 150)],
+        standings: None,
+    };
+    for (what, state, cards) in [("two boards", two, 2), ("one board", one, 1)] {
+        served
+            .publisher
+            .publish(state, Vec::new(), std::time::Instant::now());
+        for (w, h, mobile) in [
+            (1280, 900, false),
+            (1366, 768, false),
+            (1920, 1080, false),
+            (390, 844, true),
+        ] {
+            b.viewport(w, h, mobile);
+            b.goto(&format!("http://{}/", served.addr));
+            b.wait_js(
+                START,
+                "the boards",
+                &format!(
+                    "return document.querySelectorAll('.card').length === {cards} \
+                     && document.querySelectorAll('cg-board piece').length === {};",
+                    32 * cards
+                ),
+            );
+            // (Let the layout settle: the standings, a scrollbar.)
+            std::thread::sleep(Duration::from_millis(300));
+            let layout = b.js(LAYOUT);
+            for card in layout.as_array().unwrap() {
+                assert_eq!(
+                    card,
+                    &serde_json::json!([true, true, true]),
+                    "{what} at {w}x{h}: [board in its card, no sideways scroll, last move in view]: {layout}"
+                );
+            }
+        }
+    }
+}
+
+/// Once a tournament is over its page stays (it used to go two seconds
+/// after "tournament over"): a reload shows the final standings, until
+/// `--http-linger` has passed and argus ends.
+#[test]
+fn the_page_stays_after_the_tournament_with_its_final_standings() {
+    let b = browser_or_skip!(1280, 900);
+    let logs = tempfile::tempdir().unwrap();
+    let mut args: Vec<String> = [
+        "tournament",
+        "mover:alpha",
+        "mover:beta=greedy",
+        "mover:gamma",
+        "--headless",
+        "--reset-delay",
+        "0",
+        "--conclude-delay",
+        "0",
+        "--max-moves",
+        "15",
+        "--http",
+        "127.0.0.1:0",
+        "--http-linger",
+        "15",
+        "--log-dir",
+    ]
+    .map(String::from)
+    .to_vec();
+    args.push(logs.path().display().to_string());
+    let mut p =
+        crate::common::process::Proc::spawn("tournament", &crate::common::argus_bin(), &args);
+    let addr = super::served_addr(&mut p);
+    let said = p.wait_stdout(PLAY, "the page's linger", |l| {
+        l.starts_with("the event is over")
+    });
+    assert!(said.contains(&format!("http://{addr}/")), "{said}");
+    assert!(
+        said.contains("15 s (--http-linger) or until Ctrl-C"),
+        "{said}"
+    );
+    assert!(p.running(), "argus ended with the tournament");
+    // A reload now: the final standings, every game counted.
+    b.goto(&format!("http://{addr}/"));
+    let rows = b.wait_js(
+        START,
+        "the final standings",
+        "const r = [...document.querySelectorAll('#standings tbody tr')].map(tr => tr.lastChild.textContent); return r.length === 3 ? r : null;",
+    );
+    assert_eq!(rows, serde_json::json!(["2", "2", "2"]), "games per player");
+    assert_eq!(
+        b.js("return document.querySelectorAll('#crosstable tbody tr').length;"),
+        3
+    );
+    // --http-linger ends it.
+    assert_eq!(p.wait_exit(PLAY), 0, "{}", p.describe());
+}
+
+/// A match played out keeps its page, result shown, until Ctrl-C ends
+/// argus, and says so.
+#[test]
+fn a_match_played_out_keeps_its_page_until_ctrl_c() {
+    let (mut p, addr) = demo(&["--games", "1", "--think-ms", "0"]);
+    let said = p.wait_stdout(PLAY, "the page's linger", |l| {
+        l.starts_with("the event is over")
+    });
+    assert!(said.ends_with("until Ctrl-C ends argus"), "{said}");
+    let s = super::state(&addr);
+    assert!(!s["boards"][0]["result"].is_null(), "{s}");
+    assert_eq!(s["boards"][0]["phase"], "finished", "{s}");
+    assert!(p.running(), "argus ended with the match");
+    p.interrupt();
+    assert_eq!(p.wait_exit(START), 0, "{}", p.describe());
+}

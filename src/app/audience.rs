@@ -6,9 +6,12 @@
 use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use crate::app::options::WebOptions;
+use crossbeam_channel::{Receiver, after, never, select};
+
+use crate::app::options::{WebOptions, seconds_ms};
+use crate::app::signals::Stop;
 use crate::record::pgn::{PgnGame, write_pgn};
 use crate::referee::{GameOver, Referee};
 use crate::text::strip_control;
@@ -37,6 +40,9 @@ impl Ended {
 pub struct Audience {
     publisher: Publisher,
     addr: SocketAddr,
+    /// How long the final state is served once the event is over (`None`:
+    /// until a stop request).
+    linger: Option<Duration>,
 }
 
 impl Audience {
@@ -50,12 +56,45 @@ impl Audience {
             viewers: usize::from(options.http_viewers),
             ..Limits::default()
         };
+        let linger = options
+            .http_linger
+            .map(|secs| seconds_ms(secs, "http-linger", 366.0 * 86_400.0))
+            .transpose()?
+            .map(Duration::from_millis);
         let served = web::serve(addr, limits)?;
         crate::app::stdout::line(&format!("the audience's page: http://{}/", served.addr));
         Ok(Some(Audience {
             publisher: served.publisher,
             addr: served.addr,
+            linger,
         }))
+    }
+
+    /// The event is over and the page shows its final state: keeps serving
+    /// it until a stop request comes on `stop` (Ctrl-C, SIGTERM, SIGHUP) or
+    /// `--http-linger` has passed, and says so first on the console.
+    pub fn linger(self, stop: &Receiver<Stop>) {
+        if self.linger == Some(Duration::ZERO) {
+            return;
+        }
+        let until = match self.linger {
+            Some(d) => format!("for {} s (--http-linger) or until Ctrl-C", d.as_secs_f64()),
+            None => "until Ctrl-C ends argus".into(),
+        };
+        let say = format!(
+            "the event is over; the audience's page http://{}/ keeps its final state {until}",
+            self.addr
+        );
+        log::info!("{say}");
+        crate::app::stdout::line(&say);
+        let timer = self.linger.map_or_else(never, after);
+        select! {
+            recv(stop) -> s => {
+                let by = s.ok().map_or("a stop request", Stop::name);
+                log::info!("{by}: the audience's page ends");
+            }
+            recv(timer) -> _ => log::info!("--http-linger has passed: the audience's page ends"),
+        }
     }
 
     /// Where the server listens.

@@ -13,6 +13,8 @@ use crate::app::start;
 use crate::clock::LineSettings;
 use crate::link::{Connector, Endpoint, Link, LinkEvent, ListenConfig, PortSettings};
 use crate::referee::{ByClient, ClientId};
+use crate::text::strip_control;
+use crate::tournament::player::is_tournament_only;
 
 /// The clients' endpoints of `argus referee` and `argus resume`.
 #[derive(Debug, Clone, Args)]
@@ -73,6 +75,9 @@ impl NetOptions {
             (Some(_), _) => {
                 Err("--listen takes both clients: give it without PORT_A and PORT_B".into())
             }
+            (None, [Some(a), Some(b)]) if [a, b].into_iter().any(is_tournament_only) => {
+                Err(tournament_players(a, b))
+            }
             (None, [Some(a), Some(b)]) => Ok([
                 Endpoint::parse(a).map_err(|e| format!("client A: {e}"))?,
                 Endpoint::parse(b).map_err(|e| format!("client B: {e}"))?,
@@ -83,6 +88,42 @@ impl NetOptions {
                     .into(),
             ),
         }
+    }
+}
+
+/// What to say when a referee is given a tournament's players (`engine:`,
+/// `mover:`, `tcp:NAME`) as its endpoints: where they are taken.
+fn tournament_players(a: &str, b: &str) -> String {
+    let given = [a, b]
+        .into_iter()
+        .filter(|s| is_tournament_only(s))
+        .map(|s| format!("{:?}", strip_control(s)))
+        .collect::<Vec<_>>()
+        .join(" and ");
+    let instead = if is_tournament_only(a) && is_tournament_only(b) {
+        format!(
+            "; a match between these two is a tournament of two: argus tournament {} {} \
+             [--games-per-pairing N]",
+            shell_word(a),
+            shell_word(b)
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "{given}: engine:, mover: and tcp:NAME players are for `argus tournament` (for now){instead}. \
+         argus referee takes serial ports, tcp://HOST:PORT or tcp-listen://ADDR:PORT"
+    )
+}
+
+/// `s` as one word of a shell command line (quoted if it has blanks or
+/// quotes), control characters removed.
+fn shell_word(s: &str) -> String {
+    let s = strip_control(s);
+    if s.contains(|c: char| c.is_whitespace() || "'\"$`\\".contains(c)) {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    } else {
+        s
     }
 }
 

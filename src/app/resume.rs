@@ -22,6 +22,7 @@ use crate::app::signals;
 use crate::app::start::LogDir;
 use crate::app::writers::Writers;
 use crate::app::{Failure, Outcome};
+use crate::journal::kind::Kind;
 use crate::journal::replay::Replay;
 use crate::journal::{self, Entry, JournalWriter, Loaded, OutputSettings};
 use crate::link::PortSettings;
@@ -31,8 +32,9 @@ use crate::referee::{ByClient, ClientId, Event};
 /// start or went wrong.
 pub fn run(args: ResumeArgs) -> Outcome {
     const ME: &str = "argus resume";
-    if crate::tournament::journal::is_tournament_journal(&args.journal) {
-        return resume_tournament(&args);
+    match journal::kind::kind_of_file(&args.journal).map_err(Failure::usage)? {
+        Kind::Tournament => return resume_tournament(&args),
+        Kind::Match => {}
     }
     // The games that ended before the stop, for the web page's /games.pgn.
     let mut ended = Ended::default();

@@ -22,8 +22,8 @@ use crate::app::options::WatchArgs;
 use crate::app::signals;
 use crate::app::{Ending, Failure, Outcome};
 use crate::display::{InputEvent, InputThread, LinkView, Role, TerminalGuard, Ui, next_redraw_in};
-use crate::journal::format::MAGIC;
 use crate::journal::format::MAX_LINE;
+use crate::journal::kind::{Kind, not_a_journal, recognise_file};
 use crate::journal::reader::{RawLine, read_line};
 use crate::journal::{Decoded, Decoder, Replay};
 use crate::record::durable::append_pgn;
@@ -71,9 +71,11 @@ impl Source {
 /// journal or a feed that fails for good is a failure.
 pub fn run(args: WatchArgs) -> Outcome {
     let source = Source::parse(&args.source);
-    if let Source::File(path) = &source
-        && crate::tournament::journal::is_tournament_journal(path)
-    {
+    let kind = match &source {
+        Source::File(path) => recognise_file(path).map_err(Failure::usage)?,
+        Source::Tcp(_) => None,
+    };
+    if let (Source::File(path), Some(Kind::Tournament)) = (&source, kind) {
         if args.copy.is_some() || args.pgn.is_some() {
             return Err(Failure::usage(
                 "watching a tournament's journal takes neither --copy nor --pgn (the \
@@ -117,17 +119,9 @@ pub fn run(args: WatchArgs) -> Outcome {
     }
     let (tx, rx) = unbounded();
     let spawned = match source.clone() {
-        Source::File(path) => {
-            if let Err(e) = File::open(&path) {
-                return Err(Failure::usage(format!(
-                    "cannot open the journal {}: {e}",
-                    path.display()
-                )));
-            }
-            thread::Builder::new()
-                .name("watch file".into())
-                .spawn(move || follow_file(&path, MAGIC, &tx))
-        }
+        Source::File(path) => thread::Builder::new()
+            .name("watch file".into())
+            .spawn(move || follow_file(&path, Kind::Match, &tx)),
         Source::Tcp(addr) => thread::Builder::new()
             .name("watch feed".into())
             .spawn(move || follow_tcp(&addr, skip, &tx)),
@@ -139,6 +133,11 @@ pub fn run(args: WatchArgs) -> Outcome {
         watcher.run_board(&rx, copy.as_mut(), args.ascii, &args.source)
     };
     result.map_err(Failure::Failed)?;
+    if watcher.over()
+        && let Some(a) = watcher.audience.take()
+    {
+        a.linger(&signals::stop_requests("argus watch"));
+    }
     Ok(Ending::Normal)
 }
 
@@ -534,11 +533,11 @@ impl JournalCopy {
     }
 }
 
-/// Sends the whole lines of the journal at `path` (whose first line
-/// begins with `magic`) as they are written, until nobody listens. An
+/// Sends the whole lines of the journal of kind `kind` at `path` as they
+/// are written, until nobody listens. An
 /// incomplete last line is read again from its start on every look (a
 /// resume may have cut it off and written other lines in its place).
-pub(crate) fn follow_file(path: &Path, magic: &str, tx: &Sender<SourceReport>) {
+pub(crate) fn follow_file(path: &Path, kind: Kind, tx: &Sender<SourceReport>) {
     let fail = |what: String| {
         let _ = tx.send(SourceReport::Failed(what));
     };
@@ -568,11 +567,8 @@ pub(crate) fn follow_file(path: &Path, magic: &str, tx: &Sender<SourceReport>) {
             Err(e) => return fail(format!("cannot read {}: {e}", path.display())),
         };
         let chunk = &buf[..n];
-        if pos == 0 && !may_be_journal(chunk, magic) {
-            return fail(format!(
-                "{} is not an argus journal (a journal's first line begins with `{magic} `)",
-                path.display()
-            ));
+        if pos == 0 && !kind.may_be(chunk) {
+            return fail(not_a_journal(path, Some(kind)));
         }
         let whole = chunk.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         if whole == 0 && n == buf.len() {
@@ -602,15 +598,6 @@ pub(crate) fn follow_file(path: &Path, magic: &str, tx: &Sender<SourceReport>) {
             }
         }
     }
-}
-
-/// Whether a file whose first bytes are `start` may be a journal: its
-/// first line begins with the magic word (a file still empty may become
-/// one).
-fn may_be_journal(start: &[u8], magic: &str) -> bool {
-    let want = format!("{magic} ");
-    let n = start.len().min(want.len());
-    start[..n] == want.as_bytes()[..n]
 }
 
 /// Reads the feed's lines, reconnecting when it closes; an existing copy's
@@ -766,22 +753,4 @@ pub(crate) fn connect(addr: &str) -> io::Result<TcpStream> {
         }
     }
     Err(last)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_a_file_that_begins_as_a_journal_is_followed() {
-        assert!(may_be_journal(b"", MAGIC));
-        assert!(may_be_journal(b"argus-jo", MAGIC));
-        assert!(may_be_journal(
-            b"argus-journal 1 argus 0.1.0 1234abcd\n",
-            MAGIC
-        ));
-        assert!(!may_be_journal(b"argus-journalx", MAGIC));
-        assert!(!may_be_journal(b"[Event \"x\"]\n", MAGIC));
-        assert!(!may_be_journal(b"\x7fELF\x02\x01", MAGIC));
-    }
 }

@@ -178,6 +178,12 @@ impl Writers {
         }
     }
 
+    /// The web view, taken away (to serve the final state once the
+    /// session is over).
+    pub fn take_audience(&mut self) -> Option<Audience> {
+        self.audience.take()
+    }
+
     /// Game `g` ended: its PGN joins the web view's games.
     pub fn audience_game_over(&mut self, g: &GameOver) {
         if let Some(a) = self.audience.as_mut() {

@@ -6,6 +6,7 @@
 //!
 //! * [`format`]: the entries and their text form;
 //! * [`checksum`]: the per-line check;
+//! * [`kind`]: a match's journal or a tournament's, by its first word;
 //! * [`header`]: settings and ports in the header;
 //! * [`writer`]: appending, syncing, locking;
 //! * [`reader`]: checking lines, torn and damaged lines;
@@ -16,6 +17,7 @@ pub mod checksum;
 pub mod feed;
 pub mod format;
 pub mod header;
+pub mod kind;
 pub mod reader;
 pub mod replay;
 pub mod writer;

@@ -50,6 +50,16 @@ pub struct EngineSpec {
 const FORMS: &str = "a serial port (/dev/ttyUSB0, COM3, serial:PORT), tcp:NAME, engine:NAME=CMD \
                      or mover:NAME[=random|greedy]";
 
+/// Whether `spec` is a player only a tournament takes: `tcp:NAME`,
+/// `engine:NAME=CMD` or `mover:NAME` (not a port, nor the `tcp://HOST:PORT`
+/// a referee connects to).
+pub fn is_tournament_only(spec: &str) -> bool {
+    !spec.starts_with("tcp://")
+        && ["tcp:", "engine:", "mover:"]
+            .iter()
+            .any(|kind| spec.starts_with(kind))
+}
+
 fn printable(what: &str, text: &str) -> Result<(), String> {
     if text.trim().is_empty() {
         return Err(format!("{what} is empty"));
@@ -240,6 +250,21 @@ mod tests {
 
     fn strings(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn only_programs_by_name_engines_and_movers_are_tournament_only() {
+        for spec in [
+            "tcp:Fritz",
+            "engine:sf=stockfish",
+            "mover:x",
+            "mover:y=greedy",
+        ] {
+            assert!(is_tournament_only(spec), "{spec}");
+        }
+        for spec in ["tcp://10.0.0.2:7000", "/dev/ttyUSB0", "COM3", "serial:COM4"] {
+            assert!(!is_tournament_only(spec), "{spec}");
+        }
     }
 
     #[test]

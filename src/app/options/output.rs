@@ -89,6 +89,10 @@ pub struct WebOptions {
     #[arg(long, value_name = "N", default_value_t = 256, requires = "http",
           value_parser = clap::value_parser!(u16).range(1..))]
     pub http_viewers: u16,
+    /// Once the match or tournament is over, keep serving its final state
+    /// this many seconds, then end [default: until Ctrl-C ends argus].
+    #[arg(long, value_name = "SECS")]
+    pub http_linger: Option<f64>,
 }
 
 impl WebOptions {

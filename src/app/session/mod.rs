@@ -351,7 +351,9 @@ impl Running {
     }
 
     /// Ends the session: the board gone, the summary printed, the links
-    /// closed, the files finished; the session's outcome.
+    /// closed, the files finished, then the web page's final state served
+    /// until the operator ends argus (a match played out); the session's
+    /// outcome.
     fn finish(self, failure: Option<Failure>) -> Outcome {
         let Running {
             core,
@@ -361,6 +363,7 @@ impl Running {
             mut outputs,
             stopped_by,
             ended_early,
+            ctrl_c,
             ..
         } = self;
         let had_board = board.is_some();
@@ -382,6 +385,9 @@ impl Running {
             return Err(f);
         }
         if !ended_early {
+            if let Some(a) = outputs.take_audience() {
+                a.linger(&ctrl_c);
+            }
             return Ok(Ending::Normal);
         }
         Ok(Ending::EndedEarly(match stopped_by {

@@ -33,8 +33,11 @@ const MATCH_ONLY: [(&str, &str); 6] = [
     ("sprt", "a tournament plays its whole schedule"),
 ];
 
-/// `argus tournament PLAYER... [options]`.
+/// `argus tournament PLAYER... [options]`. The match-only options are
+/// read (to be refused with what to use instead) but not offered in the
+/// help.
 #[derive(Debug, Clone, Args)]
+#[command(mut_args(hide_match_only))]
 pub struct TournamentArgs {
     /// The players, in seed order: a serial port (/dev/ttyUSB0, COM3,
     /// serial:PORT) for a program cabled to it; tcp:NAME for a program that
@@ -159,6 +162,15 @@ pub struct TournamentPlan {
     /// The audience's web view: `--http` over the `[tournament]` table's
     /// `http`.
     pub web: WebOptions,
+}
+
+/// A match-only option hidden from the tournament's help (any other
+/// option as it is).
+fn hide_match_only(arg: clap::Arg) -> clap::Arg {
+    let match_only = MATCH_ONLY
+        .iter()
+        .any(|(flag, _)| arg.get_long() == Some(*flag));
+    arg.hide(match_only)
 }
 
 /// The first option in `m` that belongs to a match only, with what a

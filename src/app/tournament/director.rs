@@ -192,13 +192,15 @@ struct Shown {
 }
 
 impl Director {
-    /// Runs the tournament until every game is decided (or it is stopped).
-    pub fn run(mut self) -> Outcome {
+    /// Runs the tournament until every game is decided (or it is stopped);
+    /// with the audience's page when the tournament was played out, to
+    /// serve its final state (once the feed is closed).
+    pub fn run(mut self) -> (Outcome, Option<Audience>) {
         let mut floor = match self.open_floor() {
             Ok(f) => f,
             Err(e) => {
                 self.field.close();
-                return Err(e);
+                return (Err(e), None);
             }
         };
         let count = self.core.board_count();
@@ -220,7 +222,7 @@ impl Director {
             self.free_boards(&mut floor);
             if let Some(f) = floor.failure.take() {
                 self.close(floor);
-                return Err(f);
+                return (Err(f), None);
             }
             if floor.leaving.is_none()
                 && self.core.is_over()
@@ -229,7 +231,8 @@ impl Director {
                 self.leave(&mut floor, Ending::Normal);
             }
             if let Some(ending) = floor.left() {
-                return Ok(self.finish(floor, ending));
+                let (ending, audience) = self.finish(floor, ending);
+                return (Ok(ending), audience);
             }
             self.remind(&mut floor);
             let wait = match self.show(&floor, &mut shown) {
@@ -404,8 +407,9 @@ impl Director {
     }
 
     /// The end: the report written and printed (the standings, after a
-    /// stop) once the board view is gone.
-    fn finish(mut self, floor: Floor, ending: Ending) -> Ending {
+    /// stop) once the board view is gone; the audience's page, when the
+    /// tournament was played out.
+    fn finish(mut self, floor: Floor, ending: Ending) -> (Ending, Option<Audience>) {
         self.relays.count();
         if self.relays.counted.count() > 0 {
             let line = format!(
@@ -416,6 +420,8 @@ impl Director {
             // the referee's.
             log::info!("{line}");
         }
+        // The page's last state: the final standings.
+        self.publish(&floor);
         let shown = self.screen.is_some();
         let printed = match &ending {
             Ending::Normal => {
@@ -426,11 +432,13 @@ impl Director {
                 shown.then(|| format!("{why}; standings:\n{}", report::standings_text(&self.core)))
             }
         };
+        let audience = self.audience.take();
         self.close(floor);
         if let Some(text) = printed {
             crate::app::stdout::line(&text);
         }
-        ending
+        let played_out = matches!(ending, Ending::Normal);
+        (ending, audience.filter(|_| played_out))
     }
 
     /// Draws the board view: the overview, or the focused board.

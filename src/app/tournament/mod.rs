@@ -104,6 +104,15 @@ pub fn resume(journal: &Path, headless: bool, web: &WebOptions) -> Outcome {
     let ctrl_c = signals::stop_requests(ME);
     let journal = std::path::absolute(journal).unwrap_or_else(|_| journal.to_path_buf());
     let loaded = tjournal::load(&journal).map_err(Failure::usage)?;
+    if loaded.tournament.is_over() {
+        // Nothing to carry on: no player is started, no file touched.
+        crate::app::stdout::line(&format!(
+            "the tournament in {} is already over: nothing to carry on; its report:\n{}",
+            journal.display(),
+            crate::tournament::report::text(&loaded.tournament)
+        ));
+        return Ok(crate::app::Ending::Normal);
+    }
     let header = &loaded.header;
     if header.command.is_empty() {
         return Err(Failure::usage(format!(
@@ -260,6 +269,7 @@ fn direct(
         &carried.game_journals,
     )?;
     dir.keep();
+    let stop = ctrl_c.clone();
     let director = Director {
         feed: feed.as_ref().map(|_| files.clone()),
         core: carried.core,
@@ -284,9 +294,14 @@ fn direct(
         audience: edges.audience,
         relays: Default::default(),
     };
-    let outcome = director.run();
+    let (outcome, audience) = director.run();
     close_feed(feed);
     drop(dir);
+    // Played out: the page keeps the final standings until the operator
+    // ends argus (the feed's watchers are gone by then).
+    if let Some(a) = audience {
+        a.linger(&stop);
+    }
     outcome
 }
 

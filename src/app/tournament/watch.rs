@@ -2,8 +2,9 @@
 //! The tournament journal is followed as it grows and replayed into a
 //! tournament core of our own; so is the journal of every game in progress
 //! (`DIR/game-NNN/journal.log`), into a referee core each. Headless, each
-//! result and the standings after each round are printed (the words the
-//! referee prints); otherwise the board view shows the overview, and any
+//! move (as the match's watcher prints it, by the game's number in the
+//! tournament), each result and the standings after each round are
+//! printed (the words the referee prints); otherwise the board view shows the overview, and any
 //! board full size, as an observer (no supervisor keys).
 //!
 //! A tournament's feed (`tcp://HOST:PORT` of `argus tournament --feed`) is
@@ -28,6 +29,7 @@ use crate::app::tournament::screen::{Ask, OnBoard, Screen};
 use crate::app::watch::{SourceReport, follow_file};
 use crate::app::{Ending, Failure, Outcome};
 use crate::display::{LinkView, Role};
+use crate::journal::kind::Kind;
 use crate::journal::reader::LineDecoder;
 use crate::journal::{Decoded, Decoder, Replay};
 use crate::referee::{ClientId, Event, GameOver, Output};
@@ -39,6 +41,9 @@ const TICK: Duration = Duration::from_millis(100);
 /// Once the tournament is over, how long to wait for its feed to close
 /// (after the last lines of the games' journals).
 const FEED_END: Duration = Duration::from_secs(20);
+/// Once the tournament is over, how long to wait for the last lines of the
+/// games still followed.
+const LAST_LINES: Duration = Duration::from_secs(2);
 
 /// A game in progress, followed from its journal.
 struct GameFollow {
@@ -49,6 +54,8 @@ struct GameFollow {
     replay: Option<Replay>,
     /// The game's end, seen in its journal, until the web page has it.
     ended: Vec<GameOver>,
+    /// Its moves seen in its journal, in words, until they are printed.
+    moves: Vec<String>,
 }
 
 impl GameFollow {
@@ -66,10 +73,11 @@ impl GameFollow {
                         continue;
                     };
                     match r.apply(n, e) {
-                        Ok(outs) => self.ended.extend(outs.into_iter().filter_map(|o| match o {
-                            Output::Event(Event::GameOver(g)) => Some(g),
-                            _ => None,
-                        })),
+                        Ok(outs) => {
+                            for o in outs {
+                                self.output(o);
+                            }
+                        }
                         Err(e) => log::warn!("game {}: {e}", self.game.number),
                     }
                 }
@@ -78,6 +86,48 @@ impl GameFollow {
             }
         }
     }
+
+    /// An output of the game's replayed core: a move, in the words the
+    /// match's watcher prints it, by the game's number in the tournament
+    /// (the board's core plays it as its game 1); the game's end.
+    fn output(&mut self, o: Output) {
+        match o {
+            Output::Event(e @ Event::MoveMade { .. }) => {
+                self.moves.extend(move_line(self.game.number, &e));
+            }
+            Output::Event(Event::GameOver(g)) => self.ended.push(g),
+            _ => {}
+        }
+    }
+
+    /// Whether the game's journal has reached the game's end.
+    fn over(&self) -> bool {
+        self.replay.as_ref().is_some_and(|r| r.core().is_over())
+    }
+}
+
+/// A move of the tournament's game `game` in the words the match's
+/// watcher prints it (the board's core plays the game as its game 1).
+fn move_line(game: u32, e: &Event) -> Option<String> {
+    let Event::MoveMade {
+        ply,
+        number,
+        color,
+        san,
+        charged_ms,
+        ..
+    } = e
+    else {
+        return None;
+    };
+    crate::referee::words::watch_line(&Event::MoveMade {
+        game,
+        ply: *ply,
+        number: *number,
+        color: *color,
+        san: san.clone(),
+        charged_ms: *charged_ms,
+    })
 }
 
 /// The watching side.
@@ -96,6 +146,9 @@ struct Watch {
     /// Games the tournament journal says were decided, whose PGN the web
     /// page may not have yet (it is read from their journals).
     decided: Vec<u32>,
+    /// Games whose moves were printed (as their journals were followed,
+    /// or at their end).
+    followed: std::collections::BTreeSet<u32>,
 }
 
 /// The boards followed whose game's journal has begun, as the board view
@@ -186,7 +239,7 @@ fn watch(
             journal.display()
         ))
     })?;
-    let lines = follow(journal, tjournal::MAGIC)?;
+    let lines = follow(journal, Kind::Tournament)?;
     let audience = Audience::start(web).map_err(Failure::usage)?;
     let mut w = Watch {
         dir: journal.parent().map(Path::to_path_buf).unwrap_or_default(),
@@ -198,6 +251,7 @@ fn watch(
         feed,
         feed_closed: false,
         decided: Vec::new(),
+        followed: Default::default(),
     };
     if let View::Board { ascii } = view {
         w.screen = Some(Screen::open(ascii, Role::Observer)?);
@@ -211,20 +265,24 @@ fn watch(
     if w.core.as_ref().is_some_and(Tournament::is_over) {
         w.await_feed_end();
     }
+    let over = w.core.as_ref().is_some_and(Tournament::is_over);
     if let (Ending::Normal, Some(core), false) = (&ending, &w.core, crate::app::stdout::gone()) {
         use std::io::Write;
         let _ = writeln!(std::io::stdout(), "{}", report::text(core));
+    }
+    if let (true, Some(a)) = (over, w.audience.take()) {
+        a.linger(&ctrl_c);
     }
     Ok(ending)
 }
 
 /// A thread following the journal at `path`; its lines.
-fn follow(path: &Path, magic: &'static str) -> Result<Receiver<SourceReport>, Failure> {
+fn follow(path: &Path, kind: Kind) -> Result<Receiver<SourceReport>, Failure> {
     let (tx, rx) = unbounded();
     let path = path.to_path_buf();
     thread::Builder::new()
         .name("watch journal".into())
-        .spawn(move || follow_file(&path, magic, &tx))
+        .spawn(move || follow_file(&path, kind, &tx))
         .map_err(|e| Failure::failed(format!("cannot start: {e}")))?;
     Ok(rx)
 }
@@ -245,7 +303,11 @@ impl Watch {
                 self.publish();
                 last_draw = Some(Instant::now());
             }
-            if self.core.as_ref().is_some_and(Tournament::is_over) || crate::app::stdout::gone() {
+            if self.core.as_ref().is_some_and(Tournament::is_over) {
+                self.drain_last_games();
+                return Ok(Ending::Normal);
+            }
+            if crate::app::stdout::gone() {
                 return Ok(Ending::Normal);
             }
             select! {
@@ -290,12 +352,15 @@ impl Watch {
                 self.core = Some(t);
             }
             tjournal::Decoded::Line(Line::Input { at, input }) => {
-                let Some(core) = self.core.as_mut() else {
-                    return Err(Failure::failed("an input before the journal's header"));
-                };
                 let finished = match &input {
                     Input::GameFinished { game, .. } => Some(*game),
                     _ => None,
+                };
+                if let Some(game) = finished {
+                    self.print_unfollowed(game);
+                }
+                let Some(core) = self.core.as_mut() else {
+                    return Err(Failure::failed("an input before the journal's header"));
                 };
                 let outs = core.handle(input, at);
                 // (A game without a result is played again: not decided.)
@@ -371,6 +436,8 @@ impl Watch {
     /// journal is there, stops following the others, and replays what
     /// they got.
     fn follow_games(&mut self) {
+        // What the games no longer played got since the last look first.
+        self.drain_games();
         let Some(core) = &self.core else { return };
         let playing = core.held();
         self.games
@@ -383,7 +450,7 @@ impl Watch {
             if !path.is_file() {
                 continue;
             }
-            if let Ok(lines) = follow(&path, crate::journal::format::MAGIC) {
+            if let Ok(lines) = follow(&path, Kind::Match) {
                 let f = GameFollow {
                     board,
                     game,
@@ -391,19 +458,67 @@ impl Watch {
                     decoder: Decoder::new(),
                     replay: None,
                     ended: Vec::new(),
+                    moves: Vec::new(),
                 };
                 self.games.insert(game.number, f);
+                self.followed.insert(game.number);
             }
         }
+        self.drain_games();
+        self.serve_decided();
+    }
+
+    /// Replays what the games' journals got since the last look: each move
+    /// printed (headless), each game's end to the web page.
+    fn drain_games(&mut self) {
+        let mut said = Vec::new();
         for g in self.games.values_mut() {
             g.drain();
+            said.append(&mut g.moves);
             for over in g.ended.drain(..) {
                 if let Some(a) = self.audience.as_mut() {
                     a.game_over_as(g.game.number, &over);
                 }
             }
         }
-        self.serve_decided();
+        if self.screen.is_none() {
+            for s in said {
+                self.say(&s);
+            }
+        }
+    }
+
+    /// Headless, the moves of game `game`, which ended without its journal
+    /// being followed (it ended before the watch began, or between two
+    /// looks), read from its journal at once.
+    fn print_unfollowed(&mut self, game: u32) {
+        if self.screen.is_some() || self.followed.contains(&game) {
+            return;
+        }
+        self.followed.insert(game);
+        let path = Board::journal_path(&self.dir, game);
+        let mut said = Vec::new();
+        let loaded = crate::journal::load_seeing(&path, &mut |e| said.extend(move_line(game, e)));
+        if let Err(e) = loaded {
+            log::warn!("game {game}: {e}");
+        }
+        for s in said {
+            self.say(&s);
+        }
+    }
+
+    /// Once the tournament is over: the last lines of the games followed,
+    /// until each has its end (or [`LAST_LINES`] has passed), so that
+    /// their last moves are printed too.
+    fn drain_last_games(&mut self) {
+        let until = Instant::now() + LAST_LINES;
+        loop {
+            self.drain_games();
+            if self.games.values().all(GameFollow::over) || Instant::now() >= until {
+                return;
+            }
+            thread::sleep(TICK);
+        }
     }
 
     /// Gives the web page the PGN of each game decided that it does not

@@ -150,16 +150,6 @@ pub fn load_from(input: impl io::Read, name: &str) -> Result<Loaded, String> {
     })
 }
 
-/// Whether the file at `path` starts like a tournament journal (its first
-/// bytes are [`MAGIC`]); false if it cannot be read.
-pub fn is_tournament_journal(path: &Path) -> bool {
-    use std::io::Read;
-    let mut head = vec![0u8; MAGIC.len()];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut head))
-        .is_ok_and(|()| head == MAGIC.as_bytes())
-}
-
 /// Reads and replays the tournament journal at `path`.
 pub fn load(path: &Path) -> Result<Loaded, String> {
     let f = std::fs::File::open(path)

@@ -5,9 +5,7 @@
 use std::collections::BTreeSet;
 
 use super::{Run, finished, settings};
-use crate::tournament::journal::{
-    Header, Line, TournamentWriter, is_tournament_journal, load, load_from,
-};
+use crate::tournament::journal::{Header, Line, TournamentWriter, load, load_from};
 use crate::tournament::{
     Absence, BoardId, GameState, Input, Output, PlayerId, Settings, Standings,
 };
@@ -208,19 +206,20 @@ fn a_damaged_journal_is_refused_with_its_line() {
 
 #[test]
 fn a_tournament_journal_is_told_from_a_match_journal_by_its_first_bytes() {
+    use crate::journal::kind::{Kind, kind_of_file};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.journal");
     journaled_run(&path, settings(3, |_| {}));
-    assert!(is_tournament_journal(&path));
+    assert_eq!(kind_of_file(&path), Ok(Kind::Tournament));
     let other = dir.path().join("m.journal");
     std::fs::write(&other, "argus-journal 1 argus 00000000\n").unwrap();
-    assert!(!is_tournament_journal(&other));
+    assert_eq!(kind_of_file(&other), Ok(Kind::Match));
     std::fs::write(&other, "argus-tourn").unwrap();
     assert!(
-        !is_tournament_journal(&other),
+        kind_of_file(&other).is_err(),
         "a file shorter than the magic"
     );
-    assert!(!is_tournament_journal(&dir.path().join("missing")));
+    assert!(kind_of_file(&dir.path().join("missing")).is_err());
 }
 
 /// Loads the journal at `path` (cut after `k` of `whole`'s inputs, torn),

@@ -81,6 +81,8 @@ function render(env) {
   }
   document.body.classList.toggle('single', boards.size === 1);
   if (focused !== null && !boards.has(focused)) focus(null);
+  // In the layout the classes just chose: the latest moves in view.
+  for (const entry of boards.values()) showLatest(entry.card);
   drawStandings(state.standings);
   drawCrosstable(state.standings);
   tick();
@@ -103,6 +105,14 @@ function addBoard(b) {
   card.addEventListener('click', () => {
     if (boards.size > 1) focus(focused === n ? null : n);
   });
+  // The board follows its box's size whatever changed it (the window, a
+  // scrollbar, the standings below, a board clicked large), so that it
+  // never spills out of its card; the move list keeps its latest moves in
+  // view.
+  if (window.ResizeObserver) {
+    new ResizeObserver(() => cg.redrawAll()).observe($('.boardbox', card));
+    new ResizeObserver(() => showLatest(card)).observe($('.moves', card));
+  }
   const entry = { card, cg, data: null, t0: 0 };
   boards.set(n, entry);
   return entry;
@@ -181,6 +191,12 @@ function drawMoves(list, b) {
     white = !white;
   });
   list.replaceChildren(...items);
+  showLatest(list.closest('.card'));
+}
+
+// Scrolls a card's move list to its latest move.
+function showLatest(card) {
+  const list = $('.moves', card);
   list.scrollTop = list.scrollHeight;
 }
 
