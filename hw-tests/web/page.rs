@@ -448,11 +448,13 @@ fn boards_stay_in_their_cards_and_move_lists_show_the_latest_move() {
         standings: Some(Standings {
             rows: vec![row("Alpha", 1), row("Beta", 1)],
         }),
+        waiting: Vec::new(),
     };
     let one = argus::web::WebState {
         event: "A match".into(),
         boards: vec![long_board(1, 150)],
         standings: None,
+        waiting: Vec::new(),
     };
     for (what, state, cards) in [("two boards", two, 2), ("one board", one, 1)] {
         served
