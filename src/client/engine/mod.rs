@@ -80,6 +80,10 @@ pub struct Job<'a> {
     pub wait: Duration,
     /// The opponent offered a draw with its last move.
     pub draw_offered: bool,
+    /// The search's stop signal: once every sender is dropped (the game
+    /// ended while the engine thought), the engine is told to stop (UCI
+    /// `stop`, XBoard `?`) and its move, when it comes, is the answer.
+    pub stop: &'a crossbeam_channel::Receiver<()>,
 }
 
 /// What the engine decided.

@@ -483,7 +483,7 @@ impl Driver for Xboard {
         self.send("go")?;
         let deadline = Instant::now() + job.wait;
         loop {
-            let line = match self.proc.next_line(deadline) {
+            let line = match self.proc.next_line_or_stop(deadline, job.stop, "?") {
                 Next::Line(l) => l,
                 Next::Timeout => return Err(self.hung(job)),
                 Next::Gone(why) => {
