@@ -629,7 +629,17 @@ fn no_time_forfeit(pgn: &str, n: usize) {
 fn stockfish_plays_stockfish_at_2s_plus_20ms_over_cables_without_a_time_loss() {
     skip_unless_socat!();
     let Some(sf) = stockfish() else { return };
-    let flags = ["--option", "Threads=1", "--option", "Hash=16"];
+    // Move Overhead: on a loaded machine (CI, or six builds on two cores)
+    // Stockfish's wall time overruns its plan by tens of milliseconds; the
+    // relay itself costs about 1 ms a move.
+    let flags = [
+        "--option",
+        "Threads=1",
+        "--option",
+        "Hash=16",
+        "--option",
+        "Move Overhead=100",
+    ];
     let played = play(
         side(sf.to_string(), &flags),
         side(sf.to_string(), &flags),
@@ -670,6 +680,11 @@ fn stockfish_plays_stockfish_at_2s_plus_20ms_in_a_tournament_without_a_time_loss
                 "a:Threads=1",
                 "--engine-option",
                 "b:Threads=1",
+                // See the test over cables.
+                "--engine-option",
+                "a:Move Overhead=100",
+                "--engine-option",
+                "b:Move Overhead=100",
                 "--games-per-pairing",
                 "10",
                 "--boards",
@@ -711,6 +726,11 @@ fn stockfish_plays_stockfish_at_2s_plus_20ms_in_a_tournament_without_a_time_loss
         );
         assert!(!log.contains("wtime 0 "), "{log}");
     }
+    assert!(
+        logs[0].contains("> go wtime 2000 btime 2000"),
+        "{}",
+        logs[0]
+    );
 }
 
 /// A bridge to a UCI engine, driven record by record.
@@ -774,7 +794,7 @@ fn the_bridge_claims_draws_for_a_uci_engine_unless_told_not_to() {
     let history = ["Rb3", "Kh1", "Rb4", "Kh2", "Rb3", "Kh1"];
     // The knights' dance: Black's Ng8 makes the start stand a third time.
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-    let dance = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"];
+    let dance = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"];
     let fifty = |n: u32| format!("4k3/8/8/8/8/8/8/R3K3 w - - {n} 80");
     for claims in [true, false] {
         let mut b =
@@ -784,7 +804,7 @@ fn the_bridge_claims_draws_for_a_uci_engine_unless_told_not_to() {
         assert_eq!(r.sm().unwrap(), Some("Kh2"));
         assert_eq!(r.draw_claim(), claims, "{r}");
         // Threefold by the opponent's move: the claim, before any move.
-        let r = reply_after(&mut b, start, &dance[..6], Some(dance[6]));
+        let r = reply_after(&mut b, start, &dance[..7], Some(dance[7]));
         assert_eq!(r.draw_claim(), claims, "{r}");
         assert_eq!(r.sm().unwrap().is_none(), claims, "{r}");
         // Fifty moves by the engine's move (the halfmove clock was 99).
