@@ -426,12 +426,17 @@ impl Bridge {
     /// The engine's answer to a search: the reply (a stale one is
     /// dropped); a fault restarts the engine and asks again, once.
     pub fn searched(&mut self, s: Searched) -> Vec<Action> {
-        self.driver = Some(s.driver);
         if self.search.as_ref().is_none_or(|x| x.id != s.id) {
+            // An engine that answered a stop too late: it is taken back
+            // only if no other has taken its place since.
+            if self.driver.is_none() && self.search.is_none() {
+                self.driver = Some(s.driver);
+            }
             return vec![Action::Log(
                 "dropped the engine's move for a turn that is over".into(),
             )];
         }
+        self.driver = Some(s.driver);
         match s.result {
             Ok(answer) => {
                 let search = self.search.take();
