@@ -80,6 +80,7 @@ struct OwnedJob {
     position: Chess,
     time_control: TimeControl,
     limit: Limit,
+    asked_at: Instant,
     wait: Duration,
     draw_offered: bool,
 }
@@ -372,20 +373,19 @@ impl Bridge {
             return Vec::new();
         };
         let me = g.position().turn();
-        let mut limit = search.limit;
-        // Time spent here already (a restart) is off the engine's clock.
-        if let Limit::Clock(t) = &mut limit {
-            let spent = search.asked_at.elapsed().as_millis() as u64;
-            let left = t.remaining_ms.get_mut(me);
-            *left = left.saturating_sub(spent);
-        }
-        let wait = time::wait_bound(&limit, me, self.settings.margin, self.settings.depth_wait);
+        let limit = search.limit;
+        // The wait runs from now: the time spent already (a restart) is
+        // off it, as it is off the clock the engine is told (`limit_now`).
+        let spent = search.asked_at.elapsed();
+        let wait = time::wait_bound(&limit, me, self.settings.margin, self.settings.depth_wait)
+            .saturating_sub(spent);
         let job = OwnedJob {
             start: g.start().clone(),
             moves: g.moves().to_vec(),
             position: g.position().clone(),
             time_control: self.tracker.time_control().clone(),
             limit,
+            asked_at: search.asked_at,
             wait,
             draw_offered: search.draw_offered,
         };
@@ -405,6 +405,7 @@ impl Bridge {
                     position: &job.position,
                     time_control: &job.time_control,
                     limit: job.limit,
+                    asked_at: job.asked_at,
                     wait: job.wait,
                     draw_offered: job.draw_offered,
                     stop: &stop_rx,

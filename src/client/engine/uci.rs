@@ -147,7 +147,7 @@ impl Driver for Uci {
     fn play(&mut self, job: &Job<'_>) -> Result<Answer, Fault> {
         self.drain()?;
         self.send(&position_command(job.start, job.moves))?;
-        self.send(&uci_go(&job.limit, job.position.turn()))?;
+        self.send(&uci_go(&job.limit_now(), job.position.turn()))?;
         let started = Instant::now();
         let deadline = started + job.wait;
         let mut thinking = Collector::new(job.position.clone(), false);

@@ -472,7 +472,7 @@ impl Driver for Xboard {
         self.set_up(job)?;
         self.sync()?;
         let me = job.position.turn();
-        if let Limit::Clock(t) = &job.limit {
+        if let Limit::Clock(t) = &job.limit_now() {
             for c in xboard_clocks(t, me) {
                 self.send(&c)?;
             }
