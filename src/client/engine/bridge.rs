@@ -374,11 +374,14 @@ impl Bridge {
         };
         let me = g.position().turn();
         let limit = search.limit;
-        // The wait runs from now: the time spent already (a restart) is
-        // off it, as it is off the clock the engine is told (`limit_now`).
-        let spent = search.asked_at.elapsed();
-        let wait = time::wait_bound(&limit, me, self.settings.margin, self.settings.depth_wait)
-            .saturating_sub(spent);
+        // The wait runs from now: on a clock the time spent already (a
+        // restart) is off it, as it is off the clock the engine is told
+        // (`limit_now`); a fixed search gets its whole time again.
+        let wait = time::wait_bound(&limit, me, self.settings.margin, self.settings.depth_wait);
+        let wait = match limit {
+            Limit::Clock(_) => wait.saturating_sub(search.asked_at.elapsed()),
+            Limit::Fixed(_) => wait,
+        };
         let job = OwnedJob {
             start: g.start().clone(),
             moves: g.moves().to_vec(),
