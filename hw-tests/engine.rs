@@ -10,10 +10,16 @@ use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
+use argus::client::Action;
+use argus::client::engine::{Bridge, CommandLine, EngineLog, EngineSettings, Protocol, Untimed};
+use argus::epd::{Operation, Record};
+use argus::game::{Game, fields_of, position_from_fen};
+use shakmaty::Position;
+
 use crate::common::{Cable, argus_bin, check_pgn, fixture};
 
 /// Upper bound for a whole match (generous: CI machines are slow).
-const MATCH_LIMIT: Duration = Duration::from_secs(120);
+const MATCH_LIMIT: Duration = Duration::from_secs(240);
 
 /// A child process killed on drop.
 struct Proc(Child);
@@ -96,11 +102,12 @@ fn play(a: Side, b: Side, referee_flags: &[&str], supervise: bool) -> Played {
         d.join("logs").display().to_string(),
         "--pgn".into(),
         d.join("games.pgn").display().to_string(),
-        "--reset-delay".into(),
-        "0.3".into(),
-        "--conclude-delay".into(),
-        "0.3".into(),
     ];
+    for (flag, default) in [("--reset-delay", "0.3"), ("--conclude-delay", "0.3")] {
+        if !referee_flags.contains(&flag) {
+            args.extend([flag.to_string(), default.to_string()]);
+        }
+    }
     args.extend(referee_flags.iter().map(|s| s.to_string()));
     let mut referee = if supervise {
         let line = std::iter::once(argus_bin().display().to_string())
@@ -602,4 +609,269 @@ fn a_missing_engine_program_is_not_started_twice() {
         "{err}"
     );
     assert!(!err.contains("starting it once more"), "{err}");
+}
+
+/// Every game of a PGN ended without a time forfeit, and there are `n`.
+fn no_time_forfeit(pgn: &str, n: usize) {
+    assert_eq!(check_pgn(pgn).len(), n, "{pgn}");
+    assert!(
+        !pgn.contains("time forfeit"),
+        "a game was lost on time:\n{pgn}"
+    );
+}
+
+/// Stockfish against Stockfish at the testers' pace (2 s + 20 ms), over
+/// socat cables with `argus client --engine` on each end: ten games, no
+/// time forfeit, no engine restarted, nothing stalled (the match ends).
+/// Before the clocks went to the millisecond, a 2-second game began with
+/// `go wtime 1001` and every game was lost on time.
+#[test]
+fn stockfish_plays_stockfish_at_2s_plus_20ms_over_cables_without_a_time_loss() {
+    skip_unless_socat!();
+    let Some(sf) = stockfish() else { return };
+    // Move Overhead: on a loaded machine (CI, or six builds on two cores)
+    // Stockfish's wall time overruns its plan by tens of milliseconds; the
+    // relay itself costs about 1 ms a move.
+    let flags = [
+        "--option",
+        "Threads=1",
+        "--option",
+        "Hash=16",
+        "--option",
+        "Move Overhead=100",
+    ];
+    let played = play(
+        side(sf.to_string(), &flags),
+        side(sf.to_string(), &flags),
+        &[
+            "--tc",
+            "2+0.02",
+            "--games",
+            "10",
+            "--reset-delay",
+            "0",
+            "--conclude-delay",
+            "0",
+        ],
+        false,
+    );
+    no_time_forfeit(&played.pgn, 10);
+    no_time_loss_no_restart(&played);
+    let elog = played.file("engine-a.log");
+    assert!(elog.contains("> go wtime 2000 btime 2000"), "{elog}");
+    assert!(!elog.contains("wtime 0 "), "{elog}");
+}
+
+/// The same as `engine:` players of `argus tournament`, which runs the
+/// bridges itself.
+#[test]
+fn stockfish_plays_stockfish_at_2s_plus_20ms_in_a_tournament_without_a_time_loss() {
+    let Some(sf) = stockfish() else { return };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let pgn = d.join("games.pgn");
+    let mut t = Proc(
+        Command::new(argus_bin())
+            .arg("tournament")
+            .arg(format!("engine:a={sf}"))
+            .arg(format!("engine:b={sf}"))
+            .args([
+                "--engine-option",
+                "a:Threads=1",
+                "--engine-option",
+                "b:Threads=1",
+                // See the test over cables.
+                "--engine-option",
+                "a:Move Overhead=100",
+                "--engine-option",
+                "b:Move Overhead=100",
+                "--games-per-pairing",
+                "10",
+                "--boards",
+                "1",
+                "--tc",
+                "2+0.02",
+                "--reset-delay",
+                "0",
+                "--conclude-delay",
+                "0",
+                "--headless",
+            ])
+            .arg("--pgn")
+            .arg(&pgn)
+            .arg("--log-dir")
+            .arg(d.join("logs"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("cannot start argus tournament"),
+    );
+    let status = t.wait_until(Instant::now() + MATCH_LIMIT, "the tournament");
+    let read = |p: &Path| std::fs::read_to_string(p).unwrap_or_default();
+    let logs: Vec<String> = ["engine-a.log", "engine-b.log", "argus.log"]
+        .iter()
+        .map(|f| read(&d.join("logs").join(f)))
+        .collect();
+    assert!(
+        status.success(),
+        "the tournament exited with {status}: {}",
+        logs[2]
+    );
+    no_time_forfeit(&read(&pgn), 10);
+    for log in &logs[..2] {
+        assert!(
+            !log.contains("restarting"),
+            "an engine was restarted:\n{log}"
+        );
+        assert!(!log.contains("wtime 0 "), "{log}");
+    }
+    assert!(
+        logs[0].contains("> go wtime 2000 btime 2000"),
+        "{}",
+        logs[0]
+    );
+}
+
+/// A bridge to a UCI engine, driven record by record.
+fn uci_bridge(command: &str, untimed: Untimed, log: EngineLog) -> Bridge {
+    let settings = EngineSettings {
+        command: CommandLine::parse(command).unwrap(),
+        protocol: Protocol::Uci,
+        options: Vec::new(),
+        untimed,
+        margin: Duration::from_secs(5),
+        depth_wait: Duration::from_secs(30),
+        log,
+    };
+    Bridge::start(settings, None).unwrap_or_else(|f| panic!("{f}"))
+}
+
+/// The reply among the bridge's actions; no fault report among them.
+fn the_reply(actions: &[Action]) -> Record {
+    for a in actions {
+        assert!(!matches!(a, Action::Send(_)), "a fault report: {actions:?}");
+    }
+    let text = actions
+        .iter()
+        .find_map(|a| match a {
+            Action::Reply(r) => Some(r),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no reply: {actions:?}"));
+    Record::parse(text).expect("the reply is a record")
+}
+
+/// Feeds `reset`, one `execute` per move of `history` from `start`, then
+/// a `respond` with `last` as the opponent's move; returns the reply.
+fn reply_after(bridge: &mut Bridge, start: &str, history: &[&str], last: Option<&str>) -> Record {
+    let mut g = Game::new(position_from_fen(start).unwrap());
+    let record = |g: &Game, ops: &str| {
+        let pos = g.position();
+        let r = Record::new(fields_of(pos))
+            .with(Operation::hmvc(pos.halfmoves()))
+            .with(Operation::fmvn(pos.fullmoves().get()));
+        format!("{} {ops}", r.to_canonical())
+    };
+    bridge.handle_line(&record(&g, "refcom reset;"));
+    for san in history {
+        bridge.handle_line(&record(&g, &format!("refcom execute; sm {san};")));
+        g.play_san(san).unwrap();
+    }
+    let sm = last.map(|m| format!(" sm {m};")).unwrap_or_default();
+    the_reply(&bridge.handle_line(&record(&g, &format!("refcom respond;{sm}"))))
+}
+
+/// UCI has no draw claim: the bridge claims threefold repetition and fifty
+/// moves for the engine, with its move or before it as the rules allow,
+/// unless told not to.
+#[test]
+fn the_bridge_claims_draws_for_a_uci_engine_unless_told_not_to() {
+    let engine = fixture("uci-random").display().to_string();
+    // White's king has one move each time (Kh1-h2-h1-h2): its own move
+    // makes the position after Kh2 stand for the third time.
+    let shuttle = "5k2/8/6r1/8/1r6/8/7K/8 b - - 1 1";
+    let history = ["Rb3", "Kh1", "Rb4", "Kh2", "Rb3", "Kh1"];
+    // The knights' dance: Black's Ng8 makes the start stand a third time.
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let dance = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"];
+    let fifty = |n: u32| format!("4k3/8/8/8/8/8/8/R3K3 w - - {n} 80");
+    for claims in [true, false] {
+        let mut b =
+            uci_bridge(&engine, Untimed::Depth(1), EngineLog::none()).with_draw_claims(claims);
+        // Threefold by the engine's own move: the move and the claim.
+        let r = reply_after(&mut b, shuttle, &history, Some("Rb4"));
+        assert_eq!(r.sm().unwrap(), Some("Kh2"));
+        assert_eq!(r.draw_claim(), claims, "{r}");
+        // Threefold by the opponent's move: the claim, before any move.
+        let r = reply_after(&mut b, start, &dance[..7], Some(dance[7]));
+        assert_eq!(r.draw_claim(), claims, "{r}");
+        assert_eq!(r.sm().unwrap().is_none(), claims, "{r}");
+        // Fifty moves by the engine's move (the halfmove clock was 99).
+        let r = reply_after(&mut b, &fifty(99), &[], None);
+        assert!(r.sm().unwrap().is_some(), "{r}");
+        assert_eq!(r.draw_claim(), claims, "{r}");
+        // Fifty moves already (100): the claim, before any move.
+        let r = reply_after(&mut b, &fifty(100), &[], None);
+        assert_eq!(r.draw_claim(), claims, "{r}");
+        assert_eq!(r.sm().unwrap().is_none(), claims, "{r}");
+        // Nothing to claim: a plain move.
+        let r = reply_after(&mut b, &fifty(40), &[], None);
+        assert!(!r.draw_claim(), "{r}");
+        b.shutdown();
+    }
+}
+
+/// A game that ends while the engine thinks (here a result `inform`, as
+/// after a flag or an adjudication): the bridge stops the search, drops
+/// the stale move and plays the next game at once; no fault, no restart.
+#[test]
+fn a_game_that_ends_while_the_engine_thinks_stops_its_search() {
+    let Some(sf) = stockfish() else { return };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log_path = dir.path().join("engine.log");
+    let log = EngineLog::create(&log_path).unwrap();
+    // Depth 60 takes Stockfish far longer than this test may wait.
+    let mut b = uci_bridge(sf, Untimed::Depth(60), log);
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+    b.handle_line(&format!("{start} refcom reset;"));
+    assert!(b.take_line(&format!("{start} refcom respond;")).is_empty());
+    assert!(b.searching());
+    let asked = Instant::now();
+    let out = b.take_line(&format!(
+        "{start} ptp Result \"0-1\" Termination \"time forfeit\"; refcom inform;"
+    ));
+    assert!(!b.searching());
+    assert!(
+        asked.elapsed() < Duration::from_secs(20),
+        "the search was not stopped"
+    );
+    assert!(
+        out.iter()
+            .any(|a| matches!(a, Action::Log(l) if l.contains("search stopped"))),
+        "{out:?}"
+    );
+    assert!(
+        !out.iter()
+            .any(|a| matches!(a, Action::Reply(_) | Action::Send(_))),
+        "{out:?}"
+    );
+    b.take_line(&format!("{start} refcom conclude;"));
+    // The next game, with a time control: the engine answers at once.
+    b.handle_line(&format!("{start} refcom reset;"));
+    b.handle_line(&format!(
+        "{start} ptp TimeControl \"1+0.01\"; refcom inform;"
+    ));
+    let r = the_reply(&b.handle_line(&format!("{start} Aclk 1000 1000; refcom respond;")));
+    assert!(r.sm().unwrap().is_some(), "{r}");
+    assert!(b.failure().is_none());
+    b.shutdown();
+    let elog = std::fs::read_to_string(&log_path).unwrap();
+    assert!(elog.contains("> stop"), "{elog}");
+    assert!(
+        elog.contains("> go wtime 1000 btime 1000 winc 10 binc 10"),
+        "{elog}"
+    );
+    assert!(!elog.contains("restarting"), "{elog}");
+    assert_eq!(elog.matches("# started").count(), 1, "{elog}");
 }

@@ -4,11 +4,12 @@ use std::io::Write;
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, unbounded};
+use crossbeam_channel::{Receiver, Sender, unbounded};
 
 use crate::app::options::ClientArgs;
 use crate::app::{Ending, Failure, Outcome};
 use crate::client::engine::Bridge;
+use crate::client::engine::bridge::Searched;
 use crate::client::repeat::LastAnswer;
 use crate::client::{Action, ClientProtocol, Mover};
 use crate::epd::line_check::{self as check, Checked};
@@ -37,7 +38,9 @@ pub fn run(args: ClientArgs) -> Outcome {
             // a wrong port fails at once, not after the engine's start-up.
             let (tx, rx) = unbounded();
             let link = open_link(&endpoint, settings, password, tx).map_err(Failure::usage)?;
-            let bridge = Bridge::start(engine, args.name.as_deref()).map_err(Failure::usage)?;
+            let bridge = Bridge::start(engine, args.name.as_deref())
+                .map_err(Failure::usage)?
+                .with_draw_claims(!args.no_claims);
             eprintln!("client: engine {:?} is ready", bridge.name());
             serve(&link, &rx, bridge, Duration::ZERO, verbose, line_check)
         }
@@ -78,6 +81,15 @@ pub trait Answerer {
     fn failure(&self) -> Option<String> {
         None
     }
+    /// Where the answers of an engine searching on its own thread arrive
+    /// (the loop waits on them beside the referee's lines), if it has one.
+    fn answers(&self) -> Option<Receiver<Searched>> {
+        None
+    }
+    /// What to do about the engine's answer.
+    fn answered(&mut self, _searched: Searched) -> Vec<Action> {
+        Vec::new()
+    }
 }
 
 impl Answerer for ClientProtocol {
@@ -96,11 +108,19 @@ impl Answerer for Bridge {
     }
 
     fn handle_line(&mut self, line: &str) -> Vec<Action> {
-        Bridge::handle_line(self, line)
+        Bridge::take_line(self, line)
     }
 
     fn failure(&self) -> Option<String> {
         Bridge::failure(self).map(str::to_owned)
+    }
+
+    fn answers(&self) -> Option<Receiver<Searched>> {
+        Some(Bridge::answers(self).clone())
+    }
+
+    fn answered(&mut self, searched: Searched) -> Vec<Action> {
+        Bridge::searched(self, searched)
     }
 }
 
@@ -188,25 +208,40 @@ pub fn serve<A: Answerer>(
         heard: false,
     };
     client.sign_on()?;
+    // An engine's moves come from its own thread, so the referee's lines
+    // are read while it thinks (a game may end meanwhile).
+    let answers = client
+        .protocol
+        .answers()
+        .unwrap_or_else(crossbeam_channel::never);
     // Until the referee answers, sign on again now and then: a referee that
     // started after us clears its stale input and never saw the first one.
     loop {
-        let ev = match events.recv_timeout(SIGN_ON_REPEAT) {
-            Ok(ev) => ev,
-            Err(RecvTimeoutError::Timeout) => {
+        let flow = crossbeam_channel::select! {
+            recv(events) -> ev => match ev {
+                Ok(ev) => client.on_event(ev.kind)?,
+                Err(_) => {
+                    return Err(ClientError::Failed(
+                        "the serial link threads stopped".into(),
+                    ));
+                }
+            },
+            recv(answers) -> searched => match searched {
+                Ok(s) => {
+                    let actions = client.protocol.answered(s);
+                    client.carry_out(actions, false)?
+                }
+                Err(_) => ControlFlow::Continue(()),
+            },
+            default(SIGN_ON_REPEAT) => {
                 if !client.heard {
                     client.say("no answer from the referee yet: signing on again");
                     client.sign_on()?;
                 }
-                continue;
-            }
-            Err(RecvTimeoutError::Disconnected) => {
-                return Err(ClientError::Failed(
-                    "the serial link threads stopped".into(),
-                ));
+                ControlFlow::Continue(())
             }
         };
-        if client.on_event(ev.kind)?.is_break() {
+        if flow.is_break() {
             return Ok(());
         }
     }
@@ -302,7 +337,17 @@ impl<A: Answerer> Serving<'_, A> {
             self.send(r)?;
             return Ok(ControlFlow::Continue(()));
         }
-        for action in self.protocol.handle_line(record) {
+        let actions = self.protocol.handle_line(record);
+        self.carry_out(actions, first)
+    }
+
+    /// Does what the protocol asks, then checks that it can go on.
+    fn carry_out(
+        &mut self,
+        actions: Vec<Action>,
+        first: bool,
+    ) -> Result<ControlFlow<()>, ClientError> {
+        for action in actions {
             if self.act(action, first)?.is_break() {
                 return Ok(ControlFlow::Break(()));
             }

@@ -10,9 +10,12 @@
 //! so the history (and with it repetitions) is kept.
 //!
 //! It also keeps what an engine needs for its clocks: the `TimeControl`
-//! tag from `inform`, the time used from `cc`, and the moves each side has
-//! made since the clocks began (moves sent with `execute` before the first
-//! `respond` of a game are the opening, which the referee does not time).
+//! tag from `inform`, the time left to the millisecond from `Aclk` (argus's
+//! private opcode, docs/protocol.md "Clocks"), the time used in whole
+//! seconds from `cc` (all a referee that does not send `Aclk` gives), and
+//! the moves each side has made since the clocks began (moves sent with
+//! `execute` before the first `respond` of a game are the opening, which
+//! the referee does not time).
 
 use shakmaty::{ByColor, Chess, Color, Move, Position};
 
@@ -60,7 +63,11 @@ pub struct Tracker {
     previous: Option<(Chess, Vec<Move>, usize)>,
     tags: Vec<(String, String)>,
     time_control: TimeControl,
-    used_ms: ByColor<u64>,
+    /// `cc` of the last record that had it: whole seconds used.
+    cc_seconds: ByColor<u64>,
+    /// `Aclk` of the last record: milliseconds left (`None` when that
+    /// record had none).
+    clock_left: Option<ByColor<u64>>,
 }
 
 impl Default for Tracker {
@@ -78,7 +85,8 @@ impl Tracker {
             previous: None,
             tags: Vec::new(),
             time_control: TimeControl::Untimed,
-            used_ms: ByColor::new_with(|_| 0),
+            cc_seconds: ByColor::new_with(|_| 0),
+            clock_left: None,
         }
     }
 
@@ -113,11 +121,17 @@ impl Tracker {
             .map_err(|e| e.to_string())?
             .ok_or("a record without refcom")?;
         if let Ok(Some((w, b))) = rec.cc() {
-            self.used_ms = ByColor {
-                white: used_from_cc(w.0),
-                black: used_from_cc(b.0),
+            self.cc_seconds = ByColor {
+                white: w.0,
+                black: b.0,
             };
         }
+        // A malformed `Aclk` counts as none: `cc` is still there.
+        self.clock_left = rec
+            .clock_left()
+            .ok()
+            .flatten()
+            .map(|(white, black)| ByColor { white, black });
         match cmd {
             RefCom::Reset => {
                 if let Some(g) = self.game.take() {
@@ -279,15 +293,16 @@ impl Tracker {
         n
     }
 
-    /// Time each side has used (worst case from `cc`).
-    pub fn used_ms(&self) -> ByColor<u64> {
-        self.used_ms
+    /// Whole seconds each side has used, from the last `cc`.
+    pub fn cc_seconds(&self) -> ByColor<u64> {
+        self.cc_seconds
     }
-}
 
-/// Milliseconds a side has used at worst, given `cc`'s whole seconds.
-pub fn used_from_cc(seconds: u64) -> u64 {
-    seconds.saturating_mul(1000).saturating_add(999)
+    /// Milliseconds left on each clock, from the last record's `Aclk`
+    /// (`None` if it had none: a referee that does not send it).
+    pub fn clock_left(&self) -> Option<ByColor<u64>> {
+        self.clock_left
+    }
 }
 
 #[cfg(test)]
@@ -312,13 +327,6 @@ mod tests {
             g.play_san(s).unwrap();
         }
         (g.position().clone(), g)
-    }
-
-    #[test]
-    fn cc_seconds_count_as_the_worst_case() {
-        assert_eq!(used_from_cc(0), 999);
-        assert_eq!(used_from_cc(61), 61_999);
-        assert_eq!(used_from_cc(u64::MAX), u64::MAX);
     }
 
     #[test]
@@ -348,7 +356,8 @@ mod tests {
                 draw_offered: false
             }
         );
-        assert_eq!(t.used_ms().white, 7_999);
+        assert_eq!(t.cc_seconds().white, 7);
+        assert_eq!(t.clock_left(), None);
         t.play_own(game::parse_san(&t.position(), "e5").unwrap())
             .unwrap();
         // The referee paused and asks again: same position, same sm.
@@ -362,6 +371,41 @@ mod tests {
         assert_eq!(t.game().unwrap().sans(), ["e4", "c5", "Nf3"]);
         assert_eq!(t.moves_made(), ByColor { white: 2, black: 1 });
         assert!(START.starts_with(&game::fen_of(t.game().unwrap().start())[..20]));
+    }
+
+    #[test]
+    fn aclk_gives_the_clocks_and_unknown_opcodes_are_ignored() {
+        let mut t = Tracker::new();
+        let start = Chess::default();
+        let ev = t.handle(&rec(&start, "reset", "Aclk 2000 2000; Zq 1; Apriv \"x\";"));
+        assert_eq!(ev.unwrap(), Event::NewGame);
+        assert_eq!(
+            t.clock_left(),
+            Some(ByColor {
+                white: 2000,
+                black: 2000
+            })
+        );
+        let ev = t.handle(&rec(
+            &start,
+            "respond",
+            "Aclk 1873 1999; cc 000:00:00:00 000:00:00:01; sm e4;",
+        ));
+        assert!(matches!(ev, Ok(Event::Respond { .. })), "{ev:?}");
+        assert_eq!(
+            t.clock_left(),
+            Some(ByColor {
+                white: 1873,
+                black: 1999
+            })
+        );
+        assert_eq!(t.cc_seconds(), ByColor { white: 0, black: 1 });
+        // A record without it (a referee that does not send it), or with
+        // a malformed one: cc is all there is.
+        t.handle(&rec(&start, "inform", "")).unwrap();
+        assert_eq!(t.clock_left(), None);
+        t.handle(&rec(&start, "inform", "Aclk -5 x;")).unwrap();
+        assert_eq!(t.clock_left(), None);
     }
 
     #[test]
@@ -387,7 +431,7 @@ mod tests {
         let (p2, _) = after(&["e4", "e5"]);
         t.handle(&rec(&p2, "respond", "")).unwrap();
         assert_eq!(t.moves_made(), ByColor { white: 0, black: 0 });
-        match limit(&t, Untimed::default()) {
+        match limit(&t, Untimed::default(), 0) {
             Limit::Clock(c) => assert_eq!(c.moves_to_go.white, Some(40)),
             other => panic!("{other:?}"),
         }

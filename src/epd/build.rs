@@ -83,6 +83,17 @@ impl Operation {
             .token(black.to_string())
     }
 
+    /// `Aclk <white left> <black left>;` (an argus opcode, private by EPD
+    /// spec 5.1): the time left on White's and Black's clocks in
+    /// milliseconds, each clamped to `i32::MAX` (the spec's integer range,
+    /// about 24 days). See [`CLOCK_LEFT`](super::CLOCK_LEFT).
+    pub fn clock_left(white_ms: u64, black_ms: u64) -> Operation {
+        let ms = |n: u64| n.min(i32::MAX.unsigned_abs().into()).to_string();
+        Operation::new(super::CLOCK_LEFT)
+            .token(ms(white_ms))
+            .token(ms(black_ms))
+    }
+
     /// `hmvc <n>;` with `n` clamped to `i32::MAX` (the spec's integer range).
     pub fn hmvc(n: u32) -> Operation {
         Operation::new("hmvc").token(clamped(n, 0))

@@ -39,3 +39,10 @@ pub use error::EpdError;
 pub use ops::{OpError, RefCom, RefReq};
 pub use parse::{MAX_LINE, MAX_STRING};
 pub use record::{Fields, Operand, Operation, Record};
+
+/// `Aclk`, argus's private opcode for the clocks to the millisecond
+/// (EPD spec 5.1, 5.3: a private opcode starts with an upper-case letter;
+/// programs that do not know it ignore it): `Aclk WHITE BLACK;`, the time
+/// left on White's and on Black's clock in milliseconds, on every record
+/// the referee sends in a timed game (docs/protocol.md, "Clocks").
+pub const CLOCK_LEFT: &str = "Aclk";

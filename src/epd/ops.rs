@@ -224,6 +224,26 @@ impl Record {
         }
     }
 
+    /// `Aclk` ([`CLOCK_LEFT`](super::CLOCK_LEFT)): the time left on
+    /// White's and Black's clocks in milliseconds (exactly two
+    /// non-negative integers).
+    pub fn clock_left(&self) -> Result<Option<(u64, u64)>, OpError> {
+        let opcode = super::CLOCK_LEFT;
+        let ms = |s: &str| match parse_integer(s) {
+            Ok(n) if n >= 0 => Ok(u64::from(n.unsigned_abs())),
+            Ok(n) => Err(OpError::new(
+                opcode,
+                format!("expected milliseconds, got {n}"),
+            )),
+            Err(m) => Err(OpError::new(opcode, m)),
+        };
+        match self.exactly(opcode, 2)?.as_deref() {
+            None => Ok(None),
+            Some([white, black]) => Ok(Some((ms(white)?, ms(black)?))),
+            Some(_) => Err(OpError::new(opcode, "expected 2 operands")),
+        }
+    }
+
     /// `hmvc`: the halfmove clock, a non-negative integer.
     pub fn hmvc(&self) -> Result<Option<u32>, OpError> {
         self.count("hmvc")

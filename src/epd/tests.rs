@@ -346,3 +346,26 @@ fn canonical_form_of_a_messy_line_is_spec_7_1() {
     let r = parse(&format!("   {START}   sm e4 ;  bm  d4   c4;  "));
     assert_eq!(r.to_canonical(), format!("{START} bm c4 d4; sm e4;"));
 }
+
+#[test]
+fn aclk_is_written_and_read_in_milliseconds() {
+    let r = Record::new(Fields::initial()).with(Operation::clock_left(1_234, 0));
+    let text = r.to_canonical();
+    assert!(text.ends_with(" Aclk 1234 0;"), "{text}");
+    assert_eq!(parse(&text).clock_left().unwrap(), Some((1_234, 0)));
+    // More than an EPD integer holds is written as the largest one.
+    let big = Record::new(Fields::initial()).with(Operation::clock_left(u64::MAX, 5));
+    assert_eq!(
+        parse(&big.to_canonical()).clock_left().unwrap(),
+        Some((2_147_483_647, 5))
+    );
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+    assert_eq!(
+        parse(&format!("{start} cc 1 2;")).clock_left().unwrap(),
+        None
+    );
+    for bad in ["Aclk 5;", "Aclk -1 5;", "Aclk x 5;", "Aclk 1 2 3;"] {
+        let e = parse(&format!("{start} {bad}")).clock_left().unwrap_err();
+        assert!(e.to_string().contains("Aclk"), "{bad}: {e}");
+    }
+}

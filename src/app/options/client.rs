@@ -36,7 +36,9 @@ pub struct ClientArgs {
     /// Milliseconds to think before each reply.
     #[arg(long, default_value_t = 0)]
     pub think_ms: u64,
-    /// Do not claim draws (threefold repetition, fifty moves) when due.
+    /// Do not claim draws (threefold repetition, fifty moves) when due:
+    /// the built-in mover's, and those argus claims for a UCI engine
+    /// (--engine), which has no way to claim them itself.
     #[arg(long)]
     pub no_claims: bool,
     /// Send lines without the `Acrc` line check. By default every line

@@ -59,6 +59,11 @@ pub struct TournamentArgs {
     /// players [default: 1000].
     #[arg(long, value_name = "MS")]
     pub movetime: Option<u64>,
+    /// Do not claim draws for the UCI engine players. UCI has no draw
+    /// claim; by default argus claims threefold repetition and fifty moves
+    /// for them, as cutechess-cli and fastchess end such games.
+    #[arg(long)]
+    pub no_claims: bool,
     /// round-robin (Berger tables: everyone meets everyone, colours
     /// balanced) or gauntlet (the first player against each of the others)
     /// [default: round-robin].
@@ -156,6 +161,9 @@ pub struct TournamentPlan {
     pub port_settings: crate::link::PortSettings,
     /// The engine players' search without a time control.
     pub untimed: Untimed,
+    /// Whether argus claims draws for its UCI engine players (not
+    /// `--no-claims`).
+    pub claim_draws: bool,
     pub log_dir: PathBuf,
     /// Where the tournament is published (`--feed`).
     pub feed: Option<String>,
@@ -293,6 +301,7 @@ impl TournamentArgs {
             pace,
             port_settings: p.port_settings,
             untimed,
+            claim_draws: !self.no_claims,
             log_dir: self
                 .log_dir
                 .clone()

@@ -25,7 +25,7 @@ use crate::app::start::LogDir;
 use crate::app::tournament::args::{TournamentArgs, TournamentPlan};
 use crate::app::tournament::board::Board;
 use crate::app::tournament::director::Director;
-use crate::app::tournament::players::{Field, Net};
+use crate::app::tournament::players::{EnginePlay, Field, Net};
 use crate::app::{Failure, Outcome, logging};
 use crate::journal::feed::{Feed, FileSet};
 use crate::record::timestamp::pgn_date;
@@ -361,7 +361,10 @@ fn open_edges(
         &plan.players,
         plan.port_settings,
         &net,
-        plan.untimed,
+        EnginePlay {
+            untimed: plan.untimed,
+            claim_draws: plan.claim_draws,
+        },
         dir.path(),
         epoch,
     )

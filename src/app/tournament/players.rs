@@ -34,6 +34,14 @@ pub struct Net {
     pub password: Option<String>,
 }
 
+/// How argus runs its engine players: their search without a time
+/// control, and whether their bridge claims draws for them.
+#[derive(Debug, Clone, Copy)]
+pub struct EnginePlay {
+    pub untimed: Untimed,
+    pub claim_draws: bool,
+}
+
 /// Every player's link, and the programs argus runs.
 pub struct Field {
     pub links: Vec<Link<PlayerId>>,
@@ -64,7 +72,7 @@ struct Running {
 struct Again {
     players: Vec<Player>,
     settings: PortSettings,
-    untimed: Untimed,
+    engines: EnginePlay,
     log_dir: PathBuf,
     epoch: Instant,
     tx: Sender<LinkEvent<PlayerId>>,
@@ -80,7 +88,7 @@ impl Field {
         players: &[Player],
         settings: PortSettings,
         net: &Net,
-        untimed: Untimed,
+        engines: EnginePlay,
         log_dir: &Path,
         epoch: Instant,
     ) -> Result<Field, String> {
@@ -114,7 +122,7 @@ impl Field {
         }
         let mut programs = Vec::new();
         for (i, p) in players.iter().enumerate() {
-            let Some(program) = Program::start(i, p, untimed, log_dir, 1)? else {
+            let Some(program) = Program::start(i, p, engines, log_dir, 1)? else {
                 programs.push(None);
                 continue;
             };
@@ -151,7 +159,7 @@ impl Field {
             again: Again {
                 players: players.to_vec(),
                 settings,
-                untimed,
+                engines,
                 log_dir: log_dir.to_path_buf(),
                 epoch,
                 tx,
@@ -187,11 +195,11 @@ impl Field {
         )
         .map_err(|e| e.to_string())?;
         let starts = slot.starts + 1;
-        let (untimed, log_dir, settings) = (a.untimed, a.log_dir.clone(), a.settings);
+        let (engines, log_dir, settings) = (a.engines, a.log_dir.clone(), a.settings);
         let name = p.name().to_string();
         let thread = name.clone();
         let handle = spawn_named(&thread, move || {
-            match Program::start(i, &p, untimed, &log_dir, starts) {
+            match Program::start(i, &p, engines, &log_dir, starts) {
                 Ok(Some(program)) => {
                     program.play(&name, far, settings);
                     None
@@ -256,8 +264,8 @@ impl Field {
 
 /// A program argus runs for a player.
 enum Program {
-    Engine(Bridge),
-    Mover(ClientProtocol),
+    Engine(Box<Bridge>),
+    Mover(Box<ClientProtocol>),
 }
 
 impl Program {
@@ -268,7 +276,7 @@ impl Program {
     fn start(
         i: usize,
         p: &Player,
-        untimed: Untimed,
+        engines: EnginePlay,
         log_dir: &Path,
         start: u32,
     ) -> Result<Option<Program>, String> {
@@ -279,21 +287,26 @@ impl Program {
                     command: spec.command_line.clone(),
                     protocol: spec.protocol,
                     options: spec.options.clone(),
-                    untimed,
+                    untimed: engines.untimed,
                     margin: Duration::from_millis(ENGINE_MARGIN_MS),
                     depth_wait: DEPTH_WAIT,
                     log: EngineLog::create(&log)?,
                 };
                 let bridge = Bridge::start(settings, Some(&spec.name))
-                    .map_err(|f| format!("engine {:?} ({}): {f}", spec.name, spec.command))?;
+                    .map_err(|f| format!("engine {:?} ({}): {f}", spec.name, spec.command))?
+                    .with_draw_claims(engines.claim_draws);
                 log::info!("engine {:?} is ready", spec.name);
-                Program::Engine(bridge)
+                Program::Engine(Box::new(bridge))
             }
             // Each mover its own seed: two random movers play different
             // games.
             Player::Mover { name, kind } => {
                 let seed = u64::try_from(i).unwrap_or(0) + 1;
-                Program::Mover(ClientProtocol::new(name, Mover::new(*kind, seed), true))
+                Program::Mover(Box::new(ClientProtocol::new(
+                    name,
+                    Mover::new(*kind, seed),
+                    true,
+                )))
             }
             Player::Serial { .. } | Player::Tcp { .. } => return Ok(None),
         }))
@@ -346,8 +359,8 @@ fn program_thread(
     events: &Receiver<LinkEvent<&'static str>>,
 ) {
     let outcome = match program {
-        Program::Engine(b) => run(link, events, b),
-        Program::Mover(p) => run(link, events, p),
+        Program::Engine(b) => run(link, events, *b),
+        Program::Mover(p) => run(link, events, *p),
     };
     match outcome {
         Ok(()) => log::info!("{name}: disconnected by the referee"),

@@ -4,6 +4,22 @@
 //! `draw_offer`, `draw_accept`, `draw_claim` or `resign` as the engine
 //! said.
 //!
+//! The engine searches on a thread of its own, so the referee's records
+//! are read while it thinks ([`Bridge::take_line`]; its move comes back
+//! as a [`Searched`], [`Bridge::searched`]). A game that ends meanwhile
+//! (a flag, an adjudication, the supervisor's abort, the next `reset`)
+//! stops the search (UCI `stop`, XBoard `?`): the stale move is dropped
+//! and the engine is ready for the next game at once; that is neither a
+//! hang nor a fault.
+//!
+//! Draw claims: UCI has none, so a UCI engine would play a repeated
+//! position on to fivefold repetition or the 75-move rule. The bridge
+//! claims for it (unless told not to, [`Bridge::with_draw_claims`]): a
+//! threefold repetition or fifty moves reached by the opponent's move is
+//! claimed at once, without asking the engine; one the engine's move
+//! reaches goes as `draw_claim;` with that move (FIDE 9.2, 9.3, as the
+//! referee judges claims). XBoard engines claim for themselves.
+//!
 //! Faults: an engine that dies, hangs past its time plus the margin, or
 //! sends an illegal move is reported to the referee with `refreq fault;`
 //! (the supervisor sees it), its last output lines are logged, and it is
@@ -11,28 +27,81 @@
 //! is then answered by the new engine. If the new engine fails too, the
 //! bridge gives up ([`Bridge::failure`]).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use shakmaty::Position;
+use crossbeam_channel::{Receiver, Sender, bounded, unbounded};
+use shakmaty::{Chess, Move, Position};
 
 use super::analysis::{Analysis, pv_operation};
 use super::log::Dir;
-use super::{Answer, Driver, EngineSettings, Fault, Job, Limit, start, time};
+use super::process::STOP_WAIT;
+use super::{Answer, Driver, EngineSettings, Fault, Job, Limit, Protocol, start, time};
 use crate::client::Action;
 use crate::client::track::{Event, Tracker};
+use crate::clock::TimeControl;
 use crate::epd::{Operation, Record};
+use crate::game::DrawClaim;
 use crate::text::strip_control;
 
 /// Longest name sent with `tcsi`.
 const NAME_LIMIT: usize = 64;
 
+/// The engine's answer to one search, with the engine back from its
+/// thread (see [`Bridge::searched`]).
+pub struct Searched {
+    id: u64,
+    driver: Box<dyn Driver>,
+    result: Result<Answer, Fault>,
+}
+
+/// The search for the pending `respond`.
+struct Search {
+    id: u64,
+    /// The game's length and position searched: a `respond` for them
+    /// again while the engine thinks is the same turn.
+    ply: usize,
+    position: Chess,
+    /// When the `respond` arrived: the engine's time runs from here.
+    asked_at: Instant,
+    draw_offered: bool,
+    /// The clocks as the `respond` gave them.
+    limit: Limit,
+    /// The engine was restarted for this search already.
+    retried: bool,
+    /// Dropped to stop the search (`None` once the search thread has the
+    /// engine back, or before it started).
+    stop: Option<Sender<()>>,
+}
+
+/// A job the search thread owns.
+struct OwnedJob {
+    start: Chess,
+    moves: Vec<Move>,
+    position: Chess,
+    time_control: TimeControl,
+    limit: Limit,
+    asked_at: Instant,
+    wait: Duration,
+    draw_offered: bool,
+}
+
 /// The engine client.
 pub struct Bridge {
     settings: EngineSettings,
+    /// The engine, when no search has it.
     driver: Option<Box<dyn Driver>>,
     name: String,
     tracker: Tracker,
     failure: Option<String>,
+    search: Option<Search>,
+    next_search: u64,
+    searched_tx: Sender<Searched>,
+    searched_rx: Receiver<Searched>,
+    /// The time the engine took in this game, as the bridge measured it
+    /// (from each `respond` to the reply): the clocks' fallback when the
+    /// referee sends only `cc`.
+    thought_ms: u64,
+    claim_draws: bool,
 }
 
 impl Bridge {
@@ -66,13 +135,27 @@ impl Bridge {
             .chars()
             .take(NAME_LIMIT)
             .collect();
+        let (searched_tx, searched_rx) = unbounded();
         Ok(Bridge {
             settings,
             driver: Some(driver),
             name,
             tracker: Tracker::new(),
             failure: None,
+            search: None,
+            next_search: 0,
+            searched_tx,
+            searched_rx,
+            thought_ms: 0,
+            claim_draws: true,
         })
+    }
+
+    /// Whether the bridge claims threefold repetition and fifty moves for
+    /// a UCI engine (on by default; see the module documentation).
+    pub fn with_draw_claims(mut self, on: bool) -> Bridge {
+        self.claim_draws = on;
+        self
     }
 
     /// The name sent with `tcsi`.
@@ -96,8 +179,34 @@ impl Bridge {
         self.tracker.sign_on_record(&self.name)
     }
 
-    /// Handles one line from the referee (see the module documentation).
+    /// Where the engine's answers arrive while it searches: hand each to
+    /// [`Bridge::searched`].
+    pub fn answers(&self) -> &Receiver<Searched> {
+        &self.searched_rx
+    }
+
+    /// Whether the engine is searching for the pending `respond`.
+    pub fn searching(&self) -> bool {
+        self.search.is_some()
+    }
+
+    /// Handles one line from the referee and, if it asked for a move,
+    /// waits for the engine's answer: the reply is among the actions.
     pub fn handle_line(&mut self, line: &str) -> Vec<Action> {
+        let mut out = self.take_line(line);
+        while self.search.is_some() && self.failure.is_none() {
+            match self.searched_rx.recv() {
+                Ok(s) => out.extend(self.searched(s)),
+                Err(_) => break,
+            }
+        }
+        out
+    }
+
+    /// Handles one line from the referee without waiting for the engine:
+    /// a `respond` starts a search, whose answer comes to
+    /// [`Bridge::answers`].
+    pub fn take_line(&mut self, line: &str) -> Vec<Action> {
         let received = Instant::now();
         let rec = match Record::parse(line) {
             Ok(r) => r,
@@ -113,17 +222,21 @@ impl Bridge {
         };
         match event {
             Event::NewGame => {
-                let mut out = vec![Action::Log("reset: new game".into())];
+                let mut out = self.stop_search("a new game");
+                out.push(Action::Log("reset: new game".into()));
+                self.thought_ms = 0;
                 if let Err(f) = self.with_driver(|d| d.new_game()) {
                     out.extend(self.recover(f));
                 }
                 out
             }
             Event::Inform { result } => {
-                if let Some(r) = &result
-                    && let Some(d) = self.driver.as_mut()
-                {
-                    d.game_over(r);
+                let mut out = Vec::new();
+                if let Some(r) = &result {
+                    out.extend(self.stop_search("the game is over"));
+                    if let Some(d) = self.driver.as_mut() {
+                        d.game_over(r);
+                    }
                 }
                 let tags = self
                     .tracker
@@ -132,13 +245,19 @@ impl Bridge {
                     .map(|(k, v)| format!("{k}={v}"))
                     .collect::<Vec<_>>()
                     .join(" ");
-                vec![Action::Log(format!("inform: {tags}"))]
+                out.push(Action::Log(format!("inform: {tags}")));
+                out
             }
             Event::Executed => Vec::new(),
             Event::Respond { draw_offered } => self.respond(draw_offered, received),
-            Event::Conclude => vec![Action::Log("conclude: game over".into())],
+            Event::Conclude => {
+                let mut out = self.stop_search("the game is over");
+                out.push(Action::Log("conclude: game over".into()));
+                out
+            }
             Event::RefereeFault => vec![Action::Log("the referee reported a fault".into())],
             Event::Disconnect => {
+                self.stop_search("the session is over");
                 if let Some(d) = self.driver.take() {
                     d.quit();
                 }
@@ -149,6 +268,7 @@ impl Bridge {
 
     /// Stops the engine.
     pub fn shutdown(&mut self) {
+        self.stop_search("the client stops");
         if let Some(d) = self.driver.take() {
             d.quit();
         }
@@ -164,55 +284,206 @@ impl Bridge {
         }
     }
 
-    /// Asks the engine for its move and builds the reply.
-    fn respond(&mut self, draw_offered: bool, received: Instant) -> Vec<Action> {
-        let mut out = Vec::new();
-        let answer = match self.ask(draw_offered, received) {
-            Ok(a) => a,
-            Err(f) => {
-                out.extend(self.recover(f));
-                match self.ask(draw_offered, received) {
-                    Ok(a) => a,
-                    Err(f) => {
-                        let why = format!("the restarted engine failed too: {f}");
-                        self.give_up(&why);
-                        out.push(Action::Log(why));
-                        return out;
-                    }
-                }
-            }
+    /// Stops the search in progress, if any, because of `why` (the game
+    /// it was for is over): the engine is told to stop and its move,
+    /// when it comes, is dropped. Waits for the engine (it answers a stop
+    /// at once; [`STOP_WAIT`] at most, else it is lost and restarted when
+    /// next needed).
+    fn stop_search(&mut self, why: &str) -> Vec<Action> {
+        let Some(mut search) = self.search.take() else {
+            return Vec::new();
         };
-        out.extend(self.reply(answer));
+        search.stop = None;
+        // The driver's own wait ends STOP_WAIT after the stop; a second
+        // more for its thread to hand the engine back.
+        let wait = STOP_WAIT + Duration::from_secs(1);
+        match self.searched_rx.recv_timeout(wait) {
+            Ok(s) => {
+                self.driver = Some(s.driver);
+                let what = match s.result {
+                    Ok(_) => "its move dropped".to_string(),
+                    Err(f) => format!("it then failed: {f}"),
+                };
+                let note = format!("{why} while the engine thought: search stopped, {what}");
+                self.settings.log.line(Dir::Note, &note);
+                vec![Action::Log(note)]
+            }
+            Err(_) => {
+                let note = format!(
+                    "{why} while the engine thought: it did not answer the stop; \
+                     it is restarted when next needed"
+                );
+                self.settings.log.line(Dir::Note, &note);
+                vec![Action::Log(note)]
+            }
+        }
+    }
+
+    /// A `respond`: a draw to claim for the engine at once, else a search.
+    fn respond(&mut self, draw_offered: bool, received: Instant) -> Vec<Action> {
+        let Some(g) = self.tracker.game() else {
+            return self.fault_report("respond without a game".into());
+        };
+        let (ply, position) = (g.ply(), g.position().clone());
+        if self
+            .search
+            .as_ref()
+            .is_some_and(|s| s.ply == ply && s.position == position)
+        {
+            return vec![Action::Log(
+                "the same respond again while the engine thinks: its move answers it".into(),
+            )];
+        }
+        let claim = due(g.claimable_draw());
+        let mut out = self.stop_search("another respond");
+        if self.claims()
+            && let Some(c) = claim
+        {
+            out.push(Action::Log(format!(
+                "claiming a draw for the engine ({c}) before it moves"
+            )));
+            let mut rec = self.tracker.reply_record();
+            rec.set(Operation::new("draw_claim"));
+            out.push(Action::Reply(rec.to_canonical()));
+            return out;
+        }
+        let limit = time::limit(&self.tracker, self.settings.untimed, self.thought_ms);
+        self.next_search += 1;
+        self.search = Some(Search {
+            id: self.next_search,
+            ply,
+            position,
+            asked_at: received,
+            draw_offered,
+            limit,
+            retried: false,
+            stop: None,
+        });
+        out.extend(self.launch());
         out
     }
 
-    fn ask(&mut self, draw_offered: bool, received: Instant) -> Result<Answer, Fault> {
+    /// Gives the pending search to the engine, on a thread of its own.
+    fn launch(&mut self) -> Vec<Action> {
         let Some(g) = self.tracker.game() else {
-            return Err(Fault::new("respond without a game", Vec::new()));
+            self.search = None;
+            return Vec::new();
         };
-        let pos = g.position().clone();
-        let me = pos.turn();
-        let mut limit = super::time::limit(&self.tracker, self.settings.untimed);
-        // Time spent here already (a restart) is off the engine's clock.
-        if let Limit::Clock(t) = &mut limit {
-            let spent = received.elapsed().as_millis() as u64;
-            let left = t.remaining_ms.get_mut(me);
-            *left = left.saturating_sub(spent);
-        }
+        let Some(search) = self.search.as_mut() else {
+            return Vec::new();
+        };
+        let me = g.position().turn();
+        let limit = search.limit;
+        // The wait runs from now: on a clock the time spent already (a
+        // restart) is off it, as it is off the clock the engine is told
+        // (`limit_now`); a fixed search gets its whole time again.
         let wait = time::wait_bound(&limit, me, self.settings.margin, self.settings.depth_wait);
-        let job = Job {
-            start: g.start(),
-            moves: g.moves(),
-            position: &pos,
-            time_control: self.tracker.time_control(),
+        let wait = match limit {
+            Limit::Clock(_) => wait.saturating_sub(search.asked_at.elapsed()),
+            Limit::Fixed(_) => wait,
+        };
+        let job = OwnedJob {
+            start: g.start().clone(),
+            moves: g.moves().to_vec(),
+            position: g.position().clone(),
+            time_control: self.tracker.time_control().clone(),
             limit,
+            asked_at: search.asked_at,
             wait,
-            draw_offered,
+            draw_offered: search.draw_offered,
         };
-        let Some(d) = self.driver.as_mut() else {
-            return Err(Fault::new("the engine is not running", Vec::new()));
+        let Some(mut driver) = self.driver.take() else {
+            let f = Fault::new("the engine is not running", Vec::new());
+            return self.failed(f);
         };
-        d.play(&job)
+        let (stop_tx, stop_rx) = bounded::<()>(1);
+        search.stop = Some(stop_tx);
+        let (id, tx) = (search.id, self.searched_tx.clone());
+        let spawned = std::thread::Builder::new()
+            .name("argus-engine-search".into())
+            .spawn(move || {
+                let job = Job {
+                    start: &job.start,
+                    moves: &job.moves,
+                    position: &job.position,
+                    time_control: &job.time_control,
+                    limit: job.limit,
+                    asked_at: job.asked_at,
+                    wait: job.wait,
+                    draw_offered: job.draw_offered,
+                    stop: &stop_rx,
+                };
+                let result = driver.play(&job);
+                let _ = tx.send(Searched { id, driver, result });
+            });
+        match spawned {
+            Ok(_) => Vec::new(),
+            Err(e) => {
+                let why = format!("cannot start a thread for the engine's search: {e}");
+                self.search = None;
+                self.give_up(&why);
+                vec![Action::Log(why)]
+            }
+        }
+    }
+
+    /// The engine's answer to a search: the reply (a stale one is
+    /// dropped); a fault restarts the engine and asks again, once.
+    pub fn searched(&mut self, s: Searched) -> Vec<Action> {
+        if self.search.as_ref().is_none_or(|x| x.id != s.id) {
+            // An engine that answered a stop too late: it is taken back
+            // only if no other has taken its place since.
+            if self.driver.is_none() && self.search.is_none() {
+                self.driver = Some(s.driver);
+            }
+            return vec![Action::Log(
+                "dropped the engine's move for a turn that is over".into(),
+            )];
+        }
+        self.driver = Some(s.driver);
+        match s.result {
+            Ok(answer) => {
+                let search = self.search.take();
+                if let Some(search) = search {
+                    let took = search.asked_at.elapsed().as_millis() as u64;
+                    self.thought_ms = self.thought_ms.saturating_add(took);
+                }
+                self.reply(answer)
+            }
+            Err(f) => {
+                if let Some(x) = self.search.as_mut() {
+                    x.stop = None;
+                }
+                self.failed(f)
+            }
+        }
+    }
+
+    /// The search failed with `f`: the engine is restarted and asked
+    /// again, once; a second failure gives up.
+    fn failed(&mut self, f: Fault) -> Vec<Action> {
+        let retried = self.search.as_ref().is_none_or(|s| s.retried);
+        if retried {
+            let why = format!("the restarted engine failed too: {f}");
+            self.search = None;
+            self.give_up(&why);
+            return vec![Action::Log(why)];
+        }
+        let mut out = self.recover(f);
+        if self.failure.is_some() {
+            self.search = None;
+            return out;
+        }
+        if let Some(s) = self.search.as_mut() {
+            s.retried = true;
+        }
+        out.extend(self.launch());
+        out
+    }
+
+    /// Whether the bridge claims draws for its engine.
+    fn claims(&self) -> bool {
+        self.claim_draws && self.settings.protocol == Protocol::Uci
     }
 
     /// Reports the fault, logs it and restarts the engine (once).
@@ -249,7 +520,7 @@ impl Bridge {
         vec![Action::Log(why), Action::Send(self.tracker.fault_record())]
     }
 
-    fn reply(&mut self, a: Answer) -> Vec<Action> {
+    fn reply(&mut self, mut a: Answer) -> Vec<Action> {
         let mut rec = self.tracker.reply_record();
         let mut out = Vec::new();
         if a.resign {
@@ -259,6 +530,18 @@ impl Bridge {
             return out;
         }
         if let Some(m) = a.mv {
+            if self.claims()
+                && !a.claim_draw
+                && let Some(c) = self
+                    .tracker
+                    .game()
+                    .and_then(|g| due(g.claimable_draw_after(&m)))
+            {
+                out.push(Action::Log(format!(
+                    "claiming a draw for the engine ({c}) with its move"
+                )));
+                a.claim_draw = true;
+            }
             add_thinking(&mut rec, a.thinking.as_ref());
             match self.tracker.play_own(m) {
                 Ok(san) => rec.set(Operation::sm(&san)),
@@ -279,6 +562,12 @@ impl Bridge {
         out.push(Action::Reply(rec.to_canonical()));
         out
     }
+}
+
+/// The draws the bridge claims for its engine: threefold repetition and
+/// fifty moves (a position without mating material has ended by itself).
+fn due(claim: Option<DrawClaim>) -> Option<DrawClaim> {
+    claim.filter(|c| matches!(c, DrawClaim::ThreefoldRepetition | DrawClaim::FiftyMoves))
 }
 
 /// `ce`, `pv` and `acd` from the engine's last report before its move

@@ -75,11 +75,36 @@ pub struct Job<'a> {
     /// The position after those moves, where the engine is to move.
     pub position: &'a Chess,
     pub time_control: &'a TimeControl,
+    /// The clocks as the referee gave them when it asked for the move.
     pub limit: Limit,
+    /// When the referee's request arrived: the time since is off the
+    /// engine's own clock when it is told its time ([`Job::limit_now`]).
+    pub asked_at: std::time::Instant,
     /// How long to wait for the move before the engine counts as hung.
     pub wait: Duration,
     /// The opponent offered a draw with its last move.
     pub draw_offered: bool,
+    /// The search's stop signal: once every sender is dropped (the game
+    /// ended while the engine thought), the engine is told to stop (UCI
+    /// `stop`, XBoard `?`) and its move, when it comes, is the answer.
+    pub stop: &'a crossbeam_channel::Receiver<()>,
+}
+
+impl Job<'_> {
+    /// The limit as the engine is to be told it now: its own clock less
+    /// the time since the request arrived (the bridge's own moment, a
+    /// restart), which the referee's clock has counted already.
+    pub fn limit_now(&self) -> Limit {
+        let mut limit = self.limit;
+        if let Limit::Clock(t) = &mut limit {
+            let spent = u64::try_from(self.asked_at.elapsed().as_millis()).unwrap_or(u64::MAX);
+            let left = t
+                .remaining_ms
+                .get_mut(shakmaty::Position::turn(self.position));
+            *left = left.saturating_sub(spent);
+        }
+        limit
+    }
 }
 
 /// What the engine decided.

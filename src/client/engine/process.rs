@@ -24,6 +24,9 @@ const QUEUE: usize = 4096;
 pub const RECENT_LINES: usize = 12;
 /// How long a quitting engine gets before it is killed.
 const QUIT_GRACE: Duration = Duration::from_millis(500);
+/// How long an engine told to stop (the game ended while it thought) gets
+/// to answer before it counts as hung.
+pub const STOP_WAIT: Duration = Duration::from_secs(2);
 
 /// The longest [`wait_read`] waits for the engine to read a line.
 pub const PACE_LIMIT: Duration = Duration::from_millis(100);
@@ -180,6 +183,10 @@ pub struct EngineProcess {
     recent: VecDeque<String>,
     log: EngineLog,
     closed: bool,
+    /// When the search's stop signal was seen (see [`EngineProcess::next_line_or_stop`]).
+    stopped_at: Option<Instant>,
+    /// The stop command went out after the last line sent.
+    stop_sent: bool,
 }
 
 impl EngineProcess {
@@ -229,6 +236,8 @@ impl EngineProcess {
             recent: VecDeque::new(),
             log,
             closed: false,
+            stopped_at: None,
+            stop_sent: false,
         })
     }
 
@@ -247,6 +256,7 @@ impl EngineProcess {
     /// Waits (up to [`PACE_LIMIT`]) until the engine has read the lines
     /// before (see [`wait_read`]), then writes `line` and a line end.
     fn write_line(&mut self, line: &str) -> Result<(), String> {
+        self.stop_sent = false;
         let stdin = self
             .stdin
             .as_mut()
@@ -285,6 +295,53 @@ impl EngineProcess {
                 Err(RecvTimeoutError::Timeout) => return Next::Timeout,
                 Err(RecvTimeoutError::Disconnected) => self.closed = true,
             }
+        }
+    }
+
+    /// The next output line while the engine searches, as
+    /// [`next_line`](Self::next_line), unless the search is stopped: once
+    /// every sender of `stop` is gone (the game ended while the engine
+    /// thought), the engine gets `command` (UCI `stop`, XBoard `?`), again
+    /// after any later line sent to it (an XBoard `go` after the stop), and
+    /// the wait ends [`STOP_WAIT`] after the stop at the latest.
+    pub fn next_line_or_stop(
+        &mut self,
+        deadline: Instant,
+        stop: &Receiver<()>,
+        command: &str,
+    ) -> Next {
+        loop {
+            let stopped = matches!(stop.try_recv(), Err(TryRecvError::Disconnected));
+            if !stopped {
+                self.stopped_at = None;
+                let now = Instant::now();
+                if self.closed || now >= deadline {
+                    return self.next_line(deadline);
+                }
+                crossbeam_channel::select! {
+                    recv(self.heard) -> h => match h {
+                        Ok(h) => {
+                            if let Some(next) = self.take(h) {
+                                return next;
+                            }
+                        }
+                        Err(_) => self.closed = true,
+                    },
+                    recv(stop) -> _ => {}
+                    default(deadline - now) => return Next::Timeout,
+                }
+                continue;
+            }
+            let at = *self.stopped_at.get_or_insert_with(Instant::now);
+            if !self.stop_sent {
+                self.log
+                    .line(Dir::Note, "the game is over: stopping the search");
+                if let Err(e) = self.send(command) {
+                    return Next::Gone(e);
+                }
+                self.stop_sent = true;
+            }
+            return self.next_line(deadline.min(at + STOP_WAIT));
         }
     }
 

@@ -1,16 +1,21 @@
 //! Clock times for engines: from the referee's `TimeControl` (sent with
-//! `inform`) and the time each side has used (`cc` on every record) to
-//! UCI `go wtime .. btime .. winc .. binc .. movestogo ..` and XBoard
-//! `level` / `time` / `otim`.
+//! `inform`) and its clocks on every record to UCI `go wtime .. btime ..
+//! winc .. binc .. movestogo ..` and XBoard `level` / `time` / `otim`.
 //!
-//! The referee's clocks are the truth; the engine only gets the best
-//! estimate the bridge can make. `cc` is in whole seconds (truncated), so
-//! a side may have used up to 999 ms more than it says: the bridge passes
-//! the worst case (see [`used_from_cc`](crate::client::track::used_from_cc)).
+//! The referee's clocks are the truth. argus sends them to the millisecond
+//! (`Aclk`, the time left; docs/protocol.md "Clocks"), and the engine gets
+//! exactly those. A referee that sends only `cc` (time used, whole seconds,
+//! truncated) leaves each side's time uncertain by up to 999 ms; the
+//! bridge then counts its own engine's time as it measured it (from each
+//! `respond` to its reply), kept within what `cc` allows, and the
+//! opponent's as the middle of that second ([`used_from_cc`]). Assuming
+//! the worst instead starved the engine: a 2-second game began with 1 s.
+//! No engine is ever told a clock shows 0 ms (most read 0 as "no limit"):
+//! at least 1 ms (XBoard: 1 cs) is sent.
 
 use std::time::Duration;
 
-use shakmaty::{ByColor, Color};
+use shakmaty::{ByColor, Color, Position};
 
 use crate::client::track::Tracker;
 use crate::clock::{Period, TimeControl};
@@ -53,16 +58,46 @@ pub enum Limit {
 
 /// The search limit for the side to move now in the game `tracker`
 /// follows: its clocks under the game's time control, or the fixed search
-/// `untimed` when the game is not timed.
-pub fn limit(tracker: &Tracker, untimed: Untimed) -> Limit {
-    match times(
-        tracker.time_control(),
-        tracker.used_ms(),
-        tracker.moves_made(),
-    ) {
+/// `untimed` when the game is not timed. The clocks are the referee's
+/// `Aclk` when the last record had it; else they come from `cc` and
+/// `measured_ms`, the time the side to move has used in this game as the
+/// client measured it ([`used_from_cc`]).
+pub fn limit(tracker: &Tracker, untimed: Untimed, measured_ms: u64) -> Limit {
+    let tc = tracker.time_control();
+    let moves = tracker.moves_made();
+    let t = match tracker.clock_left() {
+        Some(left) => times(tc, ByColor::new_with(|_| 0), moves).map(|t| Times {
+            remaining_ms: left,
+            ..t
+        }),
+        None => {
+            let me = tracker.position().turn();
+            times(
+                tc,
+                used_from_cc(tracker.cc_seconds(), me, measured_ms),
+                moves,
+            )
+        }
+    };
+    match t {
         Some(t) => Limit::Clock(t),
         None => Limit::Fixed(untimed),
     }
+}
+
+/// Milliseconds each side has used, from `cc`'s whole seconds (truncated:
+/// a side has used from `s` s to `s` s + 999 ms): `me`, the client's own
+/// side, as it measured (`measured_ms`) within that second; the opponent,
+/// whose time the client cannot see, as the middle of it.
+pub fn used_from_cc(cc_seconds: ByColor<u64>, me: Color, measured_ms: u64) -> ByColor<u64> {
+    ByColor::new_with(|c| {
+        let floor = cc_seconds.get(c).saturating_mul(1000);
+        if c == me {
+            measured_ms.clamp(floor, floor.saturating_add(999))
+        } else {
+            floor.saturating_add(500)
+        }
+    })
 }
 
 /// The clocks under `tc` when each side has used `used_ms` and made
@@ -142,9 +177,11 @@ pub fn uci_go(limit: &Limit, to_move: Color) -> String {
         Limit::Fixed(Untimed::MoveTime(ms)) => format!("go movetime {ms}"),
         Limit::Fixed(Untimed::Depth(d)) => format!("go depth {d}"),
         Limit::Clock(t) => {
+            // Never 0: Stockfish and others read `wtime 0` as no limit.
             let mut s = format!(
                 "go wtime {} btime {}",
-                t.remaining_ms.white, t.remaining_ms.black
+                t.remaining_ms.white.max(1),
+                t.remaining_ms.black.max(1)
             );
             if t.increment_ms.white > 0 || t.increment_ms.black > 0 {
                 s.push_str(&format!(
@@ -208,11 +245,12 @@ pub fn xboard_level(tc: &TimeControl, untimed: Untimed) -> String {
 }
 
 /// XBoard's `time` (the engine's clock) and `otim` (the opponent's) in
-/// centiseconds, for an engine playing `engine`.
+/// centiseconds, for an engine playing `engine`; never 0 (at least 1 cs).
 pub fn xboard_clocks(t: &Times, engine: Color) -> [String; 2] {
+    let cs = |c: Color| (t.remaining_ms.get(c) / 10).max(1);
     [
-        format!("time {}", t.remaining_ms.get(engine) / 10),
-        format!("otim {}", t.remaining_ms.get(!engine) / 10),
+        format!("time {}", cs(engine)),
+        format!("otim {}", cs(!engine)),
     ]
 }
 
@@ -348,6 +386,65 @@ mod tests {
     fn time_used_beyond_the_clock_shows_zero() {
         let t = times(&tc("60"), by(75_000, 0), moves(3, 3)).unwrap();
         assert_eq!(t.remaining_ms.white, 0);
+    }
+
+    #[test]
+    fn no_engine_is_told_a_clock_shows_0_ms() {
+        let t = times(&tc("2+0.02"), by(2_100, 2_019), moves(5, 5)).unwrap();
+        assert_eq!(t.remaining_ms, by(0, 81));
+        assert_eq!(
+            uci_go(&Limit::Clock(t), Color::White),
+            "go wtime 1 btime 81 winc 20 binc 20"
+        );
+        let t = times(&tc("2"), by(2_000, 1_995), moves(5, 5)).unwrap();
+        assert_eq!(
+            xboard_clocks(&t, Color::White),
+            ["time 1".to_string(), "otim 1".to_string()]
+        );
+    }
+
+    #[test]
+    fn cc_alone_gives_the_measured_time_within_its_second() {
+        let cc = by(3, 7);
+        // The client's own side (White): what it measured, if cc allows it.
+        assert_eq!(used_from_cc(cc, Color::White, 3_250), by(3_250, 7_500));
+        assert_eq!(used_from_cc(cc, Color::White, 100), by(3_000, 7_500));
+        assert_eq!(used_from_cc(cc, Color::White, 9_000), by(3_999, 7_500));
+        assert_eq!(used_from_cc(cc, Color::Black, 7_020), by(3_500, 7_020));
+        // A 2-second game starts with its 2 seconds, not 1.
+        let t = times(
+            &tc("2+0.02"),
+            used_from_cc(by(0, 0), Color::White, 0),
+            moves(0, 0),
+        );
+        assert_eq!(t.unwrap().remaining_ms.white, 2_000);
+    }
+
+    #[test]
+    fn aclk_gives_the_clocks_and_cc_is_the_fallback() {
+        use crate::client::track::Tracker;
+        use crate::epd::Record;
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+        let mut t = Tracker::new();
+        let mut feed = |ops: &str| {
+            t.handle(&Record::parse(&format!("{start} {ops}")).unwrap())
+                .unwrap();
+            limit(&t, Untimed::default(), 400)
+        };
+        feed("refcom reset;");
+        feed("ptp TimeControl \"2+0.02\"; refcom inform;");
+        let clock = |l: Limit| match l {
+            Limit::Clock(t) => t,
+            other => panic!("{other:?}"),
+        };
+        let c = clock(feed(
+            "Aclk 1234 1987; cc 000:00:00:00 000:00:00:01; refcom respond;",
+        ));
+        assert_eq!(c.remaining_ms, by(1_234, 1_987));
+        assert_eq!(c.increment_ms, by(20, 20));
+        // The same without Aclk: cc and the measured 400 ms.
+        let c = clock(feed("cc 000:00:00:00 000:00:00:01; refcom respond;"));
+        assert_eq!(c.remaining_ms, by(1_600, 500));
     }
 
     #[test]

@@ -80,7 +80,13 @@ impl Uci {
 
     /// The next line, or a fault naming what was awaited.
     fn line(&mut self, deadline: Instant, awaited: &str) -> Result<String, Fault> {
-        match self.proc.next_line(deadline) {
+        let next = self.proc.next_line(deadline);
+        self.heard(next, awaited)
+    }
+
+    /// A line the engine said, or a fault naming what was awaited.
+    fn heard(&mut self, next: Next, awaited: &str) -> Result<String, Fault> {
+        match next {
             Next::Line(l) => Ok(l),
             Next::Timeout => Err(Fault::new(
                 format!("the engine hung: no {awaited} in time"),
@@ -141,12 +147,13 @@ impl Driver for Uci {
     fn play(&mut self, job: &Job<'_>) -> Result<Answer, Fault> {
         self.drain()?;
         self.send(&position_command(job.start, job.moves))?;
-        self.send(&uci_go(&job.limit, job.position.turn()))?;
+        self.send(&uci_go(&job.limit_now(), job.position.turn()))?;
         let started = Instant::now();
         let deadline = started + job.wait;
         let mut thinking = Collector::new(job.position.clone(), false);
         loop {
-            let line = match self.line(deadline, "bestmove") {
+            let next = self.proc.next_line_or_stop(deadline, job.stop, "stop");
+            let line = match self.heard(next, "bestmove") {
                 Ok(l) => l,
                 Err(mut f) => {
                     if f.what.contains("hung") {

@@ -472,7 +472,7 @@ impl Driver for Xboard {
         self.set_up(job)?;
         self.sync()?;
         let me = job.position.turn();
-        if let Limit::Clock(t) = &job.limit {
+        if let Limit::Clock(t) = &job.limit_now() {
             for c in xboard_clocks(t, me) {
                 self.send(&c)?;
             }
@@ -483,7 +483,7 @@ impl Driver for Xboard {
         self.send("go")?;
         let deadline = Instant::now() + job.wait;
         loop {
-            let line = match self.proc.next_line(deadline) {
+            let line = match self.proc.next_line_or_stop(deadline, job.stop, "?") {
                 Next::Line(l) => l,
                 Next::Timeout => return Err(self.hung(job)),
                 Next::Gone(why) => {

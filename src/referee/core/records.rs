@@ -5,7 +5,8 @@
 use super::*;
 
 impl Referee {
-    /// The four fields of `pos` with `cc`, `fmvn` and `hmvc`.
+    /// The four fields of `pos` with `cc`, `fmvn` and `hmvc`, and in a
+    /// timed game `Aclk` (the time left to the millisecond).
     pub(super) fn base_record(&self, pos: &Chess, at: u64) -> Record {
         let (w, b) = match &self.game {
             Some(g) => (
@@ -15,10 +16,14 @@ impl Referee {
             None => (0, 0),
         };
         let (cw, cb) = clock::cc_values(w, b);
-        Record::new(game::fields_of(pos))
+        let mut r = Record::new(game::fields_of(pos))
             .with(Operation::cc(cw, cb))
             .with(Operation::fmvn(pos.fullmoves().get()))
-            .with(Operation::hmvc(pos.halfmoves()))
+            .with(Operation::hmvc(pos.halfmoves()));
+        if let Some((w, b)) = self.game.as_ref().and_then(|g| clock_left(&g.clocks, at)) {
+            r.set(Operation::clock_left(w, b));
+        }
+        r
     }
 
     pub(super) fn current_position(&self) -> Chess {
@@ -232,5 +237,42 @@ impl Referee {
             Some(p) => p.start_on_resume = true,
             None => g.clocks.start(color, at),
         }
+    }
+}
+
+/// The time left on both clocks at `at` for `Aclk`; `None` when the game
+/// is untimed. A clock that runs shows at least 1 ms: a client is never
+/// told it has no time left while its clock still runs (in the flag's
+/// grace the clock shows 0 but a reply on the wire may still be in time).
+fn clock_left(clocks: &clock::Clocks, at: u64) -> Option<(u64, u64)> {
+    let left = |c: Color| {
+        let ms = clocks.remaining(c, at)?;
+        Some(if clocks.running() == Some(c) {
+            ms.max(1)
+        } else {
+            ms
+        })
+    };
+    Some((left(Color::White)?, left(Color::Black)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_running_clock_shows_at_least_1_ms() {
+        let tc: clock::TimeControl = "2".parse().unwrap();
+        let mut clocks = clock::Clocks::new(&tc);
+        clocks.start(Color::White, 1_000);
+        assert_eq!(clock_left(&clocks, 1_750), Some((1_250, 2_000)));
+        // In the flag's grace the clock is at 0 but still runs.
+        assert_eq!(clocks.remaining(Color::White, 3_100), Some(0));
+        assert_eq!(clock_left(&clocks, 3_100), Some((1, 2_000)));
+        // Stopped (flagged), it shows what it has: nothing.
+        clocks.stop(Color::White, 3_100, 0);
+        assert_eq!(clock_left(&clocks, 3_100), Some((0, 2_000)));
+        let untimed = clock::Clocks::new(&clock::TimeControl::Untimed);
+        assert_eq!(clock_left(&untimed, 5), None);
     }
 }

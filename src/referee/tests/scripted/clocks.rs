@@ -180,3 +180,59 @@ fn a_flag_falling_when_the_silence_resend_is_due_ends_the_game_first() {
         "White lost on time",
     );
 }
+
+/// `Aclk` (time left, both sides, in ms) on a record.
+fn aclk(g: &Got) -> Option<(u64, u64)> {
+    g.record.clock_left().expect("a well-formed Aclk")
+}
+
+#[test]
+fn aclk_carries_both_clocks_to_the_millisecond_through_a_1_second_game() {
+    let mut h = Harness::new(no_credit(timed("1+0.01")));
+    let mut at = h.start();
+    let (mut white, mut black) = (1_000u64, 1_000u64);
+    // Every record of the game so far (reset, inform, respond) has it.
+    for who in [A, B] {
+        for g in h.take(who) {
+            assert_eq!(aclk(&g), Some((1_000, 1_000)), "{}", g.text);
+        }
+    }
+    // Each side takes 127 ms a move (and gets 10 ms back): cc says 0 s
+    // used for the first 7 moves while Aclk counts every millisecond.
+    let moves = ["Nf3", "Nf6", "Ng1", "Ng8"];
+    for ply in 0..14 {
+        let who = h.on_move().expect("someone on move");
+        at += 127;
+        h.reply(who, at, moves[ply % 4]);
+        if ply % 2 == 0 {
+            white -= 117;
+        } else {
+            black -= 117;
+        }
+        let other = if who == A { B } else { A };
+        let respond = h.last(other).clone();
+        assert_eq!(respond.refcom(), RefCom::Respond);
+        assert_eq!(aclk(&respond), Some((white, black)), "{}", respond.text);
+    }
+    assert_eq!((white, black), (181, 181));
+    assert_eq!(h.last(A).cc().0, "000:00:00:00", "cc still says 0 s");
+    // White's eighth move never comes: its flag falls (after the grace).
+    h.timer();
+    assert_over(
+        &mut h,
+        "0-1",
+        Termination::TimeForfeit,
+        "White lost on time",
+    );
+    let end = h.all(A).last().expect("conclude");
+    assert_eq!(end.refcom(), RefCom::Conclude);
+    assert_eq!(aclk(end), Some((0, 181)), "{}", end.text);
+}
+
+#[test]
+fn an_untimed_game_has_no_aclk() {
+    let mut h = Harness::new(settings());
+    h.start();
+    h.reply(A, 6_000, "e4");
+    assert!(h.all(B).iter().all(|g| aclk(g).is_none()));
+}
