@@ -251,6 +251,28 @@ fn two_clients_play_a_whole_match_over_tcp() {
     assert!(journal.contains("note A:\\x20connected\\x20from\\x20127.0.0.1:"));
 }
 
+/// A PGN file that can be written at the start but not when the game
+/// ends: the game is kept in the log, the match goes on, and the exit
+/// status says something failed.
+#[test]
+fn a_pgn_file_that_fails_later_ends_the_referee_with_status_1() {
+    let mut net = Net::new();
+    net.listen(&["--games", "1", "--max-moves", "6"]);
+    net.seated("alpha", "A", 1, &["--think-ms", "100"]);
+    net.seated("beta", "B", 2, &["--think-ms", "100"]);
+    net.wait_game();
+    // The PGN file's place is taken by a directory.
+    std::fs::create_dir(net.path("games.pgn")).expect("a directory in the PGN's place");
+    let codes = net.finish();
+    assert_eq!(codes[0], 1, "the referee's exit status");
+    let err = net.referee().stderr_text();
+    assert!(
+        err.contains("cannot write the PGN file") && err.contains("Is a directory"),
+        "{err}"
+    );
+    assert!(net.log().contains("the game is kept here"), "{}", net.log());
+}
+
 #[test]
 fn a_tcp_client_plays_one_on_a_serial_cable() {
     if !socat_or_skip() {

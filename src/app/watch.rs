@@ -355,6 +355,9 @@ impl Watcher {
                     .terminal()
                     .draw(|f| ui.render(f, snap, &links, self.now()))
                 {
+                    if crate::display::hung_up() {
+                        break Ok(());
+                    }
                     break Err(format!("cannot draw on the terminal: {e}"));
                 }
             }
@@ -401,6 +404,8 @@ impl Watcher {
                     }
                     Ok(InputEvent::Resize { .. }) => {}
                     Ok(InputEvent::Failed(why)) => break Err(format!("terminal input failed: {why}")),
+                    // Nobody is left to watch.
+                    Ok(InputEvent::HungUp) => break Ok(()),
                     Err(_) => break Err("terminal input stopped".into()),
                 },
                 recv(timer) -> _ => {},

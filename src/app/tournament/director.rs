@@ -219,6 +219,10 @@ impl Director {
             }
             let wait = match self.show(&floor, &mut shown) {
                 Ok(wait) => wait,
+                Err(_) if crate::display::hung_up() => {
+                    self.lose_terminal(&mut floor);
+                    continue;
+                }
                 Err(e) => {
                     floor.failure = Some(e);
                     continue;
@@ -230,6 +234,10 @@ impl Director {
                     floor.failure = Some(Failure::failed("the link threads stopped"));
                 }
                 Wake::KeysGone => keys = never(),
+                Wake::Key(InputEvent::HungUp) => {
+                    keys = never();
+                    self.lose_terminal(&mut floor);
+                }
                 Wake::Key(ev) => {
                     shown.last_draw = None;
                     if self.on_key(ev, &mut floor) {
@@ -326,6 +334,16 @@ impl Director {
         self.write_report();
         let why = format!("{by} stopped the tournament before it was over");
         self.leave(floor, Ending::EndedEarly(why));
+    }
+
+    /// The board view's terminal hung up: the view is let go (nothing more
+    /// is drawn or read) and the tournament stops as for SIGHUP.
+    fn lose_terminal(&mut self, floor: &mut Floor) {
+        if let Some(screen) = self.screen.take() {
+            log::warn!("the terminal hung up; stopping the tournament");
+            screen.close();
+        }
+        self.stop(floor, Stop::TerminalLost.name());
     }
 
     /// Every player is sent `disconnect`; the loop ends with `ending` once
