@@ -273,6 +273,61 @@ fn a_pgn_file_that_fails_later_ends_the_referee_with_status_1() {
     assert!(net.log().contains("the game is kept here"), "{}", net.log());
 }
 
+/// Waits until `text()` holds `what`; panics after 30 s, showing it.
+fn wait_text(what: &str, text: impl Fn() -> String) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let t = text();
+        if t.contains(what) {
+            return;
+        }
+        assert!(Instant::now() < deadline, "never said {what:?}:\n{t}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A client and a referee that connect to where nothing listens say
+/// "connection refused" (and keep trying), not only that they wait.
+#[test]
+fn a_refused_connection_is_said_by_the_client_and_the_referee() {
+    let net = Net::new();
+    let nobody = [free_port(), free_port()].map(|a| format!("tcp://{a}"));
+    let mut client = Proc::spawn(
+        "client",
+        &argus_bin(),
+        &["client".to_string(), nobody[0].clone()],
+    );
+    wait_text("connection refused", || client.stderr_text());
+    assert!(client.running(), "the client keeps trying");
+    let err = client.stderr_text();
+    assert!(!err.contains("no answer from the referee"), "{err}");
+    client.kill();
+    let mut referee = Proc::spawn(
+        "referee",
+        &argus_bin(),
+        &[
+            "referee".into(),
+            nobody[0].clone(),
+            nobody[1].clone(),
+            "--headless".into(),
+            "--log-dir".into(),
+            text(&net.logs()),
+        ],
+    );
+    for (port, url) in ["A", "B"].iter().zip(&nobody) {
+        wait_text(&format!("{port}: {url}: cannot connect"), || net.log());
+    }
+    let log = net.log();
+    assert!(log.contains("connection refused"), "{log}");
+    assert!(
+        net.transcript().contains("connection refused"),
+        "{}",
+        net.transcript()
+    );
+    assert!(referee.running(), "the referee keeps trying");
+    referee.kill();
+}
+
 #[test]
 fn a_tcp_client_plays_one_on_a_serial_cable() {
     if !socat_or_skip() {

@@ -186,6 +186,7 @@ pub fn serve<A: Answerer>(
         seq: 0,
         last: LastAnswer::default(),
         heard: false,
+        unreachable: false,
     };
     client.sign_on()?;
     // Until the referee answers, sign on again now and then: a referee that
@@ -194,7 +195,9 @@ pub fn serve<A: Answerer>(
         let ev = match events.recv_timeout(SIGN_ON_REPEAT) {
             Ok(ev) => ev,
             Err(RecvTimeoutError::Timeout) => {
-                if !client.heard {
+                // Not while no connection can be made: the link says why,
+                // and the sign-on waiting in it goes out once one is.
+                if !client.heard && !client.unreachable {
                     client.say("no answer from the referee yet: signing on again");
                     client.sign_on()?;
                 }
@@ -225,6 +228,9 @@ struct Serving<'a, A> {
     last: LastAnswer,
     /// Whether the referee has said anything since the link came (up).
     heard: bool,
+    /// The link cannot make its connection (it said why, and keeps
+    /// trying).
+    unreachable: bool,
 }
 
 impl<A: Answerer> Serving<'_, A> {
@@ -269,7 +275,10 @@ impl<A: Answerer> Serving<'_, A> {
                 self.nak()?;
             }
             LinkEventKind::Lost { reason, .. } => self.say(&format!("link lost: {reason}")),
-            LinkEventKind::Connected { peer, .. } => self.say(&format!("connected to {peer}")),
+            LinkEventKind::Connected { peer, .. } => {
+                self.unreachable = false;
+                self.say(&format!("connected to {peer}"));
+            }
             LinkEventKind::Back { .. } => {
                 self.heard = false;
                 self.say("link back: signing on again");
@@ -277,6 +286,10 @@ impl<A: Answerer> Serving<'_, A> {
             }
             LinkEventKind::SendFailed { reason, .. } => {
                 self.say(&format!("a record was not sent: {reason}"))
+            }
+            LinkEventKind::Unreachable { message } => {
+                self.unreachable = true;
+                self.say(&message);
             }
             LinkEventKind::Error { message } => self.say(&message),
             LinkEventKind::Sent { .. } | LinkEventKind::Receiving { .. } => {}

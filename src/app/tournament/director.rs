@@ -644,7 +644,7 @@ impl Director {
             LinkEventKind::Back { .. } => {
                 t.map(|t| t.note(at, &format!("{label} ({name}): link back")))
             }
-            LinkEventKind::Error { message } => {
+            LinkEventKind::Error { message } | LinkEventKind::Unreachable { message } => {
                 warn!("{name}: {message}");
                 None
             }
