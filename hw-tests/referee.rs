@@ -1232,7 +1232,15 @@ fn the_client_answers_a_repeated_respond_with_the_same_reply_without_thinking_ag
         .unwrap_or_else(|e| panic!("cannot open the referee's end: {e}"));
     port.set_timeout(Duration::from_millis(100))
         .expect("set a read timeout");
-    let mut args = strings(&["client", &rig.client[0], "--name", "t", "--think-ms", "800"]);
+    let mut args = strings(&[
+        "client",
+        &rig.client[0],
+        "--name",
+        "t",
+        "--think-ms",
+        "800",
+        "-v",
+    ]);
     args.extend(rig.line_args().iter().cloned());
     let mut client = Proc::spawn("client", &argus_bin(), &args);
     let mut pending = Vec::new();

@@ -225,6 +225,25 @@ fn two_clients_play_a_whole_match_over_tcp() {
     assert_eq!(net.finish(), [0, 0, 0]);
     let games = net.games();
     assert_eq!(games.len(), 2);
+    // The clients' consoles say what matters, not every record (that is
+    // -v); a client closing after the referee's disconnect is no warning.
+    for c in &net.clients {
+        let err = c.stderr_text();
+        assert!(
+            !err.contains("client: reply:"),
+            "a reply said without -v:\n{err}"
+        );
+        assert!(
+            err.contains("disconnect: the referee ended the session"),
+            "{err}"
+        );
+    }
+    let log = net.log();
+    assert!(
+        !log.lines()
+            .any(|l| l.contains("[WARN]") && l.contains("link lost")),
+        "a normal end warned of a lost link:\n{log}"
+    );
     // Seated in sign-on order, colours alternating: both names play.
     let whites: Vec<_> = games.iter().filter_map(|g| g.tag("White")).collect();
     assert!(
@@ -423,12 +442,15 @@ fn the_password_is_checked_and_never_recorded() {
     none.write_all(sign_on("no-pw").as_bytes()).expect("write");
     assert!(read_to_close(&mut none).contains("refcom disconnect;"));
     net.wait_log("signed on without the password");
-    // argus client with a wrong password says it was refused.
+    // argus client with a wrong password says it was refused, and fails.
     let url = net.url();
     let wrong = net.client(&url, "gamma", 3, &["--password", "nope"]);
-    assert_eq!(net.clients[wrong].wait_exit(Duration::from_secs(20)), 0);
+    assert_eq!(net.clients[wrong].wait_exit(Duration::from_secs(20)), 1);
     let said = net.clients.remove(wrong).stderr_text();
-    assert!(said.contains("the referee refused this client"), "{said}");
+    assert!(
+        said.contains("argus client: disconnect before anything else: the referee refused"),
+        "{said}"
+    );
     // The right one: a whole game.
     let pw = ["--password", "s3cret-pw", "--think-ms", "0"];
     net.client(&url, "alpha", 1, &pw);
@@ -642,4 +664,31 @@ fn a_referee_connecting_out_reaches_a_client_through_argus_wire() {
         !said.contains(": 0 bytes"),
         "a direction carried nothing: {said}"
     );
+}
+
+/// An engine client named with --name says both names: the one it signs
+/// on with and the engine's own.
+#[test]
+fn an_engine_client_named_otherwise_says_both_names() {
+    let engine = crate::common::fixture("uci-random").display().to_string();
+    let nobody = format!("tcp://{}", free_port());
+    let mut client = Proc::spawn(
+        "client",
+        &argus_bin(),
+        &[
+            "client".into(),
+            nobody,
+            "--engine".into(),
+            engine,
+            "--name".into(),
+            "SF-A".into(),
+        ],
+    );
+    wait_text("is ready", || client.stderr_text());
+    let err = client.stderr_text();
+    assert!(
+        err.contains("client: engine \"SF-A\" (uci-random) is ready"),
+        "{err}"
+    );
+    client.kill();
 }

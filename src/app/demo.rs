@@ -5,7 +5,7 @@ use std::thread;
 use std::time::{Duration, Instant, SystemTime};
 
 use crate::app::audience::Audience;
-use crate::app::client::{self, ClientError};
+use crate::app::client::{self, ClientError, Voice};
 use crate::app::logging;
 use crate::app::options::DemoArgs;
 use crate::app::session::{self, Session, View};
@@ -120,7 +120,7 @@ fn start_clients(
         );
         let think = Duration::from_millis(args.think_ms);
         clients.push(thread::spawn(move || {
-            client::run_on_port(&path, settings, protocol, think, false, true)
+            client::run_on_port(&path, settings, protocol, think, Voice::Quiet, true)
         }));
     }
     clients

@@ -69,7 +69,10 @@ pub(super) fn run<Id: LinkId>(
         drop(reader);
         shared.connector.lost();
         was_up = true;
-        let level = shared.connector.loss_level();
+        let level = match shared.farewell.load(Ordering::SeqCst) {
+            true => log::Level::Info,
+            false => shared.connector.loss_level(),
+        };
         log::log!(
             level,
             "port {} ({}): link lost: {reason}",

@@ -351,6 +351,7 @@ impl Director {
     fn leave(&mut self, floor: &mut Floor, ending: Ending) {
         let record = crate::link::seats::disconnect_line();
         for (i, link) in self.field.links.iter().enumerate() {
+            link.farewell();
             match link.send(0, record.clone()) {
                 Ok(()) => {
                     if let Some(s) = floor.seats.get_mut(i) {
