@@ -97,6 +97,9 @@ pub struct Director {
     pub feed: Option<FileSet>,
     /// Every board's relay overhead.
     pub relays: Relays,
+    /// The first file that could not be written (a game's PGN, the
+    /// results file, the report, ...): the tournament then exits 1.
+    pub write_failed: std::cell::OnceCell<String>,
 }
 
 /// The relay overhead of every move on every board (a reply's last byte in
@@ -215,7 +218,7 @@ impl Director {
                 self.leave(&mut floor, Ending::Normal);
             }
             if let Some(ending) = floor.left() {
-                return Ok(self.finish(floor, ending));
+                return self.finish(floor, ending);
             }
             let wait = match self.show(&floor, &mut shown) {
                 Ok(wait) => wait,
@@ -369,7 +372,7 @@ impl Director {
 
     /// The end: the report written and printed (the standings, after a
     /// stop) once the board view is gone.
-    fn finish(mut self, floor: Floor, ending: Ending) -> Ending {
+    fn finish(mut self, floor: Floor, ending: Ending) -> Outcome {
         self.relays.count();
         if self.relays.counted.count() > 0 {
             let line = format!(
@@ -390,11 +393,16 @@ impl Director {
                 shown.then(|| format!("{why}; standings:\n{}", report::standings_text(&self.core)))
             }
         };
-        self.close(floor);
+        let failed = self.close(floor);
         if let Some(text) = printed {
             crate::app::stdout::line(&text);
         }
-        ending
+        match failed {
+            Some(why) => Err(Failure::failed(format!(
+                "{why}; the tournament went on, but not everything was written (see the log)"
+            ))),
+            None => Ok(ending),
+        }
     }
 
     /// Draws the board view: the overview, or the focused board.
@@ -500,8 +508,8 @@ impl Director {
     }
 
     /// Flushes the boards' files, gives the terminal back and closes every
-    /// link.
-    fn close(mut self, floor: Floor) {
+    /// link; the first file that could not be written, if one could not.
+    fn close(mut self, floor: Floor) -> Option<String> {
         if let Some(screen) = self.screen.take() {
             screen.close();
         }
@@ -509,6 +517,7 @@ impl Director {
             self.finish_board(b);
         }
         self.field.close();
+        self.write_failed.into_inner()
     }
 
     fn now(&self) -> u64 {
@@ -699,7 +708,9 @@ impl Director {
     /// feed).
     fn finish_board(&self, board: Board) {
         let number = board.game.number;
-        board.finish();
+        if let Some(why) = board.finish() {
+            let _ = self.write_failed.set(format!("game {number}: {why}"));
+        }
         if let Some(files) = &self.feed {
             files.close(&Board::journal_path(&self.log_dir, number));
         }
@@ -816,7 +827,9 @@ impl Director {
             let mut json = format!("{:#}", Tallies::of(&self.core).to_json(&self.core));
             json.push('\n');
             if let Err(e) = write_atomic(path, &json) {
-                warn!("cannot write the results file {}: {e}", path.display());
+                let line = format!("cannot write the results file {}: {e}", path.display());
+                warn!("{line}");
+                let _ = self.write_failed.set(line);
             }
         }
         let Some(path) = &self.report else { return };
@@ -826,7 +839,9 @@ impl Director {
             (md, report::markdown(&self.core)),
         ] {
             if let Err(e) = write_atomic(&p, &body) {
-                warn!("cannot write the report {}: {e}", p.display());
+                let line = format!("cannot write the report {}: {e}", p.display());
+                warn!("{line}");
+                let _ = self.write_failed.set(line);
             }
         }
     }

@@ -302,6 +302,7 @@ fn direct(
         screen: None,
         audience: edges.audience,
         relays: Default::default(),
+        write_failed: Default::default(),
     };
     let outcome = director.run();
     close_feed(feed);
