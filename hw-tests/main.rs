@@ -21,6 +21,7 @@ mod demo;
 mod engine;
 mod epd_kit;
 mod fuzz;
+mod hangup;
 mod journal;
 mod link;
 mod referee;

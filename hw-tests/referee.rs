@@ -953,6 +953,86 @@ fn bad_usage_and_unopenable_ports_exit_with_status_2() {
 }
 
 #[test]
+fn outputs_that_cannot_be_written_are_refused_at_start_with_status_2() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let logs = dir.path().join("logs");
+    let logs_arg = path_arg(&logs);
+    let games_dir = path_arg(dir.path());
+    let missing = path_arg(&dir.path().join("nope").join("r.json"));
+    let addr = crate::common::free_port().to_string();
+    let run = |args: &[&str]| -> (i32, String) {
+        let mut p = Proc::spawn("argus", &argus_bin(), &strings(args));
+        let code = p.wait_exit(Duration::from_secs(30));
+        (code, p.stderr_text())
+    };
+    let referee = [
+        "referee",
+        "--listen",
+        &addr,
+        "--headless",
+        "--log-dir",
+        &logs_arg,
+    ];
+    for (flag, value, says) in [
+        ("--pgn", games_dir.as_str(), "is a directory"),
+        (
+            "--results-json",
+            missing.as_str(),
+            "No such file or directory",
+        ),
+        (
+            "--results-json",
+            "/proc/nope/r.json",
+            "No such file or directory",
+        ),
+        ("--live-pgn", games_dir.as_str(), "is a directory"),
+        ("--cbf", missing.as_str(), "No such file or directory"),
+    ] {
+        let mut args = referee.to_vec();
+        args.extend([flag, value]);
+        let (code, err) = run(&args);
+        assert_eq!(code, 2, "{flag} {value}: {err}");
+        assert!(
+            err.contains(&format!("{flag} ")) && err.contains(says),
+            "{flag} {value}: says {says:?}: {err}"
+        );
+        assert!(
+            !logs.exists(),
+            "{flag} {value}: the refused start made its log directory"
+        );
+    }
+    let tournament = [
+        "tournament",
+        "mover:a",
+        "mover:b",
+        "--headless",
+        "--log-dir",
+        &logs_arg,
+    ];
+    for (flag, value) in [
+        ("--pgn", games_dir.as_str()),
+        ("--report", missing.as_str()),
+        ("--results-json", missing.as_str()),
+    ] {
+        let mut args = tournament.to_vec();
+        args.extend([flag, value]);
+        let (code, err) = run(&args);
+        assert_eq!(code, 2, "tournament {flag} {value}: {err}");
+        assert!(
+            err.contains(&format!("{flag} ")),
+            "tournament {flag} {value}: {err}"
+        );
+        assert!(
+            !logs.exists(),
+            "tournament {flag}: the refused start made its log directory"
+        );
+    }
+    let (code, err) = run(&["demo", "--headless", "--pgn", &games_dir]);
+    assert_eq!(code, 2, "demo --pgn DIR: {err}");
+    assert!(err.contains("is a directory"), "{err}");
+}
+
+#[test]
 fn a_port_in_use_is_refused_with_status_2() {
     let rig = rig_or_skip!();
     let bout = Bout::new(rig);
@@ -1152,7 +1232,15 @@ fn the_client_answers_a_repeated_respond_with_the_same_reply_without_thinking_ag
         .unwrap_or_else(|e| panic!("cannot open the referee's end: {e}"));
     port.set_timeout(Duration::from_millis(100))
         .expect("set a read timeout");
-    let mut args = strings(&["client", &rig.client[0], "--name", "t", "--think-ms", "800"]);
+    let mut args = strings(&[
+        "client",
+        &rig.client[0],
+        "--name",
+        "t",
+        "--think-ms",
+        "800",
+        "-v",
+    ]);
     args.extend(rig.line_args().iter().cloned());
     let mut client = Proc::spawn("client", &argus_bin(), &args);
     let mut pending = Vec::new();

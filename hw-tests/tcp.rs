@@ -225,6 +225,25 @@ fn two_clients_play_a_whole_match_over_tcp() {
     assert_eq!(net.finish(), [0, 0, 0]);
     let games = net.games();
     assert_eq!(games.len(), 2);
+    // The clients' consoles say what matters, not every record (that is
+    // -v); a client closing after the referee's disconnect is no warning.
+    for c in &net.clients {
+        let err = c.stderr_text();
+        assert!(
+            !err.contains("client: reply:"),
+            "a reply said without -v:\n{err}"
+        );
+        assert!(
+            err.contains("disconnect: the referee ended the session"),
+            "{err}"
+        );
+    }
+    let log = net.log();
+    assert!(
+        !log.lines()
+            .any(|l| l.contains("[WARN]") && l.contains("link lost")),
+        "a normal end warned of a lost link:\n{log}"
+    );
     // Seated in sign-on order, colours alternating: both names play.
     let whites: Vec<_> = games.iter().filter_map(|g| g.tag("White")).collect();
     assert!(
@@ -249,6 +268,83 @@ fn two_clients_play_a_whole_match_over_tcp() {
     // No baud rate: the line's wire-time credit is zero.
     assert!(journal.contains("set line-a 0 8 0 1"), "{journal}");
     assert!(journal.contains("note A:\\x20connected\\x20from\\x20127.0.0.1:"));
+}
+
+/// A PGN file that can be written at the start but not when the game
+/// ends: the game is kept in the log, the match goes on, and the exit
+/// status says something failed.
+#[test]
+fn a_pgn_file_that_fails_later_ends_the_referee_with_status_1() {
+    let mut net = Net::new();
+    net.listen(&["--games", "1", "--max-moves", "6"]);
+    net.seated("alpha", "A", 1, &["--think-ms", "100"]);
+    net.seated("beta", "B", 2, &["--think-ms", "100"]);
+    net.wait_game();
+    // The PGN file's place is taken by a directory.
+    std::fs::create_dir(net.path("games.pgn")).expect("a directory in the PGN's place");
+    let codes = net.finish();
+    assert_eq!(codes[0], 1, "the referee's exit status");
+    let err = net.referee().stderr_text();
+    assert!(
+        err.contains("cannot write the PGN file") && err.contains("Is a directory"),
+        "{err}"
+    );
+    assert!(net.log().contains("the game is kept here"), "{}", net.log());
+}
+
+/// Waits until `text()` holds `what`; panics after 30 s, showing it.
+fn wait_text(what: &str, text: impl Fn() -> String) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let t = text();
+        if t.contains(what) {
+            return;
+        }
+        assert!(Instant::now() < deadline, "never said {what:?}:\n{t}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A client and a referee that connect to where nothing listens say
+/// "connection refused" (and keep trying), not only that they wait.
+#[test]
+fn a_refused_connection_is_said_by_the_client_and_the_referee() {
+    let net = Net::new();
+    let nobody = [free_port(), free_port()].map(|a| format!("tcp://{a}"));
+    let mut client = Proc::spawn(
+        "client",
+        &argus_bin(),
+        &["client".to_string(), nobody[0].clone()],
+    );
+    wait_text("connection refused", || client.stderr_text());
+    assert!(client.running(), "the client keeps trying");
+    let err = client.stderr_text();
+    assert!(!err.contains("no answer from the referee"), "{err}");
+    client.kill();
+    let mut referee = Proc::spawn(
+        "referee",
+        &argus_bin(),
+        &[
+            "referee".into(),
+            nobody[0].clone(),
+            nobody[1].clone(),
+            "--headless".into(),
+            "--log-dir".into(),
+            text(&net.logs()),
+        ],
+    );
+    for (port, url) in ["A", "B"].iter().zip(&nobody) {
+        wait_text(&format!("{port}: {url}: cannot connect"), || net.log());
+    }
+    let log = net.log();
+    assert!(log.contains("connection refused"), "{log}");
+    assert!(
+        net.transcript().contains("connection refused"),
+        "{}",
+        net.transcript()
+    );
+    assert!(referee.running(), "the referee keeps trying");
+    referee.kill();
 }
 
 #[test]
@@ -346,12 +442,15 @@ fn the_password_is_checked_and_never_recorded() {
     none.write_all(sign_on("no-pw").as_bytes()).expect("write");
     assert!(read_to_close(&mut none).contains("refcom disconnect;"));
     net.wait_log("signed on without the password");
-    // argus client with a wrong password says it was refused.
+    // argus client with a wrong password says it was refused, and fails.
     let url = net.url();
     let wrong = net.client(&url, "gamma", 3, &["--password", "nope"]);
-    assert_eq!(net.clients[wrong].wait_exit(Duration::from_secs(20)), 0);
+    assert_eq!(net.clients[wrong].wait_exit(Duration::from_secs(20)), 1);
     let said = net.clients.remove(wrong).stderr_text();
-    assert!(said.contains("the referee refused this client"), "{said}");
+    assert!(
+        said.contains("argus client: disconnect before anything else: the referee refused"),
+        "{said}"
+    );
     // The right one: a whole game.
     let pw = ["--password", "s3cret-pw", "--think-ms", "0"];
     net.client(&url, "alpha", 1, &pw);
@@ -565,4 +664,31 @@ fn a_referee_connecting_out_reaches_a_client_through_argus_wire() {
         !said.contains(": 0 bytes"),
         "a direction carried nothing: {said}"
     );
+}
+
+/// An engine client named with --name says both names: the one it signs
+/// on with and the engine's own.
+#[test]
+fn an_engine_client_named_otherwise_says_both_names() {
+    let engine = crate::common::fixture("uci-random").display().to_string();
+    let nobody = format!("tcp://{}", free_port());
+    let mut client = Proc::spawn(
+        "client",
+        &argus_bin(),
+        &[
+            "client".into(),
+            nobody,
+            "--engine".into(),
+            engine,
+            "--name".into(),
+            "SF-A".into(),
+        ],
+    );
+    wait_text("is ready", || client.stderr_text());
+    let err = client.stderr_text();
+    assert!(
+        err.contains("client: engine \"SF-A\" (uci-random) is ready"),
+        "{err}"
+    );
+    client.kill();
 }

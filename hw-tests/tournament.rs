@@ -825,3 +825,53 @@ fn the_referee_points_engine_and_mover_players_to_the_tournament() {
         "{err}"
     );
 }
+
+/// A PGN file that can be written at the start but not when the first
+/// game ends (its place taken by a directory while the TCP player is not
+/// there yet): the game is kept in the log, the tournament goes on, and
+/// the exit status is 1, saying why.
+#[test]
+fn a_pgn_file_that_fails_later_ends_the_tournament_with_status_1() {
+    let dir = temp_dir("argus-tournament-");
+    let addr = free_port().to_string();
+    let pgn = dir.path().join("games.pgn");
+    let logs = dir.path().join("logs");
+    let args: Vec<String> = [
+        "tournament",
+        "mover:a",
+        "tcp:b",
+        "--listen",
+        &addr,
+        "--headless",
+        "--tc",
+        "5+0",
+        "--max-moves",
+        "4",
+        "--pgn",
+        &text(&pgn),
+        "--log-dir",
+        &text(&logs),
+    ]
+    .map(String::from)
+    .to_vec();
+    let mut t = Proc::spawn("tournament", &argus_bin(), &args);
+    t.wait_stdout(Duration::from_secs(30), "the tournament's start", |l| {
+        l.contains("waiting for the players to sign on")
+    });
+    std::fs::create_dir(&pgn).expect("a directory in the PGN's place");
+    let client = [
+        "client".to_string(),
+        format!("tcp://{addr}"),
+        "--name".into(),
+        "b".into(),
+    ];
+    let mut b = Proc::spawn("client b", &argus_bin(), &client);
+    assert_eq!(t.wait_exit(Duration::from_secs(120)), 1, "the exit status");
+    let err = t.stderr_text();
+    assert!(
+        err.contains("argus tournament: game 1: cannot write the PGN file")
+            && err.contains("Is a directory"),
+        "{err}"
+    );
+    b.kill();
+}

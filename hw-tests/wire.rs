@@ -188,6 +188,8 @@ impl Session {
                     (seed * 10 + i as u64 + 1).to_string(),
                     "--mover".into(),
                     "greedy".into(),
+                    // Every reply on stderr, compared with the PGN.
+                    "-v".into(),
                 ];
                 Proc::spawn(&format!("client {i}"), &argus_bin(), &args)
             })

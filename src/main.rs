@@ -44,10 +44,12 @@ enum Cmd {
     /// directory at a time.
     ///
     /// Exit status: 0 when the match was played out (every game has a
-    /// result), 3 when it ended early (Ctrl-C, SIGTERM, SIGHUP, or the
-    /// supervisor ended it), 2 for bad usage or a start that failed (a port
-    /// or file that cannot be opened, a log directory in use), 1 when
-    /// something failed during the match.
+    /// result), 3 when it ended early (Ctrl-C, SIGTERM, SIGHUP or the board's
+    /// terminal hanging up, or the supervisor ended it; the journal is
+    /// kept), 2 for bad usage or a start that failed (a port or file that
+    /// cannot be opened, an output that cannot be written, a log directory
+    /// in use), 1 when something failed during the match (a file that could
+    /// not be written: what it lost is in the log).
     #[command(after_help = "Examples:\n  \
         argus referee /dev/ttyUSB0 /dev/ttyUSB1 --tc 40/7200:3600 --games 6 --pgn match.pgn \
         --http 192.168.1.5:8080\n  \
@@ -117,7 +119,13 @@ enum Cmd {
     /// It signs on, answers the referee's records as the EPD spec says and
     /// exits 0 when the referee sends `disconnect` (docs/engines.md for the
     /// engine bridge). Over TCP (tcp://HOST:PORT) it connects again by
-    /// itself after a drop, with backoff, and signs on again.
+    /// itself after a drop, with backoff, and signs on again; a connection
+    /// that cannot be made is said (connection refused, no route, timed
+    /// out) with how long it has been tried. Exit status: 0 after the
+    /// referee's disconnect, 1 when the referee refuses it (a disconnect
+    /// before anything else: a wrong or missing --password, a seat taken, a
+    /// name it does not expect) or the link or engine fails for good, 2 for
+    /// bad usage or a port or engine that cannot be had.
     #[command(after_help = "Examples:\n  \
         argus client /dev/ttyUSB0 --name \"Random 1\" --mover random --seed 7\n  \
         argus client /dev/ttyS0 --engine stockfish --option \"Skill Level=3\" --movetime 500\n  \

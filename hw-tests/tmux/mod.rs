@@ -150,6 +150,19 @@ impl Tmux {
         self.run_ok(&["resize-window", "-x", &w, "-y", &h]);
     }
 
+    /// The process id of the pane's command (the `sh -c` of [`Tmux::start`]).
+    pub fn pane_pid(&self) -> u32 {
+        let pid = self.format("#{pane_pid}");
+        pid.parse()
+            .unwrap_or_else(|e| panic!("pane_pid {pid:?}: {e}"))
+    }
+
+    /// Ends the tmux server now, as `tmux kill-server` does: every pane's
+    /// terminal hangs up.
+    pub fn kill_server(&self) {
+        let _ = self.run(&["kill-server"]);
+    }
+
     /// Looks at the screen every [`POLL`] until `ready` accepts it, and
     /// returns that screen; after `within`, panics saying what was awaited
     /// and showing the last screen.

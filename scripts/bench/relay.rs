@@ -230,7 +230,14 @@ fn run(plies: usize, think: Duration, outputs: Writers) -> Result<Vec<RelayTimin
             false,
         );
         clients.push(thread::spawn(move || {
-            client::run_on_port(&path, port_settings, protocol, think, false, true)
+            client::run_on_port(
+                &path,
+                port_settings,
+                protocol,
+                think,
+                client::Voice::Quiet,
+                true,
+            )
         }));
     }
 

@@ -30,7 +30,11 @@ pub fn run(args: ClientArgs) -> Outcome {
     let endpoint = Endpoint::parse(&args.port).map_err(Failure::usage)?;
     let engine = args.engine.settings().map_err(Failure::usage)?;
     let password = args.password.as_deref();
-    let verbose = true;
+    let voice = if args.verbose {
+        Voice::Verbose
+    } else {
+        Voice::Normal
+    };
     let line_check = !args.no_line_check;
     let outcome = match engine {
         Some(engine) => {
@@ -41,8 +45,8 @@ pub fn run(args: ClientArgs) -> Outcome {
             let bridge = Bridge::start(engine, args.name.as_deref())
                 .map_err(Failure::usage)?
                 .with_draw_claims(!args.no_claims);
-            eprintln!("client: engine {:?} is ready", bridge.name());
-            serve(&link, &rx, bridge, Duration::ZERO, verbose, line_check)
+            eprintln!("client: {}", ready_line(&bridge));
+            serve(&link, &rx, bridge, Duration::ZERO, voice, line_check)
         }
         None => {
             let mover = Mover::new(args.mover, args.seed);
@@ -58,7 +62,7 @@ pub fn run(args: ClientArgs) -> Outcome {
                 &rx,
                 protocol,
                 Duration::from_millis(args.think_ms),
-                verbose,
+                voice,
                 line_check,
             )
         }
@@ -134,6 +138,28 @@ fn nak<A: Answerer>(protocol: &A) -> String {
         .to_canonical()
 }
 
+/// How much the client says on stderr.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Voice {
+    /// Nothing (the demo's clients, whose referee shows the game).
+    Quiet,
+    /// What matters: connections, link losses, games, the end.
+    Normal,
+    /// Also every record sent (`-v`): each reply, each repeated one.
+    Verbose,
+}
+
+/// `engine "NAME" is ready`, with the engine's own name when the sign-on
+/// name (`--name`) hides it.
+fn ready_line(bridge: &Bridge) -> String {
+    match bridge.own_name() {
+        Some(own) if own != bridge.name() => {
+            format!("engine {:?} ({own}) is ready", bridge.name())
+        }
+        _ => format!("engine {:?} is ready", bridge.name()),
+    }
+}
+
 /// Why a client run ended badly.
 #[derive(Debug)]
 pub enum ClientError {
@@ -174,13 +200,13 @@ pub fn run_on_port<A: Answerer>(
     settings: PortSettings,
     protocol: A,
     think: Duration,
-    verbose: bool,
+    voice: Voice,
     line_check: bool,
 ) -> Result<(), ClientError> {
     let (tx, rx) = unbounded();
     let link = Link::open("client", port, settings, Instant::now(), tx)
         .map_err(|e| ClientError::Open(e.to_string()))?;
-    serve(&link, &rx, protocol, think, verbose, line_check)
+    serve(&link, &rx, protocol, think, voice, line_check)
 }
 
 /// The client loop on an open link. A record from the referee whose
@@ -194,18 +220,19 @@ pub fn serve<A: Answerer>(
     events: &Receiver<LinkEvent<&'static str>>,
     protocol: A,
     think: Duration,
-    verbose: bool,
+    voice: Voice,
     line_check: bool,
 ) -> Result<(), ClientError> {
     let mut client = Serving {
         link,
         protocol,
         think,
-        verbose,
+        voice,
         line_check,
         seq: 0,
         last: LastAnswer::default(),
         heard: false,
+        unreachable: false,
     };
     client.sign_on()?;
     // An engine's moves come from its own thread, so the referee's lines
@@ -234,7 +261,9 @@ pub fn serve<A: Answerer>(
                 Err(_) => ControlFlow::Continue(()),
             },
             default(SIGN_ON_REPEAT) => {
-                if !client.heard {
+                // Not while no connection can be made: the link says why,
+                // and the sign-on waiting in it goes out once one is.
+                if !client.heard && !client.unreachable {
                     client.say("no answer from the referee yet: signing on again");
                     client.sign_on()?;
                 }
@@ -252,7 +281,7 @@ struct Serving<'a, A> {
     link: &'a Link<&'static str>,
     protocol: A,
     think: Duration,
-    verbose: bool,
+    voice: Voice,
     line_check: bool,
     /// The last record's number (the client numbers its records only for
     /// the link's reports).
@@ -260,14 +289,25 @@ struct Serving<'a, A> {
     last: LastAnswer,
     /// Whether the referee has said anything since the link came (up).
     heard: bool,
+    /// The link cannot make its connection (it said why, and keeps
+    /// trying).
+    unreachable: bool,
 }
 
 impl<A: Answerer> Serving<'_, A> {
+    /// Says `s` on stderr (not when quiet).
     fn say(&self, s: &str) {
-        if self.verbose {
+        if self.voice != Voice::Quiet {
             // One write (eprintln! writes its pieces one by one).
             let line = format!("client: {s}\n");
             let _ = std::io::stderr().write_all(line.as_bytes());
+        }
+    }
+
+    /// Says `s` only when verbose (`-v`): every record sent.
+    fn detail(&self, s: &str) {
+        if self.voice == Voice::Verbose {
+            self.say(s);
         }
     }
 
@@ -304,7 +344,10 @@ impl<A: Answerer> Serving<'_, A> {
                 self.nak()?;
             }
             LinkEventKind::Lost { reason, .. } => self.say(&format!("link lost: {reason}")),
-            LinkEventKind::Connected { peer, .. } => self.say(&format!("connected to {peer}")),
+            LinkEventKind::Connected { peer, .. } => {
+                self.unreachable = false;
+                self.say(&format!("connected to {peer}"));
+            }
             LinkEventKind::Back { .. } => {
                 self.heard = false;
                 self.say("link back: signing on again");
@@ -312,6 +355,10 @@ impl<A: Answerer> Serving<'_, A> {
             }
             LinkEventKind::SendFailed { reason, .. } => {
                 self.say(&format!("a record was not sent: {reason}"))
+            }
+            LinkEventKind::Unreachable { message } => {
+                self.unreachable = true;
+                self.say(&message);
             }
             LinkEventKind::Error { message } => self.say(&message),
             LinkEventKind::Sent { .. } | LinkEventKind::Receiving { .. } => {}
@@ -333,7 +380,7 @@ impl<A: Answerer> Serving<'_, A> {
             }
         };
         if let Some(r) = self.last.repeat_for(record) {
-            self.say(&format!("the same respond again; the same reply: {r}"));
+            self.detail(&format!("the same respond again; the same reply: {r}"));
             self.send(r)?;
             return Ok(ControlFlow::Continue(()));
         }
@@ -371,21 +418,22 @@ impl<A: Answerer> Serving<'_, A> {
                 let said = format!("reply: {r}");
                 self.last.answered(&r);
                 let sent = self.send(r);
-                self.say(&said);
+                self.detail(&said);
                 sent?;
             }
             Action::Send(r) => self.send(r)?,
             Action::Log(s) => self.say(&s),
             Action::Disconnect if first => {
                 // Over TCP, what a listener sends a connection
-                // it refuses; on a cable, a match already over.
-                self.say(
+                // it refuses; on a cable, a match already over. A
+                // failure: the client played nothing.
+                return Err(ClientError::Failed(
                     "disconnect before anything else: the referee refused this \
                      client or has no match for it (over TCP: a wrong or missing \
                      --password, a seat taken by a program of the same name, or \
-                     a name it does not expect; its log says which)",
-                );
-                return Ok(ControlFlow::Break(()));
+                     a name it does not expect; its log says which)"
+                        .into(),
+                ));
             }
             Action::Disconnect => {
                 self.say("disconnect: the referee ended the session");

@@ -5,11 +5,12 @@ use std::thread;
 use std::time::{Duration, Instant, SystemTime};
 
 use crate::app::audience::Audience;
-use crate::app::client::{self, ClientError};
+use crate::app::client::{self, ClientError, Voice};
 use crate::app::logging;
 use crate::app::options::DemoArgs;
 use crate::app::session::{self, Session, View};
 use crate::app::signals;
+use crate::app::start::{Writes, check_outputs};
 use crate::app::writers::Writers;
 use crate::app::{Ending, Failure, Outcome};
 use crate::client::{ClientProtocol, Mover, MoverKind};
@@ -47,6 +48,9 @@ pub fn run(args: DemoArgs) -> Outcome {
         parse_friendly(&args.tc).map_err(|e| Failure::usage(format!("--tc {:?}: {e}", args.tc)))?;
     if args.games == Some(0) {
         return Err(Failure::usage("--games must be at least 1"));
+    }
+    if let Some(pgn) = args.pgn.as_deref() {
+        check_outputs(&[("--pgn", pgn, Writes::Append)]).map_err(Failure::usage)?;
     }
     let log_dir = std::env::temp_dir().join(format!("argus-demo-{}", std::process::id()));
     logging::init(&log_dir, "argus.log", args.headless).map_err(Failure::failed)?;
@@ -116,7 +120,7 @@ fn start_clients(
         );
         let think = Duration::from_millis(args.think_ms);
         clients.push(thread::spawn(move || {
-            client::run_on_port(&path, settings, protocol, think, false, true)
+            client::run_on_port(&path, settings, protocol, think, Voice::Quiet, true)
         }));
     }
     clients

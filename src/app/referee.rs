@@ -28,7 +28,9 @@ pub fn run(args: RefereeArgs) -> Outcome {
     let endpoints = args.ends.endpoints().map_err(Failure::usage)?;
     let plan = plan_for(&args, &endpoints)?;
     let ps = plan.port_settings;
-    // The ports first: a start that cannot have them touches no file.
+    // Every output can be written (this touches no file), then the ports:
+    // a start that cannot have them touches no file.
+    plan.output.check().map_err(Failure::usage)?;
     let epoch = Instant::now();
     links::check_endpoints(&endpoints).map_err(Failure::usage)?;
     let names = ClientId::BOTH.map(|id| plan.settings.names[id].clone());

@@ -48,6 +48,7 @@ pub fn run(args: ResumeArgs) -> Outcome {
     let output = outputs_of(&args.output, &loaded.header.output);
 
     let endpoints = args.ends.endpoints().map_err(Failure::usage)?;
+    output.check().map_err(Failure::usage)?;
     // The ports first: if another referee still holds them, nothing is
     // touched. TCP clients are seated by the names they had (they come
     // back in any order).

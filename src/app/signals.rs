@@ -12,6 +12,9 @@ pub enum Stop {
     Terminate,
     /// SIGHUP: the terminal went away.
     HangUp,
+    /// The board's terminal was found gone (read as a hang-up) without a
+    /// signal: a hang-up all the same.
+    TerminalLost,
 }
 
 impl Stop {
@@ -21,6 +24,7 @@ impl Stop {
             Stop::Interrupt => "Ctrl-C (SIGINT)",
             Stop::Terminate => "SIGTERM",
             Stop::HangUp => "SIGHUP",
+            Stop::TerminalLost => "the terminal hung up",
         }
     }
 }

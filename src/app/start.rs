@@ -1,7 +1,8 @@
 //! The start of a referee session, before the match: the two ports checked
 //! (not the same one twice, not a regular file), one referee per log
-//! directory (a lock that names its holder's pid), and nothing left behind
-//! by a start that fails (no empty log directory, log or transcript).
+//! directory (a lock that names its holder's pid), the output files
+//! checked (each can be written), and nothing left behind by a start that
+//! fails (no empty log directory, log or transcript).
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -40,6 +41,87 @@ pub fn check_ports(ports: [&str; 2]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// How an output file is written, which says what it needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Writes {
+    /// Appended to (the PGN file): an existing file must open for append;
+    /// a new one needs its directory.
+    Append,
+    /// Replaced whole, through a new file beside it renamed over it (the
+    /// live PGN, the results file, a report, a ChessBase index): its
+    /// directory must take new files.
+    Replace,
+}
+
+/// Refuses, before the session starts, an output that could not be
+/// written: a path that is a directory, an existing file that does not
+/// open for writing, a directory that does not exist, is not one or takes
+/// no new files. Each is `(flag, path, how it is written)`; the error
+/// names the flag, the path and the reason. Creates, truncates and
+/// changes nothing (an existing file is opened for append, not written).
+pub fn check_outputs(outputs: &[(&str, &Path, Writes)]) -> Result<(), String> {
+    for &(flag, path, writes) in outputs {
+        check_output(path, writes).map_err(|why| format!("{flag} {}: {why}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// One output of [`check_outputs`]: why it cannot be written.
+fn check_output(path: &Path, writes: Writes) -> Result<(), String> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => return Err("is a directory; give a file".into()),
+        Ok(_) => {
+            OpenOptions::new()
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("cannot be written: {e}"))?;
+            if writes == Writes::Append {
+                return Ok(());
+            }
+        }
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) => {}
+        Err(e) => return Err(e.to_string()),
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => return Err(format!("{} is not a directory", dir.display())),
+        Err(e) => return Err(format!("its directory {}: {e}", dir.display())),
+    }
+    writable_dir(dir)
+        .map_err(|e| format!("its directory {} takes no new files: {e}", dir.display()))
+}
+
+/// Whether new files can be made in `dir` (`access(2)`, which makes none).
+fn writable_dir(dir: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let c = std::ffi::CString::new(dir.as_os_str().as_bytes())
+            .map_err(|_| std::io::Error::other("a NUL byte in the name"))?;
+        // SAFETY: a valid NUL-terminated path, only read by the call.
+        if unsafe { libc::access(c.as_ptr(), libc::W_OK | libc::X_OK) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        Ok(())
+    }
+    #[cfg(not(unix))]
+    {
+        let m = std::fs::metadata(dir)?;
+        if m.permissions().readonly() {
+            return Err(std::io::Error::other("read-only"));
+        }
+        Ok(())
+    }
 }
 
 /// A log directory this process holds: while it lives, no other argus
@@ -181,6 +263,39 @@ mod tests {
         assert!(e.contains("is a regular file, not a serial device"), "{e}");
         assert!(e.starts_with("port B"), "{e}");
         check_ports(["/dev/null", "/dev/zero"]).unwrap();
+    }
+
+    #[test]
+    fn outputs_that_cannot_be_written_are_refused_and_nothing_is_touched() {
+        let dir = tempfile::tempdir().unwrap();
+        let existing = dir.path().join("games.pgn");
+        std::fs::write(&existing, "[Event \"kept\"]\n").unwrap();
+        let new = dir.path().join("new.json");
+        let ok = [
+            ("--pgn", existing.as_path(), Writes::Append),
+            ("--results-json", new.as_path(), Writes::Replace),
+            ("--report", Path::new("report.txt"), Writes::Replace),
+        ];
+        check_outputs(&ok).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&existing).unwrap(),
+            "[Event \"kept\"]\n"
+        );
+        assert!(!new.exists(), "the check made a file");
+        let e = check_outputs(&[("--pgn", dir.path(), Writes::Append)]).unwrap_err();
+        assert!(
+            e.starts_with("--pgn ") && e.ends_with("is a directory; give a file"),
+            "{e}"
+        );
+        let missing = dir.path().join("nope").join("r.json");
+        let e = check_outputs(&[("--results-json", &missing, Writes::Replace)]).unwrap_err();
+        assert!(
+            e.contains("its directory") && e.contains("No such file"),
+            "{e}"
+        );
+        let under_file = existing.join("r.json");
+        let e = check_outputs(&[("--live-pgn", &under_file, Writes::Replace)]).unwrap_err();
+        assert!(e.contains("is not a directory"), "{e}");
     }
 
     #[test]

@@ -14,6 +14,8 @@ use std::path::{Path, PathBuf};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::link::{Trying, connect_words};
+
 use crossbeam_channel::{Receiver, Sender, after, never, select, unbounded};
 use log::{info, warn};
 
@@ -354,6 +356,9 @@ impl Watcher {
                     .terminal()
                     .draw(|f| ui.render(f, snap, &links, self.now()))
                 {
+                    if crate::display::hung_up() {
+                        break Ok(());
+                    }
                     break Err(format!("cannot draw on the terminal: {e}"));
                 }
             }
@@ -400,6 +405,8 @@ impl Watcher {
                     }
                     Ok(InputEvent::Resize { .. }) => {}
                     Ok(InputEvent::Failed(why)) => break Err(format!("terminal input failed: {why}")),
+                    // Nobody is left to watch.
+                    Ok(InputEvent::HungUp) => break Ok(()),
                     Err(_) => break Err("terminal input stopped".into()),
                 },
                 recv(timer) -> _ => {},
@@ -663,7 +670,8 @@ fn follow_tcp(addr: &str, skip: Option<Skip>, tx: &Sender<SourceReport>) {
 /// Where a feed's connection stands, for [`each_connection`]'s caller to
 /// tell.
 pub(crate) enum FeedState {
-    /// It cannot be reached (said once an outage): what to say.
+    /// It cannot be reached (said at once, then now and then with how long
+    /// it has been tried: [`Trying`]): what to say.
     Unreachable(String),
     /// Another try failed; the next is in a second.
     Waiting,
@@ -679,24 +687,22 @@ pub(crate) fn each_connection(
     mut tell: impl FnMut(FeedState) -> bool,
     mut read: impl FnMut(TcpStream) -> ControlFlow<()>,
 ) {
-    let mut said_down = false;
+    let mut trying = Trying::default();
     loop {
         match connect(addr) {
             Ok(stream) => {
-                said_down = false;
+                trying.succeeded();
                 let said = format!("connected to the feed at {addr}");
                 if !tell(FeedState::Connected(said)) || read(stream).is_break() {
                     return;
                 }
             }
             Err(e) => {
-                if !said_down {
-                    said_down = true;
-                    let say =
-                        format!("cannot reach the feed at {addr} ({e}); trying again every second");
-                    if !tell(FeedState::Unreachable(say)) {
-                        return;
-                    }
+                let why = format!("cannot reach the feed at {addr}: {}", connect_words(&e));
+                if let Some(say) = trying.failed(&why, Instant::now())
+                    && !tell(FeedState::Unreachable(say))
+                {
+                    return;
                 }
                 thread::sleep(RECONNECT);
                 if !tell(FeedState::Waiting) {

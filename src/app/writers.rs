@@ -83,6 +83,8 @@ pub struct Writers {
     /// Said before each line this session writes to the application log
     /// (`board 2: `), where several sessions share it.
     label: String,
+    /// The first output that could not be written ([`Writers::failed`]).
+    failed: Option<String>,
 }
 
 /// Whether the outputs of an input call for a journal checkpoint (a move
@@ -139,7 +141,21 @@ impl Writers {
             cbf: None,
             audience: None,
             label: String::new(),
+            failed: None,
         }
+    }
+
+    /// The first output that could not be written during the session
+    /// (the PGN, results file, ChessBase base, journal or transcript), in
+    /// words; `None` when every write went through. The session then ends
+    /// with exit status 1, whatever else it did.
+    pub fn failed(&self) -> Option<&str> {
+        self.failed.as_deref()
+    }
+
+    /// Notes `what` failed (the first one is kept for [`Writers::failed`]).
+    fn note_failure(&mut self, what: String) {
+        self.failed.get_or_insert(what);
     }
 
     /// Rewrites the match statistics to this JSON file after every game
@@ -283,6 +299,7 @@ impl Writers {
     /// The journal failed (`what`: "sync", "write"): it stops here, said
     /// in the log and on stdout when headless; the match goes on.
     fn journal_failed(&mut self, what: &str, e: &std::io::Error) {
+        self.note_failure(format!("cannot {what} the journal: {e}"));
         error!(
             "cannot {what} the journal ({e}); it stops here: the match goes on, but cannot be resumed past this point"
         );
@@ -351,6 +368,7 @@ impl Writers {
     }
 
     fn transcript_failed(&mut self, e: std::io::Error) {
+        self.note_failure(format!("cannot write the transcript: {e}"));
         error!("cannot write the transcript ({e}); it stops here, the application log goes on");
         self.transcript = None;
     }
@@ -389,11 +407,10 @@ impl Writers {
             let mut text = format!("{:#}", report.to_json());
             text.push('\n');
             if let Err(e) = write_atomic(path, &text) {
-                warn!("cannot rewrite the results file {}: {e}", path.display());
-                self.headless_line(&format!(
-                    "cannot write the results file {}: {e}",
-                    path.display()
-                ));
+                let line = format!("cannot write the results file {}: {e}", path.display());
+                warn!("{line}");
+                self.headless_line(&line);
+                self.note_failure(line);
             }
         }
     }
@@ -441,10 +458,9 @@ impl Writers {
                         "cannot append to the PGN file {} ({e}); the game is kept here:\n{text}",
                         path.display()
                     );
-                    self.headless_line(&format!(
-                        "cannot write the PGN file {}: {e}",
-                        path.display()
-                    ));
+                    let line = format!("cannot write the PGN file {}: {e}", path.display());
+                    self.headless_line(&line);
+                    self.note_failure(format!("{line} (the game is in the application log)"));
                     false
                 }
             },
@@ -499,6 +515,7 @@ impl Writers {
             let line = format!("game {number}: not written to the ChessBase base {name}: {e}");
             error!("{line}");
             self.headless_line(&line);
+            self.note_failure(line);
         }
     }
 

@@ -59,10 +59,10 @@ mod screen_tests;
 mod testkit;
 
 pub use clock::{format_clock, format_points};
-pub use input::{EventSource, InputEvent, InputThread, POLL, TerminalEvents};
+pub use input::{EventSource, InputEvent, InputThread, POLL, Ready, TerminalEvents};
 pub use layout::{MIN_HEIGHT, MIN_WIDTH};
 pub use redraw::{TICK, next_redraw_in};
 pub use role::Role;
 pub use status::{LinkView, format_bytes};
-pub use terminal::{TerminalGuard, Tui, install_panic_hook, restore};
+pub use terminal::{TerminalGuard, Tui, hung_up, install_panic_hook, restore};
 pub use ui::Ui;

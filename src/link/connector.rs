@@ -6,7 +6,7 @@
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, select};
 
@@ -301,10 +301,74 @@ fn connect(addrs: &[SocketAddr], hello: Option<&str>) -> Result<Connection, Stri
                 }
                 return Ok(c);
             }
-            Err(e) => last = format!("cannot connect to {addr}: {e}"),
+            Err(e) => last = format!("cannot connect to {addr}: {}", connect_words(&e)),
         }
     }
     Err(last)
+}
+
+/// Why a TCP connection could not be made, in a user's words: "connection
+/// refused", "no route to the host", "timed out", else the system's.
+/// `argus watch`'s feed and every TCP link say it so.
+pub fn connect_words(e: &std::io::Error) -> String {
+    use std::io::ErrorKind;
+    match e.kind() {
+        ErrorKind::ConnectionRefused => "connection refused (nothing listens there)".into(),
+        ErrorKind::HostUnreachable | ErrorKind::NetworkUnreachable => "no route to the host".into(),
+        ErrorKind::TimedOut | ErrorKind::WouldBlock => "timed out (no answer)".into(),
+        _ => e.to_string(),
+    }
+}
+
+/// How often a connection that keeps failing for the same reason is said
+/// again (with how long it has been tried).
+pub const SAY_AGAIN: Duration = Duration::from_secs(30);
+
+/// A connection tried again and again (a link's reconnection, a watcher's
+/// feed): when a failure is worth saying (the first, a new reason, and
+/// then every [`SAY_AGAIN`]) and how long it has been tried. I/O-free:
+/// the times come in.
+#[derive(Debug, Default)]
+pub struct Trying {
+    since: Option<Instant>,
+    said: Option<(Instant, String)>,
+}
+
+impl Trying {
+    /// An attempt failed at `now` for `why`: the line to say, if it is
+    /// time to say one.
+    pub fn failed(&mut self, why: &str, now: Instant) -> Option<String> {
+        let since = *self.since.get_or_insert(now);
+        let due = match &self.said {
+            None => true,
+            Some((at, last)) => last != why || now.saturating_duration_since(*at) >= SAY_AGAIN,
+        };
+        if !due {
+            return None;
+        }
+        self.said = Some((now, why.to_string()));
+        let tried = now.saturating_duration_since(since);
+        Some(if tried < Duration::from_secs(1) {
+            format!("{why}; trying again")
+        } else {
+            format!("{why}; still trying, for {}", span_words(tried))
+        })
+    }
+
+    /// The connection was made: the next failure starts a new count.
+    pub fn succeeded(&mut self) {
+        *self = Trying::default();
+    }
+}
+
+/// A span of time in words: `45 s`, `3 min 20 s`, `2 h 5 min`.
+fn span_words(d: Duration) -> String {
+    let s = d.as_secs();
+    match s {
+        0..60 => format!("{s} s"),
+        60..3600 => format!("{} min {} s", s / 60, s % 60),
+        _ => format!("{} h {} min", s / 3600, s / 60 % 60),
+    }
 }
 
 /// Silence on a TCP link after which the system starts probing the peer
@@ -349,6 +413,53 @@ pub(super) fn stream_connection(s: TcpStream, preread: Vec<u8>) -> Result<Connec
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failing_connection_is_said_at_once_on_a_new_reason_and_now_and_then_with_its_time() {
+        let t0 = Instant::now();
+        let at = |s: u64| t0 + Duration::from_secs(s);
+        let mut t = Trying::default();
+        let refused = "connection refused";
+        assert_eq!(
+            t.failed(refused, at(0)).as_deref(),
+            Some("connection refused; trying again")
+        );
+        assert_eq!(t.failed(refused, at(5)), None);
+        assert_eq!(t.failed(refused, at(29)), None);
+        assert_eq!(
+            t.failed(refused, at(30)).as_deref(),
+            Some("connection refused; still trying, for 30 s")
+        );
+        assert_eq!(
+            t.failed("timed out", at(35)).as_deref(),
+            Some("timed out; still trying, for 35 s")
+        );
+        assert_eq!(
+            t.failed("timed out", at(200)).as_deref(),
+            Some("timed out; still trying, for 3 min 20 s")
+        );
+        t.succeeded();
+        assert_eq!(
+            t.failed(refused, at(300)).as_deref(),
+            Some("connection refused; trying again")
+        );
+    }
+
+    #[test]
+    fn connection_failures_are_said_in_a_users_words() {
+        use std::io::{Error, ErrorKind};
+        let words = |k| connect_words(&Error::from(k));
+        assert!(words(ErrorKind::ConnectionRefused).starts_with("connection refused"));
+        assert_eq!(words(ErrorKind::HostUnreachable), "no route to the host");
+        assert_eq!(words(ErrorKind::NetworkUnreachable), "no route to the host");
+        assert!(words(ErrorKind::TimedOut).starts_with("timed out"));
+        // A real refusal on loopback: a port nobody listens on.
+        let free = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let addr = free.local_addr().expect("address");
+        drop(free);
+        let e = TcpStream::connect(addr).expect_err("nothing listens");
+        assert!(connect_words(&e).starts_with("connection refused"), "{e}");
+    }
 
     #[test]
     fn the_backoff_doubles_up_to_its_cap() {

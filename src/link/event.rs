@@ -97,6 +97,15 @@ pub enum LinkEventKind {
     /// [`LinkEventKind::Lost`]. Input that
     /// arrived while it was down was discarded.
     Back { at_ms: u64, at_us: u64 },
+    /// A connection could not be made (again); the link keeps trying.
+    /// Said at once, again when the reason changes and then now and then
+    /// ([`Trying`](super::Trying)), with how long it has been tried:
+    /// `tcp://127.0.0.1:7000: cannot connect to 127.0.0.1:7000: connection
+    /// refused (nothing listens there); still trying, for 30 s`.
+    Unreachable {
+        /// What, in words.
+        message: String,
+    },
     /// Something went wrong that did not (yet) lose the link, e.g. a write
     /// stalled by flow control. For the log.
     Error {

@@ -34,8 +34,8 @@ mod writer;
 
 pub use cable::VirtualCable;
 pub use connector::{
-    Connection, Connector, RECONNECT_FIRST, RECONNECT_MAX, REOPEN_INTERVAL, TCP_STALL_LIMIT,
-    backoff, local_pair,
+    Connection, Connector, RECONNECT_FIRST, RECONNECT_MAX, REOPEN_INTERVAL, SAY_AGAIN,
+    TCP_STALL_LIMIT, Trying, backoff, connect_words, local_pair,
 };
 pub use endpoint::{Endpoint, listen_addr};
 pub use event::{LinkEvent, LinkEventKind, LinkId, Stamp};

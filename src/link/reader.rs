@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 
 use crossbeam_channel::{Receiver, Sender, TryRecvError};
 
-use super::connector::{Conduit, Incoming};
+use super::connector::{Conduit, Incoming, Trying};
 use super::event::LinkId;
 use super::event::{LinkEventKind, Stamp};
 use super::framer::{Frame, Framer};
@@ -69,7 +69,10 @@ pub(super) fn run<Id: LinkId>(
         drop(reader);
         shared.connector.lost();
         was_up = true;
-        let level = shared.connector.loss_level();
+        let level = match shared.farewell.load(Ordering::SeqCst) {
+            true => log::Level::Info,
+            false => shared.connector.loss_level(),
+        };
         log::log!(
             level,
             "port {} ({}): link lost: {reason}",
@@ -150,6 +153,7 @@ fn reconnect<Id: LinkId>(
     was_up: bool,
 ) -> Option<Incoming> {
     let mut attempts: u64 = 0;
+    let mut trying = Trying::default();
     loop {
         attempts = attempts.saturating_add(1);
         let got = shared.connector.next(stop, attempts)?;
@@ -185,7 +189,16 @@ fn reconnect<Id: LinkId>(
                 let _ = wake.send(WriterMsg::Wake);
                 return Some(incoming);
             }
-            Err(e) => log::debug!("port {}: attempt {attempts}: {e}", shared.id),
+            Err(e) => {
+                log::debug!("port {}: attempt {attempts}: {e}", shared.id);
+                // Said now and then (the first time at once), with how
+                // long it has been tried, to whoever runs the link.
+                if let Some(say) = trying.failed(&e, std::time::Instant::now()) {
+                    shared.emit(LinkEventKind::Unreachable {
+                        message: format!("{}: {say}", shared.path),
+                    });
+                }
+            }
         }
     }
 }

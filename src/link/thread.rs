@@ -117,6 +117,9 @@ pub(super) struct Shared<Id> {
     pub write_failed: AtomicBool,
     /// Set when the link is being closed.
     pub stop: AtomicBool,
+    /// Set once the owner said goodbye (the referee's `disconnect`): the
+    /// peer closing after it is expected, not a warning.
+    pub farewell: AtomicBool,
     /// Records accepted by `Link::send` and not yet sent or failed.
     pub queued: AtomicUsize,
 }
@@ -253,6 +256,7 @@ impl<Id: LinkId> Link<Id> {
             }),
             write_failed: AtomicBool::new(false),
             stop: AtomicBool::new(false),
+            farewell: AtomicBool::new(false),
             queued: AtomicUsize::new(0),
         });
         let (writer_tx, writer_rx) = crossbeam_channel::unbounded();
@@ -350,6 +354,13 @@ impl<Id: LinkId> Link<Id> {
     /// The settings the port was opened with.
     pub fn settings(&self) -> &PortSettings {
         &self.shared.settings
+    }
+
+    /// The owner said goodbye to the peer (the referee sent `disconnect`):
+    /// the peer closing the link from now on is expected, logged as
+    /// information rather than a warning.
+    pub fn farewell(&self) {
+        self.shared.farewell.store(true, Ordering::SeqCst);
     }
 
     /// Stops both threads and closes the port (the same as dropping it).

@@ -23,6 +23,10 @@ pub struct ClientArgs {
     pub password: Option<String>,
     #[command(flatten)]
     pub line: LineOptions,
+    /// Say every record: each reply sent, each respond repeated (without
+    /// it, only what matters: connections, games, the end).
+    #[arg(short, long)]
+    pub verbose: bool,
     /// Name sent with tcsi at sign-on [default: the engine's own name with
     /// --engine, else the mover, seed and port, e.g. "argus-random-1@ttyUSB0"].
     #[arg(long)]

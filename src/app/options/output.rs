@@ -1,10 +1,13 @@
 //! Where the referee writes (`--pgn`, `--log-dir`, ..., the `[output]`
 //! table of the config file) and the audience's web view (`--http`).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use serde::Deserialize;
+
+use crate::app::start::{Writes, check_outputs};
+use crate::record::cbf_files::sibling;
 
 /// Where the referee writes its records.
 #[derive(Debug, Clone, Default, Args, Deserialize)]
@@ -63,6 +66,35 @@ impl OutputOptions {
             cbf: self.cbf.or(f.cbf),
             http: self.http.or(f.http),
         }
+    }
+
+    /// Refuses, before anything starts, an output file that could not be
+    /// written (a directory, a directory that does not exist, ...): the
+    /// flag, the path and why ([`check_outputs`]). The log directory and
+    /// the journal are checked as they are opened.
+    pub fn check(&self) -> Result<(), String> {
+        let cbf = self
+            .cbf
+            .as_deref()
+            .map(|b| [sibling(b, "cbf"), sibling(b, "cbi")]);
+        let files: Vec<(&str, &Path, Writes)> = [
+            ("--pgn", self.pgn.as_deref(), Writes::Append),
+            ("--live-pgn", self.live_pgn.as_deref(), Writes::Replace),
+            (
+                "--results-json",
+                self.results_json.as_deref(),
+                Writes::Replace,
+            ),
+        ]
+        .into_iter()
+        .filter_map(|(flag, path, writes)| Some((flag, path?, writes)))
+        .chain(
+            cbf.iter()
+                .flatten()
+                .map(|p| ("--cbf", p.as_path(), Writes::Replace)),
+        )
+        .collect();
+        check_outputs(&files)
     }
 
     /// The log directory, defaulted.

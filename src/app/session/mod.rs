@@ -134,6 +134,7 @@ pub fn run(session: Session) -> Outcome {
         dirty: true,
         stopped_by: None,
         ended_early: false,
+        terminal_lost: false,
     };
     if let Some(t) = resumed_at {
         run.hand(Input::Resumed, t);
@@ -209,6 +210,9 @@ struct Running {
     stopped_by: Option<&'static str>,
     /// The session ended before the match was played out.
     ended_early: bool,
+    /// The board's terminal hung up (seen by a draw); the next turn ends
+    /// the session as SIGHUP does.
+    terminal_lost: bool,
 }
 
 impl Running {
@@ -223,8 +227,12 @@ impl Running {
             .map(|_| self.core.snapshot(self.clock.now_ms()));
         if let Some(snap) = snap.as_ref()
             && self.dirty
+            && let Err(e) = self.draw(snap)
         {
-            self.draw(snap)?;
+            if !crate::display::hung_up() {
+                return Err(e);
+            }
+            self.lose_terminal();
         }
         if self.core.is_over() && self.drained() {
             return Ok(false);
@@ -233,7 +241,10 @@ impl Running {
         let wait = self.wait(deadline, snap.as_ref());
         // First pick what woke the loop, then handle it (gitui's
         // `select_event`): each kind of wake-up becomes core inputs.
-        let wake = select_event(&self.link_events, &self.keys, &self.ctrl_c, wait);
+        let wake = match std::mem::take(&mut self.terminal_lost) {
+            true => Wake::Stop(Some(Stop::TerminalLost)),
+            false => select_event(&self.link_events, &self.keys, &self.ctrl_c, wait),
+        };
         let inputs = self.inputs(wake, deadline, snap.as_ref())?;
         // The web view gets the state after every input the core took,
         // with outputs or not (a record sent starts a clock).
@@ -311,6 +322,9 @@ impl Running {
                 }
             }
             Wake::Link(None) => return Err(Failure::failed("the serial link threads stopped")),
+            Wake::Key(InputEvent::HungUp) => {
+                self.lose_terminal();
+            }
             Wake::Key(ev) => {
                 let ui = self.board.as_mut().map(|b| &mut b.ui);
                 if let Some(cmd) = key_command(ev, ui, snap) {
@@ -339,6 +353,16 @@ impl Running {
         Ok(inputs)
     }
 
+    /// The board's terminal hung up: the board is let go (nothing more is
+    /// drawn or read) and the session ends as for SIGHUP, its journal kept.
+    fn lose_terminal(&mut self) {
+        if self.board.take().is_some() {
+            warn!("the terminal hung up; ending the session");
+        }
+        self.keys = never();
+        self.terminal_lost = true;
+    }
+
     /// Hands one input to the core ([`hand_to_core`]).
     fn hand(&mut self, input: Input, at: u64) {
         let edges = Edges {
@@ -348,6 +372,13 @@ impl Running {
         let outputs = &mut self.outputs;
         let (core, books) = (&mut self.core, &mut self.books);
         self.dirty |= hand_to_core(input, at, core, edges, books, outputs, &mut |_| {});
+        if self.core.is_over() {
+            // The match is over and `disconnect` is on its way: a client
+            // that closes its link now does as it was told.
+            for link in self.links.values() {
+                link.farewell();
+            }
+        }
     }
 
     /// Ends the session: the board gone, the summary printed, the links
@@ -383,6 +414,13 @@ impl Running {
         outputs.finish();
         if let Some(f) = failure {
             return Err(f);
+        }
+        // A file that could not be written is said at the end, whatever
+        // else the session did (what it could not write is kept elsewhere).
+        if let Some(why) = outputs.failed() {
+            return Err(Failure::failed(format!(
+                "{why}; the match went on, but not everything was written (see the log)"
+            )));
         }
         if !ended_early {
             if let Some(a) = outputs.take_audience() {
@@ -436,7 +474,7 @@ fn key_command(ev: InputEvent, ui: Option<&mut Ui>, snap: Option<&Snapshot>) -> 
             let (ui, snap) = (ui?, snap?);
             ui.handle_key(k, snap)
         }
-        InputEvent::Resize { .. } => None,
+        InputEvent::Resize { .. } | InputEvent::HungUp => None,
         InputEvent::Failed(why) => {
             warn!("terminal input failed: {why}; ending the session");
             Some(Command::EndSession)

@@ -52,6 +52,7 @@ impl PortBook {
             LinkEventKind::Back { .. } => self.up = true,
             LinkEventKind::Receiving { .. }
             | LinkEventKind::Connected { .. }
+            | LinkEventKind::Unreachable { .. }
             | LinkEventKind::Error { .. } => {}
         }
     }
@@ -111,6 +112,12 @@ pub(crate) fn link_input(
         LinkEventKind::Receiving { at_ms, .. } => Some((Input::Receiving { from: id }, at_ms)),
         LinkEventKind::Error { message } => {
             warn!("{}: {message}", id.letter());
+            None
+        }
+        LinkEventKind::Unreachable { message } => {
+            let line = format!("{}: {message}", id.letter());
+            warn!("{line}");
+            outputs.transcript_note(now, &line);
             None
         }
     }

@@ -416,8 +416,11 @@ impl Board {
     }
 
     /// Flushes the game's files.
-    pub fn finish(mut self) {
+    /// Flushes the game's files; the first that could not be written
+    /// during the game, if one could not.
+    pub fn finish(mut self) -> Option<String> {
         self.outputs.finish();
+        self.outputs.failed().map(str::to_owned)
     }
 }
 

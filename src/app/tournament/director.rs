@@ -109,6 +109,9 @@ pub struct Director {
     pub feed: Option<FileSet>,
     /// Every board's relay overhead.
     pub relays: Relays,
+    /// The first file that could not be written (a game's PGN, the
+    /// results file, the report, ...): the tournament then exits 1.
+    pub write_failed: std::cell::OnceCell<String>,
 }
 
 /// The relay overhead of every move on every board (a reply's last byte in
@@ -231,12 +234,15 @@ impl Director {
                 self.leave(&mut floor, Ending::Normal);
             }
             if let Some(ending) = floor.left() {
-                let (ending, audience) = self.finish(floor, ending);
-                return (Ok(ending), audience);
+                return self.finish(floor, ending);
             }
             self.remind(&mut floor);
             let wait = match self.show(&floor, &mut shown) {
                 Ok(wait) => wait,
+                Err(_) if crate::display::hung_up() => {
+                    self.lose_terminal(&mut floor);
+                    continue;
+                }
                 Err(e) => {
                     floor.failure = Some(e);
                     continue;
@@ -248,6 +254,10 @@ impl Director {
                     floor.failure = Some(Failure::failed("the link threads stopped"));
                 }
                 Wake::KeysGone => keys = never(),
+                Wake::Key(InputEvent::HungUp) => {
+                    keys = never();
+                    self.lose_terminal(&mut floor);
+                }
                 Wake::Key(ev) => {
                     shown.last_draw = None;
                     if self.on_key(ev, &mut floor) {
@@ -386,11 +396,22 @@ impl Director {
         self.leave(floor, Ending::EndedEarly(why));
     }
 
+    /// The board view's terminal hung up: the view is let go (nothing more
+    /// is drawn or read) and the tournament stops as for SIGHUP.
+    fn lose_terminal(&mut self, floor: &mut Floor) {
+        if let Some(screen) = self.screen.take() {
+            log::warn!("the terminal hung up; stopping the tournament");
+            screen.close();
+        }
+        self.stop(floor, Stop::TerminalLost.name());
+    }
+
     /// Every player is sent `disconnect`; the loop ends with `ending` once
     /// those records have left (or after [`DRAIN_GRACE`]).
     fn leave(&mut self, floor: &mut Floor, ending: Ending) {
         let record = crate::link::seats::disconnect_line();
         for (i, link) in self.field.links.iter().enumerate() {
+            link.farewell();
             match link.send(0, record.clone()) {
                 Ok(()) => {
                     if let Some(s) = floor.seats.get_mut(i) {
@@ -409,7 +430,7 @@ impl Director {
     /// The end: the report written and printed (the standings, after a
     /// stop) once the board view is gone; the audience's page, when the
     /// tournament was played out.
-    fn finish(mut self, floor: Floor, ending: Ending) -> (Ending, Option<Audience>) {
+    fn finish(mut self, floor: Floor, ending: Ending) -> (Outcome, Option<Audience>) {
         self.relays.count();
         if self.relays.counted.count() > 0 {
             let line = format!(
@@ -433,12 +454,20 @@ impl Director {
             }
         };
         let audience = self.audience.take();
-        self.close(floor);
+        let failed = self.close(floor);
         if let Some(text) = printed {
             crate::app::stdout::line(&text);
         }
         let played_out = matches!(ending, Ending::Normal);
-        (ending, audience.filter(|_| played_out))
+        match failed {
+            Some(why) => (
+                Err(Failure::failed(format!(
+                    "{why}; the tournament went on, but not everything was written (see the log)"
+                ))),
+                None,
+            ),
+            None => (Ok(ending), audience.filter(|_| played_out)),
+        }
     }
 
     /// Draws the board view: the overview, or the focused board.
@@ -549,8 +578,8 @@ impl Director {
     }
 
     /// Flushes the boards' files, gives the terminal back and closes every
-    /// link.
-    fn close(mut self, floor: Floor) {
+    /// link; the first file that could not be written, if one could not.
+    fn close(mut self, floor: Floor) -> Option<String> {
         if let Some(screen) = self.screen.take() {
             screen.close();
         }
@@ -558,6 +587,7 @@ impl Director {
             self.finish_board(b);
         }
         self.field.close();
+        self.write_failed.into_inner()
     }
 
     fn now(&self) -> u64 {
@@ -760,7 +790,7 @@ impl Director {
             LinkEventKind::Back { .. } => {
                 t.map(|t| t.note(at, &format!("{label} ({name}): link back")))
             }
-            LinkEventKind::Error { message } => {
+            LinkEventKind::Error { message } | LinkEventKind::Unreachable { message } => {
                 warn!("{name}: {message}");
                 None
             }
@@ -822,7 +852,9 @@ impl Director {
     /// feed).
     fn finish_board(&self, board: Board) {
         let number = board.game.number;
-        board.finish();
+        if let Some(why) = board.finish() {
+            let _ = self.write_failed.set(format!("game {number}: {why}"));
+        }
         if let Some(files) = &self.feed {
             files.close(&Board::journal_path(&self.log_dir, number));
         }
@@ -943,7 +975,9 @@ impl Director {
             let mut json = format!("{:#}", Tallies::of(&self.core).to_json(&self.core));
             json.push('\n');
             if let Err(e) = write_atomic(path, &json) {
-                warn!("cannot write the results file {}: {e}", path.display());
+                let line = format!("cannot write the results file {}: {e}", path.display());
+                warn!("{line}");
+                let _ = self.write_failed.set(line);
             }
         }
         let Some(path) = &self.report else { return };
@@ -953,7 +987,9 @@ impl Director {
             (md, report::markdown(&self.core)),
         ] {
             if let Err(e) = write_atomic(&p, &body) {
-                warn!("cannot write the report {}: {e}", p.display());
+                let line = format!("cannot write the report {}: {e}", p.display());
+                warn!("{line}");
+                let _ = self.write_failed.set(line);
             }
         }
     }

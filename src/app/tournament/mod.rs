@@ -21,7 +21,7 @@ use crate::app::options::WebOptions;
 use crate::app::referee::{close_feed, unix_ms_now};
 use crate::app::session::View;
 use crate::app::signals::{self, Stop};
-use crate::app::start::LogDir;
+use crate::app::start::{LogDir, Writes, check_outputs};
 use crate::app::tournament::args::{TournamentArgs, TournamentPlan};
 use crate::app::tournament::board::Board;
 use crate::app::tournament::director::Director;
@@ -44,6 +44,24 @@ fn command_line() -> Vec<String> {
         .collect()
 }
 
+/// Refuses, before the tournament starts, an output that could not be
+/// written: `--pgn`, `--results-json`, `--report` (its text and Markdown).
+fn check_outputs_of(args: &TournamentArgs) -> Result<(), Failure> {
+    let report = args.report.as_deref().map(args::report_paths);
+    let mut files = Vec::new();
+    if let Some(p) = args.pgn.as_deref() {
+        files.push(("--pgn", p, Writes::Append));
+    }
+    if let Some(p) = args.results_json.as_deref() {
+        files.push(("--results-json", p, Writes::Replace));
+    }
+    if let Some((text, md)) = &report {
+        files.push(("--report", text.as_path(), Writes::Replace));
+        files.push(("--report", md.as_path(), Writes::Replace));
+    }
+    check_outputs(&files).map_err(Failure::usage)
+}
+
 /// Runs `argus tournament`: how it ended, or why it could not start or
 /// went wrong.
 pub fn run(args: TournamentArgs) -> Outcome {
@@ -54,6 +72,7 @@ pub fn run(args: TournamentArgs) -> Outcome {
         .map_err(Failure::usage)?;
     let settings = settings_of(&plan);
     let core = Tournament::new(settings.clone()).map_err(Failure::usage)?;
+    check_outputs_of(&args)?;
     let mut dir = LogDir::claim(&plan.log_dir).map_err(Failure::usage)?;
     let journal = dir.path().join(JOURNAL);
     if std::fs::metadata(&journal).is_ok_and(|m| m.len() > 0) {
@@ -146,6 +165,7 @@ pub fn resume(journal: &Path, headless: bool, web: &WebOptions) -> Outcome {
             journal.display()
         )));
     }
+    check_outputs_of(&args)?;
     let log_dir = journal.parent().map(Path::to_path_buf).unwrap_or_default();
     plan.log_dir = log_dir.clone();
     let mut dir = LogDir::claim(&log_dir).map_err(Failure::usage)?;
@@ -293,6 +313,7 @@ fn direct(
         screen: None,
         audience: edges.audience,
         relays: Default::default(),
+        write_failed: Default::default(),
     };
     let (outcome, audience) = director.run();
     close_feed(feed);

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, bounded, unbounded};
 
-use crate::app::client::{Answerer, ClientError, serve};
+use crate::app::client::{Answerer, ClientError, Voice, serve};
 use crate::app::links::LINK_EVENTS;
 use crate::app::options::{DEPTH_WAIT, ENGINE_MARGIN_MS};
 use crate::client::engine::{Bridge, EngineLog, EngineSettings, Untimed};
@@ -422,7 +422,7 @@ fn run<A: Answerer>(
     events: &Receiver<LinkEvent<&'static str>>,
     answerer: A,
 ) -> Result<(), ClientError> {
-    serve(link, events, answerer, Duration::ZERO, false, true)
+    serve(link, events, answerer, Duration::ZERO, Voice::Quiet, true)
 }
 
 /// `name` with only ASCII letters, digits, `.`, `_` and `-` (the rest

@@ -91,6 +91,8 @@ pub struct Bridge {
     /// The engine, when no search has it.
     driver: Option<Box<dyn Driver>>,
     name: String,
+    /// The engine's own name (`id name`, `feature myname`), if it gave one.
+    own_name: Option<String>,
     tracker: Tracker,
     failure: Option<String>,
     search: Option<Search>,
@@ -128,7 +130,7 @@ impl Bridge {
         let fallback = std::path::Path::new(&settings.command.program)
             .file_name()
             .map_or_else(|| "engine".into(), |f| f.to_string_lossy().into_owned());
-        let name = name.map(str::to_owned).or(own).unwrap_or(fallback);
+        let name = name.map(str::to_owned).or(own.clone()).unwrap_or(fallback);
         let name: String = strip_control(&name)
             .replace('"', "'")
             .trim()
@@ -140,6 +142,7 @@ impl Bridge {
             settings,
             driver: Some(driver),
             name,
+            own_name: own.map(|n| strip_control(&n).trim().chars().take(NAME_LIMIT).collect()),
             tracker: Tracker::new(),
             failure: None,
             search: None,
@@ -161,6 +164,11 @@ impl Bridge {
     /// The name sent with `tcsi`.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The engine's own name, as it gave it (`id name`, `feature myname`).
+    pub fn own_name(&self) -> Option<&str> {
+        self.own_name.as_deref()
     }
 
     /// The game as the bridge follows it.

@@ -1,0 +1,158 @@
+//! A board view whose terminal goes away, and signals while the board is
+//! shown: `argus referee` with its board in tmux, the tmux server killed
+//! (every pane's terminal hangs up) or the process sent SIGTERM / SIGINT.
+//! The process must be gone soon after (a bound on "gone", polled; not a
+//! measure of speed), with exit status 3 (ended early, as the help says
+//! for SIGHUP) and its journal kept, ending with the session's end.
+//!
+//! The shell in the pane traps SIGHUP (so it lives on to write the exit
+//! status) and does not pass it on: argus learns of the hang-up from its
+//! terminal alone.
+
+use std::path::{Path, PathBuf};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::tmux::Tmux;
+
+/// Long enough for a debug build on a busy two-core machine to start.
+const START: Duration = Duration::from_secs(30);
+/// How soon argus must be gone once its terminal hung up or a signal came.
+const GONE: Duration = Duration::from_secs(2);
+/// How long the pane's shell may take to write the exit status.
+const STATUS: Duration = Duration::from_secs(10);
+
+fn text(p: &Path) -> &str {
+    let s = p.to_str().expect("UTF-8 path");
+    assert!(!s.contains('\''), "path with a quote: {s}");
+    s
+}
+
+/// `argus referee` showing its board in tmux, waiting for two clients
+/// that never come.
+struct Board {
+    tmux: Tmux,
+    /// argus's process id (the pane's shell's child).
+    pid: u32,
+    status: PathBuf,
+    logs: PathBuf,
+    _cwd: tempfile::TempDir,
+}
+
+impl Board {
+    fn start() -> Board {
+        let cwd = tempfile::tempdir().expect("working directory");
+        let status = cwd.path().join("status");
+        let logs = cwd.path().join("logs");
+        let command = format!(
+            "trap true HUP; '{bin}' referee --listen {addr} --log-dir '{logs}'; \
+             echo $? > '{status}'; sleep 600",
+            addr = crate::common::free_port(),
+            bin = text(&crate::common::argus_bin()),
+            logs = text(&logs),
+            status = text(&status),
+        );
+        let tmux = Tmux::start(120, 40, cwd.path(), &command);
+        tmux.wait_for("the board", START, |s| {
+            s.contains("Moves") && s.contains("Waiting for the clients to sign on")
+        });
+        let shell = tmux.pane_pid();
+        let children = format!("/proc/{shell}/task/{shell}/children");
+        let pid = std::fs::read_to_string(&children)
+            .unwrap_or_else(|e| panic!("{children}: {e}"))
+            .split_whitespace()
+            .next()
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("no argus under the pane's shell {shell}"));
+        Board {
+            tmux,
+            pid,
+            status,
+            logs,
+            _cwd: cwd,
+        }
+    }
+
+    /// Waits (at most [`GONE`]) for argus to be gone; panics, saying what
+    /// it is doing, if it is still there.
+    fn expect_gone(&self, after: &str) {
+        let stat = format!("/proc/{}/stat", self.pid);
+        let deadline = Instant::now() + GONE;
+        loop {
+            // Gone, or a zombie its shell has yet to reap.
+            match std::fs::read_to_string(&stat) {
+                Err(_) => return,
+                Ok(s)
+                    if s.rsplit(')')
+                        .next()
+                        .is_some_and(|r| r.trim_start().starts_with('Z')) =>
+                {
+                    return;
+                }
+                Ok(s) if Instant::now() >= deadline => {
+                    panic!(
+                        "argus (pid {}) still runs {GONE:?} after {after}: {s}",
+                        self.pid
+                    )
+                }
+                Ok(_) => thread::sleep(Duration::from_millis(50)),
+            }
+        }
+    }
+
+    /// The exit status the pane's shell wrote.
+    fn exit_status(&self) -> String {
+        let deadline = Instant::now() + STATUS;
+        loop {
+            if let Ok(s) = std::fs::read_to_string(&self.status)
+                && s.ends_with('\n')
+            {
+                return s.trim().to_string();
+            }
+            assert!(Instant::now() < deadline, "no exit status written");
+            thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// The journal is there and its last input is the session's end.
+    fn expect_journal_kept(&self) {
+        let path = self.logs.join("journal.log");
+        let journal =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let last = journal.lines().last().unwrap_or_default();
+        assert!(
+            last.starts_with("in ") && last.contains(" cmd end "),
+            "the journal does not end with the session's end:\n{journal}"
+        );
+    }
+}
+
+#[test]
+fn a_board_whose_terminal_hangs_up_ends_as_for_sighup() {
+    skip_unless_tmux!();
+    let board = Board::start();
+    board.tmux.kill_server();
+    board.expect_gone("its terminal hung up");
+    assert_eq!(board.exit_status(), "3", "exit status after the hang-up");
+    board.expect_journal_kept();
+}
+
+#[test]
+fn sigterm_and_sigint_end_a_shown_board() {
+    skip_unless_tmux!();
+    for signal in ["-TERM", "-INT"] {
+        let board = Board::start();
+        let killed = std::process::Command::new("kill")
+            .args([signal, &board.pid.to_string()])
+            .status()
+            .expect("run kill");
+        assert!(killed.success(), "kill {signal}");
+        board.expect_gone(signal);
+        assert_eq!(board.exit_status(), "3", "exit status after kill {signal}");
+        board.expect_journal_kept();
+        assert!(
+            !board.tmux.alternate_screen(),
+            "still on the alternate screen after kill {signal}"
+        );
+    }
+}
