@@ -140,6 +140,7 @@ fn finished() -> Snapshot {
         ending: Ending::Checkmate {
             loser: Color::Black,
         },
+        moves_played: 1,
         pgn: Default::default(),
     };
     s.events.push(testkit::view(95_000, Event::GameOver(over)));

@@ -209,11 +209,13 @@ impl Referee {
             }
         }
         let pgn = self.pgn(at, false).expect("a game is in progress");
+        let moves_played = self.game.as_ref().map_or(0, |g| g.played.len());
         let over = GameOver {
             game_number: number,
             result,
             termination,
             ending,
+            moves_played,
             pgn: std::sync::Arc::new(pgn),
         };
         self.emit(out, Event::GameOver(over));

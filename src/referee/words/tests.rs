@@ -18,6 +18,7 @@ fn over(ending: Ending) -> Event {
         result: GameResult::Win(Color::White),
         termination: Termination::Normal,
         ending,
+        moves_played: 1,
         pgn: Arc::default(),
     })
 }
