@@ -261,7 +261,7 @@ fn carry_out(o: Output, core: &Referee, outputs: &mut Writers, at: u64) {
                 outputs.finished_game(g.game_number, &g.pgn);
             }
             outputs.audience_game_over(&g);
-            outputs.match_stats(&core.stats());
+            outputs.match_stats(&core.stats(), &core.client_name(ClientId::A));
         }
         _ => {}
     }
