@@ -1491,7 +1491,7 @@ fn evaluations_in_the_replies_adjudicate_a_draw_and_a_loss_and_go_into_the_pgn()
     let stdout = bout.referee().stdout_lines();
     check_headless(&stdout, &games);
     assert_summary(&stdout, &games);
-    let draw = "draw by adjudication: both scores within 10 cp of 0 for 2 moves \
+    let draw = "Draw by adjudication: both scores within 10 cp of 0 for 2 moves \
                 (--draw-adjudication)";
     let resign = "White wins by adjudication: Black's score at or below -300 cp for 2 moves \
                   (--resign-adjudication)";

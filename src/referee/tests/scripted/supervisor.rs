@@ -107,7 +107,7 @@ fn supervisor_adjudicates_each_result() {
     for (v, result, why) in [
         (Verdict::WhiteWins, "1-0", "White wins"),
         (Verdict::BlackWins, "0-1", "Black wins"),
-        (Verdict::Draw, "1/2-1/2", "drawn"),
+        (Verdict::Draw, "1/2-1/2", "Draw by adjudication"),
     ] {
         let mut h = Harness::new(settings());
         let t = h.start();
