@@ -595,7 +595,7 @@ scenario!(
     Case {
         referee: &["--illegal", "retry"],
         log: &["B: unparsable move \"Zz9\"", "asking again (1 of 2)"],
-        stdout: &["Black resigned"],
+        stdout: &["Black resigns"],
         ..Case::black("unparsable-move-retry")
     }
 );
@@ -671,14 +671,14 @@ scenario!(
     Case {
         sides: [Side::Script("offer-a-declined"), Side::Script("decline-b")],
         outcome: Some(("0-1", "normal")),
-        stdout: &["White resigned"],
+        stdout: &["White resigns"],
         ..Case::black("")
     }
 );
 scenario!(
     a_resignation,
     Case {
-        stdout: &["Black resigned"],
+        stdout: &["Black resigns"],
         ..Case::black("resign")
     }
 );
@@ -730,7 +730,7 @@ scenario!(
         referee: &["--syzygy", SYZYGY],
         openings: Some(("krk.epd", "8/8/8/4k3/8/8/8/R3K3 w - -\n")),
         outcome: Some(("1-0", "adjudication")),
-        stdout: &["White wins by adjudication: KRvK is won in the Syzygy tables"],
+        stdout: &["White wins by adjudication: SyzygyTB (KRvK is won in the tables)"],
         ..Case::black("")
     }
 );
@@ -741,7 +741,7 @@ scenario!(
         referee: &["--syzygy", SYZYGY],
         openings: Some(("kpk.epd", "k7/8/8/8/8/8/P7/K7 w - -\n")),
         outcome: Some(("1/2-1/2", "adjudication")),
-        stdout: &["draw by adjudication: KPvK is drawn in the Syzygy tables"],
+        stdout: &["Draw by adjudication: SyzygyTB (KPvK is drawn in the tables)"],
         ..Case::black("")
     }
 );

@@ -168,6 +168,16 @@ fn pgn_to_cbf_and_back_keeps_moves_variations_comments_and_tags() {
         "{report}"
     );
     assert!(report.contains("33 games, 0 bad, 33 written"), "{report}");
+    // The summary agrees with the list: as many games with tags not kept
+    // as it says, and none that lost a part.
+    let listed = report.matches("tags not kept").count();
+    assert!(listed > 0, "{report}");
+    assert!(
+        report.ends_with(&format!(
+            "; 0 lost a part the format cannot hold, {listed} had tags it has no place for\n"
+        )),
+        "{report}"
+    );
 
     let back = dir.path().join("back.pgn");
     let cbi = dir.path().join("CORPUS.cbi");

@@ -496,3 +496,39 @@ fn headless_three_games_are_legal_and_their_results_consistent() {
     );
     assert!(stdout.contains(&summary), "no {summary:?} in:\n{stdout}");
 }
+
+/// The demo quit after a game has begun but before its first move: the
+/// game is said on the console (no result) but not appended to `--pgn`,
+/// which an unstarted game would leave with an empty `*` game.
+#[test]
+fn a_demo_quit_before_a_games_first_move_writes_no_game() {
+    use crate::common::process::Proc;
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let pgn = dir.path().join("demo.pgn");
+    let args: Vec<String> = [
+        "demo",
+        "--headless",
+        "--games",
+        "3",
+        // Slow enough that the first move cannot come before the quit.
+        "--think-ms",
+        "5000",
+        "--pgn",
+        pgn.to_str().expect("UTF-8 path"),
+    ]
+    .map(String::from)
+    .to_vec();
+    let mut demo = Proc::spawn("argus demo", Path::new(argus()), &args);
+    demo.wait_stdout(START, "game 1's start", |l| {
+        l.starts_with("game 1: random mover (White)")
+    });
+    demo.interrupt();
+    assert_eq!(demo.wait_exit(EXIT), 0, "{}", demo.describe());
+    let out = demo.stdout_lines().join("\n");
+    assert!(out.contains("game 1: * "), "the quit game is said:\n{out}");
+    let text = std::fs::read_to_string(&pgn).unwrap_or_default();
+    assert!(
+        read_pgn_games(&text).expect("the PGN reads").is_empty(),
+        "an unstarted game was written:\n{text}"
+    );
+}

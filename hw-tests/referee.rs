@@ -1342,15 +1342,22 @@ fn a_headless_match_prints_statistics_writes_the_results_file_and_stops_by_sprt(
     check_headless(&stdout, &games);
     assert_summary(&stdout, &games);
     // One statistics line after every game.
-    let stats: Vec<&String> = stdout.iter().filter(|l| l.starts_with("stats: ")).collect();
+    // Whose figures they are: A's, named.
+    let stats: Vec<&String> = stdout
+        .iter()
+        .filter(|l| l.starts_with("stats for "))
+        .collect();
     assert_eq!(stats.len(), 4, "{stdout:#?}");
+    let a = games[0].tag("White").expect("A's name, White in game 1");
     assert!(
-        stats[0].starts_with("stats: 1 game, W-D-L 1-0-0, score 100.0%"),
+        stats[0].starts_with(&format!("stats for {a}: 1 game, W-D-L 1-0-0, score 100.0%")),
         "{stats:#?}"
     );
+    // One game: its error is not known, not 0.
+    assert!(stats[0].contains("+/- ? (1 game is too few)"), "{stats:#?}");
     assert!(stats[1].contains("; 1 pair [0, 0, 0, 0, 1]"), "{stats:#?}");
     assert!(
-        stats[3].starts_with("stats: 4 games, W-D-L 4-0-0"),
+        stats[3].starts_with(&format!("stats for {a}: 4 games, W-D-L 4-0-0")),
         "{stats:#?}"
     );
     assert!(stats[3].ends_with(" H1 accepted"), "{stats:#?}");
@@ -1572,7 +1579,7 @@ fn evaluations_in_the_replies_adjudicate_a_draw_and_a_loss_and_go_into_the_pgn()
     let stdout = bout.referee().stdout_lines();
     check_headless(&stdout, &games);
     assert_summary(&stdout, &games);
-    let draw = "draw by adjudication: both scores within 10 cp of 0 for 2 moves \
+    let draw = "Draw by adjudication: both scores within 10 cp of 0 for 2 moves \
                 (--draw-adjudication)";
     let resign = "White wins by adjudication: Black's score at or below -300 cp for 2 moves \
                   (--resign-adjudication)";

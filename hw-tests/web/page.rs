@@ -107,7 +107,7 @@ fn the_page_follows_the_match_live_and_shows_names_as_text() {
             text_of(".result")
         ),
     );
-    assert!(result.as_str().unwrap().contains("checkmated"), "{result}");
+    assert!(result.as_str().unwrap().contains("mates"), "{result}");
     b.wait_js(
         START,
         "the check",

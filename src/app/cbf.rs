@@ -213,6 +213,7 @@ fn from_pgn_file(input: &Path, base: &Path, report: &mut dyn Write) -> Result<u8
     let mut out = BaseWriter::create(base)?;
     let mut t = Tally::default();
     let mut damaged = 0u64;
+    let mut tags_dropped = 0u64;
     for game in PgnReader::new(reader) {
         t.games += 1;
         let n = t.games;
@@ -238,7 +239,9 @@ fn from_pgn_file(input: &Path, base: &Path, report: &mut dyn Write) -> Result<u8
             }
         };
         let at = format!("{name}: game {n} (line {})", text.line);
-        damaged += u64::from(store_game(&text, &at, &mut out, report, &mut t)?);
+        let (lost, tags) = store_game(&text, &at, &mut out, report, &mut t)?;
+        damaged += u64::from(lost);
+        tags_dropped += u64::from(tags);
     }
     if t.games == 0 {
         return Err(format!("{name}: no games in the file"));
@@ -247,7 +250,8 @@ fn from_pgn_file(input: &Path, base: &Path, report: &mut dyn Write) -> Result<u8
     out.finish()?;
     writeln!(
         report,
-        "{} games, {} bad, {stored} written to {} and {}, {damaged} with parts the format cannot hold",
+        "{} games, {} bad, {stored} written to {} and {}; {damaged} lost a part the format \
+         cannot hold, {tags_dropped} had tags it has no place for",
         t.games,
         t.bad,
         sibling(base, "cbf").display(),
@@ -262,15 +266,17 @@ fn from_pgn_file(input: &Path, base: &Path, report: &mut dyn Write) -> Result<u8
 }
 
 /// One game read from the PGN file into the base (or left out, counted
-/// bad), with what the format could not hold said under `at`; whether it
-/// lost anything.
+/// bad), with what the format could not hold said under `at`: whether it
+/// lost a part, and whether it had tags the format has no place for (the
+/// two kinds of lines the report gives a game, counted apart in the
+/// summary).
 fn store_game(
     text: &PgnText,
     at: &str,
     out: &mut BaseWriter,
     report: &mut dyn Write,
     t: &mut Tally,
-) -> Result<bool, String> {
+) -> Result<(bool, bool), String> {
     let w = |e: io::Error| format!("cannot write the report: {e}");
     let c = from_pgn(text);
     let stored = match (c.game, c.error) {
@@ -295,7 +301,7 @@ fn store_game(
         )
         .map_err(w)?;
     }
-    Ok(!c.losses.is_empty())
+    Ok((!c.losses.is_empty(), !c.tags_not_kept.is_empty()))
 }
 
 #[cfg(test)]
@@ -339,6 +345,14 @@ mod tests {
         ] {
             assert!(report.contains(&want), "{want} in {report}");
         }
+        // The summary agrees with the lines above it: game 3 lost its Elo,
+        // game 1 had a tag without a field (game 2 was left out).
+        assert!(
+            report.ends_with(
+                "; 1 lost a part the format cannot hold, 1 had tags it has no place for\n"
+            ),
+            "{report}"
+        );
         let out = dir.path().join("back.pgn");
         let (status, report) = run(|r| to_pgn(&base, Some(&out), r));
         assert_eq!((status, report.as_str()), (EXIT_OK, "2 games, 0 bad\n"));

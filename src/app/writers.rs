@@ -396,11 +396,11 @@ impl Writers {
         }
     }
 
-    /// The match statistics after a game: one line in the log (and on
+    /// The match statistics after a game, `player`'s (client A's): one line in the log (and on
     /// stdout when headless), and the `--results-json` file rewritten
     /// atomically. A failure to write is reported; the match goes on.
-    pub fn match_stats(&mut self, report: &Report) {
-        let line = format!("stats: {}", report.line());
+    pub fn match_stats(&mut self, report: &Report, player: &str) {
+        let line = report.line_for(player);
         info!("{line}");
         self.headless_line(&line);
         if let Some(path) = &self.results_json {

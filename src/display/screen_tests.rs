@@ -140,6 +140,7 @@ fn finished() -> Snapshot {
         ending: Ending::Checkmate {
             loser: Color::Black,
         },
+        moves_played: 1,
         pgn: Default::default(),
     };
     s.events.push(testkit::view(95_000, Event::GameOver(over)));
@@ -553,7 +554,7 @@ fn header_says_what_happens_between_games() {
     assert!(t.contains("Starting: the clients set up the game"), "{t}");
     assert!(t.contains("starting game 3 of 4"), "{t}");
     let t = text(&draw(&ui, &finished(), 100, 30));
-    assert!(t.contains("Result 1-0  Black checkmated (normal)"), "{t}");
+    assert!(t.contains("Result 1-0  White mates (normal)"), "{t}");
 }
 
 #[test]

@@ -246,6 +246,6 @@ mod tests {
         assert_eq!(text[2], "Move 1, Black to move");
         snap.result = Some(testkit::result("1/2-1/2\x07", Ending::Stalemate));
         let text: Vec<String> = header_lines(&snap).iter().map(|l| l.to_string()).collect();
-        assert_eq!(text[2], "Result 1/2-1/2  stalemate (normal)");
+        assert_eq!(text[2], "Result 1/2-1/2  Draw by stalemate (normal)");
     }
 }

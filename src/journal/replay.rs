@@ -70,7 +70,9 @@ impl Replay {
                 self.inputs += 1;
                 let outs = self.core.handle(input, at);
                 for o in &outs {
-                    if let Some(Event::GameOver(g)) = o.event() {
+                    if let Some(Event::GameOver(g)) = o.event()
+                        && g.is_a_game()
+                    {
                         self.unsaved.insert(g.game_number, (*g.pgn).clone());
                     }
                 }

@@ -286,13 +286,13 @@ mod tests {
         assert_eq!(r, Adjudged::MaxMoves { moves: 10 });
         assert_eq!(
             r.to_string(),
-            "draw by adjudication: 10 moves played (--max-moves)"
+            "Draw by adjudication: 10 moves played (--max-moves)"
         );
         assert!(max_moves_reached(usize::MAX, Some(u32::MAX)).is_some());
         let one = max_moves_reached(2, Some(1)).unwrap();
         assert_eq!(
             one.to_string(),
-            "draw by adjudication: 1 move played (--max-moves)"
+            "Draw by adjudication: 1 move played (--max-moves)"
         );
     }
 
@@ -351,7 +351,7 @@ mod tests {
         );
         assert_eq!(
             a.to_string(),
-            "draw by adjudication: both scores within 10 cp of 0 for 3 moves \
+            "Draw by adjudication: both scores within 10 cp of 0 for 3 moves \
              (--draw-adjudication)"
         );
         // After 30 opening plies: six plies within the score are enough.

@@ -264,10 +264,24 @@ pub struct GameOver {
     pub termination: Termination,
     /// Why it ended.
     pub ending: Ending,
+    /// The moves the clients played in it (an opening's moves not
+    /// counted).
+    pub moves_played: usize,
     /// The finished game, ready to be written (shared: events are kept
     /// for the display and copied into every snapshot).
     #[serde(skip)]
     pub pgn: Arc<PgnGame>,
+}
+
+impl GameOver {
+    /// Whether it is a game to record: it has a result, or the clients
+    /// played in it. A game ended without a result before either client
+    /// moved (the session was quit or the game aborted between its reset
+    /// and its first move) is not one: it is said in the log, but not
+    /// written to the PGN or ChessBase files.
+    pub fn is_a_game(&self) -> bool {
+        self.result != GameResult::None || self.moves_played > 0
+    }
 }
 
 /// Why a game ended.

@@ -184,8 +184,8 @@ mod tests {
         assert_eq!(v.result(), GameResult::Draw);
         assert_eq!(
             v.ending().to_string(),
-            "draw by adjudication: KBNvK is won for Black in the Syzygy tables, but not \
-             before the 50-move rule"
+            "Draw by adjudication: SyzygyTB (KBNvK is won for Black in the tables, but not \
+             before the 50-move rule)"
         );
         let won = TablebaseVerdict {
             outcome: TablebaseOutcome::Win(Color::White),
@@ -195,7 +195,7 @@ mod tests {
         assert!(
             won.ending()
                 .to_string()
-                .starts_with("White wins by adjudication: KBNvK")
+                .starts_with("White wins by adjudication: SyzygyTB (KBNvK")
         );
     }
 }

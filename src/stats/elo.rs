@@ -10,8 +10,11 @@ pub struct EloEstimate {
     pub diff: f64,
     /// Half the width of the 95% confidence interval of `diff`: the interval
     /// is about `diff ± margin95`. `+inf` when the interval reaches a score of
-    /// 0% or 100% (always the case with a perfect or zero score).
-    pub margin95: f64,
+    /// 0% or 100%. `None` when the sample has no spread at all (one game or
+    /// pair, or every one scored alike, a perfect or zero score too): its
+    /// variance is 0, so the interval cannot be estimated from it yet (a
+    /// margin of 0 would claim a certainty the sample does not have).
+    pub margin95: Option<f64>,
 }
 
 /// The 97.5% quantile of the standard normal distribution.
@@ -58,14 +61,19 @@ impl ScoreSample {
     /// the score interval `score ± 1.95996 · std_error` mapped through
     /// [`logistic_diff`], `margin95 = (diff(high) − diff(low)) / 2` (the
     /// logistic curve makes the interval asymmetric; this is its half width).
+    ///
+    /// No margin (`None`) when the variance is 0: nothing in the sample
+    /// says how far off its score may be.
     pub fn elo(&self) -> EloEstimate {
         let stderr = self.std_error();
         let high = self.score + Z_975 * stderr;
         let low = self.score - Z_975 * stderr;
-        let margin95 = if low <= 0.0 || high >= 1.0 {
-            f64::INFINITY
+        let margin95 = if self.variance <= 0.0 || !self.variance.is_finite() {
+            None
+        } else if low <= 0.0 || high >= 1.0 {
+            Some(f64::INFINITY)
         } else {
-            (logistic_diff(high) - logistic_diff(low)) / 2.0
+            Some((logistic_diff(high) - logistic_diff(low)) / 2.0)
         };
         EloEstimate {
             diff: logistic_diff(self.score),
@@ -123,7 +131,7 @@ mod tests {
         // diff(high) = 218.24, diff(low) = 86.21, margin = 66.01
         let e = elo_difference(60, 20, 20).unwrap();
         assert!(close(e.diff, 147.19), "{e:?}");
-        assert!(close(e.margin95, 66.01), "{e:?}");
+        assert!(close(e.margin95.unwrap(), 66.01), "{e:?}");
     }
 
     #[test]
@@ -132,7 +140,7 @@ mod tests {
         // give 40.70 +/- 30.43.
         let e = elo_difference(136, 111, 96).unwrap();
         assert!(close(e.diff, 40.70), "{e:?}");
-        assert!(close(e.margin95, 30.43), "{e:?}");
+        assert!(close(e.margin95.unwrap(), 30.43), "{e:?}");
     }
 
     #[test]
@@ -141,33 +149,37 @@ mod tests {
         assert_eq!(e.diff, 0.0);
         // s = 0.5, se = 0.5/sqrt(20) = 0.111803, interval [0.280873, 0.719127]
         // diff(0.719127) = 163.32, margin = 163.32
-        assert!(close(e.margin95, 163.32), "{e:?}");
+        assert!(close(e.margin95.unwrap(), 163.32), "{e:?}");
         let r = elo_difference(7, 3, 2).unwrap();
         let s = elo_difference(2, 3, 7).unwrap();
         assert!(close(r.diff, -s.diff));
-        assert!(close(r.margin95, s.margin95));
+        assert!(close(r.margin95.unwrap(), s.margin95.unwrap()));
     }
 
     #[test]
-    fn all_draws_has_no_spread() {
+    fn no_spread_no_margin() {
+        // All draws, or a single game: the variance is 0 and the interval
+        // is not known (not 0).
         let e = elo_difference(0, 5, 0).unwrap();
-        assert_eq!(e.diff, 0.0);
-        assert_eq!(e.margin95, 0.0);
+        assert_eq!((e.diff, e.margin95), (0.0, None));
+        let e = elo_difference(0, 1, 0).unwrap();
+        assert_eq!((e.diff, e.margin95), (0.0, None));
     }
 
     #[test]
-    fn perfect_and_zero_scores_are_infinite() {
+    fn perfect_and_zero_scores_are_infinite_without_a_margin() {
         let e = elo_difference(5, 0, 0).unwrap();
-        assert_eq!(e.diff, f64::INFINITY);
-        assert_eq!(e.margin95, f64::INFINITY);
+        assert_eq!((e.diff, e.margin95), (f64::INFINITY, None));
         let e = elo_difference(0, 0, 3).unwrap();
-        assert_eq!(e.diff, f64::NEG_INFINITY);
-        assert_eq!(e.margin95, f64::INFINITY);
+        assert_eq!((e.diff, e.margin95), (f64::NEG_INFINITY, None));
+        // One draw among the losses: a spread, the interval reaching 0%.
+        let e = elo_difference(0, 1, 3).unwrap();
+        assert_eq!(e.margin95, Some(f64::INFINITY));
     }
 
     #[test]
     fn huge_counts_are_finite() {
         let e = elo_difference(u32::MAX, u32::MAX, u32::MAX - 1).unwrap();
-        assert!(e.diff.is_finite() && e.margin95.is_finite());
+        assert!(e.diff.is_finite() && e.margin95.is_some_and(f64::is_finite));
     }
 }

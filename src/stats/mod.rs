@@ -217,7 +217,7 @@ mod tests {
             (rd.score, rd.draw_ratio, rd.los),
             (Some(0.5), Some(1.0), Some(0.5))
         );
-        assert_eq!(rd.elo.map(|e| (e.diff, e.margin95)), Some((0.0, 0.0)));
+        assert_eq!(rd.elo.map(|e| (e.diff, e.margin95)), Some((0.0, None)));
         let rw = w.report(None);
         assert_eq!(rw.pentanomial, [0, 0, 0, 0, 2]);
         assert_eq!((rw.score, rw.los), (Some(1.0), Some(1.0)));

@@ -42,7 +42,7 @@ mod tests {
         let c = [34, 54, 31 + 32, 64, 75];
         let e = elo(&c).unwrap();
         assert!(close(e.diff, 55.58, 0.01), "{e:?}");
-        assert!(close(e.margin95, 27.65, 0.01), "{e:?}");
+        assert!(close(e.margin95.unwrap(), 27.65, 0.01), "{e:?}");
         assert!(los(&sample(&c).unwrap()) > 0.99995);
     }
 
@@ -51,7 +51,7 @@ mod tests {
         let c = [332, 433, 457 + 41, 333, 334];
         let e = elo(&c).unwrap();
         assert!(close(e.diff, -8.64, 0.01), "{e:?}");
-        assert!(close(e.margin95, 10.33, 0.01), "{e:?}");
+        assert!(close(e.margin95.unwrap(), 10.33, 0.01), "{e:?}");
         assert!(close(los(&sample(&c).unwrap()), 0.0505, 5e-5));
     }
 
@@ -60,16 +60,20 @@ mod tests {
         let c = [7895, 8757, 5485 + 200, 568, 9999];
         let e = elo(&c).unwrap();
         assert!(close(e.diff, -21.04, 0.01), "{e:?}");
-        assert!(close(e.margin95, 2.95, 0.01), "{e:?}");
+        assert!(close(e.margin95.unwrap(), 2.95, 0.01), "{e:?}");
     }
 
     #[test]
     fn edge_cases() {
         assert_eq!(elo(&[0; 5]), None);
         let draws = elo(&[0, 0, 7, 0, 0]).unwrap();
-        assert_eq!((draws.diff, draws.margin95), (0.0, 0.0));
+        assert_eq!((draws.diff, draws.margin95), (0.0, None));
         let wins = elo(&[0, 0, 0, 0, 3]).unwrap();
-        assert_eq!((wins.diff, wins.margin95), (f64::INFINITY, f64::INFINITY));
+        assert_eq!((wins.diff, wins.margin95), (f64::INFINITY, None));
+        // One pair, a draw and a loss: -191 Elo, its error not known.
+        let one = elo(&[0, 1, 0, 0, 0]).unwrap();
+        assert!(close(one.diff, -190.85, 0.01), "{one:?}");
+        assert_eq!(one.margin95, None);
     }
 
     #[test]
@@ -78,7 +82,7 @@ mod tests {
         // margin), but every pair scored exactly 1 point: no spread.
         let tri = crate::stats::elo::elo_difference(10, 0, 10).unwrap();
         let pen = elo(&[0, 0, 10, 0, 0]).unwrap();
-        assert!(tri.margin95 > 100.0);
-        assert_eq!(pen.margin95, 0.0);
+        assert!(tri.margin95.unwrap() > 100.0);
+        assert_eq!(pen.margin95, None);
     }
 }

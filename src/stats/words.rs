@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 
 use super::Report;
 use super::elo::EloEstimate;
+use crate::text::strip_control;
 
 impl Report {
     /// One line: games, W-D-L, score, Elo ± 95%, LOS, draw ratio, and with
@@ -24,7 +25,7 @@ impl Report {
             s.push_str(&format!(
                 ", score {:.1}%, Elo {}, LOS {:.1}%, draws {:.1}%",
                 score * 100.0,
-                elo_words(&elo),
+                elo_words(&elo, self.games, "game"),
                 los * 100.0,
                 draws * 100.0
             ));
@@ -35,7 +36,7 @@ impl Report {
                 "; {} pair{} [{ll}, {ld}, {dd}, {wd}, {ww}], pentanomial Elo {}",
                 self.pairs,
                 if self.pairs == 1 { "" } else { "s" },
-                elo_words(&e)
+                elo_words(&e, self.pairs, "pair")
             ));
         }
         if let Some(t) = &self.sprt {
@@ -57,7 +58,7 @@ impl Report {
         if let (Some(elo), Some(los)) = (self.elo, self.los) {
             s.push_str(&format!(
                 ", Elo {}, LOS {:.0}%",
-                elo_words(&elo),
+                elo_words(&elo, self.games, "game"),
                 los * 100.0
             ));
         }
@@ -70,8 +71,16 @@ impl Report {
         s
     }
 
+    /// [`Report::line`] said of `player`, the one whose wins, draws and
+    /// losses they are: `stats for Alpha: 4 games, W-D-L ...` (the name
+    /// stripped of control characters).
+    pub fn line_for(&self, player: &str) -> String {
+        format!("stats for {}: {}", strip_control(player), self.line())
+    }
+
     /// The `--results-json` object. Infinite Elo figures (a perfect or zero
-    /// score) are `null`, as JSON has no infinity.
+    /// score) are `null`, as JSON has no infinity; so is an error not known
+    /// yet (no spread in the games or pairs: one of them, or all alike).
     pub fn to_json(&self) -> Value {
         let mut v = json!({
             "games": self.games,
@@ -82,9 +91,9 @@ impl Report {
             "draw_ratio": self.draw_ratio,
             "pentanomial": self.pentanomial,
             "elo": finite(self.elo.map(|e| e.diff)),
-            "elo_error95": finite(self.elo.map(|e| e.margin95)),
+            "elo_error95": finite(self.elo.and_then(|e| e.margin95)),
             "los": self.los,
-            "penta_elo_error95": finite(self.penta_elo.map(|e| e.margin95)),
+            "penta_elo_error95": finite(self.penta_elo.and_then(|e| e.margin95)),
             "penta_los": self.penta_los,
         });
         if let (Some(t), Some(map)) = (&self.sprt, v.as_object_mut()) {
@@ -97,8 +106,11 @@ impl Report {
     }
 }
 
-/// `+58 +/- 120`, `+inf`, `-inf +/- inf`.
-fn elo_words(e: &EloEstimate) -> String {
+/// `+58 +/- 120`, `-95 +/- inf`; with no margin (no spread among the `n`
+/// games or pairs) `-191 +/- ? (1 pair is too few)` or
+/// `+0 +/- ? (all 4 games alike)`: an error of 0 would claim a certainty
+/// the sample does not have.
+fn elo_words(e: &EloEstimate, n: u32, unit: &str) -> String {
     let num = |x: f64| {
         if x.is_finite() {
             // No "-0" for a tiny negative difference.
@@ -110,10 +122,11 @@ fn elo_words(e: &EloEstimate) -> String {
             "-inf".into()
         }
     };
-    let margin = if e.margin95.is_finite() {
-        format!("{:.0}", e.margin95)
-    } else {
-        "inf".into()
+    let margin = match e.margin95 {
+        Some(m) if m.is_finite() => format!("{m:.0}"),
+        Some(_) => "inf".into(),
+        None if n == 1 => format!("? (1 {unit} is too few)"),
+        None => format!("? (all {n} {unit}s alike)"),
     };
     format!("{} +/- {margin}", num(e.diff))
 }
@@ -178,8 +191,61 @@ mod tests {
     #[test]
     fn a_perfect_score_has_no_finite_elo() {
         let r = played(&[GameScore::Win; 2]).report(None);
-        assert!(r.line().contains("Elo +inf +/- inf"), "{}", r.line());
+        assert!(
+            r.line().contains("Elo +inf +/- ? (all 2 games alike)"),
+            "{}",
+            r.line()
+        );
         assert!(r.to_json()["elo"].is_null());
         assert_eq!(r.to_json()["los"], 1.0);
+    }
+
+    #[test]
+    fn an_error_not_known_yet_is_said_so_never_zero() {
+        use GameScore::*;
+        // One draw: no spread.
+        let r = played(&[Draw]).report(None);
+        let line = r.line();
+        assert!(line.contains("Elo +0 +/- ? (1 game is too few)"), "{line}");
+        assert!(r.short().contains("Elo +0 +/- ? (1 game is too few)"));
+        assert!(!line.contains("+/- 0"), "{line}");
+        assert!(r.to_json()["elo_error95"].is_null());
+        assert_eq!(r.to_json()["elo"], 0.0);
+        // One pair, a draw and a loss: the games differ (a trinomial
+        // interval, reaching 0%), the one pair has none.
+        let r = played(&[Draw, Loss]).report(None);
+        let line = r.line();
+        assert!(line.contains(", Elo -191 +/- inf,"), "{line}");
+        assert!(
+            line.ends_with("pentanomial Elo -191 +/- ? (1 pair is too few)"),
+            "{line}"
+        );
+        let j = r.to_json();
+        assert!(j["penta_elo_error95"].is_null() && j["elo_error95"].is_null());
+        // Three pairs all alike.
+        let r = played(&[Draw, Draw, Win, Loss, Loss, Win]).report(None);
+        assert!(
+            r.line()
+                .ends_with("pentanomial Elo +0 +/- ? (all 3 pairs alike)"),
+            "{}",
+            r.line()
+        );
+        // With a spread the margin is a number.
+        let r = played(&[Win, Draw, Loss, Draw]).report(None);
+        assert!(r.to_json()["elo_error95"].is_f64(), "{}", r.to_json());
+        assert!(!r.line().contains('?'), "{}", r.line());
+    }
+
+    #[test]
+    fn the_line_for_a_player_names_whose_results_they_are() {
+        let r = played(&[GameScore::Win, GameScore::Loss]).report(None);
+        assert_eq!(
+            r.line_for("Alpha\x1b[2J"),
+            format!("stats for Alpha[2J: {}", r.line())
+        );
+        assert!(
+            r.line_for("Alpha")
+                .starts_with("stats for Alpha: 2 games, W-D-L 1-0-1")
+        );
     }
 }

@@ -36,8 +36,8 @@ pub struct OutputOptions {
     pub journal: Option<PathBuf>,
     /// Rewrite the match statistics to this JSON file (atomically) after
     /// every game: games, wins, draws, losses, pentanomial, elo,
-    /// elo_error95, los, and with --sprt llr, lower_bound, upper_bound,
-    /// sprt_result.
+    /// elo_error95 (null while not known yet), los, and with --sprt llr,
+    /// lower_bound, upper_bound, sprt_result.
     #[arg(long, value_name = "FILE")]
     pub results_json: Option<PathBuf>,
     /// Also append every finished game to this ChessBase 1993 base

@@ -257,9 +257,11 @@ fn carry_out(o: Output, core: &Referee, outputs: &mut Writers, at: u64) {
         }
         Event::GameOver(g) => {
             outputs.live_pgn(|| Some((*g.pgn).clone()));
-            outputs.finished_game(g.game_number, &g.pgn);
+            if g.is_a_game() {
+                outputs.finished_game(g.game_number, &g.pgn);
+            }
             outputs.audience_game_over(&g);
-            outputs.match_stats(&core.stats());
+            outputs.match_stats(&core.stats(), &core.client_name(ClientId::A));
         }
         _ => {}
     }

@@ -403,7 +403,7 @@ impl Running {
         // the last result vanishes with the alternate screen).
         if had_board && core.is_over() {
             crate::app::stdout::line(&core.summary().to_string());
-            crate::app::stdout::line(&format!("stats: {}", core.stats().line()));
+            crate::app::stdout::line(&core.stats().line_for(&core.client_name(ClientId::A)));
         }
         // No more events are read: a reader blocked on a full (bounded) event
         // channel is released before its link is closed and joined.

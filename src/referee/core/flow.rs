@@ -135,7 +135,6 @@ impl Referee {
             return false;
         };
         let ending = Ending::Rule(rule);
-        g.final_comment.get_or_insert_with(|| ending.to_string());
         self.end_game(rule.result(), Termination::Adjudication, ending, at, out);
         true
     }
@@ -147,11 +146,10 @@ impl Referee {
     /// again.
     pub(super) fn on_tablebase(&mut self, v: TablebaseVerdict, at: u64, out: &mut Vec<Output>) {
         let at_probed = self.position_in_play().is_some_and(|(_, ply)| ply == v.ply);
-        let Some(g) = self.game.as_mut().filter(|_| at_probed) else {
+        if !at_probed {
             return;
-        };
+        }
         let ending = v.ending();
-        g.final_comment.get_or_insert_with(|| ending.to_string());
         self.end_game(v.result(), Termination::Adjudication, ending, at, out);
     }
 
@@ -193,6 +191,7 @@ impl Referee {
             .then(|| g.client_of(g.game.position().turn()));
         g.awaiting = None;
         g.pause = None;
+        g.final_comment = Some(words::closing_comment(&ending, g.final_comment.as_deref()));
         g.end = Some((result, termination, ending.clone()));
         let number = g.number;
         let white = g.white;
@@ -209,11 +208,13 @@ impl Referee {
             }
         }
         let pgn = self.pgn(at, false).expect("a game is in progress");
+        let moves_played = self.game.as_ref().map_or(0, |g| g.played.len());
         let over = GameOver {
             game_number: number,
             result,
             termination,
             ending,
+            moves_played,
             pgn: std::sync::Arc::new(pgn),
         };
         self.emit(out, Event::GameOver(over));

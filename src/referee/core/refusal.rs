@@ -40,7 +40,7 @@ impl Referee {
             problem,
             asked_again: 0,
         };
-        self.resends_spent(from, color, None, offence, at, out);
+        self.resends_spent(from, color, offence, at, out);
     }
 
     /// An illegal or unparsable move, a missing move, or a persistent bad
@@ -49,7 +49,6 @@ impl Referee {
         &mut self,
         from: ClientId,
         color: Color,
-        move_text: Option<&str>,
         problem: Problem,
         at: u64,
         out: &mut Vec<Output>,
@@ -59,10 +58,10 @@ impl Referee {
             asked_again: 0,
         };
         match self.settings.illegal_move {
-            IllegalMove::Forfeit => self.forfeit(from, color, move_text, offence, at, out),
+            IllegalMove::Forfeit => self.forfeit(from, color, offence, at, out),
             IllegalMove::Retry => {
                 let problem = offence.problem;
-                self.ask_again_counted(from, color, move_text, problem, at, out)
+                self.ask_again_counted(from, color, problem, at, out)
             }
             IllegalMove::Fault => self.fault_pause(from, offence, at, out),
         }
@@ -95,7 +94,6 @@ impl Referee {
         &mut self,
         from: ClientId,
         color: Color,
-        move_text: Option<&str>,
         problem: Problem,
         at: u64,
         out: &mut Vec<Output>,
@@ -115,7 +113,7 @@ impl Referee {
             problem,
             asked_again: max,
         };
-        self.resends_spent(from, color, move_text, offence, at, out);
+        self.resends_spent(from, color, offence, at, out);
     }
 
     /// Counts one more resend of `from`'s turn if it is on move and its
@@ -137,7 +135,6 @@ impl Referee {
         &mut self,
         from: ClientId,
         color: Color,
-        move_text: Option<&str>,
         offence: Offence,
         at: u64,
         out: &mut Vec<Output>,
@@ -145,7 +142,7 @@ impl Referee {
         match self.settings.illegal_move {
             IllegalMove::Fault => self.fault_pause(from, offence, at, out),
             IllegalMove::Forfeit | IllegalMove::Retry => {
-                self.forfeit(from, color, move_text, offence, at, out)
+                self.forfeit(from, color, offence, at, out)
             }
         }
     }
@@ -155,14 +152,10 @@ impl Referee {
         &mut self,
         from: ClientId,
         color: Color,
-        move_text: Option<&str>,
         offence: Offence,
         at: u64,
         out: &mut Vec<Output>,
     ) {
-        if let Some(g) = self.game.as_mut() {
-            g.final_comment = Some(words::forfeit_comment(color, move_text, &offence));
-        }
         let event = Event::Forfeit {
             client: from,
             offence: offence.clone(),

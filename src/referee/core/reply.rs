@@ -63,7 +63,7 @@ impl Referee {
         let mv = self.parse_move(r, color, sm.as_deref(), out)?;
         self.check_draw_claim(r, color, mv.as_ref(), out)?;
         let mv = self.require_move(r, color, mv, out)?;
-        self.play_reply(r, color, mv, sm.as_deref(), credit, out)
+        self.play_reply(r, color, mv, credit, out)
     }
 
     /// The game in play, once [`Referee::check_turn`] has passed.
@@ -179,7 +179,7 @@ impl Referee {
                 let problem = Problem::BadSm {
                     error: e.to_string(),
                 };
-                self.illegal(r.from, color, None, problem, r.at, out);
+                self.illegal(r.from, color, problem, r.at, out);
                 Err(Handled)
             }
         }
@@ -228,7 +228,7 @@ impl Referee {
                     text: s.to_owned(),
                     why: e.reason,
                 };
-                self.illegal(r.from, color, Some(s), problem, r.at, out);
+                self.illegal(r.from, color, problem, r.at, out);
                 Err(Handled)
             }
         }
@@ -258,7 +258,7 @@ impl Referee {
                 // FIDE 9.2: with a valid claim the move is written down but
                 // not played.
                 let san = game::san_of(g.game.position(), m);
-                g.final_comment = Some(words::claim_comment(color, &san));
+                g.final_comment = Some(words::claim_note(&san));
             }
             let why = Ending::DrawClaimed { by: color, claim };
             self.end_game(GameResult::Draw, Termination::Normal, why, r.at, out);
@@ -272,7 +272,6 @@ impl Referee {
         }
         match false_claim {
             FalseClaim::Forfeit => {
-                g.final_comment = Some(words::false_claim_comment(color));
                 let why = Ending::FalseClaim { by: color };
                 let result = GameResult::Win(!color);
                 self.end_game(result, Termination::RulesInfraction, why, r.at, out);
@@ -287,7 +286,7 @@ impl Referee {
                 if mv.is_none() {
                     // Nothing to play: ask again for a move.
                     let problem = Problem::FalseClaimWithoutMove;
-                    self.ask_again_counted(r.from, color, None, problem, r.at, out);
+                    self.ask_again_counted(r.from, color, problem, r.at, out);
                     return Err(Handled);
                 }
                 Ok(())
@@ -309,9 +308,9 @@ impl Referee {
         if r.record.draw_accept() {
             // An accept with no offer to accept, and no move: ask again.
             let problem = Problem::AcceptWithoutOffer;
-            self.ask_again_counted(r.from, color, None, problem, r.at, out);
+            self.ask_again_counted(r.from, color, problem, r.at, out);
         } else {
-            self.illegal(r.from, color, None, Problem::NoMove, r.at, out);
+            self.illegal(r.from, color, Problem::NoMove, r.at, out);
         }
         Err(Handled)
     }
@@ -348,7 +347,6 @@ impl Referee {
         r: &Reply,
         color: Color,
         mv: Move,
-        sm: Option<&str>,
         credit: u64,
         out: &mut Vec<Output>,
     ) -> Result<(), Handled> {
@@ -367,7 +365,7 @@ impl Referee {
                 let problem = Problem::Unplayable {
                     error: e.to_string(),
                 };
-                self.illegal(r.from, color, sm, problem, r.at, out);
+                self.illegal(r.from, color, problem, r.at, out);
                 return Err(Handled);
             }
         };

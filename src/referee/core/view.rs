@@ -73,7 +73,10 @@ impl Referee {
                     eval: played.and_then(|p| p.eval.clone()),
                 }
             })
-            .collect();
+            .collect::<Vec<PgnMove>>();
+        // The plies of the movetext, as fastchess writes the tag (an
+        // opening's moves included: they are in the movetext).
+        tags.push(("PlyCount".into(), moves.len().to_string()));
         Some(PgnGame {
             tags,
             first_move_number: g.game.start().fullmoves().get(),

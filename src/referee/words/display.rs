@@ -17,21 +17,25 @@ use crate::referee::io::{Command, Verdict};
 use crate::referee::tablebase::TablebaseOutcome;
 use crate::text::strip_control;
 
-/// A game adjudicated by the endgame tables.
+/// A game adjudicated by the endgame tables, in fastchess's words
+/// (`Draw by adjudication: SyzygyTB`) with what the tables said.
 fn tablebase(f: &mut fmt::Formatter<'_>, m: &str, outcome: TablebaseOutcome) -> fmt::Result {
     match outcome {
         TablebaseOutcome::Win(c) => write!(
             f,
-            "{} wins by adjudication: {m} is won in the Syzygy tables",
+            "{} wins by adjudication: SyzygyTB ({m} is won in the tables)",
             color_name(c)
         ),
         TablebaseOutcome::Draw => {
-            write!(f, "draw by adjudication: {m} is drawn in the Syzygy tables")
+            write!(
+                f,
+                "Draw by adjudication: SyzygyTB ({m} is drawn in the tables)"
+            )
         }
         TablebaseOutcome::CursedWin(c) => write!(
             f,
-            "draw by adjudication: {m} is won for {} in the Syzygy tables, but not \
-             before the 50-move rule",
+            "Draw by adjudication: SyzygyTB ({m} is won for {} in the tables, but not \
+             before the 50-move rule)",
             color_name(c)
         ),
     }
@@ -41,11 +45,12 @@ pub(super) fn client_fault(client: ClientId, name: &str) -> String {
     format!("{client}: {name} reported a fault (refreq fault)")
 }
 
+/// A claimable draw as cutechess-cli says a draw by it.
 fn claim_name(c: DrawClaim) -> &'static str {
     match c {
-        DrawClaim::ThreefoldRepetition => "threefold repetition",
-        DrawClaim::FiftyMoves => "fifty-move rule",
-        DrawClaim::InsufficientMaterial => "insufficient material",
+        DrawClaim::ThreefoldRepetition => "Draw by 3-fold repetition",
+        DrawClaim::FiftyMoves => "Draw by fifty moves rule",
+        DrawClaim::InsufficientMaterial => "Draw by insufficient mating material",
     }
 }
 
@@ -58,35 +63,39 @@ fn half_points(h: u32) -> String {
 }
 
 impl fmt::Display for Ending {
-    /// Why the game ended, as the log and the PGN's readers say it:
-    /// `Black checkmated`, `White forfeits: illegal move "Ke7": ...`.
+    /// How the game ended, in cutechess-cli's words (its PGN's closing
+    /// comment and its result lines), with argus's detail after a colon:
+    /// `Black mates`, `White resigns`, `Draw by 3-fold repetition`,
+    /// `White loses on time`, `Black forfeits: illegal move "Ke7": ...`,
+    /// `Draw by adjudication: SyzygyTB (KPvK is drawn in the tables)`.
+    /// The log, the console, the board, the web page and the PGN's
+    /// closing comment all say this.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Ending::Checkmate { loser } => write!(f, "{} checkmated", color_name(*loser)),
-            Ending::Stalemate => f.write_str("stalemate"),
-            Ending::DeadPosition => f.write_str("dead position (insufficient material)"),
-            Ending::SeventyFiveMoves => f.write_str("75-move rule"),
-            Ending::FivefoldRepetition => f.write_str("fivefold repetition"),
-            Ending::Resigned { color } => write!(f, "{} resigned", color_name(*color)),
+            Ending::Checkmate { loser } => write!(f, "{} mates", color_name(!*loser)),
+            Ending::Stalemate => f.write_str("Draw by stalemate"),
+            Ending::DeadPosition => f.write_str("Draw by insufficient mating material"),
+            Ending::SeventyFiveMoves => f.write_str("Draw by 75-move rule"),
+            Ending::FivefoldRepetition => f.write_str("Draw by 5-fold repetition"),
+            Ending::Resigned { color } => write!(f, "{} resigns", color_name(*color)),
             Ending::DrawAgreed { accepted_by } => write!(
                 f,
-                "drawn by agreement ({} accepted the offer)",
+                "Draw by agreement: {} accepted the offer",
                 color_name(*accepted_by)
             ),
-            Ending::DrawClaimed { by, claim } => write!(
-                f,
-                "draw claimed by {}: {}",
-                color_name(*by),
-                claim_name(*claim)
-            ),
-            Ending::FalseClaim { by } => write!(f, "{} made a false draw claim", color_name(*by)),
+            Ending::DrawClaimed { by, claim } => {
+                write!(f, "{}: claimed by {}", claim_name(*claim), color_name(*by))
+            }
+            Ending::FalseClaim { by } => {
+                write!(f, "{} makes a false draw claim", color_name(*by))
+            }
             Ending::Flag {
                 color,
                 drawn: false,
-            } => write!(f, "{} lost on time", color_name(*color)),
+            } => write!(f, "{} loses on time", color_name(*color)),
             Ending::Flag { color, drawn: true } => write!(
                 f,
-                "{}'s flag fell, but {} has no mating material",
+                "Draw by timeout: {}'s flag fell, but {} has no mating material",
                 color_name(*color),
                 color_name(!*color)
             ),
@@ -94,31 +103,33 @@ impl fmt::Display for Ending {
                 write!(f, "{} forfeits: {offence}", color_name(*color))
             }
             Ending::Verdict { verdict } => f.write_str(match verdict {
-                Verdict::WhiteWins => "White wins by adjudication",
-                Verdict::BlackWins => "Black wins by adjudication",
-                Verdict::Draw => "drawn by adjudication",
+                Verdict::WhiteWins => "White wins by adjudication: the supervisor's verdict",
+                Verdict::BlackWins => "Black wins by adjudication: the supervisor's verdict",
+                Verdict::Draw => "Draw by adjudication: the supervisor's verdict",
             }),
             Ending::Rule(rule) => rule.fmt(f),
             Ending::Tablebase { material, outcome } => tablebase(f, material, *outcome),
-            Ending::Aborted => f.write_str("aborted by the supervisor"),
-            Ending::SessionEnded => f.write_str("the session was ended by the supervisor"),
+            Ending::Aborted => f.write_str("No result: aborted by the supervisor"),
+            Ending::SessionEnded => {
+                f.write_str("No result: the session was ended by the supervisor")
+            }
         }
     }
 }
 
 impl fmt::Display for Adjudged {
     /// Why an adjudication rule ended the game, and which option set it:
-    /// `draw by adjudication: 80 moves played (--max-moves)`.
+    /// `Draw by adjudication: 80 moves played (--max-moves)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Adjudged::MaxMoves { moves } => write!(
                 f,
-                "draw by adjudication: {} played (--max-moves)",
+                "Draw by adjudication: {} played (--max-moves)",
                 moves_said(moves)
             ),
             Adjudged::Draw { score, moves } => write!(
                 f,
-                "draw by adjudication: both scores within {score} cp of 0 for {} \
+                "Draw by adjudication: both scores within {score} cp of 0 for {} \
                  (--draw-adjudication)",
                 moves_said(moves)
             ),

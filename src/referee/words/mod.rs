@@ -1,7 +1,8 @@
 //! The one place where the referee's events become words: the sentences of
 //! the transcript, the application log and the display's log pane
 //! ([`sentence`]), the lines headless output prints ([`headline`]), those
-//! `argus watch` prints ([`watch_line`]), and the PGN's final comments.
+//! `argus watch` prints ([`watch_line`]), and the PGN's closing comment
+//! ([`closing_comment`]).
 //! Pure: no I/O, no state. Every sentence is stripped of control
 //! characters, so a client's name or line can never reach a terminal or a
 //! file raw; a web page renders the events themselves (as JSON) and
@@ -15,7 +16,7 @@ mod tests;
 
 use shakmaty::Color;
 
-use crate::referee::event::{Event, Offence};
+use crate::referee::event::{Ending, Event};
 use crate::text::strip_control;
 use sentences::{client_said, match_said, reply_said};
 
@@ -35,13 +36,7 @@ pub fn headline(e: &Event) -> Option<String> {
         Event::GameStarted {
             game, white, black, ..
         } => format!("game {game}: {white} (White) vs {black} (Black)"),
-        Event::GameOver(g) => format!(
-            "game {}: {} {} ({})",
-            g.game_number,
-            g.result.as_str(),
-            g.termination.as_str(),
-            g.ending
-        ),
+        Event::GameOver(g) => sentences::game_over(g),
         Event::SessionOver(s) => s.to_string(),
         e if matches!(
             e.kind(),
@@ -95,25 +90,21 @@ pub fn game_label(number: u32, games: u32) -> String {
     }
 }
 
-/// The PGN's final comment of a game a bad reply cost: what was played
-/// (if a move was given) and what was wrong.
-pub fn forfeit_comment(color: Color, move_text: Option<&str>, offence: &Offence) -> String {
-    let who = color_name(color);
-    match move_text {
-        Some(m) => format!("{who} played {}: {offence}", quote(m)),
-        None => format!("{who}: {offence}"),
+/// The PGN's closing comment of a game, written before its result as
+/// cutechess-cli writes one: how it ended ([`Ending`]'s words), and
+/// `note` after a semicolon when there is one (the move a draw claim came
+/// with).
+pub fn closing_comment(ending: &Ending, note: Option<&str>) -> String {
+    match note {
+        Some(n) => format!("{ending}; {n}"),
+        None => ending.to_string(),
     }
 }
 
-/// The PGN's final comment of a valid draw claim made with a move (FIDE
-/// 9.2: the move is written down but not played).
-pub fn claim_comment(color: Color, san: &str) -> String {
-    format!("{} claimed a draw with the move {san}", color_name(color))
-}
-
-/// The PGN's final comment of a false draw claim that cost the game.
-pub fn false_claim_comment(color: Color) -> String {
-    format!("{} claimed a draw falsely", color_name(color))
+/// The note of a valid draw claim made with a move (FIDE 9.2: the move is
+/// written down but not played).
+pub fn claim_note(san: &str) -> String {
+    format!("the move {san} written down, not played")
 }
 
 /// The sentence, before control characters are stripped. The match in

@@ -182,7 +182,8 @@ fn link_refused(client: ClientId, seq: u64, resync: bool) -> String {
     )
 }
 
-/// `game N: 1-0 (White checkmated)`: a game's end in the log.
+/// `game N: 0-1 (Black mates)`: a game's end in the log and on the
+/// console.
 pub(super) fn game_over(g: &GameOver) -> String {
     format!(
         "game {}: {} ({})",

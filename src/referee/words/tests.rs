@@ -7,7 +7,7 @@ use crate::game::{DrawClaim, SanErrorKind};
 use crate::referee::adjudication::Adjudged;
 use crate::referee::client::ClientId;
 use crate::referee::event::{
-    Ending, EventKind, GameOver, MatchSummary, PauseReason, Problem, Rejection,
+    Ending, EventKind, GameOver, MatchSummary, Offence, PauseReason, Problem, Rejection,
 };
 use crate::referee::io::{Command, GameResult, Termination};
 use crate::stats::sprt::Hypothesis;
@@ -18,6 +18,7 @@ fn over(ending: Ending) -> Event {
         result: GameResult::Win(Color::White),
         termination: Termination::Normal,
         ending,
+        moves_played: 1,
         pgn: Arc::default(),
     })
 }
@@ -27,11 +28,9 @@ fn a_game_over_reads_as_the_docs_show_it() {
     let e = over(Ending::Resigned {
         color: Color::Black,
     });
-    assert_eq!(sentence(&e), "game 4: 1-0 (Black resigned)");
-    assert_eq!(
-        headline(&e).as_deref(),
-        Some("game 4: 1-0 normal (Black resigned)")
-    );
+    assert_eq!(sentence(&e), "game 4: 1-0 (Black resigns)");
+    // The console says the same words, not the PGN's Termination.
+    assert_eq!(headline(&e).as_deref(), Some("game 4: 1-0 (Black resigns)"));
     assert_eq!(watch_line(&e), Some(sentence(&e)));
     let offence = Offence {
         problem: Problem::BadMove {
@@ -55,7 +54,7 @@ fn a_game_over_reads_as_the_docs_show_it() {
     };
     assert_eq!(
         claim.to_string(),
-        "draw claimed by Black: threefold repetition"
+        "Draw by 3-fold repetition: claimed by Black"
     );
 }
 
@@ -167,8 +166,12 @@ fn offences_say_how_often_the_client_was_asked_again() {
         "A: reply without a move (sm) while a legal move exists (asked again 2 times)"
     );
     assert_eq!(
-        forfeit_comment(Color::White, Some("Ke7"), &offence),
-        "White played \"Ke7\": reply without a move (sm) while a legal move exists \
+        Ending::Forfeit {
+            color: Color::White,
+            offence: offence.clone()
+        }
+        .to_string(),
+        "White forfeits: reply without a move (sm) while a legal move exists \
          (asked again 2 times)"
     );
     let pause = PauseReason::Offence {
@@ -192,6 +195,7 @@ fn events_serialise_as_tagged_json_without_the_pgn() {
             "result": "1-0",
             "termination": "normal",
             "ending": { "ending": "checkmate", "loser": "black" },
+            "moves_played": 1,
         })
     );
     let cmd = Event::Supervisor {
@@ -230,5 +234,109 @@ fn events_serialise_as_tagged_json_without_the_pgn() {
     assert_eq!(
         serde_json::to_value(&dropped).unwrap(),
         serde_json::json!({ "event": "line_dropped", "client": "A", "reason": "<b>" })
+    );
+}
+
+/// Every ending in cutechess-cli's words (fastchess's for the tables), as
+/// the PGN's closing comment and the result lines say it.
+#[test]
+fn each_ending_reads_as_cutechess_cli_says_it() {
+    use crate::referee::io::Verdict;
+    use crate::referee::tablebase::TablebaseOutcome;
+    let white = Color::White;
+    let black = Color::Black;
+    let cases: Vec<(Ending, &str)> = vec![
+        (Ending::Checkmate { loser: black }, "White mates"),
+        (Ending::Checkmate { loser: white }, "Black mates"),
+        (Ending::Stalemate, "Draw by stalemate"),
+        (Ending::DeadPosition, "Draw by insufficient mating material"),
+        (Ending::SeventyFiveMoves, "Draw by 75-move rule"),
+        (Ending::FivefoldRepetition, "Draw by 5-fold repetition"),
+        (Ending::Resigned { color: black }, "Black resigns"),
+        (
+            Ending::DrawAgreed { accepted_by: white },
+            "Draw by agreement: White accepted the offer",
+        ),
+        (
+            Ending::DrawClaimed {
+                by: white,
+                claim: DrawClaim::FiftyMoves,
+            },
+            "Draw by fifty moves rule: claimed by White",
+        ),
+        (
+            Ending::DrawClaimed {
+                by: black,
+                claim: DrawClaim::InsufficientMaterial,
+            },
+            "Draw by insufficient mating material: claimed by Black",
+        ),
+        (
+            Ending::FalseClaim { by: white },
+            "White makes a false draw claim",
+        ),
+        (
+            Ending::Flag {
+                color: black,
+                drawn: false,
+            },
+            "Black loses on time",
+        ),
+        (
+            Ending::Flag {
+                color: white,
+                drawn: true,
+            },
+            "Draw by timeout: White's flag fell, but Black has no mating material",
+        ),
+        (
+            Ending::Verdict {
+                verdict: Verdict::BlackWins,
+            },
+            "Black wins by adjudication: the supervisor's verdict",
+        ),
+        (
+            Ending::Verdict {
+                verdict: Verdict::Draw,
+            },
+            "Draw by adjudication: the supervisor's verdict",
+        ),
+        (
+            Ending::Rule(Adjudged::MaxMoves { moves: 80 }),
+            "Draw by adjudication: 80 moves played (--max-moves)",
+        ),
+        (
+            Ending::Tablebase {
+                material: "KPvK".into(),
+                outcome: TablebaseOutcome::Draw,
+            },
+            "Draw by adjudication: SyzygyTB (KPvK is drawn in the tables)",
+        ),
+        (
+            Ending::Tablebase {
+                material: "KRvK".into(),
+                outcome: TablebaseOutcome::Win(white),
+            },
+            "White wins by adjudication: SyzygyTB (KRvK is won in the tables)",
+        ),
+        (Ending::Aborted, "No result: aborted by the supervisor"),
+        (
+            Ending::SessionEnded,
+            "No result: the session was ended by the supervisor",
+        ),
+    ];
+    for (ending, words) in cases {
+        assert_eq!(ending.to_string(), words);
+        assert_eq!(closing_comment(&ending, None), words);
+    }
+    assert_eq!(
+        closing_comment(
+            &Ending::DrawClaimed {
+                by: black,
+                claim: DrawClaim::ThreefoldRepetition
+            },
+            Some(&claim_note("Ng8"))
+        ),
+        "Draw by 3-fold repetition: claimed by Black; the move Ng8 written down, not played"
     );
 }

@@ -20,7 +20,7 @@ fn max_moves_draws_by_adjudication_after_the_last_allowed_move() {
     let g = h.game_over();
     assert_eq!(g.result, GameResult::Draw);
     assert_eq!(g.termination, Termination::Adjudication);
-    let why = "draw by adjudication: 2 moves played (--max-moves)";
+    let why = "Draw by adjudication: 2 moves played (--max-moves)";
     assert_eq!(g.ending, Ending::Rule(Adjudged::MaxMoves { moves: 2 }));
     assert_eq!(g.ending.to_string(), why);
     let pgn = h.final_pgn();
@@ -28,7 +28,7 @@ fn max_moves_draws_by_adjudication_after_the_last_allowed_move() {
     assert!(pgn.contains("1/2-1/2"), "{pgn}");
     assert!(
         h.transcript()
-            .contains("draw by adjudication: 2 moves played"),
+            .contains("Draw by adjudication: 2 moves played"),
         "{}",
         h.transcript()
     );
@@ -73,7 +73,7 @@ fn draw_adjudication_ends_a_quiet_game_on_the_evaluations() {
     let g = h.game_over();
     assert_eq!(g.result, GameResult::Draw);
     assert_eq!(g.termination, Termination::Adjudication);
-    let why = "draw by adjudication: both scores within 10 cp of 0 for 2 moves \
+    let why = "Draw by adjudication: both scores within 10 cp of 0 for 2 moves \
                (--draw-adjudication)";
     let rule = Adjudged::Draw {
         score: 10,
@@ -161,11 +161,14 @@ fn a_tablebase_verdict_on_the_position_in_play_ends_the_game_by_adjudication() {
     );
     assert_eq!(
         g.ending.to_string(),
-        "White wins by adjudication: KRvK is won in the Syzygy tables"
+        "White wins by adjudication: SyzygyTB (KRvK is won in the tables)"
     );
     let pgn = h.final_pgn();
     assert!(pgn.contains("[Termination \"adjudication\"]"), "{pgn}");
-    assert!(pgn.contains("{White wins by adjudication: KRvK"), "{pgn}");
+    assert!(
+        pgn.contains("{White wins by adjudication: SyzygyTB"),
+        "{pgn}"
+    );
     // Both clients are told the result.
     for who in crate::referee::ClientId::BOTH {
         assert_eq!(h.last(who).refcom(), crate::epd::RefCom::Conclude);

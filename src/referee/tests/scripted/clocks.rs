@@ -36,7 +36,7 @@ fn flag_fall_by_the_cores_own_deadline_loses() {
         &mut h,
         "0-1",
         Termination::TimeForfeit,
-        "White lost on time",
+        "White loses on time",
     );
     assert!(h.snap().clock(Color::White).flagged);
     assert_eq!(
@@ -83,7 +83,7 @@ fn a_reply_late_even_with_its_wire_credit_loses_on_time() {
     let t = h.start();
     let text = h.reply_text(A, Some("e4"), "");
     h.line_bytes(A, t + 60_100, &text, 50); // 52 ms of credit
-    assert_over(&mut h, "0-1", Termination::TimeForfeit, "lost on time");
+    assert_over(&mut h, "0-1", Termination::TimeForfeit, "loses on time");
     assert!(h.game_over().pgn.moves.is_empty());
 }
 
@@ -154,7 +154,7 @@ fn a_client_fault_can_be_adjudicated() {
         &mut h,
         "1/2-1/2",
         Termination::Adjudication,
-        "drawn by adjudication",
+        "Draw by adjudication",
     );
 }
 
@@ -177,7 +177,7 @@ fn a_flag_falling_when_the_silence_resend_is_due_ends_the_game_first() {
         &mut h,
         "0-1",
         Termination::TimeForfeit,
-        "White lost on time",
+        "White loses on time",
     );
 }
 

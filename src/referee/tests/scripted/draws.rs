@@ -74,7 +74,7 @@ fn threefold_claim_without_a_move_draws() {
         &mut h,
         "1/2-1/2",
         Termination::Normal,
-        "threefold repetition",
+        "Draw by 3-fold repetition",
     );
     assert_eq!(h.game_over().pgn.moves.len(), 8);
 }
@@ -89,7 +89,7 @@ fn threefold_claim_with_the_move_that_repeats_draws_without_playing_it() {
         &mut h,
         "1/2-1/2",
         Termination::Normal,
-        "draw claimed by Black: threefold",
+        "Draw by 3-fold repetition: claimed by Black",
     );
     let g = h.game_over();
     assert_eq!(
@@ -106,13 +106,23 @@ fn fifty_move_claims_with_and_without_a_move() {
     let mut h = Harness::new(at_fen("8/8/8/4k3/8/8/R7/4K3 w - - 100 80"));
     let t = h.start();
     h.reply_with(A, t + 500, None, "draw_claim;");
-    assert_over(&mut h, "1/2-1/2", Termination::Normal, "fifty-move rule");
+    assert_over(
+        &mut h,
+        "1/2-1/2",
+        Termination::Normal,
+        "Draw by fifty moves rule",
+    );
 
     // hmvc 99: the claimed move makes it 100.
     let mut h = Harness::new(at_fen("8/8/8/4k3/8/8/R7/4K3 w - - 99 80"));
     let t = h.start();
     h.reply_with(A, t + 500, Some("Ra3"), "draw_claim;");
-    assert_over(&mut h, "1/2-1/2", Termination::Normal, "fifty-move rule");
+    assert_over(
+        &mut h,
+        "1/2-1/2",
+        Termination::Normal,
+        "Draw by fifty moves rule",
+    );
 
     // hmvc 98: one move short, a false claim.
     let mut h = Harness::new(at_fen("8/8/8/4k3/8/8/R7/4K3 w - - 98 80"));
@@ -136,7 +146,7 @@ fn insufficient_material_claim_with_the_move_draws() {
         &mut h,
         "1/2-1/2",
         Termination::Normal,
-        "insufficient material",
+        "Draw by insufficient mating material",
     );
 }
 
@@ -149,7 +159,7 @@ fn a_false_claim_forfeits_by_default() {
         &mut h,
         "0-1",
         Termination::RulesInfraction,
-        "White made a false draw claim",
+        "White makes a false draw claim",
     );
     let g = h.game_over();
     assert!(
@@ -157,7 +167,7 @@ fn a_false_claim_forfeits_by_default() {
             .final_comment
             .clone()
             .unwrap()
-            .contains("claimed a draw falsely")
+            .contains("White makes a false draw claim")
     );
     assert!(g.pgn.moves.is_empty());
 }

@@ -8,7 +8,12 @@ fn resign_loses() {
     let t = h.start();
     h.reply(A, t + 500, "e4");
     h.reply_with(B, t + 1_000, None, "resign;");
-    assert_over(&mut h, "1-0", Termination::Normal, "Black resigned");
+    assert_over(&mut h, "1-0", Termination::Normal, "Black resigns");
+    // The PGN says how it ended in a closing comment, as cutechess-cli
+    // does, and counts the plies.
+    let pgn = h.final_pgn();
+    assert!(pgn.contains("1. e4 {Black resigns} 1-0"), "{pgn}");
+    assert!(pgn.contains("[PlyCount \"1\"]"), "{pgn}");
 }
 
 #[test]
@@ -16,9 +21,12 @@ fn checkmate_ends_the_game_at_once() {
     let mut h = Harness::new(settings());
     let t = h.start();
     h.play(t, 500, &FOOLS_MATE);
-    assert_over(&mut h, "0-1", Termination::Normal, "White checkmated");
+    assert_over(&mut h, "0-1", Termination::Normal, "Black mates");
     assert_eq!(h.snap().sans.last().map(String::as_str), Some("Qh4#"));
     assert_eq!(h.game_over().pgn.moves.len(), 4);
+    let pgn = h.final_pgn();
+    assert!(pgn.contains("Qh4# {Black mates} 0-1"), "{pgn}");
+    assert!(pgn.contains("[PlyCount \"4\"]"), "{pgn}");
 }
 
 #[test]
@@ -68,7 +76,7 @@ fn stalemate_ends_drawn() {
     let mut h = Harness::new(at_fen("k7/8/8/2Q5/8/8/8/K7 w - - 0 1"));
     let t = h.start();
     h.reply(A, t + 500, "Qc7");
-    assert_over(&mut h, "1/2-1/2", Termination::Normal, "stalemate");
+    assert_over(&mut h, "1/2-1/2", Termination::Normal, "Draw by stalemate");
 }
 
 #[test]
@@ -76,7 +84,12 @@ fn dead_position_ends_drawn() {
     let mut h = Harness::new(at_fen("k7/8/8/8/8/8/1n6/K7 w - - 0 1"));
     let t = h.start();
     h.reply(A, t + 500, "Kxb2");
-    assert_over(&mut h, "1/2-1/2", Termination::Normal, "dead position");
+    assert_over(
+        &mut h,
+        "1/2-1/2",
+        Termination::Normal,
+        "Draw by insufficient mating material",
+    );
 }
 
 #[test]
@@ -84,7 +97,12 @@ fn seventy_five_move_rule_ends_drawn() {
     let mut h = Harness::new(at_fen("8/8/8/4k3/8/8/R7/4K3 w - - 149 100"));
     let t = h.start();
     h.reply(A, t + 500, "Ra3");
-    assert_over(&mut h, "1/2-1/2", Termination::Normal, "75-move rule");
+    assert_over(
+        &mut h,
+        "1/2-1/2",
+        Termination::Normal,
+        "Draw by 75-move rule",
+    );
 }
 
 #[test]
@@ -101,6 +119,6 @@ fn fivefold_repetition_ends_drawn() {
         &mut h,
         "1/2-1/2",
         Termination::Normal,
-        "fivefold repetition",
+        "Draw by 5-fold repetition",
     );
 }

@@ -19,7 +19,7 @@ fn an_illegal_move_forfeits_and_is_never_a_pgn_move() {
     let comment = g.pgn.final_comment.clone().unwrap();
     assert!(comment.contains("\"e4\""), "{comment}");
     let pgn = h.final_pgn();
-    assert!(pgn.contains("1. e4 {Black played"), "{pgn}");
+    assert!(pgn.contains("1. e4 {Black forfeits: illegal move"), "{pgn}");
 }
 
 #[test]

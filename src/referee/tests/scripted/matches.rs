@@ -12,7 +12,7 @@ fn game_end_conclude_next_game_with_colours_swapped_then_disconnect() {
     h.sign_on(B, 0, Some("Beta"));
     let t = h.timer();
     let t = h.play(t, 1_000, &FOOLS_MATE);
-    assert_over(&mut h, "0-1", Termination::Normal, "White checkmated");
+    assert_over(&mut h, "0-1", Termination::Normal, "Black mates");
     assert_eq!(h.snap().score_halves, [0, 2]);
     assert_eq!(h.referee.next_deadline(), Some(t + 5_000));
     assert_eq!(h.timer(), t + 5_000);
@@ -177,7 +177,7 @@ fn a_tournament_board_concludes_its_game_without_disconnecting_the_players() {
     let inform = h.take(B).into_iter().find(|g| g.refcom() == Inform);
     assert_eq!(inform.and_then(|g| g.tag("Round")).as_deref(), Some("3.2"));
     let t = h.play(t, 1_000, &FOOLS_MATE);
-    assert_over(&mut h, "0-1", Termination::Normal, "White checkmated");
+    assert_over(&mut h, "0-1", Termination::Normal, "Black mates");
     assert_eq!(h.timer(), t + 5_000);
     assert!(h.referee.is_over());
     for who in [A, B] {

@@ -107,7 +107,7 @@ fn supervisor_adjudicates_each_result() {
     for (v, result, why) in [
         (Verdict::WhiteWins, "1-0", "White wins"),
         (Verdict::BlackWins, "0-1", "Black wins"),
-        (Verdict::Draw, "1/2-1/2", "drawn"),
+        (Verdict::Draw, "1/2-1/2", "Draw by adjudication"),
     ] {
         let mut h = Harness::new(settings());
         let t = h.start();
@@ -153,6 +153,9 @@ fn supervisor_ends_the_session_mid_game() {
     assert_eq!(g.result, GameResult::None);
     assert_eq!(g.termination, Termination::Unterminated);
     assert_eq!(pgn_tag(&g, "Termination").as_deref(), Some("unterminated"));
+    // A move was played: it is a game, recorded without a result.
+    assert_eq!(g.moves_played, 1);
+    assert!(g.is_a_game());
     for who in [A, B] {
         let cmds = h.take_cmds(who);
         assert_eq!(cmds[cmds.len() - 3..], [Inform, Conclude, Disconnect]);
@@ -162,4 +165,28 @@ fn supervisor_ends_the_session_mid_game() {
     assert_eq!(h.referee.next_deadline(), None);
     let out = h.reply(B, t + 3_000, "e5");
     assert_eq!(sends(&out), 0);
+}
+
+#[test]
+fn a_game_ended_before_its_first_move_without_a_result_is_not_a_game() {
+    let mut h = Harness::new(Settings {
+        games: 3,
+        ..settings()
+    });
+    let t = h.start();
+    h.command(Command::EndSession, t + 500);
+    let g = h.game_over();
+    assert_eq!(g.result, GameResult::None);
+    assert_eq!(g.moves_played, 0);
+    assert!(!g.is_a_game(), "an unstarted game is recorded");
+    // An aborted game before any move is not one either; a verdict given
+    // before any move is (it has a result).
+    let mut h = Harness::new(settings());
+    let t = h.start();
+    h.command(Command::AbortGame, t + 500);
+    assert!(!h.game_over().is_a_game());
+    let mut h = Harness::new(settings());
+    let t = h.start();
+    h.command(Command::Adjudicate(Verdict::Draw), t + 500);
+    assert!(h.game_over().is_a_game());
 }
