@@ -875,3 +875,50 @@ fn a_game_that_ends_while_the_engine_thinks_stops_its_search() {
     assert!(!elog.contains("restarting"), "{elog}");
     assert_eq!(elog.matches("# started").count(), 1, "{elog}");
 }
+/// GNU Chess 6.2.7 over XBoard starts every time: 20 starts in a row,
+/// each one through `feature done=1` (not the protocol's defaults) and
+/// then able to analyse a position of its own (`setboard`, a feature).
+/// Its start hangs on its own standard-input lock until lines arrive
+/// (see `xboard::Handshake`); with a nudge every 300 ms one start in a
+/// few dozen took more than 10 s.
+#[test]
+fn gnu_chess_starts_over_xboard_twenty_times_in_a_row() {
+    use argus::client::engine::analysis::{Search, SearchLimit};
+    use argus::client::engine::{CommandLine, EngineLog, EngineSettings, Protocol, Untimed};
+    let Some(gnu) = gnuchess() else { return };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pos: shakmaty::Chess = argus::game::position_from_fen(
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+    )
+    .expect("FEN");
+    let search = Search {
+        limit: SearchLimit::Depth(2),
+        soft: false,
+        mate: None,
+    };
+    for i in 0..20 {
+        let log_path = dir.path().join(format!("gnu-{i}.log"));
+        let settings = EngineSettings {
+            command: CommandLine::parse(&gnu).unwrap(),
+            protocol: Protocol::Xboard,
+            options: Vec::new(),
+            untimed: Untimed::Depth(2),
+            margin: Duration::from_secs(5),
+            depth_wait: Duration::from_secs(30),
+            log: EngineLog::create(&log_path).expect("engine log"),
+        };
+        let log = || std::fs::read_to_string(&log_path).unwrap_or_default();
+        let mut engine = argus::client::engine::start(&settings)
+            .unwrap_or_else(|f| panic!("start {i} failed: {f}\n{}", log()));
+        let a = engine
+            .analyse(&pos, &search, Duration::from_secs(60))
+            .unwrap_or_else(|f| panic!("start {i}: analysis failed: {f}\n{}", log()));
+        assert!(a.best.is_some(), "start {i}: no move\n{}", log());
+        engine.quit();
+        let log = log();
+        assert!(
+            log.contains("< feature done=1") && !log.contains("no feature done=1"),
+            "start {i} did not finish its features:\n{log}"
+        );
+    }
+}

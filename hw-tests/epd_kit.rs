@@ -114,7 +114,7 @@ fn analyse_copies_each_record_with_pv_ce_pm_and_counts() {
     assert_eq!(
         lines[0],
         format!(
-            "{SCHOLAR} bm Qxf7#; id \"scholar\"; c0 \"kept\"; pv Qxf7#; ce 32766; pm Qxf7#; sm Qxf7#; acn 42; acs 0; acd 2; ar_ms 3;"
+            "{SCHOLAR} bm Qxf7#; id \"scholar\"; c0 \"kept\"; pv Qxf7#; ce 32766; pm Qxf7#; sm Qxf7#; acn 42; acs 0; acd 2; Ar_ms 3;"
         )
     );
     assert_eq!(lines[3], format!("{MATED} id \"mated\"; pv; ce -32767;"));
@@ -161,12 +161,12 @@ fn solve_marks_solved_and_missed_and_the_report_reads_them() {
             .to_canonical()
     };
     assert!(
-        by_id("scholar").contains("ar_solved 2 3 42;"),
+        by_id("scholar").contains("Ar_solved_depth 2; Ar_solved_ms 3; Ar_solved_nodes 42;"),
         "{}",
         by_id("scholar")
     );
-    assert!(by_id("avoid").contains("ar_missed;"), "{}", by_id("avoid"));
-    assert!(!by_id("start").contains("ar_solved") && !by_id("start").contains("ar_missed"));
+    assert!(by_id("avoid").contains("Ar_missed;"), "{}", by_id("avoid"));
+    assert!(!by_id("start").contains("Ar_solved") && !by_id("start").contains("Ar_missed"));
 
     let html = f.path("r.html");
     let o = run(&["epd", "report", &out, &out, "--html", &html]);
@@ -245,13 +245,13 @@ fn a_crashing_or_hanging_engine_is_restarted_and_the_record_marked() {
         let recs = records(Path::new(&out));
         assert_eq!(recs.len(), 4, "{what}");
         assert!(
-            recs[1].has("ar_fault"),
+            recs[1].has("Ar_fault"),
             "{what}: {}",
             recs[1].to_canonical()
         );
         for i in [0, 2, 3] {
             assert!(
-                recs[i].has("pv") && !recs[i].has("ar_fault"),
+                recs[i].has("pv") && !recs[i].has("Ar_fault"),
                 "{what}: {}",
                 recs[i].to_canonical()
             );
@@ -455,7 +455,7 @@ fn stockfish_solves_classic_positions_with_legal_lines_and_real_mates() {
             assert!(mate_length(&pos, &pv).is_some(), "{}", r.to_canonical());
         }
     }
-    let n_solved = recs.iter().filter(|r| r.has("ar_solved")).count();
+    let n_solved = recs.iter().filter(|r| r.has("Ar_solved_depth")).count();
     assert!(
         n_solved >= 6,
         "only {n_solved} solved: {}",
@@ -528,5 +528,158 @@ fn the_engine_bridge_replies_with_ce_pv_and_acd() {
         assert!(text.contains("ce 32766;"), "{text}");
         assert!(text.contains("pv Qxf7#;"), "{text}");
         assert!(text.contains("acd 2;"), "{text}");
+    }
+}
+
+/// Known mates in 1, 2 and 3, and a position with none.
+fn known_mates() -> String {
+    format!(
+        "{SCHOLAR} id \"mate1\";\n\
+         r6k/6pp/8/8/8/8/1Q6/1RR3K1 w - - id \"mate2\";\n\
+         8/7k/8/8/8/8/R7/1R4K1 w - - id \"mate3\";\n\
+         {START} id \"none\";\n"
+    )
+}
+
+/// `argus epd mate` (the help's example) writes every mate Stockfish
+/// finds: in "mate2" Stockfish answers `go mate 3` with `score mate 2
+/// ... pv b2b8 a8b8`, a line cut short before the mate, which argus once
+/// dropped silently; now argus's own search finishes it (`dm 2`, the whole
+/// line in `pv`).
+#[test]
+fn epd_mate_proves_the_mates_stockfish_cuts_short() {
+    let Some(sf) = stockfish() else { return };
+    let f = Files::new();
+    let input = f.write("mates.epd", &known_mates());
+    let out = f.path("out.epd");
+    let o = verb(
+        "mate",
+        &input,
+        &out,
+        &sf,
+        &[
+            "--option",
+            "Threads=1",
+            "--moves",
+            "3",
+            "--movetime",
+            "1000",
+        ],
+    );
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("3 solved"), "{err}");
+    assert!(!err.contains("unproven"), "{err}");
+    let recs = records(Path::new(&out));
+    let all = text(&std::fs::read(&out).unwrap());
+    for (id, dm) in [("mate1", 1), ("mate2", 2), ("mate3", 3)] {
+        let r = recs
+            .iter()
+            .find(|r| r.id().unwrap() == Some(id))
+            .unwrap_or_else(|| panic!("{id} missing:\n{all}"));
+        let want = dm.to_string();
+        assert_eq!(
+            r.op("dm").map(|o| o.operands[0].text()),
+            Some(want.as_str()),
+            "{all}"
+        );
+        let pos = position_of_record(r).unwrap();
+        assert_eq!(mate_length(&pos, &pv_of(r)), Some(dm), "{all}");
+        assert!(!r.has("Ar_unproven"), "{all}");
+    }
+    let none = recs
+        .iter()
+        .find(|r| r.id().unwrap() == Some("none"))
+        .unwrap();
+    assert!(!none.has("dm"), "{all}");
+}
+
+/// python3 with python-chess, if installed (skipped otherwise, saying
+/// so): its `Board.from_epd` is the common EPD reader.
+fn python_chess() -> bool {
+    let ok = Command::new("python3")
+        .args(["-c", "import chess"])
+        .stdin(Stdio::null())
+        .output()
+        .is_ok_and(|o| o.status.success());
+    crate::common::tool::or_skip(
+        "python3 with python-chess",
+        ok,
+        "ARGUS_REQUIRE_PYTHON_CHESS",
+    )
+}
+
+/// What argus writes (analyse, solve with solved and missed records, mate,
+/// an engine fault) loads in python-chess's `Board.from_epd`, and argus's
+/// own opcodes are private ones (upper-case first letter, spec 5.1).
+/// `ar_solved 5 2 502;` (three numbers in one operation) made it fail.
+#[test]
+fn python_chess_reads_every_file_argus_writes() {
+    if !python_chess() {
+        return;
+    }
+    let f = Files::new();
+    let input = f.write("in.epd", &suite());
+    let mates = f.write("mates.epd", &known_mates());
+    let mut outputs = Vec::new();
+    for (name, verb_name, file, rest) in [
+        ("analysed.epd", "analyse", &input, vec!["--depth", "2"]),
+        ("solved.epd", "solve", &input, vec!["--nodes", "100"]),
+        (
+            "mated.epd",
+            "mate",
+            &mates,
+            vec!["--moves", "1", "--depth", "2"],
+        ),
+    ] {
+        let out = f.path(name);
+        let o = verb(verb_name, file, &out, &fake(""), &rest);
+        assert!(o.status.code().is_some(), "{}", text(&o.stderr));
+        outputs.push(out);
+    }
+    // A record whose engine fails (it crashes after its first search).
+    let out = f.path("fault.epd");
+    let once = f.path("crash.once");
+    let engine = fake(&format!("--crash-after 1 --once {once}"));
+    let o = verb("analyse", &input, &out, &engine, &["--movetime", "50"]);
+    assert!(o.status.code().is_some(), "{}", text(&o.stderr));
+    outputs.push(out);
+    let all: String = outputs
+        .iter()
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    for must in ["Ar_ms", "Ar_solved_depth", "Ar_missed", "Ar_fault", "dm 1"] {
+        assert!(all.contains(must), "no {must} in:\n{all}");
+    }
+    let script = "import sys, chess\n\
+                  n = 0\n\
+                  for path in sys.argv[1:]:\n\
+                  \x20   for line in open(path):\n\
+                  \x20       line = line.strip()\n\
+                  \x20       if not line or line == 'garbage line':\n\
+                  \x20           continue\n\
+                  \x20       board, ops = chess.Board.from_epd(line)\n\
+                  \x20       n += 1\n\
+                  print(n, 'records read')\n";
+    let o = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .args(&outputs)
+        .stdin(Stdio::null())
+        .output()
+        .expect("python3 runs");
+    assert!(
+        o.status.success(),
+        "python-chess could not read argus's output: {}\n{all}",
+        text(&o.stderr)
+    );
+    for r in all.lines().filter_map(|l| Record::parse(l).ok()) {
+        for op in &r.ops {
+            assert!(
+                !op.opcode.starts_with("ar_"),
+                "a private opcode in lower case: {}",
+                r.to_canonical()
+            );
+        }
     }
 }

@@ -28,6 +28,7 @@
 
 pub mod annotate;
 pub mod batch;
+pub mod prove;
 pub mod report;
 pub mod verbs;
 

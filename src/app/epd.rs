@@ -59,7 +59,7 @@ pub struct EngineRun {
     #[arg(long)]
     pub resume: bool,
     /// Milliseconds an engine may run over its limit before it counts as
-    /// hung (then it is restarted and the record marked ar_fault).
+    /// hung (then it is restarted and the record marked Ar_fault).
     #[arg(long, value_name = "MS", default_value_t = 3000)]
     pub margin_ms: u64,
     /// Write the engine traffic, with times, to this file.
@@ -201,9 +201,9 @@ pub enum EpdVerb {
     ///
     /// Each record is copied with pv, ce (centipawns from the side to
     /// move's view; mates as spec 6.7 encodes them), pm, sm, acn, acs, acd
-    /// and ar_ms (milliseconds). Records keep their order; a position
+    /// and Ar_ms (milliseconds). Records keep their order; a position
     /// without moves gets an empty pv. Exit status: 0, 1 when a record
-    /// was bad or an engine failed on one (marked ar_fault), 2 on errors,
+    /// was bad or an engine failed on one (marked Ar_fault), 2 on errors,
     /// 130 when interrupted (run again with --resume).
     #[command(after_help = "Examples:
   argus epd analyse wac.epd wac-sf.epd --engine /usr/games/stockfish --movetime 500
@@ -213,10 +213,13 @@ pub enum EpdVerb {
     /// Search for forced mates (EPD verb pfms, spec 7.3).
     ///
     /// Records without dm, or with a dm larger than --moves, are searched
-    /// (UCI engines with go mate N); a mate is written as dm (its length)
-    /// and pm, with pv, acn, acs, only after its line was replayed to
-    /// checkmate on the board. With --upto the passes 1..N run as the spec
-    /// suggests: a record solved in one pass is skipped by the next.
+    /// (UCI engines with go mate N); a mate the engine claims is written as
+    /// dm (its length) and pm, with pv (the whole line to checkmate), acn,
+    /// acs, only once it is proven: its line replays to checkmate on the
+    /// board, or argus's own search finishes a line the engine cut short.
+    /// A claim that cannot be proven is marked Ar_unproven and counted in
+    /// the summary. With --upto the passes 1..N run as the spec suggests:
+    /// a record solved in one pass is skipped by the next.
     #[command(after_help = "Examples:
   argus epd mate problems.epd mates.epd --engine /usr/games/stockfish --moves 3 --movetime 1000
   argus epd mate problems.epd mates.epd --engine /usr/games/stockfish --moves 5 --upto --nodes 2000000")]
@@ -233,9 +236,10 @@ pub enum EpdVerb {
     /// Run a test suite: does the engine find bm (and avoid am)? (EPD verb
     /// pfts, spec 7.5).
     ///
-    /// Each record is copied with pm, pv, ce, acn, acs, acd, ar_ms and,
-    /// when it has bm or am, ar_solved DEPTH MS NODES (the first moment the
-    /// engine settled on the solving move it kept) or ar_missed. Summarise
+    /// Each record is copied with pm, pv, ce, acn, acs, acd, Ar_ms and,
+    /// when it has bm or am, Ar_solved_depth, Ar_solved_ms, Ar_solved_nodes
+    /// (the first moment the engine settled on the solving move it kept) or
+    /// Ar_missed. Summarise
     /// result files with argus epd report.
     #[command(after_help = "Examples:
   argus epd solve wac.epd wac-sf.epd --engine /usr/games/stockfish --movetime 1000 --concurrency 2

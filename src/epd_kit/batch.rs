@@ -35,6 +35,9 @@ pub struct Done {
     pub solved: Option<bool>,
     /// The engine failed on it (the record is marked).
     pub fault: bool,
+    /// The engine claimed a mate argus could not prove (the record is
+    /// marked `Ar_unproven`).
+    pub unproven: bool,
 }
 
 /// Analyses one record at a time; owns its engine.
@@ -58,6 +61,8 @@ pub struct BatchSummary {
     pub judged: u64,
     pub solved: u64,
     pub faults: u64,
+    /// Mates the engine claimed that argus could not prove (pfms).
+    pub unproven: u64,
     /// Output records written (analysed and copied bad ones).
     pub written: u64,
     /// A stop request ended the run early.
@@ -303,6 +308,7 @@ impl Ordered {
         s.judged += u64::from(d.solved.is_some());
         s.solved += u64::from(d.solved == Some(true));
         s.faults += u64::from(d.fault);
+        s.unproven += u64::from(d.unproven);
         buf.clear();
         d.record.write_into(buf);
         self.pending.insert(idx, buf.clone());
@@ -341,6 +347,9 @@ pub fn progress_text(s: &BatchSummary, total: Option<u64>, elapsed: Duration) ->
     };
     if s.judged > 0 {
         t.push_str(&format!(", {} solved", s.solved));
+    }
+    if s.unproven > 0 {
+        t.push_str(&format!(", {} mates unproven", s.unproven));
     }
     t.push_str(&format!(", {rate:.1} positions/s"));
     if s.faults > 0 {
@@ -397,6 +406,7 @@ mod tests {
                 record,
                 solved: Some(!fault),
                 fault,
+                unproven: false,
             }
         }
     }

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::BufRead;
 
-use super::annotate::{FAULT, MILLIS, MISSED, SOLVED};
+use super::annotate::{FAULT, MISSED, has_any, millis, number, old, solved_at};
 use super::batch::resume_key;
 use super::{KitError, Line, LineReader};
 use crate::epd::Record;
@@ -43,10 +43,6 @@ pub struct Suite {
     pub bad: u64,
 }
 
-fn number(rec: &Record, opcode: &str, i: usize) -> Option<u64> {
-    rec.op(opcode)?.operands.get(i)?.text().parse().ok()
-}
-
 impl Suite {
     /// Reads a result file named `name`.
     pub fn read(name: &str, input: &mut dyn BufRead) -> Result<Suite, KitError> {
@@ -70,13 +66,7 @@ impl Suite {
                 suite.bad += 1;
                 continue;
             };
-            let solved = rec.has(SOLVED).then(|| {
-                (
-                    number(&rec, SOLVED, 0).unwrap_or(0),
-                    number(&rec, SOLVED, 1).unwrap_or(0),
-                    number(&rec, SOLVED, 2).unwrap_or(0),
-                )
-            });
+            let solved = solved_at(&rec);
             let name = rec
                 .id()
                 .ok()
@@ -86,10 +76,10 @@ impl Suite {
                 name,
                 key: resume_key(&rec),
                 solved,
-                tested: solved.is_some() || rec.has(MISSED),
-                fault: rec.has(FAULT),
+                tested: solved.is_some() || has_any(&rec, &[MISSED, old::MISSED]),
+                fault: has_any(&rec, &[FAULT, old::FAULT]),
                 nodes: number(&rec, "acn", 0),
-                ms: number(&rec, MILLIS, 0),
+                ms: millis(&rec),
             });
         }
         Ok(suite)
@@ -564,13 +554,15 @@ mod tests {
         )
     }
 
+    /// (`a` is in the form argus wrote before: `ar_solved DEPTH MS NODES`;
+    /// `b` in today's: `Ar_solved_depth` and its siblings.)
     fn b() -> Suite {
         suite(
             "b.epd",
             &format!(
-                "{P} id \"one\"; ar_solved 5 160 100;\n\
-                 {Q} id \"two\"; ar_solved 5 10 100;\n\
-                 {P} id \"three\"; ar_missed;\n"
+                "{P} id \"one\"; Ar_solved_depth 5; Ar_solved_ms 160; Ar_solved_nodes 100;\n\
+                 {Q} id \"two\"; Ar_solved_depth 5; Ar_solved_ms 10; Ar_solved_nodes 100; Ar_ms 20;\n\
+                 {P} id \"three\"; Ar_missed;\n"
             ),
         )
     }

@@ -11,8 +11,12 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::Receiver;
 use shakmaty::Chess;
 
-use super::annotate::{add_analysis, add_mate, add_solve, mark_fault, no_moves_ce, wants_mate};
+use super::annotate::{
+    MateFound, add_analysis, add_mate, add_solve, mark_fault, mark_unproven, no_moves_ce,
+    wants_mate,
+};
 use super::batch::{self, Batch, BatchSummary, Done, Worker, bar, progress_text, resume_keys};
+use super::prove::BUDGET;
 use super::{EXIT_BAD_RECORDS, EXIT_ERROR, EXIT_OK, KitError, STDIO, open_input};
 use crate::client::engine::analysis::{Analysis, Search};
 use crate::client::engine::{Driver, EngineSettings, Fault, Protocol, start};
@@ -69,17 +73,21 @@ impl EngineWorker {
         r
     }
 
+    /// pfms: `Ok(Some(found))`; a claimed mate that could not be proven
+    /// in any pass marks the record (`Ar_unproven`) and is `unproven`.
     fn mate(
         &mut self,
         rec: &mut Record,
         pos: &Chess,
         moves: u32,
         upto: bool,
+        unproven: &mut bool,
     ) -> Result<Option<bool>, Fault> {
         if !wants_mate(rec, moves) || no_moves_ce(pos).is_some() {
             return Ok(None);
         }
         let first = if upto { 1 } else { moves };
+        let mut why = None;
         for k in first..=moves {
             if !wants_mate(rec, k) {
                 continue;
@@ -89,11 +97,18 @@ impl EngineWorker {
                 ..self.search
             };
             let a = self.search(pos, &search)?;
-            // A pass may find a longer mate than it asked for: any real
+            // A pass may find a longer mate than it asked for: any proven
             // mate within the longest sought counts.
-            if add_mate(rec, pos, &a, moves).is_some() {
-                return Ok(Some(true));
+            match add_mate(rec, pos, &a, moves, BUDGET) {
+                MateFound::Proven(_) => return Ok(Some(true)),
+                MateFound::Unproven(w) => why = Some(w),
+                MateFound::None => {}
             }
+        }
+        if let Some(w) = why {
+            ::log::warn!("{}: {w}", rec.id().ok().flatten().unwrap_or("a record"));
+            mark_unproven(rec, &w);
+            *unproven = true;
         }
         Ok(Some(false))
     }
@@ -101,8 +116,9 @@ impl EngineWorker {
 
 impl Worker for EngineWorker {
     fn work(&mut self, mut record: Record, pos: &Chess) -> Done {
+        let mut unproven = false;
         let outcome = match self.verb {
-            Verb::Mate { moves, upto } => self.mate(&mut record, pos, moves, upto),
+            Verb::Mate { moves, upto } => self.mate(&mut record, pos, moves, upto, &mut unproven),
             Verb::Analyse | Verb::Solve => {
                 let a = if no_moves_ce(pos).is_some() {
                     Ok(None)
@@ -124,6 +140,7 @@ impl Worker for EngineWorker {
                 record,
                 solved,
                 fault: false,
+                unproven,
             },
             Err(f) => {
                 ::log::warn!("engine fault: {f}; restarting it for the next record");
@@ -132,6 +149,7 @@ impl Worker for EngineWorker {
                     record,
                     solved: None,
                     fault: true,
+                    unproven: false,
                 }
             }
         }
@@ -219,11 +237,17 @@ fn run_verb_inner(
         |p| p.display().to_string(),
     );
     let out_name = crate::text::strip_control(&out_name);
-    let solved = if s.judged > 0 {
+    let mut solved = if s.judged > 0 {
         format!("{} solved, ", s.solved)
     } else {
         String::new()
     };
+    if s.unproven > 0 {
+        solved.push_str(&format!(
+            "{} claimed mates unproven (marked Ar_unproven), ",
+            s.unproven
+        ));
+    }
     eprintln!(
         "argus epd: {} records analysed ({solved}{} engine faults), {} bad, {} already done, in {:.1} s",
         s.analysed,

@@ -1,15 +1,15 @@
 //! The XBoard (CECP, `protover 2`) side of the bridge.
 //!
 //! Start: `xboard`, `protover 2`, the engine's `feature` lines answered
-//! with `accepted` (until `done=1`; `done=0` lifts the timeout; 2 s of
-//! silence is an engine that never says `done=0`; features that come later
-//! still are taken), `easy`
-//! (no pondering), the `--option`s as `option NAME=VALUE`. An engine that
-//! is silent for 300 ms before its first feature gets an empty line (GNU
-//! Chess 6.2.7 on a pipe prints `Chess` and then holds its features until
-//! its next input line arrives), for up to 10 s once it has said anything;
-//! its answer to that (`Invalid move: ` naming nothing) is ignored. Its move is
-//! read in every form CECP documents: `move MOVE`, `N. ... MOVE`, `My move
+//! with `accepted` until `done=1` ([`Handshake`]: every 50 ms of silence
+//! before that gets the engine an empty line, which GNU Chess 6.2.7 needs
+//! to get going; an engine silent for 2 s is a protocol-version-1 one, and
+//! one that speaks gets up to 10 s; either then goes on with the
+//! protocol's defaults for the features it did not send, and features that
+//! come later are still taken), `easy` (no pondering), the `--option`s as
+//! `option NAME=VALUE`; with `ping`, a `ping` it must answer.
+//! GNU Chess's answer to an empty line (`Invalid move: ` naming nothing)
+//! is ignored. Its move is read in every form CECP documents: `move MOVE`, `N. ... MOVE`, `My move
 //! is: MOVE`; a line the bridge does not understand is said on the console.
 //!
 //! Each move: the engine is kept in `force` mode between moves. If it
@@ -38,13 +38,106 @@ use super::time::{Limit, xboard_clocks, xboard_level};
 use super::{Answer, Driver, EngineSettings, Fault, HANDSHAKE, Job};
 use crate::game;
 
-/// How long an engine that never said `feature done=0` gets to send its
-/// features (the protocol's two seconds).
-const FEATURE_WAIT: Duration = Duration::from_secs(2);
+/// How long an engine that says nothing at all gets to send its features
+/// before it is taken as a protocol-version-1 engine (CECP's two seconds).
+pub const FEATURE_WAIT: Duration = Duration::from_secs(2);
 
-/// How long the handshake waits in silence, before the engine's first
-/// feature, until it nudges the engine with an empty line.
-const NUDGE_AFTER: Duration = Duration::from_millis(300);
+/// How long the handshake waits in silence, until `feature done=1`, before
+/// it sends the engine an empty line.
+pub const NUDGE_AFTER: Duration = Duration::from_millis(50);
+
+/// The XBoard start-up after `xboard` and `protover 2`, I/O-free: it is
+/// told the time and what the engine said, and says what to do next.
+///
+/// * `feature done=1` ends it.
+/// * Each [`NUDGE_AFTER`] of silence before that gets the engine an empty
+///   line. GNU Chess 6.2.7 needs them: its input thread sits in `fgets` on
+///   standard input holding the stream's lock while another of its
+///   threads, still starting, waits for that lock to `setbuf` the same
+///   stream (seen with gdb); only when a line arrives is the lock let go
+///   for a moment, and the starting thread takes it or not. Until then it
+///   has printed `Chess` and handles nothing. Every line is one more
+///   chance: one every 300 ms let it hang for 15 s; one every 50 ms gets
+///   it going within a second or two.
+/// * An engine that says nothing at all is, after [`FEATURE_WAIT`], one
+///   that does not know `protover` (CECP: version-1 defaults). One that
+///   says anything (`feature done=0`, GNU Chess's `Chess`) gets up to
+///   [`HANDSHAKE`]; after that it too goes on with the features it sent
+///   and the defaults for the rest. Silence is never taken as a hang
+///   here: a hung engine shows it when it is asked for a move.
+#[derive(Debug, Clone)]
+pub struct Handshake {
+    started: Instant,
+    deadline: Instant,
+    /// When the engine last said something or was last nudged.
+    last: Instant,
+    done: bool,
+    /// It sent at least one `feature` line.
+    pub featured: bool,
+}
+
+/// What the handshake does next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// Wait for the engine's next line until then.
+    Wait(Instant),
+    /// Send it an empty line (then ask again).
+    Nudge,
+    Finish(Ending),
+}
+
+/// How the handshake ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// `feature done=1`.
+    Done,
+    /// No `done=1` within the wait: the features sent so far, the
+    /// protocol's defaults for the rest.
+    Defaults { waited: Duration },
+}
+
+impl Handshake {
+    /// `protover 2` went out at `now`.
+    pub fn new(now: Instant) -> Handshake {
+        Handshake {
+            started: now,
+            deadline: now + FEATURE_WAIT,
+            last: now,
+            done: false,
+            featured: false,
+        }
+    }
+
+    /// The engine said `line` at `now`; `done` is the value of its
+    /// `feature done=...`, if the line had one.
+    pub fn heard(&mut self, line: &str, done: Option<bool>, now: Instant) {
+        self.last = now;
+        self.featured |= line.trim_start().starts_with("feature");
+        match done {
+            Some(true) => self.done = true,
+            // done=0, or any other line: it is alive and starting.
+            _ => self.deadline = self.deadline.max(self.started + HANDSHAKE),
+        }
+    }
+
+    /// What to do at `now`.
+    pub fn step(&mut self, now: Instant) -> Step {
+        if self.done {
+            return Step::Finish(Ending::Done);
+        }
+        if now >= self.deadline {
+            return Step::Finish(Ending::Defaults {
+                waited: now.saturating_duration_since(self.started),
+            });
+        }
+        let nudge_at = self.last + NUDGE_AFTER;
+        if now >= nudge_at {
+            self.last = now;
+            return Step::Nudge;
+        }
+        Step::Wait(nudge_at.min(self.deadline))
+    }
+}
 
 /// An XBoard engine after its handshake.
 pub struct Xboard {
@@ -209,52 +302,37 @@ impl Xboard {
         };
         x.send("xboard")?;
         x.send("protover 2")?;
-        let started = Instant::now();
-        let mut deadline = started + FEATURE_WAIT;
-        let mut done = false;
-        let mut featured = false;
-        while !done {
-            // Some engines (GNU Chess 6.2.7 on a pipe) print a line only
-            // when their next input line arrives: after a silence, an
-            // empty line (which costs nothing) lets their features out.
-            let slice = if featured {
-                deadline
-            } else {
-                deadline.min(Instant::now() + NUDGE_AFTER)
-            };
-            let line = match x.proc.next_line(slice) {
-                Next::Line(l) => l,
-                Next::Timeout if Instant::now() < deadline => {
-                    x.proc.nudge().map_err(|e| Fault::new(e, x.proc.recent()))?;
-                    continue;
-                }
-                // An engine that never said done=0 is taken as it is.
-                Next::Timeout if deadline < started + HANDSHAKE => break,
-                Next::Timeout => {
-                    return Err(Fault::new(
-                        "the engine hung: no feature done=1 in time",
-                        x.proc.recent(),
-                    ));
-                }
-                Next::Gone(why) => {
-                    return Err(Fault::new(
-                        format!("{why} during the handshake"),
-                        x.proc.recent(),
-                    ));
-                }
-            };
-            match x.take_features(&line)? {
-                Some(true) => done = true,
-                Some(false) => deadline = started + HANDSHAKE,
-                None => {}
+        let mut hs = Handshake::new(Instant::now());
+        let ending = loop {
+            match hs.step(Instant::now()) {
+                Step::Finish(ending) => break ending,
+                Step::Nudge => x.proc.nudge().map_err(|e| Fault::new(e, x.proc.recent()))?,
+                Step::Wait(until) => match x.proc.next_line(until) {
+                    Next::Line(line) => {
+                        let done = x.take_features(&line)?;
+                        hs.heard(&line, done, Instant::now());
+                    }
+                    Next::Timeout => {}
+                    Next::Gone(why) => {
+                        return Err(Fault::new(
+                            format!("{why} during the handshake"),
+                            x.proc.recent(),
+                        ));
+                    }
+                },
             }
-            featured |= line.trim_start().starts_with("feature");
-            if !featured {
-                // It speaks (GNU Chess's `Chess`) but has not sent its
-                // features yet: on a loaded machine they can take seconds.
-                deadline = started + HANDSHAKE;
-            }
+        };
+        if let Ending::Defaults { waited } = ending {
+            x.settings.log.line(
+                Dir::Note,
+                &format!(
+                    "no feature done=1 within {:.1} s: going on with the protocol's defaults \
+                     for every feature not sent (features that come later are taken)",
+                    waited.as_secs_f64()
+                ),
+            );
         }
+        let featured = hs.featured;
         x.send("easy")?;
         x.check_options(featured)?;
         for (name, value) in &settings.options {
@@ -662,6 +740,89 @@ impl Driver for Xboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Runs a handshake on fake time: `said` is what the engine says and
+    /// when (ms after `protover 2`); returns the nudges (their times) and
+    /// how it ended, and when.
+    fn shake(said: &[(u64, &str)]) -> (Vec<u64>, Ending, u64) {
+        let t0 = Instant::now();
+        let ms = |t: Instant| t.duration_since(t0).as_millis() as u64;
+        let mut hs = Handshake::new(t0);
+        let mut now = t0;
+        let mut said = said.iter().peekable();
+        let mut nudges = Vec::new();
+        for _ in 0..100_000 {
+            match hs.step(now) {
+                Step::Finish(e) => return (nudges, e, ms(now)),
+                Step::Nudge => nudges.push(ms(now)),
+                Step::Wait(until) => match said.peek() {
+                    Some(&&(at, line)) if t0 + Duration::from_millis(at) <= until => {
+                        said.next();
+                        now = now.max(t0 + Duration::from_millis(at));
+                        let done = parse_features(line)
+                            .into_iter()
+                            .find(|(n, _)| n == "done")
+                            .map(|(_, v)| v == "1");
+                        hs.heard(line, done, now);
+                    }
+                    _ => now = until,
+                },
+            }
+        }
+        panic!("the handshake never ended: {hs:?}");
+    }
+
+    #[test]
+    fn a_silent_engine_gets_the_protocols_two_seconds_then_its_defaults() {
+        let (nudges, ending, at) = shake(&[]);
+        assert_eq!(
+            ending,
+            Ending::Defaults {
+                waited: FEATURE_WAIT
+            }
+        );
+        assert_eq!(at, 2000);
+        // Nudged every 50 ms of silence meanwhile.
+        assert_eq!(nudges.len(), 39, "{nudges:?}");
+        assert_eq!(nudges[..3], [50, 100, 150]);
+    }
+
+    #[test]
+    fn done_1_ends_the_handshake_at_once() {
+        let (nudges, ending, at) = shake(&[
+            (10, "feature myname=\"X\" done=0"),
+            (30, "feature usermove=1 done=1"),
+        ]);
+        assert_eq!((nudges.len(), ending, at), (0, Ending::Done, 30));
+    }
+
+    #[test]
+    fn an_engine_that_speaks_gets_longer_and_is_nudged_until_done() {
+        // GNU Chess: `Chess` at once, its features only after some nudges,
+        // past the two seconds.
+        let (nudges, ending, at) = shake(&[
+            (5, "Chess"),
+            (3200, "Invalid move: "),
+            (3210, "feature done=0"),
+            (3220, "feature setboard=1"),
+            (3600, "feature done=1"),
+        ]);
+        assert_eq!((ending, at), (Ending::Done, 3600));
+        // Nudged through the silences, until done=1 (not only until the
+        // first feature).
+        assert!(nudges.contains(&55) && nudges.contains(&3155), "{nudges:?}");
+        assert!(
+            nudges.contains(&3270) && nudges.contains(&3570),
+            "{nudges:?}"
+        );
+        // done=0 and then nothing: the wait ends at 10 s with the
+        // features it sent, not as a hang.
+        let (_, ending, at) = shake(&[(100, "feature done=0"), (200, "feature san=1")]);
+        assert_eq!(
+            (ending, at),
+            (Ending::Defaults { waited: HANDSHAKE }, 10_000)
+        );
+    }
 
     #[test]
     fn features_with_quotes() {
