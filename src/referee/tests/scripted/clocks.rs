@@ -222,7 +222,7 @@ fn aclk_carries_both_clocks_to_the_millisecond_through_a_1_second_game() {
         &mut h,
         "0-1",
         Termination::TimeForfeit,
-        "White lost on time",
+        "White loses on time",
     );
     let end = h.all(A).last().expect("conclude");
     assert_eq!(end.refcom(), RefCom::Conclude);
