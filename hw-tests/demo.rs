@@ -473,7 +473,7 @@ fn headless_three_games_are_legal_and_their_results_consistent() {
         }
 
         // The printed line says the same.
-        let line = format!("game {number}: {result} {termination}");
+        let line = format!("game {number}: {result} (");
         assert!(stdout.contains(&line), "no {line:?} in:\n{stdout}");
         a_halves += if white == "random mover" {
             white_halves(result)

@@ -18,11 +18,23 @@ use crate::referee::{ByClient, ClientId, Event, Input, Output, Referee};
 pub(crate) trait Wires {
     /// Hands `to`'s records to its link as one unit, in order.
     fn send_all(&self, to: ClientId, unit: Vec<(u64, String)>) -> Result<(), SendError>;
+
+    /// The core's match is over and its last records (the `disconnect`)
+    /// are about to leave: told before they do, since a client may close
+    /// its link the moment it has them. A tournament's board plays on.
+    fn match_over(&self) {}
 }
 
 impl Wires for Links {
     fn send_all(&self, to: ClientId, unit: Vec<(u64, String)>) -> Result<(), SendError> {
         self[to].send_all(unit)
+    }
+
+    /// A client that closes its link now does as it was told: no warning.
+    fn match_over(&self) {
+        for link in self.values() {
+            link.farewell();
+        }
     }
 }
 
@@ -128,6 +140,9 @@ impl Hand<'_> {
             _ => None,
         };
         let outs = self.core.handle(input, at);
+        if self.core.is_over() {
+            self.edges.links.match_over();
+        }
         let any = !outs.is_empty();
         let checkpoint = wants_checkpoint(&outs);
         let moved = outs

@@ -372,13 +372,6 @@ impl Running {
         let outputs = &mut self.outputs;
         let (core, books) = (&mut self.core, &mut self.books);
         self.dirty |= hand_to_core(input, at, core, edges, books, outputs, &mut |_| {});
-        if self.core.is_over() {
-            // The match is over and `disconnect` is on its way: a client
-            // that closes its link now does as it was told.
-            for link in self.links.values() {
-                link.farewell();
-            }
-        }
     }
 
     /// Ends the session: the board gone, the summary printed, the links
