@@ -874,7 +874,7 @@ fn a_game_that_ends_while_the_engine_thinks_stops_its_search() {
     let go = elog
         .lines()
         .filter_map(|l| l.split("> go wtime ").nth(1))
-        .last()
+        .next_back()
         .unwrap_or_else(|| panic!("no timed go:\n{elog}"));
     let wtime: u64 = go
         .split(' ')
