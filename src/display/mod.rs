@@ -27,7 +27,7 @@
 //!             }
 //!         }
 //!         Ok(InputEvent::Resize { .. }) => {}
-//!         Ok(InputEvent::Failed(_)) | Err(_) => break,
+//!         Ok(InputEvent::Failed(_) | InputEvent::HungUp) | Err(_) => break,
 //!     }
 //! }
 //! input.stop();
