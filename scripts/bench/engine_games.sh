@@ -191,6 +191,31 @@ stamp() {
     done
 }
 
+# Makes the fifo $1 a run's output goes to, and stamps what comes out of
+# it into $2 in the background ($st, the first of $pids).
+start_stamp() {
+    mkfifo "$1"
+    stamp <"$1" >"$2" &
+    st=$!
+    pids=$st
+}
+
+# Waits for a run's process $1, then for its stamped output; sets $t2 (the
+# exit). When it failed: the tail of the files after $2, and "$2 exited".
+await_run() {
+    rc=0
+    wait "$1" || rc=$?
+    t2=$(now_ns)
+    wait "$st" || true
+    pids=
+    if [ $rc -ne 0 ]; then
+        what=$2
+        shift 2
+        tail -n 5 "$@" >&2
+        fail "$what exited with $rc"
+    fi
+}
+
 # Waits (up to 10 s) until each file named exists.
 wait_for() {
     i=0
@@ -238,10 +263,7 @@ run_argus() {
     else
         set --
     fi
-    mkfifo "$d/referee.fifo"
-    stamp <"$d/referee.fifo" >"$d/referee.out" &
-    st=$!
-    pids=$st
+    start_stamp "$d/referee.fifo" "$d/referee.out"
     t0=$(now_ns)
     "$argus" referee "$d/A.ref" "$d/B.ref" --headless --games "$games" --tc "${tc:--}" \
         --reset-delay 0 --conclude-delay 0 "$@" \
@@ -293,25 +315,14 @@ run_argus_engines() {
         set --
     fi
     set -- "$@" --tc "$tc"
-    mkfifo "$d/referee.fifo"
-    stamp <"$d/referee.fifo" >"$d/referee.out" &
-    st=$!
-    pids=$st
+    start_stamp "$d/referee.fifo" "$d/referee.out"
     t0=$(now_ns)
     "$argus" tournament "engine:sf-a=$stockfish" "engine:sf-b=$stockfish" --headless \
         --games-per-pairing "$games" --boards 1 --reset-delay 0 --conclude-delay 0 "$@" \
         --pgn "$d/games.pgn" --log-dir "$d/logs" >"$d/referee.fifo" 2>"$d/referee.err" &
     ref=$!
     pids="$pids $ref"
-    rc=0
-    wait "$ref" || rc=$?
-    t2=$(now_ns)
-    wait "$st" || true
-    pids=
-    if [ $rc -ne 0 ]; then
-        tail -n 5 "$d/referee.err" "$d/referee.out" >&2
-        fail "the argus tournament exited with $rc"
-    fi
+    await_run "$ref" "the argus tournament" "$d/referee.err" "$d/referee.out"
     # The result line of the last game: "game N (round R.B): A - B RESULT ...".
     t1=$(awk -v g="$games" '$2 == "game" && $3 == g && / (1-0|0-1|1\/2-1\/2)/ { t = $1 } END { print t }' "$d/referee.out")
     figures "$d/games.pgn" "$t0" "$t1" "$t2"
@@ -326,10 +337,7 @@ run_fastchess() {
     else
         set --
     fi
-    mkfifo "$d/fastchess.fifo"
-    stamp <"$d/fastchess.fifo" >"$d/fastchess.out" &
-    st=$!
-    pids=$st
+    start_stamp "$d/fastchess.fifo" "$d/fastchess.out"
     t0=$(now_ns)
     # In its directory: it writes its config.json where it runs. In the
     # background, so that a signal reaches the trap at once.
@@ -339,15 +347,7 @@ run_fastchess() {
         -pgnout file="$d/fc.pgn" >"$d/fastchess.fifo" 2>&1) &
     fc=$!
     pids="$pids $fc"
-    rc=0
-    wait "$fc" || rc=$?
-    t2=$(now_ns)
-    wait "$st" || true
-    pids=
-    if [ $rc -ne 0 ]; then
-        tail -n 5 "$d/fastchess.out" >&2
-        fail "fastchess exited with $rc"
-    fi
+    await_run "$fc" fastchess "$d/fastchess.out"
     # "Finished game N (...)": the games end in order (concurrency 1).
     t1=$(awk -v g="$games" '$2 == "Finished" && $3 == "game" { n++; t = $1 } END { if (n == g) print t }' "$d/fastchess.out")
     figures "$d/fc.pgn" "$t0" "$t1" "$t2"
