@@ -354,16 +354,7 @@ fn a_crashed_and_a_hung_engine_are_restarted_and_the_game_finishes() {
     );
 }
 
-/// Stockfish, if installed (skipped with a note otherwise).
-pub fn stockfish() -> Option<&'static str> {
-    let found = ["stockfish", "/usr/games/stockfish"]
-        .into_iter()
-        .find(|p| Command::new(p).stdin(Stdio::null()).output().is_ok());
-    if found.is_none() {
-        println!("SKIPPED: stockfish is not installed (apt-get install stockfish)");
-    }
-    found
-}
+pub use crate::common::tool::{gnuchess, stockfish};
 
 #[test]
 fn stockfish_plays_stockfish_at_a_fixed_depth() {
@@ -398,18 +389,6 @@ fn stockfish_plays_stockfish_at_a_fixed_depth() {
         "no move comment at depth 3:\n{}",
         played.pgn
     );
-}
-
-/// GNU Chess, if installed (skipped otherwise, unless
-/// `ARGUS_REQUIRE_GNUCHESS=1`).
-pub fn gnuchess() -> Option<String> {
-    let found = ["gnuchess", "/usr/games/gnuchess"]
-        .into_iter()
-        .find(|p| Command::new(p).arg("--version").output().is_ok());
-    if found.is_none() {
-        crate::common::tool::or_skip("gnuchess", false, "ARGUS_REQUIRE_GNUCHESS");
-    }
-    found.map(|p| format!("{p} --xboard"))
 }
 
 /// Every game ended by the rules (no time forfeit) and no engine was
@@ -832,7 +811,7 @@ fn a_game_that_ends_while_the_engine_thinks_stops_its_search() {
     let log_path = dir.path().join("engine.log");
     let log = EngineLog::create(&log_path).unwrap();
     // Depth 60 takes Stockfish far longer than this test may wait.
-    let mut b = uci_bridge(sf, Untimed::Depth(60), log);
+    let mut b = uci_bridge(&sf, Untimed::Depth(60), log);
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
     b.handle_line(&format!("{start} refcom reset;"));
     assert!(b.take_line(&format!("{start} refcom respond;")).is_empty());

@@ -391,17 +391,7 @@ fn xboard_engines_analyse_too() {
     );
 }
 
-/// Stockfish, if installed: `stockfish` on the path or in /usr/games.
-fn stockfish() -> Option<String> {
-    let found = ["stockfish", "/usr/games/stockfish"]
-        .into_iter()
-        .find(|p| Command::new(p).stdin(Stdio::null()).output().is_ok())
-        .map(str::to_string);
-    if found.is_none() {
-        println!("SKIPPED: stockfish is not installed (apt-get install stockfish)");
-    }
-    found
-}
+use crate::common::tool::stockfish;
 
 /// Win At Chess (Reinfeld) 1, 3, 4, 5 and Bratko-Kopec 1, 2: easy at a
 /// short time; and a quiet position with an am.

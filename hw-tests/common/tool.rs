@@ -1,9 +1,9 @@
-//! Whether an outside program a test needs (socat, tmux) is there, and the
+//! Whether an outside program a test needs (socat, tmux, an engine) is there, and the
 //! one rule for when it is not: print `SKIPPED: PROGRAM not installed
 //! (TEST)` and let the test return, unless the environment variable that
 //! requires the program is `1`, in which case the test fails.
 //!
-//! Shared by `common` and `tmux` (the latter includes this file by path).
+//! Used by `common`, `tmux` and the engine tests.
 
 use std::process::{Command, Stdio};
 
@@ -32,4 +32,55 @@ pub fn or_skip(program: &str, is_available: bool, require_var: &str) -> bool {
     }
     println!("SKIPPED: {program} not installed ({test})");
     false
+}
+
+/// The first of `candidates` that starts (`program ARGS`, its standard
+/// input closed), or the one rule for a missing program when none does.
+fn installed(
+    candidates: &[&str],
+    args: &[&str],
+    program: &str,
+    require_var: &str,
+) -> Option<String> {
+    let found = candidates.iter().find(|p| {
+        Command::new(p)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok()
+    });
+    match found {
+        Some(p) => Some(p.to_string()),
+        None => {
+            or_skip(program, false, require_var);
+            None
+        }
+    }
+}
+
+/// Stockfish (`stockfish` on the path, or Debian's /usr/games/stockfish);
+/// `None` with the SKIPPED line when it is not installed, a failure with
+/// `ARGUS_REQUIRE_STOCKFISH=1` (as `.ci/run` sets).
+pub fn stockfish() -> Option<String> {
+    installed(
+        &["stockfish", "/usr/games/stockfish"],
+        &[],
+        "stockfish",
+        "ARGUS_REQUIRE_STOCKFISH",
+    )
+}
+
+/// GNU Chess as an XBoard engine (`gnuchess --xboard`); `None` with the
+/// SKIPPED line when it is not installed, a failure with
+/// `ARGUS_REQUIRE_GNUCHESS=1`.
+pub fn gnuchess() -> Option<String> {
+    installed(
+        &["gnuchess", "/usr/games/gnuchess"],
+        &["--version"],
+        "gnuchess",
+        "ARGUS_REQUIRE_GNUCHESS",
+    )
+    .map(|p| format!("{p} --xboard"))
 }
