@@ -38,7 +38,7 @@ const KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// The kernel's send buffer for a viewer's stream: small, so that a
 /// viewer that stops reading fills it (and then its queue) soon and is
 /// dropped, and so that each viewer holds little kernel memory.
-const STREAM_SEND_BUFFER: i32 = 32 * 1024;
+const STREAM_SEND_BUFFER: usize = 32 * 1024;
 /// How long the page waits before reconnecting (the stream's `retry`).
 const RETRY_MS: u32 = 2_000;
 
@@ -95,6 +95,27 @@ pub fn serve(addr: &str, limits: Limits) -> Result<Served, String> {
     })
 }
 
+/// One request being served: taken from the count of busy slots while
+/// fewer than the cap are, given back when dropped (also when answering
+/// panics, so a panic cannot leak a slot).
+struct Slot(Arc<AtomicUsize>);
+
+impl Slot {
+    /// A slot, if fewer than `max` are taken.
+    fn take(busy: &Arc<AtomicUsize>, max: usize) -> Option<Slot> {
+        let taken = busy.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+            (n < max).then_some(n + 1)
+        });
+        taken.ok().map(|_| Slot(busy.clone()))
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 /// Takes connections for ever; each gets a thread while fewer than `max`
 /// requests are being served, else a 503.
 fn accept(listener: TcpListener, hub: Arc<Hub>, busy: Arc<AtomicUsize>, max: usize) {
@@ -113,18 +134,17 @@ fn accept(listener: TcpListener, hub: Arc<Hub>, busy: Arc<AtomicUsize>, max: usi
         let peer = stream
             .peer_addr()
             .unwrap_or_else(|_| SocketAddr::from(([0, 0, 0, 0], 0)));
-        if busy.fetch_add(1, Ordering::SeqCst) >= max {
-            busy.fetch_sub(1, Ordering::SeqCst);
+        let Some(slot) = Slot::take(&busy, max) else {
             warn!("web: {peer} refused: {max} requests are being served");
             let _ = stream.write_all(text_response(503, "busy, try again", false).as_bytes());
             continue;
-        }
-        let (hub, count) = (hub.clone(), busy.clone());
+        };
+        let hub = hub.clone();
+        // A thread that cannot start drops its closure, and with it the slot.
         let spawned = thread::Builder::new()
             .name("web client".into())
-            .spawn(move || handle(stream, peer, &hub, &count));
+            .spawn(move || handle(stream, peer, &hub, slot));
         if let Err(e) = spawned {
-            busy.fetch_sub(1, Ordering::SeqCst);
             warn!("web: {peer} refused: cannot start a thread: {e}");
         }
     }
@@ -181,19 +201,18 @@ fn read_head(stream: &mut TcpStream, peer: SocketAddr) -> Option<Head> {
     }
 }
 
-/// Serves one connection; `busy` counts it until it is answered (a viewer
-/// is counted by the hub instead).
-fn handle(mut stream: TcpStream, peer: SocketAddr, hub: &Hub, busy: &AtomicUsize) {
+/// Serves one connection; it holds its `slot` until it is answered (a
+/// viewer is counted by the hub instead).
+fn handle(mut stream: TcpStream, peer: SocketAddr, hub: &Hub, slot: Slot) {
     let head = read_head(&mut stream, peer);
     let Some(head) = head else {
-        busy.fetch_sub(1, Ordering::SeqCst);
         return;
     };
     info!("web: {peer} {}", head.for_log());
     let head_only = head.method == "HEAD";
     let route = route(&head.method, &head.path, asset_path);
     if route == Route::Events && !head_only {
-        busy.fetch_sub(1, Ordering::SeqCst);
+        drop(slot);
         stream_events(stream, peer, hub);
         return;
     }
@@ -201,7 +220,7 @@ fn handle(mut stream: TcpStream, peer: SocketAddr, hub: &Hub, busy: &AtomicUsize
     if let Err(e) = stream.write_all(&response) {
         info!("web: {peer}: response not sent: {e}");
     }
-    busy.fetch_sub(1, Ordering::SeqCst);
+    drop(slot);
 }
 
 /// Why a viewer is turned away.
@@ -292,37 +311,35 @@ fn stream_events(mut stream: TcpStream, peer: SocketAddr, hub: &Hub) {
 /// Sets the stream's send buffer to [`STREAM_SEND_BUFFER`] (which also
 /// stops the kernel from growing it). Where that cannot be done, a slow
 /// viewer is still dropped, only later.
-#[cfg(unix)]
 fn small_send_buffer(stream: &TcpStream) {
-    use std::os::fd::AsRawFd;
-    let size: libc::c_int = STREAM_SEND_BUFFER;
-    // SAFETY: a valid socket descriptor, a pointer to a live c_int and
-    // its size, as setsockopt(2) asks.
-    let r = unsafe {
-        libc::setsockopt(
-            stream.as_raw_fd(),
-            libc::SOL_SOCKET,
-            libc::SO_SNDBUF,
-            (&size as *const libc::c_int).cast(),
-            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
-        )
-    };
-    if r != 0 {
-        log::debug!(
-            "web: cannot set a stream's send buffer: {}",
-            std::io::Error::last_os_error()
-        );
+    if let Err(e) = socket2::SockRef::from(stream).set_send_buffer_size(STREAM_SEND_BUFFER) {
+        log::debug!("web: cannot set a stream's send buffer: {e}");
     }
 }
-
-#[cfg(not(unix))]
-fn small_send_buffer(_: &TcpStream) {}
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::record::pgn::PgnGame;
     use crate::web::state::WebState;
+
+    #[test]
+    fn a_slot_is_given_back_when_dropped_and_when_its_thread_panics() {
+        let busy = Arc::new(AtomicUsize::new(0));
+        let a = Slot::take(&busy, 2).expect("first slot");
+        let b = Slot::take(&busy, 2).expect("second slot");
+        assert!(Slot::take(&busy, 2).is_none(), "past the cap");
+        drop(a);
+        assert_eq!(busy.load(Ordering::SeqCst), 1);
+        let panicked = thread::spawn(move || {
+            let _held = b;
+            panic!("answering failed");
+        })
+        .join();
+        assert!(panicked.is_err());
+        assert_eq!(busy.load(Ordering::SeqCst), 0, "the panic leaked a slot");
+        assert!(Slot::take(&busy, 2).is_some());
+    }
 
     /// Sends `method path` to `addr` and reads the answer: all of it, or
     /// for the stream up to the end of its head.
