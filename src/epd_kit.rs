@@ -13,10 +13,10 @@
 //! (the spec's Gastric) is in [`report`]. See docs/epd-kit.md.
 //!
 //! All verbs stream: one line in memory at a time, at most
-//! [`MAX_LINE`] + 1 bytes of it (a longer line is reported and skipped
+//! [`MAX_LINE`] bytes of it (a longer line is reported and skipped
 //! without being held), so memory stays constant on files of any size.
 //! Blank lines are skipped silently; EPD has no comment lines. Lines may
-//! end in LF or CR LF.
+//! end in LF, CR LF or CR.
 //!
 //! Chess legality is not this module's business: the caller passes a
 //! [`PositionCheck`] (in the binary, the `game` module's legality check).
@@ -39,6 +39,7 @@ use std::path::{Path, PathBuf};
 
 use crate::epd::parse::is_valid_opcode;
 use crate::epd::{MAX_LINE, Record};
+use crate::record::lines;
 
 /// Checks that a record's position is legal; `Err` says why not. The
 /// kit calls it once per record that parsed.
@@ -138,79 +139,35 @@ impl std::error::Error for KitError {
     }
 }
 
-/// One line from a [`LineReader`].
+/// One line from [`EpdLines`].
 enum Line<'a> {
     /// The line without its line end.
     Text(&'a [u8]),
     /// The line was longer than [`MAX_LINE`]; it was skipped. Its length
-    /// in bytes (line end included when it was CR LF).
+    /// in bytes (its line end not counted).
     TooLong(u64),
 }
 
-/// Reads lines holding at most `MAX_LINE + 1` bytes of each.
-struct LineReader<'r> {
-    inner: &'r mut dyn BufRead,
-    buf: Vec<u8>,
-    line_no: u64,
-}
+/// The lines of an EPD input, at most [`MAX_LINE`] bytes of each kept
+/// (the project's one bounded line reader, [`lines::LineReader`]).
+struct EpdLines<'r>(lines::LineReader<&'r mut dyn BufRead>);
 
-impl<'r> LineReader<'r> {
-    fn new(inner: &'r mut dyn BufRead) -> LineReader<'r> {
-        LineReader {
-            inner,
-            buf: Vec::with_capacity(MAX_LINE + 1),
-            line_no: 0,
-        }
+impl<'r> EpdLines<'r> {
+    fn new(inner: &'r mut dyn BufRead) -> EpdLines<'r> {
+        EpdLines(lines::LineReader::new(inner, MAX_LINE))
     }
 
     /// The next line and its 1-based number, or `None` at end of input.
     fn next_line(&mut self) -> io::Result<Option<(u64, Line<'_>)>> {
-        self.buf.clear();
-        let mut total: u64 = 0;
-        let mut overlong = false;
-        let mut any = false;
-        loop {
-            let avail = match self.inner.fill_buf() {
-                Ok(b) => b,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            if avail.is_empty() {
-                if !any {
-                    return Ok(None);
-                }
-                break;
-            }
-            any = true;
-            let newline = avail.iter().position(|&c| c == b'\n');
-            let chunk = match newline {
-                Some(i) => avail.get(..i).unwrap_or(avail),
-                None => avail,
-            };
-            total = total.saturating_add(chunk.len() as u64);
-            if !overlong {
-                // One byte of slack for the CR of a CR LF line end.
-                if self.buf.len() + chunk.len() <= MAX_LINE + 1 {
-                    self.buf.extend_from_slice(chunk);
-                } else {
-                    overlong = true;
-                    self.buf.clear();
-                }
-            }
-            let used = newline.map_or(avail.len(), |i| i + 1);
-            self.inner.consume(used);
-            if newline.is_some() {
-                break;
-            }
-        }
-        self.line_no = self.line_no.saturating_add(1);
-        if !overlong && self.buf.last() == Some(&b'\r') {
-            self.buf.pop();
-        }
-        if overlong || self.buf.len() > MAX_LINE {
-            return Ok(Some((self.line_no, Line::TooLong(total))));
-        }
-        Ok(Some((self.line_no, Line::Text(&self.buf))))
+        let Some(info) = self.0.next_bytes()? else {
+            return Ok(None);
+        };
+        let line = if info.overlong {
+            Line::TooLong(info.length)
+        } else {
+            Line::Text(self.0.bytes())
+        };
+        Ok(Some((info.number as u64, line)))
     }
 }
 
@@ -224,7 +181,7 @@ fn process(
     mut emit: impl FnMut(Record) -> Result<(), KitError>,
 ) -> Result<Summary, KitError> {
     let mut summary = Summary::default();
-    let mut lines = LineReader::new(input);
+    let mut lines = EpdLines::new(input);
     let reading = |e| KitError::io(format!("reading {name}"), e);
     let reporting = |e| KitError::io("writing the report", e);
     while let Some((line_no, line)) = lines.next_line().map_err(reading)? {

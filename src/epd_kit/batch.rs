@@ -22,7 +22,7 @@ use std::time::Duration;
 use crossbeam_channel::{Receiver, TrySendError, bounded, select, unbounded};
 use shakmaty::Chess;
 
-use super::{KitError, Line, LineReader, writing};
+use super::{EpdLines, KitError, Line, writing};
 use crate::epd::{MAX_LINE, Record};
 use crate::game;
 
@@ -83,7 +83,7 @@ pub fn resume_key(rec: &Record) -> String {
 /// that appears twice in the input is skipped twice at most).
 pub fn resume_keys(output: &mut dyn BufRead) -> Result<HashMap<String, u64>, KitError> {
     let mut keys: HashMap<String, u64> = HashMap::new();
-    let mut lines = LineReader::new(output);
+    let mut lines = EpdLines::new(output);
     while let Some((_, line)) = lines
         .next_line()
         .map_err(|e| KitError::io("reading the output to resume", e))?
@@ -173,7 +173,7 @@ pub fn run(
 
     let mut s = BatchSummary::default();
     let mut out = Ordered::default();
-    let mut lines = LineReader::new(input);
+    let mut lines = EpdLines::new(input);
     let mut next_index = 0u64;
     let reporting = |e| KitError::io("writing the report", e);
     let mut buf = String::with_capacity(MAX_LINE + 1);

@@ -14,7 +14,7 @@ use std::io::BufRead;
 
 use super::annotate::{FAULT, MISSED, has_any, millis, number, old, solved_at};
 use super::batch::resume_key;
-use super::{KitError, Line, LineReader};
+use super::{EpdLines, KitError, Line};
 use crate::epd::Record;
 
 /// One record of a result file, as the report sees it.
@@ -50,7 +50,7 @@ impl Suite {
             name: name.to_string(),
             ..Suite::default()
         };
-        let mut lines = LineReader::new(input);
+        let mut lines = EpdLines::new(input);
         while let Some((line_no, line)) = lines
             .next_line()
             .map_err(|e| KitError::io(format!("reading {name}"), e))?

@@ -11,6 +11,9 @@ pub struct LineInfo {
     /// The line was longer than the bound: only its first bytes were kept
     /// (the rest was read and thrown away).
     pub overlong: bool,
+    /// The whole line's length in bytes, its line end not counted (more
+    /// than was kept when it was overlong).
+    pub length: u64,
 }
 
 /// Splits a byte stream into lines. LF, CR LF and a lone CR all end a line;
@@ -40,10 +43,29 @@ impl<R: BufRead> LineReader<R> {
     /// Reads the next line into `out` (replacing its contents). Returns
     /// `Ok(None)` at the end of the stream.
     pub fn next_line(&mut self, out: &mut String) -> io::Result<Option<LineInfo>> {
-        self.bytes.clear();
         out.clear();
+        let info = self.next_bytes()?;
+        if info.is_some() {
+            match std::str::from_utf8(&self.bytes) {
+                Ok(s) => out.push_str(s),
+                Err(_) => out.extend(self.bytes.iter().map(|&b| char::from(b))),
+            }
+        }
+        Ok(info)
+    }
+
+    /// The bytes kept of the line [`LineReader::next_bytes`] read last.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// Reads the next line, as bytes kept in [`LineReader::bytes`]. Returns
+    /// `Ok(None)` at the end of the stream.
+    pub fn next_bytes(&mut self) -> io::Result<Option<LineInfo>> {
+        self.bytes.clear();
         let mut any = false;
         let mut overlong = false;
+        let mut length: u64 = 0;
         loop {
             let avail = match self.inner.fill_buf() {
                 Ok(b) => b,
@@ -63,6 +85,7 @@ impl<R: BufRead> LineReader<R> {
             any = true;
             let end = avail.iter().position(|&b| b == b'\n' || b == b'\r');
             let take = end.unwrap_or(avail.len());
+            length = length.saturating_add(take as u64);
             let room = self.max_bytes.saturating_sub(self.bytes.len());
             if take > room {
                 overlong = true;
@@ -85,13 +108,10 @@ impl<R: BufRead> LineReader<R> {
             return Ok(None);
         }
         self.line_no = self.line_no.saturating_add(1);
-        match std::str::from_utf8(&self.bytes) {
-            Ok(s) => out.push_str(s),
-            Err(_) => out.extend(self.bytes.iter().map(|&b| char::from(b))),
-        }
         Ok(Some(LineInfo {
             number: self.line_no,
             overlong,
+            length,
         }))
     }
 }
@@ -108,6 +128,25 @@ mod tests {
             out.push((s.clone(), info));
         }
         out
+    }
+
+    #[test]
+    fn bytes_and_the_whole_length_of_an_overlong_line() {
+        // A buffer of 3 bytes: the line arrives in pieces.
+        let mut r = LineReader::new(
+            io::BufReader::with_capacity(3, &b"abcdefgh\r\nxy\xff"[..]),
+            4,
+        );
+        let first = r.next_bytes().unwrap().unwrap();
+        assert_eq!((first.number, first.overlong, first.length), (1, true, 8));
+        assert_eq!(r.bytes(), b"abcd");
+        let second = r.next_bytes().unwrap().unwrap();
+        assert_eq!(
+            (second.number, second.overlong, second.length),
+            (2, false, 3)
+        );
+        assert_eq!(r.bytes(), b"xy\xff");
+        assert_eq!(r.next_bytes().unwrap(), None);
     }
 
     #[test]

@@ -17,7 +17,7 @@ pub mod cbf_files;
 pub mod durable;
 pub mod escape;
 pub mod latest;
-mod lines;
+pub mod lines;
 pub mod opening_order;
 pub mod openings;
 pub mod pgn;
