@@ -19,6 +19,8 @@ use crate::record::latest::Latest;
 use crate::record::pgn::{PgnGame, write_pgn};
 use crate::record::transcript::Transcript;
 use crate::referee::words;
+use std::collections::VecDeque;
+
 use crate::referee::{ByClient, ClientId, Event, EventKind, GameOver, Input, Output, Referee};
 use crate::stats::Report;
 
@@ -49,12 +51,21 @@ impl RelayTiming {
 /// the reply came in, it reports the timing when that record has left.
 struct RelayWatch {
     tx: Sender<RelayTiming>,
-    /// Per receiver, the record that relays the last move to it: its seq
-    /// and the reply's `at_us`. Kept per receiver because the receiver's
-    /// own next reply can be read before its writer reports this record
-    /// sent (two threads): a single slot lost that timing.
-    expected: ByClient<Option<(u64, u64)>>,
+    /// Per receiver, the records that relay a move to it and are not yet
+    /// reported sent, oldest first: seq and the reply's `at_us`. Kept per
+    /// receiver, and more than one, because a writer's `Sent` and the
+    /// readers' lines come to the loop on different channels in either
+    /// order: on a loaded machine the receiver's reply, the opponent's
+    /// answer and the next relay to the same receiver were all handled
+    /// before the first relay's `Sent` (a single slot lost that timing).
+    /// At most [`RELAYS_PENDING`] each.
+    expected: ByClient<VecDeque<(u64, u64)>>,
 }
+
+/// The most relays to one receiver awaiting their `Sent` that are kept
+/// (the oldest is dropped past it: memory stays bounded when a writer
+/// never reports).
+const RELAYS_PENDING: usize = 8;
 
 /// The least time between two rewrites of the live PGN: at most ten a
 /// second, however fast the moves come (a site polling it needs no more).
@@ -232,7 +243,11 @@ impl Writers {
     /// `line_at_us`: its timing is reported when it has left.
     pub fn relay_expected(&mut self, to: ClientId, seq: u64, line_at_us: u64) {
         if let Some(w) = self.relay_timings.as_mut() {
-            w.expected[to] = Some((seq, line_at_us));
+            let pending = &mut w.expected[to];
+            if pending.len() == RELAYS_PENDING {
+                pending.pop_front();
+            }
+            pending.push_back((seq, line_at_us));
         }
     }
 
@@ -242,13 +257,18 @@ impl Writers {
         let Some(w) = self.relay_timings.as_mut() else {
             return;
         };
-        let Some((s, line_at_us)) = w.expected[to] else {
+        let pending = &mut w.expected[to];
+        // Records leave a port in order: those before `seq` were sent too.
+        while pending.front().is_some_and(|&(s, _)| s < seq) {
+            pending.pop_front();
+        }
+        let Some(&(s, line_at_us)) = pending.front() else {
             return;
         };
         if s != seq {
             return;
         }
-        w.expected[to] = None;
+        pending.pop_front();
         let timing = RelayTiming {
             to,
             line_at_us,
@@ -622,6 +642,25 @@ mod tests {
         w.relay_sent(ClientId::A, 9, 500);
         let timed: Vec<_> = rx.try_iter().map(|t| (t.to, t.overhead_us())).collect();
         assert_eq!(timed, vec![(ClientId::B, 150), (ClientId::A, 120)]);
+    }
+
+    #[test]
+    fn two_relays_to_one_receiver_before_the_first_is_reported_sent_are_both_timed() {
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let mut w = Writers::none(true).with_relay_timings(tx);
+        // Relays to B as records 7 and 9 (B replied in between), and only
+        // then B's writer's `Sent` of 7, then of 9.
+        w.relay_expected(ClientId::B, 7, 100);
+        w.relay_expected(ClientId::A, 8, 300);
+        w.relay_expected(ClientId::B, 9, 500);
+        w.relay_sent(ClientId::B, 7, 250);
+        w.relay_sent(ClientId::A, 8, 420);
+        w.relay_sent(ClientId::B, 9, 530);
+        let timed: Vec<_> = rx.try_iter().map(|t| (t.to, t.overhead_us())).collect();
+        assert_eq!(
+            timed,
+            vec![(ClientId::B, 150), (ClientId::A, 120), (ClientId::B, 30)]
+        );
     }
 
     #[test]
