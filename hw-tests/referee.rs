@@ -699,6 +699,40 @@ fn a_slow_client_loses_on_time() {
     check_headless(&stdout, &games);
 }
 
+#[test]
+fn a_move_that_took_150_ms_never_reads_less_than_100_ms() {
+    // Over socat cables a reply line comes whole in one read: it spent no
+    // time on a wire, so no wire-time credit may be taken off the time the
+    // client thought (at 9600 baud the ~100-byte reply's full wire time,
+    // ~100 ms, would leave some 50 ms of a 150 ms think, or nothing).
+    // Over real ports the line is paced and its wire time is credited:
+    // the move still took its 150 ms.
+    let rig = rig_or_skip!();
+    let mut bout = Bout::new(rig);
+    bout.start_referee(&["--tc", "5m", "--max-moves", "6"]);
+    bout.start_client(0, 3, &["--think-ms", "150"]);
+    bout.start_client(1, 4, &["--think-ms", "150"]);
+    assert_eq!(bout.finish(60), [0, 0, 0]);
+
+    let games = bout.games_in(&bout.pgn_path());
+    assert_eq!(games.len(), 1);
+    replay(&games[0]);
+    let text = std::fs::read_to_string(bout.pgn_path()).expect("the PGN");
+    let emts: Vec<u64> = text
+        .split("[%emt ")
+        .skip(1)
+        .map(|rest| {
+            let time = rest.split(']').next().unwrap_or_default();
+            argus::clock::parse_hms(time).unwrap_or_else(|e| panic!("{e}"))
+        })
+        .collect();
+    assert_eq!(emts.len(), games[0].sans.len(), "an emt per move:\n{text}");
+    assert!(
+        emts.iter().all(|&ms| ms >= 100),
+        "a move of 150 ms read less than 100 ms: {emts:?}\n{text}"
+    );
+}
+
 /// The transcript's notes (link lost, records not queued, ...).
 fn notes_of(lines: &[TranscriptLine]) -> Vec<String> {
     lines

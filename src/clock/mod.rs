@@ -7,8 +7,9 @@
 //!   [`parse_friendly`] for the command line (`60+1`, `10+0.1`, `3m+2`, `0:30+1`).
 //!   Records always carry the PGN form.
 //! * [`Clocks`] (file `clocks.rs`): both players' clocks under a control.
-//! * [`wire_time_ms`] (file `credit.rs`): the credit for a record's own time
-//!   on the serial line.
+//! * [`wire_time_ms`] (file `credit.rs`): a record's own time on the serial
+//!   line; [`line_credit_ms`]: the credit for a reply line, as much of its
+//!   wire time as the way it came in ([`Arrival`]) shows it really took.
 //! * Formats (file `format.rs`): the rounding rule [`whole_seconds`]
 //!   (truncate), EPD `cc` values, PGN `[%clk]`/`[%emt]`, the `Clock`,
 //!   `WhiteClock` and `BlackClock` tags.
@@ -45,8 +46,9 @@
 //! 2. When the last byte of a `respond` record to a side has left the port,
 //!    [`Clocks::start`] that side at that instant.
 //! 3. When that side's reply line has arrived (time of its line end),
-//!    [`Clocks::stop`] it with `credit_ms` = [`wire_time_ms`] of the reply
-//!    line's length (line end included) at the port's settings. Check
+//!    [`Clocks::stop`] it with `credit_ms` = [`line_credit_ms`] of the reply
+//!    line's length (line end included) and its arrival at the port's
+//!    settings. Check
 //!    [`MoveTime::flagged`]: if set, the flag fell before the move was
 //!    completed and the move must not be played.
 //! 4. After every call that changes the clocks, (re)arm the timer for
@@ -77,7 +79,7 @@ mod proptests;
 
 pub use clocks::{Clocks, MoveTime};
 pub use control::{MAX_SECONDS, Period, TimeControl, parse_friendly};
-pub use credit::{LineSettings, wire_time_ms, wire_time_us};
+pub use credit::{Arrival, LineSettings, line_credit_ms, wire_time_ms, wire_time_us};
 pub use format::{
     ClockTag, cc_values, clk_command, emt_command, find_command, format_hms, parse_hms,
     parse_time_command, start_clock_tags, whole_seconds,

@@ -6,6 +6,7 @@
 //! the empty text is written `-` (and the text `-` as `\x2d`). So any text
 //! round-trips, and a line is always one line. See docs/journal.md.
 
+use crate::clock::Arrival;
 use crate::record::escape::{escape_field, unescape};
 use crate::referee::{ClientId, Command, Input, Verdict};
 
@@ -185,7 +186,14 @@ fn input_payload(input: &Input) -> String {
             from,
             text,
             wire_bytes,
-        } => format!("line {} {wire_bytes} {}", client_token(*from), token(text)),
+            arrival,
+        } => {
+            let line = format!("line {} {wire_bytes} {}", client_token(*from), token(text));
+            match arrival {
+                Some(a) => format!("{line} {} {}", a.first_bytes, a.span_us),
+                None => line,
+            }
+        }
         Input::Dropped { from, reason } => {
             format!("dropped {} {}", client_token(*from), token(reason))
         }
@@ -219,6 +227,14 @@ fn parse_input(t: &mut Tokens<'_>) -> Result<Input, String> {
             from: t.client()?,
             wire_bytes: t.number("the line's size on the wire")?,
             text: t.text("the line")?,
+            // Journals written before arrivals were recorded end here.
+            arrival: match t.maybe_number("the bytes of the line's first read")? {
+                Some(first_bytes) => Some(Arrival {
+                    first_bytes,
+                    span_us: t.number("the microseconds from its first read to its line end")?,
+                }),
+                None => None,
+            },
         },
         "dropped" => Input::Dropped {
             from: t.client()?,
@@ -287,6 +303,14 @@ impl<'a> Tokens<'a> {
         }
     }
 
+    /// A number if the line goes on, `None` if it ends here.
+    fn maybe_number<N: std::str::FromStr>(&mut self, what: &str) -> Result<Option<N>, String> {
+        match self.parts.clone().next() {
+            None => Ok(None),
+            Some(_) => self.number(what).map(Some),
+        }
+    }
+
     pub(crate) fn text(&mut self, what: &str) -> Result<String, String> {
         untoken(self.word(what)?).map_err(|e| format!("{what}: {e}"))
     }
@@ -348,16 +372,25 @@ mod tests {
                 from: ClientId::A,
                 text: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - refreq sign_on;".into(),
                 wire_bytes: 70,
+                arrival: None,
             },
             Input::Line {
                 from: ClientId::B,
                 text: String::new(),
                 wire_bytes: 1,
+                arrival: Some(Arrival {
+                    first_bytes: 1,
+                    span_us: 0,
+                }),
             },
             Input::Line {
                 from: ClientId::B,
                 text: "-".into(),
                 wire_bytes: 2,
+                arrival: Some(Arrival {
+                    first_bytes: 1,
+                    span_us: u64::MAX,
+                }),
             },
             Input::Dropped {
                 from: ClientId::B,
@@ -449,10 +482,42 @@ mod tests {
             ("in 99999999999999999999999 timer", "not a number in range"),
             ("in 1 cmd adjudicate 2-0", "unknown verdict"),
             ("in 1 line A 5 \\xff", "not UTF-8"),
+            (
+                "in 1 line A 5 x 3",
+                "microseconds from its first read to its line end is missing",
+            ),
+            ("in 1 line A 5 x y 3", "first read \"y\" is not a number"),
+            ("in 1 line A 5 x 3 4 5", "unexpected \"5\""),
         ] {
             let e = Entry::parse(p).unwrap_err();
             assert!(e.contains(want), "{p:?}: {e}");
         }
+    }
+
+    #[test]
+    fn a_line_of_an_old_journal_reads_without_its_arrival() {
+        // Written before arrivals were recorded: the credit is then the
+        // line's full wire time, as it was when the journal was written.
+        let old = Entry::parse("in 7 line B 12 refreq\\x20sign_on;").unwrap();
+        let new = Entry::parse("in 7 line B 12 refreq\\x20sign_on; 12 0").unwrap();
+        let line = |arrival| Entry::Input {
+            at: 7,
+            input: Input::Line {
+                from: ClientId::B,
+                text: "refreq sign_on;".into(),
+                wire_bytes: 12,
+                arrival,
+            },
+        };
+        assert_eq!(old, line(None));
+        assert_eq!(
+            new,
+            line(Some(Arrival {
+                first_bytes: 12,
+                span_us: 0
+            }))
+        );
+        assert_eq!(new.payload(), "in 7 line B 12 refreq\\x20sign_on; 12 0");
     }
 
     proptest! {
@@ -460,7 +525,7 @@ mod tests {
         fn any_text_round_trips(text in "\\PC*|[ \\\\x-]*", reason in ".*") {
             let e = Entry::Input {
                 at: 5,
-                input: Input::Line { from: ClientId::A, text, wire_bytes: 3 },
+                input: Input::Line { from: ClientId::A, text, wire_bytes: 3, arrival: None },
             };
             round_trip(&e);
             round_trip(&Entry::Note(reason));

@@ -116,6 +116,7 @@ impl Sim {
                                     from: to,
                                     text: r,
                                     wire_bytes,
+                                    arrival: None,
                                 },
                             );
                         }
@@ -190,6 +191,7 @@ impl Sim {
                     from: id,
                     text,
                     wire_bytes,
+                    arrival: None,
                 },
             );
         }

@@ -36,6 +36,13 @@ pub enum LinkEventKind {
         replaced: Option<String>,
         at_ms: u64,
         at_us: u64,
+        /// When the read that brought the line's first byte returned, in
+        /// microseconds (`at_us` when one read brought the whole line).
+        first_at_us: u64,
+        /// How many of `raw`'s bytes that read brought (`raw.len()` when it
+        /// brought them all): with `first_at_us`, whether the line came
+        /// paced at its baud rate or all at once, for the wire-time credit.
+        first_bytes: usize,
     },
     /// A line was dropped (too long, not printable ASCII, or cut off when
     /// the link was lost).

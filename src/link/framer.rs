@@ -20,7 +20,11 @@
 //!   file as such.
 //! * Nothing after a dropped line is lost.
 //! * A line is stamped with the time of the chunk that held its line end,
-//!   i.e. the arrival of its last byte.
+//!   i.e. the arrival of its last byte, and carries the time of the chunk
+//!   that held its first byte and how many of its bytes that chunk brought:
+//!   a line paced at its baud rate comes in over several chunks, one that
+//!   a pseudo-terminal pair delivered all at once in one (see the clock's
+//!   wire-time credit, `clock::line_credit_ms`).
 
 /// The default line cap, in bytes (line end not counted).
 pub const MAX_LINE: usize = 4096;
@@ -45,6 +49,12 @@ pub enum Frame<T> {
         replaced: Option<String>,
         /// The time passed with the chunk holding the line end.
         at: T,
+        /// The time passed with the chunk holding the line's first byte
+        /// (`at` when one chunk held the whole line).
+        first_at: T,
+        /// How many of `raw`'s bytes came in that first chunk (`raw_len`
+        /// when one chunk held the whole line).
+        first_bytes: usize,
     },
     /// A line that was dropped.
     Dropped {
@@ -80,7 +90,7 @@ impl<T: Copy> Frame<T> {
 /// assert!(f.push(b"\n", 3).is_empty()); // the LF of the CRLF
 /// ```
 #[derive(Debug, Clone)]
-pub struct Framer {
+pub struct Framer<T> {
     cap: usize,
     /// The first `cap` bytes of the current line.
     buf: Vec<u8>,
@@ -98,22 +108,27 @@ pub struct Framer {
     replaced_count: usize,
     /// The last byte seen was a CR that ended a line.
     after_cr: bool,
+    /// The time of the chunk that held the current line's first byte.
+    first_at: Option<T>,
+    /// How many of the current line's bytes that chunk held (set at the
+    /// end of that chunk).
+    first_bytes: usize,
 }
 
-impl Default for Framer {
+impl<T: Copy> Default for Framer<T> {
     fn default() -> Self {
         Framer::new()
     }
 }
 
-impl Framer {
+impl<T: Copy> Framer<T> {
     /// A framer with the default cap, [`MAX_LINE`].
-    pub fn new() -> Framer {
+    pub fn new() -> Framer<T> {
         Framer::with_cap(MAX_LINE)
     }
 
     /// A framer that drops lines longer than `cap` bytes (at least 1).
-    pub fn with_cap(cap: usize) -> Framer {
+    pub fn with_cap(cap: usize) -> Framer<T> {
         Framer {
             cap: cap.max(1),
             buf: Vec::new(),
@@ -124,6 +139,8 @@ impl Framer {
             replaced: None,
             replaced_count: 0,
             after_cr: false,
+            first_at: None,
+            first_bytes: 0,
         }
     }
 
@@ -139,25 +156,36 @@ impl Framer {
 
     /// Feeds one chunk read at time `at`; returns the lines and drops it
     /// completed, in order.
-    pub fn push<T: Copy>(&mut self, chunk: &[u8], at: T) -> Vec<Frame<T>> {
+    pub fn push(&mut self, chunk: &[u8], at: T) -> Vec<Frame<T>> {
         let mut out = Vec::new();
         // Index in `out` of a frame ended by a CR in this chunk, so that the
         // LF that follows can be added to its raw bytes.
         let mut cr_frame: Option<usize> = None;
+        // The current line began in this chunk.
+        let mut began_here = false;
         for &byte in chunk {
             match byte {
                 b'\n' if self.after_cr => {
                     // The LF of a CRLF: not a line end of its own.
                     self.after_cr = false;
-                    if let Some(Frame::Line { raw, raw_len, .. }) =
-                        cr_frame.take().and_then(|i| out.get_mut(i))
+                    if let Some(Frame::Line {
+                        raw,
+                        raw_len,
+                        first_bytes,
+                        ..
+                    }) = cr_frame.take().and_then(|i| out.get_mut(i))
                     {
+                        // The whole line came in this chunk: so did its LF.
+                        if *first_bytes == *raw_len {
+                            *first_bytes = first_bytes.saturating_add(1);
+                        }
                         raw.push(b'\n');
                         *raw_len = raw.len();
                     }
                 }
                 b'\r' | b'\n' | 0 => {
-                    let emitted = self.end_line(byte, at, &mut out);
+                    let emitted = self.end_line(byte, at, began_here, &mut out);
+                    began_here = false;
                     self.after_cr = byte == b'\r';
                     cr_frame = if self.after_cr && emitted {
                         out.len().checked_sub(1)
@@ -168,6 +196,10 @@ impl Framer {
                 _ => {
                     self.after_cr = false;
                     cr_frame = None;
+                    if self.len == 0 {
+                        began_here = true;
+                        self.first_at = Some(at);
+                    }
                     self.len = self.len.saturating_add(1);
                     if byte == b'"' {
                         self.quoted = !self.quoted;
@@ -188,6 +220,9 @@ impl Framer {
                 }
             }
         }
+        if began_here {
+            self.first_bytes = self.len;
+        }
         out
     }
 
@@ -195,7 +230,7 @@ impl Framer {
     /// the input is over). Returns it as [`Frame::Dropped`] with `why` in
     /// the reason, or `None` if nothing was pending. The framer is then
     /// ready for a fresh line.
-    pub fn abandon<T>(&mut self, at: T, why: &str) -> Option<Frame<T>> {
+    pub fn abandon(&mut self, at: T, why: &str) -> Option<Frame<T>> {
         self.after_cr = false;
         if self.len == 0 {
             return None;
@@ -229,15 +264,24 @@ impl Framer {
         self.quoted = false;
         self.replaced = None;
         self.replaced_count = 0;
+        self.first_at = None;
+        self.first_bytes = 0;
     }
 
-    /// Finishes the current line on line end byte `end`. Returns whether a
-    /// frame was emitted (empty lines are not).
-    fn end_line<T: Copy>(&mut self, end: u8, at: T, out: &mut Vec<Frame<T>>) -> bool {
+    /// Finishes the current line on line end byte `end` that came in the
+    /// chunk of time `at` (`began_here`: so did the line's first byte).
+    /// Returns whether a frame was emitted (empty lines are not).
+    fn end_line(&mut self, end: u8, at: T, began_here: bool, out: &mut Vec<Frame<T>>) -> bool {
         if self.len == 0 {
             return false;
         }
         let len = self.len;
+        let first_at = self.first_at.unwrap_or(at);
+        let first_bytes = if began_here {
+            None
+        } else {
+            Some(self.first_bytes)
+        };
         let bad = self.bad;
         let bad_count = self.bad_count;
         let replaced = self.replaced.map(|(byte, column)| {
@@ -286,6 +330,8 @@ impl Framer {
                 raw_len,
                 replaced,
                 at,
+                first_at,
+                first_bytes: first_bytes.unwrap_or(raw_len).min(raw_len),
             });
         } else {
             out.push(Frame::Dropped {
@@ -330,13 +376,22 @@ mod tests {
             .collect()
     }
 
+    /// A line that came in one chunk.
     fn line(text: &str, raw: &[u8], at: u32) -> Frame<u32> {
+        spread(text, raw, at, raw.len(), at)
+    }
+
+    /// A line that came in several chunks: the first at `first_at` with
+    /// `first_bytes` of it.
+    fn spread(text: &str, raw: &[u8], first_at: u32, first_bytes: usize, at: u32) -> Frame<u32> {
         Frame::Line {
             text: text.to_string(),
             raw: raw.to_vec(),
             raw_len: raw.len(),
             replaced: None,
             at,
+            first_at,
+            first_bytes,
         }
     }
 
@@ -453,8 +508,32 @@ mod tests {
         assert!(f.push(b"ref", 10).is_empty());
         assert!(f.push(b"req", 20).is_empty());
         let out = f.push(b";\nnext", 30);
-        assert_eq!(out, vec![line("refreq;", b"refreq;\n", 30)]);
-        assert_eq!(f.push(b"\r", 40), vec![line("next", b"next\r", 40)]);
+        assert_eq!(out, vec![spread("refreq;", b"refreq;\n", 10, 3, 30)]);
+        assert_eq!(
+            f.push(b"\r", 40),
+            vec![spread("next", b"next\r", 30, 4, 40)]
+        );
+    }
+
+    #[test]
+    fn a_line_knows_its_first_chunk_and_how_much_it_brought() {
+        let mut f = Framer::new();
+        // Line ends before the line do not start it; the LF of a CRLF in
+        // the same chunk as the whole line counts with it.
+        let out = f.push(b"\r\nab\r\ncd", 5);
+        assert_eq!(out, vec![line("ab", b"ab\r\n", 5)]);
+        assert!(f.push(b"e", 6).is_empty());
+        // The CR ends the line in this chunk, its LF comes in the next:
+        // neither is in the first chunk.
+        assert_eq!(f.push(b"f\r", 7), vec![spread("cdef", b"cdef\r", 5, 2, 7)]);
+        assert!(f.push(b"\n", 8).is_empty());
+        // A line that began in one chunk and ended with CRLF in another.
+        assert!(f.push(b"gh", 9).is_empty());
+        assert_eq!(f.push(b"\r\n", 10), vec![spread("gh", b"gh\r\n", 9, 2, 10)]);
+        // An abandoned line leaves nothing behind for the next one.
+        assert!(f.push(b"lost", 11).is_empty());
+        assert!(f.abandon(12, "link lost").is_some());
+        assert_eq!(f.push(b"new\n", 13), vec![line("new", b"new\n", 13)]);
     }
 
     #[test]
@@ -596,7 +675,7 @@ mod tests {
         parts
     }
 
-    fn run(f: &mut Framer, parts: &[&[u8]]) -> Vec<Frame<u32>> {
+    fn run(f: &mut Framer<u32>, parts: &[&[u8]]) -> Vec<Frame<u32>> {
         let mut all = Vec::new();
         for (i, p) in parts.iter().enumerate() {
             all.extend(f.push(p, u32::try_from(i).unwrap_or(u32::MAX)));
@@ -637,7 +716,11 @@ mod tests {
                 for frame in f.push(c, i) {
                     prop_assert_eq!(frame.at(), i);
                     match frame {
-                        Frame::Line { text, raw, raw_len, .. } => {
+                        Frame::Line { text, raw, raw_len, first_at, first_bytes, .. } => {
+                            prop_assert!(first_at <= i);
+                            prop_assert!(first_bytes >= 1 && first_bytes <= raw_len);
+                            // One chunk held it all exactly when it began in the last.
+                            prop_assert_eq!(first_at == i, first_bytes == raw_len);
                             prop_assert!(!text.is_empty());
                             prop_assert!(text.len() <= cap);
                             prop_assert!(text.bytes().all(|b| (0x20..=0x7e).contains(&b)));

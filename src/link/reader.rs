@@ -92,7 +92,7 @@ pub(super) fn run<Id: LinkId>(
 fn read_until_lost<Id: LinkId>(
     shared: &Shared<Id>,
     port: &mut dyn Conduit,
-    framer: &mut Framer,
+    framer: &mut Framer<Stamp>,
     stop: &Receiver<()>,
 ) -> Option<String> {
     let mut buf = [0u8; READ_CHUNK];
@@ -220,6 +220,8 @@ fn emit_frame<Id: LinkId>(shared: &Shared<Id>, frame: Frame<Stamp>) {
             raw,
             replaced,
             at,
+            first_at,
+            first_bytes,
             ..
         } => LinkEventKind::Line {
             text,
@@ -227,6 +229,8 @@ fn emit_frame<Id: LinkId>(shared: &Shared<Id>, frame: Frame<Stamp>) {
             replaced,
             at_ms: at.ms,
             at_us: at.us,
+            first_at_us: first_at.us,
+            first_bytes,
         },
         Frame::Dropped {
             reason,

@@ -319,7 +319,12 @@ impl Referee {
                 from,
                 text,
                 wire_bytes,
-            } => self.on_line(from, &text, wire_bytes, at, &mut out),
+                arrival,
+            } => {
+                // The reply's own time on the wire, as far as it shows.
+                let credit = clock::line_credit_ms(wire_bytes, arrival, &self.settings.lines[from]);
+                self.on_line(from, &text, credit, at, &mut out)
+            }
             Input::Receiving { .. } => {}
             Input::Dropped { from, reason } => {
                 let event = Event::LineDropped {

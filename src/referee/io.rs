@@ -6,6 +6,7 @@ use shakmaty::Color;
 
 use serde::{Serialize, Serializer};
 
+use crate::clock::Arrival;
 use crate::referee::client::ClientId;
 use crate::referee::event::Event;
 use crate::referee::tablebase::TablebaseVerdict;
@@ -15,11 +16,15 @@ use crate::referee::tablebase::TablebaseVerdict;
 pub enum Input {
     /// A whole line from a client; the time is that of its last byte.
     /// `wire_bytes` is how many bytes it took on the wire, line end
-    /// included (for the wire-time credit).
+    /// included, and `arrival` how it came in (for the wire-time credit,
+    /// [`clock::line_credit_ms`](crate::clock::line_credit_ms); `None`:
+    /// not known, as in journals written before it was, and the credit is
+    /// the line's full wire time).
     Line {
         from: ClientId,
         text: String,
         wire_bytes: usize,
+        arrival: Option<Arrival>,
     },
     /// Part of a line from a client has arrived (not yet its line end): the
     /// client is not silent (see `Settings::resend_after_ms`).

@@ -193,6 +193,7 @@ mod tests {
                 from: id,
                 text,
                 wire_bytes: 80,
+                arrival: None,
             },
             at,
         );

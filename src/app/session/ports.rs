@@ -6,6 +6,7 @@ use log::{info, warn};
 
 use super::Links;
 use crate::app::writers::Writers;
+use crate::clock::Arrival;
 use crate::display::LinkView;
 use crate::link::{LinkEvent, LinkEventKind};
 use crate::referee::{ByClient, ClientId, Input};
@@ -73,8 +74,17 @@ pub(crate) fn link_input(
             raw,
             replaced,
             at_ms,
-            ..
-        } => Some((line_in(id, text, &raw, replaced, at_ms, outputs), at_ms)),
+            at_us,
+            first_at_us,
+            first_bytes,
+        } => {
+            let arrival = Arrival {
+                first_bytes,
+                span_us: at_us.saturating_sub(first_at_us),
+            };
+            let input = line_in(id, (text, arrival), &raw, replaced, at_ms, outputs);
+            Some((input, at_ms))
+        }
         LinkEventKind::Dropped {
             reason, raw, at_ms, ..
         } => {
@@ -124,10 +134,11 @@ pub(crate) fn link_input(
 }
 
 /// A good line in: its bytes to the transcript, with a note if bytes in
-/// its quoted strings were replaced; the core's input.
+/// its quoted strings were replaced; the core's input, with how the line
+/// came in (for the wire-time credit).
 fn line_in(
     id: ClientId,
-    text: String,
+    (text, arrival): (String, Arrival),
     raw: &[u8],
     replaced: Option<String>,
     at_ms: u64,
@@ -143,6 +154,7 @@ fn line_in(
         from: id,
         text,
         wire_bytes: raw.len(),
+        arrival: Some(arrival),
     }
 }
 

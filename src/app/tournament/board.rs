@@ -299,10 +299,12 @@ impl Board {
         for id in ClientId::BOTH {
             let text = sign_ons[id].to_string();
             let wire_bytes = text.len() + 2;
+            // Not a reply: no credit is given for it, however it came.
             let input = Input::Line {
                 from: id,
                 text,
                 wire_bytes,
+                arrival: None,
             };
             self.hand(input, at, links, syzygy);
         }

@@ -20,7 +20,7 @@ impl Referee {
         &mut self,
         from: ClientId,
         text: &str,
-        wire_bytes: usize,
+        credit_ms: u64,
         at: u64,
         out: &mut Vec<Output>,
     ) {
@@ -71,7 +71,7 @@ impl Referee {
             }
             RefReq::SignOff => self.on_sign_off(from, out),
             RefReq::Fault => self.on_client_fault(from, at, out),
-            RefReq::Reply => self.on_reply(from, &record, text, wire_bytes, at, out),
+            RefReq::Reply => self.on_reply(from, &record, text, credit_ms, at, out),
         }
     }
 

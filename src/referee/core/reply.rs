@@ -28,7 +28,7 @@ impl Referee {
         from: ClientId,
         record: &Record,
         text: &str,
-        wire_bytes: usize,
+        credit_ms: u64,
         at: u64,
         out: &mut Vec<Output>,
     ) {
@@ -39,18 +39,18 @@ impl Referee {
             at,
         };
         // Err(Handled): a check dealt with the reply.
-        let _ = self.reply_pipeline(&reply, wire_bytes, out);
+        let _ = self.reply_pipeline(&reply, credit_ms, out);
     }
 
     fn reply_pipeline(
         &mut self,
         r: &Reply,
-        wire_bytes: usize,
+        credit_ms: u64,
         out: &mut Vec<Output>,
     ) -> Result<(), Handled> {
         let color = self.check_turn(r, out)?;
         let echo_diff = self.check_not_late(r, out)?;
-        let credit = self.check_clock(r, color, wire_bytes, out)?;
+        let credit = self.check_clock(r, color, credit_ms, out)?;
         self.check_resignation(r, color, out)?;
         if let Some(diff) = echo_diff {
             // A wrong echo (a resignation stands whatever position came
@@ -128,16 +128,15 @@ impl Referee {
 
     /// The move's time runs from the respond's last byte out to the
     /// reply's last byte in, less the reply's own time on the wire (the
-    /// credit, given back). A flag that fell before the reply ends the
-    /// game.
+    /// credit, `credit`, given back: [`clock::line_credit_ms`]). A flag
+    /// that fell before the reply ends the game.
     fn check_clock(
         &mut self,
         r: &Reply,
         color: Color,
-        wire_bytes: usize,
+        credit: u64,
         out: &mut Vec<Output>,
     ) -> Result<u64, Handled> {
-        let credit = clock::wire_time_ms(wire_bytes, &self.settings.lines[r.from]);
         let g = self.game_in_play()?;
         if let Some(a) = g.awaiting.as_mut()
             && !a.sent

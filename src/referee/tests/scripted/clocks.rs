@@ -1,6 +1,7 @@
 //! Clocks: time controls, the wire-time credit, flag fall.
 
 use super::*;
+use crate::clock::{self, Arrival};
 
 #[test]
 fn the_clock_runs_from_the_respond_leaving_to_the_reply_less_wire_time() {
@@ -23,6 +24,97 @@ fn the_clock_runs_from_the_respond_leaving_to_the_reply_less_wire_time() {
         h.snap().clock(Color::White).remaining_ms,
         Some(300_000 - 2_000 + wire_ms(100))
     );
+}
+
+/// White's first move: the respond leaves at 5_150, the reply of `bytes`
+/// bytes (coming in as `arrival` says) ends at 5_300, 150 ms later. What
+/// it was charged.
+fn charge_of_a_150_ms_move(bytes: usize, arrival: Option<Arrival>) -> Option<u64> {
+    let mut h = Harness::new(timed("300"));
+    h.sign_on(A, 0, None);
+    h.sign_on(B, 0, None);
+    h.acks = Acks::Held;
+    h.timer();
+    h.ack(A, 5_150);
+    h.ack(B, 5_150);
+    let text = h.reply_text(A, Some("e4"), "");
+    let out = h.line_arrived(A, 5_300, &text, (bytes, arrival));
+    out.iter().find_map(|o| match o {
+        Output::Event(Event::MoveMade { charged_ms, .. }) => *charged_ms,
+        _ => None,
+    })
+}
+
+#[test]
+fn a_reply_that_came_all_at_once_is_charged_its_whole_time() {
+    // A socat pair set to 9600 baud hands over a 160-byte line in one read:
+    // the line took 166 ms at 9600 baud, but no time on a wire. The full
+    // credit would charge the 150 ms move nothing.
+    let at_once = Arrival {
+        first_bytes: 160,
+        span_us: 0,
+    };
+    assert!(wire_ms(160) > 150);
+    assert_eq!(charge_of_a_150_ms_move(160, Some(at_once)), Some(150));
+    assert_eq!(
+        charge_of_a_150_ms_move(160, None),
+        Some(0),
+        "the full credit"
+    );
+    // Two reads 2 ms apart, the second with the last 10 bytes: the line
+    // came at 10 bytes in 2 ms, so its 100 bytes took 20 ms.
+    let fast = Arrival {
+        first_bytes: 90,
+        span_us: 2_000,
+    };
+    assert_eq!(charge_of_a_150_ms_move(100, Some(fast)), Some(130));
+}
+
+#[test]
+fn a_reply_paced_at_its_baud_rate_gets_its_full_wire_time() {
+    // The first read brought 3 bytes, the other 97 took their wire time.
+    let paced = Arrival {
+        first_bytes: 3,
+        span_us: clock::wire_time_us(97, &clock::LineSettings::default()),
+    };
+    assert_eq!(
+        charge_of_a_150_ms_move(100, Some(paced)),
+        Some(150 - wire_ms(100))
+    );
+    // Slower than the baud rate (the client paused in the line): never
+    // more than the line's wire time.
+    let slow = Arrival {
+        first_bytes: 3,
+        span_us: 140_000,
+    };
+    assert_eq!(
+        charge_of_a_150_ms_move(100, Some(slow)),
+        Some(150 - wire_ms(100))
+    );
+}
+
+#[test]
+fn a_journal_line_without_its_arrival_replays_with_the_full_credit() {
+    // A journal written before arrivals were recorded: its reply line
+    // replays as it was played then, less its full wire time; a line
+    // with its arrival replays with the arrival's credit.
+    let input = |payload: &str| match crate::journal::Entry::parse(payload) {
+        Ok(crate::journal::Entry::Input {
+            input:
+                Input::Line {
+                    wire_bytes,
+                    arrival,
+                    ..
+                },
+            ..
+        }) => (wire_bytes, arrival),
+        other => panic!("{payload}: {other:?}"),
+    };
+    let old = input("in 5300 line A 160 x");
+    let new = input("in 5300 line A 160 x 160 0");
+    assert_eq!(old, (160, None));
+    assert_eq!(charge_of_a_150_ms_move(old.0, old.1), Some(0));
+    assert_eq!(charge_of_a_150_ms_move(new.0, new.1), Some(150));
 }
 
 #[test]

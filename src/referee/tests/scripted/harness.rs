@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 
 use shakmaty::{Chess, Position};
 
+use crate::clock::Arrival;
 use crate::epd::{Record, RefCom};
 use crate::game;
 use crate::record::pgn::write_pgn;
@@ -199,13 +200,25 @@ impl Harness {
         self.line_bytes(from, at, text, text.len() + 2)
     }
 
-    /// A line from a client with an explicit wire size.
+    /// A line from a client with an explicit wire size (how it came in
+    /// not known: the full wire-time credit).
     pub fn line_bytes(
         &mut self,
         from: ClientId,
         at: u64,
         text: &str,
         wire_bytes: usize,
+    ) -> Vec<Output> {
+        self.line_arrived(from, at, text, (wire_bytes, None))
+    }
+
+    /// A line from a client of `wire_bytes` that came in as `arrival` said.
+    pub fn line_arrived(
+        &mut self,
+        from: ClientId,
+        at: u64,
+        text: &str,
+        (wire_bytes, arrival): (usize, Option<Arrival>),
     ) -> Vec<Output> {
         self.transcript
             .push(format!("{} < {}: {text}", stamp(at), from.letter()));
@@ -214,6 +227,7 @@ impl Harness {
                 from,
                 text: text.to_string(),
                 wire_bytes,
+                arrival,
             },
             at,
         )

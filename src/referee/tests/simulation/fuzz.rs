@@ -108,6 +108,7 @@ fn line_input(from: ClientId, text: String) -> Input {
         from,
         wire_bytes: text.len() + 2,
         text,
+        arrival: None,
     }
 }
 

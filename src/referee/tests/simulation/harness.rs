@@ -277,6 +277,7 @@ impl Sim {
             from,
             text,
             wire_bytes,
+            arrival: None,
         };
         // A line written for a game that has ended since (a slow
         // client's reply) may be refused; any other well-formed

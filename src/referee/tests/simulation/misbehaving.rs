@@ -291,6 +291,7 @@ impl Untimed {
             from,
             wire_bytes: text.len() + 2,
             text,
+            arrival: None,
         })
     }
 
