@@ -334,6 +334,15 @@ impl<'a> Tokens<'a> {
         }
     }
 
+    /// An optional last field: a text, or `None` when the line ends.
+    pub(crate) fn optional_text(&mut self, what: &str) -> Result<Option<String>, String> {
+        let mut rest = self.parts.clone();
+        if rest.next().is_none() {
+            return Ok(None);
+        }
+        self.text(what).map(Some)
+    }
+
     pub(crate) fn rest(&mut self) -> Result<Vec<String>, String> {
         let mut v = Vec::new();
         for w in self.parts.by_ref() {
