@@ -587,16 +587,7 @@ fn epd_mate_proves_the_mates_stockfish_cuts_short() {
 /// python3 with python-chess, if installed (skipped otherwise, saying
 /// so): its `Board.from_epd` is the common EPD reader.
 fn python_chess() -> bool {
-    let ok = Command::new("python3")
-        .args(["-c", "import chess"])
-        .stdin(Stdio::null())
-        .output()
-        .is_ok_and(|o| o.status.success());
-    crate::common::tool::or_skip(
-        "python3 with python-chess",
-        ok,
-        "ARGUS_REQUIRE_PYTHON_CHESS",
-    )
+    crate::common::python_chess::available()
 }
 
 /// What argus writes (analyse, solve with solved and missed records, mate,

@@ -600,7 +600,12 @@ fn a_new_match_refuses_another_matchs_journal() {
         port: argus::link::PortSettings::default(),
         output: argus::journal::OutputSettings::default(),
     };
-    let mut w = argus::journal::JournalWriter::create(&rig.journal(), &other, 0).unwrap();
+    let zero = argus::referee::WallClock {
+        at: 0,
+        unix_ms: 0,
+        utc_offset_min: 0,
+    };
+    let mut w = argus::journal::JournalWriter::create(&rig.journal(), &other, zero).unwrap();
     w.write(&argus::journal::Entry::Input {
         at: 1,
         input: argus::referee::Input::Timer,

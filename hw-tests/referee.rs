@@ -41,6 +41,8 @@ struct Bout {
     clients: [Option<Proc>; 2],
     /// Where the referee writes its transcript.
     log_dir: PathBuf,
+    /// Added to the referee's environment.
+    env: Vec<(&'static str, &'static str)>,
 }
 
 impl Bout {
@@ -56,6 +58,7 @@ impl Bout {
             referee: None,
             clients: [None, None],
             log_dir,
+            env: Vec::new(),
         }
     }
 
@@ -101,7 +104,7 @@ impl Bout {
             self.log_dir = d;
         }
         args.extend(self.rig.line_args().iter().cloned());
-        let mut p = Proc::spawn("referee", &argus_bin(), &args);
+        let mut p = Proc::spawn_env("referee", &argus_bin(), &args, &self.env);
         // Clients started before the referee opens its ports would lose
         // their first sign-on (argus discards stale input at open) and
         // repeat it only seconds later: wait for the session to begin.
@@ -545,6 +548,43 @@ fn four_fields(s: &str) -> String {
 }
 
 // ----- the tests ------------------------------------------------------------
+
+/// What testers' tools read in a match's PGN (python-chess): every game
+/// without errors, its closing comment as the last move's comment and in
+/// the console's result line, `Termination`, `PlyCount`, and the times
+/// fastchess writes, in the local time of the referee's time zone (`TZ`
+/// five and a half hours east of UTC), in the PGN file and the live PGN.
+#[test]
+fn python_chess_reads_a_matchs_closing_comments_and_tags() {
+    if !crate::common::python_chess::available() {
+        return;
+    }
+    let rig = rig_or_skip!();
+    let mut bout = Bout::new(rig);
+    bout.env = vec![("TZ", "IST-5:30")];
+    let live = bout.path("live.pgn");
+    bout.start_referee(&["--games", "2", "--live-pgn", &path_arg(&live)]);
+    bout.start_client(0, 3, &[]);
+    bout.start_client(1, 4, &[]);
+    assert_eq!(bout.finish(90), [0, 0, 0]);
+    let stdout = bout.referee().stdout_lines();
+    let pgn = bout.pgn_path();
+    let games = crate::common::python_chess::read_games(&[&pgn, &live]);
+    assert_eq!(games.len(), 3, "two games and the live one: {games:#?}");
+    for (i, g) in games.iter().enumerate() {
+        let comment = crate::common::python_chess::check_finished(g, "+0530");
+        let n = if i < 2 { i + 1 } else { 2 };
+        let words = comment.split("; ").next().unwrap_or_default();
+        let line = format!("game {n}: {} ({words})", g.tag("Result").unwrap_or("?"));
+        assert!(
+            stdout.contains(&line),
+            "no line {line:?} for the closing comment {comment:?}: {stdout:#?}"
+        );
+    }
+    // The live PGN was last rewritten with game 2 as the file has it.
+    assert_eq!(games[2].headers, games[1].headers);
+    assert_eq!(games[2].end_comment, games[1].end_comment);
+}
 
 #[test]
 fn a_full_game_between_two_reference_clients() {

@@ -17,6 +17,8 @@ struct Event {
     dir: tempfile::TempDir,
     argus: Option<Proc>,
     clients: Vec<Proc>,
+    /// Added to the environment of argus (the tournament and its resume).
+    env: Vec<(&'static str, &'static str)>,
 }
 
 impl Event {
@@ -26,6 +28,7 @@ impl Event {
             dir,
             argus: None,
             clients: Vec::new(),
+            env: Vec::new(),
         }
     }
 
@@ -61,7 +64,7 @@ impl Event {
             args.push(text(&self.path(file)));
         }
         args.extend(extra.iter().map(|s| s.to_string()));
-        let mut p = Proc::spawn("tournament", &argus_bin(), &args);
+        let mut p = Proc::spawn_env("tournament", &argus_bin(), &args, &self.env);
         let deadline = Instant::now() + Duration::from_secs(60);
         while !self.log().contains(ready) {
             assert!(
@@ -109,10 +112,11 @@ impl Event {
     /// finish it within `within`; its stdout.
     fn resume(&self, within: Duration) -> String {
         let journal = text(&self.path("logs").join("tournament.journal"));
-        let mut resumed = Proc::spawn(
+        let mut resumed = Proc::spawn_env(
             "resume",
             &argus_bin(),
             &["resume".to_string(), journal, "--headless".to_string()],
+            &self.env,
         );
         assert_eq!(resumed.wait_exit(within), 0, "{}", resumed.describe());
         resumed.stdout_lines().join("\n")
@@ -403,6 +407,83 @@ fn a_killed_tournament_resumed_plays_exactly_the_scheduled_games() {
     assert!(
         report.contains("Complete: all 12 games decided."),
         "{report}"
+    );
+}
+
+/// What testers' tools read in a tournament's PGN (python-chess), killed
+/// in the middle of a game and resumed: every game without errors, its
+/// closing comment as the last move's comment and in the console's result
+/// line, `Termination`, `PlyCount` and the times fastchess writes, in the
+/// local time of argus's time zone (`TZ` three hours west of UTC); the
+/// game the kill cut keeps the start it had before it (and its duration
+/// counts the time argus was down).
+#[test]
+fn python_chess_reads_a_resumed_tournaments_closing_comments_and_tags() {
+    use crate::common::python_chess::{available, check_finished, game_time, read_games};
+    if !available() {
+        return;
+    }
+    let mut ev = Event::new();
+    ev.env = vec![("TZ", "ART3")];
+    ev.start(
+        &["mover:a".to_string(), "mover:b=greedy".to_string()],
+        // Timed: the last move's clock comment and the closing comment
+        // are read as one.
+        &["--cycles", "2", "--max-moves", "80", "--tc", "60+1"],
+        "waiting for the players",
+    );
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let game_journal = |n: u32| {
+        ev.path("logs")
+            .join(format!("game-{n:03}"))
+            .join("journal.log")
+    };
+    while !std::fs::read_to_string(game_journal(2)).is_ok_and(|t| t.matches(" line ").count() > 20)
+    {
+        assert!(Instant::now() < deadline, "game 2 did not begin");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    ev.kill();
+    let killed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64;
+    assert!(
+        read_pgn_games(&ev.pgn()).map_or(0, |g| g.len()) < 2,
+        "the kill came after the last game"
+    );
+    // Down for more than a second, so the wall clock shows it.
+    std::thread::sleep(Duration::from_millis(1_500));
+    let out = ev.resume(Duration::from_secs(120));
+    let before = ev.argus.as_ref().unwrap().stdout_lines().join("\n");
+    let games = read_games(&[&ev.path("games.pgn")]);
+    assert_eq!(games.len(), 2, "{games:#?}");
+    for (i, g) in games.iter().enumerate() {
+        let comment = check_finished(g, "-0300");
+        let round = g.tag("Round").unwrap_or("?");
+        let n = i + 1;
+        let words = comment.split("; ").next().unwrap_or_default();
+        let line = format!(
+            "game {n} (round {round}): {} - {} {} ({words})",
+            g.tag("White").unwrap_or("?"),
+            g.tag("Black").unwrap_or("?"),
+            g.tag("Result").unwrap_or("?"),
+        );
+        assert!(
+            out.contains(&line) || before.contains(&line),
+            "no line {line:?} for the closing comment {comment:?}:\n{before}\n{out}"
+        );
+    }
+    let g2 = &games[1];
+    let (start, _) = game_time(g2.tag("GameStartTime").unwrap());
+    let (end, _) = game_time(g2.tag("GameEndTime").unwrap());
+    assert!(
+        start <= killed,
+        "game 2 started at {start}, after the kill at {killed}"
+    );
+    assert!(
+        end > killed,
+        "game 2 ended at {end}, before the kill at {killed}"
     );
 }
 

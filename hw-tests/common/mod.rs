@@ -13,6 +13,7 @@
 pub mod browser;
 pub mod http;
 pub mod process;
+pub mod python_chess;
 #[macro_use]
 pub mod rig;
 pub mod scripted;

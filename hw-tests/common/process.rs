@@ -45,8 +45,15 @@ impl Proc {
     /// Starts `program` with `args`; `name` labels it in messages
     /// (e.g. "referee", "client A"). Panics if it cannot be started.
     pub fn spawn(name: &str, program: &Path, args: &[String]) -> Proc {
+        Proc::spawn_env(name, program, args, &[])
+    }
+
+    /// [`Proc::spawn`] with these variables added to its environment
+    /// (`TZ`, for a known local time).
+    pub fn spawn_env(name: &str, program: &Path, args: &[String], env: &[(&str, &str)]) -> Proc {
         let mut child = Command::new(program)
             .args(args)
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -374,11 +374,26 @@ fn games_pgn_equals_the_live_game_after_every_move() {
         assert_eq!(tag("White").as_deref(), Some(HOSTILE));
         assert_eq!(text.matches("[%clk ").count(), played.len(), "{text}");
         assert_eq!(get(&addr, "/game/1.pgn"), text);
+        // A game in progress has its start time, not yet an end (the
+        // last move mates: the game is over then).
+        assert!(tag("GameStartTime").is_some(), "{text}");
+        if k + 1 < FOOLS_MATE.len() {
+            assert_eq!(tag("GameEndTime"), None, "{text}");
+        }
     }
     let s = wait_state(&addr, "the result", |s| !s["boards"][0]["result"].is_null());
     assert_eq!(s["boards"][0]["result"]["result"], "0-1");
-    let g = &read_pgn_games(&get(&addr, "/games.pgn")).unwrap()[0];
+    let text = get(&addr, "/games.pgn");
+    let g = &read_pgn_games(&text).unwrap()[0];
     assert_eq!(g.result.as_deref(), Some("0-1"));
+    // The finished game as the PGN file has it: the closing comment, the
+    // plies and the times testers' tools read.
+    assert!(text.contains("} {Black mates} 0-1"), "{text}");
+    let tag = |n: &str| g.tags.iter().find(|(t, _)| t == n).map(|(_, v)| v.clone());
+    assert_eq!(tag("PlyCount").as_deref(), Some("4"), "{text}");
+    for name in ["GameStartTime", "GameEndTime", "GameDuration"] {
+        assert!(tag(name).is_some(), "no {name}: {text}");
+    }
     m.referee.wait_exit(PLAY);
 }
 

@@ -245,6 +245,7 @@ mod tests {
                 result: GameResult::Win(shakmaty::Color::White),
                 termination: Termination::Normal,
                 sides: Default::default(),
+                ending: None,
             },
             1000,
         );

@@ -64,6 +64,7 @@ pub fn run(args: DemoArgs) -> Outcome {
         .map_err(Failure::failed)?
         .with_audience(audience);
     let epoch = Instant::now();
+    let wall = crate::app::referee::wall_clock_now(0);
     let (links, rx) = session::open_links([cables[0].a(), cables[1].a()], port_settings, epoch)
         .map_err(Failure::failed)?;
     // The clients start once the referee's ends are open (opening a port
@@ -72,8 +73,10 @@ pub fn run(args: DemoArgs) -> Outcome {
     let settings = demo_settings(&args, &cables, time_control);
     let ctrl_rx = signals::stop_requests("argus demo");
     let view = View::from_flags(args.headless, args.ascii);
+    let mut core = Referee::new(settings);
+    core.set_wall_clock(wall);
     let ending = session::run(Session {
-        core: Referee::new(settings),
+        core,
         links,
         link_events: rx,
         line_views: ByClient::new(port_settings.to_string(), port_settings.to_string()),

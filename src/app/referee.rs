@@ -18,8 +18,8 @@ use crate::app::{Failure, Outcome};
 use crate::journal::feed::Feed;
 use crate::journal::{Header, JournalWriter, OutputSettings, new_session_id};
 use crate::link::Endpoint;
-use crate::record::timestamp::pgn_date;
-use crate::referee::{ByClient, ClientId, Referee};
+use crate::record::timestamp::{local_offset_min, pgn_date};
+use crate::referee::{ByClient, ClientId, Referee, WallClock};
 
 /// Runs `argus referee`: how the session ended, or why it could not
 /// start or went wrong.
@@ -32,6 +32,7 @@ pub fn run(args: RefereeArgs) -> Outcome {
     // a start that cannot have them touches no file.
     plan.output.check().map_err(Failure::usage)?;
     let epoch = Instant::now();
+    let wall = wall_clock_now(0);
     links::check_endpoints(&endpoints).map_err(Failure::usage)?;
     let names = ClientId::BOTH.map(|id| plan.settings.names[id].clone());
     let (links, rx) =
@@ -54,7 +55,7 @@ pub fn run(args: RefereeArgs) -> Outcome {
         &plan.output,
         args.headless,
         &journal_path,
-        |path| open_new_journal(path, explicit, &header),
+        |path| open_new_journal(path, explicit, &header, wall),
     );
     let (outputs, feed) = started.map_err(Failure::usage)?;
     let web = args.web.clone().or_file(plan.output.http.clone());
@@ -72,8 +73,10 @@ pub fn run(args: RefereeArgs) -> Outcome {
     outputs.headless_line(&opening);
     outputs.headless_line("waiting for A and B to sign on (refreq sign_on)");
     let view = View::from_flags(args.headless, args.ascii);
+    let mut core = Referee::new(plan.settings);
+    core.set_wall_clock(wall);
     let ending = session::run(Session {
-        core: Referee::new(plan.settings),
+        core,
         links,
         link_events: rx,
         line_views: ByClient::new(line_view(&endpoints[0], &ps), line_view(&endpoints[1], &ps)),
@@ -177,7 +180,19 @@ pub fn unix_ms_now() -> u64 {
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
-/// Starts the journal of a new match at `path`. A journal holds one match:
+/// What the wall clock reads now, as the core's time `at`: ms since 1970
+/// and the local time's offset from UTC (the system's time zone).
+pub fn wall_clock_now(at: u64) -> WallClock {
+    let unix_ms = unix_ms_now();
+    WallClock {
+        at,
+        unix_ms,
+        utc_offset_min: local_offset_min(unix_ms),
+    }
+}
+
+/// Starts the journal of a new match at `path` (`wall`: the wall clock at
+/// the match's time 0). A journal holds one match:
 /// an existing, non-empty file is refused, except that the default
 /// journal (`explicit` false) of a match that is over (or never got an
 /// input) is first moved aside to `journal-SESSION.log`.
@@ -185,6 +200,7 @@ pub fn open_new_journal(
     path: &Path,
     explicit: bool,
     header: &Header,
+    wall: WallClock,
 ) -> Result<JournalWriter, String> {
     let len = std::fs::metadata(path).map_or(0, |m| m.len());
     if len > 0 {
@@ -229,7 +245,7 @@ pub fn open_new_journal(
             }
         }
     }
-    JournalWriter::create(path, header, unix_ms_now()).map_err(|e| e.to_string())
+    JournalWriter::create(path, header, wall).map_err(|e| e.to_string())
 }
 
 /// `DIR/journal-SESSION.log`, or with `-2`, `-3`, ... if that exists.
@@ -327,23 +343,24 @@ mod tests {
     fn a_journal_of_another_match_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("journal.log");
-        let mut j = open_new_journal(&path, true, &header("aaaa")).unwrap();
+        let mut j = open_new_journal(&path, true, &header("aaaa"), wall_clock_now(0)).unwrap();
         j.write(&crate::journal::Entry::Input {
             at: 5,
             input: crate::referee::Input::Timer,
         });
         drop(j);
         for explicit in [true, false] {
-            let e = open_new_journal(&path, explicit, &header("bbbb")).unwrap_err();
+            let e =
+                open_new_journal(&path, explicit, &header("bbbb"), wall_clock_now(0)).unwrap_err();
             assert!(e.contains("another match (session aaaa, not over)"), "{e}");
             assert!(e.contains("argus resume"), "{e}");
         }
         std::fs::write(&path, "not a journal\n").unwrap();
-        let e = open_new_journal(&path, true, &header("bbbb")).unwrap_err();
+        let e = open_new_journal(&path, true, &header("bbbb"), wall_clock_now(0)).unwrap_err();
         assert!(e.contains("is not an empty journal"), "{e}");
         // An empty file is fine.
         std::fs::write(&path, "").unwrap();
-        open_new_journal(&path, true, &header("cccc")).unwrap();
+        open_new_journal(&path, true, &header("cccc"), wall_clock_now(0)).unwrap();
     }
 
     #[test]
@@ -352,16 +369,16 @@ mod tests {
         use crate::referee::{Command, Input};
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("journal.log");
-        let mut j = open_new_journal(&path, false, &header("dddd")).unwrap();
+        let mut j = open_new_journal(&path, false, &header("dddd"), wall_clock_now(0)).unwrap();
         j.write(&Entry::Input {
             at: 5,
             input: Input::Supervisor(Command::EndSession),
         });
         drop(j);
         // Given explicitly, even a finished journal is refused.
-        let e = open_new_journal(&path, true, &header("eeee")).unwrap_err();
+        let e = open_new_journal(&path, true, &header("eeee"), wall_clock_now(0)).unwrap_err();
         assert!(e.contains("session dddd, over"), "{e}");
-        drop(open_new_journal(&path, false, &header("eeee")).unwrap());
+        drop(open_new_journal(&path, false, &header("eeee"), wall_clock_now(0)).unwrap());
         let aside = dir.path().join("journal-dddd.log");
         assert_eq!(crate::journal::load(&aside).unwrap().header.session, "dddd");
         assert_eq!(crate::journal::load(&path).unwrap().header.session, "eeee");

@@ -16,7 +16,7 @@ use log::{info, warn};
 use crate::app::audience::{Audience, Ended};
 use crate::app::links::{self, line_view};
 use crate::app::options::{LineOptions, OutputOptions, ResumeArgs};
-use crate::app::referee::{close_feed, start_files, unix_ms_now};
+use crate::app::referee::{close_feed, start_files, wall_clock_now};
 use crate::app::session::{self, Session, View};
 use crate::app::signals;
 use crate::app::start::LogDir;
@@ -72,21 +72,20 @@ pub fn run(args: ResumeArgs) -> Outcome {
     say_doubts(&loaded, &args.journal, &mut outputs);
 
     let last_at = loaded.replay.last_at();
-    let now_wall = unix_ms_now();
+    let wall = wall_clock_now(last_at);
+    let now_wall = wall.unix_ms;
     let story = story(&loaded, &args.journal, now_wall);
     info!("{story}");
     if args.headless || loaded.replay.core().is_over() {
         crate::app::stdout::line(&story);
     }
-    outputs.journal_mark(&Entry::Epoch {
-        at: last_at,
-        unix_ms: now_wall,
-    });
+    outputs.journal_mark(&Entry::Epoch(wall));
     outputs.journal_note(&story);
     outputs.journal_sync();
 
     save_unsaved(&loaded.replay, &mut outputs);
-    let core = loaded.replay.into_core();
+    let mut core = loaded.replay.into_core();
+    core.set_wall_clock(wall);
     outputs.live_pgn(|| core.live_pgn(last_at));
 
     let ctrl_rx = signals::stop_requests(ME);

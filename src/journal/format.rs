@@ -8,7 +8,7 @@
 
 use crate::clock::Arrival;
 use crate::record::escape::{escape_field, unescape};
-use crate::referee::{ClientId, Command, Input, Verdict};
+use crate::referee::{ClientId, Command, Input, Verdict, WallClock};
 
 /// The first word of the first line of every journal.
 pub const MAGIC: &str = "argus-journal";
@@ -51,9 +51,11 @@ pub enum Entry {
     },
     /// `begin`: the header is complete.
     Begin,
-    /// `epoch AT UNIX_MS`: journal time AT was this wall-clock time (ms
-    /// since 1970), written when a referee starts or resumes.
-    Epoch { at: u64, unix_ms: u64 },
+    /// `epoch AT UNIX_MS OFFSET`: journal time AT was this wall-clock time
+    /// (ms since 1970), in a local time OFFSET minutes east of UTC; written
+    /// when a referee starts or resumes. A journal written before the
+    /// offset was added has none: UTC.
+    Epoch(WallClock),
     /// `in AT ...`: an input to the core and its time.
     Input { at: u64, input: Input },
     /// `check AT GAME PLY FEN WHITE_USED BLACK_USED`.
@@ -104,7 +106,7 @@ impl Entry {
                 with_tokens(format!("opening {} {}", token(source), token(fen)), moves)
             }
             Entry::Begin => "begin".into(),
-            Entry::Epoch { at, unix_ms } => format!("epoch {at} {unix_ms}"),
+            Entry::Epoch(w) => format!("epoch {} {} {}", w.at, w.unix_ms, w.utc_offset_min),
             Entry::Input { at, input } => format!("in {at} {}", input_payload(input)),
             Entry::Check(c) => format!(
                 "check {} {} {} {} {} {}",
@@ -141,10 +143,11 @@ impl Entry {
                 moves: t.rest()?,
             },
             "begin" => Entry::Begin,
-            "epoch" => Entry::Epoch {
+            "epoch" => Entry::Epoch(WallClock {
                 at: t.number("the time")?,
                 unix_ms: t.number("the wall-clock time")?,
-            },
+                utc_offset_min: t.offset()?,
+            }),
             "in" => {
                 let at = t.number("the time")?;
                 Entry::Input {
@@ -332,6 +335,38 @@ impl<'a> Tokens<'a> {
         }
     }
 
+    /// An optional last field: a local time's offset from UTC in minutes
+    /// (`-300`, `60`), at most a day either way; 0 when there is none.
+    fn offset(&mut self) -> Result<i32, String> {
+        let mut rest = self.parts.clone();
+        let Some(w) = rest.next() else {
+            return Ok(0);
+        };
+        self.parts = rest;
+        let digits = w.strip_prefix('-').unwrap_or(w);
+        match w.parse::<i32>() {
+            Ok(m)
+                if !digits.is_empty()
+                    && digits.bytes().all(|b| b.is_ascii_digit())
+                    && m.unsigned_abs() <= 24 * 60 =>
+            {
+                Ok(m)
+            }
+            _ => Err(format!(
+                "the UTC offset {w:?} is not minutes from -1440 to 1440"
+            )),
+        }
+    }
+
+    /// An optional last field: a text, or `None` when the line ends.
+    pub(crate) fn optional_text(&mut self, what: &str) -> Result<Option<String>, String> {
+        let mut rest = self.parts.clone();
+        if rest.next().is_none() {
+            return Ok(None);
+        }
+        self.text(what).map(Some)
+    }
+
     pub(crate) fn rest(&mut self) -> Result<Vec<String>, String> {
         let mut v = Vec::new();
         for w in self.parts.by_ref() {
@@ -450,10 +485,21 @@ mod tests {
                 moves: vec!["e2e4".into(), "e7e5".into()],
             },
             Entry::Begin,
-            Entry::Epoch {
+            Entry::Epoch(WallClock {
                 at: 0,
                 unix_ms: 1_700_000_000_000,
-            },
+                utc_offset_min: 0,
+            }),
+            Entry::Epoch(WallClock {
+                at: 12,
+                unix_ms: 1_700_000_000_000,
+                utc_offset_min: -570,
+            }),
+            Entry::Epoch(WallClock {
+                at: 12,
+                unix_ms: 1_700_000_000_000,
+                utc_offset_min: 345,
+            }),
             Entry::Check(Checkpoint {
                 at: 12_345,
                 game: 2,
@@ -469,6 +515,18 @@ mod tests {
     }
 
     #[test]
+    fn an_epoch_without_an_offset_is_utc() {
+        assert_eq!(
+            Entry::parse("epoch 5 1700000000000"),
+            Ok(Entry::Epoch(WallClock {
+                at: 5,
+                unix_ms: 1_700_000_000_000,
+                utc_offset_min: 0,
+            }))
+        );
+    }
+
+    #[test]
     fn bad_payloads_say_what_is_wrong() {
         for (p, want) in [
             ("", "empty field"),
@@ -481,6 +539,16 @@ mod tests {
             ("in 1  timer", "empty field"),
             ("in 99999999999999999999999 timer", "not a number in range"),
             ("in 1 cmd adjudicate 2-0", "unknown verdict"),
+            (
+                "epoch 0 1700000000000 +60",
+                "UTC offset \"+60\" is not minutes",
+            ),
+            (
+                "epoch 0 1700000000000 1441",
+                "is not minutes from -1440 to 1440",
+            ),
+            ("epoch 0 1700000000000 -", "is not minutes"),
+            ("epoch 0 1700000000000 60 1", "unexpected \"1\""),
             ("in 1 line A 5 \\xff", "not UTF-8"),
             (
                 "in 1 line A 5 x 3",

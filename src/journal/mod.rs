@@ -28,7 +28,7 @@ mod tests;
 pub use format::{Checkpoint, Entry};
 pub use header::{Header, OutputSettings, new_session_id};
 pub use reader::{Decoded, Decoder, JournalError, Torn};
-pub use replay::{Epoch, Replay};
+pub use replay::Replay;
 pub use writer::JournalWriter;
 
 use std::path::Path;

@@ -9,21 +9,7 @@ use crate::journal::format::{Checkpoint, Entry};
 use crate::journal::header::Header;
 use crate::journal::reader::JournalError;
 use crate::record::pgn::PgnGame;
-use crate::referee::{Event, Output, Referee};
-
-/// The wall-clock time of a journal time, from the latest `epoch` line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Epoch {
-    pub at: u64,
-    pub unix_ms: u64,
-}
-
-impl Epoch {
-    /// The wall-clock time (ms since 1970) of journal time `at`.
-    pub fn wall_of(&self, at: u64) -> u64 {
-        self.unix_ms.saturating_add(at.saturating_sub(self.at))
-    }
-}
+use crate::referee::{Event, Output, Referee, WallClock};
 
 /// A core rebuilt from a journal, line by line.
 #[derive(Debug, Clone)]
@@ -33,7 +19,7 @@ pub struct Replay {
     last_at: u64,
     inputs: usize,
     checks: usize,
-    epoch: Option<Epoch>,
+    epoch: Option<WallClock>,
     /// Finished games not (yet) marked as saved, by game number.
     unsaved: BTreeMap<u32, PgnGame>,
 }
@@ -87,8 +73,11 @@ impl Replay {
                 self.unsaved.remove(&game);
                 Ok(Vec::new())
             }
-            Entry::Epoch { at, unix_ms } => {
-                self.epoch = Some(Epoch { at, unix_ms });
+            Entry::Epoch(wall) => {
+                // The core dates its games by it, as it did when the line
+                // was written.
+                self.epoch = Some(wall);
+                self.core.set_wall_clock(wall);
                 Ok(Vec::new())
             }
             Entry::Note(_) => Ok(Vec::new()),
@@ -159,7 +148,7 @@ impl Replay {
     }
 
     /// The latest `epoch` line.
-    pub fn epoch(&self) -> Option<Epoch> {
+    pub fn epoch(&self) -> Option<WallClock> {
         self.epoch
     }
 

@@ -13,7 +13,7 @@ use super::*;
 use crate::client::{Action, ClientProtocol, Mover, MoverKind};
 use crate::link::PortSettings;
 use crate::record::pgn::{PgnGame, write_pgn};
-use crate::referee::{ClientId, Event, Input, Output, Referee, Settings, Start};
+use crate::referee::{ClientId, Event, Input, Output, Referee, Settings, Start, WallClock};
 
 fn settings() -> Settings {
     Settings {
@@ -159,11 +159,22 @@ fn start(path: &Path) -> Sim {
     start_with(path, settings())
 }
 
+/// The wall clock at time 0 reading `unix_ms`, in UTC.
+fn utc(unix_ms: u64) -> WallClock {
+    WallClock {
+        at: 0,
+        unix_ms,
+        utc_offset_min: 0,
+    }
+}
+
 fn start_with(path: &Path, settings: Settings) -> Sim {
     let h = header_with(settings);
-    let journal = JournalWriter::create(path, &h, 1_700_000_000_000).unwrap();
+    let journal = JournalWriter::create(path, &h, utc(1_700_000_000_000)).unwrap();
+    let mut core = Referee::new(h.settings);
+    core.set_wall_clock(utc(1_700_000_000_000));
     let mut sim = Sim {
-        core: Referee::new(h.settings),
+        core,
         clients: clients(),
         queue: BTreeMap::new(),
         order: 0,
@@ -214,13 +225,26 @@ fn resume(path: &Path, crashed: Sim) -> Sim {
     let journal =
         JournalWriter::append(path, loaded.valid_len, loaded.chain, loaded.lines).unwrap();
     let at = loaded.replay.last_at();
+    // The resumed referee reads the wall clock again, as `argus resume`
+    // does: no time passed in this simulation, so it reads on from the
+    // last reading (the games' times come out as without a crash).
+    let wall = loaded.replay.epoch().expect("an epoch line");
+    let wall = WallClock {
+        at,
+        unix_ms: wall.wall_of(at),
+        ..wall
+    };
+    let mut journal = journal;
+    journal.write(&Entry::Epoch(wall));
     let unsaved: Vec<(u32, PgnGame)> = loaded
         .replay
         .unsaved()
         .map(|(n, g)| (*n, g.clone()))
         .collect();
+    let mut core = loaded.replay.into_core();
+    core.set_wall_clock(wall);
     let mut sim = Sim {
-        core: loaded.replay.into_core(),
+        core,
         clients,
         queue: BTreeMap::new(),
         order: 0,
@@ -247,6 +271,13 @@ fn a_journal_replays_to_the_same_core() {
     let mut sim = start(&path);
     assert!(!sim.run(None));
     assert_eq!(sim.pgn.len(), 3, "three games played");
+    // Dated by the wall clock of the journal's epoch line (time 0 was
+    // 2023-11-14T22:13:20Z).
+    assert!(
+        sim.pgn[0].contains("[GameStartTime \"2023-11-14T22:13:20 +0000\"]"),
+        "{}",
+        sim.pgn[0]
+    );
     drop(sim.journal);
     let loaded = load(&path).unwrap();
     assert!(loaded.replay.core().is_over());
@@ -429,12 +460,12 @@ fn empty_and_foreign_files_are_refused() {
 fn a_second_writer_is_locked_out() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("j.log");
-    let w = JournalWriter::create(&path, &header(), 0).unwrap();
+    let w = JournalWriter::create(&path, &header(), utc(0)).unwrap();
     let loaded = load(&path).unwrap();
     let e = JournalWriter::append(&path, loaded.valid_len, loaded.chain, loaded.lines).unwrap_err();
     assert!(e.to_string().contains("in use"), "{e}");
     drop(w);
-    let e = JournalWriter::create(&path, &header(), 0).unwrap_err();
+    let e = JournalWriter::create(&path, &header(), utc(0)).unwrap_err();
     assert!(e.to_string().contains("not empty"), "{e}");
 }
 
@@ -442,7 +473,7 @@ fn a_second_writer_is_locked_out() {
 fn lines_wait_for_a_flush_and_a_dropped_writer_loses_none() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("j.log");
-    let mut w = JournalWriter::create(&path, &header(), 0).unwrap();
+    let mut w = JournalWriter::create(&path, &header(), utc(0)).unwrap();
     let created = load(&path).unwrap().lines;
     w.write(&Entry::Note("one".into()));
     w.write(&Entry::Note("two".into()));

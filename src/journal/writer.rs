@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use crate::journal::checksum::line_check;
 use crate::journal::format::Entry;
 use crate::journal::header::Header;
+use crate::referee::WallClock;
 
 /// An open journal, positioned at its end.
 #[derive(Debug)]
@@ -60,10 +61,11 @@ fn open_locked(options: &OpenOptions, path: &Path, verb: &str) -> io::Result<(Fi
 
 impl JournalWriter {
     /// Starts a new journal at `path` (which must not exist, or be empty):
-    /// the header, then `epoch 0 UNIX_MS`, synced.
-    pub fn create(path: &Path, header: &Header, unix_ms: u64) -> io::Result<JournalWriter> {
+    /// the header, then `epoch 0 UNIX_MS OFFSET` (`wall`, read at journal
+    /// time 0), synced.
+    pub fn create(path: &Path, header: &Header, wall: WallClock) -> io::Result<JournalWriter> {
         let mut payloads: Vec<String> = header.entries().iter().map(Entry::payload).collect();
-        payloads.push(Entry::Epoch { at: 0, unix_ms }.payload());
+        payloads.push(Entry::Epoch(WallClock { at: 0, ..wall }).payload());
         JournalWriter::create_lines(path, &payloads)
     }
 

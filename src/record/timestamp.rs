@@ -1,5 +1,6 @@
-//! Civil (proleptic Gregorian, UTC) dates and times from `SystemTime`,
-//! without a date crate.
+//! Civil (proleptic Gregorian) dates and times from `SystemTime` or
+//! milliseconds since 1970, without a date crate: UTC, or local time given
+//! its offset from UTC ([`local_offset_min`] reads it at the edge).
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -53,6 +54,58 @@ pub fn format_utc(t: SystemTime) -> String {
     )
 }
 
+/// The wall-clock time `unix_ms` (ms since 1970) as the PGN's
+/// `GameStartTime` and `GameEndTime` tags write it (fastchess's form): the
+/// local time `offset_min` minutes east of UTC, to the second, with the
+/// offset, `YYYY-MM-DDTHH:MM:SS +hhmm`. The one home of that form.
+pub fn pgn_game_time(unix_ms: u64, offset_min: i32) -> String {
+    let secs = i128::from(unix_ms / 1000) + i128::from(offset_min) * 60;
+    let days = i64::try_from(secs.div_euclid(86_400)).unwrap_or(i64::MAX);
+    let sod = secs.rem_euclid(86_400);
+    let (y, m, d) = civil_from_days(days);
+    let sign = if offset_min < 0 { '-' } else { '+' };
+    let off = offset_min.unsigned_abs();
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02} {sign}{:02}{:02}",
+        sod / 3600,
+        sod / 60 % 60,
+        sod % 60,
+        off / 60,
+        off % 60
+    )
+}
+
+/// `secs` seconds as the PGN's `GameDuration` tag writes it (fastchess's
+/// form): `HH:MM:SS` (more digits of hours past 99).
+pub fn pgn_duration(secs: u64) -> String {
+    format!("{:02}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
+}
+
+/// The local time's offset from UTC, in minutes east, at the wall-clock
+/// time `unix_ms`, as the system's time zone (`TZ`, `/etc/localtime`)
+/// says: `localtime_r`'s `tm_gmtoff`, thread-safe. 0 (UTC) where that
+/// cannot be read, and on systems other than Unix.
+#[cfg(unix)]
+pub fn local_offset_min(unix_ms: u64) -> i32 {
+    let Ok(t) = libc::time_t::try_from(unix_ms / 1000) else {
+        return 0;
+    };
+    // SAFETY: `tm` is plain data that localtime_r fills; both pointers
+    // are valid for the call, and localtime_r keeps neither.
+    let mut tm: libc::tm = unsafe { std::mem::zeroed() };
+    let filled = unsafe { libc::localtime_r(&t, &mut tm) };
+    if filled.is_null() {
+        return 0;
+    }
+    i32::try_from(tm.tm_gmtoff / 60).unwrap_or(0)
+}
+
+/// The local time's offset from UTC: UTC itself off Unix.
+#[cfg(not(unix))]
+pub fn local_offset_min(_unix_ms: u64) -> i32 {
+    0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,6 +153,33 @@ mod tests {
             assert_eq!(cur, expect, "day {z}");
             prev = cur;
         }
+    }
+
+    #[test]
+    fn game_times_as_fastchess_writes_them() {
+        let t = 1_700_000_000_999; // 2023-11-14T22:13:20.999Z
+        assert_eq!(pgn_game_time(t, 0), "2023-11-14T22:13:20 +0000");
+        assert_eq!(pgn_game_time(t, 60), "2023-11-14T23:13:20 +0100");
+        assert_eq!(pgn_game_time(t, 150), "2023-11-15T00:43:20 +0230");
+        assert_eq!(pgn_game_time(t, -300), "2023-11-14T17:13:20 -0500");
+        assert_eq!(pgn_game_time(t, -30), "2023-11-14T21:43:20 -0030");
+        assert_eq!(pgn_game_time(0, -60), "1969-12-31T23:00:00 -0100");
+        let _ = pgn_game_time(u64::MAX, i32::MAX);
+        let _ = pgn_game_time(0, i32::MIN);
+    }
+
+    #[test]
+    fn durations_as_fastchess_writes_them() {
+        assert_eq!(pgn_duration(0), "00:00:00");
+        assert_eq!(pgn_duration(59), "00:00:59");
+        assert_eq!(pgn_duration(3_723), "01:02:03");
+        assert_eq!(pgn_duration(100 * 3600 + 1), "100:00:01");
+    }
+
+    #[test]
+    fn the_local_offset_is_a_real_offset() {
+        let off = local_offset_min(1_700_000_000_000);
+        assert!((-14 * 60..=14 * 60).contains(&off), "{off}");
     }
 
     #[test]

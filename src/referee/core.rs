@@ -15,6 +15,7 @@ use crate::epd::{Operation, Record, RefCom, RefReq};
 use crate::game::{self, AutomaticEnd, Game};
 use crate::record::openings::order_openings;
 use crate::record::pgn::{MoveEval, PgnGame, PgnMove};
+use crate::record::timestamp;
 use crate::referee::adjudication;
 use crate::referee::client::{ByClient, ClientId};
 use crate::referee::eval::read_eval;
@@ -22,7 +23,7 @@ use crate::referee::event::{
     AgainCause, CommandRefusal, Ending, Event, FaultOutcome, GameOver, MatchSummary, Offence,
     PauseReason, Problem, Rejection,
 };
-use crate::referee::io::{Command, GameResult, Input, Output, Termination, Verdict};
+use crate::referee::io::{Command, GameResult, Input, Output, Termination, Verdict, WallClock};
 use crate::referee::settings::{ClientFault, FalseClaim, IllegalMove, Settings, Start};
 use crate::referee::snapshot::{ClientView, ClockView, EventView, Phase, ResultView, Snapshot};
 use crate::referee::tablebase::TablebaseVerdict;
@@ -176,6 +177,19 @@ struct GameState {
     end: Option<(GameResult, Termination, Ending)>,
     final_comment: Option<String>,
     round: String,
+    /// When the game started (its `reset`) and ended, by the wall clock
+    /// the core was given (`Referee::set_wall_clock`): taken then, so a
+    /// resumed referee's new reading leaves a game's start as it was.
+    started: Option<WallTime>,
+    ended: Option<WallTime>,
+}
+
+/// A moment by the wall clock: ms since 1970, and the local time's offset
+/// from UTC then (minutes east).
+#[derive(Debug, Clone, Copy)]
+struct WallTime {
+    unix_ms: u64,
+    utc_offset_min: i32,
 }
 
 impl GameState {
@@ -218,6 +232,9 @@ pub struct Referee {
     next_seq: u64,
     events: VecDeque<EventView>,
     now: u64,
+    /// The latest wall-clock reading (`set_wall_clock`), if any: the games'
+    /// start and end times are dated by it.
+    wall: Option<WallClock>,
 }
 
 impl Referee {
@@ -248,6 +265,7 @@ impl Referee {
             next_seq: 1,
             events: VecDeque::new(),
             now: 0,
+            wall: None,
         }
         .with_links_up()
     }
@@ -257,6 +275,23 @@ impl Referee {
             c.link_up = true;
         }
         self
+    }
+
+    /// Tells the core what the wall clock read at one moment of its time
+    /// (when the referee starts or resumes; a replayed journal's `epoch`
+    /// lines): from then on it dates the start and end of each game by it,
+    /// for the PGN. Without one, the PGN has no such times.
+    pub fn set_wall_clock(&mut self, wall: WallClock) {
+        self.wall = Some(wall);
+    }
+
+    /// The wall-clock time of core time `at`, with its local offset, by
+    /// the latest reading.
+    fn wall_time(&self, at: u64) -> Option<WallTime> {
+        self.wall.map(|w| WallTime {
+            unix_ms: w.wall_of(at),
+            utc_offset_min: w.utc_offset_min,
+        })
     }
 
     /// The settings the session runs with.

@@ -59,6 +59,27 @@ pub enum Input {
     Resumed,
 }
 
+/// What the wall clock read at one moment of the core's time: journal time
+/// `at` (ms) was `unix_ms` (ms since 1970), in a local time `utc_offset_min`
+/// minutes east of UTC. The edge reads it when a referee starts or resumes
+/// and the journal keeps it (its `epoch` line); the core dates its games'
+/// starts and ends by it (the PGN's `GameStartTime`, `GameEndTime`,
+/// `GameDuration`) without reading a clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WallClock {
+    pub at: u64,
+    pub unix_ms: u64,
+    pub utc_offset_min: i32,
+}
+
+impl WallClock {
+    /// The wall-clock time (ms since 1970) of journal time `at` (not
+    /// before this reading's `at`).
+    pub fn wall_of(&self, at: u64) -> u64 {
+        self.unix_ms.saturating_add(at.saturating_sub(self.at))
+    }
+}
+
 /// The supervisor's commands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(tag = "command", content = "arg", rename_all = "snake_case")]

@@ -230,13 +230,14 @@ impl Tournament {
                 result,
                 termination,
                 sides,
+                ending,
             } => {
                 let outcome = Outcome::Played {
                     result,
                     termination,
                     sides,
                 };
-                self.on_finished(game, outcome, &mut out);
+                self.on_finished(game, outcome, ending, &mut out);
             }
             Input::BoardFree { board } => self.on_board_free(board, &mut out),
             Input::Timer => self.on_timer(at, &mut out),
@@ -306,7 +307,13 @@ impl Tournament {
         }
     }
 
-    fn on_finished(&mut self, game: u32, outcome: Outcome, out: &mut Vec<Output>) {
+    fn on_finished(
+        &mut self,
+        game: u32,
+        outcome: Outcome,
+        ending: Option<String>,
+        out: &mut Vec<Output>,
+    ) {
         let Some(GameState::Playing(_)) = self.game_state(game) else {
             out.push(Output::Ignored {
                 reason: format!("a result for game {game}, which is not being played"),
@@ -321,7 +328,7 @@ impl Tournament {
                 self.games[game as usize - 1] = GameState::Pending;
                 out.push(Output::Replay { game });
             }
-            o => self.decide(game, o, out),
+            o => self.decide(game, o, ending, out),
         }
     }
 
@@ -385,13 +392,23 @@ impl Tournament {
             })
             .collect();
         for (game, absent) in forfeits {
-            self.decide(game, Outcome::Forfeited(absent), out);
+            self.decide(game, Outcome::Forfeited(absent), None, out);
         }
     }
 
-    fn decide(&mut self, game: u32, outcome: Outcome, out: &mut Vec<Output>) {
+    fn decide(
+        &mut self,
+        game: u32,
+        outcome: Outcome,
+        ending: Option<String>,
+        out: &mut Vec<Output>,
+    ) {
         self.games[game as usize - 1] = GameState::Decided(outcome);
-        out.push(Output::Scored { game, outcome });
+        out.push(Output::Scored {
+            game,
+            outcome,
+            ending,
+        });
         let round = self.schedule.games()[game as usize - 1].round;
         let round_done = self
             .games()

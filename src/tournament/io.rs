@@ -126,6 +126,10 @@ pub enum Input {
         result: GameResult,
         termination: Termination,
         sides: ByColor<SideStats>,
+        /// How it ended in the referee's words, as its PGN's closing
+        /// comment says it (`Black resigns`; `referee::Ending`'s
+        /// `Display`); `None` from a journal written before they were kept.
+        ending: Option<String>,
     },
     /// The board's last game is over and concluded: the board and its two
     /// players can take another game.
@@ -158,7 +162,12 @@ pub enum Output {
     /// Start this game on this board.
     StartGame { board: BoardId, game: ScheduledGame },
     /// A game was decided (played or forfeited): the standings changed.
-    Scored { game: u32, outcome: Outcome },
+    /// `ending`: how a played game ended in the referee's words, if known.
+    Scored {
+        game: u32,
+        outcome: Outcome,
+        ending: Option<String>,
+    },
     /// A game ended without a result and will be played again.
     Replay { game: u32 },
     /// A player has forfeited every game it had not started, and why.

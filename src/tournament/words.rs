@@ -33,15 +33,25 @@ pub fn said(t: &Tournament, out: &Output) -> Option<String> {
             name(game.white),
             name(game.black)
         ),
-        Output::Scored { game, outcome } => {
+        Output::Scored {
+            game,
+            outcome,
+            ending,
+        } => {
             let g = t.schedule().game(*game)?;
+            // How it ended: the referee's words, as a match's result line
+            // says them (`Black resigns`), or the PGN Termination where
+            // they are not known (an older journal), or who forfeited.
+            let how = match ending {
+                Some(words) => strip_control(words),
+                None => outcome.how().to_string(),
+            };
             format!(
-                "game {game} (round {}): {} - {} {} ({})",
+                "game {game} (round {}): {} - {} {} ({how})",
                 g.round_tag(),
                 name(g.white),
                 name(g.black),
                 outcome.result_text(),
-                outcome.how()
             )
         }
         Output::Replay { game } => {

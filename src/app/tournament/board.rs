@@ -12,7 +12,7 @@ use crossbeam_channel::Sender;
 use shakmaty::{ByColor, Color};
 
 use crate::app::audience::Ended;
-use crate::app::referee::unix_ms_now;
+use crate::app::referee::wall_clock_now;
 use crate::app::resume::save_unsaved;
 use crate::app::session::{Edges, PortBook, Wires, hand_to_core, link_input};
 use crate::app::syzygy::Syzygy;
@@ -22,7 +22,7 @@ use crate::display::LinkView;
 use crate::journal::{Entry, Header, JournalWriter, OutputSettings, new_session_id};
 use crate::link::{Link, LinkEvent, LinkEventKind, PortSettings, SendError};
 use crate::record::pgn::PgnGame;
-use crate::referee::{ByClient, ClientId, Event, GameOver, Input, Referee, Settings};
+use crate::referee::{ByClient, ClientId, Event, GameOver, Input, Referee, Settings, WallClock};
 use crate::tournament::{BoardId, PlayerId, ScheduledGame, SideStats};
 use crate::web::hub::GAMES_KEPT;
 
@@ -197,8 +197,13 @@ impl Board {
             },
         };
         // The journal's times are the tournament's: time 0 was `at` ago.
-        let zero = unix_ms_now().saturating_sub(at);
-        let writer = JournalWriter::create(&journal, &header, zero)
+        let now = wall_clock_now(at);
+        let wall = WallClock {
+            at: 0,
+            unix_ms: now.unix_ms.saturating_sub(at),
+            ..now
+        };
+        let writer = JournalWriter::create(&journal, &header, wall)
             .map_err(|e| format!("cannot start the journal {}: {e}", journal.display()))?;
         let mut outputs = outputs;
         outputs.set_journal(writer);
@@ -206,7 +211,11 @@ impl Board {
             id: setup.board,
             seats: ByClient::new(g.white, g.black),
             game: setup.game,
-            core: Referee::new(settings),
+            core: {
+                let mut core = Referee::new(settings);
+                core.set_wall_clock(wall);
+                core
+            },
             outputs,
             books: ByClient::new_with(|_| PortBook::up()),
             over: None,
@@ -248,14 +257,13 @@ impl Board {
             .map_err(|e| format!("cannot go on with the journal {}: {e}", path.display()))?;
         outputs.set_journal(writer);
         let last_at = loaded.replay.last_at();
-        outputs.journal_mark(&Entry::Epoch {
-            at: last_at,
-            unix_ms: unix_ms_now(),
-        });
+        let wall = wall_clock_now(last_at);
+        outputs.journal_mark(&Entry::Epoch(wall));
         outputs.journal_note("the tournament was resumed");
         outputs.journal_sync();
         save_unsaved(&loaded.replay, &mut outputs);
-        let core = loaded.replay.into_core();
+        let mut core = loaded.replay.into_core();
+        core.set_wall_clock(wall);
         let opening_plies = core
             .settings()
             .openings

@@ -815,6 +815,7 @@ impl Director {
                     result: over.result,
                     termination: over.termination,
                     sides,
+                    ending: Some(over.ending.to_string()),
                 });
             }
         }

@@ -50,6 +50,8 @@ impl Referee {
             end: None,
             final_comment: None,
             round,
+            started: self.wall_time(at),
+            ended: None,
         });
         for id in ClientId::BOTH {
             self.clients[id].resync_due = None;
@@ -177,10 +179,12 @@ impl Referee {
         at: u64,
         out: &mut Vec<Output>,
     ) {
+        let ended = self.wall_time(at);
         let Some(g) = self.game.as_mut() else { return };
         if g.is_over() {
             return;
         }
+        g.ended = ended;
         if g.clocks.running().is_some() {
             g.clocks.halt(at);
         }

@@ -77,6 +77,7 @@ impl Referee {
         // The plies of the movetext, as fastchess writes the tag (an
         // opening's moves included: they are in the movetext).
         tags.push(("PlyCount".into(), moves.len().to_string()));
+        tags.extend(game_times(g));
         Some(PgnGame {
             tags,
             first_move_number: g.game.start().fullmoves().get(),
@@ -212,4 +213,29 @@ fn last_squares(g: &GameState) -> Option<(Square, Square)> {
             UciMove::Put { to, .. } => Some((to, to)),
             UciMove::Null => None,
         })
+}
+
+/// The tags fastchess dates a game with, from the wall-clock times the
+/// core took at its start and end: `GameStartTime`, and once it is over
+/// `GameEndTime` and `GameDuration` (the end less the start, each to the
+/// second as written, so a reader's subtraction gives the duration).
+/// None without a wall clock.
+fn game_times(g: &GameState) -> Vec<(String, String)> {
+    let mut tags = Vec::new();
+    let Some(start) = g.started else {
+        return tags;
+    };
+    tags.push((
+        "GameStartTime".into(),
+        timestamp::pgn_game_time(start.unix_ms, start.utc_offset_min),
+    ));
+    if let Some(end) = g.ended {
+        tags.push((
+            "GameEndTime".into(),
+            timestamp::pgn_game_time(end.unix_ms, end.utc_offset_min),
+        ));
+        let secs = (end.unix_ms / 1000).saturating_sub(start.unix_ms / 1000);
+        tags.push(("GameDuration".into(), timestamp::pgn_duration(secs)));
+    }
+    tags
 }

@@ -108,17 +108,23 @@ fn input_payload(input: &Input) -> String {
             result,
             termination,
             sides,
+            ending,
         } => {
             let how = TERMINATIONS
                 .iter()
                 .find(|(t, _)| t == termination)
                 .map_or("normal", |(_, s)| s);
-            format!(
+            let mut line = format!(
                 "result {game} {} {how} {} {}",
                 result.as_str(),
                 side_payload(&sides.white),
                 side_payload(&sides.black)
-            )
+            );
+            if let Some(words) = ending {
+                line.push(' ');
+                line.push_str(&token(words));
+            }
+            line
         }
         Input::BoardFree { board } => format!("free {}", board.0),
         Input::Timer => "timer".into(),
@@ -179,6 +185,7 @@ fn parse_input(t: &mut Tokens<'_>) -> Result<Input, String> {
                     white: parse_side(t, "White")?,
                     black: parse_side(t, "Black")?,
                 },
+                ending: t.optional_text("the ending's words")?,
             }
         }
         "free" => Input::BoardFree {

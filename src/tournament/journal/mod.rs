@@ -14,7 +14,7 @@
 //! begin
 //! epoch AT UNIX_MS                      (journal time AT was this wall-clock time)
 //! in AT on P | in AT lost P REASON | in AT free BOARD | in AT timer | in AT resumed
-//! in AT result GAME RESULT TERMINATION  W_MOVES W_USED W_LEFT W_FAULTS W_RESTARTS  B_...
+//! in AT result GAME RESULT TERMINATION  W_MOVES W_USED W_LEFT W_FAULTS W_RESTARTS  B_...  [ENDING]
 //! note TEXT
 //! ```
 

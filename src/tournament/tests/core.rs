@@ -303,6 +303,7 @@ fn a_game_without_a_result_is_played_again() {
         result: GameResult::None,
         termination: Termination::Abandoned,
         sides: super::sides(1),
+        ending: None,
     });
     assert_eq!(out, vec![Output::Replay { game: 1 }]);
     r.input(Input::BoardFree { board });

@@ -71,6 +71,9 @@ pub(super) fn finished(game: u32) -> Input {
         result: result_for(game),
         termination: Termination::Normal,
         sides: sides(game),
+        // The referee's words for even games; none (an older journal)
+        // for odd ones.
+        ending: game.is_multiple_of(2).then(|| "Black resigns".to_string()),
     }
 }
 
@@ -149,6 +152,7 @@ impl Run {
             result,
             termination: Termination::Normal,
             sides: sides(number),
+            ending: None,
         });
         self.input(Input::BoardFree { board });
     }

@@ -26,12 +26,15 @@ fn input() -> impl Strategy<Value = Input> {
             player: PlayerId(p),
             reason: "gone".into()
         }),
-        (0..20u32, result).prop_map(|(game, result)| Input::GameFinished {
-            game,
-            result,
-            termination: Termination::Normal,
-            sides: ByColor::new_with(|_| SideStats::default()),
-        }),
+        (0..20u32, result, proptest::option::of("\\PC{0,20}")).prop_map(
+            |(game, result, ending)| Input::GameFinished {
+                game,
+                result,
+                termination: Termination::Normal,
+                sides: ByColor::new_with(|_| SideStats::default()),
+                ending,
+            }
+        ),
         (0..4u32).prop_map(|b| Input::BoardFree { board: BoardId(b) }),
         Just(Input::Timer),
         Just(Input::Resumed),

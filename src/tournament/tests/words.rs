@@ -38,3 +38,34 @@ fn each_output_is_said_in_words_and_ignored_ones_are_not() {
     let ignored = Output::Ignored { reason: "x".into() };
     assert_eq!(said(&r.t, &ignored), None);
 }
+
+#[test]
+fn a_result_is_said_in_the_referees_words_or_else_by_its_termination() {
+    use super::finished;
+    use crate::tournament::Input;
+    let mut r = Run::new(settings(3, |_| {}));
+    r.sign_on(0..3);
+    let (board, game) = r.running.pop_front().unwrap();
+    let mut input = finished(game.number);
+    if let Input::GameFinished { ending, result, .. } = &mut input {
+        *result = crate::referee::GameResult::Win(shakmaty::Color::White);
+        *ending = Some("Black resigns\u{7}".into());
+    }
+    let out = r.input(input);
+    let line = out.iter().find_map(|o| said(&r.t, o)).unwrap();
+    assert!(
+        line.starts_with(&format!("game {} (round ", game.number))
+            && line.ends_with(" 1-0 (Black resigns)"),
+        "{line}"
+    );
+    r.input(Input::BoardFree { board });
+    // A journal written before the words were kept: the PGN Termination.
+    let (_, game) = r.running.pop_front().unwrap();
+    let mut input = finished(game.number);
+    if let Input::GameFinished { ending, .. } = &mut input {
+        *ending = None;
+    }
+    let out = r.input(input);
+    let line = out.iter().find_map(|o| said(&r.t, o)).unwrap();
+    assert!(line.ends_with(" (normal)"), "{line}");
+}

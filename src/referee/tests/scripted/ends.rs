@@ -16,6 +16,69 @@ fn resign_loses() {
     assert!(pgn.contains("[PlyCount \"1\"]"), "{pgn}");
 }
 
+/// The PGN tag `name`'s value in `pgn`, if it has the tag.
+fn tag<'a>(pgn: &'a str, name: &str) -> Option<&'a str> {
+    let head = format!("[{name} \"");
+    let rest = &pgn[pgn.find(&head)? + head.len()..];
+    Some(&rest[..rest.find("\"]")?])
+}
+
+#[test]
+fn a_game_is_dated_by_the_wall_clock_it_was_given() {
+    use crate::referee::WallClock;
+    let mut h = Harness::new(Settings {
+        games: 2,
+        ..settings()
+    });
+    // Time 0 was 2023-11-14T22:13:20.500Z; local time is UTC-5.
+    h.wall_clock(WallClock {
+        at: 0,
+        unix_ms: 1_700_000_000_500,
+        utc_offset_min: -300,
+    });
+    let t = h.start();
+    h.reply(A, t + 500, "e4");
+    let live = h.live_pgn();
+    assert_eq!(
+        tag(&live, "GameStartTime"),
+        Some("2023-11-14T17:13:20 -0500")
+    );
+    assert_eq!(tag(&live, "GameEndTime"), None, "{live}");
+    assert_eq!(tag(&live, "GameDuration"), None, "{live}");
+    // A resumed referee reads the clock again (now 1 h 2 min later, and
+    // summer time): the game keeps its start, its end has the new reading.
+    h.wall_clock(WallClock {
+        at: t + 600,
+        unix_ms: 1_700_003_720_000,
+        utc_offset_min: -240,
+    });
+    h.reply_with(B, t + 1_600, None, "resign;");
+    let pgn = h.final_pgn();
+    assert_eq!(
+        tag(&pgn, "GameStartTime"),
+        Some("2023-11-14T17:13:20 -0500")
+    );
+    assert_eq!(tag(&pgn, "GameEndTime"), Some("2023-11-14T19:15:21 -0400"));
+    assert_eq!(tag(&pgn, "GameDuration"), Some("01:02:01"), "{pgn}");
+    // The next game starts by the new reading.
+    let next = h.timer();
+    let wall = 1_700_003_720_000 + (next - (t + 600));
+    let want = crate::record::timestamp::pgn_game_time(wall, -240);
+    assert_eq!(tag(&h.live_pgn(), "GameStartTime"), Some(want.as_str()));
+}
+
+#[test]
+fn without_a_wall_clock_a_game_has_no_times() {
+    let mut h = Harness::new(settings());
+    let t = h.start();
+    h.reply(A, t + 500, "e4");
+    h.reply_with(B, t + 1_000, None, "resign;");
+    let pgn = h.final_pgn();
+    for name in ["GameStartTime", "GameEndTime", "GameDuration"] {
+        assert_eq!(tag(&pgn, name), None, "{pgn}");
+    }
+}
+
 #[test]
 fn checkmate_ends_the_game_at_once() {
     let mut h = Harness::new(settings());

@@ -122,6 +122,12 @@ impl Harness {
         }
     }
 
+    /// Tells the referee what the wall clock read (as a session does when
+    /// it starts or resumes).
+    pub fn wall_clock(&mut self, wall: crate::referee::WallClock) {
+        self.referee.set_wall_clock(wall);
+    }
+
     /// Feeds one input at `at` and carries out the outputs.
     pub fn feed(&mut self, input: Input, at: u64) -> Vec<Output> {
         assert!(at >= self.now, "time went backwards: {at} < {}", self.now);
