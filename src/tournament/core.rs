@@ -7,6 +7,7 @@
 use shakmaty::Color;
 
 use crate::referee::GameResult;
+use crate::text::strip_control;
 use crate::tournament::io::{Absence, Absent, BoardId, Input, Outcome, Output, Withdrawal};
 use crate::tournament::schedule::{PlayerId, Schedule, ScheduleSettings, ScheduledGame};
 
@@ -61,6 +62,9 @@ pub struct Tournament {
     settings: Settings,
     schedule: Schedule,
     games: Vec<GameState>,
+    /// How each decided game ended in the board's words (`Black resigns`),
+    /// when the board said (a forfeit and an older journal do not).
+    endings: Vec<Option<String>>,
     /// The game each board holds, from its start until the board is free.
     boards: Vec<Option<u32>>,
     players: Vec<PlayerState>,
@@ -93,6 +97,7 @@ impl Tournament {
         };
         Ok(Tournament {
             games: vec![GameState::Pending; schedule.games().len()],
+            endings: vec![None; schedule.games().len()],
             boards: vec![None; boards as usize],
             players: vec![away; schedule.players()],
             schedule,
@@ -118,6 +123,20 @@ impl Tournament {
     /// Every game with where it stands, in schedule order.
     pub fn games(&self) -> impl Iterator<Item = (&ScheduledGame, GameState)> + '_ {
         self.schedule.games().iter().zip(self.games.iter().copied())
+    }
+
+    /// How game `game` ended, in words: the board's closing words
+    /// (`Black resigns`, `Draw by 3-fold repetition`) when it said them,
+    /// else the outcome's own ([`Outcome::how`]); `None` while undecided.
+    pub fn how(&self, game: u32) -> Option<String> {
+        let i = (game as usize).checked_sub(1)?;
+        match self.games.get(i)? {
+            GameState::Decided(o) => Some(match self.endings.get(i).cloned().flatten() {
+                Some(words) => words,
+                None => o.how().to_string(),
+            }),
+            _ => None,
+        }
     }
 
     /// The numbers of the games decided so far, in schedule order.
@@ -404,6 +423,9 @@ impl Tournament {
         out: &mut Vec<Output>,
     ) {
         self.games[game as usize - 1] = GameState::Decided(outcome);
+        // Stripped of control characters as it is kept: it may come from a
+        // journal file, and it goes to the report and the terminal.
+        self.endings[game as usize - 1] = ending.as_deref().map(strip_control);
         out.push(Output::Scored {
             game,
             outcome,

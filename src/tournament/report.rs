@@ -314,7 +314,10 @@ fn games(t: &Tournament) -> Section {
         .games()
         .map(|(g, s)| {
             let (result, how) = match s {
-                GameState::Decided(o) => (o.result_text().to_string(), o.how().to_string()),
+                GameState::Decided(o) => (
+                    o.result_text().to_string(),
+                    t.how(g.number).unwrap_or_else(|| o.how().to_string()),
+                ),
                 GameState::Playing(b) => ("*".into(), format!("in progress on {b}")),
                 GameState::Pending => ("*".into(), "not played yet".into()),
             };
@@ -332,7 +335,7 @@ fn games(t: &Tournament) -> Section {
         title: "Games",
         lines: Vec::new(),
         table: Some(Table {
-            header: columns(&["Game", "Round", "White", "Black", "Result", "Termination"]),
+            header: columns(&["Game", "Round", "White", "Black", "Result", "How it ended"]),
             right: vec![true, false, false, false, false, false],
             rows,
         }),

@@ -144,6 +144,11 @@ impl Run {
     /// Finishes running game `number` with `result` and frees its board,
     /// a second later.
     pub fn finish(&mut self, number: u32, result: GameResult) {
+        self.finish_saying(number, result, None);
+    }
+
+    /// [`Run::finish`], the board saying how it ended (`ending`).
+    pub fn finish_saying(&mut self, number: u32, result: GameResult, ending: Option<&str>) {
         let i = self.running.iter().position(|(_, g)| g.number == number);
         let (board, _) = self.running.remove(i.expect("the game runs")).unwrap();
         self.at += 1000;
@@ -152,7 +157,7 @@ impl Run {
             result,
             termination: Termination::Normal,
             sides: sides(number),
-            ending: None,
+            ending: ending.map(str::to_string),
         });
         self.input(Input::BoardFree { board });
     }

@@ -124,6 +124,22 @@ fn player_statistics_come_from_the_games_played() {
 }
 
 #[test]
+fn the_reports_games_say_how_each_ended_in_the_boards_words() {
+    let mut r = Run::new(settings(4, |_| {}));
+    r.sign_on(0..4);
+    r.finish_saying(4, D, Some("Draw by 3-fold repetition"));
+    let other = r.finish_next().expect("another game running");
+    let t = text(&r.t);
+    assert!(t.contains("Draw by 3-fold repetition"), "{t}");
+    // No words from the board (an older journal): the outcome's own.
+    assert!(t.contains("normal"), "{t}");
+    assert_eq!(r.t.how(4).as_deref(), Some("Draw by 3-fold repetition"));
+    assert_eq!(r.t.how(other).as_deref(), Some("normal"));
+    let undecided = (1..=6).find(|g| ![4, other].contains(g)).unwrap();
+    assert_eq!(r.t.how(undecided), None);
+}
+
+#[test]
 fn the_report_in_text_and_markdown() {
     let mut r = four([W, W, W, W, B, W]);
     insta::assert_snapshot!("report_text", text(&r.t));
