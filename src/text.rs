@@ -18,9 +18,27 @@ pub fn client_name(raw: &str) -> String {
     strip_control(raw).trim().chars().take(NAME_LIMIT).collect()
 }
 
+/// Half points as points: `0`, `½`, `1`, `1½`, ... (the one form of a
+/// score in the board view, the report and the console).
+pub fn points(halves: u32) -> String {
+    match (halves / 2, halves % 2) {
+        (0, 1) => "½".to_string(),
+        (p, 0) => p.to_string(),
+        (p, _) => format!("{p}½"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn points_format() {
+        assert_eq!(points(0), "0");
+        assert_eq!(points(1), "½");
+        assert_eq!(points(2), "1");
+        assert_eq!(points(7), "3½");
+    }
 
     #[test]
     fn a_client_name_is_stripped_trimmed_and_capped() {

@@ -1,33 +1,23 @@
 //! The two player panels: colour, client, name and clock, plus the text
-//! formats of clock times and match points.
+//! format of a clock time on the board.
 
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use shakmaty::Color;
 
 use super::style;
+use crate::clock::format_hms;
 use crate::referee::Snapshot;
 use crate::text::strip_control;
 
 /// Formats a clock time as `h:mm:ss`, or `h:mm:ss.t` (tenths, rounded down)
 /// under ten seconds, when every tenth counts.
 pub fn format_clock(ms: u64) -> String {
-    let tenths = ms / 100;
-    let secs = ms / 1000;
-    let (h, m, s) = (secs / 3600, secs / 60 % 60, secs % 60);
+    let hms = format_hms(ms);
     if ms < 10_000 {
-        format!("{h}:{m:02}:{s:02}.{}", tenths % 10)
+        format!("{hms}.{}", ms / 100 % 10)
     } else {
-        format!("{h}:{m:02}:{s:02}")
-    }
-}
-
-/// Formats half points as points: `0`, `½`, `1`, `1½`, ...
-pub fn format_points(halves: u32) -> String {
-    match (halves / 2, halves % 2) {
-        (0, 1) => "½".to_string(),
-        (p, 0) => p.to_string(),
-        (p, _) => format!("{p}½"),
+        hms
     }
 }
 
@@ -99,14 +89,6 @@ mod tests {
         assert_eq!(format_clock(100 * 3_600_000), "100:00:00");
         // Never panics or overflows, even on absurd values.
         assert_eq!(format_clock(u64::MAX), "5124095576030:25:51");
-    }
-
-    #[test]
-    fn points_format() {
-        assert_eq!(format_points(0), "0");
-        assert_eq!(format_points(1), "½");
-        assert_eq!(format_points(2), "1");
-        assert_eq!(format_points(7), "3½");
     }
 
     fn spans_text(lines: &[Line]) -> String {

@@ -6,6 +6,7 @@ use std::collections::VecDeque;
 use ratatui::text::{Line, Span};
 
 use super::style;
+use crate::clock::format_hms;
 use crate::referee::snapshot::{EventKind, EventView};
 use crate::referee::words;
 
@@ -61,8 +62,7 @@ pub fn log_lines(events: &[EventView], rows: u16, width: u16, scroll: usize) -> 
 /// `width` in at most [`MAX_EVENT_ROWS`] rows (continuations indented
 /// under the text).
 fn event_lines(e: &EventView, width: u16) -> Vec<Line<'static>> {
-    let s = e.at_ms / 1000;
-    let stamp = format!("{}:{:02}:{:02} ", s / 3600, s / 60 % 60, s % 60);
+    let stamp = format!("{} ", format_hms(e.at_ms));
     let kind = e.event.kind();
     let tag = format!("{:<6}", tag(kind));
     let indent = stamp.chars().count() + tag.chars().count();

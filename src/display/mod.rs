@@ -58,7 +58,7 @@ mod screen_tests;
 #[cfg(test)]
 mod testkit;
 
-pub use clock::{format_clock, format_points};
+pub use clock::format_clock;
 pub use input::{EventSource, InputEvent, InputThread, POLL, Ready, TerminalEvents};
 pub use layout::{MIN_HEIGHT, MIN_WIDTH};
 pub use redraw::{TICK, next_redraw_in};

@@ -7,7 +7,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use shakmaty::{Color, Position};
 
 use super::board::{BoardLook, board_lines};
-use super::clock::{color_name, format_points, player_lines};
+use super::clock::{color_name, player_lines};
 use super::keys::Pending;
 use super::layout::{self, MIN_HEIGHT, MIN_WIDTH};
 use super::log::log_lines;
@@ -18,6 +18,7 @@ use super::status::{LinkView, render_status};
 use super::style;
 use crate::referee::Snapshot;
 use crate::referee::snapshot::Phase;
+use crate::text::points;
 use crate::text::strip_control;
 
 /// The view state of the live board: orientation, piece set, help, a pending
@@ -169,8 +170,8 @@ fn header_lines(snap: &Snapshot) -> Vec<Line<'static>> {
         Span::styled("Match  ", style::dim()),
         Span::raw(format!(
             "A {} - {} B",
-            format_points(snap.score_halves[0]),
-            format_points(snap.score_halves[1])
+            points(snap.score_halves[0]),
+            points(snap.score_halves[1])
         )),
         Span::styled(
             format!(

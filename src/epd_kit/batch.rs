@@ -23,6 +23,7 @@ use crossbeam_channel::{Receiver, TrySendError, bounded, select, unbounded};
 use shakmaty::Chess;
 
 use super::{EpdLines, KitError, Line, writing};
+use crate::clock::format_hms;
 use crate::epd::{MAX_LINE, Record};
 use crate::game;
 
@@ -371,7 +372,7 @@ fn duration_text(secs: f64) -> String {
     } else if s < 3600 {
         format!("{}:{:02} min", s / 60, s % 60)
     } else {
-        format!("{}:{:02}:{:02} h", s / 3600, s / 60 % 60, s % 60)
+        format!("{} h", format_hms(s.saturating_mul(1000)))
     }
 }
 

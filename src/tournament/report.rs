@@ -9,6 +9,7 @@
 use std::fmt::Write as _;
 
 use crate::clock::format_hms;
+use crate::text::points;
 use crate::text::strip_control;
 use crate::tournament::core::{GameState, Tournament};
 use crate::tournament::io::Absence;
@@ -200,14 +201,6 @@ fn about(t: &Tournament) -> Vec<String> {
         )
     });
     lines
-}
-
-fn points(halves: u32) -> String {
-    match halves % 2 {
-        0 => (halves / 2).to_string(),
-        _ if halves == 1 => "½".into(),
-        _ => format!("{}½", halves / 2),
-    }
 }
 
 fn quarters(q: u64) -> String {
