@@ -827,7 +827,12 @@ mod tests {
         let (_, ending, at) = shake(&[(100, "feature done=0"), (200, "feature san=1")]);
         assert_eq!(
             (ending, at),
-            (Ending::Defaults { waited: FEATURE_LATE }, 30_000)
+            (
+                Ending::Defaults {
+                    waited: FEATURE_LATE
+                },
+                30_000
+            )
         );
     }
 
