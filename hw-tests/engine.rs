@@ -933,3 +933,61 @@ fn gnu_chess_starts_over_xboard_twenty_times_in_a_row() {
         );
     }
 }
+
+/// Fairy-Max, if installed (skipped otherwise, unless
+/// `ARGUS_REQUIRE_FAIRYMAX=1`).
+fn fairymax() -> Option<&'static str> {
+    let path = "/usr/games/fairymax";
+    let there = Path::new(path).exists();
+    crate::common::tool::or_skip("fairymax", there, "ARGUS_REQUIRE_FAIRYMAX").then_some(path)
+}
+
+/// Fairy-Max declares `feature setboard=0`: a start other than the
+/// initial position reaches it with CECP's `edit` (White's pieces, `c`,
+/// Black's), after `a2a3` when Black is to move; it then takes the queen
+/// it is offered, a capture it could not make from the initial position.
+#[test]
+fn an_engine_without_setboard_gets_its_position_with_edit() {
+    let Some(fm) = fairymax() else { return };
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (fen, takes) in [
+        (
+            "rnb1kbnr/pppppppp/8/8/8/3q4/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            ["cxd3", "exd3"],
+        ),
+        (
+            "rnbqkbnr/pppppppp/4Q3/8/8/8/PPPPPPPP/RNB1KBNR b KQkq - 0 1",
+            ["dxe6", "fxe6"],
+        ),
+    ] {
+        let log_path = dir.path().join("engine.log");
+        let mut b = Bridge::start(
+            EngineSettings {
+                command: CommandLine::parse(fm).unwrap(),
+                protocol: Protocol::Xboard,
+                options: Vec::new(),
+                untimed: Untimed::Depth(3),
+                margin: Duration::from_secs(5),
+                depth_wait: Duration::from_secs(30),
+                log: EngineLog::create(&log_path).expect("engine log"),
+            },
+            None,
+        )
+        .unwrap_or_else(|f| panic!("{f}"));
+        let reply = reply_after(&mut b, fen, &[], None);
+        let log = std::fs::read_to_string(&log_path).unwrap_or_default();
+        let sm = reply.sm().ok().flatten().map(|m| m.to_string());
+        assert!(
+            sm.as_deref().is_some_and(|m| takes.contains(&m)),
+            "{fen}: {sm:?}\n{log}"
+        );
+        assert!(log.contains("setboard=0"), "{log}");
+        assert!(!log.contains("> setboard"), "{log}");
+        assert!(log.contains("> edit"), "{log}");
+        assert_eq!(
+            log.contains("> a2a3"),
+            fen.contains(" b "),
+            "a2a3 only for Black to move:\n{log}"
+        );
+    }
+}

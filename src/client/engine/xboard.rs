@@ -15,7 +15,8 @@
 //! Each move: the engine is kept in `force` mode between moves. If it
 //! already knows the game so far, it gets the new moves (`usermove`);
 //! otherwise `new`, `force`, the level, `setboard FEN` (for a position
-//! other than the initial one) and the whole game. Then `time`/`otim`,
+//! other than the initial one; `edit` for an engine without `setboard`)
+//! and the whole game. Then `time`/`otim`,
 //! `draw` if the opponent offered one, and `go`; the engine answers
 //! `move MOVE`, after which it is put back in `force` mode.
 //!
@@ -288,6 +289,29 @@ pub fn classify(line: &str) -> Said {
     }
 }
 
+/// CECP's `edit` set-up of a position's pieces, for an engine without
+/// `setboard`: `edit`, `#` (clear the board), White's pieces (`Pa2`,
+/// `Ke1`...), `c` (the colour switches to Black), Black's pieces (upper
+/// case too: the colour is the current one), `.` (done). The side to move
+/// is not set (`edit` keeps it); CECP's engine assumes castling for a king
+/// and rook on their home squares and no en passant capture.
+pub fn edit_commands(position: &Chess) -> Vec<String> {
+    let board = position.board();
+    let mut out = vec!["edit".to_string(), "#".to_string()];
+    for color in [Color::White, Color::Black] {
+        if color == Color::Black {
+            out.push("c".to_string());
+        }
+        for sq in board.by_color(color) {
+            if let Some(piece) = board.piece_at(sq) {
+                out.push(format!("{}{sq}", piece.role.upper_char()));
+            }
+        }
+    }
+    out.push(".".to_string());
+    out
+}
+
 impl Xboard {
     /// Starts the engine and reads its features.
     pub fn start(settings: &EngineSettings) -> Result<Xboard, Fault> {
@@ -484,19 +508,10 @@ impl Xboard {
             self.send("force")?;
             self.known.as_ref().map_or(0, |(_, m)| m.len())
         } else {
-            let standard = *job.start == Chess::default();
-            if !standard && !self.setboard {
-                return Err(Fault::new(
-                    "the engine cannot take a position (it lacks feature setboard=1)",
-                    self.proc.recent(),
-                ));
-            }
             self.send("new")?;
             self.send("force")?;
             self.send(&xboard_level(job.time_control, self.settings.untimed))?;
-            if !standard {
-                self.send(&format!("setboard {}", game::fen_of(job.start)))?;
-            }
+            self.set_position(job.start)?;
             0
         };
         let mut pos = job.start.clone();
@@ -507,6 +522,38 @@ impl Xboard {
             pos.play_unchecked(*m);
         }
         self.known = Some((job.start.clone(), job.moves.to_vec()));
+        Ok(())
+    }
+
+    /// After `new` and `force`: sets up `start` when it is not the
+    /// initial position, with `setboard FEN`, or, for an engine without
+    /// `feature setboard=1` (Fairy-Max), with CECP's older `edit` (see
+    /// [`edit_commands`]).
+    fn set_position(&mut self, start: &Chess) -> Result<(), Fault> {
+        if *start == Chess::default() {
+            return Ok(());
+        }
+        if self.setboard {
+            return self.send(&format!("setboard {}", game::fen_of(start)));
+        }
+        if start.turn() == Color::Black {
+            // CECP: `edit` keeps the side to move; xboard plays a2a3
+            // first to set up a position with Black to move.
+            let initial = Chess::default();
+            let a3 = shakmaty::uci::UciMove::from_ascii(b"a2a3")
+                .ok()
+                .and_then(|m| m.to_move(&initial).ok())
+                .ok_or_else(|| Fault::new("a2a3 is not legal at the start", Vec::new()))?;
+            self.user_move(&initial, &a3)?;
+        }
+        for c in edit_commands(start) {
+            self.send(&c)?;
+        }
+        self.settings.log.line(
+            Dir::Note,
+            "no feature setboard=1: the position set up with edit (castling assumed where \
+             king and rook stand at home, no en passant on the first move)",
+        );
         Ok(())
     }
 
@@ -671,13 +718,6 @@ impl Driver for Xboard {
         let limit = search
             .xboard_limit()
             .map_err(|e| Fault::new(e, self.proc.recent()))?;
-        let standard = *position == Chess::default();
-        if !standard && !self.setboard {
-            return Err(Fault::new(
-                "the engine cannot take a position (it lacks feature setboard=1)",
-                self.proc.recent(),
-            ));
-        }
         self.known = None;
         for c in ["new", "force", "post"] {
             self.send(c)?;
@@ -685,9 +725,7 @@ impl Driver for Xboard {
         for c in &limit {
             self.send(c)?;
         }
-        if !standard {
-            self.send(&format!("setboard {}", game::fen_of(position)))?;
-        }
+        self.set_position(position)?;
         self.sync()?;
         self.send("go")?;
         let started = Instant::now();
@@ -853,6 +891,19 @@ mod tests {
         assert_eq!(
             parse_features(r#"feature myname="unclosed"#)[0].1,
             "unclosed"
+        );
+    }
+
+    #[test]
+    fn a_position_is_set_up_with_edit_white_then_black_after_c() {
+        let pos: Chess = "4k2r/8/8/8/8/8/4P3/R3K3 b Qk - 0 1"
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap();
+        assert_eq!(
+            edit_commands(&pos),
+            ["edit", "#", "Ra1", "Ke1", "Pe2", "c", "Ke8", "Rh8", "."]
         );
     }
 
