@@ -14,7 +14,8 @@
 //!
 //! Each move: the engine is kept in `force` mode between moves. If it
 //! already knows the game so far, it gets the new moves (`usermove`);
-//! otherwise `new`, `force`, the level, `setboard FEN` (for a position
+//! otherwise `new`, `force`, `post` (its thinking lines are read into the
+//! reply's `ce`, `acd`, `pv`), the level, `setboard FEN` (for a position
 //! other than the initial one; `edit` for an engine without `setboard`)
 //! and the whole game. Then `time`/`otim`,
 //! `draw` if the opponent offered one, and `go`; the engine answers
@@ -164,8 +165,16 @@ pub struct Xboard {
     resigned: bool,
     /// The options the engine declared (`feature option="NAME -TYPE ..."`).
     declared: Vec<String>,
+    /// Lines not understood so far (the first [`UNKNOWN_SAID`] are said
+    /// on the console).
+    unknown: u32,
     settings: EngineSettings,
 }
+
+/// How many lines the bridge does not understand it says on the console;
+/// the rest go to the engine log only (Sjeng prints a dozen statistics
+/// lines after every move: a thousand lines in two fast games).
+pub const UNKNOWN_SAID: u32 = 10;
 
 /// Splits a `feature` line into (name, value) pairs; quoted values may
 /// hold spaces.
@@ -329,6 +338,7 @@ impl Xboard {
             offered: false,
             resigned: false,
             declared: Vec::new(),
+            unknown: 0,
             settings: settings.clone(),
         };
         x.send("xboard")?;
@@ -508,8 +518,10 @@ impl Xboard {
             self.send("force")?;
             self.known.as_ref().map_or(0, |(_, m)| m.len())
         } else {
-            self.send("new")?;
-            self.send("force")?;
+            // `post`: its thinking (score, depth, pv) goes with the reply.
+            for c in ["new", "force", "post"] {
+                self.send(c)?;
+            }
             self.send(&xboard_level(job.time_control, self.settings.untimed))?;
             self.set_position(job.start)?;
             0
@@ -557,11 +569,19 @@ impl Xboard {
         Ok(())
     }
 
-    /// Says on the console, and in the engine log, that a line from the
+    /// Says on the console (the first [`UNKNOWN_SAID`] of them), and in the engine log, that a line from the
     /// engine was not understood (and so was ignored).
-    fn not_understood(&self, line: &str) {
+    fn not_understood(&mut self, line: &str) {
         let text = crate::text::strip_control(line.trim());
-        eprintln!("client: engine line not understood (ignored): {text}");
+        self.unknown = self.unknown.saturating_add(1);
+        if self.unknown <= UNKNOWN_SAID {
+            eprintln!("client: engine line not understood (ignored): {text}");
+        }
+        if self.unknown == UNKNOWN_SAID {
+            eprintln!(
+                "client: {UNKNOWN_SAID} engine lines not understood; more go to the engine log only"
+            );
+        }
         self.settings
             .log
             .line(Dir::Note, &format!("not understood (ignored): {text}"));
@@ -613,7 +633,9 @@ impl Driver for Xboard {
             self.send("draw")?;
         }
         self.send("go")?;
-        let deadline = Instant::now() + job.wait;
+        let started = Instant::now();
+        let deadline = started + job.wait;
+        let mut thinking = Collector::new(job.position.clone(), true);
         loop {
             let line = match self.proc.next_line_or_stop(deadline, job.stop, "?") {
                 Next::Line(l) => l,
@@ -625,10 +647,15 @@ impl Driver for Xboard {
                     ));
                 }
             };
+            if let Some(info) = parse_xboard_thinking(&line) {
+                thinking.take(info);
+                continue;
+            }
             match classify(&line) {
                 Said::Move(text) => match notation::from_xboard(job.position, &text) {
                     Ok(m) => {
                         answer.mv = Some(m);
+                        answer.thinking = Some(thinking.finish(Some(m), started.elapsed()));
                         if let Some((_, moves)) = self.known.as_mut() {
                             moves.push(m);
                         }
