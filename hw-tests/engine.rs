@@ -11,6 +11,7 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use argus::client::Action;
+use argus::client::engine::xboard::UNKNOWN_SAID;
 use argus::client::engine::{Bridge, CommandLine, EngineLog, EngineSettings, Protocol, Untimed};
 use argus::epd::{Operation, Record};
 use argus::game::{Game, fields_of, position_from_fen};
@@ -995,4 +996,41 @@ fn an_engine_without_setboard_gets_its_position_with_edit() {
             "a2a3 only for Black to move:\n{log}"
         );
     }
+}
+
+/// Sjeng prints a dozen statistics lines after every move: the console
+/// gets the first [`UNKNOWN_SAID`] lines the bridge does not understand
+/// and a note, the engine log every one of them; its thinking goes with
+/// its moves.
+#[test]
+fn an_engine_that_chatters_is_said_ten_times_on_the_console_and_all_in_its_log() {
+    skip_unless_socat!();
+    let sjeng = "/usr/games/sjeng";
+    if !crate::common::tool::or_skip("sjeng", Path::new(sjeng).exists(), "ARGUS_REQUIRE_SJENG") {
+        return;
+    }
+    let played = play(
+        side(String::new(), &["--mover", "greedy", "--think-ms", "20"]),
+        side(sjeng.to_string(), &["--protocol", "xboard"]),
+        &["--tc", "5+0.05"],
+        false,
+    );
+    let games = check_pgn(&played.pgn);
+    assert_eq!(games.len(), 1);
+    let console = &played.client_logs[1];
+    let said = console.matches("engine line not understood").count();
+    assert_eq!(said, UNKNOWN_SAID as usize, "{console}");
+    assert!(
+        console.contains("more go to the engine log only"),
+        "{console}"
+    );
+    let log = played.file("engine-b.log");
+    assert!(
+        log.matches("not understood (ignored)").count() > said,
+        "{log}"
+    );
+    // Sjeng's moves carry its evaluation and depth (the built-in mover
+    // sends none): `{+0.35/7 ...`.
+    let evals = played.pgn.matches("{+").count() + played.pgn.matches("{-").count();
+    assert!(evals > 0, "{}", played.pgn);
 }
