@@ -11,6 +11,7 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use argus::client::Action;
+use argus::client::engine::xboard::UNKNOWN_SAID;
 use argus::client::engine::{Bridge, CommandLine, EngineLog, EngineSettings, Protocol, Untimed};
 use argus::epd::{Operation, Record};
 use argus::game::{Game, fields_of, position_from_fen};
@@ -925,4 +926,104 @@ fn gnu_chess_starts_over_xboard_twenty_times_in_a_row() {
             "start {i} did not finish its features:\n{log}"
         );
     }
+}
+
+/// Fairy-Max, if installed (skipped otherwise, unless
+/// `ARGUS_REQUIRE_FAIRYMAX=1`).
+fn fairymax() -> Option<&'static str> {
+    let path = "/usr/games/fairymax";
+    let there = Path::new(path).exists();
+    crate::common::tool::or_skip("fairymax", there, "ARGUS_REQUIRE_FAIRYMAX").then_some(path)
+}
+
+/// Fairy-Max declares `feature setboard=0`: a start other than the
+/// initial position reaches it with CECP's `edit` (White's pieces, `c`,
+/// Black's), after `a2a3` when Black is to move; it then takes the queen
+/// it is offered, a capture it could not make from the initial position,
+/// and its thinking (`post`) comes with the move as `ce` and `acd`.
+#[test]
+fn an_engine_without_setboard_gets_its_position_with_edit() {
+    let Some(fm) = fairymax() else { return };
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (fen, takes) in [
+        (
+            "rnb1kbnr/pppppppp/8/8/8/3q4/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            ["cxd3", "exd3"],
+        ),
+        (
+            "rnbqkbnr/pppppppp/4Q3/8/8/8/PPPPPPPP/RNB1KBNR b KQkq - 0 1",
+            ["dxe6", "fxe6"],
+        ),
+    ] {
+        let log_path = dir.path().join("engine.log");
+        let mut b = Bridge::start(
+            EngineSettings {
+                command: CommandLine::parse(fm).unwrap(),
+                protocol: Protocol::Xboard,
+                options: Vec::new(),
+                untimed: Untimed::Depth(3),
+                margin: Duration::from_secs(5),
+                depth_wait: Duration::from_secs(30),
+                log: EngineLog::create(&log_path).expect("engine log"),
+            },
+            None,
+        )
+        .unwrap_or_else(|f| panic!("{f}"));
+        let reply = reply_after(&mut b, fen, &[], None);
+        let log = std::fs::read_to_string(&log_path).unwrap_or_default();
+        let sm = reply.sm().ok().flatten().map(|m| m.to_string());
+        assert!(
+            sm.as_deref().is_some_and(|m| takes.contains(&m)),
+            "{fen}: {sm:?}\n{log}"
+        );
+        // Its thinking (`post`) goes with the reply: a queen up.
+        let ce = reply.ce().ok().flatten();
+        assert!(ce.is_some_and(|ce| ce > 300), "ce {ce:?}\n{log}");
+        assert!(reply.acd().ok().flatten().is_some(), "{log}");
+        assert!(log.contains("setboard=0"), "{log}");
+        assert!(!log.contains("> setboard"), "{log}");
+        assert!(log.contains("> edit"), "{log}");
+        assert_eq!(
+            log.contains("> a2a3"),
+            fen.contains(" b "),
+            "a2a3 only for Black to move:\n{log}"
+        );
+    }
+}
+
+/// Sjeng prints a dozen statistics lines after every move: the console
+/// gets the first [`UNKNOWN_SAID`] lines the bridge does not understand
+/// and a note, the engine log every one of them; its thinking goes with
+/// its moves.
+#[test]
+fn an_engine_that_chatters_is_said_ten_times_on_the_console_and_all_in_its_log() {
+    skip_unless_socat!();
+    let sjeng = "/usr/games/sjeng";
+    if !crate::common::tool::or_skip("sjeng", Path::new(sjeng).exists(), "ARGUS_REQUIRE_SJENG") {
+        return;
+    }
+    let played = play(
+        side(String::new(), &["--mover", "greedy", "--think-ms", "20"]),
+        side(sjeng.to_string(), &["--protocol", "xboard"]),
+        &["--tc", "5+0.05"],
+        false,
+    );
+    let games = check_pgn(&played.pgn);
+    assert_eq!(games.len(), 1);
+    let console = &played.client_logs[1];
+    let said = console.matches("engine line not understood").count();
+    assert_eq!(said, UNKNOWN_SAID as usize, "{console}");
+    assert!(
+        console.contains("more go to the engine log only"),
+        "{console}"
+    );
+    let log = played.file("engine-b.log");
+    assert!(
+        log.matches("not understood (ignored)").count() > said,
+        "{log}"
+    );
+    // Sjeng's moves carry its evaluation and depth (the built-in mover
+    // sends none): `{+0.35/7 ...`.
+    let evals = played.pgn.matches("{+").count() + played.pgn.matches("{-").count();
+    assert!(evals > 0, "{}", played.pgn);
 }

@@ -400,6 +400,49 @@ fn a_client_killed_mid_game_reconnects_and_the_game_completes() {
     );
 }
 
+/// A match whose client dropped out says whom it waits for and since
+/// when at once (the every-minute repetition is the `Reminder`'s unit
+/// test): on stdout when headless, in the log and on the web page.
+#[test]
+fn a_match_says_at_once_whom_it_waits_for_since_when_when_a_client_drops_out() {
+    let mut net = Net::new();
+    net.listen(&["--http", "127.0.0.1:0", "--http-linger", "0"]);
+    let page = net
+        .referee()
+        .wait_stdout(Duration::from_secs(30), "the page's address", |l| {
+            l.starts_with("the audience's page: http://")
+        })
+        .trim_start_matches("the audience's page: http://")
+        .trim_end_matches('/')
+        .to_string();
+    net.seated("alpha", "A", 1, &["--think-ms", "30"]);
+    net.seated("beta", "B", 2, &["--think-ms", "30"]);
+    net.wait_game();
+    net.wait_lines_from_a(8);
+    let mut killed = net.clients.remove(0);
+    killed.kill();
+    // `waiting for alpha since HH:MM:SS`, with a wall-clock time.
+    let is_waiting = |l: &str| {
+        l.strip_prefix("waiting for alpha since ").is_some_and(|t| {
+            t.len() == 8
+                && t.bytes().enumerate().all(|(i, b)| match i {
+                    2 | 5 => b == b':',
+                    _ => b.is_ascii_digit(),
+                })
+        })
+    };
+    let line = net
+        .referee()
+        .wait_stdout(Duration::from_secs(30), "whom it waits for", is_waiting);
+    net.wait_log(&line);
+    // The page gets the state from its own thread: asked until it has it.
+    let want = format!("\"waiting\":[\"{line}\"]");
+    wait_text(&want, || crate::common::http::get(&page, "/state.json"));
+    let url = net.url();
+    net.client(&url, "alpha", 1, &["--think-ms", "30"]);
+    assert_eq!(net.finish()[0], 0, "the referee finished the match");
+}
+
 #[test]
 fn a_connection_from_an_address_not_allowed_is_closed_unread() {
     let mut net = Net::new();

@@ -164,7 +164,8 @@ impl Audience {
         self.publish_state(state, live);
     }
 
-    /// Publishes the board as `core` has it at `at` (core time, now).
+    /// Publishes the board as `core` has it at `at` (core time, now), and
+    /// whom the match waits for.
     pub fn publish(&mut self, core: &Referee, at: u64) {
         let snap = core.snapshot(at);
         let live = core
@@ -176,7 +177,7 @@ impl Audience {
             event: core.settings().event.clone(),
             boards: vec![board_of(&snap, 1)],
             standings: None,
-            waiting: Vec::new(),
+            waiting: crate::app::waiting::match_waiting(core, at),
         };
         self.publish_state(state, live);
     }

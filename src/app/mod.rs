@@ -101,6 +101,7 @@ pub mod start;
 pub mod stdout;
 pub mod syzygy;
 pub mod tournament;
+pub mod waiting;
 pub mod watch;
 pub mod wire;
 pub mod writers;

@@ -154,6 +154,37 @@ fn start_waiting_for_sign_on_80x24() {
 }
 
 #[test]
+fn the_bottom_line_says_whom_the_match_waits_for_and_since_when() {
+    let mut ui = Ui::new(false, Role::Referee);
+    ui.set_waiting(vec!["waiting for B (/dev/ttyUSB1) since 16:20:01".into()]);
+    // While it waits for a sign-on, in place of the phase.
+    let screen = text(&draw(&ui, &waiting(), 80, 24));
+    let bottom = screen.lines().nth(23).unwrap();
+    assert!(
+        bottom.starts_with("waiting for B (/dev/ttyUSB1) since 16:20:01"),
+        "{screen}"
+    );
+    // During a game (a link lost), after the phase.
+    let screen = text(&draw(&ui, &testkit::snapshot(None, &["e4"]), 100, 30));
+    let bottom = screen.lines().nth(29).unwrap();
+    assert!(
+        bottom.starts_with("playing: Black to move · waiting for B (/dev/ttyUSB1) since 16:20:01"),
+        "{screen}"
+    );
+    // Nobody waited for: the phase alone.
+    ui.set_waiting(Vec::new());
+    let screen = text(&draw(&ui, &waiting(), 80, 24));
+    assert!(
+        screen
+            .lines()
+            .nth(23)
+            .unwrap()
+            .starts_with("waiting for sign-on: A signed on, B waiting"),
+        "{screen}"
+    );
+}
+
+#[test]
 fn start_just_started_ascii_120x40() {
     let buf = draw(
         &Ui::new(true, Role::Referee),

@@ -147,6 +147,7 @@ pub fn render_status(
     links: &[LinkView; 2],
     role: Role,
     notice: Option<&str>,
+    waiting: &[String],
 ) {
     let width = usize::from(area.width);
     for (i, (link, client)) in links.iter().zip(&snap.clients).enumerate() {
@@ -192,7 +193,18 @@ pub fn render_status(
         Phase::Paused { .. } => style::notice(),
         _ => ratatui::style::Style::new(),
     };
-    left.push(Span::styled(phase_text(snap), phase_style));
+    // Whom the session waits for says more than the phase while it waits
+    // for a sign-on; otherwise it follows the phase.
+    if waiting.is_empty() || snap.phase != Phase::WaitingForSignOn {
+        left.push(Span::styled(phase_text(snap), phase_style));
+    }
+    if !waiting.is_empty() {
+        if snap.phase != Phase::WaitingForSignOn {
+            left.push(Span::raw(" · "));
+        }
+        let words: Vec<String> = waiting.iter().map(|w| strip_control(w)).collect();
+        left.push(Span::styled(words.join("; "), style::notice()));
+    }
     if let Some(stats) = stats_text(snap) {
         left.push(Span::raw(" · "));
         left.push(Span::styled(stats, style::dim()));

@@ -38,6 +38,9 @@ pub struct Ui {
     pub(super) log_scroll: usize,
     /// A short message about the last key (e.g. why it did nothing).
     pub(super) notice: Option<String>,
+    /// Whom the session waits for, in words (`waiting for NAME since
+    /// HH:MM:SS`), for the status bar's bottom line.
+    pub(super) waiting: Vec<String>,
 }
 
 impl Ui {
@@ -53,7 +56,14 @@ impl Ui {
             pending: None,
             log_scroll: 0,
             notice: None,
+            waiting: Vec::new(),
         }
+    }
+
+    /// Whom the session waits for, in words (`waiting for NAME since
+    /// HH:MM:SS`; none: nobody), shown on the status bar's bottom line.
+    pub fn set_waiting(&mut self, waiting: Vec<String>) {
+        self.waiting = waiting;
     }
 
     /// Whether Black is drawn at the bottom.
@@ -132,6 +142,7 @@ impl Ui {
             links,
             self.role,
             self.notice.as_deref(),
+            &self.waiting,
         );
 
         if self.help_open {

@@ -72,6 +72,10 @@ const ASKED_LIMIT: usize = 8;
 struct ClientState {
     signed_on: bool,
     link_up: bool,
+    /// Since when the session has been waiting for this client (core
+    /// time): from the start until it signs on, from its link's loss or
+    /// its sign-off until it is back; `None` while it is here.
+    away_since: Option<u64>,
     /// It signed on with a checked line (`Acrc`, see `epd::line_check`):
     /// its lines must carry a good check, and records to it carry one.
     line_check: bool,
@@ -273,6 +277,7 @@ impl Referee {
     fn with_links_up(mut self) -> Referee {
         for c in self.clients.values_mut() {
             c.link_up = true;
+            c.away_since = Some(0);
         }
         self
     }
@@ -316,6 +321,19 @@ impl Referee {
     /// Whether the session has ended (nothing more will be sent).
     pub fn is_over(&self) -> bool {
         self.stage == Stage::SessionOver
+    }
+
+    /// The clients the session waits for, with the core time each has
+    /// been away since (not signed on yet, its link lost, or signed off),
+    /// A first; none once the session is over.
+    pub fn waiting(&self) -> Vec<(ClientId, u64)> {
+        if self.is_over() {
+            return Vec::new();
+        }
+        ClientId::BOTH
+            .into_iter()
+            .filter_map(|id| Some((id, self.clients[id].away_since?)))
+            .collect()
     }
 
     /// When to wake the core with [`Input::Timer`]: the earliest of its

@@ -84,17 +84,13 @@ pub fn said(t: &Tournament, out: &Output) -> Option<String> {
 
 /// The words for a player the tournament waits for, away since the
 /// wall-clock time `since` (`HH:MM:SS`): `waiting for NAME since
-/// HH:MM:SS`, for every text output and the web page.
+/// HH:MM:SS` (`referee::words::waiting_for`, a match's words too).
 pub fn waiting_for(t: &Tournament, player: PlayerId, since: &str) -> String {
-    format!(
-        "waiting for {} since {}",
-        strip_control(t.name(player)),
-        strip_control(since)
-    )
+    crate::referee::words::waiting_for(t.name(player), since)
 }
 
 /// The line that says the tournament waits: `tournament: waiting for A
 /// since HH:MM:SS, waiting for B since ...`, from [`waiting_for`]'s words.
 pub fn waiting_line(each: &[String]) -> String {
-    format!("tournament: {}", each.join(", "))
+    format!("tournament: {}", crate::referee::words::waiting_line(each))
 }

@@ -22,8 +22,8 @@ pub struct WebState {
     pub boards: Vec<BoardState>,
     /// The standings of a tournament; `None` for a match.
     pub standings: Option<Standings>,
-    /// Whom a tournament waits for, in words (`waiting for NAME since
-    /// HH:MM:SS`); left out when it waits for nobody.
+    /// Whom the match or tournament waits for, in words (`waiting for
+    /// NAME since HH:MM:SS`); left out when it waits for nobody.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub waiting: Vec<String>,
 }

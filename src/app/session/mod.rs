@@ -16,6 +16,7 @@ use log::{info, warn};
 
 use crate::app::signals::Stop;
 use crate::app::syzygy::Syzygy;
+use crate::app::waiting::{Reminder, match_waiting};
 use crate::app::writers::Writers;
 use crate::app::{Ending, Failure, Outcome};
 use crate::display::{InputEvent, InputThread, Role, TerminalGuard, Ui, next_redraw_in};
@@ -115,6 +116,10 @@ pub fn run(session: Session) -> Outcome {
     let (key_tx, key_rx) = unbounded();
     let board = open_board(view, key_tx)?;
     let keys = if board.is_some() { key_rx } else { never() };
+    // Those awaited at the start were named by the session's first line
+    // (or are named by the resumed journal's lines).
+    let start = resumed_at.unwrap_or(0);
+    let reminder = Reminder::from(core.waiting().into_iter().map(|(c, _)| c).collect(), start);
     let mut run = Running {
         core,
         links,
@@ -130,6 +135,7 @@ pub fn run(session: Session) -> Outcome {
             epoch,
             base: resumed_at.unwrap_or(0),
         },
+        reminder,
         drain_until: None,
         dirty: true,
         stopped_by: None,
@@ -202,6 +208,8 @@ struct Running {
     syzygy: Option<Syzygy>,
     books: ByClient<PortBook>,
     clock: Clock,
+    /// When to say whom the match waits for.
+    reminder: Reminder<ClientId>,
     /// Once the match is over: how long the last records may take to leave.
     drain_until: Option<Instant>,
     /// Whether the board must be drawn again.
@@ -258,11 +266,26 @@ impl Running {
             handed = true;
             self.hand(input, at);
         }
+        self.remind();
         self.outputs.end_turn();
         if handed {
             self.outputs.publish(&self.core, self.clock.now_ms());
         }
         Ok(true)
+    }
+
+    /// Says whom the match waits for, when it is time (at once for a
+    /// client newly away, then every minute), in the log and on stdout
+    /// when headless.
+    fn remind(&mut self) {
+        let now = self.clock.now_ms();
+        let ids: Vec<ClientId> = self.core.waiting().into_iter().map(|(c, _)| c).collect();
+        if self.reminder.due(&ids, now) {
+            let line = crate::referee::words::waiting_line(&match_waiting(&self.core, now));
+            info!("{line}");
+            self.outputs.headless_line(&line);
+            self.dirty = true;
+        }
     }
 
     /// Draws the board (there is one, with `snap` its snapshot).
@@ -272,6 +295,9 @@ impl Running {
         };
         let links = link_views(&self.links, &self.books, &self.line_views);
         let clock = self.clock;
+        board
+            .ui
+            .set_waiting(match_waiting(&self.core, clock.now_ms()));
         board
             .guard
             .terminal()
@@ -292,10 +318,13 @@ impl Running {
     }
 
     /// How long the loop may wait: until the core's deadline, the board's
-    /// next tick, and briefly while the last records drain.
+    /// next tick, the next reminder of whom the match waits for, and
+    /// briefly while the last records drain.
     fn wait(&self, deadline: Option<u64>, snap: Option<&Snapshot>) -> Option<Duration> {
         let now = self.clock.now_ms();
-        let mut wait = deadline.map(|d| Duration::from_millis(d.saturating_sub(now)));
+        let remind = (!self.core.waiting().is_empty()).then(|| self.reminder.next());
+        let wake = deadline.into_iter().chain(remind).min();
+        let mut wait = wake.map(|d| Duration::from_millis(d.saturating_sub(now)));
         if let Some(tick) = snap.and_then(next_redraw_in) {
             wait = Some(wait.map_or(tick, |w| w.min(tick)));
         }

@@ -17,7 +17,6 @@ use crossbeam_channel::{Receiver, Sender, never, unbounded};
 use log::{info, warn};
 
 use crate::app::audience::Audience;
-use crate::app::referee::unix_ms_now;
 use crate::app::session::{View, Wake, open_tables, select_event};
 use crate::app::signals::Stop;
 use crate::app::syzygy::Syzygy;
@@ -25,6 +24,7 @@ use crate::app::tournament::args::report_paths;
 use crate::app::tournament::board::{Board, GameSetup, Pace};
 use crate::app::tournament::players::Field;
 use crate::app::tournament::screen::{Ask, OnBoard, Screen};
+use crate::app::waiting::{Reminder, since_clock};
 use crate::app::writers::RelayTiming;
 use crate::app::{Ending, Failure, Outcome};
 use crate::clock::LineSettings;
@@ -34,7 +34,6 @@ use crate::epd::{Fields, Operation, Record, RefReq};
 use crate::journal::feed::FileSet;
 use crate::link::{LinkEvent, LinkEventKind, PortSettings};
 use crate::record::durable::write_atomic;
-use crate::record::timestamp::format_utc;
 use crate::record::transcript::Transcript;
 use crate::referee::{ByClient, ClientId, Input as RefInput, Settings};
 use crate::stats::latency::Latencies;
@@ -159,7 +158,7 @@ struct Floor {
     /// do now changes nothing.
     leaving: Option<Leaving>,
     /// When to say whom the tournament waits for.
-    reminder: Reminder,
+    reminder: Reminder<PlayerId>,
 }
 
 impl Floor {
@@ -362,16 +361,10 @@ impl Director {
     /// waits for (the wall-clock time, UTC, it went away).
     fn waiting_words(&self) -> Vec<String> {
         let now = self.now();
-        let unix_now = unix_ms_now();
         self.core
             .waiting()
             .into_iter()
-            .map(|(p, since)| {
-                let ago = Duration::from_millis(now.saturating_sub(since));
-                let when = std::time::UNIX_EPOCH + Duration::from_millis(unix_now) - ago;
-                let stamp = format_utc(when);
-                words::waiting_for(&self.core, p, stamp.get(11..19).unwrap_or(&stamp))
-            })
+            .map(|(p, since)| words::waiting_for(&self.core, p, &since_clock(now, since)))
             .collect()
     }
 
@@ -1024,50 +1017,6 @@ fn restart_decision(seat: &Seat, game: Option<u32>) -> Restart {
 /// (its link is lost as it ends), for its reason.
 const START_FAILURE_GRACE: Duration = Duration::from_secs(2);
 
-/// How often the tournament says again whom it waits for.
-const REMIND_EVERY_MS: u64 = 60_000;
-
-/// When to say whom the tournament waits for: at once when a player is
-/// newly waited for, then every minute while anyone is. Decided on the
-/// journal time passed in.
-#[derive(Debug, Default)]
-struct Reminder {
-    /// Those waited for when it was last said.
-    said_for: Vec<PlayerId>,
-    /// When it was last said.
-    last: u64,
-}
-
-impl Reminder {
-    /// A reminder that counts `players`, waited for at `at`, as said
-    /// then (at the start and after a resume the tournament's own first
-    /// line says it waits for its players to sign on).
-    fn from(players: Vec<PlayerId>, at: u64) -> Reminder {
-        Reminder {
-            said_for: players,
-            last: at,
-        }
-    }
-
-    /// Whether to say now (`at`) that the tournament waits for `waiting`;
-    /// if so, it counts as said.
-    fn due(&mut self, waiting: &[PlayerId], at: u64) -> bool {
-        let newly = waiting.iter().any(|p| !self.said_for.contains(p));
-        self.said_for.retain(|p| waiting.contains(p));
-        let due = newly || (!waiting.is_empty() && at >= self.next());
-        if due {
-            self.said_for = waiting.to_vec();
-            self.last = at;
-        }
-        due
-    }
-
-    /// When a minute will have passed since it was last said.
-    fn next(&self) -> u64 {
-        self.last.saturating_add(REMIND_EVERY_MS)
-    }
-}
-
 /// A sign-on record for a player whose own is not known (a cabled
 /// program after a resume).
 fn sign_on_record(name: &str) -> String {
@@ -1120,24 +1069,5 @@ mod tests {
         let never = Seat::default();
         assert_eq!(restart_decision(&never, None), Restart::CannotStart);
         assert_eq!(restart_decision(&never, Some(3)), Restart::CannotStart);
-    }
-
-    #[test]
-    fn the_waiting_is_said_at_once_for_a_player_newly_away_then_every_minute() {
-        let (a, b) = (PlayerId(0), PlayerId(1));
-        // At the start both are waited for: the first line says so.
-        let mut r = Reminder::from(vec![a, b], 0);
-        assert!(!r.due(&[a, b], 59_999));
-        assert!(r.due(&[a, b], 60_000));
-        assert!(!r.due(&[a], 61_000));
-        assert!(!r.due(&[], 90_000));
-        // A player lost later: said at once, then a minute on.
-        assert!(r.due(&[b], 100_000));
-        assert!(!r.due(&[b], 159_999));
-        assert!(r.due(&[b], 160_000));
-        assert_eq!(r.next(), 220_000);
-        // Back and away again: said at once.
-        assert!(!r.due(&[], 170_000));
-        assert!(r.due(&[b], 171_000));
     }
 }

@@ -111,6 +111,15 @@ pub enum Score {
 /// convention); scores above this many centipawns are read as mates.
 const XBOARD_MATE: i64 = 100_000;
 
+/// The largest score read as `100000 + N` (a mate in at most 1000
+/// moves); larger ones (Sjeng's `-999997`) are centipawns, clamped.
+const XBOARD_MATE_MOVES: i64 = 101_000;
+
+/// The other convention around [`XBOARD_MATE`]: 100000 - P for a mate P
+/// plies away (HoiChess: `-99996` with a pv of 4 plies ending in mate);
+/// scores from here up to 100000 are read as mates in (P + 1) / 2 moves.
+const XBOARD_MATE_PLIES: i64 = 99_000;
+
 impl Score {
     /// The EPD `ce` value (spec 6.7): centipawns clamped to -32000..=32000
     /// (beyond that are mates); a mate in N moves is 32767 - (2N - 1), a
@@ -203,12 +212,21 @@ pub fn parse_xboard_thinking(line: &str) -> Option<Info> {
     let score: i64 = words.next()?.parse().ok()?;
     let time_cs: u64 = words.next()?.parse().ok()?;
     let nodes: u64 = words.next()?.parse().ok()?;
-    let score = if score > XBOARD_MATE {
-        Score::Mate(i32::try_from(score - XBOARD_MATE).unwrap_or(i32::MAX))
-    } else if score < -XBOARD_MATE {
-        Score::Mate(-i32::try_from(-score - XBOARD_MATE).unwrap_or(i32::MAX))
+    let sign = if score < 0 { -1 } else { 1 };
+    let size = score.unsigned_abs();
+    let moves = if size > XBOARD_MATE_MOVES.unsigned_abs() {
+        // Sjeng's 1000000 - P and the like: no convention says how far.
+        None
+    } else if size > XBOARD_MATE.unsigned_abs() {
+        Some(size - XBOARD_MATE.unsigned_abs())
+    } else if size >= XBOARD_MATE_PLIES.unsigned_abs() {
+        Some((XBOARD_MATE.unsigned_abs() - size).div_ceil(2))
     } else {
-        Score::Cp(i32::try_from(score).unwrap_or(0))
+        None
+    };
+    let score = match moves {
+        Some(n) => Score::Mate(sign * i32::try_from(n).unwrap_or(i32::MAX)),
+        None => Score::Cp(i32::try_from(score).unwrap_or(0)),
     };
     let pv = words
         .filter(|w| {
@@ -499,6 +517,23 @@ mod tests {
         assert_eq!(m.pv[2], "Qxf7");
         let l = parse_xboard_thinking("4. -100003 5 99 a3").unwrap();
         assert_eq!(l.score, Some(Score::Mate(-3)));
+        // 100000 - plies (HoiChess): mated after 4 plies is mated in 2,
+        // mating on the 3rd ply is mate in 2, on the 1st mate in 1.
+        let s = |line| parse_xboard_thinking(line).unwrap().score;
+        assert_eq!(
+            s("5 -99996 1 30896 Nf3+ Rxf3 Bxg5 Qxg5#"),
+            Some(Score::Mate(-2))
+        );
+        assert_eq!(s("5 99997 1 30896 Qh7 hxg5 Qh8#"), Some(Score::Mate(2)));
+        assert_eq!(s("5 99999 1 30896 Qh8#"), Some(Score::Mate(1)));
+        assert_eq!(s("5 100003 1 30896 a3"), Some(Score::Mate(3)));
+        // Below 99000 it is centipawns (Phalanx's 30000 - plies too).
+        assert_eq!(s("5 98999 1 30896 a3"), Some(Score::Cp(98999)));
+        // Far above (Sjeng's 1000000 - plies): centipawns, not a mate in
+        // 899897.
+        assert_eq!(s("2 -999997 0 36 h2 Qe7#"), Some(Score::Cp(-999997)));
+        assert_eq!(s("5 101000 1 30896 a3"), Some(Score::Mate(1000)));
+        assert_eq!(s("5 -29994 1 30896 a3"), Some(Score::Cp(-29994)));
         assert_eq!(parse_xboard_thinking("move e2e4"), None);
         assert_eq!(parse_xboard_thinking("feature done=1"), None);
         assert_eq!(parse_xboard_thinking("1 2 3"), None);

@@ -14,8 +14,10 @@
 //!
 //! Each move: the engine is kept in `force` mode between moves. If it
 //! already knows the game so far, it gets the new moves (`usermove`);
-//! otherwise `new`, `force`, the level, `setboard FEN` (for a position
-//! other than the initial one) and the whole game. Then `time`/`otim`,
+//! otherwise `new`, `force`, `post` (its thinking lines are read into the
+//! reply's `ce`, `acd`, `pv`), the level, `setboard FEN` (for a position
+//! other than the initial one; `edit` for an engine without `setboard`)
+//! and the whole game. Then `time`/`otim`,
 //! `draw` if the opponent offered one, and `go`; the engine answers
 //! `move MOVE`, after which it is put back in `force` mode.
 //!
@@ -163,8 +165,16 @@ pub struct Xboard {
     resigned: bool,
     /// The options the engine declared (`feature option="NAME -TYPE ..."`).
     declared: Vec<String>,
+    /// Lines not understood so far (the first [`UNKNOWN_SAID`] are said
+    /// on the console).
+    unknown: u32,
     settings: EngineSettings,
 }
+
+/// How many lines the bridge does not understand it says on the console;
+/// the rest go to the engine log only (Sjeng prints a dozen statistics
+/// lines after every move: a thousand lines in two fast games).
+pub const UNKNOWN_SAID: u32 = 10;
 
 /// Splits a `feature` line into (name, value) pairs; quoted values may
 /// hold spaces.
@@ -288,6 +298,29 @@ pub fn classify(line: &str) -> Said {
     }
 }
 
+/// CECP's `edit` set-up of a position's pieces, for an engine without
+/// `setboard`: `edit`, `#` (clear the board), White's pieces (`Pa2`,
+/// `Ke1`...), `c` (the colour switches to Black), Black's pieces (upper
+/// case too: the colour is the current one), `.` (done). The side to move
+/// is not set (`edit` keeps it); CECP's engine assumes castling for a king
+/// and rook on their home squares and no en passant capture.
+pub fn edit_commands(position: &Chess) -> Vec<String> {
+    let board = position.board();
+    let mut out = vec!["edit".to_string(), "#".to_string()];
+    for color in [Color::White, Color::Black] {
+        if color == Color::Black {
+            out.push("c".to_string());
+        }
+        for sq in board.by_color(color) {
+            if let Some(piece) = board.piece_at(sq) {
+                out.push(format!("{}{sq}", piece.role.upper_char()));
+            }
+        }
+    }
+    out.push(".".to_string());
+    out
+}
+
 impl Xboard {
     /// Starts the engine and reads its features.
     pub fn start(settings: &EngineSettings) -> Result<Xboard, Fault> {
@@ -305,6 +338,7 @@ impl Xboard {
             offered: false,
             resigned: false,
             declared: Vec::new(),
+            unknown: 0,
             settings: settings.clone(),
         };
         x.send("xboard")?;
@@ -484,19 +518,12 @@ impl Xboard {
             self.send("force")?;
             self.known.as_ref().map_or(0, |(_, m)| m.len())
         } else {
-            let standard = *job.start == Chess::default();
-            if !standard && !self.setboard {
-                return Err(Fault::new(
-                    "the engine cannot take a position (it lacks feature setboard=1)",
-                    self.proc.recent(),
-                ));
+            // `post`: its thinking (score, depth, pv) goes with the reply.
+            for c in ["new", "force", "post"] {
+                self.send(c)?;
             }
-            self.send("new")?;
-            self.send("force")?;
             self.send(&xboard_level(job.time_control, self.settings.untimed))?;
-            if !standard {
-                self.send(&format!("setboard {}", game::fen_of(job.start)))?;
-            }
+            self.set_position(job.start)?;
             0
         };
         let mut pos = job.start.clone();
@@ -510,11 +537,51 @@ impl Xboard {
         Ok(())
     }
 
-    /// Says on the console, and in the engine log, that a line from the
+    /// After `new` and `force`: sets up `start` when it is not the
+    /// initial position, with `setboard FEN`, or, for an engine without
+    /// `feature setboard=1` (Fairy-Max), with CECP's older `edit` (see
+    /// [`edit_commands`]).
+    fn set_position(&mut self, start: &Chess) -> Result<(), Fault> {
+        if *start == Chess::default() {
+            return Ok(());
+        }
+        if self.setboard {
+            return self.send(&format!("setboard {}", game::fen_of(start)));
+        }
+        if start.turn() == Color::Black {
+            // CECP: `edit` keeps the side to move; xboard plays a2a3
+            // first to set up a position with Black to move.
+            let initial = Chess::default();
+            let a3 = shakmaty::uci::UciMove::from_ascii(b"a2a3")
+                .ok()
+                .and_then(|m| m.to_move(&initial).ok())
+                .ok_or_else(|| Fault::new("a2a3 is not legal at the start", Vec::new()))?;
+            self.user_move(&initial, &a3)?;
+        }
+        for c in edit_commands(start) {
+            self.send(&c)?;
+        }
+        self.settings.log.line(
+            Dir::Note,
+            "no feature setboard=1: the position set up with edit (castling assumed where \
+             king and rook stand at home, no en passant on the first move)",
+        );
+        Ok(())
+    }
+
+    /// Says on the console (the first [`UNKNOWN_SAID`] of them), and in the engine log, that a line from the
     /// engine was not understood (and so was ignored).
-    fn not_understood(&self, line: &str) {
+    fn not_understood(&mut self, line: &str) {
         let text = crate::text::strip_control(line.trim());
-        eprintln!("client: engine line not understood (ignored): {text}");
+        self.unknown = self.unknown.saturating_add(1);
+        if self.unknown <= UNKNOWN_SAID {
+            eprintln!("client: engine line not understood (ignored): {text}");
+        }
+        if self.unknown == UNKNOWN_SAID {
+            eprintln!(
+                "client: {UNKNOWN_SAID} engine lines not understood; more go to the engine log only"
+            );
+        }
         self.settings
             .log
             .line(Dir::Note, &format!("not understood (ignored): {text}"));
@@ -566,7 +633,9 @@ impl Driver for Xboard {
             self.send("draw")?;
         }
         self.send("go")?;
-        let deadline = Instant::now() + job.wait;
+        let started = Instant::now();
+        let deadline = started + job.wait;
+        let mut thinking = Collector::new(job.position.clone(), true);
         loop {
             let line = match self.proc.next_line_or_stop(deadline, job.stop, "?") {
                 Next::Line(l) => l,
@@ -578,10 +647,15 @@ impl Driver for Xboard {
                     ));
                 }
             };
+            if let Some(info) = parse_xboard_thinking(&line) {
+                thinking.take(info);
+                continue;
+            }
             match classify(&line) {
                 Said::Move(text) => match notation::from_xboard(job.position, &text) {
                     Ok(m) => {
                         answer.mv = Some(m);
+                        answer.thinking = Some(thinking.finish(Some(m), started.elapsed()));
                         if let Some((_, moves)) = self.known.as_mut() {
                             moves.push(m);
                         }
@@ -671,13 +745,6 @@ impl Driver for Xboard {
         let limit = search
             .xboard_limit()
             .map_err(|e| Fault::new(e, self.proc.recent()))?;
-        let standard = *position == Chess::default();
-        if !standard && !self.setboard {
-            return Err(Fault::new(
-                "the engine cannot take a position (it lacks feature setboard=1)",
-                self.proc.recent(),
-            ));
-        }
         self.known = None;
         for c in ["new", "force", "post"] {
             self.send(c)?;
@@ -685,9 +752,7 @@ impl Driver for Xboard {
         for c in &limit {
             self.send(c)?;
         }
-        if !standard {
-            self.send(&format!("setboard {}", game::fen_of(position)))?;
-        }
+        self.set_position(position)?;
         self.sync()?;
         self.send("go")?;
         let started = Instant::now();
@@ -853,6 +918,19 @@ mod tests {
         assert_eq!(
             parse_features(r#"feature myname="unclosed"#)[0].1,
             "unclosed"
+        );
+    }
+
+    #[test]
+    fn a_position_is_set_up_with_edit_white_then_black_after_c() {
+        let pos: Chess = "4k2r/8/8/8/8/8/4P3/R3K3 b Qk - 0 1"
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap();
+        assert_eq!(
+            edit_commands(&pos),
+            ["edit", "#", "Ra1", "Ke1", "Pe2", "c", "Ke8", "Rh8", "."]
         );
     }
 

@@ -69,7 +69,7 @@ impl Referee {
             _ if !self.clients[from].signed_on => {
                 self.reject(out, from, Rejection::NotSignedOn, text)
             }
-            RefReq::SignOff => self.on_sign_off(from, out),
+            RefReq::SignOff => self.on_sign_off(from, at, out),
             RefReq::Fault => self.on_client_fault(from, at, out),
             RefReq::Reply => self.on_reply(from, &record, text, credit_ms, at, out),
         }
@@ -92,6 +92,7 @@ impl Referee {
         self.clients[from].resend_due = None;
         self.clients[from].signed_on = true;
         self.clients[from].link_up = true;
+        self.clients[from].away_since = None;
         let event = Event::SignedOn {
             client: from,
             name: self.client_name(from),
@@ -119,8 +120,9 @@ impl Referee {
         }
     }
 
-    pub(super) fn on_sign_off(&mut self, from: ClientId, out: &mut Vec<Output>) {
+    pub(super) fn on_sign_off(&mut self, from: ClientId, at: u64, out: &mut Vec<Output>) {
         self.clients[from].signed_on = false;
+        self.clients[from].away_since.get_or_insert(at);
         self.clients[from].resync_due = None;
         let running = self
             .game
@@ -214,6 +216,7 @@ impl Referee {
         out: &mut Vec<Output>,
     ) {
         self.clients[client].link_up = false;
+        self.clients[client].away_since.get_or_insert(at);
         // A respond record that never got out still starts the clock: the
         // client is gone and its clock keeps running.
         if let Some(g) = self.game.as_mut()
@@ -234,6 +237,11 @@ impl Referee {
 
     pub(super) fn on_link_back(&mut self, client: ClientId, at: u64, out: &mut Vec<Output>) {
         self.clients[client].link_up = true;
+        // A client that was signed on is back with its link; one that was
+        // not is still awaited (since it went away) until it signs on.
+        if self.clients[client].signed_on {
+            self.clients[client].away_since = None;
+        }
         self.emit(out, Event::LinkBack { client });
         // The respond record may have been lost with the link. A client that
         // noticed the loss signs on again and is brought back in line; one

@@ -20,6 +20,24 @@ use crate::referee::event::{Ending, Event};
 use crate::text::strip_control;
 use sentences::{client_said, match_said, reply_said};
 
+/// The words for a client or player the session waits for, away since
+/// the wall-clock time `since` (`HH:MM:SS`): `waiting for NAME since
+/// HH:MM:SS`, for every text output and the web page, a match's and a
+/// tournament's alike.
+pub fn waiting_for(name: &str, since: &str) -> String {
+    format!(
+        "waiting for {} since {}",
+        strip_control(name),
+        strip_control(since)
+    )
+}
+
+/// Whom the session waits for, in one line: each of [`waiting_for`]'s
+/// words, joined.
+pub fn waiting_line(each: &[String]) -> String {
+    each.join(", ")
+}
+
 /// How much of a refused line a sentence quotes.
 const QUOTE_LIMIT: usize = 80;
 

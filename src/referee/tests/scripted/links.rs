@@ -148,3 +148,40 @@ fn a_lost_link_keeps_the_clock_and_link_back_resends_the_respond() {
     h.reply(B, resent_at + 1_000, "c5");
     assert_eq!(h.snap().sans, ["e4", "c5"]);
 }
+
+#[test]
+fn the_match_waits_for_a_client_from_the_start_until_it_signs_on_and_from_its_loss_until_it_is_back()
+ {
+    let mut h = Harness::new(no_credit(timed("300")));
+    assert_eq!(h.referee.waiting(), [(A, 0), (B, 0)]);
+    h.sign_on(A, 0, None);
+    assert_eq!(h.referee.waiting(), [(B, 0)], "A is here");
+    h.sign_on(B, 0, None);
+    let t = h.timer();
+    assert_eq!(h.referee.waiting(), []);
+    let t = h.play(t, 1_000, &["e4", "e5"]);
+    // B's link is lost: awaited since then, still after a second loss.
+    let lost = |client| Input::LinkLost {
+        client,
+        reason: "gone".into(),
+    };
+    h.feed(lost(B), t + 1_000);
+    h.feed(lost(B), t + 2_000);
+    assert_eq!(h.referee.waiting(), [(B, t + 1_000)]);
+    // Its link back, it is here again (it was signed on).
+    h.feed(Input::LinkBack { client: B }, t + 3_000);
+    assert_eq!(h.referee.waiting(), []);
+    // A signs off: awaited until it signs on again, even with its link
+    // lost and back meanwhile.
+    h.line(A, t + 4_000, &format!("{INITIAL} refreq sign_off;"));
+    h.feed(lost(A), t + 5_000);
+    h.feed(Input::LinkBack { client: A }, t + 6_000);
+    assert_eq!(h.referee.waiting(), [(A, t + 4_000)]);
+    h.sign_on(A, t + 7_000, None);
+    assert_eq!(h.referee.waiting(), []);
+    // Once the session is over, nobody is waited for.
+    h.feed(lost(B), t + 8_000);
+    h.command(Command::EndSession, t + 9_000);
+    assert!(h.referee.is_over());
+    assert_eq!(h.referee.waiting(), []);
+}
