@@ -34,6 +34,10 @@ struct Board {
     tmux: Tmux,
     /// argus's process id (the pane's shell's child).
     pid: u32,
+    /// The pane's shell, which becomes `sleep 600` once argus has ended
+    /// (keeping the pane, and its screen, for the checks): ended by drop,
+    /// as the hang-up leaves it running with no terminal to end it.
+    shell: u32,
     status: PathBuf,
     logs: PathBuf,
     _cwd: tempfile::TempDir,
@@ -46,7 +50,7 @@ impl Board {
         let logs = cwd.path().join("logs");
         let command = format!(
             "trap true HUP; '{bin}' referee --listen {addr} --log-dir '{logs}'; \
-             echo $? > '{status}'; sleep 600",
+             echo $? > '{status}'; exec sleep 600",
             addr = crate::common::free_port(),
             bin = text(&crate::common::argus_bin()),
             logs = text(&logs),
@@ -67,6 +71,7 @@ impl Board {
         Board {
             tmux,
             pid,
+            shell,
             status,
             logs,
             _cwd: cwd,
@@ -124,6 +129,15 @@ impl Board {
             last.starts_with("in ") && last.contains(" cmd end "),
             "the journal does not end with the session's end:\n{journal}"
         );
+    }
+}
+
+impl Drop for Board {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("kill")
+            .args(["-KILL", &self.shell.to_string()])
+            .stderr(std::process::Stdio::null())
+            .status();
     }
 }
 
