@@ -23,8 +23,8 @@
 # last game: timed to its exit, 20 and 30 games from the initial position
 # both took 2.2 s (2 and 10 games 1.2 s). The time to each one's exit (for
 # argus: the referee's and both clients') is printed too, with its ratio.
-# The plies are counted in each run's PGN (fastchess's own PlyCount tags
-# must agree). ms per ply = time / plies. Per pair it prints both and the
+# The plies are counted in each run's PGN (each referee's own PlyCount
+# tags must agree). ms per ply = time / plies. Per pair it prints both and the
 # ratio argus/fastchess; at the end the median ratios. The pairs alternate
 # which of the two goes first.
 #
@@ -231,7 +231,9 @@ wait_for() {
 # The plies of a PGN file: the movetext's moves, without tags, comments,
 # move numbers and results.
 plies() {
-    grep -v '^\[' "$1" | tr '\n' ' ' | sed 's/{[^}]*}//g' | tr ' ' '\n' |
+    # Tag pairs only: a comment wrapped onto a line of its own may start
+    # with `[%clk` or `[%emt` and is movetext.
+    grep -vE '^\[[A-Za-z0-9_]+ +"' "$1" | tr '\n' ' ' | sed 's/{[^}]*}//g' | tr ' ' '\n' |
         sed 's/^[0-9][0-9]*\.\.*//' | grep -cEv '^$|^(1-0|0-1|1/2-1/2|\*)$' || true
 }
 
@@ -243,6 +245,9 @@ figures() { # PGN START_NS LAST_RESULT_NS EXIT_NS
     [ "$g" -eq "$games" ] || fail "$1 holds $g games, not $games"
     [ -n "$3" ] || fail "no time for the last result of $1"
     n_plies=$(plies "$1")
+    # The referee's own count (its PlyCount tags) must agree with ours.
+    own=$(sed -n 's/^\[PlyCount "\([0-9]*\)"\]/\1/p' "$1" | awk '{ s += $1 } END { print s + 0 }')
+    [ "$own" -eq "$n_plies" ] || fail "$1: $n_plies plies counted, its PlyCount tags say $own"
     forfeits=$(grep -c '^\[Termination "time forfeit"\]' "$1" || true)
     games_ms=$((($3 - $2) / 1000000))
     exit_ms=$((($4 - $2) / 1000000))
@@ -351,9 +356,6 @@ run_fastchess() {
     # "Finished game N (...)": the games end in order (concurrency 1).
     t1=$(awk -v g="$games" '$2 == "Finished" && $3 == "game" { n++; t = $1 } END { if (n == g) print t }' "$d/fastchess.out")
     figures "$d/fc.pgn" "$t0" "$t1" "$t2"
-    # Its own count must agree with ours.
-    own=$(sed -n 's/^\[PlyCount "\([0-9]*\)"\]/\1/p' "$d/fc.pgn" | awk '{ s += $1 } END { print s + 0 }')
-    [ "$own" -eq "$n_plies" ] || fail "$d/fc.pgn: $n_plies plies counted, its PlyCount tags say $own"
 }
 
 ms_per_ply() { echo "$1 $2" | awk '{ printf "%.3f", $1 / $2 }'; }
