@@ -347,6 +347,27 @@ fn a_refused_connection_is_said_by_the_client_and_the_referee() {
     referee.kill();
 }
 
+/// The referee's board shows a link it cannot connect as UNREACHABLE, not
+/// "up" (it said "up" while every attempt was refused).
+#[test]
+fn the_board_shows_a_connection_that_cannot_be_made_as_unreachable() {
+    skip_unless_tmux!();
+    let dir = temp_dir("argus-unreachable-");
+    let nobody = [free_port(), free_port()].map(|a| format!("tcp://{a}"));
+    let command = format!(
+        "'{}' referee {} {} --log-dir '{}'",
+        argus_bin().display(),
+        nobody[0],
+        nobody[1],
+        dir.path().join("logs").display()
+    );
+    let tmux = crate::tmux::Tmux::start(120, 40, dir.path(), &command);
+    let screen = tmux.wait_for("both links unreachable", Duration::from_secs(30), |s| {
+        s.matches("UNREACHABLE").count() == 2
+    });
+    assert!(!screen.contains("TCP  up"), "{screen}");
+}
+
 #[test]
 fn a_tcp_client_plays_one_on_a_serial_cable() {
     if !socat_or_skip() {

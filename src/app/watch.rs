@@ -23,7 +23,9 @@ use crate::app::audience::Audience;
 use crate::app::options::WatchArgs;
 use crate::app::signals;
 use crate::app::{Ending, Failure, Outcome};
-use crate::display::{InputEvent, InputThread, LinkView, Role, TerminalGuard, Ui, next_redraw_in};
+use crate::display::{
+    InputEvent, InputThread, LinkState, LinkView, Role, TerminalGuard, Ui, next_redraw_in,
+};
 use crate::journal::format::MAX_LINE;
 use crate::journal::kind::{Kind, not_a_journal, recognise_file};
 use crate::journal::reader::{RawLine, read_line};
@@ -442,7 +444,7 @@ impl Watcher {
                 ClientId::A => format!("watching {source}"),
                 ClientId::B => status.to_string(),
             },
-            up: up[id.index()],
+            state: LinkState::up_or_lost(up[id.index()]),
             bytes_in: 0,
             bytes_out: 0,
         })

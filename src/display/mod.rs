@@ -63,6 +63,6 @@ pub use input::{EventSource, InputEvent, InputThread, POLL, Ready, TerminalEvent
 pub use layout::{MIN_HEIGHT, MIN_WIDTH};
 pub use redraw::{TICK, next_redraw_in};
 pub use role::Role;
-pub use status::{LinkView, format_bytes};
+pub use status::{LinkState, LinkView, format_bytes};
 pub use terminal::{TerminalGuard, Tui, hung_up, install_panic_hook, restore};
 pub use ui::Ui;

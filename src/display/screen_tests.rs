@@ -11,7 +11,7 @@ use shakmaty::{Color, Square};
 use super::board::LABEL_WIDTH;
 use super::layout::panes;
 use super::testkit;
-use super::{LinkView, Role, Ui, style};
+use super::{LinkState, LinkView, Role, Ui, style};
 use crate::referee::event::{Ending, Event, GameOver, PauseReason};
 use crate::referee::snapshot::{EventKind, Phase};
 use crate::referee::{ClientId, Snapshot};
@@ -22,14 +22,14 @@ fn links() -> [LinkView; 2] {
         LinkView {
             port: "/dev/ttyS0".into(),
             settings: "9600 8N1".into(),
-            up: true,
+            state: LinkState::Up,
             bytes_in: 1_234,
             bytes_out: 5_678,
         },
         LinkView {
             port: "/dev/ttyUSB1".into(),
             settings: "9600 8N1".into(),
-            up: true,
+            state: LinkState::Up,
             bytes_in: 987,
             bytes_out: 4_321,
         },
@@ -268,7 +268,7 @@ fn flag_fall_and_lost_link_80x24() {
     result.termination = "time forfeit".into();
     snap.result = Some(result);
     let mut links = links();
-    links[1].up = false;
+    links[1].state = LinkState::Lost;
     let buf = draw_with(
         &Ui::new(false, Role::Referee),
         &snap,

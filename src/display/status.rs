@@ -14,6 +14,25 @@ use crate::referee::Snapshot;
 use crate::referee::snapshot::{ClientView, Phase};
 use crate::text::strip_control;
 
+/// Whether a link works, as its status line says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkState {
+    /// Open and working (`up`).
+    Up,
+    /// It was up and went away (`LOST`).
+    Lost,
+    /// A connection argus makes (`tcp://HOST:PORT`) that cannot be made
+    /// yet, refused or unanswered (`UNREACHABLE`; the log says why).
+    Unreachable,
+}
+
+impl LinkState {
+    /// [`LinkState::Up`] or [`LinkState::Lost`].
+    pub fn up_or_lost(up: bool) -> LinkState {
+        if up { LinkState::Up } else { LinkState::Lost }
+    }
+}
+
 /// The state of one serial link, as the caller (the link layer) knows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LinkView {
@@ -21,8 +40,8 @@ pub struct LinkView {
     pub port: String,
     /// Line settings for people, e.g. `9600 8N1`.
     pub settings: String,
-    /// Whether the port is open and working.
-    pub up: bool,
+    /// Whether the link works, was lost, or cannot be made.
+    pub state: LinkState,
     /// Bytes received from the client so far.
     pub bytes_in: u64,
     /// Bytes sent to the client so far.
@@ -88,10 +107,10 @@ fn link_spans(
     width: usize,
 ) -> Vec<Span<'static>> {
     let settings = strip_control(&link.settings);
-    let state = if link.up {
-        Span::styled("up", style::link_up())
-    } else {
-        Span::styled(" LOST ", style::alarm())
+    let state = match link.state {
+        LinkState::Up => Span::styled("up", style::link_up()),
+        LinkState::Lost => Span::styled(" LOST ", style::alarm()),
+        LinkState::Unreachable => Span::styled(" UNREACHABLE ", style::alarm()),
     };
     let counters = format!(
         "  in {}  out {}",
@@ -257,7 +276,7 @@ mod tests {
         let link = LinkView {
             port: "/dev/serial/by-id/usb-FTDI_FT232R_USB_UART_A1B2C3-if00-port0".into(),
             settings: "115200 8N1".into(),
-            up: false,
+            state: LinkState::Lost,
             bytes_in: 123_456_789,
             bytes_out: 42,
         };
@@ -268,6 +287,18 @@ mod tests {
         assert!(w <= 79, "{w}");
         let text: String = spans.iter().map(|s| s.content.to_string()).collect();
         assert!(text.contains("LOST") && text.contains("port0"), "{text}");
+        let unreachable = LinkView {
+            state: LinkState::Unreachable,
+            ..link
+        };
+        let text: String = link_spans("A", &unreachable, &client, 79)
+            .iter()
+            .map(|s| s.content.to_string())
+            .collect();
+        assert!(
+            text.contains("UNREACHABLE") && !text.contains("LOST"),
+            "{text}"
+        );
         assert!(
             text.contains("123.4M") && text.contains("not signed on"),
             "{text}"
@@ -307,7 +338,7 @@ mod tests {
         let link = LinkView {
             port: "COM1\x1b[2J".into(),
             settings: "9600\r8N1".into(),
-            up: true,
+            state: LinkState::Up,
             bytes_in: 0,
             bytes_out: 0,
         };

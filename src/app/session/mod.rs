@@ -346,8 +346,11 @@ impl Running {
         match wake {
             Wake::Link(Some(ev)) => {
                 let now = self.clock.now_ms();
-                if let Some((input, at)) = link_input(ev, &mut self.books, &mut self.outputs, now) {
-                    inputs.push((input, at.saturating_add(self.clock.base)));
+                match link_input(ev, &mut self.books, &mut self.outputs, now) {
+                    Some((input, at)) => inputs.push((input, at.saturating_add(self.clock.base))),
+                    // No input, but the link's status line may have changed
+                    // (unreachable, connected).
+                    None => self.dirty = true,
                 }
             }
             Wake::Link(None) => return Err(Failure::failed("the serial link threads stopped")),

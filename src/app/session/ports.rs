@@ -7,7 +7,7 @@ use log::{info, warn};
 use super::Links;
 use crate::app::writers::Writers;
 use crate::clock::Arrival;
-use crate::display::LinkView;
+use crate::display::{LinkState, LinkView};
 use crate::link::{LinkEvent, LinkEventKind};
 use crate::referee::{ByClient, ClientId, Input};
 
@@ -22,6 +22,9 @@ pub(crate) struct PortBook {
     pub bytes_in: u64,
     pub bytes_out: u64,
     pub up: bool,
+    /// A connection argus makes was refused or unanswered, and none has
+    /// been made since.
+    pub unreachable: bool,
 }
 
 impl PortBook {
@@ -30,6 +33,15 @@ impl PortBook {
         PortBook {
             up: true,
             ..PortBook::default()
+        }
+    }
+
+    /// How its status line shows the link.
+    pub fn state(&self) -> LinkState {
+        if self.unreachable {
+            LinkState::Unreachable
+        } else {
+            LinkState::up_or_lost(self.up)
         }
     }
 
@@ -51,10 +63,9 @@ impl PortBook {
             }
             LinkEventKind::Lost { .. } => self.up = false,
             LinkEventKind::Back { .. } => self.up = true,
-            LinkEventKind::Receiving { .. }
-            | LinkEventKind::Connected { .. }
-            | LinkEventKind::Unreachable { .. }
-            | LinkEventKind::Error { .. } => {}
+            LinkEventKind::Connected { .. } => self.unreachable = false,
+            LinkEventKind::Unreachable { .. } => self.unreachable = true,
+            LinkEventKind::Receiving { .. } | LinkEventKind::Error { .. } => {}
         }
     }
 }
@@ -176,8 +187,40 @@ pub(super) fn link_views(
     ClientId::BOTH.map(|id| LinkView {
         port: links[id].path().to_string(),
         settings: lines[id].clone(),
-        up: books[id].up,
+        state: books[id].state(),
         bytes_in: books[id].bytes_in,
         bytes_out: books[id].bytes_out,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_connection_that_cannot_be_made_shows_unreachable_until_one_is() {
+        let mut book = PortBook::up();
+        assert_eq!(book.state(), LinkState::Up);
+        book.count(&LinkEventKind::Unreachable {
+            message: "cannot connect to 127.0.0.1:1: connection refused".into(),
+        });
+        assert_eq!(book.state(), LinkState::Unreachable);
+        book.count(&LinkEventKind::Connected {
+            peer: "127.0.0.1:1".into(),
+            at_ms: 5,
+            at_us: 5_000,
+        });
+        assert_eq!(book.state(), LinkState::Up);
+        book.count(&LinkEventKind::Lost {
+            reason: "end of file".into(),
+            at_ms: 9,
+            at_us: 9_000,
+        });
+        assert_eq!(book.state(), LinkState::Lost);
+        // Trying to connect again after the loss, and failing.
+        book.count(&LinkEventKind::Unreachable {
+            message: "connection refused".into(),
+        });
+        assert_eq!(book.state(), LinkState::Unreachable);
+    }
 }

@@ -418,7 +418,7 @@ impl Board {
                 } else {
                     format!("{} baud", line.baud)
                 },
-                up: book.up,
+                state: book.state(),
                 bytes_in: book.bytes_in,
                 bytes_out: book.bytes_out,
             }

@@ -28,7 +28,7 @@ use crate::app::tournament::copy::{self, CopyDir, FeedReport};
 use crate::app::tournament::screen::{Ask, OnBoard, Screen};
 use crate::app::watch::{SourceReport, follow_file};
 use crate::app::{Ending, Failure, Outcome};
-use crate::display::{LinkView, Role};
+use crate::display::{LinkState, LinkView, Role};
 use crate::journal::kind::Kind;
 use crate::journal::reader::LineDecoder;
 use crate::journal::{Decoded, Decoder, Replay};
@@ -164,7 +164,7 @@ fn on_boards(games: &BTreeMap<u32, GameFollow>) -> Vec<OnBoard<'_>> {
             let links = ClientId::BOTH.map(|id| LinkView {
                 port: clients[id.index()].port.clone(),
                 settings: "watching its journal".into(),
-                up: clients[id.index()].link_up,
+                state: LinkState::up_or_lost(clients[id.index()].link_up),
                 bytes_in: 0,
                 bytes_out: 0,
             });
