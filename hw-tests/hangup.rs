@@ -1,5 +1,5 @@
 //! A board view whose terminal goes away, and signals while the board is
-//! shown: `argus referee` with its board in tmux, the tmux server killed
+//! shown (and one for `argus watch`'s board): `argus referee` with its board in tmux, the tmux server killed
 //! (every pane's terminal hangs up) or the process sent SIGTERM / SIGINT.
 //! The process must be gone soon after (a bound on "gone", polled; not a
 //! measure of speed), with exit status 3 (ended early, as the help says
@@ -26,6 +26,18 @@ fn text(p: &Path) -> &str {
     let s = p.to_str().expect("UTF-8 path");
     assert!(!s.contains('\''), "path with a quote: {s}");
     s
+}
+
+/// The process id of argus, the pane's shell's child.
+fn argus_in_pane(tmux: &Tmux) -> u32 {
+    let shell = tmux.pane_pid();
+    let children = format!("/proc/{shell}/task/{shell}/children");
+    std::fs::read_to_string(&children)
+        .unwrap_or_else(|e| panic!("{children}: {e}"))
+        .split_whitespace()
+        .next()
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no argus under the pane's shell {shell}"))
 }
 
 /// `argus referee` showing its board in tmux, waiting for two clients
@@ -61,13 +73,7 @@ impl Board {
             s.contains("Moves") && s.contains("Waiting for the clients to sign on")
         });
         let shell = tmux.pane_pid();
-        let children = format!("/proc/{shell}/task/{shell}/children");
-        let pid = std::fs::read_to_string(&children)
-            .unwrap_or_else(|e| panic!("{children}: {e}"))
-            .split_whitespace()
-            .next()
-            .and_then(|p| p.parse().ok())
-            .unwrap_or_else(|| panic!("no argus under the pane's shell {shell}"));
+        let pid = argus_in_pane(&tmux);
         Board {
             tmux,
             pid,
@@ -169,4 +175,63 @@ fn sigterm_and_sigint_end_a_shown_board() {
             "still on the alternate screen after kill {signal}"
         );
     }
+}
+
+/// `argus watch` showing a match's board ends on SIGTERM with its
+/// terminal put back (the signal's default action left it raw, on the
+/// alternate screen).
+#[test]
+fn sigterm_ends_a_watched_board_with_the_terminal_put_back() {
+    skip_unless_tmux!();
+    let cwd = tempfile::tempdir().expect("working directory");
+    let logs = cwd.path().join("logs");
+    // A finished game's journal to watch: one game between two movers.
+    let played = std::process::Command::new(crate::common::argus_bin())
+        .args([
+            "tournament",
+            "mover:a",
+            "mover:b",
+            "--cycles",
+            "1",
+            "--headless",
+        ])
+        .arg("--log-dir")
+        .arg(&logs)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .expect("run argus tournament");
+    assert!(played.success(), "the tournament: {played}");
+    let journal = logs.join("game-001").join("journal.log");
+    assert!(journal.is_file(), "{}", journal.display());
+    let status = cwd.path().join("status");
+    let command = format!(
+        "'{bin}' watch '{journal}'; echo $? > '{status}'; exec sleep 600",
+        bin = text(&crate::common::argus_bin()),
+        journal = text(&journal),
+        status = text(&status),
+    );
+    let tmux = Tmux::start(120, 40, cwd.path(), &command);
+    tmux.wait_for("the watched board", START, |s| s.contains("Moves"));
+    assert!(
+        tmux.alternate_screen(),
+        "the board is on the alternate screen"
+    );
+    let pid = argus_in_pane(&tmux).to_string();
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .expect("run kill");
+    assert!(killed.success());
+    let deadline = Instant::now() + STATUS;
+    while !status.is_file() {
+        assert!(
+            Instant::now() < deadline,
+            "argus watch still runs after SIGTERM"
+        );
+        thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        !tmux.alternate_screen(),
+        "still on the alternate screen after SIGTERM"
+    );
 }

@@ -349,6 +349,9 @@ impl Watcher {
         let (key_tx, key_rx) = unbounded();
         let input = InputThread::spawn(key_tx).map_err(|e| e.to_string())?;
         let mut ui = Ui::new(ascii, Role::Observer);
+        // Ctrl-C, SIGTERM and SIGHUP end the watch with the terminal put
+        // back (the default action left it raw, on the alternate screen).
+        let stop_rx = signals::stop_requests("argus watch");
         let mut status = String::from("waiting for the journal");
         let result = loop {
             let snap = self.replay.as_ref().map(|r| r.core().snapshot(self.now()));
@@ -411,6 +414,7 @@ impl Watcher {
                     Ok(InputEvent::HungUp) => break Ok(()),
                     Err(_) => break Err("terminal input stopped".into()),
                 },
+                recv(stop_rx) -> _ => break Ok(()),
                 recv(timer) -> _ => {},
             }
         };
