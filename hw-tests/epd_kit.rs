@@ -642,13 +642,7 @@ fn python_chess_reads_every_file_argus_writes() {
                   \x20       board, ops = chess.Board.from_epd(line)\n\
                   \x20       n += 1\n\
                   print(n, 'records read')\n";
-    let o = Command::new("python3")
-        .arg("-c")
-        .arg(script)
-        .args(&outputs)
-        .stdin(Stdio::null())
-        .output()
-        .expect("python3 runs");
+    let o = crate::common::python_chess::run(script, &outputs);
     assert!(
         o.status.success(),
         "python-chess could not read argus's output: {}\n{all}",

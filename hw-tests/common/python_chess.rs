@@ -3,8 +3,9 @@
 //! `ARGUS_REQUIRE_PYTHON_CHESS=1`), and the PGN games of files as it reads
 //! them, checked for the tags and the closing comment testers' tools read.
 
+use std::ffi::OsStr;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Command, Output, Stdio};
 
 /// Whether python3 with python-chess is there; otherwise says `SKIPPED`
 /// and returns false (or fails under `ARGUS_REQUIRE_PYTHON_CHESS=1`).
@@ -19,6 +20,17 @@ pub fn available() -> bool {
         ok,
         "ARGUS_REQUIRE_PYTHON_CHESS",
     )
+}
+
+/// Runs the Python `script` (`python3 -c`) with `files` as its arguments.
+pub fn run<F: AsRef<OsStr>>(script: &str, files: &[F]) -> Output {
+    Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .args(files)
+        .stdin(Stdio::null())
+        .output()
+        .expect("python3 runs")
 }
 
 /// One game as python-chess reads it.
@@ -63,13 +75,7 @@ print(json.dumps(out))\n";
 
 /// Every game of `files` as python-chess reads them, in file order.
 pub fn read_games(files: &[&Path]) -> Vec<PyGame> {
-    let o = Command::new("python3")
-        .arg("-c")
-        .arg(READ)
-        .args(files)
-        .stdin(Stdio::null())
-        .output()
-        .expect("python3 runs");
+    let o = run(READ, files);
     assert!(
         o.status.success(),
         "python-chess could not read {files:?}: {}",
