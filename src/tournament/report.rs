@@ -307,9 +307,10 @@ fn games(t: &Tournament) -> Section {
         .games()
         .map(|(g, s)| {
             let (result, how) = match s {
+                // `how` says the outcome's own words where the board said none.
                 GameState::Decided(o) => (
                     o.result_text().to_string(),
-                    t.how(g.number).unwrap_or_else(|| o.how().to_string()),
+                    t.how(g.number).unwrap_or_default(),
                 ),
                 GameState::Playing(b) => ("*".into(), format!("in progress on {b}")),
                 GameState::Pending => ("*".into(), "not played yet".into()),
