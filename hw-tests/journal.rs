@@ -309,14 +309,19 @@ fn reference() -> &'static Reference {
         let port = free_port();
         let feed = format!("127.0.0.1:{port}");
         let mut referee = rig.referee(&["--feed", &feed]);
-        rig.clients();
-        let journal = rig.journal();
-        let mut file_watch = spawn_watch(&[], journal.to_str().unwrap());
         let copy = rig.path("copy.log");
         let mut tcp_watch = spawn_watch(
             &["--copy", copy.to_str().unwrap()],
             &format!("tcp://{feed}"),
         );
+        // The feed's watcher is following before the match begins (as in
+        // `a_standby_takes_over_from_its_copy`).
+        wait_until(WITHIN, "the copy's first lines", || {
+            fs::metadata(&copy).is_ok_and(|m| m.len() > 0)
+        });
+        rig.clients();
+        let journal = rig.journal();
+        let mut file_watch = spawn_watch(&[], journal.to_str().unwrap());
         // Progress at each game's end, seen live.
         let mut checks_at_end = Vec::new();
         let deadline = Instant::now() + MATCH_WITHIN;
@@ -551,7 +556,6 @@ fn a_standby_takes_over_from_its_copy() {
     let port = free_port();
     let feed = format!("127.0.0.1:{port}");
     let mut referee = rig.referee(&["--feed", &feed]);
-    rig.clients();
     let copy = rig.path("standby-journal.log");
     let standby_pgn = rig.path("standby.pgn");
     let mut watch = spawn_watch(
@@ -563,6 +567,14 @@ fn a_standby_takes_over_from_its_copy() {
         ],
         &format!("tcp://{feed}"),
     );
+    // The standby follows the feed before the match begins: a watcher that
+    // started while the referee was still opening its feed retries after a
+    // second, and on an idle machine the movers can reach the second game
+    // in that second (the copy then stayed empty: the test's old flake).
+    wait_until(WITHIN, "the copy's first lines", || {
+        fs::metadata(&copy).is_ok_and(|m| m.len() > 0)
+    });
+    rig.clients();
     // The primary dies in the middle of the second game.
     let target = (reference.checks_at_end[0] + reference.checks_at_end[1]) / 2;
     wait_until(WITHIN, "the second game", || {
