@@ -55,6 +55,13 @@ pub const NUDGE_AFTER: Duration = Duration::from_millis(50);
 /// than 10 s while a 2-core CI machine ran the whole test suite).
 pub const FEATURE_LATE: Duration = Duration::from_secs(30);
 
+/// How long an engine that has spoken but sent no `feature` line waits
+/// before it is asked `protover 2` again.
+pub const ASK_AGAIN_AFTER: Duration = Duration::from_secs(1);
+
+/// How many times `protover 2` is sent again, at most.
+pub const ASK_AGAIN_TIMES: u32 = 5;
+
 /// The XBoard start-up after `xboard` and `protover 2`, I/O-free: it is
 /// told the time and what the engine said, and says what to do next.
 ///
@@ -68,6 +75,13 @@ pub const FEATURE_LATE: Duration = Duration::from_secs(30);
 ///   has printed `Chess` and handles nothing. Every line is one more
 ///   chance: one every 300 ms let it hang for 15 s; one every 50 ms gets
 ///   it going within a second or two.
+/// * An engine that has spoken but sent no `feature` line for
+///   [`ASK_AGAIN_AFTER`] is sent `protover 2` again (at most
+///   [`ASK_AGAIN_TIMES`] times). GNU Chess 6.2.7 sometimes loses the
+///   first: every thread started and idle (seen with gdb), `Chess` and an
+///   `Invalid move:` per nudge printed, no `feature` line ever, however
+///   long it is nudged (on an idle machine, about one start in 60). Asked
+///   again, it answers. Features that come twice are taken twice.
 /// * An engine that says nothing at all is, after [`FEATURE_WAIT`], one
 ///   that does not know `protover` (CECP: version-1 defaults). One that
 ///   says anything (`feature done=0`, GNU Chess's `Chess`) gets up to
@@ -83,6 +97,12 @@ pub struct Handshake {
     done: bool,
     /// It sent at least one `feature` line.
     pub featured: bool,
+    /// It said anything.
+    spoke: bool,
+    /// When `protover 2` last went out.
+    asked: Instant,
+    /// How many times it went out again.
+    asked_again: u32,
 }
 
 /// What the handshake does next.
@@ -92,6 +112,8 @@ pub enum Step {
     Wait(Instant),
     /// Send it an empty line (then ask again).
     Nudge,
+    /// Send it `protover 2` again (then ask again).
+    AskAgain,
     Finish(Ending),
 }
 
@@ -114,6 +136,9 @@ impl Handshake {
             last: now,
             done: false,
             featured: false,
+            spoke: false,
+            asked: now,
+            asked_again: 0,
         }
     }
 
@@ -121,6 +146,7 @@ impl Handshake {
     /// `feature done=...`, if the line had one.
     pub fn heard(&mut self, line: &str, done: Option<bool>, now: Instant) {
         self.last = now;
+        self.spoke = true;
         self.featured |= line.trim_start().starts_with("feature");
         match done {
             Some(true) => self.done = true,
@@ -138,6 +164,16 @@ impl Handshake {
             return Step::Finish(Ending::Defaults {
                 waited: now.saturating_duration_since(self.started),
             });
+        }
+        if self.spoke
+            && !self.featured
+            && self.asked_again < ASK_AGAIN_TIMES
+            && now >= self.asked + ASK_AGAIN_AFTER
+        {
+            self.asked = now;
+            self.asked_again += 1;
+            self.last = now;
+            return Step::AskAgain;
         }
         let nudge_at = self.last + NUDGE_AFTER;
         if now >= nudge_at {
@@ -348,6 +384,7 @@ impl Xboard {
             match hs.step(Instant::now()) {
                 Step::Finish(ending) => break ending,
                 Step::Nudge => x.proc.nudge().map_err(|e| Fault::new(e, x.proc.recent()))?,
+                Step::AskAgain => x.send("protover 2")?,
                 Step::Wait(until) => match x.proc.next_line(until) {
                     Next::Line(line) => {
                         let done = x.take_features(&line)?;
@@ -817,16 +854,24 @@ mod tests {
     /// when (ms after `protover 2`); returns the nudges (their times) and
     /// how it ended, and when.
     fn shake(said: &[(u64, &str)]) -> (Vec<u64>, Ending, u64) {
+        let (nudges, _, ending, at) = shake_asking(said);
+        (nudges, ending, at)
+    }
+
+    /// [`shake`], with the times `protover 2` went out again.
+    fn shake_asking(said: &[(u64, &str)]) -> (Vec<u64>, Vec<u64>, Ending, u64) {
         let t0 = Instant::now();
         let ms = |t: Instant| t.duration_since(t0).as_millis() as u64;
         let mut hs = Handshake::new(t0);
         let mut now = t0;
         let mut said = said.iter().peekable();
         let mut nudges = Vec::new();
+        let mut asks = Vec::new();
         for _ in 0..100_000 {
             match hs.step(now) {
-                Step::Finish(e) => return (nudges, e, ms(now)),
+                Step::Finish(e) => return (nudges, asks, e, ms(now)),
                 Step::Nudge => nudges.push(ms(now)),
+                Step::AskAgain => asks.push(ms(now)),
                 Step::Wait(until) => match said.peek() {
                     Some(&&(at, line)) if t0 + Duration::from_millis(at) <= until => {
                         said.next();
@@ -899,6 +944,55 @@ mod tests {
                 30_000
             )
         );
+    }
+
+    #[test]
+    fn an_engine_that_speaks_but_sends_no_feature_is_asked_again_five_times() {
+        // GNU Chess having lost the first `protover 2`: `Chess`, then only
+        // its answers to the nudges.
+        let (nudges, asks, ending, at) = shake_asking(&[
+            (5, "Chess"),
+            (60, "Invalid move: "),
+            (110, "Invalid move: "),
+        ]);
+        assert_eq!(asks, [1010, 2010, 3010, 4010, 5010]);
+        assert!(!nudges.iter().any(|n| asks.contains(n)), "{nudges:?}");
+        // Still nudged between and after, and waited for as long as any
+        // engine that spoke.
+        assert!(
+            nudges.contains(&1060) && nudges.contains(&29_960),
+            "{nudges:?}"
+        );
+        assert_eq!(
+            (ending, at),
+            (
+                Ending::Defaults {
+                    waited: FEATURE_LATE
+                },
+                30_000
+            )
+        );
+        // Asked again, it answers: the features end it.
+        let (_, asks, ending, at) = shake_asking(&[
+            (5, "Chess"),
+            (1020, "feature done=0"),
+            (1030, "feature usermove=1 done=1"),
+        ]);
+        assert_eq!((asks, ending, at), (vec![1005], Ending::Done, 1030));
+    }
+
+    #[test]
+    fn an_engine_that_sent_a_feature_or_nothing_is_not_asked_again() {
+        // Features coming slowly: no second `protover 2`.
+        let (_, asks, ending, _) = shake_asking(&[
+            (5, "feature done=0"),
+            (2500, "feature usermove=1"),
+            (4000, "feature done=1"),
+        ]);
+        assert_eq!((asks, ending), (vec![], Ending::Done));
+        // A silent engine (protocol version 1) is not asked again either.
+        let (_, asks, _, at) = shake_asking(&[]);
+        assert_eq!((asks, at), (vec![], 2000));
     }
 
     #[test]
