@@ -3,7 +3,7 @@
 //! (or, for a stream, as far as asked), every wait bounded.
 
 use std::io::{Read, Write};
-use std::net::TcpStream;
+use std::net::{IpAddr, SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
 /// How long a request may take.
@@ -29,6 +29,23 @@ impl Response {
             n.eq_ignore_ascii_case(name).then(|| v.trim().to_string())
         })
     }
+}
+
+/// Connects to `addr` from the loopback address `from` (any of 127/8 on
+/// Linux), so that a test has several clients' addresses; `None` if the
+/// server refused the connection outright.
+pub fn connect_from(from: IpAddr, addr: &str) -> Option<TcpStream> {
+    use socket2::{Domain, Socket, Type};
+    let to: SocketAddr = addr.parse().unwrap_or_else(|e| panic!("{addr}: {e}"));
+    let socket = Socket::new(Domain::for_address(to), Type::STREAM, None).unwrap();
+    socket
+        .bind(&SocketAddr::new(from, 0).into())
+        .unwrap_or_else(|e| panic!("bind {from}: {e}"));
+    socket.connect(&to.into()).ok()?;
+    let s = TcpStream::from(socket);
+    s.set_read_timeout(Some(WITHIN)).unwrap();
+    s.set_write_timeout(Some(WITHIN)).unwrap();
+    Some(s)
 }
 
 /// Connects to `addr` and sends `method path` (no body).
@@ -63,11 +80,32 @@ fn parse(bytes: &[u8], what: &str) -> Response {
 
 /// One request, its whole response.
 pub fn request(addr: &str, method: &str, path: &str) -> Response {
+    request_within(addr, method, path, WITHIN)
+}
+
+/// One request, its whole response, each read of which must come within
+/// `within`.
+pub fn request_within(addr: &str, method: &str, path: &str, within: Duration) -> Response {
     let mut s = send(addr, method, path);
+    s.set_read_timeout(Some(within)).unwrap();
     let mut bytes = Vec::new();
     s.read_to_end(&mut bytes)
-        .unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+        .unwrap_or_else(|e| panic!("{method} {path}: nothing more within {within:?}: {e}"));
     parse(&bytes, &format!("{method} {path}"))
+}
+
+/// Reads what a server answers until it closes the connection, resets it
+/// or says nothing more for `WITHIN` (a refusal's answer, say).
+pub fn answer(s: &mut TcpStream) -> String {
+    let mut bytes = Vec::new();
+    let mut buf = [0u8; 4096];
+    while let Ok(n) = s.read(&mut buf) {
+        if n == 0 {
+            break;
+        }
+        bytes.extend_from_slice(&buf[..n]);
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
 }
 
 /// `GET path`, which must answer 200; its body as text.

@@ -23,6 +23,7 @@ use crate::common::process::Proc;
 use crate::common::rig::Rig;
 use crate::common::scripted::{Scripted, Step, parse_script};
 
+mod guard;
 mod page;
 
 /// Long enough for a debug build on a busy two-core machine.

@@ -190,6 +190,8 @@ fn with_viewers(outputs: Writers, viewers: usize) -> Result<Writers, String> {
     let options = WebOptions {
         http: Some("127.0.0.1:0".into()),
         http_viewers: u16::try_from(viewers).map_err(|_| "--viewers: at most 65535")?,
+        // Every viewer comes from 127.0.0.1.
+        http_per_address: u16::try_from(viewers).map_err(|_| "--viewers: at most 65535")?,
         // The benchmark ends with its match.
         http_linger: Some(0.0),
     };

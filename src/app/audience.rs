@@ -54,6 +54,7 @@ impl Audience {
         };
         let limits = Limits {
             viewers: usize::from(options.http_viewers),
+            per_address: usize::from(options.http_per_address),
             ..Limits::default()
         };
         let linger = options

@@ -6,10 +6,12 @@
 //! state into JSON once and offers the frame to every viewer's bounded
 //! queue; a viewer whose queue is full is too slow and is dropped (its
 //! socket shut down), so no viewer can hold back the others or the loop.
+//! The viewers are capped in all and per address ([`Source`]), so that no
+//! visitor can take every place.
 
 use std::net::{Shutdown, SocketAddr, TcpStream};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -17,6 +19,7 @@ use crossbeam_channel::{Receiver, Sender, TrySendError, bounded};
 use log::{info, warn};
 
 use crate::record::pgn::{PgnGame, write_pgn};
+use crate::web::guard::{Refused, Source, Wanted, lock};
 use crate::web::state::WebState;
 
 /// The most games the server keeps in memory for `/games.pgn` (the oldest
@@ -142,19 +145,10 @@ pub struct Hub {
     next_viewer: AtomicU64,
     /// The most viewers at once.
     pub max_viewers: usize,
+    /// The most viewers at once from one [`Source`].
+    pub per_source: usize,
     /// The most frames queued for one viewer.
     pub queue: usize,
-}
-
-/// A lock that survives a panicked holder (the data is plain values).
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-/// Why a viewer was not let in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Full {
-    pub max: usize,
 }
 
 /// A viewer's end: its frames, and its id to leave with.
@@ -164,13 +158,14 @@ pub struct Ticket {
 }
 
 impl Hub {
-    pub fn new(max_viewers: usize, queue: usize) -> Arc<Hub> {
+    pub fn new(max_viewers: usize, per_source: usize, queue: usize) -> Arc<Hub> {
         Arc::new(Hub {
             pending: Mutex::new(None),
             latest: Mutex::new(None),
             viewers: Mutex::new(Vec::new()),
             next_viewer: AtomicU64::new(1),
             max_viewers,
+            per_source,
             queue: queue.max(1),
         })
     }
@@ -185,16 +180,43 @@ impl Hub {
         lock(&self.viewers).len()
     }
 
-    /// Lets a viewer in, unless there are [`Hub::max_viewers`] already. Its
-    /// queue starts with the latest frame. `stream` is shut down if the
-    /// viewer is dropped for being slow.
-    pub fn join(&self, peer: SocketAddr, stream: Option<TcpStream>) -> Result<Ticket, Full> {
-        let mut viewers = lock(&self.viewers);
+    /// Whether a viewer from `peer` would be let in now.
+    pub fn has_room(&self, peer: SocketAddr) -> Result<(), Refused> {
+        self.room(&lock(&self.viewers), peer)
+    }
+
+    /// Whether there is room among `viewers` for one more from `peer`: not
+    /// if its address has [`Hub::per_source`] already, or there are
+    /// [`Hub::max_viewers`] in all.
+    fn room(&self, viewers: &[Viewer], peer: SocketAddr) -> Result<(), Refused> {
+        let wanted = Wanted::Stream;
+        let source = Source::of(peer.ip());
+        let mine = viewers
+            .iter()
+            .filter(|v| Source::of(v.peer.ip()) == source)
+            .count();
+        if mine >= self.per_source {
+            return Err(Refused::FromSource {
+                wanted,
+                source,
+                max: self.per_source,
+            });
+        }
         if viewers.len() >= self.max_viewers {
-            return Err(Full {
+            return Err(Refused::AllTaken {
+                wanted,
                 max: self.max_viewers,
             });
         }
+        Ok(())
+    }
+
+    /// Lets a viewer in if there is room ([`Hub::has_room`]). Its queue
+    /// starts with the latest frame. `stream` is shut down if the viewer is
+    /// dropped for being slow.
+    pub fn join(&self, peer: SocketAddr, stream: Option<TcpStream>) -> Result<Ticket, Refused> {
+        let mut viewers = lock(&self.viewers);
+        self.room(&viewers, peer)?;
         let (tx, rx) = bounded(self.queue);
         if let Some(f) = self.latest() {
             let _ = tx.try_send(f);
@@ -348,6 +370,10 @@ mod tests {
         "127.0.0.1:1".parse().unwrap()
     }
 
+    fn peer_at(ip: &str) -> SocketAddr {
+        SocketAddr::new(ip.parse().unwrap(), 1)
+    }
+
     fn game(n: u32) -> GamePgn {
         GamePgn {
             number: n,
@@ -390,17 +416,46 @@ mod tests {
 
     #[test]
     fn viewers_past_the_cap_are_refused() {
-        let hub = Hub::new(2, 4);
+        let hub = Hub::new(2, 2, 4);
         let _a = hub.join(peer(), None).unwrap();
-        let _b = hub.join(peer(), None).unwrap();
-        assert_eq!(hub.join(peer(), None).err(), Some(Full { max: 2 }));
+        let _b = hub.join(peer_at("127.0.0.2"), None).unwrap();
+        let full = Refused::AllTaken {
+            wanted: Wanted::Stream,
+            max: 2,
+        };
+        assert_eq!(hub.has_room(peer_at("127.0.0.3")), Err(full));
+        assert_eq!(hub.join(peer_at("127.0.0.3"), None).err(), Some(full));
         hub.leave(_a.id);
         assert!(hub.join(peer(), None).is_ok());
     }
 
     #[test]
+    fn one_address_gets_its_share_of_the_viewers_and_the_others_the_rest() {
+        let hub = Hub::new(4, 2, 4);
+        let a = peer_at("127.0.0.2");
+        let first = hub.join(a, None).unwrap();
+        let _second = hub.join(SocketAddr::new(a.ip(), 2), None).unwrap();
+        let refused = Refused::FromSource {
+            wanted: Wanted::Stream,
+            source: Source::of(a.ip()),
+            max: 2,
+        };
+        assert_eq!(hub.join(a, None).err(), Some(refused));
+        assert_eq!(hub.has_room(a), Err(refused));
+        // The others still get in, up to the cap.
+        let _b = hub.join(peer(), None).unwrap();
+        let _c = hub.join(peer_at("127.0.0.3"), None).unwrap();
+        assert_eq!(hub.viewer_count(), 4);
+        hub.leave(first.id);
+        assert!(
+            hub.join(a, None).is_ok(),
+            "its freed place is not given back"
+        );
+    }
+
+    #[test]
     fn a_viewer_that_falls_behind_is_dropped_and_the_others_go_on() {
-        let hub = Hub::new(10, 2);
+        let hub = Hub::new(10, 10, 2);
         let slow = hub.join(peer(), None).unwrap();
         let quick = hub.join(peer(), None).unwrap();
         let mut publisher = Publisher::start(hub.clone()).unwrap();
@@ -426,7 +481,7 @@ mod tests {
 
     #[test]
     fn a_late_viewer_starts_with_the_latest_state_and_its_age() {
-        let hub = Hub::new(10, 4);
+        let hub = Hub::new(10, 10, 4);
         let mut publisher = Publisher::start(hub.clone()).unwrap();
         let at = Instant::now();
         let pgn = PgnGame {

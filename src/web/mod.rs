@@ -8,11 +8,15 @@
 //! * [`state`]: what the page shows, as serializable values (I/O-free);
 //! * [`hub`]: the slot between the loop and the server, and the viewers'
 //!   bounded queues;
+//! * [`guard`]: what one address may hold (request places, and the
+//!   reasons a connection is refused, the viewers' too) and the refusals'
+//!   log thinned per address (I/O-free);
 //! * [`http`]: request heads, routes and response heads (I/O-free);
 //! * [`server`]: the accept and connection threads;
 //! * `assets`: the page's files, built in.
 
 mod assets;
+pub mod guard;
 pub mod http;
 pub mod hub;
 pub mod server;

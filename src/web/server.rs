@@ -3,7 +3,11 @@
 //! [`http::MAX_HEAD`] bytes, within [`READ_WITHIN`]), answered and the
 //! connection closed; `/events` keeps its thread as a viewer of the
 //! [`Hub`] until the viewer goes, falls behind or cannot be written to
-//! within [`WRITE_WITHIN`].
+//! within [`WRITE_WITHIN`]. Requests and viewers are capped in all and
+//! per address ([`guard`](crate::web::guard)); a connection past a cap is
+//! answered at once (`429` or `503`, with the reason) and closed, and the
+//! refusals are logged at most once per address per
+//! [`LOG_EVERY`](crate::web::guard::LOG_EVERY).
 //!
 //! Why no HTTP server crate: tiny_http, the small blocking one, starts a
 //! thread for every connection with no cap and sets no socket timeouts,
@@ -12,9 +16,8 @@
 //! parser); the rest is what this module does: caps, timeouts, routes.
 
 use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -22,19 +25,28 @@ use crossbeam_channel::RecvTimeoutError;
 use log::{info, warn};
 
 use crate::web::assets::{asset, asset_path};
+use crate::web::guard::{Refused, Slot, Slots, Source, ThinnedLog, lock};
 use crate::web::http::{
     self, Head, HeadError, Route, parse_head, response_head, route, sse_event, stream_head,
     text_response,
 };
 use crate::web::hub::{Hub, Publisher};
 
-/// How long a client has to send its request head.
-pub const READ_WITHIN: Duration = Duration::from_secs(5);
+/// How long a client has to send its whole request head, from the
+/// connection's accept. A browser sends it at once, with the handshake's
+/// last packet (a few milliseconds on a LAN; docs/web.md): this leaves a
+/// slow phone a retransmission or two, and a client that sends half a
+/// head holds its place that long only.
+pub const READ_WITHIN: Duration = Duration::from_secs(2);
 /// How long one write to a client may block before it is given up.
 pub const WRITE_WITHIN: Duration = Duration::from_secs(10);
 /// A comment line on the event stream this often, so that a viewer gone
 /// without a word is noticed.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
+/// How often a quiet stream looks whether its viewer closed the
+/// connection (a page reloaded or left), so that its place, counted
+/// against its address, is given back soon, not at a failed write.
+const GONE_CHECK: Duration = Duration::from_secs(1);
 /// The kernel's send buffer for a viewer's stream: small, so that a
 /// viewer that stops reading fills it (and then its queue) soon and is
 /// dropped, and so that each viewer holds little kernel memory.
@@ -51,7 +63,14 @@ pub struct Limits {
     pub queue: usize,
     /// Other requests being served at once (the page, JSON, PGN).
     pub requests: usize,
+    /// Requests being served, and viewers, from one address (an IPv6
+    /// /64) at once: each count apart, each within its total above.
+    pub per_address: usize,
 }
+
+/// The default of [`Limits::per_address`]: more than the six connections
+/// a browser opens to one server at once, and a household's devices.
+pub const PER_ADDRESS: u16 = 8;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -59,6 +78,7 @@ impl Default for Limits {
             viewers: 256,
             queue: 32,
             requests: 32,
+            per_address: usize::from(PER_ADDRESS),
         }
     }
 }
@@ -81,12 +101,17 @@ pub fn serve(addr: &str, limits: Limits) -> Result<Served, String> {
     let bound = listener
         .local_addr()
         .map_err(|e| format!("--http {addr}: {e}"))?;
-    let hub = Hub::new(limits.viewers, limits.queue);
+    let hub = Hub::new(limits.viewers, limits.per_address, limits.queue);
     let publisher = Publisher::start(hub.clone())?;
-    let busy = Arc::new(AtomicUsize::new(0));
+    let shared = Arc::new(Shared {
+        hub,
+        slots: Slots::new(limits.requests, limits.per_address),
+        refusals: Mutex::new(ThinnedLog::default()),
+        bad_heads: Mutex::new(ThinnedLog::default()),
+    });
     thread::Builder::new()
         .name("web accept".into())
-        .spawn(move || accept(listener, hub, busy, limits.requests))
+        .spawn(move || accept(listener, &shared))
         .map_err(|e| format!("cannot start the web server: {e}"))?;
     info!("web: serving the audience on http://{bound}/");
     Ok(Served {
@@ -95,32 +120,42 @@ pub fn serve(addr: &str, limits: Limits) -> Result<Served, String> {
     })
 }
 
-/// One request being served: taken from the count of busy slots while
-/// fewer than the cap are, given back when dropped (also when answering
-/// panics, so a panic cannot leak a slot).
-struct Slot(Arc<AtomicUsize>);
+/// What the server's threads share: the viewers, the request places and
+/// the thinned logs of what a client can cause at will.
+struct Shared {
+    hub: Arc<Hub>,
+    slots: Arc<Slots>,
+    /// Connections turned away.
+    refusals: Mutex<ThinnedLog>,
+    /// Request heads too slow, too long or not HTTP.
+    bad_heads: Mutex<ThinnedLog>,
+}
 
-impl Slot {
-    /// A slot, if fewer than `max` are taken.
-    fn take(busy: &Arc<AtomicUsize>, max: usize) -> Option<Slot> {
-        let taken = busy.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
-            (n < max).then_some(n + 1)
-        });
-        taken.ok().map(|_| Slot(busy.clone()))
+impl Shared {
+    /// Logs (a warning) that `peer` was refused, if its address's line is
+    /// due.
+    fn log_refusal(&self, peer: SocketAddr, refused: &Refused) {
+        let line = lock(&self.refusals).note(Source::of(peer.ip()), Instant::now());
+        if let Some(line) = line {
+            warn!("web: {peer} refused: {refused}{}", line.suffix());
+        }
+    }
+
+    /// Logs what was wrong with `peer`'s request head, if its address's
+    /// line is due.
+    fn log_bad_head(&self, peer: SocketAddr, why: &str) {
+        let line = lock(&self.bad_heads).note(Source::of(peer.ip()), Instant::now());
+        if let Some(line) = line {
+            info!("web: {peer}: {why}{}", line.suffix());
+        }
     }
 }
 
-impl Drop for Slot {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
-    }
-}
-
-/// Takes connections for ever; each gets a thread while fewer than `max`
-/// requests are being served, else a 503.
-fn accept(listener: TcpListener, hub: Arc<Hub>, busy: Arc<AtomicUsize>, max: usize) {
+/// Takes connections for ever; each gets a thread while its address and
+/// the server have a request place free, else it is turned away.
+fn accept(listener: TcpListener, shared: &Arc<Shared>) {
     for conn in listener.incoming() {
-        let mut stream = match conn {
+        let stream = match conn {
             Ok(s) => s,
             Err(e) => {
                 warn!("web: cannot accept a connection: {e}");
@@ -129,35 +164,64 @@ fn accept(listener: TcpListener, hub: Arc<Hub>, busy: Arc<AtomicUsize>, max: usi
                 continue;
             }
         };
-        let _ = stream.set_write_timeout(Some(WRITE_WITHIN));
-        let _ = stream.set_read_timeout(Some(READ_WITHIN));
+        let accepted = Instant::now();
         let peer = stream
             .peer_addr()
             .unwrap_or_else(|_| SocketAddr::from(([0, 0, 0, 0], 0)));
-        let Some(slot) = Slot::take(&busy, max) else {
-            warn!("web: {peer} refused: {max} requests are being served");
-            let _ = stream.write_all(text_response(503, "busy, try again", false).as_bytes());
-            continue;
+        let slot = match shared.slots.take(Source::of(peer.ip())) {
+            Ok(slot) => slot,
+            Err(refused) => {
+                shared.log_refusal(peer, &refused);
+                turn_away(stream, &refused);
+                continue;
+            }
         };
-        let hub = hub.clone();
+        let _ = stream.set_write_timeout(Some(WRITE_WITHIN));
+        let shared = shared.clone();
         // A thread that cannot start drops its closure, and with it the slot.
         let spawned = thread::Builder::new()
             .name("web client".into())
-            .spawn(move || handle(stream, peer, &hub, slot));
+            .spawn(move || handle(stream, peer, accepted, &shared, slot));
         if let Err(e) = spawned {
             warn!("web: {peer} refused: cannot start a thread: {e}");
         }
     }
 }
 
+/// Answers a refused connection with its reason and closes it, without
+/// ever waiting for the client (this is the accept thread): what it sent
+/// so far is read first, so that closing does not reset the connection
+/// and lose the answer.
+fn turn_away(mut stream: TcpStream, refused: &Refused) {
+    if stream.set_nonblocking(true).is_err() {
+        return;
+    }
+    let mut sink = [0u8; 1024];
+    let mut left = http::MAX_HEAD;
+    while left > 0 {
+        match stream.read(&mut sink) {
+            Ok(n) if n > 0 => left = left.saturating_sub(n),
+            _ => break,
+        }
+    }
+    let answer = text_response(refused.status(), &refused.to_string(), false);
+    let _ = stream.write_all(answer.as_bytes());
+    let _ = stream.shutdown(Shutdown::Write);
+}
+
 /// Reads the request head; `None` if there is none to serve (an error
 /// response has been sent).
-fn read_head(stream: &mut TcpStream, peer: SocketAddr) -> Option<Head> {
+fn read_head(
+    stream: &mut TcpStream,
+    peer: SocketAddr,
+    accepted: Instant,
+    shared: &Shared,
+) -> Option<Head> {
     let mut buf = Vec::with_capacity(1024);
     let mut chunk = [0u8; 1024];
     // The whole head within READ_WITHIN, not each read: a client that
     // trickles a byte at a time does not keep its thread.
-    let deadline = Instant::now() + READ_WITHIN;
+    let deadline = accepted + READ_WITHIN;
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
         let read = if left.is_zero() {
@@ -176,8 +240,9 @@ fn read_head(stream: &mut TcpStream, peer: SocketAddr) -> Option<Head> {
                     std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
                 );
                 if timed_out {
-                    info!("web: {peer}: no request within {READ_WITHIN:?}");
-                    let _ = stream.write_all(text_response(408, "too slow", false).as_bytes());
+                    shared.log_bad_head(peer, &format!("no request within {READ_WITHIN:?}"));
+                    let why = format!("too slow: no request head within {READ_WITHIN:?}");
+                    let _ = stream.write_all(text_response(408, &why, false).as_bytes());
                 }
                 return None;
             }
@@ -193,7 +258,7 @@ fn read_head(stream: &mut TcpStream, peer: SocketAddr) -> Option<Head> {
                     }
                     HeadError::Malformed(m) => (400, format!("not an HTTP request: {m}")),
                 };
-                info!("web: {peer}: {why}");
+                shared.log_bad_head(peer, &why);
                 let _ = stream.write_all(text_response(status, &why, false).as_bytes());
                 return None;
             }
@@ -201,10 +266,10 @@ fn read_head(stream: &mut TcpStream, peer: SocketAddr) -> Option<Head> {
     }
 }
 
-/// Serves one connection; it holds its `slot` until it is answered (a
-/// viewer is counted by the hub instead).
-fn handle(mut stream: TcpStream, peer: SocketAddr, hub: &Hub, slot: Slot) {
-    let head = read_head(&mut stream, peer);
+/// Serves one connection, accepted at `accepted`; it holds its `slot`
+/// until it is answered (a viewer is counted by the hub instead).
+fn handle(mut stream: TcpStream, peer: SocketAddr, accepted: Instant, shared: &Shared, slot: Slot) {
+    let head = read_head(&mut stream, peer, accepted, shared);
     let Some(head) = head else {
         return;
     };
@@ -213,24 +278,19 @@ fn handle(mut stream: TcpStream, peer: SocketAddr, hub: &Hub, slot: Slot) {
     let route = route(&head.method, &head.path, asset_path);
     if route == Route::Events && !head_only {
         drop(slot);
-        stream_events(stream, peer, hub);
+        stream_events(stream, peer, shared);
         return;
     }
-    let response = respond(&route, hub, head_only);
+    let response = respond(&route, peer, &shared.hub, head_only);
     if let Err(e) = stream.write_all(&response) {
         info!("web: {peer}: response not sent: {e}");
     }
     drop(slot);
 }
 
-/// Why a viewer is turned away.
-fn too_many_viewers(max: usize) -> String {
-    format!("too many viewers (at most {max})")
-}
-
-/// The whole response to a request other than the stream (a HEAD of the
-/// stream included).
-fn respond(route: &Route, hub: &Hub, head_only: bool) -> Vec<u8> {
+/// The whole response to a request from `peer` other than the stream (a
+/// HEAD of the stream included).
+fn respond(route: &Route, peer: SocketAddr, hub: &Hub, head_only: bool) -> Vec<u8> {
     let ok = |content_type: &str, body: &[u8], cache: bool| {
         let mut r = response_head(200, content_type, body.len(), cache).into_bytes();
         if !head_only {
@@ -246,10 +306,10 @@ fn respond(route: &Route, hub: &Hub, head_only: bool) -> Vec<u8> {
             None => text(404, "not found"),
         },
         // A HEAD of the stream: the head a viewer would get, no events.
-        Route::Events if hub.viewer_count() >= hub.max_viewers => {
-            text(503, &too_many_viewers(hub.max_viewers))
-        }
-        Route::Events => stream_head().into_bytes(),
+        Route::Events => match hub.has_room(peer) {
+            Ok(()) => stream_head().into_bytes(),
+            Err(refused) => text(refused.status(), &refused.to_string()),
+        },
         Route::State => match latest {
             Some(f) => ok(
                 "application/json",
@@ -284,28 +344,47 @@ fn respond(route: &Route, hub: &Hub, head_only: bool) -> Vec<u8> {
 
 /// Streams the state to a viewer until it goes, is dropped, or the
 /// session ends.
-fn stream_events(mut stream: TcpStream, peer: SocketAddr, hub: &Hub) {
+fn stream_events(mut stream: TcpStream, peer: SocketAddr, shared: &Shared) {
+    let hub = &shared.hub;
     small_send_buffer(&stream);
     let ticket = match hub.join(peer, stream.try_clone().ok()) {
         Ok(t) => t,
-        Err(full) => {
-            warn!("web: {peer} refused: {} viewers already", full.max);
-            let why = too_many_viewers(full.max);
-            let _ = stream.write_all(text_response(503, &why, false).as_bytes());
+        Err(refused) => {
+            shared.log_refusal(peer, &refused);
+            let answer = text_response(refused.status(), &refused.to_string(), false);
+            let _ = stream.write_all(answer.as_bytes());
             return;
         }
     };
     let start = format!("{}retry: {RETRY_MS}\n\n", stream_head());
     let mut alive = stream.write_all(start.as_bytes()).is_ok();
+    let mut written = Instant::now();
     while alive {
-        let text = match ticket.frames.recv_timeout(KEEP_ALIVE) {
+        let text = match ticket.frames.recv_timeout(GONE_CHECK) {
             Ok(frame) => sse_event("state", &frame.envelope(Instant::now())),
+            Err(RecvTimeoutError::Timeout) if closed_by_peer(&stream) => break,
+            Err(RecvTimeoutError::Timeout) if written.elapsed() < KEEP_ALIVE => continue,
             Err(RecvTimeoutError::Timeout) => ": keep-alive\n\n".to_string(),
             Err(RecvTimeoutError::Disconnected) => break,
         };
         alive = stream.write_all(text.as_bytes()).is_ok();
+        written = Instant::now();
     }
     hub.leave(ticket.id);
+}
+
+/// Whether the viewer at the other end of `stream` has closed it (or it
+/// failed), looked at without waiting and without taking what it sent.
+fn closed_by_peer(stream: &TcpStream) -> bool {
+    if stream.set_nonblocking(true).is_err() {
+        return true;
+    }
+    let mut byte = [0u8; 1];
+    let closed = match stream.peek(&mut byte) {
+        Ok(n) => n == 0,
+        Err(e) => e.kind() != std::io::ErrorKind::WouldBlock,
+    };
+    stream.set_nonblocking(false).is_err() || closed
 }
 
 /// Sets the stream's send buffer to [`STREAM_SEND_BUFFER`] (which also
@@ -322,24 +401,6 @@ mod tests {
     use super::*;
     use crate::record::pgn::PgnGame;
     use crate::web::state::WebState;
-
-    #[test]
-    fn a_slot_is_given_back_when_dropped_and_when_its_thread_panics() {
-        let busy = Arc::new(AtomicUsize::new(0));
-        let a = Slot::take(&busy, 2).expect("first slot");
-        let b = Slot::take(&busy, 2).expect("second slot");
-        assert!(Slot::take(&busy, 2).is_none(), "past the cap");
-        drop(a);
-        assert_eq!(busy.load(Ordering::SeqCst), 1);
-        let panicked = thread::spawn(move || {
-            let _held = b;
-            panic!("answering failed");
-        })
-        .join();
-        assert!(panicked.is_err());
-        assert_eq!(busy.load(Ordering::SeqCst), 0, "the panic leaked a slot");
-        assert!(Slot::take(&busy, 2).is_some());
-    }
 
     /// Sends `method path` to `addr` and reads the answer: all of it, or
     /// for the stream up to the end of its head.

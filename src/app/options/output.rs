@@ -121,6 +121,13 @@ pub struct WebOptions {
     #[arg(long, value_name = "N", default_value_t = 256, requires = "http",
           value_parser = clap::value_parser!(u16).range(1..))]
     pub http_viewers: u16,
+    /// The most the live page serves one address (an IPv6 /64) at once:
+    /// N requests being answered and N viewers of the live stream; past
+    /// either, that address gets 429 while the others are served. Raise it
+    /// when many viewers share one address (a hall behind one NAT).
+    #[arg(long, value_name = "N", default_value_t = crate::web::server::PER_ADDRESS, requires = "http",
+          value_parser = clap::value_parser!(u16).range(1..))]
+    pub http_per_address: u16,
     /// Once the match or tournament is over, keep serving its final state
     /// this many seconds, then end [default: until Ctrl-C ends argus].
     #[arg(long, value_name = "SECS")]
