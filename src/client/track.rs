@@ -256,10 +256,7 @@ impl Tracker {
     /// The sign-on record: the position, `refreq sign_on;`, `tcsi` with
     /// the client's name.
     pub fn sign_on_record(&self, name: &str) -> String {
-        Record::new(game::fields_of(&self.position()))
-            .with(Operation::refreq(RefReq::SignOn))
-            .with(Operation::tcsi("", name))
-            .to_canonical()
+        crate::epd::sign_on::record(game::fields_of(&self.position()), name)
     }
 
     /// A fault report: the position and `refreq fault;`.

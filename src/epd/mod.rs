@@ -27,6 +27,7 @@ pub mod line_check;
 pub mod ops;
 pub mod parse;
 pub mod record;
+pub mod sign_on;
 pub mod write;
 
 #[cfg(test)]

@@ -13,8 +13,8 @@
 //!   (one that comes back under another name gets a free seat). So two
 //!   clients on one listener need two names.
 
-use crate::epd::line_check::{self, Checked};
-use crate::epd::{Fields, Operation, Record, RefCom, RefReq};
+use crate::epd::sign_on;
+use crate::epd::{Fields, Operation, Record, RefCom};
 
 /// The private opcode that carries the shared secret (`--password`).
 pub const PASSWORD_OPCODE: &str = "Apassword";
@@ -107,17 +107,15 @@ impl<'a> Greeting<'a> {
 
     /// A whole line (text without its line end).
     pub fn line(&mut self, text: &str) -> Step {
-        let payload = match line_check::verify(text) {
-            Checked::Valid(p) => p,
-            Checked::Absent => text,
-            Checked::Invalid(why) => {
+        let (record, signed_on) = match sign_on::read(text) {
+            sign_on::Line::SignOn { record, name } => (record, Some(name)),
+            sign_on::Line::Other(record) => (record, None),
+            sign_on::Line::Damaged(why) => {
                 return Step::Refuse(format!("its line check failed before sign-on ({why})"));
             }
-        };
-        let Ok(record) = Record::parse(payload) else {
             // Chatter before the sign-on (a banner, an empty line) is
             // ignored, within the time limit and byte budget.
-            return Step::Wait;
+            sign_on::Line::NotRecord => return Step::Wait,
         };
         if let Some(op) = record.op(PASSWORD_OPCODE) {
             let given = op.operands.first().map_or("", |o| o.text());
@@ -129,18 +127,14 @@ impl<'a> Greeting<'a> {
             }
             return Step::Wait;
         }
-        if record.refreq() != Ok(Some(RefReq::SignOn)) {
+        let Some(name) = signed_on else {
             return Step::Wait;
-        }
+        };
         if self.password.is_some() && !self.password_ok {
             return Step::Refuse(
                 "signed on without the password (this referee has --password)".into(),
             );
         }
-        let name = match record.tcsi() {
-            Ok(Some((_, name))) => Some(crate::text::client_name(&name)).filter(|n| !n.is_empty()),
-            _ => None,
-        };
         Step::SignedOn { name }
     }
 }
@@ -291,11 +285,8 @@ mod tests {
     }
 
     fn sign_on(name: &str) -> String {
-        let mut r = Record::new(Fields::initial())
-            .with(Operation::refreq(RefReq::SignOn))
-            .with(Operation::tcsi("x", name))
-            .to_canonical();
-        line_check::append(&mut r);
+        let mut r = sign_on::record(Fields::initial(), name);
+        crate::epd::line_check::append(&mut r);
         r
     }
 

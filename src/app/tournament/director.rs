@@ -29,8 +29,7 @@ use crate::app::writers::RelayTiming;
 use crate::app::{Ending, Failure, Outcome};
 use crate::clock::LineSettings;
 use crate::display::InputEvent;
-use crate::epd::line_check;
-use crate::epd::{Fields, Operation, Record, RefReq};
+use crate::epd::{Fields, sign_on};
 use crate::journal::feed::FileSet;
 use crate::link::{LinkEvent, LinkEventKind, PortSettings};
 use crate::record::durable::write_atomic;
@@ -1020,24 +1019,13 @@ const START_FAILURE_GRACE: Duration = Duration::from_secs(2);
 /// A sign-on record for a player whose own is not known (a cabled
 /// program after a resume).
 fn sign_on_record(name: &str) -> String {
-    Record::new(Fields::initial())
-        .with(Operation::refreq(RefReq::SignOn))
-        .with(Operation::tcsi("", name))
-        .to_canonical()
+    sign_on::record(Fields::initial(), name)
 }
 
 /// Whether a line is a `refreq sign_on;` record (with or without its line
 /// check).
 pub fn is_sign_on(text: &str) -> bool {
-    let payload = match line_check::verify(text) {
-        line_check::Checked::Valid(p) => p,
-        line_check::Checked::Absent => text,
-        line_check::Checked::Invalid(_) => return false,
-    };
-    Record::parse(payload)
-        .ok()
-        .and_then(|r| r.refreq().ok().flatten())
-        .is_some_and(|r| r == RefReq::SignOn)
+    matches!(sign_on::read(text), sign_on::Line::SignOn { .. })
 }
 
 fn board_index(b: BoardId) -> usize {

@@ -82,11 +82,8 @@ impl Referee {
         at: u64,
         out: &mut Vec<Output>,
     ) {
-        if let Ok(Some((_, name))) = record.tcsi() {
-            let name = crate::text::client_name(&name);
-            if !name.is_empty() {
-                self.clients[from].tcsi_name = Some(name);
-            }
+        if let Some(name) = crate::epd::sign_on::name(record) {
+            self.clients[from].tcsi_name = Some(name);
         }
         let again = self.clients[from].signed_on;
         self.clients[from].resend_due = None;

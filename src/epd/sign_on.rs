@@ -1,0 +1,104 @@
+//! The sign-on (EPD spec 8: `refreq sign_on;`, the client's name in
+//! `tcsi`): the one place a line is read as a sign-on, by the referee core,
+//! the TCP listener's seats and the tournament's director, and the one
+//! place a sign-on record is written, by the clients and the director.
+
+use super::line_check::{self, Checked};
+use super::{Fields, Operation, Record, RefReq};
+
+/// A client's line, read for its sign-on.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Line {
+    /// `refreq sign_on;`, with the name it gave ([`name`]).
+    SignOn {
+        record: Record,
+        name: Option<String>,
+    },
+    /// Another EPD record.
+    Other(Record),
+    /// Not an EPD record (chatter: a banner, an empty line).
+    NotRecord,
+    /// Its line check failed: why.
+    Damaged(String),
+}
+
+/// Reads a whole line (text without its line end), with or without its
+/// line check.
+pub fn read(text: &str) -> Line {
+    let payload = match line_check::verify(text) {
+        Checked::Valid(p) => p,
+        Checked::Absent => text,
+        Checked::Invalid(why) => return Line::Damaged(why),
+    };
+    match Record::parse(payload) {
+        Ok(record) if is_sign_on(&record) => {
+            let name = name(&record);
+            Line::SignOn { record, name }
+        }
+        Ok(record) => Line::Other(record),
+        Err(_) => Line::NotRecord,
+    }
+}
+
+/// Whether `record` is a sign-on.
+pub fn is_sign_on(record: &Record) -> bool {
+    record.refreq() == Ok(Some(RefReq::SignOn))
+}
+
+/// The name a record gives in its `tcsi`, stripped of control characters
+/// and cut to the name limit ([`crate::text::client_name`]); none when it
+/// gives none or only an empty one.
+pub fn name(record: &Record) -> Option<String> {
+    match record.tcsi() {
+        Ok(Some((_, name))) => Some(crate::text::client_name(&name)).filter(|n| !n.is_empty()),
+        _ => None,
+    }
+}
+
+/// The sign-on record of `name` at the position `fields`.
+pub fn record(fields: Fields, name: &str) -> String {
+    Record::new(fields)
+        .with(Operation::refreq(RefReq::SignOn))
+        .with(Operation::tcsi("", name))
+        .to_canonical()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sign_on_is_read_with_or_without_its_line_check_and_its_name_cleaned() {
+        let line = record(Fields::initial(), "Crafty 20");
+        let Line::SignOn { name, .. } = read(&line) else {
+            panic!("{line}")
+        };
+        assert_eq!(name.as_deref(), Some("Crafty 20"));
+        let mut checked = line.clone();
+        line_check::append(&mut checked);
+        assert!(matches!(read(&checked), Line::SignOn { .. }), "{checked}");
+        // Spaces around it go, an empty name is none.
+        let raw = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - refreq sign_on; tcsi \"\" \"  Fritz \";";
+        assert!(
+            matches!(read(raw), Line::SignOn { name: Some(n), .. } if n == "Fritz"),
+            "{:?}",
+            read(raw)
+        );
+        assert!(matches!(
+            read(&record(Fields::initial(), "")),
+            Line::SignOn { name: None, .. }
+        ));
+    }
+
+    #[test]
+    fn other_records_chatter_and_damaged_lines_are_told_apart() {
+        let reply = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - refreq reply; sm e4;";
+        assert!(matches!(read(reply), Line::Other(_)));
+        assert_eq!(read("Crafty v20 ready"), Line::NotRecord);
+        assert_eq!(read(""), Line::NotRecord);
+        let mut damaged = record(Fields::initial(), "x");
+        line_check::append(&mut damaged);
+        damaged.replace_range(0..1, "R");
+        assert!(matches!(read(&damaged), Line::Damaged(_)), "{damaged}");
+    }
+}
