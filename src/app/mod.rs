@@ -100,6 +100,7 @@ pub mod signals;
 pub mod start;
 pub mod stdout;
 pub mod syzygy;
+pub mod tail;
 pub mod tournament;
 pub mod waiting;
 pub mod watch;
