@@ -103,6 +103,7 @@ pub mod syzygy;
 pub mod tail;
 pub mod tournament;
 pub mod waiting;
+pub mod wall;
 pub mod watch;
 pub mod wire;
 pub mod writers;

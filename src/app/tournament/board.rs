@@ -12,9 +12,9 @@ use crossbeam_channel::Sender;
 use shakmaty::{ByColor, Color};
 
 use crate::app::audience::Ended;
-use crate::app::referee::wall_clock_now;
 use crate::app::session::{Edges, PortBook, Wires, hand_to_core, link_input};
 use crate::app::syzygy::Syzygy;
+use crate::app::wall::wall_clock_now;
 use crate::app::writers::{RelayTiming, Writers};
 use crate::clock::LineSettings;
 use crate::display::LinkView;

@@ -186,7 +186,7 @@ pub fn run_feed(addr: &str, copy: Option<&Path>, view: View, web: &WebOptions) -
     let (dir, temporary) = match copy {
         Some(d) => (d.to_path_buf(), false),
         None => {
-            let stamp = crate::app::referee::unix_ms_now();
+            let stamp = crate::app::wall::unix_ms_now();
             let d =
                 std::env::temp_dir().join(format!("argus-watch-{}-{stamp}", std::process::id()));
             std::fs::create_dir(&d).map_err(|e| {
