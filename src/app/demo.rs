@@ -64,7 +64,7 @@ pub fn run(args: DemoArgs) -> Outcome {
         .map_err(Failure::failed)?
         .with_audience(audience);
     let epoch = Instant::now();
-    let wall = crate::app::referee::wall_clock_now(0);
+    let wall = crate::app::wall::wall_clock_now(0);
     let (links, rx) = session::open_links([cables[0].a(), cables[1].a()], port_settings, epoch)
         .map_err(Failure::failed)?;
     // The clients start once the referee's ends are open (opening a port

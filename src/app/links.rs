@@ -8,13 +8,15 @@ use std::time::Instant;
 use clap::Args;
 use crossbeam_channel::{Receiver, bounded};
 
-use crate::app::session::Links;
 use crate::app::start;
 use crate::clock::LineSettings;
 use crate::link::{Connector, Endpoint, Link, LinkEvent, ListenConfig, PortSettings};
 use crate::referee::{ByClient, ClientId};
 use crate::text::strip_control;
 use crate::tournament::player::is_tournament_only;
+
+/// The referee's two links, one per client.
+pub type Links = ByClient<Link<ClientId>>;
 
 /// The clients' endpoints of `argus referee` and `argus resume`.
 #[derive(Debug, Clone, Args)]

@@ -2,7 +2,7 @@
 //! session.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime};
 
 use log::info;
 
@@ -13,12 +13,13 @@ use crate::app::options::{OutputOptions, RefereeArgs, RefereePlan, plan};
 use crate::app::session::{self, Session, View};
 use crate::app::signals;
 use crate::app::start::LogDir;
+use crate::app::wall::wall_clock_now;
 use crate::app::writers::Writers;
 use crate::app::{Failure, Outcome};
 use crate::journal::feed::Feed;
 use crate::journal::{Header, JournalWriter, OutputSettings, new_session_id};
 use crate::link::Endpoint;
-use crate::record::timestamp::{local_offset_min, pgn_date};
+use crate::record::timestamp::pgn_date;
 use crate::referee::{ByClient, ClientId, Referee, WallClock};
 
 /// Runs `argus referee`: how the session ended, or why it could not
@@ -170,24 +171,6 @@ pub fn recorded(output: &OutputOptions, log_dir: &Path, journal: &Path) -> Outpu
         feed: output.feed.clone(),
         results_json: output.results_json.as_deref().map(abs),
         cbf: output.cbf.as_deref().map(abs),
-    }
-}
-
-/// Milliseconds since 1970 now (0 if the system clock is before 1970).
-pub fn unix_ms_now() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
-}
-
-/// What the wall clock reads now, as the core's time `at`: ms since 1970
-/// and the local time's offset from UTC (the system's time zone).
-pub fn wall_clock_now(at: u64) -> WallClock {
-    let unix_ms = unix_ms_now();
-    WallClock {
-        at,
-        unix_ms,
-        utc_offset_min: local_offset_min(unix_ms),
     }
 }
 

@@ -16,14 +16,14 @@ use log::{info, warn};
 use crate::app::audience::{Audience, Ended};
 use crate::app::links::{self, line_view};
 use crate::app::options::{LineOptions, OutputOptions, ResumeArgs};
-use crate::app::referee::{close_feed, start_files, wall_clock_now};
+use crate::app::referee::{close_feed, start_files};
 use crate::app::session::{self, Session, View};
 use crate::app::signals;
 use crate::app::start::LogDir;
+use crate::app::wall::wall_clock_now;
 use crate::app::writers::Writers;
 use crate::app::{Failure, Outcome};
 use crate::journal::kind::Kind;
-use crate::journal::replay::Replay;
 use crate::journal::{self, Entry, JournalWriter, Loaded, OutputSettings};
 use crate::link::PortSettings;
 use crate::referee::{ByClient, ClientId, Event};
@@ -83,7 +83,7 @@ pub fn run(args: ResumeArgs) -> Outcome {
     outputs.journal_note(&story);
     outputs.journal_sync();
 
-    save_unsaved(&loaded.replay, &mut outputs);
+    outputs.save_unsaved(&loaded.replay);
     let mut core = loaded.replay.into_core();
     core.set_wall_clock(wall);
     outputs.live_pgn(|| core.live_pgn(last_at));
@@ -171,25 +171,6 @@ fn story(loaded: &Loaded, journal: &Path, now_wall: u64) -> String {
                 None => String::new(),
             }
         )
-    }
-}
-
-/// Writes the games that ended before the crash but never reached the PGN
-/// file (one found at the file's end is only marked as saved).
-pub(crate) fn save_unsaved(replay: &Replay, outputs: &mut Writers) {
-    let unsaved: Vec<_> = replay.unsaved().map(|(n, g)| (*n, g.clone())).collect();
-    for (number, game) in unsaved {
-        if outputs.pgn_ends_with(&game) {
-            info!("game {number} is already in the PGN file");
-            outputs.journal_note(&format!("game {number} found in the PGN file"));
-            // The ChessBase base may not have it yet.
-            outputs.cbf_game(number, &game, true);
-            // Mark it as saved without writing it again.
-            outputs.journal_saved(number);
-        } else {
-            info!("game {number} ended before the crash: writing it to the PGN now");
-            outputs.finished_game_after_crash(number, &game);
-        }
     }
 }
 

@@ -5,7 +5,7 @@
 
 use std::time::{Duration, UNIX_EPOCH};
 
-use crate::app::referee::unix_ms_now;
+use crate::app::wall::unix_ms_now;
 use crate::record::timestamp::format_utc;
 use crate::referee::words::waiting_for;
 use crate::referee::{ClientId, Referee};

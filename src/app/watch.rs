@@ -7,14 +7,11 @@
 //! `argus resume`.
 
 use std::fs::{File, OpenOptions};
-use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
-use std::net::{TcpStream, ToSocketAddrs};
+use std::io::{BufReader, Seek, SeekFrom, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::thread;
-use std::time::{Duration, Instant};
-
-use crate::link::{Trying, connect_words};
+use std::time::Instant;
 
 use crossbeam_channel::{Receiver, Sender, after, never, select, unbounded};
 use log::{info, warn};
@@ -22,38 +19,20 @@ use log::{info, warn};
 use crate::app::audience::Audience;
 use crate::app::options::WatchArgs;
 use crate::app::signals;
+use crate::app::tail::{FeedState, RECONNECT, SourceReport, connect, each_connection, follow_file};
 use crate::app::{Ending, Failure, Outcome};
 use crate::display::{
     InputEvent, InputThread, LinkState, LinkView, Role, TerminalGuard, Ui, next_redraw_in,
 };
-use crate::journal::format::MAX_LINE;
-use crate::journal::kind::{Kind, not_a_journal, recognise_file};
+use crate::journal::follow::Followed;
+use crate::journal::kind::{Kind, recognise_file};
 use crate::journal::reader::{RawLine, read_line};
-use crate::journal::{Decoded, Decoder, Replay};
+use crate::journal::{Decoded, Entry, MatchFollower, Replay};
 use crate::record::durable::append_pgn;
 use crate::referee::{ClientId, Command, Event, GameOver, Output, words};
 
-/// How often a journal file is looked at for new lines.
-const FILE_POLL: Duration = Duration::from_millis(100);
 /// At most this many lines are replayed between two draws of the board.
 const DRAIN_LIMIT: usize = 10_000;
-/// How long to wait before connecting to a feed again.
-pub(crate) const RECONNECT: Duration = Duration::from_secs(1);
-
-/// What the source thread reports.
-#[derive(Debug)]
-pub(crate) enum SourceReport {
-    /// A whole line, without its line end.
-    Line(Vec<u8>),
-    /// The file was cut to this length (a resume dropped a torn line).
-    Shrunk(u64),
-    /// Something to tell the user; the source goes on.
-    Status(String),
-    /// Nothing new (the source checks that someone still listens).
-    Idle,
-    /// The source cannot go on.
-    Failed(String),
-}
 
 /// Where the lines come from.
 #[derive(Debug, Clone)]
@@ -145,10 +124,9 @@ pub fn run(args: WatchArgs) -> Outcome {
     Ok(Ending::Normal)
 }
 
-/// The replaying side: decoder, core, printing.
+/// The replaying side: the journal's follower, printing.
 struct Watcher {
-    decoder: Decoder,
-    replay: Option<Replay>,
+    follower: MatchFollower,
     headless: bool,
     pgn: Option<PathBuf>,
     /// When the last input arrived (for the clocks between lines).
@@ -163,8 +141,7 @@ struct Watcher {
 impl Watcher {
     fn new(headless: bool, pgn: Option<PathBuf>) -> Watcher {
         Watcher {
-            decoder: Decoder::new(),
-            replay: None,
+            follower: MatchFollower::new(),
             headless,
             pgn,
             last_input: None,
@@ -174,13 +151,17 @@ impl Watcher {
         }
     }
 
+    fn replay(&self) -> Option<&Replay> {
+        self.follower.replay()
+    }
+
     fn over(&self) -> bool {
-        self.replay.as_ref().is_some_and(|r| r.core().is_over())
+        self.replay().is_some_and(|r| r.core().is_over())
     }
 
     /// The journal time now: the last input's, plus the time since it came.
     fn now(&self) -> u64 {
-        let at = self.replay.as_ref().map_or(0, Replay::last_at);
+        let at = self.replay().map_or(0, Replay::last_at);
         let since = self
             .last_input
             .map_or(0, |t| t.elapsed().as_millis() as u64);
@@ -195,30 +176,26 @@ impl Watcher {
 
     /// Takes one line. Returns whether the line is good (to be copied).
     fn line(&mut self, line: &[u8]) -> Result<bool, String> {
-        let decoded = self.decoder.push(line).map_err(|e| e.to_string())?;
-        let number = self.decoder.lines();
-        match decoded {
-            Decoded::Held => Ok(false),
-            Decoded::HeaderLine => Ok(true),
-            Decoded::Header(h) => {
-                let s = &h.settings;
-                self.say(&format!(
-                    "watching session {}: {}, {} game{}, time control {}",
-                    h.session,
-                    s.event,
-                    s.games,
-                    if s.games == 1 { "" } else { "s" },
-                    s.time_control
-                ));
-                self.replay = Some(Replay::new(&h));
-                Ok(true)
+        let decoded = self.follower.decode(line).map_err(|e| e.to_string())?;
+        let is_input = matches!(decoded, Decoded::Entry(Entry::Input { .. }));
+        let followed = self.follower.take(decoded).map_err(|e| e.to_string())?;
+        let good = followed.is_good();
+        match followed {
+            Followed::Held | Followed::HeaderLine => {}
+            Followed::Started => {
+                if let Some(h) = self.follower.header() {
+                    let s = &h.settings;
+                    self.say(&format!(
+                        "watching session {}: {}, {} game{}, time control {}",
+                        h.session,
+                        s.event,
+                        s.games,
+                        if s.games == 1 { "" } else { "s" },
+                        s.time_control
+                    ));
+                }
             }
-            Decoded::Entry(e) => {
-                let is_input = matches!(e, crate::journal::Entry::Input { .. });
-                let Some(replay) = self.replay.as_mut() else {
-                    return Err(format!("line {number}: an entry before the header"));
-                };
-                let outs = replay.apply(number, e).map_err(|e| e.to_string())?;
+            Followed::Applied(outs) => {
                 if is_input {
                     self.last_input = Some(Instant::now());
                     self.unpublished = true;
@@ -226,9 +203,9 @@ impl Watcher {
                 for o in outs {
                     self.output(o);
                 }
-                Ok(true)
             }
         }
+        Ok(good)
     }
 
     /// An output of the replayed core: its line (`referee::words`), and a
@@ -251,7 +228,7 @@ impl Watcher {
         }
         self.unpublished = false;
         let at = self.now();
-        if let (Some(a), Some(r)) = (self.audience.as_mut(), self.replay.as_ref()) {
+        if let (Some(a), Some(r)) = (self.audience.as_mut(), self.follower.replay()) {
             a.publish(r.core(), at);
         }
     }
@@ -286,13 +263,13 @@ impl Watcher {
                 }
             }
             SourceReport::Shrunk(len) => {
-                if len != self.decoder.offset() {
+                if len != self.follower.offset() {
                     return Err(format!(
                         "the journal was cut to {len} bytes, below what was already read ({} bytes)",
-                        self.decoder.offset()
+                        self.follower.offset()
                     ));
                 }
-                self.decoder.drop_held();
+                self.follower.drop_held();
             }
             SourceReport::Status(s) => {
                 info!("{s}");
@@ -354,7 +331,7 @@ impl Watcher {
         let stop_rx = signals::stop_requests("argus watch");
         let mut status = String::from("waiting for the journal");
         let result = loop {
-            let snap = self.replay.as_ref().map(|r| r.core().snapshot(self.now()));
+            let snap = self.replay().map(|r| r.core().snapshot(self.now()));
             if let Some(snap) = &snap {
                 let links = self.link_views(source, &status);
                 if let Err(e) = guard
@@ -423,7 +400,7 @@ impl Watcher {
         if let Some(c) = copy {
             c.sync()?;
         }
-        if let Some(r) = &self.replay
+        if let Some(r) = self.replay()
             && r.core().is_over()
         {
             crate::app::stdout::line(&r.core().summary().to_string());
@@ -433,13 +410,11 @@ impl Watcher {
 
     fn link_views(&self, source: &str, status: &str) -> [LinkView; 2] {
         let ports = self
-            .replay
-            .as_ref()
+            .replay()
             .map(|r| r.core().settings().ports.clone())
             .unwrap_or_default();
         let up = self
-            .replay
-            .as_ref()
+            .replay()
             .map(|r| r.core().snapshot(r.last_at()).clients.map(|c| c.link_up))
             .unwrap_or([false, false]);
         ClientId::BOTH.map(|id| LinkView {
@@ -510,8 +485,8 @@ impl JournalCopy {
         }
         drop(reader);
         watcher.quiet = false;
-        watcher.decoder.drop_held();
-        let valid = watcher.decoder.offset();
+        watcher.follower.drop_held();
+        let valid = watcher.follower.offset();
         file.set_len(valid)
             .and_then(|()| file.seek(SeekFrom::Start(valid)).map(|_| ()))
             .map_err(|e| format!("cannot prepare the copy {}: {e}", path.display()))?;
@@ -543,73 +518,6 @@ impl JournalCopy {
         self.file
             .sync_data()
             .map_err(|e| format!("cannot sync the copy {}: {e}", self.path.display()))
-    }
-}
-
-/// Sends the whole lines of the journal of kind `kind` at `path` as they
-/// are written, until nobody listens. An
-/// incomplete last line is read again from its start on every look (a
-/// resume may have cut it off and written other lines in its place).
-pub(crate) fn follow_file(path: &Path, kind: Kind, tx: &Sender<SourceReport>) {
-    let fail = |what: String| {
-        let _ = tx.send(SourceReport::Failed(what));
-    };
-    let mut file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) => return fail(format!("cannot open the journal {}: {e}", path.display())),
-    };
-    // The end of the last whole line sent.
-    let mut pos: u64 = 0;
-    let mut buf = vec![0u8; 2 * MAX_LINE + 16];
-    loop {
-        let len = match file.metadata() {
-            Ok(m) => m.len(),
-            Err(e) => return fail(format!("cannot read {}: {e}", path.display())),
-        };
-        if len < pos {
-            pos = len;
-            if tx.send(SourceReport::Shrunk(len)).is_err() {
-                return;
-            }
-        }
-        let n = match file
-            .seek(SeekFrom::Start(pos))
-            .and_then(|_| file.read(&mut buf))
-        {
-            Ok(n) => n,
-            Err(e) => return fail(format!("cannot read {}: {e}", path.display())),
-        };
-        let chunk = &buf[..n];
-        if pos == 0 && !kind.may_be(chunk) {
-            return fail(not_a_journal(path, Some(kind)));
-        }
-        let whole = chunk.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        if whole == 0 && n == buf.len() {
-            return fail(format!(
-                "{}: a line longer than {MAX_LINE} bytes (not a journal?)",
-                path.display()
-            ));
-        }
-        let mut start = 0;
-        for (i, &b) in chunk[..whole].iter().enumerate() {
-            if b == b'\n' {
-                if tx
-                    .send(SourceReport::Line(chunk[start..i].to_vec()))
-                    .is_err()
-                {
-                    return;
-                }
-                start = i + 1;
-            }
-        }
-        pos += whole as u64;
-        if whole == 0 {
-            thread::sleep(FILE_POLL);
-            // Stop when nobody listens any more.
-            if tx.send(SourceReport::Idle).is_err() {
-                return;
-            }
-        }
     }
 }
 
@@ -673,54 +581,6 @@ fn follow_tcp(addr: &str, skip: Option<Skip>, tx: &Sender<SourceReport>) {
     });
 }
 
-/// Where a feed's connection stands, for [`each_connection`]'s caller to
-/// tell.
-pub(crate) enum FeedState {
-    /// It cannot be reached (said at once, then now and then with how long
-    /// it has been tried: [`Trying`]): what to say.
-    Unreachable(String),
-    /// Another try failed; the next is in a second.
-    Waiting,
-    /// Connected: what to say.
-    Connected(String),
-}
-
-/// Connects to the feed at `addr`, and again a second after each failure
-/// or end, handing each connection to `read`; `tell` hears how it stands
-/// (false: nobody listens, stop); `read` breaks to stop.
-pub(crate) fn each_connection(
-    addr: &str,
-    mut tell: impl FnMut(FeedState) -> bool,
-    mut read: impl FnMut(TcpStream) -> ControlFlow<()>,
-) {
-    let mut trying = Trying::default();
-    loop {
-        match connect(addr) {
-            Ok(stream) => {
-                trying.succeeded();
-                let said = format!("connected to the feed at {addr}");
-                if !tell(FeedState::Connected(said)) || read(stream).is_break() {
-                    return;
-                }
-            }
-            Err(e) => {
-                let why = format!("cannot reach the feed at {addr}: {}", connect_words(&e));
-                if let Some(say) = trying.failed(&why, Instant::now())
-                    && !tell(FeedState::Unreachable(say))
-                {
-                    return;
-                }
-                thread::sleep(RECONNECT);
-                if !tell(FeedState::Waiting) {
-                    return;
-                }
-                continue;
-            }
-        }
-        thread::sleep(RECONNECT);
-    }
-}
-
 /// Whether the feed at `addr` serves a tournament (its first line is a
 /// files feed's, [`crate::journal::feed::multi`]) rather than a match's
 /// journal: it is connected to (again every second until it answers) and
@@ -753,16 +613,4 @@ fn serves_files(addr: &str) -> Result<bool, Failure> {
         }
         thread::sleep(RECONNECT);
     }
-}
-
-/// Connects to a feed at `addr` (each of its addresses in turn).
-pub(crate) fn connect(addr: &str) -> io::Result<TcpStream> {
-    let mut last = io::Error::new(io::ErrorKind::NotFound, "no address");
-    for a in addr.to_socket_addrs()? {
-        match TcpStream::connect_timeout(&a, Duration::from_secs(3)) {
-            Ok(s) => return Ok(s),
-            Err(e) => last = e,
-        }
-    }
-    Err(last)
 }

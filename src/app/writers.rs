@@ -468,6 +468,27 @@ impl Writers {
         self.finish_game(number, game, true);
     }
 
+    /// Writes the games that ended before a crash but never reached the
+    /// PGN file, as `replay` found them in the journal (one found at the
+    /// file's end is only marked as saved): `argus resume` of a match, and
+    /// a tournament's board carried on.
+    pub fn save_unsaved(&mut self, replay: &Replay) {
+        let unsaved: Vec<_> = replay.unsaved().map(|(n, g)| (*n, g.clone())).collect();
+        for (number, game) in unsaved {
+            if self.pgn_ends_with(&game) {
+                info!("game {number} is already in the PGN file");
+                self.journal_note(&format!("game {number} found in the PGN file"));
+                // The ChessBase base may not have it yet.
+                self.cbf_game(number, &game, true);
+                // Mark it as saved without writing it again.
+                self.journal_saved(number);
+            } else {
+                info!("game {number} ended before the crash: writing it to the PGN now");
+                self.finished_game_after_crash(number, &game);
+            }
+        }
+    }
+
     fn finish_game(&mut self, number: u32, game: &PgnGame, after_crash: bool) {
         let text = write_pgn(game);
         let saved = match &self.pgn {

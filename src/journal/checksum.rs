@@ -22,6 +22,20 @@ pub fn line_check(previous: u32, payload: &str) -> u32 {
     crc32(&bytes)
 }
 
+/// Journal lines (without their line ends) for these payloads, in order,
+/// each with its chained check: fake journals for tests.
+#[cfg(test)]
+pub(crate) fn checked_lines(payloads: &[String]) -> Vec<Vec<u8>> {
+    let mut chain = CHAIN_START;
+    payloads
+        .iter()
+        .map(|p| {
+            chain = line_check(chain, p);
+            format!("{p} {chain:08x}").into_bytes()
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,10 +11,14 @@
 //! * [`writer`]: appending, syncing, locking;
 //! * [`reader`]: checking lines, torn and damaged lines;
 //! * [`replay`]: rebuilding the core and verifying checkpoints;
+//! * [`follow`]: the one journal follower (lines in, what they changed
+//!   out), for resume, watch and a watcher's copy, of a match's journal
+//!   ([`MatchJournal`]) or a tournament's;
 //! * [`feed`]: the journal over TCP.
 
 pub mod checksum;
 pub mod feed;
+pub mod follow;
 pub mod format;
 pub mod header;
 pub mod kind;
@@ -33,21 +37,37 @@ pub use writer::JournalWriter;
 
 use std::path::Path;
 
-/// What a journal file holds, read and replayed in full.
+use crate::referee::{Event, Output};
+
+/// A match's journal, as [`follow::Follower`] replays it: into the referee
+/// core, through [`Replay`] (its checkpoints verified, its unsaved games
+/// kept).
 #[derive(Debug)]
-pub struct Loaded {
-    pub header: Header,
-    /// The core rebuilt from every input, checkpoints verified.
-    pub replay: Replay,
-    /// A torn last line that was ignored.
-    pub torn: Option<Torn>,
-    /// Good lines.
-    pub lines: usize,
-    /// Bytes of the good lines (a torn line starts here).
-    pub valid_len: u64,
-    /// The check of the last good line.
-    pub chain: u32,
+pub struct MatchJournal;
+
+impl follow::Journal for MatchJournal {
+    type Header = Header;
+    type Entry = Entry;
+    type Replay = Replay;
+    type Output = Output;
+    type Decoder = Decoder;
+    const WHAT: &'static str = "journal";
+
+    fn start(header: &Header) -> Result<Replay, String> {
+        Ok(Replay::new(header))
+    }
+
+    fn apply(replay: &mut Replay, line: usize, entry: Entry) -> Result<Vec<Output>, JournalError> {
+        replay.apply(line, entry)
+    }
 }
+
+/// A match's journal followed line by line.
+pub type MatchFollower = follow::Follower<MatchJournal>;
+
+/// What a match's journal holds, read and replayed in full: the core
+/// rebuilt from every input (`replay`), checkpoints verified.
+pub type Loaded = follow::Loaded<MatchJournal>;
 
 /// Reads and replays a whole journal file. The error names the file and,
 /// for a bad line, its number.
@@ -57,41 +77,10 @@ pub fn load(path: &Path) -> Result<Loaded, String> {
 
 /// [`load`], showing `seen` every event the replayed core emits (what
 /// happened before the stop, for a tournament board's tallies).
-pub fn load_seeing(
-    path: &Path,
-    seen: &mut dyn FnMut(&crate::referee::Event),
-) -> Result<Loaded, String> {
-    let mut decoder = Decoder::new();
-    let mut header: Option<Header> = None;
-    let mut replay: Option<Replay> = None;
-    let torn = reader::read_file(path, &mut decoder, |line, d| {
-        match d {
-            Decoded::Header(h) => {
-                replay = Some(Replay::new(&h));
-                header = Some(*h);
-            }
-            Decoded::Entry(e) => {
-                if let Some(r) = replay.as_mut() {
-                    for o in r.apply(line, e)? {
-                        if let Some(event) = o.event() {
-                            seen(event);
-                        }
-                    }
-                }
-            }
-            Decoded::HeaderLine | Decoded::Held => {}
+pub fn load_seeing(path: &Path, seen: &mut dyn FnMut(&Event)) -> Result<Loaded, String> {
+    follow::load::<MatchJournal>(path, &mut |o| {
+        if let Some(event) = o.event() {
+            seen(event);
         }
-        Ok(())
-    })?;
-    let (Some(header), Some(replay)) = (header, replay) else {
-        return Err(format!("journal {}: no header", path.display()));
-    };
-    Ok(Loaded {
-        header,
-        replay,
-        torn,
-        lines: decoder.lines(),
-        valid_len: decoder.offset(),
-        chain: decoder.chain(),
     })
 }

@@ -4,9 +4,7 @@
 //! line anywhere else refuses the journal with its line number.
 
 use std::fmt;
-use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
-use std::path::Path;
 
 use crate::journal::checksum::{CHAIN_START, line_check};
 use crate::journal::format::{Entry, MAX_LINE};
@@ -189,8 +187,15 @@ pub trait LineDecoder {
     fn push(&mut self, line: &[u8]) -> Result<Self::Item, JournalError>;
     /// The end of the journal (see [`LineChain::finish`]).
     fn finish(&mut self, tail: &[u8]) -> Result<Option<Torn>, JournalError>;
+    /// Its lines' framing: the good lines so far, their bytes, the last
+    /// one's check, a bad line held back.
+    fn framing(&self) -> &LineChain;
+    /// See [`LineDecoder::framing`] (to forget a held line).
+    fn framing_mut(&mut self) -> &mut LineChain;
     /// Good lines so far.
-    fn lines(&self) -> usize;
+    fn lines(&self) -> usize {
+        self.framing().lines()
+    }
 }
 
 /// Checks journal lines in order and turns them into entries.
@@ -206,15 +211,17 @@ impl Default for Decoder {
     }
 }
 
-/// What a line gave.
+/// What a line of a journal gave (`H`: its header, `E`: a line after the
+/// header; the match journal's [`Header`] and [`Entry`], or the
+/// tournament journal's).
 #[derive(Debug, Clone)]
-pub enum Decoded {
+pub enum Decoded<H = Header, E = Entry> {
     /// A header line (already taken in).
     HeaderLine,
     /// The header is complete.
-    Header(Box<Header>),
+    Header(Box<H>),
     /// A line after the header.
-    Entry(Entry),
+    Entry(E),
     /// A bad line, held back until it is known whether it is the last.
     Held,
 }
@@ -314,8 +321,11 @@ impl LineDecoder for Decoder {
     fn finish(&mut self, tail: &[u8]) -> Result<Option<Torn>, JournalError> {
         Decoder::finish(self, tail)
     }
-    fn lines(&self) -> usize {
-        Decoder::lines(self)
+    fn framing(&self) -> &LineChain {
+        &self.framing
+    }
+    fn framing_mut(&mut self) -> &mut LineChain {
+        &mut self.framing
     }
 }
 
@@ -386,15 +396,4 @@ pub fn read_all<D: LineDecoder>(
         let decoded = decoder.push(&buf)?;
         each(decoder.lines(), decoded)?;
     }
-}
-
-/// Reads a journal file (see [`read_all`]); errors name the file.
-pub fn read_file<D: LineDecoder>(
-    path: &Path,
-    decoder: &mut D,
-    each: impl FnMut(usize, D::Item) -> Result<(), JournalError>,
-) -> Result<Option<Torn>, String> {
-    let f =
-        File::open(path).map_err(|e| format!("cannot open the journal {}: {e}", path.display()))?;
-    read_all(f, decoder, each).map_err(|e| format!("journal {}: {e}", path.display()))
 }

@@ -7,7 +7,8 @@ use std::collections::VecDeque;
 
 use log::{info, warn};
 
-use super::{Links, PortBook};
+use super::PortBook;
+use crate::app::links::Links;
 use crate::app::syzygy::Syzygy;
 use crate::app::writers::{Writers, wants_checkpoint};
 use crate::link::SendError;

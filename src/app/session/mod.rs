@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, Sender, after, never, select, unbounded};
 use log::{info, warn};
 
+use crate::app::links::Links;
 use crate::app::signals::Stop;
 use crate::app::syzygy::Syzygy;
 use crate::app::waiting::{Reminder, match_waiting};
@@ -58,9 +59,6 @@ pub struct SessionFiles {
     pub live_pgn: Option<PathBuf>,
     pub log_dir: PathBuf,
 }
-
-/// The referee's two links, one per client.
-pub type Links = ByClient<Link<ClientId>>;
 
 /// Opens the referee's two ports (A and B) with `settings`; their events,
 /// each with its client's id, come on the returned channel, stamped from

@@ -4,7 +4,7 @@
 
 use log::{info, warn};
 
-use super::Links;
+use crate::app::links::Links;
 use crate::app::writers::Writers;
 use crate::clock::Arrival;
 use crate::display::{LinkState, LinkView};

@@ -12,10 +12,9 @@ use crossbeam_channel::Sender;
 use shakmaty::{ByColor, Color};
 
 use crate::app::audience::Ended;
-use crate::app::referee::wall_clock_now;
-use crate::app::resume::save_unsaved;
 use crate::app::session::{Edges, PortBook, Wires, hand_to_core, link_input};
 use crate::app::syzygy::Syzygy;
+use crate::app::wall::wall_clock_now;
 use crate::app::writers::{RelayTiming, Writers};
 use crate::clock::LineSettings;
 use crate::display::LinkView;
@@ -261,7 +260,7 @@ impl Board {
         outputs.journal_mark(&Entry::Epoch(wall));
         outputs.journal_note("the tournament was resumed");
         outputs.journal_sync();
-        save_unsaved(&loaded.replay, &mut outputs);
+        outputs.save_unsaved(&loaded.replay);
         let mut core = loaded.replay.into_core();
         core.set_wall_clock(wall);
         let opening_plies = core

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 use crossbeam_channel::Sender;
 
-use crate::app::watch::{FeedState, each_connection};
+use crate::app::tail::{FeedState, each_connection};
 use crate::journal::feed::multi::{self, MAX_FEED_LINE};
 use crate::journal::reader::{RawLine, read_line, read_line_within};
 

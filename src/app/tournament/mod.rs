@@ -18,7 +18,7 @@ use std::time::{Instant, SystemTime};
 
 use crate::app::audience::Audience;
 use crate::app::options::WebOptions;
-use crate::app::referee::{close_feed, unix_ms_now};
+use crate::app::referee::close_feed;
 use crate::app::session::View;
 use crate::app::signals::{self, Stop};
 use crate::app::start::{LogDir, Writes, check_outputs};
@@ -26,6 +26,7 @@ use crate::app::tournament::args::{TournamentArgs, TournamentPlan};
 use crate::app::tournament::board::Board;
 use crate::app::tournament::director::Director;
 use crate::app::tournament::players::{EnginePlay, Field, Net};
+use crate::app::wall::unix_ms_now;
 use crate::app::{Failure, Outcome, logging};
 use crate::journal::feed::{Feed, FileSet};
 use crate::record::timestamp::pgn_date;

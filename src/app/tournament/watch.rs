@@ -23,17 +23,17 @@ use crate::app::audience::Audience;
 use crate::app::options::WebOptions;
 use crate::app::session::View;
 use crate::app::signals;
+use crate::app::tail::{SourceReport, follow_file};
 use crate::app::tournament::board::{self, Board};
 use crate::app::tournament::copy::{self, CopyDir, FeedReport};
 use crate::app::tournament::screen::{Ask, OnBoard, Screen};
-use crate::app::watch::{SourceReport, follow_file};
 use crate::app::{Ending, Failure, Outcome};
 use crate::display::{LinkState, LinkView, Role};
+use crate::journal::MatchFollower;
+use crate::journal::follow::Followed;
 use crate::journal::kind::Kind;
-use crate::journal::reader::LineDecoder;
-use crate::journal::{Decoded, Decoder, Replay};
 use crate::referee::{ClientId, Event, GameOver, Output};
-use crate::tournament::journal::{self as tjournal, Line};
+use crate::tournament::journal::{self as tjournal, Line, TournamentFollower};
 use crate::tournament::{BoardId, Input, ScheduledGame, Tournament, report, words};
 
 /// How often the view is redrawn and the games' journals looked at.
@@ -50,8 +50,7 @@ struct GameFollow {
     board: BoardId,
     game: ScheduledGame,
     lines: Receiver<SourceReport>,
-    decoder: Decoder,
-    replay: Option<Replay>,
+    follower: MatchFollower,
     /// The game's end, seen in its journal, until the web page has it.
     ended: Vec<GameOver>,
     /// Its moves seen in its journal, in words, until they are printed.
@@ -65,20 +64,10 @@ impl GameFollow {
             let SourceReport::Line(line) = report else {
                 continue;
             };
-            match self.decoder.push(&line) {
-                Ok(Decoded::Header(h)) => self.replay = Some(Replay::new(&h)),
-                Ok(Decoded::Entry(e)) => {
-                    let n = self.decoder.lines();
-                    let Some(r) = self.replay.as_mut() else {
-                        continue;
-                    };
-                    match r.apply(n, e) {
-                        Ok(outs) => {
-                            for o in outs {
-                                self.output(o);
-                            }
-                        }
-                        Err(e) => log::warn!("game {}: {e}", self.game.number),
+            match self.follower.push(&line) {
+                Ok(Followed::Applied(outs)) => {
+                    for o in outs {
+                        self.output(o);
                     }
                 }
                 Ok(_) => {}
@@ -102,7 +91,7 @@ impl GameFollow {
 
     /// Whether the game's journal has reached the game's end.
     fn over(&self) -> bool {
-        self.replay.as_ref().is_some_and(|r| r.core().is_over())
+        self.follower.replay().is_some_and(|r| r.core().is_over())
     }
 }
 
@@ -130,11 +119,16 @@ fn move_line(game: u32, e: &Event) -> Option<String> {
     })
 }
 
+/// The tournament core the journal followed has rebuilt so far.
+fn core_of(follower: &TournamentFollower) -> Option<&Tournament> {
+    follower.replay().map(|r| &r.tournament)
+}
+
 /// The watching side.
 struct Watch {
     dir: PathBuf,
-    decoder: tjournal::Decoder,
-    core: Option<Tournament>,
+    /// The tournament's journal, followed into its core.
+    tournament: TournamentFollower,
     games: BTreeMap<u32, GameFollow>,
     screen: Option<Screen>,
     /// The audience's web page (`--http`), served from the watcher.
@@ -158,7 +152,7 @@ fn on_boards(games: &BTreeMap<u32, GameFollow>) -> Vec<OnBoard<'_>> {
     games
         .values()
         .filter_map(|g| {
-            let r = g.replay.as_ref()?;
+            let r = g.follower.replay()?;
             let core = r.core();
             let clients = core.snapshot(r.last_at()).clients;
             let links = ClientId::BOTH.map(|id| LinkView {
@@ -192,7 +186,7 @@ pub fn run_feed(addr: &str, copy: Option<&Path>, view: View, web: &WebOptions) -
     let (dir, temporary) = match copy {
         Some(d) => (d.to_path_buf(), false),
         None => {
-            let stamp = crate::app::referee::unix_ms_now();
+            let stamp = crate::app::wall::unix_ms_now();
             let d =
                 std::env::temp_dir().join(format!("argus-watch-{}-{stamp}", std::process::id()));
             std::fs::create_dir(&d).map_err(|e| {
@@ -243,8 +237,7 @@ fn watch(
     let audience = Audience::start(web).map_err(Failure::usage)?;
     let mut w = Watch {
         dir: journal.parent().map(Path::to_path_buf).unwrap_or_default(),
-        decoder: tjournal::Decoder::default(),
-        core: None,
+        tournament: TournamentFollower::new(),
         games: BTreeMap::new(),
         screen: None,
         audience,
@@ -262,11 +255,13 @@ fn watch(
         s.close();
     }
     let ending = outcome?;
-    if w.core.as_ref().is_some_and(Tournament::is_over) {
+    if core_of(&w.tournament).is_some_and(Tournament::is_over) {
         w.await_feed_end();
     }
-    let over = w.core.as_ref().is_some_and(Tournament::is_over);
-    if let (Ending::Normal, Some(core), false) = (&ending, &w.core, crate::app::stdout::gone()) {
+    let over = core_of(&w.tournament).is_some_and(Tournament::is_over);
+    if let (Ending::Normal, Some(core), false) =
+        (&ending, core_of(&w.tournament), crate::app::stdout::gone())
+    {
         use std::io::Write;
         let _ = writeln!(std::io::stdout(), "{}", report::text(core));
     }
@@ -303,7 +298,7 @@ impl Watch {
                 self.publish();
                 last_draw = Some(Instant::now());
             }
-            if self.core.as_ref().is_some_and(Tournament::is_over) {
+            if core_of(&self.tournament).is_some_and(Tournament::is_over) {
                 self.drain_last_games();
                 return Ok(Ending::Normal);
             }
@@ -336,33 +331,35 @@ impl Watch {
 
     /// One line of the tournament journal.
     fn line(&mut self, line: &[u8]) -> Result<(), Failure> {
-        let decoded = self
-            .decoder
-            .push(line)
-            .map_err(|e| Failure::failed(format!("the tournament journal: {e}")))?;
-        match decoded {
-            tjournal::Decoded::Header(h) => {
-                let t = Tournament::new(h.settings.clone()).map_err(Failure::failed)?;
-                self.say(&format!(
+        let failed = |e| Failure::failed(format!("the tournament journal: {e}"));
+        let decoded = self.tournament.decode(line).map_err(failed)?;
+        let finished = match &decoded {
+            tjournal::Decoded::Entry(Line::Input {
+                input: Input::GameFinished { game, .. },
+                ..
+            }) => Some(*game),
+            _ => None,
+        };
+        if let Some(game) = finished {
+            self.print_unfollowed(game);
+        }
+        let said: Vec<String> = match self.tournament.take(decoded).map_err(failed)? {
+            Followed::Started => {
+                let (Some(h), Some(t)) = (self.tournament.header(), core_of(&self.tournament))
+                else {
+                    return Ok(());
+                };
+                vec![format!(
                     "watching {}: {} players, {} games",
                     h.settings.event,
                     h.settings.names.len(),
                     t.schedule().games().len()
-                ));
-                self.core = Some(t);
+                )]
             }
-            tjournal::Decoded::Line(Line::Input { at, input }) => {
-                let finished = match &input {
-                    Input::GameFinished { game, .. } => Some(*game),
-                    _ => None,
+            Followed::Applied(outs) => {
+                let Some(core) = core_of(&self.tournament) else {
+                    return Ok(());
                 };
-                if let Some(game) = finished {
-                    self.print_unfollowed(game);
-                }
-                let Some(core) = self.core.as_mut() else {
-                    return Err(Failure::failed("an input before the journal's header"));
-                };
-                let outs = core.handle(input, at);
                 // (A game without a result is played again: not decided.)
                 if let Some(game) = finished
                     && self.audience.is_some()
@@ -370,12 +367,12 @@ impl Watch {
                 {
                     self.decided.push(game);
                 }
-                let said: Vec<String> = outs.iter().filter_map(|o| words::said(core, o)).collect();
-                for s in said {
-                    self.say(&s);
-                }
+                outs.iter().filter_map(|o| words::said(core, o)).collect()
             }
-            _ => {}
+            Followed::Held | Followed::HeaderLine => Vec::new(),
+        };
+        for s in said {
+            self.say(&s);
         }
         Ok(())
     }
@@ -438,7 +435,9 @@ impl Watch {
     fn follow_games(&mut self) {
         // What the games no longer played got since the last look first.
         self.drain_games();
-        let Some(core) = &self.core else { return };
+        let Some(core) = core_of(&self.tournament) else {
+            return;
+        };
         let playing = core.held();
         self.games
             .retain(|n, _| playing.iter().any(|(_, g)| g.number == *n));
@@ -455,8 +454,7 @@ impl Watch {
                     board,
                     game,
                     lines,
-                    decoder: Decoder::new(),
-                    replay: None,
+                    follower: MatchFollower::new(),
                     ended: Vec::new(),
                     moves: Vec::new(),
                 };
@@ -540,7 +538,7 @@ impl Watch {
 
     /// The overview, or the focused board.
     fn draw(&mut self) -> Result<(), Failure> {
-        let (Some(core), Some(screen)) = (&self.core, self.screen.as_mut()) else {
+        let (Some(core), Some(screen)) = (core_of(&self.tournament), self.screen.as_mut()) else {
             return Ok(());
         };
         let boards = on_boards(&self.games);
@@ -550,18 +548,19 @@ impl Watch {
 
     /// Publishes the boards followed and the standings to the web page.
     fn publish(&mut self) {
-        let (Some(core), Some(audience)) = (&self.core, self.audience.as_mut()) else {
+        let (Some(core), Some(audience)) = (core_of(&self.tournament), self.audience.as_mut())
+        else {
             return;
         };
         let boards: Vec<(u32, u32, &crate::referee::Referee)> = self
             .games
             .values()
-            .filter_map(|g| Some((g.board.0, g.game.number, g.replay.as_ref()?.core())))
+            .filter_map(|g| Some((g.board.0, g.game.number, g.follower.replay()?.core())))
             .collect();
         let at = self
             .games
             .values()
-            .filter_map(|g| Some(g.replay.as_ref()?.last_at()))
+            .filter_map(|g| Some(g.follower.replay()?.last_at()))
             .max()
             .unwrap_or(0);
         audience.publish_tournament(core, &boards, Vec::new(), at);

@@ -24,6 +24,7 @@ pub mod line;
 use std::io;
 use std::path::Path;
 
+use crate::journal::follow;
 use crate::journal::reader::{self, JournalError, LineChain, LineDecoder, Torn};
 use crate::journal::writer::JournalWriter;
 use crate::tournament::core::Tournament;
@@ -34,15 +35,7 @@ use header::HeaderBuilder;
 pub use line::{Line, MAGIC, VERSION};
 
 /// What a tournament journal line gave.
-#[derive(Debug, Clone)]
-pub enum Decoded {
-    HeaderLine,
-    Header(Box<Header>),
-    /// A line after the header.
-    Line(Line),
-    /// A bad line, held back until it is known whether it is the last.
-    Held,
-}
+pub type Decoded = reader::Decoded<Header, Line>;
 
 /// Checks tournament journal lines in order and turns them into lines.
 #[derive(Debug, Default)]
@@ -64,7 +57,7 @@ impl LineDecoder for Decoder {
         let line = Line::parse(payload).map_err(err)?;
         if self.header_done {
             return match line {
-                Line::Epoch { .. } | Line::Input { .. } | Line::Note(_) => Ok(Decoded::Line(line)),
+                Line::Epoch { .. } | Line::Input { .. } | Line::Note(_) => Ok(Decoded::Entry(line)),
                 _ => Err(err(
                     "a header line after the header (two journals joined?)".into()
                 )),
@@ -88,10 +81,60 @@ impl LineDecoder for Decoder {
         Ok(torn)
     }
 
-    fn lines(&self) -> usize {
-        self.framing.lines()
+    fn framing(&self) -> &LineChain {
+        &self.framing
+    }
+
+    fn framing_mut(&mut self) -> &mut LineChain {
+        &mut self.framing
     }
 }
+
+/// A tournament's journal, as [`follow::Follower`] replays it: into the
+/// tournament core.
+#[derive(Debug)]
+pub struct TournamentJournal;
+
+/// The tournament core rebuilt from a journal, and the journal time of its
+/// last input or epoch.
+#[derive(Debug, Clone)]
+pub struct Replay {
+    pub tournament: Tournament,
+    pub last_at: u64,
+}
+
+impl follow::Journal for TournamentJournal {
+    type Header = Header;
+    type Entry = Line;
+    type Replay = Replay;
+    type Output = Output;
+    type Decoder = Decoder;
+    const WHAT: &'static str = "tournament journal";
+
+    fn start(header: &Header) -> Result<Replay, String> {
+        Ok(Replay {
+            tournament: Tournament::new(header.settings.clone())?,
+            last_at: 0,
+        })
+    }
+
+    fn apply(replay: &mut Replay, _line: usize, line: Line) -> Result<Vec<Output>, JournalError> {
+        match line {
+            Line::Input { at, input } => {
+                replay.last_at = replay.last_at.max(at);
+                Ok(replay.tournament.handle(input, at))
+            }
+            Line::Epoch { at, .. } => {
+                replay.last_at = replay.last_at.max(at);
+                Ok(Vec::new())
+            }
+            _ => Ok(Vec::new()),
+        }
+    }
+}
+
+/// A tournament's journal followed line by line.
+pub type TournamentFollower = follow::Follower<TournamentJournal>;
 
 /// A tournament journal read and replayed in full.
 #[derive(Debug)]
@@ -114,47 +157,26 @@ pub struct Loaded {
 /// errors). Replaying feeds every input to a new [`Tournament`] in order;
 /// its outputs were carried out before the kill and are dropped.
 pub fn load_from(input: impl io::Read, name: &str) -> Result<Loaded, String> {
-    let mut decoder = Decoder::default();
-    let mut state: Option<(Header, Tournament)> = None;
-    let mut last_at = 0;
-    let torn = reader::read_all(input, &mut decoder, |n, d| {
-        match d {
-            Decoded::Header(h) => {
-                let t = Tournament::new(h.settings.clone())
-                    .map_err(|e| JournalError::new(n, format!("the header: {e}")))?;
-                state = Some((*h, t));
-            }
-            Decoded::Line(Line::Input { at, input }) => {
-                if let Some((_, t)) = state.as_mut() {
-                    let _: Vec<Output> = t.handle(input, at);
-                    last_at = last_at.max(at);
-                }
-            }
-            Decoded::Line(Line::Epoch { at, .. }) => last_at = last_at.max(at),
-            _ => {}
-        }
-        Ok(())
-    })
-    .map_err(|e| format!("tournament journal {name}: {e}"))?;
-    let Some((header, tournament)) = state else {
-        return Err(format!("tournament journal {name}: no header"));
-    };
-    Ok(Loaded {
-        header,
-        tournament,
-        last_at,
-        torn,
-        lines: decoder.lines(),
-        valid_len: decoder.framing.offset(),
-        chain: decoder.framing.chain(),
-    })
+    follow::load_from::<TournamentJournal>(input, name, &mut |_| {}).map(Loaded::from)
 }
 
 /// Reads and replays the tournament journal at `path`.
 pub fn load(path: &Path) -> Result<Loaded, String> {
-    let f = std::fs::File::open(path)
-        .map_err(|e| format!("cannot open the tournament journal {}: {e}", path.display()))?;
-    load_from(f, &path.display().to_string())
+    follow::load::<TournamentJournal>(path, &mut |_| {}).map(Loaded::from)
+}
+
+impl From<follow::Loaded<TournamentJournal>> for Loaded {
+    fn from(l: follow::Loaded<TournamentJournal>) -> Loaded {
+        Loaded {
+            header: l.header,
+            tournament: l.replay.tournament,
+            last_at: l.replay.last_at,
+            torn: l.torn,
+            lines: l.lines,
+            valid_len: l.valid_len,
+            chain: l.chain,
+        }
+    }
 }
 
 /// An open tournament journal: the match journal's writer with

@@ -10,7 +10,7 @@ use crate::tournament::{
     Absence, BoardId, GameState, Input, Output, PlayerId, Settings, Standings,
 };
 
-fn header(s: Settings) -> Header {
+pub(super) fn header(s: Settings) -> Header {
     let specs = (0..s.names.len())
         .map(|i| format!("/dev/ttyUSB{i}"))
         .collect();
