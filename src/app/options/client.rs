@@ -89,9 +89,9 @@ pub struct EngineOptions {
     /// chosen with --seed) without asking the engine.
     #[arg(long, value_name = "FILE", requires = "engine")]
     pub book: Option<PathBuf>,
-    /// The book plays only the game's first N plies (counted from the
-    /// game's start, the opening's moves included) [default: as long as
-    /// it has a move].
+    /// The book plays only the game's first N plies, counted from the
+    /// game's start (an opening's moves count) [default: as long as it has
+    /// a move].
     #[arg(long, value_name = "N", requires = "book")]
     pub book_depth: Option<u32>,
 }
