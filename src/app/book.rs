@@ -22,5 +22,5 @@ pub fn load(path: &Path) -> Result<Book, String> {
     f.take(MAX_BOOK_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| format!("book {name}: cannot read: {e}"))?;
-    Book::from_bytes(&bytes).map_err(|e| format!("book {name}: {e}"))
+    Book::from_bytes(bytes).map_err(|e| format!("book {name}: {e}"))
 }

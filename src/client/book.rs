@@ -108,10 +108,11 @@ impl fmt::Display for BookError {
 
 impl std::error::Error for BookError {}
 
-/// A Polyglot book, read whole.
+/// A Polyglot book, read whole and kept as its bytes (an entry is decoded
+/// when looked at, so a book costs its file's size and no more).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Book {
-    entries: Vec<Entry>,
+    bytes: Vec<u8>,
 }
 
 /// Polyglot's key of `pos`: shakmaty's Zobrist hash with Polyglot's random
@@ -167,7 +168,7 @@ pub fn encode_move(m: &Move) -> u16 {
 impl Book {
     /// Reads a book's bytes, checking that they are one: a whole number of
     /// entries, at least one, sorted by key, within [`MAX_BOOK_BYTES`].
-    pub fn from_bytes(bytes: &[u8]) -> Result<Book, BookError> {
+    pub fn from_bytes(bytes: Vec<u8>) -> Result<Book, BookError> {
         let size = bytes.len() as u64;
         if size > MAX_BOOK_BYTES {
             return Err(BookError::TooLarge { bytes: size });
@@ -178,37 +179,52 @@ impl Book {
         if !bytes.len().is_multiple_of(ENTRY_BYTES) {
             return Err(BookError::Size { bytes: size });
         }
-        let entries: Vec<Entry> = bytes
-            .chunks_exact(ENTRY_BYTES)
-            .map(Entry::from_bytes)
-            .collect();
-        if let Some(i) = entries.windows(2).position(|w| w[1].key < w[0].key) {
-            return Err(BookError::Unsorted {
-                index: i + 1,
-                key: entries[i + 1].key,
-                before: entries[i].key,
-            });
+        let book = Book { bytes };
+        for index in 1..book.len() {
+            let (before, key) = (book.key(index - 1), book.key(index));
+            if key < before {
+                return Err(BookError::Unsorted { index, key, before });
+            }
         }
-        Ok(Book { entries })
+        Ok(book)
     }
 
     /// How many entries the book has.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.bytes.len() / ENTRY_BYTES
     }
 
     /// Whether the book has no entries (never, once read).
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.bytes.is_empty()
+    }
+
+    /// Entry `i` (below [`Book::len`]).
+    fn entry(&self, i: usize) -> Entry {
+        Entry::from_bytes(&self.bytes[i * ENTRY_BYTES..(i + 1) * ENTRY_BYTES])
+    }
+
+    /// The key of entry `i`.
+    fn key(&self, i: usize) -> u64 {
+        self.entry(i).key
     }
 
     /// The legal moves the book has for `pos`, with their weights, in the
     /// book's order (an entry whose move is not legal there is left out).
     pub fn moves(&self, pos: &Chess) -> Vec<(Move, u16)> {
         let key = polyglot_key(pos);
-        let first = self.entries.partition_point(|e| e.key < key);
-        self.entries[first..]
-            .iter()
+        // The first entry whose key is not below `key` (binary search).
+        let (mut low, mut high) = (0, self.len());
+        while low < high {
+            let mid = low + (high - low) / 2;
+            if self.key(mid) < key {
+                low = mid + 1;
+            } else {
+                high = mid;
+            }
+        }
+        (low..self.len())
+            .map(|i| self.entry(i))
             .take_while(|e| e.key == key)
             .filter_map(|e| decode_move(pos, e.mv).map(|m| (m, e.weight)))
             .collect()
@@ -384,8 +400,26 @@ mod tests {
                 ..entry(&e4, "c7c5", 1)
             },
         ]);
-        let book = Book::from_bytes(&bytes).unwrap();
-        assert_eq!(book.len(), 4);
+        // Other positions' entries on both sides, for the binary search.
+        let mut bytes: Vec<u8> = (0..9)
+            .flat_map(|k| {
+                Entry {
+                    key: k,
+                    ..entry(&start, "g1f3", 1)
+                }
+                .to_bytes()
+            })
+            .chain(bytes)
+            .collect();
+        bytes.extend((0..7).flat_map(|k| {
+            Entry {
+                key: u64::MAX - 6 + k,
+                ..entry(&start, "g1f3", 1)
+            }
+            .to_bytes()
+        }));
+        let book = Book::from_bytes(bytes).unwrap();
+        assert_eq!(book.len(), 20);
         let moves = book.moves(&start);
         assert_eq!(moves.len(), 2);
         assert!(moves.contains(&(uci(&start, "e2e4"), 10)));
@@ -398,7 +432,7 @@ mod tests {
     #[test]
     fn the_choice_follows_the_weights_and_the_seed() {
         let start = Chess::default();
-        let book = Book::from_bytes(&book_bytes(vec![
+        let book = Book::from_bytes(book_bytes(vec![
             entry(&start, "e2e4", 30),
             entry(&start, "d2d4", 10),
             entry(&start, "c2c4", 0),
@@ -418,7 +452,7 @@ mod tests {
         let e4 = picks.iter().filter(|m| **m == uci(&start, "e2e4")).count();
         // 3 to 1: e4 about 300 times of 400.
         assert!((260..=340).contains(&e4), "e4 {e4} times of 400");
-        let zero = Book::from_bytes(&book_bytes(vec![entry(&start, "c2c4", 0)])).unwrap();
+        let zero = Book::from_bytes(book_bytes(vec![entry(&start, "c2c4", 0)])).unwrap();
         assert_eq!(
             zero.pick(&start, &mut 1),
             None,
@@ -429,12 +463,12 @@ mod tests {
     #[test]
     fn what_is_not_a_book_is_refused_with_the_reason_and_the_entry() {
         let start = Chess::default();
-        assert_eq!(Book::from_bytes(&[]), Err(BookError::Empty));
+        assert_eq!(Book::from_bytes(Vec::new()), Err(BookError::Empty));
         assert_eq!(
-            Book::from_bytes(&[]).unwrap_err().to_string(),
+            Book::from_bytes(Vec::new()).unwrap_err().to_string(),
             "not a Polyglot book: it is empty (no entries)"
         );
-        let e = Book::from_bytes(&[0; 40]).unwrap_err();
+        let e = Book::from_bytes(vec![0; 40]).unwrap_err();
         assert_eq!(
             e.to_string(),
             "not a Polyglot book: its size, 40 bytes, is not a multiple of 16 (one entry); \
@@ -448,7 +482,7 @@ mod tests {
             }
             .to_bytes(),
         );
-        let e = Book::from_bytes(&bytes).unwrap_err();
+        let e = Book::from_bytes(bytes).unwrap_err();
         assert_eq!(
             e,
             BookError::Unsorted {
@@ -463,7 +497,7 @@ mod tests {
              0x0000000000000005, below entry 2's 0x463b96181691fc9c"
         );
         let big = vec![0; (MAX_BOOK_BYTES + 16) as usize];
-        let e = Book::from_bytes(&big).unwrap_err();
+        let e = Book::from_bytes(big).unwrap_err();
         assert!(e.to_string().contains("more than the 512 MiB"), "{e}");
     }
 }
