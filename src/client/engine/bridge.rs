@@ -20,6 +20,12 @@
 //! reaches goes as `draw_claim;` with that move (FIDE 9.2, 9.3, as the
 //! referee judges claims). XBoard engines claim for themselves.
 //!
+//! Opening books ([`BookPlay`], `--book`): while the game is in the book
+//! and below its depth, a `respond` is answered with the book's move (no
+//! `ce`: a book move has no score) and the engine is not asked; it gets
+//! the whole game with its next search. The first position the book has
+//! no move for ends the book for that game.
+//!
 //! Faults: an engine that dies, hangs past its time plus the margin, or
 //! sends an illegal move is reported to the referee with `refreq fault;`
 //! (the supervisor sees it), its last output lines are logged, and it is
@@ -197,11 +203,6 @@ impl Bridge {
             out: false,
         });
         self
-    }
-
-    /// How many book moves the bridge has played since it started.
-    pub fn book_moves(&self) -> u64 {
-        self.book.as_ref().map_or(0, |b| b.played)
     }
 
     /// Whether the bridge claims threefold repetition and fifty moves for
