@@ -656,41 +656,22 @@ fn stockfish_plays_stockfish_at_2s_plus_20ms_over_cables_without_a_time_loss() {
     assert!(!elog.contains("wtime 0 "), "{elog}");
 }
 
-/// The same as `engine:` players of `argus tournament`, which runs the
-/// bridges itself.
-#[test]
-fn stockfish_plays_stockfish_at_2s_plus_20ms_in_a_tournament_without_a_time_loss() {
-    let Some(sf) = stockfish() else { return };
-    let dir = tempfile::tempdir().expect("tempdir");
-    let d = dir.path();
+/// Runs `argus tournament` of two Stockfish players, `a` and `b` (one
+/// thread each), on one board without delays, headless, with `flags`;
+/// its files in `d` (`games.pgn`, `logs/`). Returns the PGN once the
+/// tournament has ended well.
+fn stockfish_tournament(sf: &str, d: &Path, flags: &[&str]) -> String {
     let pgn = d.join("games.pgn");
     let mut t = Proc(
         Command::new(argus_bin())
             .arg("tournament")
             .arg(format!("engine:a={sf}"))
             .arg(format!("engine:b={sf}"))
-            .args([
-                "--engine-option",
-                "a:Threads=1",
-                "--engine-option",
-                "b:Threads=1",
-                // See the test over cables.
-                "--engine-option",
-                "a:Move Overhead=100",
-                "--engine-option",
-                "b:Move Overhead=100",
-                "--games-per-pairing",
-                "10",
-                "--boards",
-                "1",
-                "--tc",
-                "2+0.02",
-                "--reset-delay",
-                "0",
-                "--conclude-delay",
-                "0",
-                "--headless",
-            ])
+            .args(["--engine-option", "a:Threads=1"])
+            .args(["--engine-option", "b:Threads=1"])
+            .args(["--boards", "1", "--headless"])
+            .args(["--reset-delay", "0", "--conclude-delay", "0"])
+            .args(flags)
             .arg("--pgn")
             .arg(&pgn)
             .arg("--log-dir")
@@ -702,18 +683,43 @@ fn stockfish_plays_stockfish_at_2s_plus_20ms_in_a_tournament_without_a_time_loss
             .expect("cannot start argus tournament"),
     );
     let status = t.wait_until(Instant::now() + MATCH_LIMIT, "the tournament");
+    let log = std::fs::read_to_string(d.join("logs").join("argus.log")).unwrap_or_default();
+    assert!(
+        status.success(),
+        "the tournament exited with {status}: {log}"
+    );
+    std::fs::read_to_string(&pgn).unwrap_or_default()
+}
+
+/// The same as `engine:` players of `argus tournament`, which runs the
+/// bridges itself.
+#[test]
+fn stockfish_plays_stockfish_at_2s_plus_20ms_in_a_tournament_without_a_time_loss() {
+    let Some(sf) = stockfish() else { return };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let pgn = stockfish_tournament(
+        &sf,
+        d,
+        &[
+            // See the test over cables.
+            "--engine-option",
+            "a:Move Overhead=100",
+            "--engine-option",
+            "b:Move Overhead=100",
+            "--games-per-pairing",
+            "10",
+            "--tc",
+            "2+0.02",
+        ],
+    );
     let read = |p: &Path| std::fs::read_to_string(p).unwrap_or_default();
-    let logs: Vec<String> = ["engine-a.log", "engine-b.log", "argus.log"]
+    let logs: Vec<String> = ["engine-a.log", "engine-b.log"]
         .iter()
         .map(|f| read(&d.join("logs").join(f)))
         .collect();
-    assert!(
-        status.success(),
-        "the tournament exited with {status}: {}",
-        logs[2]
-    );
-    no_time_forfeit(&read(&pgn), 10);
-    for log in &logs[..2] {
+    no_time_forfeit(&pgn, 10);
+    for log in &logs {
         assert!(
             !log.contains("restarting"),
             "an engine was restarted:\n{log}"
@@ -1026,4 +1032,182 @@ fn an_engine_that_chatters_is_said_ten_times_on_the_console_and_all_in_its_log()
     // sends none): `{+0.35/7 ...`.
     let evals = played.pgn.matches("{+").count() + played.pgn.matches("{-").count();
     assert!(evals > 0, "{}", played.pgn);
+}
+
+/// The lines of the opening book the book tests write: one begins with a
+/// move no engine would choose (1.Nh3), and one has castling, which a
+/// Polyglot book writes as the king taking its rook.
+const BOOK_LINES: [&[&str]; 2] = [
+    &["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "O-O", "Nf6"],
+    &["Nh3", "h6", "g3", "a6"],
+];
+
+/// Writes a Polyglot book of [`BOOK_LINES`] to `path`: every move of
+/// weight 1, and 1.a4 of weight 0 (never to be played).
+fn write_book(path: &Path) {
+    use argus::client::book::{Entry, encode_move, polyglot_key};
+    let mut entries: Vec<Entry> = Vec::new();
+    let mut add = |pos: &shakmaty::Chess, m: &shakmaty::Move, weight: u16| {
+        let e = Entry {
+            key: polyglot_key(pos),
+            mv: encode_move(m),
+            weight,
+            learn: 0,
+        };
+        if !entries.contains(&e) {
+            entries.push(e);
+        }
+    };
+    for line in BOOK_LINES {
+        let mut game = Game::new(shakmaty::Chess::default());
+        for san in line {
+            let before = game.position().clone();
+            let m = game.play_san(san).expect("a legal book move");
+            add(&before, &m, 1);
+        }
+    }
+    let start = shakmaty::Chess::default();
+    let a4 = Game::new(start.clone()).play_san("a4").unwrap();
+    add(&start, &a4, 0);
+    entries.sort_by_key(|e| e.key);
+    let bytes: Vec<u8> = entries.iter().flat_map(Entry::to_bytes).collect();
+    std::fs::write(path, bytes).expect("write the book");
+}
+
+/// Checks that every game of `pgn` opened from the book: its first move is
+/// one of [`BOOK_LINES`]' (so never 1.a4), and every later ply of that
+/// line, while the game followed it, is the line's move when its mover's
+/// book still plays at that ply (`depth` by the mover's name: `None`, the
+/// whole line). Returns the book plies each player played, by name.
+fn book_plies(pgn: &str, depth: impl Fn(&str) -> Option<usize>) -> Vec<(String, usize)> {
+    use argus::record::pgn_read::read_pgn_games;
+    let mut played: Vec<(String, usize)> = Vec::new();
+    for g in read_pgn_games(pgn).expect("the PGN reads") {
+        let line = BOOK_LINES
+            .iter()
+            .find(|l| g.sans.first() == Some(&l[0].to_string()))
+            .unwrap_or_else(|| panic!("a game that did not open from the book:\n{pgn}"));
+        let names = [g.tag("White").unwrap_or(""), g.tag("Black").unwrap_or("")];
+        for (p, book) in line.iter().enumerate() {
+            if g.sans[..p] != line[..p] || p >= g.sans.len() {
+                break;
+            }
+            let mover = names[p % 2];
+            if depth(mover).is_some_and(|d| p >= d) {
+                continue;
+            }
+            assert_eq!(&g.sans[p], book, "ply {p} of a game in the book:\n{pgn}");
+            match played.iter_mut().find(|(n, _)| n == mover) {
+                Some((_, k)) => *k += 1,
+                None => played.push((mover.to_string(), 1)),
+            }
+        }
+        assert!(
+            g.sans.len() > line.len(),
+            "the game did not go on after the book:\n{pgn}"
+        );
+    }
+    played
+}
+
+/// `argus client --engine ... --book FILE` on both cables: each game's
+/// first plies are the book's (one client's book only to ply 3), the
+/// engines then play on, and each client's summary counts its book moves.
+#[test]
+fn a_polyglot_book_plays_the_openings_of_a_match_over_cables() {
+    skip_unless_socat!();
+    let Some(sf) = stockfish() else { return };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let book = dir.path().join("book.bin");
+    write_book(&book);
+    let book = book.display().to_string();
+    let common = ["--option", "Threads=1", "--option", "Hash=16", "--book"];
+    let flags = |name: &'static str, extra: &[&'static str]| {
+        let mut f: Vec<&str> = vec!["--name", name];
+        f.extend(common);
+        f.push(&book);
+        f.extend(extra);
+        f.iter().map(|s| s.to_string()).collect::<Vec<String>>()
+    };
+    let side_of = |f: Vec<String>| Side {
+        engine: sf.to_string(),
+        flags: f,
+    };
+    let played = play(
+        side_of(flags("sfa", &["--seed", "3"])),
+        side_of(flags("sfb", &["--seed", "4", "--book-depth", "3"])),
+        &["--games", "4", "--tc", "5+0.05", "--max-moves", "20"],
+        false,
+    );
+    let games = check_pgn(&played.pgn);
+    assert_eq!(games.len(), 4, "{}", played.pgn);
+    let plies = book_plies(&played.pgn, |name| (name == "sfb").then_some(3));
+    let count = |name: &str| plies.iter().find(|(n, _)| n == name).map_or(0, |(_, k)| *k);
+    // sfa played the rest of every line: at least its 1.Nh3 line's two
+    // plies or the 1.e4 line's four, in each of four games.
+    assert!(count("sfa") >= 8, "{plies:?}\n{}", played.pgn);
+    for (log, name) in played.client_logs.iter().zip(["sfa", "sfb"]) {
+        let said = format!(": {} book move", count(name));
+        assert!(log.contains(&said), "{name} should say {said:?}:\n{log}");
+    }
+    // sfb's book stopped at ply 3 in every game, said once per game.
+    let b = &played.client_logs[1];
+    assert_eq!(
+        b.matches("the book depth, 3 plies, is reached").count(),
+        4,
+        "{b}"
+    );
+    // Both engines still searched: their own moves after the book.
+    assert!(played.file("engine-a.log").contains("> go wtime"));
+}
+
+/// `engine:` players of `argus tournament` with `--book NAME:FILE`: every
+/// game opens from the book, and the engines play on from it.
+#[test]
+fn a_polyglot_book_drives_the_openings_of_a_tournament() {
+    let Some(sf) = stockfish() else { return };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let book = d.join("book.bin");
+    write_book(&book);
+    let book = book.display().to_string();
+    let (book_a, book_b) = (format!("a:{book}"), format!("b:{book}"));
+    let pgn = stockfish_tournament(
+        &sf,
+        d,
+        &[
+            "--book",
+            &book_a,
+            "--book",
+            &book_b,
+            "--book-depth",
+            "a:2",
+            "--games-per-pairing",
+            "4",
+            "--tc",
+            "5+0.05",
+            "--max-moves",
+            "20",
+        ],
+    );
+    let read = |f: &str| std::fs::read_to_string(d.join("logs").join(f)).unwrap_or_default();
+    assert_eq!(check_pgn(&pgn).len(), 4, "{pgn}");
+    let plies = book_plies(&pgn, |name| (name == "a").then_some(2));
+    let count = |name: &str| plies.iter().find(|(n, _)| n == name).map_or(0, |(_, k)| *k);
+    // Each engine's log notes its book moves, one per ply the PGN shows.
+    for name in ["a", "b"] {
+        let log = read(&format!("engine-{name}.log"));
+        assert_eq!(log.matches("# book move ").count(), count(name), "{log}");
+    }
+    let a = read("engine-a.log");
+    assert_eq!(
+        a.matches("the book depth, 2 plies, is reached").count(),
+        4,
+        "{a}"
+    );
+    assert!(
+        read("argus.log").contains("seed"),
+        "the book's seed is logged:\n{}",
+        read("argus.log")
+    );
 }

@@ -29,6 +29,7 @@ pub fn run(args: ClientArgs) -> Outcome {
     let settings = args.line.port_settings().map_err(Failure::usage)?;
     let endpoint = Endpoint::parse(&args.port).map_err(Failure::usage)?;
     let engine = args.engine.settings().map_err(Failure::usage)?;
+    let book = args.engine.book(args.seed).map_err(Failure::usage)?;
     let password = args.password.as_deref();
     let voice = if args.verbose {
         Voice::Verbose
@@ -44,8 +45,12 @@ pub fn run(args: ClientArgs) -> Outcome {
             let link = open_link(&endpoint, settings, password, tx).map_err(Failure::usage)?;
             let bridge = Bridge::start(engine, args.name.as_deref())
                 .map_err(Failure::usage)?
-                .with_draw_claims(!args.no_claims);
+                .with_draw_claims(!args.no_claims)
+                .with_book(book.clone());
             eprintln!("client: {}", ready_line(&bridge));
+            if let Some(b) = &book {
+                eprintln!("client: {}", book_line(b));
+            }
             serve(&link, &rx, bridge, Duration::ZERO, voice, line_check)
         }
         None => {
@@ -147,6 +152,21 @@ pub enum Voice {
     Normal,
     /// Also every record sent (`-v`): each reply, each repeated one.
     Verbose,
+}
+
+/// What the bridge plays from its book: the file, its size, the depth and
+/// the seed.
+fn book_line(b: &crate::client::engine::bridge::BookPlay) -> String {
+    let depth = match b.depth {
+        Some(d) => format!("the first {d} plies"),
+        None => "as long as it has a move".into(),
+    };
+    format!(
+        "book {}: {} entries, played {depth}, seed {}",
+        b.file,
+        b.book.len(),
+        b.seed
+    )
 }
 
 /// `engine "NAME" is ready`, with the engine's own name when the sign-on
@@ -544,5 +564,46 @@ mod tests {
         let a = parse(&["p"]).unwrap();
         assert!(a.engine.settings().unwrap().is_none());
         assert_eq!(a.name, None);
+    }
+
+    #[test]
+    fn a_book_flag_reads_the_book_and_a_bad_one_is_refused_with_its_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = |name: &str| dir.path().join(name).display().to_string();
+        let start = shakmaty::Chess::default();
+        let e4 = crate::client::book::Entry {
+            key: crate::client::book::polyglot_key(&start),
+            mv: (1 << 9 | 4 << 6) | (3 << 3 | 4),
+            weight: 1,
+            learn: 0,
+        };
+        std::fs::write(path("ok.bin"), e4.to_bytes()).unwrap();
+        let book = |file: &str, more: &[&str]| {
+            let mut args = vec!["p", "--engine", "sf", "--book", file];
+            args.extend(more);
+            parse(&args).unwrap().engine.book(9)
+        };
+        let b = book(&path("ok.bin"), &["--book-depth", "6"])
+            .unwrap()
+            .unwrap();
+        assert_eq!((b.book.len(), b.depth, b.seed), (1, Some(6), 9));
+        assert!(b.file.ends_with("ok.bin"), "{}", b.file);
+        let b = book(&path("ok.bin"), &[]).unwrap().unwrap();
+        assert_eq!(b.depth, None, "no depth: as long as the book has a move");
+        let none = parse(&["p", "--engine", "sf"]).unwrap().engine.book(9);
+        assert!(none.unwrap().is_none());
+        std::fs::write(path("bad.bin"), [0u8; 20]).unwrap();
+        let e = book(&path("bad.bin"), &[]).unwrap_err();
+        assert!(
+            e.starts_with(&format!("book {}: not a Polyglot book", path("bad.bin"))),
+            "{e}"
+        );
+        let e = book(&path("none.bin"), &[]).unwrap_err();
+        assert!(e.contains("none.bin") && e.contains("cannot open"), "{e}");
+        let e = book(&path("ok.bin"), &["--book-depth", "0"]).unwrap_err();
+        assert!(e.contains("--book-depth must be at least 1"), "{e}");
+        // --book needs --engine, --book-depth needs --book.
+        assert!(parse(&["p", "--book", "x.bin"]).is_err());
+        assert!(parse(&["p", "--engine", "sf", "--book-depth", "4"]).is_err());
     }
 }

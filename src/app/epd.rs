@@ -99,6 +99,8 @@ impl EngineRun {
             depth: None,
             margin_ms: self.margin_ms,
             log: self.log.clone(),
+            book: None,
+            book_depth: None,
         };
         let settings = match (engine.settings(), self.search()) {
             (Ok(Some(s)), Ok(search)) => (s, search),

@@ -85,6 +85,7 @@ pub fn exit_status(command: &str, outcome: Outcome) -> u8 {
 }
 
 pub mod audience;
+pub mod book;
 pub mod cbf;
 pub mod client;
 pub mod demo;

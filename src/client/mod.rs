@@ -3,6 +3,7 @@
 //! instead. The reference client is the other half of every test and of
 //! the demo.
 
+pub mod book;
 pub mod engine;
 pub mod mover;
 pub mod protocol;

@@ -1,8 +1,9 @@
 //! Who a tournament's players are, as the command line gives them: a
 //! serial port, a program that will connect over TCP and sign on by name,
 //! or an engine argus starts itself behind its bridge. [`Player::parse`]
-//! reads one `PLAYER`; [`players`] reads them all with their
-//! `--engine-option` and `--protocol` flags and checks them together.
+//! reads one `PLAYER`; [`players`] reads them all with their engine flags
+//! ([`EngineFlags`]: `--engine-option`, `--protocol`, `--book`,
+//! `--book-depth`) and checks them together.
 //!
 //! ```text
 //! /dev/ttyUSB0, COM3, serial:/dev/ttyUSB0   the program cabled to that port
@@ -11,6 +12,8 @@
 //! mover:NAME[=random|greedy]                 argus's built-in mover (random)
 //! --engine-option NAME:OPT=VALUE             an option for engine NAME
 //! --protocol NAME:uci|xboard                 engine NAME's protocol (default uci)
+//! --book NAME:FILE                           engine NAME's Polyglot opening book
+//! --book-depth NAME:N                        its book plays the game's first N plies
 //! ```
 
 use clap::ValueEnum;
@@ -44,6 +47,24 @@ pub struct EngineSpec {
     pub protocol: Protocol,
     /// `--engine-option` values, in the order given.
     pub options: Vec<(String, String)>,
+    /// `--book`: the Polyglot book the bridge plays the opening from (the
+    /// edge reads it).
+    pub book: Option<String>,
+    /// `--book-depth`: the book plays only the game's first N plies.
+    pub book_depth: Option<u32>,
+}
+
+/// The per-engine flags of a tournament, each `NAME:...` as given.
+#[derive(Debug, Clone, Default)]
+pub struct EngineFlags {
+    /// `--engine-option NAME:OPT=VALUE`.
+    pub options: Vec<String>,
+    /// `--protocol NAME:uci|xboard`.
+    pub protocols: Vec<String>,
+    /// `--book NAME:FILE`.
+    pub books: Vec<String>,
+    /// `--book-depth NAME:N`.
+    pub book_depths: Vec<String>,
 }
 
 /// The forms a PLAYER may take, for errors.
@@ -107,6 +128,8 @@ impl Player {
                     command_line,
                     protocol: Protocol::Uci,
                     options: Vec::new(),
+                    book: None,
+                    book_depth: None,
                 }))
             }
             "mover" => {
@@ -186,14 +209,10 @@ fn engine_mut<'a>(
         })
 }
 
-/// Reads every `PLAYER` with the `--engine-option NAME:OPT=VALUE` and
-/// `--protocol NAME:PROTOCOL` flags: at least two players, every name
-/// different, every flag naming an engine player.
-pub fn players(
-    specs: &[String],
-    engine_options: &[String],
-    protocols: &[String],
-) -> Result<Vec<Player>, String> {
+/// Reads every `PLAYER` with the engine flags: at least two players,
+/// every name different, every flag naming an engine player (and the
+/// protocol, book and book depth given once per engine).
+pub fn players(specs: &[String], flags: &EngineFlags) -> Result<Vec<Player>, String> {
     if specs.len() < 2 {
         return Err(format!(
             "a tournament needs at least 2 players ({} given)",
@@ -214,7 +233,7 @@ pub fn players(
             ));
         }
     }
-    for value in engine_options {
+    for value in &flags.options {
         let flag = "--engine-option";
         let form = || format!("{flag} {value:?}: expected NAME:OPT=VALUE");
         let (name, rest) = value.split_once(':').ok_or_else(form)?;
@@ -226,22 +245,79 @@ pub fn players(
             .options
             .push((opt.into(), v.into()));
     }
-    let mut set = Vec::new();
-    for value in protocols {
-        let flag = "--protocol";
-        let (name, proto) = value
-            .split_once(':')
-            .ok_or_else(|| format!("{flag} {value:?}: expected NAME:uci or NAME:xboard"))?;
-        let protocol = Protocol::from_str(proto, true)
-            .map_err(|_| format!("{flag} {value:?}: unknown protocol {proto:?} (uci or xboard)"))?;
-        let engine = engine_mut(&mut list, name, flag, value)?;
-        if set.contains(&engine.name) {
-            return Err(format!("{flag}: engine {name:?} given a protocol twice"));
-        }
-        set.push(engine.name.clone());
-        engine.protocol = protocol;
+    once_each(
+        &mut list,
+        &flags.protocols,
+        "--protocol",
+        "a protocol",
+        |e, proto| {
+            e.protocol = Protocol::from_str(proto, true)
+                .map_err(|_| format!("unknown protocol {proto:?} (uci or xboard)"))?;
+            Ok(())
+        },
+    )?;
+    once_each(&mut list, &flags.books, "--book", "a book", |e, file| {
+        printable("the book's file", file)?;
+        e.book = Some(file.into());
+        Ok(())
+    })?;
+    once_each(
+        &mut list,
+        &flags.book_depths,
+        "--book-depth",
+        "a book depth",
+        |e, n| match n.trim().parse::<u32>() {
+            Ok(0) => Err("the depth must be at least 1".into()),
+            Ok(d) => {
+                e.book_depth = Some(d);
+                Ok(())
+            }
+            Err(_) => Err(format!("{n:?} is not a number of plies")),
+        },
+    )?;
+    if let Some(e) = list.iter().find_map(|p| match p {
+        Player::Engine(e) if e.book_depth.is_some() && e.book.is_none() => Some(e),
+        _ => None,
+    }) {
+        return Err(format!(
+            "--book-depth: engine {:?} has no --book {}:FILE",
+            e.name, e.name
+        ));
     }
     Ok(list)
+}
+
+/// Hands each `NAME:VALUE` of `flag` to `set` with its engine; an engine
+/// may be given `what` once. The error quotes the flag's value.
+fn once_each(
+    list: &mut [Player],
+    values: &[String],
+    flag: &str,
+    what: &str,
+    mut set: impl FnMut(&mut EngineSpec, &str) -> Result<(), String>,
+) -> Result<(), String> {
+    let mut seen = Vec::new();
+    for value in values {
+        let (name, v) = value
+            .split_once(':')
+            .ok_or_else(|| format!("{flag} {value:?}: expected NAME:{}", form_of(flag)))?;
+        let engine = engine_mut(list, name, flag, value)?;
+        if seen.contains(&engine.name) {
+            return Err(format!("{flag}: engine {name:?} given {what} twice"));
+        }
+        seen.push(engine.name.clone());
+        set(engine, v).map_err(|e| format!("{flag} {value:?}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// What follows `NAME:` in `flag`'s value.
+fn form_of(flag: &str) -> &'static str {
+    match flag {
+        "--protocol" => "uci or NAME:xboard",
+        "--book" => "FILE",
+        _ => "N",
+    }
 }
 
 #[cfg(test)]
@@ -337,8 +413,12 @@ mod tests {
         let specs = strings(&["COM3", "engine:sf=stockfish", "engine:gc=gnuchess", "tcp:x"]);
         let list = players(
             &specs,
-            &strings(&["sf:Threads=2", "sf:Hash=64", "gc:Ponder=off=really"]),
-            &strings(&["gc:XBoard"]),
+            &EngineFlags {
+                options: strings(&["sf:Threads=2", "sf:Hash=64", "gc:Ponder=off=really"]),
+                protocols: strings(&["gc:XBoard"]),
+                books: strings(&["gc:/books/gm2001.bin"]),
+                book_depths: strings(&["gc:12"]),
+            },
         )
         .unwrap();
         let Player::Engine(sf) = &list[1] else {
@@ -356,9 +436,52 @@ mod tests {
         };
         assert_eq!(gc.protocol, Protocol::Xboard);
         assert_eq!(gc.options, pairs(&[("Ponder", "off=really")]));
+        assert_eq!(
+            (gc.book.as_deref(), gc.book_depth),
+            (Some("/books/gm2001.bin"), Some(12))
+        );
+        assert_eq!((sf.book.as_deref(), sf.book_depth), (None, None));
         let err = |specs: &[&str], opts: &[&str], protos: &[&str]| {
-            players(&strings(specs), &strings(opts), &strings(protos)).unwrap_err()
+            let flags = EngineFlags {
+                options: strings(opts),
+                protocols: strings(protos),
+                ..EngineFlags::default()
+            };
+            players(&strings(specs), &flags).unwrap_err()
         };
+        let book_err = |books: &[&str], depths: &[&str]| {
+            let flags = EngineFlags {
+                books: strings(books),
+                book_depths: strings(depths),
+                ..EngineFlags::default()
+            };
+            players(&strings(&["engine:sf=stockfish", "COM3"]), &flags).unwrap_err()
+        };
+        for (e, want) in [
+            (book_err(&["sf"], &[]), "--book \"sf\": expected NAME:FILE"),
+            (
+                book_err(&["sf:a.bin", "sf:b.bin"], &[]),
+                "--book: engine \"sf\" given a book twice",
+            ),
+            (
+                book_err(&["COM3:a.bin"], &[]),
+                "no engine player named \"COM3\"",
+            ),
+            (
+                book_err(&["sf:a.bin"], &["sf:0"]),
+                "--book-depth \"sf:0\": the depth must be at least 1",
+            ),
+            (
+                book_err(&["sf:a.bin"], &["sf:ten"]),
+                "\"ten\" is not a number of plies",
+            ),
+            (
+                book_err(&[], &["sf:8"]),
+                "--book-depth: engine \"sf\" has no --book sf:FILE",
+            ),
+        ] {
+            assert!(e.contains(want), "{e}");
+        }
         let two = ["engine:sf=stockfish", "COM3"];
         for (e, want) in [
             (err(&["COM3"], &[], &[]), "at least 2 players (1 given)"),

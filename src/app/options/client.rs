@@ -8,6 +8,7 @@ use clap::Args;
 
 use super::LineOptions;
 use crate::client::MoverKind;
+use crate::client::engine::bridge::BookPlay;
 use crate::client::engine::{CommandLine, EngineLog, EngineSettings, Protocol, Untimed};
 
 /// `argus client PORT [options]`.
@@ -34,7 +35,8 @@ pub struct ClientArgs {
     /// How to choose moves.
     #[arg(long, value_enum, default_value_t = MoverKind::Random)]
     pub mover: MoverKind,
-    /// Seed for the mover: the same seed plays the same moves.
+    /// Seed for the mover, and for the choice among a --book's moves: the
+    /// same seed plays the same moves.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Milliseconds to think before each reply.
@@ -82,9 +84,28 @@ pub struct EngineOptions {
     /// Write the engine traffic, with times, to this file.
     #[arg(long, value_name = "FILE", requires = "engine")]
     pub log: Option<PathBuf>,
+    /// Play the opening from this Polyglot book (.bin): while it has a
+    /// move for the position, argus plays one (by the entries' weights,
+    /// chosen with --seed) without asking the engine.
+    #[arg(long, value_name = "FILE", requires = "engine")]
+    pub book: Option<PathBuf>,
+    /// The book plays only the game's first N plies, counted from the
+    /// game's start (an opening's moves count) [default: as long as it has
+    /// a move].
+    #[arg(long, value_name = "N", requires = "book")]
+    pub book_depth: Option<u32>,
 }
 
 impl EngineOptions {
+    /// The book to play from (`--book`, read and checked now), choosing
+    /// with `seed`; `None` without --book.
+    pub fn book(&self, seed: u64) -> Result<Option<BookPlay>, String> {
+        let Some(file) = &self.book else {
+            return Ok(None);
+        };
+        book_play(file, self.book_depth, seed, "--book-depth").map(Some)
+    }
+
     /// The bridge's settings, checked; `None` without --engine.
     pub fn settings(&self) -> Result<Option<EngineSettings>, String> {
         let Some(cmd) = &self.engine else {
@@ -120,6 +141,27 @@ impl EngineOptions {
             log,
         }))
     }
+}
+
+/// The book at `file` read and checked, to play `depth` plies (`flag`
+/// names the depth's flag in the error for 0).
+pub fn book_play(
+    file: &std::path::Path,
+    depth: Option<u32>,
+    seed: u64,
+    flag: &str,
+) -> Result<BookPlay, String> {
+    if depth == Some(0) {
+        return Err(format!(
+            "{flag} must be at least 1 (a book that plays no move: leave out the book)"
+        ));
+    }
+    Ok(BookPlay {
+        book: std::sync::Arc::new(crate::app::book::load(file)?),
+        file: file.display().to_string(),
+        depth: depth.map(|d| d as usize),
+        seed,
+    })
 }
 
 /// How long an engine may run over its own time before it counts as hung

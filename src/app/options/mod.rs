@@ -19,7 +19,7 @@ mod openings;
 mod output;
 mod plan;
 
-pub use client::{ClientArgs, DEPTH_WAIT, ENGINE_MARGIN_MS, EngineOptions};
+pub use client::{ClientArgs, DEPTH_WAIT, ENGINE_MARGIN_MS, EngineOptions, book_play};
 pub use commands::{DemoArgs, RefereeArgs, ResumeArgs, WatchArgs};
 pub use config::ConfigFile;
 pub use line::LineOptions;

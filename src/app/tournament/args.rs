@@ -10,6 +10,7 @@ use crate::app::options::{LineOptions, MatchOptions, OutputOptions, WebOptions, 
 use crate::app::tournament::board::Pace;
 use crate::client::engine::Untimed;
 use crate::referee::Settings;
+use crate::tournament::player::EngineFlags;
 use crate::tournament::schedule::{Format, ScheduleSettings};
 use crate::tournament::{Absence, Player};
 
@@ -55,6 +56,16 @@ pub struct TournamentArgs {
     /// Engine player NAME's protocol: NAME:uci or NAME:xboard [default: uci].
     #[arg(long = "protocol", value_name = "NAME:PROTOCOL")]
     pub protocols: Vec<String>,
+    /// Engine player NAME plays the opening from this Polyglot book (.bin):
+    /// NAME:FILE. While the book has a move, argus plays one (by the
+    /// entries' weights) without asking the engine.
+    #[arg(long = "book", value_name = "NAME:FILE")]
+    pub books: Vec<String>,
+    /// Engine player NAME's book plays only the game's first N plies (the
+    /// opening's moves included): NAME:N [default: as long as it has a
+    /// move].
+    #[arg(long = "book-depth", value_name = "NAME:N")]
+    pub book_depths: Vec<String>,
     /// Without a time control: milliseconds per move for the engine
     /// players [default: 1000].
     #[arg(long, value_name = "MS")]
@@ -129,7 +140,8 @@ pub struct TournamentArgs {
     /// Read settings from this TOML file: [line] and [match] as for
     /// `argus referee`, [tournament] (schedule, cycles, games_per_pairing,
     /// boards, absent_forfeit, movetime, feed, http) and one [[player]]
-    /// table per player (player = "PLAYER", protocol, options = { NAME = "VALUE" });
+    /// table per player (player = "PLAYER", protocol, options = { NAME = "VALUE" },
+    /// book = "FILE", book_depth = N);
     /// command-line flags win.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
@@ -226,13 +238,15 @@ impl TournamentArgs {
             None => TournamentConfig::default(),
         };
         let t = &file.tournament;
-        let (mut specs, mut engine_options, mut protocols) = (
-            self.players.clone(),
-            self.engine_options.clone(),
-            self.protocols.clone(),
-        );
-        file.add_players(&mut specs, &mut engine_options, &mut protocols)?;
-        let players = crate::tournament::player::players(&specs, &engine_options, &protocols)?;
+        let mut specs = self.players.clone();
+        let mut flags = EngineFlags {
+            options: self.engine_options.clone(),
+            protocols: self.protocols.clone(),
+            books: self.books.clone(),
+            book_depths: self.book_depths.clone(),
+        };
+        file.add_players(&mut specs, &mut flags)?;
+        let players = crate::tournament::player::players(&specs, &flags)?;
         if players.iter().any(|p| matches!(p, Player::Tcp { .. })) && self.listen.is_none() {
             return Err(
                 "tcp:NAME players connect to the tournament: give --listen ADDR:PORT".into(),
@@ -342,7 +356,7 @@ pub struct TournamentTable {
 }
 
 /// One `[[player]]` table: the player as on the command line, and for an
-/// engine its protocol and options.
+/// engine its protocol, options and opening book.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlayerTable {
@@ -350,6 +364,10 @@ pub struct PlayerTable {
     pub protocol: Option<String>,
     #[serde(default)]
     pub options: std::collections::BTreeMap<String, String>,
+    /// A Polyglot book (`--book NAME:FILE`).
+    pub book: Option<String>,
+    /// Its depth in plies (`--book-depth NAME:N`).
+    pub book_depth: Option<u32>,
 }
 
 impl TournamentConfig {
@@ -363,28 +381,34 @@ impl TournamentConfig {
 
     /// Appends the `[[player]]` tables to the command line's players and
     /// their engine flags, in the forms the flags take.
-    fn add_players(
-        &self,
-        specs: &mut Vec<String>,
-        engine_options: &mut Vec<String>,
-        protocols: &mut Vec<String>,
-    ) -> Result<(), String> {
+    fn add_players(&self, specs: &mut Vec<String>, flags: &mut EngineFlags) -> Result<(), String> {
         for t in &self.player {
             let player = Player::parse(&t.player)?;
             let name = player.name().to_string();
             let engine = matches!(player, Player::Engine(_));
-            if !engine && (t.protocol.is_some() || !t.options.is_empty()) {
+            let engine_keys = t.protocol.is_some()
+                || !t.options.is_empty()
+                || t.book.is_some()
+                || t.book_depth.is_some();
+            if !engine && engine_keys {
                 return Err(format!(
-                    "[[player]] {:?}: protocol and options are for engine players",
+                    "[[player]] {:?}: protocol, options, book and book_depth are for \
+                     engine players",
                     t.player
                 ));
             }
             specs.push(t.player.clone());
             if let Some(p) = &t.protocol {
-                protocols.push(format!("{name}:{p}"));
+                flags.protocols.push(format!("{name}:{p}"));
             }
             for (opt, value) in &t.options {
-                engine_options.push(format!("{name}:{opt}={value}"));
+                flags.options.push(format!("{name}:{opt}={value}"));
+            }
+            if let Some(b) = &t.book {
+                flags.books.push(format!("{name}:{b}"));
+            }
+            if let Some(d) = t.book_depth {
+                flags.book_depths.push(format!("{name}:{d}"));
             }
         }
         Ok(())
@@ -472,7 +496,8 @@ mod tests {
              feed = \"127.0.0.1:7070\"\n\n\
              [match]\ntc = \"60+1\"\n\n\
              [[player]]\nplayer = \"engine:sf=stockfish\"\noptions = { Threads = \"1\" }\n\n\
-             [[player]]\nplayer = \"engine:gnu=gnuchess\"\nprotocol = \"xboard\"\n",
+             [[player]]\nplayer = \"engine:gnu=gnuchess\"\nprotocol = \"xboard\"\n\
+             book = \"gm.bin\"\nbook_depth = 10\n",
         )
         .unwrap();
         let path = config.to_str().unwrap();
@@ -489,6 +514,10 @@ mod tests {
             panic!()
         };
         assert_eq!(gnu.protocol, crate::client::engine::Protocol::Xboard);
+        assert_eq!(
+            (gnu.book.as_deref(), gnu.book_depth),
+            (Some("gm.bin"), Some(10))
+        );
         assert_eq!(p.schedule.cycles, 3, "the flag wins");
         assert_eq!(p.schedule.format, Format::Gauntlet);
         assert_eq!(p.boards, Some(1));

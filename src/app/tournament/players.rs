@@ -14,12 +14,14 @@ use crossbeam_channel::{Receiver, Sender, bounded, unbounded};
 
 use crate::app::client::{Answerer, ClientError, Voice, serve};
 use crate::app::links::LINK_EVENTS;
-use crate::app::options::{DEPTH_WAIT, ENGINE_MARGIN_MS};
+use crate::app::options::{DEPTH_WAIT, ENGINE_MARGIN_MS, book_play};
+use crate::client::engine::bridge::BookPlay;
 use crate::client::engine::{Bridge, EngineLog, EngineSettings, Untimed};
 use crate::client::{ClientProtocol, Mover};
 use crate::link::{
     Connector, Link, LinkEvent, ListenConfig, PortSettings, listen_addr, local_pair, parse_allow,
 };
+use crate::splitmix::splitmix64;
 use crate::tournament::{Player, PlayerId};
 
 /// How long the end of a tournament waits for the programs it runs to
@@ -73,6 +75,8 @@ struct Again {
     players: Vec<Player>,
     settings: PortSettings,
     engines: EnginePlay,
+    /// Each player's opening book, read once.
+    books: Vec<Option<BookPlay>>,
     log_dir: PathBuf,
     epoch: Instant,
     tx: Sender<LinkEvent<PlayerId>>,
@@ -120,9 +124,11 @@ impl Field {
         for (i, c) in listen(players, net)? {
             links[i] = Some(open(i, c)?);
         }
+        let books = books(players)?;
         let mut programs = Vec::new();
         for (i, p) in players.iter().enumerate() {
-            let Some(program) = Program::start(i, p, engines, log_dir, 1)? else {
+            let Some(program) = Program::start(i, p, engines, books[i].as_ref(), log_dir, 1)?
+            else {
                 programs.push(None);
                 continue;
             };
@@ -160,6 +166,7 @@ impl Field {
                 players: players.to_vec(),
                 settings,
                 engines,
+                books,
                 log_dir: log_dir.to_path_buf(),
                 epoch,
                 tx,
@@ -196,10 +203,11 @@ impl Field {
         .map_err(|e| e.to_string())?;
         let starts = slot.starts + 1;
         let (engines, log_dir, settings) = (a.engines, a.log_dir.clone(), a.settings);
+        let book = a.books.get(i).cloned().flatten();
         let name = p.name().to_string();
         let thread = name.clone();
         let handle = spawn_named(&thread, move || {
-            match Program::start(i, &p, engines, &log_dir, starts) {
+            match Program::start(i, &p, engines, book.as_ref(), &log_dir, starts) {
                 Ok(Some(program)) => {
                     program.play(&name, far, settings);
                     None
@@ -272,11 +280,13 @@ impl Program {
     /// Player `i`'s program, if argus runs it: an engine started and
     /// through its handshake, or a built-in mover.
     /// `start` counts the program's starts (1 at first): a start again
-    /// logs to a file of its own.
+    /// logs to a file of its own, and chooses from its book with a seed of
+    /// its own.
     fn start(
         i: usize,
         p: &Player,
         engines: EnginePlay,
+        book: Option<&BookPlay>,
         log_dir: &Path,
         start: u32,
     ) -> Result<Option<Program>, String> {
@@ -295,6 +305,24 @@ impl Program {
                 let bridge = Bridge::start(settings, Some(&spec.name))
                     .map_err(|f| format!("engine {:?} ({}): {f}", spec.name, spec.command))?
                     .with_draw_claims(engines.claim_draws);
+                let book = book.map(|b| BookPlay {
+                    seed: splitmix64(b.seed ^ u64::from(start)),
+                    ..b.clone()
+                });
+                if let Some(b) = &book {
+                    log::info!(
+                        "engine {:?}: book {} ({} entries), {}, seed {}",
+                        spec.name,
+                        b.file,
+                        b.book.len(),
+                        b.depth
+                            .map_or("as long as it has a move".into(), |d| format!(
+                                "the first {d} plies"
+                            )),
+                        b.seed
+                    );
+                }
+                let bridge = bridge.with_book(book);
                 log::info!("engine {:?} is ready", spec.name);
                 Program::Engine(Box::new(bridge))
             }
@@ -329,6 +357,41 @@ impl Program {
             Err(e) => log::warn!("{name}: cannot open its in-process link: {e}"),
         }
     }
+}
+
+/// Each player's opening book (`--book NAME:FILE`), read and checked, a
+/// file two engines share read once; each player's seed is its place in
+/// the list (each start of its program mixes in the start's number).
+fn books(players: &[Player]) -> Result<Vec<Option<BookPlay>>, String> {
+    let mut read: Vec<(String, BookPlay)> = Vec::new();
+    let mut out = Vec::new();
+    for (i, p) in players.iter().enumerate() {
+        let Player::Engine(spec) = p else {
+            out.push(None);
+            continue;
+        };
+        let Some(file) = &spec.book else {
+            out.push(None);
+            continue;
+        };
+        let seed = u64::try_from(i).unwrap_or(0) + 1;
+        let play = match read.iter().find(|(f, _)| f == file) {
+            Some((_, b)) => BookPlay {
+                depth: spec.book_depth.map(|d| d as usize),
+                seed,
+                ..b.clone()
+            },
+            None => {
+                let flag = format!("--book-depth {}", spec.name);
+                let b = book_play(Path::new(file), spec.book_depth, seed, &flag)
+                    .map_err(|e| format!("engine {:?}: {e}", spec.name))?;
+                read.push((file.clone(), b.clone()));
+                b
+            }
+        };
+        out.push(Some(play));
+    }
+    Ok(out)
 }
 
 /// An engine's log: `engine-NAME.log`, and `engine-NAME-N.log` for its

@@ -20,6 +20,12 @@
 //! reaches goes as `draw_claim;` with that move (FIDE 9.2, 9.3, as the
 //! referee judges claims). XBoard engines claim for themselves.
 //!
+//! Opening books ([`BookPlay`], `--book`): while the game is in the book
+//! and below its depth, a `respond` is answered with the book's move (no
+//! `ce`: a book move has no score) and the engine is not asked; it gets
+//! the whole game with its next search. The first position the book has
+//! no move for ends the book for that game.
+//!
 //! Faults: an engine that dies, hangs past its time plus the margin, or
 //! sends an illegal move is reported to the referee with `refreq fault;`
 //! (the supervisor sees it), its last output lines are logged, and it is
@@ -27,6 +33,7 @@
 //! is then answered by the new engine. If the new engine fails too, the
 //! bridge gives up ([`Bridge::failure`]).
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, bounded, unbounded};
@@ -37,6 +44,7 @@ use super::log::Dir;
 use super::process::STOP_WAIT;
 use super::{Answer, Driver, EngineSettings, Fault, Job, Limit, Protocol, start, time};
 use crate::client::Action;
+use crate::client::book::Book;
 use crate::client::track::{Event, Tracker};
 use crate::clock::TimeControl;
 use crate::epd::{Operation, Record};
@@ -104,6 +112,36 @@ pub struct Bridge {
     /// referee sends only `cc`.
     thought_ms: u64,
     claim_draws: bool,
+    /// The opening book the bridge plays from, if any.
+    book: Option<Booked>,
+}
+
+/// An opening book for the bridge (`--book FILE --book-depth N`): while
+/// the book has a move and the game is shorter than the depth, the bridge
+/// plays the book's move itself and the engine is not asked.
+#[derive(Debug, Clone)]
+pub struct BookPlay {
+    pub book: Arc<Book>,
+    /// The file, for what the bridge says.
+    pub file: String,
+    /// The game's plies the book plays in: it plays no move at ply
+    /// `depth` or later (`None`: until it has no move).
+    pub depth: Option<usize>,
+    /// The seed of the choice among the book's moves by weight.
+    pub seed: u64,
+}
+
+/// A book in play: the choice's generator and the counts.
+struct Booked {
+    play: BookPlay,
+    state: u64,
+    /// Book moves played since the bridge started.
+    played: u64,
+    /// Book moves played in this game.
+    in_game: u32,
+    /// The game has left the book (it had no move, or the depth is
+    /// reached): the engine plays the rest of it.
+    out: bool,
 }
 
 impl Bridge {
@@ -151,7 +189,20 @@ impl Bridge {
             searched_rx,
             thought_ms: 0,
             claim_draws: true,
+            book: None,
         })
+    }
+
+    /// Plays the opening from `book` (see [`BookPlay`]).
+    pub fn with_book(mut self, book: Option<BookPlay>) -> Bridge {
+        self.book = book.map(|play| Booked {
+            state: play.seed,
+            play,
+            played: 0,
+            in_game: 0,
+            out: false,
+        });
+        self
     }
 
     /// Whether the bridge claims threefold repetition and fifty moves for
@@ -233,6 +284,10 @@ impl Bridge {
                 let mut out = self.stop_search("a new game");
                 out.push(Action::Log("reset: new game".into()));
                 self.thought_ms = 0;
+                if let Some(b) = self.book.as_mut() {
+                    b.in_game = 0;
+                    b.out = false;
+                }
                 if let Err(f) = self.with_driver(|d| d.new_game()) {
                     out.extend(self.recover(f));
                 }
@@ -269,7 +324,17 @@ impl Bridge {
                 if let Some(d) = self.driver.take() {
                     d.quit();
                 }
-                vec![Action::Disconnect]
+                let mut out = Vec::new();
+                if let Some(b) = &self.book {
+                    out.push(Action::Log(format!(
+                        "book {}: {} book move{} played",
+                        b.play.file,
+                        b.played,
+                        if b.played == 1 { "" } else { "s" }
+                    )));
+                }
+                out.push(Action::Disconnect);
+                out
             }
         }
     }
@@ -355,6 +420,15 @@ impl Bridge {
             out.push(Action::Reply(rec.to_canonical()));
             return out;
         }
+        let (book_move, note) = self.book_move(ply, &position);
+        out.extend(note.map(Action::Log));
+        if let Some(m) = book_move {
+            out.extend(self.reply(Answer {
+                mv: Some(m),
+                ..Answer::default()
+            }));
+            return out;
+        }
         let limit = time::limit(&self.tracker, self.settings.untimed, self.thought_ms);
         self.next_search += 1;
         self.search = Some(Search {
@@ -369,6 +443,35 @@ impl Bridge {
         });
         out.extend(self.launch());
         out
+    }
+
+    /// The book's move at `ply` in `position`, if the game is still in
+    /// the book; and a note when the game leaves it. The engine is not
+    /// asked for a book move: it gets the whole game before its next
+    /// search, as after any move.
+    fn book_move(&mut self, ply: usize, position: &Chess) -> (Option<Move>, Option<String>) {
+        let Some(b) = self.book.as_mut().filter(|b| !b.out) else {
+            return (None, None);
+        };
+        let why = if let Some(d) = b.play.depth.filter(|d| ply >= *d) {
+            format!("the book depth, {d} plies, is reached")
+        } else if let Some(m) = b.play.book.pick(position, &mut b.state) {
+            b.played += 1;
+            b.in_game += 1;
+            let note = format!("book move {} at ply {ply}", super::notation::to_uci(&m));
+            self.settings.log.line(Dir::Note, &note);
+            return (Some(m), None);
+        } else {
+            format!("the book has no move at ply {ply}")
+        };
+        b.out = true;
+        let note = format!(
+            "out of book after {} book move{} this game: {why}; the engine plays on",
+            b.in_game,
+            if b.in_game == 1 { "" } else { "s" }
+        );
+        self.settings.log.line(Dir::Note, &note);
+        (None, Some(note))
     }
 
     /// Gives the pending search to the engine, on a thread of its own.
