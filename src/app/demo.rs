@@ -53,14 +53,14 @@ pub fn run(args: DemoArgs) -> Outcome {
         check_outputs(&[("--pgn", pgn, Writes::Append)]).map_err(Failure::usage)?;
     }
     let log_dir = std::env::temp_dir().join(format!("argus-demo-{}", std::process::id()));
-    logging::init(&log_dir, "argus.log", args.headless).map_err(Failure::failed)?;
+    logging::init(&log_dir, "argus.log", args.view.headless).map_err(Failure::failed)?;
     let cables = [
         VirtualCable::new().map_err(Failure::failed)?,
         VirtualCable::new().map_err(Failure::failed)?,
     ];
     let port_settings = PortSettings::default();
     let audience = Audience::start(&args.web).map_err(Failure::usage)?;
-    let outputs = Writers::open(&log_dir, args.pgn.clone(), None, args.headless)
+    let outputs = Writers::open(&log_dir, args.pgn.clone(), None, args.view.headless)
         .map_err(Failure::failed)?
         .with_audience(audience);
     let epoch = Instant::now();
@@ -72,7 +72,7 @@ pub fn run(args: DemoArgs) -> Outcome {
     let clients = start_clients(&cables, port_settings, &args);
     let settings = demo_settings(&args, &cables, time_control);
     let ctrl_rx = signals::stop_requests("argus demo");
-    let view = View::from_flags(args.headless, args.ascii);
+    let view = View::from_flags(args.view.headless, args.view.ascii);
     let mut core = Referee::new(settings);
     core.set_wall_clock(wall);
     let ending = session::run(Session {
@@ -95,7 +95,7 @@ pub fn run(args: DemoArgs) -> Outcome {
     drop(cables);
     // The demo plays until it is stopped: that is its normal end.
     ending?;
-    if !args.headless {
+    if !args.view.headless {
         crate::app::stdout::line(&format!("argus demo: logs in {}", log_dir.display()));
     }
     Ok(Ending::Normal)
@@ -145,12 +145,12 @@ fn demo_settings(
         lines: ByClient::new(NO_LINE_DELAY, NO_LINE_DELAY),
         time_control,
         games: args.games.unwrap_or(ENDLESS),
-        reset_delay_ms: if args.headless {
+        reset_delay_ms: if args.view.headless {
             HEADLESS_DELAY_MS
         } else {
             RESET_DELAY_MS
         },
-        conclude_delay_ms: if args.headless {
+        conclude_delay_ms: if args.view.headless {
             HEADLESS_DELAY_MS
         } else {
             CONCLUDE_DELAY_MS

@@ -54,7 +54,7 @@ pub fn run(args: RefereeArgs) -> Outcome {
     let started = start_files(
         &mut dir,
         &plan.output,
-        args.headless,
+        args.view.headless,
         &journal_path,
         |path| open_new_journal(path, explicit, &header, wall),
     );
@@ -73,7 +73,7 @@ pub fn run(args: RefereeArgs) -> Outcome {
     info!("{opening}");
     outputs.headless_line(&opening);
     outputs.headless_line("waiting for A and B to sign on (refreq sign_on)");
-    let view = View::from_flags(args.headless, args.ascii);
+    let view = View::from_flags(args.view.headless, args.view.ascii);
     let mut core = Referee::new(plan.settings);
     core.set_wall_clock(wall);
     let ending = session::run(Session {
@@ -106,7 +106,7 @@ fn plan_for(args: &RefereeArgs, endpoints: &[Endpoint; 2]) -> Result<RefereePlan
         output,
         args.config.as_deref(),
         date,
-        args.headless,
+        args.view.headless,
     )
     .map_err(Failure::usage)?;
     let ps = plan.port_settings;

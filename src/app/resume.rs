@@ -58,10 +58,16 @@ pub fn run(args: ResumeArgs) -> Outcome {
     let (links, rx) = links::open_links(&endpoints, &args.ends.net, names, port_settings, epoch)
         .map_err(Failure::usage)?;
     let mut dir = LogDir::claim(&output.log_dir()).map_err(Failure::usage)?;
-    let started = start_files(&mut dir, &output, args.headless, &args.journal, |path| {
-        JournalWriter::append(path, loaded.valid_len, loaded.chain, loaded.lines)
-            .map_err(|e| e.to_string())
-    });
+    let started = start_files(
+        &mut dir,
+        &output,
+        args.view.headless,
+        &args.journal,
+        |path| {
+            JournalWriter::append(path, loaded.valid_len, loaded.chain, loaded.lines)
+                .map_err(|e| e.to_string())
+        },
+    );
     let (outputs, feed) = started.map_err(Failure::usage)?;
     let mut audience = Audience::start(&args.web).map_err(Failure::usage)?;
     if let Some(a) = audience.as_mut() {
@@ -76,7 +82,7 @@ pub fn run(args: ResumeArgs) -> Outcome {
     let now_wall = wall.unix_ms;
     let story = story(&loaded, &args.journal, now_wall);
     info!("{story}");
-    if args.headless || loaded.replay.core().is_over() {
+    if args.view.headless || loaded.replay.core().is_over() {
         crate::app::stdout::line(&story);
     }
     outputs.journal_mark(&Entry::Epoch(wall));
@@ -89,7 +95,7 @@ pub fn run(args: ResumeArgs) -> Outcome {
     outputs.live_pgn(|| core.live_pgn(last_at));
 
     let ctrl_rx = signals::stop_requests(ME);
-    let view = View::from_flags(args.headless, args.ascii);
+    let view = View::from_flags(args.view.headless, args.view.ascii);
     let ending = session::run(Session {
         core,
         links,
@@ -117,7 +123,7 @@ fn resume_tournament(args: &ResumeArgs) -> Outcome {
              --listen",
         ));
     }
-    crate::app::tournament::resume(&args.journal, args.headless, &args.web)
+    crate::app::tournament::resume(&args.journal, args.view.headless, &args.web)
 }
 
 /// Says what the journal lacks: output settings (an older argus wrote

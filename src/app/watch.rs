@@ -65,7 +65,7 @@ pub fn run(args: WatchArgs) -> Outcome {
                  tournament writes its PGN; --copy is for its --feed, tcp://HOST:PORT)",
             ));
         }
-        let view = crate::app::session::View::from_flags(args.headless, args.ascii);
+        let view = crate::app::session::View::from_flags(args.view.headless, args.view.ascii);
         return crate::app::tournament::watch::run(path, view, &args.web);
     }
     if let Source::Tcp(addr) = &source
@@ -77,7 +77,7 @@ pub fn run(args: WatchArgs) -> Outcome {
                  copy holds every game's journal)",
             ));
         }
-        let view = crate::app::session::View::from_flags(args.headless, args.ascii);
+        let view = crate::app::session::View::from_flags(args.view.headless, args.view.ascii);
         return crate::app::tournament::watch::run_feed(
             addr,
             args.copy.as_deref(),
@@ -90,7 +90,7 @@ pub fn run(args: WatchArgs) -> Outcome {
             "--copy is for a tcp:// source (a journal file is its own copy)",
         ));
     }
-    let mut watcher = Watcher::new(args.headless, args.pgn.clone());
+    let mut watcher = Watcher::new(args.view.headless, args.pgn.clone());
     watcher.audience = Audience::start(&args.web).map_err(Failure::usage)?;
     // An existing copy: replay it quietly, and skip its lines in the feed.
     let mut copy = None;
@@ -110,10 +110,10 @@ pub fn run(args: WatchArgs) -> Outcome {
             .spawn(move || follow_tcp(&addr, skip, &tx)),
     };
     spawned.map_err(|e| Failure::failed(format!("cannot start: {e}")))?;
-    let result = if args.headless {
+    let result = if args.view.headless {
         watcher.run_headless(&rx, copy.as_mut())
     } else {
-        watcher.run_board(&rx, copy.as_mut(), args.ascii, &args.source)
+        watcher.run_board(&rx, copy.as_mut(), args.view.ascii, &args.source)
     };
     result.map_err(Failure::Failed)?;
     if watcher.over()

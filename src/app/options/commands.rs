@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{LineOptions, MatchOptions, OutputOptions, WebOptions};
+use super::{LineOptions, MatchOptions, OutputOptions, ViewOptions, WebOptions};
 use crate::app::links::EndpointArgs;
 
 /// `argus referee PORT_A PORT_B [options]`.
@@ -23,14 +23,10 @@ pub struct RefereeArgs {
     /// with the flags' names, `-` as `_`); command-line flags win.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// No board: print one line per event that matters.
-    #[arg(long)]
-    pub headless: bool,
+    #[command(flatten)]
+    pub view: ViewOptions,
     #[command(flatten)]
     pub web: WebOptions,
-    /// Draw pieces as letters instead of chess glyphs.
-    #[arg(long)]
-    pub ascii: bool,
     /// The journal: every input, synced to disk before it is acted on, so
     /// that `argus resume` can carry on after a crash [default:
     /// journal.log in the log directory]. A journal holds one match: an
@@ -53,14 +49,10 @@ pub struct ResumeArgs {
     /// unless given here.
     #[command(flatten)]
     pub output: OutputOptions,
-    /// No board: print one line per event that matters.
-    #[arg(long)]
-    pub headless: bool,
+    #[command(flatten)]
+    pub view: ViewOptions,
     #[command(flatten)]
     pub web: WebOptions,
-    /// Draw pieces as letters instead of chess glyphs.
-    #[arg(long)]
-    pub ascii: bool,
 }
 
 /// `argus watch SOURCE [options]`.
@@ -78,14 +70,10 @@ pub struct WatchArgs {
     /// Append every game that ends while watching to this PGN file.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
-    /// No board: print each move and result as a line.
-    #[arg(long)]
-    pub headless: bool,
+    #[command(flatten)]
+    pub view: ViewOptions,
     #[command(flatten)]
     pub web: WebOptions,
-    /// Draw pieces as letters instead of chess glyphs.
-    #[arg(long)]
-    pub ascii: bool,
 }
 
 /// `argus demo [options]`.
@@ -107,12 +95,8 @@ pub struct DemoArgs {
     /// Append the games to this PGN file.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
-    /// No board: print results only (for scripts and tests).
-    #[arg(long)]
-    pub headless: bool,
+    #[command(flatten)]
+    pub view: ViewOptions,
     #[command(flatten)]
     pub web: WebOptions,
-    /// Draw pieces as letters instead of chess glyphs.
-    #[arg(long)]
-    pub ascii: bool,
 }

@@ -18,6 +18,7 @@ mod matches;
 mod openings;
 mod output;
 mod plan;
+mod view;
 
 pub use client::{ClientArgs, DEPTH_WAIT, ENGINE_MARGIN_MS, EngineOptions, book_play};
 pub use commands::{DemoArgs, RefereeArgs, ResumeArgs, WatchArgs};
@@ -27,6 +28,7 @@ pub use matches::MatchOptions;
 pub use openings::load_starts;
 pub use output::{OutputOptions, WebOptions};
 pub use plan::{RefereePlan, plan};
+pub use view::ViewOptions;
 
 /// A `--NAME SECS` option's value in milliseconds: from 0 to `max`
 /// seconds, fractions allowed (rounded to the millisecond).

@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde::Deserialize;
 
-use crate::app::options::{LineOptions, MatchOptions, OutputOptions, WebOptions, plan, seconds_ms};
+use crate::app::options::{
+    LineOptions, MatchOptions, OutputOptions, ViewOptions, WebOptions, plan, seconds_ms,
+};
 use crate::app::tournament::board::Pace;
 use crate::client::engine::Untimed;
 use crate::referee::Settings;
@@ -147,13 +149,8 @@ pub struct TournamentArgs {
     pub config: Option<PathBuf>,
     #[command(flatten)]
     pub web: WebOptions,
-    /// No board view: print one line per game result and the standings
-    /// after every round.
-    #[arg(long)]
-    pub headless: bool,
-    /// Draw pieces as letters instead of chess glyphs.
-    #[arg(long)]
-    pub ascii: bool,
+    #[command(flatten)]
+    pub view: ViewOptions,
 }
 
 /// Everything a tournament runs with, merged and checked.
@@ -281,7 +278,7 @@ impl TournamentArgs {
             OutputOptions::default(),
             None,
             date,
-            self.headless,
+            self.view.headless,
         )?;
         let mut referee = p.settings;
         referee.games = 1;

@@ -151,7 +151,7 @@ pub fn resume(journal: &Path, headless: bool, web: &WebOptions) -> Outcome {
         })?;
     }
     let mut args = TournamentArgs::from_command(&header.command).map_err(Failure::usage)?;
-    args.headless |= headless;
+    args.view.headless |= headless;
     if web.http.is_some() {
         // The resume's --http (the hall's address may have changed).
         args.web = web.clone();
@@ -304,7 +304,7 @@ fn direct(
         pgn: args.pgn.clone(),
         report: args.report.clone(),
         results_json: args.results_json.clone(),
-        view: View::from_flags(args.headless, args.ascii),
+        view: View::from_flags(args.view.headless, args.view.ascii),
         epoch: edges.epoch,
         base: carried.base,
         ctrl_c,
@@ -373,7 +373,7 @@ fn open_edges(
     epoch: Instant,
 ) -> Result<Edges, Failure> {
     dir.note(&dir.path().join("argus.log"));
-    logging::init(dir.path(), "argus.log", args.headless).map_err(Failure::usage)?;
+    logging::init(dir.path(), "argus.log", args.view.headless).map_err(Failure::usage)?;
     let net = Net {
         listen: args.listen.clone(),
         allow: args.allow.clone(),
