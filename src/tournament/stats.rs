@@ -8,14 +8,19 @@
 //! order (the schedule gives every opening to a pairing twice so, and
 //! reverses the colours between cycles). Only games played over the board
 //! count; a forfeit, a game not decided yet, breaks its pair.
+//!
+//! Per game, [`GameTally`] keeps what a board's referee core says of its
+//! game (the end, each side's faults and restarts) and gives each side's
+//! [`SideStats`] when the game is over.
 
 use serde_json::{Map, Value, json};
-use shakmaty::Color;
+use shakmaty::{ByColor, Color};
 
-use crate::referee::GameResult;
+use crate::record::pgn::PgnGame;
+use crate::referee::{ByClient, ClientId, Event, GameOver, GameResult};
 use crate::stats::{GameScore, MatchStats};
 use crate::tournament::core::{GameState, Tournament};
-use crate::tournament::io::Outcome;
+use crate::tournament::io::{Outcome, SideStats};
 use crate::tournament::schedule::PlayerId;
 
 /// The tallies of a tournament.
@@ -109,4 +114,85 @@ impl Tallies {
             .collect();
         json!({ "players": players, "pairings": pairings })
     }
+}
+
+/// What a board's referee core said of its game, tallied: its end, and
+/// each side's faults and restarts (White is client A).
+#[derive(Debug, Clone, Default)]
+pub struct GameTally {
+    over: Option<GameOver>,
+    faults: ByClient<u32>,
+    restarts: ByClient<u32>,
+}
+
+impl GameTally {
+    /// What the core said: its game's end, a fault or a restart of one of
+    /// its players.
+    pub fn see(&mut self, e: &Event) {
+        match e {
+            Event::GameOver(g) => self.over = Some(g.clone()),
+            Event::Rejected { client, .. }
+            | Event::ClientFault { client, .. }
+            | Event::LinkLost { client, .. } => self.faults[*client] += 1,
+            Event::Resync { client } => self.restarts[*client] += 1,
+            _ => {}
+        }
+    }
+
+    /// The game's end, until it is taken.
+    pub fn over(&self) -> Option<&GameOver> {
+        self.over.as_ref()
+    }
+
+    /// Forgets the end (the tournament already has it).
+    pub fn forget_end(&mut self) {
+        self.over = None;
+    }
+
+    /// The game's end, once, with what each side did after the opening's
+    /// `opening_plies`.
+    pub fn take(&mut self, opening_plies: usize) -> Option<(GameOver, ByColor<SideStats>)> {
+        let over = self.over.take()?;
+        let sides = side_stats(&over.pgn, opening_plies, self.faults, self.restarts);
+        Some((over, sides))
+    }
+}
+
+/// Each side's moves, time used and left (from the PGN's clock comments),
+/// faults and restarts; White is client A.
+fn side_stats(
+    pgn: &PgnGame,
+    opening_plies: usize,
+    faults: ByClient<u32>,
+    restarts: ByClient<u32>,
+) -> ByColor<SideStats> {
+    let first = if pgn.black_first {
+        Color::Black
+    } else {
+        Color::White
+    };
+    let mut sides = ByColor::new_with(|c: Color| {
+        let id = if c == Color::White {
+            ClientId::A
+        } else {
+            ClientId::B
+        };
+        SideStats {
+            faults: faults[id],
+            restarts: restarts[id],
+            ..SideStats::default()
+        }
+    });
+    for (i, m) in pgn.moves.iter().enumerate() {
+        let color = if i % 2 == 0 { first } else { !first };
+        let s = sides.get_mut(color);
+        if i >= opening_plies {
+            s.moves += 1;
+            s.used_ms += m.emt_ms.unwrap_or(0);
+        }
+        if m.clk_ms.is_some() {
+            s.left_ms = m.clk_ms;
+        }
+    }
+    sides
 }

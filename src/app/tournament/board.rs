@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crossbeam_channel::Sender;
-use shakmaty::{ByColor, Color};
+use shakmaty::ByColor;
 
 use crate::app::audience::Ended;
 use crate::app::session::{Edges, PortBook, Wires, hand_to_core, link_input};
@@ -22,6 +22,7 @@ use crate::journal::{Entry, Header, JournalWriter, OutputSettings, new_session_i
 use crate::link::{Link, LinkEvent, LinkEventKind, PortSettings, SendError};
 use crate::record::pgn::PgnGame;
 use crate::referee::{ByClient, ClientId, Event, GameOver, Input, Referee, Settings, WallClock};
+use crate::tournament::stats::GameTally;
 use crate::tournament::{BoardId, PlayerId, ScheduledGame, SideStats};
 use crate::web::hub::GAMES_KEPT;
 
@@ -136,9 +137,9 @@ pub struct Board {
     outputs: Writers,
     books: ByClient<PortBook>,
     /// The game's end, until the tournament is told.
-    over: Option<GameOver>,
-    faults: ByClient<u32>,
-    restarts: ByClient<u32>,
+    /// Its game's end and each side's faults and restarts, as the core
+    /// said them.
+    tally: GameTally,
     /// Plies played from the opening before the players took over.
     opening_plies: usize,
 }
@@ -217,9 +218,7 @@ impl Board {
             },
             outputs,
             books: ByClient::new_with(|_| PortBook::up()),
-            over: None,
-            faults: ByClient::default(),
-            restarts: ByClient::default(),
+            tally: GameTally::default(),
             opening_plies,
         })
     }
@@ -240,10 +239,8 @@ impl Board {
         if std::fs::metadata(&path).map_or(true, |m| m.len() == 0) {
             return Ok(None);
         }
-        let (mut over, mut faults, mut restarts) = (None, ByClient::default(), ByClient::default());
-        let loaded = crate::journal::load_seeing(&path, &mut |e| {
-            tally(e, &mut over, &mut faults, &mut restarts)
-        })?;
+        let mut tally = GameTally::default();
+        let loaded = crate::journal::load_seeing(&path, &mut |e| tally.see(e))?;
         let names = &loaded.header.settings.names;
         let label = format!(
             "{board} (game {}, {} - {})",
@@ -275,9 +272,7 @@ impl Board {
             core,
             outputs,
             books: ByClient::new_with(|_| PortBook::up()),
-            over,
-            faults,
-            restarts,
+            tally,
             opening_plies,
         }))
     }
@@ -290,7 +285,7 @@ impl Board {
     /// Forgets a result the tournament already has (it was told before the
     /// stop).
     pub fn result_known(&mut self) {
-        self.over = None;
+        self.tally.forget_end();
     }
 
     /// Hands the core each player's sign-on record (the one it signed on
@@ -367,27 +362,23 @@ impl Board {
             core,
             books,
             outputs,
-            over,
-            faults,
-            restarts,
+            tally,
             ..
         } = self;
         hand_to_core(input, at, core, edges, books, outputs, &mut |e| {
-            tally(e, over, faults, restarts)
+            tally.see(e)
         });
         outputs.end_turn();
     }
 
     /// The game's end as its core gave it, until the tournament is told.
     pub fn over(&self) -> Option<&GameOver> {
-        self.over.as_ref()
+        self.tally.over()
     }
 
     /// The game's end, once, with what each side did.
     pub fn take_result(&mut self) -> Option<(GameOver, ByColor<SideStats>)> {
-        let over = self.over.take()?;
-        let sides = side_stats(&over.pgn, self.opening_plies, self.faults, self.restarts);
-        Some((over, sides))
+        self.tally.take(self.opening_plies)
     }
 
     /// The game is over and concluded, and every record to the players has
@@ -433,76 +424,9 @@ impl Board {
     }
 }
 
-/// What an event tells a board: its game's end, a fault or a restart of
-/// one of its players.
-fn tally(
-    e: &Event,
-    over: &mut Option<GameOver>,
-    faults: &mut ByClient<u32>,
-    restarts: &mut ByClient<u32>,
-) {
-    match e {
-        Event::GameOver(g) => *over = Some(g.clone()),
-        Event::Rejected { client, .. }
-        | Event::ClientFault { client, .. }
-        | Event::LinkLost { client, .. } => faults[*client] += 1,
-        Event::Resync { client } => restarts[*client] += 1,
-        _ => {}
-    }
-}
-
-/// Each side's moves, time used and left (from the PGN's clock comments),
-/// faults and restarts; White is client A.
-fn side_stats(
-    pgn: &PgnGame,
-    opening_plies: usize,
-    faults: ByClient<u32>,
-    restarts: ByClient<u32>,
-) -> ByColor<SideStats> {
-    let first = if pgn.black_first {
-        Color::Black
-    } else {
-        Color::White
-    };
-    let mut sides = ByColor::new_with(|c: Color| {
-        let id = if c == Color::White {
-            ClientId::A
-        } else {
-            ClientId::B
-        };
-        SideStats {
-            faults: faults[id],
-            restarts: restarts[id],
-            ..SideStats::default()
-        }
-    });
-    for (i, m) in pgn.moves.iter().enumerate() {
-        let color = if i % 2 == 0 { first } else { !first };
-        let s = sides.get_mut(color);
-        if i >= opening_plies {
-            s.moves += 1;
-            s.used_ms += m.emt_ms.unwrap_or(0);
-        }
-        if m.clk_ms.is_some() {
-            s.left_ms = m.clk_ms;
-        }
-    }
-    sides
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::pgn::PgnMove;
-
-    fn mv(clk: Option<u64>, emt: Option<u64>) -> PgnMove {
-        PgnMove {
-            san: "e4".into(),
-            clk_ms: clk,
-            emt_ms: emt,
-            eval: None,
-        }
-    }
 
     #[test]
     fn games_between_programs_argus_runs_have_no_delays_unless_given() {
@@ -527,33 +451,5 @@ mod tests {
             conclude_given: true,
         };
         assert_eq!(delays(conclude, true), (0, 5_000));
-    }
-
-    #[test]
-    fn side_stats_count_the_players_moves_after_the_opening() {
-        let pgn = PgnGame {
-            moves: vec![
-                mv(None, None),
-                mv(None, None),
-                mv(Some(59_000), Some(1_000)),
-                mv(Some(58_000), Some(2_000)),
-                mv(Some(57_500), Some(1_500)),
-            ],
-            ..PgnGame::default()
-        };
-        let s = side_stats(&pgn, 2, ByClient::new(1, 0), ByClient::new(0, 2));
-        assert_eq!(s.white.moves, 2);
-        assert_eq!(s.white.used_ms, 2_500);
-        assert_eq!(s.white.left_ms, Some(57_500));
-        assert_eq!(s.black.moves, 1);
-        assert_eq!(s.black.left_ms, Some(58_000));
-        assert_eq!((s.white.faults, s.black.restarts), (1, 2));
-        // Black moved first from a set-up position.
-        let pgn = PgnGame {
-            black_first: true,
-            ..pgn
-        };
-        let s = side_stats(&pgn, 0, ByClient::default(), ByClient::default());
-        assert_eq!((s.black.moves, s.white.moves), (3, 2));
     }
 }

@@ -47,3 +47,85 @@ fn pairs_are_a_pairings_two_games_and_the_field_adds_them_up() {
     assert_eq!(json["pairings"][0]["players"][0], name.as_str());
     assert!(json["pairings"][0]["elo"].is_number());
 }
+
+mod game_tally {
+    use std::sync::Arc;
+
+    use crate::record::pgn::{PgnGame, PgnMove};
+    use crate::referee::{ClientId, Ending, Event, GameOver, GameResult, Termination};
+    use crate::tournament::stats::GameTally;
+
+    fn mv(clk: Option<u64>, emt: Option<u64>) -> PgnMove {
+        PgnMove {
+            san: "e4".into(),
+            clk_ms: clk,
+            emt_ms: emt,
+            eval: None,
+        }
+    }
+
+    fn over(pgn: PgnGame) -> Event {
+        Event::GameOver(GameOver {
+            game_number: 1,
+            result: GameResult::Draw,
+            termination: Termination::Normal,
+            ending: Ending::Stalemate,
+            moves_played: pgn.moves.len(),
+            pgn: Arc::new(pgn),
+        })
+    }
+
+    #[test]
+    fn each_side_counts_its_moves_after_the_opening_its_faults_and_restarts() {
+        let pgn = PgnGame {
+            moves: vec![
+                mv(None, None),
+                mv(None, None),
+                mv(Some(59_000), Some(1_000)),
+                mv(Some(58_000), Some(2_000)),
+                mv(Some(57_500), Some(1_500)),
+            ],
+            ..PgnGame::default()
+        };
+        let mut t = GameTally::default();
+        t.see(&Event::LinkLost {
+            client: ClientId::A,
+            reason: "gone".into(),
+        });
+        t.see(&Event::Resync {
+            client: ClientId::B,
+        });
+        t.see(&Event::Resync {
+            client: ClientId::B,
+        });
+        assert!(t.over().is_none() && t.take(2).is_none());
+        t.see(&over(pgn.clone()));
+        assert!(t.over().is_some());
+        let (_, s) = t.take(2).expect("the end");
+        assert_eq!(s.white.moves, 2);
+        assert_eq!(s.white.used_ms, 2_500);
+        assert_eq!(s.white.left_ms, Some(57_500));
+        assert_eq!(s.black.moves, 1);
+        assert_eq!(s.black.left_ms, Some(58_000));
+        assert_eq!((s.white.faults, s.black.restarts), (1, 2));
+        assert_eq!((s.black.faults, s.white.restarts), (0, 0));
+        // Taken once.
+        assert!(t.take(2).is_none());
+        // Black moved first from a set-up position.
+        let mut t = GameTally::default();
+        t.see(&over(PgnGame {
+            black_first: true,
+            ..pgn
+        }));
+        let (_, s) = t.take(0).expect("the end");
+        assert_eq!((s.black.moves, s.white.moves), (3, 2));
+    }
+
+    #[test]
+    fn a_forgotten_end_is_not_given() {
+        let mut t = GameTally::default();
+        t.see(&over(PgnGame::default()));
+        t.forget_end();
+        assert!(t.over().is_none() && t.take(0).is_none());
+    }
+}
