@@ -5,14 +5,13 @@
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use clap::ValueEnum;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Position};
 
 use crate::clock::{LineSettings, TimeControl};
 use crate::game;
 use crate::journal::format::{Entry, VERSION};
-use crate::link::PortSettings;
+use crate::link::{Flow, LineEnd, Parity, PortSettings};
 use crate::referee::{Settings, Start};
 
 /// What a journal starts with.
@@ -109,16 +108,63 @@ fn line_values(l: &LineSettings) -> Vec<String> {
     ]
 }
 
-/// A port setting's name, as the command line spells it (`none`, `even`,
-/// `software`, `crlf`, ...).
-fn value_name<E: ValueEnum>(e: E) -> String {
-    e.to_possible_value()
-        .map_or_else(String::new, |v| v.get_name().to_string())
+/// A port setting as the journal words it (`none`, `even`, `software`,
+/// `crlf`, ...): fixed here, not taken from the command line's names, so
+/// that renaming a flag's value never changes the file format.
+trait JournalWord: Sized {
+    fn word(&self) -> &'static str;
+    fn from_word(word: &str) -> Option<Self>;
 }
 
-/// The port setting named `name` (see [`value_name`]); `what` for the error.
-fn parse_value<E: ValueEnum>(name: &str, what: &str) -> Result<E, String> {
-    E::from_str(name, false).map_err(|_| format!("{what} {name:?}"))
+impl JournalWord for Parity {
+    fn word(&self) -> &'static str {
+        match self {
+            Parity::None => "none",
+            Parity::Odd => "odd",
+            Parity::Even => "even",
+        }
+    }
+    fn from_word(word: &str) -> Option<Self> {
+        [Parity::None, Parity::Odd, Parity::Even]
+            .into_iter()
+            .find(|v| v.word() == word)
+    }
+}
+
+impl JournalWord for Flow {
+    fn word(&self) -> &'static str {
+        match self {
+            Flow::None => "none",
+            Flow::Hardware => "hardware",
+            Flow::Software => "software",
+        }
+    }
+    fn from_word(word: &str) -> Option<Self> {
+        [Flow::None, Flow::Hardware, Flow::Software]
+            .into_iter()
+            .find(|v| v.word() == word)
+    }
+}
+
+impl JournalWord for LineEnd {
+    fn word(&self) -> &'static str {
+        match self {
+            LineEnd::CrLf => "crlf",
+            LineEnd::Lf => "lf",
+            LineEnd::Cr => "cr",
+        }
+    }
+    fn from_word(word: &str) -> Option<Self> {
+        [LineEnd::CrLf, LineEnd::Lf, LineEnd::Cr]
+            .into_iter()
+            .find(|v| v.word() == word)
+    }
+}
+
+/// The port setting worded `word` (see [`JournalWord`]); `what` for the
+/// error.
+fn parse_value<E: JournalWord>(word: &str, what: &str) -> Result<E, String> {
+    E::from_word(word).ok_or_else(|| format!("{what} {word:?}"))
 }
 
 impl Header {
@@ -203,10 +249,10 @@ impl Header {
                 vec![
                     p.baud.to_string(),
                     p.data_bits.to_string(),
-                    value_name(p.parity),
+                    p.parity.word().to_string(),
                     p.stop_bits.to_string(),
-                    value_name(p.flow),
-                    value_name(p.line_end),
+                    p.flow.word().to_string(),
+                    p.line_end.word().to_string(),
                 ],
             ),
         ];
@@ -503,7 +549,7 @@ fn parse_port(v: &[String]) -> Result<PortSettings, String> {
 mod tests {
     use super::*;
     use crate::game::Game;
-    use crate::link::{Flow, LineEnd, Parity};
+
     use crate::referee::{ClientFault, FalseClaim, IllegalMove, Policy};
     use shakmaty::Chess;
 
@@ -621,15 +667,15 @@ mod tests {
     #[test]
     fn port_setting_names_are_those_journals_have_always_had() {
         let names = [
-            value_name(Parity::None),
-            value_name(Parity::Odd),
-            value_name(Parity::Even),
-            value_name(Flow::None),
-            value_name(Flow::Hardware),
-            value_name(Flow::Software),
-            value_name(LineEnd::CrLf),
-            value_name(LineEnd::Lf),
-            value_name(LineEnd::Cr),
+            Parity::None.word(),
+            Parity::Odd.word(),
+            Parity::Even.word(),
+            Flow::None.word(),
+            Flow::Hardware.word(),
+            Flow::Software.word(),
+            LineEnd::CrLf.word(),
+            LineEnd::Lf.word(),
+            LineEnd::Cr.word(),
         ];
         assert_eq!(
             names,
