@@ -946,7 +946,8 @@ fn fairymax() -> Option<&'static str> {
 /// initial position reaches it with CECP's `edit` (White's pieces, `c`,
 /// Black's), after `a2a3` when Black is to move; it then takes the queen
 /// it is offered, a capture it could not make from the initial position,
-/// and its thinking (`post`) comes with the move as `ce` and `acd`.
+/// and its thinking (`post`) comes with the move as `ce`, `acd` and
+/// `acn`.
 #[test]
 fn an_engine_without_setboard_gets_its_position_with_edit() {
     let Some(fm) = fairymax() else { return };
@@ -986,6 +987,7 @@ fn an_engine_without_setboard_gets_its_position_with_edit() {
         let ce = reply.ce().ok().flatten();
         assert!(ce.is_some_and(|ce| ce > 300), "ce {ce:?}\n{log}");
         assert!(reply.acd().ok().flatten().is_some(), "{log}");
+        assert!(reply.acn().ok().flatten().is_some(), "{log}");
         assert!(log.contains("setboard=0"), "{log}");
         assert!(!log.contains("> setboard"), "{log}");
         assert!(log.contains("> edit"), "{log}");

@@ -23,6 +23,7 @@ use crate::common::process::Proc;
 use crate::common::rig::Rig;
 use crate::common::scripted::{Scripted, Step, parse_script};
 
+mod eval;
 mod guard;
 mod page;
 

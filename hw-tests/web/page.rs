@@ -9,7 +9,7 @@ use super::{FOOLS_MATE, HOSTILE, Match, PLAY, START, demo, plies, wait_state};
 
 /// Where screenshots go: `ARGUS_WEB_SCREENSHOTS`, else a temporary
 /// directory (they are still taken, so that taking one is tested).
-fn screenshot_dir() -> (PathBuf, Option<tempfile::TempDir>) {
+pub(super) fn screenshot_dir() -> (PathBuf, Option<tempfile::TempDir>) {
     match std::env::var_os("ARGUS_WEB_SCREENSHOTS") {
         Some(d) => (PathBuf::from(d), None),
         None => {
@@ -201,6 +201,9 @@ fn board(n: u32, white: &str, black: &str) -> argus::web::BoardState {
         first_move_number: 1,
         black_first: false,
         result: None,
+        plies: vec![],
+        analysis: [None, None],
+        pv_arrows: vec![],
     }
 }
 

@@ -148,11 +148,13 @@ impl Audience {
         let mut live = Vec::new();
         for &(board, game, core) in boards {
             let snap = core.snapshot(at);
-            let mut state = board_of(&snap, board);
+            let pgn = core.live_pgn(at);
+            let moves = pgn.as_ref().map_or(&[][..], |g| &g.moves[..]);
+            let mut state = board_of(&snap, board, moves);
             state.game = game;
             state.games_total = None;
             states.push(state);
-            if let Some(pgn) = core.live_pgn(at) {
+            if let Some(pgn) = pgn {
                 live.push((game, pgn));
             }
         }
@@ -169,14 +171,13 @@ impl Audience {
     /// whom the match waits for.
     pub fn publish(&mut self, core: &Referee, at: u64) {
         let snap = core.snapshot(at);
-        let live = core
-            .live_pgn(at)
-            .map(|g| (snap.game_number, g))
-            .into_iter()
-            .collect();
+        let pgn = core.live_pgn(at);
+        let moves = pgn.as_ref().map_or(&[][..], |g| &g.moves[..]);
+        let board = board_of(&snap, 1, moves);
+        let live = pgn.map(|g| (snap.game_number, g)).into_iter().collect();
         let state = WebState {
             event: core.settings().event.clone(),
-            boards: vec![board_of(&snap, 1)],
+            boards: vec![board],
             standings: None,
             waiting: crate::app::waiting::match_waiting(core, at),
         };

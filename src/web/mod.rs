@@ -6,6 +6,7 @@
 //! `/game/N.pgn`). See docs/web.md.
 //!
 //! * [`state`]: what the page shows, as serializable values (I/O-free);
+//! * [`analysis`]: the programs' scores, times and PVs for it (I/O-free);
 //! * [`hub`]: the slot between the loop and the server, and the viewers'
 //!   bounded queues;
 //! * [`guard`]: what one address may hold (request places, and the
@@ -15,6 +16,7 @@
 //! * [`server`]: the accept and connection threads;
 //! * `assets`: the page's files, built in.
 
+pub mod analysis;
 mod assets;
 pub mod guard;
 pub mod http;

@@ -11,7 +11,9 @@ use serde::Serialize;
 use shakmaty::{Color, Position};
 
 use crate::game::fen_of;
+use crate::record::pgn::PgnMove;
 use crate::referee::snapshot::{Phase, Snapshot, color_index};
+use crate::web::analysis::{PlyState, SideEval, analysis_of};
 
 /// Everything the page shows, in one document.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
@@ -64,6 +66,14 @@ pub struct BoardState {
     pub black_first: bool,
     /// Set once the game has ended.
     pub result: Option<ResultState>,
+    /// Each move's time, the mover's clock after it and its score from
+    /// White's view, aligned with `moves`.
+    pub plies: Vec<PlyState>,
+    /// White's last evaluation, then Black's (`None`: it sent none).
+    pub analysis: [Option<SideEval>; 2],
+    /// The last mover's expected continuation, from the current position
+    /// (`[["g1","f3"], ...]`).
+    pub pv_arrows: Vec<[String; 2]>,
 }
 
 /// One side's clock at the time of the state.
@@ -132,8 +142,10 @@ fn color_name(c: Color) -> &'static str {
     }
 }
 
-/// Board `board` as the referee's snapshot shows it.
-pub fn board_of(snap: &Snapshot, board: u32) -> BoardState {
+/// Board `board` as the referee's snapshot shows it, with what the live
+/// PGN keeps of each move (`moves`: the times and the evaluations).
+pub fn board_of(snap: &Snapshot, board: u32, moves: &[PgnMove]) -> BoardState {
+    let analysis = analysis_of(&snap.start, &snap.sans, moves);
     let name = |color: Color, fallback: usize| {
         snap.client_of(color)
             .unwrap_or(&snap.clients[fallback])
@@ -175,6 +187,9 @@ pub fn board_of(snap: &Snapshot, board: u32) -> BoardState {
             termination: r.termination.clone(),
             reason: r.ending.to_string(),
         }),
+        plies: analysis.plies,
+        analysis: analysis.sides,
+        pv_arrows: analysis.arrows,
     }
 }
 
@@ -206,7 +221,7 @@ mod tests {
             ..Settings::default()
         });
         sign_on(&mut core, ClientId::A, "<img src=x onerror=alert(1)>", 0);
-        let b = board_of(&core.snapshot(10), 1);
+        let b = board_of(&core.snapshot(10), 1, &[]);
         assert_eq!(b.white, "<img src=x onerror=alert(1)>");
         assert_eq!(b.black, "/dev/b");
         assert_eq!(b.phase, "waiting");

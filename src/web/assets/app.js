@@ -1,14 +1,26 @@
 // The audience's page: shows /state.json at once, then follows /events
 // (Server-Sent Events, JSON; see docs/web.md) and draws every board with
-// chessground, and a tournament's standings and crosstable. Every string that
-// came from a client (names, reasons) goes in as text (textContent), never
-// as markup.
+// chessground, the engines' evaluations (panels, graphs, PV arrows), and a
+// tournament's standings and crosstable. Every string that came from a
+// client (names, reasons, moves) goes in as text (textContent, SVG
+// attributes set one by one), never as markup.
 import { Chessground } from '/chessground/chessground.min.js';
 
 const boards = new Map(); // board number -> { card, cg, data, t0 }
 let focused = null; // the board shown large, when there are several
 let source = null;
 let streamed = false; // a state came on the stream (newer than any fetched)
+const SVG = 'http://www.w3.org/2000/svg';
+// The PV arrows on the boards: on unless the viewer switched them off.
+let arrowsOn = readArrowsSetting();
+
+function readArrowsSetting() {
+  try {
+    return localStorage.getItem('argus.arrows') !== 'off';
+  } catch (err) {
+    return true;
+  }
+}
 
 const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -100,11 +112,15 @@ function addBoard(b) {
     viewOnly: true,
     coordinates: true,
     animation: { enabled: true, duration: 200 },
-    drawable: { enabled: false, visible: false },
+    drawable: { enabled: false, visible: true },
   });
   card.addEventListener('click', () => {
     if (boards.size > 1) focus(focused === n ? null : n);
   });
+  const toggle = $('.arrows-toggle input', card);
+  toggle.checked = arrowsOn;
+  toggle.addEventListener('click', (e) => e.stopPropagation());
+  toggle.addEventListener('change', () => setArrows(toggle.checked));
   // The board follows its box's size whatever changed it (the window, a
   // scrollbar, the standings below, a board clicked large), so that it
   // never spills out of its card; the move list keeps its latest moves in
@@ -112,6 +128,7 @@ function addBoard(b) {
   if (window.ResizeObserver) {
     new ResizeObserver(() => cg.redrawAll()).observe($('.boardbox', card));
     new ResizeObserver(() => showLatest(card)).observe($('.moves', card));
+    new ResizeObserver(() => entry.data && drawCharts(entry)).observe($('.side', card));
   }
   const entry = { card, cg, data: null, t0: 0 };
   boards.set(n, entry);
@@ -166,6 +183,204 @@ function drawBoard(entry) {
   }
   card.classList.toggle('over', !!b.result);
   drawMoves($('.moves', card), b);
+  drawPanels(card, b);
+  drawArrows(entry);
+  drawCharts(entry);
+}
+
+// Switches the PV arrows on or off on every board, remembered.
+function setArrows(on) {
+  arrowsOn = on;
+  try {
+    localStorage.setItem('argus.arrows', on ? 'on' : 'off');
+  } catch (err) {
+    // Not remembered; still switched.
+  }
+  for (const entry of boards.values()) {
+    $('.arrows-toggle input', entry.card).checked = on;
+    drawArrows(entry);
+  }
+}
+
+// The last mover's expected continuation as arrows: its first move blue,
+// the next pale.
+function drawArrows(entry) {
+  const arrows = (arrowsOn && entry.data && entry.data.pv_arrows) || [];
+  const brushes = ['blue', 'paleBlue'];
+  entry.cg.setAutoShapes(arrows.map(([orig, dest], i) => ({ orig, dest, brush: brushes[Math.min(i, 1)] })));
+}
+
+// The move number and the side of ply `ply` (0 is the first move played).
+function moveLabel(b, ply) {
+  const offset = b.black_first ? 1 : 0;
+  const number = b.first_move_number + Math.floor((ply + offset) / 2);
+  return (ply + offset) % 2 === 0 ? number + '.' : number + '…';
+}
+
+function count(n) {
+  if (n >= 1e9) return (n / 1e9).toFixed(1) + 'G';
+  if (n >= 1e6) return (n / 1e6).toFixed(1) + 'M';
+  if (n >= 1e3) return (n / 1e3).toFixed(1) + 'k';
+  return String(n);
+}
+
+function seconds(ms) {
+  return ms < 10000 ? (ms / 1000).toFixed(1) + 's' : Math.round(ms / 1000) + 's';
+}
+
+// Each side's last evaluation: score (White's view), depth, nodes, speed,
+// time, and its PV from the move it came with. Hidden when neither side
+// sent one.
+function drawPanels(card, b) {
+  const analysis = b.analysis || [null, null];
+  const box = $('.evals', card);
+  box.hidden = !analysis[0] && !analysis[1];
+  ['white', 'black'].forEach((side, i) => {
+    const a = analysis[i];
+    const panel = $('.panel[data-side="' + side + '"]', card);
+    panel.hidden = !a;
+    if (!a) return;
+    $('.ev-side', panel).textContent = side === 'white' ? b.white : b.black;
+    $('.ev-score', panel).textContent = a.score;
+    const meta = [];
+    if (a.depth !== null) meta.push('depth ' + a.depth);
+    if (a.nodes !== null) meta.push(count(a.nodes) + ' nodes');
+    if (a.nps !== null) meta.push(count(a.nps) + ' n/s');
+    meta.push(seconds(a.time_ms));
+    const metaEl = $('.ev-meta', panel);
+    metaEl.textContent = meta.join(' · ');
+    metaEl.dataset.depth = a.depth === null ? '' : String(a.depth);
+    metaEl.dataset.nodes = a.nodes === null ? '' : String(a.nodes);
+    const pvEl = $('.ev-pv', panel);
+    pvEl.textContent = '';
+    a.pv.forEach((san, k) => {
+      const ply = a.ply + k;
+      // A move with its number, if it gets one, never split across lines.
+      const mv = document.createElement('span');
+      mv.className = 'mv';
+      if (k === 0 || byWhite(b, ply)) {
+        const num = document.createElement('span');
+        num.className = 'num';
+        num.textContent = moveLabel(b, ply);
+        mv.appendChild(num);
+      }
+      const m = document.createElement('span');
+      m.className = 'san';
+      m.textContent = san;
+      mv.appendChild(m);
+      pvEl.appendChild(mv);
+      pvEl.appendChild(document.createTextNode(' '));
+    });
+  });
+}
+
+function svgEl(tag, attrs) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  return el;
+}
+
+// A score as a height between -1 (Black wins) and 1 (White wins): mates
+// at the edge, centipawns squeezed so that a pawn or two stay readable.
+function scoreHeight(p) {
+  if (p.mate_for) return p.mate_for === 'white' ? 1 : -1;
+  return Math.tanh(p.cp / 400) * 0.92;
+}
+
+function drawCharts(entry) {
+  const b = entry.data;
+  const card = entry.card;
+  const plies = b.plies || [];
+  const scored = plies.some((p) => p.cp !== undefined || p.mate_for);
+  const timed = plies.some((p) => p.emt_ms !== undefined);
+  $('.eval-chart', card).hidden = !scored;
+  $('.time-chart', card).hidden = !timed;
+  if (scored) drawEvalGraph($('.eval-graph', card), b, plies);
+  if (timed) drawTimeChart($('.time-graph', card), b, plies);
+}
+
+// The moves along the width: ply i's x at the middle of its slot.
+function slots(width, n) {
+  const w = width / Math.max(n, 20);
+  return (i) => (i + 0.5) * w;
+}
+
+// Whether ply i was White's move.
+function byWhite(b, i) {
+  return (i + (b.black_first ? 1 : 0)) % 2 === 0;
+}
+
+// Both engines' scores over the game, from White's view: one point per
+// move that carried a score, a line per engine, the current move marked.
+function drawEvalGraph(svg, b, plies) {
+  const width = Math.max(svg.clientWidth, 100);
+  const height = Math.max(svg.clientHeight, 40);
+  svg.setAttribute('viewBox', '0 0 ' + width + ' ' + height);
+  const x = slots(width, b.moves.length);
+  const y = (v) => height / 2 - v * (height / 2 - 4);
+  const parts = [
+    svgEl('rect', { class: 'adv-white', x: 0, y: 0, width, height: height / 2 }),
+    svgEl('line', { class: 'axis', x1: 0, y1: height / 2, x2: width, y2: height / 2 }),
+  ];
+  if (b.moves.length > 0) {
+    const cx = x(b.moves.length - 1);
+    parts.push(svgEl('line', { class: 'current', x1: cx, y1: 0, x2: cx, y2: height }));
+  }
+  for (const white of [true, false]) {
+    const pts = [];
+    plies.forEach((p, i) => {
+      if (byWhite(b, i) !== white || (p.cp === undefined && !p.mate_for)) return;
+      pts.push([x(i), y(scoreHeight(p)), i, p]);
+    });
+    const cls = white ? 'white' : 'black';
+    if (pts.length > 1) {
+      parts.push(svgEl('polyline', { class: 'line ' + cls, points: pts.map(([px, py]) => px + ',' + py).join(' ') }));
+    }
+    for (const [px, py, i] of pts) {
+      const dot = svgEl('circle', { class: 'pt ' + cls, cx: px, cy: py, r: 3 });
+      dot.dataset.ply = String(i);
+      if (i === b.moves.length - 1) dot.classList.add('current');
+      parts.push(dot);
+    }
+  }
+  svg.replaceChildren(...parts);
+}
+
+// Each move's time as a bar (White's above the middle, Black's below),
+// and each side's time left after its moves as a line.
+function drawTimeChart(svg, b, plies) {
+  const width = Math.max(svg.clientWidth, 100);
+  const height = Math.max(svg.clientHeight, 40);
+  svg.setAttribute('viewBox', '0 0 ' + width + ' ' + height);
+  const x = slots(width, b.moves.length);
+  const slot = width / Math.max(b.moves.length, 20);
+  const mid = height / 2;
+  const maxEmt = Math.max(1, ...plies.map((p) => p.emt_ms || 0));
+  const maxClk = Math.max(1, ...plies.map((p) => p.clk_ms || 0));
+  const parts = [svgEl('line', { class: 'axis', x1: 0, y1: mid, x2: width, y2: mid })];
+  plies.forEach((p, i) => {
+    if (p.emt_ms === undefined) return;
+    const h = (p.emt_ms / maxEmt) * (mid - 2);
+    const white = byWhite(b, i);
+    parts.push(svgEl('rect', {
+      class: 'bar ' + (white ? 'white' : 'black'),
+      x: x(i) - slot * 0.4,
+      y: white ? mid - h : mid,
+      width: Math.max(1, slot * 0.8),
+      height: Math.max(0.5, h),
+    }));
+  });
+  for (const white of [true, false]) {
+    const pts = [];
+    plies.forEach((p, i) => {
+      if (byWhite(b, i) !== white || p.clk_ms === undefined) return;
+      pts.push(x(i) + ',' + (height - 2 - (p.clk_ms / maxClk) * (height - 4)));
+    });
+    if (pts.length > 1) {
+      parts.push(svgEl('polyline', { class: 'clk ' + (white ? 'white' : 'black'), points: pts.join(' ') }));
+    }
+  }
+  svg.replaceChildren(...parts);
 }
 
 function drawMoves(list, b) {
