@@ -16,7 +16,7 @@ use serde::Serialize;
 use shakmaty::Color;
 
 use crate::referee::event::color_str;
-use crate::referee::io::GameResult;
+use crate::referee::messages::GameResult;
 
 /// `--max-moves N` (as cutechess-cli's `-maxmoves`): once `N` full moves of
 /// the game have been played (opening moves included), the game is a draw.

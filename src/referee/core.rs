@@ -23,7 +23,9 @@ use crate::referee::event::{
     AgainCause, CommandRefusal, Ending, Event, FaultOutcome, GameOver, MatchSummary, Offence,
     PauseReason, Problem, Rejection,
 };
-use crate::referee::io::{Command, GameResult, Input, Output, Termination, Verdict, WallClock};
+use crate::referee::messages::{
+    Command, GameResult, Input, Output, Termination, Verdict, WallClock,
+};
 use crate::referee::settings::{ClientFault, FalseClaim, IllegalMove, Settings, Start};
 use crate::referee::snapshot::{ClientView, ClockView, EventView, Phase, ResultView, Snapshot};
 use crate::referee::tablebase::TablebaseVerdict;

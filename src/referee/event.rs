@@ -16,7 +16,7 @@ use crate::record::pgn::PgnGame;
 use crate::referee::adjudication::Adjudged;
 use crate::referee::client::ClientId;
 use crate::referee::eval::BadEval;
-use crate::referee::io::{Command, GameResult, Termination, Verdict};
+use crate::referee::messages::{Command, GameResult, Termination, Verdict};
 use crate::referee::tablebase::TablebaseOutcome;
 use crate::stats::sprt::Hypothesis;
 

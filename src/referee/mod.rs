@@ -10,7 +10,7 @@ pub mod client;
 pub mod core;
 pub mod eval;
 pub mod event;
-pub mod io;
+pub mod messages;
 pub mod settings;
 pub mod snapshot;
 pub mod tablebase;
@@ -19,7 +19,7 @@ pub mod words;
 pub use self::core::Referee;
 pub use client::{ByClient, ClientId};
 pub use event::{Ending, Event, EventKind, GameOver, MatchSummary};
-pub use io::{Command, GameResult, Input, Output, Termination, Verdict, WallClock};
+pub use messages::{Command, GameResult, Input, Output, Termination, Verdict, WallClock};
 pub use settings::{ClientFault, FalseClaim, IllegalMove, Policy, Settings, Start};
 pub use snapshot::Snapshot;
 

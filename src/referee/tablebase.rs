@@ -13,7 +13,7 @@ use std::str::FromStr;
 use shakmaty::Color;
 
 use crate::referee::event::Ending;
-use crate::referee::io::GameResult;
+use crate::referee::messages::GameResult;
 
 /// What the tables say the game's result is with best play.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -8,7 +8,7 @@ use shakmaty::Color;
 
 use crate::referee::GameResult;
 use crate::text::strip_control;
-use crate::tournament::io::{Absence, Absent, BoardId, Input, Outcome, Output, Withdrawal};
+use crate::tournament::messages::{Absence, Absent, BoardId, Input, Outcome, Output, Withdrawal};
 use crate::tournament::schedule::{PlayerId, Schedule, ScheduleSettings, ScheduledGame};
 
 /// The whole configuration of a tournament.

@@ -7,15 +7,15 @@
 //!
 //! * [`schedule`]: Berger round robin, gauntlet, cycles, repeats, openings;
 //! * [`core`]: the state machine ([`Tournament`]);
-//! * [`io`]: its inputs and outputs, and a game's [`Outcome`];
+//! * [`messages`]: its inputs and outputs, and a game's [`Outcome`];
 //! * [`standings`]: points, tie-breaks, crosstable, player statistics;
 //! * [`report`]: the final report as text and Markdown;
 //! * [`journal`]: the tournament journal, for resume after a kill;
 //! * [`player`]: the `PLAYER` arguments (serial, `tcp:`, `engine:`).
 
 pub mod core;
-pub mod io;
 pub mod journal;
+pub mod messages;
 pub mod player;
 pub mod report;
 pub mod schedule;
@@ -24,7 +24,7 @@ pub mod stats;
 pub mod words;
 
 pub use self::core::{GameState, PlayerState, Settings, Tournament};
-pub use io::{Absence, Absent, BoardId, Input, Outcome, Output, SideStats, Withdrawal};
+pub use messages::{Absence, Absent, BoardId, Input, Outcome, Output, SideStats, Withdrawal};
 pub use player::{EngineSpec, Player};
 pub use schedule::{Bye, Format, PlayerId, Schedule, ScheduleSettings, ScheduledGame};
 pub use standings::{Mark, Row, Standings};

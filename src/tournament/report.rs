@@ -12,7 +12,7 @@ use crate::clock::format_hms;
 use crate::text::points;
 use crate::text::strip_control;
 use crate::tournament::core::{GameState, Tournament};
-use crate::tournament::io::Absence;
+use crate::tournament::messages::Absence;
 use crate::tournament::schedule::Format;
 use crate::tournament::standings::{Mark, Standings};
 

@@ -14,7 +14,7 @@ use shakmaty::Color;
 
 use crate::referee::GameResult;
 use crate::tournament::core::{GameState, Tournament};
-use crate::tournament::io::{Absent, Outcome};
+use crate::tournament::messages::{Absent, Outcome};
 use crate::tournament::schedule::PlayerId;
 
 /// One player's line of the standings.

@@ -20,7 +20,7 @@ use crate::record::pgn::PgnGame;
 use crate::referee::{ByClient, ClientId, Event, GameOver, GameResult};
 use crate::stats::{GameScore, MatchStats};
 use crate::tournament::core::{GameState, Tournament};
-use crate::tournament::io::{Outcome, SideStats};
+use crate::tournament::messages::{Outcome, SideStats};
 use crate::tournament::schedule::PlayerId;
 
 /// The tallies of a tournament.

@@ -4,7 +4,7 @@
 
 use crate::text::strip_control;
 use crate::tournament::core::Tournament;
-use crate::tournament::io::{Output, Withdrawal};
+use crate::tournament::messages::{Output, Withdrawal};
 use crate::tournament::report;
 use crate::tournament::schedule::PlayerId;
 use crate::tournament::stats::Tallies;

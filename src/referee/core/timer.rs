@@ -10,7 +10,7 @@ use super::{FLAG_GRACE_BYTES, Referee, Respond, Stage};
 use crate::clock;
 use crate::referee::client::ClientId;
 use crate::referee::event::Event;
-use crate::referee::io::Output;
+use crate::referee::messages::Output;
 
 /// One of the core's deadlines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

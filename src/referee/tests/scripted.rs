@@ -28,7 +28,7 @@ use self::harness::*;
 use crate::epd::RefCom::{self, *};
 use crate::referee::client::ClientId;
 use crate::referee::event::{Ending, Event, FaultOutcome, PauseReason};
-use crate::referee::io::{Command, GameResult, Input, Output, Termination, Verdict};
+use crate::referee::messages::{Command, GameResult, Input, Output, Termination, Verdict};
 use crate::referee::settings::{ClientFault, FalseClaim, IllegalMove, Settings};
 use crate::referee::snapshot::{EventKind, Phase};
 

@@ -13,7 +13,7 @@ use crate::referee::event::{
     AgainCause, CommandRefusal, Ending, FaultOutcome, MatchSummary, Offence, PauseReason, Problem,
     Rejection,
 };
-use crate::referee::io::{Command, Verdict};
+use crate::referee::messages::{Command, Verdict};
 use crate::referee::tablebase::TablebaseOutcome;
 use crate::text::strip_control;
 

@@ -9,7 +9,7 @@ use crate::referee::client::ClientId;
 use crate::referee::event::{
     Ending, EventKind, GameOver, MatchSummary, Offence, PauseReason, Problem, Rejection,
 };
-use crate::referee::io::{Command, GameResult, Termination};
+use crate::referee::messages::{Command, GameResult, Termination};
 use crate::stats::sprt::Hypothesis;
 
 fn over(ending: Ending) -> Event {
@@ -241,7 +241,7 @@ fn events_serialise_as_tagged_json_without_the_pgn() {
 /// the PGN's closing comment and the result lines say it.
 #[test]
 fn each_ending_reads_as_cutechess_cli_says_it() {
-    use crate::referee::io::Verdict;
+    use crate::referee::messages::Verdict;
     use crate::referee::tablebase::TablebaseOutcome;
     let white = Color::White;
     let black = Color::Black;

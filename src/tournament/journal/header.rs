@@ -2,8 +2,8 @@
 //! `set` and `player` lines, and back.
 
 use crate::tournament::core::Settings;
-use crate::tournament::io::Absence;
 use crate::tournament::journal::line::{Line, MAGIC, VERSION};
+use crate::tournament::messages::Absence;
 use crate::tournament::schedule::{Format, ScheduleSettings};
 
 /// What a tournament journal starts with.

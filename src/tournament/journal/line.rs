@@ -5,7 +5,7 @@ use shakmaty::ByColor;
 
 use crate::journal::format::{Tokens, token, with_tokens};
 use crate::referee::{GameResult, Termination};
-use crate::tournament::io::{BoardId, Input, SideStats};
+use crate::tournament::messages::{BoardId, Input, SideStats};
 use crate::tournament::schedule::PlayerId;
 
 /// The first word of a tournament journal.

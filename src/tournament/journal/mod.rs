@@ -28,7 +28,7 @@ use crate::journal::follow;
 use crate::journal::reader::{self, JournalError, LineChain, LineDecoder, Torn};
 use crate::journal::writer::JournalWriter;
 use crate::tournament::core::Tournament;
-use crate::tournament::io::{Input, Output};
+use crate::tournament::messages::{Input, Output};
 
 pub use header::Header;
 use header::HeaderBuilder;

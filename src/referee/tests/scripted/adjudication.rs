@@ -3,7 +3,7 @@
 use super::harness::*;
 use crate::referee::adjudication::Adjudged;
 use crate::referee::event::Ending;
-use crate::referee::io::{GameResult, Termination};
+use crate::referee::messages::{GameResult, Termination};
 use crate::referee::settings::Settings;
 use crate::referee::tablebase::TablebaseOutcome;
 

@@ -16,7 +16,7 @@ use crate::record::pgn::write_pgn;
 use crate::referee::Referee;
 use crate::referee::client::ClientId;
 use crate::referee::event::{Event, GameOver};
-use crate::referee::io::{Command, Input, Output};
+use crate::referee::messages::{Command, Input, Output};
 use crate::referee::settings::Settings;
 use crate::referee::snapshot::Snapshot;
 use crate::referee::words;

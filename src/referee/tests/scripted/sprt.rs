@@ -3,7 +3,7 @@
 use super::harness::*;
 use crate::referee::client::ClientId;
 use crate::referee::event::Event;
-use crate::referee::io::Output;
+use crate::referee::messages::Output;
 use crate::referee::settings::Settings;
 use crate::stats::sprt::Hypothesis;
 
