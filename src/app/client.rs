@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, Sender, unbounded};
 
 use crate::app::options::ClientArgs;
-use crate::app::{Ending, Failure, Outcome};
+use crate::app::{Completion, Exit, Failure};
 use crate::client::engine::Bridge;
 use crate::client::engine::bridge::Searched;
 use crate::client::repeat::LastAnswer;
@@ -25,7 +25,7 @@ pub const SIGN_ON_REPEAT: Duration = Duration::from_secs(3);
 /// port that cannot be opened or an engine that cannot be started is a
 /// usage failure, link threads that stop or an engine that fails for good
 /// a failure on the way.
-pub fn run(args: ClientArgs) -> Outcome {
+pub fn run(args: ClientArgs) -> Exit {
     let settings = args.line.port_settings().map_err(Failure::usage)?;
     let endpoint = Endpoint::parse(&args.port).map_err(Failure::usage)?;
     let engine = args.engine.settings().map_err(Failure::usage)?;
@@ -73,7 +73,7 @@ pub fn run(args: ClientArgs) -> Outcome {
         }
     };
     match outcome {
-        Ok(()) => Ok(Ending::Normal),
+        Ok(()) => Ok(Completion::Normal),
         Err(ClientError::Open(e)) => Err(Failure::Usage(e)),
         Err(ClientError::Failed(e)) => Err(Failure::Failed(e)),
     }

@@ -12,7 +12,7 @@ use crate::app::session::{self, Session, View};
 use crate::app::signals;
 use crate::app::start::{Writes, check_outputs};
 use crate::app::writers::Writers;
-use crate::app::{Ending, Failure, Outcome};
+use crate::app::{Completion, Exit, Failure};
 use crate::client::{ClientProtocol, Mover, MoverKind};
 use crate::clock::{LineSettings, TimeControl, parse_friendly};
 use crate::link::{PortSettings, VirtualCable};
@@ -43,7 +43,7 @@ const HEADLESS_DELAY_MS: u64 = 200;
 
 /// Runs `argus demo`: it plays until it is stopped, so a session ended
 /// early is its normal end; it fails only if it cannot run.
-pub fn run(args: DemoArgs) -> Outcome {
+pub fn run(args: DemoArgs) -> Exit {
     let time_control =
         parse_friendly(&args.tc).map_err(|e| Failure::usage(format!("--tc {:?}: {e}", args.tc)))?;
     if args.games == Some(0) {
@@ -98,7 +98,7 @@ pub fn run(args: DemoArgs) -> Outcome {
     if !args.view.headless {
         crate::app::stdout::line(&format!("argus demo: logs in {}", log_dir.display()));
     }
-    Ok(Ending::Normal)
+    Ok(Completion::Normal)
 }
 
 /// The two clients on the cables' far ends, each on its own thread.

@@ -1,7 +1,7 @@
 //! Event loops that wire ports, the referee core, records and the display.
 //! Everything here is an edge: the decisions are the core's.
 //!
-//! Each command is a `run(args) -> Outcome`: how it ended, or why it
+//! Each command is a `run(args) -> Exit`: how it ended, or why it
 //! failed ([`Failure`]); [`exit_status`] turns that into the exit status.
 
 use std::fmt;
@@ -53,7 +53,7 @@ impl fmt::Display for Failure {
 
 /// How a command that did not fail ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Ending {
+pub enum Completion {
     /// It did its work (a match played out, a watched match over, a
     /// client disconnected by its referee).
     Normal,
@@ -64,15 +64,15 @@ pub enum Ending {
 }
 
 /// What a command's `run` gives.
-pub type Outcome = Result<Ending, Failure>;
+pub type Exit = Result<Completion, Failure>;
 
 /// The one mapping from a command's outcome to its exit status. A failure
 /// is said once on stderr, prefixed with `command` ("argus referee"), and
 /// in the log file.
-pub fn exit_status(command: &str, outcome: Outcome) -> u8 {
+pub fn exit_status(command: &str, outcome: Exit) -> u8 {
     match outcome {
-        Ok(Ending::Normal) => EXIT_OK,
-        Ok(Ending::EndedEarly(_)) => EXIT_ENDED_EARLY,
+        Ok(Completion::Normal) => EXIT_OK,
+        Ok(Completion::EndedEarly(_)) => EXIT_ENDED_EARLY,
         Err(failure) => {
             log::error!(target: FATAL_TARGET, "{failure}");
             eprintln!("{command}: {failure}");

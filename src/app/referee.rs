@@ -15,7 +15,7 @@ use crate::app::signals;
 use crate::app::start::LogDir;
 use crate::app::wall::wall_clock_now;
 use crate::app::writers::Writers;
-use crate::app::{Failure, Outcome};
+use crate::app::{Exit, Failure};
 use crate::journal::feed::Feed;
 use crate::journal::{Header, JournalWriter, OutputSettings, new_session_id};
 use crate::link::Endpoint;
@@ -24,7 +24,7 @@ use crate::referee::{ByClient, ClientId, Referee, WallClock};
 
 /// Runs `argus referee`: how the session ended, or why it could not
 /// start or went wrong.
-pub fn run(args: RefereeArgs) -> Outcome {
+pub fn run(args: RefereeArgs) -> Exit {
     const ME: &str = "argus referee";
     let endpoints = args.ends.endpoints().map_err(Failure::usage)?;
     let plan = plan_for(&args, &endpoints)?;

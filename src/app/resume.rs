@@ -22,7 +22,7 @@ use crate::app::signals;
 use crate::app::start::LogDir;
 use crate::app::wall::wall_clock_now;
 use crate::app::writers::Writers;
-use crate::app::{Failure, Outcome};
+use crate::app::{Exit, Failure};
 use crate::journal::kind::Kind;
 use crate::journal::{self, Entry, JournalWriter, Loaded, OutputSettings};
 use crate::link::PortSettings;
@@ -30,7 +30,7 @@ use crate::referee::{ByClient, ClientId, Event};
 
 /// Runs `argus resume`: how the session ended, or why it could not
 /// start or went wrong.
-pub fn run(args: ResumeArgs) -> Outcome {
+pub fn run(args: ResumeArgs) -> Exit {
     const ME: &str = "argus resume";
     match journal::kind::kind_of_file(&args.journal).map_err(Failure::usage)? {
         Kind::Tournament => return resume_tournament(&args),
@@ -116,7 +116,7 @@ pub fn run(args: ResumeArgs) -> Outcome {
 }
 
 /// `argus resume` given a tournament's journal: it alone, no ports.
-fn resume_tournament(args: &ResumeArgs) -> Outcome {
+fn resume_tournament(args: &ResumeArgs) -> Exit {
     if args.ends.port_a.is_some() || args.ends.net.listen.is_some() {
         return Err(Failure::usage(
             "a tournament journal records its players: give it alone, without ports or \

@@ -20,7 +20,7 @@ use crate::app::audience::Audience;
 use crate::app::options::WatchArgs;
 use crate::app::signals;
 use crate::app::tail::{FeedState, RECONNECT, SourceReport, connect, each_connection, follow_file};
-use crate::app::{Ending, Failure, Outcome};
+use crate::app::{Completion, Exit, Failure};
 use crate::display::{
     InputEvent, InputThread, LinkState, LinkView, Role, TerminalGuard, Ui, next_redraw_in,
 };
@@ -52,7 +52,7 @@ impl Source {
 
 /// Runs `argus watch`: it ends normally when the match is over; a damaged
 /// journal or a feed that fails for good is a failure.
-pub fn run(args: WatchArgs) -> Outcome {
+pub fn run(args: WatchArgs) -> Exit {
     let source = Source::parse(&args.source);
     let kind = match &source {
         Source::File(path) => recognise_file(path).map_err(Failure::usage)?,
@@ -121,7 +121,7 @@ pub fn run(args: WatchArgs) -> Outcome {
     {
         a.linger(&signals::stop_requests("argus watch"));
     }
-    Ok(Ending::Normal)
+    Ok(Completion::Normal)
 }
 
 /// The replaying side: the journal's follower, printing.

@@ -11,7 +11,7 @@ use crossbeam_channel::{after, never, select};
 
 use crate::app::options::{LineOptions, seconds_ms};
 use crate::app::signals;
-use crate::app::{Ending, Failure, Outcome};
+use crate::app::{Completion, Exit, Failure};
 use crate::link::Endpoint;
 use crate::link::simulator::{CLOSED, DirectionStats, Impairments, Wire};
 use crate::link::wire_ends::open_ends;
@@ -57,7 +57,7 @@ fn seconds(v: f64, name: &str) -> Result<Duration, String> {
 /// Runs `argus wire`: it ends normally after the duration or Ctrl-C; a
 /// bad usage or a port that cannot be opened is a usage failure, a port
 /// that fails while copying a failure on the way.
-pub fn run(args: WireArgs) -> Outcome {
+pub fn run(args: WireArgs) -> Exit {
     let settings = args.line.port_settings().map_err(Failure::usage)?;
     let end_1 = Endpoint::parse(&args.port_1).map_err(Failure::usage)?;
     let end_2 = Endpoint::parse(&args.port_2).map_err(Failure::usage)?;
@@ -156,7 +156,7 @@ fn open_log(path: Option<&PathBuf>) -> Result<LogLine, Failure> {
 /// Prints each direction's counts and the time run, and says why the
 /// wire stopped: a port that failed (`failed`, not a peer that closed its
 /// connection) is a failure, named.
-fn report(args: &WireArgs, stats: Vec<DirectionStats>, started: Instant, failed: bool) -> Outcome {
+fn report(args: &WireArgs, stats: Vec<DirectionStats>, started: Instant, failed: bool) -> Exit {
     for (s, dir) in stats.iter().zip([
         format!("{} -> {}", args.port_1, args.port_2),
         format!("{} -> {}", args.port_2, args.port_1),
@@ -176,7 +176,7 @@ fn report(args: &WireArgs, stats: Vec<DirectionStats>, started: Instant, failed:
             why.join("; ")
         )));
     }
-    Ok(Ending::Normal)
+    Ok(Completion::Normal)
 }
 
 /// One line about one direction.

@@ -19,7 +19,7 @@ use crate::app::signals::Stop;
 use crate::app::syzygy::Syzygy;
 use crate::app::waiting::{Reminder, match_waiting};
 use crate::app::writers::Writers;
-use crate::app::{Ending, Failure, Outcome};
+use crate::app::{Completion, Exit, Failure};
 use crate::display::{InputEvent, InputThread, Role, TerminalGuard, Ui, next_redraw_in};
 use crate::link::{Link, LinkEvent, OpenError, PortSettings};
 use crate::referee::{ByClient, ClientId, Command, Input, Referee, Snapshot};
@@ -96,7 +96,7 @@ pub struct Session {
 }
 
 /// Runs a referee session until it ends.
-pub fn run(session: Session) -> Outcome {
+pub fn run(session: Session) -> Exit {
     let Session {
         core,
         links,
@@ -408,7 +408,7 @@ impl Running {
     /// closed, the files finished, then the web page's final state served
     /// until the operator ends argus (a match played out); the session's
     /// outcome.
-    fn finish(self, failure: Option<Failure>) -> Outcome {
+    fn finish(self, failure: Option<Failure>) -> Exit {
         let Running {
             core,
             links,
@@ -449,9 +449,9 @@ impl Running {
             if let Some(a) = outputs.take_audience() {
                 a.linger(&ctrl_c);
             }
-            return Ok(Ending::Normal);
+            return Ok(Completion::Normal);
         }
-        Ok(Ending::EndedEarly(match stopped_by {
+        Ok(Completion::EndedEarly(match stopped_by {
             Some(name) => format!("{name} ended the session before the match was played out"),
             None => "the session ended before the match was played out".into(),
         }))

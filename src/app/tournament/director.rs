@@ -26,7 +26,7 @@ use crate::app::tournament::players::Field;
 use crate::app::tournament::screen::{Ask, OnBoard, Screen};
 use crate::app::waiting::{Reminder, since_clock};
 use crate::app::writers::RelayTiming;
-use crate::app::{Ending, Failure, Outcome};
+use crate::app::{Completion, Exit, Failure};
 use crate::clock::LineSettings;
 use crate::display::InputEvent;
 use crate::epd::{Fields, sign_on};
@@ -163,7 +163,7 @@ struct Floor {
 impl Floor {
     /// How the tournament ends, once the players have left: every
     /// `disconnect` has left its link, or the grace is over.
-    fn left(&self) -> Option<Ending> {
+    fn left(&self) -> Option<Completion> {
         let l = self.leaving.as_ref()?;
         let drained = self.seats.iter().all(|s| s.in_flight == 0);
         (drained || Instant::now() >= l.until).then(|| l.ending.clone())
@@ -182,7 +182,7 @@ fn board_of(boards: &mut [Option<Board>], p: PlayerId) -> Option<(ClientId, &mut
 struct Leaving {
     /// The end of the grace for those records to leave.
     until: Instant,
-    ending: Ending,
+    ending: Completion,
 }
 
 /// When the board view was last drawn and the web page last published.
@@ -196,7 +196,7 @@ impl Director {
     /// Runs the tournament until every game is decided (or it is stopped);
     /// with the audience's page when the tournament was played out, to
     /// serve its final state (once the feed is closed).
-    pub fn run(mut self) -> (Outcome, Option<Audience>) {
+    pub fn run(mut self) -> (Exit, Option<Audience>) {
         let mut floor = match self.open_floor() {
             Ok(f) => f,
             Err(e) => {
@@ -229,7 +229,7 @@ impl Director {
                 && self.core.is_over()
                 && floor.boards.iter().all(Option::is_none)
             {
-                self.leave(&mut floor, Ending::Normal);
+                self.leave(&mut floor, Completion::Normal);
             }
             if let Some(ending) = floor.left() {
                 return self.finish(floor, ending);
@@ -385,7 +385,7 @@ impl Director {
         ));
         self.write_report();
         let why = format!("{by} stopped the tournament before it was over");
-        self.leave(floor, Ending::EndedEarly(why));
+        self.leave(floor, Completion::EndedEarly(why));
     }
 
     /// The board view's terminal hung up: the view is let go (nothing more
@@ -400,7 +400,7 @@ impl Director {
 
     /// Every player is sent `disconnect`; the loop ends with `ending` once
     /// those records have left (or after [`DRAIN_GRACE`]).
-    fn leave(&mut self, floor: &mut Floor, ending: Ending) {
+    fn leave(&mut self, floor: &mut Floor, ending: Completion) {
         let record = crate::link::seats::disconnect_line();
         for (i, link) in self.field.links.iter().enumerate() {
             link.farewell();
@@ -422,7 +422,7 @@ impl Director {
     /// The end: the report written and printed (the standings, after a
     /// stop) once the board view is gone; the audience's page, when the
     /// tournament was played out.
-    fn finish(mut self, floor: Floor, ending: Ending) -> (Outcome, Option<Audience>) {
+    fn finish(mut self, floor: Floor, ending: Completion) -> (Exit, Option<Audience>) {
         self.relays.count();
         if self.relays.counted.count() > 0 {
             let line = format!(
@@ -437,11 +437,11 @@ impl Director {
         self.publish(&floor);
         let shown = self.screen.is_some();
         let printed = match &ending {
-            Ending::Normal => {
+            Completion::Normal => {
                 self.write_report();
                 Some(report::text(&self.core))
             }
-            Ending::EndedEarly(why) => {
+            Completion::EndedEarly(why) => {
                 shown.then(|| format!("{why}; standings:\n{}", report::standings_text(&self.core)))
             }
         };
@@ -450,7 +450,7 @@ impl Director {
         if let Some(text) = printed {
             crate::app::stdout::line(&text);
         }
-        let played_out = matches!(ending, Ending::Normal);
+        let played_out = matches!(ending, Completion::Normal);
         match failed {
             Some(why) => (
                 Err(Failure::failed(format!(

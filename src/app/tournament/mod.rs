@@ -27,7 +27,7 @@ use crate::app::tournament::board::Board;
 use crate::app::tournament::director::Director;
 use crate::app::tournament::players::{EnginePlay, Field, Net};
 use crate::app::wall::unix_ms_now;
-use crate::app::{Failure, Outcome, logging};
+use crate::app::{Exit, Failure, logging};
 use crate::journal::feed::{Feed, FileSet};
 use crate::record::timestamp::pgn_date;
 use crate::record::transcript::Transcript;
@@ -65,7 +65,7 @@ fn check_outputs_of(args: &TournamentArgs) -> Result<(), Failure> {
 
 /// Runs `argus tournament`: how it ended, or why it could not start or
 /// went wrong.
-pub fn run(args: TournamentArgs) -> Outcome {
+pub fn run(args: TournamentArgs) -> Exit {
     // Caught from the start: a stop while the engines start up is a stop.
     let ctrl_c = signals::stop_requests(ME);
     let plan = args
@@ -120,7 +120,7 @@ pub fn run(args: TournamentArgs) -> Outcome {
 /// told it was resumed; the time the referee was down is charged to
 /// nobody. `--headless` and `--http` given to the resume win over the
 /// command line's.
-pub fn resume(journal: &Path, headless: bool, web: &WebOptions) -> Outcome {
+pub fn resume(journal: &Path, headless: bool, web: &WebOptions) -> Exit {
     let ctrl_c = signals::stop_requests(ME);
     let journal = std::path::absolute(journal).unwrap_or_else(|_| journal.to_path_buf());
     let loaded = tjournal::load(&journal).map_err(Failure::usage)?;
@@ -131,7 +131,7 @@ pub fn resume(journal: &Path, headless: bool, web: &WebOptions) -> Outcome {
             journal.display(),
             crate::tournament::report::text(&loaded.tournament)
         ));
-        return Ok(crate::app::Ending::Normal);
+        return Ok(crate::app::Completion::Normal);
     }
     let header = &loaded.header;
     if header.command.is_empty() {
@@ -281,7 +281,7 @@ fn direct(
     edges: Edges,
     mut dir: LogDir,
     ctrl_c: Receiver<Stop>,
-) -> Outcome {
+) -> Exit {
     let files = FileSet::new(dir.path());
     let feed = start_feed(
         plan.feed.as_deref(),

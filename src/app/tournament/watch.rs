@@ -27,7 +27,7 @@ use crate::app::tail::{SourceReport, follow_file};
 use crate::app::tournament::board::{self, Board};
 use crate::app::tournament::copy::{self, CopyDir, FeedReport};
 use crate::app::tournament::screen::{Ask, OnBoard, Screen};
-use crate::app::{Ending, Failure, Outcome};
+use crate::app::{Completion, Exit, Failure};
 use crate::display::{LinkState, LinkView, Role};
 use crate::journal::MatchFollower;
 use crate::journal::follow::Followed;
@@ -175,14 +175,14 @@ fn on_boards(games: &BTreeMap<u32, GameFollow>) -> Vec<OnBoard<'_>> {
 
 /// Follows the tournament whose journal is `journal` until it is over (or
 /// the watcher quits).
-pub fn run(journal: &Path, view: View, web: &WebOptions) -> Outcome {
+pub fn run(journal: &Path, view: View, web: &WebOptions) -> Exit {
     watch(journal, view, web, None)
 }
 
 /// Follows the tournament whose feed is at `addr` until it is over (or the
 /// watcher quits), into the copy directory `copy` (a temporary one, removed
 /// at the end, without it).
-pub fn run_feed(addr: &str, copy: Option<&Path>, view: View, web: &WebOptions) -> Outcome {
+pub fn run_feed(addr: &str, copy: Option<&Path>, view: View, web: &WebOptions) -> Exit {
     let (dir, temporary) = match copy {
         Some(d) => (d.to_path_buf(), false),
         None => {
@@ -202,7 +202,7 @@ pub fn run_feed(addr: &str, copy: Option<&Path>, view: View, web: &WebOptions) -
     outcome
 }
 
-fn follow_feed(addr: &str, dir: &Path, view: View, web: &WebOptions) -> Outcome {
+fn follow_feed(addr: &str, dir: &Path, view: View, web: &WebOptions) -> Exit {
     let copy = CopyDir::open(dir, crate::app::tournament::JOURNAL).map_err(Failure::usage)?;
     let (tx, rx) = unbounded();
     let addr = addr.to_string();
@@ -220,12 +220,7 @@ fn follow_feed(addr: &str, dir: &Path, view: View, web: &WebOptions) -> Outcome 
 
 /// Follows the tournament journal `journal`, whose lines may come from a
 /// feed read by `feed`.
-fn watch(
-    journal: &Path,
-    view: View,
-    web: &WebOptions,
-    feed: Option<Receiver<FeedReport>>,
-) -> Outcome {
+fn watch(journal: &Path, view: View, web: &WebOptions, feed: Option<Receiver<FeedReport>>) -> Exit {
     let ctrl_c = signals::stop_requests("argus watch");
     std::fs::File::open(journal).map_err(|e| {
         Failure::usage(format!(
@@ -259,7 +254,7 @@ fn watch(
         w.await_feed_end();
     }
     let over = core_of(&w.tournament).is_some_and(Tournament::is_over);
-    if let (Ending::Normal, Some(core), false) =
+    if let (Completion::Normal, Some(core), false) =
         (&ending, core_of(&w.tournament), crate::app::stdout::gone())
     {
         use std::io::Write;
@@ -287,7 +282,7 @@ impl Watch {
         &mut self,
         lines: &Receiver<SourceReport>,
         ctrl_c: &Receiver<crate::app::signals::Stop>,
-    ) -> Result<Ending, Failure> {
+    ) -> Result<Completion, Failure> {
         let keys = self.screen.as_ref().map_or_else(never, |s| s.keys.clone());
         let feed = self.feed.clone().unwrap_or_else(never);
         let mut last_draw: Option<Instant> = None;
@@ -300,10 +295,10 @@ impl Watch {
             }
             if core_of(&self.tournament).is_some_and(Tournament::is_over) {
                 self.drain_last_games();
-                return Ok(Ending::Normal);
+                return Ok(Completion::Normal);
             }
             if crate::app::stdout::gone() {
-                return Ok(Ending::Normal);
+                return Ok(Completion::Normal);
             }
             select! {
                 recv(lines) -> r => match r {
@@ -319,11 +314,11 @@ impl Watch {
                 recv(keys) -> k => {
                     let Ok(ev) = k else { continue };
                     if self.key(ev) {
-                        return Ok(Ending::Normal);
+                        return Ok(Completion::Normal);
                     }
                     last_draw = None;
                 },
-                recv(ctrl_c) -> _ => return Ok(Ending::Normal),
+                recv(ctrl_c) -> _ => return Ok(Completion::Normal),
                 recv(after(TICK)) -> _ => {},
             }
         }
