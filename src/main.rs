@@ -98,7 +98,9 @@ enum Cmd {
         argus tournament engine:sf=stockfish COM3 COM4 --schedule gauntlet --games-per-pairing 4 \
         --openings book.epd --tc 5m+3\n  \
         argus tournament engine:new=./engine-new engine:old=./engine-old --book new:gm2001.bin \
-        --book old:gm2001.bin --book-depth new:16 --book-depth old:16 --tc 10+0.1 --headless")]
+        --book old:gm2001.bin --book-depth new:16 --book-depth old:16 --tc 10+0.1 --headless\n  \
+        argus tournament engine:a=stockfish engine:b=stockfish --nodes a:20000 --depth b:8 \
+        --tc 60+0.5 --headless")]
     Tournament(Box<TournamentArgs>),
     /// Follow a match from its journal, read-only: the live board, or
     /// (--headless) one line per move and result.
@@ -131,6 +133,7 @@ enum Cmd {
     #[command(after_help = "Examples:\n  \
         argus client /dev/ttyUSB0 --name \"Random 1\" --mover random --seed 7\n  \
         argus client /dev/ttyS0 --engine stockfish --option \"Skill Level=3\" --movetime 500\n  \
+        argus client /dev/ttyS0 --engine stockfish --nodes 50000 --depth 12\n  \
         argus client /dev/ttyS0 --engine stockfish --book gm2001.bin --book-depth 16 --seed 5\n  \
         argus client tcp://192.168.1.5:7000 --engine \"gnuchess -x\" --protocol xboard --password s3cret")]
     Client(ClientArgs),

@@ -384,7 +384,6 @@ fn open_edges(
         plan.port_settings,
         &net,
         EnginePlay {
-            untimed: plan.untimed,
             claim_draws: plan.claim_draws,
         },
         dir.path(),

@@ -429,7 +429,7 @@ impl Bridge {
             }));
             return out;
         }
-        let limit = time::limit(&self.tracker, self.settings.untimed, self.thought_ms);
+        let limit = time::limit(&self.tracker, self.settings.limits, self.thought_ms);
         self.next_search += 1;
         self.search = Some(Search {
             id: self.next_search,
@@ -490,7 +490,7 @@ impl Bridge {
         // (`limit_now`); a fixed search gets its whole time again.
         let wait = time::wait_bound(&limit, me, self.settings.margin, self.settings.depth_wait);
         let wait = match limit {
-            Limit::Clock(_) => wait.saturating_sub(search.asked_at.elapsed()),
+            Limit::Clock(..) => wait.saturating_sub(search.asked_at.elapsed()),
             Limit::Fixed(_) => wait,
         };
         let job = OwnedJob {
@@ -681,8 +681,9 @@ fn due(claim: Option<DrawClaim>) -> Option<DrawClaim> {
     claim.filter(|c| matches!(c, DrawClaim::ThreefoldRepetition | DrawClaim::FiftyMoves))
 }
 
-/// `ce`, `pv` and `acd` from the engine's last report before its move
-/// (issue 17: a reply may carry the analysis, as pfga output does).
+/// `ce`, `pv`, `acd` and `acn` from the engine's last report before its
+/// move (issue 17: a reply may carry the analysis, as pfga output does;
+/// `acn` only while the count fits the EPD reader's 32 bits).
 fn add_thinking(rec: &mut Record, thinking: Option<&Analysis>) {
     let Some(t) = thinking else { return };
     if let Some(score) = t.score {
@@ -693,6 +694,9 @@ fn add_thinking(rec: &mut Record, thinking: Option<&Analysis>) {
     }
     if let Some(d) = t.depth {
         rec.set(Operation::new("acd").token(d.to_string()));
+    }
+    if let Some(n) = t.nodes.filter(|n| u32::try_from(*n).is_ok()) {
+        rec.set(Operation::new("acn").token(n.to_string()));
     }
 }
 
