@@ -1,6 +1,7 @@
 //! `argus tournament PLAYER... [options]`: the command line, and how it
 //! becomes the tournament's settings and each board's referee settings.
 
+use crate::app::writers::GameFiles;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -134,6 +135,17 @@ pub struct TournamentArgs {
     /// ROUND.BOARD.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
+    /// Write the --pgn file's games minimal: the Seven Tag Roster (with
+    /// SetUp and FEN for a set-up start), the moves and the result; no
+    /// comments, evaluations or clocks (cutechess-cli's `-pgnout FILE
+    /// min`).
+    #[arg(long, requires = "pgn")]
+    pub pgn_min: bool,
+    /// Append each finished game's final position to this file as one EPD
+    /// line, with its move counters (hmvc, fmvn), synced like the PGN
+    /// (cutechess-cli's `-epdout`).
+    #[arg(long, value_name = "FILE")]
+    pub epd_out: Option<PathBuf>,
     /// Write the tournament report (standings, crosstable, games, player
     /// statistics) to FILE as text and beside it as Markdown (FILE.md),
     /// rewritten after every game.
@@ -221,6 +233,16 @@ fn match_only_given(m: &MatchOptions) -> Option<(&'static str, &'static str)> {
 }
 
 impl TournamentArgs {
+    /// Where each finished game goes: `--pgn` (with `--pgn-min`) and
+    /// `--epd-out`.
+    pub fn game_files(&self) -> GameFiles {
+        GameFiles {
+            pgn: self.pgn.clone(),
+            pgn_min: self.pgn_min,
+            epd_out: self.epd_out.clone(),
+        }
+    }
+
     /// The arguments of a command line recorded in a tournament journal
     /// (those after `argus tournament`).
     pub fn from_command(command: &[String]) -> Result<TournamentArgs, String> {
