@@ -12,7 +12,9 @@ use std::time::{Duration, Instant};
 
 use argus::client::Action;
 use argus::client::engine::xboard::UNKNOWN_SAID;
-use argus::client::engine::{Bridge, CommandLine, EngineLog, EngineSettings, Protocol, Untimed};
+use argus::client::engine::{
+    Bridge, CommandLine, EngineLog, EngineSettings, Protocol, SearchLimits,
+};
 use argus::epd::{Operation, Record};
 use argus::game::{Game, fields_of, position_from_fen};
 use shakmaty::Position;
@@ -557,7 +559,7 @@ fn an_illegal_engine_move_is_a_fault_and_the_engine_is_restarted() {
 #[test]
 fn an_engine_whose_first_start_hangs_is_started_once_more() {
     use argus::client::engine::{
-        Bridge, CommandLine, EngineLog, EngineSettings, Protocol, Untimed,
+        Bridge, CommandLine, EngineLog, EngineSettings, Protocol, SearchLimits,
     };
     let dir = tempfile::tempdir().expect("tempdir");
     let script = dir.path().join("engine.sh");
@@ -575,7 +577,7 @@ fn an_engine_whose_first_start_hangs_is_started_once_more() {
         command: CommandLine::parse(&format!("sh {}", script.display())).unwrap(),
         protocol: Protocol::Uci,
         options: Vec::new(),
-        untimed: Untimed::Depth(1),
+        limits: SearchLimits::depth(1),
         margin: Duration::from_secs(5),
         depth_wait: Duration::from_secs(30),
         log: EngineLog::none(),
@@ -691,6 +693,78 @@ fn stockfish_tournament(sf: &str, d: &Path, flags: &[&str]) -> String {
     std::fs::read_to_string(&pgn).unwrap_or_default()
 }
 
+/// Per-engine search limits reach Stockfish through the bridge with the
+/// clocks (`go wtime .. depth 5`, `go wtime .. nodes 4000`), and its
+/// replies show them: every comment of `a`'s moves has a depth of at most
+/// 5 (a single legal move may stop it sooner), and most exactly 5;
+/// every one of `b`'s has `n=` within a few hundred nodes over 4000
+/// (Stockfish looks at the node count every few hundred nodes).
+#[test]
+fn per_engine_depth_and_node_limits_reach_stockfish_in_a_tournament() {
+    let Some(sf) = stockfish() else { return };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let pgn = stockfish_tournament(
+        &sf,
+        d,
+        &[
+            "--depth",
+            "a:5",
+            "--nodes",
+            "b:4000",
+            "--tc",
+            "60+0.5",
+            "--max-moves",
+            "30",
+        ],
+    );
+    let read = |f: &str| std::fs::read_to_string(d.join("logs").join(f)).unwrap_or_default();
+    let (log_a, log_b) = (read("engine-a.log"), read("engine-b.log"));
+    let go_lines = |log: &str| -> Vec<String> {
+        log.lines()
+            .filter_map(|l| l.split_once("> go ").map(|(_, go)| go.to_string()))
+            .collect()
+    };
+    let (go_a, go_b) = (go_lines(&log_a), go_lines(&log_b));
+    assert!(!go_a.is_empty() && !go_b.is_empty(), "{log_a}\n{log_b}");
+    for go in &go_a {
+        assert!(go.starts_with("wtime ") && go.ends_with(" depth 5"), "{go}");
+    }
+    for go in &go_b {
+        assert!(
+            go.starts_with("wtime ") && go.ends_with(" nodes 4000"),
+            "{go}"
+        );
+    }
+    let games = argus::record::pgn_read::read_pgn_games(&pgn).expect("the PGN reads");
+    assert_eq!(games.len(), 1, "{pgn}");
+    let g = &games[0];
+    let a_first = g.tag("White") == Some("a");
+    let (mut depths, mut nodes) = (Vec::new(), Vec::new());
+    for (ply, m) in g.tree.moves.iter().enumerate() {
+        let eval = m.comments.join(" ");
+        let by_a = (ply % 2 == 0) == a_first;
+        if by_a {
+            let depth = eval
+                .split_once('/')
+                .and_then(|(_, rest)| rest.split_whitespace().next())
+                .and_then(|d| d.parse::<u32>().ok());
+            depths.push(depth.unwrap_or_else(|| panic!("no depth in {eval:?}\n{pgn}")));
+        } else {
+            let n = eval
+                .split_once("n=")
+                .and_then(|(_, rest)| rest.split(',').next())
+                .and_then(|n| n.trim().parse::<u64>().ok());
+            nodes.push(n.unwrap_or_else(|| panic!("no n= in {eval:?}\n{pgn}")));
+        }
+    }
+    assert!(depths.len() >= 5 && nodes.len() >= 5, "{pgn}");
+    assert!(depths.iter().all(|d| *d <= 5), "{depths:?}\n{pgn}");
+    let at_five = depths.iter().filter(|d| **d == 5).count();
+    assert!(at_five * 2 > depths.len(), "{depths:?}\n{pgn}");
+    assert!(nodes.iter().all(|n| *n <= 4000 + 1000), "{nodes:?}\n{pgn}");
+}
+
 /// The same as `engine:` players of `argus tournament`, which runs the
 /// bridges itself.
 #[test]
@@ -734,12 +808,12 @@ fn stockfish_plays_stockfish_at_2s_plus_20ms_in_a_tournament_without_a_time_loss
 }
 
 /// A bridge to a UCI engine, driven record by record.
-fn uci_bridge(command: &str, untimed: Untimed, log: EngineLog) -> Bridge {
+fn uci_bridge(command: &str, limits: SearchLimits, log: EngineLog) -> Bridge {
     let settings = EngineSettings {
         command: CommandLine::parse(command).unwrap(),
         protocol: Protocol::Uci,
         options: Vec::new(),
-        untimed,
+        limits,
         margin: Duration::from_secs(5),
         depth_wait: Duration::from_secs(30),
         log,
@@ -798,7 +872,7 @@ fn the_bridge_claims_draws_for_a_uci_engine_unless_told_not_to() {
     let fifty = |n: u32| format!("4k3/8/8/8/8/8/8/R3K3 w - - {n} 80");
     for claims in [true, false] {
         let mut b =
-            uci_bridge(&engine, Untimed::Depth(1), EngineLog::none()).with_draw_claims(claims);
+            uci_bridge(&engine, SearchLimits::depth(1), EngineLog::none()).with_draw_claims(claims);
         // Threefold by the engine's own move: the move and the claim.
         let r = reply_after(&mut b, shuttle, &history, Some("Rb4"));
         assert_eq!(r.sm().unwrap(), Some("Kh2"));
@@ -832,7 +906,7 @@ fn a_game_that_ends_while_the_engine_thinks_stops_its_search() {
     let log_path = dir.path().join("engine.log");
     let log = EngineLog::create(&log_path).unwrap();
     // Depth 60 takes Stockfish far longer than this test may wait.
-    let mut b = uci_bridge(&sf, Untimed::Depth(60), log);
+    let mut b = uci_bridge(&sf, SearchLimits::depth(60), log);
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
     b.handle_line(&format!("{start} refcom reset;"));
     assert!(b.take_line(&format!("{start} refcom respond;")).is_empty());
@@ -895,7 +969,7 @@ fn a_game_that_ends_while_the_engine_thinks_stops_its_search() {
 #[test]
 fn gnu_chess_starts_over_xboard_twenty_times_in_a_row() {
     use argus::client::engine::analysis::{Search, SearchLimit};
-    use argus::client::engine::{CommandLine, EngineLog, EngineSettings, Protocol, Untimed};
+    use argus::client::engine::{CommandLine, EngineLog, EngineSettings, Protocol, SearchLimits};
     let Some(gnu) = gnuchess() else { return };
     let dir = tempfile::tempdir().expect("tempdir");
     let pos: shakmaty::Chess = argus::game::position_from_fen(
@@ -913,7 +987,7 @@ fn gnu_chess_starts_over_xboard_twenty_times_in_a_row() {
             command: CommandLine::parse(&gnu).unwrap(),
             protocol: Protocol::Xboard,
             options: Vec::new(),
-            untimed: Untimed::Depth(2),
+            limits: SearchLimits::depth(2),
             margin: Duration::from_secs(5),
             depth_wait: Duration::from_secs(30),
             log: EngineLog::create(&log_path).expect("engine log"),
@@ -968,7 +1042,7 @@ fn an_engine_without_setboard_gets_its_position_with_edit() {
                 command: CommandLine::parse(fm).unwrap(),
                 protocol: Protocol::Xboard,
                 options: Vec::new(),
-                untimed: Untimed::Depth(3),
+                limits: SearchLimits::depth(3),
                 margin: Duration::from_secs(5),
                 depth_wait: Duration::from_secs(30),
                 log: EngineLog::create(&log_path).expect("engine log"),

@@ -489,13 +489,13 @@ fn stockfish_solves_classic_positions_with_legal_lines_and_real_mates() {
 fn the_engine_bridge_replies_with_ce_pv_and_acd() {
     use argus::client::Action;
     use argus::client::engine::{
-        Bridge, CommandLine, EngineLog, EngineSettings, Protocol, Untimed,
+        Bridge, CommandLine, EngineLog, EngineSettings, Protocol, SearchLimits,
     };
     let settings = EngineSettings {
         command: CommandLine::parse(&fake("")).unwrap(),
         protocol: Protocol::Uci,
         options: Vec::new(),
-        untimed: Untimed::Depth(2),
+        limits: SearchLimits::depth(2),
         margin: Duration::from_secs(5),
         depth_wait: Duration::from_secs(30),
         log: EngineLog::none(),

@@ -956,3 +956,106 @@ fn a_pgn_file_that_fails_later_ends_the_tournament_with_status_1() {
     );
     b.kill();
 }
+
+/// `--pgn-min`: the PGN has the Seven Tag Roster, the moves and the result,
+/// and no comment or clock annotation; the games still read and replay.
+#[test]
+fn pgn_min_writes_tags_moves_and_results_only() {
+    let mut ev = Event::new();
+    ev.start(
+        &four_movers(),
+        &["--tc", "60+1", "--max-moves", "30", "--pgn-min"],
+        "waiting for the players",
+    );
+    assert_eq!(ev.finish(Duration::from_secs(120)), vec![0]);
+    let pgn = ev.pgn();
+    let games = check_pgn(&pgn);
+    assert_eq!(games.len(), 6, "{pgn}");
+    assert!(!pgn.contains('{') && !pgn.contains("%clk"), "{pgn}");
+    for g in read_pgn_games(&pgn).expect("the PGN reads") {
+        let names: Vec<&str> = g.tags.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names,
+            ["Event", "Site", "Date", "Round", "White", "Black", "Result"],
+            "{pgn}"
+        );
+        assert!(!g.sans.is_empty(), "{pgn}");
+    }
+}
+
+/// `--epd-out FILE`: one EPD line per finished game, the final position of
+/// that game as its PGN's moves give it, with its move counters.
+#[test]
+fn epd_out_appends_each_games_final_position() {
+    use argus::epd::Record;
+    use argus::game::{fields_of, parse_san};
+    use shakmaty::{Chess, Position};
+    let mut ev = Event::new();
+    let epd = ev.path("final.epd");
+    ev.start(
+        &four_movers(),
+        &[
+            "--tc",
+            "60+1",
+            "--max-moves",
+            "30",
+            "--epd-out",
+            &text(&epd),
+        ],
+        "waiting for the players",
+    );
+    assert_eq!(ev.finish(Duration::from_secs(120)), vec![0]);
+    let pgn = ev.pgn();
+    let games = read_pgn_games(&pgn).expect("the PGN reads");
+    let lines: Vec<String> = text_lines(&epd);
+    assert_eq!(lines.len(), games.len(), "{lines:?}");
+    assert_eq!(games.len(), 6, "{pgn}");
+    // Boards finish in any order: each game's final position is one line,
+    // compared as a whole FEN.
+    let fen = |f: &argus::epd::Fields, half: String, full: String| {
+        format!(
+            "{} {} {} {} {half} {full}",
+            f.placement, f.side, f.castling, f.en_passant
+        )
+    };
+    let mut wanted: Vec<String> = games
+        .iter()
+        .map(|g| {
+            let mut pos = Chess::default();
+            for san in &g.sans {
+                let m = parse_san(&pos, san).expect("the PGN's move is legal");
+                pos.play_unchecked(m);
+            }
+            fen(
+                &fields_of(&pos),
+                pos.halfmoves().to_string(),
+                pos.fullmoves().to_string(),
+            )
+        })
+        .collect();
+    let mut got: Vec<String> = lines
+        .iter()
+        .map(|l| {
+            let r = Record::parse(l).unwrap_or_else(|e| panic!("{l:?}: {e:?}"));
+            let count = |op: &str| {
+                r.op(op)
+                    .and_then(|o| o.operands.first())
+                    .unwrap_or_else(|| panic!("no {op} in {l:?}"))
+                    .text()
+                    .to_string()
+            };
+            fen(&r.fields, count("hmvc"), count("fmvn"))
+        })
+        .collect();
+    wanted.sort();
+    got.sort();
+    assert_eq!(got, wanted);
+}
+
+fn text_lines(p: &Path) -> Vec<String> {
+    std::fs::read_to_string(p)
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}

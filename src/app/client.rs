@@ -486,7 +486,7 @@ mod tests {
     }
 
     use crate::app::options::ClientArgs;
-    use crate::client::engine::{Protocol, Untimed};
+    use crate::client::engine::{Protocol, SearchLimits};
 
     #[derive(Parser)]
     struct Cli {
@@ -528,15 +528,40 @@ mod tests {
                 ("Book File".to_string(), "a=b".to_string())
             ]
         );
-        assert_eq!(s.untimed, Untimed::Depth(7));
+        assert_eq!(s.limits, SearchLimits::depth(7));
         let s = parse(&["p", "--engine", "sf", "--movetime", "250"])
             .unwrap()
             .engine
             .settings()
             .unwrap()
             .unwrap();
-        assert_eq!(s.untimed, Untimed::MoveTime(250));
+        assert_eq!(s.limits, SearchLimits::movetime(250));
         assert_eq!(s.protocol, Protocol::Uci);
+        // All three together: the engine stops at whichever comes first.
+        let s = parse(&[
+            "p",
+            "--engine",
+            "sf",
+            "--movetime",
+            "900",
+            "--depth",
+            "12",
+            "--nodes",
+            "50000",
+        ])
+        .unwrap()
+        .engine
+        .settings()
+        .unwrap()
+        .unwrap();
+        assert_eq!(
+            s.limits,
+            SearchLimits {
+                movetime_ms: Some(900),
+                depth: Some(12),
+                nodes: Some(50_000)
+            }
+        );
     }
 
     #[test]
@@ -552,14 +577,25 @@ mod tests {
                 .unwrap_err()
                 .contains("--depth")
         );
+        let e = settings(&[
+            "p",
+            "--engine",
+            "gnuchess",
+            "--protocol",
+            "xboard",
+            "--nodes",
+            "9",
+        ])
+        .unwrap_err();
+        assert!(e.contains("XBoard engines take no node limit"), "{e}");
         assert!(
             settings(&["p", "--engine", "  "])
                 .unwrap_err()
                 .contains("empty")
         );
-        // Engine flags need --engine; --movetime and --depth exclude each other.
+        // Engine flags need --engine.
         assert!(parse(&["p", "--depth", "3"]).is_err());
-        assert!(parse(&["p", "--engine", "sf", "--depth", "3", "--movetime", "5"]).is_err());
+        assert!(parse(&["p", "--nodes", "3"]).is_err());
         // Without --engine: no bridge.
         let a = parse(&["p"]).unwrap();
         assert!(a.engine.settings().unwrap().is_none());

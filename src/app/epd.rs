@@ -97,6 +97,7 @@ impl EngineRun {
             options: self.options.clone(),
             movetime: None,
             depth: None,
+            nodes: None,
             margin_ms: self.margin_ms,
             log: self.log.clone(),
             book: None,

@@ -152,7 +152,9 @@ pub fn start_files(
         headless,
     )?
     .with_results_json(output.results_json.clone())
-    .with_cbf(output.cbf.clone());
+    .with_cbf(output.cbf.clone())
+    .with_pgn_min(output.pgn_min)
+    .with_epd_out(output.epd_out.clone());
     dir.note(journal);
     outputs.set_journal(open_journal(journal)?);
     let feed = start_feed(output.feed.as_deref(), journal)?;

@@ -191,6 +191,9 @@ fn outputs_of(given: &OutputOptions, recorded: &OutputSettings) -> OutputOptions
         journal: None,
         results_json: recorded.results_json.clone(),
         cbf: recorded.cbf.clone(),
+        // Not in the journal's header: give them to `argus resume` again.
+        pgn_min: false,
+        epd_out: None,
         http: None,
     })
 }

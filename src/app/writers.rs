@@ -14,7 +14,8 @@ use crate::chessbase::record::encode_record;
 use crate::journal::replay::Replay;
 use crate::journal::{Entry, JournalWriter};
 use crate::record::cbf_files::{append_game, base_ends_with};
-use crate::record::durable::{append_pgn, write_atomic};
+use crate::record::durable::{append_pgn, append_text, write_atomic};
+use crate::record::epd_out;
 use crate::record::latest::Latest;
 use crate::record::pgn::{PgnGame, write_pgn};
 use crate::record::transcript::Transcript;
@@ -90,12 +91,26 @@ pub struct Writers {
     relay_timings: Option<RelayWatch>,
     results_json: Option<PathBuf>,
     cbf: Option<PathBuf>,
+    /// `--pgn-min`: the PGN file gets [`PgnGame::minimal`].
+    pgn_min: bool,
+    /// `--epd-out`: each finished game's final position appended.
+    epd_out: Option<PathBuf>,
     audience: Option<Audience>,
     /// Said before each line this session writes to the application log
     /// (`board 2: `), where several sessions share it.
     label: String,
     /// The first output that could not be written ([`Writers::failed`]).
     failed: Option<String>,
+}
+
+/// The files each finished game of a tournament's boards goes to: the PGN
+/// (`--pgn`, minimal with `--pgn-min`) and the final positions
+/// (`--epd-out`).
+#[derive(Debug, Clone, Default)]
+pub struct GameFiles {
+    pub pgn: Option<PathBuf>,
+    pub pgn_min: bool,
+    pub epd_out: Option<PathBuf>,
 }
 
 /// Whether the outputs of an input call for a journal checkpoint (a move
@@ -150,6 +165,8 @@ impl Writers {
             relay_timings: None,
             results_json: None,
             cbf: None,
+            pgn_min: false,
+            epd_out: None,
             audience: None,
             label: String::new(),
             failed: None,
@@ -181,6 +198,36 @@ impl Writers {
     pub fn with_cbf(mut self, base: Option<PathBuf>) -> Writers {
         self.cbf = base;
         self
+    }
+
+    /// A board's writers of finished games: `files`' PGN and EPD outputs
+    /// (the PGN file itself is given to [`Writers::open`]).
+    pub fn with_game_files(self, files: &GameFiles) -> Writers {
+        self.with_pgn_min(files.pgn_min)
+            .with_epd_out(files.epd_out.clone())
+    }
+
+    /// Writes the PGN file's games minimal (`--pgn-min`: tags, moves and
+    /// result; [`PgnGame::minimal`]).
+    pub fn with_pgn_min(mut self, min: bool) -> Writers {
+        self.pgn_min = min;
+        self
+    }
+
+    /// Appends each finished game's final position to this file as one
+    /// EPD line (`--epd-out`; [`crate::record::epd_out`]).
+    pub fn with_epd_out(mut self, path: Option<PathBuf>) -> Writers {
+        self.epd_out = path;
+        self
+    }
+
+    /// `game` as the PGN file takes it: whole, or minimal with `--pgn-min`.
+    fn pgn_form(&self, game: &PgnGame) -> PgnGame {
+        if self.pgn_min {
+            game.minimal()
+        } else {
+            game.clone()
+        }
     }
 
     /// Starts each line this session writes to the application log with
@@ -490,9 +537,10 @@ impl Writers {
     }
 
     fn finish_game(&mut self, number: u32, game: &PgnGame, after_crash: bool) {
-        let text = write_pgn(game);
+        let written = self.pgn_form(game);
+        let text = write_pgn(&written);
         let saved = match &self.pgn {
-            Some(path) => match append_pgn(path, game) {
+            Some(path) => match append_pgn(path, &written) {
                 Ok(()) => true,
                 Err(e) => {
                     error!(
@@ -511,6 +559,7 @@ impl Writers {
             }
         };
         self.cbf_game(number, game, after_crash);
+        self.epd_out_game(number, game);
         if saved {
             self.journal_saved(number);
         }
@@ -560,6 +609,28 @@ impl Writers {
         }
     }
 
+    /// Appends finished game `number`'s final position to the `--epd-out`
+    /// file, synced. A game whose moves do not read, or a file that cannot
+    /// be written, is reported (the log, stdout when headless) with the
+    /// game's number; the match goes on.
+    fn epd_out_game(&mut self, number: u32, game: &PgnGame) {
+        let Some(path) = self.epd_out.clone() else {
+            return;
+        };
+        let written = epd_out::final_position(game).and_then(|line| {
+            append_text(&path, &format!("{line}\n"), "a position").map_err(|e| e.to_string())
+        });
+        if let Err(e) = written {
+            let line = format!(
+                "game {number}: its final position is not in the EPD file {}: {e}",
+                path.display()
+            );
+            error!("{line}");
+            self.headless_line(&line);
+            self.note_failure(line);
+        }
+    }
+
     /// Records in the journal that finished game `number` is in the PGN
     /// file (or, without one, in the application log).
     pub fn journal_saved(&mut self, number: u32) {
@@ -573,7 +644,7 @@ impl Writers {
         let Some(path) = &self.pgn else {
             return false;
         };
-        let want = write_pgn(game);
+        let want = write_pgn(&self.pgn_form(game));
         let Ok(mut f) = std::fs::File::open(path) else {
             return false;
         };
@@ -705,5 +776,61 @@ mod tests {
             .map(|(_, g)| g.unwrap().moves.len())
             .collect();
         assert_eq!(moves, [250, 250, 1]);
+    }
+
+    #[test]
+    fn pgn_min_writes_the_pgn_file_without_comments_and_clocks() {
+        let dir = tempfile::tempdir().unwrap();
+        let pgn = dir.path().join("games.pgn");
+        let mut g = game(&["e4", "e5"]);
+        g.tags.push(("TimeControl".into(), "60+1".into()));
+        g.moves[0].clk_ms = Some(59_000);
+        g.moves[0].eval = Some(crate::record::pgn::MoveEval {
+            ce: 35,
+            depth: Some(12),
+            ..Default::default()
+        });
+        g.final_comment = Some("White's flag fell".into());
+        let mut full = Writers::none(false);
+        full.pgn = Some(pgn.clone());
+        full.finished_game(1, &g);
+        let text = std::fs::read_to_string(&pgn).unwrap();
+        assert!(
+            text.contains("{+0.35/12") && text.contains("TimeControl"),
+            "{text}"
+        );
+        std::fs::remove_file(&pgn).unwrap();
+        let mut min = Writers::none(false).with_pgn_min(true);
+        min.pgn = Some(pgn.clone());
+        min.finished_game(1, &g);
+        let text = std::fs::read_to_string(&pgn).unwrap();
+        assert!(text.ends_with("\n\n1. e4 e5 *\n\n"), "{text}");
+        assert!(
+            !text.contains("TimeControl") && text.contains("[White \"alpha\"]"),
+            "{text}"
+        );
+        // A crash after the append: the minimal game is known as written.
+        assert!(min.pgn_ends_with(&g));
+    }
+
+    #[test]
+    fn epd_out_appends_each_finished_games_final_position() {
+        let dir = tempfile::tempdir().unwrap();
+        let epd = dir.path().join("final.epd");
+        let mut out = Writers::none(false).with_epd_out(Some(epd.clone()));
+        out.finished_game(1, &game(&["e4"]));
+        out.finished_game(2, &game(&["d4", "d5"]));
+        // A game whose moves do not read is reported, not written.
+        out.finished_game(3, &game(&["e4", "Ke3"]));
+        assert_eq!(
+            std::fs::read_to_string(&epd).unwrap(),
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 fmvn 1; hmvc 0;\n\
+             rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq d6 fmvn 2; hmvc 0;\n"
+        );
+        let failed = out.failed().unwrap();
+        assert!(
+            failed.starts_with("game 3: its final position is not in the EPD file"),
+            "{failed}"
+        );
     }
 }

@@ -305,7 +305,7 @@ impl Tracker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::client::engine::time::{Limit, Untimed, limit};
+    use crate::client::engine::time::{Limit, SearchLimits, limit};
     use crate::epd::Operation;
 
     const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
@@ -428,8 +428,8 @@ mod tests {
         let (p2, _) = after(&["e4", "e5"]);
         t.handle(&rec(&p2, "respond", "")).unwrap();
         assert_eq!(t.moves_made(), ByColor { white: 0, black: 0 });
-        match limit(&t, Untimed::default(), 0) {
-            Limit::Clock(c) => assert_eq!(c.moves_to_go.white, Some(40)),
+        match limit(&t, SearchLimits::default(), 0) {
+            Limit::Clock(c, _) => assert_eq!(c.moves_to_go.white, Some(40)),
             other => panic!("{other:?}"),
         }
         t.play_own(game::parse_san(&p2, "Nf3").unwrap()).unwrap();

@@ -12,15 +12,20 @@ use super::pgn::{PgnGame, write_pgn};
 ///
 /// Errors name the file and what failed.
 pub fn append_pgn(path: impl AsRef<Path>, game: &PgnGame) -> io::Result<()> {
-    let path = path.as_ref();
-    let text = write_pgn(game);
+    append_text(path.as_ref(), &write_pgn(game), "a game")
+}
+
+/// Appends `text` (`what` it is, for errors) to the file at `path`,
+/// creating it if needed, and syncs it to disk before returning: the PGN's
+/// games, `--epd-out`'s lines.
+pub fn append_text(path: &Path, text: &str, what: &str) -> io::Result<()> {
     let mut f = OpenOptions::new()
         .create(true)
         .append(true)
         .open(path)
         .map_err(|e| context(e, "cannot open for appending", path))?;
     f.write_all(text.as_bytes())
-        .map_err(|e| context(e, "cannot append a game to", path))?;
+        .map_err(|e| context(e, &format!("cannot append {what} to"), path))?;
     f.sync_data().map_err(|e| context(e, "cannot sync", path))
 }
 

@@ -15,6 +15,7 @@
 
 pub mod cbf_files;
 pub mod durable;
+pub mod epd_out;
 pub mod escape;
 pub mod latest;
 pub mod lines;

@@ -154,6 +154,35 @@ pub struct PgnGame {
     pub final_comment: Option<String>,
 }
 
+impl PgnGame {
+    /// The game as `--pgn-min` writes it (cutechess-cli's `-pgnout FILE
+    /// min`): the Seven Tag Roster (and `SetUp`/`FEN` for a set-up
+    /// position, without which the moves cannot be read), the moves and
+    /// the result; no comments, evaluations or clock annotations.
+    pub fn minimal(&self) -> PgnGame {
+        PgnGame {
+            tags: self
+                .tags
+                .iter()
+                .filter(|(name, _)| {
+                    SEVEN_TAG_ROSTER.contains(&name.as_str()) || name == "SetUp" || name == "FEN"
+                })
+                .cloned()
+                .collect(),
+            moves: self
+                .moves
+                .iter()
+                .map(|m| PgnMove {
+                    san: m.san.clone(),
+                    ..PgnMove::default()
+                })
+                .collect(),
+            final_comment: None,
+            ..self.clone()
+        }
+    }
+}
+
 impl Default for PgnGame {
     fn default() -> Self {
         PgnGame {

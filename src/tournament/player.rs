@@ -3,7 +3,8 @@
 //! or an engine argus starts itself behind its bridge. [`Player::parse`]
 //! reads one `PLAYER`; [`players`] reads them all with their engine flags
 //! ([`EngineFlags`]: `--engine-option`, `--protocol`, `--book`,
-//! `--book-depth`) and checks them together.
+//! `--book-depth`, and the search limits `--movetime`, `--depth`,
+//! `--nodes`) and checks them together.
 //!
 //! ```text
 //! /dev/ttyUSB0, COM3, serial:/dev/ttyUSB0   the program cabled to that port
@@ -14,12 +15,15 @@
 //! --protocol NAME:uci|xboard                 engine NAME's protocol (default uci)
 //! --book NAME:FILE                           engine NAME's Polyglot opening book
 //! --book-depth NAME:N                        its book plays the game's first N plies
+//! --movetime NAME:MS                         engine NAME thinks at most MS per move
+//! --depth NAME:N                             ... searches at most N plies
+//! --nodes NAME:N                             ... searches at most N nodes (UCI only)
 //! ```
 
 use clap::ValueEnum;
 
 use crate::client::MoverKind;
-use crate::client::engine::{CommandLine, Protocol};
+use crate::client::engine::{CommandLine, Protocol, SearchLimits};
 
 /// How to reach a player.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,6 +56,8 @@ pub struct EngineSpec {
     pub book: Option<String>,
     /// `--book-depth`: the book plays only the game's first N plies.
     pub book_depth: Option<u32>,
+    /// `--movetime`, `--depth`, `--nodes`: its own search limits.
+    pub limits: SearchLimits,
 }
 
 /// The per-engine flags of a tournament, each `NAME:...` as given.
@@ -65,6 +71,12 @@ pub struct EngineFlags {
     pub books: Vec<String>,
     /// `--book-depth NAME:N`.
     pub book_depths: Vec<String>,
+    /// `--movetime NAME:MS`.
+    pub movetimes: Vec<String>,
+    /// `--depth NAME:N`.
+    pub depths: Vec<String>,
+    /// `--nodes NAME:N`.
+    pub nodes: Vec<String>,
 }
 
 /// The forms a PLAYER may take, for errors.
@@ -130,6 +142,7 @@ impl Player {
                     options: Vec::new(),
                     book: None,
                     book_depth: None,
+                    limits: SearchLimits::default(),
                 }))
             }
             "mover" => {
@@ -211,7 +224,8 @@ fn engine_mut<'a>(
 
 /// Reads every `PLAYER` with the engine flags: at least two players,
 /// every name different, every flag naming an engine player (and the
-/// protocol, book and book depth given once per engine).
+/// protocol, book, book depth and each search limit given once per
+/// engine, the limits ones its protocol takes).
 pub fn players(specs: &[String], flags: &EngineFlags) -> Result<Vec<Player>, String> {
     if specs.len() < 2 {
         return Err(format!(
@@ -275,6 +289,38 @@ pub fn players(specs: &[String], flags: &EngineFlags) -> Result<Vec<Player>, Str
             Err(_) => Err(format!("{n:?} is not a number of plies")),
         },
     )?;
+    once_each(
+        &mut list,
+        &flags.movetimes,
+        "--movetime",
+        "a move time",
+        |e, n| {
+            e.limits.movetime_ms = Some(at_least_one(n, "the move time in ms")?);
+            Ok(())
+        },
+    )?;
+    once_each(&mut list, &flags.depths, "--depth", "a depth", |e, n| {
+        let d = at_least_one(n, "the depth in plies")?;
+        e.limits.depth = Some(u32::try_from(d).map_err(|_| format!("{n:?}: too deep"))?);
+        Ok(())
+    })?;
+    once_each(
+        &mut list,
+        &flags.nodes,
+        "--nodes",
+        "a node limit",
+        |e, n| {
+            e.limits.nodes = Some(at_least_one(n, "the node limit")?);
+            Ok(())
+        },
+    )?;
+    for p in &list {
+        if let Player::Engine(e) = p {
+            e.limits
+                .check(e.protocol)
+                .map_err(|why| format!("engine {:?}: {why}", e.name))?;
+        }
+    }
     if let Some(e) = list.iter().find_map(|p| match p {
         Player::Engine(e) if e.book_depth.is_some() && e.book.is_none() => Some(e),
         _ => None,
@@ -285,6 +331,15 @@ pub fn players(specs: &[String], flags: &EngineFlags) -> Result<Vec<Player>, Str
         ));
     }
     Ok(list)
+}
+
+/// `n` read as `what`, a whole number at least 1.
+fn at_least_one(n: &str, what: &str) -> Result<u64, String> {
+    match n.trim().parse::<u64>() {
+        Ok(0) => Err(format!("{what} must be at least 1")),
+        Ok(v) => Ok(v),
+        Err(_) => Err(format!("{n:?} is not a whole number ({what})")),
+    }
 }
 
 /// Hands each `NAME:VALUE` of `flag` to `set` with its engine; an engine
@@ -316,6 +371,7 @@ fn form_of(flag: &str) -> &'static str {
     match flag {
         "--protocol" => "uci or NAME:xboard",
         "--book" => "FILE",
+        "--movetime" => "MS",
         _ => "N",
     }
 }
@@ -418,6 +474,7 @@ mod tests {
                 protocols: strings(&["gc:XBoard"]),
                 books: strings(&["gc:/books/gm2001.bin"]),
                 book_depths: strings(&["gc:12"]),
+                ..EngineFlags::default()
             },
         )
         .unwrap();
@@ -506,6 +563,73 @@ mod tests {
                 "given a protocol twice",
             ),
             (err(&["COM3", "tpc:x"], &[], &[]), "unknown kind"),
+        ] {
+            assert!(e.contains(want), "{e}");
+        }
+    }
+
+    #[test]
+    fn search_limits_go_to_their_engine_and_are_checked() {
+        let specs = strings(&["engine:sf=stockfish", "engine:gc=gnuchess", "COM3"]);
+        let flags = |movetimes: &[&str], depths: &[&str], nodes: &[&str]| EngineFlags {
+            protocols: strings(&["gc:xboard"]),
+            movetimes: strings(movetimes),
+            depths: strings(depths),
+            nodes: strings(nodes),
+            ..EngineFlags::default()
+        };
+        let list = players(
+            &specs,
+            &flags(&["gc:1500"], &["sf:9", "gc:4"], &["sf:20000"]),
+        )
+        .unwrap();
+        let limits = |i: usize| match &list[i] {
+            Player::Engine(e) => e.limits,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            limits(0),
+            SearchLimits {
+                movetime_ms: None,
+                depth: Some(9),
+                nodes: Some(20_000)
+            }
+        );
+        assert_eq!(
+            limits(1),
+            SearchLimits {
+                movetime_ms: Some(1500),
+                depth: Some(4),
+                nodes: None
+            }
+        );
+        let err =
+            |m: &[&str], d: &[&str], n: &[&str]| players(&specs, &flags(m, d, n)).unwrap_err();
+        for (e, want) in [
+            (
+                err(&[], &[], &["gc:100"]),
+                "engine \"gc\": XBoard engines take no node limit",
+            ),
+            (
+                err(&[], &["sf:0"], &[]),
+                "--depth \"sf:0\": the depth in plies must be at least 1",
+            ),
+            (
+                err(&["sf:fast"], &[], &[]),
+                "--movetime \"sf:fast\": \"fast\" is not a whole number",
+            ),
+            (
+                err(&["sf"], &[], &[]),
+                "--movetime \"sf\": expected NAME:MS",
+            ),
+            (
+                err(&[], &[], &["sf:1", "sf:2"]),
+                "--nodes: engine \"sf\" given a node limit twice",
+            ),
+            (
+                err(&[], &[], &["COM3:5"]),
+                "--nodes \"COM3:5\": no engine player named \"COM3\"",
+            ),
         ] {
             assert!(e.contains(want), "{e}");
         }

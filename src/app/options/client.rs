@@ -9,7 +9,7 @@ use clap::Args;
 use super::LineOptions;
 use crate::client::MoverKind;
 use crate::client::engine::bridge::BookPlay;
-use crate::client::engine::{CommandLine, EngineLog, EngineSettings, Protocol, Untimed};
+use crate::client::engine::{CommandLine, EngineLog, EngineSettings, Protocol, SearchLimits};
 
 /// `argus client PORT [options]`.
 #[derive(Debug, Clone, Args)]
@@ -71,12 +71,22 @@ pub struct EngineOptions {
     /// repeated.
     #[arg(long = "option", value_name = "NAME=VALUE", requires = "engine")]
     pub options: Vec<String>,
-    /// Without a time control: milliseconds per move [default: 1000].
-    #[arg(long, value_name = "MS", conflicts_with = "depth", requires = "engine")]
+    /// The engine thinks at most this many milliseconds per move (UCI
+    /// `go movetime`, XBoard `st` in whole seconds, rounded up). In a timed
+    /// game it goes with the clocks and the engine stops at whichever
+    /// comes first [default without a time control and without --depth or
+    /// --nodes: 1000].
+    #[arg(long, value_name = "MS", requires = "engine")]
     pub movetime: Option<u64>,
-    /// Without a time control: search to this depth instead.
+    /// The engine searches at most to this depth, in plies (UCI `go
+    /// depth`, XBoard `sd`); with the clocks in a timed game.
     #[arg(long, value_name = "N", requires = "engine")]
     pub depth: Option<u32>,
+    /// The engine searches at most this many nodes per move (UCI `go
+    /// nodes`; XBoard engines take no node limit); with the clocks in a
+    /// timed game.
+    #[arg(long, value_name = "N", requires = "engine")]
+    pub nodes: Option<u64>,
     /// Milliseconds an engine may run over its own time before it counts
     /// as hung (then it is restarted).
     #[arg(long, value_name = "MS", default_value_t = ENGINE_MARGIN_MS, requires = "engine")]
@@ -120,13 +130,14 @@ impl EngineOptions {
                 _ => Err(format!("--option {o:?}: expected NAME=VALUE")),
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let untimed = match (self.movetime, self.depth) {
-            (_, Some(0)) => return Err("--depth must be at least 1".into()),
-            (Some(0), _) => return Err("--movetime must be at least 1 ms".into()),
-            (_, Some(d)) => Untimed::Depth(d),
-            (Some(ms), None) => Untimed::MoveTime(ms),
-            (None, None) => Untimed::default(),
+        let limits = SearchLimits {
+            movetime_ms: self.movetime,
+            depth: self.depth,
+            nodes: self.nodes,
         };
+        limits
+            .check(self.protocol)
+            .map_err(|e| format!("--movetime/--depth/--nodes: {e}"))?;
         let log = match &self.log {
             Some(p) => EngineLog::create(p)?,
             None => EngineLog::none(),
@@ -135,7 +146,7 @@ impl EngineOptions {
             command,
             protocol: self.protocol,
             options,
-            untimed,
+            limits,
             margin: Duration::from_millis(self.margin_ms),
             depth_wait: DEPTH_WAIT,
             log,

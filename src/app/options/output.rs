@@ -16,6 +16,18 @@ pub struct OutputOptions {
     /// Append every finished game to this PGN file.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
+    /// Write the --pgn file's games minimal: the Seven Tag Roster (with
+    /// SetUp and FEN for a set-up start), the moves and the result; no
+    /// comments, evaluations or clocks (cutechess-cli's `-pgnout FILE
+    /// min`).
+    #[arg(long, requires = "pgn")]
+    #[serde(default)]
+    pub pgn_min: bool,
+    /// Append each finished game's final position to this file as one EPD
+    /// line, with its move counters (hmvc, fmvn), synced like the PGN
+    /// (cutechess-cli's `-epdout`).
+    #[arg(long, value_name = "FILE")]
+    pub epd_out: Option<PathBuf>,
     /// Rewrite the game in progress to this PGN file as it is played
     /// (atomically, at most ten times a second, by its own thread; the last
     /// position is always written), for broadcast viewers.
@@ -58,6 +70,8 @@ impl OutputOptions {
     pub fn or(self, f: OutputOptions) -> OutputOptions {
         OutputOptions {
             pgn: self.pgn.or(f.pgn),
+            pgn_min: self.pgn_min || f.pgn_min,
+            epd_out: self.epd_out.or(f.epd_out),
             live_pgn: self.live_pgn.or(f.live_pgn),
             log_dir: self.log_dir.or(f.log_dir),
             feed: self.feed.or(f.feed),
@@ -79,6 +93,7 @@ impl OutputOptions {
             .map(|b| [sibling(b, "cbf"), sibling(b, "cbi")]);
         let files: Vec<(&str, &Path, Writes)> = [
             ("--pgn", self.pgn.as_deref(), Writes::Append),
+            ("--epd-out", self.epd_out.as_deref(), Writes::Append),
             ("--live-pgn", self.live_pgn.as_deref(), Writes::Replace),
             (
                 "--results-json",

@@ -1,6 +1,7 @@
 //! `argus tournament PLAYER... [options]`: the command line, and how it
 //! becomes the tournament's settings and each board's referee settings.
 
+use crate::app::writers::GameFiles;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -10,7 +11,6 @@ use crate::app::options::{
     LineOptions, MatchOptions, OutputOptions, ViewOptions, WebOptions, plan, seconds_ms,
 };
 use crate::app::tournament::board::Pace;
-use crate::client::engine::Untimed;
 use crate::referee::Settings;
 use crate::tournament::player::EngineFlags;
 use crate::tournament::schedule::{Format, ScheduleSettings};
@@ -68,10 +68,23 @@ pub struct TournamentArgs {
     /// move].
     #[arg(long = "book-depth", value_name = "NAME:N")]
     pub book_depths: Vec<String>,
-    /// Without a time control: milliseconds per move for the engine
-    /// players [default: 1000].
-    #[arg(long, value_name = "MS")]
-    pub movetime: Option<u64>,
+    /// Engine player NAME thinks at most MS milliseconds per move: NAME:MS
+    /// (UCI `go movetime`, XBoard `st` in whole seconds, rounded up); a
+    /// bare MS is every engine player's without one of its own. In a timed
+    /// game it goes with the clocks and the engine stops at whichever
+    /// comes first [default without a time control and without a depth or
+    /// node limit: 1000].
+    #[arg(long = "movetime", value_name = "[NAME:]MS")]
+    pub movetimes: Vec<String>,
+    /// Engine player NAME searches at most N plies: NAME:N (UCI `go
+    /// depth`, XBoard `sd`); with the clocks in a timed game.
+    #[arg(long = "depth", value_name = "NAME:N")]
+    pub depths: Vec<String>,
+    /// Engine player NAME searches at most N nodes per move: NAME:N (UCI
+    /// `go nodes`; XBoard engines take no node limit); with the clocks in a
+    /// timed game.
+    #[arg(long = "nodes", value_name = "NAME:N")]
+    pub nodes: Vec<String>,
     /// Do not claim draws for the UCI engine players. UCI has no draw
     /// claim; by default argus claims threefold repetition and fifty moves
     /// for them, as cutechess-cli and fastchess end such games.
@@ -124,6 +137,17 @@ pub struct TournamentArgs {
     /// ROUND.BOARD.
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
+    /// Write the --pgn file's games minimal: the Seven Tag Roster (with
+    /// SetUp and FEN for a set-up start), the moves and the result; no
+    /// comments, evaluations or clocks (cutechess-cli's `-pgnout FILE
+    /// min`).
+    #[arg(long, requires = "pgn")]
+    pub pgn_min: bool,
+    /// Append each finished game's final position to this file as one EPD
+    /// line, with its move counters (hmvc, fmvn), synced like the PGN
+    /// (cutechess-cli's `-epdout`).
+    #[arg(long, value_name = "FILE")]
+    pub epd_out: Option<PathBuf>,
     /// Write the tournament report (standings, crosstable, games, player
     /// statistics) to FILE as text and beside it as Markdown (FILE.md),
     /// rewritten after every game.
@@ -143,7 +167,7 @@ pub struct TournamentArgs {
     /// `argus referee`, [tournament] (schedule, cycles, games_per_pairing,
     /// boards, absent_forfeit, movetime, feed, http) and one [[player]]
     /// table per player (player = "PLAYER", protocol, options = { NAME = "VALUE" },
-    /// book = "FILE", book_depth = N);
+    /// book = "FILE", book_depth = N, movetime = MS, depth = N, nodes = N);
     /// command-line flags win.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
@@ -168,8 +192,6 @@ pub struct TournamentPlan {
     /// game between two programs argus runs).
     pub pace: Pace,
     pub port_settings: crate::link::PortSettings,
-    /// The engine players' search without a time control.
-    pub untimed: Untimed,
     /// Whether argus claims draws for its UCI engine players (not
     /// `--no-claims`).
     pub claim_draws: bool,
@@ -208,6 +230,16 @@ fn match_only_given(m: &MatchOptions) -> Option<(&'static str, &'static str)> {
 }
 
 impl TournamentArgs {
+    /// Where each finished game goes: `--pgn` (with `--pgn-min`) and
+    /// `--epd-out`.
+    pub fn game_files(&self) -> GameFiles {
+        GameFiles {
+            pgn: self.pgn.clone(),
+            pgn_min: self.pgn_min,
+            epd_out: self.epd_out.clone(),
+        }
+    }
+
     /// The arguments of a command line recorded in a tournament journal
     /// (those after `argus tournament`).
     pub fn from_command(command: &[String]) -> Result<TournamentArgs, String> {
@@ -241,9 +273,32 @@ impl TournamentArgs {
             protocols: self.protocols.clone(),
             books: self.books.clone(),
             book_depths: self.book_depths.clone(),
+            movetimes: Vec::new(),
+            depths: self.depths.clone(),
+            nodes: self.nodes.clone(),
         };
+        let (every, named): (Vec<&String>, Vec<&String>) =
+            self.movetimes.iter().partition(|m| !m.contains(':'));
+        flags.movetimes = named.into_iter().cloned().collect();
+        let every = match every.as_slice() {
+            [] => t.movetime,
+            [ms] => Some(
+                ms.trim()
+                    .parse::<u64>()
+                    .map_err(|_| format!("--movetime {ms:?}: expected MS or NAME:MS"))?,
+            ),
+            _ => return Err("--movetime MS given twice (NAME:MS sets one engine's)".into()),
+        };
+        if every == Some(0) {
+            return Err("--movetime must be at least 1 ms".into());
+        }
         file.add_players(&mut specs, &mut flags)?;
-        let players = crate::tournament::player::players(&specs, &flags)?;
+        let mut players = crate::tournament::player::players(&specs, &flags)?;
+        for p in &mut players {
+            if let Player::Engine(e) = p {
+                e.limits.movetime_ms = e.limits.movetime_ms.or(every);
+            }
+        }
         if players.iter().any(|p| matches!(p, Player::Tcp { .. })) && self.listen.is_none() {
             return Err(
                 "tcp:NAME players connect to the tournament: give --listen ADDR:PORT".into(),
@@ -298,11 +353,6 @@ impl TournamentArgs {
                 after_ms: seconds_ms(secs, "absent-forfeit", 7.0 * 86_400.0)?,
             },
         };
-        let untimed = match self.movetime.or(t.movetime) {
-            Some(0) => return Err("--movetime must be at least 1 ms".into()),
-            Some(ms) => Untimed::MoveTime(ms),
-            None => Untimed::default(),
-        };
         Ok(TournamentPlan {
             players,
             schedule,
@@ -311,7 +361,6 @@ impl TournamentArgs {
             referee,
             pace,
             port_settings: p.port_settings,
-            untimed,
             claim_draws: !self.no_claims,
             log_dir: self
                 .log_dir
@@ -365,6 +414,12 @@ pub struct PlayerTable {
     pub book: Option<String>,
     /// Its depth in plies (`--book-depth NAME:N`).
     pub book_depth: Option<u32>,
+    /// Its move time in ms (`--movetime NAME:MS`).
+    pub movetime: Option<u64>,
+    /// Its depth limit in plies (`--depth NAME:N`).
+    pub depth: Option<u32>,
+    /// Its node limit (`--nodes NAME:N`).
+    pub nodes: Option<u64>,
 }
 
 impl TournamentConfig {
@@ -386,11 +441,14 @@ impl TournamentConfig {
             let engine_keys = t.protocol.is_some()
                 || !t.options.is_empty()
                 || t.book.is_some()
-                || t.book_depth.is_some();
+                || t.book_depth.is_some()
+                || t.movetime.is_some()
+                || t.depth.is_some()
+                || t.nodes.is_some();
             if !engine && engine_keys {
                 return Err(format!(
-                    "[[player]] {:?}: protocol, options, book and book_depth are for \
-                     engine players",
+                    "[[player]] {:?}: protocol, options, book, book_depth, movetime, depth \
+                     and nodes are for engine players",
                     t.player
                 ));
             }
@@ -406,6 +464,15 @@ impl TournamentConfig {
             }
             if let Some(d) = t.book_depth {
                 flags.book_depths.push(format!("{name}:{d}"));
+            }
+            if let Some(ms) = t.movetime {
+                flags.movetimes.push(format!("{name}:{ms}"));
+            }
+            if let Some(d) = t.depth {
+                flags.depths.push(format!("{name}:{d}"));
+            }
+            if let Some(n) = t.nodes {
+                flags.nodes.push(format!("{name}:{n}"));
             }
         }
         Ok(())

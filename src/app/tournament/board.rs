@@ -5,6 +5,7 @@
 //! match whose clients are the two players, White as client A, that
 //! concludes without disconnecting them (they stay for their next game).
 
+use crate::app::writers::GameFiles;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -119,8 +120,8 @@ pub struct GameSetup<'a> {
     /// Each player's line, for the wire-time credit.
     pub lines: ByClient<LineSettings>,
     pub log_dir: &'a Path,
-    /// The tournament's PGN, every finished game appended.
-    pub pgn: Option<PathBuf>,
+    /// The tournament's PGN and EPD files, every finished game appended.
+    pub games: GameFiles,
     /// Which delays were given, and whether both players are programs
     /// argus runs.
     pub pace: Pace,
@@ -183,14 +184,16 @@ impl Board {
             "{} (game {}, {} - {})",
             setup.board, g.number, setup.names.a, setup.names.b
         );
-        let outputs = Writers::open(&dir, setup.pgn.clone(), None, false)?.with_label(&label);
+        let outputs = Writers::open(&dir, setup.games.pgn.clone(), None, false)?
+            .with_game_files(&setup.games)
+            .with_label(&label);
         let journal = Board::journal_path(setup.log_dir, g.number);
         let header = Header {
             session: new_session_id(),
             settings: settings.clone(),
             port: setup.port,
             output: OutputSettings {
-                pgn: setup.pgn.clone(),
+                pgn: setup.games.pgn.clone(),
                 log_dir: Some(dir.clone()),
                 journal: Some(journal.clone()),
                 ..OutputSettings::default()
@@ -232,7 +235,7 @@ impl Board {
         board: BoardId,
         game: ScheduledGame,
         log_dir: &Path,
-        pgn: Option<PathBuf>,
+        games: &GameFiles,
     ) -> Result<Option<Board>, String> {
         let dir = Board::dir(log_dir, game.number);
         let path = Board::journal_path(log_dir, game.number);
@@ -248,7 +251,9 @@ impl Board {
             names.a.as_deref().unwrap_or("A"),
             names.b.as_deref().unwrap_or("B")
         );
-        let mut outputs = Writers::open(&dir, pgn, None, false)?.with_label(&label);
+        let mut outputs = Writers::open(&dir, games.pgn.clone(), None, false)?
+            .with_game_files(games)
+            .with_label(&label);
         let writer = JournalWriter::append(&path, loaded.valid_len, loaded.chain, loaded.lines)
             .map_err(|e| format!("cannot go on with the journal {}: {e}", path.display()))?;
         outputs.set_journal(writer);

@@ -10,6 +10,7 @@
 //! is there. A line from a player between games, other than a sign-on, is
 //! logged and dropped.
 
+use crate::app::writers::GameFiles;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -81,7 +82,7 @@ pub struct Director {
     pub port: PortSettings,
     pub specs: Vec<String>,
     pub log_dir: PathBuf,
-    pub pgn: Option<PathBuf>,
+    pub games: GameFiles,
     pub report: Option<PathBuf>,
     /// `--results-json`.
     pub results_json: Option<PathBuf>,
@@ -917,7 +918,7 @@ impl Director {
             ),
             lines: ByClient::new(line(seats.a), line(seats.b)),
             log_dir: &self.log_dir,
-            pgn: self.pgn.clone(),
+            games: self.games.clone(),
             pace: self.pace,
             run_here: [seats.a, seats.b]
                 .iter()

@@ -11,6 +11,7 @@ pub mod players;
 pub mod screen;
 pub mod watch;
 
+use crate::app::writers::GameFiles;
 use std::path::{Path, PathBuf};
 
 use crossbeam_channel::Receiver;
@@ -46,12 +47,16 @@ fn command_line() -> Vec<String> {
 }
 
 /// Refuses, before the tournament starts, an output that could not be
-/// written: `--pgn`, `--results-json`, `--report` (its text and Markdown).
+/// written: `--pgn`, `--epd-out`, `--results-json`, `--report` (its text
+/// and Markdown).
 fn check_outputs_of(args: &TournamentArgs) -> Result<(), Failure> {
     let report = args.report.as_deref().map(args::report_paths);
     let mut files = Vec::new();
     if let Some(p) = args.pgn.as_deref() {
         files.push(("--pgn", p, Writes::Append));
+    }
+    if let Some(p) = args.epd_out.as_deref() {
+        files.push(("--epd-out", p, Writes::Append));
     }
     if let Some(p) = args.results_json.as_deref() {
         files.push(("--results-json", p, Writes::Replace));
@@ -179,7 +184,7 @@ pub fn resume(journal: &Path, headless: bool, web: &WebOptions) -> Exit {
             &core.decided().collect::<Vec<_>>(),
         ));
     }
-    let boards = resume_boards(&core, &log_dir, &args.pgn)?;
+    let boards = resume_boards(&core, &log_dir, &args.game_files())?;
     let base = boards
         .iter()
         .flatten()
@@ -226,11 +231,11 @@ pub fn resume(journal: &Path, headless: bool, web: &WebOptions) -> Exit {
 fn resume_boards(
     core: &Tournament,
     log_dir: &Path,
-    pgn: &Option<std::path::PathBuf>,
+    games: &GameFiles,
 ) -> Result<Vec<Option<Board>>, Failure> {
     let mut boards: Vec<Option<Board>> = (0..core.board_count()).map(|_| None).collect();
     for (board, game) in core.in_progress() {
-        let resumed = Board::resume(board, game, log_dir, pgn.clone()).map_err(Failure::failed)?;
+        let resumed = Board::resume(board, game, log_dir, games).map_err(Failure::failed)?;
         let Some(mut b) = resumed else { continue };
         if !matches!(core.game_state(game.number), Some(GameState::Playing(_))) {
             b.result_known();
@@ -301,7 +306,7 @@ fn direct(
         port: plan.port_settings,
         specs: carried.specs,
         log_dir: dir.path().to_path_buf(),
-        pgn: args.pgn.clone(),
+        games: args.game_files(),
         report: args.report.clone(),
         results_json: args.results_json.clone(),
         view: View::from_flags(args.view.headless, args.view.ascii),
@@ -384,7 +389,6 @@ fn open_edges(
         plan.port_settings,
         &net,
         EnginePlay {
-            untimed: plan.untimed,
             claim_draws: plan.claim_draws,
         },
         dir.path(),

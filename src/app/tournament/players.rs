@@ -16,7 +16,7 @@ use crate::app::client::{Answerer, ClientError, Voice, serve};
 use crate::app::links::LINK_EVENTS;
 use crate::app::options::{DEPTH_WAIT, ENGINE_MARGIN_MS, book_play};
 use crate::client::engine::bridge::BookPlay;
-use crate::client::engine::{Bridge, EngineLog, EngineSettings, Untimed};
+use crate::client::engine::{Bridge, EngineLog, EngineSettings};
 use crate::client::{ClientProtocol, Mover};
 use crate::link::{
     Connector, Link, LinkEvent, ListenConfig, PortSettings, listen_addr, local_pair, parse_allow,
@@ -36,11 +36,11 @@ pub struct Net {
     pub password: Option<String>,
 }
 
-/// How argus runs its engine players: their search without a time
-/// control, and whether their bridge claims draws for them.
+/// How argus runs its engine players: whether their bridge claims draws
+/// for them (their search limits are each engine's own, in its
+/// `EngineSpec`).
 #[derive(Debug, Clone, Copy)]
 pub struct EnginePlay {
-    pub untimed: Untimed,
     pub claim_draws: bool,
 }
 
@@ -297,7 +297,7 @@ impl Program {
                     command: spec.command_line.clone(),
                     protocol: spec.protocol,
                     options: spec.options.clone(),
-                    untimed: engines.untimed,
+                    limits: spec.limits,
                     margin: Duration::from_millis(ENGINE_MARGIN_MS),
                     depth_wait: DEPTH_WAIT,
                     log: EngineLog::create(&log)?,

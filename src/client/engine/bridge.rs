@@ -429,7 +429,7 @@ impl Bridge {
             }));
             return out;
         }
-        let limit = time::limit(&self.tracker, self.settings.untimed, self.thought_ms);
+        let limit = time::limit(&self.tracker, self.settings.limits, self.thought_ms);
         self.next_search += 1;
         self.search = Some(Search {
             id: self.next_search,
@@ -490,7 +490,7 @@ impl Bridge {
         // (`limit_now`); a fixed search gets its whole time again.
         let wait = time::wait_bound(&limit, me, self.settings.margin, self.settings.depth_wait);
         let wait = match limit {
-            Limit::Clock(_) => wait.saturating_sub(search.asked_at.elapsed()),
+            Limit::Clock(..) => wait.saturating_sub(search.asked_at.elapsed()),
             Limit::Fixed(_) => wait,
         };
         let job = OwnedJob {

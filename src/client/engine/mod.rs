@@ -33,7 +33,7 @@ use crate::clock::TimeControl;
 pub use bridge::Bridge;
 pub use log::EngineLog;
 pub use process::CommandLine;
-pub use time::{Limit, Untimed};
+pub use time::{Limit, SearchLimits};
 
 /// The protocol the engine speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -55,8 +55,9 @@ pub struct EngineSettings {
     pub protocol: Protocol,
     /// `--option NAME=VALUE`, in order: UCI `setoption`, XBoard `option`.
     pub options: Vec<(String, String)>,
-    /// The search when the game has no time control.
-    pub untimed: Untimed,
+    /// The engine's own search limits (in an untimed game, its whole
+    /// search: [`SearchLimits::untimed`]).
+    pub limits: SearchLimits,
     /// Added to the engine's own time before it counts as hung.
     pub margin: Duration,
     /// The wait for a depth search without a clock, before the margin.
@@ -96,7 +97,7 @@ impl Job<'_> {
     /// restart), which the referee's clock has counted already.
     pub fn limit_now(&self) -> Limit {
         let mut limit = self.limit;
-        if let Limit::Clock(t) = &mut limit {
+        if let Limit::Clock(t, _) = &mut limit {
             let spent = u64::try_from(self.asked_at.elapsed().as_millis()).unwrap_or(u64::MAX);
             let left = t
                 .remaining_ms

@@ -20,18 +20,86 @@ use shakmaty::{ByColor, Color, Position};
 use crate::client::track::Tracker;
 use crate::clock::{Period, TimeControl};
 
-/// How to search when the game has no time control (`-` or `?`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Untimed {
-    /// Think this many milliseconds per move.
-    MoveTime(u64),
-    /// Search to this depth (plies).
-    Depth(u32),
+/// An engine's own search limits (cutechess-cli's per-engine `st=`,
+/// `depth=`, `nodes=`): `--movetime`, `--depth`, `--nodes`. They hold in
+/// every game: in a timed one the engine gets them with its clocks and
+/// stops at whichever comes first; in an untimed one they are the whole
+/// search, and without any the engine thinks [`UNTIMED_MOVETIME_MS`] per
+/// move.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SearchLimits {
+    /// Milliseconds per move (UCI `movetime`, XBoard `st`).
+    pub movetime_ms: Option<u64>,
+    /// Plies (UCI `depth`, XBoard `sd`).
+    pub depth: Option<u32>,
+    /// Nodes (UCI `nodes`; XBoard has none: [`SearchLimits::check`]).
+    pub nodes: Option<u64>,
 }
 
-impl Default for Untimed {
-    fn default() -> Untimed {
-        Untimed::MoveTime(1000)
+/// The move time of an untimed game when the engine has no limit of its
+/// own.
+pub const UNTIMED_MOVETIME_MS: u64 = 1000;
+
+impl SearchLimits {
+    /// Only a move time.
+    pub fn movetime(ms: u64) -> SearchLimits {
+        SearchLimits {
+            movetime_ms: Some(ms),
+            ..SearchLimits::default()
+        }
+    }
+
+    /// Only a depth.
+    pub fn depth(plies: u32) -> SearchLimits {
+        SearchLimits {
+            depth: Some(plies),
+            ..SearchLimits::default()
+        }
+    }
+
+    /// The limits as the whole search of an untimed game: these, or
+    /// [`UNTIMED_MOVETIME_MS`] when none is set.
+    pub fn untimed(self) -> SearchLimits {
+        if self == SearchLimits::default() {
+            SearchLimits::movetime(UNTIMED_MOVETIME_MS)
+        } else {
+            self
+        }
+    }
+
+    /// Whether an engine speaking `protocol` can take these limits, each
+    /// at least 1: an XBoard engine takes no node limit (CECP's `nps`
+    /// turns its clock into nodes, not a node count per move).
+    pub fn check(&self, protocol: super::Protocol) -> Result<(), String> {
+        if self.movetime_ms == Some(0) {
+            return Err("the move time must be at least 1 ms".into());
+        }
+        if self.depth == Some(0) || self.nodes == Some(0) {
+            return Err("a depth or node limit must be at least 1".into());
+        }
+        if protocol == super::Protocol::Xboard && self.nodes.is_some() {
+            return Err(
+                "XBoard engines take no node limit (CECP has none per move); \
+                 use a move time or a depth"
+                    .into(),
+            );
+        }
+        Ok(())
+    }
+
+    /// The limits in `go`'s words, each with a space before it.
+    fn uci_words(&self) -> String {
+        let mut s = String::new();
+        if let Some(ms) = self.movetime_ms {
+            s.push_str(&format!(" movetime {ms}"));
+        }
+        if let Some(d) = self.depth {
+            s.push_str(&format!(" depth {d}"));
+        }
+        if let Some(n) = self.nodes {
+            s.push_str(&format!(" nodes {n}"));
+        }
+        s
     }
 }
 
@@ -50,19 +118,19 @@ pub struct Times {
 /// What the engine is told for one move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Limit {
-    /// Play on the clock.
-    Clock(Times),
-    /// No time control: the fixed search.
-    Fixed(Untimed),
+    /// Play on the clock, within the engine's own limits.
+    Clock(Times, SearchLimits),
+    /// No time control: the fixed search ([`SearchLimits::untimed`]).
+    Fixed(SearchLimits),
 }
 
 /// The search limit for the side to move now in the game `tracker`
-/// follows: its clocks under the game's time control, or the fixed search
-/// `untimed` when the game is not timed. The clocks are the referee's
+/// follows: its clocks under the game's time control with the engine's own
+/// `limits`, or those limits alone when the game is not timed. The clocks are the referee's
 /// `Aclk` when the last record had it; else they come from `cc` and
 /// `measured_ms`, the time the side to move has used in this game as the
 /// client measured it ([`used_from_cc`]).
-pub fn limit(tracker: &Tracker, untimed: Untimed, measured_ms: u64) -> Limit {
+pub fn limit(tracker: &Tracker, limits: SearchLimits, measured_ms: u64) -> Limit {
     let tc = tracker.time_control();
     let moves = tracker.moves_made();
     let t = match tracker.clock_left() {
@@ -80,8 +148,8 @@ pub fn limit(tracker: &Tracker, untimed: Untimed, measured_ms: u64) -> Limit {
         }
     };
     match t {
-        Some(t) => Limit::Clock(t),
-        None => Limit::Fixed(untimed),
+        Some(t) => Limit::Clock(t, limits),
+        None => Limit::Fixed(limits.untimed()),
     }
 }
 
@@ -171,12 +239,12 @@ impl PeriodState {
 }
 
 /// The UCI `go` command for one move (`to_move` is the engine's side; only
-/// its `movestogo` is sent).
+/// its `movestogo` is sent): the clocks, if any, then the engine's own
+/// limits (`movetime`, `depth`, `nodes`), as cutechess-cli sends them.
 pub fn uci_go(limit: &Limit, to_move: Color) -> String {
     match limit {
-        Limit::Fixed(Untimed::MoveTime(ms)) => format!("go movetime {ms}"),
-        Limit::Fixed(Untimed::Depth(d)) => format!("go depth {d}"),
-        Limit::Clock(t) => {
+        Limit::Fixed(limits) => format!("go{}", limits.uci_words()),
+        Limit::Clock(t, limits) => {
             // Never 0: Stockfish and others read `wtime 0` as no limit.
             let mut s = format!(
                 "go wtime {} btime {}",
@@ -192,17 +260,22 @@ pub fn uci_go(limit: &Limit, to_move: Color) -> String {
             if let Some(n) = t.moves_to_go.get(to_move) {
                 s.push_str(&format!(" movestogo {n}"));
             }
+            s.push_str(&limits.uci_words());
             s
         }
     }
 }
 
-/// The XBoard command that sets the engine's time control at the start of
+/// The XBoard commands that set the engine's time control at the start of
 /// a game: `level MPS BASE INC` (BASE in minutes, or `min:sec`) for timed
-/// games, `st SECONDS` or `sd DEPTH` for untimed ones. A control with
-/// several different periods is given by its first; the exact times follow
-/// with `time`/`otim` before every move.
-pub fn xboard_level(tc: &TimeControl, untimed: Untimed) -> String {
+/// games, then the engine's own limits: `st SECONDS` for a move time
+/// (whole seconds, rounded up, at least 1; CECP's `st` replaces the
+/// `level`, so the engine plays by it and the referee's clock still
+/// counts) and `sd DEPTH`. An untimed game gets its fixed search
+/// ([`SearchLimits::untimed`]). A control with several different periods
+/// is given by its first; the exact times follow with `time`/`otim`
+/// before every move.
+pub fn xboard_level(tc: &TimeControl, limits: SearchLimits) -> Vec<String> {
     let base = |ms: u64| {
         // `level` counts whole seconds; a base under one second (`0.5+0.1`)
         // is given as one, never as 0 (which engines read as no limit).
@@ -220,28 +293,36 @@ pub fn xboard_level(tc: &TimeControl, untimed: Untimed) -> String {
             format!("{:.3}", ms as f64 / 1000.0)
         }
     };
-    match tc {
+    let (level, limits) = match tc {
         TimeControl::Periods(p) if !p.is_empty() => {
             let first = p[0];
-            format!(
+            let level = format!(
                 "level {} {} {}",
                 first.moves.unwrap_or(0),
                 base(first.base_ms),
                 secs(first.increment_ms)
-            )
+            );
+            (Some(level), limits)
         }
         TimeControl::Sandclock { .. } => {
-            format!(
+            let level = format!(
                 "level 0 {} 0",
                 base(tc.initial_ms(Color::White).unwrap_or(0))
-            )
+            );
+            (Some(level), limits)
         }
-        _ => match untimed {
-            // `st` takes whole seconds; never less than one.
-            Untimed::MoveTime(ms) => format!("st {}", ms.div_ceil(1000).max(1)),
-            Untimed::Depth(d) => format!("sd {d}"),
-        },
+        _ => (None, limits.untimed()),
+    };
+    let mut out = Vec::new();
+    match limits.movetime_ms {
+        // `st` takes whole seconds; never less than one.
+        Some(ms) => out.push(format!("st {}", ms.div_ceil(1000).max(1))),
+        None => out.extend(level),
     }
+    if let Some(d) = limits.depth {
+        out.push(format!("sd {d}"));
+    }
+    out
 }
 
 /// XBoard's `time` (the engine's clock) and `otim` (the opponent's) in
@@ -256,7 +337,7 @@ pub fn xboard_clocks(t: &Times, engine: Color) -> [String; 2] {
 
 /// How long to wait for the engine's move before calling it hung: the
 /// time it has (its clock, or the fixed move time) plus `margin`. A depth
-/// search without a clock gets `depth_wait` plus `margin`.
+/// or node search without a clock gets `depth_wait` plus `margin`.
 pub fn wait_bound(
     limit: &Limit,
     to_move: Color,
@@ -264,9 +345,8 @@ pub fn wait_bound(
     depth_wait: Duration,
 ) -> Duration {
     let own = match limit {
-        Limit::Clock(t) => Duration::from_millis(*t.remaining_ms.get(to_move)),
-        Limit::Fixed(Untimed::MoveTime(ms)) => Duration::from_millis(*ms),
-        Limit::Fixed(Untimed::Depth(_)) => depth_wait,
+        Limit::Clock(t, _) => Duration::from_millis(*t.remaining_ms.get(to_move)),
+        Limit::Fixed(l) => l.movetime_ms.map_or(depth_wait, Duration::from_millis),
     };
     own.saturating_add(margin)
 }
@@ -294,10 +374,13 @@ mod tests {
         assert_eq!(t.increment_ms, by(0, 0));
         assert_eq!(t.moves_to_go, ByColor::new_with(|_| None));
         assert_eq!(
-            uci_go(&Limit::Clock(t), Color::White),
+            uci_go(&Limit::Clock(t, SearchLimits::default()), Color::White),
             "go wtime 290000 btime 258000"
         );
-        assert_eq!(xboard_level(&tc("300"), Untimed::default()), "level 0 5 0");
+        assert_eq!(
+            xboard_level(&tc("300"), SearchLimits::default()),
+            ["level 0 5 0"]
+        );
         assert_eq!(
             xboard_clocks(&t, Color::Black),
             ["time 25800".to_string(), "otim 29000".to_string()]
@@ -314,16 +397,16 @@ mod tests {
         );
         assert_eq!(t.increment_ms, by(2_000, 2_000));
         assert_eq!(
-            uci_go(&Limit::Clock(t), Color::Black),
+            uci_go(&Limit::Clock(t, SearchLimits::default()), Color::Black),
             "go wtime 150000 btime 128000 winc 2000 binc 2000"
         );
         assert_eq!(
-            xboard_level(&tc("180+2"), Untimed::default()),
-            "level 0 3 2"
+            xboard_level(&tc("180+2"), SearchLimits::default()),
+            ["level 0 3 2"]
         );
         assert_eq!(
-            xboard_level(&tc("90+5"), Untimed::default()),
-            "level 0 1:30 5"
+            xboard_level(&tc("90+5"), SearchLimits::default()),
+            ["level 0 1:30 5"]
         );
     }
 
@@ -351,11 +434,11 @@ mod tests {
             }
         );
         assert_eq!(
-            uci_go(&Limit::Clock(t), Color::White),
+            uci_go(&Limit::Clock(t, SearchLimits::default()), Color::White),
             "go wtime 200000 btime 3700000 movestogo 1"
         );
         assert_eq!(
-            uci_go(&Limit::Clock(t), Color::Black),
+            uci_go(&Limit::Clock(t, SearchLimits::default()), Color::Black),
             "go wtime 200000 btime 3700000 movestogo 20"
         );
         // After 60 moves: the sudden-death period.
@@ -365,7 +448,10 @@ mod tests {
             7_200_000 + 3_600_000 + 900_000 - 10_000_000
         );
         assert_eq!(t.moves_to_go.white, None);
-        assert_eq!(xboard_level(&c, Untimed::default()), "level 40 120 0");
+        assert_eq!(
+            xboard_level(&c, SearchLimits::default()),
+            ["level 40 120 0"]
+        );
     }
 
     #[test]
@@ -393,7 +479,7 @@ mod tests {
         let t = times(&tc("2+0.02"), by(2_100, 2_019), moves(5, 5)).unwrap();
         assert_eq!(t.remaining_ms, by(0, 81));
         assert_eq!(
-            uci_go(&Limit::Clock(t), Color::White),
+            uci_go(&Limit::Clock(t, SearchLimits::default()), Color::White),
             "go wtime 1 btime 81 winc 20 binc 20"
         );
         let t = times(&tc("2"), by(2_000, 1_995), moves(5, 5)).unwrap();
@@ -429,12 +515,12 @@ mod tests {
         let mut feed = |ops: &str| {
             t.handle(&Record::parse(&format!("{start} {ops}")).unwrap())
                 .unwrap();
-            limit(&t, Untimed::default(), 400)
+            limit(&t, SearchLimits::default(), 400)
         };
         feed("refcom reset;");
         feed("ptp TimeControl \"2+0.02\"; refcom inform;");
         let clock = |l: Limit| match l {
-            Limit::Clock(t) => t,
+            Limit::Clock(t, _) => t,
             other => panic!("{other:?}"),
         };
         let c = clock(feed(
@@ -457,7 +543,7 @@ mod tests {
         );
         assert_eq!(t.increment_ms, by(0, 0));
         assert_eq!(t.moves_to_go, ByColor::new_with(|_| None));
-        assert_eq!(xboard_level(&c, Untimed::default()), "level 0 1 0");
+        assert_eq!(xboard_level(&c, SearchLimits::default()), ["level 0 1 0"]);
         // Never more than the whole glass.
         let t = times(&c, by(0, 500_000), moves(0, 0)).unwrap();
         assert_eq!(t.remaining_ms.white, 120_000);
@@ -468,22 +554,101 @@ mod tests {
         for c in [TimeControl::Untimed, TimeControl::Unknown] {
             assert_eq!(times(&c, by(1, 2), moves(1, 1)), None);
         }
-        let m = Limit::Fixed(Untimed::MoveTime(250));
-        let d = Limit::Fixed(Untimed::Depth(6));
+        let m = Limit::Fixed(SearchLimits::movetime(250));
+        let d = Limit::Fixed(SearchLimits::depth(6));
         assert_eq!(uci_go(&m, Color::White), "go movetime 250");
         assert_eq!(uci_go(&d, Color::Black), "go depth 6");
         assert_eq!(
-            xboard_level(&TimeControl::Untimed, Untimed::MoveTime(250)),
-            "st 1"
+            xboard_level(&TimeControl::Untimed, SearchLimits::movetime(250)),
+            ["st 1"]
         );
         assert_eq!(
-            xboard_level(&TimeControl::Untimed, Untimed::MoveTime(2500)),
-            "st 3"
+            xboard_level(&TimeControl::Untimed, SearchLimits::movetime(2500)),
+            ["st 3"]
         );
         assert_eq!(
-            xboard_level(&TimeControl::Unknown, Untimed::Depth(6)),
-            "sd 6"
+            xboard_level(&TimeControl::Unknown, SearchLimits::depth(6)),
+            ["sd 6"]
         );
+    }
+
+    #[test]
+    fn an_engines_own_limits_go_with_its_clocks() {
+        let all = SearchLimits {
+            movetime_ms: Some(700),
+            depth: Some(12),
+            nodes: Some(20_000),
+        };
+        let nodes = SearchLimits {
+            nodes: Some(5000),
+            ..SearchLimits::default()
+        };
+        // Untimed: the limits alone, and 1 s per move without any.
+        assert_eq!(
+            uci_go(&Limit::Fixed(all), Color::White),
+            "go movetime 700 depth 12 nodes 20000"
+        );
+        assert_eq!(uci_go(&Limit::Fixed(nodes), Color::White), "go nodes 5000");
+        assert_eq!(
+            SearchLimits::default().untimed(),
+            SearchLimits::movetime(1000)
+        );
+        assert_eq!(nodes.untimed(), nodes);
+        // Timed: the clocks, then the limits (whichever comes first).
+        let t = times(&tc("60+1"), by(0, 0), moves(0, 0)).unwrap();
+        assert_eq!(
+            uci_go(&Limit::Clock(t, nodes), Color::White),
+            "go wtime 60000 btime 60000 winc 1000 binc 1000 nodes 5000"
+        );
+        assert_eq!(
+            uci_go(&Limit::Clock(t, all), Color::Black),
+            "go wtime 60000 btime 60000 winc 1000 binc 1000 movetime 700 depth 12 nodes 20000"
+        );
+        // XBoard: `st` (rounded up) in place of `level`, `sd` after it.
+        assert_eq!(
+            xboard_level(&tc("60+1"), SearchLimits::depth(9)),
+            ["level 0 1 1", "sd 9"]
+        );
+        assert_eq!(
+            xboard_level(&tc("60+1"), SearchLimits::movetime(1500)),
+            ["st 2"]
+        );
+        assert_eq!(
+            xboard_level(&TimeControl::Untimed, SearchLimits::default()),
+            ["st 1"]
+        );
+        assert_eq!(
+            xboard_level(
+                &TimeControl::Untimed,
+                SearchLimits {
+                    movetime_ms: Some(3000),
+                    depth: Some(5),
+                    nodes: None
+                }
+            ),
+            ["st 3", "sd 5"]
+        );
+        // The wait of a node search without a clock is the depth wait's.
+        let deep = Duration::from_secs(60);
+        assert_eq!(
+            wait_bound(&Limit::Fixed(nodes), Color::White, Duration::ZERO, deep),
+            deep
+        );
+    }
+
+    #[test]
+    fn xboard_engines_take_no_node_limit() {
+        use crate::client::engine::Protocol;
+        let nodes = SearchLimits {
+            nodes: Some(100),
+            ..SearchLimits::default()
+        };
+        assert_eq!(nodes.check(Protocol::Uci), Ok(()));
+        let e = nodes.check(Protocol::Xboard).unwrap_err();
+        assert!(e.contains("XBoard engines take no node limit"), "{e}");
+        assert!(SearchLimits::depth(3).check(Protocol::Xboard).is_ok());
+        assert!(SearchLimits::depth(0).check(Protocol::Uci).is_err());
+        assert!(SearchLimits::movetime(0).check(Protocol::Uci).is_err());
     }
 
     #[test]
@@ -492,12 +657,17 @@ mod tests {
         let deep = Duration::from_secs(60);
         let t = times(&tc("300"), by(100_000, 0), moves(1, 1)).unwrap();
         assert_eq!(
-            wait_bound(&Limit::Clock(t), Color::White, margin, deep),
+            wait_bound(
+                &Limit::Clock(t, SearchLimits::default()),
+                Color::White,
+                margin,
+                deep
+            ),
             Duration::from_millis(202_000)
         );
         assert_eq!(
             wait_bound(
-                &Limit::Fixed(Untimed::MoveTime(500)),
+                &Limit::Fixed(SearchLimits::movetime(500)),
                 Color::White,
                 margin,
                 deep
@@ -505,7 +675,12 @@ mod tests {
             Duration::from_millis(2_500)
         );
         assert_eq!(
-            wait_bound(&Limit::Fixed(Untimed::Depth(9)), Color::Black, margin, deep),
+            wait_bound(
+                &Limit::Fixed(SearchLimits::depth(9)),
+                Color::Black,
+                margin,
+                deep
+            ),
             Duration::from_secs(62)
         );
     }

@@ -559,7 +559,9 @@ impl Xboard {
             for c in ["new", "force", "post"] {
                 self.send(c)?;
             }
-            self.send(&xboard_level(job.time_control, self.settings.untimed))?;
+            for c in xboard_level(job.time_control, self.settings.limits) {
+                self.send(&c)?;
+            }
             self.set_position(job.start)?;
             0
         };
@@ -661,7 +663,7 @@ impl Driver for Xboard {
         self.set_up(job)?;
         self.sync()?;
         let me = job.position.turn();
-        if let Limit::Clock(t) = &job.limit_now() {
+        if let Limit::Clock(t, _) = &job.limit_now() {
             for c in xboard_clocks(t, me) {
                 self.send(&c)?;
             }

@@ -1,0 +1,81 @@
+//! `--epd-out FILE`: each finished game's final position as one EPD line
+//! (cutechess-cli's `-epdout`), with its move counters as `hmvc` and
+//! `fmvn` (EPD spec 6.4, 6.3), so the line reads as a whole FEN. The
+//! position comes from the game's start (its `FEN` tag, or the initial
+//! position) and its moves, as the PGN has them.
+
+use shakmaty::Position;
+
+use crate::epd::{Operation, Record};
+use crate::game::{Chess, fields_of, parse_san, position_from_fen};
+use crate::record::pgn::PgnGame;
+
+/// The EPD line of `game`'s final position, without a line end; the error
+/// says which move or which `FEN` tag could not be read.
+pub fn final_position(game: &PgnGame) -> Result<String, String> {
+    let fen = game.tags.iter().find(|(name, _)| name == "FEN");
+    let mut pos = match fen {
+        Some((_, fen)) => {
+            position_from_fen(fen).map_err(|e| format!("its FEN tag {fen:?}: {e}"))?
+        }
+        None => Chess::default(),
+    };
+    for (i, m) in game.moves.iter().enumerate() {
+        let mv = parse_san(&pos, &m.san)
+            .map_err(|e| format!("its move {} ({:?}): {e}", i + 1, m.san))?;
+        pos.play_unchecked(mv);
+    }
+    let record = Record::new(fields_of(&pos))
+        .with(Operation::new("hmvc").token(pos.halfmoves().to_string()))
+        .with(Operation::new("fmvn").token(pos.fullmoves().to_string()));
+    Ok(record.to_canonical())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::pgn::PgnMove;
+
+    fn game(fen: Option<&str>, sans: &[&str]) -> PgnGame {
+        PgnGame {
+            tags: fen
+                .map(|f| vec![("SetUp".into(), "1".into()), ("FEN".into(), f.into())])
+                .unwrap_or_default(),
+            moves: sans
+                .iter()
+                .map(|s| PgnMove {
+                    san: s.to_string(),
+                    ..PgnMove::default()
+                })
+                .collect(),
+            result: "*".into(),
+            ..PgnGame::default()
+        }
+    }
+
+    #[test]
+    fn the_final_position_with_its_counters() {
+        assert_eq!(
+            final_position(&game(None, &["e4", "e5", "Nf3", "Nc6", "Bb5"])).unwrap(),
+            "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - fmvn 3; hmvc 3;"
+        );
+        assert_eq!(
+            final_position(&game(None, &[])).unwrap(),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - fmvn 1; hmvc 0;"
+        );
+        // From a set-up position (its FEN tag), Black to move.
+        let fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 7 40";
+        assert_eq!(
+            final_position(&game(Some(fen), &["Kd7", "e4"])).unwrap(),
+            "8/3k4/8/8/4P3/8/8/4K3 b - e3 fmvn 41; hmvc 0;"
+        );
+    }
+
+    #[test]
+    fn a_move_that_does_not_read_is_named() {
+        let e = final_position(&game(None, &["e4", "Ke3"])).unwrap_err();
+        assert!(e.starts_with("its move 2 (\"Ke3\")"), "{e}");
+        let e = final_position(&game(Some("8/8 w"), &[])).unwrap_err();
+        assert!(e.starts_with("its FEN tag \"8/8 w\""), "{e}");
+    }
+}
