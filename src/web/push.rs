@@ -30,6 +30,9 @@ use schedule::{Schedule, Step};
 pub const PUSH_GAP: Duration = Duration::from_secs(1);
 /// How long closing waits for the final state to be delivered.
 pub const CLOSE_GRACE: Duration = Duration::from_secs(20);
+/// The most games one push carries: lichess keeps at most 64 games
+/// (chapters) in a broadcast round; past that, the newest go.
+pub const PUSH_GAMES_MAX: usize = 64;
 /// How long one request may take, connecting to the last byte.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(15);
 /// The most of a receiver's answer read (for its error message).
@@ -115,7 +118,8 @@ pub struct Round {
 }
 
 impl Round {
-    /// The PGN pushed: every game in number order, as `/games.pgn`.
+    /// The PGN pushed: every game in number order, as `/games.pgn`; past
+    /// [`PUSH_GAMES_MAX`] games, the newest that many.
     pub fn pgn(self) -> String {
         let mut games = self.games;
         games.set_live(
@@ -127,7 +131,8 @@ impl Round {
                 })
                 .collect(),
         );
-        games.pgn()
+        let skip = games.all().count().saturating_sub(PUSH_GAMES_MAX);
+        games.all().skip(skip).map(|g| g.text.as_ref()).collect()
     }
 }
 
@@ -278,7 +283,11 @@ fn run(shared: &Shared, url: &str, token: &Token) {
                 if s.failures() > 0 {
                     info!("broadcast: {shown} takes the games again");
                 }
-                debug!("broadcast: pushed to {shown}: {answer}");
+                if answer.contains("\"error\"") {
+                    warn!("broadcast: {shown} took the push but not all of it: {answer}");
+                } else {
+                    debug!("broadcast: pushed to {shown}: {answer}");
+                }
                 s.delivered(now);
             }
             Err(why) => {
@@ -320,6 +329,41 @@ fn post(agent: &ureq::Agent, url: &str, token: &Token, body: String) -> Result<S
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_push_is_the_games_as_games_pgn_has_them_and_the_newest_64_past_that() {
+        let pgn = |n: u32| format!("[Round \"{n}\"]\n\n1. e4 *\n\n");
+        let mut round = Round::default();
+        for n in 1..=3 {
+            round.games.finish(GamePgn {
+                number: n,
+                text: pgn(n).into(),
+            });
+        }
+        round.live.push((
+            4,
+            PgnGame {
+                tags: vec![("Round".into(), "4".into())],
+                ..PgnGame::default()
+            },
+        ));
+        let mut expected = round.games.clone();
+        expected.set_live(vec![GamePgn {
+            number: 4,
+            text: write_pgn(&round.live[0].1).into(),
+        }]);
+        assert_eq!(round.clone().pgn(), expected.pgn());
+        for n in 5..=70 {
+            round.games.finish(GamePgn {
+                number: n,
+                text: pgn(n).into(),
+            });
+        }
+        let text = round.pgn();
+        assert_eq!(text.matches("[Round ").count(), PUSH_GAMES_MAX);
+        assert!(text.starts_with("[Round \"7\"]"), "{text}");
+        assert!(text.ends_with(&pgn(70)));
+    }
 
     #[test]
     fn a_push_url_is_https_or_http_to_this_machine() {
