@@ -261,10 +261,11 @@ fn run(shared: &Shared, url: &str, token: &Token) {
                         return;
                     }
                     Step::GiveUp(r) => {
+                        let n = r.games.all().count() + r.live.len();
                         let say = format!(
-                            "broadcast: the final state could not be delivered to {shown} within {} s ({} games; the PGN file and /games.pgn have them)",
+                            "broadcast: the final state ({n} game{}) could not be delivered to {shown} within {} s; the --pgn file keeps the finished games",
+                            if n == 1 { "" } else { "s" },
                             CLOSE_GRACE.as_secs(),
-                            r.games.all().count() + r.live.len()
                         );
                         warn!("{say}");
                         eprintln!("argus: {say}");
