@@ -23,6 +23,7 @@ use crate::common::process::Proc;
 use crate::common::rig::Rig;
 use crate::common::scripted::{Scripted, Step, parse_script};
 
+mod broadcast;
 mod eval;
 mod guard;
 mod page;
@@ -285,6 +286,12 @@ struct Match {
 
 impl Match {
     fn start() -> Option<Match> {
+        Match::start_with(&[])
+    }
+
+    /// A match with `extra` flags for the referee (`--http-linger 0`
+    /// unless they give it).
+    fn start_with(extra: &[String]) -> Option<Match> {
         let rig = Rig::new()?;
         let logs = tempfile::tempdir().unwrap();
         let log_dir = logs.path().join("logs");
@@ -293,9 +300,6 @@ impl Match {
             "--headless",
             "--http",
             "127.0.0.1:0",
-            // (The match's end ends the referee.)
-            "--http-linger",
-            "0",
             "--tc",
             "300",
             "--reset-delay",
@@ -306,6 +310,11 @@ impl Match {
             log_dir.to_str().unwrap(),
         ]));
         args.extend(rig.line_args().iter().cloned());
+        if !extra.iter().any(|a| a == "--http-linger") {
+            // (The match's end ends the referee.)
+            args.extend(strings(&["--http-linger", "0"]));
+        }
+        args.extend(extra.iter().cloned());
         let mut referee = Proc::spawn("referee", &argus_bin(), &args);
         let addr = served_addr(&mut referee);
         let clients = [

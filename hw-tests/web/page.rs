@@ -237,9 +237,12 @@ fn several_boards_with_standings_and_one_clicked_large() {
         }),
         waiting: vec![format!("waiting for {} since 13:05:02", super::HOSTILE)],
     };
-    served
-        .publisher
-        .publish(state, Vec::new(), std::time::Instant::now());
+    served.publisher.publish(
+        state,
+        Default::default(),
+        Vec::new(),
+        std::time::Instant::now(),
+    );
     b.goto(&format!("http://{}/", served.addr));
     b.wait_js(
         START,
@@ -321,9 +324,12 @@ fn the_page_shows_the_boards_at_once_without_waiting_for_the_stream() {
         standings: None,
         waiting: Vec::new(),
     };
-    served
-        .publisher
-        .publish(state, Vec::new(), std::time::Instant::now());
+    served.publisher.publish(
+        state,
+        Default::default(),
+        Vec::new(),
+        std::time::Instant::now(),
+    );
     // The one viewer: the stream, read up to its first state.
     let _viewer = super::viewer(&addr);
     let refused = crate::common::http::request(&addr, "GET", "/events");
@@ -460,9 +466,12 @@ fn boards_stay_in_their_cards_and_move_lists_show_the_latest_move() {
         waiting: Vec::new(),
     };
     for (what, state, cards) in [("two boards", two, 2), ("one board", one, 1)] {
-        served
-            .publisher
-            .publish(state, Vec::new(), std::time::Instant::now());
+        served.publisher.publish(
+            state,
+            Default::default(),
+            Vec::new(),
+            std::time::Instant::now(),
+        );
         for (w, h, mobile) in [
             (1280, 900, false),
             (1366, 768, false),

@@ -194,9 +194,10 @@ fn with_viewers(outputs: Writers, viewers: usize) -> Result<Writers, String> {
         http_per_address: u16::try_from(viewers).map_err(|_| "--viewers: at most 65535")?,
         // The benchmark ends with its match.
         http_linger: Some(0.0),
+        ..WebOptions::default()
     };
     let audience = Audience::start(&options)?.ok_or("no web server")?;
-    let addr = audience.addr();
+    let addr = audience.addr().ok_or("no web server")?;
     for _ in 0..viewers {
         let mut s = std::net::TcpStream::connect(addr).map_err(|e| format!("viewer: {e}"))?;
         thread::spawn(move || {

@@ -1,7 +1,8 @@
-//! The audience's web view of a session (`--http`): starts the server
-//! (`crate::web`) and, from the loop, publishes the board after every
-//! change and each game as it ends. Without `--http` there is no
-//! [`Audience`] and nothing of this runs.
+//! The audience of a session: the web view (`--http`) and the broadcast
+//! push (`--broadcast-push`). Starts the server (`crate::web`) and the
+//! pusher (`crate::web::push`) and, from the loop, publishes the board
+//! after every change and each game as it ends, to both. Without either
+//! flag there is no [`Audience`] and nothing of this runs.
 
 use std::collections::VecDeque;
 use std::net::SocketAddr;
@@ -17,7 +18,10 @@ use crate::referee::{GameOver, Referee};
 use crate::text::strip_control;
 use crate::tournament::{Tournament, report};
 use crate::web::hub::GAMES_KEPT;
-use crate::web::{self, Limits, Publisher, StandingRow, Standings, WebState, board_of};
+use crate::web::push::{PUSH_GAP, Pusher, Round, Token};
+use crate::web::{
+    self, GamePgn, Games, Limits, Publisher, StandingRow, Standings, WebState, board_of,
+};
 
 /// The games that ended before the server started (a resumed match or
 /// tournament, a watched one), to put in `/games.pgn` at once: the last
@@ -36,8 +40,20 @@ impl Ended {
     }
 }
 
-/// The loop's side of the web view.
+/// The loop's side of the web view and the broadcast push.
 pub struct Audience {
+    /// The web view, with `--http`.
+    page: Option<Page>,
+    /// The broadcast pusher, with `--broadcast-push`.
+    pusher: Option<Pusher>,
+    /// The event's ended games (the last [`GAMES_KEPT`]).
+    games: Games,
+    /// The games in progress, as last published.
+    live: Vec<(u32, PgnGame)>,
+}
+
+/// The web view's part of the audience.
+struct Page {
     publisher: Publisher,
     addr: SocketAddr,
     /// How long the final state is served once the event is over (`None`:
@@ -47,66 +63,55 @@ pub struct Audience {
 
 impl Audience {
     /// Starts the server when `--http` asks for one, and says where it is
-    /// (on stdout and in the log).
+    /// (on stdout and in the log), and the pusher when `--broadcast-push`
+    /// asks for one (its URL and token file checked first).
     pub fn start(options: &WebOptions) -> Result<Option<Audience>, String> {
-        let Some(addr) = &options.http else {
+        let pusher = match (&options.broadcast_push, &options.broadcast_token_file) {
+            (Some(url), Some(file)) => {
+                web::push::check_url(url)?;
+                Some(Pusher::start(url, Token::read(file)?, PUSH_GAP)?)
+            }
+            (Some(_), None) => return Err("--broadcast-push needs --broadcast-token-file".into()),
+            (None, Some(_)) => return Err("--broadcast-token-file needs --broadcast-push".into()),
+            (None, None) => None,
+        };
+        let page = match &options.http {
+            Some(addr) => Some(Page::start(options, addr)?),
+            None => None,
+        };
+        if page.is_none() && pusher.is_none() {
             return Ok(None);
-        };
-        let limits = Limits {
-            viewers: usize::from(options.http_viewers),
-            per_address: usize::from(options.http_per_address),
-            ..Limits::default()
-        };
-        let linger = options
-            .http_linger
-            .map(|secs| seconds_ms(secs, "http-linger", 366.0 * 86_400.0))
-            .transpose()?
-            .map(Duration::from_millis);
-        let served = web::serve(addr, limits)?;
-        crate::app::stdout::line(&format!("the audience's page: http://{}/", served.addr));
+        }
         Ok(Some(Audience {
-            publisher: served.publisher,
-            addr: served.addr,
-            linger,
+            page,
+            pusher,
+            games: Games::default(),
+            live: Vec::new(),
         }))
     }
 
     /// The event is over and the page shows its final state: keeps serving
     /// it until a stop request comes on `stop` (Ctrl-C, SIGTERM, SIGHUP) or
-    /// `--http-linger` has passed, and says so first on the console.
-    pub fn linger(self, stop: &Receiver<Stop>) {
-        if self.linger == Some(Duration::ZERO) {
-            return;
+    /// `--http-linger` has passed, and says so first on the console. The
+    /// broadcast push delivers its final state first (within its bound).
+    pub fn linger(mut self, stop: &Receiver<Stop>) {
+        if let Some(p) = self.pusher.take() {
+            p.close();
         }
-        let until = match self.linger {
-            Some(d) => format!("for {} s (--http-linger) or until Ctrl-C", d.as_secs_f64()),
-            None => "until Ctrl-C ends argus".into(),
-        };
-        let say = format!(
-            "the event is over; the audience's page http://{}/ keeps its final state {until}",
-            self.addr
-        );
-        log::info!("{say}");
-        crate::app::stdout::line(&say);
-        let timer = self.linger.map_or_else(never, after);
-        select! {
-            recv(stop) -> s => {
-                let by = s.ok().map_or("a stop request", Stop::name);
-                log::info!("{by}: the audience's page ends");
-            }
-            recv(timer) -> _ => log::info!("--http-linger has passed: the audience's page ends"),
+        if let Some(page) = self.page.take() {
+            page.linger(stop);
         }
     }
 
-    /// Where the server listens.
-    pub fn addr(&self) -> SocketAddr {
-        self.addr
+    /// Where the server listens, with `--http`.
+    pub fn addr(&self) -> Option<SocketAddr> {
+        self.page.as_ref().map(|p| p.addr)
     }
 
     /// The games that ended before the server started join `/games.pgn`.
     pub fn ended_before(&mut self, ended: Ended) {
         for (number, pgn) in ended.0 {
-            self.publisher.game_over(number, write_pgn(&pgn));
+            self.finish(number, write_pgn(&pgn));
         }
     }
 
@@ -118,18 +123,46 @@ impl Audience {
     /// Game `g` has ended, numbered `number` in the event (a tournament's
     /// board plays its game as game 1 of its own).
     pub fn game_over_as(&mut self, number: u32, g: &GameOver) {
-        self.publisher.game_over(number, write_pgn(&g.pgn));
+        self.finish(number, write_pgn(&g.pgn));
+        // The result goes out as it happens, not with the next move.
+        self.push();
     }
 
-    /// Whether the server has game `number` as ended.
+    fn finish(&mut self, number: u32, text: String) {
+        self.games.finish(GamePgn {
+            number,
+            text: text.into(),
+        });
+    }
+
+    /// Whether game `number` is among the ended games kept.
     pub fn has_ended(&self, number: u32) -> bool {
-        self.publisher.has_ended(number)
+        self.games.has_ended(number)
+    }
+
+    /// Hands the event's games to the pusher (not before there is one: a
+    /// round is not emptied).
+    fn push(&self) {
+        if self.games.all().next().is_none() && self.live.is_empty() {
+            return;
+        }
+        if let Some(p) = &self.pusher {
+            p.offer(Round {
+                games: self.games.clone(),
+                live: self.live.clone(),
+            });
+        }
     }
 
     /// Publishes `state`, with the PGN of each game in progress (by its
     /// number in the event).
     pub fn publish_state(&mut self, state: WebState, live: Vec<(u32, PgnGame)>) {
-        self.publisher.publish(state, live, Instant::now());
+        self.live = live;
+        self.push();
+        if let Some(page) = &mut self.page {
+            page.publisher
+                .publish(state, self.games.clone(), self.live.clone(), Instant::now());
+        }
     }
 
     /// Publishes a tournament: each board with a game (board number, the
@@ -182,6 +215,54 @@ impl Audience {
             waiting: crate::app::waiting::match_waiting(core, at),
         };
         self.publish_state(state, live);
+    }
+}
+
+impl Page {
+    /// Starts the server on `addr`, and says where it is.
+    fn start(options: &WebOptions, addr: &str) -> Result<Page, String> {
+        let limits = Limits {
+            viewers: usize::from(options.http_viewers),
+            per_address: usize::from(options.http_per_address),
+            ..Limits::default()
+        };
+        let linger = options
+            .http_linger
+            .map(|secs| seconds_ms(secs, "http-linger", 366.0 * 86_400.0))
+            .transpose()?
+            .map(Duration::from_millis);
+        let served = web::serve(addr, limits)?;
+        crate::app::stdout::line(&format!("the audience's page: http://{}/", served.addr));
+        Ok(Page {
+            publisher: served.publisher,
+            addr: served.addr,
+            linger,
+        })
+    }
+
+    /// Keeps serving the final state (see [`Audience::linger`]).
+    fn linger(self, stop: &Receiver<Stop>) {
+        if self.linger == Some(Duration::ZERO) {
+            return;
+        }
+        let until = match self.linger {
+            Some(d) => format!("for {} s (--http-linger) or until Ctrl-C", d.as_secs_f64()),
+            None => "until Ctrl-C ends argus".into(),
+        };
+        let say = format!(
+            "the event is over; the audience's page http://{}/ keeps its final state {until}",
+            self.addr
+        );
+        log::info!("{say}");
+        crate::app::stdout::line(&say);
+        let timer = self.linger.map_or_else(never, after);
+        select! {
+            recv(stop) -> s => {
+                let by = s.ok().map_or("a stop request", Stop::name);
+                log::info!("{by}: the audience's page ends");
+            }
+            recv(timer) -> _ => log::info!("--http-linger has passed: the audience's page ends"),
+        }
     }
 }
 

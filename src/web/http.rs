@@ -71,6 +71,8 @@ pub enum Route {
     Games,
     /// `/game/N.pgn`.
     Game(u32),
+    /// `/round/N.pgn`: the games of round N (by their `Round` tags).
+    Round(u32),
     /// Nothing here.
     NotFound,
     /// Not GET or HEAD.
@@ -89,13 +91,17 @@ pub fn route(method: &str, path: &str, asset: impl Fn(&str) -> Option<&'static s
         "/games.pgn" => return Route::Games,
         _ => {}
     }
-    if let Some(n) = path
-        .strip_prefix("/game/")
-        .and_then(|r| r.strip_suffix(".pgn"))
-        .filter(|n| !n.is_empty() && n.len() <= 10 && n.bytes().all(|b| b.is_ascii_digit()))
-        .and_then(|n| n.parse().ok())
-    {
+    let numbered = |prefix: &str| -> Option<u32> {
+        path.strip_prefix(prefix)
+            .and_then(|r| r.strip_suffix(".pgn"))
+            .filter(|n| !n.is_empty() && n.len() <= 10 && n.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|n| n.parse().ok())
+    };
+    if let Some(n) = numbered("/game/") {
         return Route::Game(n);
+    }
+    if let Some(n) = numbered("/round/") {
+        return Route::Round(n);
     }
     let name = if path == "/" { "/index.html" } else { path };
     asset(name).map_or(Route::NotFound, Route::Asset)
@@ -190,6 +196,8 @@ mod tests {
         assert_eq!(route("GET", "/state.json", known), Route::State);
         assert_eq!(route("GET", "/games.pgn", known), Route::Games);
         assert_eq!(route("GET", "/game/12.pgn", known), Route::Game(12));
+        assert_eq!(route("GET", "/round/3.pgn", known), Route::Round(3));
+        assert_eq!(route("GET", "/round/x.pgn", known), Route::NotFound);
         for p in [
             "/game/.pgn",
             "/game/-1.pgn",

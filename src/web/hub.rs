@@ -92,6 +92,37 @@ impl Games {
     pub fn get(&self, number: u32) -> Option<&GamePgn> {
         self.all().find(|g| g.number == number)
     }
+
+    /// Every game as one PGN text, in number order (`/games.pgn`, and what
+    /// the broadcast push sends).
+    pub fn pgn(&self) -> String {
+        self.all().map(|g| g.text.as_ref()).collect()
+    }
+
+    /// The games of round `round` as one PGN text, in number order: those
+    /// whose `Round` tag is `round` or `round.BOARD` (`/round/N.pgn`).
+    pub fn round_pgn(&self, round: u32) -> String {
+        self.all()
+            .filter(|g| round_of(&g.text) == Some(round))
+            .map(|g| g.text.as_ref())
+            .collect()
+    }
+}
+
+/// The round a game's PGN text names in its `Round` tag: `R` of `R` or
+/// `R.B`; `None` for `?`, a missing tag or anything else.
+pub fn round_of(pgn: &str) -> Option<u32> {
+    let value = pgn
+        .lines()
+        .take_while(|l| l.starts_with('['))
+        .find_map(|l| l.strip_prefix("[Round \""))?
+        .split('"')
+        .next()?;
+    let round = value.split('.').next()?;
+    if round.is_empty() || round.len() > 9 || !round.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    round.parse().ok()
 }
 
 /// A state as the viewers get it: serialized once.
@@ -308,7 +339,6 @@ impl Hub {
 pub struct Publisher {
     hub: Arc<Hub>,
     wake: Sender<()>,
-    games: Games,
 }
 
 impl Publisher {
@@ -327,33 +357,22 @@ impl Publisher {
                 fan.close_all();
             })
             .map_err(|e| format!("cannot start the web server's fan-out thread: {e}"))?;
-        Ok(Publisher {
-            hub,
-            wake,
-            games: Games::default(),
-        })
+        Ok(Publisher { hub, wake })
     }
 
-    /// Game `number` has ended with this PGN text.
-    pub fn game_over(&mut self, number: u32, pgn: String) {
-        self.games.finish(GamePgn {
-            number,
-            text: pgn.into(),
-        });
-    }
-
-    /// Whether game `number` is among the ended games kept.
-    pub fn has_ended(&self, number: u32) -> bool {
-        self.games.has_ended(number)
-    }
-
-    /// Publishes `state`, true at `at`, with the games in progress `live`
-    /// (their numbers and PGN). Never blocks: a state not yet sent is
-    /// replaced.
-    pub fn publish(&mut self, state: WebState, live: Vec<(u32, PgnGame)>, at: Instant) {
+    /// Publishes `state`, true at `at`, with the event's `games` and the
+    /// games in progress `live` (their numbers and PGN). Never blocks: a
+    /// state not yet sent is replaced.
+    pub fn publish(
+        &mut self,
+        state: WebState,
+        games: Games,
+        live: Vec<(u32, PgnGame)>,
+        at: Instant,
+    ) {
         *lock(&self.hub.pending) = Some(Pending {
             state,
-            games: self.games.clone(),
+            games,
             live,
             at,
         });
@@ -402,6 +421,34 @@ mod tests {
         g.finish(game(3));
         let numbers: Vec<u32> = g.all().map(|g| g.number).collect();
         assert_eq!(numbers, [1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn a_round_is_the_games_whose_round_tag_names_it() {
+        let tagged = |number: u32, round: &str| GamePgn {
+            number,
+            text: format!("[Event \"e\"]\n[Round \"{round}\"]\n\n1. e4 *\n\n").into(),
+        };
+        let mut g = Games::default();
+        g.finish(tagged(1, "1.1"));
+        g.finish(tagged(2, "1.2"));
+        g.finish(tagged(3, "2.1"));
+        g.set_live(vec![tagged(4, "2.2"), tagged(5, "?"), tagged(6, "12.1")]);
+        let numbers = |text: String| -> Vec<u32> {
+            g.all()
+                .filter(|x| text.contains(x.text.as_ref()))
+                .map(|x| x.number)
+                .collect()
+        };
+        assert_eq!(numbers(g.round_pgn(1)), [1, 2]);
+        assert_eq!(numbers(g.round_pgn(2)), [3, 4]);
+        assert_eq!(numbers(g.round_pgn(12)), [6]);
+        assert_eq!(g.round_pgn(3), "");
+        assert_eq!(g.pgn().matches("[Event").count(), 6);
+        assert_eq!(round_of("[Round \"7\"]\n"), Some(7));
+        assert_eq!(round_of("[Round \"\"]\n"), None);
+        assert_eq!(round_of("[Round \"x.1\"]\n"), None);
+        assert_eq!(round_of("[Event \"e\"]\n\n1. e4 {[Round \"3\"]} *"), None);
     }
 
     #[test]
@@ -465,7 +512,7 @@ mod tests {
                 event: format!("e{n}"),
                 ..WebState::default()
             };
-            publisher.publish(state, Vec::new(), Instant::now());
+            publisher.publish(state, Games::default(), Vec::new(), Instant::now());
             // The quick viewer reads each frame as it comes.
             let f = quick.frames.recv_timeout(Duration::from_secs(5)).unwrap();
             got.push(f.seq);
@@ -488,7 +535,7 @@ mod tests {
             tags: vec![("White".into(), "w".into())],
             ..PgnGame::default()
         };
-        publisher.publish(WebState::default(), vec![(1, pgn)], at);
+        publisher.publish(WebState::default(), Games::default(), vec![(1, pgn)], at);
         let deadline = Instant::now() + Duration::from_secs(5);
         while hub.latest().is_none() && Instant::now() < deadline {
             thread::yield_now();

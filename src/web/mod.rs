@@ -3,7 +3,9 @@
 //! change ([`hub::Publisher`], which never waits); the server's own
 //! threads serve the page, the live stream of states (`/events`), the
 //! state (`/state.json`) and the games as PGN (`/games.pgn`,
-//! `/game/N.pgn`). See docs/web.md.
+//! `/game/N.pgn`, `/round/N.pgn`); the broadcast pusher ([`push`]) POSTs
+//! the same PGN to a lichess broadcast round. See docs/web.md and
+//! docs/broadcast.md.
 //!
 //! * [`state`]: what the page shows, as serializable values (I/O-free);
 //! * [`analysis`]: the programs' scores, times and PVs for it (I/O-free);
@@ -14,6 +16,8 @@
 //!   log thinned per address (I/O-free);
 //! * [`http`]: request heads, routes and response heads (I/O-free);
 //! * [`server`]: the accept and connection threads;
+//! * [`push`]: the broadcast pusher's thread, and its schedule (newest
+//!   state, back-off; I/O-free);
 //! * `assets`: the page's files, built in.
 
 pub mod analysis;
@@ -21,9 +25,10 @@ mod assets;
 pub mod guard;
 pub mod http;
 pub mod hub;
+pub mod push;
 pub mod server;
 pub mod state;
 
-pub use hub::{GamePgn, Publisher};
+pub use hub::{GamePgn, Games, Publisher};
 pub use server::{Limits, Served, serve};
 pub use state::{BoardState, StandingRow, Standings, WebState, board_of};

@@ -319,13 +319,18 @@ fn respond(route: &Route, peer: SocketAddr, hub: &Hub, head_only: bool) -> Vec<u
             None => text(503, "no state yet"),
         },
         Route::Games => {
-            let mut all = String::new();
-            for g in latest.iter().flat_map(|f| f.games.all()) {
-                all.push_str(&g.text);
-            }
+            let all = latest.map(|f| f.games.pgn()).unwrap_or_default();
             ok(
                 "application/x-chess-pgn; charset=utf-8",
                 all.as_bytes(),
+                false,
+            )
+        }
+        Route::Round(n) => {
+            let round = latest.map(|f| f.games.round_pgn(*n)).unwrap_or_default();
+            ok(
+                "application/x-chess-pgn; charset=utf-8",
+                round.as_bytes(),
                 false,
             )
         }
@@ -443,9 +448,12 @@ mod tests {
             tags: vec![("White".into(), "w".into())],
             ..PgnGame::default()
         };
-        served
-            .publisher
-            .publish(WebState::default(), vec![(1, game)], Instant::now());
+        served.publisher.publish(
+            WebState::default(),
+            Default::default(),
+            vec![(1, game)],
+            Instant::now(),
+        );
         let deadline = Instant::now() + Duration::from_secs(10);
         while ask(addr, "GET", "/state.json").starts_with("HTTP/1.1 503") {
             assert!(Instant::now() < deadline, "no state published");

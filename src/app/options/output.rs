@@ -120,8 +120,9 @@ impl OutputOptions {
     }
 }
 
-/// The audience's web view (`--http`), on `referee`, `resume`, `watch`
-/// and `demo`.
+/// The audience's web view (`--http`) and the broadcast push
+/// (`--broadcast-push`), on `referee`, `resume`, `watch`, `demo` and
+/// `tournament`.
 #[derive(Debug, Clone, Default, Args)]
 pub struct WebOptions {
     /// Serve the audience's live page on this address (e.g.
@@ -147,6 +148,17 @@ pub struct WebOptions {
     /// this many seconds, then end [default: until Ctrl-C ends argus].
     #[arg(long, value_name = "SECS")]
     pub http_linger: Option<f64>,
+    /// Push the event's games as PGN (what /games.pgn serves, clocks as
+    /// [%clk]) to this URL after every move, with back-off while it fails:
+    /// a lichess broadcast round's push URL,
+    /// https://lichess.org/api/broadcast/round/ID/push (docs/broadcast.md).
+    /// Needs --broadcast-token-file; works with or without --http.
+    #[arg(long, value_name = "URL", requires = "broadcast_token_file")]
+    pub broadcast_push: Option<String>,
+    /// The file holding the lichess API token for --broadcast-push (scope
+    /// study:write), alone on one line. The token is never logged.
+    #[arg(long, value_name = "FILE", requires = "broadcast_push")]
+    pub broadcast_token_file: Option<PathBuf>,
 }
 
 impl WebOptions {
