@@ -247,27 +247,33 @@ impl EngineProcess {
         self.write_line(line)
     }
 
-    /// Sends an empty line, unlogged: the nudge that lets an engine which
-    /// prints only when input arrives speak (see `xboard`).
-    pub fn nudge(&mut self) -> Result<(), String> {
-        self.write_line("")
+    /// Sends `lines` empty lines in one write, unlogged: the nudge that
+    /// lets an engine which prints only when input arrives speak (see
+    /// `xboard`).
+    pub fn nudge(&mut self, lines: usize) -> Result<(), String> {
+        self.write_bytes(&vec![b'\n'; lines.max(1)])
     }
 
     /// Waits (up to [`PACE_LIMIT`]) until the engine has read the lines
     /// before (see [`wait_read`]), then writes `line` and a line end.
     fn write_line(&mut self, line: &str) -> Result<(), String> {
+        // One write: a line end written on its own wakes the engine twice.
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        self.write_bytes(&bytes)
+    }
+
+    /// [`write_line`](Self::write_line)'s wait, then `bytes` in one write.
+    fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), String> {
         self.stop_sent = false;
         let stdin = self
             .stdin
             .as_mut()
             .ok_or_else(|| "the engine's input is closed".to_string())?;
         wait_read(stdin);
-        // One write: a line end written on its own wakes the engine twice.
-        let mut bytes = Vec::with_capacity(line.len() + 1);
-        bytes.extend_from_slice(line.as_bytes());
-        bytes.push(b'\n');
         stdin
-            .write_all(&bytes)
+            .write_all(bytes)
             .and_then(|()| stdin.flush())
             .map_err(|e| format!("cannot write to the engine: {e}"))?;
         Ok(())

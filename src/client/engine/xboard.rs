@@ -48,6 +48,20 @@ pub const FEATURE_WAIT: Duration = Duration::from_secs(2);
 /// it sends the engine an empty line.
 pub const NUDGE_AFTER: Duration = Duration::from_millis(50);
 
+/// How long the handshake sleeps after a nudge, before it waits for the
+/// engine's answer (see [`Handshake`]).
+pub const NUDGE_REST: Duration = Duration::from_millis(2);
+
+/// How many empty lines a nudge is, in one write, while the budget lasts.
+pub const NUDGE_BURST: usize = 4;
+
+/// How many empty lines the handshake sends in all in bursts; one at a
+/// time after that. GNU Chess keeps every line it gets before its start
+/// in a pipe its front end reads 4096 bytes at a time into a 4096-byte
+/// buffer (two bytes a line): 1000 lines, then 20 a second for the rest
+/// of [`FEATURE_LATE`], stay well under it.
+pub const NUDGE_BUDGET: usize = 1000;
+
 /// How long an engine that has said anything (`feature done=0`, a banner,
 /// GNU Chess's `Chess`) gets for its `feature done=1`. CECP lets an engine
 /// that sent `done=0` take as long as it likes; 30 s bounds the wait and
@@ -74,7 +88,19 @@ pub const ASK_AGAIN_TIMES: u32 = 5;
 ///   for a moment, and the starting thread takes it or not. Until then it
 ///   has printed `Chess` and handles nothing. Every line is one more
 ///   chance: one every 300 ms let it hang for 15 s; one every 50 ms gets
-///   it going within a second or two.
+///   it going within a second or two, but not always (one start in 20
+///   took 30 s in a CI run on an idle machine). A nudge is therefore
+///   [`NUDGE_BURST`] lines in one write (until [`NUDGE_BUDGET`] lines
+///   went): its input thread then reads them from its buffer without
+///   waiting, letting go of the lock between lines while it passes each
+///   on, so the starting thread has several chances in a row (python
+///   harness on the idle machine, 50 starts each: single lines took up
+///   to 7.5 s, bursts of 4 at most 1.6 s). After each nudge the bridge
+///   sleeps [`NUDGE_REST`] before it waits for the answer: its wait spins
+///   a little first, and on a 2-core machine that CPU was the one the
+///   starting thread needed to run while the lock was free (argus alone
+///   on an idle machine: GNU Chess's features took 8 to 60 s in six of
+///   six starts; with the rest, 0.2 s).
 /// * An engine that has spoken but sent no `feature` line for
 ///   [`ASK_AGAIN_AFTER`] is sent `protover 2` again (at most
 ///   [`ASK_AGAIN_TIMES`] times). GNU Chess 6.2.7 sometimes loses the
@@ -103,6 +129,8 @@ pub struct Handshake {
     asked: Instant,
     /// How many times it went out again.
     asked_again: u32,
+    /// How many empty lines went out.
+    nudged: usize,
 }
 
 /// What the handshake does next.
@@ -110,8 +138,8 @@ pub struct Handshake {
 pub enum Step {
     /// Wait for the engine's next line until then.
     Wait(Instant),
-    /// Send it an empty line (then ask again).
-    Nudge,
+    /// Send it this many empty lines in one write (then ask again).
+    Nudge(usize),
     /// Send it `protover 2` again (then ask again).
     AskAgain,
     Finish(Ending),
@@ -139,6 +167,7 @@ impl Handshake {
             spoke: false,
             asked: now,
             asked_again: 0,
+            nudged: 0,
         }
     }
 
@@ -178,7 +207,13 @@ impl Handshake {
         let nudge_at = self.last + NUDGE_AFTER;
         if now >= nudge_at {
             self.last = now;
-            return Step::Nudge;
+            let lines = if self.nudged + NUDGE_BURST <= NUDGE_BUDGET {
+                NUDGE_BURST
+            } else {
+                1
+            };
+            self.nudged += lines;
+            return Step::Nudge(lines);
         }
         Step::Wait(nudge_at.min(self.deadline))
     }
@@ -383,7 +418,13 @@ impl Xboard {
         let ending = loop {
             match hs.step(Instant::now()) {
                 Step::Finish(ending) => break ending,
-                Step::Nudge => x.proc.nudge().map_err(|e| Fault::new(e, x.proc.recent()))?,
+                Step::Nudge(lines) => {
+                    x.proc
+                        .nudge(lines)
+                        .map_err(|e| Fault::new(e, x.proc.recent()))?;
+                    // Leave the CPU at once (see `Handshake`).
+                    std::thread::sleep(NUDGE_REST);
+                }
                 Step::AskAgain => x.send("protover 2")?,
                 Step::Wait(until) => match x.proc.next_line(until) {
                     Next::Line(line) => {
@@ -872,7 +913,7 @@ mod tests {
         for _ in 0..100_000 {
             match hs.step(now) {
                 Step::Finish(e) => return (nudges, asks, e, ms(now)),
-                Step::Nudge => nudges.push(ms(now)),
+                Step::Nudge(_) => nudges.push(ms(now)),
                 Step::AskAgain => asks.push(ms(now)),
                 Step::Wait(until) => match said.peek() {
                     Some(&&(at, line)) if t0 + Duration::from_millis(at) <= until => {
@@ -981,6 +1022,34 @@ mod tests {
             (1030, "feature usermove=1 done=1"),
         ]);
         assert_eq!((asks, ending, at), (vec![1005], Ending::Done, 1030));
+    }
+
+    #[test]
+    fn nudges_are_bursts_until_the_budget_then_single_lines() {
+        // GNU Chess stuck at its start: `Chess`, then silence to the end.
+        let t0 = Instant::now();
+        let mut hs = Handshake::new(t0);
+        hs.heard("Chess", None, t0);
+        let (mut now, mut sizes) = (t0, Vec::new());
+        loop {
+            match hs.step(now) {
+                Step::Nudge(n) => sizes.push(n),
+                Step::AskAgain => {}
+                Step::Wait(until) => now = until,
+                Step::Finish(_) => break,
+            }
+        }
+        let bursts = NUDGE_BUDGET / NUDGE_BURST;
+        assert!(
+            sizes[..bursts].iter().all(|&n| n == NUDGE_BURST),
+            "{sizes:?}"
+        );
+        assert!(sizes[bursts..].iter().all(|&n| n == 1), "{sizes:?}");
+        // Every 50 ms for the 30 s, and what GNU Chess's front end holds
+        // while it waits (two bytes a line) stays under its 4096 bytes.
+        assert!(sizes.len() > 550, "{}", sizes.len());
+        let lines: usize = sizes.iter().sum();
+        assert!(2 * lines < 3500, "{lines} lines");
     }
 
     #[test]
