@@ -40,6 +40,11 @@ pub fn read(text: &str) -> Line {
     }
 }
 
+/// Whether a whole line is a sign-on (with or without its line check).
+pub fn is_sign_on_line(text: &str) -> bool {
+    matches!(read(text), Line::SignOn { .. })
+}
+
 /// Whether `record` is a sign-on.
 pub fn is_sign_on(record: &Record) -> bool {
     record.refreq() == Ok(Some(RefReq::SignOn))
@@ -77,6 +82,7 @@ mod tests {
         let mut checked = line.clone();
         line_check::append(&mut checked);
         assert!(matches!(read(&checked), Line::SignOn { .. }), "{checked}");
+        assert!(is_sign_on_line(&checked) && is_sign_on_line(&line));
         // Spaces around it go, an empty name is none.
         let raw = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - refreq sign_on; tcsi \"\" \"  Fritz \";";
         assert!(
@@ -94,6 +100,7 @@ mod tests {
     fn other_records_chatter_and_damaged_lines_are_told_apart() {
         let reply = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - refreq reply; sm e4;";
         assert!(matches!(read(reply), Line::Other(_)));
+        assert!(!is_sign_on_line(reply) && !is_sign_on_line("Crafty v20 ready"));
         assert_eq!(read("Crafty v20 ready"), Line::NotRecord);
         assert_eq!(read(""), Line::NotRecord);
         let mut damaged = record(Fields::initial(), "x");

@@ -553,7 +553,7 @@ impl Director {
             }
             let name = self.core.name(PlayerId(p)).to_string();
             if let Some(s) = floor.seats.get_mut(p) {
-                s.sign_on = Some(sign_on_record(&name));
+                s.sign_on = Some(sign_on::record(Fields::initial(), &name));
             }
             self.say(&format!(
                 "{}: on its cable, counted as signed on again",
@@ -635,7 +635,7 @@ impl Director {
         // or back); the board it plays on brings it back in line.
         let mut to_core = None;
         match &ev.kind {
-            LinkEventKind::Line { text, .. } if is_sign_on(text) => {
+            LinkEventKind::Line { text, .. } if sign_on::is_sign_on_line(text) => {
                 if let Some(seat) = floor.seats.get_mut(p.0) {
                     seat.sign_on = Some(text.clone());
                     seat.signed_on_since_start = true;
@@ -748,7 +748,7 @@ impl Director {
         let t = self.transcript.as_mut();
         let written = match kind {
             LinkEventKind::Line { text, raw, .. } => {
-                if !is_sign_on(&text) {
+                if !sign_on::is_sign_on_line(&text) {
                     info!(
                         "{name}: line between games ignored: {}",
                         strip_control(&text)
@@ -942,7 +942,7 @@ impl Director {
                 .seats
                 .get(p.0)
                 .and_then(|s| s.sign_on.clone())
-                .unwrap_or_else(|| sign_on_record(self.core.name(p)))
+                .unwrap_or_else(|| sign_on::record(Fields::initial(), self.core.name(p)))
         };
         let texts = ByClient::new(sign_on(seats.a), sign_on(seats.b));
         b.seat(
@@ -1016,18 +1016,6 @@ fn restart_decision(seat: &Seat, game: Option<u32>) -> Restart {
 /// How long a program's thread that could not start it is given to end
 /// (its link is lost as it ends), for its reason.
 const START_FAILURE_GRACE: Duration = Duration::from_secs(2);
-
-/// A sign-on record for a player whose own is not known (a cabled
-/// program after a resume).
-fn sign_on_record(name: &str) -> String {
-    sign_on::record(Fields::initial(), name)
-}
-
-/// Whether a line is a `refreq sign_on;` record (with or without its line
-/// check).
-pub fn is_sign_on(text: &str) -> bool {
-    matches!(sign_on::read(text), sign_on::Line::SignOn { .. })
-}
 
 fn board_index(b: BoardId) -> usize {
     (b.0 as usize).saturating_sub(1)
