@@ -1,6 +1,6 @@
 //! Civil (proleptic Gregorian) dates and times from `SystemTime` or
 //! milliseconds since 1970, without a date crate: UTC, or local time given
-//! its offset from UTC ([`local_offset_min`] reads it at the edge).
+//! its offset from UTC (`app::wall::local_offset_min` reads it at the edge).
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -81,31 +81,6 @@ pub fn pgn_duration(secs: u64) -> String {
     format!("{:02}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
 }
 
-/// The local time's offset from UTC, in minutes east, at the wall-clock
-/// time `unix_ms`, as the system's time zone (`TZ`, `/etc/localtime`)
-/// says: `localtime_r`'s `tm_gmtoff`, thread-safe. 0 (UTC) where that
-/// cannot be read, and on systems other than Unix.
-#[cfg(unix)]
-pub fn local_offset_min(unix_ms: u64) -> i32 {
-    let Ok(t) = libc::time_t::try_from(unix_ms / 1000) else {
-        return 0;
-    };
-    // SAFETY: `tm` is plain data that localtime_r fills; both pointers
-    // are valid for the call, and localtime_r keeps neither.
-    let mut tm: libc::tm = unsafe { std::mem::zeroed() };
-    let filled = unsafe { libc::localtime_r(&t, &mut tm) };
-    if filled.is_null() {
-        return 0;
-    }
-    i32::try_from(tm.tm_gmtoff / 60).unwrap_or(0)
-}
-
-/// The local time's offset from UTC: UTC itself off Unix.
-#[cfg(not(unix))]
-pub fn local_offset_min(_unix_ms: u64) -> i32 {
-    0
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,12 +149,6 @@ mod tests {
         assert_eq!(pgn_duration(59), "00:00:59");
         assert_eq!(pgn_duration(3_723), "01:02:03");
         assert_eq!(pgn_duration(100 * 3600 + 1), "100:00:01");
-    }
-
-    #[test]
-    fn the_local_offset_is_a_real_offset() {
-        let off = local_offset_min(1_700_000_000_000);
-        assert!((-14 * 60..=14 * 60).contains(&off), "{off}");
     }
 
     #[test]
