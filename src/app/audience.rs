@@ -307,12 +307,15 @@ mod tests {
             },
             boards: None,
             absence: Absence::Wait,
+            instances: 1,
+            sprt: None,
         })
         .unwrap();
         let mut started = Vec::new();
         for p in 0..3 {
             for o in t.handle(
                 Input::SignedOn {
+                    instance: 0,
                     player: PlayerId(p),
                 },
                 0,

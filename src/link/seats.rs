@@ -200,7 +200,10 @@ impl Seats {
             Some(e) => e == name,
             None => !name.is_empty() && s.holder.as_deref() == Some(name),
         };
-        let pick = match self.seats.iter().position(mine) {
+        // A name may hold several seats (a `tcp:NAME` player that plays on
+        // several boards at once): its first free one, else its first.
+        let free_mine = self.seats.iter().position(|s| mine(s) && !s.occupied);
+        let pick = match free_mine.or_else(|| self.seats.iter().position(mine)) {
             Some(i) => Some(i),
             None => {
                 let open = |s: &Seat| s.expected.is_none() && !s.occupied;
@@ -310,6 +313,21 @@ mod tests {
         // One comes back renamed: it gets the free seat.
         s.freed(0);
         assert_eq!(s.sign_on(Some("one v2")), Decision::Seat(0));
+    }
+
+    #[test]
+    fn a_name_with_several_seats_takes_its_free_ones_in_turn() {
+        let mut s = two(Some("Fish"), Some("Fish"));
+        assert_eq!(s.sign_on(Some("Fish")), Decision::Seat(0));
+        assert_eq!(s.sign_on(Some("Fish")), Decision::Seat(1));
+        let third = s.sign_on(Some("Fish"));
+        assert!(
+            matches!(&third, Decision::Refuse(w) if w.contains("taken by a live connection")),
+            "{third:?}"
+        );
+        // The first leaves: the next connection of that name takes its seat.
+        s.freed(0);
+        assert_eq!(s.sign_on(Some("Fish")), Decision::Seat(0));
     }
 
     #[test]

@@ -4,15 +4,17 @@
 //! at the same times give the same outputs, so its journal of inputs
 //! rebuilds it.
 
-use shakmaty::Color;
+use shakmaty::{ByColor, Color};
 
 use crate::referee::GameResult;
+use crate::stats::sprt::{Hypothesis, Sprt};
 use crate::text::strip_control;
 use crate::tournament::messages::{Absence, Absent, BoardId, Input, Outcome, Output, Withdrawal};
 use crate::tournament::schedule::{PlayerId, Schedule, ScheduleSettings, ScheduledGame};
+use crate::tournament::stats::Tallies;
 
 /// The whole configuration of a tournament.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
     /// PGN Event.
     pub event: String,
@@ -23,6 +25,17 @@ pub struct Settings {
     /// round has.
     pub boards: Option<u32>,
     pub absence: Absence,
+    /// The most instances of one player that may play at once (games at
+    /// once for a player): 1, each player plays one game at a time and a
+    /// round's games are the most that run at once; more, each player may
+    /// play that many games at once, each with an instance of its own
+    /// (an engine started once per board, a `tcp:NAME` connected once per
+    /// board), and the boards take games from any round.
+    pub instances: u32,
+    /// Two players only: stop starting games once this test accepts a
+    /// hypothesis on the completed game pairs (the games still running
+    /// are played out).
+    pub sprt: Option<Sprt>,
 }
 
 /// Where a scheduled game stands.
@@ -57,7 +70,7 @@ pub struct PlayerState {
 /// The tournament: feed it [`Input`]s with their times through
 /// [`Tournament::handle`], carry out the [`Output`]s, and wake it with
 /// [`Input::Timer`] at [`Tournament::next_deadline`].
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Tournament {
     settings: Settings,
     schedule: Schedule,
@@ -65,9 +78,15 @@ pub struct Tournament {
     /// How each decided game ended in the board's words (`Black resigns`),
     /// when the board said (a forfeit and an older journal do not).
     endings: Vec<Option<String>>,
-    /// The game each board holds, from its start until the board is free.
-    boards: Vec<Option<u32>>,
+    /// The game each board holds, from its start until the board is free,
+    /// and the instances of its players (White's, Black's) playing it.
+    boards: Vec<Option<(u32, ByColor<u32>)>>,
     players: Vec<PlayerState>,
+    /// Which instances of each player are signed on.
+    present: Vec<Vec<bool>>,
+    /// The hypothesis the SPRT accepted, once it did: no game starts
+    /// after it.
+    sprt_decided: Option<Hypothesis>,
     over: bool,
     now: u64,
 }
@@ -84,10 +103,31 @@ impl Tournament {
             ));
         }
         let schedule = Schedule::new(&settings.schedule)?;
+        if settings.sprt.is_some() && settings.names.len() != 2 {
+            return Err(format!(
+                "an SPRT tests one engine against another: it needs 2 players, not {}",
+                settings.names.len()
+            ));
+        }
+        if settings.instances == 0 {
+            return Err("a player needs at least 1 instance".into());
+        }
+        // With one instance each, more boards than a round has games would
+        // stay idle; with more, more than the games or the instances can
+        // fill would.
+        let most = if settings.instances == 1 {
+            schedule.widest_round()
+        } else {
+            let games = u32::try_from(schedule.games().len()).unwrap_or(u32::MAX);
+            let seats = u32::try_from(schedule.players())
+                .unwrap_or(u32::MAX)
+                .saturating_mul(settings.instances)
+                / 2;
+            games.min(seats)
+        };
         let boards = match settings.boards {
             Some(0) => return Err("a tournament needs at least 1 board".into()),
-            // More boards than a round has games would stay idle.
-            Some(k) => k.min(schedule.widest_round().max(1)),
+            Some(k) => k.min(most.max(1)),
             None => schedule.widest_round().max(1),
         };
         let away = PlayerState {
@@ -100,8 +140,10 @@ impl Tournament {
             endings: vec![None; schedule.games().len()],
             boards: vec![None; boards as usize],
             players: vec![away; schedule.players()],
+            present: vec![vec![false; settings.instances as usize]; schedule.players()],
             schedule,
             settings,
+            sprt_decided: None,
             over: false,
             now: 0,
         })
@@ -170,10 +212,31 @@ impl Tournament {
             .iter()
             .enumerate()
             .filter_map(|(i, g)| {
-                let game = self.schedule.game((*g)?)?;
+                let game = self.schedule.game((*g)?.0)?;
                 Some((BoardId(u32::try_from(i + 1).ok()?), *game))
             })
             .collect()
+    }
+
+    /// The instances of its players (White's, Black's) that play the game
+    /// `board` holds.
+    pub fn instances_on(&self, board: BoardId) -> Option<ByColor<u32>> {
+        let i = usize::try_from(board.0).ok()?.checked_sub(1)?;
+        Some(self.boards.get(i)?.as_ref()?.1)
+    }
+
+    /// The most instances of one player that play at once.
+    pub fn instances(&self) -> u32 {
+        self.settings.instances
+    }
+
+    /// Whether instance `n` of player `p` is signed on.
+    pub fn is_present(&self, p: PlayerId, n: u32) -> bool {
+        self.present
+            .get(p.0)
+            .and_then(|v| v.get(n as usize))
+            .copied()
+            .unwrap_or(false)
     }
 
     /// Number of boards.
@@ -186,9 +249,15 @@ impl Tournament {
         &self.players
     }
 
-    /// Whether every game is decided.
+    /// Whether every game is decided, or the SPRT decided and the games
+    /// that were running then are.
     pub fn is_over(&self) -> bool {
         self.over
+    }
+
+    /// The hypothesis the SPRT accepted, once it did.
+    pub fn sprt_decided(&self) -> Option<Hypothesis> {
+        self.sprt_decided
     }
 
     /// The time of the last input handled.
@@ -242,8 +311,10 @@ impl Tournament {
         self.now = at;
         let mut out = Vec::new();
         match input {
-            Input::SignedOn { player } => self.on_signed_on(player, &mut out),
-            Input::Lost { player, .. } => self.on_lost(player, at, &mut out),
+            Input::SignedOn { player, instance } => self.on_signed_on(player, instance, &mut out),
+            Input::Lost {
+                player, instance, ..
+            } => self.on_lost(player, instance, at, &mut out),
             Input::GameFinished {
                 game,
                 result,
@@ -271,7 +342,70 @@ impl Tournament {
             Input::Resumed => self.on_resumed(at),
         }
         self.dispatch(&mut out);
+        self.end_if_stopped(&mut out);
         out
+    }
+
+    /// After the SPRT decided: the tournament is over once no game runs.
+    fn end_if_stopped(&mut self, out: &mut Vec<Output>) {
+        let running = self
+            .games
+            .iter()
+            .any(|g| matches!(g, GameState::Playing(_)));
+        if self.sprt_decided.is_some() && !self.over && !running {
+            self.over = true;
+            out.push(Output::TournamentOver);
+        }
+    }
+
+    /// Runs the SPRT on the completed pairs, once a game is decided: the
+    /// first time it accepts a hypothesis, said, and no game starts after.
+    fn test_sprt(&mut self, out: &mut Vec<Output>) {
+        let Some(sprt) = self.settings.sprt else {
+            return;
+        };
+        if self.sprt_decided.is_some() {
+            return;
+        }
+        let tallies = Tallies::of(self);
+        let Some((_, _, stats)) = tallies.pairings.first() else {
+            return;
+        };
+        let Some(test) = stats.report(Some(&sprt)).sprt else {
+            return;
+        };
+        if let Some(h) = test.result {
+            self.sprt_decided = Some(h);
+            out.push(Output::SprtDecided {
+                hypothesis: h,
+                llr: test.llr,
+                bounds: (test.lower_bound, test.upper_bound),
+            });
+        }
+    }
+
+    /// Whether instance `n` of player `p` is one the tournament has (said
+    /// when not).
+    fn instance_known(&self, p: PlayerId, n: u32, out: &mut Vec<Output>) -> bool {
+        let known = self
+            .present
+            .get(p.0)
+            .is_some_and(|v| (n as usize) < v.len());
+        if !known {
+            out.push(Output::Ignored {
+                reason: format!(
+                    "instance {} of {p} is not in the tournament ({} instance{} a player)",
+                    n + 1,
+                    self.settings.instances,
+                    if self.settings.instances == 1 {
+                        ""
+                    } else {
+                        "s"
+                    }
+                ),
+            });
+        }
+        known
     }
 
     fn player_mut(&mut self, p: PlayerId, out: &mut Vec<Output>) -> Option<&mut PlayerState> {
@@ -291,8 +425,11 @@ impl Tournament {
             s.present = false;
             s.away_since = Some(at);
         }
+        for p in &mut self.present {
+            p.fill(false);
+        }
         for b in 0..self.boards.len() {
-            if let Some(game) = self.boards[b]
+            if let Some((game, _)) = self.boards[b]
                 && !matches!(self.game_state(game), Some(GameState::Playing(_)))
             {
                 self.boards[b] = None;
@@ -300,7 +437,11 @@ impl Tournament {
         }
     }
 
-    fn on_signed_on(&mut self, p: PlayerId, out: &mut Vec<Output>) {
+    fn on_signed_on(&mut self, p: PlayerId, n: u32, out: &mut Vec<Output>) {
+        if !self.instance_known(p, n, out) {
+            return;
+        }
+        self.present[p.0][n as usize] = true;
         let Some(s) = self.player_mut(p, out) else {
             return;
         };
@@ -316,11 +457,16 @@ impl Tournament {
         }
     }
 
-    fn on_lost(&mut self, p: PlayerId, at: u64, out: &mut Vec<Output>) {
+    fn on_lost(&mut self, p: PlayerId, n: u32, at: u64, out: &mut Vec<Output>) {
+        if !self.instance_known(p, n, out) {
+            return;
+        }
+        self.present[p.0][n as usize] = false;
+        let any = self.present[p.0].iter().any(|&x| x);
         let Some(s) = self.player_mut(p, out) else {
             return;
         };
-        if s.present {
+        if s.present && !any {
             s.present = false;
             s.away_since = Some(at);
         }
@@ -362,7 +508,7 @@ impl Tournament {
             });
             return;
         };
-        let Some(game) = slot.take() else {
+        let Some((game, _)) = slot.take() else {
             out.push(Output::Ignored {
                 reason: format!("{board} was already free"),
             });
@@ -439,6 +585,7 @@ impl Tournament {
         if round_done {
             out.push(Output::RoundOver { round });
         }
+        self.test_sprt(out);
         if !self.over && self.games.iter().all(GameState::is_decided) {
             self.over = true;
             out.push(Output::TournamentOver);
@@ -446,17 +593,25 @@ impl Tournament {
     }
 
     /// Starts every pending game, in schedule order, whose players are both
-    /// present, not withdrawn and free, while a board is free.
+    /// not withdrawn and have an instance signed on and free, while a board
+    /// is free; each side plays with its lowest such instance.
     fn dispatch(&mut self, out: &mut Vec<Output>) {
-        let mut busy = vec![false; self.players.len()];
-        for g in self.boards.iter().flatten() {
-            let g = &self.schedule.games()[*g as usize - 1];
-            busy[g.white.0] = true;
-            busy[g.black.0] = true;
+        if self.sprt_decided.is_some() {
+            return;
         }
-        let ready = |p: PlayerId, busy: &[bool]| {
-            let s = self.players[p.0];
-            s.present && !s.withdrawn && !busy[p.0]
+        let mut busy: Vec<Vec<bool>> = self.present.iter().map(|v| vec![false; v.len()]).collect();
+        for (g, inst) in self.boards.iter().flatten() {
+            let g = &self.schedule.games()[*g as usize - 1];
+            busy[g.white.0][inst.white as usize] = true;
+            busy[g.black.0][inst.black as usize] = true;
+        }
+        let free_instance = |p: PlayerId, busy: &[Vec<bool>]| -> Option<u32> {
+            if self.players[p.0].withdrawn {
+                return None;
+            }
+            let n =
+                (0..self.present[p.0].len()).find(|&n| self.present[p.0][n] && !busy[p.0][n])?;
+            u32::try_from(n).ok()
         };
         let mut starts = Vec::new();
         let mut free = self.boards.iter().filter(|b| b.is_none()).count();
@@ -464,19 +619,28 @@ impl Tournament {
             if free == 0 {
                 break;
             }
-            if s == GameState::Pending && ready(g.white, &busy) && ready(g.black, &busy) {
-                busy[g.white.0] = true;
-                busy[g.black.0] = true;
-                free -= 1;
-                starts.push(*g);
+            if s != GameState::Pending {
+                continue;
             }
+            let (Some(w), Some(b)) = (free_instance(g.white, &busy), free_instance(g.black, &busy))
+            else {
+                continue;
+            };
+            busy[g.white.0][w as usize] = true;
+            busy[g.black.0][b as usize] = true;
+            free -= 1;
+            starts.push((*g, ByColor { white: w, black: b }));
         }
-        for game in starts {
+        for (game, instances) in starts {
             let i = self.boards.iter().position(Option::is_none).unwrap_or(0);
-            self.boards[i] = Some(game.number);
+            self.boards[i] = Some((game.number, instances));
             let board = BoardId(i as u32 + 1);
             self.games[game.number as usize - 1] = GameState::Playing(board);
-            out.push(Output::StartGame { board, game });
+            out.push(Output::StartGame {
+                board,
+                game,
+                instances,
+            });
         }
     }
 }

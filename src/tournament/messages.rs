@@ -8,6 +8,7 @@ use std::fmt;
 use shakmaty::{ByColor, Color};
 
 use crate::referee::{GameResult, Termination};
+use crate::stats::sprt::Hypothesis;
 use crate::tournament::schedule::{PlayerId, ScheduledGame};
 
 /// One of the referee's boards: a referee core that plays one game at a
@@ -18,6 +19,34 @@ pub struct BoardId(pub u32);
 impl fmt::Display for BoardId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "board {}", self.0)
+    }
+}
+
+/// One instance of a player: its program on one board at a time. A
+/// serial port is one instance (0); an engine or mover argus starts runs
+/// one instance per board; a `tcp:NAME` player may connect once per
+/// board, each connection an instance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Instance {
+    pub player: PlayerId,
+    /// 0-based.
+    pub n: u32,
+}
+
+impl Instance {
+    pub fn new(player: PlayerId, n: u32) -> Instance {
+        Instance { player, n }
+    }
+}
+
+impl fmt::Display for Instance {
+    /// `player N`, and `player N #K` for its instance K > 1 (counting from
+    /// 1 as the player list does).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.n {
+            0 => write!(f, "{}", self.player),
+            n => write!(f, "{} #{}", self.player, n + 1),
+        }
     }
 }
 
@@ -114,11 +143,17 @@ pub enum Absence {
 /// Something that happened outside the core.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Input {
-    /// The player's program signed on (first time, or back after it was
-    /// lost).
-    SignedOn { player: PlayerId },
-    /// The player's link went away or its program stopped answering.
-    Lost { player: PlayerId, reason: String },
+    /// One instance of the player's program signed on (first time, or
+    /// back after it was lost): instance 0 of a player that plays one game
+    /// at a time; instance `n` of `--boards` instances otherwise (see
+    /// [`crate::tournament::Settings::instances`]).
+    SignedOn { player: PlayerId, instance: u32 },
+    /// That instance's link went away or its program stopped answering.
+    Lost {
+        player: PlayerId,
+        instance: u32,
+        reason: String,
+    },
     /// The game on its board ended. `*` (aborted, unterminated) puts the
     /// game back in the queue, to be played again from its start.
     GameFinished {
@@ -157,10 +192,15 @@ pub enum Withdrawal {
 }
 
 /// Something the core wants done or known.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Output {
-    /// Start this game on this board.
-    StartGame { board: BoardId, game: ScheduledGame },
+    /// Start this game on this board, with these instances of its
+    /// players (White's, Black's).
+    StartGame {
+        board: BoardId,
+        game: ScheduledGame,
+        instances: ByColor<u32>,
+    },
     /// A game was decided (played or forfeited): the standings changed.
     /// `ending`: how a played game ended in the referee's words, if known.
     Scored {
@@ -174,7 +214,16 @@ pub enum Output {
     Withdrawn { player: PlayerId, why: Withdrawal },
     /// Every game of this round is decided.
     RoundOver { round: u32 },
-    /// Every game of the tournament is decided.
+    /// The SPRT accepted `hypothesis` at this LLR (its bounds: lower,
+    /// upper): no game starts from now on; the games running are played
+    /// out.
+    SprtDecided {
+        hypothesis: Hypothesis,
+        llr: f64,
+        bounds: (f64, f64),
+    },
+    /// Every game of the tournament is decided (or, after the SPRT
+    /// decided, every game that was running).
     TournamentOver,
     /// An input that was not acted on, and why.
     Ignored { reason: String },

@@ -24,7 +24,9 @@ pub mod stats;
 pub mod words;
 
 pub use self::core::{GameState, PlayerState, Settings, Tournament};
-pub use messages::{Absence, Absent, BoardId, Input, Outcome, Output, SideStats, Withdrawal};
+pub use messages::{
+    Absence, Absent, BoardId, Input, Instance, Outcome, Output, SideStats, Withdrawal,
+};
 pub use player::{EngineSpec, Player};
 pub use schedule::{Bye, Format, PlayerId, Schedule, ScheduleSettings, ScheduledGame};
 pub use standings::{Mark, Row, Standings};

@@ -99,13 +99,14 @@ impl Tallies {
     pub fn to_json(&self, t: &Tournament) -> Value {
         let mut players = Map::new();
         for (i, s) in self.players.iter().enumerate() {
-            players.insert(t.name(PlayerId(i)).to_string(), s.report(None).to_json());
+            let sprt = t.settings().sprt.as_ref();
+            players.insert(t.name(PlayerId(i)).to_string(), s.report(sprt).to_json());
         }
         let pairings: Vec<Value> = self
             .pairings
             .iter()
             .map(|(p, q, s)| {
-                let mut v = s.report(None).to_json();
+                let mut v = s.report(t.settings().sprt.as_ref()).to_json();
                 if let Some(o) = v.as_object_mut() {
                     o.insert("players".into(), json!([t.name(*p), t.name(*q)]));
                 }

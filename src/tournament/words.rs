@@ -3,7 +3,7 @@
 //! `argus watch`. Names are stripped of control characters.
 
 use crate::text::strip_control;
-use crate::tournament::core::Tournament;
+use crate::tournament::core::{GameState, Tournament};
 use crate::tournament::messages::{Output, Withdrawal};
 use crate::tournament::report;
 use crate::tournament::schedule::PlayerId;
@@ -16,7 +16,10 @@ pub fn against_the_field(t: &Tournament) -> String {
     let mut s = String::new();
     for (i, tally) in tallies.players.iter().enumerate() {
         let name = strip_control(t.name(PlayerId(i)));
-        s.push_str(&format!("  {name}: {}\n", tally.report(None).line()));
+        s.push_str(&format!(
+            "  {name}: {}\n",
+            tally.report(t.settings().sprt.as_ref()).line()
+        ));
     }
     s
 }
@@ -26,7 +29,7 @@ pub fn against_the_field(t: &Tournament) -> String {
 pub fn said(t: &Tournament, out: &Output) -> Option<String> {
     let name = |p| strip_control(t.name(p));
     Some(match out {
-        Output::StartGame { board, game } => format!(
+        Output::StartGame { board, game, .. } => format!(
             "game {} (round {}) starts on {board}: {} - {}",
             game.number,
             game.round_tag(),
@@ -77,6 +80,29 @@ pub fn said(t: &Tournament, out: &Output) -> Option<String> {
             report::standings_text(t),
             against_the_field(t)
         ),
+        Output::SprtDecided {
+            hypothesis,
+            llr,
+            bounds: (lower, upper),
+        } => {
+            let running = t
+                .games()
+                .filter(|(_, s)| matches!(s, GameState::Playing(_)))
+                .count();
+            let mut line = format!(
+                "SPRT: {} accepted (LLR {llr:.2}, bounds {lower:.2}, {upper:.2}) after {} \
+                 games; no more games start",
+                hypothesis.as_str(),
+                t.decided().count()
+            );
+            if running > 0 {
+                line.push_str(&format!(
+                    ", the {running} running {} played out",
+                    if running == 1 { "is" } else { "are" }
+                ));
+            }
+            line
+        }
         Output::TournamentOver => "tournament over".to_string(),
         Output::Ignored { .. } => return None,
     })

@@ -18,7 +18,7 @@ use crate::tournament::{Absence, Player};
 
 /// The match options that make no sense in a tournament (each game is one
 /// game between the players its schedule names), with what to use instead.
-const MATCH_ONLY: [(&str, &str); 6] = [
+const MATCH_ONLY: [(&str, &str); 5] = [
     (
         "games",
         "the schedule decides the games: --cycles, --games-per-pairing",
@@ -33,7 +33,6 @@ const MATCH_ONLY: [(&str, &str); 6] = [
         "name-b",
         "a player's name is its port, tcp:NAME or engine:NAME",
     ),
-    ("sprt", "a tournament plays its whole schedule"),
 ];
 
 /// `argus tournament PLAYER... [options]`. The match-only options are
@@ -184,6 +183,9 @@ pub struct TournamentPlan {
     pub schedule: ScheduleSettings,
     pub boards: Option<u32>,
     pub absence: Absence,
+    /// `--sprt`: two players only; the tournament stops starting games
+    /// once it decides.
+    pub sprt: Option<crate::stats::sprt::Sprt>,
     /// What every board's referee starts from: time control, openings,
     /// delays, policies, adjudication (names, ports and round are set per
     /// game).
@@ -221,7 +223,6 @@ fn match_only_given(m: &MatchOptions) -> Option<(&'static str, &'static str)> {
         m.round.is_some(),
         m.name_a.is_some(),
         m.name_b.is_some(),
-        m.sprt.is_some(),
     ];
     MATCH_ONLY
         .into_iter()
@@ -336,6 +337,14 @@ impl TournamentArgs {
             self.view.headless,
         )?;
         let mut referee = p.settings;
+        // The event runs the test on its pairs; a board plays one game.
+        let sprt = referee.sprt.take();
+        if sprt.is_some() && players.len() != 2 {
+            return Err(format!(
+                "--sprt tests one engine against another: it needs 2 players, not {}",
+                players.len()
+            ));
+        }
         referee.games = 1;
         referee.swap_colors = false;
         referee.disconnect_at_end = false;
@@ -358,6 +367,7 @@ impl TournamentArgs {
             schedule,
             boards: self.boards.or(t.boards),
             absence,
+            sprt,
             referee,
             pace,
             port_settings: p.port_settings,

@@ -15,6 +15,7 @@ use shakmaty::ByColor;
 use crate::app::audience::Ended;
 use crate::app::session::{Edges, PortBook, Wires, hand_to_core, link_input};
 use crate::app::syzygy::Syzygy;
+use crate::app::tournament::players::PerInstance;
 use crate::app::wall::wall_clock_now;
 use crate::app::writers::{RelayTiming, Writers};
 use crate::clock::LineSettings;
@@ -24,7 +25,7 @@ use crate::link::{Link, LinkEvent, LinkEventKind, PortSettings, SendError};
 use crate::record::pgn::PgnGame;
 use crate::referee::{ByClient, ClientId, Event, GameOver, Input, Referee, Settings, WallClock};
 use crate::tournament::stats::GameTally;
-use crate::tournament::{BoardId, PlayerId, ScheduledGame, SideStats};
+use crate::tournament::{BoardId, Instance, ScheduledGame, SideStats};
 use crate::web::hub::GAMES_KEPT;
 
 /// The PGN of game `number` as its journal in `log_dir` ended it (the
@@ -63,17 +64,25 @@ pub fn ended_games(log_dir: &Path, numbers: &[u32]) -> Ended {
 
 /// The players' links, as a board's core sees them: its client A and B.
 struct Seated<'a> {
-    links: &'a [Link<PlayerId>],
-    seats: ByClient<PlayerId>,
+    links: &'a PerInstance<Link<Instance>>,
+    seats: ByClient<Instance>,
 }
 
 impl Wires for Seated<'_> {
     fn send_all(&self, to: ClientId, unit: Vec<(u64, String)>) -> Result<(), SendError> {
-        match self.links.get(self.seats[to].0) {
+        match self.links.get(self.seats[to]) {
             Some(link) => link.send_all(unit),
             None => Err(SendError::Closed),
         }
     }
+}
+
+/// The instances that play `game`: White's as client A, Black's as B.
+fn seats_of(game: &ScheduledGame, instances: ByColor<u32>) -> ByClient<Instance> {
+    ByClient::new(
+        Instance::new(game.white, instances.white),
+        Instance::new(game.black, instances.black),
+    )
 }
 
 /// Which of the referee's delays were given (`--reset-delay`,
@@ -110,6 +119,8 @@ impl Pace {
 pub struct GameSetup<'a> {
     pub board: BoardId,
     pub game: ScheduledGame,
+    /// The instances of its players (White's, Black's) that play it.
+    pub instances: ByColor<u32>,
     /// Every board's settings: time control, openings (all of them),
     /// delays, policies.
     pub base: &'a Settings,
@@ -132,8 +143,9 @@ pub struct GameSetup<'a> {
 pub struct Board {
     pub id: BoardId,
     pub game: ScheduledGame,
-    /// White is client A, Black client B.
-    pub seats: ByClient<PlayerId>,
+    /// White is client A, Black client B: the players' instances that
+    /// play here.
+    pub seats: ByClient<Instance>,
     pub core: Referee,
     outputs: Writers,
     books: ByClient<PortBook>,
@@ -212,7 +224,7 @@ impl Board {
         outputs.set_journal(writer);
         Ok(Board {
             id: setup.board,
-            seats: ByClient::new(g.white, g.black),
+            seats: seats_of(g, setup.instances),
             game: setup.game,
             core: {
                 let mut core = Referee::new(settings);
@@ -234,6 +246,7 @@ impl Board {
     pub fn resume(
         board: BoardId,
         game: ScheduledGame,
+        instances: ByColor<u32>,
         log_dir: &Path,
         games: &GameFiles,
     ) -> Result<Option<Board>, String> {
@@ -272,7 +285,7 @@ impl Board {
             .map_or(0, |s| s.moves.len());
         Ok(Some(Board {
             id: board,
-            seats: ByClient::new(game.white, game.black),
+            seats: seats_of(&game, instances),
             game,
             core,
             outputs,
@@ -300,7 +313,7 @@ impl Board {
         &mut self,
         sign_ons: ByClient<&str>,
         at: u64,
-        links: &[Link<PlayerId>],
+        links: &PerInstance<Link<Instance>>,
         syzygy: Option<&Syzygy>,
     ) {
         for id in ClientId::BOTH {
@@ -317,11 +330,10 @@ impl Board {
         }
     }
 
-    /// The client seat `player` has on this board, if it plays here.
-    pub fn client_of(&self, player: PlayerId) -> Option<ClientId> {
-        ClientId::BOTH
-            .into_iter()
-            .find(|&id| self.seats[id] == player)
+    /// The client seat instance `who` has on this board, if it plays
+    /// here.
+    pub fn client_of(&self, who: Instance) -> Option<ClientId> {
+        ClientId::BOTH.into_iter().find(|&id| self.seats[id] == who)
     }
 
     /// One report of a player's link, as its client's input. The event's
@@ -335,7 +347,7 @@ impl Board {
         kind: LinkEventKind,
         base: u64,
         now: u64,
-        links: &[Link<PlayerId>],
+        links: &PerInstance<Link<Instance>>,
         syzygy: Option<&Syzygy>,
     ) {
         let ev = LinkEvent { id: client, kind };
@@ -352,7 +364,7 @@ impl Board {
         &mut self,
         input: Input,
         at: u64,
-        links: &[Link<PlayerId>],
+        links: &PerInstance<Link<Instance>>,
         syzygy: Option<&Syzygy>,
     ) {
         let wires = Seated {
@@ -400,13 +412,13 @@ impl Board {
     }
 
     /// How the board's two links are shown on its full-size view.
-    pub fn link_views(&self, links: &[Link<PlayerId>]) -> [LinkView; 2] {
+    pub fn link_views(&self, links: &PerInstance<Link<Instance>>) -> [LinkView; 2] {
         ClientId::BOTH.map(|id| {
             let book = &self.books[id];
             let line = self.core.settings().lines[id];
             LinkView {
                 port: links
-                    .get(self.seats[id].0)
+                    .get(self.seats[id])
                     .map_or_else(String::new, |l| l.path().to_string()),
                 settings: if line.baud == 0 {
                     "TCP".into()

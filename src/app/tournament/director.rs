@@ -5,10 +5,10 @@
 //! cores; like the match's session loop it first picks what woke it, then
 //! hands it on.
 //!
-//! Who gets a player's line: the board it plays on, if any (its client A
-//! for White, B for Black); a sign-on also tells the tournament the player
-//! is there. A line from a player between games, other than a sign-on, is
-//! logged and dropped.
+//! Who gets a line: the board the instance that sent it plays on, if any
+//! (its client A for White, B for Black); a sign-on also tells the
+//! tournament the instance is there. A line from an instance between
+//! games, other than a sign-on, is logged and dropped.
 
 use crate::app::writers::GameFiles;
 use std::path::PathBuf;
@@ -23,7 +23,7 @@ use crate::app::signals::Stop;
 use crate::app::syzygy::Syzygy;
 use crate::app::tournament::args::report_paths;
 use crate::app::tournament::board::{Board, GameSetup, Pace};
-use crate::app::tournament::players::Field;
+use crate::app::tournament::players::{Field, PerInstance};
 use crate::app::tournament::screen::{Ask, OnBoard, Screen};
 use crate::app::waiting::{Reminder, since_clock};
 use crate::app::writers::RelayTiming;
@@ -41,7 +41,7 @@ use crate::text::strip_control;
 use crate::tournament::journal::TournamentWriter;
 use crate::tournament::stats::Tallies;
 use crate::tournament::words;
-use crate::tournament::{self, BoardId, Input, Output, PlayerId, Tournament, report};
+use crate::tournament::{self, BoardId, Input, Instance, Output, PlayerId, Tournament, report};
 
 /// How often the board view is redrawn (at most).
 const REDRAW: Duration = Duration::from_millis(100);
@@ -52,7 +52,8 @@ const DRAIN_GRACE: Duration = Duration::from_secs(3);
 /// How often the loop looks whether records it waits for have left.
 const DRAIN_TICK: Duration = Duration::from_millis(50);
 
-/// A player at the edge: what its program last signed on with.
+/// An instance of a player at the edge: what its program last signed on
+/// with.
 #[derive(Debug, Default)]
 struct Seat {
     /// The sign-on record it last sent (handed to its next board).
@@ -149,7 +150,7 @@ impl Relays {
 
 /// The loop's state beside the settings.
 struct Floor {
-    seats: Vec<Seat>,
+    seats: PerInstance<Seat>,
     boards: Vec<Option<Board>>,
     syzygy: Option<Syzygy>,
     /// Why the tournament cannot go on, once something failed.
@@ -166,13 +167,13 @@ impl Floor {
     /// `disconnect` has left its link, or the grace is over.
     fn left(&self) -> Option<Completion> {
         let l = self.leaving.as_ref()?;
-        let drained = self.seats.iter().all(|s| s.in_flight == 0);
+        let drained = self.seats.values().all(|s| s.in_flight == 0);
         (drained || Instant::now() >= l.until).then(|| l.ending.clone())
     }
 }
 
-/// The board `p` plays on among `boards`, and its seat there.
-fn board_of(boards: &mut [Option<Board>], p: PlayerId) -> Option<(ClientId, &mut Board)> {
+/// The board instance `p` plays on among `boards`, and its seat there.
+fn board_of(boards: &mut [Option<Board>], p: Instance) -> Option<(ClientId, &mut Board)> {
     boards
         .iter_mut()
         .flatten()
@@ -290,9 +291,11 @@ impl Director {
             self.relays.watch(b);
         }
         Ok(Floor {
-            seats: (0..self.field.links.len())
-                .map(|_| Seat::default())
-                .collect(),
+            seats: PerInstance::new(
+                self.core.players().len(),
+                |p| u32::try_from(self.field.links.of(p).len()).unwrap_or(0),
+                |_| Seat::default(),
+            ),
             boards,
             syzygy,
             failure: None,
@@ -403,7 +406,7 @@ impl Director {
     /// those records have left (or after [`DRAIN_GRACE`]).
     fn leave(&mut self, floor: &mut Floor, ending: Completion) {
         let record = crate::link::seats::disconnect_line();
-        for (i, link) in self.field.links.iter().enumerate() {
+        for (i, link) in self.field.links.iter() {
             link.farewell();
             match link.send(0, record.clone()) {
                 Ok(()) => {
@@ -411,7 +414,7 @@ impl Director {
                         s.in_flight += 1;
                     }
                 }
-                Err(e) => warn!("{}: {e}", self.core.name(PlayerId(i))),
+                Err(e) => warn!("{}: {e}", self.who(i)),
             }
         }
         floor.leaving = Some(Leaving {
@@ -547,12 +550,12 @@ impl Director {
                 floor.syzygy.as_ref(),
             );
         }
-        for p in 0..self.field.links.len() {
+        for p in 0..self.core.players().len() {
             if !self.field.serial.get(p).copied().unwrap_or(false) {
                 continue;
             }
             let name = self.core.name(PlayerId(p)).to_string();
-            if let Some(s) = floor.seats.get_mut(p) {
+            if let Some(s) = floor.seats.get_mut(Instance::new(PlayerId(p), 0)) {
                 s.sign_on = Some(sign_on::record(Fields::initial(), &name));
             }
             self.say(&format!(
@@ -562,6 +565,7 @@ impl Director {
             self.hand_to_tournament(
                 Input::SignedOn {
                     player: PlayerId(p),
+                    instance: 0,
                 },
                 now,
                 floor,
@@ -586,6 +590,16 @@ impl Director {
     fn now(&self) -> u64 {
         self.base
             .saturating_add(u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX))
+    }
+
+    /// Instance `i`'s player's name, with `#K` for its instance K > 1
+    /// (stripped of control characters).
+    fn who(&self, i: Instance) -> String {
+        let name = strip_control(self.core.name(i.player));
+        match i.n {
+            0 => name,
+            n => format!("{name} #{}", n + 1),
+        }
     }
 
     fn journal_path(&self) -> String {
@@ -623,11 +637,11 @@ impl Director {
         }
     }
 
-    /// One report of a player's link.
-    fn on_link(&mut self, ev: LinkEvent<PlayerId>, floor: &mut Floor) {
+    /// One report of an instance's link.
+    fn on_link(&mut self, ev: LinkEvent<Instance>, floor: &mut Floor) {
         let p = ev.id;
         let now = self.now();
-        let name = self.core.name(p).to_string();
+        let name = self.who(p);
         if floor.leaving.is_some() {
             return self.between_games(p, &name, ev.kind, now, floor);
         }
@@ -636,19 +650,23 @@ impl Director {
         let mut to_core = None;
         match &ev.kind {
             LinkEventKind::Line { text, .. } if sign_on::is_sign_on_line(text) => {
-                if let Some(seat) = floor.seats.get_mut(p.0) {
+                if let Some(seat) = floor.seats.get_mut(p) {
                     seat.sign_on = Some(text.clone());
                     seat.signed_on_since_start = true;
                 }
-                if !self.core.players().get(p.0).is_some_and(|s| s.present) {
-                    self.say(&format!("{} signed on", strip_control(&name)));
-                    to_core = Some(Input::SignedOn { player: p });
+                if !self.core.is_present(p.player, p.n) {
+                    self.say(&format!("{name} signed on"));
+                    to_core = Some(Input::SignedOn {
+                        player: p.player,
+                        instance: p.n,
+                    });
                 }
             }
             LinkEventKind::Lost { reason, .. } => {
-                self.say(&format!("{}: link lost ({reason})", strip_control(&name)));
+                self.say(&format!("{name}: link lost ({reason})"));
                 to_core = Some(Input::Lost {
-                    player: p,
+                    player: p.player,
+                    instance: p.n,
                     reason: reason.clone(),
                 });
             }
@@ -666,7 +684,14 @@ impl Director {
         if let Some(input) = to_core {
             self.hand_to_tournament(input, now, floor);
         }
-        if lost && self.field.run_here.get(p.0).copied().unwrap_or(false) {
+        if lost
+            && self
+                .field
+                .run_here
+                .get(p.player.0)
+                .copied()
+                .unwrap_or(false)
+        {
             self.program_stopped(p, floor);
         }
     }
@@ -678,23 +703,24 @@ impl Director {
     /// that game's board is free. A program that stopped before it signed
     /// on could not be started: it forfeits its remaining games, and the
     /// line says why.
-    fn program_stopped(&mut self, p: PlayerId, floor: &mut Floor) {
+    fn program_stopped(&mut self, p: Instance, floor: &mut Floor) {
         let game = board_of(&mut floor.boards, p).map(|(_, b)| b.game.number);
-        let Some(seat) = floor.seats.get_mut(p.0) else {
+        let Some(seat) = floor.seats.get_mut(p) else {
             return;
         };
         match restart_decision(seat, game) {
             Restart::CannotStart => {
                 let reason = self
                     .field
-                    .start_failure(p.0, START_FAILURE_GRACE)
+                    .start_failure(p, START_FAILURE_GRACE)
                     .unwrap_or_else(|| "it stopped before it signed on".into());
                 let now = self.now();
-                self.hand_to_tournament(Input::CannotStart { player: p, reason }, now, floor);
+                let player = p.player;
+                self.hand_to_tournament(Input::CannotStart { player, reason }, now, floor);
             }
             Restart::AfterGame(g) => {
                 seat.restart_after_game = true;
-                let name = strip_control(self.core.name(p));
+                let name = self.who(p);
                 self.say(&format!(
                     "{name}: its program stopped again in game {g}; argus starts it again                      when that game is over"
                 ));
@@ -706,19 +732,19 @@ impl Director {
         }
     }
 
-    /// Starts player `p`'s program again (said).
-    fn start_again(&mut self, p: PlayerId, floor: &mut Floor) {
-        let name = strip_control(self.core.name(p));
-        if let Some(seat) = floor.seats.get_mut(p.0) {
+    /// Starts instance `p`'s program again (said).
+    fn start_again(&mut self, p: Instance, floor: &mut Floor) {
+        let name = self.who(p);
+        if let Some(seat) = floor.seats.get_mut(p) {
             seat.signed_on_since_start = false;
             seat.restart_after_game = false;
         }
         self.say(&format!(
             "{name}: its program stopped; argus starts it again"
         ));
-        match self.field.restart(p.0) {
+        match self.field.restart(p) {
             Ok(()) => {
-                if let Some(s) = floor.seats.get_mut(p.0) {
+                if let Some(s) = floor.seats.get_mut(p) {
                     s.in_flight = 0;
                 }
                 if let Some((client, board)) = board_of(&mut floor.boards, p) {
@@ -727,7 +753,8 @@ impl Director {
             }
             Err(reason) => {
                 let now = self.now();
-                self.hand_to_tournament(Input::CannotStart { player: p, reason }, now, floor);
+                let player = p.player;
+                self.hand_to_tournament(Input::CannotStart { player, reason }, now, floor);
             }
         }
     }
@@ -736,15 +763,18 @@ impl Director {
     /// tournament's transcript; a line other than a sign-on is dropped.
     fn between_games(
         &mut self,
-        p: PlayerId,
+        p: Instance,
         name: &str,
         kind: LinkEventKind,
         now: u64,
         floor: &mut Floor,
     ) {
-        let label = format!("P{}", p.0 + 1);
+        let label = match p.n {
+            0 => format!("P{}", p.player.0 + 1),
+            n => format!("P{}#{}", p.player.0 + 1, n + 1),
+        };
         let at = Duration::from_millis(now);
-        let seat = floor.seats.get_mut(p.0);
+        let seat = floor.seats.get_mut(p);
         let t = self.transcript.as_mut();
         let written = match kind {
             LinkEventKind::Line { text, raw, .. } => {
@@ -834,7 +864,7 @@ impl Director {
             self.hand_to_tournament(Input::BoardFree { board: id }, now, floor);
             for p in players {
                 let due = floor.leaving.is_none()
-                    && floor.seats.get(p.0).is_some_and(|s| s.restart_after_game);
+                    && floor.seats.get(p).is_some_and(|s| s.restart_after_game);
                 if due {
                     self.start_again(p, floor);
                 }
@@ -877,10 +907,15 @@ impl Director {
             self.say(&line);
         }
         match out {
-            Output::StartGame { board, game } => self.start_game(board, game, at, floor),
+            Output::StartGame {
+                board,
+                game,
+                instances,
+            } => self.start_game(board, game, instances, at, floor),
             Output::Scored { .. } => self.write_report(),
             Output::Ignored { reason } => warn!("tournament: {reason}"),
             Output::Replay { .. }
+            | Output::SprtDecided { .. }
             | Output::Withdrawn { .. }
             | Output::RoundOver { .. }
             | Output::TournamentOver => {}
@@ -893,6 +928,7 @@ impl Director {
         &mut self,
         board: BoardId,
         game: tournament::ScheduledGame,
+        instances: shakmaty::ByColor<u32>,
         at: u64,
         floor: &mut Floor,
     ) {
@@ -909,6 +945,7 @@ impl Director {
         let setup = GameSetup {
             board,
             game,
+            instances,
             base: &self.referee,
             port: self.port,
             names: ByClient::new(name(seats.a), name(seats.b)),
@@ -937,14 +974,14 @@ impl Director {
                 return;
             }
         };
-        let sign_on = |p: PlayerId| {
+        let sign_on = |p: Instance| {
             floor
                 .seats
-                .get(p.0)
+                .get(p)
                 .and_then(|s| s.sign_on.clone())
-                .unwrap_or_else(|| sign_on::record(Fields::initial(), self.core.name(p)))
+                .unwrap_or_else(|| sign_on::record(Fields::initial(), self.core.name(p.player)))
         };
-        let texts = ByClient::new(sign_on(seats.a), sign_on(seats.b));
+        let texts = ByClient::new(sign_on(b.seats.a), sign_on(b.seats.b));
         b.seat(
             ByClient::new(texts.a.as_str(), texts.b.as_str()),
             at,

@@ -235,7 +235,9 @@ fn resume_boards(
 ) -> Result<Vec<Option<Board>>, Failure> {
     let mut boards: Vec<Option<Board>> = (0..core.board_count()).map(|_| None).collect();
     for (board, game) in core.in_progress() {
-        let resumed = Board::resume(board, game, log_dir, games).map_err(Failure::failed)?;
+        let instances = core.instances_on(board).unwrap_or_default();
+        let resumed =
+            Board::resume(board, game, instances, log_dir, games).map_err(Failure::failed)?;
         let Some(mut b) = resumed else { continue };
         if !matches!(core.game_state(game.number), Some(GameState::Playing(_))) {
             b.result_known();
@@ -258,6 +260,23 @@ fn settings_of(plan: &TournamentPlan) -> Settings {
         schedule: plan.schedule.clone(),
         boards: plan.boards,
         absence: plan.absence,
+        instances: instances_of(plan),
+        sprt: plan.sprt,
+    }
+}
+
+/// How many instances of one player may play at once: with `--boards K`
+/// (K > 1) and a player that can be more than one program (an engine or
+/// mover argus starts once per board, a `tcp:NAME` that connects once per
+/// board), K; else 1 (a serial port is one program).
+fn instances_of(plan: &TournamentPlan) -> u32 {
+    let many = plan
+        .players
+        .iter()
+        .any(|p| !matches!(p, crate::tournament::Player::Serial { .. }));
+    match plan.boards {
+        Some(k) if k > 1 && many => k,
+        _ => 1,
     }
 }
 
@@ -386,6 +405,7 @@ fn open_edges(
     };
     let field = Field::open(
         &plan.players,
+        instances_of(plan),
         plan.port_settings,
         &net,
         EnginePlay {

@@ -1,6 +1,8 @@
-//! The tournament's players at the edge: one link per player (a serial
-//! port, a seat of the TCP listener, or an in-process link to a program
-//! argus runs itself), all reporting on one channel with the player's id.
+//! The tournament's players at the edge: one link per instance of a
+//! player (a serial port; a seat of the TCP listener, one per board a
+//! `tcp:NAME` player may connect to; an in-process link to a program argus
+//! runs itself, one per board), all reporting on one channel with the
+//! instance's id.
 //! Engines and built-in movers run on threads of their own, each the
 //! reference client (`app::client::serve`) on its end of the in-process
 //! link, so they speak the protocol exactly as a cabled program does.
@@ -22,7 +24,7 @@ use crate::link::{
     Connector, Link, LinkEvent, ListenConfig, PortSettings, listen_addr, local_pair, parse_allow,
 };
 use crate::splitmix::splitmix64;
-use crate::tournament::{Player, PlayerId};
+use crate::tournament::{Instance, Player, PlayerId};
 
 /// How long the end of a tournament waits for the programs it runs to
 /// take their `disconnect` and stop.
@@ -44,17 +46,74 @@ pub struct EnginePlay {
     pub claim_draws: bool,
 }
 
-/// Every player's link, and the programs argus runs.
+/// One value per instance of each player (a player's instances numbered
+/// from 0).
+#[derive(Debug)]
+pub struct PerInstance<T>(Vec<Vec<T>>);
+
+impl<T> PerInstance<T> {
+    /// `count(p)` values for each of `players` players, made by `make`.
+    pub fn new(
+        players: usize,
+        count: impl Fn(PlayerId) -> u32,
+        mut make: impl FnMut(Instance) -> T,
+    ) -> PerInstance<T> {
+        PerInstance(
+            (0..players)
+                .map(|p| {
+                    let p = PlayerId(p);
+                    (0..count(p)).map(|n| make(Instance::new(p, n))).collect()
+                })
+                .collect(),
+        )
+    }
+
+    pub fn get(&self, i: Instance) -> Option<&T> {
+        self.0.get(i.player.0)?.get(i.n as usize)
+    }
+
+    pub fn get_mut(&mut self, i: Instance) -> Option<&mut T> {
+        self.0.get_mut(i.player.0)?.get_mut(i.n as usize)
+    }
+
+    /// Every instance with its value, player by player.
+    pub fn iter(&self) -> impl Iterator<Item = (Instance, &T)> {
+        self.0.iter().enumerate().flat_map(|(p, v)| {
+            v.iter()
+                .enumerate()
+                .map(move |(n, t)| (Instance::new(PlayerId(p), n as u32), t))
+        })
+    }
+
+    pub fn values(&self) -> impl Iterator<Item = &T> {
+        self.0.iter().flatten()
+    }
+
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut T> {
+        self.0.iter_mut().flatten()
+    }
+
+    /// Player `p`'s instances' values.
+    pub fn of(&self, p: PlayerId) -> &[T] {
+        self.0.get(p.0).map_or(&[], Vec::as_slice)
+    }
+
+    fn into_values(self) -> impl Iterator<Item = T> {
+        self.0.into_iter().flatten()
+    }
+}
+
+/// Every instance's link, and the programs argus runs.
 pub struct Field {
-    pub links: Vec<Link<PlayerId>>,
-    pub events: Receiver<LinkEvent<PlayerId>>,
+    pub links: PerInstance<Link<Instance>>,
+    pub events: Receiver<LinkEvent<Instance>>,
     /// Whether each player is on a serial line (with a baud rate, hence a
     /// wire-time credit); TCP and in-process links have none.
     pub serial: Vec<bool>,
     /// Whether each player is a program argus runs (`engine:`, `mover:`).
     pub run_here: Vec<bool>,
-    /// The thread of each program argus runs, by player.
-    programs: Vec<Option<Running>>,
+    /// The thread of each program argus runs, by instance.
+    programs: PerInstance<Option<Running>>,
     /// What a program started again needs.
     again: Again,
 }
@@ -79,17 +138,21 @@ struct Again {
     books: Vec<Option<BookPlay>>,
     log_dir: PathBuf,
     epoch: Instant,
-    tx: Sender<LinkEvent<PlayerId>>,
+    tx: Sender<LinkEvent<Instance>>,
 }
 
 impl Field {
-    /// Opens every player's link: serial ports first (a wrong port fails
-    /// before anything starts), then the listener, then the programs argus
-    /// runs (each started and through its handshake before the
-    /// tournament begins, so a wrong engine fails at once). Engine traffic
-    /// goes to `engine-NAME.log` in `log_dir`.
+    /// Opens every instance's link: serial ports first (a wrong port fails
+    /// before anything starts), then the listener (`instances` seats for
+    /// each `tcp:NAME` player), then the programs argus runs, `instances`
+    /// of each: the first started and through its handshake before the
+    /// tournament begins, so a wrong engine fails at once; the others on
+    /// threads of their own, each signing on once through. Engine traffic
+    /// goes to `engine-NAME.log` in `log_dir` (`engine-NAME.N.log` for
+    /// instance N > 1).
     pub fn open(
         players: &[Player],
+        instances: u32,
         settings: PortSettings,
         net: &Net,
         engines: EnginePlay,
@@ -97,39 +160,57 @@ impl Field {
         epoch: Instant,
     ) -> Result<Field, String> {
         let (tx, events) = bounded(LINK_EVENTS);
-        let open = |i: usize, c: Connector| {
+        let count = |p: PlayerId| match players.get(p.0) {
+            Some(Player::Serial { .. }) | None => 1,
+            Some(_) => instances.max(1),
+        };
+        let open = |i: Instance, c: Connector| {
             Link::open_with(
-                PlayerId(i),
+                i,
                 c,
-                &link_name(&players[i]),
+                &link_name(&players[i.player.0], i.n),
                 settings,
                 epoch,
                 tx.clone(),
             )
             .map_err(|e| e.to_string())
         };
-        let mut links: Vec<Option<Link<PlayerId>>> = Vec::new();
+        let mut links: PerInstance<Option<Link<Instance>>> =
+            PerInstance::new(players.len(), count, |_| None);
         for (i, p) in players.iter().enumerate() {
-            links.push(match p {
-                Player::Serial { port } => Some(open(
-                    i,
-                    Connector::Serial {
-                        path: port.clone(),
-                        settings,
-                    },
-                )?),
-                _ => None,
-            });
+            if let Player::Serial { port } = p {
+                let c = Connector::Serial {
+                    path: port.clone(),
+                    settings,
+                };
+                *links
+                    .get_mut(Instance::new(PlayerId(i), 0))
+                    .ok_or("no instance")? = Some(open(Instance::new(PlayerId(i), 0), c)?);
+            }
         }
-        for (i, c) in listen(players, net)? {
-            links[i] = Some(open(i, c)?);
+        for (i, c) in listen(players, &count, net)? {
+            *links.get_mut(i).ok_or("no instance")? = Some(open(i, c)?);
         }
         let books = books(players)?;
-        let mut programs = Vec::new();
+        let mut programs: PerInstance<Option<Running>> =
+            PerInstance::new(players.len(), count, |_| None);
+        let again = Again {
+            players: players.to_vec(),
+            settings,
+            engines,
+            books,
+            log_dir: log_dir.to_path_buf(),
+            epoch,
+            tx: tx.clone(),
+        };
         for (i, p) in players.iter().enumerate() {
-            let Some(program) = Program::start(i, p, engines, books[i].as_ref(), log_dir, 1)?
+            if !matches!(p, Player::Engine(_) | Player::Mover { .. }) {
+                continue;
+            }
+            let first = Instance::new(PlayerId(i), 0);
+            let Some(program) =
+                Program::start(first, p, engines, again.books[i].as_ref(), log_dir, 1)?
             else {
-                programs.push(None);
                 continue;
             };
             let (near, far) = local_pair()
@@ -139,17 +220,28 @@ impl Field {
                 program.play(&name, far, settings);
                 None
             })?;
-            programs.push(Some(Running {
+            *programs.get_mut(first).ok_or("no instance")? = Some(Running {
                 name: p.name().to_string(),
                 handle: Some(handle),
                 starts: 1,
-            }));
-            links[i] = Some(open(i, Connector::InProcess(Mutex::new(Some(near))))?);
+            });
+            *links.get_mut(first).ok_or("no instance")? =
+                Some(open(first, Connector::InProcess(Mutex::new(Some(near))))?);
+            for n in 1..count(PlayerId(i)) {
+                let more = Instance::new(PlayerId(i), n);
+                let (link, running) = again.spawn(more, 1)?;
+                *programs.get_mut(more).ok_or("no instance")? = Some(running);
+                *links.get_mut(more).ok_or("no instance")? = Some(link);
+            }
         }
-        let links = links
-            .into_iter()
-            .collect::<Option<Vec<_>>>()
-            .ok_or("a player with no way to reach it")?;
+        let links = PerInstance(
+            links
+                .0
+                .into_iter()
+                .map(|v| v.into_iter().collect::<Option<Vec<_>>>())
+                .collect::<Option<Vec<_>>>()
+                .ok_or("a player with no way to reach it")?,
+        );
         Ok(Field {
             serial: players
                 .iter()
@@ -162,76 +254,43 @@ impl Field {
             links,
             events,
             programs,
-            again: Again {
-                players: players.to_vec(),
-                settings,
-                engines,
-                books,
-                log_dir: log_dir.to_path_buf(),
-                epoch,
-                tx,
-            },
+            again,
         })
     }
 
-    /// Starts player `i`'s program again (its engine, or its built-in
+    /// Starts instance `i`'s program again (its engine, or its built-in
     /// mover) on a fresh in-process link, which takes the place of the old
     /// one. The program starts on a thread of its own, so an engine's
     /// handshake never holds up the loop: once through, it signs on; if it
     /// cannot be started, its link is lost before it signed on, and
     /// [`Field::start_failure`] says why. An engine started again writes
     /// its traffic to `engine-NAME-N.log` (N = 2, 3, ...).
-    pub fn restart(&mut self, i: usize) -> Result<(), String> {
-        let a = &self.again;
-        let p = a.players.get(i).cloned().ok_or("no such player")?;
+    pub fn restart(&mut self, i: Instance) -> Result<(), String> {
+        let p = self.again.players.get(i.player.0).ok_or("no such player")?;
         let slot = self
             .programs
             .get_mut(i)
-            .ok_or("no such player")?
+            .ok_or("no such instance")?
             .as_mut()
             .ok_or_else(|| format!("{} is not a program argus runs", p.name()))?;
-        let (near, far) = local_pair()
-            .map_err(|e| format!("{}: cannot make an in-process link: {e}", p.name()))?;
-        let link = Link::open_with(
-            PlayerId(i),
-            Connector::InProcess(Mutex::new(Some(near))),
-            &link_name(&p),
-            a.settings,
-            a.epoch,
-            a.tx.clone(),
-        )
-        .map_err(|e| e.to_string())?;
         let starts = slot.starts + 1;
-        let (engines, log_dir, settings) = (a.engines, a.log_dir.clone(), a.settings);
-        let book = a.books.get(i).cloned().flatten();
-        let name = p.name().to_string();
-        let thread = name.clone();
-        let handle = spawn_named(&thread, move || {
-            match Program::start(i, &p, engines, book.as_ref(), &log_dir, starts) {
-                Ok(Some(program)) => {
-                    program.play(&name, far, settings);
-                    None
-                }
-                Ok(None) => Some("it is not a program argus runs".into()),
-                Err(e) => Some(e),
-            }
-        })?;
-        if let Some(old) = slot.handle.replace(handle)
+        let (link, running) = self.again.spawn(i, starts)?;
+        if let Some(old) = slot.handle.take()
             && old.is_finished()
         {
             let _ = old.join();
         }
-        slot.starts = starts;
+        *slot = running;
         if let Some(l) = self.links.get_mut(i) {
             std::mem::replace(l, link).close();
         }
         Ok(())
     }
 
-    /// Why player `i`'s program could not be started, once its thread has
-    /// ended without starting it (a few tries for `grace`: its link is
+    /// Why instance `i`'s program could not be started, once its thread
+    /// has ended without starting it (a few tries for `grace`: its link is
     /// lost as the thread ends).
-    pub fn start_failure(&mut self, i: usize, grace: Duration) -> Option<String> {
+    pub fn start_failure(&mut self, i: Instance, grace: Duration) -> Option<String> {
         let slot = self.programs.get_mut(i)?.as_mut()?;
         let until = Instant::now() + grace;
         while !slot.handle.as_ref()?.is_finished() && Instant::now() < until {
@@ -248,13 +307,13 @@ impl Field {
     /// end with the process).
     pub fn close(self) {
         drop(self.events);
-        for l in self.links {
+        for l in self.links.into_values() {
             l.close();
         }
         let until = Instant::now() + PROGRAM_GRACE;
         for (name, handle) in self
             .programs
-            .into_iter()
+            .into_values()
             .flatten()
             .filter_map(|r| Some((r.name, r.handle?)))
         {
@@ -270,6 +329,52 @@ impl Field {
     }
 }
 
+impl Again {
+    /// Starts instance `i`'s program, for its `starts`-th time, on a
+    /// thread of its own and an in-process link: the link and the thread.
+    fn spawn(&self, i: Instance, starts: u32) -> Result<(Link<Instance>, Running), String> {
+        let p = self
+            .players
+            .get(i.player.0)
+            .cloned()
+            .ok_or("no such player")?;
+        let (near, far) = local_pair()
+            .map_err(|e| format!("{}: cannot make an in-process link: {e}", p.name()))?;
+        let link = Link::open_with(
+            i,
+            Connector::InProcess(Mutex::new(Some(near))),
+            &link_name(&p, i.n),
+            self.settings,
+            self.epoch,
+            self.tx.clone(),
+        )
+        .map_err(|e| e.to_string())?;
+        let (engines, log_dir, settings) = (self.engines, self.log_dir.clone(), self.settings);
+        let book = self.books.get(i.player.0).cloned().flatten();
+        let name = p.name().to_string();
+        let thread = name.clone();
+        let running = name.clone();
+        let handle = spawn_named(&thread, move || {
+            match Program::start(i, &p, engines, book.as_ref(), &log_dir, starts) {
+                Ok(Some(program)) => {
+                    program.play(&name, far, settings);
+                    None
+                }
+                Ok(None) => Some("it is not a program argus runs".into()),
+                Err(e) => Some(e),
+            }
+        })?;
+        Ok((
+            link,
+            Running {
+                name: running,
+                handle: Some(handle),
+                starts,
+            },
+        ))
+    }
+}
+
 /// A program argus runs for a player.
 enum Program {
     Engine(Box<Bridge>),
@@ -277,13 +382,13 @@ enum Program {
 }
 
 impl Program {
-    /// Player `i`'s program, if argus runs it: an engine started and
+    /// Instance `i`'s program, if argus runs it: an engine started and
     /// through its handshake, or a built-in mover.
     /// `start` counts the program's starts (1 at first): a start again
     /// logs to a file of its own, and chooses from its book with a seed of
-    /// its own.
+    /// its own, as each instance does.
     fn start(
-        i: usize,
+        i: Instance,
         p: &Player,
         engines: EnginePlay,
         book: Option<&BookPlay>,
@@ -292,7 +397,7 @@ impl Program {
     ) -> Result<Option<Program>, String> {
         Ok(Some(match p {
             Player::Engine(spec) => {
-                let log = log_dir.join(engine_log(&spec.name, start));
+                let log = log_dir.join(engine_log(&spec.name, i.n, start));
                 let settings = EngineSettings {
                     command: spec.command_line.clone(),
                     protocol: spec.protocol,
@@ -306,7 +411,7 @@ impl Program {
                     .map_err(|f| format!("engine {:?} ({}): {f}", spec.name, spec.command))?
                     .with_draw_claims(engines.claim_draws);
                 let book = book.map(|b| BookPlay {
-                    seed: splitmix64(b.seed ^ u64::from(start)),
+                    seed: splitmix64(b.seed ^ u64::from(start) ^ (u64::from(i.n) << 32)),
                     ..b.clone()
                 });
                 if let Some(b) = &book {
@@ -327,9 +432,13 @@ impl Program {
                 Program::Engine(Box::new(bridge))
             }
             // Each mover its own seed: two random movers play different
-            // games.
+            // games, and so do two instances of one.
             Player::Mover { name, kind } => {
-                let seed = u64::try_from(i).unwrap_or(0) + 1;
+                let seed = u64::try_from(i.player.0).unwrap_or(0) + 1;
+                let seed = match i.n {
+                    0 => seed,
+                    n => splitmix64(seed ^ (u64::from(n) << 32)),
+                };
                 Program::Mover(Box::new(ClientProtocol::new(
                     name,
                     Mover::new(*kind, seed),
@@ -395,11 +504,16 @@ fn books(players: &[Player]) -> Result<Vec<Option<BookPlay>>, String> {
 }
 
 /// An engine's log: `engine-NAME.log`, and `engine-NAME-N.log` for its
-/// N-th start.
-fn engine_log(name: &str, start: u32) -> String {
+/// N-th start; `engine-NAME.K.log` (`engine-NAME.K-N.log`) for its
+/// instance K > 1 (0-based `instance` K - 1).
+fn engine_log(name: &str, instance: u32, start: u32) -> String {
+    let name = match instance {
+        0 => file_safe(name),
+        k => format!("{}.{}", file_safe(name), k + 1),
+    };
     match start {
-        0 | 1 => format!("engine-{}.log", file_safe(name)),
-        n => format!("engine-{}-{n}.log", file_safe(name)),
+        0 | 1 => format!("engine-{name}.log"),
+        n => format!("engine-{name}-{n}.log"),
     }
 }
 
@@ -433,27 +547,38 @@ fn program_thread(
     }
 }
 
-/// Where a player's link is, for the log: its port, `tcp:NAME`,
-/// `engine:NAME` or `mover:NAME`.
-fn link_name(p: &Player) -> String {
-    match p {
+/// Where an instance's link is, for the log: its port, `tcp:NAME`,
+/// `engine:NAME` or `mover:NAME`, with `#K` for instance K > 1 (0-based
+/// `instance` K - 1).
+fn link_name(p: &Player, instance: u32) -> String {
+    let name = match p {
         Player::Serial { port } => port.clone(),
         Player::Tcp { name } => format!("tcp:{name}"),
         Player::Engine(e) => format!("engine:{}", e.name),
         Player::Mover { name, .. } => format!("mover:{name}"),
+    };
+    match instance {
+        0 => name,
+        k => format!("{name}#{}", k + 1),
     }
 }
 
-/// The listener's seats for the `tcp:NAME` players, each taking only the
-/// program that signs on with its NAME: (player, connector) each.
-fn listen(players: &[Player], net: &Net) -> Result<Vec<(usize, Connector)>, String> {
-    let seats: Vec<(usize, String)> = players
+/// The listener's seats for the `tcp:NAME` players (`count` of each, one
+/// per instance), each taking only a program that signs on with its NAME:
+/// (instance, connector) each.
+fn listen(
+    players: &[Player],
+    count: &dyn Fn(PlayerId) -> u32,
+    net: &Net,
+) -> Result<Vec<(Instance, Connector)>, String> {
+    let seats: Vec<(Instance, String)> = players
         .iter()
         .enumerate()
         .filter_map(|(i, p)| match p {
-            Player::Tcp { name } => Some((i, name.clone())),
+            Player::Tcp { name } => Some((PlayerId(i), name.clone())),
             _ => None,
         })
+        .flat_map(|(p, name)| (0..count(p)).map(move |n| (Instance::new(p, n), name.clone())))
         .collect();
     if seats.is_empty() {
         return Ok(Vec::new());

@@ -7,7 +7,7 @@ use crate::tournament::messages::Absence;
 use crate::tournament::schedule::{Format, ScheduleSettings};
 
 /// What a tournament journal starts with.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Header {
     /// The program that wrote it.
     pub writer: String,
@@ -61,6 +61,12 @@ impl Header {
                 ],
             ),
         ];
+        if s.instances != 1 {
+            lines.push(set("instances", vec![s.instances.to_string()]));
+        }
+        if let Some(t) = &s.sprt {
+            lines.push(set("sprt", vec![t.to_string()]));
+        }
         for (name, spec) in s.names.iter().zip(&self.specs) {
             lines.push(Line::Player {
                 name: name.clone(),
@@ -141,7 +147,9 @@ impl HeaderBuilder {
     }
 
     fn build(&mut self) -> Result<Header, String> {
-        const KEYS: [&str; 9] = [
+        const KEYS: [&str; 11] = [
+            "instances",
+            "sprt",
             "command",
             "directory",
             "event",
@@ -186,6 +194,19 @@ impl HeaderBuilder {
             },
             boards,
             absence,
+            // Journals written before instances: one each.
+            instances: match self.get("instances") {
+                Ok(_) => number("instances", self.one("instances")?)?,
+                Err(_) => 1,
+            },
+            sprt: match self.get("sprt") {
+                Ok(_) => Some(
+                    self.one("sprt")?
+                        .parse()
+                        .map_err(|e| format!("setting sprt: {e}"))?,
+                ),
+                Err(_) => None,
+            },
         };
         Ok(Header {
             writer: self.writer.clone().unwrap_or_default(),

@@ -88,6 +88,28 @@ impl Line {
     }
 }
 
+/// A player's instance as one word: `P` for instance 0 (as journals
+/// written before instances were), `P/N` for instance N.
+fn who(player: PlayerId, instance: u32) -> String {
+    match instance {
+        0 => player.0.to_string(),
+        n => format!("{}/{n}", player.0),
+    }
+}
+
+/// Reads [`who`].
+fn parse_who(t: &mut Tokens<'_>) -> Result<(PlayerId, u32), String> {
+    let w = t.word("the player")?;
+    let (p, n) = w.split_once('/').unwrap_or((w, "0"));
+    let player = p
+        .parse()
+        .map_err(|_| format!("the player {w:?} is not a number (P or P/INSTANCE)"))?;
+    let instance = n
+        .parse()
+        .map_err(|_| format!("the instance in {w:?} is not a number"))?;
+    Ok((PlayerId(player), instance))
+}
+
 fn side_payload(s: &SideStats) -> String {
     let left = s.left_ms.map_or("-".to_string(), |l| l.to_string());
     format!(
@@ -98,8 +120,12 @@ fn side_payload(s: &SideStats) -> String {
 
 fn input_payload(input: &Input) -> String {
     match input {
-        Input::SignedOn { player } => format!("on {}", player.0),
-        Input::Lost { player, reason } => format!("lost {} {}", player.0, token(reason)),
+        Input::SignedOn { player, instance } => format!("on {}", who(*player, *instance)),
+        Input::Lost {
+            player,
+            instance,
+            reason,
+        } => format!("lost {} {}", who(*player, *instance), token(reason)),
         Input::CannotStart { player, reason } => {
             format!("cannot-start {} {}", player.0, token(reason))
         }
@@ -153,13 +179,18 @@ fn parse_side(t: &mut Tokens<'_>, colour: &str) -> Result<SideStats, String> {
 
 fn parse_input(t: &mut Tokens<'_>) -> Result<Input, String> {
     Ok(match t.word("the kind of input")? {
-        "on" => Input::SignedOn {
-            player: PlayerId(t.number("the player")?),
-        },
-        "lost" => Input::Lost {
-            player: PlayerId(t.number("the player")?),
-            reason: t.text("the reason")?,
-        },
+        "on" => {
+            let (player, instance) = parse_who(t)?;
+            Input::SignedOn { player, instance }
+        }
+        "lost" => {
+            let (player, instance) = parse_who(t)?;
+            Input::Lost {
+                player,
+                instance,
+                reason: t.text("the reason")?,
+            }
+        }
         "cannot-start" => Input::CannotStart {
             player: PlayerId(t.number("the player")?),
             reason: t.text("the reason")?,

@@ -132,6 +132,7 @@ fn with_forfeit_a_player_that_never_comes_forfeits_at_the_deadline() {
     assert!(r.t.is_over());
     // Coming back later changes nothing.
     let out = r.input(Input::SignedOn {
+        instance: 0,
         player: PlayerId(3),
     });
     assert!(
@@ -149,6 +150,7 @@ fn a_player_that_drops_out_mid_event_finishes_nothing_more_but_the_others_play_o
     // P4 (in game 3, on board 2) is lost; its game goes on on its board.
     r.at = 5_000;
     r.input(Input::Lost {
+        instance: 0,
         player: PlayerId(3),
         reason: "hang-up".into(),
     });
@@ -159,6 +161,7 @@ fn a_player_that_drops_out_mid_event_finishes_nothing_more_but_the_others_play_o
     assert_eq!(r.t.next_deadline(), None);
     r.at = 21_000;
     r.input(Input::Lost {
+        instance: 0,
         player: PlayerId(3),
         reason: "hang-up".into(),
     });
@@ -200,6 +203,7 @@ fn a_program_argus_cannot_start_forfeits_at_once_even_when_the_others_wait() {
     let gone = game.white;
     r.at = 5_000;
     r.input(Input::Lost {
+        instance: 0,
         player: gone,
         reason: "end of file".into(),
     });
@@ -246,6 +250,7 @@ fn the_tournament_waits_for_the_players_away_with_games_to_play() {
     assert_eq!(r.t.waiting(), vec![]);
     r.at = 7_000;
     r.input(Input::Lost {
+        instance: 0,
         player: PlayerId(1),
         reason: "hang-up".into(),
     });
@@ -327,6 +332,7 @@ fn inputs_that_make_no_sense_are_ignored_with_a_reason() {
     assert!(
         reason(t.handle(
             Input::SignedOn {
+                instance: 0,
                 player: PlayerId(9)
             },
             0

@@ -4,6 +4,7 @@
 
 mod core;
 mod follow;
+mod instances;
 mod props;
 mod resume;
 mod schedule;
@@ -32,6 +33,8 @@ pub(super) fn settings(n: usize, f: impl FnOnce(&mut Settings)) -> Settings {
         },
         boards: None,
         absence: Absence::Wait,
+        instances: 1,
+        sprt: None,
     };
     f(&mut s);
     s
@@ -86,6 +89,9 @@ pub(super) struct Run {
     pub outputs: Vec<Output>,
     /// Games started and not yet finished, oldest first.
     pub running: VecDeque<(BoardId, ScheduledGame)>,
+    /// The instances (White's, Black's) playing each running game, by
+    /// game number.
+    pub instances: std::collections::HashMap<u32, ByColor<u32>>,
 }
 
 impl Run {
@@ -95,6 +101,11 @@ impl Run {
 
     pub fn from(t: Tournament) -> Run {
         Run {
+            instances: t
+                .in_progress()
+                .iter()
+                .map(|(b, g)| (g.number, t.instances_on(*b).unwrap()))
+                .collect(),
             running: t.in_progress().into(),
             at: t.time(),
             t,
@@ -104,21 +115,34 @@ impl Run {
     }
 
     /// Hands one input to the core at the current time; checks that no
-    /// player is started on a second game and no board twice.
+    /// instance of a player is started on a second game, no board twice,
+    /// and no instance the tournament does not have.
     pub fn input(&mut self, input: Input) -> Vec<Output> {
         self.inputs.push((self.at, input.clone()));
         let out = self.t.handle(input, self.at);
         for o in &out {
-            if let Output::StartGame { board, game } = o {
+            if let Output::StartGame {
+                board,
+                game,
+                instances,
+            } = o
+            {
+                assert!(
+                    instances.white < self.t.instances() && instances.black < self.t.instances()
+                );
+                let seats = [(game.white, instances.white), (game.black, instances.black)];
                 for (b, g) in &self.running {
                     assert_ne!(b, board, "{board} given game {} while busy", game.number);
+                    let theirs = self.instances[&g.number];
+                    let busy = [(g.white, theirs.white), (g.black, theirs.black)];
                     assert!(
-                        !g.has(game.white) && !g.has(game.black),
-                        "game {} started while game {} of a player runs",
+                        !seats.iter().any(|s| busy.contains(s)),
+                        "game {} started while game {} of the same instance runs",
                         game.number,
                         g.number
                     );
                 }
+                self.instances.insert(game.number, *instances);
                 self.running.push_back((*board, *game));
             }
         }
@@ -129,6 +153,7 @@ impl Run {
     pub fn sign_on(&mut self, players: impl IntoIterator<Item = usize>) {
         for p in players {
             self.input(Input::SignedOn {
+                instance: 0,
                 player: crate::tournament::PlayerId(p),
             });
         }
@@ -152,6 +177,7 @@ impl Run {
     pub fn finish_saying(&mut self, number: u32, result: GameResult, ending: Option<&str>) {
         let i = self.running.iter().position(|(_, g)| g.number == number);
         let (board, _) = self.running.remove(i.expect("the game runs")).unwrap();
+        self.instances.remove(&number);
         self.at += 1000;
         self.input(Input::GameFinished {
             game: number,

@@ -20,9 +20,11 @@ fn input() -> impl Strategy<Value = Input> {
     ];
     prop_oneof![
         (0..7usize).prop_map(|p| Input::SignedOn {
+            instance: 0,
             player: PlayerId(p)
         }),
         (0..7usize).prop_map(|p| Input::Lost {
+            instance: 0,
             player: PlayerId(p),
             reason: "gone".into()
         }),

@@ -31,6 +31,7 @@ fn every_line_round_trips() {
         s.boards = Some(1);
         s.absence = Absence::Forfeit { after_ms: 90_000 };
         s.names[1] = "Deep \\ Thought - é".into();
+        s.instances = 8;
     });
     let mut lines = header(s).lines();
     lines.extend([
@@ -41,14 +42,31 @@ fn every_line_round_trips() {
         Line::Input {
             at: 1,
             input: Input::SignedOn {
+                instance: 0,
                 player: PlayerId(2),
             },
         },
         Line::Input {
             at: 2,
             input: Input::Lost {
+                instance: 0,
                 player: PlayerId(0),
                 reason: "hang up\n".into(),
+            },
+        },
+        Line::Input {
+            at: 2,
+            input: Input::SignedOn {
+                instance: 7,
+                player: PlayerId(1),
+            },
+        },
+        Line::Input {
+            at: 2,
+            input: Input::Lost {
+                instance: 3,
+                player: PlayerId(2),
+                reason: "engine gone".into(),
             },
         },
         Line::Input {
@@ -91,6 +109,7 @@ fn every_line_round_trips() {
 fn bad_lines_say_what_is_wrong() {
     for (p, want) in [
         ("in 1 on x", "the player \"x\" is not a number"),
+        ("in 1 on 2/x", "the instance in \"2/x\" is not a number"),
         ("in 1 result 2 2-0 normal", "unknown result"),
         ("in 1 result 2 1-0 resigned", "unknown termination"),
         (

@@ -1,0 +1,265 @@
+//! Games at once: a player with several instances (an engine started once
+//! per board, a `tcp:NAME` connected once per board) plays several games
+//! at once, one per instance; the SPRT stops a two-player event.
+
+use std::collections::BTreeSet;
+
+use shakmaty::Color;
+
+use super::resume::header;
+use super::{Run, settings};
+use crate::referee::GameResult;
+use crate::stats::sprt::Hypothesis;
+use crate::tournament::journal::{TournamentWriter, load};
+use crate::tournament::{GameState, Input, Output, PlayerId, Settings, Tournament};
+
+/// Two players, `games` games between them (colours alternating, an
+/// opening for each pair), on `boards` boards with as many instances.
+fn match_of(games: u32, boards: u32) -> Settings {
+    settings(2, |s| {
+        s.schedule.games_per_pairing = games;
+        s.schedule.openings = 4;
+        s.boards = Some(boards);
+        s.instances = boards;
+    })
+}
+
+impl Run {
+    /// Signs on instances `0..n` of each of `players`.
+    fn sign_on_instances(&mut self, players: impl IntoIterator<Item = usize> + Clone, n: u32) {
+        for i in 0..n {
+            for p in players.clone() {
+                self.input(Input::SignedOn {
+                    player: PlayerId(p),
+                    instance: i,
+                });
+            }
+        }
+    }
+}
+
+/// The result of `game` when `winner` wins every game.
+fn won_by(r: &Run, game: u32, winner: PlayerId) -> GameResult {
+    let g = r.t.schedule().game(game).unwrap();
+    GameResult::Win(if g.white == winner {
+        Color::White
+    } else {
+        Color::Black
+    })
+}
+
+#[test]
+fn a_two_player_event_on_8_boards_plays_8_games_at_once_each_instance_on_one() {
+    let mut r = Run::new(match_of(40, 8));
+    assert_eq!(r.t.board_count(), 8);
+    r.sign_on_instances([0, 1], 8);
+    // The first 8 games of the schedule, one per board; the harness checks
+    // that no instance is on two boards.
+    assert_eq!(r.started(), (1..=8).collect::<Vec<_>>());
+    let boards: BTreeSet<_> = r.running.iter().map(|(b, _)| b.0).collect();
+    assert_eq!(boards, (1..=8).collect());
+    // Games end in any order; each free board takes the next game.
+    for number in [5, 2, 8] {
+        r.finish(number, GameResult::Draw);
+    }
+    assert_eq!(r.started().len(), 11);
+    r.play_out();
+    assert!(r.t.is_over());
+    let mut started = r.started();
+    started.sort_unstable();
+    assert_eq!(started, (1..=40).collect::<Vec<_>>());
+}
+
+#[test]
+fn games_pair_by_opening_with_colours_swapped_whatever_board_plays_them() {
+    let r = Run::new(match_of(16, 8));
+    let games = r.t.schedule().games();
+    for pair in games.chunks(2) {
+        let [a, b] = pair else { panic!("an odd count") };
+        assert_eq!(a.opening, b.opening, "games {} and {}", a.number, b.number);
+        assert_eq!((a.white, a.black), (b.black, b.white));
+    }
+    // Every opening with both colours, twice over 16 games.
+    let openings: BTreeSet<_> = games.iter().filter_map(|g| g.opening).collect();
+    assert_eq!(openings, (0..4).collect());
+}
+
+#[test]
+fn one_instance_each_keeps_one_game_at_a_time_as_before() {
+    // Without instances the boards of a two-player event are capped at
+    // a round's width: one.
+    let mut s = match_of(10, 8);
+    s.instances = 1;
+    let mut r = Run::new(s);
+    assert_eq!(r.t.board_count(), 1);
+    r.sign_on([0, 1]);
+    assert_eq!(r.started(), vec![1]);
+}
+
+#[test]
+fn only_signed_on_instances_play_and_an_unknown_instance_is_ignored() {
+    let mut r = Run::new(match_of(40, 4));
+    // Three of the first player's instances, one of the second's: one game.
+    r.sign_on_instances([0], 3);
+    r.sign_on_instances([1], 1);
+    assert_eq!(r.running.len(), 1);
+    r.input(Input::SignedOn {
+        player: PlayerId(1),
+        instance: 1,
+    });
+    assert_eq!(r.running.len(), 2);
+    let out = r.input(Input::SignedOn {
+        player: PlayerId(1),
+        instance: 4,
+    });
+    assert!(
+        out.iter().any(|o| matches!(o, Output::Ignored { reason }
+            if reason.contains("instance 5 of player 2 is not in the tournament (4 instances a player)"))),
+        "{out:?}"
+    );
+    assert_eq!(r.running.len(), 2);
+}
+
+#[test]
+fn an_instance_lost_on_one_board_leaves_the_others_playing() {
+    let mut r = Run::new(match_of(40, 3));
+    r.sign_on_instances([0, 1], 3);
+    assert_eq!(r.running.len(), 3);
+    let on_board = |r: &Run, n: u32| -> bool {
+        r.running.iter().any(|(b, g)| {
+            let i = r.t.instances_on(*b).unwrap();
+            (g.white == PlayerId(0) && i.white == n) || (g.black == PlayerId(0) && i.black == n)
+        })
+    };
+    assert!(on_board(&r, 1));
+    // Instance 2 of the first player goes: the player is still there.
+    r.input(Input::Lost {
+        player: PlayerId(0),
+        instance: 1,
+        reason: "engine gone".into(),
+    });
+    assert!(r.t.players()[0].present);
+    assert!(r.t.waiting().is_empty());
+    // Its game finishes and its board is free: the next game takes the
+    // board with another instance; the lost one gets nothing.
+    let game = r
+        .running
+        .iter()
+        .find(|(b, g)| {
+            let i = r.t.instances_on(*b).unwrap();
+            (g.white == PlayerId(0) && i.white == 1) || (g.black == PlayerId(0) && i.black == 1)
+        })
+        .map(|(_, g)| g.number)
+        .unwrap();
+    r.finish(game, GameResult::Draw);
+    assert!(!on_board(&r, 1));
+    assert_eq!(r.running.len(), 2, "two instances of each left: two boards");
+    // Every instance gone: the player is away.
+    for n in [0, 2] {
+        r.input(Input::Lost {
+            player: PlayerId(0),
+            instance: n,
+            reason: "engine gone".into(),
+        });
+    }
+    assert!(!r.t.players()[0].present);
+    assert_eq!(r.t.waiting().len(), 1);
+}
+
+/// Plays `r` with the first player winning every game until the SPRT
+/// decides; the number of games started then.
+fn play_until_decided(r: &mut Run) -> usize {
+    for _ in 0..400 {
+        if r.t.sprt_decided().is_some() {
+            return r.started().len();
+        }
+        let game = r.running.front().unwrap().1.number;
+        let result = won_by(r, game, PlayerId(0));
+        r.finish(game, result);
+    }
+    panic!("the SPRT never decided");
+}
+
+#[test]
+fn the_sprt_stops_starting_games_once_it_decides_and_the_running_ones_finish() {
+    let mut s = match_of(400, 4);
+    s.sprt = Some("elo0=0 elo1=10".parse().unwrap());
+    let mut r = Run::new(s);
+    r.sign_on_instances([0, 1], 4);
+    let started = play_until_decided(&mut r);
+    assert_eq!(r.t.sprt_decided(), Some(Hypothesis::H1));
+    assert_eq!(
+        r.count(|o| matches!(o, Output::SprtDecided { hypothesis: Hypothesis::H1, .. })),
+        1
+    );
+    // The games running when it decided are played out; none starts.
+    assert!(!r.t.is_over() && !r.running.is_empty());
+    r.play_out();
+    assert_eq!(r.started().len(), started);
+    assert!(r.t.is_over());
+    assert_eq!(r.count(|o| *o == Output::TournamentOver), 1);
+    let pending = r
+        .t
+        .games()
+        .filter(|(_, s)| *s == GameState::Pending)
+        .count();
+    assert_eq!(pending, 400 - started);
+}
+
+#[test]
+fn an_sprt_needs_two_players() {
+    let e = Tournament::new(settings(3, |s| {
+        s.sprt = Some("elo0=0 elo1=5".parse().unwrap());
+    }))
+    .unwrap_err();
+    assert!(e.contains("it needs 2 players, not 3"), "{e}");
+}
+
+#[test]
+fn a_resume_with_games_on_several_boards_carries_each_on_with_its_instances() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.journal");
+    let mut s = match_of(24, 4);
+    s.sprt = Some("elo0=-5 elo1=5".parse().unwrap());
+    let mut w = TournamentWriter::create(&path, &header(s.clone()), 1_700_000_000_000).unwrap();
+    let mut r = Run::new(s);
+    r.sign_on_instances([0, 1], 4);
+    for number in [3, 1, 4] {
+        r.finish(number, GameResult::Draw);
+    }
+    let running: Vec<_> = r
+        .running
+        .iter()
+        .map(|(b, g)| (*b, g.number, r.t.instances_on(*b).unwrap()))
+        .collect();
+    assert_eq!(running.len(), 4);
+    for (at, input) in &r.inputs {
+        w.input(*at, input).unwrap();
+    }
+    drop(w);
+    // Killed here: the journal rebuilds the event, the instances on every
+    // board and the SPRT's settings too.
+    let loaded = load(&path).unwrap();
+    assert_eq!(loaded.header.settings, *r.t.settings());
+    assert_eq!(loaded.tournament, r.t);
+    let after: Vec<_> = loaded
+        .tournament
+        .in_progress()
+        .iter()
+        .map(|(b, g)| (*b, g.number, loaded.tournament.instances_on(*b).unwrap()))
+        .collect();
+    assert_eq!(after, running);
+    // Resumed: everyone signs on again, the running games are finished on
+    // their boards, and the rest is played once each.
+    let mut again = Run::from(loaded.tournament);
+    again.at = r.at + 5_000;
+    again.input(Input::Resumed);
+    again.sign_on_instances([0, 1], 4);
+    assert_eq!(again.running.len(), 4, "the running games keep their boards");
+    again.play_out();
+    assert!(again.t.is_over());
+    let mut started = r.started();
+    started.extend(again.started());
+    started.sort_unstable();
+    assert_eq!(started, (1..=24).collect::<Vec<_>>());
+}
