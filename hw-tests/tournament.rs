@@ -881,30 +881,94 @@ fn resuming_a_finished_tournament_prints_its_report_and_starts_nothing() {
     );
 }
 
-/// `argus referee` given a tournament's players says where they are
-/// taken, instead of failing to open them as serial ports.
+/// `argus referee` between two engines argus runs is a tournament of two:
+/// `--boards 4` plays four games at once, each engine started once per
+/// board, and `--sprt` stops the match when it decides (here a depth-6
+/// Stockfish against a depth-1 one at skill 0: H1 comes long before game
+/// 40). Every
+/// game of the PGN is legal, and the statistics are the PGN's results.
 #[test]
-fn the_referee_points_engine_and_mover_players_to_the_tournament() {
-    let out = std::process::Command::new(argus_bin())
-        .args([
-            "referee",
-            "engine:sf=/usr/games/stockfish",
-            "mover:x",
-            "--headless",
-        ])
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(!err.contains("cannot open serial port"), "{err}");
+fn a_two_engine_match_on_four_boards_stops_when_the_sprt_decides() {
+    let Some(sf) = crate::common::tool::stockfish() else {
+        return;
+    };
+    let dir = temp_dir("argus-match-boards-");
+    let path = |f: &str| text(&dir.path().join(f));
+    let args: Vec<String> = [
+        "referee",
+        &format!("engine:strong={sf}"),
+        &format!("engine:weak={sf}"),
+        "--boards",
+        "4",
+        "--games",
+        "40",
+        "--sprt",
+        "elo0=0 elo1=200 model=logistic",
+        "--tc",
+        "60+1",
+        "--depth",
+        "strong:6",
+        "--depth",
+        "weak:1",
+        "--engine-option",
+        "strong:Hash=16",
+        "--engine-option",
+        "weak:Hash=16",
+        // Skill 0 plays with randomness of its own: the pairs differ.
+        "--engine-option",
+        "weak:Skill Level=0",
+        "--headless",
+        "--log-dir",
+        &path("logs"),
+        "--pgn",
+        &path("games.pgn"),
+        "--results-json",
+        &path("results.json"),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let mut p = crate::common::process::Proc::spawn("referee", &argus_bin(), &args);
+    assert_eq!(p.wait_exit(Duration::from_secs(300)), 0, "{}", p.describe());
+    let out = p.stdout_lines().join("\n");
+    assert!(out.contains("SPRT: H1 accepted"), "{out}");
+    assert!(out.contains("starts on board 4"), "{out}");
+    let pgn = std::fs::read_to_string(dir.path().join("games.pgn")).unwrap();
+    let games = check_pgn(&pgn);
     assert!(
-        err.contains("engine:, mover: and tcp:NAME players are for `argus tournament`"),
-        "{err}"
+        games.len() >= 4 && games.len() < 40,
+        "stopped by the SPRT: {} games\n{out}",
+        games.len()
     );
-    assert!(
-        err.contains("argus tournament engine:sf=/usr/games/stockfish mover:x"),
-        "{err}"
+    // Four instances of each engine, each with its own log.
+    for name in ["strong", "weak"] {
+        for log in [format!("engine-{name}.log"), format!("engine-{name}.4.log")] {
+            assert!(dir.path().join("logs").join(&log).is_file(), "{log}");
+        }
+    }
+    // The statistics are the PGN's results, from the first player's view.
+    let (mut w, mut d, mut l) = (0, 0, 0);
+    for (white, _, result, _) in &games {
+        match (result.as_str(), white == "strong") {
+            ("1/2-1/2", _) => d += 1,
+            ("1-0", true) | ("0-1", false) => w += 1,
+            _ => l += 1,
+        }
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("results.json")).unwrap())
+            .unwrap();
+    let pairing = &json["pairings"][0];
+    assert_eq!(
+        (
+            pairing["wins"].as_u64(),
+            pairing["draws"].as_u64(),
+            pairing["losses"].as_u64()
+        ),
+        (Some(w), Some(d), Some(l)),
+        "{json:#}"
     );
+    assert_eq!(pairing["sprt_result"], "H1", "{json:#}");
 }
 
 /// A PGN file that can be written at the start but not when the first

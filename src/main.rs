@@ -15,7 +15,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use argus::app::cbf::CbfVerb;
 use argus::app::epd::EpdVerb;
 use argus::app::options::{ClientArgs, DemoArgs, RefereeArgs, ResumeArgs, WatchArgs};
-use argus::app::tournament::args::TournamentArgs;
+use argus::app::tournament::args::{TournamentArgs, match_as_tournament};
 use argus::app::wire::WireArgs;
 
 /// argus: a referee for computer chess played across serial cables.
@@ -43,6 +43,13 @@ enum Cmd {
     /// or by --name-a/--name-b (docs/network.md). One referee per log
     /// directory at a time.
     ///
+    /// A match between programs argus runs (engine:NAME=CMD,
+    /// mover:NAME) or tcp:NAME players is a tournament of two: it runs as
+    /// `argus tournament A B`, --games N being its --games-per-pairing N,
+    /// with the tournament's options (--boards N plays N games at once,
+    /// each with its own instance of each engine; --sprt stops it when it
+    /// decides) and its files (docs/tournament.md).
+    ///
     /// Exit status: 0 when the match was played out (every game has a
     /// result), 3 when it ended early (Ctrl-C, SIGTERM, SIGHUP or the board's
     /// terminal hanging up, or the supervisor ended it; the journal is
@@ -53,9 +60,9 @@ enum Cmd {
     #[command(after_help = "Examples:\n  \
         argus referee /dev/ttyUSB0 /dev/ttyUSB1 --tc 40/7200:3600 --games 6 --pgn match.pgn \
         --http 192.168.1.5:8080\n  \
-        argus referee COM1 COM2 --headless --tc 10+0.1 --games 2000 --openings book.epd \
-        --sprt \"elo0=0 elo1=5\" --results-json results.json \
-        --resign-adjudication \"movecount=3 score=400\"\n  \
+        argus referee engine:new=./sf-new engine:base=./sf-base --boards 8 --games 2000 \
+        --tc 10+0.1 --openings book.epd --sprt \"elo0=0 elo1=5\" --results-json results.json \
+        --headless\n  \
         argus referee --listen 192.168.1.5:7000 --allow 192.168.1.0/24 --tc 5m+3 --games 4 \
         --password s3cret")]
     Referee(Box<RefereeArgs>),
@@ -201,10 +208,21 @@ enum Cmd {
 }
 
 fn main() -> ExitCode {
-    let code = match Cli::parse().command {
+    // A match between programs argus runs (or tcp:NAME players) is a
+    // tournament of two.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let words: Vec<String> = args
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let (cli, tournament) = match match_as_tournament(&words) {
+        Some(tournament) => (Cli::parse_from(tournament), "argus referee"),
+        None => (Cli::parse_from(args), "argus tournament"),
+    };
+    let code = match cli.command {
         Cmd::Referee(args) => app::exit_status("argus referee", app::referee::run(*args)),
         Cmd::Resume(args) => app::exit_status("argus resume", app::resume::run(*args)),
-        Cmd::Tournament(args) => app::exit_status("argus tournament", app::tournament::run(*args)),
+        Cmd::Tournament(args) => app::exit_status(tournament, app::tournament::run(*args)),
         Cmd::Watch(args) => app::exit_status("argus watch", app::watch::run(args)),
         Cmd::Client(args) => app::exit_status("argus client", app::client::run(args)),
         Cmd::Demo(args) => app::exit_status("argus demo", app::demo::run(args)),

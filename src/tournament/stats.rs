@@ -99,7 +99,8 @@ impl Tallies {
     pub fn to_json(&self, t: &Tournament) -> Value {
         let mut players = Map::new();
         for (i, s) in self.players.iter().enumerate() {
-            let sprt = t.settings().sprt.as_ref();
+            // The SPRT tests the first player against the second.
+            let sprt = t.settings().sprt.as_ref().filter(|_| i == 0);
             players.insert(t.name(PlayerId(i)).to_string(), s.report(sprt).to_json());
         }
         let pairings: Vec<Value> = self

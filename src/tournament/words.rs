@@ -16,10 +16,10 @@ pub fn against_the_field(t: &Tournament) -> String {
     let mut s = String::new();
     for (i, tally) in tallies.players.iter().enumerate() {
         let name = strip_control(t.name(PlayerId(i)));
-        s.push_str(&format!(
-            "  {name}: {}\n",
-            tally.report(t.settings().sprt.as_ref()).line()
-        ));
+        // The SPRT tests the first player against the second: its line
+        // only.
+        let sprt = t.settings().sprt.as_ref().filter(|_| i == 0);
+        s.push_str(&format!("  {name}: {}\n", tally.report(sprt).line()));
     }
     s
 }

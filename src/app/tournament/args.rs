@@ -651,3 +651,69 @@ mod tests {
         );
     }
 }
+
+/// `argus referee A B [options]` with a program argus runs (`engine:`,
+/// `mover:`) or a `tcp:NAME` player among its arguments, as the command
+/// line of `argus tournament A B [options]`: a match is a tournament of
+/// two, and `--games N` is its `--games-per-pairing N`. `None` for any
+/// other command line (a match between ports runs as it always has).
+/// `argv` is the whole command line, the program's name first.
+pub fn match_as_tournament(argv: &[String]) -> Option<Vec<String>> {
+    if argv.get(1).map(String::as_str) != Some("referee") {
+        return None;
+    }
+    if !argv[2..]
+        .iter()
+        .any(|a| crate::tournament::player::is_tournament_only(a))
+    {
+        return None;
+    }
+    let mut out = vec![argv[0].clone(), "tournament".to_string()];
+    for a in &argv[2..] {
+        out.push(match a.as_str() {
+            "--games" => "--games-per-pairing".to_string(),
+            _ => match a.strip_prefix("--games=") {
+                Some(n) => format!("--games-per-pairing={n}"),
+                None => a.clone(),
+            },
+        });
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod match_tests {
+    use super::match_as_tournament;
+
+    fn words(s: &str) -> Vec<String> {
+        s.split(' ').map(str::to_string).collect()
+    }
+
+    #[test]
+    fn a_match_of_programs_is_the_command_line_of_a_tournament_of_two() {
+        assert_eq!(
+            match_as_tournament(&words(
+                "argus referee engine:a=sf engine:b=sf --games 40 --boards 8 --sprt elo0=0"
+            )),
+            Some(words(
+                "argus tournament engine:a=sf engine:b=sf --games-per-pairing 40 --boards 8 \
+                 --sprt elo0=0"
+            ))
+        );
+        assert_eq!(
+            match_as_tournament(&words("argus referee /dev/ttyS0 tcp:Fritz --games=6")),
+            Some(words(
+                "argus tournament /dev/ttyS0 tcp:Fritz --games-per-pairing=6"
+            ))
+        );
+        // Ports and TCP endpoints: a match as it always was.
+        for line in [
+            "argus referee /dev/ttyS0 /dev/ttyS1 --games 2",
+            "argus referee tcp://host:7000 tcp-listen://0.0.0.0:7001",
+            "argus tournament engine:a=sf mover:b",
+            "argus",
+        ] {
+            assert_eq!(match_as_tournament(&words(line)), None, "{line}");
+        }
+    }
+}

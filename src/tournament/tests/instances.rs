@@ -189,7 +189,13 @@ fn the_sprt_stops_starting_games_once_it_decides_and_the_running_ones_finish() {
     let started = play_until_decided(&mut r);
     assert_eq!(r.t.sprt_decided(), Some(Hypothesis::H1));
     assert_eq!(
-        r.count(|o| matches!(o, Output::SprtDecided { hypothesis: Hypothesis::H1, .. })),
+        r.count(|o| matches!(
+            o,
+            Output::SprtDecided {
+                hypothesis: Hypothesis::H1,
+                ..
+            }
+        )),
         1
     );
     // The games running when it decided are played out; none starts.
@@ -198,11 +204,10 @@ fn the_sprt_stops_starting_games_once_it_decides_and_the_running_ones_finish() {
     assert_eq!(r.started().len(), started);
     assert!(r.t.is_over());
     assert_eq!(r.count(|o| *o == Output::TournamentOver), 1);
-    let pending = r
-        .t
-        .games()
-        .filter(|(_, s)| *s == GameState::Pending)
-        .count();
+    let pending =
+        r.t.games()
+            .filter(|(_, s)| *s == GameState::Pending)
+            .count();
     assert_eq!(pending, 400 - started);
 }
 
@@ -255,7 +260,11 @@ fn a_resume_with_games_on_several_boards_carries_each_on_with_its_instances() {
     again.at = r.at + 5_000;
     again.input(Input::Resumed);
     again.sign_on_instances([0, 1], 4);
-    assert_eq!(again.running.len(), 4, "the running games keep their boards");
+    assert_eq!(
+        again.running.len(),
+        4,
+        "the running games keep their boards"
+    );
     again.play_out();
     assert!(again.t.is_over());
     let mut started = r.started();
