@@ -971,6 +971,51 @@ fn a_two_engine_match_on_four_boards_stops_when_the_sprt_decides() {
     assert_eq!(pairing["sprt_result"], "H1", "{json:#}");
 }
 
+/// A `tcp:NAME` player may connect once per board: two connections of
+/// each of two players play two games at once, each connection on its own
+/// board, and every connection is sent away at the end.
+#[test]
+fn two_tcp_instances_of_each_player_play_on_two_boards() {
+    let addr = free_port();
+    let mut ev = Event::new();
+    let players = vec!["tcp:alpha".to_string(), "tcp:beta".to_string()];
+    let listen = addr.to_string();
+    ev.start(
+        &players,
+        &[
+            "--listen",
+            &listen,
+            "--games-per-pairing",
+            "6",
+            "--boards",
+            "2",
+            "--max-moves",
+            "30",
+            "--tc",
+            "60+1",
+        ],
+        "listening on",
+    );
+    let url = format!("tcp://{addr}");
+    for (name, seed) in [("alpha", "1"), ("beta", "2"), ("alpha", "3"), ("beta", "4")] {
+        ev.client(&url, name, &["--seed", seed]);
+    }
+    let codes = ev.finish(Duration::from_secs(240));
+    assert_eq!(codes, vec![0; 5], "every program ends normally");
+    let log = ev.log();
+    for want in [
+        "alpha #2 signed on",
+        "beta #2 signed on",
+        "starts on board 2",
+    ] {
+        assert!(log.contains(want), "{want}\n{log}");
+    }
+    let pgn = ev.pgn();
+    let games = check_pgn(&pgn);
+    assert_eq!(games.len(), 6, "{pgn}");
+    assert_eq!(report_points(&ev.report()), pgn_points(&pgn));
+}
+
 /// A PGN file that can be written at the start but not when the first
 /// game ends (its place taken by a directory while the TCP player is not
 /// there yet): the game is kept in the log, the tournament goes on, and
