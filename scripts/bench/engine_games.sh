@@ -1,6 +1,7 @@
 #!/bin/sh
 # scripts/bench/engine_games.sh [--pairs N] [--games N] [--depth N | --tc TC]
-#                                [--via cables|engines] [--openings EPD] [--keep]
+#                                [--via cables|engines] [--concurrency N]
+#                                [--openings EPD] [--keep]
 #
 # Engine games (issue 20): Stockfish against Stockfish at a fixed depth
 # (default 1), refereed by argus and by fastchess, interleaved, and the
@@ -60,6 +61,10 @@
 #             and two `argus client --engine` on socat cables) or engines
 #             (`argus tournament engine:sf-a=... engine:sf-b=...`, the
 #             engines on pipes as fastchess has them; needs --tc)
+# --concurrency N  games at once (default 1; needs --via engines): argus
+#             `--boards N` (each engine started once per board), fastchess
+#             `-concurrency N`; the run ends at the last result, whichever
+#             game it is
 # --openings EPD  start positions for both (default: the initial position)
 # --keep      keep the temporary directory (PGNs, logs) and print its path
 #
@@ -75,6 +80,7 @@ depth=1
 tc=
 via=cables
 openings=
+concurrency=1
 keep=0
 usage() {
     echo "usage: $0 [--pairs N] [--games N] [--depth N | --tc TC] [--via cables|engines] [--openings EPD] [--keep]" >&2
@@ -88,19 +94,24 @@ while [ $# -gt 0 ]; do
     --tc) [ $# -ge 2 ] || usage; tc=$2; shift 2 ;;
     --via) [ $# -ge 2 ] || usage; via=$2; shift 2 ;;
     --openings) [ $# -ge 2 ] || usage; openings=$2; shift 2 ;;
+    --concurrency) [ $# -ge 2 ] || usage; concurrency=$2; shift 2 ;;
     --keep) keep=1; shift ;;
     *) usage ;;
     esac
 done
-for n in "$pairs" "$games" "$depth"; do
+for n in "$pairs" "$games" "$depth" "$concurrency"; do
     case $n in
-    '' | *[!0-9]* | 0*) echo "$me: --pairs, --games and --depth take a number from 1 up" >&2; exit 2 ;;
+    '' | *[!0-9]* | 0*) echo "$me: --pairs, --games, --depth and --concurrency take a number from 1 up" >&2; exit 2 ;;
     esac
 done
 case $via in
 cables | engines) ;;
 *) echo "$me: --via takes cables or engines" >&2; exit 2 ;;
 esac
+if [ "$concurrency" -gt 1 ] && [ "$via" != engines ]; then
+    echo "$me: --concurrency needs --via engines (two cables play one game at a time)" >&2
+    exit 2
+fi
 if [ "$via" = engines ] && [ -z "$tc" ]; then
     # An engine: player has no per-player depth limit yet.
     echo "$me: --via engines needs --tc (engine: players take no depth limit)" >&2
@@ -323,13 +334,14 @@ run_argus_engines() {
     start_stamp "$d/referee.fifo" "$d/referee.out"
     t0=$(now_ns)
     "$argus" tournament "engine:sf-a=$stockfish" "engine:sf-b=$stockfish" --headless \
-        --games-per-pairing "$games" --boards 1 --reset-delay 0 --conclude-delay 0 "$@" \
+        --games-per-pairing "$games" --boards "$concurrency" --reset-delay 0 --conclude-delay 0 "$@" \
         --pgn "$d/games.pgn" --log-dir "$d/logs" >"$d/referee.fifo" 2>"$d/referee.err" &
     ref=$!
     pids="$pids $ref"
     await_run "$ref" "the argus tournament" "$d/referee.err" "$d/referee.out"
-    # The result line of the last game: "game N (round R.B): A - B RESULT ...".
-    t1=$(awk -v g="$games" '$2 == "game" && $3 == g && / (1-0|0-1|1\/2-1\/2)/ { t = $1 } END { print t }' "$d/referee.out")
+    # The last result line, once all N are in: "game K (round R.B): A - B
+    # RESULT ..." (with boards, the games end in any order).
+    t1=$(awk -v g="$games" '$2 == "game" && / (1-0|0-1|1\/2-1\/2)/ { n++; t = $1 } END { if (n == g) print t }' "$d/referee.out")
     figures "$d/games.pgn" "$t0" "$t1" "$t2"
 }
 
@@ -348,12 +360,12 @@ run_fastchess() {
     # background, so that a signal reaches the trap at once.
     (cd "$d" && exec "$FASTCHESS" -engine cmd="$stockfish" name=sf-a \
         -engine cmd="$stockfish" name=sf-b -each $fastchess_limit proto=uci \
-        -rounds $((games / 2)) -games 2 -concurrency 1 "$@" \
+        -rounds $((games / 2)) -games 2 -concurrency "$concurrency" "$@" \
         -pgnout file="$d/fc.pgn" >"$d/fastchess.fifo" 2>&1) &
     fc=$!
     pids="$pids $fc"
     await_run "$fc" fastchess "$d/fastchess.out"
-    # "Finished game N (...)": the games end in order (concurrency 1).
+    # "Finished game N (...)": the last of them, once all N are in.
     t1=$(awk -v g="$games" '$2 == "Finished" && $3 == "game" { n++; t = $1 } END { if (n == g) print t }' "$d/fastchess.out")
     figures "$d/fc.pgn" "$t0" "$t1" "$t2"
 }
@@ -374,6 +386,7 @@ else
 fi
 echo "stockfish: $stockfish ($(echo quit | "$stockfish" 2>/dev/null | head -n 1)), $limit; argus via $via"
 echo "fastchess: $FASTCHESS ($("$FASTCHESS" -version 2>/dev/null | head -n 1))"
+echo "concurrency: $concurrency game(s) at once"
 echo "files: $dir ($(df -PT "$dir" | awk 'NR == 2 { print $2 }')); $games games a run from ${openings:-the initial position}"
 
 : >"$dir/ratios"

@@ -309,6 +309,7 @@ mod tests {
             absence: Absence::Wait,
             instances: 1,
             sprt: None,
+            sprt_running: Default::default(),
         })
         .unwrap();
         let mut started = Vec::new();

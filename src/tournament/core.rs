@@ -9,7 +9,9 @@ use shakmaty::{ByColor, Color};
 use crate::referee::GameResult;
 use crate::stats::sprt::{Hypothesis, Sprt};
 use crate::text::strip_control;
-use crate::tournament::messages::{Absence, Absent, BoardId, Input, Outcome, Output, Withdrawal};
+use crate::tournament::messages::{
+    Absence, Absent, BoardId, Input, Outcome, Output, SprtRunning, Withdrawal,
+};
 use crate::tournament::schedule::{PlayerId, Schedule, ScheduleSettings, ScheduledGame};
 use crate::tournament::stats::Tallies;
 
@@ -36,6 +38,8 @@ pub struct Settings {
     /// hypothesis on the completed game pairs (the games still running
     /// are played out).
     pub sprt: Option<Sprt>,
+    /// What happens to the games running when the SPRT decides.
+    pub sprt_running: SprtRunning,
 }
 
 /// Where a scheduled game stands.
@@ -381,6 +385,16 @@ impl Tournament {
                 llr: test.llr,
                 bounds: (test.lower_bound, test.upper_bound),
             });
+            if self.settings.sprt_running == SprtRunning::Abort {
+                let running = self.games().filter_map(|(g, s)| match s {
+                    GameState::Playing(board) => Some(Output::Abort {
+                        board,
+                        game: g.number,
+                    }),
+                    _ => None,
+                });
+                out.extend(running.collect::<Vec<_>>());
+            }
         }
     }
 
@@ -491,7 +505,10 @@ impl Tournament {
                 ..
             } => {
                 self.games[game as usize - 1] = GameState::Pending;
-                out.push(Output::Replay { game });
+                // After the SPRT decided, nothing is played again.
+                if self.sprt_decided.is_none() {
+                    out.push(Output::Replay { game });
+                }
             }
             o => self.decide(game, o, ending, out),
         }

@@ -182,6 +182,36 @@ pub enum Input {
     Resumed,
 }
 
+/// What happens to the games running when the SPRT decides
+/// (`--sprt-running`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SprtRunning {
+    /// They are played out, and count.
+    #[default]
+    Finish,
+    /// They are aborted (`*`): they count for nothing.
+    Abort,
+}
+
+impl SprtRunning {
+    /// The word on the command line and in the journal.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SprtRunning::Finish => "finish",
+            SprtRunning::Abort => "abort",
+        }
+    }
+
+    /// Reads [`SprtRunning::as_str`].
+    pub fn parse(s: &str) -> Result<SprtRunning, String> {
+        match s {
+            "finish" => Ok(SprtRunning::Finish),
+            "abort" => Ok(SprtRunning::Abort),
+            other => Err(format!("{other:?}: finish or abort")),
+        }
+    }
+}
+
 /// Why a player forfeits the games it has not started.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Withdrawal {
@@ -210,6 +240,9 @@ pub enum Output {
     },
     /// A game ended without a result and will be played again.
     Replay { game: u32 },
+    /// Abort the game on this board (`*`): the SPRT decided and the
+    /// running games are not to be played out.
+    Abort { board: BoardId, game: u32 },
     /// A player has forfeited every game it had not started, and why.
     Withdrawn { player: PlayerId, why: Withdrawal },
     /// Every game of this round is decided.

@@ -25,7 +25,7 @@ pub mod words;
 
 pub use self::core::{GameState, PlayerState, Settings, Tournament};
 pub use messages::{
-    Absence, Absent, BoardId, Input, Instance, Outcome, Output, SideStats, Withdrawal,
+    Absence, Absent, BoardId, Input, Instance, Outcome, Output, SideStats, SprtRunning, Withdrawal,
 };
 pub use player::{EngineSpec, Player};
 pub use schedule::{Bye, Format, PlayerId, Schedule, ScheduleSettings, ScheduledGame};

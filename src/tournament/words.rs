@@ -103,6 +103,9 @@ pub fn said(t: &Tournament, out: &Output) -> Option<String> {
             }
             line
         }
+        Output::Abort { board, game } => {
+            format!("game {game} on {board} is aborted: the SPRT has decided")
+        }
         Output::TournamentOver => "tournament over".to_string(),
         Output::Ignored { .. } => return None,
     })

@@ -103,9 +103,17 @@ pub struct TournamentArgs {
     #[arg(long, value_name = "N")]
     pub games_per_pairing: Option<u32>,
     /// Games at once [default: as many as a round has: a program plays one
-    /// game at a time].
+    /// game at a time]. With K > 1 a player that can be more than one
+    /// program plays up to K games at once: an engine or mover is started
+    /// K times, a tcp:NAME player may connect K times (a serial port stays
+    /// one program).
     #[arg(long, value_name = "K")]
     pub boards: Option<u32>,
+    /// What happens to the games running when --sprt decides: finish (they
+    /// are played out and count) or abort (ended `*`, counting for
+    /// nothing) [default: finish].
+    #[arg(long, value_name = "WHAT", value_parser = ["finish", "abort"])]
+    pub sprt_running: Option<String>,
     /// A player away this many seconds (from the start, or since its link
     /// was lost) forfeits every game it has not started [default: its
     /// games wait for it].
@@ -186,6 +194,8 @@ pub struct TournamentPlan {
     /// `--sprt`: two players only; the tournament stops starting games
     /// once it decides.
     pub sprt: Option<crate::stats::sprt::Sprt>,
+    /// `--sprt-running`.
+    pub sprt_running: crate::tournament::SprtRunning,
     /// What every board's referee starts from: time control, openings,
     /// delays, policies, adjudication (names, ports and round are set per
     /// game).
@@ -368,6 +378,10 @@ impl TournamentArgs {
             boards: self.boards.or(t.boards),
             absence,
             sprt,
+            sprt_running: crate::tournament::SprtRunning::parse(
+                self.sprt_running.as_deref().unwrap_or("finish"),
+            )
+            .map_err(|e| format!("--sprt-running {e}"))?,
             referee,
             pace,
             port_settings: p.port_settings,

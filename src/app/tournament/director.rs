@@ -914,6 +914,13 @@ impl Director {
             } => self.start_game(board, game, instances, at, floor),
             Output::Scored { .. } => self.write_report(),
             Output::Ignored { reason } => warn!("tournament: {reason}"),
+            Output::Abort { board, .. } => {
+                if let Some(Some(b)) = floor.boards.get_mut(board_index(board)) {
+                    let abort = RefInput::Supervisor(crate::referee::Command::AbortGame);
+                    b.hand(abort, at, &self.field.links, floor.syzygy.as_ref());
+                }
+                self.collect_results(floor);
+            }
             Output::Replay { .. }
             | Output::SprtDecided { .. }
             | Output::Withdrawn { .. }

@@ -38,9 +38,15 @@ use crate::tournament::{GameState, Settings, Tournament};
 /// The tournament journal's file name in the log directory.
 pub const JOURNAL: &str = "tournament.journal";
 
-/// The arguments after `tournament` on this process's command line.
+/// The arguments after `tournament` on this process's command line (a
+/// match run as a tournament of two: those of the tournament it is, see
+/// [`args::match_as_tournament`]).
 fn command_line() -> Vec<String> {
-    std::env::args()
+    let argv: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let argv = args::match_as_tournament(&argv).unwrap_or(argv);
+    argv.into_iter()
         .skip_while(|a| a != "tournament")
         .skip(1)
         .collect()
@@ -262,6 +268,7 @@ fn settings_of(plan: &TournamentPlan) -> Settings {
         absence: plan.absence,
         instances: instances_of(plan),
         sprt: plan.sprt,
+        sprt_running: plan.sprt_running,
     }
 }
 

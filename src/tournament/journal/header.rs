@@ -3,7 +3,7 @@
 
 use crate::tournament::core::Settings;
 use crate::tournament::journal::line::{Line, MAGIC, VERSION};
-use crate::tournament::messages::Absence;
+use crate::tournament::messages::{Absence, SprtRunning};
 use crate::tournament::schedule::{Format, ScheduleSettings};
 
 /// What a tournament journal starts with.
@@ -66,6 +66,9 @@ impl Header {
         }
         if let Some(t) = &s.sprt {
             lines.push(set("sprt", vec![t.to_string()]));
+        }
+        if s.sprt_running != SprtRunning::Finish {
+            lines.push(set("sprt-running", vec![s.sprt_running.as_str().into()]));
         }
         for (name, spec) in s.names.iter().zip(&self.specs) {
             lines.push(Line::Player {
@@ -147,7 +150,8 @@ impl HeaderBuilder {
     }
 
     fn build(&mut self) -> Result<Header, String> {
-        const KEYS: [&str; 11] = [
+        const KEYS: [&str; 12] = [
+            "sprt-running",
             "instances",
             "sprt",
             "command",
@@ -206,6 +210,11 @@ impl HeaderBuilder {
                         .map_err(|e| format!("setting sprt: {e}"))?,
                 ),
                 Err(_) => None,
+            },
+            sprt_running: match self.get("sprt-running") {
+                Ok(_) => SprtRunning::parse(self.one("sprt-running")?)
+                    .map_err(|e| format!("setting sprt-running: {e}"))?,
+                Err(_) => SprtRunning::Finish,
             },
         };
         Ok(Header {

@@ -11,7 +11,9 @@ use super::{Run, settings};
 use crate::referee::GameResult;
 use crate::stats::sprt::Hypothesis;
 use crate::tournament::journal::{TournamentWriter, load};
-use crate::tournament::{GameState, Input, Output, PlayerId, Settings, Tournament};
+use crate::tournament::{
+    BoardId, GameState, Input, Output, PlayerId, Settings, SprtRunning, Tournament,
+};
 
 /// Two players, `games` games between them (colours alternating, an
 /// opening for each pair), on `boards` boards with as many instances.
@@ -226,6 +228,7 @@ fn a_resume_with_games_on_several_boards_carries_each_on_with_its_instances() {
     let path = dir.path().join("t.journal");
     let mut s = match_of(24, 4);
     s.sprt = Some("elo0=-5 elo1=5".parse().unwrap());
+    s.sprt_running = SprtRunning::Abort;
     let mut w = TournamentWriter::create(&path, &header(s.clone()), 1_700_000_000_000).unwrap();
     let mut r = Run::new(s);
     r.sign_on_instances([0, 1], 4);
@@ -271,4 +274,33 @@ fn a_resume_with_games_on_several_boards_carries_each_on_with_its_instances() {
     started.extend(again.started());
     started.sort_unstable();
     assert_eq!(started, (1..=24).collect::<Vec<_>>());
+}
+
+#[test]
+fn with_sprt_running_abort_the_running_games_are_aborted_and_not_played_again() {
+    let mut s = match_of(400, 4);
+    s.sprt = Some("elo0=0 elo1=10".parse().unwrap());
+    s.sprt_running = SprtRunning::Abort;
+    let mut r = Run::new(s);
+    r.sign_on_instances([0, 1], 4);
+    let started = play_until_decided(&mut r);
+    let aborts: Vec<(BoardId, u32)> = r
+        .outputs
+        .iter()
+        .filter_map(|o| match o {
+            Output::Abort { board, game } => Some((*board, *game)),
+            _ => None,
+        })
+        .collect();
+    let running: Vec<(BoardId, u32)> = r.running.iter().map(|(b, g)| (*b, g.number)).collect();
+    assert!(!running.is_empty());
+    assert_eq!(aborts, running, "every running game, board by board");
+    // The boards end them without a result: none is played again.
+    for (_, game) in running {
+        r.finish(game, GameResult::None);
+    }
+    assert_eq!(r.count(|o| matches!(o, Output::Replay { .. })), 0);
+    assert_eq!(r.started().len(), started);
+    assert!(r.t.is_over());
+    assert_eq!(r.count(|o| *o == Output::TournamentOver), 1);
 }

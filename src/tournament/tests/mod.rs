@@ -35,6 +35,7 @@ pub(super) fn settings(n: usize, f: impl FnOnce(&mut Settings)) -> Settings {
         absence: Absence::Wait,
         instances: 1,
         sprt: None,
+        sprt_running: Default::default(),
     };
     f(&mut s);
     s
