@@ -410,6 +410,71 @@ fn a_killed_tournament_resumed_plays_exactly_the_scheduled_games() {
     );
 }
 
+/// A match of two movers on four boards (`argus referee ... --boards 4`),
+/// killed while games run on several boards and resumed: each game in
+/// progress carries on on its board with the instances that played it,
+/// and every scheduled game is played exactly once.
+#[test]
+fn a_four_board_match_killed_with_games_running_resumes_to_every_game_once() {
+    let mut ev = Event::new();
+    let dir = ev.dir.path().to_path_buf();
+    let args: Vec<String> = [
+        "referee",
+        "mover:a",
+        "mover:b=greedy",
+        "--boards",
+        "4",
+        "--games",
+        "24",
+        "--tc",
+        "60+1",
+        "--max-moves",
+        "60",
+        "--headless",
+        "--log-dir",
+        &text(&dir.join("logs")),
+        "--pgn",
+        &text(&dir.join("games.pgn")),
+        "--report",
+        &text(&dir.join("report.txt")),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    ev.argus = Some(Proc::spawn("referee", &argus_bin(), &args));
+    // Killed once four games have begun past their openings at once.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        // Two players: game N is round N.
+        let finished: Vec<u32> = rounds(&ev.pgn()).into_iter().map(|(r, _)| r).collect();
+        let running = (1..=24)
+            .filter(|n| {
+                let dir = ev.path("logs").join(format!("game-{n:03}"));
+                let journal = std::fs::read_to_string(dir.join("journal.log")).unwrap_or_default();
+                journal.matches(" line ").count() > 10 && !finished.contains(n)
+            })
+            .count();
+        if running >= 3 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no three games at once");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    ev.kill();
+    let before = read_pgn_games(&ev.pgn()).map_or(0, |g| g.len());
+    assert!(before < 24, "the kill came after the last game");
+    let out = ev.resume(Duration::from_secs(240));
+    assert!(out.contains("resuming the tournament from"), "{out}");
+    let pgn = ev.pgn();
+    let games = check_pgn(&pgn);
+    assert_eq!(games.len(), 24, "every scheduled game once:\n{pgn}");
+    let mut rounds = rounds(&pgn);
+    rounds.sort_unstable();
+    rounds.dedup();
+    assert_eq!(rounds.len(), 24, "{rounds:?}");
+    assert_eq!(report_points(&ev.report()), pgn_points(&pgn));
+}
+
 /// What testers' tools read in a tournament's PGN (python-chess), killed
 /// in the middle of a game and resumed: every game without errors, its
 /// closing comment as the last move's comment and in the console's result
