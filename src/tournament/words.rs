@@ -75,6 +75,15 @@ pub fn said(t: &Tournament, out: &Output) -> Option<String> {
             name(*player),
             strip_control(reason)
         ),
+        // A match (two players): its running statistics, as a match's
+        // referee says them after each game, not a standings table a game.
+        Output::RoundOver { .. } if t.schedule().players() == 2 => {
+            let tallies = Tallies::of(t);
+            let first = tallies.players.first()?;
+            first
+                .report(t.settings().sprt.as_ref())
+                .line_for(t.name(PlayerId(0)))
+        }
         Output::RoundOver { round } => format!(
             "round {round} is over; standings:\n{}against the field:\n{}",
             report::standings_text(t),

@@ -69,3 +69,25 @@ fn a_result_is_said_in_the_referees_words_or_else_by_its_termination() {
     let line = out.iter().find_map(|o| said(&r.t, o)).unwrap();
     assert!(line.ends_with(" (normal)"), "{line}");
 }
+
+#[test]
+fn a_match_says_its_statistics_after_each_game_instead_of_a_standings_table() {
+    let mut r = Run::new(settings(2, |s| s.schedule.games_per_pairing = 4));
+    r.sign_on(0..2);
+    r.play_out();
+    let lines: Vec<String> = r.outputs.iter().filter_map(|o| said(&r.t, o)).collect();
+    assert!(
+        !lines.iter().any(|l| l.contains("is over; standings")),
+        "{lines:#?}"
+    );
+    let stats: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("stats for P1: "))
+        .collect();
+    assert_eq!(stats.len(), 4, "{lines:#?}");
+    assert!(
+        stats[3].starts_with("stats for P1: 4 games, W-D-L "),
+        "{}",
+        stats[3]
+    );
+}
