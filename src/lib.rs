@@ -32,6 +32,7 @@ pub mod record;
 pub mod referee;
 pub mod splitmix;
 pub mod stats;
+pub mod swiss;
 pub mod text;
 pub mod tournament;
 pub mod web;

@@ -15,6 +15,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use argus::app::cbf::CbfVerb;
 use argus::app::epd::EpdVerb;
 use argus::app::options::{ClientArgs, DemoArgs, RefereeArgs, ResumeArgs, WatchArgs};
+use argus::app::swiss::SwissVerb;
 use argus::app::tournament::args::{TournamentArgs, match_as_tournament};
 use argus::app::wire::WireArgs;
 
@@ -200,6 +201,21 @@ enum Cmd {
         #[command(subcommand)]
         verb: CbfVerb,
     },
+    /// Pair a Swiss event by FIDE's Dutch rules from a TRF file, or check
+    /// an event's pairings round by round.
+    ///
+    /// The standalone pairing engine (the interface of JaVaFo and
+    /// bbpPairings): TRF-2026 and TRF(x) in, the next round's boards out.
+    /// Exit status: 0 when paired or every round agrees, 1 when no pairing
+    /// exists or a round differs, 2 when the file cannot be read or used
+    /// (docs/swiss.md).
+    #[command(after_help = "Examples:\n  \
+        argus swiss pair event.trf\n  \
+        argus swiss check event.trf")]
+    Swiss {
+        #[command(subcommand)]
+        verb: SwissVerb,
+    },
     /// List this machine's serial ports (USB adapters with their ids).
     #[command(after_help = "Examples:\n  \
         argus ports\n  \
@@ -230,6 +246,7 @@ fn main() -> ExitCode {
         // Their own statuses: 1 means some records or games were bad.
         Cmd::Epd { verb } => app::epd::main(verb),
         Cmd::Cbf { verb } => app::cbf::main(verb),
+        Cmd::Swiss { verb } => app::swiss::main(verb),
         Cmd::Ports => app::ports::main(),
     };
     ExitCode::from(code)

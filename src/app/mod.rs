@@ -100,6 +100,7 @@ pub mod session;
 pub mod signals;
 pub mod start;
 pub mod stdout;
+pub mod swiss;
 pub mod syzygy;
 pub mod tail;
 pub mod tournament;

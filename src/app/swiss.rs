@@ -1,0 +1,227 @@
+//! `argus swiss`: the Dutch pairing engine on a TRF file, in the form
+//! arbiters' tools use (JaVaFo's and bbpPairings' `-p` output). The
+//! pairing, the file format and the checker are [`crate::swiss`]; this
+//! module reads the file, prints, and sets the exit status.
+//!
+//! Exit status: 0 when the pairing was made (`pair`) or every round agrees
+//! (`check`); 1 when no pairing exists (`pair`) or some round differs or
+//! cannot be paired (`check`); 2 when the file cannot be read or is not a
+//! TRF file argus can pair (the error names the line).
+
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+
+use clap::Subcommand;
+
+use crate::epd_kit::{EXIT_BAD_RECORDS, EXIT_ERROR, EXIT_OK};
+use crate::swiss::check::{Verdict, check};
+use crate::swiss::{Pairing, dutch, trf};
+use crate::text::strip_control;
+
+/// The largest TRF file read (a 9999-player event of 99 rounds is under
+/// 11 MB).
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The verbs of `argus swiss`.
+#[derive(Debug, Clone, Subcommand)]
+pub enum SwissVerb {
+    /// Pair the next round of a TRF file by the Dutch system.
+    ///
+    /// Prints the number of boards (the bye counts as one), then a line
+    /// "WHITE BLACK" per board by pairing number, the bye as "N 0" last;
+    /// the order is the publication order (highest scores first). The file
+    /// must give the number of rounds (142 or XXR) and, before the first
+    /// round, the first colour (152 W/B or XXC white1/black1). A player
+    /// entry in the round after the last paired one is a requested bye or
+    /// an absence: that player is not paired.
+    #[command(after_help = "Examples:\n  \
+        argus swiss pair event.trf\n  \
+        argus swiss pair event.trf --output round5.txt")]
+    Pair {
+        /// The TRF file ("-": standard input).
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// Write the pairing here instead of standard output.
+        #[arg(long, short = 'o', value_name = "OUT")]
+        output: Option<PathBuf>,
+    },
+    /// Re-pair every round of a TRF file and report each difference.
+    ///
+    /// Each round is paired from the rounds before it, as the event stood
+    /// then, and compared with the pairing the file gives. A round that
+    /// differs is reported with both pairings side by side; a summary line
+    /// ends the report. Exit status 1 when any round differs.
+    #[command(after_help = "Examples:\n  \
+        argus swiss check event.trf\n  \
+        argus swiss check random-001.trf")]
+    Check {
+        /// The TRF file ("-": standard input).
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+    },
+}
+
+/// Runs a verb; the exit status.
+pub fn main(verb: SwissVerb) -> u8 {
+    match verb {
+        SwissVerb::Pair { file, output } => pair(&file, output.as_deref()),
+        SwissVerb::Check { file } => check_file(&file),
+    }
+}
+
+/// A path as it may be shown.
+fn shown(path: &Path) -> String {
+    strip_control(&path.display().to_string())
+}
+
+/// The file's text, within [`MAX_FILE_BYTES`].
+fn read_text(path: &Path) -> Result<String, String> {
+    let mut bytes = Vec::new();
+    let result = if path.as_os_str() == "-" {
+        io::stdin().take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)
+    } else {
+        std::fs::File::open(path).and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+    };
+    result.map_err(|e| format!("{}: {e}", shown(path)))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(format!(
+            "{}: larger than {MAX_FILE_BYTES} bytes, not read",
+            shown(path)
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{}: not UTF-8 text (byte {})",
+            shown(path),
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// A board as the `-p` output writes it.
+fn board_line(pairing: &Pairing) -> String {
+    format!(
+        "{} {}",
+        pairing.white + 1,
+        pairing.black.map_or(0, |b| b + 1)
+    )
+}
+
+/// The pairing as `-p` output: the count, then a line per board.
+pub fn pairing_text(pairing: &[Pairing]) -> String {
+    let mut out = format!("{}\n", pairing.len());
+    for board in pairing {
+        out.push_str(&board_line(board));
+        out.push('\n');
+    }
+    out
+}
+
+/// The file read as TRF (`for_pairing` as [`trf::read`]), or the error
+/// said on standard error.
+fn load(path: &Path, for_pairing: bool, verb: &str) -> Option<trf::Trf> {
+    let read = read_text(path).and_then(|text| {
+        trf::read(&text, for_pairing).map_err(|e| format!("{}: {e}", shown(path)))
+    });
+    match read {
+        Ok(file) => Some(file),
+        Err(e) => {
+            eprintln!("argus swiss {verb}: {e}");
+            None
+        }
+    }
+}
+
+fn pair(path: &Path, output: Option<&Path>) -> u8 {
+    let Some(file) = load(path, true, "pair") else {
+        return EXIT_ERROR;
+    };
+    if !file.colour_known {
+        eprintln!(
+            "argus swiss pair: {}: the first round's colour is not given: add \"152 W\" (or XXC white1) for White on the top board, \"152 B\" for Black",
+            shown(path)
+        );
+        return EXIT_ERROR;
+    }
+    let mut event = file.event;
+    event.update_ranks();
+    let pairing = match dutch::pair(&event) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!(
+                "argus swiss pair: {}: round {}: {e}",
+                shown(path),
+                event.played_rounds + 1
+            );
+            return EXIT_BAD_RECORDS;
+        }
+    };
+    let text = pairing_text(&pairing);
+    let written = match output {
+        Some(out) => std::fs::write(out, &text).map_err(|e| format!("{}: {e}", shown(out))),
+        None => io::stdout()
+            .write_all(text.as_bytes())
+            .map_err(|e| format!("standard output: {e}")),
+    };
+    match written {
+        Ok(()) => EXIT_OK,
+        Err(e) => {
+            eprintln!("argus swiss pair: {e}");
+            EXIT_ERROR
+        }
+    }
+}
+
+/// The report of `check`: a block per round that differs, then the
+/// summary; and whether every round agreed.
+pub fn check_report(name: &str, checks: &[crate::swiss::check::RoundCheck]) -> (String, bool) {
+    let mut out = String::new();
+    let mut bad = 0;
+    for round in checks {
+        match &round.verdict {
+            Verdict::Same => {}
+            Verdict::NoPairing(e) => {
+                bad += 1;
+                out.push_str(&format!(
+                    "{name}: round {}: {e}, but the file pairs it\n",
+                    round.round
+                ));
+            }
+            Verdict::Differs { expected, actual } => {
+                bad += 1;
+                out.push_str(&format!(
+                    "{name}: round {}: the pairing differs\n",
+                    round.round
+                ));
+                out.push_str(&format!("  {:<14}{}\n", "argus", "file"));
+                for i in 0..expected.len().max(actual.len()) {
+                    let cell = |p: Option<&Pairing>| {
+                        p.map_or(String::new(), |p| {
+                            format!("{:>4} - {:<4}", p.white + 1, p.black.map_or(0, |b| b + 1))
+                        })
+                    };
+                    out.push_str(
+                        format!("  {:<14}{}\n", cell(expected.get(i)), cell(actual.get(i)))
+                            .trim_end(),
+                    );
+                    out.push('\n');
+                }
+            }
+        }
+    }
+    out.push_str(&format!(
+        "{name}: {} rounds checked, {bad} differ\n",
+        checks.len()
+    ));
+    (out, bad == 0)
+}
+
+fn check_file(path: &Path) -> u8 {
+    let Some(file) = load(path, false, "check") else {
+        return EXIT_ERROR;
+    };
+    let checks = check(&file.event);
+    let (report, all_same) = check_report(&shown(path), &checks);
+    print!("{report}");
+    if all_same { EXIT_OK } else { EXIT_BAD_RECORDS }
+}
