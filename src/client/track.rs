@@ -16,12 +16,19 @@
 //! the moves each side has made since the clocks began (moves sent with
 //! `execute` before the first `respond` of a game are the opening, which
 //! the referee does not time).
+//!
+//! The rules come with `inform`'s `Variant` tag (`Chess960`; none for
+//! standard chess): the game is set up again by them, before any move is
+//! asked for. A `reset` that comes before (the first game's) is read by
+//! the rules known so far, and as Chess960 when standard chess cannot
+//! read it (its castling field in Shredder-FEN, or a king between its
+//! rooks off the e-file).
 
 use shakmaty::{ByColor, Chess, Color, Move, Position};
 
 use crate::clock::TimeControl;
 use crate::epd::{Operation, Record, RefCom, RefReq};
-use crate::game::{self, Game};
+use crate::game::{self, Game, Variant};
 use crate::text::strip_control;
 
 /// Most tags kept from `inform` (more are ignored).
@@ -62,6 +69,8 @@ pub struct Tracker {
     /// tell a resync of the same game from a new one.
     previous: Option<(Chess, Vec<Move>, usize)>,
     tags: Vec<(String, String)>,
+    /// The rules, from the last `inform`'s `Variant` tag.
+    variant: Variant,
     time_control: TimeControl,
     /// `cc` of the last record that had it: whole seconds used.
     cc_seconds: ByColor<u64>,
@@ -84,6 +93,7 @@ impl Tracker {
             clocks_begun: false,
             previous: None,
             tags: Vec::new(),
+            variant: Variant::Standard,
             time_control: TimeControl::Untimed,
             cc_seconds: ByColor::new_with(|_| 0),
             clock_left: None,
@@ -146,9 +156,14 @@ impl Tracker {
             RefCom::Inform => {
                 let mut result = None;
                 let mut bad = None;
+                let mut variant = Variant::Standard;
                 for (k, v) in rec.ptp().map_err(|e| e.to_string())? {
                     let v: String = strip_control(&v).chars().take(MAX_TAG_VALUE).collect();
                     match k.as_str() {
+                        "Variant" => match v.parse::<Variant>() {
+                            Ok(found) => variant = found,
+                            Err(e) => bad = Some(format!("inform: {e} (played as standard)")),
+                        },
                         "TimeControl" => match v.parse::<TimeControl>() {
                             Ok(tc) => self.time_control = tc,
                             Err(e) => bad = Some(format!("inform: {e} (the other tags kept)")),
@@ -163,6 +178,7 @@ impl Tracker {
                         None => {}
                     }
                 }
+                self.set_variant(variant)?;
                 match bad {
                     Some(e) => Err(e),
                     None => Ok(Event::Inform { result }),
@@ -209,9 +225,39 @@ impl Tracker {
         }
     }
 
-    /// Sets up a new game from the record's position.
+    /// The rules of the game: the game (start and moves) set up again by
+    /// them when it was set up by others.
+    fn set_variant(&mut self, variant: Variant) -> Result<(), String> {
+        self.variant = variant;
+        let Some(g) = self.game.as_ref() else {
+            return Ok(());
+        };
+        if Variant::of(g.start()) == variant {
+            return Ok(());
+        }
+        let start = game::in_variant(g.start(), variant)
+            .ok_or_else(|| format!("inform: the game's start position is not {variant} chess"))?;
+        let mut again = Game::new(start);
+        for m in g.moves() {
+            again
+                .play(*m)
+                .map_err(|e| format!("inform: as {variant}: {e}"))?;
+        }
+        self.game = Some(again);
+        Ok(())
+    }
+
+    /// Sets up a new game from the record's position, by the rules known
+    /// (standard chess, or Chess960 where standard chess cannot read it).
     fn adopt(&mut self, rec: &Record) -> Result<(), String> {
-        self.game = Some(Game::new(game::position_of_record(rec)?));
+        let pos = match game::position_of_record_in(rec, self.variant) {
+            Ok(pos) => pos,
+            Err(e) if self.variant == Variant::Standard => {
+                game::position_of_record_in(rec, Variant::Chess960).map_err(|_| e)?
+            }
+            Err(e) => return Err(e),
+        };
+        self.game = Some(Game::new(pos));
         Ok(())
     }
 

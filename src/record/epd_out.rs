@@ -1,22 +1,27 @@
 //! `--epd-out FILE`: each finished game's final position as one EPD line
 //! (cutechess-cli's `-epdout`), with its move counters as `hmvc` and
 //! `fmvn` (EPD spec 6.4, 6.3), so the line reads as a whole FEN. The
-//! position comes from the game's start (its `FEN` tag, or the initial
-//! position) and its moves, as the PGN has them.
+//! position comes from the game's start (its `FEN` tag, read by the rules
+//! its `Variant` tag names, or the initial position) and its moves, as the
+//! PGN has them.
 
 use shakmaty::Position;
 
 use crate::epd::{Operation, Record};
-use crate::game::{Chess, fields_of, parse_san, position_from_fen};
+use crate::game::{Chess, Variant, fields_of, parse_san, position_from_fen_in};
 use crate::record::pgn::PgnGame;
 
 /// The EPD line of `game`'s final position, without a line end; the error
 /// says which move or which `FEN` tag could not be read.
 pub fn final_position(game: &PgnGame) -> Result<String, String> {
-    let fen = game.tags.iter().find(|(name, _)| name == "FEN");
-    let mut pos = match fen {
+    let tag = |tag: &str| game.tags.iter().find(|(name, _)| name == tag);
+    let variant = match tag("Variant") {
+        Some((_, v)) => v.parse::<Variant>()?,
+        None => Variant::Standard,
+    };
+    let mut pos = match tag("FEN") {
         Some((_, fen)) => {
-            position_from_fen(fen).map_err(|e| format!("its FEN tag {fen:?}: {e}"))?
+            position_from_fen_in(fen, variant).map_err(|e| format!("its FEN tag {fen:?}: {e}"))?
         }
         None => Chess::default(),
     };

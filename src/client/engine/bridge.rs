@@ -48,7 +48,7 @@ use crate::client::book::Book;
 use crate::client::track::{Event, Tracker};
 use crate::clock::TimeControl;
 use crate::epd::{Operation, Record};
-use crate::game::DrawClaim;
+use crate::game::{DrawClaim, Variant};
 use crate::text::strip_control;
 
 /// Longest name sent with `tcsi`.
@@ -458,7 +458,10 @@ impl Bridge {
         } else if let Some(m) = b.play.book.pick(position, &mut b.state) {
             b.played += 1;
             b.in_game += 1;
-            let note = format!("book move {} at ply {ply}", super::notation::to_uci(&m));
+            let note = format!(
+                "book move {} at ply {ply}",
+                super::notation::to_uci(&m, Variant::of(position))
+            );
             self.settings.log.line(Dir::Note, &note);
             return (Some(m), None);
         } else {
