@@ -193,6 +193,13 @@ impl Bridge {
         })
     }
 
+    /// Why the engine cannot play `variant`, if it cannot (see
+    /// [`Driver::refuses`]): for a player whose rules are known before its
+    /// first game, refused at its start rather than at its first move.
+    pub fn refuses(&self, variant: Variant) -> Option<String> {
+        self.driver.as_ref().and_then(|d| d.refuses(variant))
+    }
+
     /// Plays the opening from `book` (see [`BookPlay`]).
     pub fn with_book(mut self, book: Option<BookPlay>) -> Bridge {
         self.book = book.map(|play| Booked {

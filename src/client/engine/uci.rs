@@ -98,13 +98,8 @@ impl Uci {
         if variant == self.told {
             return Ok(());
         }
-        if !self.chess960_option {
-            return Err(Fault::new(
-                format!(
-                    "the engine cannot play {variant}: it declares no {CHESS960_OPTION} option"
-                ),
-                Vec::new(),
-            ));
+        if let Some(why) = self.refuses(variant) {
+            return Err(Fault::new(why, Vec::new()));
         }
         let on = variant == Variant::Chess960;
         self.send(&format!("setoption name {CHESS960_OPTION} value {on}"))?;
@@ -265,6 +260,12 @@ impl Driver for Uci {
             };
             return Ok(collector.finish(best, started.elapsed()));
         }
+    }
+
+    fn refuses(&self, variant: Variant) -> Option<String> {
+        (variant == Variant::Chess960 && !self.chess960_option).then(|| {
+            format!("the engine cannot play Chess960: it declares no {CHESS960_OPTION} option")
+        })
     }
 
     fn quit(self: Box<Self>) {

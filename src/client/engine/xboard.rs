@@ -670,31 +670,34 @@ impl Xboard {
         Ok(())
     }
 
-    /// A Chess960 game: `variant fischerandom` (after `new`, as CECP
-    /// asks), then `setboard FEN` with X-FEN castling. Refused when the
-    /// engine's `feature variants` does not list `fischerandom`, or it has
-    /// no `setboard` (`edit` cannot give Chess960 castling rights).
-    fn set_chess960(&mut self, start: &Chess) -> Result<(), Fault> {
+    /// Why the engine cannot play Chess960, if it cannot: its `feature
+    /// variants` does not list `fischerandom`, or it has no `setboard`.
+    fn chess960_refusal(&self) -> Option<String> {
         if !self.variants.iter().any(|v| v == FISCHERANDOM) {
             let listed = if self.variants.is_empty() {
                 "none listed, so normal only".to_string()
             } else {
                 self.variants.join(",")
             };
-            return Err(Fault::new(
-                format!(
-                    "the engine cannot play Chess960: its feature variants does not list \
-                     {FISCHERANDOM} ({listed})"
-                ),
-                Vec::new(),
+            return Some(format!(
+                "the engine cannot play Chess960: its feature variants does not list \
+                 {FISCHERANDOM} ({listed})"
             ));
         }
-        if !self.setboard {
-            return Err(Fault::new(
-                "the engine cannot play Chess960 here: it has no feature setboard=1, and \
-                 edit cannot give a Chess960 position its castling rights",
-                Vec::new(),
-            ));
+        (!self.setboard).then(|| {
+            "the engine cannot play Chess960: it has no feature setboard=1, and edit \
+             cannot give a Chess960 position its castling rights"
+                .to_string()
+        })
+    }
+
+    /// A Chess960 game: `variant fischerandom` (after `new`, as CECP
+    /// asks), then `setboard FEN` with X-FEN castling. Refused when the
+    /// engine's `feature variants` does not list `fischerandom`, or it has
+    /// no `setboard` (`edit` cannot give Chess960 castling rights).
+    fn set_chess960(&mut self, start: &Chess) -> Result<(), Fault> {
+        if let Some(why) = self.chess960_refusal() {
+            return Err(Fault::new(why, Vec::new()));
         }
         self.send(&format!("variant {FISCHERANDOM}"))?;
         self.send(&format!("setboard {}", game::fen_of(start)))
@@ -933,6 +936,13 @@ impl Driver for Xboard {
         let elapsed = started.elapsed();
         self.send("force")?;
         Ok(collector.finish(best, elapsed))
+    }
+
+    fn refuses(&self, variant: Variant) -> Option<String> {
+        match variant {
+            Variant::Standard => None,
+            Variant::Chess960 => self.chess960_refusal(),
+        }
     }
 
     fn quit(self: Box<Self>) {
