@@ -4,12 +4,13 @@
 //! start. Every game is read by python-chess with its Chess960 rules.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::time::Duration;
 
 use argus::game::{Variant, chess960_start, double_chess960_start, fen_of};
 use argus::record::openings::order_openings;
 use serde_json::Value;
 
+use crate::common::process::Proc;
 use crate::common::python_chess;
 use crate::common::tool::games_program;
 use crate::common::{argus_bin, temp_dir};
@@ -203,23 +204,28 @@ fn bridged_stockfish_plays_chess960_over_cables() {
 }
 
 /// Runs `argus tournament` with `args` in `d` (headless, no delays);
-/// returns its exit code and what it printed on standard error.
+/// returns its exit code and what it printed on standard error. A
+/// tournament still running after two minutes fails the test.
 fn tournament(d: &Path, args: &[&str]) -> (i32, String) {
-    let out = Command::new(argus_bin())
-        .arg("tournament")
-        .args(args)
-        .args(["--headless", "--reset-delay", "0", "--conclude-delay", "0"])
-        .arg("--pgn")
-        .arg(d.join("games.pgn"))
-        .arg("--log-dir")
-        .arg(d.join("logs"))
-        .stdin(Stdio::null())
-        .output()
-        .expect("argus tournament runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let mut all: Vec<String> = vec!["tournament".into()];
+    all.extend(args.iter().map(|a| a.to_string()));
+    all.extend(
+        [
+            "--headless",
+            "--reset-delay",
+            "0",
+            "--conclude-delay",
+            "0",
+            "--pgn",
+        ]
+        .map(String::from),
+    );
+    all.push(d.join("games.pgn").display().to_string());
+    all.push("--log-dir".into());
+    all.push(d.join("logs").display().to_string());
+    let mut t = Proc::spawn("argus tournament", &argus_bin(), &all);
+    let code = t.wait_exit(Duration::from_secs(120));
+    (code, t.stderr_text())
 }
 
 /// The built-in movers play double Chess960 (`dfrc:W:B`: White's back

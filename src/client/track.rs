@@ -529,4 +529,65 @@ mod tests {
             Event::Disconnect
         );
     }
+
+    /// A Chess960 game on the wire: `reset` with a position standard chess
+    /// cannot read (king b1 between rooks a1 and h1) is read as Chess960;
+    /// a `reset` of number 518, readable either way, is standard until
+    /// `inform`'s `Variant "Chess960"` sets it up again by the Chess960
+    /// rules; `sm O-O` then castles by them, and the records the client
+    /// sends write the castling field in X-FEN.
+    #[test]
+    fn follows_chess960_from_informs_variant_tag() {
+        let mut t = Tracker::new();
+        let rk = game::position_from_fen_in(
+            "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1",
+            Variant::Chess960,
+        )
+        .unwrap();
+        t.handle(&rec(&rk, "reset", "")).unwrap();
+        assert_eq!(Variant::of(t.game().unwrap().start()), Variant::Chess960);
+
+        let standard = game::chess960_start(game::STANDARD_NUMBER).unwrap();
+        t.handle(&rec(&standard, "reset", "")).unwrap();
+        assert_eq!(Variant::of(t.game().unwrap().start()), Variant::Standard);
+        let ev = t.handle(&rec(
+            &standard,
+            "inform",
+            "ptp Event \"x\" Result \"*\" Variant \"Chess960\";",
+        ));
+        assert_eq!(ev.unwrap(), Event::Inform { result: None });
+        assert_eq!(Variant::of(t.game().unwrap().start()), Variant::Chess960);
+        let mut g = Game::new(standard);
+        for san in ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5"] {
+            g.play_san(san).unwrap();
+        }
+        t.handle(&rec(g.position(), "respond", "")).unwrap();
+        let castle = game::parse_san(&t.position(), "O-O").unwrap();
+        assert_eq!(
+            castle.to_uci(shakmaty::CastlingMode::Chess960).to_string(),
+            "e1h1"
+        );
+        t.play_own(castle).unwrap();
+        assert_eq!(t.reply_record().fields.castling, "kq");
+        // The next game's inform without the tag: standard again.
+        t.handle(&rec(&Chess::default(), "reset", "")).unwrap();
+        t.handle(&rec(&Chess::default(), "inform", "ptp Result \"*\";"))
+            .unwrap();
+        assert_eq!(Variant::of(t.game().unwrap().start()), Variant::Standard);
+    }
+
+    #[test]
+    fn an_unknown_variant_is_said_and_played_as_standard() {
+        let mut t = Tracker::new();
+        t.handle(&rec(&Chess::default(), "reset", "")).unwrap();
+        let e = t
+            .handle(&rec(
+                &Chess::default(),
+                "inform",
+                "ptp Variant \"Crazyhouse\";",
+            ))
+            .unwrap_err();
+        assert!(e.contains("unknown variant \"Crazyhouse\""), "{e}");
+        assert_eq!(Variant::of(t.game().unwrap().start()), Variant::Standard);
+    }
 }

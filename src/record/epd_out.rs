@@ -83,4 +83,20 @@ mod tests {
         let e = final_position(&game(Some("8/8 w"), &[])).unwrap_err();
         assert!(e.starts_with("its FEN tag \"8/8 w\""), "{e}");
     }
+
+    /// A Chess960 game's start is read by its `Variant` tag's rules (its
+    /// king on f1 could not castle in standard chess), and the final
+    /// position's castling field is X-FEN.
+    #[test]
+    fn a_chess960_game_by_its_variant_tag() {
+        let fen = "1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3KR1 w KQkq - 0 1";
+        let mut g = game(Some(fen), &["O-O"]);
+        g.tags.push(("Variant".into(), "Chess960".into()));
+        assert_eq!(
+            final_position(&g).unwrap(),
+            "1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3RK1 b kq - fmvn 1; hmvc 1;"
+        );
+        g.tags.pop();
+        assert!(final_position(&g).is_err());
+    }
 }

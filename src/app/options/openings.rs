@@ -161,3 +161,87 @@ fn opening_to_start(o: Opening, variant: Variant) -> Result<Start, String> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generated_openings_are_named_and_checked() {
+        assert_eq!(Generated::parse("book.epd"), None);
+        assert_eq!(Generated::parse("/tmp/a:b.pgn"), None);
+        for (spec, want) in [
+            ("chess960:random", Generated::Random),
+            ("fischerandom:518", Generated::Number(518)),
+            ("frc:0", Generated::Number(0)),
+            ("chess960:959", Generated::Number(959)),
+            ("dfrc:random", Generated::DoubleRandom),
+            ("dfrc:12:700", Generated::Double(12, 700)),
+        ] {
+            assert_eq!(Generated::parse(spec), Some(Ok(want)), "{spec}");
+        }
+        for (spec, why) in [
+            (
+                "chess960:960",
+                "\"960\" is not a start position number (0 to 959",
+            ),
+            ("chess960:x", "\"x\" is not a start position number"),
+            ("dfrc:1", "expected dfrc:random or dfrc:W:B"),
+            ("dfrc:1:999", "\"999\" is not a start position number"),
+        ] {
+            let e = Generated::parse(spec).unwrap().unwrap_err();
+            assert!(e.contains(why), "{spec}: {e}");
+        }
+    }
+
+    #[test]
+    fn generated_starts() {
+        let all = Generated::Random.starts(0);
+        assert_eq!(all.len(), 960);
+        assert_eq!(all[518].source, "chess960:518");
+        assert_eq!(
+            game::fen_of(&all[518].position),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        );
+        let one = Generated::Double(0, 959).starts(0);
+        assert_eq!(one[0].source, "dfrc:0:959");
+        // dfrc:random: 960 pairs from the seed, the same for the same seed.
+        let (a, b) = (
+            Generated::DoubleRandom.starts(7),
+            Generated::DoubleRandom.starts(8),
+        );
+        let sources = |v: &[Start]| v.iter().map(|s| s.source.clone()).collect::<Vec<_>>();
+        assert_eq!(a.len(), 960);
+        assert_eq!(sources(&a), sources(&Generated::DoubleRandom.starts(7)));
+        assert_ne!(sources(&a), sources(&b));
+        assert!(
+            a.iter()
+                .all(|s| Variant::of(&s.position) == Variant::Chess960)
+        );
+        assert!(a.iter().filter(|s| s.source.starts_with("dfrc:")).count() > 900);
+    }
+
+    #[test]
+    fn an_openings_file_is_read_by_the_variants_rules() {
+        let dir = tempfile::tempdir().unwrap();
+        let epd = dir.path().join("frc.epd");
+        std::fs::write(
+            &epd,
+            "bnnqrkrb/pppppppp/8/8/8/8/PPPPPPPP/BNNQRKRB w GEge - id \"35\";\n",
+        )
+        .unwrap();
+        let starts = load_starts(&epd, 16, Variant::Chess960).unwrap();
+        assert_eq!(game::castling_text(&starts[0].position), "KQkq");
+        let e = load_starts(&epd, 16, Variant::Standard).unwrap_err();
+        assert!(
+            e.contains("frc.epd:1") && e.contains("castling field"),
+            "{e}"
+        );
+        // A PGN game without a FEN starts from number 518 in Chess960.
+        let pgn = dir.path().join("o.pgn");
+        std::fs::write(&pgn, "[Event \"x\"]\n\n1. e4 e5 2. Nf3 *\n").unwrap();
+        let starts = load_starts(&pgn, 16, Variant::Chess960).unwrap();
+        assert_eq!(Variant::of(&starts[0].position), Variant::Chess960);
+        assert_eq!(starts[0].moves.len(), 3);
+    }
+}

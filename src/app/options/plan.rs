@@ -198,3 +198,44 @@ fn parse_spec<T: FromStr<Err = String>>(
     spec.map(|s| s.parse().map_err(|e| format!("{flag} {s:?}: {e}")))
         .transpose()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with(variant: Option<&str>, openings: Option<&str>, shuffle: Option<u64>) -> MatchOptions {
+        MatchOptions {
+            variant: variant.map(str::to_string),
+            openings: openings.map(Into::into),
+            shuffle,
+            ..MatchOptions::default()
+        }
+    }
+
+    #[test]
+    fn the_variant_and_its_openings() {
+        // --variant chess960 alone: all 960, shuffled by seed 0.
+        let (v, o, seed) = openings_of(&with(Some("fischerandom"), None, None)).unwrap();
+        assert_eq!((v, o.len(), seed), (Variant::Chess960, 960, Some(0)));
+        // Generated openings make it Chess960; --shuffle is their seed.
+        let (v, o, seed) = openings_of(&with(None, Some("chess960:35"), Some(4))).unwrap();
+        assert_eq!((v, o.len(), seed), (Variant::Chess960, 1, Some(4)));
+        let (_, _, seed) = openings_of(&with(None, Some("dfrc:random"), Some(9))).unwrap();
+        assert_eq!(seed, Some(9));
+        // Standard by default.
+        let (v, o, seed) = openings_of(&with(None, None, None)).unwrap();
+        assert_eq!((v, o.len(), seed), (Variant::Standard, 0, None));
+        for (variant, openings, why) in [
+            (
+                Some("standard"),
+                Some("chess960:1"),
+                "Chess960 start positions, but --variant standard",
+            ),
+            (Some("shogi"), None, "--variant: unknown variant \"shogi\""),
+            (None, Some("chess960:1000"), "not a start position number"),
+        ] {
+            let e = openings_of(&with(variant, openings, None)).unwrap_err();
+            assert!(e.contains(why), "{e}");
+        }
+    }
+}

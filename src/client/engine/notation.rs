@@ -192,4 +192,34 @@ mod tests {
             "g1f3"
         );
     }
+
+    /// Chess960 castling: out as the king taking its rook for UCI and as
+    /// `O-O`/`O-O-O` for XBoard (SAN or not); in as either, and as SAN.
+    #[test]
+    fn chess960_castling_both_ways() {
+        let p = game::position_from_fen_in(
+            "1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3KR1 w KQkq - 0 1",
+            Variant::Chess960,
+        )
+        .unwrap();
+        let short = from_uci(&p, "f1g1").unwrap();
+        let long = from_uci(&p, "f1b1").unwrap();
+        for (m, uci, xboard) in [(short, "f1g1", "O-O"), (long, "f1b1", "O-O-O")] {
+            assert!(m.is_castle());
+            assert_eq!(to_uci(&m, Variant::of(&p)), uci);
+            assert_eq!(to_xboard(&p, &m, false), xboard);
+            assert_eq!(to_xboard(&p, &m, true), xboard);
+            assert_eq!(from_xboard(&p, xboard).unwrap(), m);
+            assert_eq!(from_xboard(&p, uci).unwrap(), m);
+        }
+        // The same move in a standard game is the king's two-square step.
+        let std = Chess::default();
+        let mut g = game::Game::new(std);
+        for san in ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5"] {
+            g.play_san(san).unwrap();
+        }
+        let castle = game::parse_san(g.position(), "O-O").unwrap();
+        assert_eq!(to_xboard(g.position(), &castle, false), "e1g1");
+        assert_eq!(to_uci(&castle, Variant::Standard), "e1g1");
+    }
 }
