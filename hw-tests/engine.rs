@@ -50,13 +50,13 @@ impl Proc {
 }
 
 /// One bridged client: the engine command line and extra flags.
-struct Side {
+pub(crate) struct Side {
     /// The engine command; empty for argus's built-in mover.
     engine: String,
     flags: Vec<String>,
 }
 
-fn side(engine: String, flags: &[&str]) -> Side {
+pub(crate) fn side(engine: String, flags: &[&str]) -> Side {
     Side {
         engine,
         flags: flags.iter().map(|s| s.to_string()).collect(),
@@ -64,15 +64,15 @@ fn side(engine: String, flags: &[&str]) -> Side {
 }
 
 /// What a finished match left behind.
-struct Played {
+pub(crate) struct Played {
     dir: tempfile::TempDir,
     referee_out: String,
-    pgn: String,
-    client_logs: [String; 2],
+    pub(crate) pgn: String,
+    pub(crate) client_logs: [String; 2],
 }
 
 impl Played {
-    fn file(&self, name: &str) -> String {
+    pub(crate) fn file(&self, name: &str) -> String {
         std::fs::read_to_string(self.dir.path().join(name)).unwrap_or_default()
     }
 }
@@ -93,7 +93,7 @@ fn client(cable_end: &Path, s: &Side, log: &Path, out: &Path) -> Proc {
 /// Plays a match between two bridged engines. With `supervise`, the
 /// referee runs with its board in a pseudo-terminal (via `script`) and the
 /// test presses the resume key whenever a client's fault pauses the game.
-fn play(a: Side, b: Side, referee_flags: &[&str], supervise: bool) -> Played {
+pub(crate) fn play(a: Side, b: Side, referee_flags: &[&str], supervise: bool) -> Played {
     let dir = tempfile::tempdir().expect("tempdir");
     let d = dir.path();
     let (ca, cb) = (Cable::new(), Cable::new());
@@ -662,7 +662,7 @@ fn stockfish_plays_stockfish_at_2s_plus_20ms_over_cables_without_a_time_loss() {
 /// thread each), on one board without delays, headless, with `flags`;
 /// its files in `d` (`games.pgn`, `logs/`). Returns the PGN once the
 /// tournament has ended well.
-fn stockfish_tournament(sf: &str, d: &Path, flags: &[&str]) -> String {
+pub(crate) fn stockfish_tournament(sf: &str, d: &Path, flags: &[&str]) -> String {
     let pgn = d.join("games.pgn");
     let mut t = Proc(
         Command::new(argus_bin())

@@ -17,6 +17,7 @@ mod tmux;
 
 mod badclient;
 mod cbf;
+mod chess960;
 mod demo;
 mod engine;
 mod epd_kit;

@@ -84,3 +84,11 @@ pub fn gnuchess() -> Option<String> {
     )
     .map(|p| format!("{p} --xboard"))
 }
+
+/// A program Debian installs in /usr/games (`hoichess`, `toga2`), by its
+/// name on the path or there; `None` with the SKIPPED line when it is not
+/// installed, a failure when `require_var` is `1`.
+pub fn games_program(name: &str, require_var: &str) -> Option<String> {
+    let in_games = format!("/usr/games/{name}");
+    installed(&[name, &in_games], &[], name, require_var)
+}

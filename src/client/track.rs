@@ -16,12 +16,19 @@
 //! the moves each side has made since the clocks began (moves sent with
 //! `execute` before the first `respond` of a game are the opening, which
 //! the referee does not time).
+//!
+//! The rules come with `inform`'s `Variant` tag (`Chess960`; none for
+//! standard chess): the game is set up again by them, before any move is
+//! asked for. A `reset` that comes before (the first game's) is read by
+//! the rules known so far, and as Chess960 when standard chess cannot
+//! read it (its castling field in Shredder-FEN, or a king between its
+//! rooks off the e-file).
 
 use shakmaty::{ByColor, Chess, Color, Move, Position};
 
 use crate::clock::TimeControl;
 use crate::epd::{Operation, Record, RefCom, RefReq};
-use crate::game::{self, Game};
+use crate::game::{self, Game, Variant};
 use crate::text::strip_control;
 
 /// Most tags kept from `inform` (more are ignored).
@@ -62,6 +69,8 @@ pub struct Tracker {
     /// tell a resync of the same game from a new one.
     previous: Option<(Chess, Vec<Move>, usize)>,
     tags: Vec<(String, String)>,
+    /// The rules, from the last `inform`'s `Variant` tag.
+    variant: Variant,
     time_control: TimeControl,
     /// `cc` of the last record that had it: whole seconds used.
     cc_seconds: ByColor<u64>,
@@ -84,6 +93,7 @@ impl Tracker {
             clocks_begun: false,
             previous: None,
             tags: Vec::new(),
+            variant: Variant::Standard,
             time_control: TimeControl::Untimed,
             cc_seconds: ByColor::new_with(|_| 0),
             clock_left: None,
@@ -146,9 +156,14 @@ impl Tracker {
             RefCom::Inform => {
                 let mut result = None;
                 let mut bad = None;
+                let mut variant = Variant::Standard;
                 for (k, v) in rec.ptp().map_err(|e| e.to_string())? {
                     let v: String = strip_control(&v).chars().take(MAX_TAG_VALUE).collect();
                     match k.as_str() {
+                        "Variant" => match v.parse::<Variant>() {
+                            Ok(found) => variant = found,
+                            Err(e) => bad = Some(format!("inform: {e} (played as standard)")),
+                        },
                         "TimeControl" => match v.parse::<TimeControl>() {
                             Ok(tc) => self.time_control = tc,
                             Err(e) => bad = Some(format!("inform: {e} (the other tags kept)")),
@@ -163,6 +178,7 @@ impl Tracker {
                         None => {}
                     }
                 }
+                self.set_variant(variant)?;
                 match bad {
                     Some(e) => Err(e),
                     None => Ok(Event::Inform { result }),
@@ -209,9 +225,39 @@ impl Tracker {
         }
     }
 
-    /// Sets up a new game from the record's position.
+    /// The rules of the game: the game (start and moves) set up again by
+    /// them when it was set up by others.
+    fn set_variant(&mut self, variant: Variant) -> Result<(), String> {
+        self.variant = variant;
+        let Some(g) = self.game.as_ref() else {
+            return Ok(());
+        };
+        if Variant::of(g.start()) == variant {
+            return Ok(());
+        }
+        let start = game::in_variant(g.start(), variant)
+            .ok_or_else(|| format!("inform: the game's start position is not {variant} chess"))?;
+        let mut again = Game::new(start);
+        for m in g.moves() {
+            again
+                .play(*m)
+                .map_err(|e| format!("inform: as {variant}: {e}"))?;
+        }
+        self.game = Some(again);
+        Ok(())
+    }
+
+    /// Sets up a new game from the record's position, by the rules known
+    /// (standard chess, or Chess960 where standard chess cannot read it).
     fn adopt(&mut self, rec: &Record) -> Result<(), String> {
-        self.game = Some(Game::new(game::position_of_record(rec)?));
+        let pos = match game::position_of_record_in(rec, self.variant) {
+            Ok(pos) => pos,
+            Err(e) if self.variant == Variant::Standard => {
+                game::position_of_record_in(rec, Variant::Chess960).map_err(|_| e)?
+            }
+            Err(e) => return Err(e),
+        };
+        self.game = Some(Game::new(pos));
         Ok(())
     }
 
@@ -482,5 +528,66 @@ mod tests {
             t.handle(&rec(&p, "disconnect", "")).unwrap(),
             Event::Disconnect
         );
+    }
+
+    /// A Chess960 game on the wire: `reset` with a position standard chess
+    /// cannot read (king b1 between rooks a1 and h1) is read as Chess960;
+    /// a `reset` of number 518, readable either way, is standard until
+    /// `inform`'s `Variant "Chess960"` sets it up again by the Chess960
+    /// rules; `sm O-O` then castles by them, and the records the client
+    /// sends write the castling field in X-FEN.
+    #[test]
+    fn follows_chess960_from_informs_variant_tag() {
+        let mut t = Tracker::new();
+        let rk = game::position_from_fen_in(
+            "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1",
+            Variant::Chess960,
+        )
+        .unwrap();
+        t.handle(&rec(&rk, "reset", "")).unwrap();
+        assert_eq!(Variant::of(t.game().unwrap().start()), Variant::Chess960);
+
+        let standard = game::chess960_start(game::STANDARD_NUMBER).unwrap();
+        t.handle(&rec(&standard, "reset", "")).unwrap();
+        assert_eq!(Variant::of(t.game().unwrap().start()), Variant::Standard);
+        let ev = t.handle(&rec(
+            &standard,
+            "inform",
+            "ptp Event \"x\" Result \"*\" Variant \"Chess960\";",
+        ));
+        assert_eq!(ev.unwrap(), Event::Inform { result: None });
+        assert_eq!(Variant::of(t.game().unwrap().start()), Variant::Chess960);
+        let mut g = Game::new(standard);
+        for san in ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5"] {
+            g.play_san(san).unwrap();
+        }
+        t.handle(&rec(g.position(), "respond", "")).unwrap();
+        let castle = game::parse_san(&t.position(), "O-O").unwrap();
+        assert_eq!(
+            castle.to_uci(shakmaty::CastlingMode::Chess960).to_string(),
+            "e1h1"
+        );
+        t.play_own(castle).unwrap();
+        assert_eq!(t.reply_record().fields.castling, "kq");
+        // The next game's inform without the tag: standard again.
+        t.handle(&rec(&Chess::default(), "reset", "")).unwrap();
+        t.handle(&rec(&Chess::default(), "inform", "ptp Result \"*\";"))
+            .unwrap();
+        assert_eq!(Variant::of(t.game().unwrap().start()), Variant::Standard);
+    }
+
+    #[test]
+    fn an_unknown_variant_is_said_and_played_as_standard() {
+        let mut t = Tracker::new();
+        t.handle(&rec(&Chess::default(), "reset", "")).unwrap();
+        let e = t
+            .handle(&rec(
+                &Chess::default(),
+                "inform",
+                "ptp Variant \"Crazyhouse\";",
+            ))
+            .unwrap_err();
+        assert!(e.contains("unknown variant \"Crazyhouse\""), "{e}");
+        assert_eq!(Variant::of(t.game().unwrap().start()), Variant::Standard);
     }
 }

@@ -412,9 +412,15 @@ fn check_side(f: &[u8], at: usize) -> Result<(), EpdError> {
 }
 
 /// Castling availability (spec 4.3): `-` or a non-empty subset of `KQkq`
-/// in that order.
+/// in that order; or, for Chess960, X-FEN or Shredder-FEN: up to two of
+/// White's letters (`K`, `Q`, a rook's file `A`-`H`), then up to two of
+/// Black's (`k`, `q`, `a`-`h`). Which rook a letter names is for the
+/// game's rules to say (`game::position_from_fields_in`).
 fn check_castling(f: &[u8], at: usize) -> Result<(), EpdError> {
     if f == b"-" {
+        return Ok(());
+    }
+    if !f.iter().all(|c| b"KQkq".contains(c)) && is_chess960_castling(f) {
         return Ok(());
     }
     let mut next = 0; // index into "KQkq" of the next allowed letter
@@ -426,7 +432,8 @@ fn check_castling(f: &[u8], at: usize) -> Result<(), EpdError> {
                 return Err(EpdError::at(
                     at + i,
                     format!(
-                        "castling availability must be '-' or letters from KQkq in that order, found {}",
+                        "castling availability must be '-' or letters from KQkq in that order \
+                         (in Chess960 also a rook's file: White's, then Black's), found {}",
                         shown(f)
                     ),
                 ));
@@ -434,6 +441,20 @@ fn check_castling(f: &[u8], at: usize) -> Result<(), EpdError> {
         }
     }
     Ok(())
+}
+
+/// Chess960's castling field: White's letters, then Black's, at most two
+/// each, one at least.
+fn is_chess960_castling(f: &[u8]) -> bool {
+    let white = f
+        .iter()
+        .take_while(|c| matches!(c, b'K' | b'Q' | b'A'..=b'H'))
+        .count();
+    let black = &f[white..];
+    !f.is_empty()
+        && white <= 2
+        && black.len() <= 2
+        && black.iter().all(|c| matches!(c, b'k' | b'q' | b'a'..=b'h'))
 }
 
 /// En passant target square (spec 4.4): `-` or a file a-h and rank 3 or 6.

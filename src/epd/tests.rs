@@ -228,6 +228,15 @@ fn position_field_errors() {
     assert_err(&format!("{p} w KQkq e4"), 52, "en passant");
     assert_err(&format!("{p} w KQkq i3"), 52, "en passant");
     assert_err(&format!("{p} w KQkq -;"), 52, "en passant");
+    // Chess960's X-FEN and Shredder-FEN: White's letters, then Black's,
+    // two at most each.
+    for ok in ["HAha", "GBgb", "KBkq", "Bb", "h", "QH"] {
+        let r = Record::parse(&format!("{p} w {ok} -"));
+        assert_eq!(r.map(|r| r.fields.castling), Ok(ok.to_string()), "{ok}");
+    }
+    for bad in ["hA", "HAG", "Hahgb", "IK", "Hz"] {
+        assert_err(&format!("{p} w {bad} -"), 47, "castling");
+    }
     for ok in ["K", "Qk", "Kq", "kq", "KQkq", "Q", "q"] {
         assert!(Record::parse(&format!("{p} w {ok} -")).is_ok(), "{ok}");
     }

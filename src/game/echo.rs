@@ -6,6 +6,7 @@ use shakmaty::{Chess, EnPassantMode, Position, Square};
 use super::setup::{
     fields_of, parse_castling, parse_en_passant, parse_placement, parse_side, shown, side_text,
 };
+use super::variant::Variant;
 use crate::epd::Fields;
 
 /// Compares a client's echoed position fields with the authoritative
@@ -50,7 +51,7 @@ pub fn echo_mismatch(expected: &Chess, given: &Fields) -> Option<String> {
     }
 
     let expected_fields = fields_of(expected);
-    match parse_castling(&given.castling) {
+    match parse_castling(&given.castling, &board, Variant::of(expected)) {
         Ok(rights) if rights == expected.castles().castling_rights() => {}
         Ok(_) => {
             return Some(format!(

@@ -4,6 +4,9 @@
 //! * [`position_from_fields`], [`fields_of`], [`fen_of`]: between EPD's four
 //!   position fields (plus `hmvc`/`fmvn`) and a checked [`Chess`] position.
 //! * [`echo_mismatch`]: does a client's echoed position agree with ours?
+//! * [`Variant`]: standard chess or Chess960 (a position keeps its own:
+//!   [`Variant::of`]); [`chess960_start`] the 960 start positions by
+//!   Scharnagl number, [`double_chess960_start`] a different one per side.
 //! * [`parse_san`] (lenient, PGN import format) and [`san_of`] (canonical,
 //!   PGN export format).
 //! * [`Game`]: start position plus the moves played, with the SAN of each,
@@ -32,6 +35,7 @@ mod end;
 mod history;
 mod san;
 mod setup;
+mod variant;
 
 #[cfg(test)]
 mod proptests;
@@ -43,7 +47,12 @@ pub use end::{AutomaticEnd, DrawClaim, can_mate};
 pub use history::Game;
 pub use san::{SanError, SanErrorKind, parse_san, san_of};
 pub use setup::{
-    PositionError, fen_of, fields_of, position_from_fen, position_from_fields, position_of_record,
+    PositionError, castling_text, fen_of, fields_of, position_from_fen, position_from_fen_in,
+    position_from_fields, position_from_fields_in, position_of_record, position_of_record_in,
+};
+pub use variant::{
+    CHESS960_POSITIONS, STANDARD_NUMBER, Variant, chess960_back_rank, chess960_start,
+    double_chess960_start, in_variant,
 };
 
 /// Re-exported so that users of this module need not name `shakmaty` for

@@ -1,15 +1,18 @@
 //! Between EPD's four position fields and a checked `shakmaty` position:
-//! [`position_from_fields`], [`fields_of`], [`fen_of`].
+//! [`position_from_fields`], [`fields_of`], [`fen_of`]; in Chess960 the
+//! castling field is read as X-FEN or Shredder-FEN and written as X-FEN
+//! ([`position_from_fields_in`]).
 
 use std::fmt;
 use std::num::NonZeroU32;
 
 use shakmaty::fen::Fen;
 use shakmaty::{
-    Bitboard, Board, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, FromSetup, Piece,
-    Position, PositionErrorKinds, Rank, Role, Setup, Square,
+    Bitboard, Board, CastlingSide, Chess, Color, EnPassantMode, FromSetup, Piece, Position,
+    PositionErrorKinds, Rank, Role, Setup, Square,
 };
 
+use super::variant::Variant;
 use crate::epd::{Fields, Record};
 
 /// Longest placement field worth reading: 64 piece letters and 7 solidi.
@@ -39,6 +42,16 @@ impl std::error::Error for PositionError {}
 /// [`PositionError`] when there are not four to six fields, a counter is
 /// not a number, or the position is illegal.
 pub fn position_from_fen(fen: &str) -> Result<Chess, PositionError> {
+    position_from_fen_in(fen, Variant::Standard)
+}
+
+/// [`position_from_fen`] by the rules of `variant` (in Chess960 the
+/// castling field may be X-FEN or Shredder-FEN).
+///
+/// # Errors
+///
+/// As [`position_from_fen`].
+pub fn position_from_fen_in(fen: &str, variant: Variant) -> Result<Chess, PositionError> {
     let parts: Vec<&str> = fen.split_ascii_whitespace().collect();
     if !(4..=6).contains(&parts.len()) {
         return Err(PositionError(format!(
@@ -61,10 +74,11 @@ pub fn position_from_fen(fen: &str) -> Result<Chess, PositionError> {
         castling: parts[2].to_string(),
         en_passant: parts[3].to_string(),
     };
-    position_from_fields(
+    position_from_fields_in(
         &fields,
         number(4, "halfmove clock")?,
         number(5, "fullmove number")?,
+        variant,
     )
 }
 
@@ -72,9 +86,14 @@ pub fn position_from_fen(fen: &str) -> Result<Chess, PositionError> {
 /// and `fmvn` operations when present. The error names a malformed
 /// operand or the position's problem.
 pub fn position_of_record(record: &Record) -> Result<Chess, String> {
+    position_of_record_in(record, Variant::Standard)
+}
+
+/// [`position_of_record`] by the rules of `variant`.
+pub fn position_of_record_in(record: &Record, variant: Variant) -> Result<Chess, String> {
     let hmvc = record.hmvc().map_err(|e| e.to_string())?;
     let fmvn = record.fmvn().map_err(|e| e.to_string())?;
-    position_from_fields(&record.fields, hmvc, fmvn).map_err(|e| e.to_string())
+    position_from_fields_in(&record.fields, hmvc, fmvn, variant).map_err(|e| e.to_string())
 }
 
 /// Builds a position from EPD's four fields plus the half-move clock and
@@ -101,9 +120,27 @@ pub fn position_from_fields(
     hmvc: Option<u32>,
     fmvn: Option<u32>,
 ) -> Result<Chess, PositionError> {
+    position_from_fields_in(fields, hmvc, fmvn, Variant::Standard)
+}
+
+/// [`position_from_fields`] by the rules of `variant`. In Chess960 the
+/// castling field may be X-FEN (`K`/`Q` for the outermost rook on that
+/// side of the king, a file letter for another: `KQkq`, `Kq`, `AHah`'s
+/// `K` spelt `H`) or Shredder-FEN (the rooks' files: `HAha`); the king and
+/// the rooks may stand on any squares of the back rank.
+///
+/// # Errors
+///
+/// As [`position_from_fields`].
+pub fn position_from_fields_in(
+    fields: &Fields,
+    hmvc: Option<u32>,
+    fmvn: Option<u32>,
+    variant: Variant,
+) -> Result<Chess, PositionError> {
     let board = parse_placement(&fields.placement)?;
     let turn = parse_side(&fields.side)?;
-    let castling_rights = parse_castling(&fields.castling)?;
+    let castling_rights = parse_castling(&fields.castling, &board, variant)?;
     let ep_square = parse_en_passant(&fields.en_passant)?;
     let fullmoves = NonZeroU32::new(fmvn.unwrap_or(1))
         .ok_or_else(|| PositionError("full move number 0: must be at least 1".to_string()))?;
@@ -117,10 +154,10 @@ pub fn position_from_fields(
     setup.fullmoves = fullmoves;
 
     let reasons_for = setup.clone();
-    Chess::from_setup(setup, CastlingMode::Standard).map_err(|e| {
+    Chess::from_setup(setup, variant.castling_mode()).map_err(|e| {
         PositionError(format!(
             "illegal position: {}",
-            describe_kinds(e.kinds(), &reasons_for)
+            describe_kinds(e.kinds(), &reasons_for, variant)
         ))
     })
 }
@@ -128,23 +165,10 @@ pub fn position_from_fields(
 /// The four EPD fields of a position. The en passant field is written
 /// whenever the last move was a double pawn push, whether or not a capture
 /// is possible (EPD spec 4.4; `shakmaty`'s `EnPassantMode::Always`).
-/// Castling letters are in the canonical order `KQkq`.
+/// Castling letters are in the canonical order `KQkq`; in Chess960 they
+/// are X-FEN ([`castling_text`]).
 pub fn fields_of(pos: &Chess) -> Fields {
-    let castles = pos.castles();
-    let mut castling = String::new();
-    for (color, side, letter) in [
-        (Color::White, CastlingSide::KingSide, 'K'),
-        (Color::White, CastlingSide::QueenSide, 'Q'),
-        (Color::Black, CastlingSide::KingSide, 'k'),
-        (Color::Black, CastlingSide::QueenSide, 'q'),
-    ] {
-        if castles.has(color, side) {
-            castling.push(letter);
-        }
-    }
-    if castling.is_empty() {
-        castling.push('-');
-    }
+    let castling = castling_text(pos);
     Fields {
         placement: pos.board().board_fen().to_string(),
         side: side_text(pos.turn()).to_string(),
@@ -161,6 +185,46 @@ pub fn fields_of(pos: &Chess) -> Fields {
 /// FEN as for EPD), not only when a capture is legal.
 pub fn fen_of(pos: &Chess) -> String {
     Fen::from_position(pos, EnPassantMode::Always).to_string()
+}
+
+/// The castling field of a position, as X-FEN: for each side White first,
+/// `K` (`k`) for the right with the rook on the king's h-side and `Q` (`q`)
+/// for the a-side, as in standard chess, as long as that rook is the
+/// outermost one on its side of the king; when another rook stands beyond
+/// it, the rook's file instead (`B`, `g`), which is what Shredder-FEN
+/// writes for every right. In standard chess this is `KQkq` or a part.
+pub fn castling_text(pos: &Chess) -> String {
+    let castles = pos.castles();
+    let board = pos.board();
+    let mut text = String::new();
+    for color in Color::ALL {
+        let rooks = board.by_piece(color.rook()) & color.backrank();
+        for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+            let Some(rook) = castles.rook(color, side) else {
+                continue;
+            };
+            let outermost = match side {
+                CastlingSide::KingSide => rooks.last(),
+                CastlingSide::QueenSide => rooks.first(),
+            };
+            let letter = if outermost == Some(rook) {
+                match side {
+                    CastlingSide::KingSide => 'k',
+                    CastlingSide::QueenSide => 'q',
+                }
+            } else {
+                rook.file().char()
+            };
+            text.push(match color {
+                Color::White => letter.to_ascii_uppercase(),
+                Color::Black => letter,
+            });
+        }
+    }
+    if text.is_empty() {
+        text.push('-');
+    }
+    text
 }
 
 /// `w` or `b`.
@@ -256,8 +320,16 @@ pub(crate) fn parse_side(text: &str) -> Result<Color, PositionError> {
 }
 
 /// Reads the castling field (spec 4.3) into the set of rook squares that
-/// `shakmaty` uses. The letters may come in any order, each at most once.
-pub(crate) fn parse_castling(text: &str) -> Result<Bitboard, PositionError> {
+/// `shakmaty` uses. The letters may come in any order, each right at most
+/// once. In standard chess only `K`, `Q`, `k`, `q` (the rooks of h1, a1,
+/// h8, a8); in Chess960 also X-FEN and Shredder-FEN: `K`/`Q` are the
+/// outermost rook of that colour's back rank on the king's h-side/a-side,
+/// a file letter (upper case for White) the rook on that file.
+pub(crate) fn parse_castling(
+    text: &str,
+    board: &Board,
+    variant: Variant,
+) -> Result<Bitboard, PositionError> {
     let err = |what: String| PositionError(format!("castling field: {what}"));
     if text == "-" {
         return Ok(Bitboard::EMPTY);
@@ -267,17 +339,21 @@ pub(crate) fn parse_castling(text: &str) -> Result<Bitboard, PositionError> {
     }
     let mut rights = Bitboard::EMPTY;
     for ch in text.chars() {
-        let sq = match ch {
-            'K' => Square::H1,
-            'Q' => Square::A1,
-            'k' => Square::H8,
-            'q' => Square::A8,
-            _ => {
-                return Err(err(format!(
-                    "unexpected character {ch:?} in \"{}\" (only K, Q, k, q or -)",
-                    shown(text)
-                )));
-            }
+        let sq = match variant {
+            Variant::Standard => match ch {
+                'K' => Square::H1,
+                'Q' => Square::A1,
+                'k' => Square::H8,
+                'q' => Square::A8,
+                _ => {
+                    return Err(err(format!(
+                        "unexpected character {ch:?} in \"{}\" (only K, Q, k, q or -)",
+                        shown(text)
+                    )));
+                }
+            },
+            Variant::Chess960 => chess960_right(ch, board)
+                .map_err(|why| err(format!("{why} in \"{}\"", shown(text))))?,
         };
         if rights.contains(sq) {
             return Err(err(format!("{ch} appears twice in \"{}\"", shown(text))));
@@ -285,6 +361,52 @@ pub(crate) fn parse_castling(text: &str) -> Result<Bitboard, PositionError> {
         rights.add(sq);
     }
     Ok(rights)
+}
+
+/// The rook square one Chess960 castling letter names (X-FEN or
+/// Shredder-FEN), or why it names none.
+fn chess960_right(ch: char, board: &Board) -> Result<Square, String> {
+    let color = if ch.is_ascii_uppercase() {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let back = color.backrank();
+    let side = color_name(color).to_lowercase();
+    let rooks = board.by_piece(color.rook()) & back;
+    let king = (board.by_piece(color.king()) & back).first();
+    let outer = |kingside: bool| -> Result<Square, String> {
+        let Some(king) = king else {
+            return Err(format!("{ch}: no {side} king on rank {}", back.char()));
+        };
+        let beyond = if kingside {
+            rooks.into_iter().rfind(|r| r.file() > king.file())
+        } else {
+            rooks.into_iter().find(|r| r.file() < king.file())
+        };
+        beyond.ok_or_else(|| {
+            format!(
+                "{ch}: no {side} rook on the {}side of the king on {king}",
+                if kingside { "king" } else { "queen" }
+            )
+        })
+    };
+    match ch.to_ascii_lowercase() {
+        'k' => outer(true),
+        'q' => outer(false),
+        f @ 'a'..='h' => {
+            let file = shakmaty::File::from_char(f).ok_or_else(|| format!("bad file {ch:?}"))?;
+            let sq = Square::from_coords(file, back);
+            if rooks.contains(sq) {
+                Ok(sq)
+            } else {
+                Err(format!("{ch}: no {side} rook on {sq}"))
+            }
+        }
+        _ => Err(format!(
+            "unexpected character {ch:?} (only K, Q, k, q, a file letter A-H or a-h, or -)"
+        )),
+    }
 }
 
 /// Reads the en passant field (spec 4.4).
@@ -303,7 +425,7 @@ pub(crate) fn parse_en_passant(text: &str) -> Result<Option<Square>, PositionErr
 
 /// The reasons `shakmaty` gave, in words, with the details that make them
 /// actionable (which side, which square).
-fn describe_kinds(kinds: PositionErrorKinds, setup: &Setup) -> String {
+fn describe_kinds(kinds: PositionErrorKinds, setup: &Setup, variant: Variant) -> String {
     let board = &setup.board;
     let mut reasons: Vec<String> = Vec::new();
     if kinds.contains(PositionErrorKinds::EMPTY_BOARD) {
@@ -331,7 +453,12 @@ fn describe_kinds(kinds: PositionErrorKinds, setup: &Setup) -> String {
         reasons.push(format!("pawn on a back rank ({})", squares.join(", ")));
     }
     if kinds.contains(PositionErrorKinds::INVALID_CASTLING_RIGHTS) {
-        reasons.push(describe_castling(setup));
+        reasons.push(match variant {
+            Variant::Standard => describe_castling(setup),
+            Variant::Chess960 => "castling rights need the king between its rooks on the \
+                                  back rank, at most one right on each side"
+                .to_string(),
+        });
     }
     if kinds.contains(PositionErrorKinds::INVALID_EP_SQUARE) {
         reasons.push(describe_en_passant(setup));

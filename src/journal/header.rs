@@ -5,11 +5,11 @@
 use std::path::PathBuf;
 use std::str::FromStr;
 
+use shakmaty::Position;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Position};
 
 use crate::clock::{LineSettings, TimeControl};
-use crate::game;
+use crate::game::{self, Variant};
 use crate::journal::format::{Entry, VERSION};
 use crate::link::{Flow, LineEnd, Parity, PortSettings};
 use crate::referee::{Settings, Start};
@@ -63,7 +63,8 @@ const OUTPUT_KEYS: [&str; 7] = [
 
 /// Settings added after the first journals were written: optional too,
 /// and off when absent (as they were then).
-const LATER_KEYS: [&str; 6] = [
+const LATER_KEYS: [&str; 7] = [
+    "variant",
     "max-moves",
     "sprt",
     "draw-adjudication",
@@ -181,6 +182,7 @@ impl Header {
             ports,
             lines,
             time_control,
+            variant,
             games,
             swap_colors,
             openings,
@@ -221,6 +223,7 @@ impl Header {
             set("line-a", line_values(&lines.a)),
             set("line-b", line_values(&lines.b)),
             set("time-control", one(time_control)),
+            set("variant", one(variant)),
             set("games", one(games)),
             set("swap-colors", one(if *swap_colors { "yes" } else { "no" })),
             set(
@@ -272,7 +275,7 @@ impl Header {
             let mut pos = o.position.clone();
             let mut moves = Vec::new();
             for m in &o.moves {
-                moves.push(m.to_uci(CastlingMode::Standard).to_string());
+                moves.push(m.to_uci(variant.castling_mode()).to_string());
                 pos.play_unchecked(*m);
             }
             v.push(Entry::Opening {
@@ -333,8 +336,17 @@ impl HeaderBuilder {
                 self.sets.push((key, values));
             }
             Entry::Opening { source, fen, moves } => {
-                let position =
-                    game::position_from_fen(&fen).map_err(|e| format!("opening {source}: {e}"))?;
+                // The variant is set before the openings (a journal
+                // without it is standard chess).
+                let variant = match self.sets.iter().find(|(k, _)| k == "variant") {
+                    Some((_, v)) => match v.as_slice() {
+                        [v] => v.parse::<Variant>()?,
+                        _ => return Err(format!("setting variant: one value expected ({v:?})")),
+                    },
+                    None => Variant::Standard,
+                };
+                let position = game::position_from_fen_in(&fen, variant)
+                    .map_err(|e| format!("opening {source}: {e}"))?;
                 let mut pos = position.clone();
                 let mut list = Vec::new();
                 for m in &moves {
@@ -402,6 +414,7 @@ impl HeaderBuilder {
                 "time-control" => {
                     s.time_control = TimeControl::from_str(&single()?).map_err(|e| bad(&e))?
                 }
+                "variant" => s.variant = single()?.parse().map_err(|e: String| bad(&e))?,
                 "games" => s.games = u32::try_from(num()?).map_err(|_| bad("too large"))?,
                 "swap-colors" => {
                     s.swap_colors = match single()?.as_str() {
@@ -577,6 +590,7 @@ mod tests {
                 ]
                 .into(),
                 time_control: "40/7200:3600".parse().unwrap(),
+                variant: Variant::Standard,
                 games: 6,
                 swap_colors: false,
                 openings: vec![
@@ -652,6 +666,54 @@ mod tests {
         assert_eq!(back.output, h.output);
         let (a, b) = (&h.settings, &back.settings);
         assert_eq!(format!("{a:?}"), format!("{b:?}"));
+    }
+
+    /// A Chess960 match's openings come back as Chess960 positions, a
+    /// castling move among their moves as the king taking its rook (what
+    /// the header writes), and a header without the variant is standard.
+    #[test]
+    fn a_chess960_header_round_trips_with_its_castling() {
+        let mut h = sample();
+        h.settings.variant = Variant::Chess960;
+        let start = game::position_from_fen_in(
+            "1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3KR1 w KQkq - 0 1",
+            Variant::Chess960,
+        )
+        .unwrap();
+        let mut g = Game::new(start.clone());
+        let castle = g.play_san("O-O").unwrap();
+        h.settings.openings = vec![Start {
+            position: start,
+            moves: vec![castle],
+            source: "chess960:x".into(),
+        }];
+        let entries: Vec<String> = h.entries().iter().map(Entry::payload).collect();
+        assert!(
+            entries.contains(&"set variant chess960".to_string()),
+            "{entries:?}"
+        );
+        let opening = entries.iter().find(|e| e.starts_with("opening")).unwrap();
+        assert!(opening.ends_with("f1g1"), "{opening}");
+        let back = rebuild(&h).unwrap();
+        assert_eq!(back.settings.variant, Variant::Chess960);
+        assert_eq!(back.settings.openings[0].moves, vec![castle]);
+        assert_eq!(
+            Variant::of(&back.settings.openings[0].position),
+            Variant::Chess960
+        );
+        // Without the line (a journal from before variants): standard.
+        let mut b = HeaderBuilder::default();
+        let mut standard = None;
+        let sample = sample().entries();
+        for e in sample
+            .iter()
+            .filter(|e| !e.payload().starts_with("set variant"))
+        {
+            if let Some(done) = b.push(Entry::parse(&e.payload()).unwrap()).unwrap() {
+                standard = Some(done);
+            }
+        }
+        assert_eq!(standard.unwrap().settings.variant, Variant::Standard);
     }
 
     #[test]

@@ -1,22 +1,27 @@
 //! `--epd-out FILE`: each finished game's final position as one EPD line
 //! (cutechess-cli's `-epdout`), with its move counters as `hmvc` and
 //! `fmvn` (EPD spec 6.4, 6.3), so the line reads as a whole FEN. The
-//! position comes from the game's start (its `FEN` tag, or the initial
-//! position) and its moves, as the PGN has them.
+//! position comes from the game's start (its `FEN` tag, read by the rules
+//! its `Variant` tag names, or the initial position) and its moves, as the
+//! PGN has them.
 
 use shakmaty::Position;
 
 use crate::epd::{Operation, Record};
-use crate::game::{Chess, fields_of, parse_san, position_from_fen};
+use crate::game::{Chess, Variant, fields_of, parse_san, position_from_fen_in};
 use crate::record::pgn::PgnGame;
 
 /// The EPD line of `game`'s final position, without a line end; the error
 /// says which move or which `FEN` tag could not be read.
 pub fn final_position(game: &PgnGame) -> Result<String, String> {
-    let fen = game.tags.iter().find(|(name, _)| name == "FEN");
-    let mut pos = match fen {
+    let tag = |tag: &str| game.tags.iter().find(|(name, _)| name == tag);
+    let variant = match tag("Variant") {
+        Some((_, v)) => v.parse::<Variant>()?,
+        None => Variant::Standard,
+    };
+    let mut pos = match tag("FEN") {
         Some((_, fen)) => {
-            position_from_fen(fen).map_err(|e| format!("its FEN tag {fen:?}: {e}"))?
+            position_from_fen_in(fen, variant).map_err(|e| format!("its FEN tag {fen:?}: {e}"))?
         }
         None => Chess::default(),
     };
@@ -77,5 +82,21 @@ mod tests {
         assert!(e.starts_with("its move 2 (\"Ke3\")"), "{e}");
         let e = final_position(&game(Some("8/8 w"), &[])).unwrap_err();
         assert!(e.starts_with("its FEN tag \"8/8 w\""), "{e}");
+    }
+
+    /// A Chess960 game's start is read by its `Variant` tag's rules (its
+    /// king on f1 could not castle in standard chess), and the final
+    /// position's castling field is X-FEN.
+    #[test]
+    fn a_chess960_game_by_its_variant_tag() {
+        let fen = "1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3KR1 w KQkq - 0 1";
+        let mut g = game(Some(fen), &["O-O"]);
+        g.tags.push(("Variant".into(), "Chess960".into()));
+        assert_eq!(
+            final_position(&g).unwrap(),
+            "1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3RK1 b kq - fmvn 1; hmvc 1;"
+        );
+        g.tags.pop();
+        assert!(final_position(&g).is_err());
     }
 }

@@ -157,7 +157,8 @@ pub struct PgnGame {
 impl PgnGame {
     /// The game as `--pgn-min` writes it (cutechess-cli's `-pgnout FILE
     /// min`): the Seven Tag Roster (and `SetUp`/`FEN` for a set-up
-    /// position, without which the moves cannot be read), the moves and
+    /// position and `Variant` for Chess960, without which the moves cannot
+    /// be read), the moves and
     /// the result; no comments, evaluations or clock annotations.
     pub fn minimal(&self) -> PgnGame {
         PgnGame {
@@ -165,7 +166,8 @@ impl PgnGame {
                 .tags
                 .iter()
                 .filter(|(name, _)| {
-                    SEVEN_TAG_ROSTER.contains(&name.as_str()) || name == "SetUp" || name == "FEN"
+                    SEVEN_TAG_ROSTER.contains(&name.as_str())
+                        || ["SetUp", "FEN", "Variant"].contains(&name.as_str())
                 })
                 .cloned()
                 .collect(),

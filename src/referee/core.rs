@@ -7,12 +7,12 @@
 use std::collections::VecDeque;
 
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Color, Move, Position, Square};
+use shakmaty::{Chess, Color, Move, Position, Square};
 
 use crate::clock::{self, ClockTag, Clocks};
 use crate::epd::line_check::{self, Checked};
 use crate::epd::{Operation, Record, RefCom, RefReq};
-use crate::game::{self, AutomaticEnd, Game};
+use crate::game::{self, AutomaticEnd, Game, Variant};
 use crate::record::openings::order_openings;
 use crate::record::pgn::{MoveEval, PgnGame, PgnMove};
 use crate::record::timestamp;

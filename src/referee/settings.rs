@@ -5,6 +5,7 @@ use serde::Deserialize;
 use shakmaty::{Chess, Move};
 
 use crate::clock::{LineSettings, TimeControl};
+use crate::game::Variant;
 use crate::referee::adjudication::{DrawRule, ResignRule};
 use crate::referee::client::ByClient;
 use crate::stats::sprt::Sprt;
@@ -213,6 +214,9 @@ pub struct Settings {
     /// The line settings of each client's port, for the wire-time credit.
     pub lines: ByClient<LineSettings>,
     pub time_control: TimeControl,
+    /// The rules: standard chess or Chess960 (every opening's position is
+    /// set up in it; the PGN and `inform` carry `Variant "Chess960"`).
+    pub variant: Variant,
     /// Number of games in the match (at least 1).
     pub games: u32,
     /// Alternate colours each game (A has White in game 1).
@@ -269,6 +273,7 @@ impl Default for Settings {
             ports: ByClient::new("A".into(), "B".into()),
             lines: ByClient::default(),
             time_control: TimeControl::Untimed,
+            variant: Variant::Standard,
             games: 1,
             swap_colors: true,
             openings: Vec::new(),

@@ -39,10 +39,22 @@ pub struct MatchOptions {
     #[arg(long)]
     #[serde(default)]
     pub no_swap: bool,
+    /// The rules: standard, or chess960 (also fischerandom, as
+    /// cutechess-cli spells it): openings are read with X-FEN or
+    /// Shredder-FEN castling, engines told UCI_Chess960 or `variant
+    /// fischerandom` [default: standard; chess960 with chess960: or dfrc:
+    /// openings].
+    #[arg(long, value_name = "VARIANT")]
+    pub variant: Option<String>,
     /// Openings: an EPD file (one position per line), a PGN file (the
     /// moves of each game), a ChessBase base (.cbi, its .cbf beside it: the
     /// main line of each game) or FBK book (.fbk: each line); each opening
-    /// is played once with each colour.
+    /// is played once with each colour. Chess960 start positions instead:
+    /// `chess960:random` (all 960, shuffled by --shuffle's seed, 0 if not
+    /// given), `chess960:N` (Scharnagl number N, 0 to 959, 518 standard),
+    /// `dfrc:random` (double Chess960: each side its own back rank, drawn
+    /// from the seed), `dfrc:W:B` [default with --variant chess960:
+    /// chess960:random].
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
     /// Use at most this many plies of each PGN, CBI or FBK opening
@@ -129,6 +141,7 @@ impl MatchOptions {
             tc: self.tc.or(f.tc),
             games: self.games.or(f.games),
             no_swap: self.no_swap || f.no_swap,
+            variant: self.variant.or(f.variant),
             openings: self.openings.or(f.openings),
             opening_plies: self.opening_plies.or(f.opening_plies),
             shuffle: self.shuffle.or(f.shuffle),

@@ -4,12 +4,13 @@
 use std::path::Path;
 use std::str::FromStr;
 
-use super::openings::load_starts;
+use super::openings::{Generated, load_starts};
 use super::{ConfigFile, LineOptions, MatchOptions, OutputOptions, seconds_ms};
 use crate::app::syzygy::Syzygy;
 use crate::clock::{TimeControl, parse_friendly};
+use crate::game::Variant;
 use crate::link::PortSettings;
-use crate::referee::{ByClient, ClientFault, Settings};
+use crate::referee::{ByClient, ClientFault, Settings, Start};
 
 /// Everything `argus referee` needs, merged and checked.
 #[derive(Debug, Clone)]
@@ -62,10 +63,7 @@ fn settings_of(
         Some(s) => parse_friendly(s).map_err(|e| format!("--tc {s:?}: {e}"))?,
         None => TimeControl::Untimed,
     };
-    let openings = match &m.openings {
-        Some(p) => load_starts(p, m.opening_plies.unwrap_or(16))?,
-        None => Vec::new(),
-    };
+    let (variant, openings, openings_seed) = openings_of(&m)?;
     let games = match m.games {
         Some(0) => return Err("--games must be at least 1".into()),
         Some(n) => n,
@@ -82,10 +80,11 @@ fn settings_of(
         ports: ByClient::new(ports[0].clone(), ports[1].clone()),
         lines: ByClient::new(port_settings.line(), port_settings.line()),
         time_control,
+        variant,
         games,
         swap_colors: !m.no_swap,
         openings,
-        openings_seed: m.shuffle,
+        openings_seed,
         reset_delay_ms,
         conclude_delay_ms,
         false_claim: m.false_claim.unwrap_or_default(),
@@ -110,6 +109,55 @@ fn settings_of(
         },
         disconnect_at_end: true,
     })
+}
+
+/// The variant, the openings and the seed that orders them: `--openings`
+/// a file read by the variant's rules, or generated Chess960 positions
+/// (which make the variant Chess960; `--variant chess960` alone plays
+/// `chess960:random`).
+fn openings_of(m: &MatchOptions) -> Result<(Variant, Vec<Start>, Option<u64>), String> {
+    let given = m
+        .variant
+        .as_deref()
+        .map(|v| v.parse::<Variant>().map_err(|e| format!("--variant: {e}")))
+        .transpose()?;
+    let spec = m
+        .openings
+        .as_ref()
+        .map(|p| p.to_string_lossy().into_owned());
+    let generated = match spec.as_deref().and_then(Generated::parse) {
+        Some(g) => Some(g?),
+        None if given == Some(Variant::Chess960) && spec.is_none() => Some(Generated::Random),
+        None => None,
+    };
+    match (generated, &m.openings) {
+        (Some(g), _) => {
+            if given == Some(Variant::Standard) {
+                return Err(format!(
+                    "--openings {}: Chess960 start positions, but --variant standard",
+                    spec.as_deref().unwrap_or("chess960:random")
+                ));
+            }
+            // A seed for the random ones, whether given or not, so that
+            // the positions are the same when the match is run again.
+            let seed = m.shuffle.unwrap_or(0);
+            let random = matches!(g, Generated::Random | Generated::DoubleRandom);
+            Ok((
+                Variant::Chess960,
+                g.starts(seed),
+                if random { Some(seed) } else { m.shuffle },
+            ))
+        }
+        (None, Some(p)) => {
+            let variant = given.unwrap_or_default();
+            Ok((
+                variant,
+                load_starts(p, m.opening_plies.unwrap_or(16), variant)?,
+                m.shuffle,
+            ))
+        }
+        (None, None) => Ok((given.unwrap_or_default(), Vec::new(), m.shuffle)),
+    }
 }
 
 /// The reset and conclude delays and the silence before a resend, in
@@ -149,4 +197,45 @@ fn parse_spec<T: FromStr<Err = String>>(
 ) -> Result<Option<T>, String> {
     spec.map(|s| s.parse().map_err(|e| format!("{flag} {s:?}: {e}")))
         .transpose()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with(variant: Option<&str>, openings: Option<&str>, shuffle: Option<u64>) -> MatchOptions {
+        MatchOptions {
+            variant: variant.map(str::to_string),
+            openings: openings.map(Into::into),
+            shuffle,
+            ..MatchOptions::default()
+        }
+    }
+
+    #[test]
+    fn the_variant_and_its_openings() {
+        // --variant chess960 alone: all 960, shuffled by seed 0.
+        let (v, o, seed) = openings_of(&with(Some("fischerandom"), None, None)).unwrap();
+        assert_eq!((v, o.len(), seed), (Variant::Chess960, 960, Some(0)));
+        // Generated openings make it Chess960; --shuffle is their seed.
+        let (v, o, seed) = openings_of(&with(None, Some("chess960:35"), Some(4))).unwrap();
+        assert_eq!((v, o.len(), seed), (Variant::Chess960, 1, Some(4)));
+        let (_, _, seed) = openings_of(&with(None, Some("dfrc:random"), Some(9))).unwrap();
+        assert_eq!(seed, Some(9));
+        // Standard by default.
+        let (v, o, seed) = openings_of(&with(None, None, None)).unwrap();
+        assert_eq!((v, o.len(), seed), (Variant::Standard, 0, None));
+        for (variant, openings, why) in [
+            (
+                Some("standard"),
+                Some("chess960:1"),
+                "Chess960 start positions, but --variant standard",
+            ),
+            (Some("shogi"), None, "--variant: unknown variant \"shogi\""),
+            (None, Some("chess960:1000"), "not a start position number"),
+        ] {
+            let e = openings_of(&with(variant, openings, None)).unwrap_err();
+            assert!(e.contains(why), "{e}");
+        }
+    }
 }

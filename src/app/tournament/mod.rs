@@ -417,6 +417,7 @@ fn open_edges(
         &net,
         EnginePlay {
             claim_draws: plan.claim_draws,
+            variant: plan.referee.variant,
         },
         dir.path(),
         epoch,

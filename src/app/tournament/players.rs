@@ -44,6 +44,9 @@ pub struct Net {
 #[derive(Debug, Clone, Copy)]
 pub struct EnginePlay {
     pub claim_draws: bool,
+    /// The tournament's rules: an engine that cannot play them is refused
+    /// at its start.
+    pub variant: crate::game::Variant,
 }
 
 /// One value per instance of each player (a player's instances numbered
@@ -410,6 +413,9 @@ impl Program {
                 let bridge = Bridge::start(settings, Some(&spec.name))
                     .map_err(|f| format!("engine {:?} ({}): {f}", spec.name, spec.command))?
                     .with_draw_claims(engines.claim_draws);
+                if let Some(why) = bridge.refuses(engines.variant) {
+                    return Err(format!("engine {:?} ({}): {why}", spec.name, spec.command));
+                }
                 let book = book.map(|b| BookPlay {
                     seed: splitmix64(b.seed ^ u64::from(start) ^ (u64::from(i.n) << 32)),
                     ..b.clone()

@@ -48,7 +48,7 @@ use crate::client::book::Book;
 use crate::client::track::{Event, Tracker};
 use crate::clock::TimeControl;
 use crate::epd::{Operation, Record};
-use crate::game::DrawClaim;
+use crate::game::{DrawClaim, Variant};
 use crate::text::strip_control;
 
 /// Longest name sent with `tcsi`.
@@ -191,6 +191,13 @@ impl Bridge {
             claim_draws: true,
             book: None,
         })
+    }
+
+    /// Why the engine cannot play `variant`, if it cannot (see
+    /// [`Driver::refuses`]): for a player whose rules are known before its
+    /// first game, refused at its start rather than at its first move.
+    pub fn refuses(&self, variant: Variant) -> Option<String> {
+        self.driver.as_ref().and_then(|d| d.refuses(variant))
     }
 
     /// Plays the opening from `book` (see [`BookPlay`]).
@@ -458,7 +465,10 @@ impl Bridge {
         } else if let Some(m) = b.play.book.pick(position, &mut b.state) {
             b.played += 1;
             b.in_game += 1;
-            let note = format!("book move {} at ply {ply}", super::notation::to_uci(&m));
+            let note = format!(
+                "book move {} at ply {ply}",
+                super::notation::to_uci(&m, Variant::of(position))
+            );
             self.settings.log.line(Dir::Note, &note);
             return (Some(m), None);
         } else {

@@ -30,6 +30,7 @@ use std::time::Duration;
 use shakmaty::{Chess, Move};
 
 use crate::clock::TimeControl;
+use crate::game::Variant;
 pub use bridge::Bridge;
 pub use log::EngineLog;
 pub use process::CommandLine;
@@ -184,6 +185,10 @@ pub trait Driver: Send {
         search: &analysis::Search,
         wait: Duration,
     ) -> Result<analysis::Analysis, Fault>;
+    /// Why the engine cannot play `variant`, if it cannot (Chess960: a UCI
+    /// engine without `UCI_Chess960`, an XBoard engine whose `feature
+    /// variants` lacks `fischerandom`).
+    fn refuses(&self, variant: Variant) -> Option<String>;
     /// Says goodbye and stops the process.
     fn quit(self: Box<Self>);
 }

@@ -1,27 +1,39 @@
 //! Move notation between the referee (SAN) and engines: UCI long
 //! algebraic (`e2e4`, `e1g1` for castling, `e7e8q` for promotions) and
 //! XBoard's coordinate notation (the same, or SAN for engines that ask for
-//! it with `feature san=1`).
+//! it with `feature san=1`). In Chess960 a UCI castling move is the king
+//! taking its own rook (`b1a1`, with `UCI_Chess960` on), an XBoard one
+//! `O-O` or `O-O-O` (as XBoard sends it in `variant fischerandom`).
 
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Move, Position};
+use shakmaty::{CastlingSide, Chess, Move, Position};
 
-use crate::game;
+use crate::game::{self, Variant};
 
 /// Longest move text an engine may send (anything longer is not a move).
 const MAX_MOVE_LEN: usize = 16;
 
 /// A legal move in UCI long algebraic notation, castling as the king's
-/// two-square step (`e1g1`, `e8c8`), promotions with a lower-case letter
-/// (`e7e8q`, `a2a1n`).
-pub fn to_uci(m: &Move) -> String {
-    m.to_uci(CastlingMode::Standard).to_string()
+/// two-square step (`e1g1`, `e8c8`) in standard chess and as the king
+/// taking its rook (`e1h1`, `b8a8`) in Chess960, promotions with a
+/// lower-case letter (`e7e8q`, `a2a1n`).
+pub fn to_uci(m: &Move, variant: Variant) -> String {
+    m.to_uci(variant.castling_mode()).to_string()
 }
 
 /// A legal move as an XBoard engine wants it: coordinate notation (as
-/// UCI), or SAN when the engine asked for SAN (`feature san=1`).
+/// UCI), or SAN when the engine asked for SAN (`feature san=1`); castling
+/// in Chess960 as `O-O` or `O-O-O` either way.
 pub fn to_xboard(pos: &Chess, m: &Move, san: bool) -> String {
-    if san { game::san_of(pos, m) } else { to_uci(m) }
+    let variant = Variant::of(pos);
+    match m.castling_side() {
+        Some(side) if variant == Variant::Chess960 => match side {
+            CastlingSide::KingSide => "O-O".to_string(),
+            CastlingSide::QueenSide => "O-O-O".to_string(),
+        },
+        _ if san => game::san_of(pos, m),
+        _ => to_uci(m, variant),
+    }
 }
 
 /// Reads a UCI engine's move: long algebraic only (castling as `e1g1` or
@@ -87,7 +99,7 @@ mod tests {
             let p = pos(fen);
             let m = game::parse_san(&p, san).unwrap();
             assert!(m.is_castle());
-            assert_eq!(to_uci(&m), uci);
+            assert_eq!(to_uci(&m, Variant::Standard), uci);
             assert_eq!(to_xboard(&p, &m, false), uci);
             assert_eq!(to_xboard(&p, &m, true), san);
             assert_eq!(from_uci(&p, uci).unwrap(), m, "{uci}");
@@ -126,7 +138,7 @@ mod tests {
             let m = from_uci(&p, uci).unwrap();
             assert_eq!(m.promotion(), Some(role), "{uci}");
             assert_eq!(game::san_of(&p, &m), san);
-            assert_eq!(to_uci(&m), uci);
+            assert_eq!(to_uci(&m, Variant::Standard), uci);
             assert_eq!(from_xboard(&p, san).unwrap(), m);
             assert_eq!(from_xboard(&p, &uci.to_uppercase()).unwrap(), m);
         }
@@ -149,7 +161,7 @@ mod tests {
         let m = from_uci(&p, "e5d6").unwrap();
         assert!(m.is_en_passant());
         assert_eq!(game::san_of(&p, &m), "exd6");
-        assert_eq!(to_uci(&m), "e5d6");
+        assert_eq!(to_uci(&m, Variant::Standard), "e5d6");
         assert_eq!(from_xboard(&p, "exd6").unwrap(), m);
 
         let p = pos("4k3/8/8/8/4pP2/8/8/4K3 b - f3 0 2");
@@ -175,6 +187,39 @@ mod tests {
         assert!(from_xboard(&p, "Ke2").is_err());
         assert!(from_xboard(&p, "xyz").is_err());
         // SAN is fine for XBoard engines, not for UCI ones.
-        assert_eq!(to_uci(&from_xboard(&p, "Nf3").unwrap()), "g1f3");
+        assert_eq!(
+            to_uci(&from_xboard(&p, "Nf3").unwrap(), Variant::Standard),
+            "g1f3"
+        );
+    }
+
+    /// Chess960 castling: out as the king taking its rook for UCI and as
+    /// `O-O`/`O-O-O` for XBoard (SAN or not); in as either, and as SAN.
+    #[test]
+    fn chess960_castling_both_ways() {
+        let p = game::position_from_fen_in(
+            "1r3kr1/pppppppp/8/8/8/8/PPPPPPPP/1R3KR1 w KQkq - 0 1",
+            Variant::Chess960,
+        )
+        .unwrap();
+        let short = from_uci(&p, "f1g1").unwrap();
+        let long = from_uci(&p, "f1b1").unwrap();
+        for (m, uci, xboard) in [(short, "f1g1", "O-O"), (long, "f1b1", "O-O-O")] {
+            assert!(m.is_castle());
+            assert_eq!(to_uci(&m, Variant::of(&p)), uci);
+            assert_eq!(to_xboard(&p, &m, false), xboard);
+            assert_eq!(to_xboard(&p, &m, true), xboard);
+            assert_eq!(from_xboard(&p, xboard).unwrap(), m);
+            assert_eq!(from_xboard(&p, uci).unwrap(), m);
+        }
+        // The same move in a standard game is the king's two-square step.
+        let std = Chess::default();
+        let mut g = game::Game::new(std);
+        for san in ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5"] {
+            g.play_san(san).unwrap();
+        }
+        let castle = game::parse_san(g.position(), "O-O").unwrap();
+        assert_eq!(to_xboard(g.position(), &castle, false), "e1g1");
+        assert_eq!(to_uci(&castle, Variant::Standard), "e1g1");
     }
 }

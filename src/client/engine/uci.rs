@@ -1,7 +1,9 @@
 //! The UCI side of the bridge: `uci` / `id name` / `uciok`, `setoption`,
 //! `isready` / `readyok`, `ucinewgame`, and for every move the whole game
 //! (`position startpos|fen FEN moves ...`) and `go` with the clocks, read
-//! back as `bestmove`.
+//! back as `bestmove`. A Chess960 game turns the engine's `UCI_Chess960`
+//! option on before its first `position` (off again for a standard game);
+//! an engine without the option is refused for it.
 //!
 //! UCI has no draw offers, no draw claims and no resignation: a UCI engine
 //! always answers with a move (an offer from the opponent is declined by
@@ -16,12 +18,20 @@ use super::notation;
 use super::process::{EngineProcess, Next};
 use super::time::uci_go;
 use super::{Answer, Driver, EngineSettings, Fault, HANDSHAKE, Job};
-use crate::game;
+use crate::game::{self, Variant};
+
+/// The UCI option that switches an engine to Chess960 (castling read and
+/// written as king takes rook).
+const CHESS960_OPTION: &str = "UCI_Chess960";
 
 /// A UCI engine after its handshake.
 pub struct Uci {
     proc: EngineProcess,
     name: Option<String>,
+    /// The engine declared `UCI_Chess960`.
+    chess960_option: bool,
+    /// The rules the engine was last told (standard until told otherwise).
+    told: Variant,
 }
 
 impl Uci {
@@ -30,7 +40,12 @@ impl Uci {
     pub fn start(settings: &EngineSettings) -> Result<Uci, Fault> {
         let proc = EngineProcess::spawn(&settings.command, settings.log.clone())
             .map_err(Fault::not_started)?;
-        let mut uci = Uci { proc, name: None };
+        let mut uci = Uci {
+            proc,
+            name: None,
+            chess960_option: false,
+            told: Variant::Standard,
+        };
         uci.send("uci")?;
         let deadline = Instant::now() + HANDSHAKE;
         let mut declared: Vec<String> = Vec::new();
@@ -65,11 +80,32 @@ impl Uci {
                 ));
             }
         }
+        uci.chess960_option = declared
+            .iter()
+            .any(|d| d.eq_ignore_ascii_case(CHESS960_OPTION));
         for (name, value) in &settings.options {
             uci.send(&format!("setoption name {name} value {value}"))?;
         }
         uci.ready()?;
         Ok(uci)
+    }
+
+    /// Tells the engine the rules of `start`'s game when they differ from
+    /// what it was told last: `setoption name UCI_Chess960 value true`
+    /// (or `false`), then `isready`. A Chess960 game needs the option.
+    fn tell_variant(&mut self, start: &Chess) -> Result<(), Fault> {
+        let variant = Variant::of(start);
+        if variant == self.told {
+            return Ok(());
+        }
+        if let Some(why) = self.refuses(variant) {
+            return Err(Fault::new(why, Vec::new()));
+        }
+        let on = variant == Variant::Chess960;
+        self.send(&format!("setoption name {CHESS960_OPTION} value {on}"))?;
+        self.ready()?;
+        self.told = variant;
+        Ok(())
     }
 
     fn send(&mut self, line: &str) -> Result<(), Fault> {
@@ -127,7 +163,7 @@ pub fn position_command(start: &Chess, moves: &[shakmaty::Move]) -> String {
         s.push_str(" moves");
         for m in moves {
             s.push(' ');
-            s.push_str(&notation::to_uci(m));
+            s.push_str(&notation::to_uci(m, game::Variant::of(start)));
         }
     }
     s
@@ -146,6 +182,7 @@ impl Driver for Uci {
 
     fn play(&mut self, job: &Job<'_>) -> Result<Answer, Fault> {
         self.drain()?;
+        self.tell_variant(job.start)?;
         self.send(&position_command(job.start, job.moves))?;
         self.send(&uci_go(&job.limit_now(), job.position.turn()))?;
         let started = Instant::now();
@@ -197,6 +234,7 @@ impl Driver for Uci {
         wait: Duration,
     ) -> Result<Analysis, Fault> {
         self.drain()?;
+        self.tell_variant(position)?;
         self.send(&position_command(position, &[]))?;
         self.send(&search.uci_go())?;
         let started = Instant::now();
@@ -222,6 +260,12 @@ impl Driver for Uci {
             };
             return Ok(collector.finish(best, started.elapsed()));
         }
+    }
+
+    fn refuses(&self, variant: Variant) -> Option<String> {
+        (variant == Variant::Chess960 && !self.chess960_option).then(|| {
+            format!("the engine cannot play Chess960: it declares no {CHESS960_OPTION} option")
+        })
     }
 
     fn quit(self: Box<Self>) {

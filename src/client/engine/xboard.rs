@@ -38,7 +38,7 @@ use super::notation;
 use super::process::{EngineProcess, Next};
 use super::time::{Limit, xboard_clocks, xboard_level};
 use super::{Answer, Driver, EngineSettings, Fault, HANDSHAKE, Job};
-use crate::game;
+use crate::game::{self, Variant};
 
 /// How long an engine that says nothing at all gets to send its features
 /// before it is taken as a protocol-version-1 engine (CECP's two seconds).
@@ -236,11 +236,20 @@ pub struct Xboard {
     resigned: bool,
     /// The options the engine declared (`feature option="NAME -TYPE ..."`).
     declared: Vec<String>,
+    /// The variants the engine plays (`feature variants="normal,..."`;
+    /// CECP's default is `normal` alone).
+    variants: Vec<String>,
     /// Lines not understood so far (the first [`UNKNOWN_SAID`] are said
     /// on the console).
     unknown: u32,
     settings: EngineSettings,
 }
+
+/// CECP's name of Chess960.
+const FISCHERANDOM: &str = "fischerandom";
+
+/// Most variants kept from `feature variants` (Fairy-Max lists about 30).
+const MAX_VARIANTS: usize = 64;
 
 /// How many lines the bridge does not understand it says on the console;
 /// the rest go to the engine log only (Sjeng prints a dozen statistics
@@ -409,6 +418,7 @@ impl Xboard {
             offered: false,
             resigned: false,
             declared: Vec::new(),
+            variants: Vec::new(),
             unknown: 0,
             settings: settings.clone(),
         };
@@ -478,6 +488,14 @@ impl Xboard {
                 "usermove" => self.usermove = on,
                 "setboard" => self.setboard = on,
                 "ping" => self.ping = on,
+                "variants" => {
+                    self.variants = value
+                        .split(',')
+                        .map(|v| v.trim().to_ascii_lowercase())
+                        .filter(|v| !v.is_empty())
+                        .take(MAX_VARIANTS)
+                        .collect();
+                }
                 "option" => {
                     let name = value.split(" -").next().unwrap_or_default().trim();
                     if !name.is_empty() {
@@ -622,6 +640,9 @@ impl Xboard {
     /// `feature setboard=1` (Fairy-Max), with CECP's older `edit` (see
     /// [`edit_commands`]).
     fn set_position(&mut self, start: &Chess) -> Result<(), Fault> {
+        if Variant::of(start) == Variant::Chess960 {
+            return self.set_chess960(start);
+        }
         if *start == Chess::default() {
             return Ok(());
         }
@@ -647,6 +668,39 @@ impl Xboard {
              king and rook stand at home, no en passant on the first move)",
         );
         Ok(())
+    }
+
+    /// Why the engine cannot play Chess960, if it cannot: its `feature
+    /// variants` does not list `fischerandom`, or it has no `setboard`.
+    fn chess960_refusal(&self) -> Option<String> {
+        if !self.variants.iter().any(|v| v == FISCHERANDOM) {
+            let listed = if self.variants.is_empty() {
+                "none listed, so normal only".to_string()
+            } else {
+                self.variants.join(",")
+            };
+            return Some(format!(
+                "the engine cannot play Chess960: its feature variants does not list \
+                 {FISCHERANDOM} ({listed})"
+            ));
+        }
+        (!self.setboard).then(|| {
+            "the engine cannot play Chess960: it has no feature setboard=1, and edit \
+             cannot give a Chess960 position its castling rights"
+                .to_string()
+        })
+    }
+
+    /// A Chess960 game: `variant fischerandom` (after `new`, as CECP
+    /// asks), then `setboard FEN` with X-FEN castling. Refused when the
+    /// engine's `feature variants` does not list `fischerandom`, or it has
+    /// no `setboard` (`edit` cannot give Chess960 castling rights).
+    fn set_chess960(&mut self, start: &Chess) -> Result<(), Fault> {
+        if let Some(why) = self.chess960_refusal() {
+            return Err(Fault::new(why, Vec::new()));
+        }
+        self.send(&format!("variant {FISCHERANDOM}"))?;
+        self.send(&format!("setboard {}", game::fen_of(start)))
     }
 
     /// Says on the console (the first [`UNKNOWN_SAID`] of them), and in the engine log, that a line from the
@@ -882,6 +936,13 @@ impl Driver for Xboard {
         let elapsed = started.elapsed();
         self.send("force")?;
         Ok(collector.finish(best, elapsed))
+    }
+
+    fn refuses(&self, variant: Variant) -> Option<String> {
+        match variant {
+            Variant::Standard => None,
+            Variant::Chess960 => self.chess960_refusal(),
+        }
     }
 
     fn quit(self: Box<Self>) {

@@ -30,6 +30,13 @@ impl Referee {
             ("Result".into(), result.into()),
             ("TimeControl".into(), s.time_control.to_string()),
         ]
+        .into_iter()
+        .chain(
+            s.variant
+                .pgn_tag()
+                .map(|v| ("Variant".to_string(), v.to_string())),
+        )
+        .collect()
     }
 
     /// The PGN of the current game: finished, or (`live`) in progress with
@@ -49,7 +56,9 @@ impl Referee {
         if let Some(t) = termination {
             tags.push(("Termination".into(), t.as_str().into()));
         }
-        if *g.game.start() != Chess::default() {
+        // A Chess960 game names its start position even when it is the
+        // standard one (number 518), as PGN readers need it to set up.
+        if *g.game.start() != Chess::default() || self.settings.variant != Variant::Standard {
             tags.push(("SetUp".into(), "1".into()));
             tags.push(("FEN".into(), game::fen_of(g.game.start())));
         }
@@ -206,13 +215,13 @@ impl Referee {
 
 /// The last move's from and to squares (for the board's highlight).
 fn last_squares(g: &GameState) -> Option<(Square, Square)> {
-    g.game
-        .last_move()
-        .and_then(|m| match m.to_uci(CastlingMode::Standard) {
+    g.game.last_move().and_then(
+        |m| match m.to_uci(Variant::of(g.game.start()).castling_mode()) {
             UciMove::Normal { from, to, .. } => Some((from, to)),
             UciMove::Put { to, .. } => Some((to, to)),
             UciMove::Null => None,
-        })
+        },
+    )
 }
 
 /// The tags fastchess dates a game with, from the wall-clock times the
