@@ -54,7 +54,7 @@ enum Cmd {
         argus referee /dev/ttyUSB0 /dev/ttyUSB1 --tc 40/7200:3600 --games 6 --pgn match.pgn \
         --http 192.168.1.5:8080\n  \
         argus referee COM1 COM2 --headless --tc 10+0.1 --games 2000 --openings book.epd \
-        --sprt \"elo0=0 elo1=5\" --results-json results.json \
+        --sprt \"elo0=0 elo1=5\" --results-json results.json --rating-interval 100 \
         --resign-adjudication \"movecount=3 score=400\"\n  \
         argus referee --listen 192.168.1.5:7000 --allow 192.168.1.0/24 --tc 5m+3 --games 4 \
         --password s3cret")]
@@ -94,7 +94,8 @@ enum Cmd {
         argus tournament /dev/ttyUSB0 /dev/ttyUSB1 tcp:Fritz tcp:Genius --listen 192.168.1.5:7000 \
         --cycles 2 --boards 2 --tc 40/7200:3600 --pgn club.pgn --report club.txt\n  \
         argus tournament engine:sf=stockfish engine:gnu=gnuchessx mover:rnd --protocol gnu:xboard \
-        --engine-option sf:Threads=2 --tc 60+1 --headless --feed 0.0.0.0:7070\n  \
+        --engine-option sf:Threads=2 --ponder sf --tc 60+1 --headless --rating-interval 10 \
+        --feed 0.0.0.0:7070\n  \
         argus tournament engine:sf=stockfish COM3 COM4 --schedule gauntlet --games-per-pairing 4 \
         --book sf:gm2001.bin --book-depth sf:16 --nodes sf:200000 --tc 5m+3")]
     Tournament(Box<TournamentArgs>),
@@ -129,7 +130,7 @@ enum Cmd {
     #[command(after_help = "Examples:\n  \
         argus client /dev/ttyUSB0 --name \"Random 1\" --mover random --seed 7\n  \
         argus client /dev/ttyS0 --engine stockfish --option \"Skill Level=3\" --movetime 500 \
-        --depth 12 --book gm2001.bin --book-depth 16 --seed 5\n  \
+        --depth 12 --book gm2001.bin --book-depth 16 --seed 5 --ponder\n  \
         argus client tcp://192.168.1.5:7000 --engine \"gnuchess -x\" --protocol xboard --password s3cret")]
     Client(ClientArgs),
     /// Watch two built-in clients play, refereed live (no hardware needed).

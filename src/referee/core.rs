@@ -159,6 +159,10 @@ struct Played {
     clk_ms: Option<u64>,
     emt_ms: Option<u64>,
     eval: Option<MoveEval>,
+    /// The reply said the move came from the client's book (`Abook`).
+    book: bool,
+    /// The reply said the engine pondered, and whether it hit (`Aponder`).
+    ponder_hit: Option<bool>,
 }
 
 #[derive(Debug, Clone)]

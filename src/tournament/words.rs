@@ -3,8 +3,8 @@
 //! `argus watch`. Names are stripped of control characters.
 
 use crate::text::strip_control;
-use crate::tournament::core::Tournament;
-use crate::tournament::messages::{Output, Withdrawal};
+use crate::tournament::core::{GameState, Tournament};
+use crate::tournament::messages::{Outcome, Output, Withdrawal};
 use crate::tournament::report;
 use crate::tournament::schedule::PlayerId;
 use crate::tournament::stats::Tallies;
@@ -72,14 +72,40 @@ pub fn said(t: &Tournament, out: &Output) -> Option<String> {
             name(*player),
             strip_control(reason)
         ),
-        Output::RoundOver { round } => format!(
-            "round {round} is over; standings:\n{}against the field:\n{}",
-            report::standings_text(t),
-            against_the_field(t)
-        ),
+        Output::RoundOver { round } => format!("round {round} is over; {}", figures(t)),
         Output::TournamentOver => "tournament over".to_string(),
         Output::Ignored { .. } => return None,
     })
+}
+
+/// The standings and each player's rating against the field: what a
+/// round's end says, and `--rating-interval`.
+fn figures(t: &Tournament) -> String {
+    format!(
+        "standings:\n{}against the field:\n{}",
+        report::standings_text(t),
+        against_the_field(t)
+    )
+}
+
+/// The games played over the board so far (forfeits not counted): what
+/// `--rating-interval` counts.
+pub fn games_played(t: &Tournament) -> u32 {
+    let n = t
+        .games()
+        .filter(|(_, s)| matches!(s, GameState::Decided(Outcome::Played { .. })))
+        .count();
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// `--rating-interval`'s words after `played` games: the figures a
+/// round's end says.
+pub fn rating_interval(t: &Tournament, played: u32) -> String {
+    format!(
+        "after {played} game{}; {}",
+        if played == 1 { "" } else { "s" },
+        figures(t)
+    )
 }
 
 /// The words for a player the tournament waits for, away since the

@@ -277,7 +277,11 @@ fn carry_out(o: Output, core: &Referee, outputs: &mut Writers, at: u64) {
                 outputs.finished_game(g.game_number, &g.pgn);
             }
             outputs.audience_game_over(&g);
-            outputs.match_stats(&core.stats(), &core.client_name(ClientId::A));
+            // The match's last game: its number or the SPRT's decision.
+            let last = core.is_over()
+                || g.game_number >= core.settings().games
+                || core.stats().sprt.is_some_and(|t| t.result.is_some());
+            outputs.match_stats(&core.stats(), &core.client_name(ClientId::A), last);
         }
         _ => {}
     }

@@ -373,6 +373,9 @@ impl Referee {
             clk_ms: clk,
             emt_ms: emt,
             eval,
+            book: r.record.book_move(),
+            // A bad `Aponder` counts as none: it is only a statistic.
+            ponder_hit: r.record.ponder_hit().ok().flatten(),
         });
         g.awaiting = None;
         g.draw_offer = r.record.draw_offer().then_some(color);
