@@ -702,6 +702,20 @@ fn engine_tournament(players: &[String], d: &Path, flags: &[&str]) -> String {
     std::fs::read_to_string(&pgn).unwrap_or_default()
 }
 
+/// The bridge's ponder summary in `log`, after `mark`: `H hits of P
+/// ponders (R %)`; checks there was at least one hit, and returns (H, P).
+fn ponder_summary(log: &str, mark: &str) -> (u64, u64) {
+    let summary = log
+        .lines()
+        .find_map(|l| l.split_once(mark).map(|(_, s)| s.to_string()))
+        .unwrap_or_else(|| panic!("no ponder summary:\n{log}"));
+    let words: Vec<&str> = summary.split_whitespace().collect();
+    let number = |w: &str| -> u64 { w.parse().unwrap_or_else(|_| panic!("{summary}")) };
+    let (hits, ponders) = (number(words[0]), number(words[3]));
+    assert!(hits >= 1 && ponders >= hits, "{summary}");
+    (hits, ponders)
+}
+
 /// `--ponder a` in a tournament of two Stockfish players: `a` is told it
 /// may ponder, ponders on its predicted reply after its moves (`go
 /// ponder`), and hears `ponderhit` when the opponent plays it; `b` never
@@ -745,17 +759,10 @@ fn stockfish_ponders_in_a_tournament_and_its_hits_are_counted() {
         !b.contains("go ponder") && !b.contains("Ponder value"),
         "{b}"
     );
-    // The bridge's summary, `ponder: H hits of P ponders (R %)`.
-    let summary = a
-        .lines()
-        .find_map(|l| l.split_once("# ponder: ").map(|(_, s)| s.to_string()))
-        .unwrap_or_else(|| panic!("no ponder summary:\n{a}"));
-    let words: Vec<&str> = summary.split_whitespace().collect();
-    let (hits, ponders): (u64, u64) = (words[0].parse().unwrap(), words[3].parse().unwrap());
-    assert!(hits >= 1 && ponders >= hits, "{summary}");
+    let (hits, ponders) = ponder_summary(&a, "# ponder: ");
     assert!(
         ponders <= a.matches("> go ponder").count() as u64,
-        "{summary}"
+        "{hits} hits of {ponders}:\n{a}"
     );
     let results: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
@@ -766,6 +773,63 @@ fn stockfish_ponders_in_a_tournament_and_its_hits_are_counted() {
         "{results}"
     );
     assert!(results["players"]["b"]["ponder"].is_null(), "{results}");
+}
+
+/// `argus client --engine ... --ponder` on one cable, not on the other:
+/// the pondering client's last words give its hit rate, and the
+/// referee's results file has the same figures under its name, and none
+/// for the other client.
+#[test]
+fn a_pondering_client_over_a_cable_says_its_hit_rate_as_the_results_file_does() {
+    skip_unless_socat!();
+    let Some(sf) = stockfish() else { return };
+    let flags = |name: &'static str, ponder: bool| {
+        let mut f = vec![
+            "--name",
+            name,
+            "--option",
+            "Threads=1",
+            "--option",
+            "Hash=16",
+        ];
+        if ponder {
+            f.push("--ponder");
+        }
+        side(sf.clone(), &f)
+    };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let json = dir.path().join("results.json").display().to_string();
+    let played = play(
+        flags("sfp", true),
+        flags("sfq", false),
+        &[
+            "--games",
+            "2",
+            "--tc",
+            "10+0.1",
+            "--max-moves",
+            "15",
+            "--results-json",
+            &json,
+        ],
+        false,
+    );
+    no_time_forfeit(&played.pgn, 2);
+    let (hits, ponders) = ponder_summary(&played.client_logs[0], "client: ponder: ");
+    assert!(
+        !played.client_logs[1].contains("ponder:"),
+        "{}",
+        played.client_logs[1]
+    );
+    let results: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let p = &results["ponder"];
+    assert_eq!(
+        (p["sfp"]["hits"].as_u64(), p["sfp"]["ponders"].as_u64()),
+        (Some(hits), Some(ponders)),
+        "{results}"
+    );
+    assert!(p["sfq"].is_null(), "{results}");
 }
 
 /// `--ponder g` for GNU Chess, an XBoard engine: it is told `hard` (not

@@ -481,9 +481,16 @@ impl Writers {
     /// The match statistics after a game, `player`'s (client A's): one line in the log (and on
     /// stdout when headless), every game or every `--rating-interval`
     /// games and after the `last`, and the `--results-json` file
-    /// rewritten atomically after every game. A failure to write is
-    /// reported; the match goes on.
-    pub fn match_stats(&mut self, report: &Report, player: &str, last: bool) {
+    /// rewritten atomically after every game, with `ponder`, each
+    /// pondering client's name with its hits and ponders, when there is
+    /// one. A failure to write is reported; the match goes on.
+    pub fn match_stats(
+        &mut self,
+        report: &Report,
+        player: &str,
+        last: bool,
+        ponder: &[(String, (u32, u32))],
+    ) {
         let games = report.games;
         let due = match self.rating_every {
             None => true,
@@ -499,7 +506,18 @@ impl Writers {
             self.headless_line(&line);
         }
         if let Some(path) = &self.results_json {
-            let mut text = format!("{:#}", report.to_json());
+            let mut json = report.to_json();
+            if let (Some(o), false) = (json.as_object_mut(), ponder.is_empty()) {
+                let each = ponder
+                    .iter()
+                    .map(|(name, (hits, ponders))| {
+                        let v = serde_json::json!({ "hits": hits, "ponders": ponders });
+                        (name.clone(), v)
+                    })
+                    .collect::<serde_json::Map<_, _>>();
+                o.insert("ponder".into(), each.into());
+            }
+            let mut text = format!("{json:#}");
             text.push('\n');
             if let Err(e) = write_atomic(path, &text) {
                 let line = format!("cannot write the results file {}: {e}", path.display());

@@ -239,6 +239,9 @@ pub struct Referee {
     score_halves: ByClient<u32>,
     /// Client A's results and game pairs (Elo, LOS, SPRT).
     stats: MatchStats,
+    /// Each client's ponder hits and ponders over the match, from its
+    /// replies' `Aponder` ([`Referee::ponder_counts`]).
+    ponders: ByClient<(u32, u32)>,
     next_seq: u64,
     events: VecDeque<EventView>,
     now: u64,
@@ -272,6 +275,7 @@ impl Referee {
             games_started: 0,
             score_halves: ByClient::default(),
             stats: MatchStats::default(),
+            ponders: ByClient::default(),
             next_seq: 1,
             events: VecDeque::new(),
             now: 0,

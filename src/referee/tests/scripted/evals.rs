@@ -75,3 +75,24 @@ fn a_book_move_is_marked_book_in_place_of_its_evaluation() {
     );
     assert!(pgn.contains("2. Nf3 {+0.30/10 1.0s [%clk"), "{pgn}");
 }
+
+/// `Aponder hit|miss` on a reply is counted for its client over the
+/// match, a bad one not at all; the move stands either way.
+#[test]
+fn ponder_hits_are_counted_per_client() {
+    let mut h = Harness::new(settings());
+    let t = h.start();
+    let a = h.on_move().unwrap();
+    h.reply_with(a, t + 100, Some("e4"), "Aponder hit;");
+    let b = h.on_move().unwrap();
+    h.reply_with(b, t + 200, Some("e5"), "Aponder sometimes;");
+    let a2 = h.on_move().unwrap();
+    assert_eq!(a2, a, "a bad Aponder leaves the move standing");
+    h.reply_with(a, t + 300, Some("Nf3"), "Aponder miss;");
+    h.reply_with(b, t + 400, Some("Nc6"), "");
+    h.reply_with(a, t + 500, Some("Bb5"), "Aponder hit;");
+    let counts = h.referee.ponder_counts();
+    assert_eq!(counts[a], (2, 3));
+    assert_eq!(counts[b], (0, 0));
+    assert_eq!(h.game_overs().len(), 0);
+}
