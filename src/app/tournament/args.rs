@@ -165,9 +165,9 @@ pub struct TournamentArgs {
     #[arg(long, value_name = "FILE")]
     pub results_json: Option<PathBuf>,
     /// Say the standings and each player's rating against the field
-    /// (what a round's end says) every N finished games, on stdout (or
-    /// the board view's log) and in the log, as cutechess-cli's
-    /// -ratinginterval.
+    /// (what a round's end says) every N games played over the board
+    /// (forfeits not counted), on stdout (or the board view's log) and in
+    /// the log, as cutechess-cli's -ratinginterval.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub rating_interval: Option<u32>,
     /// Directory for the logs, the tournament journal and each game's
