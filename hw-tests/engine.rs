@@ -580,6 +580,7 @@ fn an_engine_whose_first_start_hangs_is_started_once_more() {
         limits: SearchLimits::depth(1),
         margin: Duration::from_secs(5),
         depth_wait: Duration::from_secs(30),
+        ponder: false,
         log: EngineLog::none(),
     };
     let bridge = Bridge::start(settings, None).unwrap_or_else(|f| panic!("{f}"));
@@ -663,14 +664,22 @@ fn stockfish_plays_stockfish_at_2s_plus_20ms_over_cables_without_a_time_loss() {
 /// its files in `d` (`games.pgn`, `logs/`). Returns the PGN once the
 /// tournament has ended well.
 pub(crate) fn stockfish_tournament(sf: &str, d: &Path, flags: &[&str]) -> String {
+    let players = [format!("engine:a={sf}"), format!("engine:b={sf}")];
+    let mut all = vec!["--engine-option", "a:Threads=1"];
+    all.extend(["--engine-option", "b:Threads=1"]);
+    all.extend(flags);
+    engine_tournament(&players, d, &all)
+}
+
+/// Runs `argus tournament` of `players` on one board without delays,
+/// headless, with `flags`; its files in `d` (`games.pgn`, `logs/`).
+/// Returns the PGN once the tournament has ended well.
+fn engine_tournament(players: &[String], d: &Path, flags: &[&str]) -> String {
     let pgn = d.join("games.pgn");
     let mut t = Proc(
         Command::new(argus_bin())
             .arg("tournament")
-            .arg(format!("engine:a={sf}"))
-            .arg(format!("engine:b={sf}"))
-            .args(["--engine-option", "a:Threads=1"])
-            .args(["--engine-option", "b:Threads=1"])
+            .args(players)
             .args(["--boards", "1", "--headless"])
             .args(["--reset-delay", "0", "--conclude-delay", "0"])
             .args(flags)
@@ -691,6 +700,185 @@ pub(crate) fn stockfish_tournament(sf: &str, d: &Path, flags: &[&str]) -> String
         "the tournament exited with {status}: {log}"
     );
     std::fs::read_to_string(&pgn).unwrap_or_default()
+}
+
+/// The bridge's ponder summary in `log`, after `mark`: `H hits of P
+/// ponders (R %)`; checks there was at least one hit, and returns (H, P).
+fn ponder_summary(log: &str, mark: &str) -> (u64, u64) {
+    let summary = log
+        .lines()
+        .find_map(|l| l.split_once(mark).map(|(_, s)| s.to_string()))
+        .unwrap_or_else(|| panic!("no ponder summary:\n{log}"));
+    let words: Vec<&str> = summary.split_whitespace().collect();
+    let number = |w: &str| -> u64 { w.parse().unwrap_or_else(|_| panic!("{summary}")) };
+    let (hits, ponders) = (number(words[0]), number(words[3]));
+    assert!(hits >= 1 && ponders >= hits, "{summary}");
+    (hits, ponders)
+}
+
+/// `--ponder a` in a tournament of two Stockfish players: `a` is told it
+/// may ponder, ponders on its predicted reply after its moves (`go
+/// ponder`), and hears `ponderhit` when the opponent plays it; `b` never
+/// ponders. The games are legal and none is lost on time; the results
+/// file has `a`'s hits and ponders as its engine log's summary says them,
+/// and none for `b`.
+#[test]
+fn stockfish_ponders_in_a_tournament_and_its_hits_are_counted() {
+    let Some(sf) = stockfish() else { return };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let json = d.join("results.json");
+    let json_arg = json.display().to_string();
+    let pgn = stockfish_tournament(
+        &sf,
+        d,
+        &[
+            "--ponder",
+            "a",
+            "--engine-option",
+            "a:Hash=16",
+            "--engine-option",
+            "b:Hash=16",
+            "--games-per-pairing",
+            "2",
+            "--tc",
+            "10+0.1",
+            "--max-moves",
+            "25",
+            "--results-json",
+            &json_arg,
+        ],
+    );
+    no_time_forfeit(&pgn, 2);
+    let read = |f: &str| std::fs::read_to_string(d.join("logs").join(f)).unwrap_or_default();
+    let (a, b) = (read("engine-a.log"), read("engine-b.log"));
+    assert!(a.contains("> setoption name Ponder value true"), "{a}");
+    assert!(a.contains("> go ponder wtime "), "{a}");
+    assert!(a.contains("> ponderhit"), "{a}");
+    assert!(
+        !b.contains("go ponder") && !b.contains("Ponder value"),
+        "{b}"
+    );
+    let (hits, ponders) = ponder_summary(&a, "# ponder: ");
+    assert!(
+        ponders <= a.matches("> go ponder").count() as u64,
+        "{hits} hits of {ponders}:\n{a}"
+    );
+    let results: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let p = &results["players"]["a"]["ponder"];
+    assert_eq!(
+        (p["hits"].as_u64(), p["ponders"].as_u64()),
+        (Some(hits), Some(ponders)),
+        "{results}"
+    );
+    assert!(results["players"]["b"]["ponder"].is_null(), "{results}");
+}
+
+/// `argus client --engine ... --ponder` on one cable, not on the other:
+/// the pondering client's last words give its hit rate, and the
+/// referee's results file has the same figures under its name, and none
+/// for the other client.
+#[test]
+fn a_pondering_client_over_a_cable_says_its_hit_rate_as_the_results_file_does() {
+    skip_unless_socat!();
+    let Some(sf) = stockfish() else { return };
+    let flags = |name: &'static str, ponder: bool| {
+        let mut f = vec![
+            "--name",
+            name,
+            "--option",
+            "Threads=1",
+            "--option",
+            "Hash=16",
+        ];
+        if ponder {
+            f.push("--ponder");
+        }
+        side(sf.clone(), &f)
+    };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let json = dir.path().join("results.json").display().to_string();
+    let played = play(
+        flags("sfp", true),
+        flags("sfq", false),
+        &[
+            "--games",
+            "2",
+            "--tc",
+            "10+0.1",
+            "--max-moves",
+            "15",
+            "--results-json",
+            &json,
+        ],
+        false,
+    );
+    no_time_forfeit(&played.pgn, 2);
+    let (hits, ponders) = ponder_summary(&played.client_logs[0], "client: ponder: ");
+    assert!(
+        !played.client_logs[1].contains("ponder:"),
+        "{}",
+        played.client_logs[1]
+    );
+    let results: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let p = &results["ponder"];
+    assert_eq!(
+        (p["sfp"]["hits"].as_u64(), p["sfp"]["ponders"].as_u64()),
+        (Some(hits), Some(ponders)),
+        "{results}"
+    );
+    assert!(p["sfq"].is_null(), "{results}");
+}
+
+/// `--ponder g` for GNU Chess, an XBoard engine: it is told `hard` (not
+/// `easy`) and left out of `force` mode after its move, so it ponders;
+/// the opponent's move then reaches it without a `go` (it answers with
+/// its own). The games are legal and none is lost on time.
+#[test]
+fn gnu_chess_ponders_with_hard_in_a_tournament() {
+    let Some(sf) = stockfish() else { return };
+    let Some(gnu) = gnuchess() else { return };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let players = [format!("engine:g={gnu}"), format!("engine:s={sf}")];
+    let pgn = engine_tournament(
+        &players,
+        d,
+        &[
+            "--protocol",
+            "g:xboard",
+            "--ponder",
+            "g",
+            "--engine-option",
+            "s:Threads=1",
+            "--engine-option",
+            "s:Hash=16",
+            "--games-per-pairing",
+            "2",
+            "--tc",
+            "10+0.1",
+            "--max-moves",
+            "20",
+        ],
+    );
+    no_time_forfeit(&pgn, 2);
+    let log = std::fs::read_to_string(d.join("logs").join("engine-g.log")).unwrap_or_default();
+    assert!(log.contains("> hard") && !log.contains("> easy"), "{log}");
+    // Each of its moves after its first of a game came from a usermove
+    // alone: far fewer `go`s than moves (two games, one `go` to start
+    // each as White or after Black's first move).
+    let goes = log.matches("> go").count();
+    let moves = log.matches("> usermove ").count();
+    assert!(
+        goes <= 4 && moves >= 15,
+        "{goes} go, {moves} usermove:\n{log}"
+    );
+    assert!(
+        log.contains("# ponder: the engine pondered (hard)"),
+        "{log}"
+    );
 }
 
 /// Per-engine search limits reach Stockfish through the bridge with the
@@ -816,6 +1004,7 @@ fn uci_bridge(command: &str, limits: SearchLimits, log: EngineLog) -> Bridge {
         limits,
         margin: Duration::from_secs(5),
         depth_wait: Duration::from_secs(30),
+        ponder: false,
         log,
     };
     Bridge::start(settings, None).unwrap_or_else(|f| panic!("{f}"))
@@ -990,6 +1179,7 @@ fn gnu_chess_starts_over_xboard_twenty_times_in_a_row() {
             limits: SearchLimits::depth(2),
             margin: Duration::from_secs(5),
             depth_wait: Duration::from_secs(30),
+            ponder: false,
             log: EngineLog::create(&log_path).expect("engine log"),
         };
         let log = || std::fs::read_to_string(&log_path).unwrap_or_default();
@@ -1045,6 +1235,7 @@ fn an_engine_without_setboard_gets_its_position_with_edit() {
                 limits: SearchLimits::depth(3),
                 margin: Duration::from_secs(5),
                 depth_wait: Duration::from_secs(30),
+                ponder: false,
                 log: EngineLog::create(&log_path).expect("engine log"),
             },
             None,
@@ -1186,6 +1377,33 @@ fn book_plies(pgn: &str, depth: impl Fn(&str) -> Option<usize>) -> Vec<(String, 
     played
 }
 
+/// The plies of `pgn` marked as book moves (`{book ...}`, no
+/// evaluation), each with its mover's name and ply, checking that every
+/// other move (the engines' own) has its evaluation (`{+0.35/12 ...`,
+/// `{-1.20/9 ...`, `{0.00/...`) and that each game opened with one.
+fn book_marked(pgn: &str) -> Vec<(String, usize)> {
+    use argus::record::pgn_read::read_pgn_games;
+    let mut marked = Vec::new();
+    for g in read_pgn_games(pgn).expect("the PGN reads") {
+        let names = [g.tag("White").unwrap_or(""), g.tag("Black").unwrap_or("")];
+        for (ply, m) in g.tree.moves.iter().enumerate() {
+            let c = m.comments.join(" ");
+            if c.starts_with("book") {
+                marked.push((names[ply % 2].to_string(), ply));
+                continue;
+            }
+            let evaluated = c.starts_with(['+', '-']) || c.starts_with("0.00");
+            assert!(evaluated, "ply {ply} has no evaluation: {c:?}\n{pgn}");
+        }
+        let first = g.tree.moves.first().map(|m| m.comments.join(" "));
+        assert!(
+            first.is_some_and(|c| c.starts_with("book")),
+            "a game that did not open from the book:\n{pgn}"
+        );
+    }
+    marked
+}
+
 /// `argus client --engine ... --book FILE` on both cables: each game's
 /// first plies are the book's (one client's book only to ply 3), the
 /// engines then play on, and each client's summary counts its book moves.
@@ -1274,6 +1492,14 @@ fn a_polyglot_book_drives_the_openings_of_a_tournament() {
     for name in ["a", "b"] {
         let log = read(&format!("engine-{name}.log"));
         assert_eq!(log.matches("# book move ").count(), count(name), "{log}");
+    }
+    // The PGN marks those plies `{book ...}` (no evaluation), the same
+    // count per player, all at the games' starts; the engines' own moves
+    // after them have their evaluations.
+    let marked = book_marked(&pgn);
+    for name in ["a", "b"] {
+        let n = marked.iter().filter(|(mover, _)| mover == name).count();
+        assert_eq!(n, count(name), "{name}: {marked:?}\n{pgn}");
     }
     let a = read("engine-a.log");
     assert_eq!(

@@ -498,6 +498,7 @@ fn the_engine_bridge_replies_with_ce_pv_and_acd() {
         limits: SearchLimits::depth(2),
         margin: Duration::from_secs(5),
         depth_wait: Duration::from_secs(30),
+        ponder: false,
         log: EngineLog::none(),
     };
     let mut bridge = Bridge::start(settings, None).unwrap();

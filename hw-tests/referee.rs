@@ -1703,3 +1703,27 @@ fn evaluations_in_the_replies_adjudicate_a_draw_and_a_loss_and_go_into_the_pgn()
     let log = std::fs::read_to_string(bout.log_dir.join("argus.log")).unwrap_or_default();
     assert!(log.contains(draw) && log.contains(resign), "{log}");
 }
+
+/// `--rating-interval 2` over five games: the statistics line after
+/// games 2 and 4 only, and after the last (5), not after every game.
+#[test]
+fn a_rating_interval_says_the_statistics_every_n_games_and_at_the_end() {
+    let rig = rig_or_skip!();
+    let mut bout = Bout::new(rig);
+    bout.start_referee(&["--games", "5", "--max-moves", "8", "--rating-interval", "2"]);
+    bout.start_client(0, 7, &[]);
+    bout.start_client(1, 8, &[]);
+    assert_eq!(bout.finish(120), [0, 0, 0]);
+    let stdout = bout.referee().stdout_lines();
+    let stats: Vec<&String> = stdout
+        .iter()
+        .filter(|l| l.starts_with("stats for "))
+        .collect();
+    assert_eq!(stats.len(), 3, "{stdout:#?}");
+    for (line, games) in stats.iter().zip([2, 4, 5]) {
+        assert!(
+            line.contains(&format!(": {games} games, W-D-L")),
+            "{stats:#?}"
+        );
+    }
+}

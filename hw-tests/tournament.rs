@@ -1233,3 +1233,35 @@ fn text_lines(p: &Path) -> Vec<String> {
         .map(str::to_string)
         .collect()
 }
+
+/// `--rating-interval 2` in a tournament of two movers' four games: the
+/// standings and ratings after games 2 and 4, not after 1 or 3.
+#[test]
+fn a_rating_interval_says_the_standings_every_n_games() {
+    let mut ev = Event::new();
+    let players: Vec<String> = ["a", "b=greedy"]
+        .iter()
+        .map(|p| format!("mover:{p}"))
+        .collect();
+    ev.start(
+        &players,
+        &[
+            "--games-per-pairing",
+            "4",
+            "--max-moves",
+            "10",
+            "--rating-interval",
+            "2",
+        ],
+        "waiting for the players",
+    );
+    assert_eq!(ev.finish(Duration::from_secs(120)), vec![0]);
+    let log = ev.log();
+    for n in [2, 4] {
+        let said = format!("after {n} games; standings:");
+        assert_eq!(log.matches(&said).count(), 1, "{said}\n{log}");
+    }
+    assert!(!log.contains("after 1 game;"), "{log}");
+    assert!(!log.contains("after 3 games;"), "{log}");
+    assert!(log.contains("against the field:"), "{log}");
+}

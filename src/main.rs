@@ -102,7 +102,8 @@ enum Cmd {
         argus tournament /dev/ttyUSB0 /dev/ttyUSB1 tcp:Fritz tcp:Genius --listen 192.168.1.5:7000 \
         --cycles 2 --boards 2 --tc 40/7200:3600 --pgn club.pgn --report club.txt\n  \
         argus tournament engine:sf=stockfish engine:gnu=gnuchessx mover:rnd --protocol gnu:xboard \
-        --engine-option sf:Threads=2 --tc 60+1 --headless --feed 0.0.0.0:7070\n  \
+        --engine-option sf:Threads=2 --ponder sf --tc 60+1 --headless --rating-interval 10 \
+        --feed 0.0.0.0:7070\n  \
         argus tournament engine:sf=stockfish COM3 COM4 --schedule gauntlet --games-per-pairing 4 \
         --book sf:gm2001.bin --book-depth sf:16 --nodes sf:200000 --tc 5m+3")]
     Tournament(Box<TournamentArgs>),
@@ -137,7 +138,7 @@ enum Cmd {
     #[command(after_help = "Examples:\n  \
         argus client /dev/ttyUSB0 --name \"Random 1\" --mover random --seed 7\n  \
         argus client /dev/ttyS0 --engine stockfish --option \"Skill Level=3\" --movetime 500 \
-        --depth 12 --book gm2001.bin --book-depth 16 --seed 5\n  \
+        --depth 12 --book gm2001.bin --book-depth 16 --seed 5 --ponder\n  \
         argus client tcp://192.168.1.5:7000 --engine \"gnuchess -x\" --protocol xboard --password s3cret")]
     Client(ClientArgs),
     /// Watch two built-in clients play, refereed live (no hardware needed).

@@ -102,6 +102,7 @@ impl EngineRun {
             log: self.log.clone(),
             book: None,
             book_depth: None,
+            ponder: false,
         };
         let settings = match (engine.settings(), self.search()) {
             (Ok(Some(s)), Ok(search)) => (s, search),

@@ -154,7 +154,8 @@ pub fn start_files(
     .with_results_json(output.results_json.clone())
     .with_cbf(output.cbf.clone())
     .with_pgn_min(output.pgn_min)
-    .with_epd_out(output.epd_out.clone());
+    .with_epd_out(output.epd_out.clone())
+    .with_rating_interval(output.rating_interval);
     dir.note(journal);
     outputs.set_journal(open_journal(journal)?);
     let feed = start_feed(output.feed.as_deref(), journal)?;

@@ -194,6 +194,7 @@ fn outputs_of(given: &OutputOptions, recorded: &OutputSettings) -> OutputOptions
         // Not in the journal's header: give them to `argus resume` again.
         pgn_min: false,
         epd_out: None,
+        rating_interval: None,
         http: None,
     })
 }

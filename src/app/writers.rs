@@ -24,6 +24,7 @@ use std::collections::VecDeque;
 
 use crate::referee::{ByClient, ClientId, Event, EventKind, GameOver, Input, Output, Referee};
 use crate::stats::Report;
+use crate::stats::interval::RatingInterval;
 
 /// The timing of one relayed move, for benchmarks: when the mover's reply
 /// arrived and when the respond that carries the move to the opponent
@@ -95,6 +96,11 @@ pub struct Writers {
     pgn_min: bool,
     /// `--epd-out`: each finished game's final position appended.
     epd_out: Option<PathBuf>,
+    /// `--rating-interval N`: the statistics line every N games, not
+    /// after every game (the interval starts with the first game seen,
+    /// so a resumed match goes on from its count).
+    rating_every: Option<std::num::NonZeroU32>,
+    rating: Option<RatingInterval>,
     audience: Option<Audience>,
     /// Said before each line this session writes to the application log
     /// (`board 2: `), where several sessions share it.
@@ -167,6 +173,8 @@ impl Writers {
             cbf: None,
             pgn_min: false,
             epd_out: None,
+            rating_every: None,
+            rating: None,
             audience: None,
             label: String::new(),
             failed: None,
@@ -205,6 +213,13 @@ impl Writers {
     pub fn with_game_files(self, files: &GameFiles) -> Writers {
         self.with_pgn_min(files.pgn_min)
             .with_epd_out(files.epd_out.clone())
+    }
+
+    /// Says the statistics line every `every` games only
+    /// (`--rating-interval`; see [`Writers::match_stats`]).
+    pub fn with_rating_interval(mut self, every: Option<u32>) -> Writers {
+        self.rating_every = every.and_then(std::num::NonZeroU32::new);
+        self
     }
 
     /// Writes the PGN file's games minimal (`--pgn-min`: tags, moves and
@@ -464,14 +479,45 @@ impl Writers {
     }
 
     /// The match statistics after a game, `player`'s (client A's): one line in the log (and on
-    /// stdout when headless), and the `--results-json` file rewritten
-    /// atomically. A failure to write is reported; the match goes on.
-    pub fn match_stats(&mut self, report: &Report, player: &str) {
-        let line = report.line_for(player);
-        info!("{line}");
-        self.headless_line(&line);
+    /// stdout when headless), every game or every `--rating-interval`
+    /// games and after the `last`, and the `--results-json` file
+    /// rewritten atomically after every game, with `ponder`, each
+    /// pondering client's name with its hits and ponders, when there is
+    /// one. A failure to write is reported; the match goes on.
+    pub fn match_stats(
+        &mut self,
+        report: &Report,
+        player: &str,
+        last: bool,
+        ponder: &[(String, (u32, u32))],
+    ) {
+        let games = report.games;
+        let due = match self.rating_every {
+            None => true,
+            Some(_) if last => true,
+            Some(every) => self
+                .rating
+                .get_or_insert_with(|| RatingInterval::new(every, games.saturating_sub(1)))
+                .due(games),
+        };
+        if due {
+            let line = report.line_for(player);
+            info!("{line}");
+            self.headless_line(&line);
+        }
         if let Some(path) = &self.results_json {
-            let mut text = format!("{:#}", report.to_json());
+            let mut json = report.to_json();
+            if let (Some(o), false) = (json.as_object_mut(), ponder.is_empty()) {
+                let each = ponder
+                    .iter()
+                    .map(|(name, (hits, ponders))| {
+                        let v = serde_json::json!({ "hits": hits, "ponders": ponders });
+                        (name.clone(), v)
+                    })
+                    .collect::<serde_json::Map<_, _>>();
+                o.insert("ponder".into(), each.into());
+            }
+            let mut text = format!("{json:#}");
             text.push('\n');
             if let Err(e) = write_atomic(path, &text) {
                 let line = format!("cannot write the results file {}: {e}", path.display());

@@ -47,3 +47,14 @@ pub use record::{Fields, Operand, Operation, Record};
 /// left on White's and on Black's clock in milliseconds, on every record
 /// the referee sends in a timed game (docs/protocol.md, "Clocks").
 pub const CLOCK_LEFT: &str = "Aclk";
+
+/// `Abook`, argus's private opcode on a reply whose move the client
+/// played from its opening book (the engine bridge's `--book`): the PGN
+/// marks the move `{book}` in place of an evaluation.
+pub const BOOK_MOVE: &str = "Abook";
+
+/// `Aponder hit|miss`, argus's private opcode on a reply whose engine
+/// pondered before the move (the bridge's `--ponder`): whether the
+/// opponent played the move it pondered on. The referee counts the hits
+/// per player.
+pub const PONDER: &str = "Aponder";

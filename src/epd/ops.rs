@@ -224,6 +224,27 @@ impl Record {
         }
     }
 
+    /// `Abook` ([`BOOK_MOVE`](super::BOOK_MOVE)): the move was played
+    /// from the client's opening book.
+    pub fn book_move(&self) -> bool {
+        self.has(super::BOOK_MOVE)
+    }
+
+    /// `Aponder hit|miss` ([`super::PONDER`]): whether the engine's ponder
+    /// was a hit, if it pondered.
+    pub fn ponder_hit(&self) -> Result<Option<bool>, OpError> {
+        let opcode = super::PONDER;
+        match self.exactly(opcode, 1)?.as_deref() {
+            None => Ok(None),
+            Some(["hit"]) => Ok(Some(true)),
+            Some(["miss"]) => Ok(Some(false)),
+            Some(other) => Err(OpError::new(
+                opcode,
+                format!("expected hit or miss, got {:?}", other.join(" ")),
+            )),
+        }
+    }
+
     /// `Aclk` ([`CLOCK_LEFT`](super::CLOCK_LEFT)): the time left on
     /// White's and Black's clocks in milliseconds (exactly two
     /// non-negative integers).

@@ -378,3 +378,21 @@ fn aclk_is_written_and_read_in_milliseconds() {
         assert!(e.to_string().contains("Aclk"), "{bad}: {e}");
     }
 }
+
+#[test]
+fn the_book_and_ponder_marks_of_a_reply_are_read() {
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+    let rec = |ops: &str| parse(&format!("{start} {ops}"));
+    assert!(rec("sm e4; Abook;").book_move());
+    assert!(!rec("sm e4; ce 3;").book_move());
+    assert_eq!(rec("sm e4; Aponder hit;").ponder_hit().unwrap(), Some(true));
+    assert_eq!(
+        rec("sm e4; Aponder miss;").ponder_hit().unwrap(),
+        Some(false)
+    );
+    assert_eq!(rec("sm e4;").ponder_hit().unwrap(), None);
+    for bad in ["Aponder;", "Aponder yes;", "Aponder hit miss;"] {
+        let e = rec(bad).ponder_hit().unwrap_err();
+        assert!(e.to_string().contains("Aponder"), "{bad}: {e}");
+    }
+}

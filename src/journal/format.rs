@@ -306,6 +306,11 @@ impl<'a> Tokens<'a> {
         }
     }
 
+    /// The next word, without taking it.
+    pub(crate) fn peek(&self) -> Option<&'a str> {
+        self.parts.clone().next()
+    }
+
     /// A number if the line goes on, `None` if it ends here.
     fn maybe_number<N: std::str::FromStr>(&mut self, what: &str) -> Result<Option<N>, String> {
         match self.parts.clone().next() {

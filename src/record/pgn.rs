@@ -25,6 +25,14 @@ pub struct PgnMove {
     /// `acd`, `acn`, `pv`), written first in the move's comment as
     /// cutechess-cli writes an engine's evaluation: `{+0.35/12 0.50s}`.
     pub eval: Option<MoveEval>,
+    /// The mover played it from its opening book (its reply carried
+    /// `Abook`): the comment opens with `book`, as cutechess-cli writes a
+    /// book move, in place of the evaluation.
+    pub book: bool,
+    /// The mover's engine pondered before it, and whether the opponent
+    /// played the move it pondered on (its reply's `Aponder`). Not
+    /// written: the tournament's statistics count it.
+    pub ponder_hit: Option<bool>,
 }
 
 /// An evaluation sent with a move, for [`PgnMove::eval`].
@@ -376,6 +384,7 @@ fn movetext_tokens(g: &PgnGame, result: &str) -> Vec<String> {
         }
         tokens.push(clean_san(&mv.san));
         let mut parts: Vec<String> = match &mv.eval {
+            _ if mv.book => vec!["book".to_string()],
             Some(e) => e.text().split_whitespace().map(str::to_string).collect(),
             None => Vec::new(),
         };
@@ -576,12 +585,16 @@ mod tests {
                     clk_ms: Some(3_599_999),
                     emt_ms: Some(1_500),
                     eval: None,
+                    book: false,
+                    ponder_hit: None,
                 },
                 PgnMove {
                     san: "e5".into(),
                     clk_ms: Some(36_000_000),
                     emt_ms: None,
                     eval: None,
+                    book: false,
+                    ponder_hit: None,
                 },
                 mv("Nf3"),
                 mv("Nc6"),
@@ -717,6 +730,8 @@ mod tests {
                     clk_ms: None,
                     emt_ms: Some(ms),
                     eval: None,
+                    book: false,
+                    ponder_hit: None,
                 }],
                 ..PgnGame::default()
             };
@@ -785,6 +800,8 @@ mod tests {
                     clk_ms: Some(299_000),
                     emt_ms: Some(500),
                     eval: Some(eval(35, Some(12), 500)),
+                    book: false,
+                    ponder_hit: None,
                 },
                 PgnMove {
                     san: "e5".into(),

@@ -771,6 +771,8 @@ mod tests {
                     clk_ms: Some(60_000),
                     emt_ms: Some(1_000),
                     eval: None,
+                    book: false,
+                    ponder_hit: None,
                 })
                 .collect(),
             result: "1/2-1/2".into(),
@@ -834,6 +836,8 @@ mod tests {
                     clk_ms: clocks.then_some(123_456),
                     emt_ms: clocks.then_some(7_890),
                     eval: None,
+                    book: false,
+                    ponder_hit: None,
                 }).collect(),
                 result: result.to_string(),
                 final_comment: comment,

@@ -159,6 +159,10 @@ struct Played {
     clk_ms: Option<u64>,
     emt_ms: Option<u64>,
     eval: Option<MoveEval>,
+    /// The reply said the move came from the client's book (`Abook`).
+    book: bool,
+    /// The reply said the engine pondered, and whether it hit (`Aponder`).
+    ponder_hit: Option<bool>,
 }
 
 #[derive(Debug, Clone)]
@@ -235,6 +239,9 @@ pub struct Referee {
     score_halves: ByClient<u32>,
     /// Client A's results and game pairs (Elo, LOS, SPRT).
     stats: MatchStats,
+    /// Each client's ponder hits and ponders over the match, from its
+    /// replies' `Aponder` ([`Referee::ponder_counts`]).
+    ponders: ByClient<(u32, u32)>,
     next_seq: u64,
     events: VecDeque<EventView>,
     now: u64,
@@ -268,6 +275,7 @@ impl Referee {
             games_started: 0,
             score_halves: ByClient::default(),
             stats: MatchStats::default(),
+            ponders: ByClient::default(),
             next_seq: 1,
             events: VecDeque::new(),
             now: 0,

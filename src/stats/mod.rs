@@ -9,10 +9,12 @@
 //! * [`pentanomial`]: game-pair counts and their Elo margin.
 //! * [`sprt`]: the pentanomial SPRT (normalized or logistic bounds).
 //! * [`latency`]: latencies counted in fixed memory (percentiles).
+//! * [`interval`]: when `--rating-interval N` says the figures again.
 //! * [`MatchStats`]: the running tally of one match, and its [`Report`]
 //!   (in words with [`Report::line`], as JSON with [`Report::to_json`]).
 
 pub mod elo;
+pub mod interval;
 pub mod latency;
 pub mod los;
 pub mod pentanomial;

@@ -63,6 +63,10 @@ pub struct SideStats {
     pub faults: u32,
     /// Times it was brought back in line after it restarted.
     pub restarts: u32,
+    /// Moves its engine pondered for (`--ponder`), and of those the ones
+    /// whose ponder was a hit.
+    pub ponders: u32,
+    pub ponder_hits: u32,
 }
 
 /// Who stayed away from a game that was forfeited.

@@ -3,8 +3,8 @@
 //! or an engine argus starts itself behind its bridge. [`Player::parse`]
 //! reads one `PLAYER`; [`players`] reads them all with their engine flags
 //! ([`EngineFlags`]: `--engine-option`, `--protocol`, `--book`,
-//! `--book-depth`, and the search limits `--movetime`, `--depth`,
-//! `--nodes`) and checks them together.
+//! `--book-depth`, the search limits `--movetime`, `--depth`,
+//! `--nodes`, and `--ponder`) and checks them together.
 //!
 //! ```text
 //! /dev/ttyUSB0, COM3, serial:/dev/ttyUSB0   the program cabled to that port
@@ -18,6 +18,7 @@
 //! --movetime NAME:MS                         engine NAME thinks at most MS per move
 //! --depth NAME:N                             ... searches at most N plies
 //! --nodes NAME:N                             ... searches at most N nodes (UCI only)
+//! --ponder NAME                              engine NAME thinks on the opponent's time
 //! ```
 
 use clap::ValueEnum;
@@ -58,6 +59,8 @@ pub struct EngineSpec {
     pub book_depth: Option<u32>,
     /// `--movetime`, `--depth`, `--nodes`: its own search limits.
     pub limits: SearchLimits,
+    /// `--ponder NAME`: it thinks on the opponent's time.
+    pub ponder: bool,
 }
 
 /// The per-engine flags of a tournament, each `NAME:...` as given.
@@ -77,6 +80,8 @@ pub struct EngineFlags {
     pub depths: Vec<String>,
     /// `--nodes NAME:N`.
     pub nodes: Vec<String>,
+    /// `--ponder NAME`.
+    pub ponder: Vec<String>,
 }
 
 /// The forms a PLAYER may take, for errors.
@@ -143,6 +148,7 @@ impl Player {
                     book: None,
                     book_depth: None,
                     limits: SearchLimits::default(),
+                    ponder: false,
                 }))
             }
             "mover" => {
@@ -314,6 +320,9 @@ pub fn players(specs: &[String], flags: &EngineFlags) -> Result<Vec<Player>, Str
             Ok(())
         },
     )?;
+    for name in &flags.ponder {
+        engine_mut(&mut list, name, "--ponder", name)?.ponder = true;
+    }
     for p in &list {
         if let Player::Engine(e) = p {
             e.limits
@@ -633,5 +642,26 @@ mod tests {
         ] {
             assert!(e.contains(want), "{e}");
         }
+    }
+
+    #[test]
+    fn ponder_goes_to_the_engines_named() {
+        let specs = strings(&["engine:sf=stockfish", "engine:gc=gnuchess", "COM3"]);
+        let flags = |names: &[&str]| EngineFlags {
+            ponder: strings(names),
+            ..EngineFlags::default()
+        };
+        let list = players(&specs, &flags(&["gc"])).unwrap();
+        let ponder = |i: usize| match &list[i] {
+            Player::Engine(e) => e.ponder,
+            other => panic!("{other:?}"),
+        };
+        assert!(!ponder(0));
+        assert!(ponder(1));
+        let e = players(&specs, &flags(&["COM3"])).unwrap_err();
+        assert!(
+            e.contains("--ponder \"COM3\": no engine player named \"COM3\""),
+            "{e}"
+        );
     }
 }

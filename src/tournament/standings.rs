@@ -51,6 +51,9 @@ pub struct PlayerStats {
     pub left_min_ms: Option<u64>,
     pub faults: u32,
     pub restarts: u32,
+    /// Moves its engine pondered for, and the hits among them.
+    pub ponders: u32,
+    pub ponder_hits: u32,
 }
 
 impl PlayerStats {
@@ -155,6 +158,8 @@ fn add_game(row: &mut Row, o: &Outcome, colour: Color, halves: u32) {
             st.used_ms += side.used_ms;
             st.faults += side.faults;
             st.restarts += side.restarts;
+            st.ponders += side.ponders;
+            st.ponder_hits += side.ponder_hits;
             if let Some(left) = side.left_ms {
                 st.left_sum_ms += left;
                 st.left_games += 1;

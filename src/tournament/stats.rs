@@ -98,10 +98,21 @@ impl Tallies {
     /// two `players`, the object from the first one's view).
     pub fn to_json(&self, t: &Tournament) -> Value {
         let mut players = Map::new();
+        let st = crate::tournament::standings::Standings::of(t);
         for (i, s) in self.players.iter().enumerate() {
             // The SPRT tests the first player against the second.
             let sprt = t.settings().sprt.as_ref().filter(|_| i == 0);
-            players.insert(t.name(PlayerId(i)).to_string(), s.report(sprt).to_json());
+            let mut v = s.report(sprt).to_json();
+            let row = st.rows.iter().find(|r| r.player == PlayerId(i));
+            if let (Some(o), Some(r)) = (v.as_object_mut(), row)
+                && r.stats.ponders > 0
+            {
+                o.insert(
+                    "ponder".into(),
+                    json!({ "hits": r.stats.ponder_hits, "ponders": r.stats.ponders }),
+                );
+            }
+            players.insert(t.name(PlayerId(i)).to_string(), v);
         }
         let pairings: Vec<Value> = self
             .pairings
@@ -191,6 +202,10 @@ fn side_stats(
         if i >= opening_plies {
             s.moves += 1;
             s.used_ms += m.emt_ms.unwrap_or(0);
+            if let Some(hit) = m.ponder_hit {
+                s.ponders += 1;
+                s.ponder_hits += u32::from(hit);
+            }
         }
         if m.clk_ms.is_some() {
             s.left_ms = m.clk_ms;

@@ -4,7 +4,7 @@
 
 use crate::text::strip_control;
 use crate::tournament::core::{GameState, Tournament};
-use crate::tournament::messages::{Output, Withdrawal};
+use crate::tournament::messages::{Outcome, Output, Withdrawal};
 use crate::tournament::report;
 use crate::tournament::schedule::PlayerId;
 use crate::tournament::stats::Tallies;
@@ -84,11 +84,7 @@ pub fn said(t: &Tournament, out: &Output) -> Option<String> {
                 .report(t.settings().sprt.as_ref())
                 .line_for(t.name(PlayerId(0)))
         }
-        Output::RoundOver { round } => format!(
-            "round {round} is over; standings:\n{}against the field:\n{}",
-            report::standings_text(t),
-            against_the_field(t)
-        ),
+        Output::RoundOver { round } => format!("round {round} is over; {}", figures(t)),
         Output::SprtDecided {
             hypothesis,
             llr,
@@ -118,6 +114,36 @@ pub fn said(t: &Tournament, out: &Output) -> Option<String> {
         Output::TournamentOver => "tournament over".to_string(),
         Output::Ignored { .. } => return None,
     })
+}
+
+/// The standings and each player's rating against the field: what a
+/// round's end says, and `--rating-interval`.
+fn figures(t: &Tournament) -> String {
+    format!(
+        "standings:\n{}against the field:\n{}",
+        report::standings_text(t),
+        against_the_field(t)
+    )
+}
+
+/// The games played over the board so far (forfeits not counted): what
+/// `--rating-interval` counts.
+pub fn games_played(t: &Tournament) -> u32 {
+    let n = t
+        .games()
+        .filter(|(_, s)| matches!(s, GameState::Decided(Outcome::Played { .. })))
+        .count();
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// `--rating-interval`'s words after `played` games: the figures a
+/// round's end says.
+pub fn rating_interval(t: &Tournament, played: u32) -> String {
+    format!(
+        "after {played} game{}; {}",
+        if played == 1 { "" } else { "s" },
+        figures(t)
+    )
 }
 
 /// The words for a player the tournament waits for, away since the

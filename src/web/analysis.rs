@@ -231,6 +231,8 @@ mod tests {
             clk_ms: Some(60_000),
             emt_ms: Some(2000),
             eval,
+            book: false,
+            ponder_hit: None,
         }
     }
 

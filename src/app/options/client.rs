@@ -104,6 +104,12 @@ pub struct EngineOptions {
     /// a move].
     #[arg(long, value_name = "N", requires = "book")]
     pub book_depth: Option<u32>,
+    /// The engine thinks on the opponent's time: a UCI engine ponders on
+    /// the reply it predicts (`go ponder`, then `ponderhit` or `stop`;
+    /// the `Ponder` option set), an XBoard engine is told `hard`. The
+    /// ponder-hit rate is said at the end.
+    #[arg(long, requires = "engine")]
+    pub ponder: bool,
 }
 
 impl EngineOptions {
@@ -150,6 +156,7 @@ impl EngineOptions {
             margin: Duration::from_millis(self.margin_ms),
             depth_wait: DEPTH_WAIT,
             log,
+            ponder: self.ponder,
         }))
     }
 }

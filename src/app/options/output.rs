@@ -59,6 +59,11 @@ pub struct OutputOptions {
     /// game's number (docs/chessbase.md).
     #[arg(long, value_name = "BASE")]
     pub cbf: Option<PathBuf>,
+    /// Say the match statistics line (W-D-L, score, Elo, LOS, ...) every
+    /// N games, not after every game (cutechess-cli's -ratinginterval);
+    /// the match's end says them all the same.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub rating_interval: Option<u32>,
     /// The audience's web view: `http` in the config file's `[output]`
     /// table; the flag `--http` ([`WebOptions`]) wins over it.
     #[arg(skip)]
@@ -78,6 +83,7 @@ impl OutputOptions {
             journal: self.journal.or(f.journal),
             results_json: self.results_json.or(f.results_json),
             cbf: self.cbf.or(f.cbf),
+            rating_interval: self.rating_interval.or(f.rating_interval),
             http: self.http.or(f.http),
         }
     }

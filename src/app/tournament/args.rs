@@ -84,6 +84,11 @@ pub struct TournamentArgs {
     /// timed game.
     #[arg(long = "nodes", value_name = "NAME:N")]
     pub nodes: Vec<String>,
+    /// Engine player NAME thinks on the opponent's time (a UCI engine
+    /// ponders on the reply it predicts: `go ponder`, `ponderhit`; an
+    /// XBoard engine is told `hard`); may be repeated for several engines.
+    #[arg(long = "ponder", value_name = "NAME")]
+    pub ponder: Vec<String>,
     /// Do not claim draws for the UCI engine players. UCI has no draw
     /// claim; by default argus claims threefold repetition and fifty moves
     /// for them, as cutechess-cli and fastchess end such games.
@@ -166,6 +171,12 @@ pub struct TournamentArgs {
     /// (docs/statistics.md).
     #[arg(long, value_name = "FILE")]
     pub results_json: Option<PathBuf>,
+    /// Say the standings and each player's rating against the field
+    /// (what a round's end says) every N games played over the board
+    /// (forfeits not counted), on stdout (or the board view's log) and in
+    /// the log, as cutechess-cli's -ratinginterval.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub rating_interval: Option<u32>,
     /// Directory for the logs, the tournament journal and each game's
     /// journal and transcript [default: argus-logs].
     #[arg(long, value_name = "DIR")]
@@ -174,7 +185,8 @@ pub struct TournamentArgs {
     /// `argus referee`, [tournament] (schedule, cycles, games_per_pairing,
     /// boards, absent_forfeit, movetime, feed, http) and one [[player]]
     /// table per player (player = "PLAYER", protocol, options = { NAME = "VALUE" },
-    /// book = "FILE", book_depth = N, movetime = MS, depth = N, nodes = N);
+    /// book = "FILE", book_depth = N, movetime = MS, depth = N, nodes = N,
+    /// ponder = true);
     /// command-line flags win.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
@@ -287,6 +299,7 @@ impl TournamentArgs {
             movetimes: Vec::new(),
             depths: self.depths.clone(),
             nodes: self.nodes.clone(),
+            ponder: self.ponder.clone(),
         };
         let (every, named): (Vec<&String>, Vec<&String>) =
             self.movetimes.iter().partition(|m| !m.contains(':'));
@@ -444,6 +457,9 @@ pub struct PlayerTable {
     pub depth: Option<u32>,
     /// Its node limit (`--nodes NAME:N`).
     pub nodes: Option<u64>,
+    /// It ponders (`--ponder NAME`).
+    #[serde(default)]
+    pub ponder: bool,
 }
 
 impl TournamentConfig {
@@ -468,11 +484,12 @@ impl TournamentConfig {
                 || t.book_depth.is_some()
                 || t.movetime.is_some()
                 || t.depth.is_some()
-                || t.nodes.is_some();
+                || t.nodes.is_some()
+                || t.ponder;
             if !engine && engine_keys {
                 return Err(format!(
-                    "[[player]] {:?}: protocol, options, book, book_depth, movetime, depth \
-                     and nodes are for engine players",
+                    "[[player]] {:?}: protocol, options, book, book_depth, movetime, depth, \
+                     nodes and ponder are for engine players",
                     t.player
                 ));
             }
@@ -497,6 +514,9 @@ impl TournamentConfig {
             }
             if let Some(n) = t.nodes {
                 flags.nodes.push(format!("{name}:{n}"));
+            }
+            if t.ponder {
+                flags.ponder.push(name.clone());
             }
         }
         Ok(())
@@ -585,7 +605,7 @@ mod tests {
              [match]\ntc = \"60+1\"\n\n\
              [[player]]\nplayer = \"engine:sf=stockfish\"\noptions = { Threads = \"1\" }\n\n\
              [[player]]\nplayer = \"engine:gnu=gnuchess\"\nprotocol = \"xboard\"\n\
-             book = \"gm.bin\"\nbook_depth = 10\n",
+             book = \"gm.bin\"\nbook_depth = 10\nponder = true\n",
         )
         .unwrap();
         let path = config.to_str().unwrap();
@@ -605,6 +625,10 @@ mod tests {
         assert_eq!(
             (gnu.book.as_deref(), gnu.book_depth),
             (Some("gm.bin"), Some(10))
+        );
+        assert!(
+            gnu.ponder && !sf.ponder,
+            "ponder = true is the table's engine's"
         );
         assert_eq!(p.schedule.cycles, 3, "the flag wins");
         assert_eq!(p.schedule.format, Format::Gauntlet);

@@ -87,6 +87,8 @@ pub struct Director {
     pub report: Option<PathBuf>,
     /// `--results-json`.
     pub results_json: Option<PathBuf>,
+    /// `--rating-interval N`: the standings said every N games.
+    pub rating_interval: Option<crate::stats::interval::RatingInterval>,
     /// One line per result on stdout, or the board view.
     pub view: View,
     pub epoch: Instant,
@@ -843,8 +845,14 @@ impl Director {
             }
         }
         let now = self.now();
+        let any = !finished.is_empty();
         for input in finished {
             self.hand_to_tournament(input, now, floor);
+        }
+        let played = tournament::words::games_played(&self.core);
+        if any && self.rating_interval.as_mut().is_some_and(|r| r.due(played)) {
+            let line = tournament::words::rating_interval(&self.core, played);
+            self.say(&line);
         }
     }
 

@@ -322,6 +322,11 @@ fn direct(
     )?;
     dir.keep();
     let stop = ctrl_c.clone();
+    let played = crate::tournament::words::games_played(&carried.core);
+    let rating_interval = args
+        .rating_interval
+        .and_then(std::num::NonZeroU32::new)
+        .map(|n| crate::stats::interval::RatingInterval::new(n, played));
     let director = Director {
         feed: feed.as_ref().map(|_| files.clone()),
         core: carried.core,
@@ -335,6 +340,7 @@ fn direct(
         games: args.game_files(),
         report: args.report.clone(),
         results_json: args.results_json.clone(),
+        rating_interval,
         view: View::from_flags(args.view.headless, args.view.ascii),
         epoch: edges.epoch,
         base: carried.base,

@@ -409,6 +409,7 @@ impl Program {
                     margin: Duration::from_millis(ENGINE_MARGIN_MS),
                     depth_wait: DEPTH_WAIT,
                     log: EngineLog::create(&log)?,
+                    ponder: spec.ponder,
                 };
                 let bridge = Bridge::start(settings, Some(&spec.name))
                     .map_err(|f| format!("engine {:?} ({}): {f}", spec.name, spec.command))?

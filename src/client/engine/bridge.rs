@@ -26,6 +26,11 @@
 //! the whole game with its next search. The first position the book has
 //! no move for ends the book for that game.
 //!
+//! A book move's reply carries the private opcode `Abook` (the referee
+//! marks it `{book}` in the PGN); a move the engine pondered for carries
+//! `Aponder hit` or `Aponder miss` (docs/protocol.md), and the hits and
+//! ponders are counted for the summary (`--ponder`, [`super::ponder`]).
+//!
 //! Faults: an engine that dies, hangs past its time plus the margin, or
 //! sends an illegal move is reported to the referee with `refreq fault;`
 //! (the supervisor sees it), its last output lines are logged, and it is
@@ -41,6 +46,7 @@ use shakmaty::{Chess, Move, Position};
 
 use super::analysis::{Analysis, pv_operation};
 use super::log::Dir;
+use super::ponder::Tally;
 use super::process::STOP_WAIT;
 use super::{Answer, Driver, EngineSettings, Fault, Job, Limit, Protocol, start, time};
 use crate::client::Action;
@@ -114,6 +120,8 @@ pub struct Bridge {
     claim_draws: bool,
     /// The opening book the bridge plays from, if any.
     book: Option<Booked>,
+    /// The engine's ponder hits and ponders since the bridge started.
+    ponder: Tally,
 }
 
 /// An opening book for the bridge (`--book FILE --book-depth N`): while
@@ -190,6 +198,7 @@ impl Bridge {
             thought_ms: 0,
             claim_draws: true,
             book: None,
+            ponder: Tally::default(),
         })
     }
 
@@ -227,6 +236,11 @@ impl Bridge {
     /// The engine's own name, as it gave it (`id name`, `feature myname`).
     pub fn own_name(&self) -> Option<&str> {
         self.own_name.as_deref()
+    }
+
+    /// The engine's ponder hits and ponders so far.
+    pub fn ponder_tally(&self) -> Tally {
+        self.ponder
     }
 
     /// The game as the bridge follows it.
@@ -305,6 +319,7 @@ impl Bridge {
                 if let Some(r) = &result {
                     out.extend(self.stop_search("the game is over"));
                     if let Some(d) = self.driver.as_mut() {
+                        d.stop_pondering();
                         d.game_over(r);
                     }
                 }
@@ -322,6 +337,9 @@ impl Bridge {
             Event::Respond { draw_offered } => self.respond(draw_offered, received),
             Event::Conclude => {
                 let mut out = self.stop_search("the game is over");
+                if let Some(d) = self.driver.as_mut() {
+                    d.stop_pondering();
+                }
                 out.push(Action::Log("conclude: game over".into()));
                 out
             }
@@ -339,6 +357,18 @@ impl Bridge {
                         b.played,
                         if b.played == 1 { "" } else { "s" }
                     )));
+                }
+                if self.settings.ponder {
+                    // An XBoard engine ponders by itself: whether it
+                    // guessed right is not said.
+                    let line = match self.settings.protocol {
+                        Protocol::Uci => self.ponder.line(),
+                        Protocol::Xboard => "ponder: the engine pondered (hard); an XBoard \
+                                             engine does not say its hits"
+                            .to_string(),
+                    };
+                    self.settings.log.line(Dir::Note, &line);
+                    out.push(Action::Log(line));
                 }
                 out.push(Action::Disconnect);
                 out
@@ -432,6 +462,7 @@ impl Bridge {
         if let Some(m) = book_move {
             out.extend(self.reply(Answer {
                 mv: Some(m),
+                book: true,
                 ..Answer::default()
             }));
             return out;
@@ -664,6 +695,14 @@ impl Bridge {
                 a.claim_draw = true;
             }
             add_thinking(&mut rec, a.thinking.as_ref());
+            if a.book {
+                rec.set(Operation::new(crate::epd::BOOK_MOVE));
+            }
+            if let Some(hit) = a.ponder_hit {
+                self.ponder.count(hit);
+                let word = if hit { "hit" } else { "miss" };
+                rec.set(Operation::new(crate::epd::PONDER).token(word));
+            }
             match self.tracker.play_own(m) {
                 Ok(san) => rec.set(Operation::sm(&san)),
                 Err(e) => {

@@ -19,6 +19,7 @@ pub mod analysis;
 pub mod bridge;
 pub mod log;
 pub mod notation;
+pub mod ponder;
 pub mod process;
 pub mod time;
 pub mod uci;
@@ -64,6 +65,9 @@ pub struct EngineSettings {
     /// The wait for a depth search without a clock, before the margin.
     pub depth_wait: Duration,
     pub log: EngineLog,
+    /// `--ponder`: the engine thinks on the opponent's time (UCI `go
+    /// ponder` on its predicted reply, [`ponder`]; XBoard `hard`).
+    pub ponder: bool,
 }
 
 /// One request for a move: the whole game (so the engine sees
@@ -125,6 +129,12 @@ pub struct Answer {
     /// What it reported while thinking (score, pv, depth), if anything:
     /// the reply carries it as `ce`, `pv`, `acd`.
     pub thinking: Option<analysis::Analysis>,
+    /// The engine pondered before this move: whether the opponent played
+    /// the move it pondered on (`None`: no ponder).
+    pub ponder_hit: Option<bool>,
+    /// The bridge played it from its opening book (the engine was not
+    /// asked): the reply carries `Abook`.
+    pub book: bool,
 }
 
 /// Why the engine could not be used: what happened and its last output.
@@ -177,6 +187,8 @@ pub trait Driver: Send {
     fn play(&mut self, job: &Job<'_>) -> Result<Answer, Fault>;
     /// The game ended with `result` (`1-0`, `0-1`, `1/2-1/2`, `*`).
     fn game_over(&mut self, result: &str);
+    /// The game is over or left: a ponder on it is stopped (`--ponder`).
+    fn stop_pondering(&mut self) {}
     /// Searches `position` on its own (no game history) with `search`,
     /// waiting `wait` at most for the engine's move (see [`analysis`]).
     fn analyse(

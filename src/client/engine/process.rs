@@ -279,6 +279,11 @@ impl EngineProcess {
         Ok(())
     }
 
+    /// A note of the bridge's in the engine log.
+    pub fn log_note(&self, text: &str) {
+        self.log.line(Dir::Note, text);
+    }
+
     /// The next output line, waiting until `deadline` at most.
     pub fn next_line(&mut self, deadline: Instant) -> Next {
         loop {

@@ -5,6 +5,14 @@
 //! option on before its first `position` (off again for a standard game);
 //! an engine without the option is refused for it.
 //!
+//! With `--ponder` the `Ponder` option is set and the engine ponders on
+//! the reply it predicts (`bestmove X ponder Y`): `position ... X Y` and
+//! `go ponder` with its clocks go out before its move is handed back, so
+//! no record of the referee can come between. When it is next asked for
+//! a move, the game is the one it pondered on (`ponderhit`, and its
+//! search goes on) or another (`stop`, its move dropped, then the game as
+//! it is); a game that ends while it ponders stops it ([`super::ponder`]).
+//!
 //! UCI has no draw offers, no draw claims and no resignation: a UCI engine
 //! always answers with a move (an offer from the opponent is declined by
 //! that move).
@@ -14,8 +22,10 @@ use std::time::{Duration, Instant};
 use shakmaty::{Chess, Position};
 
 use super::analysis::{Analysis, Collector, Search, parse_uci_info};
+use super::log::Dir;
 use super::notation;
-use super::process::{EngineProcess, Next};
+use super::ponder::{Ponder, Resume, ponder_go, ponder_move};
+use super::process::{EngineProcess, Next, STOP_WAIT};
 use super::time::uci_go;
 use super::{Answer, Driver, EngineSettings, Fault, HANDSHAKE, Job};
 use crate::game::{self, Variant};
@@ -32,6 +42,11 @@ pub struct Uci {
     chess960_option: bool,
     /// The rules the engine was last told (standard until told otherwise).
     told: Variant,
+    /// `--ponder`: what it ponders on (`None`: it does not ponder).
+    ponder: Option<Ponder>,
+    /// It did not stop pondering when told to: it is restarted when next
+    /// asked for anything.
+    stuck: Option<Fault>,
 }
 
 impl Uci {
@@ -45,6 +60,8 @@ impl Uci {
             name: None,
             chess960_option: false,
             told: Variant::Standard,
+            ponder: settings.ponder.then(Ponder::default),
+            stuck: None,
         };
         uci.send("uci")?;
         let deadline = Instant::now() + HANDSHAKE;
@@ -86,6 +103,22 @@ impl Uci {
         for (name, value) in &settings.options {
             uci.send(&format!("setoption name {name} value {value}"))?;
         }
+        let ponder_set = settings
+            .options
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case("Ponder"));
+        if settings.ponder && !ponder_set {
+            // UCI: the engine is told it may ponder before its first go
+            // ponder; one that declares no such option ponders all the same.
+            if declared.iter().any(|d| d.eq_ignore_ascii_case("Ponder")) {
+                uci.send("setoption name Ponder value true")?;
+            } else {
+                settings.log.line(
+                    Dir::Note,
+                    "the engine declares no Ponder option: go ponder is sent all the same",
+                );
+            }
+        }
         uci.ready()?;
         Ok(uci)
     }
@@ -106,6 +139,81 @@ impl Uci {
         self.ready()?;
         self.told = variant;
         Ok(())
+    }
+
+    /// Stops a ponder the game no longer needs (the game is over, a new
+    /// one begins): `stop`, and its `bestmove` read and dropped within
+    /// [`STOP_WAIT`]. An engine that does not answer is restarted when
+    /// next asked for anything.
+    fn end_ponder(&mut self, why: &str) {
+        if !self.ponder.as_mut().is_some_and(Ponder::abandon) {
+            return;
+        }
+        self.proc
+            .log_note(&format!("{why} while the engine pondered: stopping it"));
+        if let Err(f) = self.stop_ponder() {
+            self.stuck = Some(f);
+        }
+    }
+
+    /// `stop` to a pondering engine; its `bestmove` is read and dropped.
+    fn stop_ponder(&mut self) -> Result<(), Fault> {
+        self.send("stop")?;
+        let deadline = Instant::now() + STOP_WAIT;
+        loop {
+            let line = self.line(deadline, "bestmove after stop (pondering)")?;
+            if line.split_whitespace().next() == Some("bestmove") {
+                return Ok(());
+            }
+        }
+    }
+
+    /// A fault kept from a ponder the engine did not stop.
+    fn unstuck(&mut self) -> Result<(), Fault> {
+        match self.stuck.take() {
+            Some(f) => Err(f),
+            None => Ok(()),
+        }
+    }
+
+    /// After its move `best` (in the job's position): the engine ponders
+    /// on its `ponder` reply, if it gave a legal one, with the clocks as
+    /// they are after its move.
+    fn start_ponder(
+        &mut self,
+        job: &Job<'_>,
+        best: &shakmaty::Move,
+        ponder: Option<&str>,
+        spent_ms: u64,
+    ) -> Result<(), Fault> {
+        let Some(reply) = ponder_move(job.position, best, ponder) else {
+            return Ok(());
+        };
+        let mut moves = job.moves.to_vec();
+        moves.extend([*best, reply]);
+        self.send(&position_command(job.start, &moves))?;
+        let me = job.position.turn();
+        self.send(&ponder_go(&job.limit, me, spent_ms))?;
+        if let Some(p) = self.ponder.as_mut() {
+            p.started(job.start, moves);
+        }
+        Ok(())
+    }
+
+    /// Where a ponder stands when the engine is asked for `job`: a hit
+    /// gets `ponderhit` (its search goes on), a miss `stop` (its move
+    /// dropped); the caller then sends the game unless it was a hit.
+    fn resume_ponder(&mut self, job: &Job<'_>) -> Result<Resume, Fault> {
+        let resume = match self.ponder.as_mut() {
+            Some(p) => p.resume(job.start, job.moves),
+            None => Resume::Idle,
+        };
+        match resume {
+            Resume::Hit => self.send("ponderhit")?,
+            Resume::Miss => self.stop_ponder()?,
+            Resume::Idle => {}
+        }
+        Ok(resume)
     }
 
     fn send(&mut self, line: &str) -> Result<(), Fault> {
@@ -175,6 +283,8 @@ impl Driver for Uci {
     }
 
     fn new_game(&mut self) -> Result<(), Fault> {
+        self.end_ponder("a new game");
+        self.unstuck()?;
         self.drain()?;
         self.send("ucinewgame")?;
         self.ready()
@@ -185,6 +295,15 @@ impl Driver for Uci {
         self.tell_variant(job.start)?;
         self.send(&position_command(job.start, job.moves))?;
         self.send(&uci_go(&job.limit_now(), job.position.turn()))?;
+        self.unstuck()?;
+        // A pondering engine's thinking lines wait unread until now:
+        // what `resume_ponder` reads past, not drained.
+        let resume = self.resume_ponder(job)?;
+        if resume != Resume::Hit {
+            self.drain()?;
+            self.send(&position_command(job.start, job.moves))?;
+            self.send(&uci_go(&job.limit_now(), job.position.turn()))?;
+        }
         let started = Instant::now();
         let deadline = started + job.wait;
         let mut thinking = Collector::new(job.position.clone(), false);
@@ -211,12 +330,24 @@ impl Driver for Uci {
                 continue;
             }
             let text = words.next().unwrap_or("");
+            let ponder = match (words.next(), words.next()) {
+                (Some("ponder"), p) => p,
+                _ => None,
+            };
             return match notation::from_uci(job.position, text) {
-                Ok(m) => Ok(Answer {
-                    mv: Some(m),
-                    thinking: Some(thinking.finish(Some(m), started.elapsed())),
-                    ..Answer::default()
-                }),
+                Ok(m) => {
+                    let thinking = Some(thinking.finish(Some(m), started.elapsed()));
+                    if self.ponder.is_some() {
+                        let spent = job.asked_at.elapsed().as_millis();
+                        self.start_ponder(job, &m, ponder, u64::try_from(spent).unwrap_or(0))?;
+                    }
+                    Ok(Answer {
+                        mv: Some(m),
+                        thinking,
+                        ponder_hit: resume.hit(),
+                        ..Answer::default()
+                    })
+                }
                 Err(e) => Err(Fault::new(
                     format!("the engine sent an illegal move: {e}"),
                     self.proc.recent(),
@@ -225,7 +356,13 @@ impl Driver for Uci {
         }
     }
 
-    fn game_over(&mut self, _result: &str) {}
+    fn game_over(&mut self, _result: &str) {
+        self.end_ponder("the game is over");
+    }
+
+    fn stop_pondering(&mut self) {
+        self.end_ponder("the game is over");
+    }
 
     fn analyse(
         &mut self,

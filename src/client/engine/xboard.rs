@@ -6,7 +6,8 @@
 //! to get going; an engine silent for 2 s is a protocol-version-1 one, and
 //! one that speaks gets up to 10 s; either then goes on with the
 //! protocol's defaults for the features it did not send, and features that
-//! come later are still taken), `easy` (no pondering), the `--option`s as
+//! come later are still taken), `easy` (no pondering; `hard` with
+//! `--ponder`), the `--option`s as
 //! `option NAME=VALUE`; with `ping`, a `ping` it must answer.
 //! GNU Chess's answer to an empty line (`Invalid move: ` naming nothing)
 //! is ignored. Its move is read in every form CECP documents: `move MOVE`, `N. ... MOVE`, `My move
@@ -20,6 +21,13 @@
 //! and the whole game. Then `time`/`otim`,
 //! `draw` if the opponent offered one, and `go`; the engine answers
 //! `move MOVE`, after which it is put back in `force` mode.
+//!
+//! With `--ponder` (`hard`) it is left out of `force` mode after its move,
+//! so it thinks on the opponent's time as it likes; when the opponent's
+//! move comes it gets `time`/`otim` and that move, and answers with its
+//! own (no `go`). Anything else (a draw offer, a game taken back, a new
+//! game) puts it in `force` mode first, which ends its pondering, and
+//! goes as above; so does the end of the game (`result`).
 //!
 //! What the engine says besides its move: `offer draw` (an offer, sent
 //! with its next move, or the acceptance of the opponent's offer),
@@ -243,6 +251,9 @@ pub struct Xboard {
     /// on the console).
     unknown: u32,
     settings: EngineSettings,
+    /// Out of `force` mode after its move (`--ponder`): it may be
+    /// pondering.
+    free: bool,
 }
 
 /// CECP's name of Chess960.
@@ -421,6 +432,7 @@ impl Xboard {
             variants: Vec::new(),
             unknown: 0,
             settings: settings.clone(),
+            free: false,
         };
         x.send("xboard")?;
         x.send("protover 2")?;
@@ -462,7 +474,7 @@ impl Xboard {
             );
         }
         let featured = hs.featured;
-        x.send("easy")?;
+        x.send(if settings.ponder { "hard" } else { "easy" })?;
         x.check_options(featured)?;
         for (name, value) in &settings.options {
             x.send(&format!("option {name}={value}"))?;
@@ -603,8 +615,38 @@ impl Xboard {
         }
     }
 
+    /// The engine was left out of `force` mode after its move and the job
+    /// is the game it knows with one more move, the opponent's, without a
+    /// draw offer: that move is all it needs (it answers with its own).
+    /// The move, and the position before it.
+    fn ponder_move(&self, job: &Job<'_>) -> Option<(Chess, Move)> {
+        let (start, moves) = self.known.as_ref()?;
+        let continues = self.free
+            && !job.draw_offered
+            && start == job.start
+            && job.moves.len() == moves.len() + 1
+            && job.moves[..moves.len()] == moves[..];
+        if !continues {
+            return None;
+        }
+        let mut pos = job.start.clone();
+        for m in moves {
+            pos.play_unchecked(*m);
+        }
+        Some((pos, *job.moves.last()?))
+    }
+
+    /// Ends the engine's pondering: back to `force` mode.
+    fn bind(&mut self) -> Result<(), Fault> {
+        if std::mem::take(&mut self.free) {
+            self.send("force")?;
+        }
+        Ok(())
+    }
+
     /// Brings the engine to the job's position, in force mode.
     fn set_up(&mut self, job: &Job<'_>) -> Result<(), Fault> {
+        self.free = false;
         let in_step = self.known.as_ref().is_some_and(|(start, moves)| {
             start == job.start
                 && moves.len() <= job.moves.len()
@@ -755,18 +797,32 @@ impl Driver for Xboard {
         if answer.resign {
             return Ok(answer);
         }
-        self.set_up(job)?;
-        self.sync()?;
         let me = job.position.turn();
-        if let Limit::Clock(t, _) = &job.limit_now() {
-            for c in xboard_clocks(t, me) {
-                self.send(&c)?;
+        let clocks = |x: &mut Xboard| -> Result<(), Fault> {
+            if let Limit::Clock(t, _) = &job.limit_now() {
+                for c in xboard_clocks(t, me) {
+                    x.send(&c)?;
+                }
             }
+            Ok(())
+        };
+        if let Some((before, m)) = self.ponder_move(job) {
+            // Pondering (or done with it): the opponent's move is its cue.
+            self.free = false;
+            clocks(self)?;
+            self.user_move(&before, &m)?;
+            if let Some((_, moves)) = self.known.as_mut() {
+                moves.push(m);
+            }
+        } else {
+            self.set_up(job)?;
+            self.sync()?;
+            clocks(self)?;
+            if job.draw_offered {
+                self.send("draw")?;
+            }
+            self.send("go")?;
         }
-        if job.draw_offered {
-            self.send("draw")?;
-        }
-        self.send("go")?;
         let started = Instant::now();
         let deadline = started + job.wait;
         let mut thinking = Collector::new(job.position.clone(), true);
@@ -837,9 +893,14 @@ impl Driver for Xboard {
                 }
             }
         }
-        // Stop it from thinking on; catch a claim or offer sent just after
-        // the move.
-        self.send("force")?;
+        // Stop it from thinking on (with --ponder it thinks on the
+        // opponent's time); catch a claim or offer sent just after the
+        // move.
+        if self.settings.ponder {
+            self.free = true;
+        } else {
+            self.send("force")?;
+        }
         // With `ping`, wait until the engine has said all it had to say
         // about this move (GNU Chess sends `1. ... e5` and then `My move
         // is : e5`): the second form must not be read as the next move.
@@ -867,6 +928,12 @@ impl Driver for Xboard {
             let _ = self.send(&format!("result {result} {{argus}}"));
         }
         self.known = None;
+        self.free = false;
+    }
+
+    fn stop_pondering(&mut self) {
+        // A write that fails shows when the engine is next asked.
+        let _ = self.bind();
     }
 
     fn analyse(
@@ -880,6 +947,7 @@ impl Driver for Xboard {
             .xboard_limit()
             .map_err(|e| Fault::new(e, self.proc.recent()))?;
         self.known = None;
+        self.free = false;
         for c in ["new", "force", "post"] {
             self.send(c)?;
         }

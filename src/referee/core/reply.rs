@@ -369,10 +369,14 @@ impl Referee {
             }
         };
         let (eval, problems) = read_eval(r.record, mt.charged_ms);
+        // A bad `Aponder` counts as none: it is only a statistic.
+        let ponder_hit = r.record.ponder_hit().ok().flatten();
         g.played.push(Played {
             clk_ms: clk,
             emt_ms: emt,
             eval,
+            book: r.record.book_move(),
+            ponder_hit,
         });
         g.awaiting = None;
         g.draw_offer = r.record.draw_offer().then_some(color);
@@ -386,6 +390,11 @@ impl Referee {
             charged_ms: emt,
         };
         self.emit(out, moved);
+        if let Some(hit) = ponder_hit {
+            let (hits, ponders) = &mut self.ponders[r.from];
+            *ponders += 1;
+            *hits += u32::from(hit);
+        }
         self.move_notes(r, color, &san, problems, out);
         if self.check_automatic_end(r.at, out) || self.check_adjudication(r.at, out) {
             return Err(Handled);

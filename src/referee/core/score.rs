@@ -42,6 +42,12 @@ impl Referee {
         self.stats.report(self.settings.sprt.as_ref())
     }
 
+    /// Each client's ponder hits and ponders over the match (the moves
+    /// whose reply carried `Aponder hit` or `miss`), for the results file.
+    pub fn ponder_counts(&self) -> ByClient<(u32, u32)> {
+        self.ponders
+    }
+
     /// The hypothesis the SPRT accepted, once a bound is crossed.
     pub(super) fn sprt_result(&self) -> Option<Hypothesis> {
         self.stats().sprt.and_then(|t| t.result)

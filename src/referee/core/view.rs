@@ -80,6 +80,8 @@ impl Referee {
                     clk_ms: played.and_then(|p| p.clk_ms),
                     emt_ms: played.and_then(|p| p.emt_ms),
                     eval: played.and_then(|p| p.eval.clone()),
+                    book: played.is_some_and(|p| p.book),
+                    ponder_hit: played.and_then(|p| p.ponder_hit),
                 }
             })
             .collect::<Vec<PgnMove>>();

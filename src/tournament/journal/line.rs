@@ -110,12 +110,33 @@ fn parse_who(t: &mut Tokens<'_>) -> Result<(PlayerId, u32), String> {
     Ok((PlayerId(player), instance))
 }
 
+/// A side's figures; `pHITS/PONDERS` after them when its engine pondered
+/// (a journal written before pondering has none).
 fn side_payload(s: &SideStats) -> String {
     let left = s.left_ms.map_or("-".to_string(), |l| l.to_string());
-    format!(
+    let mut p = format!(
         "{} {} {left} {} {}",
         s.moves, s.used_ms, s.faults, s.restarts
-    )
+    );
+    if s.ponders > 0 {
+        p.push_str(&format!(" p{}/{}", s.ponder_hits, s.ponders));
+    }
+    p
+}
+
+/// `pHITS/PONDERS`, if that is the next word (no ending's words take
+/// that form: they are sentences).
+fn ponder_figures(t: &mut Tokens<'_>) -> Option<(u32, u32)> {
+    let next = t.peek()?;
+    let (hits, ponders) = next.strip_prefix('p')?.split_once('/')?;
+    let number = |s: &str| {
+        (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.parse::<u32>().ok())
+            .flatten()
+    };
+    let figures = (number(hits)?, number(ponders)?);
+    t.word("the ponder figures").ok()?;
+    Some(figures)
 }
 
 fn input_payload(input: &Input) -> String {
@@ -168,12 +189,17 @@ fn parse_side(t: &mut Tokens<'_>, colour: &str) -> Result<SideStats, String> {
                 .map_err(|_| format!("{colour}'s time left {w:?} is not a number"))?,
         ),
     };
+    let faults = t.number(&format!("{colour}'s faults"))?;
+    let restarts = t.number(&format!("{colour}'s restarts"))?;
+    let (ponder_hits, ponders) = ponder_figures(t).unwrap_or((0, 0));
     Ok(SideStats {
         moves,
         used_ms,
         left_ms,
-        faults: t.number(&format!("{colour}'s faults"))?,
-        restarts: t.number(&format!("{colour}'s restarts"))?,
+        faults,
+        restarts,
+        ponders,
+        ponder_hits,
     })
 }
 

@@ -59,6 +59,10 @@ pub(super) fn sides(game: u32) -> ByColor<SideStats> {
             left_ms: Some(240_000 - u64::from(game) * 1000),
             faults: 0,
             restarts: 0,
+            // Odd games: White's engine pondered (a journal line with
+            // the ponder figures), even ones not (a line without).
+            ponders: 20 * (game % 2),
+            ponder_hits: 11 * (game % 2),
         },
         black: SideStats {
             moves: 29,
@@ -66,6 +70,8 @@ pub(super) fn sides(game: u32) -> ByColor<SideStats> {
             left_ms: Some(213_000),
             faults: game % 2,
             restarts: 1,
+            ponders: 0,
+            ponder_hits: 0,
         },
     }
 }

@@ -46,6 +46,25 @@ fn pairs_are_a_pairings_two_games_and_the_field_adds_them_up() {
     assert_eq!(json["players"][name.as_str()]["pentanomial"][3], 2);
     assert_eq!(json["pairings"][0]["players"][0], name.as_str());
     assert!(json["pairings"][0]["elo"].is_number());
+    // White pondered in the odd games (`sides`): 11 hits of 20 ponders
+    // each, summed per player; a player that never pondered has none.
+    let odd_whites: Vec<PlayerId> =
+        r.t.games()
+            .filter(|(g, _)| g.number % 2 == 1)
+            .map(|(g, _)| g.white)
+            .collect();
+    assert!(!odd_whites.is_empty());
+    for i in 0..3 {
+        let k = odd_whites.iter().filter(|p| p.0 == i).count() as u64;
+        let name = r.t.name(PlayerId(i)).to_string();
+        let ponder = &json["players"][name.as_str()]["ponder"];
+        if k == 0 {
+            assert!(ponder.is_null(), "{ponder}");
+        } else {
+            assert_eq!(ponder["ponders"], 20 * k, "{name}");
+            assert_eq!(ponder["hits"], 11 * k, "{name}");
+        }
+    }
 }
 
 mod game_tally {
@@ -61,6 +80,8 @@ mod game_tally {
             clk_ms: clk,
             emt_ms: emt,
             eval: None,
+            book: false,
+            ponder_hit: None,
         }
     }
 
@@ -119,6 +140,31 @@ mod game_tally {
         }));
         let (_, s) = t.take(0).expect("the end");
         assert_eq!((s.black.moves, s.white.moves), (3, 2));
+    }
+
+    #[test]
+    fn ponder_hits_are_counted_per_side_after_the_opening() {
+        let ponder = |hit: Option<bool>| PgnMove {
+            ponder_hit: hit,
+            ..mv(None, None)
+        };
+        let pgn = PgnGame {
+            moves: vec![
+                ponder(Some(true)), // the opening's: not counted
+                ponder(None),
+                ponder(Some(true)),
+                ponder(Some(false)),
+                ponder(Some(false)),
+                ponder(Some(false)),
+                ponder(Some(true)),
+            ],
+            ..PgnGame::default()
+        };
+        let mut t = GameTally::default();
+        t.see(&over(pgn));
+        let (_, s) = t.take(1).expect("the end");
+        assert_eq!((s.white.ponder_hits, s.white.ponders), (2, 3));
+        assert_eq!((s.black.ponder_hits, s.black.ponders), (0, 2));
     }
 
     #[test]
