@@ -174,6 +174,9 @@ pub fn recorded(output: &OutputOptions, log_dir: &Path, journal: &Path) -> Outpu
         feed: output.feed.clone(),
         results_json: output.results_json.as_deref().map(abs),
         cbf: output.cbf.as_deref().map(abs),
+        pgn_min: output.pgn_min,
+        epd_out: output.epd_out.as_deref().map(abs),
+        rating_interval: output.rating_interval,
     }
 }
 

@@ -191,10 +191,10 @@ fn outputs_of(given: &OutputOptions, recorded: &OutputSettings) -> OutputOptions
         journal: None,
         results_json: recorded.results_json.clone(),
         cbf: recorded.cbf.clone(),
-        // Not in the journal's header: give them to `argus resume` again.
-        pgn_min: false,
-        epd_out: None,
-        rating_interval: None,
+        pgn_min: recorded.pgn_min,
+        epd_out: recorded.epd_out.clone(),
+        rating_interval: recorded.rating_interval,
+        // Not in the journal's header: give it to `argus resume` again.
         http: None,
     })
 }
@@ -227,9 +227,15 @@ mod tests {
             feed: Some("0.0.0.0:7070".into()),
             results_json: None,
             cbf: None,
+            pgn_min: true,
+            epd_out: Some("/m/final.epd".into()),
+            rating_interval: Some(10),
         };
         let o = outputs_of(&OutputOptions::default(), &recorded);
         assert_eq!(o.pgn, recorded.pgn);
+        assert!(o.pgn_min);
+        assert_eq!(o.epd_out, recorded.epd_out);
+        assert_eq!(o.rating_interval, Some(10));
         assert_eq!(o.live_pgn, recorded.live_pgn);
         assert_eq!(o.log_dir, recorded.log_dir);
         assert_eq!(o.feed, recorded.feed);

@@ -47,11 +47,20 @@ pub struct OutputSettings {
     pub results_json: Option<PathBuf>,
     /// `--cbf`: the ChessBase base the games are appended to.
     pub cbf: Option<PathBuf>,
+    /// `--pgn-min`: the PGN without comments.
+    pub pgn_min: bool,
+    /// `--epd-out`: each game's final position.
+    pub epd_out: Option<PathBuf>,
+    /// `--rating-interval`: the statistics every N games.
+    pub rating_interval: Option<u32>,
 }
 
 /// The output keys of the header: optional, so that journals written
 /// before they existed still load.
-const OUTPUT_KEYS: [&str; 7] = [
+const OUTPUT_KEYS: [&str; 10] = [
+    "output-pgn-min",
+    "output-epd-out",
+    "output-rating-interval",
     "output-pgn",
     "output-live-pgn",
     "output-log-dir",
@@ -261,6 +270,13 @@ impl Header {
         ];
         let o = &self.output;
         for (key, values) in OUTPUT_KEYS.into_iter().zip([
+            if o.pgn_min {
+                vec!["yes".to_string()]
+            } else {
+                Vec::new()
+            },
+            optional_path(&o.epd_out),
+            o.rating_interval.iter().map(u32::to_string).collect(),
             optional_path(&o.pgn),
             optional_path(&o.live_pgn),
             optional_path(&o.log_dir),
@@ -482,6 +498,20 @@ impl HeaderBuilder {
                 "output-feed" => output.feed = opt()?,
                 "output-results-json" => output.results_json = opt()?.map(PathBuf::from),
                 "output-cbf" => output.cbf = opt()?.map(PathBuf::from),
+                "output-pgn-min" => {
+                    output.pgn_min = match opt()?.as_deref() {
+                        None => false,
+                        Some("yes") => true,
+                        Some(_) => return Err(bad("yes, or no value")),
+                    }
+                }
+                "output-epd-out" => output.epd_out = opt()?.map(PathBuf::from),
+                "output-rating-interval" => {
+                    output.rating_interval = match opt()? {
+                        None => None,
+                        Some(n) => Some(n.parse().map_err(|_| bad("not a number"))?),
+                    }
+                }
                 other => return Err(format!("unknown setting {other:?}")),
             }
             seen.push(key.as_str());
@@ -641,6 +671,9 @@ mod tests {
                 feed: Some("0.0.0.0:7070".into()),
                 results_json: Some("/home/td/results.json".into()),
                 cbf: Some("/home/td/MATCH".into()),
+                pgn_min: true,
+                epd_out: Some("/home/td/final.epd".into()),
+                rating_interval: Some(50),
             },
         }
     }
