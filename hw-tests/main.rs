@@ -25,6 +25,7 @@ mod hangup;
 mod journal;
 mod link;
 mod referee;
+mod swiss;
 mod tcp;
 mod tournament;
 mod web;

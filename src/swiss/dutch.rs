@@ -5,7 +5,8 @@
 //! (`src/swisssystems/dutch.cpp` and the parts of `common.cpp` and
 //! `tournament.cpp` it uses), by Bierema Boyz Programming, licensed under
 //! the Apache License 2.0 (<https://www.apache.org/licenses/LICENSE-2.0>;
-//! <https://github.com/BieremaBoyzProgramming/bbpPairings>). bbpPairings is
+//! <https://github.com/BieremaBoyzProgramming/bbpPairings>; "BBP Pairings, Copyright
+//! 2016-2026 Jeremy Bierema"). bbpPairings is
 //! a FIDE-endorsed pairing engine; following its algorithm step by step is
 //! what makes argus's pairings the same as its pairings. Changes from the
 //! original: Rust data types in place of its tournament classes, the

@@ -242,3 +242,6 @@ impl Event {
         score
     }
 }
+
+#[cfg(test)]
+mod tests;
