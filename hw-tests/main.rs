@@ -26,6 +26,7 @@ mod hangup;
 mod journal;
 mod link;
 mod referee;
+mod swiss;
 mod tcp;
 mod tournament;
 mod web;

@@ -5,7 +5,8 @@
 //! (`src/swisssystems/dutch.cpp` and the parts of `common.cpp` and
 //! `tournament.cpp` it uses), by Bierema Boyz Programming, licensed under
 //! the Apache License 2.0 (<https://www.apache.org/licenses/LICENSE-2.0>;
-//! <https://github.com/BieremaBoyzProgramming/bbpPairings>). bbpPairings is
+//! <https://github.com/BieremaBoyzProgramming/bbpPairings>; "BBP Pairings, Copyright
+//! 2016-2026 Jeremy Bierema"). bbpPairings is
 //! a FIDE-endorsed pairing engine; following its algorithm step by step is
 //! what makes argus's pairings the same as its pairings. Changes from the
 //! original: Rust data types in place of its tournament classes, the
@@ -40,8 +41,8 @@ pub enum PairingError {
     /// No pairing satisfies the absolute criteria (no rematches, the
     /// colour rules, at most one bye to an eligible player).
     NoValidPairing,
-    /// The weights would need more than the widest integer here (about
-    /// 2000 bits: thousands of players in hundreds of score groups).
+    /// More than [`MAX_PAIRED`] players to pair, or weights wider than
+    /// the widest integer here (2048 bits).
     TooLarge,
 }
 
@@ -52,7 +53,10 @@ impl std::fmt::Display for PairingError {
                 f,
                 "no pairing satisfies the absolute criteria (no rematch, no colour three times running or two games apart, one bye to an eligible player)"
             ),
-            PairingError::TooLarge => write!(f, "the event is too large for the pairing weights"),
+            PairingError::TooLarge => write!(
+                f,
+                "more than {MAX_PAIRED} players to pair, or too many score groups for the pairing weights"
+            ),
         }
     }
 }
@@ -385,6 +389,11 @@ impl Context<'_> {
     }
 }
 
+/// The most players one round pairs: the matching holds a weight for
+/// every pair of them (up to 256 bytes each), and each matching takes
+/// O(n³) time (about a second a round for 160 players).
+pub const MAX_PAIRED: usize = 1000;
+
 /// The next round's pairing: the boards in publication order (highest
 /// scores first), the bye last.
 pub fn pair(event: &Event) -> Result<Vec<Pairing>, PairingError> {
@@ -396,6 +405,9 @@ pub fn pair(event: &Event) -> Result<Vec<Pairing>, PairingError> {
     sorted.sort_by(|a, b| b.score.cmp(&a.score).then(a.rank.cmp(&b.rank)));
     if sorted.is_empty() {
         return Ok(Vec::new());
+    }
+    if sorted.len() > MAX_PAIRED {
+        return Err(PairingError::TooLarge);
     }
     let seat_of: HashMap<usize, usize> =
         sorted.iter().enumerate().map(|(i, p)| (p.id, i)).collect();

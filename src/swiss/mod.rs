@@ -15,6 +15,7 @@
 //!   codes), read and written.
 //! * [`check`]: every round of an event re-paired and compared with the
 //!   pairings it had.
+//! * [`tiebreak`]: FIDE's tie-breaks (C.07) over the same records.
 //!
 //! Scores are in tenths of a point throughout (a win is 10), as TRF writes
 //! them with one decimal.
@@ -22,6 +23,7 @@
 pub mod check;
 pub mod dutch;
 pub mod matching;
+pub mod tiebreak;
 pub mod trf;
 pub mod wide;
 
@@ -242,3 +244,6 @@ impl Event {
         score
     }
 }
+
+#[cfg(test)]
+mod tests;
