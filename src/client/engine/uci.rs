@@ -291,16 +291,13 @@ impl Driver for Uci {
     }
 
     fn play(&mut self, job: &Job<'_>) -> Result<Answer, Fault> {
-        self.drain()?;
-        self.tell_variant(job.start)?;
-        self.send(&position_command(job.start, job.moves))?;
-        self.send(&uci_go(&job.limit_now(), job.position.turn()))?;
         self.unstuck()?;
         // A pondering engine's thinking lines wait unread until now:
         // what `resume_ponder` reads past, not drained.
         let resume = self.resume_ponder(job)?;
         if resume != Resume::Hit {
             self.drain()?;
+            self.tell_variant(job.start)?;
             self.send(&position_command(job.start, job.moves))?;
             self.send(&uci_go(&job.limit_now(), job.position.turn()))?;
         }
