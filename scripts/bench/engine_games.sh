@@ -345,6 +345,13 @@ run_argus_engines() {
     figures "$d/games.pgn" "$t0" "$t1" "$t2"
 }
 
+# fastchess refuses more games at once than CPUs unless forced (argus
+# plays as many as --boards says).
+force=
+if [ "$concurrency" -gt "$(nproc)" ]; then
+    force=-force-concurrency
+fi
+
 # One fastchess match in $dir/fastchess-$1; sets its figures.
 run_fastchess() {
     d=$dir/fastchess-$1
@@ -360,7 +367,7 @@ run_fastchess() {
     # background, so that a signal reaches the trap at once.
     (cd "$d" && exec "$FASTCHESS" -engine cmd="$stockfish" name=sf-a \
         -engine cmd="$stockfish" name=sf-b -each $fastchess_limit proto=uci \
-        -rounds $((games / 2)) -games 2 -concurrency "$concurrency" "$@" \
+        -rounds $((games / 2)) -games 2 -concurrency "$concurrency" $force "$@" \
         -pgnout file="$d/fc.pgn" >"$d/fastchess.fifo" 2>&1) &
     fc=$!
     pids="$pids $fc"
