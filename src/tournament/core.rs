@@ -264,6 +264,13 @@ impl Tournament {
         self.sprt_decided
     }
 
+    /// The SPRT player `p`'s statistics against the field carry: the test
+    /// is of the first player against the second, so the first player's
+    /// only.
+    pub fn sprt_for(&self, p: PlayerId) -> Option<&Sprt> {
+        self.settings.sprt.as_ref().filter(|_| p == PlayerId(0))
+    }
+
     /// The time of the last input handled.
     pub fn time(&self) -> u64 {
         self.now

@@ -100,9 +100,7 @@ impl Tallies {
         let mut players = Map::new();
         let st = crate::tournament::standings::Standings::of(t);
         for (i, s) in self.players.iter().enumerate() {
-            // The SPRT tests the first player against the second.
-            let sprt = t.settings().sprt.as_ref().filter(|_| i == 0);
-            let mut v = s.report(sprt).to_json();
+            let mut v = s.report(t.sprt_for(PlayerId(i))).to_json();
             let row = st.rows.iter().find(|r| r.player == PlayerId(i));
             if let (Some(o), Some(r)) = (v.as_object_mut(), row)
                 && r.stats.ponders > 0

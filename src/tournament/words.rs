@@ -16,9 +16,7 @@ pub fn against_the_field(t: &Tournament) -> String {
     let mut s = String::new();
     for (i, tally) in tallies.players.iter().enumerate() {
         let name = strip_control(t.name(PlayerId(i)));
-        // The SPRT tests the first player against the second: its line
-        // only.
-        let sprt = t.settings().sprt.as_ref().filter(|_| i == 0);
+        let sprt = t.sprt_for(PlayerId(i));
         s.push_str(&format!("  {name}: {}\n", tally.report(sprt).line()));
     }
     s
@@ -81,7 +79,7 @@ pub fn said(t: &Tournament, out: &Output) -> Option<String> {
             let tallies = Tallies::of(t);
             let first = tallies.players.first()?;
             first
-                .report(t.settings().sprt.as_ref())
+                .report(t.sprt_for(PlayerId(0)))
                 .line_for(t.name(PlayerId(0)))
         }
         Output::RoundOver { round } => format!("round {round} is over; {}", figures(t)),
