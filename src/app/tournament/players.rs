@@ -92,10 +92,6 @@ impl<T> PerInstance<T> {
         self.0.iter().flatten()
     }
 
-    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut T> {
-        self.0.iter_mut().flatten()
-    }
-
     /// Player `p`'s instances' values.
     pub fn of(&self, p: PlayerId) -> &[T] {
         self.0.get(p.0).map_or(&[], Vec::as_slice)
