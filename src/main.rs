@@ -228,11 +228,7 @@ fn main() -> ExitCode {
     // A match between programs argus runs (or tcp:NAME players) is a
     // tournament of two.
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    let words: Vec<String> = args
-        .iter()
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect();
-    let (cli, tournament) = match match_as_tournament(&words) {
+    let (cli, tournament) = match match_as_tournament(&args) {
         Some(tournament) => (Cli::parse_from(tournament), "argus referee"),
         None => (Cli::parse_from(args), "argus tournament"),
     };

@@ -695,8 +695,13 @@ mod tests {
 /// line of `argus tournament A B [options]`: a match is a tournament of
 /// two, and `--games N` is its `--games-per-pairing N`. `None` for any
 /// other command line (a match between ports runs as it always has).
-/// `argv` is the whole command line, the program's name first.
-pub fn match_as_tournament(argv: &[String]) -> Option<Vec<String>> {
+/// `argv` is the whole command line, the program's name first (read
+/// lossily as UTF-8 when it is rewritten).
+pub fn match_as_tournament<S: AsRef<std::ffi::OsStr>>(argv: &[S]) -> Option<Vec<String>> {
+    let argv: Vec<String> = argv
+        .iter()
+        .map(|a| a.as_ref().to_string_lossy().into_owned())
+        .collect();
     if argv.get(1).map(String::as_str) != Some("referee") {
         return None;
     }

@@ -42,10 +42,12 @@ pub const JOURNAL: &str = "tournament.journal";
 /// match run as a tournament of two: those of the tournament it is, see
 /// [`args::match_as_tournament`]).
 fn command_line() -> Vec<String> {
-    let argv: Vec<String> = std::env::args_os()
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect();
-    let argv = args::match_as_tournament(&argv).unwrap_or(argv);
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let argv = args::match_as_tournament(&argv).unwrap_or_else(|| {
+        argv.iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect()
+    });
     argv.into_iter()
         .skip_while(|a| a != "tournament")
         .skip(1)
