@@ -84,6 +84,24 @@ fn games_pair_by_opening_with_colours_swapped_whatever_board_plays_them() {
     // Every opening with both colours, twice over 16 games.
     let openings: BTreeSet<_> = games.iter().filter_map(|g| g.opening).collect();
     assert_eq!(openings, (0..4).collect());
+    // Played on 8 boards and finished newest first, so that games of
+    // different pairs end next to each other: the first player wins both
+    // games of pairs 1, 3, 5, 7 and loses both of the others. Paired by
+    // the schedule, that is 4 pairs won twice and 4 lost twice, never a
+    // pair split.
+    let mut r = Run::new(match_of(16, 8));
+    r.sign_on_instances([0, 1], 8);
+    while let Some(&(_, g)) = r.running.back() {
+        let result = if (g.number - 1) / 2 % 2 == 0 {
+            won_by(&r, g.number, PlayerId(0))
+        } else {
+            won_by(&r, g.number, PlayerId(1))
+        };
+        r.finish(g.number, result);
+    }
+    assert!(r.t.is_over());
+    let tallies = crate::tournament::stats::Tallies::of(&r.t);
+    assert_eq!(tallies.pairings[0].2.pentanomial(), [4, 0, 0, 0, 4]);
 }
 
 #[test]
