@@ -390,20 +390,8 @@ fn a_killed_tournament_resumed_plays_exactly_the_scheduled_games() {
         assert!(Instant::now() < deadline, "no game of round 2 began");
         std::thread::sleep(Duration::from_millis(5));
     }
-    ev.kill();
-    let before = read_pgn_games(&ev.pgn()).map_or(0, |g| g.len());
-    assert!(before < 12, "the kill came after the last game");
-    let out = ev.resume(Duration::from_secs(240));
-    assert!(out.contains("resuming the tournament from"), "{out}");
-    let pgn = ev.pgn();
-    let games = check_pgn(&pgn);
-    assert_eq!(games.len(), 12, "every scheduled game once:\n{pgn}");
-    let mut rounds = rounds(&pgn);
-    rounds.sort_unstable();
-    rounds.dedup();
-    assert_eq!(rounds.len(), 12, "{rounds:?}");
+    kill_and_resume_to_every_game_once(&mut ev, 12);
     let report = ev.report();
-    assert_eq!(report_points(&report), pgn_points(&pgn), "{report}");
     assert!(
         report.contains("Complete: all 12 games decided."),
         "{report}"
@@ -460,19 +448,28 @@ fn a_four_board_match_killed_with_games_running_resumes_to_every_game_once() {
         assert!(Instant::now() < deadline, "no three games at once");
         std::thread::sleep(Duration::from_millis(5));
     }
+    kill_and_resume_to_every_game_once(&mut ev, 24);
+}
+
+/// Kills the running tournament of `games` games (before its last game
+/// ended), resumes it, and checks that every scheduled game was played
+/// once (each legal, each round once) and the report's points are the
+/// PGN's.
+fn kill_and_resume_to_every_game_once(ev: &mut Event, games: usize) {
     ev.kill();
     let before = read_pgn_games(&ev.pgn()).map_or(0, |g| g.len());
-    assert!(before < 24, "the kill came after the last game");
+    assert!(before < games, "the kill came after the last game");
     let out = ev.resume(Duration::from_secs(240));
     assert!(out.contains("resuming the tournament from"), "{out}");
     let pgn = ev.pgn();
-    let games = check_pgn(&pgn);
-    assert_eq!(games.len(), 24, "every scheduled game once:\n{pgn}");
+    let played = check_pgn(&pgn);
+    assert_eq!(played.len(), games, "every scheduled game once:\n{pgn}");
     let mut rounds = rounds(&pgn);
     rounds.sort_unstable();
     rounds.dedup();
-    assert_eq!(rounds.len(), 24, "{rounds:?}");
-    assert_eq!(report_points(&ev.report()), pgn_points(&pgn));
+    assert_eq!(rounds.len(), games, "{rounds:?}");
+    let report = ev.report();
+    assert_eq!(report_points(&report), pgn_points(&pgn), "{report}");
 }
 
 /// What testers' tools read in a tournament's PGN (python-chess), killed
