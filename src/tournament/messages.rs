@@ -37,16 +37,22 @@ impl Instance {
     pub fn new(player: PlayerId, n: u32) -> Instance {
         Instance { player, n }
     }
+
+    /// `name` said of this instance: `name` for the first, `name #K` for
+    /// instance K > 1 (counting from 1).
+    pub fn named(&self, name: &str) -> String {
+        match self.n {
+            0 => name.to_string(),
+            n => format!("{name} #{}", n + 1),
+        }
+    }
 }
 
 impl fmt::Display for Instance {
     /// `player N`, and `player N #K` for its instance K > 1 (counting from
     /// 1 as the player list does).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.n {
-            0 => write!(f, "{}", self.player),
-            n => write!(f, "{} #{}", self.player, n + 1),
-        }
+        f.write_str(&self.named(&self.player.to_string()))
     }
 }
 

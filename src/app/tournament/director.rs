@@ -597,11 +597,7 @@ impl Director {
     /// Instance `i`'s player's name, with `#K` for its instance K > 1
     /// (stripped of control characters).
     fn who(&self, i: Instance) -> String {
-        let name = strip_control(self.core.name(i.player));
-        match i.n {
-            0 => name,
-            n => format!("{name} #{}", n + 1),
-        }
+        i.named(&strip_control(self.core.name(i.player)))
     }
 
     fn journal_path(&self) -> String {

@@ -167,7 +167,7 @@ impl Field {
             Link::open_with(
                 i,
                 c,
-                &link_name(&players[i.player.0], i.n),
+                &link_name(&players[i.player.0], i),
                 settings,
                 epoch,
                 tx.clone(),
@@ -342,7 +342,7 @@ impl Again {
         let link = Link::open_with(
             i,
             Connector::InProcess(Mutex::new(Some(near))),
-            &link_name(&p, i.n),
+            &link_name(&p, i),
             self.settings,
             self.epoch,
             self.tx.clone(),
@@ -551,19 +551,16 @@ fn program_thread(
 }
 
 /// Where an instance's link is, for the log: its port, `tcp:NAME`,
-/// `engine:NAME` or `mover:NAME`, with `#K` for instance K > 1 (0-based
-/// `instance` K - 1).
-fn link_name(p: &Player, instance: u32) -> String {
+/// `engine:NAME` or `mover:NAME`, with ` #K` for instance K > 1
+/// ([`Instance::named`]).
+fn link_name(p: &Player, instance: Instance) -> String {
     let name = match p {
         Player::Serial { port } => port.clone(),
         Player::Tcp { name } => format!("tcp:{name}"),
         Player::Engine(e) => format!("engine:{}", e.name),
         Player::Mover { name, .. } => format!("mover:{name}"),
     };
-    match instance {
-        0 => name,
-        k => format!("{name}#{}", k + 1),
-    }
+    instance.named(&name)
 }
 
 /// The listener's seats for the `tcp:NAME` players (`count` of each, one

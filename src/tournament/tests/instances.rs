@@ -322,3 +322,11 @@ fn with_sprt_running_abort_the_running_games_are_aborted_and_not_played_again() 
     assert!(r.t.is_over());
     assert_eq!(r.count(|o| *o == Output::TournamentOver), 1);
 }
+
+#[test]
+fn an_instance_is_named_with_its_number_from_the_second_on() {
+    use crate::tournament::Instance;
+    assert_eq!(Instance::new(PlayerId(1), 0).named("fish"), "fish");
+    assert_eq!(Instance::new(PlayerId(1), 3).named("fish"), "fish #4");
+    assert_eq!(Instance::new(PlayerId(1), 3).to_string(), "player 2 #4");
+}
