@@ -23,8 +23,9 @@
 //!
 //! The `*_stream` and `*_file(s)` functions are the library API (tests use
 //! them); the `run_*` functions are what `main` calls: they print to
-//! stdout/stderr and return the process exit code ([`EXIT_OK`],
-//! [`EXIT_BAD_RECORDS`], [`EXIT_ERROR`]).
+//! stdout/stderr and give how the verb ended ([`crate::exit::Exit`]: every
+//! record good, some bad, or the verb could not run), which
+//! [`crate::exit::status`] turns into the exit status.
 
 pub mod annotate;
 pub mod batch;
@@ -39,20 +40,12 @@ use std::path::{Path, PathBuf};
 
 use crate::epd::parse::is_valid_opcode;
 use crate::epd::{MAX_LINE, Record};
+use crate::exit::{Completion, Exit, Failure};
 use crate::record::lines;
 
 /// Checks that a record's position is legal; `Err` says why not. The
 /// kit calls it once per record that parsed.
 pub type PositionCheck<'a> = &'a dyn Fn(&Record) -> Result<(), String>;
-
-/// Exit code: every record was good.
-pub const EXIT_OK: u8 = 0;
-/// Exit code: at least one record was bad (reported, and left out of any
-/// output).
-pub const EXIT_BAD_RECORDS: u8 = 1;
-/// Exit code: the verb could not run (unreadable input, unwritable output,
-/// bad arguments).
-pub const EXIT_ERROR: u8 = 2;
 
 /// A stream whose first this many records are all bad is not an EPD file
 /// (a binary file, a PGN file): reading it stops there, so that it does
@@ -74,13 +67,10 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// [`EXIT_OK`] when nothing was bad, else [`EXIT_BAD_RECORDS`].
-    pub fn exit_code(&self) -> u8 {
-        if self.bad == 0 {
-            EXIT_OK
-        } else {
-            EXIT_BAD_RECORDS
-        }
+    /// Normal when nothing was bad, else some bad (each reported, and
+    /// left out of any output).
+    pub fn completion(&self) -> Completion {
+        Completion::bad_if(self.bad > 0)
     }
 
     fn add(&mut self, other: Summary) {
@@ -315,38 +305,39 @@ pub fn purge_file(
     })
 }
 
-/// `argus epd check FILE...`: reports and summary on stdout, errors on
-/// stderr; returns the exit code.
-pub fn run_check(paths: &[PathBuf], check_position: PositionCheck<'_>) -> u8 {
+/// `argus epd check FILE...`: reports and summary on stdout.
+pub fn run_check(paths: &[PathBuf], check_position: PositionCheck<'_>) -> Exit {
     let stdout = io::stdout();
     let mut report = stdout.lock();
-    exit_code(check_files(paths, check_position, &mut report))
+    finished(check_files(paths, check_position, &mut report))
 }
 
 /// `argus epd normalize IN [OUT]`: records to OUT (or stdout), reports on
-/// stderr; returns the exit code.
-pub fn run_normalize(input: &Path, output: Option<&Path>, check_position: PositionCheck<'_>) -> u8 {
+/// stderr.
+pub fn run_normalize(
+    input: &Path,
+    output: Option<&Path>,
+    check_position: PositionCheck<'_>,
+) -> Exit {
     let stderr = io::stderr();
     let mut report = stderr.lock();
-    exit_code(normalize_file(input, output, check_position, &mut report))
+    finished(normalize_file(input, output, check_position, &mut report))
 }
 
 /// `argus epd purge OPCODE IN [OUT]`: records to OUT (or stdout), reports
-/// on stderr; returns the exit code.
-pub fn run_purge(opcode: &str, input: &Path, output: Option<&Path>) -> u8 {
+/// on stderr.
+pub fn run_purge(opcode: &str, input: &Path, output: Option<&Path>) -> Exit {
     let stderr = io::stderr();
     let mut report = stderr.lock();
-    exit_code(purge_file(opcode, input, output, &mut report))
+    finished(purge_file(opcode, input, output, &mut report))
 }
 
-fn exit_code(result: Result<Summary, KitError>) -> u8 {
-    match result {
-        Ok(summary) => summary.exit_code(),
-        Err(e) => {
-            eprintln!("argus epd: {e}");
-            EXIT_ERROR
-        }
-    }
+/// How a file verb ended: a verb that could not run (unreadable input,
+/// unwritable output, bad arguments) is a usage failure.
+fn finished(result: Result<Summary, KitError>) -> Exit {
+    result
+        .map(|summary| summary.completion())
+        .map_err(Failure::usage)
 }
 
 fn writing(e: io::Error) -> KitError {
@@ -452,7 +443,7 @@ mod tests {
         let mut report = Vec::new();
         let s = check_files(&[a.clone(), b], &needs_white_king, &mut report).unwrap();
         assert_eq!(s, Summary { records: 4, bad: 2 });
-        assert_eq!(s.exit_code(), EXIT_BAD_RECORDS);
+        assert_eq!(s.completion(), Completion::SomeBad);
         let a = a.display();
         assert_eq!(
             text(report),
@@ -494,8 +485,8 @@ mod tests {
         let mut report = Vec::new();
         let s = check_files(&[a], &accept, &mut report).unwrap();
         assert_eq!(
-            (s, s.exit_code()),
-            (Summary { records: 2, bad: 0 }, EXIT_OK)
+            (s, s.completion()),
+            (Summary { records: 2, bad: 0 }, Completion::Normal)
         );
         assert_eq!(text(report), "2 records, 0 bad\n");
     }
@@ -585,7 +576,7 @@ mod tests {
         let mut report = Vec::new();
         let s = purge_file("ce", &input, Some(&output), &mut report).unwrap();
         assert_eq!(s, Summary { records: 4, bad: 1 });
-        assert_eq!(s.exit_code(), EXIT_BAD_RECORDS);
+        assert_eq!(s.completion(), Completion::SomeBad);
         assert_eq!(
             std::fs::read_to_string(&output).unwrap(),
             format!("{GOOD} sm e4; bm d4 c4;\n{GOOD} bm e4;\n{GOOD}\n")

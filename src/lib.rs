@@ -16,6 +16,7 @@
 //! * [`display`]: the ratatui board view.
 //! * [`client`]: the reference client and its movers.
 //! * [`web`]: the audience's read-only web view (`--http`), an edge.
+//! * [`exit`]: how a command ended, and the one mapping to its exit status.
 //! * [`app`]: the event loops that wire ports, core, records and display.
 
 pub mod app;
@@ -25,6 +26,7 @@ pub mod clock;
 pub mod display;
 pub mod epd;
 pub mod epd_kit;
+pub mod exit;
 pub mod game;
 pub mod journal;
 pub mod link;

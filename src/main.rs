@@ -240,11 +240,10 @@ fn main() -> ExitCode {
         Cmd::Client(args) => app::exit_status("argus client", app::client::run(args)),
         Cmd::Demo(args) => app::exit_status("argus demo", app::demo::run(args)),
         Cmd::Wire(args) => app::exit_status("argus wire", app::wire::run(args)),
-        // Their own statuses: 1 means some records or games were bad.
-        Cmd::Epd { verb } => app::epd::main(verb),
-        Cmd::Cbf { verb } => app::cbf::main(verb),
-        Cmd::Swiss { verb } => app::swiss::main(verb),
-        Cmd::Ports => app::ports::main(),
+        Cmd::Epd { verb } => app::exit_status("argus epd", app::epd::run(verb)),
+        Cmd::Cbf { verb } => app::exit_status("argus cbf", app::cbf::run(verb)),
+        Cmd::Swiss { verb } => app::exit_status(verb.command(), app::swiss::run(verb)),
+        Cmd::Ports => app::exit_status("argus ports", app::ports::run()),
     };
     ExitCode::from(code)
 }

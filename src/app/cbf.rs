@@ -15,10 +15,11 @@ use clap::Subcommand;
 use crate::chessbase::CbGame;
 use crate::chessbase::pgn::{from_pgn, to_tree};
 use crate::chessbase::record::encode_record;
-use crate::epd_kit::{EXIT_BAD_RECORDS, EXIT_ERROR, EXIT_OK, STDIO};
+use crate::epd_kit::STDIO;
+use crate::exit::{Completion, Exit, Failure};
 use crate::record::cbf_files::{BaseWriter, open_base, sibling};
 use crate::record::durable::AtomicFile;
-use crate::record::pgn_read::{PgnReader, PgnText};
+use crate::record::pgn_read::{PgnErrorKind, PgnReader, PgnText};
 use crate::record::pgn_tree::write_tree;
 
 /// The verbs of `argus cbf`.
@@ -82,8 +83,9 @@ pub enum CbfVerb {
     },
 }
 
-/// Runs `argus cbf VERB`; returns the exit status.
-pub fn main(verb: CbfVerb) -> u8 {
+/// Runs `argus cbf VERB`. A file that cannot be read or written, or is
+/// not a base or a PGN file, is a usage failure (the docs' exit status 2).
+pub fn run(verb: CbfVerb) -> Exit {
     let result = match verb {
         CbfVerb::ToPgn { base, output } => {
             to_pgn(&base, output.as_deref(), &mut io::stderr().lock())
@@ -91,13 +93,7 @@ pub fn main(verb: CbfVerb) -> u8 {
         CbfVerb::FromPgn { input, base } => from_pgn_file(&input, &base, &mut io::stderr().lock()),
         CbfVerb::Check { base } => check(&base, &mut io::stdout().lock()),
     };
-    match result {
-        Ok(status) => status,
-        Err(e) => {
-            eprintln!("argus cbf: {e}");
-            EXIT_ERROR
-        }
-    }
+    result.map_err(Failure::usage)
 }
 
 /// A base whose first this many games are all bad is not a base (another
@@ -113,12 +109,8 @@ struct Tally {
 }
 
 impl Tally {
-    fn status(&self) -> u8 {
-        if self.bad == 0 {
-            EXIT_OK
-        } else {
-            EXIT_BAD_RECORDS
-        }
+    fn status(&self) -> Completion {
+        Completion::bad_if(self.bad > 0)
     }
 }
 
@@ -128,7 +120,7 @@ fn read_base(
     base: &Path,
     report: &mut dyn Write,
     mut each: impl FnMut(CbGame) -> Result<(), String>,
-) -> Result<u8, String> {
+) -> Result<Completion, String> {
     let games = open_base(base)?;
     let name = sibling(base, "cbi").display().to_string();
     let w = |e: io::Error| format!("cannot write the report: {e}");
@@ -158,7 +150,11 @@ fn read_base(
 }
 
 /// `argus cbf to-pgn BASE [OUT]`.
-fn to_pgn(base: &Path, output: Option<&Path>, report: &mut dyn Write) -> Result<u8, String> {
+fn to_pgn(
+    base: &Path,
+    output: Option<&Path>,
+    report: &mut dyn Write,
+) -> Result<Completion, String> {
     let mut write = |out: &mut dyn Write| {
         read_base(base, report, |g| {
             out.write_all(write_tree(&to_tree(&g)).as_bytes())
@@ -193,12 +189,12 @@ fn is_base_file(path: &Path, base: &Path) -> bool {
 }
 
 /// `argus cbf check BASE`.
-fn check(base: &Path, report: &mut dyn Write) -> Result<u8, String> {
+fn check(base: &Path, report: &mut dyn Write) -> Result<Completion, String> {
     read_base(base, report, |_| Ok(()))
 }
 
 /// `argus cbf from-pgn IN BASE`.
-fn from_pgn_file(input: &Path, base: &Path, report: &mut dyn Write) -> Result<u8, String> {
+fn from_pgn_file(input: &Path, base: &Path, report: &mut dyn Write) -> Result<Completion, String> {
     let name = input.display().to_string();
     if is_base_file(input, base) {
         return Err(format!("{name}: IN must not be a file of the base"));
@@ -219,7 +215,7 @@ fn from_pgn_file(input: &Path, base: &Path, report: &mut dyn Write) -> Result<u8
         let n = t.games;
         let text = match game {
             Ok(text) => text,
-            Err(e) if e.message.starts_with("cannot read the input") => {
+            Err(e) if e.kind == PgnErrorKind::Unreadable => {
                 return Err(format!("{name}:{}: {}", e.line, e.message));
             }
             Err(e) => {
@@ -259,7 +255,7 @@ fn from_pgn_file(input: &Path, base: &Path, report: &mut dyn Write) -> Result<u8
     )
     .map_err(w)?;
     Ok(if damaged > 0 {
-        EXIT_BAD_RECORDS
+        Completion::SomeBad
     } else {
         t.status()
     })
@@ -313,7 +309,7 @@ mod tests {
         [White \"C\"]\n[Black \"D\"]\n\n1. e4 e5 2. Ke3 *\n\n\
         [White \"E\"]\n[Black \"F\"]\n[WhiteElo \"1000\"]\n\n1. d4 *\n";
 
-    fn run(f: impl FnOnce(&mut Vec<u8>) -> Result<u8, String>) -> (u8, String) {
+    fn run(f: impl FnOnce(&mut Vec<u8>) -> Result<Completion, String>) -> (Completion, String) {
         let mut report = Vec::new();
         let status = f(&mut report).unwrap();
         (status, String::from_utf8(report).unwrap())
@@ -321,7 +317,7 @@ mod tests {
 
     /// [`PGN`] written as the base `name` in a new directory: the
     /// directory, the PGN file, the base and the report.
-    fn written(name: &str) -> (tempfile::TempDir, PathBuf, PathBuf, (u8, String)) {
+    fn written(name: &str) -> (tempfile::TempDir, PathBuf, PathBuf, (Completion, String)) {
         let dir = tempfile::tempdir().unwrap();
         let input = dir.path().join("in.pgn");
         std::fs::write(&input, PGN).unwrap();
@@ -333,7 +329,7 @@ mod tests {
     #[test]
     fn pgn_to_base_and_back_reports_each_game() {
         let (dir, input, base, (status, report)) = written("out");
-        assert_eq!(status, EXIT_BAD_RECORDS, "{report}");
+        assert_eq!(status, Completion::SomeBad, "{report}");
         let name = input.display();
         for want in [
             format!(
@@ -355,7 +351,10 @@ mod tests {
         );
         let out = dir.path().join("back.pgn");
         let (status, report) = run(|r| to_pgn(&base, Some(&out), r));
-        assert_eq!((status, report.as_str()), (EXIT_OK, "2 games, 0 bad\n"));
+        assert_eq!(
+            (status, report.as_str()),
+            (Completion::Normal, "2 games, 0 bad\n")
+        );
         let text = std::fs::read_to_string(&out).unwrap();
         assert!(
             text.contains("1. e4 {best} 1... e5 ( 1... c5 $1 2. Nf3 ) 2. Nf3 $2 1-0"),
@@ -363,7 +362,10 @@ mod tests {
         );
         assert!(text.contains("[White \"E\"]"), "{text}");
         let (status, report) = run(|r| check(&dir.path().join("out.cbf"), r));
-        assert_eq!((status, report.as_str()), (EXIT_OK, "2 games, 0 bad\n"));
+        assert_eq!(
+            (status, report.as_str()),
+            (Completion::Normal, "2 games, 0 bad\n")
+        );
     }
 
     #[test]
@@ -375,7 +377,7 @@ mod tests {
         bytes.truncate(bytes.len() - 2);
         std::fs::write(&cbf, bytes).unwrap();
         let (status, report) = run(|r| check(&base, r));
-        assert_eq!(status, EXIT_BAD_RECORDS, "{report}");
+        assert_eq!(status, Completion::SomeBad, "{report}");
         let cbi = dir.path().join("b.cbi").display().to_string();
         assert!(
             report.contains(&format!("\n{cbi}: game 2: CBF byte ")),
@@ -383,7 +385,7 @@ mod tests {
         );
         assert!(report.ends_with("2 games, 1 bad\n"), "{report}");
         let (status, _) = run(|r| to_pgn(&base, Some(&dir.path().join("o.pgn")), r));
-        assert_eq!(status, EXIT_BAD_RECORDS);
+        assert_eq!(status, Completion::SomeBad);
         let text = std::fs::read_to_string(dir.path().join("o.pgn")).unwrap();
         assert!(text.contains("[White \"A\"]") && !text.contains("[White \"E\"]"));
     }

@@ -11,6 +11,7 @@ use crate::client::engine::analysis::{Search, SearchLimit};
 use crate::epd::Record;
 use crate::epd_kit;
 use crate::epd_kit::verbs::{EngineWorker, RunFiles, Verb};
+use crate::exit::{Exit, Failure};
 use crate::game;
 
 /// The options every engine verb takes.
@@ -89,8 +90,8 @@ impl EngineRun {
         Ok(search)
     }
 
-    /// Runs `verb`; returns the exit status.
-    fn run(&self, verb: Verb) -> u8 {
+    /// Runs `verb`.
+    fn run(&self, verb: Verb) -> Exit {
         let engine = EngineOptions {
             engine: Some(self.engine.clone()),
             protocol: self.protocol,
@@ -106,15 +107,11 @@ impl EngineRun {
         };
         let settings = match (engine.settings(), self.search()) {
             (Ok(Some(s)), Ok(search)) => (s, search),
-            (Err(e), _) | (_, Err(e)) => {
-                eprintln!("argus epd: {e}");
-                return epd_kit::EXIT_ERROR;
-            }
-            (Ok(None), _) => return epd_kit::EXIT_ERROR,
+            (Err(e), _) | (_, Err(e)) => return Err(Failure::usage(e)),
+            (Ok(None), _) => return Err(Failure::usage("an engine to run is needed (ENGINE)")),
         };
         if self.concurrency == 0 {
-            eprintln!("argus epd: --concurrency must be at least 1");
-            return epd_kit::EXIT_ERROR;
+            return Err(Failure::usage("--concurrency must be at least 1"));
         }
         let files = RunFiles {
             input: self.input.clone(),
@@ -136,10 +133,7 @@ impl EngineRun {
         // every record.
         match crate::client::engine::start(&settings) {
             Ok(d) => d.quit(),
-            Err(f) => {
-                eprintln!("argus epd: {f}");
-                return epd_kit::EXIT_ERROR;
-            }
+            Err(f) => return Err(Failure::usage(f)),
         }
         epd_kit::verbs::run_verb(
             &files,
@@ -278,8 +272,8 @@ pub fn check_position(record: &Record) -> Result<(), String> {
     game::position_of_record(record).map(|_| ())
 }
 
-/// Runs `argus epd VERB`; returns the exit status.
-pub fn main(verb: EpdVerb) -> u8 {
+/// Runs `argus epd VERB`.
+pub fn run(verb: EpdVerb) -> Exit {
     match verb {
         EpdVerb::Check { files } => epd_kit::run_check(&files, &check_position),
         EpdVerb::Normalize { input, output } => {
@@ -295,8 +289,7 @@ pub fn main(verb: EpdVerb) -> u8 {
         EpdVerb::Solve(run) => run.run(Verb::Solve),
         EpdVerb::Mate { run, moves, upto } => {
             if moves == 0 {
-                eprintln!("argus epd: --moves must be at least 1");
-                return epd_kit::EXIT_ERROR;
+                return Err(Failure::usage("--moves must be at least 1"));
             }
             run.run(Verb::Mate { moves, upto })
         }

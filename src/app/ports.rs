@@ -1,23 +1,18 @@
 //! `argus ports`: one line per serial port of this machine.
 
-/// Runs `argus ports`; returns the exit status.
-pub fn main() -> u8 {
-    match crate::link::list_ports() {
-        Ok(ports) if ports.is_empty() => {
-            crate::app::stdout::line(
-                "no serial ports found (virtual ports such as socat links are not listed)",
-            );
-            0
-        }
-        Ok(ports) => {
-            for p in ports {
-                crate::app::stdout::line(&p.to_string());
-            }
-            0
-        }
-        Err(e) => {
-            eprintln!("argus ports: {e}");
-            1
-        }
+use crate::exit::{Completion, Exit, Failure};
+
+/// Runs `argus ports`. A port list that cannot be had is a failure on the
+/// way (exit status 1).
+pub fn run() -> Exit {
+    let ports = crate::link::list_ports().map_err(Failure::failed)?;
+    if ports.is_empty() {
+        crate::app::stdout::line(
+            "no serial ports found (virtual ports such as socat links are not listed)",
+        );
     }
+    for p in ports {
+        crate::app::stdout::line(&p.to_string());
+    }
+    Ok(Completion::Normal)
 }

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
 
-use crate::epd_kit::{EXIT_BAD_RECORDS, EXIT_ERROR, EXIT_OK};
+use crate::exit::{Completion, Exit, Failure};
 use crate::swiss::check::{Verdict, check};
 use crate::swiss::{Pairing, dutch, trf};
 use crate::text::strip_control;
@@ -61,8 +61,20 @@ pub enum SwissVerb {
     },
 }
 
-/// Runs a verb; the exit status.
-pub fn main(verb: SwissVerb) -> u8 {
+impl SwissVerb {
+    /// The command as messages name it (`argus swiss pair`).
+    pub fn command(&self) -> &'static str {
+        match self {
+            SwissVerb::Pair { .. } => "argus swiss pair",
+            SwissVerb::Check { .. } => "argus swiss check",
+        }
+    }
+}
+
+/// Runs a verb. A file that cannot be read or paired is a usage failure
+/// (exit status 2); a round that cannot be paired, or a check that finds
+/// a difference, is "some bad" (1).
+pub fn run(verb: SwissVerb) -> Exit {
     match verb {
         SwissVerb::Pair { file, output } => pair(&file, output.as_deref()),
         SwissVerb::Check { file } => check_file(&file),
@@ -117,31 +129,20 @@ pub fn pairing_text(pairing: &[Pairing]) -> String {
     out
 }
 
-/// The file read as TRF (`for_pairing` as [`trf::read`]), or the error
-/// said on standard error.
-fn load(path: &Path, for_pairing: bool, verb: &str) -> Option<trf::Trf> {
-    let read = read_text(path).and_then(|text| {
-        trf::read(&text, for_pairing).map_err(|e| format!("{}: {e}", shown(path)))
-    });
-    match read {
-        Ok(file) => Some(file),
-        Err(e) => {
-            eprintln!("argus swiss {verb}: {e}");
-            None
-        }
-    }
+/// The file read as TRF (`for_pairing` as [`trf::read`]).
+fn load(path: &Path, for_pairing: bool) -> Result<trf::Trf, Failure> {
+    read_text(path)
+        .and_then(|text| trf::read(&text, for_pairing).map_err(|e| format!("{}: {e}", shown(path))))
+        .map_err(Failure::usage)
 }
 
-fn pair(path: &Path, output: Option<&Path>) -> u8 {
-    let Some(file) = load(path, true, "pair") else {
-        return EXIT_ERROR;
-    };
+fn pair(path: &Path, output: Option<&Path>) -> Exit {
+    let file = load(path, true)?;
     if !file.colour_known {
-        eprintln!(
-            "argus swiss pair: {}: the first round's colour is not given: add \"152 W\" (or XXC white1) for White on the top board, \"152 B\" for Black",
+        return Err(Failure::usage(format!(
+            "{}: the first round's colour is not given: add \"152 W\" (or XXC white1) for White on the top board, \"152 B\" for Black",
             shown(path)
-        );
-        return EXIT_ERROR;
+        )));
     }
     let mut event = file.event;
     event.update_ranks();
@@ -153,7 +154,7 @@ fn pair(path: &Path, output: Option<&Path>) -> u8 {
                 shown(path),
                 event.played_rounds + 1
             );
-            return EXIT_BAD_RECORDS;
+            return Ok(Completion::SomeBad);
         }
     };
     let text = pairing_text(&pairing);
@@ -163,13 +164,7 @@ fn pair(path: &Path, output: Option<&Path>) -> u8 {
             .write_all(text.as_bytes())
             .map_err(|e| format!("standard output: {e}")),
     };
-    match written {
-        Ok(()) => EXIT_OK,
-        Err(e) => {
-            eprintln!("argus swiss pair: {e}");
-            EXIT_ERROR
-        }
-    }
+    written.map(|()| Completion::Normal).map_err(Failure::usage)
 }
 
 /// The report of `check`: a block per round that differs, then the
@@ -216,12 +211,10 @@ pub fn check_report(name: &str, checks: &[crate::swiss::check::RoundCheck]) -> (
     (out, bad == 0)
 }
 
-fn check_file(path: &Path) -> u8 {
-    let Some(file) = load(path, false, "check") else {
-        return EXIT_ERROR;
-    };
+fn check_file(path: &Path) -> Exit {
+    let file = load(path, false)?;
     let checks = check(&file.event);
     let (report, all_same) = check_report(&shown(path), &checks);
     print!("{report}");
-    if all_same { EXIT_OK } else { EXIT_BAD_RECORDS }
+    Ok(Completion::bad_if(!all_same))
 }

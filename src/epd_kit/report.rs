@@ -496,8 +496,11 @@ pub fn html(suites: &[Suite]) -> String {
 }
 
 /// `argus epd report FILE... [--html OUT]`: Markdown on standard output,
-/// the HTML page to `html`; returns the exit code.
-pub fn run_report(paths: &[std::path::PathBuf], html_out: Option<&std::path::Path>) -> u8 {
+/// the HTML page to `html`.
+pub fn run_report(
+    paths: &[std::path::PathBuf],
+    html_out: Option<&std::path::Path>,
+) -> crate::exit::Exit {
     let read = || -> Result<Vec<Suite>, KitError> {
         paths
             .iter()
@@ -520,13 +523,9 @@ pub fn run_report(paths: &[std::path::PathBuf], html_out: Option<&std::path::Pat
         }
         Ok(())
     });
-    match result {
-        Ok(()) => super::EXIT_OK,
-        Err(e) => {
-            eprintln!("argus epd: {e}");
-            super::EXIT_ERROR
-        }
-    }
+    result
+        .map(|()| crate::exit::Completion::Normal)
+        .map_err(crate::exit::Failure::usage)
 }
 
 #[cfg(test)]

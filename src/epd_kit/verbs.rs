@@ -17,13 +17,11 @@ use super::annotate::{
 };
 use super::batch::{self, Batch, BatchSummary, Done, Worker, bar, progress_text, resume_keys};
 use super::prove::BUDGET;
-use super::{EXIT_BAD_RECORDS, EXIT_ERROR, EXIT_OK, KitError, STDIO, open_input};
+use super::{KitError, STDIO, open_input};
 use crate::client::engine::analysis::{Analysis, Search};
 use crate::client::engine::{Driver, EngineSettings, Fault, Protocol, start};
 use crate::epd::Record;
-
-/// Exit code: the run was interrupted (Ctrl-C); `--resume` continues it.
-pub const EXIT_INTERRUPTED: u8 = 130;
+use crate::exit::{Completion, Exit, Failure};
 
 /// Which analysis verb.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -175,27 +173,22 @@ pub struct RunFiles {
     pub resume: bool,
 }
 
-/// Runs a verb with `make_worker`'s workers; messages on standard error;
-/// returns the exit code.
+/// Runs a verb with `make_worker`'s workers; messages on standard error.
+/// A run that could not start or go on is a usage failure (the docs'
+/// exit status 2); an interrupted one says how to go on.
 pub fn run_verb(
     files: &RunFiles,
     make_worker: &dyn Fn() -> Box<dyn Worker>,
     stop: Receiver<()>,
-) -> u8 {
-    match run_verb_inner(files, make_worker, stop) {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("argus epd: {e}");
-            EXIT_ERROR
-        }
-    }
+) -> Exit {
+    run_verb_inner(files, make_worker, stop).map_err(Failure::usage)
 }
 
 fn run_verb_inner(
     files: &RunFiles,
     make_worker: &dyn Fn() -> Box<dyn Worker>,
     stop: Receiver<()>,
-) -> Result<u8, KitError> {
+) -> Result<Completion, KitError> {
     let output = files.output.as_deref().filter(|p| *p != Path::new(STDIO));
     if files.resume && output.is_none() {
         return Err(KitError::usage("--resume needs an output file OUT"));
@@ -261,13 +254,9 @@ fn run_verb_inner(
             "argus epd: interrupted: {} records are in {out_name}; run the same command with --resume to go on",
             s.written + s.resumed
         );
-        return Ok(EXIT_INTERRUPTED);
+        return Ok(Completion::Interrupted);
     }
-    Ok(if s.bad > 0 || s.faults > 0 {
-        EXIT_BAD_RECORDS
-    } else {
-        EXIT_OK
-    })
+    Ok(Completion::bad_if(s.bad > 0 || s.faults > 0))
 }
 
 /// Non-blank lines of a file (for the progress total); `None` for

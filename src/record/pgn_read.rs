@@ -62,11 +62,23 @@ impl PgnText {
     }
 }
 
+/// Which kind of wrong a [`PgnParseError`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PgnErrorKind {
+    /// The input could not be read (an I/O error): reading ends here.
+    Unreadable,
+    /// The text is not good PGN: this game is bad, reading goes on with
+    /// the next.
+    Malformed,
+}
+
 /// What was wrong in the input, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PgnParseError {
     /// 1-based line of the problem.
     pub line: usize,
+    /// Whether the input could not be read, or the text was bad.
+    pub kind: PgnErrorKind,
     /// What was wrong, including where the game containing it started.
     pub message: String,
 }
@@ -181,6 +193,7 @@ impl<R: BufRead> PgnReader<R> {
                 self.line.clear();
                 self.out.push_back(Err(PgnParseError {
                     line: self.line_no.saturating_add(1),
+                    kind: PgnErrorKind::Unreadable,
                     message: format!("cannot read the input: {e}"),
                 }));
                 self.done = true;
@@ -248,7 +261,11 @@ impl<R: BufRead> PgnReader<R> {
         } else {
             format!("{message} (in the game starting at line {})", b.text.line)
         };
-        self.out.push_back(Err(PgnParseError { line, message }));
+        self.out.push_back(Err(PgnParseError {
+            line,
+            kind: PgnErrorKind::Malformed,
+            message,
+        }));
     }
 
     /// Notes a movetext token: makes sure a game is open and in movetext.
@@ -689,6 +706,37 @@ mod tests {
         assert_eq!(err.line, 4);
         assert!(err.message.contains("Event"), "{err}");
         assert_eq!(got[2].as_ref().unwrap().tag("Event"), Some("next"));
+    }
+
+    /// A reader that gives `first`, then fails.
+    struct FailsAfter(Option<&'static [u8]>);
+
+    impl std::io::Read for FailsAfter {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            match self.0.take() {
+                Some(bytes) => {
+                    buf[..bytes.len()].copy_from_slice(bytes);
+                    Ok(bytes.len())
+                }
+                None => Err(std::io::Error::other("the disk went away")),
+            }
+        }
+    }
+
+    #[test]
+    fn an_unreadable_input_is_told_from_bad_text_by_its_kind() {
+        let bad: Vec<_> = PgnReader::new(std::io::BufReader::new(FailsAfter(Some(
+            b"[Event \"x\"]\n1. e4 ) *\n\n",
+        ))))
+        .collect();
+        let kinds: Vec<_> = bad.iter().map(|g| g.as_ref().unwrap_err().kind).collect();
+        assert_eq!(
+            kinds,
+            [PgnErrorKind::Malformed, PgnErrorKind::Unreadable],
+            "{bad:?}"
+        );
+        let err = bad[1].as_ref().unwrap_err();
+        assert!(err.message.contains("the disk went away"), "{err}");
     }
 
     #[test]

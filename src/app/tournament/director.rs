@@ -442,14 +442,11 @@ impl Director {
         // The page's last state: the final standings.
         self.publish(&floor);
         let shown = self.screen.is_some();
-        let printed = match &ending {
-            Completion::Normal => {
-                self.write_report();
-                Some(report::text(&self.core))
-            }
-            Completion::EndedEarly(why) => {
-                shown.then(|| format!("{why}; standings:\n{}", report::standings_text(&self.core)))
-            }
+        let printed = if let Completion::EndedEarly(why) = &ending {
+            shown.then(|| format!("{why}; standings:\n{}", report::standings_text(&self.core)))
+        } else {
+            self.write_report();
+            Some(report::text(&self.core))
         };
         let audience = self.audience.take();
         let failed = self.close(floor);
