@@ -167,9 +167,16 @@ fn boards(frame: &mut Frame, area: Rect, lines: &[BoardLine]) {
             b.status.clone(),
         ])
     });
+    // The board number and the game's label are as wide as the widest
+    // (a hundred boards, `game 1234, round 32.10`): cut, they would name
+    // another game.
+    let widest = |min: usize, width: &dyn Fn(&BoardLine) -> usize| {
+        let w = lines.iter().map(width).max().unwrap_or(0).max(min);
+        Constraint::Length(u16::try_from(w).unwrap_or(u16::MAX))
+    };
     let widths = [
-        Constraint::Length(2),
-        Constraint::Length(18),
+        widest(2, &|b| b.board.to_string().len()),
+        widest(18, &|b| strip_control(&b.game).chars().count()),
         Constraint::Fill(2),
         Constraint::Fill(2),
         Constraint::Length(9),
@@ -240,5 +247,31 @@ mod tests {
             );
         }
         assert!(!screen.contains('\u{1b}'));
+    }
+
+    #[test]
+    fn a_long_game_label_and_a_three_digit_board_are_not_cut() {
+        let line = BoardLine {
+            board: 100,
+            game: "game 1234, round 32.10".into(),
+            white: "alpha".into(),
+            black: "beta".into(),
+            clocks: ["0:59.9".into(), "1:00.0".into()],
+            plies: 3,
+            last: "Nf3".into(),
+            status: "playing".into(),
+        };
+        let mut t = Terminal::new(TestBackend::new(120, 6)).unwrap();
+        t.draw(|f| boards(f, f.area(), &[line])).unwrap();
+        let screen: String = t
+            .backend()
+            .buffer()
+            .content()
+            .iter()
+            .map(|c| c.symbol())
+            .collect();
+        for want in ["100 ", "game 1234, round 32.10 "] {
+            assert!(screen.contains(want), "{want:?} cut:\n{screen}");
+        }
     }
 }
