@@ -416,14 +416,14 @@ impl Watcher {
         let up = self
             .replay()
             .map(|r| r.core().snapshot(r.last_at()).clients.map(|c| c.link_up))
-            .unwrap_or([false, false]);
+            .unwrap_or_default();
         ClientId::BOTH.map(|id| LinkView {
             port: ports[id].clone(),
             settings: match id {
                 ClientId::A => format!("watching {source}"),
                 ClientId::B => status.to_string(),
             },
-            state: LinkState::up_or_lost(up[id.index()]),
+            state: LinkState::up_or_lost(up[id]),
             bytes_in: 0,
             bytes_out: 0,
         })

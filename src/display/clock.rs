@@ -102,7 +102,7 @@ mod tests {
     #[test]
     fn player_names_lose_control_characters() {
         let mut snap = crate::display::testkit::snapshot(None, &[]);
-        snap.clients[0].name = "Evil\x1b[2J\u{9b}1mBot".into();
+        snap.clients.a.name = "Evil\x1b[2J\u{9b}1mBot".into();
         let text = spans_text(&player_lines(&snap, Color::White, 0, false));
         assert!(text.contains("A Evil[2J1mBot"), "{text}");
         assert!(
@@ -114,8 +114,8 @@ mod tests {
     #[test]
     fn panel_without_clock_shows_time_used() {
         let mut snap = crate::display::testkit::snapshot(None, &[]);
-        snap.clocks[0].remaining_ms = None;
-        snap.clocks[0].used_ms = 75_000;
+        snap.clocks.white.remaining_ms = None;
+        snap.clocks.white.used_ms = 75_000;
         let text = spans_text(&player_lines(&snap, Color::White, 0, true));
         assert!(text.contains(">  0:01:15  used, no clock"), "{text}");
     }

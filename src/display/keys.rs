@@ -40,7 +40,7 @@ impl Pending {
                     Command::RestartClient(id) => format!(
                         "Restart client {} ({})?",
                         id.letter(),
-                        strip_control(&snap.clients[id.index()].name)
+                        strip_control(&snap.clients[id].name)
                     ),
                     Command::EndSession => "Quit argus?".to_string(),
                     Command::Pause => "Pause?".to_string(),
@@ -457,7 +457,7 @@ mod tests {
     #[test]
     fn restart_question_names_the_client_without_control_characters() {
         let mut snap = playing();
-        snap.clients[1].name = "Bad\x1b[2JName".into();
+        snap.clients.b.name = "Bad\x1b[2JName".into();
         let (q, answers) = Pending::Confirm(Command::RestartClient(ClientId::B)).question(&snap);
         assert_eq!(q, "Restart client B (Bad[2JName)?");
         assert_eq!(answers, "y / n");

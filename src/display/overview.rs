@@ -9,10 +9,11 @@ use ratatui::layout::{Constraint, Direction, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Row, Table};
+use shakmaty::Color;
 
 use crate::display::clock::format_clock;
-use crate::referee::Snapshot;
 use crate::referee::snapshot::Phase;
+use crate::referee::{ClientId, Snapshot};
 use crate::text::strip_control;
 
 /// One board's line.
@@ -52,8 +53,8 @@ impl BoardLine {
     /// game it is.
     pub fn of(board: u32, game: String, snap: &Snapshot) -> BoardLine {
         // Client A is White on a tournament board.
-        let clock = |i: usize| {
-            snap.clocks[i]
+        let clock = |color: Color| {
+            snap.clock(color)
                 .remaining_ms
                 .map_or_else(|| "-".to_string(), format_clock)
         };
@@ -73,9 +74,9 @@ impl BoardLine {
         BoardLine {
             board,
             game,
-            white: snap.clients[0].name.clone(),
-            black: snap.clients[1].name.clone(),
-            clocks: [clock(0), clock(1)],
+            white: snap.clients[ClientId::A].name.clone(),
+            black: snap.clients[ClientId::B].name.clone(),
+            clocks: [clock(Color::White), clock(Color::Black)],
             plies: snap.sans.len(),
             last: snap.sans.last().cloned().unwrap_or_default(),
             status,

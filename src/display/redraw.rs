@@ -24,8 +24,8 @@ mod tests {
     fn ticks_only_while_a_clock_runs() {
         let mut snap = testkit::snapshot(None, &["e4"]);
         assert_eq!(next_redraw_in(&snap), Some(TICK));
-        snap.clocks[0].running = false;
-        snap.clocks[1].running = false;
+        snap.clocks.white.running = false;
+        snap.clocks.black.running = false;
         assert_eq!(next_redraw_in(&snap), None);
     }
 }

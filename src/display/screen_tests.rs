@@ -6,7 +6,7 @@ use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Color as Colour;
-use shakmaty::{Color, Square};
+use shakmaty::{ByColor, Color, Square};
 
 use super::board::LABEL_WIDTH;
 use super::layout::panes;
@@ -97,14 +97,14 @@ fn waiting() -> Snapshot {
     let mut s = testkit::snapshot(None, &[]);
     s.phase = Phase::WaitingForSignOn;
     s.game_number = 1;
-    s.score_halves = [0, 0];
-    s.clients[0].color = None;
-    s.clients[1].color = None;
-    s.clients[1].signed_on = false;
-    s.clocks = [
-        testkit::clock(7_200_000, false),
-        testkit::clock(7_200_000, false),
-    ];
+    s.score_halves = [0, 0].into();
+    s.clients.a.color = None;
+    s.clients.b.color = None;
+    s.clients.b.signed_on = false;
+    s.clocks = ByColor {
+        white: testkit::clock(7_200_000, false),
+        black: testkit::clock(7_200_000, false),
+    };
     s.events.truncate(2);
     s
 }
@@ -124,15 +124,15 @@ fn finished() -> Snapshot {
     moves.extend(["Ke7", "Nd5#"]);
     let mut s = testkit::snapshot(None, &moves);
     s.phase = Phase::GameOver;
-    s.clocks[0].running = false;
-    s.clocks[1].running = false;
+    s.clocks.white.running = false;
+    s.clocks.black.running = false;
     s.result = Some(testkit::result(
         "1-0",
         Ending::Checkmate {
             loser: Color::Black,
         },
     ));
-    s.score_halves = [5, 1];
+    s.score_halves = [5, 1].into();
     let over = GameOver {
         game_number: 3,
         result: GameResult::Win(Color::White),
@@ -256,8 +256,11 @@ fn confirmation_prompt_80x24() {
 fn flag_fall_and_lost_link_80x24() {
     let mut snap = testkit::snapshot(None, &["d4", "d5", "c4"]);
     snap.phase = Phase::GameOver;
-    snap.clocks = [testkit::clock(61_000, false), testkit::clock(0, false)];
-    snap.clocks[1].flagged = true;
+    snap.clocks = ByColor {
+        white: testkit::clock(61_000, false),
+        black: testkit::clock(0, false),
+    };
+    snap.clocks.black.flagged = true;
     let mut result = testkit::result(
         "1-0",
         Ending::Flag {
@@ -404,8 +407,8 @@ fn flipped_board_puts_white_clock_on_top() {
 #[test]
 fn control_characters_never_reach_the_screen() {
     let mut snap = capture_with_check();
-    snap.clients[0].name = "Evil\x1b[2J\x07Bot\u{9b}31m\r\n".into();
-    snap.clients[1].port = "/dev/tty\x1b]0;pwned\x07S1".into();
+    snap.clients.a.name = "Evil\x1b[2J\x07Bot\u{9b}31m\r\n".into();
+    snap.clients.b.port = "/dev/tty\x1b]0;pwned\x07S1".into();
     snap.time_control = "40/7200\x1b[H".into();
     snap.phase = Phase::Paused {
         reason: PauseReason::ClientFault {
@@ -512,8 +515,8 @@ mod properties {
             ascii in any::<bool>(),
         ) {
             let mut snap = capture_with_check();
-            snap.clients[1].name = name;
-            snap.clients[0].port = port.clone();
+            snap.clients.b.name = name;
+            snap.clients.a.port = port.clone();
             snap.events.push(testkit::event(now, EventKind::Fault, &event));
             snap.phase = Phase::Paused {
                 reason: PauseReason::ClientFault { client: ClientId::A, name: reason },

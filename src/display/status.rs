@@ -65,7 +65,7 @@ pub fn phase_text(snap: &Snapshot) -> String {
         Phase::WaitingForSignOn => {
             let who: Vec<String> = snap
                 .clients
-                .iter()
+                .values()
                 .map(|c| {
                     let state = if c.signed_on { "signed on" } else { "waiting" };
                     format!("{} {state}", c.id.letter())
@@ -169,7 +169,7 @@ pub fn render_status(
     waiting: &[String],
 ) {
     let width = usize::from(area.width);
-    for (i, (link, client)) in links.iter().zip(&snap.clients).enumerate() {
+    for (i, (link, client)) in links.iter().zip(snap.clients.values()).enumerate() {
         let Some(y) = u16::try_from(i).ok().filter(|&i| i < area.height) else {
             return;
         };

@@ -2,11 +2,11 @@
 
 use shakmaty::fen::Fen;
 use shakmaty::san::{San, SanPlus};
-use shakmaty::{CastlingMode, Chess, Color, Position};
+use shakmaty::{ByColor, CastlingMode, Chess, Color, Position};
 
 use crate::referee::event::{Ending, Event, FaultOutcome};
 use crate::referee::snapshot::{ClientView, ClockView, EventKind, EventView, Phase, ResultView};
-use crate::referee::{ClientId, Snapshot};
+use crate::referee::{ByClient, ClientId, Snapshot};
 
 /// A game in progress between A (White, "Crafty 23.4") and B (Black,
 /// "Fritz 5"), from `fen` (or the start position) after `sans`, with the
@@ -40,18 +40,18 @@ pub fn snapshot(fen: Option<&str>, sans: &[&str]) -> Snapshot {
         position,
         sans: played,
         last_move,
-        clients: [
-            client(ClientId::A, "/dev/ttyS0", "Crafty 23.4", Some(Color::White)),
-            client(ClientId::B, "/dev/ttyS1", "Fritz 5", Some(Color::Black)),
-        ],
-        clocks: [
-            clock(5_400_000, white_to_move),
-            clock(6_012_300, !white_to_move),
-        ],
+        clients: ByClient {
+            a: client(ClientId::A, "/dev/ttyS0", "Crafty 23.4", Some(Color::White)),
+            b: client(ClientId::B, "/dev/ttyS1", "Fritz 5", Some(Color::Black)),
+        },
+        clocks: ByColor {
+            white: clock(5_400_000, white_to_move),
+            black: clock(6_012_300, !white_to_move),
+        },
         time_control: "40/7200:3600".to_string(),
         game_number: 3,
         games_total: 4,
-        score_halves: [3, 1],
+        score_halves: ByClient { a: 3, b: 1 },
         result: None,
         stats: None,
         events: vec![

@@ -176,13 +176,13 @@ fn header_lines(snap: &Snapshot) -> Vec<Line<'static>> {
         Span::styled("  TimeControl ", style::dim()),
         Span::raw(strip_control(&snap.time_control)),
     ]);
-    let [a, b] = &snap.clients;
+    let (a, b) = (&snap.clients.a, &snap.clients.b);
     let score = Line::from(vec![
         Span::styled("Match  ", style::dim()),
         Span::raw(format!(
             "A {} - {} B",
-            points(snap.score_halves[0]),
-            points(snap.score_halves[1])
+            points(snap.score_halves.a),
+            points(snap.score_halves.b)
         )),
         Span::styled(
             format!(
@@ -250,7 +250,7 @@ mod tests {
     #[test]
     fn header_strips_client_strings_and_shows_the_score() {
         let mut snap = testkit::snapshot(None, &["e4"]);
-        snap.clients[1].name = "Fritz\x1b[2J 5".into();
+        snap.clients.b.name = "Fritz\x1b[2J 5".into();
         snap.time_control = "40/7200\x1b[H".into();
         let text: Vec<String> = header_lines(&snap).iter().map(|l| l.to_string()).collect();
         assert_eq!(text[0], "Game 3 of 4  TimeControl 40/7200[H");

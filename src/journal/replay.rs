@@ -96,7 +96,7 @@ impl Replay {
             game: snap.game_number,
             ply: snap.sans.len(),
             fen: game::fen_of(&snap.position),
-            used_ms: [snap.clocks[0].used_ms, snap.clocks[1].used_ms],
+            used_ms: [snap.clocks.white.used_ms, snap.clocks.black.used_ms],
         }
     }
 

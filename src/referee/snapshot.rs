@@ -1,9 +1,9 @@
 //! A read-only picture of the referee's state, for the display and the
 //! headless printer. Taking one never changes the core.
 
-use shakmaty::{Chess, Color, Square};
+use shakmaty::{ByColor, Chess, Color, Square};
 
-use crate::referee::client::ClientId;
+use crate::referee::client::{ByClient, ClientId};
 pub use crate::referee::event::EventKind;
 use crate::referee::event::{Ending, Event, PauseReason};
 use crate::stats::Report;
@@ -89,18 +89,18 @@ pub struct Snapshot {
     pub sans: Vec<String>,
     /// The last move's from and to squares (for a highlight).
     pub last_move: Option<(Square, Square)>,
-    /// Clients A and B, in that order.
-    pub clients: [ClientView; 2],
-    /// The two clocks, indexed with [`Snapshot::clock`] (White's first).
-    pub clocks: [ClockView; 2],
+    /// Clients A and B.
+    pub clients: ByClient<ClientView>,
+    /// The two clocks, by colour.
+    pub clocks: ByColor<ClockView>,
     /// The PGN TimeControl value, e.g. `40/7200:3600` or `-`.
     pub time_control: String,
     /// 1-based number of the current game, and how many the match has
     /// (`u32::MAX`: no fixed number, as in the demo).
     pub game_number: u32,
     pub games_total: u32,
-    /// Match score in half points, A then B.
-    pub score_halves: [u32; 2],
+    /// Match score in half points, by client.
+    pub score_halves: ByClient<u32>,
     /// Set when the current game has ended.
     pub result: Option<ResultView>,
     /// The match statistics from A's view, once a game has a result.
@@ -109,18 +109,10 @@ pub struct Snapshot {
     pub events: Vec<EventView>,
 }
 
-/// 0 for White, 1 for Black: the order of [`Snapshot::clocks`].
-pub fn color_index(color: Color) -> usize {
-    match color {
-        Color::White => 0,
-        Color::Black => 1,
-    }
-}
-
 impl Snapshot {
     /// The clock of `color`, by colour.
     pub fn clock(&self, color: Color) -> &ClockView {
-        &self.clocks[color_index(color)]
+        self.clocks.get(color)
     }
 
     /// Time left on `color`'s clock at `now_ms` (ms since session start),
@@ -138,7 +130,7 @@ impl Snapshot {
 
     /// The client playing `color` in the current game, if colours are set.
     pub fn client_of(&self, color: Color) -> Option<&ClientView> {
-        self.clients.iter().find(|c| c.color == Some(color))
+        self.clients.values().find(|c| c.color == Some(color))
     }
 
     /// `game 3 of 10`, or `game 3` when the number of games is open.

@@ -12,7 +12,8 @@ use shakmaty::{Color, Position};
 
 use crate::game::fen_of;
 use crate::record::pgn::PgnMove;
-use crate::referee::snapshot::{Phase, Snapshot, color_index};
+use crate::referee::ClientId;
+use crate::referee::snapshot::{Phase, Snapshot};
 use crate::web::analysis::{PlyState, SideEval, analysis_of};
 
 /// Everything the page shows, in one document.
@@ -146,14 +147,14 @@ fn color_name(c: Color) -> &'static str {
 /// PGN keeps of each move (`moves`: the times and the evaluations).
 pub fn board_of(snap: &Snapshot, board: u32, moves: &[PgnMove]) -> BoardState {
     let analysis = analysis_of(&snap.start, &snap.sans, moves);
-    let name = |color: Color, fallback: usize| {
+    let name = |color: Color, fallback: ClientId| {
         snap.client_of(color)
             .unwrap_or(&snap.clients[fallback])
             .name
             .clone()
     };
     let clock = |color: Color| {
-        let c = &snap.clocks[color_index(color)];
+        let c = snap.clock(color);
         ClockState {
             remaining_ms: c.remaining_ms,
             running: c.running,
@@ -164,8 +165,8 @@ pub fn board_of(snap: &Snapshot, board: u32, moves: &[PgnMove]) -> BoardState {
         board,
         game: snap.game_number,
         games_total: (snap.games_total != u32::MAX).then_some(snap.games_total),
-        white: name(Color::White, 0),
-        black: name(Color::Black, 1),
+        white: name(Color::White, ClientId::A),
+        black: name(Color::Black, ClientId::B),
         phase: phase_name(&snap.phase),
         paused: match &snap.phase {
             Phase::Paused { reason } => Some(reason.to_string()),

@@ -156,9 +156,9 @@ fn on_boards(games: &BTreeMap<u32, GameFollow>) -> Vec<OnBoard<'_>> {
             let core = r.core();
             let clients = core.snapshot(r.last_at()).clients;
             let links = ClientId::BOTH.map(|id| LinkView {
-                port: clients[id.index()].port.clone(),
+                port: clients[id].port.clone(),
                 settings: "watching its journal".into(),
-                state: LinkState::up_or_lost(clients[id.index()].link_up),
+                state: LinkState::up_or_lost(clients[id].link_up),
                 bytes_in: 0,
                 bytes_out: 0,
             });

@@ -10,7 +10,7 @@ fn sign_off_keeps_the_clock_running_and_sign_on_resyncs_with_execute() {
     h.clear();
     h.line(A, t + 1_000, &format!("{INITIAL} refreq sign_off;"));
     let s = h.snap();
-    assert!(!s.clients[0].signed_on);
+    assert!(!s.clients.a.signed_on);
     assert!(s.clock(Color::White).running, "its clock keeps running");
     // A reply from a client that signed off is rejected.
     let out = h.reply(A, t + 2_000, "Bb5");
@@ -131,7 +131,7 @@ fn a_lost_link_keeps_the_clock_and_link_back_resends_the_respond() {
         },
         t + 2_000,
     );
-    assert!(!h.snap().clients[1].link_up);
+    assert!(!h.snap().clients.b.link_up);
     assert!(h.snap().clock(Color::Black).running);
     h.feed(Input::LinkBack { client: B }, t + 6_000);
     assert_eq!(h.snap().clock(Color::Black).used_ms, 5_000);

@@ -13,7 +13,7 @@ fn game_end_conclude_next_game_with_colours_swapped_then_disconnect() {
     let t = h.timer();
     let t = h.play(t, 1_000, &FOOLS_MATE);
     assert_over(&mut h, "0-1", Termination::Normal, "Black mates");
-    assert_eq!(h.snap().score_halves, [0, 2]);
+    assert_eq!(h.snap().score_halves, [0, 2].into());
     assert_eq!(h.referee.next_deadline(), Some(t + 5_000));
     assert_eq!(h.timer(), t + 5_000);
     let reset = h.take(A);
@@ -35,7 +35,7 @@ fn game_end_conclude_next_game_with_colours_swapped_then_disconnect() {
     let t = h.play(t, 1_000, &FOOLS_MATE);
     assert_eq!(h.game_overs().len(), 2);
     assert_eq!(h.game_overs()[1].result, GameResult::Win(Color::Black));
-    assert_eq!(h.snap().score_halves, [2, 2]);
+    assert_eq!(h.snap().score_halves, [2, 2].into());
     assert_eq!(h.timer(), t + 5_000);
     for who in [A, B] {
         let cmds = h.take_cmds(who);
@@ -92,7 +92,7 @@ fn colours_stay_when_swap_colors_is_off() {
     h.clear();
     h.timer();
     assert_eq!(h.take_cmds(A), [Inform, Respond]);
-    assert_eq!(h.snap().clients[0].color, Some(Color::White));
+    assert_eq!(h.snap().clients.a.color, Some(Color::White));
 }
 
 #[test]

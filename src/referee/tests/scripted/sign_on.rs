@@ -40,7 +40,7 @@ fn sign_on_reset_inform_respond() {
     assert_eq!(a[1].fen(), crate::game::fen_of(&shakmaty::Chess::default()));
     assert_eq!(a[1].sm(), None);
     assert_eq!(a[1].cc(), ("000:00:00:00".into(), "000:00:00:00".into()));
-    assert_eq!(h.snap().clients[0].name, "Alpha");
+    assert_eq!(h.snap().clients.a.name, "Alpha");
 }
 
 /// The tags `inform` sends for the first game of `settings()`, A named

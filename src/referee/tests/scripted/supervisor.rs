@@ -127,7 +127,7 @@ fn supervisor_abort_records_no_result_and_the_match_goes_on() {
     h.reply(A, t + 1_000, "e4");
     h.command(Command::AbortGame, t + 2_000);
     assert_over(&mut h, "*", Termination::Abandoned, "aborted");
-    assert_eq!(h.snap().score_halves, [0, 0]);
+    assert_eq!(h.snap().score_halves, [0, 0].into());
     h.timer(); // conclude delay: game 2
     assert_eq!(h.take_cmds(A), [Reset]);
     assert_eq!(h.take_cmds(B), [Reset]);

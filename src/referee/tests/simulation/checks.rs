@@ -1,7 +1,7 @@
 //! The checks the simulation applies to what the referee produces: every
 //! record it sends, every snapshot, every finished game.
 
-use shakmaty::{Chess, Color, Position};
+use shakmaty::{ByColor, Chess, Color, Position};
 
 use crate::clock::{TimeControl, parse_time_command};
 use crate::epd::Record;
@@ -9,9 +9,10 @@ use crate::game::{self, AutomaticEnd, Game};
 use crate::record::pgn::PgnGame;
 use crate::record::pgn::write_pgn;
 use crate::record::pgn_read::read_pgn_games;
-use crate::referee::snapshot::color_index;
 use crate::referee::snapshot::{ClientView, ClockView, Phase, ResultView};
-use crate::referee::{ClientId, Ending, GameOver, GameResult, Referee, Snapshot, Termination};
+use crate::referee::{
+    ByClient, ClientId, Ending, GameOver, GameResult, Referee, Snapshot, Termination,
+};
 
 use super::spec::{Offence, OffenceKind};
 
@@ -72,11 +73,14 @@ pub fn check_snapshot(snap: &Snapshot, tc: &TimeControl) {
         }
     }
     assert!(
-        !(snap.clocks[0].running && snap.clocks[1].running),
+        !(snap.clocks.white.running && snap.clocks.black.running),
         "both clocks run"
     );
     if let TimeControl::Sandclock { total_ms } = tc
-        && let (Some(w), Some(b)) = (snap.clocks[0].remaining_ms, snap.clocks[1].remaining_ms)
+        && let (Some(w), Some(b)) = (
+            snap.clocks.white.remaining_ms,
+            snap.clocks.black.remaining_ms,
+        )
     {
         assert!(
             w + b <= *total_ms,
@@ -86,7 +90,7 @@ pub fn check_snapshot(snap: &Snapshot, tc: &TimeControl) {
     }
     assert!(snap.events.len() <= EVENT_LIMIT, "events unbounded");
     assert!(
-        snap.score_halves[0] + snap.score_halves[1] <= 2 * snap.game_number,
+        snap.score_halves.a + snap.score_halves.b <= 2 * snap.game_number,
         "more points than games"
     );
 }
@@ -176,15 +180,14 @@ fn check_time_forfeit(over: &GameOver, ctx: &GameContext<'_>, replay: &Game, lab
     let snap = ctx.snapshot;
     let fin = replay.position();
     let to_move = fin.turn();
-    let ci = color_index(to_move);
     assert!(
         ctx.time_control.is_timed(),
         "{label}: flag in an untimed game"
     );
-    let clock = &snap.clocks[ci];
+    let clock = snap.clock(to_move);
     assert!(clock.flagged, "{label}: the side on move shows no flag");
     assert_eq!(clock.remaining_ms, Some(0), "{label}: flag with time left");
-    assert!(!snap.clocks[1 - ci].flagged, "{label}: both flags");
+    assert!(!snap.clock(!to_move).flagged, "{label}: both flags");
     let expected = if game::can_mate(fin, !to_move) {
         GameResult::Win(!to_move)
     } else {
@@ -326,11 +329,11 @@ pub struct Fingerprint {
     pub phase: Phase,
     pub fen: String,
     pub sans: Vec<String>,
-    pub clocks: [ClockView; 2],
-    pub score: [u32; 2],
+    pub clocks: ByColor<ClockView>,
+    pub score: ByClient<u32>,
     pub result: Option<ResultView>,
     pub game_number: u32,
-    pub clients: [ClientView; 2],
+    pub clients: ByClient<ClientView>,
     pub live_pgn: Option<PgnGame>,
     pub deadline: Option<u64>,
 }

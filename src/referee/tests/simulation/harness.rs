@@ -188,7 +188,11 @@ impl Sim {
                 GameResult::None => {}
             }
         }
-        assert_eq!(snap.score_halves, halves, "match score from the results");
+        assert_eq!(
+            snap.score_halves,
+            halves.into(),
+            "match score from the results"
+        );
         let with_result = games
             .iter()
             .filter(|g| g.result != GameResult::None)
@@ -197,17 +201,17 @@ impl Sim {
         // Every client still signed on got exactly one disconnect.
         for id in ClientId::BOTH {
             let c = &self.clients[id.index()];
-            let expected = u32::from(snap.clients[id.index()].signed_on);
+            let expected = u32::from(snap.clients[id].signed_on);
             assert_eq!(
                 c.disconnects,
                 expected,
                 "{}: disconnects received (signed on at the end: {})",
                 id.letter(),
-                snap.clients[id.index()].signed_on
+                snap.clients[id].signed_on
             );
             self.report.disconnects[id.index()] = c.disconnects;
         }
-        self.report.final_score = snap.score_halves;
+        self.report.final_score = snap.score_halves.into_array();
         self.report.end_time_ms = self.now;
         self.report
     }
@@ -437,7 +441,7 @@ impl Sim {
         checks::check_snapshot(&snap, &self.time_control);
         let white = ClientId::BOTH
             .into_iter()
-            .find(|id| snap.clients[id.index()].color == Some(Color::White))
+            .find(|&id| snap.clients[id].color == Some(Color::White))
             .expect("a game has a White");
         let hung = ClientId::BOTH
             .into_iter()

@@ -52,7 +52,7 @@ impl Sim {
                 self.awaited != Some(from) || self.referee.is_over() || {
                     // A client the referee holds as signed off is refused
                     // whatever it sends (other than sign_on).
-                    !self.referee.snapshot(self.now).clients[from.index()].signed_on
+                    !self.referee.snapshot(self.now).clients[from].signed_on
                 }
             }
             _ => false,
@@ -213,7 +213,7 @@ impl<'a> Judged<'a> {
         after: &'a Fingerprint,
         outs: &'a [Output],
     ) -> Judged<'a> {
-        let color = before.clients[from.index()]
+        let color = before.clients[from]
             .color
             .expect("a client on move has a colour");
         let over = outs.iter().find_map(|o| match o.event() {
