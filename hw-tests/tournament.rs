@@ -549,6 +549,74 @@ fn python_chess_reads_a_resumed_tournaments_closing_comments_and_tags() {
     );
 }
 
+/// Issue 35: an `engine:` player is charged its engine's own time, as
+/// its bridge measured it (`Asearch` on each reply), not argus's own
+/// threads' hops beyond it: every move's `[%emt]` is at most the
+/// `Asearch` of its reply (before, it was the time argus measured,
+/// respond out to reply in, which the hops make longer). The game
+/// journal says whose `Asearch` counts, for a resume.
+#[test]
+fn an_engine_player_is_charged_its_engines_own_time() {
+    let Some(sf) = crate::common::tool::stockfish() else {
+        return;
+    };
+    let dir = temp_dir("argus-own-time-");
+    let path = |f: &str| text(&dir.path().join(f));
+    let args: Vec<String> = [
+        "referee",
+        &format!("engine:a={sf}"),
+        &format!("engine:b={sf}"),
+        "--games",
+        "2",
+        "--tc",
+        "60+1",
+        "--depth",
+        "a:4",
+        "--depth",
+        "b:4",
+        "--max-moves",
+        "30",
+        "--headless",
+        "--log-dir",
+        &path("logs"),
+        "--pgn",
+        &path("games.pgn"),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let mut p = Proc::spawn("referee", &argus_bin(), &args);
+    assert_eq!(p.wait_exit(Duration::from_secs(120)), 0, "{}", p.describe());
+    let pgn = std::fs::read_to_string(dir.path().join("games.pgn")).unwrap();
+    let charged = emts(&pgn);
+    let mut searched = Vec::new();
+    for game in ["game-001", "game-002"] {
+        let journal = dir.path().join("logs").join(game).join("journal.log");
+        let lines = text_lines(&journal);
+        assert!(
+            lines.iter().any(|l| l.contains("set own-search-time a b")),
+            "{journal:?}: {lines:?}"
+        );
+        // Spaces in a journaled line are written `\x20`.
+        searched.extend(lines.iter().filter_map(|l| {
+            let rest = l.split("Asearch\\x20").nth(1)?;
+            rest.split(';').next()?.trim().parse::<u64>().ok()
+        }));
+    }
+    assert!(charged.len() >= 40, "{} moves\n{pgn}", charged.len());
+    assert_eq!(charged.len(), searched.len(), "an Asearch per move\n{pgn}");
+    let over: Vec<(u64, u64)> = charged
+        .iter()
+        .zip(&searched)
+        .filter(|(c, s)| c > s)
+        .map(|(c, s)| (*c, *s))
+        .collect();
+    assert!(
+        over.is_empty(),
+        "charged more than the engine's time: {over:?}"
+    );
+}
+
 /// Every `[%emt H:MM:SS.mmm]` of the PGN, in ms, in order.
 fn emts(pgn: &str) -> Vec<u64> {
     pgn.split("[%emt ")

@@ -291,6 +291,13 @@ impl Clocks {
         }
     }
 
+    /// Time `side`'s move in progress has run at `at_ms` (every stretch of
+    /// it, across pauses): what [`stop`](Self::stop) would charge it
+    /// before any credit.
+    pub fn in_move(&self, side: Color, at_ms: u64) -> u64 {
+        self.consumed(side, at_ms)
+    }
+
     /// Total time `side` has used in the game at `at_ms`, the move in
     /// progress included. Counted under every control, untimed too.
     pub fn used(&self, side: Color, at_ms: u64) -> u64 {

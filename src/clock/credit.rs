@@ -123,6 +123,40 @@ pub fn line_credit_ms(bytes: usize, arrival: Option<Arrival>, line: &LineSetting
         .min(full)
 }
 
+/// How much longer than its clock allows a program argus runs itself
+/// (an `engine:` player) may take to have its move reach the referee
+/// before its flag falls: the move is charged the engine's own time
+/// ([`hop_credit_ms`]), so a move the engine made in time must not be cut
+/// off while it crosses argus's own threads, which on a machine with more
+/// busy threads than cores can each wait for one. A move that comes in
+/// the grace is judged by the engine's own time: in time, it stands; out
+/// of time, the flag falls as before.
+pub const HOP_GRACE_MS: u64 = 1_000;
+
+/// The credit for a move of a program argus runs itself, whose bridge
+/// measured the engine's own time for it, `search_ms` (from its `go`
+/// written to its move read from the pipe, as fastchess measures it):
+/// the time argus measured, `elapsed_ms` (the respond out to the reply in,
+/// through the in-process link's threads and the bridge's), less the
+/// engine's own. The move is then charged the engine's time: argus's hops
+/// before the `go` and after the move are its own, not the engine's, as a
+/// cable's wire time is the line's ([`line_credit_ms`]). Never more than
+/// `elapsed_ms` is charged (a search said to be longer than the move took
+/// gets no credit): what the referee measured is always an upper bound.
+/// Only for programs argus runs: a client on a port or socket could say
+/// anything.
+///
+/// ```
+/// use argus::clock::hop_credit_ms;
+/// // argus measured 130 ms; the engine searched 100: 30 ms credited.
+/// assert_eq!(hop_credit_ms(130, 100), 30);
+/// // A search said to be longer than the move took: no credit.
+/// assert_eq!(hop_credit_ms(100, 130), 0);
+/// ```
+pub fn hop_credit_ms(elapsed_ms: u64, search_ms: u64) -> u64 {
+    elapsed_ms.saturating_sub(search_ms)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -79,7 +79,9 @@ mod proptests;
 
 pub use clocks::{Clocks, MoveTime};
 pub use control::{MAX_SECONDS, Period, TimeControl, parse_friendly};
-pub use credit::{Arrival, LineSettings, line_credit_ms, wire_time_ms, wire_time_us};
+pub use credit::{
+    Arrival, HOP_GRACE_MS, LineSettings, hop_credit_ms, line_credit_ms, wire_time_ms, wire_time_us,
+};
 pub use format::{
     ClockTag, cc_values, clk_command, emt_command, find_command, format_hms, parse_hms,
     parse_time_command, start_clock_tags, whole_seconds,

@@ -58,3 +58,11 @@ pub const BOOK_MOVE: &str = "Abook";
 /// opponent played the move it pondered on. The referee counts the hits
 /// per player.
 pub const PONDER: &str = "Aponder";
+
+/// `Asearch MS`, argus's private opcode on a reply whose engine the
+/// bridge asked: the engine's own time for the move in milliseconds,
+/// rounded up, from its `go` written to its move read from the pipe. A referee that runs
+/// the bridge itself (an `engine:` player) charges the move this time,
+/// crediting its own hops beyond it (docs/protocol.md, "Clocks"); from
+/// any other client it is only noted.
+pub const SEARCH_TIME: &str = "Asearch";

@@ -245,6 +245,24 @@ impl Record {
         }
     }
 
+    /// `Asearch` ([`SEARCH_TIME`](super::SEARCH_TIME)): the engine's own
+    /// time for the move in milliseconds (one non-negative integer).
+    pub fn search_time_ms(&self) -> Result<Option<u64>, OpError> {
+        let opcode = super::SEARCH_TIME;
+        match self.exactly(opcode, 1)?.as_deref() {
+            None => Ok(None),
+            Some([us]) => match parse_integer(us) {
+                Ok(n) if n >= 0 => Ok(Some(u64::from(n.unsigned_abs()))),
+                Ok(n) => Err(OpError::new(
+                    opcode,
+                    format!("expected milliseconds, got {n}"),
+                )),
+                Err(m) => Err(OpError::new(opcode, m)),
+            },
+            Some(_) => Err(OpError::new(opcode, "expected 1 operand")),
+        }
+    }
+
     /// `Aclk` ([`CLOCK_LEFT`](super::CLOCK_LEFT)): the time left on
     /// White's and Black's clocks in milliseconds (exactly two
     /// non-negative integers).

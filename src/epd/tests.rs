@@ -380,6 +380,28 @@ fn aclk_is_written_and_read_in_milliseconds() {
 }
 
 #[test]
+fn the_search_time_of_a_reply_is_read() {
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+    let rec = |ops: &str| parse(&format!("{start} {ops}"));
+    assert_eq!(
+        rec("sm e4; Asearch 37;").search_time_ms().unwrap(),
+        Some(37)
+    );
+    assert_eq!(rec("sm e4; Asearch 0;").search_time_ms().unwrap(), Some(0));
+    assert_eq!(rec("sm e4;").search_time_ms().unwrap(), None);
+    for bad in [
+        "Asearch;",
+        "Asearch -3;",
+        "Asearch 1 2;",
+        "Asearch x;",
+        "Asearch 99999999999;",
+    ] {
+        let e = rec(bad).search_time_ms().unwrap_err();
+        assert!(e.to_string().contains("Asearch"), "{bad}: {e}");
+    }
+}
+
+#[test]
 fn the_book_and_ponder_marks_of_a_reply_are_read() {
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
     let rec = |ops: &str| parse(&format!("{start} {ops}"));

@@ -12,7 +12,7 @@ use crate::clock::{LineSettings, TimeControl};
 use crate::game::{self, Variant};
 use crate::journal::format::{Entry, VERSION};
 use crate::link::{Flow, LineEnd, Parity, PortSettings};
-use crate::referee::{Settings, Start};
+use crate::referee::{ByClient, Settings, Start};
 
 /// What a journal starts with.
 #[derive(Debug, Clone)]
@@ -72,7 +72,8 @@ const OUTPUT_KEYS: [&str; 10] = [
 
 /// Settings added after the first journals were written: optional too,
 /// and off when absent (as they were then).
-const LATER_KEYS: [&str; 7] = [
+const LATER_KEYS: [&str; 8] = [
+    "own-search-time",
     "variant",
     "max-moves",
     "sprt",
@@ -190,6 +191,7 @@ impl Header {
             names,
             ports,
             lines,
+            own_search_time,
             time_control,
             variant,
             games,
@@ -231,6 +233,7 @@ impl Header {
             set("port-b", one(&ports.b)),
             set("line-a", line_values(&lines.a)),
             set("line-b", line_values(&lines.b)),
+            set("own-search-time", own_search_time_values(own_search_time)),
             set("time-control", one(time_control)),
             set("variant", one(variant)),
             set("games", one(games)),
@@ -427,6 +430,9 @@ impl HeaderBuilder {
                 "port-b" => s.ports.b = single()?,
                 "line-a" => s.lines.a = parse_line(values).map_err(|e| bad(&e))?,
                 "line-b" => s.lines.b = parse_line(values).map_err(|e| bad(&e))?,
+                "own-search-time" => {
+                    s.own_search_time = parse_own_search_time(values).map_err(|e| bad(&e))?
+                }
                 "time-control" => {
                     s.time_control = TimeControl::from_str(&single()?).map_err(|e| bad(&e))?
                 }
@@ -548,6 +554,28 @@ fn required_keys() -> Vec<String> {
         .collect()
 }
 
+/// `own-search-time`'s values: the clients whose `Asearch` counts, `a`
+/// and/or `b` (none: neither).
+fn own_search_time_values(own: &ByClient<bool>) -> Vec<String> {
+    [("a", own.a), ("b", own.b)]
+        .into_iter()
+        .filter(|(_, on)| *on)
+        .map(|(w, _)| w.to_string())
+        .collect()
+}
+
+fn parse_own_search_time(v: &[String]) -> Result<ByClient<bool>, String> {
+    let mut own = ByClient::default();
+    for w in v {
+        match w.as_str() {
+            "a" => own.a = true,
+            "b" => own.b = true,
+            _ => return Err(format!("a or b expected, got {w:?}")),
+        }
+    }
+    Ok(own)
+}
+
 fn parse_line(v: &[String]) -> Result<LineSettings, String> {
     let [baud, data, parity, stop] = v else {
         return Err("baud, data bits, parity (0/1) and stop bits expected".into());
@@ -619,6 +647,7 @@ mod tests {
                     LineSettings::default(),
                 ]
                 .into(),
+                own_search_time: ByClient::new(false, true),
                 time_control: "40/7200:3600".parse().unwrap(),
                 variant: Variant::Standard,
                 games: 6,
@@ -699,6 +728,29 @@ mod tests {
         assert_eq!(back.output, h.output);
         let (a, b) = (&h.settings, &back.settings);
         assert_eq!(format!("{a:?}"), format!("{b:?}"));
+    }
+
+    /// Whose `Asearch` counts is kept; a header without it (written
+    /// before it was) counts neither's; a bad value is refused.
+    #[test]
+    fn own_search_time_round_trips_and_defaults_to_neither() {
+        let mut h = sample();
+        for own in [(true, true), (true, false), (false, false)] {
+            h.settings.own_search_time = ByClient::new(own.0, own.1);
+            let back = rebuild(&h).unwrap().settings.own_search_time;
+            assert_eq!((back.a, back.b), own);
+        }
+        h.settings.own_search_time = ByClient::new(true, true);
+        let mut b = HeaderBuilder::default();
+        let mut back = None;
+        for e in h.entries() {
+            if !e.payload().starts_with("set own-search-time") {
+                back = back.or(b.push(Entry::parse(&e.payload()).unwrap()).unwrap());
+            }
+        }
+        let own = back.unwrap().settings.own_search_time;
+        assert_eq!((own.a, own.b), (false, false));
+        assert!(parse_own_search_time(&["c".to_string()]).is_err());
     }
 
     /// A Chess960 match's openings come back as Chess960 positions, a

@@ -213,6 +213,14 @@ pub struct Settings {
     pub ports: ByClient<String>,
     /// The line settings of each client's port, for the wire-time credit.
     pub lines: ByClient<LineSettings>,
+    /// Whether each client is a program argus runs itself (an `engine:`
+    /// player's bridge on an in-process link): a reply's `Asearch`, the
+    /// engine's own time as the bridge measured it, is then what the move
+    /// is charged, argus's hops beyond it credited
+    /// ([`clock::hop_credit_ms`](crate::clock::hop_credit_ms)), and its
+    /// flag falls [`HOP_GRACE_MS`](crate::referee::HOP_GRACE_MS) after its
+    /// time is gone. Never for a client on a port: it could say anything.
+    pub own_search_time: ByClient<bool>,
     pub time_control: TimeControl,
     /// The rules: standard chess or Chess960 (every opening's position is
     /// set up in it; the PGN and `inform` carry `Variant "Chess960"`).
@@ -272,6 +280,7 @@ impl Default for Settings {
             names: ByClient::default(),
             ports: ByClient::new("A".into(), "B".into()),
             lines: ByClient::default(),
+            own_search_time: ByClient::default(),
             time_control: TimeControl::Untimed,
             variant: Variant::Standard,
             games: 1,

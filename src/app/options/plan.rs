@@ -79,6 +79,8 @@ fn settings_of(
         names: ByClient::new(m.name_a, m.name_b),
         ports: ByClient::new(ports[0].clone(), ports[1].clone()),
         lines: ByClient::new(port_settings.line(), port_settings.line()),
+        // A match between two ports: argus runs neither client.
+        own_search_time: ByClient::default(),
         time_control,
         variant,
         games,

@@ -130,6 +130,9 @@ pub struct GameSetup<'a> {
     pub specs: ByClient<String>,
     /// Each player's line, for the wire-time credit.
     pub lines: ByClient<LineSettings>,
+    /// Whether each player is a program argus runs (its bridge's
+    /// `Asearch` is charged: `Settings::own_search_time`).
+    pub own_search_time: ByClient<bool>,
     pub log_dir: &'a Path,
     /// The tournament's PGN and EPD files, every finished game appended.
     pub games: GameFiles,
@@ -182,6 +185,7 @@ impl Board {
         settings.names = ByClient::new(Some(setup.names.a.clone()), Some(setup.names.b.clone()));
         settings.ports = setup.specs.clone();
         settings.lines = setup.lines;
+        settings.own_search_time = setup.own_search_time;
         settings.round = Some(g.round_tag());
         settings.openings = g
             .opening

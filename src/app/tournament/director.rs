@@ -950,6 +950,7 @@ impl Director {
             }
             l
         };
+        let here = |p: PlayerId| self.field.run_here.get(p.0).copied().unwrap_or(false);
         let setup = GameSetup {
             board,
             game,
@@ -962,12 +963,11 @@ impl Director {
                 self.specs.get(seats.b.0).cloned().unwrap_or_default(),
             ),
             lines: ByClient::new(line(seats.a), line(seats.b)),
+            own_search_time: ByClient::new(here(seats.a), here(seats.b)),
             log_dir: &self.log_dir,
             games: self.games.clone(),
             pace: self.pace,
-            run_here: [seats.a, seats.b]
-                .iter()
-                .all(|p| self.field.run_here.get(p.0).copied().unwrap_or(false)),
+            run_here: here(seats.a) && here(seats.b),
         };
         let mut b = match Board::start(setup, at) {
             Ok(mut b) => {

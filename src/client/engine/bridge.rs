@@ -30,6 +30,9 @@
 //! marks it `{book}` in the PGN); a move the engine pondered for carries
 //! `Aponder hit` or `Aponder miss` (docs/protocol.md), and the hits and
 //! ponders are counted for the summary (`--ponder`, [`super::ponder`]).
+//! A move the engine searched carries `Asearch MS`: the engine's own time
+//! for it, `go` out to its move read from the pipe (a referee that runs
+//! the bridge itself charges that, not its own hops).
 //!
 //! Faults: an engine that dies, hangs past its time plus the margin, or
 //! sends an illegal move is reported to the referee with `refreq fault;`
@@ -698,6 +701,9 @@ impl Bridge {
             if a.book {
                 rec.set(Operation::new(crate::epd::BOOK_MOVE));
             }
+            if let Some(t) = a.searched {
+                rec.set(Operation::new(crate::epd::SEARCH_TIME).token(search_ms(t).to_string()));
+            }
             if let Some(hit) = a.ponder_hit {
                 self.ponder.count(hit);
                 let word = if hit { "hit" } else { "miss" };
@@ -722,6 +728,15 @@ impl Bridge {
         out.push(Action::Reply(rec.to_canonical()));
         out
     }
+}
+
+/// A search's time as `Asearch` gives it: whole milliseconds rounded up
+/// (the referee charges at least this), at most the spec's integer range.
+fn search_ms(t: Duration) -> u32 {
+    let ms = t.as_micros().div_ceil(1_000);
+    u32::try_from(ms).map_or(i32::MAX.unsigned_abs(), |ms| {
+        ms.min(i32::MAX.unsigned_abs())
+    })
 }
 
 /// The draws the bridge claims for its engine: threefold repetition and
@@ -753,5 +768,22 @@ fn add_thinking(rec: &mut Record, thinking: Option<&Analysis>) {
 impl Drop for Bridge {
     fn drop(&mut self) {
         self.shutdown();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_search_time_is_sent_in_whole_milliseconds_rounded_up() {
+        assert_eq!(search_ms(Duration::ZERO), 0);
+        assert_eq!(search_ms(Duration::from_micros(1)), 1);
+        assert_eq!(search_ms(Duration::from_micros(37_000)), 37);
+        assert_eq!(search_ms(Duration::from_micros(37_001)), 38);
+        assert_eq!(
+            search_ms(Duration::from_secs(1 << 40)),
+            i32::MAX.unsigned_abs()
+        );
     }
 }

@@ -135,6 +135,11 @@ pub struct Answer {
     /// The bridge played it from its opening book (the engine was not
     /// asked): the reply carries `Abook`.
     pub book: bool,
+    /// The engine's own time for the move, as the bridge measured it from
+    /// its `go` out to its move read from the pipe
+    /// ([`process::EngineProcess::since`]): the reply carries it as
+    /// `Asearch` (milliseconds, rounded up).
+    pub searched: Option<std::time::Duration>,
 }
 
 /// Why the engine could not be used: what happened and its last output.

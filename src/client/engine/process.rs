@@ -157,7 +157,8 @@ impl std::fmt::Display for CommandLine {
 /// What came from the engine.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Heard {
-    Out(String),
+    /// A line of standard output, and when its reader thread read it.
+    Out(String, Instant),
     Err(String),
     /// Standard output closed: the engine exited or closed it.
     Closed,
@@ -187,6 +188,11 @@ pub struct EngineProcess {
     stopped_at: Option<Instant>,
     /// The stop command went out after the last line sent.
     stop_sent: bool,
+    /// When the last write to the engine began (after the wait for the
+    /// line before it to be read).
+    sent_at: Option<Instant>,
+    /// When the reader thread read the last output line taken.
+    line_at: Option<Instant>,
 }
 
 impl EngineProcess {
@@ -238,6 +244,8 @@ impl EngineProcess {
             closed: false,
             stopped_at: None,
             stop_sent: false,
+            sent_at: None,
+            line_at: None,
         })
     }
 
@@ -272,11 +280,29 @@ impl EngineProcess {
             .as_mut()
             .ok_or_else(|| "the engine's input is closed".to_string())?;
         wait_read(stdin);
+        self.sent_at = Some(Instant::now());
         stdin
             .write_all(bytes)
             .and_then(|()| stdin.flush())
             .map_err(|e| format!("cannot write to the engine: {e}"))?;
         Ok(())
+    }
+
+    /// When the last write to the engine began (its `go`, once the lines
+    /// before it were read): where a search's time starts.
+    pub fn sent_at(&self) -> Option<Instant> {
+        self.sent_at
+    }
+
+    /// The engine's own time for what it was asked at `asked` (from
+    /// [`sent_at`](Self::sent_at)): from then to the moment the reader
+    /// thread read the last output line taken (its `bestmove`), as
+    /// fastchess times `go` to `bestmove` on the thread that reads the
+    /// pipe. The hand-over from the reader thread to the bridge, and
+    /// anything after, are not in it. `None` without a line read since.
+    pub fn since(&self, asked: Option<Instant>) -> Option<Duration> {
+        let (asked, read) = (asked?, self.line_at?);
+        (read >= asked).then(|| read - asked)
     }
 
     /// A note of the bridge's in the engine log.
@@ -391,7 +417,8 @@ impl EngineProcess {
 
     fn take(&mut self, h: Heard) -> Option<Next> {
         match h {
-            Heard::Out(s) => {
+            Heard::Out(s, at) => {
+                self.line_at = Some(at);
                 self.remember(s.clone());
                 Some(Next::Line(s))
             }
@@ -436,7 +463,7 @@ impl EngineProcess {
             match h {
                 Heard::Err(s) => self.remember(format!("(stderr) {s}")),
                 Heard::ErrClosed => break,
-                Heard::Out(_) | Heard::Closed => {}
+                Heard::Out(..) | Heard::Closed => {}
             }
         }
         why
@@ -534,10 +561,12 @@ fn find_program(name: &str) -> Option<std::path::PathBuf> {
 fn read_lines(r: Box<dyn Read + Send>, out: bool, tx: &Sender<Heard>, log: &EngineLog) {
     let mut r = BufReader::new(r);
     while let Ok(Some(line)) = read_bounded_line(&mut r, MAX_ENGINE_LINE) {
+        // Stamped before the log's write: the engine's time ends here.
+        let at = Instant::now();
         let dir = if out { Dir::FromEngine } else { Dir::Stderr };
         log.line(dir, &line);
         let heard = if out {
-            Heard::Out(line)
+            Heard::Out(line, at)
         } else {
             Heard::Err(line)
         };
@@ -630,6 +659,30 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(p.recent().contains(&"got hello".to_string()));
+    }
+
+    /// The engine's time for a search ends when the reader thread read
+    /// its answer, not when the bridge took it: the bridge here takes the
+    /// line a second after it came, and the time is still about the
+    /// engine's 0.2 s.
+    #[cfg(unix)]
+    #[test]
+    fn the_engines_time_ends_when_its_line_is_read_not_when_it_is_taken() {
+        let cmd = CommandLine::parse("sh -c 'read x; sleep 0.2; echo bestmove e2e4'").unwrap();
+        let mut p = EngineProcess::spawn(&cmd, EngineLog::none()).unwrap();
+        assert_eq!(p.since(p.sent_at()), None);
+        p.send("go").unwrap();
+        let asked = p.sent_at();
+        thread::sleep(Duration::from_secs(1));
+        let deadline = Instant::now() + Duration::from_secs(10);
+        assert_eq!(p.next_line(deadline), Next::Line("bestmove e2e4".into()));
+        let t = p.since(asked).unwrap();
+        assert!(
+            t >= Duration::from_millis(200) && t < Duration::from_secs(1),
+            "{t:?}"
+        );
+        // Asked after the line was read: no time.
+        assert_eq!(p.since(Some(Instant::now())), None);
     }
 
     /// Two lines sent back to back reach the engine in two reads: the

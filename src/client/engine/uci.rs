@@ -301,6 +301,8 @@ impl Driver for Uci {
             self.send(&position_command(job.start, job.moves))?;
             self.send(&uci_go(&job.limit_now(), job.position.turn()))?;
         }
+        // The search runs from its `go` (or `ponderhit`) out.
+        let asked = self.proc.sent_at();
         let started = Instant::now();
         let deadline = started + job.wait;
         let mut thinking = Collector::new(job.position.clone(), false);
@@ -331,6 +333,7 @@ impl Driver for Uci {
                 (Some("ponder"), p) => p,
                 _ => None,
             };
+            let searched = self.proc.since(asked);
             return match notation::from_uci(job.position, text) {
                 Ok(m) => {
                     let thinking = Some(thinking.finish(Some(m), started.elapsed()));
@@ -342,6 +345,7 @@ impl Driver for Uci {
                         mv: Some(m),
                         thinking,
                         ponder_hit: resume.hit(),
+                        searched,
                         ..Answer::default()
                     })
                 }

@@ -823,6 +823,8 @@ impl Driver for Xboard {
             }
             self.send("go")?;
         }
+        // The search runs from its `go` (or the move it pondered on) out.
+        let asked = self.proc.sent_at();
         let started = Instant::now();
         let deadline = started + job.wait;
         let mut thinking = Collector::new(job.position.clone(), true);
@@ -845,6 +847,7 @@ impl Driver for Xboard {
                 Said::Move(text) => match notation::from_xboard(job.position, &text) {
                     Ok(m) => {
                         answer.mv = Some(m);
+                        answer.searched = self.proc.since(asked);
                         answer.thinking = Some(thinking.finish(Some(m), started.elapsed()));
                         if let Some((_, moves)) = self.known.as_mut() {
                             moves.push(m);

@@ -128,8 +128,10 @@ impl Referee {
 
     /// The move's time runs from the respond's last byte out to the
     /// reply's last byte in, less the reply's own time on the wire (the
-    /// credit, `credit`, given back: [`clock::line_credit_ms`]). A flag
-    /// that fell before the reply ends the game.
+    /// credit, `credit`, given back: [`clock::line_credit_ms`]); for a
+    /// program argus runs itself, less argus's own hops beyond the
+    /// engine's time its `Asearch` gives ([`clock::hop_credit_ms`]), if
+    /// that is more. A flag that fell before the reply ends the game.
     fn check_clock(
         &mut self,
         r: &Reply,
@@ -137,6 +139,13 @@ impl Referee {
         credit: u64,
         out: &mut Vec<Output>,
     ) -> Result<u64, Handled> {
+        // A malformed `Asearch` counts as none: the move is charged what
+        // argus measured.
+        let searched = if self.settings.own_search_time[r.from] {
+            r.record.search_time_ms().ok().flatten()
+        } else {
+            None
+        };
         let g = self.game_in_play()?;
         if let Some(a) = g.awaiting.as_mut()
             && !a.sent
@@ -144,6 +153,10 @@ impl Referee {
             a.sent = true;
             g.clocks.start(color, a.est_sent_at.min(r.at));
         }
+        let credit = match searched {
+            Some(s) => credit.max(clock::hop_credit_ms(g.clocks.in_move(color, r.at), s)),
+            None => credit,
+        };
         if g.clocks.flag(r.at.saturating_sub(credit)) == Some(color) {
             self.flag_fall(r.at.saturating_sub(credit), out);
             return Err(Handled);

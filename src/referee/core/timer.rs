@@ -120,7 +120,8 @@ impl Referee {
     }
 
     /// When the running clock's flag falls: its deadline plus the wire
-    /// time of [`FLAG_GRACE_BYTES`] on the mover's line.
+    /// time of [`FLAG_GRACE_BYTES`] on the mover's line, or for a program
+    /// argus runs itself, [`clock::HOP_GRACE_MS`].
     fn flag_deadline(&self) -> Option<u64> {
         let g = self.game.as_ref()?;
         if g.is_over() || g.pause.is_some() {
@@ -128,8 +129,15 @@ impl Referee {
         }
         let running = g.clocks.running()?;
         let d = g.clocks.next_deadline()?;
-        let line = &self.settings.lines[g.client_of(running)];
-        Some(d.saturating_add(clock::wire_time_ms(FLAG_GRACE_BYTES, line)))
+        let client = g.client_of(running);
+        let line = &self.settings.lines[client];
+        let grace = if self.settings.own_search_time[client] {
+            clock::HOP_GRACE_MS
+        } else {
+            0
+        };
+        let wire = clock::wire_time_ms(FLAG_GRACE_BYTES, line);
+        Some(d.saturating_add(wire.max(grace)))
     }
 
     /// [`Timer::Silence`]: the respond record goes out again.

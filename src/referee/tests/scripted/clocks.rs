@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::clock::{self, Arrival};
+use crate::referee::ByClient;
 
 #[test]
 fn the_clock_runs_from_the_respond_leaving_to_the_reply_less_wire_time() {
@@ -327,4 +328,75 @@ fn an_untimed_game_has_no_aclk() {
     h.start();
     h.reply(A, 6_000, "e4");
     assert!(h.all(B).iter().all(|g| aclk(g).is_none()));
+}
+
+/// Settings for a game of `tc` between two programs argus runs itself
+/// (in-process links: no wire time), whose `Asearch` counts when `own`.
+fn programs_here(tc: &str, own: bool) -> Settings {
+    Settings {
+        own_search_time: ByClient::new(own, own),
+        ..no_credit(timed(tc))
+    }
+}
+
+/// White's first move, its reply `elapsed` ms after the respond left,
+/// with `extra` operations: what it was charged.
+fn charge_of_a_reply(own: bool, elapsed: u64, extra: &str) -> Option<u64> {
+    let mut h = Harness::new(programs_here("300", own));
+    let t = h.start();
+    let text = h.reply_text(A, Some("e4"), extra);
+    let out = h.line(A, t + elapsed, &text);
+    out.iter().find_map(|o| match o {
+        Output::Event(Event::MoveMade { charged_ms, .. }) => *charged_ms,
+        _ => None,
+    })
+}
+
+#[test]
+fn a_program_argus_runs_is_charged_its_engines_own_time() {
+    // argus measured 130 ms; the engine searched 100: the 30 ms in argus's
+    // own threads are not the engine's.
+    assert_eq!(charge_of_a_reply(true, 130, " Asearch 100;"), Some(100));
+    // Not a program argus runs (a TCP client could say anything): what
+    // argus measured.
+    assert_eq!(charge_of_a_reply(false, 130, " Asearch 100;"), Some(130));
+    // No Asearch, a malformed one, or one longer than the move took: what
+    // argus measured, never more.
+    assert_eq!(charge_of_a_reply(true, 130, ""), Some(130));
+    assert_eq!(charge_of_a_reply(true, 130, " Asearch x;"), Some(130));
+    assert_eq!(charge_of_a_reply(true, 130, " Asearch 500;"), Some(130));
+}
+
+#[test]
+fn a_program_argus_runs_has_its_move_judged_by_its_engines_time() {
+    // The reply comes 400 ms after a 60 s clock ran out (argus's threads
+    // were slow to carry it): the engine searched 59.9 s, so it stands,
+    // charged that.
+    let mut h = Harness::new(programs_here("60", true));
+    let t = h.start();
+    assert_eq!(
+        h.referee.next_deadline(),
+        Some(t + 60_000 + clock::HOP_GRACE_MS),
+        "the flag waits for a move on its way"
+    );
+    let text = h.reply_text(A, Some("e4"), " Asearch 59900;");
+    h.line(A, t + 60_400, &text);
+    assert!(h.game_overs().is_empty(), "{:?}", h.notices());
+    assert_eq!(h.snap().sans, ["e4"]);
+    assert_eq!(h.snap().clock(Color::White).remaining_ms, Some(100));
+
+    // The same reply with the engine's own time over: the flag.
+    let mut h = Harness::new(programs_here("60", true));
+    let t = h.start();
+    let text = h.reply_text(A, Some("e4"), " Asearch 60001;");
+    h.line(A, t + 60_400, &text);
+    assert_over(&mut h, "0-1", Termination::TimeForfeit, "loses on time");
+
+    // A client argus does not run: no grace, the flag falls at 0.
+    let mut h = Harness::new(programs_here("60", false));
+    let t = h.start();
+    assert_eq!(h.referee.next_deadline(), Some(t + 60_000));
+    let text = h.reply_text(A, Some("e4"), " Asearch 59900;");
+    h.line(A, t + 60_400, &text);
+    assert_over(&mut h, "0-1", Termination::TimeForfeit, "loses on time");
 }
