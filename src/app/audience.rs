@@ -310,6 +310,7 @@ mod tests {
             instances: 1,
             sprt: None,
             sprt_running: Default::default(),
+            ratings: Vec::new(),
         })
         .unwrap();
         let mut started = Vec::new();

@@ -166,6 +166,7 @@ fn about(t: &Tournament) -> Vec<String> {
     let kind = match s.schedule.format {
         Format::RoundRobin => "Round robin (Berger tables)",
         Format::Gauntlet => "Gauntlet (the first player against each of the others)",
+        Format::Swiss => "Swiss (FIDE Dutch system)",
     };
     let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let mut lines = vec![format!(

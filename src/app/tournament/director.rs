@@ -209,16 +209,27 @@ impl Director {
             }
         };
         let count = self.core.board_count();
+        let sch = self.core.schedule();
+        let games = if sch.is_dynamic() {
+            format!(
+                "a {} of {} rounds",
+                sch.settings().format.as_str(),
+                sch.planned_rounds()
+            )
+        } else {
+            format!("{} games in {} rounds", sch.games().len(), sch.rounds())
+        };
         self.say(&format!(
-            "tournament: {} players, {} games in {} rounds on {count} board{}; waiting for the \
-             players to sign on",
+            "tournament: {} players, {games} on {count} board{}; waiting for the players to \
+             sign on",
             self.core.settings().names.len(),
-            self.core.schedule().games().len(),
-            self.core.schedule().rounds(),
             if count == 1 { "" } else { "s" }
         ));
         if self.resumed {
             self.carry_on(&mut floor);
+        } else if let Some(pairing) = self.core.pairing_due() {
+            let now = self.now();
+            self.hand_to_tournament(pairing, now, &mut floor);
         }
         let mut keys = self.screen.as_ref().map_or_else(never, |s| s.keys.clone());
         let mut shown = Shown::default();
@@ -904,6 +915,10 @@ impl Director {
         for out in self.core.handle(input, at) {
             self.carry_out(out, at, floor);
         }
+        // A round due is paired, and journaled, before anything else.
+        if let Some(pairing) = self.core.pairing_due() {
+            self.hand_to_tournament(pairing, at, floor);
+        }
     }
 
     fn carry_out(&mut self, out: Output, at: u64, floor: &mut Floor) {
@@ -926,6 +941,8 @@ impl Director {
                 self.collect_results(floor);
             }
             Output::Replay { .. }
+            | Output::Paired(_)
+            | Output::Unpairable { .. }
             | Output::SprtDecided { .. }
             | Output::Withdrawn { .. }
             | Output::RoundOver { .. }

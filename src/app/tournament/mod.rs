@@ -271,6 +271,12 @@ fn settings_of(plan: &TournamentPlan) -> Settings {
         instances: instances_of(plan),
         sprt: plan.sprt,
         sprt_running: plan.sprt_running,
+        // None known: none kept (as the journal's header reads back).
+        ratings: if plan.ratings.iter().all(|&r| r == 0) {
+            Vec::new()
+        } else {
+            plan.ratings.clone()
+        },
     }
 }
 

@@ -61,6 +61,15 @@ impl Header {
                 ],
             ),
         ];
+        if sch.format.is_dynamic() {
+            lines.push(set("rounds", vec![sch.rounds.to_string()]));
+        }
+        if s.ratings.iter().any(|&r| r != 0) {
+            lines.push(set(
+                "ratings",
+                s.ratings.iter().map(u16::to_string).collect(),
+            ));
+        }
         if s.instances != 1 {
             lines.push(set("instances", vec![s.instances.to_string()]));
         }
@@ -150,7 +159,9 @@ impl HeaderBuilder {
     }
 
     fn build(&mut self) -> Result<Header, String> {
-        const KEYS: [&str; 12] = [
+        const KEYS: [&str; 14] = [
+            "rounds",
+            "ratings",
             "sprt-running",
             "instances",
             "sprt",
@@ -195,6 +206,10 @@ impl HeaderBuilder {
                 games_per_pairing: number("games-per-pairing", self.one("games-per-pairing")?)?,
                 openings,
                 openings_seed: seed,
+                rounds: match self.get("rounds") {
+                    Ok(_) => number("rounds", self.one("rounds")?)?,
+                    Err(_) => 0,
+                },
             },
             boards,
             absence,
@@ -210,6 +225,20 @@ impl HeaderBuilder {
                         .map_err(|e| format!("setting sprt: {e}"))?,
                 ),
                 Err(_) => None,
+            },
+            ratings: match self.get("ratings") {
+                Ok(v) if v.len() != self.players.len() => {
+                    return Err(format!(
+                        "setting ratings: {} ratings for {} players",
+                        v.len(),
+                        self.players.len()
+                    ));
+                }
+                Ok(v) => v
+                    .iter()
+                    .map(|r| number("ratings", r))
+                    .collect::<Result<_, _>>()?,
+                Err(_) => Vec::new(),
             },
             sprt_running: match self.get("sprt-running") {
                 Ok(_) => SprtRunning::parse(self.one("sprt-running")?)
