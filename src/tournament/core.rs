@@ -46,6 +46,8 @@ pub struct Settings {
     /// player list: the rest are 0. A Swiss event's initial order is by
     /// rating, then name.
     pub ratings: Vec<u16>,
+    /// A Swiss event's byes asked for, late entries and tie-breaks.
+    pub swiss: crate::tournament::swiss_event::SwissSettings,
 }
 
 /// Where a scheduled game stands.

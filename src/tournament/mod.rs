@@ -35,7 +35,7 @@ pub use player::{EngineSpec, Player};
 pub use schedule::{
     Bye, ByeKind, Format, PlayerId, RoundPairing, Schedule, ScheduleSettings, ScheduledGame,
 };
-pub use standings::{Mark, Row, Standings};
+pub use standings::{Mark, Row, Standings, Tiebreak};
 
 #[cfg(test)]
 mod tests;

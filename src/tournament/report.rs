@@ -191,7 +191,27 @@ fn about(t: &Tournament) -> Vec<String> {
             after_ms / 1000
         ),
     });
-    lines.push(format!("Ranking: {TIE_BREAKS}."));
+    if s.schedule.format == Format::Swiss {
+        lines.push(format!(
+            "Rounds paired by the Dutch rules as the event went: {} of {}.",
+            sch.rounds(),
+            sch.planned_rounds()
+        ));
+        let names: Vec<&str> = s.swiss.tiebreaks.iter().map(|t| t.name()).collect();
+        lines.push(format!(
+            "Ranking: points (byes included: the pairing-allocated bye 1, a bye asked for {}), \
+             then {} (FIDE C.07, over the rounds complete); players equal on all share a rank \
+             and are listed in initial order (rating, then name).",
+            crate::tournament::journal::header::bye_points(s.swiss.bye),
+            if names.is_empty() {
+                "nothing".to_string()
+            } else {
+                names.join(", ")
+            }
+        ));
+    } else {
+        lines.push(format!("Ranking: {TIE_BREAKS}."));
+    }
     let decided = t.decided().count();
     lines.push(if t.is_over() {
         format!("Complete: all {decided} games decided.")
@@ -209,6 +229,9 @@ fn quarters(q: u64) -> String {
 }
 
 fn standings(t: &Tournament, st: &Standings) -> Section {
+    if t.settings().schedule.format == Format::Swiss {
+        return swiss_standings(t, st);
+    }
     let rows = st
         .rows
         .iter()
@@ -234,6 +257,44 @@ fn standings(t: &Tournament, st: &Standings) -> Section {
                 "Rank", "Player", "Points", "Games", "W", "D", "L", "Forfeits", "SB",
             ]),
             right: vec![true, false, true, true, true, true, true, false, true],
+            rows,
+        }),
+    }
+}
+
+/// A Swiss event's standings: the event's tie-breaks as columns.
+fn swiss_standings(t: &Tournament, st: &Standings) -> Section {
+    let list = &t.settings().swiss.tiebreaks;
+    let rows = st
+        .rows
+        .iter()
+        .map(|r| {
+            let mut row = vec![
+                r.rank.to_string(),
+                t.name(r.player).to_string(),
+                points(r.halves),
+                r.games.to_string(),
+                r.wins.to_string(),
+                r.draws.to_string(),
+                r.losses.to_string(),
+                format!("+{} -{}", r.forfeits_won, r.forfeits_lost),
+            ];
+            row.extend(list.iter().zip(&r.tiebreaks).map(|(k, v)| k.text(*v)));
+            row
+        })
+        .collect();
+    let mut header = columns(&[
+        "Rank", "Player", "Points", "Games", "W", "D", "L", "Forfeits",
+    ]);
+    header.extend(list.iter().map(|k| k.short().to_string()));
+    let mut right = vec![true, false, true, true, true, true, true, false];
+    right.extend(list.iter().map(|_| true));
+    Section {
+        title: "Standings",
+        lines: Vec::new(),
+        table: Some(Table {
+            header,
+            right,
             rows,
         }),
     }

@@ -8,11 +8,86 @@
 //! paired, not played); the pairing-allocated bye is a win's point; a
 //! round a player was not paired in (withdrawn) is an absence with no
 //! point.
+//!
+//! The entries' rules, each in [`pair`]: a player who withdrew (away too
+//! long under `--absent-forfeit`, or whose program cannot be started) is
+//! paired no more, a zero-point bye each round; a late entry (`--late
+//! NAME:ROUND`) has a zero-point bye for each round before the one it
+//! joins, as arbiters give; a requested bye (`--bye NAME:ROUND`) is worth
+//! what the event says (`--bye-points`: half a point or none); the
+//! pairing-allocated bye is a win's point.
 
 use crate::swiss::{self, Event, Game, Identity, Player, PointSystem};
 use crate::tournament::core::{GameState, Tournament};
 use crate::tournament::messages::Outcome;
 use crate::tournament::schedule::{ByeKind, PlayerId, RoundPairing};
+use crate::tournament::standings::Tiebreak;
+
+/// What a Swiss event says of its entries and its standings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SwissSettings {
+    /// Byes asked for: the player, the round.
+    pub byes: Vec<(PlayerId, u32)>,
+    /// Late entries: the player, the first round it plays.
+    pub late: Vec<(PlayerId, u32)>,
+    /// What a bye asked for is worth: [`ByeKind::Half`] or
+    /// [`ByeKind::Zero`].
+    pub bye: ByeKind,
+    /// The tie-breaks after the points, in order.
+    pub tiebreaks: Vec<Tiebreak>,
+}
+
+impl Default for SwissSettings {
+    fn default() -> SwissSettings {
+        SwissSettings {
+            byes: Vec::new(),
+            late: Vec::new(),
+            bye: ByeKind::Half,
+            tiebreaks: Tiebreak::DEFAULT.to_vec(),
+        }
+    }
+}
+
+/// The rounds whose every game is decided, counted from the first.
+pub fn complete_rounds(t: &Tournament) -> u32 {
+    let mut open = t
+        .games()
+        .filter(|(_, s)| !s.is_decided())
+        .map(|(g, _)| g.round);
+    match open.next() {
+        Some(r) => r.min(open.min().unwrap_or(r)) - 1,
+        None => t.schedule().rounds(),
+    }
+}
+
+/// The event as a TRF-2026 file after its complete rounds: the event's
+/// name (`012`), then what [`crate::swiss::trf::write`] writes (rounds,
+/// first colour, a line per player by pairing number).
+pub fn trf(t: &Tournament) -> String {
+    let (event, _) = event(t, complete_rounds(t));
+    let name: String = t
+        .settings()
+        .event
+        .chars()
+        .filter(|c| !c.is_control())
+        .collect();
+    swiss::trf::write(&event, &[format!("012 {name}")])
+}
+
+/// What player `p` has instead of a game in round `round`, if it is not
+/// to be paired: withdrawn or not yet entered, a zero-point bye; a bye
+/// asked for, what the event says it is worth.
+fn not_paired(t: &Tournament, p: PlayerId, round: u32) -> Option<ByeKind> {
+    let s = &t.settings().swiss;
+    let late = s.late.iter().any(|&(q, from)| q == p && round < from);
+    if t.players()[p.0].withdrawn || late {
+        Some(ByeKind::Zero)
+    } else if s.byes.contains(&(p, round)) {
+        Some(s.bye)
+    } else {
+        None
+    }
+}
 
 /// The players in initial order: rating (higher first), then name, then
 /// the order they were given.
@@ -115,28 +190,33 @@ fn bye_game(kind: ByeKind) -> Game {
     }
 }
 
-/// Round `round` of a Swiss tournament by the Dutch rules: the players
-/// who withdrew are not paired (an absence with no point); the others are
-/// paired on the rounds before, all decided.
+/// Round `round` of a Swiss tournament by the Dutch rules, on the rounds
+/// before (all decided): the players not to be paired this round first
+/// (withdrawn, not yet entered, a bye asked for), each with its bye; the
+/// others paired, boards in the order FIDE publishes them, the
+/// pairing-allocated bye last.
 pub fn pair(t: &Tournament, round: u32) -> Result<RoundPairing, String> {
     let played = round.saturating_sub(1);
     let (mut event, order) = event(t, played);
-    for (i, &p) in order.iter().enumerate() {
-        if t.players()[p.0].withdrawn {
-            event.players[i].games.push(Game::absent());
-        }
-    }
-    event.update_ranks();
-    let boards = swiss::dutch::pair(&event).map_err(|e| format!("round {round}: {e}"))?;
     let mut pairing = RoundPairing {
         round,
         ..RoundPairing::default()
     };
+    for (i, &p) in order.iter().enumerate() {
+        if let Some(kind) = not_paired(t, p, round) {
+            event.players[i].games.push(bye_game(kind));
+            pairing.byes.push((p, kind));
+        }
+    }
+    event.update_ranks();
+    let boards = swiss::dutch::pair(&event).map_err(|e| format!("round {round}: {e}"))?;
+    let mut allocated = Vec::new();
     for b in boards {
         match b.black {
             Some(black) => pairing.games.push((order[b.white], order[black])),
-            None => pairing.byes.push((order[b.white], ByeKind::Allocated)),
+            None => allocated.push((order[b.white], ByeKind::Allocated)),
         }
     }
+    pairing.byes.extend(allocated);
     Ok(pairing)
 }

@@ -22,6 +22,17 @@ pub fn against_the_field(t: &Tournament) -> String {
     s
 }
 
+/// How big the event is, in words: `12 games in 6 rounds`, or for rounds
+/// paired as it goes `a Swiss of 7 rounds`.
+pub fn extent(t: &Tournament) -> String {
+    let sch = t.schedule();
+    if sch.is_dynamic() {
+        format!("a Swiss of {} rounds", sch.planned_rounds())
+    } else {
+        format!("{} games in {} rounds", sch.games().len(), sch.rounds())
+    }
+}
+
 /// A bye in words, with what it is worth.
 pub fn bye_words(kind: ByeKind) -> &'static str {
     match kind {

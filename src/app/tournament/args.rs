@@ -14,7 +14,7 @@ use crate::app::tournament::board::Pace;
 use crate::referee::Settings;
 use crate::tournament::player::EngineFlags;
 use crate::tournament::schedule::{Format, ScheduleSettings};
-use crate::tournament::{Absence, Player};
+use crate::tournament::{Absence, Player, PlayerId};
 
 /// The match options that make no sense in a tournament (each game is one
 /// game between the players its schedule names), with what to use instead.
@@ -107,6 +107,28 @@ pub struct TournamentArgs {
     /// then name): NAME:RATING; may be repeated [default: 0, unknown].
     #[arg(long = "rating", value_name = "NAME:RATING")]
     pub ratings: Vec<String>,
+    /// A Swiss event: player NAME asks for a bye in round ROUND
+    /// (NAME:ROUND), worth --bye-points; may be repeated.
+    #[arg(long = "bye", value_name = "NAME:ROUND")]
+    pub byes: Vec<String>,
+    /// What a bye asked for is worth: 0.5 or 0 [default: 0.5].
+    #[arg(long, value_name = "POINTS", value_parser = ["0.5", "0"])]
+    pub bye_points: Option<String>,
+    /// A Swiss event: player NAME enters late, from round ROUND
+    /// (NAME:ROUND), with a zero-point bye for each round before; may be
+    /// repeated.
+    #[arg(long = "late", value_name = "NAME:ROUND")]
+    pub late: Vec<String>,
+    /// A Swiss event's tie-breaks after the points, in order (FIDE C.07):
+    /// a comma-separated list of buchholz-cut1, buchholz,
+    /// sonneborn-berger, direct-encounter, wins [default: all five, in
+    /// that order].
+    #[arg(long, value_name = "LIST")]
+    pub tiebreaks: Option<String>,
+    /// A Swiss event: write it as a FIDE TRF-2026 file after every round
+    /// (atomically), for `argus swiss check FILE` or any arbiter's program.
+    #[arg(long, value_name = "FILE")]
+    pub trf: Option<PathBuf>,
     /// Play the whole schedule this many times, colours reversed every
     /// second time (2: a double round robin) [default: 1].
     #[arg(long, value_name = "N")]
@@ -211,6 +233,8 @@ pub struct TournamentPlan {
     /// Each player's rating (`--rating`, `rating` in `[[player]]`), in
     /// player order; 0 when unknown.
     pub ratings: Vec<u16>,
+    /// A Swiss event's byes, late entries and tie-breaks.
+    pub swiss: crate::tournament::swiss_event::SwissSettings,
     pub schedule: ScheduleSettings,
     pub boards: Option<u32>,
     pub absence: Absence,
@@ -373,6 +397,7 @@ impl TournamentArgs {
                 format.as_str()
             ));
         }
+        let swiss = self.swiss_settings(&players, format, rounds.unwrap_or(0))?;
         let cycles = self.cycles.or(t.cycles).unwrap_or(1);
         let games_per_pairing = self.games_per_pairing.or(t.games_per_pairing).unwrap_or(1);
         if cycles == 0 || games_per_pairing == 0 {
@@ -431,6 +456,7 @@ impl TournamentArgs {
         Ok(TournamentPlan {
             players,
             ratings,
+            swiss,
             schedule,
             boards: self.boards.or(t.boards),
             absence,
@@ -450,6 +476,81 @@ impl TournamentArgs {
             feed: self.feed.clone().or(t.feed.clone()),
             web: self.web.clone().or_file(t.http.clone()),
         })
+    }
+}
+
+impl TournamentArgs {
+    /// `--bye`, `--late`, `--bye-points`, `--tiebreaks` and `--trf`,
+    /// checked: for a Swiss event only, each NAME a player, each ROUND one
+    /// of the event's (a late entry from round 2 on), no bye before a late
+    /// entry's first round or twice.
+    fn swiss_settings(
+        &self,
+        players: &[Player],
+        format: Format,
+        rounds: u32,
+    ) -> Result<crate::tournament::swiss_event::SwissSettings, String> {
+        let mut s = crate::tournament::swiss_event::SwissSettings::default();
+        let given = [
+            ("--bye", !self.byes.is_empty()),
+            ("--late", !self.late.is_empty()),
+            ("--bye-points", self.bye_points.is_some()),
+            ("--tiebreaks", self.tiebreaks.is_some()),
+            ("--trf", self.trf.is_some()),
+        ];
+        if format != Format::Swiss {
+            if let Some((flag, _)) = given.iter().find(|g| g.1) {
+                return Err(format!("{flag} is for --schedule swiss"));
+            }
+            return Ok(s);
+        }
+        let player_round = |flag: &str, w: &str| -> Result<(PlayerId, u32), String> {
+            let (name, r) = w
+                .rsplit_once(':')
+                .ok_or_else(|| format!("{flag} {w:?}: expected NAME:ROUND"))?;
+            let round = r
+                .trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|r| (1..=rounds).contains(r))
+                .ok_or_else(|| format!("{flag} {w:?}: the round is not one of 1 to {rounds}"))?;
+            let i = players
+                .iter()
+                .position(|p| p.name() == name)
+                .ok_or_else(|| format!("{flag} {w:?}: no player is named {name:?}"))?;
+            Ok((PlayerId(i), round))
+        };
+        for w in &self.late {
+            let (p, r) = player_round("--late", w)?;
+            if r == 1 {
+                return Err(format!("--late {w:?}: a player from round 1 is not late"));
+            }
+            if s.late.iter().any(|l| l.0 == p) {
+                return Err(format!("--late {w:?}: that player is already late"));
+            }
+            s.late.push((p, r));
+        }
+        for w in &self.byes {
+            let (p, r) = player_round("--bye", w)?;
+            if s.byes.contains(&(p, r)) {
+                return Err(format!("--bye {w:?} given twice"));
+            }
+            if s.late.iter().any(|&(q, from)| q == p && r < from) {
+                return Err(format!(
+                    "--bye {w:?}: that player enters late, after that round"
+                ));
+            }
+            s.byes.push((p, r));
+        }
+        if let Some(b) = &self.bye_points {
+            s.bye = crate::tournament::journal::header::parse_bye_points(b)
+                .map_err(|e| format!("--bye-points {e}"))?;
+        }
+        if let Some(list) = &self.tiebreaks {
+            s.tiebreaks = crate::tournament::Tiebreak::parse_list(list)
+                .map_err(|e| format!("--tiebreaks: {e}"))?;
+        }
+        Ok(s)
     }
 }
 

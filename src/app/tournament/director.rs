@@ -87,6 +87,8 @@ pub struct Director {
     pub report: Option<PathBuf>,
     /// `--results-json`.
     pub results_json: Option<PathBuf>,
+    /// `--trf`: a Swiss event as TRF-2026, rewritten after every round.
+    pub trf: Option<PathBuf>,
     /// `--rating-interval N`: the standings said every N games.
     pub rating_interval: Option<crate::stats::interval::RatingInterval>,
     /// One line per result on stdout, or the board view.
@@ -209,16 +211,7 @@ impl Director {
             }
         };
         let count = self.core.board_count();
-        let sch = self.core.schedule();
-        let games = if sch.is_dynamic() {
-            format!(
-                "a {} of {} rounds",
-                sch.settings().format.as_str(),
-                sch.planned_rounds()
-            )
-        } else {
-            format!("{} games in {} rounds", sch.games().len(), sch.rounds())
-        };
+        let games = words::extent(&self.core);
         self.say(&format!(
             "tournament: {} players, {games} on {count} board{}; waiting for the players to \
              sign on",
@@ -932,6 +925,7 @@ impl Director {
                 instances,
             } => self.start_game(board, game, instances, at, floor),
             Output::Scored { .. } => self.write_report(),
+            Output::RoundOver { .. } | Output::Paired(_) => self.write_trf(),
             Output::Ignored { reason } => warn!("tournament: {reason}"),
             Output::Abort { board, .. } => {
                 if let Some(Some(b)) = floor.boards.get_mut(board_index(board)) {
@@ -941,11 +935,9 @@ impl Director {
                 self.collect_results(floor);
             }
             Output::Replay { .. }
-            | Output::Paired(_)
             | Output::Unpairable { .. }
             | Output::SprtDecided { .. }
             | Output::Withdrawn { .. }
-            | Output::RoundOver { .. }
             | Output::TournamentOver => {}
         }
     }
@@ -1025,6 +1017,18 @@ impl Director {
             *slot = Some(b);
         }
         self.collect_results(floor);
+    }
+
+    /// Rewrites the TRF file (`--trf`) atomically: the event after its
+    /// complete rounds.
+    fn write_trf(&self) {
+        let Some(path) = &self.trf else { return };
+        let text = crate::tournament::swiss_event::trf(&self.core);
+        if let Err(e) = write_atomic(path, &text) {
+            let line = format!("cannot write the TRF file {}: {e}", path.display());
+            warn!("{line}");
+            let _ = self.write_failed.set(line);
+        }
     }
 
     /// Rewrites the report files (`--report`) and the statistics

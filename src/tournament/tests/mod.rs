@@ -38,6 +38,7 @@ pub(super) fn settings(n: usize, f: impl FnOnce(&mut Settings)) -> Settings {
         sprt: None,
         sprt_running: Default::default(),
         ratings: Vec::new(),
+        swiss: Default::default(),
     };
     f(&mut s);
     s

@@ -277,3 +277,176 @@ fn a_resume_after_a_kill_at_any_point_replays_the_pairings_and_pairs_no_round_tw
         );
     }
 }
+
+/// The event's TRF re-paired round by round by `argus swiss check`'s
+/// code: every round the same.
+fn trf_checks(t: &Tournament) -> String {
+    let text = crate::tournament::swiss_event::trf(t);
+    let trf = crate::swiss::trf::read(&text, false).expect("its own TRF reads");
+    for c in crate::swiss::check::check(&trf.event) {
+        assert_eq!(
+            c.verdict,
+            crate::swiss::check::Verdict::Same,
+            "round {}:\n{text}",
+            c.round
+        );
+    }
+    text
+}
+
+fn halves_of(t: &Tournament, p: usize) -> u32 {
+    crate::tournament::Standings::of(t)
+        .rows
+        .iter()
+        .find(|r| r.player == PlayerId(p))
+        .unwrap()
+        .halves
+}
+
+#[test]
+fn a_requested_bye_a_late_entry_and_the_pairing_bye_score_as_the_event_says() {
+    // P1 asks for a bye in round 2 (half a point); P6 enters from round 3
+    // (zero-point byes in rounds 1 and 2); 6 players, 5 in rounds 1-2:
+    // a pairing-allocated bye each of those rounds.
+    let s = swiss(6, 4, |s| {
+        s.swiss.byes = vec![(PlayerId(0), 2)];
+        s.swiss.late = vec![(PlayerId(5), 3)];
+    });
+    let mut r = Run::new(s);
+    r.sign_on(0..6);
+    r.play_out();
+    assert!(r.t.is_over());
+    let p = pairings(&r.outputs);
+    assert_eq!(p[0].byes.len(), 2, "{:?}", p[0]);
+    assert!(p[0].byes.contains(&(PlayerId(5), ByeKind::Zero)));
+    assert!(p[1].byes.contains(&(PlayerId(5), ByeKind::Zero)));
+    assert!(p[1].byes.contains(&(PlayerId(0), ByeKind::Half)));
+    // Round 2: P1 and P6 out, 4 players paired, no pairing bye.
+    assert_eq!(p[1].games.len(), 2);
+    assert!(!p[1].byes.iter().any(|b| b.1 == ByeKind::Allocated));
+    for round in &p[2..] {
+        assert_eq!(round.games.len(), 3, "everyone paired from round 3");
+        assert!(round.byes.is_empty());
+    }
+    let allocated: Vec<PlayerId> = p[0]
+        .byes
+        .iter()
+        .filter(|b| b.1 == ByeKind::Allocated)
+        .map(|b| b.0)
+        .collect();
+    assert_eq!(allocated.len(), 1);
+    // The points: games, plus 1 for the pairing bye, 1/2 for P1's.
+    let from_games = |p: usize| -> u32 {
+        r.t.games()
+            .filter_map(|(g, s)| match s {
+                GameState::Decided(o) if g.white.0 == p => Some(o.halves().white),
+                GameState::Decided(o) if g.black.0 == p => Some(o.halves().black),
+                _ => None,
+            })
+            .sum()
+    };
+    assert_eq!(halves_of(&r.t, 0), from_games(0) + 1);
+    assert_eq!(
+        halves_of(&r.t, allocated[0].0),
+        from_games(allocated[0].0) + 2
+    );
+    assert_eq!(halves_of(&r.t, 5), from_games(5));
+    let text = trf_checks(&r.t);
+    assert!(text.contains("0000 - H"), "{text}");
+    assert!(text.contains("0000 - Z"), "{text}");
+    assert!(text.contains("0000 - U"), "{text}");
+}
+
+#[test]
+fn a_requested_bye_at_zero_is_worth_nothing() {
+    let s = swiss(4, 2, |s| {
+        s.swiss.byes = vec![(PlayerId(2), 1)];
+        s.swiss.bye = ByeKind::Zero;
+    });
+    let mut r = Run::new(s);
+    assert!(
+        pairings(&r.outputs)[0]
+            .byes
+            .contains(&(PlayerId(2), ByeKind::Zero))
+    );
+    r.sign_on(0..4);
+    r.play_out();
+    let p3: u32 =
+        r.t.games()
+            .filter_map(|(g, s)| match s {
+                GameState::Decided(o) if g.has(PlayerId(2)) => Some(if g.white.0 == 2 {
+                    o.halves().white
+                } else {
+                    o.halves().black
+                }),
+                _ => None,
+            })
+            .sum();
+    assert_eq!(halves_of(&r.t, 2), p3);
+    trf_checks(&r.t);
+}
+
+#[test]
+fn a_player_away_too_long_forfeits_its_game_and_is_paired_no_more() {
+    use crate::tournament::Absence;
+    let s = swiss(5, 3, |s| s.absence = Absence::Forfeit { after_ms: 60_000 });
+    let mut r = Run::new(s);
+    // P1 never signs on (the first board of round 1; the lowest, P5, has
+    // the bye): at 60 s it forfeits its round-1 game, then has a
+    // zero-point bye in every round after.
+    r.sign_on(1..5);
+    r.at = 60_000;
+    r.input(Input::Timer);
+    assert!(r.t.players()[0].withdrawn);
+    assert!(r.count(|o| matches!(o, Output::Withdrawn { .. })) == 1);
+    r.play_out();
+    assert!(r.t.is_over());
+    let p = pairings(&r.outputs);
+    assert_eq!(p.len(), 3);
+    assert!(
+        p[0].byes.contains(&(PlayerId(4), ByeKind::Allocated)),
+        "{:?}",
+        p[0]
+    );
+    for round in &p[1..] {
+        assert!(
+            round.byes.contains(&(PlayerId(0), ByeKind::Zero)),
+            "{round:?}"
+        );
+        assert!(
+            round
+                .games
+                .iter()
+                .all(|g| g.0 != PlayerId(0) && g.1 != PlayerId(0))
+        );
+        assert_eq!(round.games.len(), 2);
+    }
+    trf_checks(&r.t);
+}
+
+#[test]
+fn the_standings_rank_by_points_then_the_swiss_tiebreaks() {
+    let s = swiss(8, 3, |s| {
+        s.ratings = vec![2500, 2400, 2300, 2200, 2100, 2000, 1900, 1800]
+    });
+    let mut r = Run::new(s);
+    r.sign_on(0..8);
+    r.play_out();
+    let st = crate::tournament::Standings::of(&r.t);
+    for w in st.rows.windows(2) {
+        let key = |row: &crate::tournament::Row| (row.halves, row.tiebreaks.clone());
+        assert!(key(&w[0]) >= key(&w[1]), "{st:?}");
+        assert_eq!(w[0].tiebreaks.len(), 5);
+    }
+    let (event, order) = crate::tournament::swiss_event::event(&r.t, 3);
+    let fide = crate::swiss::tiebreak::standings(&event);
+    let ours: Vec<PlayerId> = st.rows.iter().map(|row| row.player).collect();
+    let theirs: Vec<PlayerId> = fide.iter().map(|t| order[t.player]).collect();
+    assert_eq!(ours, theirs);
+    let text = crate::tournament::report::text(&r.t);
+    assert!(
+        text.contains("BH-C1") && text.contains("buchholz-cut1"),
+        "{text}"
+    );
+    trf_checks(&r.t);
+}
