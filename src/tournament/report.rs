@@ -228,42 +228,10 @@ fn quarters(q: u64) -> String {
     format!("{}.{:02}", q / 4, q % 4 * 25)
 }
 
+/// The standings: rank, player, points, games, W-D-L, forfeits, then the
+/// tie-breaks (a Swiss event's, as columns; else Sonneborn-Berger).
 fn standings(t: &Tournament, st: &Standings) -> Section {
-    if t.settings().schedule.format == Format::Swiss {
-        return swiss_standings(t, st);
-    }
-    let rows = st
-        .rows
-        .iter()
-        .map(|r| {
-            vec![
-                r.rank.to_string(),
-                t.name(r.player).to_string(),
-                points(r.halves),
-                r.games.to_string(),
-                r.wins.to_string(),
-                r.draws.to_string(),
-                r.losses.to_string(),
-                format!("+{} -{}", r.forfeits_won, r.forfeits_lost),
-                quarters(r.sb_quarters),
-            ]
-        })
-        .collect();
-    Section {
-        title: "Standings",
-        lines: Vec::new(),
-        table: Some(Table {
-            header: columns(&[
-                "Rank", "Player", "Points", "Games", "W", "D", "L", "Forfeits", "SB",
-            ]),
-            right: vec![true, false, true, true, true, true, true, false, true],
-            rows,
-        }),
-    }
-}
-
-/// A Swiss event's standings: the event's tie-breaks as columns.
-fn swiss_standings(t: &Tournament, st: &Standings) -> Section {
+    let swiss = t.settings().schedule.format == Format::Swiss;
     let list = &t.settings().swiss.tiebreaks;
     let rows = st
         .rows
@@ -279,16 +247,24 @@ fn swiss_standings(t: &Tournament, st: &Standings) -> Section {
                 r.losses.to_string(),
                 format!("+{} -{}", r.forfeits_won, r.forfeits_lost),
             ];
-            row.extend(list.iter().zip(&r.tiebreaks).map(|(k, v)| k.text(*v)));
+            if swiss {
+                row.extend(list.iter().zip(&r.tiebreaks).map(|(k, v)| k.text(*v)));
+            } else {
+                row.push(quarters(r.sb_quarters));
+            }
             row
         })
         .collect();
     let mut header = columns(&[
         "Rank", "Player", "Points", "Games", "W", "D", "L", "Forfeits",
     ]);
-    header.extend(list.iter().map(|k| k.short().to_string()));
+    if swiss {
+        header.extend(list.iter().map(|k| k.short().to_string()));
+    } else {
+        header.push("SB".into());
+    }
     let mut right = vec![true, false, true, true, true, true, true, false];
-    right.extend(list.iter().map(|_| true));
+    right.resize(header.len(), true);
     Section {
         title: "Standings",
         lines: Vec::new(),

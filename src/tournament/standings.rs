@@ -222,15 +222,11 @@ impl Standings {
         if t.settings().schedule.format == Format::Swiss {
             return swiss_standings(t, rows);
         }
-        let key = |r: &Row| (r.halves, r.sb_quarters, r.wins);
-        rows.sort_by(|a, b| key(b).cmp(&key(a)).then(a.player.cmp(&b.player)));
-        for i in 0..rows.len() {
-            rows[i].rank = if i > 0 && key(&rows[i]) == key(&rows[i - 1]) {
-                rows[i - 1].rank
-            } else {
-                i + 1
-            };
-        }
+        rank_by(
+            &mut rows,
+            |r| (r.halves, r.sb_quarters, r.wins),
+            |r| r.player.0,
+        );
         Standings::with_cells(t, rows)
     }
 
@@ -267,12 +263,19 @@ fn swiss_standings(t: &Tournament, mut rows: Vec<Row>) -> Standings {
             row.tiebreaks = list.iter().map(|k| k.of(v)).collect();
         }
     }
-    let key = |r: &Row| (r.halves, r.tiebreaks.clone());
-    rows.sort_by(|a, b| {
-        key(b)
-            .cmp(&key(a))
-            .then(place[a.player.0].cmp(&place[b.player.0]))
-    });
+    rank_by(
+        &mut rows,
+        |r| (r.halves, r.tiebreaks.clone()),
+        |r| place[r.player.0],
+    );
+    Standings::with_cells(t, rows)
+}
+
+/// Sorts `rows` by `key`, greater first, then by `order` (which orders
+/// and does not break a tie), and ranks them: rows equal on `key` share a
+/// rank.
+fn rank_by<K: Ord>(rows: &mut [Row], key: impl Fn(&Row) -> K, order: impl Fn(&Row) -> usize) {
+    rows.sort_by(|a, b| key(b).cmp(&key(a)).then(order(a).cmp(&order(b))));
     for i in 0..rows.len() {
         rows[i].rank = if i > 0 && key(&rows[i]) == key(&rows[i - 1]) {
             rows[i - 1].rank
@@ -280,7 +283,6 @@ fn swiss_standings(t: &Tournament, mut rows: Vec<Row>) -> Standings {
             i + 1
         };
     }
-    Standings::with_cells(t, rows)
 }
 
 fn add_game(row: &mut Row, o: &Outcome, colour: Color, halves: u32) {
