@@ -472,6 +472,130 @@ fn kill_and_resume_to_every_game_once(ev: &mut Event, games: usize) {
     assert_eq!(report_points(&report), pgn_points(&pgn), "{report}");
 }
 
+/// Each journaled game by (round, board): (White, Black) by name.
+type Paired = BTreeMap<(u32, u32), (String, String)>;
+
+/// The games of each round as the tournament journal's `paired` lines
+/// record them, by (round, board): (White, Black) by name; and how many
+/// times each round was paired.
+fn journaled_pairings(journal: &str) -> (Paired, BTreeMap<u32, u32>) {
+    let names: Vec<String> = journal
+        .lines()
+        .filter_map(|l| l.strip_prefix("player "))
+        .map(|l| l.split_whitespace().next().unwrap().to_string())
+        .collect();
+    let mut games = BTreeMap::new();
+    let mut times = BTreeMap::new();
+    for line in journal.lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.len() < 4 || words[0] != "in" || words[2] != "paired" {
+            continue;
+        }
+        let round: u32 = words[3].parse().unwrap();
+        *times.entry(round).or_insert(0) += 1;
+        let mut board = 0;
+        for w in &words[4..] {
+            if let Some((a, b)) = w.split_once('-') {
+                board += 1;
+                let name = |s: &str| names[s.parse::<usize>().unwrap()].clone();
+                games.insert((round, board), (name(a), name(b)));
+            }
+        }
+    }
+    (games, times)
+}
+
+/// A 7-round Swiss of 12 built-in movers on 4 boards, killed (SIGKILL) in
+/// the middle of round 4 and resumed with `argus resume`: every round
+/// paired exactly once, before and after the kill every game played as
+/// its round's journaled pairing says (so the resumed event kept the
+/// pairings it had), every game once, and the `--trf` file it wrote
+/// passes `argus swiss check`.
+#[test]
+fn a_swiss_of_twelve_movers_killed_in_round_four_resumes_with_its_pairings() {
+    let mut ev = Event::new();
+    let players: Vec<String> = (1..=12)
+        .map(|i| format!("mover:m{i:02}{}", if i % 3 == 0 { "=greedy" } else { "" }))
+        .collect();
+    let trf = text(&ev.path("event.trf"));
+    ev.start(
+        &players,
+        &[
+            "--schedule",
+            "swiss",
+            "--rounds",
+            "7",
+            "--boards",
+            "4",
+            "--tc",
+            "60+1",
+            "--max-moves",
+            "60",
+            "--trf",
+            &trf,
+            "--rating",
+            "m07:2400",
+            "--rating",
+            "m03:2200",
+        ],
+        "waiting for the players",
+    );
+    let deadline = Instant::now() + Duration::from_secs(180);
+    loop {
+        let in_four = rounds(&ev.pgn()).iter().filter(|(r, _)| *r == 4).count();
+        if in_four >= 1 {
+            assert!(in_four < 6, "round 4 was over before the kill");
+            break;
+        }
+        assert!(Instant::now() < deadline, "round 4 did not begin");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let journal_path = ev.path("logs").join("tournament.journal");
+    let trf_before = std::fs::read_to_string(ev.path("event.trf")).unwrap();
+    assert!(trf_before.contains("142 7"), "{trf_before}");
+    kill_and_resume_to_every_game_once(&mut ev, 42);
+    let journal = std::fs::read_to_string(&journal_path).unwrap();
+    let (paired, times) = journaled_pairings(&journal);
+    assert_eq!(
+        times,
+        (1..=7).map(|r| (r, 1)).collect::<BTreeMap<_, _>>(),
+        "each round paired once"
+    );
+    assert_eq!(paired.len(), 42);
+    for g in read_pgn_games(&ev.pgn()).unwrap() {
+        let tag = g.tag("Round").unwrap();
+        let (r, b) = tag.split_once('.').unwrap();
+        let key = (r.parse().unwrap(), b.parse().unwrap());
+        let want = &paired[&key];
+        assert_eq!(
+            (g.tag("White").unwrap(), g.tag("Black").unwrap()),
+            (want.0.as_str(), want.1.as_str()),
+            "game {tag} as journaled"
+        );
+    }
+    // m07 and m03 (rated) come first, then the others by name: the
+    // highest-rated has White on board 1 of round 1.
+    assert_eq!(paired[&(1, 1)].0, "m07");
+    let file = std::fs::read_to_string(ev.path("event.trf")).unwrap();
+    assert_eq!(file.lines().filter(|l| l.starts_with("001")).count(), 12);
+    let mut check = Proc::spawn(
+        "swiss check",
+        &argus_bin(),
+        &["swiss".to_string(), "check".to_string(), trf],
+    );
+    assert_eq!(
+        check.wait_exit(Duration::from_secs(60)),
+        0,
+        "{}\n{file}",
+        check.describe()
+    );
+    let report = ev.report();
+    assert!(
+        report.contains("BH-C1") && report.contains("Swiss"),
+        "{report}"
+    );
+}
+
 /// What testers' tools read in a tournament's PGN (python-chess), killed
 /// in the middle of a game and resumed: every game without errors, its
 /// closing comment as the last move's comment and in the console's result

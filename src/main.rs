@@ -104,8 +104,9 @@ enum Cmd {
         argus tournament engine:sf=stockfish engine:gnu=gnuchessx mover:rnd --protocol gnu:xboard \
         --engine-option sf:Threads=2 --ponder sf --tc 60+1 --headless --rating-interval 10 \
         --feed 0.0.0.0:7070\n  \
-        argus tournament engine:sf=stockfish COM3 COM4 --schedule gauntlet --games-per-pairing 4 \
-        --book sf:gm2001.bin --book-depth sf:16 --nodes sf:200000 --tc 5m+3")]
+        argus tournament engine:sf=stockfish engine:gnu=gnuchessx COM3 COM4 mover:m --protocol \
+        gnu:xboard --schedule swiss --rounds 4 --rating sf:3500 --rating gnu:2400 --bye COM4:2 \
+        --trf event.trf --book sf:gm2001.bin --tc 5m+3")]
     Tournament(Box<TournamentArgs>),
     /// Follow a match from its journal, read-only: the live board, or
     /// (--headless) one line per move and result.

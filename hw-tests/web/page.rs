@@ -219,6 +219,7 @@ fn several_boards_with_standings_and_one_clicked_large() {
         rank,
         points_halves,
         games: 2,
+        tiebreaks: Vec::new(),
         cells: cells.iter().map(|c| c.map(str::to_string)).collect(),
     };
     let state = argus::web::WebState {
@@ -234,6 +235,7 @@ fn several_boards_with_standings_and_one_clicked_large() {
                 row(super::HOSTILE, 2, 2, [Some("0"), None, Some("1")]),
                 row("Gamma", 3, 1, [Some("½"), Some("0"), None]),
             ],
+            rounds: Vec::new(),
         }),
         waiting: vec![format!("waiting for {} since 13:05:02", super::HOSTILE)],
     };
@@ -449,6 +451,7 @@ fn boards_stay_in_their_cards_and_move_lists_show_the_latest_move() {
         rank,
         points_halves: 1,
         games: 1,
+        tiebreaks: Vec::new(),
         cells: vec![None, Some("½".into())],
     };
     let two = argus::web::WebState {
@@ -456,6 +459,7 @@ fn boards_stay_in_their_cards_and_move_lists_show_the_latest_move() {
         boards: vec![long_board(1, 120), long_board(2, 81)],
         standings: Some(Standings {
             rows: vec![row("Alpha", 1), row("Beta", 1)],
+            rounds: Vec::new(),
         }),
         waiting: Vec::new(),
     };

@@ -20,7 +20,8 @@ use crate::tournament::{Tournament, report};
 use crate::web::hub::GAMES_KEPT;
 use crate::web::push::{PUSH_GAP, Pusher, Round, Token};
 use crate::web::{
-    self, GamePgn, Games, Limits, Publisher, StandingRow, Standings, WebState, board_of,
+    self, GamePgn, Games, Limits, Publisher, RoundBye, RoundGame, RoundState, StandingRow,
+    Standings, TiebreakValue, WebState, board_of,
 };
 
 /// The games that ended before the server started (a resumed match or
@@ -280,6 +281,18 @@ fn standings_of(t: &Tournament) -> Standings {
             rank: u32::try_from(r.rank).unwrap_or(u32::MAX),
             points_halves: r.halves,
             games: r.games,
+            tiebreaks: t
+                .settings()
+                .swiss
+                .tiebreaks
+                .iter()
+                .zip(&r.tiebreaks)
+                .map(|(k, v)| TiebreakValue {
+                    name: k.name().into(),
+                    short: k.short().into(),
+                    value: k.text(*v),
+                })
+                .collect(),
             cells: cells
                 .iter()
                 .enumerate()
@@ -287,7 +300,46 @@ fn standings_of(t: &Tournament) -> Standings {
                 .collect(),
         })
         .collect();
-    Standings { rows }
+    Standings {
+        rows,
+        rounds: rounds_of(t),
+    }
+}
+
+/// A Swiss event's rounds for the page: each round's games and byes.
+fn rounds_of(t: &Tournament) -> Vec<RoundState> {
+    let sch = t.schedule();
+    if !sch.is_dynamic() {
+        return Vec::new();
+    }
+    (1..=sch.rounds())
+        .map(|round| RoundState {
+            round,
+            games: t
+                .games()
+                .filter(|(g, _)| g.round == round)
+                .map(|(g, s)| RoundGame {
+                    board: g.board,
+                    white: strip_control(t.name(g.white)),
+                    black: strip_control(t.name(g.black)),
+                    result: match s {
+                        crate::tournament::GameState::Decided(o) => o.result_text().into(),
+                        _ => "*".into(),
+                    },
+                })
+                .collect(),
+            byes: sch
+                .byes()
+                .iter()
+                .filter(|b| b.round == round)
+                .map(|b| RoundBye {
+                    player: strip_control(t.name(b.player)),
+                    kind: b.kind.letter().to_string(),
+                    points_halves: b.kind.halves(),
+                })
+                .collect(),
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -310,6 +362,8 @@ mod tests {
             instances: 1,
             sprt: None,
             sprt_running: Default::default(),
+            ratings: Vec::new(),
+            swiss: Default::default(),
         })
         .unwrap();
         let mut started = Vec::new();

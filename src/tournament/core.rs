@@ -12,7 +12,9 @@ use crate::text::strip_control;
 use crate::tournament::messages::{
     Absence, Absent, BoardId, Input, Outcome, Output, SprtRunning, Withdrawal,
 };
-use crate::tournament::schedule::{PlayerId, Schedule, ScheduleSettings, ScheduledGame};
+use crate::tournament::schedule::{
+    PlayerId, RoundPairing, Schedule, ScheduleSettings, ScheduledGame,
+};
 use crate::tournament::stats::Tallies;
 
 /// The whole configuration of a tournament.
@@ -40,6 +42,12 @@ pub struct Settings {
     pub sprt: Option<Sprt>,
     /// What happens to the games running when the SPRT decides.
     pub sprt_running: SprtRunning,
+    /// Each player's rating, in seed order (0: unknown); shorter than the
+    /// player list: the rest are 0. A Swiss event's initial order is by
+    /// rating, then name.
+    pub ratings: Vec<u16>,
+    /// A Swiss event's byes asked for, late entries and tie-breaks.
+    pub swiss: crate::tournament::swiss_event::SwissSettings,
 }
 
 /// Where a scheduled game stands.
@@ -91,6 +99,9 @@ pub struct Tournament {
     /// The hypothesis the SPRT accepted, once it did: no game starts
     /// after it.
     sprt_decided: Option<Hypothesis>,
+    /// A dynamic schedule's pairer could pair no further round: the event
+    /// ends with the rounds it has.
+    pairing_ended: bool,
     over: bool,
     now: u64,
 }
@@ -122,7 +133,11 @@ impl Tournament {
         let most = if settings.instances == 1 {
             schedule.widest_round()
         } else {
-            let games = u32::try_from(schedule.games().len()).unwrap_or(u32::MAX);
+            let games = if schedule.is_dynamic() {
+                schedule.widest_round()
+            } else {
+                u32::try_from(schedule.games().len()).unwrap_or(u32::MAX)
+            };
             let seats = u32::try_from(schedule.players())
                 .unwrap_or(u32::MAX)
                 .saturating_mul(settings.instances)
@@ -148,6 +163,7 @@ impl Tournament {
             schedule,
             settings,
             sprt_decided: None,
+            pairing_ended: false,
             over: false,
             now: 0,
         })
@@ -164,6 +180,38 @@ impl Tournament {
     /// The name of player `p`.
     pub fn name(&self, p: PlayerId) -> &str {
         self.settings.names.get(p.0).map_or("?", String::as_str)
+    }
+
+    /// Player `p`'s rating (0: unknown).
+    pub fn rating(&self, p: PlayerId) -> u16 {
+        self.settings.ratings.get(p.0).copied().unwrap_or(0)
+    }
+
+    /// The round a dynamic schedule wants paired now: the next one, once
+    /// every game before it is decided (none before round 1), while the
+    /// event goes on. `None` for a schedule fixed in advance.
+    pub fn round_due(&self) -> Option<u32> {
+        let next = self.schedule.rounds() + 1;
+        let due = self.schedule.is_dynamic()
+            && !self.over
+            && !self.pairing_ended
+            && self.sprt_decided.is_none()
+            && next <= self.schedule.planned_rounds()
+            && self.games.iter().all(GameState::is_decided);
+        due.then_some(next)
+    }
+
+    /// The input that pairs the round due ([`Tournament::round_due`]), from
+    /// the event's pairer ([`crate::tournament::rounds::pair`]): a pure
+    /// function of the event so far. Journal it, then hand it to
+    /// [`Tournament::handle`], before anything else: a resumed event
+    /// replays the journaled pairing and never pairs a round again.
+    pub fn pairing_due(&self) -> Option<Input> {
+        let round = self.round_due()?;
+        Some(match crate::tournament::rounds::pair(self, round) {
+            Ok(pairing) => Input::Paired(pairing),
+            Err(reason) => Input::Unpairable { round, reason },
+        })
     }
 
     /// Every game with where it stands, in schedule order.
@@ -351,10 +399,78 @@ impl Tournament {
                 }
             }
             Input::Resumed => self.on_resumed(at),
+            Input::Paired(pairing) => self.on_paired(pairing, &mut out),
+            Input::Unpairable { round, reason } => self.on_unpairable(round, reason, &mut out),
         }
         self.dispatch(&mut out);
         self.end_if_stopped(&mut out);
         out
+    }
+
+    /// A round's pairing: its games appended to the schedule (started as
+    /// boards and players are free), its byes recorded.
+    fn on_paired(&mut self, pairing: RoundPairing, out: &mut Vec<Output>) {
+        if self.round_due() != Some(pairing.round) {
+            out.push(Output::Ignored {
+                reason: format!(
+                    "a pairing for round {}, which is not due (round {} paired of {})",
+                    pairing.round,
+                    self.schedule.rounds(),
+                    self.schedule.planned_rounds()
+                ),
+            });
+            return;
+        }
+        if let Err(e) = self.schedule.add_round(&pairing) {
+            out.push(Output::Ignored { reason: e });
+            return;
+        }
+        let n = self.schedule.games().len();
+        self.games.resize(n, GameState::Pending);
+        self.endings.resize(n, None);
+        let round = pairing.round;
+        out.push(Output::Paired(pairing));
+        // A pairer that paired a withdrawn player: its game is forfeited
+        // at once.
+        let gone: Vec<PlayerId> = (0..self.players.len())
+            .map(PlayerId)
+            .filter(|p| self.players[p.0].withdrawn)
+            .collect();
+        self.forfeit_games_of(&gone, out);
+        if self.schedule.games().iter().all(|g| g.round != round) {
+            out.push(Output::RoundOver { round });
+            self.end_if_done(out);
+        }
+    }
+
+    /// The pairer could not pair round `round`: the event ends with the
+    /// rounds it has.
+    fn on_unpairable(&mut self, round: u32, reason: String, out: &mut Vec<Output>) {
+        if self.round_due() != Some(round) {
+            out.push(Output::Ignored {
+                reason: format!("no pairing for round {round}, which is not due"),
+            });
+            return;
+        }
+        self.pairing_ended = true;
+        out.push(Output::Unpairable { round, reason });
+        self.end_if_done(out);
+    }
+
+    /// Whether every round there will be is paired.
+    fn rounds_to_come(&self) -> bool {
+        self.schedule.is_dynamic()
+            && !self.pairing_ended
+            && self.schedule.rounds() < self.schedule.planned_rounds()
+    }
+
+    /// The tournament is over once every game is decided and no round is
+    /// to come.
+    fn end_if_done(&mut self, out: &mut Vec<Output>) {
+        if !self.over && !self.rounds_to_come() && self.games.iter().all(GameState::is_decided) {
+            self.over = true;
+            out.push(Output::TournamentOver);
+        }
     }
 
     /// After the SPRT decided: the tournament is over once no game runs.
@@ -568,6 +684,12 @@ impl Tournament {
             });
             due.push(*p);
         }
+        self.forfeit_games_of(&due, out);
+    }
+
+    /// Every game not started of a player in `due` is forfeited; a game
+    /// between two of them is lost by both.
+    fn forfeit_games_of(&mut self, due: &[PlayerId], out: &mut Vec<Output>) {
         let forfeits: Vec<(u32, Absent)> = self
             .games()
             .filter(|(g, s)| *s == GameState::Pending && due.iter().any(|&p| g.has(p)))
@@ -610,10 +732,7 @@ impl Tournament {
             out.push(Output::RoundOver { round });
         }
         self.test_sprt(out);
-        if !self.over && self.games.iter().all(GameState::is_decided) {
-            self.over = true;
-            out.push(Output::TournamentOver);
-        }
+        self.end_if_done(out);
     }
 
     /// Starts every pending game, in schedule order, whose players are both

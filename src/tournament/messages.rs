@@ -9,7 +9,7 @@ use shakmaty::{ByColor, Color};
 
 use crate::referee::{GameResult, Termination};
 use crate::stats::sprt::Hypothesis;
-use crate::tournament::schedule::{PlayerId, ScheduledGame};
+use crate::tournament::schedule::{PlayerId, RoundPairing, ScheduledGame};
 
 /// One of the referee's boards: a referee core that plays one game at a
 /// time (`--boards K` gives boards 1 to K).
@@ -190,6 +190,13 @@ pub enum Input {
     /// killed: every player must sign on again (its absence counts from
     /// now); games in progress carry on on their boards.
     Resumed,
+    /// The next round's pairing, from the event's pairer
+    /// ([`crate::tournament::Tournament::pairing_due`]), journaled before
+    /// any game of the round starts.
+    Paired(RoundPairing),
+    /// The pairer could pair no further round (a Swiss with more rounds
+    /// than its players can play): the event ends with the rounds it has.
+    Unpairable { round: u32, reason: String },
 }
 
 /// What happens to the games running when the SPRT decides
@@ -257,6 +264,10 @@ pub enum Output {
     Withdrawn { player: PlayerId, why: Withdrawal },
     /// Every game of this round is decided.
     RoundOver { round: u32 },
+    /// A round was paired: its games are in the schedule.
+    Paired(RoundPairing),
+    /// No further round could be paired, and why.
+    Unpairable { round: u32, reason: String },
     /// The SPRT accepted `hypothesis` at this LLR (its bounds: lower,
     /// upper): no game starts from now on; the games running are played
     /// out.

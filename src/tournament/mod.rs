@@ -6,6 +6,8 @@
 //! returns [`Output`]s. docs/tournament.md describes it.
 //!
 //! * [`schedule`]: Berger round robin, gauntlet, cycles, repeats, openings;
+//! * [`rounds`]: rounds paired as the event goes (Swiss), journaled first;
+//! * [`swiss_event`]: the tournament as a Swiss event (Dutch pairing, TRF);
 //! * [`core`]: the state machine ([`Tournament`]);
 //! * [`messages`]: its inputs and outputs, and a game's [`Outcome`];
 //! * [`standings`]: points, tie-breaks, crosstable, player statistics;
@@ -18,9 +20,11 @@ pub mod journal;
 pub mod messages;
 pub mod player;
 pub mod report;
+pub mod rounds;
 pub mod schedule;
 pub mod standings;
 pub mod stats;
+pub mod swiss_event;
 pub mod words;
 
 pub use self::core::{GameState, PlayerState, Settings, Tournament};
@@ -28,8 +32,10 @@ pub use messages::{
     Absence, Absent, BoardId, Input, Instance, Outcome, Output, SideStats, SprtRunning, Withdrawal,
 };
 pub use player::{EngineSpec, Player};
-pub use schedule::{Bye, Format, PlayerId, Schedule, ScheduleSettings, ScheduledGame};
-pub use standings::{Mark, Row, Standings};
+pub use schedule::{
+    Bye, ByeKind, Format, PlayerId, RoundPairing, Schedule, ScheduleSettings, ScheduledGame,
+};
+pub use standings::{Mark, Row, Standings, Tiebreak};
 
 #[cfg(test)]
 mod tests;

@@ -166,6 +166,7 @@ fn about(t: &Tournament) -> Vec<String> {
     let kind = match s.schedule.format {
         Format::RoundRobin => "Round robin (Berger tables)",
         Format::Gauntlet => "Gauntlet (the first player against each of the others)",
+        Format::Swiss => "Swiss (FIDE Dutch system)",
     };
     let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let mut lines = vec![format!(
@@ -190,7 +191,27 @@ fn about(t: &Tournament) -> Vec<String> {
             after_ms / 1000
         ),
     });
-    lines.push(format!("Ranking: {TIE_BREAKS}."));
+    if s.schedule.format == Format::Swiss {
+        lines.push(format!(
+            "Rounds paired by the Dutch rules as the event went: {} of {}.",
+            sch.rounds(),
+            sch.planned_rounds()
+        ));
+        let names: Vec<&str> = s.swiss.tiebreaks.iter().map(|t| t.name()).collect();
+        lines.push(format!(
+            "Ranking: points (byes included: the pairing-allocated bye 1, a bye asked for {}), \
+             then {} (FIDE C.07, over the rounds complete); players equal on all share a rank \
+             and are listed in initial order (rating, then name).",
+            crate::tournament::journal::header::bye_points(s.swiss.bye),
+            if names.is_empty() {
+                "nothing".to_string()
+            } else {
+                names.join(", ")
+            }
+        ));
+    } else {
+        lines.push(format!("Ranking: {TIE_BREAKS}."));
+    }
     let decided = t.decided().count();
     lines.push(if t.is_over() {
         format!("Complete: all {decided} games decided.")
@@ -207,12 +228,16 @@ fn quarters(q: u64) -> String {
     format!("{}.{:02}", q / 4, q % 4 * 25)
 }
 
+/// The standings: rank, player, points, games, W-D-L, forfeits, then the
+/// tie-breaks (a Swiss event's, as columns; else Sonneborn-Berger).
 fn standings(t: &Tournament, st: &Standings) -> Section {
+    let swiss = t.settings().schedule.format == Format::Swiss;
+    let list = &t.settings().swiss.tiebreaks;
     let rows = st
         .rows
         .iter()
         .map(|r| {
-            vec![
+            let mut row = vec![
                 r.rank.to_string(),
                 t.name(r.player).to_string(),
                 points(r.halves),
@@ -221,18 +246,31 @@ fn standings(t: &Tournament, st: &Standings) -> Section {
                 r.draws.to_string(),
                 r.losses.to_string(),
                 format!("+{} -{}", r.forfeits_won, r.forfeits_lost),
-                quarters(r.sb_quarters),
-            ]
+            ];
+            if swiss {
+                row.extend(list.iter().zip(&r.tiebreaks).map(|(k, v)| k.text(*v)));
+            } else {
+                row.push(quarters(r.sb_quarters));
+            }
+            row
         })
         .collect();
+    let mut header = columns(&[
+        "Rank", "Player", "Points", "Games", "W", "D", "L", "Forfeits",
+    ]);
+    if swiss {
+        header.extend(list.iter().map(|k| k.short().to_string()));
+    } else {
+        header.push("SB".into());
+    }
+    let mut right = vec![true, false, true, true, true, true, true, false];
+    right.resize(header.len(), true);
     Section {
         title: "Standings",
         lines: Vec::new(),
         table: Some(Table {
-            header: columns(&[
-                "Rank", "Player", "Points", "Games", "W", "D", "L", "Forfeits", "SB",
-            ]),
-            right: vec![true, false, true, true, true, true, true, false, true],
+            header,
+            right,
             rows,
         }),
     }

@@ -1,6 +1,8 @@
 //! Who plays whom, in which round, on which board, with which colours and
-//! opening: the whole tournament fixed in advance, a pure function of its
-//! settings.
+//! opening: for a round robin or a gauntlet the whole tournament fixed in
+//! advance, a pure function of its settings; for a Swiss event, rounds
+//! appended one at a time as the event pairs them ([`Schedule::add_round`],
+//! see [`crate::tournament::rounds`]).
 //!
 //! * Round robin: FIDE's Berger tables. With an odd number of players a
 //!   dummy player is added and whoever meets it has a bye that round.
@@ -44,6 +46,9 @@ pub enum Format {
     RoundRobin,
     /// The first player against each of the others.
     Gauntlet,
+    /// FIDE's Dutch system: each round paired once the one before is
+    /// decided, `rounds` of them.
+    Swiss,
 }
 
 impl Format {
@@ -52,7 +57,14 @@ impl Format {
         match self {
             Format::RoundRobin => "round-robin",
             Format::Gauntlet => "gauntlet",
+            Format::Swiss => "swiss",
         }
+    }
+
+    /// Whether its rounds are paired as the event goes (each once the one
+    /// before is decided) rather than fixed in advance.
+    pub fn is_dynamic(self) -> bool {
+        matches!(self, Format::Swiss)
     }
 
     /// Reads [`Format::as_str`].
@@ -60,8 +72,9 @@ impl Format {
         match s {
             "round-robin" => Ok(Format::RoundRobin),
             "gauntlet" => Ok(Format::Gauntlet),
+            "swiss" => Ok(Format::Swiss),
             other => Err(format!(
-                "unknown schedule {other:?} (round-robin or gauntlet)"
+                "unknown schedule {other:?} (round-robin, gauntlet or swiss)"
             )),
         }
     }
@@ -81,6 +94,9 @@ pub struct ScheduleSettings {
     pub openings: usize,
     /// Shuffle the openings with this seed; `None` keeps file order.
     pub openings_seed: Option<u64>,
+    /// The rounds of a format whose rounds are paired as it goes (at
+    /// least 1 then; unused by the others).
+    pub rounds: u32,
 }
 
 impl Default for ScheduleSettings {
@@ -92,6 +108,7 @@ impl Default for ScheduleSettings {
             games_per_pairing: 1,
             openings: 0,
             openings_seed: None,
+            rounds: 0,
         }
     }
 }
@@ -133,20 +150,83 @@ impl ScheduledGame {
     }
 }
 
-/// A player without a game in a round (odd number of players).
+/// A player without a game in a round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Bye {
     pub round: u32,
     pub player: PlayerId,
+    pub kind: ByeKind,
 }
 
-/// The whole tournament's games.
+/// What a round without a game is, and what it is worth.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ByeKind {
+    /// A round robin's odd player out: no game, no point (not scored).
+    Rest,
+    /// The pairing-allocated bye of a Swiss round: a win's point (TRF `U`).
+    Allocated,
+    /// A bye the player asked for, worth half a point (TRF `H`).
+    Half,
+    /// A round without a point: a bye asked for at zero, or a round
+    /// before a late entry joined (TRF `Z`).
+    Zero,
+}
+
+impl ByeKind {
+    /// What it is worth, in half points.
+    pub fn halves(self) -> u32 {
+        match self {
+            ByeKind::Allocated => 2,
+            ByeKind::Half => 1,
+            ByeKind::Rest | ByeKind::Zero => 0,
+        }
+    }
+
+    /// Its letter in the journal (TRF's, and `R` for a rest).
+    pub fn letter(self) -> char {
+        match self {
+            ByeKind::Rest => 'R',
+            ByeKind::Allocated => 'U',
+            ByeKind::Half => 'H',
+            ByeKind::Zero => 'Z',
+        }
+    }
+
+    /// Reads [`ByeKind::letter`].
+    pub fn from_letter(c: char) -> Option<ByeKind> {
+        [
+            ByeKind::Rest,
+            ByeKind::Allocated,
+            ByeKind::Half,
+            ByeKind::Zero,
+        ]
+        .into_iter()
+        .find(|k| k.letter() == c)
+    }
+}
+
+/// One round's pairing, as a pairer gives it and the journal keeps it: the
+/// games board by board (White, Black) and who has no game.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RoundPairing {
+    /// 1-based.
+    pub round: u32,
+    pub games: Vec<(PlayerId, PlayerId)>,
+    pub byes: Vec<(PlayerId, ByeKind)>,
+}
+
+/// The whole tournament's games (a dynamic format's: those paired so
+/// far).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Schedule {
     settings: ScheduleSettings,
     games: Vec<ScheduledGame>,
     byes: Vec<Bye>,
+    /// Rounds made (paired, for a dynamic format).
     rounds: u32,
+    /// The opening of each round of a dynamic format (`k`-th round:
+    /// `openings[k]`).
+    openings: Vec<(usize, bool)>,
 }
 
 /// The pairings of round `round` (0-based) of FIDE's Berger table for `n`
@@ -191,6 +271,7 @@ impl Schedule {
         let pairings = match s.format {
             Format::RoundRobin => s.players * (s.players - 1) / 2,
             Format::Gauntlet => s.players - 1,
+            Format::Swiss => return Schedule::dynamic(s),
         };
         let total = (pairings as u128) * u128::from(s.cycles) * u128::from(s.games_per_pairing);
         if total > MAX_GAMES as u128 {
@@ -213,6 +294,7 @@ impl Schedule {
             match s.format {
                 Format::RoundRobin => b.round_robin_cycle(s, cycle),
                 Format::Gauntlet => b.gauntlet_cycle(s, cycle),
+                Format::Swiss => {}
             }
         }
         Ok(Schedule {
@@ -220,7 +302,128 @@ impl Schedule {
             games: b.games,
             byes: b.byes,
             rounds: b.round,
+            openings: Vec::new(),
         })
+    }
+
+    /// A schedule whose rounds are paired as the event goes: empty until
+    /// [`Schedule::add_round`].
+    fn dynamic(s: &ScheduleSettings) -> Result<Schedule, String> {
+        if s.rounds == 0 {
+            return Err(format!(
+                "a {} event needs at least 1 round",
+                s.format.as_str()
+            ));
+        }
+        if s.cycles != 1 || s.games_per_pairing != 1 {
+            return Err(format!(
+                "a {} event pairs each round from the results so far: cycles and games per \
+                 pairing are 1",
+                s.format.as_str()
+            ));
+        }
+        let most = (s.players / 2) as u128 * u128::from(s.rounds);
+        if most > MAX_GAMES as u128 {
+            return Err(format!(
+                "{most} games is more than a schedule may hold ({MAX_GAMES})"
+            ));
+        }
+        Ok(Schedule {
+            settings: s.clone(),
+            games: Vec::new(),
+            byes: Vec::new(),
+            rounds: 0,
+            openings: order_openings(s.openings, s.rounds, s.openings_seed),
+        })
+    }
+
+    /// Whether the rounds are paired as the event goes.
+    pub fn is_dynamic(&self) -> bool {
+        self.settings.format.is_dynamic()
+    }
+
+    /// The rounds the event will have: those made, for a fixed schedule;
+    /// the rounds asked for, for a dynamic one.
+    pub fn planned_rounds(&self) -> u32 {
+        if self.is_dynamic() {
+            self.settings.rounds
+        } else {
+            self.rounds
+        }
+    }
+
+    /// Appends the next round of a dynamic schedule: its games numbered on
+    /// from the last, boards in the pairing's order, every game of the
+    /// round from the round's opening. The error says why the pairing
+    /// does not fit (another round than the next, a player twice or
+    /// unknown); nothing is added then.
+    pub fn add_round(&mut self, pairing: &RoundPairing) -> Result<(), String> {
+        if !self.is_dynamic() {
+            return Err("this schedule was fixed in advance".into());
+        }
+        let r = pairing.round;
+        if r != self.rounds + 1 || r > self.settings.rounds {
+            return Err(format!(
+                "a pairing for round {r}, when round {} is next (of {})",
+                self.rounds + 1,
+                self.settings.rounds
+            ));
+        }
+        let mut seen = vec![false; self.settings.players];
+        let everyone = pairing
+            .games
+            .iter()
+            .flat_map(|&(w, b)| [w, b])
+            .chain(pairing.byes.iter().map(|b| b.0));
+        for p in everyone {
+            match seen.get_mut(p.0) {
+                None => {
+                    return Err(format!(
+                        "round {r}'s pairing names {p}, who is not in the event"
+                    ));
+                }
+                Some(true) => return Err(format!("round {r}'s pairing names {p} twice")),
+                Some(s) => *s = true,
+            }
+        }
+        let opening = self.openings.get(r as usize - 1).map(|&(o, _)| o);
+        for (i, &(white, black)) in pairing.games.iter().enumerate() {
+            self.games.push(ScheduledGame {
+                number: u32::try_from(self.games.len() + 1).unwrap_or(u32::MAX),
+                round: r,
+                board: u32::try_from(i + 1).unwrap_or(u32::MAX),
+                white,
+                black,
+                opening,
+            });
+        }
+        self.byes
+            .extend(pairing.byes.iter().map(|&(player, kind)| Bye {
+                round: r,
+                player,
+                kind,
+            }));
+        self.rounds = r;
+        Ok(())
+    }
+
+    /// Round `round`'s pairing as it was made.
+    pub fn pairing(&self, round: u32) -> RoundPairing {
+        RoundPairing {
+            round,
+            games: self
+                .games
+                .iter()
+                .filter(|g| g.round == round)
+                .map(|g| (g.white, g.black))
+                .collect(),
+            byes: self
+                .byes
+                .iter()
+                .filter(|b| b.round == round)
+                .map(|b| (b.player, b.kind))
+                .collect(),
+        }
     }
 
     pub fn settings(&self) -> &ScheduleSettings {
@@ -253,8 +456,12 @@ impl Schedule {
         self.settings.players
     }
 
-    /// The most games any round has (the boards that can be busy at once).
+    /// The most games any round has (the boards that can be busy at once);
+    /// for a dynamic schedule, the most any round can have.
     pub fn widest_round(&self) -> u32 {
+        if self.is_dynamic() {
+            return u32::try_from(self.settings.players / 2).unwrap_or(u32::MAX);
+        }
         self.games.iter().map(|g| g.board).max().unwrap_or(0)
     }
 }
@@ -283,6 +490,7 @@ impl Builder {
                         self.byes.push(Bye {
                             round: self.round,
                             player,
+                            kind: ByeKind::Rest,
                         });
                         continue;
                     }

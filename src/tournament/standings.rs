@@ -15,7 +15,7 @@ use shakmaty::Color;
 use crate::referee::GameResult;
 use crate::tournament::core::{GameState, Tournament};
 use crate::tournament::messages::{Absent, Outcome};
-use crate::tournament::schedule::PlayerId;
+use crate::tournament::schedule::{Format, PlayerId};
 
 /// One player's line of the standings.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -36,6 +36,10 @@ pub struct Row {
     pub forfeits_lost: u32,
     /// Sonneborn-Berger in quarter points.
     pub sb_quarters: u64,
+    /// A Swiss event's tie-breaks, in the event's order
+    /// ([`crate::tournament::swiss_event::SwissSettings::tiebreaks`]), each
+    /// in its [`Tiebreak`]'s unit; empty for a round robin or a gauntlet.
+    pub tiebreaks: Vec<u32>,
     pub stats: PlayerStats,
 }
 
@@ -65,6 +69,99 @@ impl PlayerStats {
     /// Average time left at the end of a timed game, in ms.
     pub fn average_left_ms(&self) -> Option<u64> {
         (self.left_games > 0).then(|| self.left_sum_ms / u64::from(self.left_games))
+    }
+}
+
+/// A Swiss event's tie-breaks by FIDE's regulations (C.07), computed by
+/// [`crate::swiss::tiebreak`] over the rounds complete.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tiebreak {
+    BuchholzCut1,
+    Buchholz,
+    SonnebornBerger,
+    DirectEncounter,
+    Wins,
+}
+
+impl Tiebreak {
+    /// A Swiss event's order when `--tiebreaks` is not given.
+    pub const DEFAULT: [Tiebreak; 5] = [
+        Tiebreak::BuchholzCut1,
+        Tiebreak::Buchholz,
+        Tiebreak::SonnebornBerger,
+        Tiebreak::DirectEncounter,
+        Tiebreak::Wins,
+    ];
+
+    /// Its name on the command line, in the journal and in the JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tiebreak::BuchholzCut1 => "buchholz-cut1",
+            Tiebreak::Buchholz => "buchholz",
+            Tiebreak::SonnebornBerger => "sonneborn-berger",
+            Tiebreak::DirectEncounter => "direct-encounter",
+            Tiebreak::Wins => "wins",
+        }
+    }
+
+    /// Its column head in the standings.
+    pub fn short(self) -> &'static str {
+        match self {
+            Tiebreak::BuchholzCut1 => "BH-C1",
+            Tiebreak::Buchholz => "BH",
+            Tiebreak::SonnebornBerger => "SB",
+            Tiebreak::DirectEncounter => "DE",
+            Tiebreak::Wins => "WIN",
+        }
+    }
+
+    /// Reads a comma-separated list of [`Tiebreak::name`]s; the error
+    /// names the word it does not know, or one given twice.
+    pub fn parse_list(s: &str) -> Result<Vec<Tiebreak>, String> {
+        let mut list = Vec::new();
+        for word in s.split(',').map(str::trim) {
+            let t = Tiebreak::DEFAULT
+                .into_iter()
+                .find(|t| t.name() == word)
+                .ok_or_else(|| {
+                    let names: Vec<&str> = Tiebreak::DEFAULT.iter().map(|t| t.name()).collect();
+                    format!("unknown tie-break {word:?} ({})", names.join(", "))
+                })?;
+            if list.contains(&t) {
+                return Err(format!("tie-break {word:?} given twice"));
+            }
+            list.push(t);
+        }
+        Ok(list)
+    }
+
+    /// Its value in a player's record of [`crate::swiss::tiebreak`].
+    fn of(self, t: &crate::swiss::tiebreak::Tiebreaks) -> u32 {
+        match self {
+            Tiebreak::BuchholzCut1 => t.buchholz_cut1,
+            Tiebreak::Buchholz => t.buchholz,
+            Tiebreak::SonnebornBerger => t.sonneborn_berger,
+            Tiebreak::DirectEncounter => t.direct,
+            Tiebreak::Wins => t.wins,
+        }
+    }
+
+    /// A value as a number of points (wins: a count).
+    pub fn value(self, v: u32) -> f64 {
+        match self {
+            Tiebreak::SonnebornBerger => f64::from(v) / 100.0,
+            Tiebreak::Wins => f64::from(v),
+            _ => f64::from(v) / 10.0,
+        }
+    }
+
+    /// A value as the standings show it: `12.5`, `31.25`, `3`.
+    pub fn text(self, v: u32) -> String {
+        match self {
+            Tiebreak::SonnebornBerger => format!("{}.{:02}", v / 100, v % 100),
+            Tiebreak::Wins => v.to_string(),
+            _ => format!("{}.{}", v / 10, v % 10),
+        }
     }
 }
 
@@ -119,15 +216,23 @@ impl Standings {
             rows[g.white.0].sb_quarters += u64::from(b * halves.white);
             rows[g.black.0].sb_quarters += u64::from(w * halves.black);
         }
-        let key = |r: &Row| (r.halves, r.sb_quarters, r.wins);
-        rows.sort_by(|a, b| key(b).cmp(&key(a)).then(a.player.cmp(&b.player)));
-        for i in 0..rows.len() {
-            rows[i].rank = if i > 0 && key(&rows[i]) == key(&rows[i - 1]) {
-                rows[i - 1].rank
-            } else {
-                i + 1
-            };
+        for b in t.schedule().byes() {
+            rows[b.player.0].halves += b.kind.halves();
         }
+        if t.settings().schedule.format == Format::Swiss {
+            return swiss_standings(t, rows);
+        }
+        rank_by(
+            &mut rows,
+            |r| (r.halves, r.sb_quarters, r.wins),
+            |r| r.player.0,
+        );
+        Standings::with_cells(t, rows)
+    }
+
+    /// The crosstable of `rows` (in ranking order).
+    fn with_cells(t: &Tournament, rows: Vec<Row>) -> Standings {
+        let n = rows.len();
         let mut order = vec![0; n];
         for (i, r) in rows.iter().enumerate() {
             order[r.player.0] = i;
@@ -139,6 +244,44 @@ impl Standings {
             cells[b][w].push(mark(s, Color::Black));
         }
         Standings { rows, cells }
+    }
+}
+
+/// A Swiss event's standings: points (byes' included), then the event's
+/// tie-breaks over the rounds complete, then the initial order (which
+/// orders, and does not break the tie: players equal on every tie-break
+/// share a rank).
+fn swiss_standings(t: &Tournament, mut rows: Vec<Row>) -> Standings {
+    use crate::tournament::swiss_event;
+    let list = &t.settings().swiss.tiebreaks;
+    let (event, order) = swiss_event::event(t, swiss_event::complete_rounds(t));
+    let values = crate::swiss::tiebreak::tiebreaks(&event);
+    let mut place = vec![0; rows.len()];
+    for (i, p) in order.iter().enumerate() {
+        place[p.0] = i;
+        if let (Some(row), Some(v)) = (rows.get_mut(p.0), values.get(i)) {
+            row.tiebreaks = list.iter().map(|k| k.of(v)).collect();
+        }
+    }
+    rank_by(
+        &mut rows,
+        |r| (r.halves, r.tiebreaks.clone()),
+        |r| place[r.player.0],
+    );
+    Standings::with_cells(t, rows)
+}
+
+/// Sorts `rows` by `key`, greater first, then by `order` (which orders
+/// and does not break a tie), and ranks them: rows equal on `key` share a
+/// rank.
+fn rank_by<K: Ord>(rows: &mut [Row], key: impl Fn(&Row) -> K, order: impl Fn(&Row) -> usize) {
+    rows.sort_by(|a, b| key(b).cmp(&key(a)).then(order(a).cmp(&order(b))));
+    for i in 0..rows.len() {
+        rows[i].rank = if i > 0 && key(&rows[i]) == key(&rows[i - 1]) {
+            rows[i - 1].rank
+        } else {
+            i + 1
+        };
     }
 }
 

@@ -123,8 +123,69 @@ impl Tallies {
                 v
             })
             .collect();
-        json!({ "players": players, "pairings": pairings })
+        let mut out = json!({ "players": players, "pairings": pairings });
+        if t.settings().schedule.format == crate::tournament::Format::Swiss
+            && let Some(o) = out.as_object_mut()
+        {
+            o.insert("standings".into(), swiss_json(t, &st));
+        }
+        out
     }
+}
+
+/// A Swiss event's standings and rounds in the results JSON: `standings`
+/// (rank, player, points, and `tiebreaks`: `{name, value}` in the event's
+/// order) and `rounds` (each round's `games`, `[white, black, result]`,
+/// and `byes`, `{player, kind, points}`).
+fn swiss_json(t: &Tournament, st: &crate::tournament::Standings) -> Value {
+    let list = &t.settings().swiss.tiebreaks;
+    let rows: Vec<Value> = st
+        .rows
+        .iter()
+        .map(|r| {
+            let tbs: Vec<Value> = list
+                .iter()
+                .zip(&r.tiebreaks)
+                .map(|(k, v)| json!({ "name": k.name(), "value": k.value(*v) }))
+                .collect();
+            json!({
+                "rank": r.rank,
+                "player": t.name(r.player),
+                "points": f64::from(r.halves) / 2.0,
+                "tiebreaks": tbs,
+            })
+        })
+        .collect();
+    let rounds: Vec<Value> = (1..=t.schedule().rounds())
+        .map(|round| {
+            let games: Vec<Value> = t
+                .games()
+                .filter(|(g, _)| g.round == round)
+                .map(|(g, s)| {
+                    let result = match s {
+                        crate::tournament::GameState::Decided(o) => o.result_text(),
+                        _ => "*",
+                    };
+                    json!([t.name(g.white), t.name(g.black), result])
+                })
+                .collect();
+            let byes: Vec<Value> = t
+                .schedule()
+                .byes()
+                .iter()
+                .filter(|b| b.round == round)
+                .map(|b| {
+                    json!({
+                        "player": t.name(b.player),
+                        "kind": b.kind.letter().to_string(),
+                        "points": f64::from(b.kind.halves()) / 2.0,
+                    })
+                })
+                .collect();
+            json!({ "round": round, "games": games, "byes": byes })
+        })
+        .collect();
+    json!({ "rows": rows, "rounds": rounds })
 }
 
 /// What a board's referee core said of its game, tallied: its end, and

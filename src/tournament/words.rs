@@ -6,7 +6,7 @@ use crate::text::strip_control;
 use crate::tournament::core::{GameState, Tournament};
 use crate::tournament::messages::{Outcome, Output, Withdrawal};
 use crate::tournament::report;
-use crate::tournament::schedule::PlayerId;
+use crate::tournament::schedule::{ByeKind, PlayerId};
 use crate::tournament::stats::Tallies;
 
 /// Each player's statistics against the field, a line each, in seed
@@ -20,6 +20,27 @@ pub fn against_the_field(t: &Tournament) -> String {
         s.push_str(&format!("  {name}: {}\n", tally.report(sprt).line()));
     }
     s
+}
+
+/// How big the event is, in words: `12 games in 6 rounds`, or for rounds
+/// paired as it goes `a Swiss of 7 rounds`.
+pub fn extent(t: &Tournament) -> String {
+    let sch = t.schedule();
+    if sch.is_dynamic() {
+        format!("a Swiss of {} rounds", sch.planned_rounds())
+    } else {
+        format!("{} games in {} rounds", sch.games().len(), sch.rounds())
+    }
+}
+
+/// A bye in words, with what it is worth.
+pub fn bye_words(kind: ByeKind) -> &'static str {
+    match kind {
+        ByeKind::Allocated => "has the bye (1 point)",
+        ByeKind::Half => "has a bye it asked for (1/2 point)",
+        ByeKind::Zero => "does not play (0 points)",
+        ByeKind::Rest => "has no game",
+    }
 }
 
 /// What `out` says to people, if anything (`t` as it stands after it).
@@ -83,6 +104,24 @@ pub fn said(t: &Tournament, out: &Output) -> Option<String> {
                 .line_for(t.name(PlayerId(0)))
         }
         Output::RoundOver { round } => format!("round {round} is over; {}", figures(t)),
+        Output::Paired(p) => {
+            let mut line = format!("round {} paired:", p.round);
+            let boards: Vec<String> = p
+                .games
+                .iter()
+                .enumerate()
+                .map(|(i, &(w, b))| format!(" {}. {} - {}", i + 1, name(w), name(b)))
+                .collect();
+            line.push_str(&boards.join(";"));
+            for &(player, kind) in &p.byes {
+                line.push_str(&format!("; {} {}", name(player), bye_words(kind)));
+            }
+            line
+        }
+        Output::Unpairable { round, reason } => format!(
+            "round {round} cannot be paired ({}): the event ends with the rounds played",
+            strip_control(reason)
+        ),
         Output::SprtDecided {
             hypothesis,
             llr,

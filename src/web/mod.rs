@@ -31,4 +31,7 @@ pub mod state;
 
 pub use hub::{GamePgn, Games, Publisher};
 pub use server::{Limits, Served, serve};
-pub use state::{BoardState, StandingRow, Standings, WebState, board_of};
+pub use state::{
+    BoardState, RoundBye, RoundGame, RoundState, StandingRow, Standings, TiebreakValue, WebState,
+    board_of,
+};

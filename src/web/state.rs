@@ -104,6 +104,54 @@ pub struct ResultState {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Standings {
     pub rows: Vec<StandingRow>,
+    /// A Swiss event's rounds paired so far, each with its games and
+    /// byes; left out for a round robin or a gauntlet.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rounds: Vec<RoundState>,
+}
+
+/// One round of a Swiss event: its pairing and results.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RoundState {
+    /// 1-based.
+    pub round: u32,
+    /// Board by board.
+    pub games: Vec<RoundGame>,
+    pub byes: Vec<RoundBye>,
+}
+
+/// One board of a round.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RoundGame {
+    pub board: u32,
+    /// Names, stripped of control characters.
+    pub white: String,
+    pub black: String,
+    /// `1-0`, `0-1`, `1/2-1/2`, a forfeit's `+/-`, `-/+`, `-/-`, or `*`
+    /// while not decided.
+    pub result: String,
+}
+
+/// A player without a game in a round.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RoundBye {
+    pub player: String,
+    /// TRF's letter: `U` the pairing-allocated bye, `H` a half-point bye
+    /// asked for, `Z` a round without a point (a zero-point bye asked for,
+    /// before a late entry, after a withdrawal).
+    pub kind: String,
+    pub points_halves: u32,
+}
+
+/// One tie-break of a standings row.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TiebreakValue {
+    /// As `--tiebreaks` names it (`buchholz-cut1`).
+    pub name: String,
+    /// The column head (`BH-C1`).
+    pub short: String,
+    /// As the report shows it (`12.5`).
+    pub value: String,
 }
 
 /// One player's line in the standings and the crosstable.
@@ -116,6 +164,10 @@ pub struct StandingRow {
     /// Points in half points (`3` is 1.5 points).
     pub points_halves: u32,
     pub games: u32,
+    /// A Swiss event's tie-breaks, in the event's order; left out for a
+    /// round robin or a gauntlet.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tiebreaks: Vec<TiebreakValue>,
     /// The crosstable's row: for each row of the standings (in their
     /// order), this player's results against that one, game by game (`1`
     /// win, `½` draw, `0` loss, `+` won by forfeit, `-` lost by forfeit,

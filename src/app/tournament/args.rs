@@ -14,7 +14,7 @@ use crate::app::tournament::board::Pace;
 use crate::referee::Settings;
 use crate::tournament::player::EngineFlags;
 use crate::tournament::schedule::{Format, ScheduleSettings};
-use crate::tournament::{Absence, Player};
+use crate::tournament::{Absence, Player, PlayerId};
 
 /// The match options that make no sense in a tournament (each game is one
 /// game between the players its schedule names), with what to use instead.
@@ -95,10 +95,40 @@ pub struct TournamentArgs {
     #[arg(long)]
     pub no_claims: bool,
     /// round-robin (Berger tables: everyone meets everyone, colours
-    /// balanced) or gauntlet (the first player against each of the others)
-    /// [default: round-robin].
+    /// balanced), gauntlet (the first player against each of the others)
+    /// or swiss (FIDE's Dutch system, --rounds N: each round paired once
+    /// the one before is over) [default: round-robin].
     #[arg(long, value_name = "KIND")]
     pub schedule: Option<String>,
+    /// The rounds of a Swiss event (--schedule swiss).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub rounds: Option<u32>,
+    /// Player NAME's rating, for a Swiss event's initial order (by rating,
+    /// then name): NAME:RATING; may be repeated [default: 0, unknown].
+    #[arg(long = "rating", value_name = "NAME:RATING")]
+    pub ratings: Vec<String>,
+    /// A Swiss event: player NAME asks for a bye in round ROUND
+    /// (NAME:ROUND), worth --bye-points; may be repeated.
+    #[arg(long = "bye", value_name = "NAME:ROUND")]
+    pub byes: Vec<String>,
+    /// What a bye asked for is worth: 0.5 or 0 [default: 0.5].
+    #[arg(long, value_name = "POINTS", value_parser = ["0.5", "0"])]
+    pub bye_points: Option<String>,
+    /// A Swiss event: player NAME enters late, from round ROUND
+    /// (NAME:ROUND), with a zero-point bye for each round before; may be
+    /// repeated.
+    #[arg(long = "late", value_name = "NAME:ROUND")]
+    pub late: Vec<String>,
+    /// A Swiss event's tie-breaks after the points, in order (FIDE C.07):
+    /// a comma-separated list of buchholz-cut1, buchholz,
+    /// sonneborn-berger, direct-encounter, wins [default: all five, in
+    /// that order].
+    #[arg(long, value_name = "LIST")]
+    pub tiebreaks: Option<String>,
+    /// A Swiss event: write it as a FIDE TRF-2026 file after every round
+    /// (atomically), for `argus swiss check FILE` or any arbiter's program.
+    #[arg(long, value_name = "FILE")]
+    pub trf: Option<PathBuf>,
     /// Play the whole schedule this many times, colours reversed every
     /// second time (2: a double round robin) [default: 1].
     #[arg(long, value_name = "N")]
@@ -200,6 +230,11 @@ pub struct TournamentArgs {
 #[derive(Debug, Clone)]
 pub struct TournamentPlan {
     pub players: Vec<Player>,
+    /// Each player's rating (`--rating`, `rating` in `[[player]]`), in
+    /// player order; 0 when unknown.
+    pub ratings: Vec<u16>,
+    /// A Swiss event's byes, late entries and tie-breaks.
+    pub swiss: crate::tournament::swiss_event::SwissSettings,
     pub schedule: ScheduleSettings,
     pub boards: Option<u32>,
     pub absence: Absence,
@@ -316,8 +351,10 @@ impl TournamentArgs {
         if every == Some(0) {
             return Err("--movetime must be at least 1 ms".into());
         }
-        file.add_players(&mut specs, &mut flags)?;
+        let mut rating_flags = self.ratings.clone();
+        file.add_players(&mut specs, &mut flags, &mut rating_flags)?;
         let mut players = crate::tournament::player::players(&specs, &flags)?;
+        let ratings = ratings_of(&players, &rating_flags)?;
         for p in &mut players {
             if let Player::Engine(e) = p {
                 e.limits.movetime_ms = e.limits.movetime_ms.or(every);
@@ -331,6 +368,36 @@ impl TournamentArgs {
         let schedule = self.schedule.clone().or(t.schedule.clone());
         let format = Format::parse(schedule.as_deref().unwrap_or("round-robin"))
             .map_err(|e| format!("--schedule: {e}"))?;
+        let rounds = self.rounds.or(t.rounds);
+        match (format.is_dynamic(), rounds) {
+            (true, None) => {
+                return Err(format!(
+                    "--schedule {} needs --rounds N (the rounds the event will have)",
+                    format.as_str()
+                ));
+            }
+            (false, Some(_)) => {
+                return Err(format!(
+                    "--rounds is for --schedule swiss; a {}'s rounds follow from its players",
+                    format.as_str()
+                ));
+            }
+            _ => {}
+        }
+        if format.is_dynamic()
+            && (self.cycles.or(t.cycles).is_some_and(|c| c != 1)
+                || self
+                    .games_per_pairing
+                    .or(t.games_per_pairing)
+                    .is_some_and(|g| g != 1))
+        {
+            return Err(format!(
+                "--cycles and --games-per-pairing are for a round robin or a gauntlet: a {} \
+                 event pairs each round from the results so far (--rounds N)",
+                format.as_str()
+            ));
+        }
+        let swiss = self.swiss_settings(&players, format, rounds.unwrap_or(0))?;
         let cycles = self.cycles.or(t.cycles).unwrap_or(1);
         let games_per_pairing = self.games_per_pairing.or(t.games_per_pairing).unwrap_or(1);
         if cycles == 0 || games_per_pairing == 0 {
@@ -378,6 +445,7 @@ impl TournamentArgs {
             games_per_pairing,
             openings: referee.openings.len(),
             openings_seed: referee.openings_seed,
+            rounds: rounds.unwrap_or(0),
         };
         let absence = match self.absent_forfeit.or(t.absent_forfeit) {
             None => Absence::Wait,
@@ -387,6 +455,8 @@ impl TournamentArgs {
         };
         Ok(TournamentPlan {
             players,
+            ratings,
+            swiss,
             schedule,
             boards: self.boards.or(t.boards),
             absence,
@@ -406,6 +476,81 @@ impl TournamentArgs {
             feed: self.feed.clone().or(t.feed.clone()),
             web: self.web.clone().or_file(t.http.clone()),
         })
+    }
+}
+
+impl TournamentArgs {
+    /// `--bye`, `--late`, `--bye-points`, `--tiebreaks` and `--trf`,
+    /// checked: for a Swiss event only, each NAME a player, each ROUND one
+    /// of the event's (a late entry from round 2 on), no bye before a late
+    /// entry's first round or twice.
+    fn swiss_settings(
+        &self,
+        players: &[Player],
+        format: Format,
+        rounds: u32,
+    ) -> Result<crate::tournament::swiss_event::SwissSettings, String> {
+        let mut s = crate::tournament::swiss_event::SwissSettings::default();
+        let given = [
+            ("--bye", !self.byes.is_empty()),
+            ("--late", !self.late.is_empty()),
+            ("--bye-points", self.bye_points.is_some()),
+            ("--tiebreaks", self.tiebreaks.is_some()),
+            ("--trf", self.trf.is_some()),
+        ];
+        if format != Format::Swiss {
+            if let Some((flag, _)) = given.iter().find(|g| g.1) {
+                return Err(format!("{flag} is for --schedule swiss"));
+            }
+            return Ok(s);
+        }
+        let player_round = |flag: &str, w: &str| -> Result<(PlayerId, u32), String> {
+            let (name, r) = w
+                .rsplit_once(':')
+                .ok_or_else(|| format!("{flag} {w:?}: expected NAME:ROUND"))?;
+            let round = r
+                .trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|r| (1..=rounds).contains(r))
+                .ok_or_else(|| format!("{flag} {w:?}: the round is not one of 1 to {rounds}"))?;
+            let i = players
+                .iter()
+                .position(|p| p.name() == name)
+                .ok_or_else(|| format!("{flag} {w:?}: no player is named {name:?}"))?;
+            Ok((PlayerId(i), round))
+        };
+        for w in &self.late {
+            let (p, r) = player_round("--late", w)?;
+            if r == 1 {
+                return Err(format!("--late {w:?}: a player from round 1 is not late"));
+            }
+            if s.late.iter().any(|l| l.0 == p) {
+                return Err(format!("--late {w:?}: that player is already late"));
+            }
+            s.late.push((p, r));
+        }
+        for w in &self.byes {
+            let (p, r) = player_round("--bye", w)?;
+            if s.byes.contains(&(p, r)) {
+                return Err(format!("--bye {w:?} given twice"));
+            }
+            if s.late.iter().any(|&(q, from)| q == p && r < from) {
+                return Err(format!(
+                    "--bye {w:?}: that player enters late, after that round"
+                ));
+            }
+            s.byes.push((p, r));
+        }
+        if let Some(b) = &self.bye_points {
+            s.bye = crate::tournament::journal::header::parse_bye_points(b)
+                .map_err(|e| format!("--bye-points {e}"))?;
+        }
+        if let Some(list) = &self.tiebreaks {
+            s.tiebreaks = crate::tournament::Tiebreak::parse_list(list)
+                .map_err(|e| format!("--tiebreaks: {e}"))?;
+        }
+        Ok(s)
     }
 }
 
@@ -430,6 +575,8 @@ pub struct TournamentTable {
     pub schedule: Option<String>,
     pub cycles: Option<u32>,
     pub games_per_pairing: Option<u32>,
+    /// A Swiss event's rounds (`--rounds`).
+    pub rounds: Option<u32>,
     pub boards: Option<u32>,
     pub absent_forfeit: Option<f64>,
     pub movetime: Option<u64>,
@@ -460,6 +607,8 @@ pub struct PlayerTable {
     /// It ponders (`--ponder NAME`).
     #[serde(default)]
     pub ponder: bool,
+    /// Its rating (`--rating NAME:RATING`).
+    pub rating: Option<u16>,
 }
 
 impl TournamentConfig {
@@ -473,7 +622,12 @@ impl TournamentConfig {
 
     /// Appends the `[[player]]` tables to the command line's players and
     /// their engine flags, in the forms the flags take.
-    fn add_players(&self, specs: &mut Vec<String>, flags: &mut EngineFlags) -> Result<(), String> {
+    fn add_players(
+        &self,
+        specs: &mut Vec<String>,
+        flags: &mut EngineFlags,
+        ratings: &mut Vec<String>,
+    ) -> Result<(), String> {
         for t in &self.player {
             let player = Player::parse(&t.player)?;
             let name = player.name().to_string();
@@ -518,9 +672,37 @@ impl TournamentConfig {
             if t.ponder {
                 flags.ponder.push(name.clone());
             }
+            if let Some(r) = t.rating {
+                ratings.push(format!("{name}:{r}"));
+            }
         }
         Ok(())
     }
+}
+
+/// Each player's rating from the `NAME:RATING` flags (the config file's
+/// after the command line's; the first given wins), 0 when not given. The
+/// error names a flag whose player is not in the event or whose rating is
+/// not a number from 0 to 9999 (as FIDE's files hold).
+fn ratings_of(players: &[Player], flags: &[String]) -> Result<Vec<u16>, String> {
+    let mut ratings: Vec<Option<u16>> = vec![None; players.len()];
+    for flag in flags {
+        let (name, r) = flag
+            .rsplit_once(':')
+            .ok_or_else(|| format!("--rating {flag:?}: expected NAME:RATING"))?;
+        let rating = r
+            .trim()
+            .parse::<u16>()
+            .ok()
+            .filter(|&r| r <= 9999)
+            .ok_or_else(|| format!("--rating {flag:?}: the rating is not a number 0-9999"))?;
+        let i = players
+            .iter()
+            .position(|p| p.name() == name)
+            .ok_or_else(|| format!("--rating {flag:?}: no player is named {name:?}"))?;
+        ratings[i].get_or_insert(rating);
+    }
+    Ok(ratings.into_iter().map(Option::unwrap_or_default).collect())
 }
 
 /// Where `--report FILE` writes the text and the Markdown: FILE and

@@ -87,6 +87,8 @@ pub struct Director {
     pub report: Option<PathBuf>,
     /// `--results-json`.
     pub results_json: Option<PathBuf>,
+    /// `--trf`: a Swiss event as TRF-2026, rewritten after every round.
+    pub trf: Option<PathBuf>,
     /// `--rating-interval N`: the standings said every N games.
     pub rating_interval: Option<crate::stats::interval::RatingInterval>,
     /// One line per result on stdout, or the board view.
@@ -209,16 +211,18 @@ impl Director {
             }
         };
         let count = self.core.board_count();
+        let games = words::extent(&self.core);
         self.say(&format!(
-            "tournament: {} players, {} games in {} rounds on {count} board{}; waiting for the \
-             players to sign on",
+            "tournament: {} players, {games} on {count} board{}; waiting for the players to \
+             sign on",
             self.core.settings().names.len(),
-            self.core.schedule().games().len(),
-            self.core.schedule().rounds(),
             if count == 1 { "" } else { "s" }
         ));
         if self.resumed {
             self.carry_on(&mut floor);
+        } else if let Some(pairing) = self.core.pairing_due() {
+            let now = self.now();
+            self.hand_to_tournament(pairing, now, &mut floor);
         }
         let mut keys = self.screen.as_ref().map_or_else(never, |s| s.keys.clone());
         let mut shown = Shown::default();
@@ -901,6 +905,10 @@ impl Director {
         for out in self.core.handle(input, at) {
             self.carry_out(out, at, floor);
         }
+        // A round due is paired, and journaled, before anything else.
+        if let Some(pairing) = self.core.pairing_due() {
+            self.hand_to_tournament(pairing, at, floor);
+        }
     }
 
     fn carry_out(&mut self, out: Output, at: u64, floor: &mut Floor) {
@@ -914,6 +922,7 @@ impl Director {
                 instances,
             } => self.start_game(board, game, instances, at, floor),
             Output::Scored { .. } => self.write_report(),
+            Output::RoundOver { .. } | Output::Paired(_) => self.write_trf(),
             Output::Ignored { reason } => warn!("tournament: {reason}"),
             Output::Abort { board, .. } => {
                 if let Some(Some(b)) = floor.boards.get_mut(board_index(board)) {
@@ -923,9 +932,9 @@ impl Director {
                 self.collect_results(floor);
             }
             Output::Replay { .. }
+            | Output::Unpairable { .. }
             | Output::SprtDecided { .. }
             | Output::Withdrawn { .. }
-            | Output::RoundOver { .. }
             | Output::TournamentOver => {}
         }
     }
@@ -1005,6 +1014,18 @@ impl Director {
             *slot = Some(b);
         }
         self.collect_results(floor);
+    }
+
+    /// Rewrites the TRF file (`--trf`) atomically: the event after its
+    /// complete rounds.
+    fn write_trf(&self) {
+        let Some(path) = &self.trf else { return };
+        let text = crate::tournament::swiss_event::trf(&self.core);
+        if let Err(e) = write_atomic(path, &text) {
+            let line = format!("cannot write the TRF file {}: {e}", path.display());
+            warn!("{line}");
+            let _ = self.write_failed.set(line);
+        }
     }
 
     /// Rewrites the report files (`--report`) and the statistics

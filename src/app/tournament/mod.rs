@@ -271,6 +271,13 @@ fn settings_of(plan: &TournamentPlan) -> Settings {
         instances: instances_of(plan),
         sprt: plan.sprt,
         sprt_running: plan.sprt_running,
+        swiss: plan.swiss.clone(),
+        // None known: none kept (as the journal's header reads back).
+        ratings: if plan.ratings.iter().all(|&r| r == 0) {
+            Vec::new()
+        } else {
+            plan.ratings.clone()
+        },
     }
 }
 
@@ -342,6 +349,7 @@ fn direct(
         games: args.game_files(),
         report: args.report.clone(),
         results_json: args.results_json.clone(),
+        trf: args.trf.clone(),
         rating_interval,
         view: View::from_flags(args.view.headless, args.view.ascii),
         epoch: edges.epoch,

@@ -345,10 +345,10 @@ impl Watch {
                     return Ok(());
                 };
                 vec![format!(
-                    "watching {}: {} players, {} games",
+                    "watching {}: {} players, {}",
                     h.settings.event,
                     h.settings.names.len(),
-                    t.schedule().games().len()
+                    crate::tournament::words::extent(t)
                 )]
             }
             Followed::Applied(outs) => {

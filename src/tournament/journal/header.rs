@@ -61,6 +61,35 @@ impl Header {
                 ],
             ),
         ];
+        if sch.format.is_dynamic() {
+            lines.push(set("rounds", vec![sch.rounds.to_string()]));
+        }
+        if s.ratings.iter().any(|&r| r != 0) {
+            lines.push(set(
+                "ratings",
+                s.ratings.iter().map(u16::to_string).collect(),
+            ));
+        }
+        let sw = &s.swiss;
+        let pairs = |v: &[(crate::tournament::PlayerId, u32)]| {
+            v.iter().map(|(p, r)| format!("{}:{r}", p.0)).collect()
+        };
+        if !sw.byes.is_empty() {
+            lines.push(set("byes", pairs(&sw.byes)));
+        }
+        if !sw.late.is_empty() {
+            lines.push(set("late", pairs(&sw.late)));
+        }
+        let default = crate::tournament::swiss_event::SwissSettings::default();
+        if sw.bye != default.bye {
+            lines.push(set("bye-points", vec![bye_points(sw.bye).into()]));
+        }
+        if sw.tiebreaks != default.tiebreaks {
+            lines.push(set(
+                "tiebreaks",
+                sw.tiebreaks.iter().map(|t| t.name().to_string()).collect(),
+            ));
+        }
         if s.instances != 1 {
             lines.push(set("instances", vec![s.instances.to_string()]));
         }
@@ -91,6 +120,42 @@ impl Header {
         lines.push(Line::Begin);
         lines
     }
+}
+
+/// What a bye asked for is worth, as `--bye-points` and the journal say
+/// it.
+pub fn bye_points(kind: crate::tournament::ByeKind) -> &'static str {
+    match kind {
+        crate::tournament::ByeKind::Half => "0.5",
+        _ => "0",
+    }
+}
+
+/// Reads [`bye_points`].
+pub fn parse_bye_points(s: &str) -> Result<crate::tournament::ByeKind, String> {
+    match s {
+        "0.5" | "1/2" => Ok(crate::tournament::ByeKind::Half),
+        "0" => Ok(crate::tournament::ByeKind::Zero),
+        other => Err(format!("{other:?}: a bye asked for is worth 0.5 or 0")),
+    }
+}
+
+/// `P:R` words (a player's number, a round).
+fn player_rounds(
+    key: &str,
+    v: &[String],
+) -> Result<Vec<(crate::tournament::PlayerId, u32)>, String> {
+    v.iter()
+        .map(|w| {
+            let (p, r) = w
+                .split_once(':')
+                .ok_or_else(|| format!("setting {key}: {w:?} is not PLAYER:ROUND"))?;
+            Ok((
+                crate::tournament::PlayerId(number(key, p)?),
+                number(key, r)?,
+            ))
+        })
+        .collect()
 }
 
 /// The header's lines gathered until `begin`.
@@ -150,7 +215,13 @@ impl HeaderBuilder {
     }
 
     fn build(&mut self) -> Result<Header, String> {
-        const KEYS: [&str; 12] = [
+        const KEYS: [&str; 18] = [
+            "byes",
+            "late",
+            "bye-points",
+            "tiebreaks",
+            "rounds",
+            "ratings",
             "sprt-running",
             "instances",
             "sprt",
@@ -195,6 +266,10 @@ impl HeaderBuilder {
                 games_per_pairing: number("games-per-pairing", self.one("games-per-pairing")?)?,
                 openings,
                 openings_seed: seed,
+                rounds: match self.get("rounds") {
+                    Ok(_) => number("rounds", self.one("rounds")?)?,
+                    Err(_) => 0,
+                },
             },
             boards,
             absence,
@@ -210,6 +285,38 @@ impl HeaderBuilder {
                         .map_err(|e| format!("setting sprt: {e}"))?,
                 ),
                 Err(_) => None,
+            },
+            ratings: match self.get("ratings") {
+                Ok(v) if v.len() != self.players.len() => {
+                    return Err(format!(
+                        "setting ratings: {} ratings for {} players",
+                        v.len(),
+                        self.players.len()
+                    ));
+                }
+                Ok(v) => v
+                    .iter()
+                    .map(|r| number("ratings", r))
+                    .collect::<Result<_, _>>()?,
+                Err(_) => Vec::new(),
+            },
+            swiss: {
+                let mut sw = crate::tournament::swiss_event::SwissSettings::default();
+                if let Ok(v) = self.get("byes") {
+                    sw.byes = player_rounds("byes", v)?;
+                }
+                if let Ok(v) = self.get("late") {
+                    sw.late = player_rounds("late", v)?;
+                }
+                if self.get("bye-points").is_ok() {
+                    sw.bye = parse_bye_points(self.one("bye-points")?)
+                        .map_err(|e| format!("setting bye-points: {e}"))?;
+                }
+                if let Ok(v) = self.get("tiebreaks") {
+                    sw.tiebreaks = crate::tournament::standings::Tiebreak::parse_list(&v.join(","))
+                        .map_err(|e| format!("setting tiebreaks: {e}"))?;
+                }
+                sw
             },
             sprt_running: match self.get("sprt-running") {
                 Ok(_) => SprtRunning::parse(self.one("sprt-running")?)

@@ -6,7 +6,7 @@ use shakmaty::ByColor;
 use crate::journal::format::{Tokens, token, with_tokens};
 use crate::referee::{GameResult, Termination};
 use crate::tournament::messages::{BoardId, Input, SideStats};
-use crate::tournament::schedule::PlayerId;
+use crate::tournament::schedule::{ByeKind, PlayerId, RoundPairing};
 
 /// The first word of a tournament journal.
 pub const MAGIC: &str = "argus-tournament";
@@ -176,7 +176,55 @@ fn input_payload(input: &Input) -> String {
         Input::BoardFree { board } => format!("free {}", board.0),
         Input::Timer => "timer".into(),
         Input::Resumed => "resumed".into(),
+        Input::Paired(p) => pairing_payload(p),
+        Input::Unpairable { round, reason } => format!("unpairable {round} {}", token(reason)),
     }
+}
+
+/// `paired R W-B ... bye P KIND ...`: the games board by board (White's
+/// and Black's player numbers), then each bye with its TRF letter.
+fn pairing_payload(p: &RoundPairing) -> String {
+    let mut line = format!("paired {}", p.round);
+    for (w, b) in &p.games {
+        line.push_str(&format!(" {}-{}", w.0, b.0));
+    }
+    for (player, kind) in &p.byes {
+        line.push_str(&format!(" bye {} {}", player.0, kind.letter()));
+    }
+    line
+}
+
+/// Reads [`pairing_payload`] after its `paired`.
+fn parse_pairing(t: &mut Tokens<'_>) -> Result<RoundPairing, String> {
+    let mut p = RoundPairing {
+        round: t.number("the round")?,
+        ..RoundPairing::default()
+    };
+    while t.peek().is_some() {
+        let w = t.word("a game or a bye")?;
+        if w == "bye" {
+            let player = PlayerId(t.number("the player with the bye")?);
+            let k = t.word("the kind of bye")?;
+            let kind = k
+                .chars()
+                .next()
+                .filter(|_| k.len() == 1)
+                .and_then(ByeKind::from_letter)
+                .ok_or_else(|| format!("unknown kind of bye {k:?} (U, H, Z or R)"))?;
+            p.byes.push((player, kind));
+            continue;
+        }
+        let (a, b) = w
+            .split_once('-')
+            .ok_or_else(|| format!("game {w:?} is not WHITE-BLACK"))?;
+        let number = |s: &str| {
+            s.parse()
+                .map(PlayerId)
+                .map_err(|_| format!("game {w:?}: {s:?} is not a player number"))
+        };
+        p.games.push((number(a)?, number(b)?));
+    }
+    Ok(p)
 }
 
 fn parse_side(t: &mut Tokens<'_>, colour: &str) -> Result<SideStats, String> {
@@ -250,6 +298,11 @@ fn parse_input(t: &mut Tokens<'_>) -> Result<Input, String> {
         },
         "timer" => Input::Timer,
         "resumed" => Input::Resumed,
+        "paired" => Input::Paired(parse_pairing(t)?),
+        "unpairable" => Input::Unpairable {
+            round: t.number("the round")?,
+            reason: t.text("the reason")?,
+        },
         other => return Err(format!("unknown kind of input {other:?}")),
     })
 }

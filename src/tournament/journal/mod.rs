@@ -8,12 +8,13 @@
 //! argus-tournament 1 WRITER
 //! set event TEXT | set schedule round-robin|gauntlet | set cycles N
 //! set games-per-pairing N | set boards N|auto | set absence wait|forfeit MS
-//! set openings N SEED|-
+//! set openings N SEED|- | set rounds N | set ratings R...
 //! player NAME SPEC                      (one per player, in seed order)
 //! set directory DIR | set command ARG...   (where and how it was started)
 //! begin
 //! epoch AT UNIX_MS                      (journal time AT was this wall-clock time)
 //! in AT on P | in AT lost P REASON | in AT free BOARD | in AT timer | in AT resumed
+//! in AT paired ROUND W-B ... [bye P U|H|Z ...] | in AT unpairable ROUND REASON
 //! in AT result GAME RESULT TERMINATION  W_MOVES W_USED W_LEFT W_FAULTS W_RESTARTS  B_...  [ENDING]
 //! note TEXT
 //! ```

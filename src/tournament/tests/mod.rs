@@ -10,6 +10,7 @@ mod resume;
 mod schedule;
 mod standings;
 mod stats;
+mod swiss;
 mod words;
 
 use std::collections::VecDeque;
@@ -36,6 +37,8 @@ pub(super) fn settings(n: usize, f: impl FnOnce(&mut Settings)) -> Settings {
         instances: 1,
         sprt: None,
         sprt_running: Default::default(),
+        ratings: Vec::new(),
+        swiss: Default::default(),
     };
     f(&mut s);
     s
@@ -102,8 +105,20 @@ pub(super) struct Run {
 }
 
 impl Run {
+    /// A new tournament; a round due at the start (a Swiss event's first)
+    /// paired, as the referee's loop does.
     pub fn new(settings: Settings) -> Run {
-        Run::from(Tournament::new(settings).unwrap())
+        let mut r = Run::from(Tournament::new(settings).unwrap());
+        r.pair_due();
+        r
+    }
+
+    /// Pairs the round due, if one is, as the referee's loop does after
+    /// every input: the pairing is an input of its own.
+    pub fn pair_due(&mut self) {
+        if let Some(pairing) = self.t.pairing_due() {
+            self.input(pairing);
+        }
     }
 
     pub fn from(t: Tournament) -> Run {
@@ -154,6 +169,7 @@ impl Run {
             }
         }
         self.outputs.extend(out.iter().cloned());
+        self.pair_due();
         out
     }
 

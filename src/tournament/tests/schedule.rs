@@ -257,9 +257,18 @@ fn bad_settings_say_what_is_wrong() {
     });
     assert!(e.contains("more than a schedule may hold"), "{e}");
     assert_eq!(Format::parse("gauntlet"), Ok(Format::Gauntlet));
+    assert_eq!(Format::parse("swiss"), Ok(Format::Swiss));
     assert!(
-        Format::parse("swiss")
+        Format::parse("dutch")
             .unwrap_err()
-            .contains("round-robin or gauntlet")
+            .contains("round-robin, gauntlet or swiss")
     );
+    let e = bad(|s| s.format = Format::Swiss);
+    assert!(e.contains("needs at least 1 round"), "{e}");
+    let e = bad(|s| {
+        s.format = Format::Swiss;
+        s.rounds = 3;
+        s.cycles = 2;
+    });
+    assert!(e.contains("cycles and games per pairing are 1"), "{e}");
 }
