@@ -105,7 +105,7 @@ enum Cmd {
         --engine-option sf:Threads=2 --ponder sf --tc 60+1 --headless --rating-interval 10 \
         --feed 0.0.0.0:7070\n  \
         argus tournament engine:sf=stockfish COM3 COM4 --schedule gauntlet --games-per-pairing 4 \
-        --book sf:gm2001.bin --book-depth sf:16 --nodes sf:200000 --tc 5m+3")]
+        --book sf:gm2001.bin --book-depth sf:16 --nodes sf:200000 --tc 5m+3 --tc sf:1m+1")]
     Tournament(Box<TournamentArgs>),
     /// Follow a match from its journal, read-only: the live board, or
     /// (--headless) one line per move and result.

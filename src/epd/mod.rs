@@ -58,3 +58,11 @@ pub const BOOK_MOVE: &str = "Abook";
 /// opponent played the move it pondered on. The referee counts the hits
 /// per player.
 pub const PONDER: &str = "Aponder";
+
+/// `Atc "WHITE" "BLACK"`, argus's private opcode for time odds: each
+/// colour's own time control (PGN form) in this game, on every `inform`
+/// of a game whose sides play under different controls (`--tc
+/// NAME:CONTROL`; docs/protocol.md, "Clocks"). The PGN's tags for them,
+/// `WhiteTimeControl` and `BlackTimeControl`, are one letter too long for
+/// an EPD identifier (15 at most), so `ptp` cannot carry them.
+pub const TIME_CONTROLS: &str = "Atc";

@@ -130,6 +130,8 @@ pub struct GameSetup<'a> {
     pub specs: ByClient<String>,
     /// Each player's line, for the wire-time credit.
     pub lines: ByClient<LineSettings>,
+    /// Each player's own time control (time odds), if it has one.
+    pub own_controls: ByClient<Option<crate::clock::TimeControl>>,
     pub log_dir: &'a Path,
     /// The tournament's PGN and EPD files, every finished game appended.
     pub games: GameFiles,
@@ -182,6 +184,7 @@ impl Board {
         settings.names = ByClient::new(Some(setup.names.a.clone()), Some(setup.names.b.clone()));
         settings.ports = setup.specs.clone();
         settings.lines = setup.lines;
+        settings.own_controls = setup.own_controls.clone();
         settings.round = Some(g.round_tag());
         settings.openings = g
             .opening

@@ -78,6 +78,8 @@ pub struct Director {
     pub field: Field,
     /// Every board's referee settings (see `args::TournamentPlan`).
     pub referee: Settings,
+    /// Each player's own time control, by seed (time odds).
+    pub own_controls: Vec<Option<crate::clock::TimeControl>>,
     /// Which of the referee's delays were given.
     pub pace: Pace,
     pub port: PortSettings,
@@ -953,6 +955,7 @@ impl Director {
             }
             l
         };
+        let own = |p: PlayerId| self.own_controls.get(p.0).cloned().flatten();
         let setup = GameSetup {
             board,
             game,
@@ -965,6 +968,7 @@ impl Director {
                 self.specs.get(seats.b.0).cloned().unwrap_or_default(),
             ),
             lines: ByClient::new(line(seats.a), line(seats.b)),
+            own_controls: ByClient::new(own(seats.a), own(seats.b)),
             log_dir: &self.log_dir,
             games: self.games.clone(),
             pace: self.pace,
