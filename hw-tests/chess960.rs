@@ -86,7 +86,7 @@ fn castled_and_sent_as_king_takes_rook(games: &[Value], logs: &str) {
     }
 }
 
-/// Two Stockfish engines play four Chess960 games in a tournament from the
+/// Two Stockfish engines play ten Chess960 games in a tournament from the
 /// start positions `--shuffle 1` draws (`chess960:random`, implied by
 /// `--variant chess960`): each opening twice, once with each colour, the
 /// positions argus's numbering gives python-chess's too; every game legal
@@ -112,18 +112,18 @@ fn stockfish_plays_chess960_in_a_tournament_and_castles() {
             "--shuffle",
             "1",
             "--games-per-pairing",
-            "4",
+            "10",
             "--nodes",
             "a:20000",
             "--nodes",
             "b:20000",
             "--max-moves",
-            "50",
+            "40",
         ],
     );
     let games = read_chess960_games(&d.join("games.pgn"));
-    assert_eq!(games.len(), 4);
-    let expected: Vec<usize> = order_openings(960, 4, Some(1))
+    assert_eq!(games.len(), 10);
+    let expected: Vec<usize> = order_openings(960, 10, Some(1))
         .into_iter()
         .map(|(n, _)| n)
         .collect();
@@ -147,7 +147,7 @@ fn stockfish_plays_chess960_in_a_tournament_and_castles() {
 /// Over socat cables, two `argus client --engine stockfish` bridges learn
 /// the rules from the referee's records alone (`inform`'s `Variant` tag;
 /// the position's castling field in X-FEN), from an EPD openings file
-/// whose castling field is Shredder-FEN: every game legal, both engines
+/// whose castling field is Shredder-FEN: ten games, every one legal, both engines
 /// switched to Chess960, the start position the file's, castling played
 /// and relayed to the other engine as the king taking its rook.
 #[test]
@@ -174,7 +174,7 @@ fn bridged_stockfish_plays_chess960_over_cables() {
             "--openings",
             &openings.display().to_string(),
             "--games",
-            "2",
+            "10",
             "--max-moves",
             "40",
         ],
@@ -183,7 +183,7 @@ fn bridged_stockfish_plays_chess960_over_cables() {
     let pgn = dir.path().join("games.pgn");
     std::fs::write(&pgn, &played.pgn).unwrap();
     let games = read_chess960_games(&pgn);
-    assert_eq!(games.len(), 2, "{}", played.pgn);
+    assert_eq!(games.len(), 10, "{}", played.pgn);
     for g in &games {
         assert_eq!(g["start"]["number"], 35, "{g}");
         assert_eq!(g["headers"]["FEN"], fen_of(&start).as_str(), "{g}");

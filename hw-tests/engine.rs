@@ -953,6 +953,100 @@ fn per_engine_depth_and_node_limits_reach_stockfish_in_a_tournament() {
     assert!(nodes.iter().all(|n| *n <= 4000 + 1000), "{nodes:?}\n{pgn}");
 }
 
+/// Milliseconds of a PGN `h:mm:ss[.fff]` time.
+fn hms_ms(t: &str) -> u64 {
+    argus::clock::parse_hms(t).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// `go`'s number after `word` in a UCI `go` line.
+fn go_value(go: &str, word: &str) -> Option<u64> {
+    let mut words = go.split_whitespace();
+    words.find(|w| *w == word)?;
+    words.next()?.parse().ok()
+}
+
+/// Time odds as cutechess-cli's `tc=` per engine gives them: Stockfish
+/// `fast` plays 1+0.01 (`--tc fast:1+0.01`) against `slow` at the event's
+/// 10+0.1, once with each colour. Each game's PGN has `TimeControl
+/// "10+0.1"` with `WhiteTimeControl`/`BlackTimeControl` naming the sides'
+/// own; each side's `[%clk]` after its every move is its own control's
+/// time less its moves' `[%emt]` plus its own increment (whole seconds,
+/// truncated); and each engine was told its own clock: `fast`'s every
+/// `go` gives its side the 10 ms increment and at most 1 s plus its
+/// increments, the other side 100 ms.
+#[test]
+fn a_time_odds_match_gives_each_engine_its_own_clock() {
+    let Some(sf) = stockfish() else { return };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let players = [format!("engine:fast={sf}"), format!("engine:slow={sf}")];
+    let pgn = engine_tournament(
+        &players,
+        d,
+        &[
+            "--engine-option",
+            "fast:Threads=1",
+            "--engine-option",
+            "slow:Threads=1",
+            "--engine-option",
+            "fast:Move Overhead=100",
+            "--tc",
+            "10+0.1",
+            "--tc",
+            "fast:1+0.01",
+            "--games-per-pairing",
+            "2",
+            "--max-moves",
+            "20",
+        ],
+    );
+    let games = argus::record::pgn_read::read_pgn_games(&pgn).expect("the PGN reads");
+    assert_eq!(games.len(), 2, "{pgn}");
+    for g in &games {
+        let fast = if g.tag("White") == Some("fast") { 0 } else { 1 };
+        let controls = [g.tag("WhiteTimeControl"), g.tag("BlackTimeControl")];
+        assert_eq!(g.tag("TimeControl"), Some("10+0.1"), "{pgn}");
+        assert_eq!(controls[fast], Some("1+0.01"), "{pgn}");
+        assert_eq!(controls[1 - fast], Some("10+0.1"), "{pgn}");
+        // [initial ms, increment ms] of each colour, White's first.
+        let mut left = [[10_000u64, 100], [10_000, 100]];
+        left[fast] = [1_000, 10];
+        let mut clk_seen = [0usize; 2];
+        for (ply, m) in g.tree.moves.iter().enumerate() {
+            let side = ply % 2;
+            let text = m.comments.join(" ");
+            let find = |name: &str| {
+                argus::clock::find_command(&text, name)
+                    .unwrap_or_else(|| panic!("no [%{name}] in {text:?}\n{pgn}"))
+            };
+            let emt = hms_ms(find("emt"));
+            let [ms, inc] = left[side];
+            assert!(emt <= ms, "ply {ply}: {emt} ms of {ms}\n{pgn}");
+            left[side][0] = ms - emt + inc;
+            let clk = hms_ms(find("clk"));
+            assert_eq!(clk / 1000, left[side][0] / 1000, "ply {ply}: {text}\n{pgn}");
+            clk_seen[side] += 1;
+        }
+        assert!(clk_seen.iter().all(|n| *n >= 5), "{pgn}");
+    }
+    let log = std::fs::read_to_string(d.join("logs").join("engine-fast.log")).unwrap_or_default();
+    let gos: Vec<&str> = log.lines().filter(|l| l.contains("> go wtime")).collect();
+    assert!(gos.len() >= 10, "{log}");
+    for go in gos {
+        let (w, b) = (go_value(go, "wtime"), go_value(go, "btime"));
+        let (winc, binc) = (go_value(go, "winc"), go_value(go, "binc"));
+        let (own, own_inc, other_inc) = match (winc, binc) {
+            (Some(10), Some(100)) => (w, winc, binc),
+            (Some(100), Some(10)) => (b, binc, winc),
+            _ => panic!("not each side's own increment: {go}"),
+        };
+        assert_eq!((own_inc, other_inc), (Some(10), Some(100)), "{go}");
+        // 1 s and at most 20 increments of 10 ms (--max-moves 20), never
+        // the 10 s the other side started with.
+        assert!(own.is_some_and(|t| t <= 1_200), "{go}");
+    }
+}
+
 /// The same as `engine:` players of `argus tournament`, which runs the
 /// bridges itself.
 #[test]

@@ -106,7 +106,7 @@ enum Cmd {
         --feed 0.0.0.0:7070\n  \
         argus tournament engine:sf=stockfish engine:gnu=gnuchessx COM3 COM4 mover:m --protocol \
         gnu:xboard --schedule swiss --rounds 4 --rating sf:3500 --rating gnu:2400 --bye COM4:2 \
-        --trf event.trf --book sf:gm2001.bin --tc 5m+3")]
+        --trf event.trf --book sf:gm2001.bin --tc 5m+3 --tc sf:1m+1")]
     Tournament(Box<TournamentArgs>),
     /// Follow a match from its journal, read-only: the live board, or
     /// (--headless) one line per move and result.

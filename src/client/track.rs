@@ -72,6 +72,9 @@ pub struct Tracker {
     /// The rules, from the last `inform`'s `Variant` tag.
     variant: Variant,
     time_control: TimeControl,
+    /// Time odds: each colour's own control, from the last `inform`'s
+    /// `Atc` (`None`: `time_control`).
+    side_controls: ByColor<Option<TimeControl>>,
     /// `cc` of the last record that had it: whole seconds used.
     cc_seconds: ByColor<u64>,
     /// `Aclk` of the last record: milliseconds left (`None` when that
@@ -95,6 +98,7 @@ impl Tracker {
             tags: Vec::new(),
             variant: Variant::Standard,
             time_control: TimeControl::Untimed,
+            side_controls: ByColor::new_with(|_| None),
             cc_seconds: ByColor::new_with(|_| 0),
             clock_left: None,
         }
@@ -116,6 +120,21 @@ impl Tracker {
     /// tag (`-` until then).
     pub fn time_control(&self) -> &TimeControl {
         &self.time_control
+    }
+
+    /// The control `side` plays under: its own from the last `inform`
+    /// (`Atc`, time odds), else the
+    /// game's [`time_control`](Self::time_control).
+    pub fn time_control_of(&self, side: Color) -> &TimeControl {
+        self.side_controls
+            .get(side)
+            .as_ref()
+            .unwrap_or(&self.time_control)
+    }
+
+    /// Both colours' controls ([`time_control_of`](Self::time_control_of)).
+    pub fn time_controls(&self) -> ByColor<&TimeControl> {
+        ByColor::new_with(|c| self.time_control_of(c))
     }
 
     /// The tags from `inform` (latest values, control characters removed).
@@ -157,7 +176,13 @@ impl Tracker {
                 let mut result = None;
                 let mut bad = None;
                 let mut variant = Variant::Standard;
-                for (k, v) in rec.ptp().map_err(|e| e.to_string())? {
+                let ptp = rec.ptp().map_err(|e| e.to_string())?;
+                // Each `inform` tells the game's own controls: none (no
+                // `Atc`) means no odds in this game.
+                if let Err(e) = self.read_odds(rec) {
+                    bad = Some(e);
+                }
+                for (k, v) in ptp {
                     let v: String = strip_control(&v).chars().take(MAX_TAG_VALUE).collect();
                     match k.as_str() {
                         "Variant" => match v.parse::<Variant>() {
@@ -204,6 +229,25 @@ impl Tracker {
             RefCom::Fault => Ok(Event::RefereeFault),
             RefCom::Disconnect => Ok(Event::Disconnect),
         }
+    }
+
+    /// Time odds from an `inform`'s `Atc` (each colour's own control);
+    /// without it, none. A control that does not read is an error and
+    /// that side plays `TimeControl`'s.
+    fn read_odds(&mut self, rec: &Record) -> Result<(), String> {
+        self.side_controls = ByColor::new_with(|_| None);
+        let Some((white, black)) = rec.time_controls().map_err(|e| format!("inform: {e}"))? else {
+            return Ok(());
+        };
+        let mut bad = None;
+        for (side, text) in [(Color::White, white), (Color::Black, black)] {
+            let text = strip_control(&text);
+            match text.parse::<TimeControl>() {
+                Ok(tc) => *self.side_controls.get_mut(side) = Some(tc),
+                Err(e) => bad = Some(format!("inform: Atc {side}: {e} (TimeControl's kept)")),
+            }
+        }
+        bad.map_or(Ok(()), Err)
     }
 
     /// The first respond of a game: the moves so far were the opening,
@@ -500,6 +544,53 @@ mod tests {
         let (p5, _) = after(&["d4"]);
         t.handle(&rec(&p5, "respond", "")).unwrap();
         assert_eq!(t.moves_made(), ByColor { white: 0, black: 0 });
+    }
+
+    /// Time odds: each side's control from `inform`'s `Atc`, its
+    /// increment in `go`; gone with the next game's `inform` that has none.
+    #[test]
+    fn each_side_is_timed_by_its_own_control_from_inform() {
+        let mut t = Tracker::new();
+        let start = Chess::default();
+        t.handle(&rec(&start, "reset", "")).unwrap();
+        let odds = "ptp TimeControl \"10+0.1\"; Atc \"1+0.01\" \"40/10\";";
+        t.handle(&rec(&start, "inform", odds)).unwrap();
+        assert_eq!(t.time_control_of(Color::White).to_string(), "1+0.01");
+        assert_eq!(t.time_control_of(Color::Black).to_string(), "40/10");
+        t.handle(&rec(&start, "respond", "")).unwrap();
+        let Limit::Clock(c, _) = limit(&t, SearchLimits::default(), 0) else {
+            panic!("a timed game")
+        };
+        // No `Aclk`: from `cc`, the opponent has used the middle of its
+        // second (500 ms) of its own 10 s.
+        assert_eq!(
+            (c.remaining_ms, c.increment_ms, c.moves_to_go),
+            (
+                ByColor {
+                    white: 1_000,
+                    black: 9_500
+                },
+                ByColor {
+                    white: 10,
+                    black: 0
+                },
+                ByColor {
+                    white: None,
+                    black: Some(40)
+                }
+            )
+        );
+        // The next game has no odds: the event's control for both.
+        t.handle(&rec(&start, "reset", "")).unwrap();
+        t.handle(&rec(&start, "inform", "ptp TimeControl \"10+0.1\";"))
+            .unwrap();
+        assert_eq!(t.time_controls().map(|c| c.to_string()).white, "10+0.1");
+        // A bad one is refused, the rest kept.
+        let bad = "Atc \"soon\" \"5\";";
+        let e = t.handle(&rec(&start, "inform", bad)).unwrap_err();
+        assert!(e.contains("Atc white"), "{e}");
+        assert_eq!(t.time_control_of(Color::Black).to_string(), "5");
+        assert_eq!(t.time_control_of(Color::White).to_string(), "10+0.1");
     }
 
     #[test]

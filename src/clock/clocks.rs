@@ -1,4 +1,5 @@
-//! The two players' clocks under a [`TimeControl`], driven entirely by
+//! The two players' clocks, each under its own [`TimeControl`] (the same
+//! one for both unless the sides have time odds), driven entirely by
 //! times the caller passes in (milliseconds since the session started).
 //! See the [module documentation](super) for how the referee drives them.
 
@@ -51,12 +52,27 @@ struct Run {
     since_ms: u64,
 }
 
-/// How the clocks behave, from the control.
+/// How a side's clock behaves, from its control.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Untimed,
     Periods,
     Sandclock,
+}
+
+impl Kind {
+    /// `side`'s kind under `controls`. A sandclock is shared sand: only
+    /// when both sides have the same one; a sandclock against another
+    /// control is its half as sudden death (the referee refuses that
+    /// pairing before a game; the clocks stay well defined).
+    fn of(controls: &ByColor<TimeControl>, side: Color) -> Kind {
+        let control = controls.get(side);
+        match control {
+            _ if !control.is_timed() => Kind::Untimed,
+            TimeControl::Sandclock { .. } if controls.white == controls.black => Kind::Sandclock,
+            _ => Kind::Periods,
+        }
+    }
 }
 
 /// Both players' clocks for one game.
@@ -67,42 +83,44 @@ enum Kind {
 /// arithmetic saturates.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Clocks {
-    control: TimeControl,
-    kind: Kind,
+    controls: ByColor<TimeControl>,
+    kinds: ByColor<Kind>,
     sides: ByColor<Side>,
     running: Option<Run>,
     halted: Option<Color>,
 }
 
 impl Clocks {
-    /// Clocks at the start of a game under `control`: each side has the
-    /// control's initial time (see [`TimeControl::initial_ms`]), nothing is
-    /// used, no clock runs.
+    /// Clocks at the start of a game under `control` for both sides: each
+    /// side has the control's initial time (see
+    /// [`TimeControl::initial_ms`]), nothing is used, no clock runs.
     pub fn new(control: &TimeControl) -> Clocks {
-        let kind = match control {
-            _ if !control.is_timed() => Kind::Untimed,
-            TimeControl::Sandclock { .. } => Kind::Sandclock,
-            _ => Kind::Periods,
-        };
-        let side = |c| Side {
-            left_ms: control.initial_ms(c).unwrap_or(0),
+        Clocks::per_side(ByColor::new_with(|_| control.clone()))
+    }
+
+    /// Clocks at the start of a game where each side has its own control
+    /// (time odds: `1+0.01` against `10+0.1`). Each side starts with its
+    /// control's initial time and gets its control's increments and
+    /// periods; its flag falls by its own clock. Equal controls are
+    /// [`Clocks::new`].
+    pub fn per_side(controls: ByColor<TimeControl>) -> Clocks {
+        let kinds = ByColor::new_with(|c| Kind::of(&controls, c));
+        let sides = ByColor::new_with(|c| Side {
+            left_ms: controls.get(c).initial_ms(c).unwrap_or(0),
             ..Side::default()
-        };
+        });
         Clocks {
-            control: control.clone(),
-            kind,
-            sides: ByColor {
-                white: side(Color::White),
-                black: side(Color::Black),
-            },
+            controls,
+            kinds,
+            sides,
             running: None,
             halted: None,
         }
     }
 
-    /// The time control these clocks follow.
-    pub fn control(&self) -> &TimeControl {
-        &self.control
+    /// The time control `side`'s clock follows.
+    pub fn control(&self, side: Color) -> &TimeControl {
+        self.controls.get(side)
     }
 
     /// Starts `side`'s clock at `at_ms` (the move begins, or continues if
@@ -163,7 +181,7 @@ impl Clocks {
         if self.halted == Some(side) {
             self.halted = None;
         }
-        let kind = self.kind;
+        let kind = *self.kinds.get(side);
         let s = self.sides.get_mut(side);
         let elapsed_ms = s.pending_ms.saturating_add(segment);
         s.pending_ms = 0;
@@ -203,7 +221,10 @@ impl Clocks {
     /// last move of a counted period, begins the next period.
     fn apply_period_rules(&mut self, side: Color) {
         let s = self.sides.get_mut(side);
-        let (given, period, moves) = self.control.after_move(s.period, s.moves_in_period);
+        let (given, period, moves) = self
+            .controls
+            .get(side)
+            .after_move(s.period, s.moves_in_period);
         s.left_ms = s.left_ms.saturating_add(given);
         s.period = period;
         s.moves_in_period = moves;
@@ -212,7 +233,7 @@ impl Clocks {
     /// Charges the time of an abandoned move (see [`start`](Self::start))
     /// without counting a move.
     fn settle(&mut self, side: Color) {
-        let kind = self.kind;
+        let kind = *self.kinds.get(side);
         let s = self.sides.get_mut(side);
         let ran = s.pending_ms;
         s.pending_ms = 0;
@@ -280,7 +301,7 @@ impl Clocks {
     pub fn remaining(&self, side: Color, at_ms: u64) -> Option<u64> {
         let s = self.sides.get(side);
         let own = self.consumed(side, at_ms).min(s.left_ms);
-        match self.kind {
+        match self.kinds.get(side) {
             Kind::Untimed => None,
             Kind::Periods => Some(s.left_ms - own),
             Kind::Sandclock => {
@@ -337,11 +358,12 @@ impl Clocks {
     /// every call that changes the clocks.
     pub fn next_deadline(&self) -> Option<u64> {
         let run = self.running?;
-        if self.kind == Kind::Untimed {
+        let kind = *self.kinds.get(run.side);
+        if kind == Kind::Untimed {
             return None;
         }
         let s = self.sides.get(run.side);
-        if self.kind == Kind::Sandclock {
+        if kind == Kind::Sandclock {
             let o = self.sides.get(run.side.other());
             if o.pending_ms.min(o.left_ms) > 0 {
                 // Sand from an abandoned stretch of the opponent is never
@@ -545,6 +567,101 @@ mod tests {
         c.start(White, 30_000);
         assert_eq!(c.remaining(Black, 30_000), Some(50_000));
         assert_eq!(c.remaining(White, 30_000), Some(50_000));
+    }
+
+    fn odds(white: &str, black: &str) -> Clocks {
+        Clocks::per_side(ByColor {
+            white: white.parse().unwrap(),
+            black: black.parse().unwrap(),
+        })
+    }
+
+    #[test]
+    fn time_odds_give_each_side_its_own_time_and_increment() {
+        // 1+0.01 for White against 10+0.1 for Black.
+        let mut c = odds("1+0.01", "10+0.1");
+        assert_eq!(c.control(White).to_string(), "1+0.01");
+        assert_eq!(c.control(Black).to_string(), "10+0.1");
+        assert_eq!(c.remaining(White, 0), Some(1_000));
+        assert_eq!(c.remaining(Black, 0), Some(10_000));
+        let mut t = 0;
+        for _ in 0..3 {
+            c.start(White, t);
+            t += 100;
+            c.stop(White, t, 0);
+            c.start(Black, t);
+            t += 100;
+            c.stop(Black, t, 0);
+        }
+        // Each move: 100 ms off, its own increment on.
+        assert_eq!(c.remaining(White, t), Some(1_000 - 3 * 100 + 3 * 10));
+        assert_eq!(c.remaining(Black, t), Some(10_000 - 3 * 100 + 3 * 100));
+        // The same clocks with the colours the other way round.
+        let mut c = odds("10+0.1", "1+0.01");
+        c.start(White, 0);
+        assert_eq!(c.stop(White, 500, 0).remaining_ms, Some(9_600));
+        c.start(Black, 500);
+        assert_eq!(c.stop(Black, 1_000, 0).remaining_ms, Some(510));
+    }
+
+    #[test]
+    fn moves_per_period_on_one_side_only() {
+        // White: 2 moves in 10 s, repeating; Black: 60 s sudden death.
+        let mut c = odds("2/10", "60");
+        let mut t = 0;
+        let mut white = Vec::new();
+        let mut black = Vec::new();
+        for _ in 0..4 {
+            c.start(White, t);
+            t += 1_000;
+            white.push(c.stop(White, t, 0).remaining_ms.unwrap());
+            c.start(Black, t);
+            t += 1_000;
+            black.push(c.stop(Black, t, 0).remaining_ms.unwrap());
+        }
+        assert_eq!(white, [9_000, 18_000, 17_000, 26_000]);
+        assert_eq!(black, [59_000, 58_000, 57_000, 56_000]);
+        assert_eq!(c.moves_in_period(White), 0);
+        assert_eq!(c.moves_in_period(Black), 4);
+    }
+
+    #[test]
+    fn each_side_flags_by_its_own_control() {
+        let mut c = odds("1+0.01", "10+0.1");
+        // White's 1 s runs out at 1 s, whoever has more.
+        c.start(White, 5_000);
+        assert_eq!(c.next_deadline(), Some(6_000));
+        assert_eq!(c.flag(5_999), None);
+        assert_eq!(c.flag(6_000), Some(White));
+        // A move of 2 s: Black survives it, White would not.
+        let mut c = odds("1+0.01", "10+0.1");
+        c.start(White, 0);
+        c.stop(White, 500, 0);
+        c.start(Black, 500);
+        assert_eq!(c.next_deadline(), Some(10_500));
+        let mt = c.stop(Black, 2_500, 0);
+        assert!(!mt.flagged);
+        assert_eq!(mt.remaining_ms, Some(8_100));
+        c.start(White, 2_500);
+        assert_eq!(c.next_deadline(), Some(2_500 + 510));
+        let mt = c.stop(White, 4_500, 0);
+        assert!(mt.flagged);
+        assert_eq!(c.moves_made(White), 1);
+    }
+
+    #[test]
+    fn a_sandclock_against_another_control_is_its_half_as_sudden_death() {
+        let mut c = odds("*20", "60");
+        assert_eq!(c.remaining(White, 0), Some(10_000));
+        c.start(White, 0);
+        c.stop(White, 4_000, 0);
+        assert_eq!(c.remaining(White, 4_000), Some(6_000));
+        assert_eq!(c.remaining(Black, 4_000), Some(60_000), "no sand flows");
+        // The same sandclock on both sides is shared sand.
+        let mut c = odds("*20", "*20");
+        c.start(White, 0);
+        c.stop(White, 4_000, 0);
+        assert_eq!(c.remaining(Black, 4_000), Some(14_000));
     }
 
     #[test]

@@ -94,6 +94,15 @@ impl Operation {
             .token(ms(black_ms))
     }
 
+    /// `Atc "<white's control>" "<black's control>";` (an argus opcode):
+    /// each colour's own time control. See
+    /// [`TIME_CONTROLS`](super::TIME_CONTROLS).
+    pub fn time_controls(white: &str, black: &str) -> Operation {
+        Operation::new(super::TIME_CONTROLS)
+            .string(sanitize_string(white))
+            .string(sanitize_string(black))
+    }
+
     /// `hmvc <n>;` with `n` clamped to `i32::MAX` (the spec's integer range).
     pub fn hmvc(n: u32) -> Operation {
         Operation::new("hmvc").token(clamped(n, 0))

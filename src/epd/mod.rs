@@ -66,3 +66,10 @@ pub const PONDER: &str = "Aponder";
 /// crediting its own hops beyond it (docs/protocol.md, "Clocks"); from
 /// any other client it is only noted.
 pub const SEARCH_TIME: &str = "Asearch";
+/// `Atc "WHITE" "BLACK"`, argus's private opcode for time odds: each
+/// colour's own time control (PGN form) in this game, on every `inform`
+/// of a game whose sides play under different controls (`--tc
+/// NAME:CONTROL`; docs/protocol.md, "Clocks"). The PGN's tags for them,
+/// `WhiteTimeControl` and `BlackTimeControl`, are one letter too long for
+/// an EPD identifier (15 at most), so `ptp` cannot carry them.
+pub const TIME_CONTROLS: &str = "Atc";

@@ -283,6 +283,17 @@ impl Record {
         }
     }
 
+    /// `Atc` ([`TIME_CONTROLS`](super::TIME_CONTROLS)): White's and
+    /// Black's own time controls as written (time odds); `None` when the
+    /// record has none.
+    pub fn time_controls(&self) -> Result<Option<(String, String)>, OpError> {
+        match self.exactly(super::TIME_CONTROLS, 2)?.as_deref() {
+            None => Ok(None),
+            Some([white, black]) => Ok(Some((white.to_string(), black.to_string()))),
+            Some(_) => Err(OpError::new(super::TIME_CONTROLS, "expected 2 operands")),
+        }
+    }
+
     /// `hmvc`: the halfmove clock, a non-negative integer.
     pub fn hmvc(&self) -> Result<Option<u32>, OpError> {
         self.count("hmvc")

@@ -72,7 +72,7 @@ const OUTPUT_KEYS: [&str; 10] = [
 
 /// Settings added after the first journals were written: optional too,
 /// and off when absent (as they were then).
-const LATER_KEYS: [&str; 8] = [
+const LATER_KEYS: [&str; 10] = [
     "own-search-time",
     "variant",
     "max-moves",
@@ -81,6 +81,8 @@ const LATER_KEYS: [&str; 8] = [
     "resign-adjudication",
     "syzygy",
     "disconnect-at-end",
+    "time-control-a",
+    "time-control-b",
 ];
 
 /// A key a header may lack.
@@ -172,6 +174,11 @@ impl JournalWord for LineEnd {
     }
 }
 
+/// A client's own time control from its journal value (none: the match's).
+fn own_control(value: Option<String>) -> Result<Option<TimeControl>, String> {
+    value.map(|v| TimeControl::from_str(&v)).transpose()
+}
+
 /// The port setting worded `word` (see [`JournalWord`]); `what` for the
 /// error.
 fn parse_value<E: JournalWord>(word: &str, what: &str) -> Result<E, String> {
@@ -193,6 +200,7 @@ impl Header {
             lines,
             own_search_time,
             time_control,
+            own_controls,
             variant,
             games,
             swap_colors,
@@ -235,6 +243,16 @@ impl Header {
             set("line-b", line_values(&lines.b)),
             set("own-search-time", own_search_time_values(own_search_time)),
             set("time-control", one(time_control)),
+            // Time odds; a journal without these keys (older, or no odds)
+            // gives both clients the match's control.
+            set(
+                "time-control-a",
+                own_controls.a.iter().map(|c| c.to_string()).collect(),
+            ),
+            set(
+                "time-control-b",
+                own_controls.b.iter().map(|c| c.to_string()).collect(),
+            ),
             set("variant", one(variant)),
             set("games", one(games)),
             set("swap-colors", one(if *swap_colors { "yes" } else { "no" })),
@@ -436,6 +454,8 @@ impl HeaderBuilder {
                 "time-control" => {
                     s.time_control = TimeControl::from_str(&single()?).map_err(|e| bad(&e))?
                 }
+                "time-control-a" => s.own_controls.a = own_control(opt()?).map_err(|e| bad(&e))?,
+                "time-control-b" => s.own_controls.b = own_control(opt()?).map_err(|e| bad(&e))?,
                 "variant" => s.variant = single()?.parse().map_err(|e: String| bad(&e))?,
                 "games" => s.games = u32::try_from(num()?).map_err(|_| bad("too large"))?,
                 "swap-colors" => {
@@ -649,6 +669,7 @@ mod tests {
                 .into(),
                 own_search_time: ByClient::new(false, true),
                 time_control: "40/7200:3600".parse().unwrap(),
+                own_controls: [None, Some("1+0.01".parse().unwrap())].into(),
                 variant: Variant::Standard,
                 games: 6,
                 swap_colors: false,
@@ -799,6 +820,37 @@ mod tests {
             }
         }
         assert_eq!(standard.unwrap().settings.variant, Variant::Standard);
+    }
+
+    #[test]
+    fn time_odds_round_trip_and_an_older_journal_has_none() {
+        let h = sample();
+        let back = rebuild(&h).unwrap();
+        assert_eq!(back.settings.own_controls.a, None);
+        assert_eq!(
+            back.settings
+                .own_controls
+                .b
+                .map(|c| c.to_string())
+                .as_deref(),
+            Some("1+0.01")
+        );
+        // A journal written before time odds has neither key.
+        let mut b = HeaderBuilder::default();
+        let mut built = None;
+        for e in h.entries() {
+            let text = e.payload();
+            if text.contains("time-control-") {
+                continue;
+            }
+            if let Some(h) = b.push(Entry::parse(&text).unwrap()).unwrap() {
+                built = Some(h);
+            }
+        }
+        let old = built.expect("the header is complete without the keys");
+        assert_eq!(old.settings.own_controls.a, None);
+        assert_eq!(old.settings.own_controls.b, None);
+        assert_eq!(old.settings.time_control.to_string(), "40/7200:3600");
     }
 
     #[test]

@@ -7,9 +7,9 @@
 use std::collections::VecDeque;
 
 use shakmaty::uci::UciMove;
-use shakmaty::{Chess, Color, Move, Position, Square};
+use shakmaty::{ByColor, Chess, Color, Move, Position, Square};
 
-use crate::clock::{self, ClockTag, Clocks};
+use crate::clock::{self, ClockTag, Clocks, TimeControl};
 use crate::epd::line_check::{self, Checked};
 use crate::epd::{Operation, Record, RefCom, RefReq};
 use crate::game::{self, AutomaticEnd, Game, Variant};

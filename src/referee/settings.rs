@@ -2,12 +2,12 @@
 //! control, the number of games, openings and the policies for faults.
 
 use serde::Deserialize;
-use shakmaty::{Chess, Move};
+use shakmaty::{ByColor, Chess, Move};
 
 use crate::clock::{LineSettings, TimeControl};
 use crate::game::Variant;
 use crate::referee::adjudication::{DrawRule, ResignRule};
-use crate::referee::client::ByClient;
+use crate::referee::client::{ByClient, ClientId};
 use crate::stats::sprt::Sprt;
 
 /// A policy the supervisor picks by name: on the command line, in the
@@ -222,6 +222,11 @@ pub struct Settings {
     /// time is gone. Never for a client on a port: it could say anything.
     pub own_search_time: ByClient<bool>,
     pub time_control: TimeControl,
+    /// Time odds: a client's own control, in place of `time_control`
+    /// for that client (cutechess-cli's per-engine `tc=`). Its clock
+    /// follows it; the PGN gets `WhiteTimeControl`/`BlackTimeControl`
+    /// when the two sides' controls differ, and `inform` tells both.
+    pub own_controls: ByClient<Option<TimeControl>>,
     /// The rules: standard chess or Chess960 (every opening's position is
     /// set up in it; the PGN and `inform` carry `Variant "Chess960"`).
     pub variant: Variant,
@@ -270,6 +275,28 @@ pub struct Settings {
     pub disconnect_at_end: bool,
 }
 
+impl Settings {
+    /// The control `client` plays under: its own, else the match's.
+    pub fn control_of(&self, client: ClientId) -> &TimeControl {
+        self.own_controls[client]
+            .as_ref()
+            .unwrap_or(&self.time_control)
+    }
+
+    /// Each colour's control in a game where `white` has White.
+    pub fn controls(&self, white: ClientId) -> ByColor<TimeControl> {
+        ByColor {
+            white: self.control_of(white).clone(),
+            black: self.control_of(white.other()).clone(),
+        }
+    }
+
+    /// Whether the two clients play under different controls.
+    pub fn has_time_odds(&self) -> bool {
+        self.control_of(ClientId::A) != self.control_of(ClientId::B)
+    }
+}
+
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
@@ -282,6 +309,7 @@ impl Default for Settings {
             lines: ByClient::default(),
             own_search_time: ByClient::default(),
             time_control: TimeControl::Untimed,
+            own_controls: ByClient::default(),
             variant: Variant::Standard,
             games: 1,
             swap_colors: true,

@@ -29,9 +29,13 @@ pub struct MatchOptions {
     /// a unit (`s`, `m`, `h`) for other units. Examples: `60+1` (60 s + 1 s),
     /// `10+0.1`, `5` (5 s), `3m+2` (3 min + 2 s), `0:30+1`, `1:30+1`,
     /// `40/7200:3600` (40 moves in 2 h, then 1 h), `40/2h:30m`, `*3m`
-    /// (sandclock), `-` (none) [default: -].
-    #[arg(long = "tc", value_name = "TIMECONTROL")]
-    pub tc: Option<String>,
+    /// (sandclock), `-` (none) [default: -]. NAME:TIMECONTROL gives
+    /// player NAME its own (time odds, as cutechess-cli's per-engine
+    /// `tc=`): its clock follows it, the PGN adds `WhiteTimeControl` and
+    /// `BlackTimeControl`; may be repeated.
+    #[arg(long = "tc", value_name = "[NAME:]TIMECONTROL")]
+    #[serde(default, deserialize_with = "super::odds::one_or_many")]
+    pub tc: Vec<String>,
     /// Number of games [default: 1].
     #[arg(long)]
     pub games: Option<u32>,
@@ -138,7 +142,8 @@ impl MatchOptions {
     /// `self` where set, else `f`.
     pub fn or(self, f: MatchOptions) -> MatchOptions {
         MatchOptions {
-            tc: self.tc.or(f.tc),
+            // The file's, then the flags' (the event's last one wins).
+            tc: f.tc.into_iter().chain(self.tc).collect(),
             games: self.games.or(f.games),
             no_swap: self.no_swap || f.no_swap,
             variant: self.variant.or(f.variant),

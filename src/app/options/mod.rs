@@ -7,7 +7,7 @@
 //! (the match and its policies), `output` (files and the web view),
 //! `commands` (the arguments of `referee`, `resume`, `watch`, `demo`),
 //! `client` (`argus client` and the engine bridge), `config` (the TOML
-//! file), `plan` (the merge into the core's settings) and `openings` (the
+//! file), `odds` (`--tc NAME:CONTROL`), `plan` (the merge into the core's settings) and `openings` (the
 //! openings file, checked).
 
 mod client;
@@ -15,6 +15,7 @@ mod commands;
 mod config;
 mod line;
 mod matches;
+mod odds;
 mod openings;
 mod output;
 mod plan;
@@ -25,6 +26,7 @@ pub use commands::{DemoArgs, RefereeArgs, ResumeArgs, WatchArgs};
 pub use config::ConfigFile;
 pub use line::LineOptions;
 pub use matches::MatchOptions;
+pub use odds::{Controls, controls};
 pub use openings::load_starts;
 pub use output::{OutputOptions, WebOptions};
 pub use plan::{RefereePlan, plan};

@@ -5,9 +5,9 @@ use std::path::Path;
 use std::str::FromStr;
 
 use super::openings::{Generated, load_starts};
-use super::{ConfigFile, LineOptions, MatchOptions, OutputOptions, seconds_ms};
+use super::{ConfigFile, LineOptions, MatchOptions, OutputOptions, controls, seconds_ms};
 use crate::app::syzygy::Syzygy;
-use crate::clock::{TimeControl, parse_friendly};
+use crate::clock::TimeControl;
 use crate::game::Variant;
 use crate::link::PortSettings;
 use crate::referee::{ByClient, ClientFault, Settings, Start};
@@ -59,10 +59,7 @@ fn settings_of(
     date: String,
     headless: bool,
 ) -> Result<Settings, String> {
-    let time_control = match &m.tc {
-        Some(s) => parse_friendly(s).map_err(|e| format!("--tc {s:?}: {e}"))?,
-        None => TimeControl::Untimed,
-    };
+    let (time_control, own_controls) = time_controls_of(ports, &m)?;
     let (variant, openings, openings_seed) = openings_of(&m)?;
     let games = match m.games {
         Some(0) => return Err("--games must be at least 1".into()),
@@ -82,6 +79,7 @@ fn settings_of(
         // A match between two ports: argus runs neither client.
         own_search_time: ByClient::default(),
         time_control,
+        own_controls,
         variant,
         games,
         swap_colors: !m.no_swap,
@@ -111,6 +109,22 @@ fn settings_of(
         },
         disconnect_at_end: true,
     })
+}
+
+/// The match's control and each client's own (`--tc NAME:CONTROL`, NAME
+/// the client's `--name-a`/`--name-b` or its port as given).
+fn time_controls_of(
+    ports: &[String; 2],
+    m: &MatchOptions,
+) -> Result<(TimeControl, ByClient<Option<TimeControl>>), String> {
+    let names = [
+        m.name_a.clone().unwrap_or_else(|| ports[0].clone()),
+        m.name_b.clone().unwrap_or_else(|| ports[1].clone()),
+    ];
+    let c = controls(&m.tc, &names)?;
+    let own_controls = ByClient::new(c.own[0].clone(), c.own[1].clone());
+    let time_control = c.event;
+    Ok((time_control, own_controls))
 }
 
 /// The variant, the openings and the seed that orders them: `--openings`
@@ -212,6 +226,30 @@ mod tests {
             shuffle,
             ..MatchOptions::default()
         }
+    }
+
+    /// Between two ports, NAME is the client's --name-a/--name-b, else
+    /// its port as given.
+    #[test]
+    fn a_clients_own_control_is_named_by_its_name_or_its_port() {
+        let ports = ["/dev/ttyUSB0".to_string(), "COM3".to_string()];
+        let m = MatchOptions {
+            tc: ["0:30+1", "Fritz:1+0.01", "COM3:40/60"]
+                .map(String::from)
+                .to_vec(),
+            name_a: Some("Fritz".into()),
+            ..MatchOptions::default()
+        };
+        let (tc, own) = time_controls_of(&ports, &m).unwrap();
+        assert_eq!(tc.to_string(), "30+1");
+        assert_eq!(own.a.map(|c| c.to_string()).as_deref(), Some("1+0.01"));
+        assert_eq!(own.b.map(|c| c.to_string()).as_deref(), Some("40/60"));
+        let m = MatchOptions {
+            tc: vec!["/dev/ttyUSB0:60".into()],
+            ..MatchOptions::default()
+        };
+        let e = time_controls_of(&ports, &m).unwrap_err();
+        assert!(e.contains("must then be timed"), "{e}");
     }
 
     #[test]

@@ -216,7 +216,7 @@ pub struct TournamentArgs {
     /// boards, absent_forfeit, movetime, feed, http) and one [[player]]
     /// table per player (player = "PLAYER", protocol, options = { NAME = "VALUE" },
     /// book = "FILE", book_depth = N, movetime = MS, depth = N, nodes = N,
-    /// ponder = true);
+    /// ponder = true, tc = "CONTROL");
     /// command-line flags win.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
@@ -243,6 +243,9 @@ pub struct TournamentPlan {
     pub sprt: Option<crate::stats::sprt::Sprt>,
     /// `--sprt-running`.
     pub sprt_running: crate::tournament::SprtRunning,
+    /// Each player's own time control (`--tc NAME:CONTROL`, time odds),
+    /// by seed; `None`: the event's.
+    pub own_controls: Vec<Option<crate::clock::TimeControl>>,
     /// What every board's referee starts from: time control, openings,
     /// delays, policies, adjudication (names, ports and round are set per
     /// game).
@@ -412,6 +415,7 @@ impl TournamentArgs {
         }
         let mut matches = self.matches.clone().or(file.matches.clone());
         matches.event = matches.event.or(Some("argus tournament".into()));
+        let own_controls = file.own_controls(&mut matches, &players)?;
         let pace = Pace {
             reset_given: matches.reset_delay.is_some(),
             conclude_given: matches.conclude_delay.is_some(),
@@ -465,6 +469,7 @@ impl TournamentArgs {
                 self.sprt_running.as_deref().unwrap_or("finish"),
             )
             .map_err(|e| format!("--sprt-running {e}"))?,
+            own_controls,
             referee,
             pace,
             port_settings: p.port_settings,
@@ -609,6 +614,8 @@ pub struct PlayerTable {
     pub ponder: bool,
     /// Its rating (`--rating NAME:RATING`).
     pub rating: Option<u16>,
+    /// Its own time control (`--tc NAME:CONTROL`); any kind of player.
+    pub tc: Option<String>,
 }
 
 impl TournamentConfig {
@@ -618,6 +625,27 @@ impl TournamentConfig {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read config file {}: {e}", path.display()))?;
         toml::from_str(&text).map_err(|e| format!("config file {}: {e}", path.display()))
+    }
+
+    /// Time odds: takes the players' own controls out of `matches.tc`
+    /// (the `[[player]]` tables' `tc` first, then the flags', the last
+    /// one of a player winning), leaving the event's, and gives them by
+    /// seed.
+    fn own_controls(
+        &self,
+        matches: &mut MatchOptions,
+        players: &[Player],
+    ) -> Result<Vec<Option<crate::clock::TimeControl>>, String> {
+        let names: Vec<String> = players.iter().map(|p| p.name().to_string()).collect();
+        let tables = self.player.iter().filter_map(|t| {
+            let tc = t.tc.as_ref()?;
+            let player = Player::parse(&t.player).ok()?;
+            Some(format!("{}:{tc}", player.name()))
+        });
+        let given: Vec<String> = tables.chain(matches.tc.drain(..)).collect();
+        let c = crate::app::options::controls(&given, &names)?;
+        matches.tc = c.event_values;
+        Ok(c.own)
     }
 
     /// Appends the `[[player]]` tables to the command line's players and

@@ -133,6 +133,8 @@ pub struct GameSetup<'a> {
     /// Whether each player is a program argus runs (its bridge's
     /// `Asearch` is charged: `Settings::own_search_time`).
     pub own_search_time: ByClient<bool>,
+    /// Each player's own time control (time odds), if it has one.
+    pub own_controls: ByClient<Option<crate::clock::TimeControl>>,
     pub log_dir: &'a Path,
     /// The tournament's PGN and EPD files, every finished game appended.
     pub games: GameFiles,
@@ -186,6 +188,7 @@ impl Board {
         settings.ports = setup.specs.clone();
         settings.lines = setup.lines;
         settings.own_search_time = setup.own_search_time;
+        settings.own_controls = setup.own_controls.clone();
         settings.round = Some(g.round_tag());
         settings.openings = g
             .opening

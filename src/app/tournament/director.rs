@@ -78,6 +78,8 @@ pub struct Director {
     pub field: Field,
     /// Every board's referee settings (see `args::TournamentPlan`).
     pub referee: Settings,
+    /// Each player's own time control, by seed (time odds).
+    pub own_controls: Vec<Option<crate::clock::TimeControl>>,
     /// Which of the referee's delays were given.
     pub pace: Pace,
     pub port: PortSettings,
@@ -960,6 +962,7 @@ impl Director {
             l
         };
         let here = |p: PlayerId| self.field.run_here.get(p.0).copied().unwrap_or(false);
+        let own = |p: PlayerId| self.own_controls.get(p.0).cloned().flatten();
         let setup = GameSetup {
             board,
             game,
@@ -973,6 +976,7 @@ impl Director {
             ),
             lines: ByClient::new(line(seats.a), line(seats.b)),
             own_search_time: ByClient::new(here(seats.a), here(seats.b)),
+            own_controls: ByClient::new(own(seats.a), own(seats.b)),
             log_dir: &self.log_dir,
             games: self.games.clone(),
             pace: self.pace,

@@ -342,6 +342,7 @@ fn direct(
         journal: Some(carried.journal),
         field: edges.field,
         referee: plan.referee.clone(),
+        own_controls: plan.own_controls.clone(),
         pace: plan.pace,
         port: plan.port_settings,
         specs: carried.specs,

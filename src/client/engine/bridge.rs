@@ -541,7 +541,7 @@ impl Bridge {
             start: g.start().clone(),
             moves: g.moves().to_vec(),
             position: g.position().clone(),
-            time_control: self.tracker.time_control().clone(),
+            time_control: self.tracker.time_control_of(me).clone(),
             limit,
             asked_at: search.asked_at,
             wait,

@@ -80,6 +80,8 @@ pub struct Job<'a> {
     pub moves: &'a [Move],
     /// The position after those moves, where the engine is to move.
     pub position: &'a Chess,
+    /// The control of the engine's side (its own with time odds): what
+    /// XBoard's `level` says.
     pub time_control: &'a TimeControl,
     /// The clocks as the referee gave them when it asked for the move.
     pub limit: Limit,

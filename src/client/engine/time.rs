@@ -131,26 +131,47 @@ pub enum Limit {
 /// `measured_ms`, the time the side to move has used in this game as the
 /// client measured it ([`used_from_cc`]).
 pub fn limit(tracker: &Tracker, limits: SearchLimits, measured_ms: u64) -> Limit {
-    let tc = tracker.time_control();
+    let tcs = tracker.time_controls();
     let moves = tracker.moves_made();
+    let me = tracker.position().turn();
     let t = match tracker.clock_left() {
-        Some(left) => times(tc, ByColor::new_with(|_| 0), moves).map(|t| Times {
+        Some(left) => times_per_side(tcs, ByColor::new_with(|_| 0), moves, me).map(|t| Times {
             remaining_ms: left,
             ..t
         }),
-        None => {
-            let me = tracker.position().turn();
-            times(
-                tc,
-                used_from_cc(tracker.cc_seconds(), me, measured_ms),
-                moves,
-            )
-        }
+        None => times_per_side(
+            tcs,
+            used_from_cc(tracker.cc_seconds(), me, measured_ms),
+            moves,
+            me,
+        ),
     };
     match t {
         Some(t) => Limit::Clock(t, limits),
         None => Limit::Fixed(limits.untimed()),
     }
+}
+
+/// [`times`] when each colour has its own control (time odds): each
+/// side's figures under its own control. `None` when `me`'s control is
+/// not timed; an untimed opponent's figures are taken from `me`'s
+/// control (the referee refuses such odds before a game).
+pub fn times_per_side(
+    tcs: ByColor<&TimeControl>,
+    used_ms: ByColor<u64>,
+    moves: ByColor<u32>,
+    me: Color,
+) -> Option<Times> {
+    if tcs.white == tcs.black {
+        return times(tcs.white, used_ms, moves);
+    }
+    let mine = times(tcs.get(me), used_ms, moves)?;
+    let each = ByColor::new_with(|c| times(tcs.get(c), used_ms, moves).unwrap_or(mine));
+    Some(Times {
+        remaining_ms: ByColor::new_with(|c| *each.get(c).remaining_ms.get(c)),
+        increment_ms: ByColor::new_with(|c| *each.get(c).increment_ms.get(c)),
+        moves_to_go: ByColor::new_with(|c| *each.get(c).moves_to_go.get(c)),
+    })
 }
 
 /// Milliseconds each side has used, from `cc`'s whole seconds (truncated:

@@ -40,7 +40,7 @@ impl Referee {
             white,
             opening_plies: game.ply(),
             game,
-            clocks: Clocks::new(&self.settings.time_control),
+            clocks: Clocks::per_side(self.settings.controls(white)),
             played: Vec::new(),
             adjudication: adjudication::Counters::default(),
             awaiting: None,

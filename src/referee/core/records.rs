@@ -124,9 +124,18 @@ impl Referee {
         result: &str,
         out: &mut Vec<Output>,
     ) {
-        let tags = self.game_tags(result);
+        // Tags whose names are no EPD identifier (`WhiteTimeControl`, 16
+        // letters) go on the wire as argus's own opcode (`Atc`).
+        let mut tags = self.game_tags(result);
+        tags.retain(|(name, _)| crate::epd::ops::is_identifier(name));
         r.set(Operation::refcom(RefCom::Inform));
         r.set(Operation::ptp(&tags));
+        if let Some(c) = self.odds_controls() {
+            r.set(Operation::time_controls(
+                &c.white.to_string(),
+                &c.black.to_string(),
+            ));
+        }
         self.send(to, r, out);
     }
 

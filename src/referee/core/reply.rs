@@ -362,8 +362,8 @@ impl Referee {
         credit: u64,
         out: &mut Vec<Output>,
     ) -> Result<(), Handled> {
-        let timed = self.settings.time_control.is_timed();
         let g = self.game_in_play()?;
+        let timed = g.clocks.control(color).is_timed();
         let mt = g.clocks.stop(color, r.at, credit);
         let (clk, emt) = if timed {
             (mt.remaining_ms, Some(mt.charged_ms))

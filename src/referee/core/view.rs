@@ -31,12 +31,36 @@ impl Referee {
             ("TimeControl".into(), s.time_control.to_string()),
         ]
         .into_iter()
+        .chain(self.side_controls())
         .chain(
             s.variant
                 .pgn_tag()
                 .map(|v| ("Variant".to_string(), v.to_string())),
         )
         .collect()
+    }
+
+    /// Time odds: `WhiteTimeControl` and `BlackTimeControl` (as
+    /// cutechess-cli writes them) when the sides' controls differ, beside
+    /// the match's `TimeControl`. Before the first game A is White.
+    fn side_controls(&self) -> Vec<(String, String)> {
+        match self.odds_controls() {
+            Some(c) => vec![
+                ("WhiteTimeControl".into(), c.white.to_string()),
+                ("BlackTimeControl".into(), c.black.to_string()),
+            ],
+            None => Vec::new(),
+        }
+    }
+
+    /// With time odds, each colour's own control in the current game
+    /// (before the first, A is White); `None` without.
+    pub(super) fn odds_controls(&self) -> Option<ByColor<TimeControl>> {
+        if !self.settings.has_time_odds() {
+            return None;
+        }
+        let white = self.game.as_ref().map_or(ClientId::A, |g| g.white);
+        Some(self.settings.controls(white))
     }
 
     /// The PGN of the current game: finished, or (`live`) in progress with
@@ -157,13 +181,22 @@ impl Referee {
             last_move,
             clients: ByClient::new_with(|id| self.client_view(id)),
             clocks: shakmaty::ByColor::new_with(|c| self.clock_view(c, at)),
-            time_control: self.settings.time_control.to_string(),
+            time_control: self.time_control_shown(),
             game_number: self.games_started.max(1),
             games_total: self.settings.games,
             score_halves: self.score_halves,
             result,
             stats: Some(self.stats()).filter(|r| r.games > 0),
             events: self.events.iter().cloned().collect(),
+        }
+    }
+
+    /// The control as the board and the page show it: the match's, or
+    /// with time odds each colour's (`1+0.01 / 10+0.1`, White's first).
+    fn time_control_shown(&self) -> String {
+        match self.odds_controls() {
+            Some(c) => format!("{} / {}", c.white, c.black),
+            None => self.settings.time_control.to_string(),
         }
     }
 
@@ -206,7 +239,11 @@ impl Referee {
                 flagged: g.flagged == Some(color),
             },
             None => ClockView {
-                remaining_ms: self.settings.time_control.initial_ms(color),
+                remaining_ms: self
+                    .settings
+                    .controls(ClientId::A)
+                    .get(color)
+                    .initial_ms(color),
                 used_ms: 0,
                 running: false,
                 flagged: false,

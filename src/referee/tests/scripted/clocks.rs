@@ -400,3 +400,93 @@ fn a_program_argus_runs_has_its_move_judged_by_its_engines_time() {
     h.line(A, t + 60_400, &text);
     assert_over(&mut h, "0-1", Termination::TimeForfeit, "loses on time");
 }
+
+/// Time odds: A plays 1+0.01 (its own control), B the match's 10+0.1.
+/// Each side's clock follows its own control whatever colour it has; the
+/// PGN and `inform` carry `WhiteTimeControl`/`BlackTimeControl` beside
+/// `TimeControl`; the flag falls by the side's own time.
+#[test]
+fn time_odds_time_each_client_by_its_own_control_in_both_colours() {
+    let mut h = Harness::new(Settings {
+        games: 2,
+        own_controls: [Some("1+0.01".parse().unwrap()), None].into(),
+        ..no_credit(timed("10+0.1"))
+    });
+    h.sign_on(A, 0, Some("Alpha"));
+    h.sign_on(B, 0, Some("Beta"));
+    let t = h.timer();
+    for who in [A, B] {
+        let got = h.take(who);
+        let inform = got.iter().find(|g| g.refcom() == Inform).unwrap();
+        // The PGN's WhiteTimeControl is no EPD identifier (16 letters):
+        // the wire has each colour's own as `Atc`.
+        assert_eq!(inform.tag("TimeControl").as_deref(), Some("10+0.1"));
+        assert_eq!(inform.tag("WhiteTimeControl"), None);
+        assert_eq!(
+            inform.record.time_controls().unwrap(),
+            Some(("1+0.01".into(), "10+0.1".into()))
+        );
+        assert!(
+            inform.text.contains("Atc \"1+0.01\" \"10+0.1\";"),
+            "{}",
+            inform.text
+        );
+        assert_eq!(aclk(inform), Some((1_000, 10_000)));
+    }
+    // White (A) moves in 300 ms and gets 10 ms; Black (B) in 2 s, 100 ms.
+    let t = h.play(t, 300, &["e4"]);
+    let t = h.play(t, 2_000, &["e5"]);
+    let b = h.take(A);
+    let respond = b.iter().rfind(|g| g.refcom() == Respond).unwrap();
+    assert_eq!(aclk(respond), Some((710, 8_100)));
+    // White's 710 ms run out: it flags at its own deadline.
+    assert_eq!(h.referee.next_deadline(), Some(t + 710));
+    h.timer();
+    assert_over(
+        &mut h,
+        "0-1",
+        Termination::TimeForfeit,
+        "White loses on time",
+    );
+    let pgn = h.final_pgn();
+    for tag in [
+        "[TimeControl \"10+0.1\"]",
+        "[WhiteTimeControl \"1+0.01\"]",
+        "[BlackTimeControl \"10+0.1\"]",
+    ] {
+        assert!(pgn.contains(tag), "{tag} in\n{pgn}");
+    }
+    // Game 2: B has White, and A's control goes with A.
+    h.timer();
+    h.timer();
+    let got = h.take(B);
+    let inform = got.iter().find(|g| g.refcom() == Inform).unwrap();
+    assert_eq!(
+        inform.record.time_controls().unwrap(),
+        Some(("10+0.1".into(), "1+0.01".into()))
+    );
+    assert_eq!(aclk(inform), Some((10_000, 1_000)));
+    assert_eq!(h.snap().time_control, "10+0.1 / 1+0.01");
+}
+
+#[test]
+fn without_odds_the_pgn_has_the_time_control_alone() {
+    let mut h = Harness::new(Settings {
+        own_controls: [Some("60".parse().unwrap()), Some("60".parse().unwrap())].into(),
+        ..timed("60")
+    });
+    let t = h.start();
+    h.play(t, 1_000, &FOOLS_MATE);
+    let pgn = h.final_pgn();
+    assert!(pgn.contains("[TimeControl \"60\"]"), "{pgn}");
+    assert!(!pgn.contains("WhiteTimeControl"), "{pgn}");
+    let informs: Vec<Got> = h
+        .all(A)
+        .iter()
+        .filter(|g| g.refcom() == Inform)
+        .cloned()
+        .collect();
+    assert!(!informs.is_empty());
+    assert!(informs.iter().all(|g| !g.text.contains("Atc")));
+    assert_eq!(h.snap().time_control, "60");
+}
