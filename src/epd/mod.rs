@@ -58,3 +58,13 @@ pub const BOOK_MOVE: &str = "Abook";
 /// opponent played the move it pondered on. The referee counts the hits
 /// per player.
 pub const PONDER: &str = "Aponder";
+
+/// `Aseldepth N`, argus's private opcode for the selective search depth
+/// in plies that the engine reported with its move (UCI `seldepth`), as
+/// `acd` carries the nominal depth: the PGN writes it as `sd=N`.
+pub const SELDEPTH: &str = "Aseldepth";
+
+/// `Anps N`, argus's private opcode for the speed in nodes a second that
+/// the engine reported with its move (UCI `nps`): the PGN writes it as
+/// `nps=N`, the web page shows it.
+pub const NPS: &str = "Anps";
