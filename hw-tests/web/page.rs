@@ -219,6 +219,7 @@ fn several_boards_with_standings_and_one_clicked_large() {
         rank,
         points_halves,
         games: 2,
+        tiebreaks: vec![],
         cells: cells.iter().map(|c| c.map(str::to_string)).collect(),
     };
     let state = argus::web::WebState {
@@ -236,6 +237,7 @@ fn several_boards_with_standings_and_one_clicked_large() {
             ],
         }),
         waiting: vec![format!("waiting for {} since 13:05:02", super::HOSTILE)],
+        ..Default::default()
     };
     served.publisher.publish(
         state,
@@ -323,6 +325,7 @@ fn the_page_shows_the_boards_at_once_without_waiting_for_the_stream() {
         ],
         standings: None,
         waiting: Vec::new(),
+        ..Default::default()
     };
     served.publisher.publish(
         state,
@@ -449,6 +452,7 @@ fn boards_stay_in_their_cards_and_move_lists_show_the_latest_move() {
         rank,
         points_halves: 1,
         games: 1,
+        tiebreaks: vec![],
         cells: vec![None, Some("½".into())],
     };
     let two = argus::web::WebState {
@@ -458,12 +462,14 @@ fn boards_stay_in_their_cards_and_move_lists_show_the_latest_move() {
             rows: vec![row("Alpha", 1), row("Beta", 1)],
         }),
         waiting: Vec::new(),
+        ..Default::default()
     };
     let one = argus::web::WebState {
         event: "A match".into(),
         boards: vec![long_board(1, 150)],
         standings: None,
         waiting: Vec::new(),
+        ..Default::default()
     };
     for (what, state, cards) in [("two boards", two, 2), ("one board", one, 1)] {
         served.publisher.publish(

@@ -28,6 +28,57 @@ pub struct WebState {
     /// NAME since HH:MM:SS`); left out when it waits for nobody.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub waiting: Vec<String>,
+    /// A tournament's schedule, round by round (at most
+    /// [`ROUNDS_GAMES_SHOWN`] games, the rounds nearest the current one);
+    /// left out for a match.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rounds: Vec<RoundState>,
+    /// The round being played: the first with a game not decided.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current_round: Option<u32>,
+}
+
+/// The most games of a schedule the state carries (every state goes to
+/// every viewer): the rounds nearest the current one, up to this many.
+pub const ROUNDS_GAMES_SHOWN: usize = 400;
+
+/// One round of a tournament's schedule: its pairings, and who has no
+/// game in it. Round robin and gauntlet fill it from their schedule; a
+/// Swiss or knockout round is the same data.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RoundState {
+    /// 1-based.
+    pub round: u32,
+    pub pairings: Vec<Pairing>,
+    /// Players without a game in this round (a bye), by name.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub byes: Vec<String>,
+}
+
+/// One game of a round.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Pairing {
+    /// The game's number in the event (`/game/N.pgn`, `/game/N.json`).
+    pub game: u32,
+    /// Its place in the round's pairing table: the `B` of the PGN Round
+    /// tag `R.B`.
+    pub board: u32,
+    /// Stripped of control characters; still to be escaped where shown.
+    pub white: String,
+    pub black: String,
+    /// `1-0`, `0-1`, `1/2-1/2`, or a forfeit's `+/-`, `-/+`, `-/-`;
+    /// `None` while not decided.
+    pub result: Option<String>,
+    /// The board it is being played on now, if it is.
+    pub on_board: Option<u32>,
+}
+
+/// One tie-break of a standings row: its short name and its value as
+/// shown (`SB`, `6.25`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Tiebreak {
+    pub name: String,
+    pub value: String,
 }
 
 /// One board: who plays, the position, the clocks, the moves, the result.
@@ -115,6 +166,10 @@ pub struct StandingRow {
     /// Points in half points (`3` is 1.5 points).
     pub points_halves: u32,
     pub games: u32,
+    /// The tie-breaks that order players equal on points, in order; left
+    /// out when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tiebreaks: Vec<Tiebreak>,
     /// The crosstable's row: for each row of the standings (in their
     /// order), this player's results against that one, game by game (`1`
     /// win, `½` draw, `0` loss, `+` won by forfeit, `-` lost by forfeit,
