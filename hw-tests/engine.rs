@@ -1047,6 +1047,104 @@ fn a_time_odds_match_gives_each_engine_its_own_clock() {
     }
 }
 
+/// What engine-game archives carry per move (TCEC's and fastchess's
+/// fields) reaches the PGN of a Stockfish tournament: every engine move's
+/// comment has the score with its depth and the move's time, then `tl=`
+/// (time left), `n=` (nodes), `sd=` (selective depth, the bridge's
+/// `Aseldepth`), `nps=` (the engine's speed, `Anps`) and `pv="..."`, in
+/// fastchess's order; python-chess reads the game without errors and
+/// finds the same comments; pgn-extract checks the file without a word
+/// and copies the game whole.
+#[test]
+fn stockfish_moves_carry_the_archive_fields_in_the_pgn() {
+    let Some(sf) = stockfish() else { return };
+    let Some(pgn_extract) = crate::common::tool::pgn_extract() else {
+        return;
+    };
+    if !crate::common::python_chess::available() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let pgn = stockfish_tournament(&sf, d, &["--tc", "20+0.2", "--max-moves", "16"]);
+    let file = d.join("games.pgn");
+    // python-chess: no errors, and each move's comment as it reads it
+    // (a line end inside a comment is a space).
+    let script = "import sys, json, re, chess.pgn\n\
+g = chess.pgn.read_game(open(sys.argv[1]))\n\
+print(json.dumps({'errors': [str(e) for e in g.errors],\n\
+\x20                 'comments': [' '.join(re.sub(r'\\[%[^]]*\\]', '', n.comment).split()) for n in g.mainline()]}))\n";
+    let o = crate::common::python_chess::run(script, &[&file]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(v["errors"], serde_json::json!([]), "{pgn}");
+    let comments: Vec<String> = v["comments"]
+        .as_array()
+        .expect("comments")
+        .iter()
+        .map(|c| c.as_str().unwrap_or_default().to_string())
+        .collect();
+    assert!(comments.len() >= 16, "{comments:?}\n{pgn}");
+    let fields = ["tl=", "n=", "sd=", "nps=", "pv="];
+    for c in &comments {
+        // `+0.35/12 0.50s, tl=..., n=..., sd=..., nps=..., pv="..."`
+        let (head, rest) = c.split_once(", ").unwrap_or_else(|| panic!("{c:?}\n{pgn}"));
+        let (score, time) = head.split_once(' ').unwrap_or_else(|| panic!("{c:?}"));
+        let (_, depth) = score.split_once('/').unwrap_or_else(|| panic!("{c:?}"));
+        assert!(depth.parse::<u32>().is_ok_and(|d| d > 0), "{c:?}");
+        assert!(time.ends_with('s'), "{c:?}");
+        let parts: Vec<&str> = rest.splitn(fields.len(), ", ").collect();
+        assert_eq!(parts.len(), fields.len(), "{c:?}\n{pgn}");
+        for (part, field) in parts.iter().zip(fields) {
+            let value = part
+                .strip_prefix(field)
+                .unwrap_or_else(|| panic!("{field} in {c:?}\n{pgn}"));
+            match field {
+                "tl=" => assert!(value.ends_with('s') && value.contains('.'), "{c:?}"),
+                "pv=" => assert!(value.len() > 2 && value.starts_with('"'), "{c:?}"),
+                _ => assert!(value.parse::<u64>().is_ok(), "{field} in {c:?}"),
+            }
+        }
+    }
+    // pgn-extract: its check (-r) names the file, the game and "1 game
+    // matched out of 1." and nothing else (an error adds its lines, and
+    // a game it cannot read is not matched), and it copies the game with
+    // every comment.
+    let check = Command::new(&pgn_extract)
+        .arg("-r")
+        .arg(&file)
+        .stdin(Stdio::null())
+        .output()
+        .expect("pgn-extract runs");
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&check.stdout),
+        String::from_utf8_lossy(&check.stderr)
+    );
+    let lines: Vec<&str> = said.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert!(
+        check.status.success() && lines.len() == 3 && lines[2] == "1 game matched out of 1.",
+        "{said}\n{pgn}"
+    );
+    assert!(lines[0].starts_with("Processing "), "{said}");
+    let copy = d.join("copy.pgn");
+    let out = Command::new(&pgn_extract)
+        .arg(&file)
+        .arg("-o")
+        .arg(&copy)
+        .stdin(Stdio::null())
+        .output()
+        .expect("pgn-extract runs");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("1 game matched out of 1."), "{said}");
+    let copied = std::fs::read_to_string(&copy).unwrap_or_default();
+    assert_eq!(
+        copied.matches("nps=").count(),
+        comments.len(),
+        "{copied}\n{pgn}"
+    );
+}
+
 /// The same as `engine:` players of `argus tournament`, which runs the
 /// bridges itself.
 #[test]

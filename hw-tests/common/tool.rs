@@ -72,6 +72,19 @@ pub fn stockfish() -> Option<String> {
     )
 }
 
+/// pgn-extract (`pgn-extract` on the path, or Debian's
+/// /usr/games/pgn-extract), a common checker of PGN files; `None` with the
+/// SKIPPED line when it is not installed, a failure with
+/// `ARGUS_REQUIRE_PGN_EXTRACT=1` (as `.ci/run` sets).
+pub fn pgn_extract() -> Option<String> {
+    installed(
+        &["pgn-extract", "/usr/games/pgn-extract"],
+        &["--version"],
+        "pgn-extract",
+        "ARGUS_REQUIRE_PGN_EXTRACT",
+    )
+}
+
 /// GNU Chess as an XBoard engine (`gnuchess --xboard`); `None` with the
 /// SKIPPED line when it is not installed, a failure with
 /// `ARGUS_REQUIRE_GNUCHESS=1`.

@@ -269,3 +269,66 @@ fn the_broadcast_push_delivers_every_move_and_the_final_pgn_after_failures_and_n
         );
     }
 }
+
+/// `--broadcast-push` given twice in a tournament of three rounds (three
+/// movers, one board): the first URL gets round 1's games only, the
+/// second every round from 2 on; each URL's last delivered push equals
+/// what `/round/N.pgn` serves for its rounds, and no push to the first
+/// carries a game of another round.
+#[test]
+fn a_tournament_pushes_each_round_to_its_own_url() {
+    let receiver = Receiver::start();
+    let files = tempfile::tempdir().unwrap();
+    let token_file = files.path().join("token");
+    std::fs::write(&token_file, format!("{TOKEN}\n")).unwrap();
+    let first = format!("http://{}/api/broadcast/round/Round001/push", receiver.addr);
+    let rest = format!("http://{}/api/broadcast/round/Round002/push", receiver.addr);
+    let logs = files.path().join("logs");
+    let (mut t, addr) = three_movers(
+        &logs,
+        "8",
+        "0",
+        &[
+            "--broadcast-token-file",
+            token_file.to_str().unwrap(),
+            "--broadcast-push",
+            &first,
+            "--broadcast-push",
+            &rest,
+        ],
+    );
+    // The pushers deliver their final states before the page lingers.
+    t.wait_stdout(PLAY * 3, "the end", |l| l.contains("the event is over"));
+    let last_to = |path: &str| -> String {
+        receiver
+            .got()
+            .iter()
+            .rev()
+            .find(|g| g.path == path && g.status == 200)
+            .map(|g| g.body.clone())
+            .unwrap_or_else(|| panic!("nothing delivered to {path}: {:#?}", receiver.got()))
+    };
+    let rounds: Vec<String> = (1..=3)
+        .map(|r| get(&addr, &format!("/round/{r}.pgn")))
+        .collect();
+    assert!(rounds.iter().all(|r| r.contains("[Round ")), "{rounds:?}");
+    assert_eq!(last_to("/api/broadcast/round/Round001/push"), rounds[0]);
+    assert_eq!(
+        last_to("/api/broadcast/round/Round002/push"),
+        format!("{}{}", rounds[1], rounds[2])
+    );
+    for g in receiver.got() {
+        if g.path.contains("Round001") {
+            assert!(
+                !g.body.contains("[Round \"2.") && !g.body.contains("[Round \"3."),
+                "{}",
+                g.body
+            );
+        }
+        assert_eq!(
+            g.authorization.as_deref(),
+            Some(format!("Bearer {TOKEN}").as_str())
+        );
+    }
+    t.kill();
+}

@@ -27,6 +27,7 @@ mod broadcast;
 mod eval;
 mod guard;
 mod page;
+mod schedule;
 
 /// Long enough for a debug build on a busy two-core machine.
 const START: Duration = Duration::from_secs(30);
@@ -430,6 +431,44 @@ fn tournament(logs: &std::path::Path, extra: &[&str]) -> Proc {
     args.push(logs.display().to_string());
     args.extend(strings(extra));
     Proc::spawn("tournament", &argus_bin(), &args)
+}
+
+/// A round robin of three movers on one board (a bye in each of its
+/// three rounds), each game cut at `max_moves` moves and `reset_delay`
+/// seconds between games, serving the page on a loopback port and
+/// keeping it two minutes once over; its logs in `logs`, with `extra`
+/// flags. Its process and the page's address.
+fn three_movers(
+    logs: &std::path::Path,
+    max_moves: &str,
+    reset_delay: &str,
+    extra: &[&str],
+) -> (Proc, String) {
+    let mut args = strings(&[
+        "tournament",
+        "mover:alpha",
+        "mover:beta=greedy",
+        "mover:gamma",
+        "--headless",
+        "--boards",
+        "1",
+        "--tc",
+        "30+1",
+        "--max-moves",
+        max_moves,
+        "--reset-delay",
+        reset_delay,
+        "--http",
+        "127.0.0.1:0",
+        "--http-linger",
+        "120",
+    ]);
+    args.extend(strings(extra));
+    args.push("--log-dir".into());
+    args.push(logs.display().to_string());
+    let mut p = Proc::spawn("tournament", &argus_bin(), &args);
+    let addr = served_addr(&mut p);
+    (p, addr)
 }
 
 #[test]

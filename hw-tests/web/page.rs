@@ -235,9 +235,9 @@ fn several_boards_with_standings_and_one_clicked_large() {
                 row(super::HOSTILE, 2, 2, [Some("0"), None, Some("1")]),
                 row("Gamma", 3, 1, [Some("½"), Some("0"), None]),
             ],
-            rounds: Vec::new(),
         }),
         waiting: vec![format!("waiting for {} since 13:05:02", super::HOSTILE)],
+        ..Default::default()
     };
     served.publisher.publish(
         state,
@@ -325,6 +325,7 @@ fn the_page_shows_the_boards_at_once_without_waiting_for_the_stream() {
         ],
         standings: None,
         waiting: Vec::new(),
+        ..Default::default()
     };
     served.publisher.publish(
         state,
@@ -459,15 +460,16 @@ fn boards_stay_in_their_cards_and_move_lists_show_the_latest_move() {
         boards: vec![long_board(1, 120), long_board(2, 81)],
         standings: Some(Standings {
             rows: vec![row("Alpha", 1), row("Beta", 1)],
-            rounds: Vec::new(),
         }),
         waiting: Vec::new(),
+        ..Default::default()
     };
     let one = argus::web::WebState {
         event: "A match".into(),
         boards: vec![long_board(1, 150)],
         standings: None,
         waiting: Vec::new(),
+        ..Default::default()
     };
     for (what, state, cards) in [("two boards", two, 2), ("one board", one, 1)] {
         served.publisher.publish(

@@ -26,6 +26,11 @@
 //! reading every state as it comes: run it beside a run without, and
 //! compare the relay overhead.
 //!
+//! `--push` also starts the broadcast pusher (`--broadcast-push`) to a
+//! receiver on a loopback port in the benchmark (it answers every POST
+//! with 200 at once), so that the pusher's work is measured with the
+//! viewers'.
+//!
 //! `--think-ms N` gives the movers a thinking time (default 0): with
 //! instant movers a reply can arrive while the loop is still busy with the
 //! previous move's files, and then waits; with a thinking time longer than
@@ -97,7 +102,7 @@ fn main() -> ExitCode {
     if !options.think.is_zero() {
         println!("relay: movers think {} ms", options.think.as_millis());
     }
-    let outputs = match with_viewers(outputs, options.viewers) {
+    let outputs = match with_viewers(outputs, options.viewers, options.push) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("relay: {e}");
@@ -128,6 +133,8 @@ struct Options {
     think: Duration,
     /// Viewers of the web page's live stream (none: no web server).
     viewers: usize,
+    /// Push the games to a receiver in the benchmark (`--push`).
+    push: bool,
 }
 
 impl Options {
@@ -139,6 +146,7 @@ impl Options {
         let mut live_pgn = false;
         let mut think = Duration::ZERO;
         let mut viewers = 0;
+        let mut push = false;
         while let Some(a) = args.next() {
             match a.as_str() {
                 "--plies" => {
@@ -155,6 +163,7 @@ impl Options {
                     ))
                 }
                 "--live-pgn" => live_pgn = true,
+                "--push" => push = true,
                 "--viewers" => {
                     let v = args.next().ok_or("--viewers needs a number")?;
                     viewers = v.parse().map_err(|e| format!("--viewers {v:?}: {e}"))?;
@@ -176,27 +185,43 @@ impl Options {
             live_pgn,
             think,
             viewers,
+            push,
         })
     }
 }
 
 /// With `viewers`, starts the web server on a loopback port and that many
 /// viewers of its stream, each reading as fast as states come (they end
-/// with the process).
-fn with_viewers(outputs: Writers, viewers: usize) -> Result<Writers, String> {
-    if viewers == 0 {
+/// with the process); with `push`, the broadcast pusher to a receiver of
+/// [`receiver`].
+fn with_viewers(outputs: Writers, viewers: usize, push: bool) -> Result<Writers, String> {
+    if viewers == 0 && !push {
         return Ok(outputs);
     }
+    let (broadcast_push, broadcast_token_file) = if push {
+        let token = std::env::temp_dir().join(format!("argus-bench-token-{}", std::process::id()));
+        std::fs::write(&token, "bench-token\n").map_err(|e| format!("token file: {e}"))?;
+        (vec![receiver()?], Some(token))
+    } else {
+        (Vec::new(), None)
+    };
     let options = WebOptions {
-        http: Some("127.0.0.1:0".into()),
+        http: (viewers > 0).then(|| "127.0.0.1:0".into()),
+        broadcast_push,
+        broadcast_token_file,
         http_viewers: u16::try_from(viewers).map_err(|_| "--viewers: at most 65535")?,
         // Every viewer comes from 127.0.0.1.
         http_per_address: u16::try_from(viewers).map_err(|_| "--viewers: at most 65535")?,
         // The benchmark ends with its match.
         http_linger: Some(0.0),
-        ..WebOptions::default()
     };
     let audience = Audience::start(&options)?.ok_or("no web server")?;
+    if push {
+        println!("relay: the broadcast push to a receiver on a loopback port");
+    }
+    if viewers == 0 {
+        return Ok(outputs.with_audience(Some(audience)));
+    }
     let addr = audience.addr().ok_or("no web server")?;
     for _ in 0..viewers {
         let mut s = std::net::TcpStream::connect(addr).map_err(|e| format!("viewer: {e}"))?;
@@ -209,6 +234,56 @@ fn with_viewers(outputs: Writers, viewers: usize) -> Result<Writers, String> {
     }
     println!("relay: {viewers} viewers of the web page's live stream");
     Ok(outputs.with_audience(Some(audience)))
+}
+
+/// A push receiver on a loopback port: reads each request (head and
+/// `Content-Length` body) and answers `200` at once; its URL.
+fn receiver() -> Result<String, String> {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let listener =
+        std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| format!("receiver: {e}"))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| format!("receiver: {e}"))?;
+    thread::spawn(move || {
+        for s in listener.incoming().flatten() {
+            thread::spawn(move || {
+                let Ok(mut out) = s.try_clone() else { return };
+                let mut r = BufReader::new(s);
+                loop {
+                    let mut length = 0usize;
+                    let mut line = String::new();
+                    if r.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    loop {
+                        let mut h = String::new();
+                        if r.read_line(&mut h).unwrap_or(0) == 0 {
+                            return;
+                        }
+                        let h = h.trim_end().to_ascii_lowercase();
+                        if h.is_empty() {
+                            break;
+                        }
+                        if let Some(v) = h.strip_prefix("content-length:") {
+                            length = v.trim().parse().unwrap_or(0);
+                        }
+                    }
+                    let mut body = vec![0; length];
+                    if r.read_exact(&mut body).is_err()
+                        || out
+                            .write_all(
+                                b"HTTP/1.1 200 OK\r\nContent-Length: 12\r\n\r\n{\"games\":[]}",
+                            )
+                            .is_err()
+                    {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    Ok(format!("http://{addr}/api/broadcast/round/Bench001/push"))
 }
 
 /// Plays until `plies` moves were relayed; returns their timings.

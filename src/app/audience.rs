@@ -13,15 +13,15 @@ use crossbeam_channel::{Receiver, after, never, select};
 
 use crate::app::options::{WebOptions, seconds_ms};
 use crate::app::signals::Stop;
-use crate::record::pgn::{PgnGame, write_pgn};
+use crate::record::pgn::PgnGame;
 use crate::referee::{GameOver, Referee};
 use crate::text::strip_control;
 use crate::tournament::{Tournament, report};
 use crate::web::hub::GAMES_KEPT;
-use crate::web::push::{PUSH_GAP, Pusher, Round, Token};
+use crate::web::push::{PUSH_GAP, Pusher, Round, Rounds, Token};
+use crate::web::state::{Pairing, ROUNDS_GAMES_SHOWN, RoundBye, RoundState, TiebreakValue};
 use crate::web::{
-    self, GamePgn, Games, Limits, Publisher, RoundBye, RoundGame, RoundState, StandingRow,
-    Standings, TiebreakValue, WebState, board_of,
+    self, BoardState, GamePgn, Games, Limits, Publisher, StandingRow, Standings, WebState, board_of,
 };
 
 /// The games that ended before the server started (a resumed match or
@@ -45,12 +45,17 @@ impl Ended {
 pub struct Audience {
     /// The web view, with `--http`.
     page: Option<Page>,
-    /// The broadcast pusher, with `--broadcast-push`.
-    pusher: Option<Pusher>,
+    /// The broadcast pushers, one per `--broadcast-push` URL, each with
+    /// the rounds it takes.
+    pushers: Vec<(Pusher, Rounds)>,
     /// The event's ended games (the last [`GAMES_KEPT`]).
     games: Games,
     /// The games in progress, as last published.
     live: Vec<(u32, PgnGame)>,
+    /// A tournament's boards as last published, by board number: a board
+    /// whose game has ended keeps showing it (with its result) until the
+    /// board starts its next game.
+    shown: std::collections::BTreeMap<u32, BoardState>,
 }
 
 /// The web view's part of the audience.
@@ -67,27 +72,37 @@ impl Audience {
     /// (on stdout and in the log), and the pusher when `--broadcast-push`
     /// asks for one (its URL and token file checked first).
     pub fn start(options: &WebOptions) -> Result<Option<Audience>, String> {
-        let pusher = match (&options.broadcast_push, &options.broadcast_token_file) {
-            (Some(url), Some(file)) => {
-                web::push::check_url(url)?;
-                Some(Pusher::start(url, Token::read(file)?, PUSH_GAP)?)
+        let urls = &options.broadcast_push;
+        let pushers = match (urls.is_empty(), &options.broadcast_token_file) {
+            (false, Some(file)) => {
+                for url in urls {
+                    web::push::check_url(url)?;
+                }
+                let token = Token::read(file)?;
+                let mut pushers = Vec::with_capacity(urls.len());
+                for (i, url) in urls.iter().enumerate() {
+                    let rounds = Rounds::of(i, urls.len());
+                    pushers.push((Pusher::start(url, token.clone(), PUSH_GAP, rounds)?, rounds));
+                }
+                pushers
             }
-            (Some(_), None) => return Err("--broadcast-push needs --broadcast-token-file".into()),
-            (None, Some(_)) => return Err("--broadcast-token-file needs --broadcast-push".into()),
-            (None, None) => None,
+            (false, None) => return Err("--broadcast-push needs --broadcast-token-file".into()),
+            (true, Some(_)) => return Err("--broadcast-token-file needs --broadcast-push".into()),
+            (true, None) => Vec::new(),
         };
         let page = match &options.http {
             Some(addr) => Some(Page::start(options, addr)?),
             None => None,
         };
-        if page.is_none() && pusher.is_none() {
+        if page.is_none() && pushers.is_empty() {
             return Ok(None);
         }
         Ok(Some(Audience {
             page,
-            pusher,
+            pushers,
             games: Games::default(),
             live: Vec::new(),
+            shown: Default::default(),
         }))
     }
 
@@ -96,8 +111,15 @@ impl Audience {
     /// `--http-linger` has passed, and says so first on the console. The
     /// broadcast push delivers its final state first (within its bound).
     pub fn linger(mut self, stop: &Receiver<Stop>) {
-        if let Some(p) = self.pusher.take() {
-            p.close();
+        // Each closes within its grace; together they wait at most that
+        // much, not that much each.
+        let closing: Vec<std::thread::JoinHandle<()>> = self
+            .pushers
+            .drain(..)
+            .filter_map(|(p, _)| std::thread::Builder::new().spawn(move || p.close()).ok())
+            .collect();
+        for c in closing {
+            let _ = c.join();
         }
         if let Some(page) = self.page.take() {
             page.linger(stop);
@@ -112,7 +134,7 @@ impl Audience {
     /// The games that ended before the server started join `/games.pgn`.
     pub fn ended_before(&mut self, ended: Ended) {
         for (number, pgn) in ended.0 {
-            self.finish(number, write_pgn(&pgn));
+            self.games.finish(GamePgn::finished(number, pgn));
         }
     }
 
@@ -124,16 +146,22 @@ impl Audience {
     /// Game `g` has ended, numbered `number` in the event (a tournament's
     /// board plays its game as game 1 of its own).
     pub fn game_over_as(&mut self, number: u32, g: &GameOver) {
-        self.finish(number, write_pgn(&g.pgn));
+        self.games.finish(GamePgn::finished(number, g.pgn.clone()));
+        // A board that showed it keeps it, ended.
+        for b in self.shown.values_mut().filter(|b| b.game == number) {
+            b.phase = "over";
+            b.paused = None;
+            for c in &mut b.clocks {
+                c.running = false;
+            }
+            b.result = Some(web::state::ResultState {
+                result: g.result.as_str().to_string(),
+                termination: g.termination.as_str().to_string(),
+                reason: g.ending.to_string(),
+            });
+        }
         // The result goes out as it happens, not with the next move.
         self.push();
-    }
-
-    fn finish(&mut self, number: u32, text: String) {
-        self.games.finish(GamePgn {
-            number,
-            text: text.into(),
-        });
     }
 
     /// Whether game `number` is among the ended games kept.
@@ -141,16 +169,24 @@ impl Audience {
         self.games.has_ended(number)
     }
 
-    /// Hands the event's games to the pusher (not before there is one: a
-    /// round is not emptied).
+    /// Hands the event's games to each pusher, the games in progress of
+    /// its rounds only (not before there is one: a round is not emptied;
+    /// the pusher's thread leaves out the finished games of other rounds).
     fn push(&self) {
         if self.games.all().next().is_none() && self.live.is_empty() {
             return;
         }
-        if let Some(p) = &self.pusher {
+        for (p, rounds) in &self.pushers {
+            let live = self
+                .live
+                .iter()
+                .filter(|(_, g)| rounds.takes(round_tag(g)))
+                .cloned()
+                .collect();
             p.offer(Round {
                 games: self.games.clone(),
-                live: self.live.clone(),
+                live,
+                rounds: *rounds,
             });
         }
     }
@@ -168,7 +204,9 @@ impl Audience {
 
     /// Publishes a tournament: each board with a game (board number, the
     /// game's number in the tournament, its referee core) as the cores
-    /// have them at `at`, and the standings.
+    /// have them at `at`, each board whose game has ended since as it was
+    /// last shown (its game and result stay until the board starts its
+    /// next one), the schedule and the standings.
     /// `waiting`: whom the tournament waits for, in words (`waiting for
     /// NAME since HH:MM:SS`).
     pub fn publish_tournament(
@@ -187,16 +225,26 @@ impl Audience {
             let mut state = board_of(&snap, board, moves);
             state.game = game;
             state.games_total = None;
+            self.shown.insert(board, state.clone());
             states.push(state);
             if let Some(pgn) = pgn {
                 live.push((game, pgn));
             }
         }
+        for (n, kept) in &self.shown {
+            if !boards.iter().any(|(b, _, _)| b == n) && self.games.has_ended(kept.game) {
+                states.push(kept.clone());
+            }
+        }
+        states.sort_by_key(|b| b.board);
+        let (rounds, current_round) = rounds_of(t);
         let state = WebState {
             event: t.settings().event.clone(),
             boards: states,
             standings: Some(standings_of(t)),
             waiting,
+            rounds,
+            current_round,
         };
         self.publish_state(state, live);
     }
@@ -214,6 +262,7 @@ impl Audience {
             boards: vec![board],
             standings: None,
             waiting: crate::app::waiting::match_waiting(core, at),
+            ..WebState::default()
         };
         self.publish_state(state, live);
     }
@@ -281,18 +330,7 @@ fn standings_of(t: &Tournament) -> Standings {
             rank: u32::try_from(r.rank).unwrap_or(u32::MAX),
             points_halves: r.halves,
             games: r.games,
-            tiebreaks: t
-                .settings()
-                .swiss
-                .tiebreaks
-                .iter()
-                .zip(&r.tiebreaks)
-                .map(|(k, v)| TiebreakValue {
-                    name: k.name().into(),
-                    short: k.short().into(),
-                    value: k.text(*v),
-                })
-                .collect(),
+            tiebreaks: tiebreaks_of(t, r),
             cells: cells
                 .iter()
                 .enumerate()
@@ -300,46 +338,124 @@ fn standings_of(t: &Tournament) -> Standings {
                 .collect(),
         })
         .collect();
-    Standings {
-        rows,
-        rounds: rounds_of(t),
-    }
+    Standings { rows }
 }
 
-/// A Swiss event's rounds for the page: each round's games and byes.
-fn rounds_of(t: &Tournament) -> Vec<RoundState> {
-    let sch = t.schedule();
-    if !sch.is_dynamic() {
-        return Vec::new();
+/// A standings row's tie-breaks for the page: a Swiss event's own
+/// (`--tiebreaks`), else Sonneborn-Berger and wins, as the report orders
+/// a round robin.
+fn tiebreaks_of(t: &Tournament, r: &crate::tournament::standings::Row) -> Vec<TiebreakValue> {
+    // The rows carry the event's own tie-breaks when it ranks by them.
+    let swiss = &t.settings().swiss.tiebreaks;
+    if !r.tiebreaks.is_empty() {
+        return swiss
+            .iter()
+            .zip(&r.tiebreaks)
+            .map(|(k, v)| TiebreakValue {
+                name: k.name().into(),
+                short: k.short().into(),
+                value: k.text(*v),
+            })
+            .collect();
     }
-    (1..=sch.rounds())
+    vec![
+        TiebreakValue {
+            name: "sonneborn-berger".into(),
+            short: "SB".into(),
+            value: quarters_text(r.sb_quarters),
+        },
+        TiebreakValue {
+            name: "wins".into(),
+            short: "Wins".into(),
+            value: r.wins.to_string(),
+        },
+    ]
+}
+
+/// The round a game's `Round` tag names (`R` of `R` or `R.B`).
+fn round_tag(g: &PgnGame) -> Option<u32> {
+    let value = g.tags.iter().find(|(k, _)| k == "Round")?.1.as_str();
+    crate::web::hub::round_in_tag(value)
+}
+
+/// Quarter points as the report writes them: `6.25`, `3.5`, `2`.
+fn quarters_text(q: u64) -> String {
+    let text = format!("{}.{:02}", q / 4, (q % 4) * 25);
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// The schedule of `t` round by round for the page (the rounds nearest
+/// the current one, at most [`ROUNDS_GAMES_SHOWN`] games), and the
+/// current round: the first with a game not decided.
+fn rounds_of(t: &Tournament) -> (Vec<RoundState>, Option<u32>) {
+    use crate::tournament::GameState;
+    let games: Vec<_> = t.games().collect();
+    let current = games
+        .iter()
+        .find(|(_, s)| !s.is_decided())
+        .map(|(g, _)| g.round);
+    let last = games.iter().map(|(g, _)| g.round).max().unwrap_or(0);
+    let mut counts = vec![0usize; last as usize + 1];
+    for (g, _) in &games {
+        counts[g.round as usize] += 1;
+    }
+    // Widen a window around the current round (the last when all are
+    // decided) while the games fit.
+    let centre = current.unwrap_or(last).max(1);
+    let (mut lo, mut hi) = (centre, centre);
+    let mut shown = counts.get(centre as usize).copied().unwrap_or(0);
+    loop {
+        let mut grew = false;
+        if lo > 1 && shown + counts[lo as usize - 1] <= ROUNDS_GAMES_SHOWN {
+            lo -= 1;
+            shown += counts[lo as usize];
+            grew = true;
+        }
+        if hi < last && shown + counts[hi as usize + 1] <= ROUNDS_GAMES_SHOWN {
+            hi += 1;
+            shown += counts[hi as usize];
+            grew = true;
+        }
+        if !grew {
+            break;
+        }
+    }
+    let mut rounds: Vec<RoundState> = (lo..=hi.min(last))
         .map(|round| RoundState {
             round,
-            games: t
-                .games()
-                .filter(|(g, _)| g.round == round)
-                .map(|(g, s)| RoundGame {
-                    board: g.board,
-                    white: strip_control(t.name(g.white)),
-                    black: strip_control(t.name(g.black)),
-                    result: match s {
-                        crate::tournament::GameState::Decided(o) => o.result_text().into(),
-                        _ => "*".into(),
-                    },
-                })
-                .collect(),
-            byes: sch
-                .byes()
-                .iter()
-                .filter(|b| b.round == round)
-                .map(|b| RoundBye {
-                    player: strip_control(t.name(b.player)),
-                    kind: b.kind.letter().to_string(),
-                    points_halves: b.kind.halves(),
-                })
-                .collect(),
+            pairings: Vec::new(),
+            byes: Vec::new(),
         })
-        .collect()
+        .collect();
+    for (g, state) in &games {
+        let Some(r) = rounds.iter_mut().find(|r| r.round == g.round) else {
+            continue;
+        };
+        r.pairings.push(Pairing {
+            game: g.number,
+            board: g.board,
+            white: strip_control(t.name(g.white)),
+            black: strip_control(t.name(g.black)),
+            result: match state {
+                GameState::Decided(o) => Some(o.result_text().to_string()),
+                _ => None,
+            },
+            on_board: match state {
+                GameState::Playing(b) => Some(b.0),
+                _ => None,
+            },
+        });
+    }
+    for bye in t.schedule().byes() {
+        if let Some(r) = rounds.iter_mut().find(|r| r.round == bye.round) {
+            r.byes.push(RoundBye {
+                player: strip_control(t.name(bye.player)),
+                kind: bye.kind.letter().to_string(),
+                points_halves: bye.kind.halves(),
+            });
+        }
+    }
+    (rounds, current)
 }
 
 #[cfg(test)]
@@ -413,5 +529,44 @@ mod tests {
         // The third player's games are not decided yet: the report's mark.
         let other = 3 - w - l;
         assert_eq!(s.rows[other].cells[w].as_deref(), Some("."));
+        // The tie-breaks, as the report orders players.
+        let names: Vec<&str> = s.rows[w]
+            .tiebreaks
+            .iter()
+            .map(|t| t.short.as_str())
+            .collect();
+        assert_eq!(names, ["SB", "Wins"]);
+        assert_eq!(s.rows[w].tiebreaks[1].value, "1");
+        assert_eq!(quarters_text(9), "2.25");
+        assert_eq!(quarters_text(2), "0.5");
+        assert_eq!(quarters_text(8), "2");
+        // The schedule: three rounds of one game and a bye each; the first
+        // game's result, the others on no board or on one.
+        let (rounds, current) = rounds_of(&t);
+        assert_eq!(rounds.len(), 3);
+        for r in &rounds {
+            assert_eq!((r.pairings.len(), r.byes.len()), (1, 1), "{r:?}");
+            let p = &r.pairings[0];
+            let bye = &r.byes[0];
+            assert!(bye.player != p.white && bye.player != p.black, "{r:?}");
+            assert_eq!((bye.kind.as_str(), bye.points_halves), ("R", 0));
+        }
+        let decided = rounds
+            .iter()
+            .flat_map(|r| &r.pairings)
+            .find(|p| p.game == first.number)
+            .unwrap();
+        assert_eq!(decided.result.as_deref(), Some("1-0"));
+        assert_eq!(decided.on_board, None);
+        assert_eq!(
+            current,
+            Some(
+                rounds
+                    .iter()
+                    .find(|r| r.pairings[0].result.is_none())
+                    .unwrap()
+                    .round
+            )
+        );
     }
 }

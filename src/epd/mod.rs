@@ -73,3 +73,13 @@ pub const SEARCH_TIME: &str = "Asearch";
 /// `WhiteTimeControl` and `BlackTimeControl`, are one letter too long for
 /// an EPD identifier (15 at most), so `ptp` cannot carry them.
 pub const TIME_CONTROLS: &str = "Atc";
+
+/// `Aseldepth N`, argus's private opcode for the selective search depth
+/// in plies that the engine reported with its move (UCI `seldepth`), as
+/// `acd` carries the nominal depth: the PGN writes it as `sd=N`.
+pub const SELDEPTH: &str = "Aseldepth";
+
+/// `Anps N`, argus's private opcode for the speed in nodes a second that
+/// the engine reported with its move (UCI `nps`): the PGN writes it as
+/// `nps=N`, the web page shows it.
+pub const NPS: &str = "Anps";

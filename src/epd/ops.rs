@@ -310,6 +310,18 @@ impl Record {
         self.count("acn")
     }
 
+    /// `Aseldepth` ([`SELDEPTH`](super::SELDEPTH)): the selective
+    /// search depth in plies, a non-negative integer.
+    pub fn seldepth(&self) -> Result<Option<u32>, OpError> {
+        self.count(super::SELDEPTH)
+    }
+
+    /// `Anps` ([`NPS`](super::NPS)): the engine's speed in nodes a
+    /// second, a non-negative integer.
+    pub fn nps(&self) -> Result<Option<u32>, OpError> {
+        self.count(super::NPS)
+    }
+
     /// The single non-negative integer operand of `opcode`.
     fn count(&self, opcode: &str) -> Result<Option<u32>, OpError> {
         let n = self.integer(opcode, 0..=i32::MAX, "a non-negative integer")?;

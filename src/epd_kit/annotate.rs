@@ -292,6 +292,7 @@ mod tests {
                 nodes: Some(400),
             }),
             elapsed_ms: 2600,
+            ..Analysis::default()
         }
     }
 

@@ -44,10 +44,14 @@ pub struct MoveEval {
     pub ce: i32,
     /// Search depth in plies (`acd`).
     pub depth: Option<u32>,
+    /// Selective search depth in plies (the private `Aseldepth`).
+    pub seldepth: Option<u32>,
     /// The move's time in milliseconds, as the referee measured it.
     pub time_ms: u64,
     /// Nodes searched (`acn`).
     pub nodes: Option<u64>,
+    /// The engine's own speed in nodes a second (the private `Anps`).
+    pub nps: Option<u64>,
     /// The principal variation in SAN (`pv`), from the mover's move on.
     pub pv: Vec<String>,
 }
@@ -83,17 +87,28 @@ impl MoveEval {
     }
 
     /// The whole comment text: `+0.35/12 0.50s` (score, `/depth` when
-    /// known, the time as cutechess-cli rounds it), then `, n=NODES` and
-    /// `, pv="..."` when given (as fastchess adds them).
-    pub fn text(&self) -> String {
+    /// known, the time as cutechess-cli rounds it), then, each when
+    /// known, in fastchess's order and words: `, tl=59.500s` (the mover's
+    /// time left after the move, `time_left_ms`, to the millisecond),
+    /// `, n=NODES`, `, sd=SELDEPTH`, `, nps=SPEED` and `, pv="..."`.
+    pub fn text(&self, time_left_ms: Option<u64>) -> String {
         let mut s = self.score_text();
         if let Some(d) = self.depth {
             s.push_str(&format!("/{d}"));
         }
         s.push(' ');
         s.push_str(&seconds_text(self.time_ms));
+        if let Some(ms) = time_left_ms {
+            s.push_str(&format!(", tl={}.{:03}s", ms / 1000, ms % 1000));
+        }
         if let Some(n) = self.nodes {
             s.push_str(&format!(", n={n}"));
+        }
+        if let Some(d) = self.seldepth {
+            s.push_str(&format!(", sd={d}"));
+        }
+        if let Some(n) = self.nps {
+            s.push_str(&format!(", nps={n}"));
         }
         let pv: Vec<String> = self
             .pv
@@ -251,7 +266,7 @@ pub(super) fn render(tags: &[(String, String)], result: &str, lines: &[String]) 
     out
 }
 
-pub(super) fn result_token(r: &str) -> &'static str {
+pub(crate) fn result_token(r: &str) -> &'static str {
     match r.trim() {
         "1-0" => "1-0",
         "0-1" => "0-1",
@@ -385,7 +400,11 @@ fn movetext_tokens(g: &PgnGame, result: &str) -> Vec<String> {
         tokens.push(clean_san(&mv.san));
         let mut parts: Vec<String> = match &mv.eval {
             _ if mv.book => vec!["book".to_string()],
-            Some(e) => e.text().split_whitespace().map(str::to_string).collect(),
+            Some(e) => e
+                .text(mv.clk_ms)
+                .split_whitespace()
+                .map(str::to_string)
+                .collect(),
             None => Vec::new(),
         };
         if let Some(ms) = mv.clk_ms {
@@ -805,8 +824,11 @@ mod tests {
                 },
                 PgnMove {
                     san: "e5".into(),
+                    clk_ms: Some(287_001),
                     eval: Some(MoveEval {
                         nodes: Some(123_456),
+                        seldepth: Some(17),
+                        nps: Some(1_002_003),
                         pv: vec!["e5".into(), "Nf3}".into(), "".into(), "Nc6".into()],
                         ..eval(-32763, None, 12_345)
                     }),
@@ -819,8 +841,9 @@ mod tests {
         let text = write_pgn(&g).replace('\n', " ");
         assert!(
             text.contains(
-                "1. e4 {+0.35/12 0.50s [%clk 0:04:59] [%emt 0:00:00.500]} \
-                 1... e5 {-M4 12s, n=123456, pv=\"e5 Nf3 Nc6\"} 2. Nf3 *"
+                "1. e4 {+0.35/12 0.50s, tl=299.000s [%clk 0:04:59] [%emt 0:00:00.500]} \
+                 1... e5 {-M4 12s, tl=287.001s, n=123456, sd=17, nps=1002003, \
+                 pv=\"e5 Nf3 Nc6\" [%clk 0:04:47]} 2. Nf3 *"
             ),
             "{text}"
         );

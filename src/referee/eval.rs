@@ -1,5 +1,6 @@
 //! The evaluation a client sends with its move: EPD `ce` (spec 6.7) and,
-//! when present, `acd` (depth), `acn` (nodes) and `pv`, read from the
+//! when present, `acd` (depth), `acn` (nodes), `pv` and the private
+//! `Aseldepth` (selective depth) and `Anps` (speed), read from the
 //! reply into a [`MoveEval`] for the PGN and the adjudication rules. A bad
 //! operand is left out and said, never a reason to refuse the move.
 
@@ -27,6 +28,10 @@ pub enum BadEval {
     Depth { error: String },
     /// `acn` could not be read: the node count left out.
     Nodes { error: String },
+    /// `Aseldepth` could not be read: the selective depth left out.
+    Seldepth { error: String },
+    /// `Anps` could not be read: the speed left out.
+    Nps { error: String },
 }
 
 /// The evaluation in `record`, a reply whose move took `time_ms`, and what
@@ -62,6 +67,18 @@ pub fn read_eval(record: &Record, time_ms: u64) -> (Option<MoveEval>, Vec<BadEva
         });
         None
     });
+    let seldepth = record.seldepth().unwrap_or_else(|e| {
+        problems.push(BadEval::Seldepth {
+            error: e.to_string(),
+        });
+        None
+    });
+    let nps = record.nps().unwrap_or_else(|e| {
+        problems.push(BadEval::Nps {
+            error: e.to_string(),
+        });
+        None
+    });
     let pv = record
         .operands("pv")
         .unwrap_or_default()
@@ -72,8 +89,10 @@ pub fn read_eval(record: &Record, time_ms: u64) -> (Option<MoveEval>, Vec<BadEva
     let eval = MoveEval {
         ce,
         depth,
+        seldepth,
         time_ms,
         nodes: nodes.map(u64::from),
+        nps: nps.map(u64::from),
         pv,
     };
     (Some(eval), problems)
@@ -90,12 +109,14 @@ mod tests {
 
     #[test]
     fn every_operation_is_read() {
-        let (e, problems) = read("8/8/8/8/8/8/8/K6k w - - ce 35; acd 12; acn 4000; pv e4 e5;");
+        let (e, problems) = read(
+            "8/8/8/8/8/8/8/K6k w - - ce 35; acd 12; acn 4000; pv e4 e5; Aseldepth 19; Anps 8000;",
+        );
         assert!(problems.is_empty(), "{problems:?}");
         let e = e.unwrap();
         assert_eq!(
-            (e.ce, e.depth, e.nodes, e.time_ms),
-            (35, Some(12), Some(4000), 500)
+            (e.ce, e.depth, e.nodes, e.time_ms, e.seldepth, e.nps),
+            (35, Some(12), Some(4000), 500, Some(19), Some(8000))
         );
         assert_eq!(e.pv, ["e4", "e5"]);
     }
@@ -128,10 +149,23 @@ mod tests {
 
     #[test]
     fn a_bad_depth_or_node_count_is_left_out_and_said() {
-        let (e, problems) = read("8/8/8/8/8/8/8/K6k w - - ce -20; acd deep; acn -1;");
+        let (e, problems) =
+            read("8/8/8/8/8/8/8/K6k w - - ce -20; acd deep; acn -1; Aseldepth x; Anps 1 2;");
         let e = e.unwrap();
-        assert_eq!((e.ce, e.depth, e.nodes), (-20, None, None));
-        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert_eq!(
+            (e.ce, e.depth, e.nodes, e.seldepth, e.nps),
+            (-20, None, None, None, None)
+        );
+        assert_eq!(problems.len(), 4, "{problems:?}");
+        assert!(
+            matches!(problems[2], BadEval::Seldepth { .. }),
+            "{problems:?}"
+        );
+        assert!(matches!(problems[3], BadEval::Nps { .. }), "{problems:?}");
+        assert!(
+            problems[3].to_string().ends_with("; the speed left out"),
+            "{problems:?}"
+        );
         assert!(matches!(problems[0], BadEval::Depth { .. }), "{problems:?}");
         assert!(matches!(problems[1], BadEval::Nodes { .. }), "{problems:?}");
         let said: Vec<String> = problems.iter().map(BadEval::to_string).collect();

@@ -59,9 +59,12 @@ pub struct SideEval {
     pub score: String,
     /// Search depth in plies (`acd`), when sent.
     pub depth: Option<u32>,
+    /// Selective depth in plies (`Aseldepth`), when sent.
+    pub seldepth: Option<u32>,
     /// Nodes searched (`acn`), when sent.
     pub nodes: Option<u64>,
-    /// Nodes a second: `nodes` over `time_ms`, when both are there.
+    /// Nodes a second: the engine's own figure (`Anps`) when sent, else
+    /// `nodes` over `time_ms` when both are there.
     pub nps: Option<u64>,
     /// The move's time as the referee measured it.
     pub time_ms: u64,
@@ -143,11 +146,13 @@ fn side_eval(ply: usize, mover: Color, e: &MoveEval, pv: &[(Chess, Move)]) -> Si
         ply,
         score: white.score_text(),
         depth: e.depth,
+        seldepth: e.seldepth,
         nodes: e.nodes,
-        nps: e
-            .nodes
-            .filter(|_| e.time_ms > 0)
-            .map(|n| n.saturating_mul(1000) / e.time_ms),
+        nps: e.nps.or_else(|| {
+            e.nodes
+                .filter(|_| e.time_ms > 0)
+                .map(|n| n.saturating_mul(1000) / e.time_ms)
+        }),
         time_ms: e.time_ms,
         pv: pv.iter().map(|(pos, m)| san_of(pos, m)).collect(),
     }
@@ -222,6 +227,7 @@ mod tests {
             time_ms: 2000,
             nodes: Some(3_000_000),
             pv: pv.iter().map(|s| s.to_string()).collect(),
+            ..MoveEval::default()
         })
     }
 
@@ -299,6 +305,16 @@ mod tests {
         assert_eq!(white.ply, 0);
         assert_eq!(white.depth, Some(10));
         assert_eq!(white.nps, Some(1_500_000));
+        // The engine's own speed and selective depth, when it sent them.
+        let own = MoveEval {
+            seldepth: Some(21),
+            nps: Some(7_000),
+            ..eval(30, Some(10), &["e4"]).unwrap()
+        };
+        let one = vec![mv("e4", Some(own))];
+        let side = analysis_of(&Chess::default(), &sans(&one), &one).sides[0].clone();
+        let side = side.unwrap();
+        assert_eq!((side.nps, side.seldepth), (Some(7_000), Some(21)));
         let black = a.sides[1].as_ref().unwrap();
         assert_eq!(black.pv, vec!["Nc6", "Nf3", "e5"]);
         // Black moved last: its PV past Nc6 is drawn, at most ARROWS moves.

@@ -71,6 +71,8 @@ pub enum Route {
     Games,
     /// `/game/N.pgn`.
     Game(u32),
+    /// `/game/N.json`: a finished game to step through.
+    GameView(u32),
     /// `/round/N.pgn`: the games of round N (by their `Round` tags).
     Round(u32),
     /// Nothing here.
@@ -91,16 +93,19 @@ pub fn route(method: &str, path: &str, asset: impl Fn(&str) -> Option<&'static s
         "/games.pgn" => return Route::Games,
         _ => {}
     }
-    let numbered = |prefix: &str| -> Option<u32> {
+    let numbered = |prefix: &str, suffix: &str| -> Option<u32> {
         path.strip_prefix(prefix)
-            .and_then(|r| r.strip_suffix(".pgn"))
+            .and_then(|r| r.strip_suffix(suffix))
             .filter(|n| !n.is_empty() && n.len() <= 10 && n.bytes().all(|b| b.is_ascii_digit()))
             .and_then(|n| n.parse().ok())
     };
-    if let Some(n) = numbered("/game/") {
+    if let Some(n) = numbered("/game/", ".pgn") {
         return Route::Game(n);
     }
-    if let Some(n) = numbered("/round/") {
+    if let Some(n) = numbered("/game/", ".json") {
+        return Route::GameView(n);
+    }
+    if let Some(n) = numbered("/round/", ".pgn") {
         return Route::Round(n);
     }
     let name = if path == "/" { "/index.html" } else { path };
@@ -117,6 +122,7 @@ fn reason(status: u16) -> &'static str {
         408 => "Request Timeout",
         429 => "Too Many Requests",
         431 => "Request Header Fields Too Large",
+        500 => "Internal Server Error",
         503 => "Service Unavailable",
         _ => "Error",
     }
@@ -196,6 +202,7 @@ mod tests {
         assert_eq!(route("GET", "/state.json", known), Route::State);
         assert_eq!(route("GET", "/games.pgn", known), Route::Games);
         assert_eq!(route("GET", "/game/12.pgn", known), Route::Game(12));
+        assert_eq!(route("GET", "/game/12.json", known), Route::GameView(12));
         assert_eq!(route("GET", "/round/3.pgn", known), Route::Round(3));
         assert_eq!(route("GET", "/round/x.pgn", known), Route::NotFound);
         for p in [
@@ -204,6 +211,8 @@ mod tests {
             "/game/1x.pgn",
             "/game/99999999999.pgn",
             "/game/1.pgn/x",
+            "/game/x.json",
+            "/game/1.json.pgn",
             "/nothing",
             "/../Cargo.toml",
             "",

@@ -32,11 +32,39 @@ pub const GAMES_KEPT: usize = 2_000;
 /// moves come; the page is at most this much later.
 pub const SEND_EVERY: Duration = Duration::from_millis(100);
 
+/// The most recent finished games the server keeps whole ([`GamePgn::game`])
+/// for the page to step through (`/game/N.json`); older ones keep only
+/// their PGN text.
+pub const VIEWS_KEPT: usize = 200;
+
 /// One game's PGN text and number.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GamePgn {
     pub number: u32,
     pub text: Arc<str>,
+    /// The game itself, for a finished game among the last [`VIEWS_KEPT`]
+    /// (shared with the referee's record; `None` for a game in progress).
+    pub game: Option<Arc<PgnGame>>,
+}
+
+impl GamePgn {
+    /// Game `number` in progress, as its PGN `g` stands now.
+    pub fn live(number: u32, g: &PgnGame) -> GamePgn {
+        GamePgn {
+            number,
+            text: write_pgn(g).into(),
+            game: None,
+        }
+    }
+
+    /// Game `number`, finished: its PGN text and the game, whole.
+    pub fn finished(number: u32, g: Arc<PgnGame>) -> GamePgn {
+        GamePgn {
+            number,
+            text: write_pgn(&g).into(),
+            game: Some(g),
+        }
+    }
 }
 
 /// The games of the event so far: the finished ones (shared, cheap to
@@ -63,6 +91,22 @@ impl Games {
                 }
             }
         }
+        // Only the newest games stay whole: drop the oldest one's.
+        let whole = finished.iter().filter(|g| g.game.is_some()).count();
+        if whole > VIEWS_KEPT
+            && let Some(old) = finished.iter_mut().find(|g| g.game.is_some())
+        {
+            old.game = None;
+        }
+    }
+
+    /// Finished game `number` whole, if it is among the last kept so.
+    pub fn whole(&self, number: u32) -> Option<&Arc<PgnGame>> {
+        let i = self
+            .finished
+            .binary_search_by_key(&number, |g| g.number)
+            .ok()?;
+        self.finished[i].game.as_ref()
     }
 
     /// The games in progress now, replacing the last ones (a game already
@@ -118,6 +162,12 @@ pub fn round_of(pgn: &str) -> Option<u32> {
         .find_map(|l| l.strip_prefix("[Round \""))?
         .split('"')
         .next()?;
+    round_in_tag(value)
+}
+
+/// The round a `Round` tag's value names: `R` of `R` or `R.B`; `None`
+/// for `?` or anything else.
+pub fn round_in_tag(value: &str) -> Option<u32> {
     let round = value.split('.').next()?;
     if round.is_empty() || round.len() > 9 || !round.bytes().all(|b| b.is_ascii_digit()) {
         return None;
@@ -289,10 +339,7 @@ impl Hub {
         let live = p
             .live
             .iter()
-            .map(|(number, g)| GamePgn {
-                number: *number,
-                text: write_pgn(g).into(),
-            })
+            .map(|(number, g)| GamePgn::live(*number, g))
             .collect();
         p.games.set_live(live);
         *seq += 1;
@@ -397,7 +444,24 @@ mod tests {
         GamePgn {
             number: n,
             text: format!("game {n}").into(),
+            game: None,
         }
+    }
+
+    #[test]
+    fn only_the_newest_finished_games_stay_whole() {
+        let mut g = Games::default();
+        let whole = Arc::new(PgnGame::default());
+        for n in 1..=(VIEWS_KEPT as u32 + 3) {
+            g.finish(GamePgn {
+                game: Some(whole.clone()),
+                ..game(n)
+            });
+        }
+        assert!(g.whole(3).is_none() && g.get(3).is_some());
+        assert!(g.whole(4).is_some());
+        assert!(g.whole(VIEWS_KEPT as u32 + 3).is_some());
+        assert!(g.whole(VIEWS_KEPT as u32 + 4).is_none());
     }
 
     #[test]
@@ -428,6 +492,7 @@ mod tests {
         let tagged = |number: u32, round: &str| GamePgn {
             number,
             text: format!("[Event \"e\"]\n[Round \"{round}\"]\n\n1. e4 *\n\n").into(),
+            game: None,
         };
         let mut g = Games::default();
         g.finish(tagged(1, "1.1"));

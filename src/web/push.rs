@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use log::{debug, info, warn};
 
-use crate::record::pgn::{PgnGame, write_pgn};
+use crate::record::pgn::PgnGame;
 use crate::text::strip_control;
 use crate::web::hub::{GamePgn, Games};
 use schedule::{Schedule, Step};
@@ -109,30 +109,83 @@ pub fn check_url(url: &str) -> Result<(), String> {
     ))
 }
 
+/// Which of the event's rounds one push URL takes (`--broadcast-push`
+/// given several times: one lichess round per tournament round).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Rounds {
+    /// Every game (one URL).
+    #[default]
+    All,
+    /// The games of round `R` only.
+    One(u32),
+    /// The games of round `R` and every later one (the last URL).
+    From(u32),
+}
+
+impl Rounds {
+    /// Which rounds the `i`-th (0-based) of `n` push URLs takes: all of
+    /// them for one URL; else round `i + 1`, and for the last, every
+    /// round from there on.
+    pub fn of(i: usize, n: usize) -> Rounds {
+        let round = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        match n {
+            0 | 1 => Rounds::All,
+            _ if i + 1 >= n => Rounds::From(round),
+            _ => Rounds::One(round),
+        }
+    }
+
+    /// Whether a game of round `round` (`None`: its `Round` tag names
+    /// none) goes to this URL.
+    pub fn takes(self, round: Option<u32>) -> bool {
+        match (self, round) {
+            (Rounds::All, _) => true,
+            (Rounds::One(r), Some(g)) => g == r,
+            (Rounds::From(r), Some(g)) => g >= r,
+            (_, None) => false,
+        }
+    }
+
+    /// As the log says it.
+    fn words(self) -> String {
+        match self {
+            Rounds::All => "the games".into(),
+            Rounds::One(r) => format!("round {r}'s games"),
+            Rounds::From(r) => format!("the games of round {r} on"),
+        }
+    }
+}
+
 /// What the loop hands over: the event's games, the ones in progress not
-/// yet rendered (the pusher's thread renders them, not the loop).
+/// yet rendered (the pusher's thread renders them, not the loop), and the
+/// rounds this URL takes.
 #[derive(Debug, Clone, Default)]
 pub struct Round {
     pub games: Games,
     pub live: Vec<(u32, PgnGame)>,
+    pub rounds: Rounds,
 }
 
 impl Round {
-    /// The PGN pushed: every game in number order, as `/games.pgn`; past
-    /// [`PUSH_GAMES_MAX`] games, the newest that many.
+    /// The PGN pushed: every game of [`Round::rounds`] in number order, as
+    /// `/games.pgn` (`/round/N.pgn` for one round); past
+    /// [`PUSH_GAMES_MAX`] games, the newest that many. Empty when none
+    /// is there yet.
     pub fn pgn(self) -> String {
         let mut games = self.games;
         games.set_live(
             self.live
                 .iter()
-                .map(|(number, g)| GamePgn {
-                    number: *number,
-                    text: write_pgn(g).into(),
-                })
+                .map(|(number, g)| GamePgn::live(*number, g))
                 .collect(),
         );
-        let skip = games.all().count().saturating_sub(PUSH_GAMES_MAX);
-        games.all().skip(skip).map(|g| g.text.as_ref()).collect()
+        let rounds = self.rounds;
+        let taken: Vec<&GamePgn> = games
+            .all()
+            .filter(|g| rounds.takes(crate::web::hub::round_of(&g.text)))
+            .collect();
+        let skip = taken.len().saturating_sub(PUSH_GAMES_MAX);
+        taken.iter().skip(skip).map(|g| g.text.as_ref()).collect()
     }
 }
 
@@ -159,7 +212,7 @@ impl Pusher {
     /// Starts the pusher's thread for `url` with `token` (both checked:
     /// [`check_url`], [`Token::read`]). `gap`: the least time between two
     /// deliveries.
-    pub fn start(url: &str, token: Token, gap: Duration) -> Result<Pusher, String> {
+    pub fn start(url: &str, token: Token, gap: Duration, rounds: Rounds) -> Result<Pusher, String> {
         check_url(url)?;
         let gap_ms = u64::try_from(gap.as_millis()).unwrap_or(u64::MAX);
         let shared = Arc::new(Shared {
@@ -174,7 +227,8 @@ impl Pusher {
             .spawn(move || run(&s, &target, &token))
             .map_err(|e| format!("cannot start the broadcast pusher's thread: {e}"))?;
         info!(
-            "broadcast: pushing the games to {} (at most every {gap_ms} ms)",
+            "broadcast: pushing {} to {} (at most every {gap_ms} ms)",
+            rounds.words(),
             url_shown(url)
         );
         Ok(Pusher {
@@ -275,6 +329,11 @@ fn run(shared: &Shared, url: &str, token: &Token) {
             }
         };
         let body = round.clone().pgn();
+        if body.is_empty() {
+            // None of its rounds' games yet: nothing to push.
+            lock(&shared.schedule).delivered(shared.now_ms());
+            continue;
+        }
         sends += 1;
         let outcome = post(&agent, url, token, body);
         let now = shared.now_ms();
@@ -339,6 +398,7 @@ mod tests {
             round.games.finish(GamePgn {
                 number: n,
                 text: pgn(n).into(),
+                game: None,
             });
         }
         round.live.push((
@@ -349,21 +409,58 @@ mod tests {
             },
         ));
         let mut expected = round.games.clone();
-        expected.set_live(vec![GamePgn {
-            number: 4,
-            text: write_pgn(&round.live[0].1).into(),
-        }]);
+        expected.set_live(vec![GamePgn::live(4, &round.live[0].1)]);
         assert_eq!(round.clone().pgn(), expected.pgn());
         for n in 5..=70 {
             round.games.finish(GamePgn {
                 number: n,
                 text: pgn(n).into(),
+                game: None,
             });
         }
         let text = round.pgn();
         assert_eq!(text.matches("[Round ").count(), PUSH_GAMES_MAX);
         assert!(text.starts_with("[Round \"7\"]"), "{text}");
         assert!(text.ends_with(&pgn(70)));
+    }
+
+    #[test]
+    fn several_urls_take_a_round_each_and_the_last_the_rest() {
+        assert_eq!(Rounds::of(0, 1), Rounds::All);
+        assert_eq!(
+            (0..3).map(|i| Rounds::of(i, 3)).collect::<Vec<_>>(),
+            [Rounds::One(1), Rounds::One(2), Rounds::From(3)]
+        );
+        assert!(Rounds::All.takes(None));
+        assert!(!Rounds::One(2).takes(None) && !Rounds::One(2).takes(Some(3)));
+        assert!(Rounds::From(3).takes(Some(7)) && !Rounds::From(3).takes(Some(2)));
+        // Round 2's URL gets round 2's games, finished and in progress.
+        let pgn = |round: u32, board: u32| format!("[Round \"{round}.{board}\"]\n\n1. e4 *\n\n");
+        let mut r = Round {
+            rounds: Rounds::One(2),
+            ..Round::default()
+        };
+        for (n, round) in [(1, 1), (2, 1), (3, 2)] {
+            r.games.finish(GamePgn {
+                number: n,
+                text: pgn(round, n).into(),
+                game: None,
+            });
+        }
+        r.live.push((
+            4,
+            PgnGame {
+                tags: vec![("Round".into(), "2.2".into())],
+                ..PgnGame::default()
+            },
+        ));
+        let text = r.clone().pgn();
+        assert!(text.starts_with(&pgn(2, 3)), "{text}");
+        assert!(text.contains("[Round \"2.2\"]"), "{text}");
+        assert_eq!(text.matches("[Round ").count(), 2, "{text}");
+        // A round with no game yet: nothing to push.
+        r.rounds = Rounds::One(3);
+        assert_eq!(r.pgn(), "");
     }
 
     #[test]

@@ -342,6 +342,16 @@ fn respond(route: &Route, peer: SocketAddr, hub: &Hub, head_only: bool) -> Vec<u
             ),
             None => text(404, &format!("no game {n} (yet, or any more)")),
         },
+        Route::GameView(n) => match latest.as_ref().and_then(|f| f.games.whole(*n)) {
+            Some(g) => {
+                let view = crate::web::replay::view_of(*n, g);
+                match serde_json::to_string(&view) {
+                    Ok(json) => ok("application/json", json.as_bytes(), false),
+                    Err(e) => text(500, &format!("game {n} could not be written: {e}")),
+                }
+            }
+            None => text(404, &format!("no finished game {n} (yet, or any more)")),
+        },
         Route::NotFound => text(404, "not found"),
         Route::MethodNotAllowed => text(405, "read-only: only GET and HEAD"),
     }

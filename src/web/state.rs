@@ -29,6 +29,49 @@ pub struct WebState {
     /// NAME since HH:MM:SS`); left out when it waits for nobody.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub waiting: Vec<String>,
+    /// A tournament's schedule, round by round (at most
+    /// [`ROUNDS_GAMES_SHOWN`] games, the rounds nearest the current one);
+    /// left out for a match.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rounds: Vec<RoundState>,
+    /// The round being played: the first with a game not decided.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current_round: Option<u32>,
+}
+
+/// The most games of a schedule the state carries (every state goes to
+/// every viewer): the rounds nearest the current one, up to this many.
+pub const ROUNDS_GAMES_SHOWN: usize = 400;
+
+/// One round of a tournament's schedule: its pairings, and who has no
+/// game in it. Round robin and gauntlet fill it from their schedule; a
+/// Swiss or knockout round is the same data.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RoundState {
+    /// 1-based.
+    pub round: u32,
+    pub pairings: Vec<Pairing>,
+    /// Players without a game in this round (a bye, a rest).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub byes: Vec<RoundBye>,
+}
+
+/// One game of a round.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Pairing {
+    /// The game's number in the event (`/game/N.pgn`, `/game/N.json`).
+    pub game: u32,
+    /// Its place in the round's pairing table: the `B` of the PGN Round
+    /// tag `R.B`.
+    pub board: u32,
+    /// Stripped of control characters; still to be escaped where shown.
+    pub white: String,
+    pub black: String,
+    /// `1-0`, `0-1`, `1/2-1/2`, or a forfeit's `+/-`, `-/+`, `-/-`;
+    /// `None` while not decided.
+    pub result: Option<String>,
+    /// The board it is being played on now, if it is.
+    pub on_board: Option<u32>,
 }
 
 /// One board: who plays, the position, the clocks, the moves, the result.
@@ -104,39 +147,13 @@ pub struct ResultState {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Standings {
     pub rows: Vec<StandingRow>,
-    /// A Swiss event's rounds paired so far, each with its games and
-    /// byes; left out for a round robin or a gauntlet.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub rounds: Vec<RoundState>,
-}
-
-/// One round of a Swiss event: its pairing and results.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct RoundState {
-    /// 1-based.
-    pub round: u32,
-    /// Board by board.
-    pub games: Vec<RoundGame>,
-    pub byes: Vec<RoundBye>,
-}
-
-/// One board of a round.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct RoundGame {
-    pub board: u32,
-    /// Names, stripped of control characters.
-    pub white: String,
-    pub black: String,
-    /// `1-0`, `0-1`, `1/2-1/2`, a forfeit's `+/-`, `-/+`, `-/-`, or `*`
-    /// while not decided.
-    pub result: String,
 }
 
 /// A player without a game in a round.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct RoundBye {
     pub player: String,
-    /// TRF's letter: `U` the pairing-allocated bye, `H` a half-point bye
+    /// TRF's letter (`R` a round robin's rest): `U` the pairing-allocated bye, `H` a half-point bye
     /// asked for, `Z` a round without a point (a zero-point bye asked for,
     /// before a late entry, after a withdrawal).
     pub kind: String,

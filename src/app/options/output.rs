@@ -158,9 +158,12 @@ pub struct WebOptions {
     /// [%clk]) to this URL after every move, with back-off while it fails:
     /// a lichess broadcast round's push URL,
     /// https://lichess.org/api/broadcast/round/ID/push (docs/broadcast.md).
-    /// Needs --broadcast-token-file; works with or without --http.
+    /// Given once, every game goes to it; given N times (one lichess round
+    /// per tournament round), round R's games go to the R-th URL and every
+    /// round from the N-th on to the last. Needs --broadcast-token-file;
+    /// works with or without --http.
     #[arg(long, value_name = "URL", requires = "broadcast_token_file")]
-    pub broadcast_push: Option<String>,
+    pub broadcast_push: Vec<String>,
     /// The file holding the lichess API token for --broadcast-push (scope
     /// study:write), alone on one line. The token is never logged.
     #[arg(long, value_name = "FILE", requires = "broadcast_push")]

@@ -157,6 +157,10 @@ impl Score {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Info {
     pub depth: Option<u32>,
+    /// UCI `seldepth`: the selective depth in plies.
+    pub seldepth: Option<u32>,
+    /// UCI `nps`: the engine's own speed in nodes a second.
+    pub nps: Option<u64>,
     pub score: Option<Score>,
     pub nodes: Option<u64>,
     pub time_ms: Option<u64>,
@@ -180,6 +184,8 @@ pub fn parse_uci_info(line: &str) -> Option<Info> {
         match w {
             "string" => return None,
             "depth" => info.depth = words.next().and_then(|v| v.parse().ok()),
+            "seldepth" => info.seldepth = words.next().and_then(|v| v.parse().ok()),
+            "nps" => info.nps = words.next().and_then(|v| v.parse().ok()),
             "nodes" => info.nodes = words.next().and_then(|v| v.parse().ok()),
             "time" => info.time_ms = words.next().and_then(|v| v.parse().ok()),
             "multipv" if words.next() != Some("1") => return None,
@@ -242,6 +248,7 @@ pub fn parse_xboard_thinking(line: &str) -> Option<Info> {
         nodes: Some(nodes),
         time_ms: Some(time_cs.saturating_mul(10)),
         pv,
+        ..Info::default()
     })
 }
 
@@ -263,7 +270,10 @@ pub struct Analysis {
     /// first move that is not legal, or that contradicts `best`).
     pub score: Option<Score>,
     pub depth: Option<u32>,
+    pub seldepth: Option<u32>,
     pub nodes: Option<u64>,
+    /// The engine's own speed (UCI `nps`), when it said it.
+    pub nps: Option<u64>,
     pub time_ms: Option<u64>,
     pub pv: Vec<String>,
     /// When the engine's first choice last changed to the move it played.
@@ -357,7 +367,9 @@ impl Collector {
             best,
             score: last.score,
             depth: last.depth,
+            seldepth: last.seldepth,
             nodes: last.nodes,
+            nps: last.nps,
             time_ms: last.time_ms,
             pv: moves,
             settled,
@@ -484,6 +496,8 @@ mod tests {
         )
         .unwrap();
         assert_eq!(i.depth, Some(12));
+        assert_eq!(i.seldepth, Some(18));
+        assert_eq!(i.nps, Some(1000));
         assert_eq!(i.score, Some(Score::Cp(-35)));
         assert_eq!(i.nodes, Some(123456));
         assert_eq!(i.time_ms, Some(120));
@@ -549,6 +563,7 @@ mod tests {
             nodes: Some(u64::from(d) * 100),
             time_ms: Some(u64::from(d) * 10),
             pv: vec![first.to_string(), "e7e5".into(), "zz".into(), "g1f3".into()],
+            ..Info::default()
         };
         c.take(info(1, "d2d4"));
         c.take(info(2, "e2e4"));

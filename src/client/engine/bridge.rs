@@ -747,8 +747,10 @@ fn due(claim: Option<DrawClaim>) -> Option<DrawClaim> {
 
 /// `ce`, `pv`, `acd` and `acn` from the engine's last report before its
 /// move (issue 17: a reply may carry the analysis, as pfga output does;
-/// issue 34: the audience's page shows the nodes and the speed). A node
-/// count past what EPD readers take (`u32`) is left out.
+/// issue 34: the audience's page shows the nodes and the speed), and the
+/// private `Aseldepth` and `Anps` (UCI `seldepth`, `nps`) for the PGN's
+/// `sd=` and `nps=`. A count past what EPD readers take (`acn`'s
+/// non-negative `i32`) is left out.
 fn add_thinking(rec: &mut Record, thinking: Option<&Analysis>) {
     let Some(t) = thinking else { return };
     if let Some(score) = t.score {
@@ -760,8 +762,14 @@ fn add_thinking(rec: &mut Record, thinking: Option<&Analysis>) {
     if let Some(d) = t.depth {
         rec.set(Operation::new("acd").token(d.to_string()));
     }
-    if let Some(n) = t.nodes.filter(|&n| u32::try_from(n).is_ok()) {
+    if let Some(n) = t.nodes.filter(|&n| i32::try_from(n).is_ok()) {
         rec.set(Operation::new("acn").token(n.to_string()));
+    }
+    if let Some(d) = t.seldepth {
+        rec.set(Operation::new(crate::epd::SELDEPTH).token(d.to_string()));
+    }
+    if let Some(n) = t.nps.filter(|&n| i32::try_from(n).is_ok()) {
+        rec.set(Operation::new(crate::epd::NPS).token(n.to_string()));
     }
 }
 

@@ -164,6 +164,8 @@ impl fmt::Display for BadEval {
             BadEval::Ce { error } => write!(f, "{error}; no evaluation kept"),
             BadEval::Depth { error } => write!(f, "{error}; the depth left out"),
             BadEval::Nodes { error } => write!(f, "{error}; the node count left out"),
+            BadEval::Seldepth { error } => write!(f, "{error}; the selective depth left out"),
+            BadEval::Nps { error } => write!(f, "{error}; the speed left out"),
         }
     }
 }

@@ -95,6 +95,7 @@ function render(env) {
   if (focused !== null && !boards.has(focused)) focus(null);
   // In the layout the classes just chose: the latest moves in view.
   for (const entry of boards.values()) showLatest(entry.card);
+  drawSchedule(state.rounds || [], state.current_round);
   drawStandings(state.standings);
   drawCrosstable(state.standings);
   tick();
@@ -243,7 +244,9 @@ function drawPanels(card, b) {
     $('.ev-side', panel).textContent = side === 'white' ? b.white : b.black;
     $('.ev-score', panel).textContent = a.score;
     const meta = [];
-    if (a.depth !== null) meta.push('depth ' + a.depth);
+    if (a.depth !== null) {
+      meta.push('depth ' + a.depth + (a.seldepth !== null && a.seldepth !== undefined ? '/' + a.seldepth : ''));
+    }
     if (a.nodes !== null) meta.push(count(a.nodes) + ' nodes');
     if (a.nps !== null) meta.push(count(a.nps) + ' n/s');
     meta.push(seconds(a.time_ms));
@@ -295,7 +298,7 @@ function drawCharts(entry) {
   const timed = plies.some((p) => p.emt_ms !== undefined);
   $('.eval-chart', card).hidden = !scored;
   $('.time-chart', card).hidden = !timed;
-  if (scored) drawEvalGraph($('.eval-graph', card), b, plies);
+  if (scored) drawEvalGraph($('.eval-graph', card), b, plies, b.moves.length - 1);
   if (timed) drawTimeChart($('.time-graph', card), b, plies);
 }
 
@@ -311,8 +314,9 @@ function byWhite(b, i) {
 }
 
 // Both engines' scores over the game, from White's view: one point per
-// move that carried a score, a line per engine, the current move marked.
-function drawEvalGraph(svg, b, plies) {
+// move that carried a score, a line per engine, the move `current` (an
+// index into the moves; -1 before the first) marked.
+function drawEvalGraph(svg, b, plies, current) {
   const width = Math.max(svg.clientWidth, 100);
   const height = Math.max(svg.clientHeight, 40);
   svg.setAttribute('viewBox', '0 0 ' + width + ' ' + height);
@@ -322,8 +326,8 @@ function drawEvalGraph(svg, b, plies) {
     svgEl('rect', { class: 'adv-white', x: 0, y: 0, width, height: height / 2 }),
     svgEl('line', { class: 'axis', x1: 0, y1: height / 2, x2: width, y2: height / 2 }),
   ];
-  if (b.moves.length > 0) {
-    const cx = x(b.moves.length - 1);
+  if (current >= 0 && current < b.moves.length) {
+    const cx = x(current);
     parts.push(svgEl('line', { class: 'current', x1: cx, y1: 0, x2: cx, y2: height }));
   }
   for (const white of [true, false]) {
@@ -339,7 +343,7 @@ function drawEvalGraph(svg, b, plies) {
     for (const [px, py, i] of pts) {
       const dot = svgEl('circle', { class: 'pt ' + cls, cx: px, cy: py, r: 3 });
       dot.dataset.ply = String(i);
-      if (i === b.moves.length - 1) dot.classList.add('current');
+      if (i === current) dot.classList.add('current');
       parts.push(dot);
     }
   }
@@ -383,7 +387,9 @@ function drawTimeChart(svg, b, plies) {
   svg.replaceChildren(...parts);
 }
 
-function drawMoves(list, b) {
+// The moves, numbered; `current` (default: the last) marked, and each
+// move a button to `pick` when given (a finished game stepped through).
+function drawMoves(list, b, current = b.moves.length - 1, pick = null) {
   const items = [];
   let number = b.first_move_number;
   let white = !b.black_first;
@@ -399,14 +405,23 @@ function drawMoves(list, b) {
     }
     const m = document.createElement('span');
     m.className = 'san';
-    if (i === b.moves.length - 1) m.classList.add('last');
+    if (i === current) m.classList.add('last');
     m.textContent = san;
+    if (pick) {
+      m.dataset.ply = String(i);
+      m.addEventListener('click', () => pick(i));
+    }
     li.appendChild(m);
     if (!white) number += 1;
     white = !white;
   });
   list.replaceChildren(...items);
-  showLatest(list.closest('.card'));
+  if (pick) {
+    const mark = $('.last', list);
+    if (mark) mark.scrollIntoView({ block: 'nearest' });
+  } else {
+    showLatest(list.closest('.card'));
+  }
 }
 
 // Scrolls a card's move list to its latest move.
@@ -415,13 +430,166 @@ function showLatest(card) {
   list.scrollTop = list.scrollHeight;
 }
 
+// The schedule round by round: each game's table number, players and
+// result (or the board it is on); the current round open. A finished game
+// opens in the step-through view when clicked.
+function drawSchedule(rounds, current) {
+  const section = $('#schedule');
+  section.hidden = rounds.length === 0;
+  if (rounds.length === 0) return;
+  const box = $('.rounds', section);
+  // Keep what the viewer opened or closed.
+  const open = new Map();
+  for (const d of box.querySelectorAll('details')) open.set(d.dataset.round, d.open);
+  const parts = rounds.map((r) => {
+    const d = document.createElement('details');
+    d.dataset.round = String(r.round);
+    const key = String(r.round);
+    d.open = open.has(key) ? open.get(key) : r.round === current;
+    if (r.round === current) d.classList.add('current');
+    const summary = document.createElement('summary');
+    const done = r.pairings.filter((p) => p.result !== null).length;
+    summary.textContent = 'Round ' + r.round + ' · ' + done + '/' + r.pairings.length + ' played' + (r.round === current ? ' · now' : '');
+    d.appendChild(summary);
+    const table = document.createElement('table');
+    const body = document.createElement('tbody');
+    for (const p of r.pairings) {
+      const status = p.result !== null ? p.result : p.on_board !== null ? 'on board ' + p.on_board : '';
+      const tr = row('td', [r.round + '.' + p.board, p.white, status, p.black]);
+      tr.dataset.game = String(p.game);
+      tr.children[2].className = 'res';
+      if (p.result !== null) {
+        tr.classList.add('finished');
+        tr.tabIndex = 0;
+        tr.title = 'step through game ' + p.game;
+        tr.addEventListener('click', () => openReplay(p.game));
+        tr.addEventListener('keydown', (e) => {
+          if (e.key === 'Enter') openReplay(p.game);
+        });
+      } else if (p.on_board !== null) {
+        tr.classList.add('playing');
+      }
+      body.appendChild(tr);
+    }
+    table.appendChild(body);
+    d.appendChild(table);
+    if (r.byes && r.byes.length > 0) {
+      const byes = document.createElement('p');
+      byes.className = 'byes';
+      // A rest (a round robin's odd one out) or a bye, with its points.
+      byes.textContent = 'bye: ' + r.byes
+        .map((b) => (b.kind === 'R' ? b.player : b.player + ' (' + b.points_halves / 2 + ')'))
+        .join(', ');
+      d.appendChild(byes);
+    }
+    return d;
+  });
+  box.replaceChildren(...parts);
+}
+
+// The finished game being stepped through: its view (/game/N.json) and
+// the move shown (-1: the start position).
+const replay = { cg: null, view: null, ply: -1 };
+
+async function openReplay(game) {
+  let view;
+  try {
+    const r = await fetch('/game/' + game + '.json', { cache: 'no-store' });
+    if (!r.ok) {
+      showReplayError('game ' + game + ': ' + (await r.text()));
+      return;
+    }
+    view = await r.json();
+  } catch (err) {
+    showReplayError('game ' + game + ' could not be loaded');
+    return;
+  }
+  const section = $('#replay');
+  section.hidden = false;
+  if (!replay.cg) {
+    replay.cg = Chessground($('.cg', section), {
+      viewOnly: true,
+      coordinates: true,
+      animation: { enabled: true, duration: 150 },
+      drawable: { enabled: false, visible: true },
+    });
+    if (window.ResizeObserver) {
+      new ResizeObserver(() => replay.cg.redrawAll()).observe($('.boardbox', section));
+      new ResizeObserver(() => replay.view && drawReplayCharts()).observe($('.side', section));
+    }
+  }
+  replay.view = view;
+  $('.replay-title', section).textContent = 'Game ' + view.game + ' · round ' + view.round + ' · ' + view.white + ' – ' + view.black;
+  $('.top .name', section).textContent = view.black;
+  $('.bottom .name', section).textContent = view.white;
+  $('.result', section).textContent = view.result + (view.termination ? ' · ' + view.termination : '');
+  section.dataset.game = String(view.game);
+  stepTo(view.moves.length - 1);
+  section.scrollIntoView({ block: 'start' });
+  replay.cg.redrawAll();
+}
+
+function showReplayError(text) {
+  const section = $('#replay');
+  section.hidden = false;
+  replay.view = null;
+  section.dataset.game = '';
+  $('.replay-title', section).textContent = text;
+  $('.moves', section).replaceChildren();
+}
+
+function closeReplay() {
+  $('#replay').hidden = true;
+  replay.view = null;
+}
+
+// Shows the position after move `ply` (-1: the start).
+function stepTo(ply) {
+  const v = replay.view;
+  if (!v) return;
+  const section = $('#replay');
+  replay.ply = Math.max(-1, Math.min(ply, v.moves.length - 1));
+  const at = replay.ply;
+  const fen = at < 0 ? v.start_fen : v.fens[at];
+  const turn = fen.split(' ')[1] === 'b' ? 'black' : 'white';
+  replay.cg.set({
+    fen,
+    turnColor: turn,
+    check: at >= 0 && v.checks[at] ? turn : false,
+    lastMove: at >= 0 ? v.last_moves[at] : undefined,
+  });
+  section.dataset.ply = String(at);
+  section.dataset.fen = fen;
+  $('.at', section).textContent = at < 0 ? 'start' : moveLabel(v, at) + ' ' + v.moves[at];
+  drawMoves($('.moves', section), v, at, stepTo);
+  drawReplayCharts();
+}
+
+function drawReplayCharts() {
+  const v = replay.view;
+  const section = $('#replay');
+  const plies = v.plies || [];
+  const scored = plies.some((p) => p.cp !== undefined || p.mate_for);
+  const timed = plies.some((p) => p.emt_ms !== undefined);
+  $('.eval-chart', section).hidden = !scored;
+  $('.time-chart', section).hidden = !timed;
+  if (scored) drawEvalGraph($('.eval-graph', section), v, plies, replay.ply);
+  if (timed) drawTimeChart($('.time-graph', section), v, plies);
+}
+
+// The standings, with a column for each tie-break the rows carry (in
+// their order, named as the first row names them).
 function drawStandings(standings) {
   const section = $('#standings');
   section.hidden = !standings;
   if (!standings) return;
+  const first = standings.rows[0];
+  const names = first && first.tiebreaks ? first.tiebreaks.map((t) => t.short || t.name) : [];
+  $('thead', section).replaceChildren(row('th', ['#', 'player', 'points', ...names, 'games']));
   const rows = standings.rows.map((r, i) => {
     const rank = r.rank === undefined ? i + 1 : r.rank;
-    return row('td', [String(rank), r.name, String(r.points_halves / 2), String(r.games)]);
+    const tbs = names.map((_, k) => (r.tiebreaks && r.tiebreaks[k] ? r.tiebreaks[k].value : ''));
+    return row('td', [String(rank), r.name, String(r.points_halves / 2), ...tbs, String(r.games)]);
   });
   $('tbody', section).replaceChildren(...rows);
 }
@@ -483,8 +651,30 @@ function tick() {
 }
 
 document.addEventListener('keydown', (e) => {
-  if (e.key === 'Escape' && focused !== null) focus(null);
+  const stepping = !$('#replay').hidden && replay.view;
+  if (stepping) {
+    const v = replay.view;
+    const to = { ArrowLeft: replay.ply - 1, ArrowRight: replay.ply + 1, Home: -1, End: v.moves.length - 1 }[e.key];
+    if (to !== undefined) {
+      e.preventDefault();
+      stepTo(to);
+      return;
+    }
+  }
+  if (e.key === 'Escape') {
+    if (!$('#replay').hidden) closeReplay();
+    else if (focused !== null) focus(null);
+  }
 });
+document.querySelectorAll('#replay [data-step]').forEach((button) => {
+  button.addEventListener('click', () => {
+    const v = replay.view;
+    if (!v) return;
+    const to = { first: -1, prev: replay.ply - 1, next: replay.ply + 1, last: v.moves.length - 1 }[button.dataset.step];
+    stepTo(to);
+  });
+});
+$('#replay .close').addEventListener('click', closeReplay);
 window.addEventListener('resize', redrawAll);
 setInterval(tick, 100);
 fetchState();
