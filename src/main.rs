@@ -85,9 +85,9 @@ enum Cmd {
         argus resume standby-journal.log /dev/ttyS0 /dev/ttyS1 --pgn standby.pgn\n  \
         argus resume argus-logs/tournament.journal --headless")]
     Resume(Box<ResumeArgs>),
-    /// Referee a tournament: a round robin or gauntlet of programs on
-    /// serial cables, over TCP and run by argus itself, several boards at
-    /// once.
+    /// Referee a tournament: a round robin, gauntlet or knockout of
+    /// programs on serial cables, over TCP and run by argus itself, several
+    /// boards at once.
     ///
     /// Each game is played on a free board as soon as both its players are
     /// free and signed on; a missing player holds up only its own games.
@@ -104,8 +104,9 @@ enum Cmd {
         argus tournament engine:sf=stockfish engine:gnu=gnuchessx mover:rnd --protocol gnu:xboard \
         --engine-option sf:Threads=2 --ponder sf --tc 60+1 --headless --rating-interval 10 \
         --feed 0.0.0.0:7070\n  \
-        argus tournament engine:sf=stockfish COM3 COM4 --schedule gauntlet --games-per-pairing 4 \
-        --book sf:gm2001.bin --book-depth sf:16 --nodes sf:200000 --tc 5m+3")]
+        argus tournament engine:sf=stockfish COM3 COM4 tcp:Fritz mover:rnd --listen 0.0.0.0:7000 \
+        --schedule knockout --games-per-pairing 2 --knockout-tiebreak 2@10+0.1 --rating sf:3500 \
+        --rating COM3:2100 --book sf:gm2001.bin --book-depth sf:16 --nodes sf:200000 --tc 5m+3")]
     Tournament(Box<TournamentArgs>),
     /// Follow a match from its journal, read-only: the live board, or
     /// (--headless) one line per move and result.

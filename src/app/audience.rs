@@ -195,6 +195,7 @@ impl Audience {
             event: t.settings().event.clone(),
             boards: states,
             standings: Some(standings_of(t)),
+            knockout: t.knockout().map(|k| k.data(&|p| strip_control(t.name(p)))),
             waiting,
         };
         self.publish_state(state, live);
@@ -212,6 +213,7 @@ impl Audience {
             event: core.settings().event.clone(),
             boards: vec![board],
             standings: None,
+            knockout: None,
             waiting: crate::app::waiting::match_waiting(core, at),
         };
         self.publish_state(state, live);
@@ -311,6 +313,7 @@ mod tests {
             sprt: None,
             sprt_running: Default::default(),
             ratings: Vec::new(),
+            tiebreak: None,
         })
         .unwrap();
         let mut started = Vec::new();

@@ -123,7 +123,15 @@ impl Tallies {
                 v
             })
             .collect();
-        json!({ "players": players, "pairings": pairings })
+        let mut v = json!({ "players": players, "pairings": pairings });
+        if let (Some(k), Some(o)) = (t.knockout(), v.as_object_mut()) {
+            let name = |p: PlayerId| t.name(p).to_string();
+            o.insert(
+                "knockout".into(),
+                serde_json::to_value(k.data(&name)).unwrap_or(Value::Null),
+            );
+        }
+        v
     }
 }
 

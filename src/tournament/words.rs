@@ -85,6 +85,19 @@ pub fn said(t: &Tournament, out: &Output) -> Option<String> {
         ),
         // A match (two players): its running statistics, as a match's
         // referee says them after each game, not a standings table a game.
+        // A knockout: the bracket as it stands.
+        Output::RoundOver { round } if t.knockout().is_some() => {
+            let k = t.knockout()?;
+            let name = |p: PlayerId| strip_control(t.name(p));
+            format!("round {round} is over; the bracket:\n{}", k.text(&name))
+        }
+        Output::TournamentOver if t.knockout().is_some_and(|k| k.champion().is_some()) => {
+            let p = t.knockout()?.champion()?;
+            format!(
+                "tournament over: {} wins the knockout",
+                strip_control(t.name(p))
+            )
+        }
         Output::RoundOver { .. } if t.schedule().players() == 2 => {
             let tallies = Tallies::of(t);
             let first = tallies.players.first()?;

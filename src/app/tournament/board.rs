@@ -124,6 +124,9 @@ pub struct GameSetup<'a> {
     /// Every board's settings: time control, openings (all of them),
     /// delays, policies.
     pub base: &'a Settings,
+    /// The game's own time control, when not the base's (a knockout's
+    /// tie-break games).
+    pub control: Option<crate::clock::TimeControl>,
     pub port: PortSettings,
     /// The players' names and specs (for the PGN and the journal).
     pub names: ByClient<String>,
@@ -183,6 +186,9 @@ impl Board {
         settings.ports = setup.specs.clone();
         settings.lines = setup.lines;
         settings.round = Some(g.round_tag());
+        if let Some(tc) = setup.control {
+            settings.time_control = tc;
+        }
         settings.openings = g
             .opening
             .and_then(|i| setup.base.openings.get(i).cloned())

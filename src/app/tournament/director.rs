@@ -210,7 +210,12 @@ impl Director {
         };
         let count = self.core.board_count();
         let sch = self.core.schedule();
-        let games = if sch.is_dynamic() {
+        let games = if let Some(k) = self.core.knockout() {
+            format!(
+                "a knockout of {} rounds (each match's games added as it goes)",
+                k.round_count()
+            )
+        } else if sch.is_dynamic() {
             format!(
                 "a {} of {} rounds",
                 sch.settings().format.as_str(),
@@ -970,11 +975,19 @@ impl Director {
             }
             l
         };
+        // A knockout's tie-break games: its control, checked when given
+        // (and when the journal was read).
+        let control = self
+            .core
+            .knockout()
+            .and_then(|k| k.control_of(game.number))
+            .and_then(|tc| crate::clock::parse_friendly(tc).ok());
         let setup = GameSetup {
             board,
             game,
             instances,
             base: &self.referee,
+            control,
             port: self.port,
             names: ByClient::new(name(seats.a), name(seats.b)),
             specs: ByClient::new(

@@ -5,6 +5,7 @@
 mod core;
 mod follow;
 mod instances;
+mod knockout;
 mod props;
 mod resume;
 mod schedule;
@@ -38,6 +39,7 @@ pub(super) fn settings(n: usize, f: impl FnOnce(&mut Settings)) -> Settings {
         sprt: None,
         sprt_running: Default::default(),
         ratings: Vec::new(),
+        tiebreak: None,
     };
     f(&mut s);
     s
