@@ -1342,8 +1342,8 @@ fn a_knockout_of_six_movers_goes_through_tie_breaks_to_the_decisive_games() {
     let report = ev.report();
     for line in [
         "Knockout (a bracket seeded by rating, then name), 6 players, 2 games a match, 2 byes",
-        "c (1)          bye",
-        "d (4)          e (5)",
+        "c (1)        bye",
+        "d (4)        e (5)",
         "Winner: c.",
     ] {
         assert!(report.contains(line), "{line:?} in\n{report}");

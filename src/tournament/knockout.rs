@@ -289,15 +289,13 @@ impl Match {
     }
 
     fn by_games(&self, s: &KnockoutSettings) -> Option<(By, Option<usize>)> {
-        match self.verdict(Stage::Regular, s.games)? {
-            Some(side) => return Some((By::Score, Some(side))),
-            None => {}
+        if let Some(side) = self.verdict(Stage::Regular, s.games)? {
+            return Some((By::Score, Some(side)));
         }
         if let Some(tb) = &s.tiebreak {
             for n in 1..=TIEBREAK_SETS {
-                match self.verdict(Stage::Tiebreak(n), tb.games)? {
-                    Some(side) => return Some((By::Tiebreak(n), Some(side))),
-                    None => {}
+                if let Some(side) = self.verdict(Stage::Tiebreak(n), tb.games)? {
+                    return Some((By::Tiebreak(n), Some(side)));
                 }
             }
         }
