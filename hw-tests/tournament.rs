@@ -1454,3 +1454,106 @@ fn a_rating_interval_says_the_standings_every_n_games() {
     assert!(!log.contains("after 3 games;"), "{log}");
     assert!(log.contains("against the field:"), "{log}");
 }
+
+/// A knockout of six movers (`--schedule knockout`), every game drawn
+/// (`--max-moves 1`): seeds 1 and 2 have byes, every match is level and
+/// goes through its three tie-break sets at the tie-break's control to the
+/// decisive game, which the higher seed, with Black, wins by its draw.
+/// Killed in the middle and resumed: every game of the bracket once.
+#[test]
+fn a_knockout_of_six_movers_goes_through_tie_breaks_to_the_decisive_games() {
+    let mut ev = Event::new();
+    let players: Vec<String> = ["a", "b", "c", "d", "e", "f"]
+        .iter()
+        .map(|p| format!("mover:{p}"))
+        .collect();
+    let json = text(&ev.path("results.json"));
+    ev.start(
+        &players,
+        &[
+            "--schedule",
+            "knockout",
+            "--games-per-pairing",
+            "2",
+            "--knockout-tiebreak",
+            "2@1+0.01",
+            // c is seed 1; the others, unrated, by name: a b d e f.
+            "--rating",
+            "c:2500",
+            "--tc",
+            "60+1",
+            "--max-moves",
+            "1",
+            "--boards",
+            "2",
+            "--results-json",
+            &json,
+        ],
+        "waiting for the players",
+    );
+    // 5 matches of 2 + 3 x 2 + 1 games.
+    let games = 45;
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while read_pgn_games(&ev.pgn()).map_or(0, |g| g.len()) < 12 {
+        assert!(Instant::now() < deadline, "12 games were not played");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    ev.kill();
+    let out = ev.resume(Duration::from_secs(240));
+    assert!(out.contains("resuming the tournament from"), "{out}");
+    let pgn = ev.pgn();
+    let played = check_pgn(&pgn);
+    assert_eq!(
+        played.len(),
+        games,
+        "every game of the bracket once:\n{pgn}"
+    );
+    let parsed = read_pgn_games(&pgn).unwrap();
+    let tag = |g: &argus::record::pgn_read::PgnText, k: &str| {
+        g.tags
+            .iter()
+            .find(|(n, _)| n == k)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
+    let mut rounds: Vec<String> = parsed.iter().map(|g| tag(g, "Round")).collect();
+    rounds.sort_unstable();
+    rounds.dedup();
+    assert_eq!(rounds.len(), games, "each game once: {rounds:?}");
+    // Two regular games a match at 60+1, six tie-break games and the
+    // decisive game at 1+0.01.
+    let fast = parsed
+        .iter()
+        .filter(|g| tag(g, "TimeControl") == "1+0.01")
+        .count();
+    let slow = parsed
+        .iter()
+        .filter(|g| tag(g, "TimeControl") == "60+1")
+        .count();
+    assert_eq!((slow, fast), (10, 35), "{pgn}");
+    let report = ev.report();
+    for line in [
+        "Knockout (a bracket seeded by rating, then name), 6 players, 2 games a match, 2 byes",
+        "c (1)        bye",
+        "d (4)        e (5)",
+        "Winner: c.",
+    ] {
+        assert!(report.contains(line), "{line:?} in\n{report}");
+    }
+    // Every match played decided by the decisive game, the higher seed
+    // (Black) going on with its draw.
+    assert_eq!(report.matches("armageddon ½-½").count(), 5, "{report}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(ev.path("results.json")).unwrap()).unwrap();
+    let k = &v["knockout"];
+    assert_eq!(k["winner"], "c", "{k:#}");
+    assert_eq!(k["rounds"][0]["matches"][0]["decided_by"], "bye");
+    let final_ = &k["rounds"][2]["matches"][0];
+    assert_eq!(final_["decided_by"], "armageddon", "{k:#}");
+    let decisive = final_["games"].as_array().unwrap().last().unwrap();
+    assert_eq!(
+        (&decisive["white"], &decisive["black"]),
+        (&"a".into(), &"c".into())
+    );
+    assert_eq!(decisive["halves"], serde_json::json!([1, 1]));
+}

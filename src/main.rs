@@ -85,9 +85,9 @@ enum Cmd {
         argus resume standby-journal.log /dev/ttyS0 /dev/ttyS1 --pgn standby.pgn\n  \
         argus resume argus-logs/tournament.journal --headless")]
     Resume(Box<ResumeArgs>),
-    /// Referee a tournament: a round robin or gauntlet of programs on
-    /// serial cables, over TCP and run by argus itself, several boards at
-    /// once.
+    /// Referee a tournament: a round robin, gauntlet or knockout of
+    /// programs on serial cables, over TCP and run by argus itself, several
+    /// boards at once.
     ///
     /// Each game is played on a free board as soon as both its players are
     /// free and signed on; a missing player holds up only its own games.

@@ -229,6 +229,7 @@ fn several_boards_with_standings_and_one_clicked_large() {
             board(2, "Gamma", super::HOSTILE),
             board(3, "Eta", "Theta"),
         ],
+        knockout: None,
         standings: Some(Standings {
             rows: vec![
                 row("Alpha", 1, 3, [None, Some("1"), Some("½")]),
@@ -323,6 +324,7 @@ fn the_page_shows_the_boards_at_once_without_waiting_for_the_stream() {
             board(1, "Alpha", super::HOSTILE),
             board(2, "Gamma", "Delta"),
         ],
+        knockout: None,
         standings: None,
         waiting: Vec::new(),
         ..Default::default()
@@ -458,6 +460,7 @@ fn boards_stay_in_their_cards_and_move_lists_show_the_latest_move() {
     let two = argus::web::WebState {
         event: "Long games".into(),
         boards: vec![long_board(1, 120), long_board(2, 81)],
+        knockout: None,
         standings: Some(Standings {
             rows: vec![row("Alpha", 1), row("Beta", 1)],
         }),
@@ -467,6 +470,7 @@ fn boards_stay_in_their_cards_and_move_lists_show_the_latest_move() {
     let one = argus::web::WebState {
         event: "A match".into(),
         boards: vec![long_board(1, 150)],
+        knockout: None,
         standings: None,
         waiting: Vec::new(),
         ..Default::default()

@@ -242,6 +242,7 @@ impl Audience {
             event: t.settings().event.clone(),
             boards: states,
             standings: Some(standings_of(t)),
+            knockout: t.knockout().map(|k| k.data(&|p| strip_control(t.name(p)))),
             waiting,
             rounds,
             current_round,
@@ -261,6 +262,7 @@ impl Audience {
             event: core.settings().event.clone(),
             boards: vec![board],
             standings: None,
+            knockout: None,
             waiting: crate::app::waiting::match_waiting(core, at),
             ..WebState::default()
         };
@@ -480,6 +482,7 @@ mod tests {
             sprt_running: Default::default(),
             ratings: Vec::new(),
             swiss: Default::default(),
+            tiebreak: None,
         })
         .unwrap();
         let mut started = Vec::new();

@@ -9,11 +9,12 @@ use shakmaty::{ByColor, Color};
 use crate::referee::GameResult;
 use crate::stats::sprt::{Hypothesis, Sprt};
 use crate::text::strip_control;
+use crate::tournament::knockout::{Knockout, KnockoutSettings, Tiebreak};
 use crate::tournament::messages::{
     Absence, Absent, BoardId, Input, Outcome, Output, SprtRunning, Withdrawal,
 };
 use crate::tournament::schedule::{
-    PlayerId, RoundPairing, Schedule, ScheduleSettings, ScheduledGame,
+    Format, PlayerId, RoundPairing, Schedule, ScheduleSettings, ScheduledGame,
 };
 use crate::tournament::stats::Tallies;
 
@@ -43,11 +44,14 @@ pub struct Settings {
     /// What happens to the games running when the SPRT decides.
     pub sprt_running: SprtRunning,
     /// Each player's rating, in seed order (0: unknown); shorter than the
-    /// player list: the rest are 0. A Swiss event's initial order is by
-    /// rating, then name.
+    /// player list: the rest are 0. A Swiss event's initial order and a
+    /// knockout's seeding are by rating, then name.
     pub ratings: Vec<u16>,
     /// A Swiss event's byes asked for, late entries and tie-breaks.
     pub swiss: crate::tournament::swiss_event::SwissSettings,
+    /// A knockout's tie-break of a level match (`--knockout-tiebreak`);
+    /// `None`: straight to the decisive game.
+    pub tiebreak: Option<Tiebreak>,
 }
 
 /// Where a scheduled game stands.
@@ -102,6 +106,9 @@ pub struct Tournament {
     /// A dynamic schedule's pairer could pair no further round: the event
     /// ends with the rounds it has.
     pairing_ended: bool,
+    /// A knockout's bracket: the pairer of its rounds, told every result
+    /// and withdrawal.
+    knockout: Option<Knockout>,
     over: bool,
     now: u64,
 }
@@ -118,11 +125,25 @@ impl Tournament {
             ));
         }
         let schedule = Schedule::new(&settings.schedule)?;
+        let knockout = if settings.schedule.format == Format::Knockout {
+            let ratings: Vec<u32> = settings.ratings.iter().map(|&r| u32::from(r)).collect();
+            let seeds = Knockout::seeding(&settings.names, &ratings);
+            let ko = KnockoutSettings {
+                games: settings.schedule.games_per_pairing,
+                tiebreak: settings.tiebreak.clone(),
+            };
+            Some(Knockout::new(ko, seeds)?)
+        } else {
+            None
+        };
         if settings.sprt.is_some() && settings.names.len() != 2 {
             return Err(format!(
                 "an SPRT tests one engine against another: it needs 2 players, not {}",
                 settings.names.len()
             ));
+        }
+        if settings.sprt.is_some() && knockout.is_some() {
+            return Err("an SPRT is for a match, not a knockout".into());
         }
         if settings.instances == 0 {
             return Err("a player needs at least 1 instance".into());
@@ -164,9 +185,15 @@ impl Tournament {
             settings,
             sprt_decided: None,
             pairing_ended: false,
+            knockout,
             over: false,
             now: 0,
         })
+    }
+
+    /// A knockout's bracket.
+    pub fn knockout(&self) -> Option<&Knockout> {
+        self.knockout.as_ref()
     }
 
     pub fn settings(&self) -> &Settings {
@@ -197,6 +224,7 @@ impl Tournament {
             && !self.pairing_ended
             && self.sprt_decided.is_none()
             && next <= self.schedule.planned_rounds()
+            && self.knockout.as_ref().is_none_or(|k| !k.is_over())
             && self.games.iter().all(GameState::is_decided);
         due.then_some(next)
     }
@@ -421,9 +449,35 @@ impl Tournament {
             });
             return;
         }
+        // A knockout's round: the games its bracket gives, or none.
+        let bracket = match &self.knockout {
+            Some(k) => {
+                let mut k = k.clone();
+                let first = u32::try_from(self.schedule.games().len() + 1).unwrap_or(u32::MAX);
+                let games: Vec<_> = k
+                    .next_games(first)
+                    .iter()
+                    .map(|g| (g.white, g.black))
+                    .collect();
+                if games != pairing.games || !pairing.byes.is_empty() {
+                    out.push(Output::Ignored {
+                        reason: format!(
+                            "a pairing for round {} that is not the bracket's next games",
+                            pairing.round
+                        ),
+                    });
+                    return;
+                }
+                Some(k)
+            }
+            None => None,
+        };
         if let Err(e) = self.schedule.add_round(&pairing) {
             out.push(Output::Ignored { reason: e });
             return;
+        }
+        if bracket.is_some() {
+            self.knockout = bracket;
         }
         let n = self.schedule.games().len();
         self.games.resize(n, GameState::Pending);
@@ -459,6 +513,9 @@ impl Tournament {
 
     /// Whether every round there will be is paired.
     fn rounds_to_come(&self) -> bool {
+        if let Some(k) = &self.knockout {
+            return !k.is_over();
+        }
         self.schedule.is_dynamic()
             && !self.pairing_ended
             && self.schedule.rounds() < self.schedule.planned_rounds()
@@ -684,6 +741,11 @@ impl Tournament {
             });
             due.push(*p);
         }
+        // All at once: two that withdraw together from one match send
+        // nobody on.
+        if let Some(k) = &mut self.knockout {
+            k.withdraw(&due);
+        }
         self.forfeit_games_of(&due, out);
     }
 
@@ -723,6 +785,10 @@ impl Tournament {
             outcome,
             ending,
         });
+        if let Some(k) = &mut self.knockout {
+            let h = outcome.halves();
+            k.record(game, (h.white, h.black));
+        }
         let round = self.schedule.games()[game as usize - 1].round;
         let round_done = self
             .games()

@@ -9,6 +9,7 @@
 //! * [`rounds`]: rounds paired as the event goes (Swiss), journaled first;
 //! * [`swiss_event`]: the tournament as a Swiss event (Dutch pairing, TRF);
 //! * [`core`]: the state machine ([`Tournament`]);
+//! * [`knockout`]: a knockout's bracket: seeding, byes, matches, tie-breaks;
 //! * [`messages`]: its inputs and outputs, and a game's [`Outcome`];
 //! * [`standings`]: points, tie-breaks, crosstable, player statistics;
 //! * [`report`]: the final report as text and Markdown;
@@ -17,6 +18,7 @@
 
 pub mod core;
 pub mod journal;
+pub mod knockout;
 pub mod messages;
 pub mod player;
 pub mod report;

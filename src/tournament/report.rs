@@ -12,6 +12,7 @@ use crate::clock::format_hms;
 use crate::text::points;
 use crate::text::strip_control;
 use crate::tournament::core::{GameState, Tournament};
+use crate::tournament::knockout::{Knockout, Stage, TIEBREAK_SETS};
 use crate::tournament::messages::Absence;
 use crate::tournament::schedule::Format;
 use crate::tournament::standings::{Mark, Standings};
@@ -147,17 +148,71 @@ pub fn md(s: &str) -> String {
 
 fn sections(t: &Tournament) -> Vec<Section> {
     let st = Standings::of(t);
-    vec![
-        Section {
-            title: "Tournament",
-            lines: about(t),
-            table: None,
-        },
+    vec![Section {
+        title: "Tournament",
+        lines: about(t),
+        table: None,
+    }]
+    .into_iter()
+    .chain(bracket(t))
+    .chain([
         standings(t, &st),
         crosstable(t, &st),
         games(t),
         statistics(t, &st),
-    ]
+    ])
+    .collect()
+}
+
+/// A knockout's bracket: each match of each round, the higher seed first,
+/// with each stage's score and who went on, and how.
+fn bracket(t: &Tournament) -> Option<Section> {
+    let k = t.knockout()?;
+    let name = |p| strip_control(t.name(p));
+    let mut rows = Vec::new();
+    for (r, round) in k.rounds().iter().enumerate() {
+        for (i, m) in round.iter().enumerate() {
+            let side = |s: usize| match m.sides[s] {
+                Some((seed, p)) => format!("{} ({seed})", name(p)),
+                None => m.absent().into(),
+            };
+            let (on, by) = match m.decided {
+                Some((by, _)) => (m.winner().map_or_else(|| "nobody".into(), name), by.name()),
+                None if m.games.is_empty() => ("".into(), "".into()),
+                None => ("".into(), "playing".into()),
+            };
+            rows.push(vec![
+                format!("{} ({})", r + 1, k.round_name(r)),
+                (i + 1).to_string(),
+                side(0),
+                side(1),
+                k.scores(m).join(", "),
+                on,
+                by,
+            ]);
+        }
+    }
+    let mut lines = Vec::new();
+    if let Some(p) = k.champion() {
+        lines.push(format!("Winner: {}.", name(p)));
+    }
+    Some(Section {
+        title: "Bracket",
+        lines,
+        table: Some(Table {
+            header: columns(&[
+                "Round",
+                "Match",
+                "Higher seed",
+                "Lower seed",
+                "Score",
+                "Goes on",
+                "By",
+            ]),
+            right: vec![false, true, false, false, false, false, false],
+            rows,
+        }),
+    })
 }
 
 fn about(t: &Tournament) -> Vec<String> {
@@ -167,8 +222,12 @@ fn about(t: &Tournament) -> Vec<String> {
         Format::RoundRobin => "Round robin (Berger tables)",
         Format::Gauntlet => "Gauntlet (the first player against each of the others)",
         Format::Swiss => "Swiss (FIDE Dutch system)",
+        Format::Knockout => "Knockout (a bracket seeded by rating, then name)",
     };
     let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    if let Some(k) = t.knockout() {
+        return knockout_about(t, k, kind, &plural);
+    }
     let mut lines = vec![format!(
         "{kind}, {}, {}, {}: {} in {}, on {}.",
         plural(sch.players() as u64, "player", "players"),
@@ -212,15 +271,58 @@ fn about(t: &Tournament) -> Vec<String> {
     } else {
         lines.push(format!("Ranking: {TIE_BREAKS}."));
     }
+    lines.push(completion(t));
+    lines
+}
+
+/// Whether every game is decided, or how many are.
+fn completion(t: &Tournament) -> String {
+    let sch = t.schedule();
     let decided = t.decided().count();
-    lines.push(if t.is_over() {
+    if t.is_over() {
         format!("Complete: all {decided} games decided.")
     } else {
         format!(
             "Not over: {decided} of {} games decided.",
             sch.games().len()
         )
+    }
+}
+
+/// How a knockout is run, in words.
+fn knockout_about(
+    t: &Tournament,
+    k: &Knockout,
+    kind: &str,
+    plural: &dyn Fn(u64, &str, &str) -> String,
+) -> Vec<String> {
+    let sch = t.schedule();
+    let byes = sch.players().next_power_of_two() - sch.players();
+    let mut lines = vec![format!(
+        "{kind}, {}, {} a match, {} to the top seeds: {} so far in {}, on {}.",
+        plural(sch.players() as u64, "player", "players"),
+        plural(u64::from(k.settings().games), "game", "games"),
+        plural(byes as u64, "bye", "byes"),
+        plural(sch.games().len() as u64, "game", "games"),
+        plural(u64::from(sch.rounds()), "round", "rounds"),
+        plural(u64::from(t.board_count()), "board", "boards"),
+    )];
+    lines.push(match &k.settings().tiebreak {
+        Some(tb) => format!(
+            "A level match: up to {TIEBREAK_SETS} tie-break sets of {} at {} while level, then \
+             one decisive game at {} (the higher seed has Black, and a draw is Black's).",
+            plural(u64::from(tb.games), "game", "games"),
+            tb.control,
+            tb.control
+        ),
+        None => "A level match: one decisive game at the event's control (the higher seed \
+                 has Black, and a draw is Black's)."
+            .into(),
     });
+    lines.push(
+        "A player that withdraws (or forfeits, away too long) loses its match by walkover.".into(),
+    );
+    lines.push(completion(t));
     lines
 }
 
@@ -353,9 +455,14 @@ fn games(t: &Tournament) -> Section {
                 GameState::Playing(b) => ("*".into(), format!("in progress on {b}")),
                 GameState::Pending => ("*".into(), "not played yet".into()),
             };
+            let stage = t.knockout().and_then(|k| k.stage_of(g.number));
+            let round = match stage {
+                Some(st) if st != Stage::Regular => format!("{} {}", g.round_tag(), st.name()),
+                _ => g.round_tag(),
+            };
             vec![
                 g.number.to_string(),
-                g.round_tag(),
+                round,
                 t.name(g.white).to_string(),
                 t.name(g.black).to_string(),
                 result,

@@ -1,5 +1,5 @@
 //! Rounds paired as the event goes: the hook of every format whose rounds
-//! are not fixed in advance (Swiss; knockouts plug in here too).
+//! are not fixed in advance (Swiss, knockouts).
 //!
 //! The mechanism, in the core ([`Tournament::round_due`],
 //! [`Tournament::pairing_due`]): once every game of round R-1 is decided
@@ -23,9 +23,33 @@ use crate::tournament::schedule::{Format, RoundPairing};
 pub fn pair(t: &Tournament, round: u32) -> Result<RoundPairing, String> {
     match t.settings().schedule.format {
         Format::Swiss => crate::tournament::swiss_event::pair(t, round),
+        Format::Knockout => knockout_round(t, round),
         f @ (Format::RoundRobin | Format::Gauntlet) => Err(format!(
             "a {} is fixed in advance: it pairs no round as it goes",
             f.as_str()
         )),
     }
+}
+
+/// A knockout's round `round`: the next game of every match still open
+/// (the bracket's next round opened once the current one is decided).
+fn knockout_round(t: &Tournament, round: u32) -> Result<RoundPairing, String> {
+    let mut k = t
+        .knockout()
+        .ok_or("a knockout without its bracket")?
+        .clone();
+    let first = u32::try_from(t.schedule().games().len() + 1).unwrap_or(u32::MAX);
+    let games: Vec<_> = k
+        .next_games(first)
+        .iter()
+        .map(|g| (g.white, g.black))
+        .collect();
+    if games.is_empty() {
+        return Err("the knockout is over".into());
+    }
+    Ok(RoundPairing {
+        round,
+        games,
+        byes: Vec::new(),
+    })
 }

@@ -49,6 +49,9 @@ pub enum Format {
     /// FIDE's Dutch system: each round paired once the one before is
     /// decided, `rounds` of them.
     Swiss,
+    /// Matches in a bracket ([`crate::tournament::knockout`]): each round
+    /// of the schedule is added once the one before is decided.
+    Knockout,
 }
 
 impl Format {
@@ -58,13 +61,14 @@ impl Format {
             Format::RoundRobin => "round-robin",
             Format::Gauntlet => "gauntlet",
             Format::Swiss => "swiss",
+            Format::Knockout => "knockout",
         }
     }
 
     /// Whether its rounds are paired as the event goes (each once the one
     /// before is decided) rather than fixed in advance.
     pub fn is_dynamic(self) -> bool {
-        matches!(self, Format::Swiss)
+        matches!(self, Format::Swiss | Format::Knockout)
     }
 
     /// Reads [`Format::as_str`].
@@ -73,8 +77,9 @@ impl Format {
             "round-robin" => Ok(Format::RoundRobin),
             "gauntlet" => Ok(Format::Gauntlet),
             "swiss" => Ok(Format::Swiss),
+            "knockout" => Ok(Format::Knockout),
             other => Err(format!(
-                "unknown schedule {other:?} (round-robin, gauntlet or swiss)"
+                "unknown schedule {other:?} (round-robin, gauntlet, swiss or knockout)"
             )),
         }
     }
@@ -271,7 +276,7 @@ impl Schedule {
         let pairings = match s.format {
             Format::RoundRobin => s.players * (s.players - 1) / 2,
             Format::Gauntlet => s.players - 1,
-            Format::Swiss => return Schedule::dynamic(s),
+            Format::Swiss | Format::Knockout => return Schedule::dynamic(s),
         };
         let total = (pairings as u128) * u128::from(s.cycles) * u128::from(s.games_per_pairing);
         if total > MAX_GAMES as u128 {
@@ -294,7 +299,7 @@ impl Schedule {
             match s.format {
                 Format::RoundRobin => b.round_robin_cycle(s, cycle),
                 Format::Gauntlet => b.gauntlet_cycle(s, cycle),
-                Format::Swiss => {}
+                Format::Swiss | Format::Knockout => {}
             }
         }
         Ok(Schedule {
@@ -309,6 +314,21 @@ impl Schedule {
     /// A schedule whose rounds are paired as the event goes: empty until
     /// [`Schedule::add_round`].
     fn dynamic(s: &ScheduleSettings) -> Result<Schedule, String> {
+        if s.format == Format::Knockout {
+            // Its rounds: as many as its matches take
+            // ([`crate::tournament::knockout`]); its games' openings
+            // follow each match's games ([`Schedule::add_round`]).
+            if s.cycles != 1 {
+                return Err("a knockout plays its bracket once: cycles is 1".into());
+            }
+            return Ok(Schedule {
+                settings: s.clone(),
+                games: Vec::new(),
+                byes: Vec::new(),
+                rounds: 0,
+                openings: Vec::new(),
+            });
+        }
         if s.rounds == 0 {
             return Err(format!(
                 "a {} event needs at least 1 round",
@@ -345,7 +365,10 @@ impl Schedule {
     /// The rounds the event will have: those made, for a fixed schedule;
     /// the rounds asked for, for a dynamic one.
     pub fn planned_rounds(&self) -> u32 {
-        if self.is_dynamic() {
+        if self.settings.format == Format::Knockout {
+            // Not known in advance: its bracket says when it is over.
+            u32::MAX
+        } else if self.is_dynamic() {
             self.settings.rounds
         } else {
             self.rounds
@@ -362,7 +385,7 @@ impl Schedule {
             return Err("this schedule was fixed in advance".into());
         }
         let r = pairing.round;
-        if r != self.rounds + 1 || r > self.settings.rounds {
+        if r != self.rounds + 1 || r > self.planned_rounds() {
             return Err(format!(
                 "a pairing for round {r}, when round {} is next (of {})",
                 self.rounds + 1,
@@ -386,8 +409,27 @@ impl Schedule {
                 Some(s) => *s = true,
             }
         }
-        let opening = self.openings.get(r as usize - 1).map(|&(o, _)| o);
+        let round_opening = self.openings.get(r as usize - 1).map(|&(o, _)| o);
         for (i, &(white, black)) in pairing.games.iter().enumerate() {
+            // A knockout's game: the k-th of its match (the games the two
+            // have played) plays as a pairing's k-th game does.
+            let opening = if self.settings.format == Format::Knockout {
+                let k = self
+                    .games
+                    .iter()
+                    .filter(|g| g.has(white) && g.has(black))
+                    .count();
+                let k = u32::try_from(k).unwrap_or(u32::MAX);
+                order_openings(
+                    self.settings.openings,
+                    k.saturating_add(1),
+                    self.settings.openings_seed,
+                )
+                .last()
+                .map(|&(o, _)| o)
+            } else {
+                round_opening
+            };
             self.games.push(ScheduledGame {
                 number: u32::try_from(self.games.len() + 1).unwrap_or(u32::MAX),
                 round: r,

@@ -129,6 +129,13 @@ impl Tallies {
         {
             o.insert("standings".into(), swiss_json(t, &st));
         }
+        if let (Some(k), Some(o)) = (t.knockout(), out.as_object_mut()) {
+            let name = |p: PlayerId| t.name(p).to_string();
+            o.insert(
+                "knockout".into(),
+                serde_json::to_value(k.data(&name)).unwrap_or(Value::Null),
+            );
+        }
         out
     }
 }

@@ -26,7 +26,12 @@ pub fn against_the_field(t: &Tournament) -> String {
 /// paired as it goes `a Swiss of 7 rounds`.
 pub fn extent(t: &Tournament) -> String {
     let sch = t.schedule();
-    if sch.is_dynamic() {
+    if let Some(k) = t.knockout() {
+        format!(
+            "a knockout of {} rounds (each match's games added as it goes)",
+            k.round_count()
+        )
+    } else if sch.is_dynamic() {
         format!("a Swiss of {} rounds", sch.planned_rounds())
     } else {
         format!("{} games in {} rounds", sch.games().len(), sch.rounds())
@@ -96,6 +101,19 @@ pub fn said(t: &Tournament, out: &Output) -> Option<String> {
         ),
         // A match (two players): its running statistics, as a match's
         // referee says them after each game, not a standings table a game.
+        // A knockout: the bracket as it stands.
+        Output::RoundOver { round } if t.knockout().is_some() => {
+            let k = t.knockout()?;
+            let name = |p: PlayerId| strip_control(t.name(p));
+            format!("round {round} is over; the bracket:\n{}", k.text(&name))
+        }
+        Output::TournamentOver if t.knockout().is_some_and(|k| k.champion().is_some()) => {
+            let p = t.knockout()?.champion()?;
+            format!(
+                "tournament over: {} wins the knockout",
+                strip_control(t.name(p))
+            )
+        }
         Output::RoundOver { .. } if t.schedule().players() == 2 => {
             let tallies = Tallies::of(t);
             let first = tallies.players.first()?;

@@ -25,6 +25,10 @@ pub struct WebState {
     pub boards: Vec<BoardState>,
     /// The standings of a tournament; `None` for a match.
     pub standings: Option<Standings>,
+    /// A knockout's bracket (names stripped of control characters, still
+    /// to be escaped where shown); left out for other events.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub knockout: Option<crate::tournament::knockout::BracketData>,
     /// Whom the match or tournament waits for, in words (`waiting for
     /// NAME since HH:MM:SS`); left out when it waits for nobody.
     #[serde(skip_serializing_if = "Vec::is_empty")]

@@ -12,6 +12,7 @@ use crate::app::options::{
 };
 use crate::app::tournament::board::Pace;
 use crate::referee::Settings;
+use crate::tournament::knockout::Tiebreak;
 use crate::tournament::player::EngineFlags;
 use crate::tournament::schedule::{Format, ScheduleSettings};
 use crate::tournament::{Absence, Player, PlayerId};
@@ -95,16 +96,25 @@ pub struct TournamentArgs {
     #[arg(long)]
     pub no_claims: bool,
     /// round-robin (Berger tables: everyone meets everyone, colours
-    /// balanced), gauntlet (the first player against each of the others)
-    /// or swiss (FIDE's Dutch system, --rounds N: each round paired once
-    /// the one before is over) [default: round-robin].
+    /// balanced), gauntlet (the first player against each of the others),
+    /// swiss (FIDE's Dutch system, --rounds N: each round paired once
+    /// the one before is over) or knockout (matches of --games-per-pairing
+    /// games in a bracket seeded by rating, byes to the top seeds)
+    /// [default: round-robin].
     #[arg(long, value_name = "KIND")]
     pub schedule: Option<String>,
     /// The rounds of a Swiss event (--schedule swiss).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub rounds: Option<u32>,
-    /// Player NAME's rating, for a Swiss event's initial order (by rating,
-    /// then name): NAME:RATING; may be repeated [default: 0, unknown].
+    /// A knockout's tie-break of a level match: sets of GAMES games at
+    /// CONTROL (2@1+0.01), up to 3 sets while level, then one decisive
+    /// game at CONTROL (Armageddon: the higher seed has Black and a draw
+    /// is Black's) [default: straight to the decisive game at --tc].
+    #[arg(long, value_name = "GAMES@CONTROL")]
+    pub knockout_tiebreak: Option<String>,
+    /// Player NAME's rating, for a Swiss event's initial order or a
+    /// knockout's seeding (by rating, then name): NAME:RATING; may be
+    /// repeated [default: 0, unknown].
     #[arg(long = "rating", value_name = "NAME:RATING")]
     pub ratings: Vec<String>,
     /// A Swiss event: player NAME asks for a bye in round ROUND
@@ -236,6 +246,8 @@ pub struct TournamentPlan {
     /// A Swiss event's byes, late entries and tie-breaks.
     pub swiss: crate::tournament::swiss_event::SwissSettings,
     pub schedule: ScheduleSettings,
+    /// A knockout's tie-break (`--knockout-tiebreak`).
+    pub tiebreak: Option<Tiebreak>,
     pub boards: Option<u32>,
     pub absence: Absence,
     /// `--sprt`: two players only; the tournament stops starting games
@@ -372,7 +384,10 @@ impl TournamentArgs {
         let format = Format::parse(schedule.as_deref().unwrap_or("round-robin"))
             .map_err(|e| format!("--schedule: {e}"))?;
         let rounds = self.rounds.or(t.rounds);
-        match (format.is_dynamic(), rounds) {
+        // A Swiss event's rounds are given; a knockout's follow from its
+        // bracket and its matches.
+        let swiss = format == Format::Swiss;
+        match (swiss, rounds) {
             (true, None) => {
                 return Err(format!(
                     "--schedule {} needs --rounds N (the rounds the event will have)",
@@ -387,7 +402,7 @@ impl TournamentArgs {
             }
             _ => {}
         }
-        if format.is_dynamic()
+        if swiss
             && (self.cycles.or(t.cycles).is_some_and(|c| c != 1)
                 || self
                     .games_per_pairing
@@ -406,6 +421,13 @@ impl TournamentArgs {
         if cycles == 0 || games_per_pairing == 0 {
             return Err("--cycles and --games-per-pairing must be at least 1".into());
         }
+        let tiebreak = knockout_tiebreak(
+            self.knockout_tiebreak
+                .as_deref()
+                .or(t.knockout_tiebreak.as_deref()),
+            format,
+            cycles,
+        )?;
         if let Some((key, instead)) = match_only_given(&file.matches) {
             return Err(format!(
                 "the config file's [match] table has {}: it is for a match, not a \
@@ -462,6 +484,7 @@ impl TournamentArgs {
             ratings,
             swiss,
             schedule,
+            tiebreak,
             boards: self.boards.or(t.boards),
             absence,
             sprt,
@@ -559,6 +582,36 @@ impl TournamentArgs {
     }
 }
 
+/// A knockout's tie-break from `--knockout-tiebreak GAMES@CONTROL`, its
+/// control checked as `--tc` checks one; the error says why it is refused
+/// (given for another schedule, or with --cycles, or not well formed).
+fn knockout_tiebreak(
+    given: Option<&str>,
+    format: Format,
+    cycles: u32,
+) -> Result<Option<Tiebreak>, String> {
+    if format == Format::Knockout && cycles != 1 {
+        return Err(
+            "--cycles is for a round robin or a gauntlet: a knockout plays its \
+                    bracket once"
+                .into(),
+        );
+    }
+    let Some(s) = given else {
+        return Ok(None);
+    };
+    if format != Format::Knockout {
+        return Err(format!(
+            "--knockout-tiebreak is for --schedule knockout, not {}",
+            format.as_str()
+        ));
+    }
+    let t = Tiebreak::parse(s).map_err(|e| format!("--knockout-tiebreak {e}"))?;
+    crate::clock::parse_friendly(&t.control)
+        .map_err(|e| format!("--knockout-tiebreak {s:?}: {e}"))?;
+    Ok(Some(t))
+}
+
 /// The `--config` file of a tournament.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -582,6 +635,8 @@ pub struct TournamentTable {
     pub games_per_pairing: Option<u32>,
     /// A Swiss event's rounds (`--rounds`).
     pub rounds: Option<u32>,
+    /// A knockout's tie-break (`--knockout-tiebreak`).
+    pub knockout_tiebreak: Option<String>,
     pub boards: Option<u32>,
     pub absent_forfeit: Option<f64>,
     pub movetime: Option<u64>,
@@ -783,6 +838,58 @@ mod tests {
         assert_eq!(p.referee.event, "argus tournament");
         assert!(!p.referee.disconnect_at_end);
         assert_eq!(p.referee.games, 1);
+    }
+
+    #[test]
+    fn a_knockout_takes_its_tiebreak_and_ratings_and_refuses_what_it_has_not() {
+        let plan = |v: &[&str]| {
+            let mut all = vec!["mover:a", "mover:b", "mover:c"];
+            all.extend_from_slice(v);
+            args(&all).plan("2026.11.23".into())
+        };
+        let p = plan(&[
+            "--schedule",
+            "knockout",
+            "--games-per-pairing",
+            "2",
+            "--knockout-tiebreak",
+            "2@1+0.01",
+            "--rating",
+            "c:2500",
+        ])
+        .unwrap();
+        assert_eq!(p.schedule.format, Format::Knockout);
+        assert_eq!(p.schedule.games_per_pairing, 2);
+        assert_eq!(
+            p.tiebreak.as_ref().map(|t| t.to_string()).as_deref(),
+            Some("2@1+0.01")
+        );
+        assert_eq!(p.ratings, vec![0, 0, 2500]);
+        for (bad, want) in [
+            (
+                &["--knockout-tiebreak", "2@1+0.01"][..],
+                "is for --schedule knockout",
+            ),
+            (
+                &["--schedule", "knockout", "--knockout-tiebreak", "2@fast"],
+                "bad time control",
+            ),
+            (
+                &["--schedule", "knockout", "--knockout-tiebreak", "0@1+0"],
+                "1 to 100",
+            ),
+            (
+                &["--schedule", "knockout", "--cycles", "2"],
+                "plays its bracket once",
+            ),
+            (
+                &["--schedule", "knockout", "--rounds", "3"],
+                "--rounds is for --schedule swiss",
+            ),
+        ] {
+            let e = plan(bad).unwrap_err();
+            assert!(e.contains(want), "{bad:?}: {e}");
+        }
     }
 
     #[test]

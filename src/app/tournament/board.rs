@@ -124,6 +124,9 @@ pub struct GameSetup<'a> {
     /// Every board's settings: time control, openings (all of them),
     /// delays, policies.
     pub base: &'a Settings,
+    /// The game's own time control, when not the base's (a knockout's
+    /// tie-break games).
+    pub control: Option<crate::clock::TimeControl>,
     pub port: PortSettings,
     /// The players' names and specs (for the PGN and the journal).
     pub names: ByClient<String>,
@@ -190,6 +193,9 @@ impl Board {
         settings.own_search_time = setup.own_search_time;
         settings.own_controls = setup.own_controls.clone();
         settings.round = Some(g.round_tag());
+        if let Some(tc) = setup.control {
+            settings.time_control = tc;
+        }
         settings.openings = g
             .opening
             .and_then(|i| setup.base.openings.get(i).cloned())

@@ -963,11 +963,19 @@ impl Director {
         };
         let here = |p: PlayerId| self.field.run_here.get(p.0).copied().unwrap_or(false);
         let own = |p: PlayerId| self.own_controls.get(p.0).cloned().flatten();
+        // A knockout's tie-break games: its control, checked when given
+        // (and when the journal was read).
+        let control = self
+            .core
+            .knockout()
+            .and_then(|k| k.control_of(game.number))
+            .and_then(|tc| crate::clock::parse_friendly(tc).ok());
         let setup = GameSetup {
             board,
             game,
             instances,
             base: &self.referee,
+            control,
             port: self.port,
             names: ByClient::new(name(seats.a), name(seats.b)),
             specs: ByClient::new(

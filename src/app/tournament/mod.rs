@@ -278,6 +278,7 @@ fn settings_of(plan: &TournamentPlan) -> Settings {
         } else {
             plan.ratings.clone()
         },
+        tiebreak: plan.tiebreak.clone(),
     }
 }
 

@@ -13,6 +13,7 @@ use crate::app::Failure;
 use crate::display::overview::{self, BoardLine, Overview};
 use crate::display::{InputEvent, InputThread, LinkView, Role, TerminalGuard, Ui};
 use crate::referee::{Command, Referee, Snapshot};
+use crate::text::strip_control;
 use crate::tournament::{BoardId, ScheduledGame, Tournament, report};
 
 /// How many of the latest lines the overview keeps.
@@ -153,10 +154,14 @@ impl Screen {
                 t.schedule().games().len()
             ),
             boards: lines,
-            standings: report::standings_text(t)
-                .lines()
-                .map(str::to_string)
-                .collect(),
+            // A knockout's overview shows its bracket.
+            standings: match t.knockout() {
+                Some(k) => k.text(&|p| strip_control(t.name(p))),
+                None => report::standings_text(t),
+            }
+            .lines()
+            .map(str::to_string)
+            .collect(),
             recent: self.recent.iter().cloned().collect(),
             notice,
         }

@@ -3,6 +3,7 @@
 
 use crate::tournament::core::Settings;
 use crate::tournament::journal::line::{Line, MAGIC, VERSION};
+use crate::tournament::knockout::Tiebreak;
 use crate::tournament::messages::{Absence, SprtRunning};
 use crate::tournament::schedule::{Format, ScheduleSettings};
 
@@ -98,6 +99,9 @@ impl Header {
         }
         if s.sprt_running != SprtRunning::Finish {
             lines.push(set("sprt-running", vec![s.sprt_running.as_str().into()]));
+        }
+        if let Some(t) = &s.tiebreak {
+            lines.push(set("knockout-tiebreak", vec![t.to_string()]));
         }
         for (name, spec) in s.names.iter().zip(&self.specs) {
             lines.push(Line::Player {
@@ -215,11 +219,12 @@ impl HeaderBuilder {
     }
 
     fn build(&mut self) -> Result<Header, String> {
-        const KEYS: [&str; 18] = [
+        const KEYS: [&str; 19] = [
             "byes",
             "late",
             "bye-points",
             "tiebreaks",
+            "knockout-tiebreak",
             "rounds",
             "ratings",
             "sprt-running",
@@ -322,6 +327,17 @@ impl HeaderBuilder {
                 Ok(_) => SprtRunning::parse(self.one("sprt-running")?)
                     .map_err(|e| format!("setting sprt-running: {e}"))?,
                 Err(_) => SprtRunning::Finish,
+            },
+            // Journals written before knockouts: none.
+            tiebreak: match self.get("knockout-tiebreak") {
+                Ok(_) => {
+                    let t = Tiebreak::parse(self.one("knockout-tiebreak")?)
+                        .map_err(|e| format!("setting knockout-tiebreak: {e}"))?;
+                    crate::clock::parse_friendly(&t.control)
+                        .map_err(|e| format!("setting knockout-tiebreak: {e}"))?;
+                    Some(t)
+                }
+                Err(_) => None,
             },
         };
         Ok(Header {

@@ -5,6 +5,7 @@
 mod core;
 mod follow;
 mod instances;
+mod knockout;
 mod props;
 mod resume;
 mod schedule;
@@ -39,6 +40,7 @@ pub(super) fn settings(n: usize, f: impl FnOnce(&mut Settings)) -> Settings {
         sprt_running: Default::default(),
         ratings: Vec::new(),
         swiss: Default::default(),
+        tiebreak: None,
     };
     f(&mut s);
     s

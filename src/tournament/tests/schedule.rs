@@ -261,7 +261,7 @@ fn bad_settings_say_what_is_wrong() {
     assert!(
         Format::parse("dutch")
             .unwrap_err()
-            .contains("round-robin, gauntlet or swiss")
+            .contains("round-robin, gauntlet, swiss or knockout")
     );
     let e = bad(|s| s.format = Format::Swiss);
     assert!(e.contains("needs at least 1 round"), "{e}");

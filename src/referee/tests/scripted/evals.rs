@@ -14,11 +14,13 @@ fn evaluations_become_move_comments_beside_the_clock() {
     h.play(t + 2_500, 1_000, &["Nf3"]);
     let pgn = h.live_pgn().replace('\n', " ");
     assert!(
-        pgn.contains("1. e4 {+0.35/12 0.50s, n=4000 [%clk 0:04:59] [%emt 0:00:00.500]}"),
+        pgn.contains(
+            "1. e4 {+0.35/12 0.50s, tl=299.500s, n=4000 [%clk 0:04:59] [%emt 0:00:00.500]}"
+        ),
         "{pgn}"
     );
     assert!(
-        pgn.contains("1... e5 {+M5 2.0s, pv=\"e5 Nf3\" [%clk"),
+        pgn.contains("1... e5 {+M5 2.0s, tl=298.000s, pv=\"e5 Nf3\" [%clk"),
         "{pgn}"
     );
     assert!(pgn.contains("2. Nf3 {[%clk"), "{pgn}");
@@ -73,7 +75,10 @@ fn a_book_move_is_marked_book_in_place_of_its_evaluation() {
         !pgn.contains("-0.20"),
         "a book move has no evaluation: {pgn}"
     );
-    assert!(pgn.contains("2. Nf3 {+0.30/10 1.0s [%clk"), "{pgn}");
+    assert!(
+        pgn.contains("2. Nf3 {+0.30/10 1.0s, tl=298.995s [%clk"),
+        "{pgn}"
+    );
 }
 
 /// `Aponder hit|miss` on a reply is counted for its client over the
