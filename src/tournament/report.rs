@@ -228,15 +228,24 @@ fn about(t: &Tournament) -> Vec<String> {
     if let Some(k) = t.knockout() {
         return knockout_about(t, k, kind, &plural);
     }
+    // Cycles and games per pairing shape a fixed schedule only; a Swiss
+    // pairs each round once.
+    let shape = if sch.is_dynamic() {
+        String::new()
+    } else {
+        format!(
+            ", {}, {}",
+            plural(u64::from(s.schedule.cycles), "cycle", "cycles"),
+            plural(
+                u64::from(s.schedule.games_per_pairing),
+                "game per pairing",
+                "games per pairing"
+            )
+        )
+    };
     let mut lines = vec![format!(
-        "{kind}, {}, {}, {}: {} in {}, on {}.",
+        "{kind}, {}{shape}: {} in {}, on {}.",
         plural(sch.players() as u64, "player", "players"),
-        plural(u64::from(s.schedule.cycles), "cycle", "cycles"),
-        plural(
-            u64::from(s.schedule.games_per_pairing),
-            "game per pairing",
-            "games per pairing"
-        ),
         plural(sch.games().len() as u64, "game", "games"),
         plural(u64::from(sch.rounds()), "round", "rounds"),
         plural(u64::from(t.board_count()), "board", "boards"),

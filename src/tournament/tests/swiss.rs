@@ -448,5 +448,10 @@ fn the_standings_rank_by_points_then_the_swiss_tiebreaks() {
         text.contains("BH-C1") && text.contains("buchholz-cut1"),
         "{text}"
     );
+    // A Swiss has no cycles or games per pairing to speak of.
+    assert!(
+        text.contains("Swiss (FIDE Dutch system), 8 players: 12 games in 3 rounds"),
+        "{text}"
+    );
     trf_checks(&r.t);
 }
