@@ -207,6 +207,119 @@ fn board(n: u32, white: &str, black: &str) -> argus::web::BoardState {
     }
 }
 
+/// A knockout's bracket on the page, from the state's `knockout` data: a
+/// row per match with the seeds, each stage's score, who went on and how,
+/// and the winner; a hostile name stays text.
+#[test]
+fn a_knockouts_bracket_is_drawn_match_by_match() {
+    use argus::tournament::knockout::{BracketData, MatchData, RoundData, SideData, StageScore};
+    let b = browser_or_skip!(1280, 800);
+    let mut served = argus::web::serve("127.0.0.1:0", argus::web::Limits::default()).unwrap();
+    let side = |seed, name: &str| {
+        Some(SideData {
+            seed,
+            name: name.into(),
+        })
+    };
+    let score = |stage: &str, a, b| StageScore {
+        stage: stage.into(),
+        halves: [a, b],
+    };
+    let m = |sides, scores, winner: &str, by: &str| MatchData {
+        sides,
+        scores,
+        winner_side: Some(0),
+        winner: Some(winner.into()),
+        decided_by: Some(by.into()),
+        games: Vec::new(),
+    };
+    let bracket = BracketData {
+        games_per_match: 2,
+        tiebreak: Some("2@1+0.01".into()),
+        round_count: 2,
+        rounds: vec![
+            RoundData {
+                round: 1,
+                name: "semi-finals".into(),
+                matches: vec![
+                    m([side(1, "Alpha"), None], vec![], "Alpha", "bye"),
+                    m(
+                        [side(2, super::HOSTILE), side(3, "Gamma")],
+                        vec![
+                            score("regular", 2, 2),
+                            score("tiebreak 1", 2, 2),
+                            score("armageddon", 1, 1),
+                        ],
+                        super::HOSTILE,
+                        "armageddon",
+                    ),
+                ],
+            },
+            RoundData {
+                round: 2,
+                name: "final".into(),
+                matches: vec![m(
+                    [side(1, "Alpha"), side(2, super::HOSTILE)],
+                    vec![score("regular", 3, 1)],
+                    "Alpha",
+                    "score",
+                )],
+            },
+        ],
+        winner: Some("Alpha".into()),
+        over: true,
+    };
+    let state = argus::web::WebState {
+        event: "Knockout".into(),
+        boards: vec![board(1, "Alpha", super::HOSTILE)],
+        knockout: Some(bracket),
+        ..Default::default()
+    };
+    served.publisher.publish(
+        state,
+        Default::default(),
+        Vec::new(),
+        std::time::Instant::now(),
+    );
+    b.goto(&format!("http://{}/", served.addr));
+    let rows = b.wait_js(
+        START,
+        "the bracket",
+        "const r = [...document.querySelectorAll('#bracket tbody tr')].map(tr => [...tr.cells].map(c => c.textContent)); return r.length === 3 ? r : null;",
+    );
+    let h = super::HOSTILE;
+    assert_eq!(
+        rows,
+        serde_json::json!([
+            ["semi-finals", "1", "Alpha (1)", "bye", "", "Alpha", "bye"],
+            [
+                "semi-finals",
+                "2",
+                format!("{h} (2)"),
+                "Gamma (3)",
+                "1-1, tiebreak 1 1-1, armageddon ½-½",
+                h,
+                "armageddon"
+            ],
+            [
+                "final",
+                "1",
+                "Alpha (1)",
+                format!("{h} (2)"),
+                "1½-½",
+                "Alpha",
+                "score"
+            ],
+        ])
+    );
+    assert_eq!(
+        b.js("return document.querySelector('#bracket .winner').textContent;"),
+        "Winner: Alpha"
+    );
+    assert_eq!(b.js("return document.querySelectorAll('img').length;"), 0);
+    assert_eq!(b.alert_text(), None, "a name ran as markup");
+}
+
 /// The page as a tournament will publish it (the library's server, fed
 /// by hand): every board, the standings, a board clicked large and back.
 #[test]

@@ -96,6 +96,7 @@ function render(env) {
   // In the layout the classes just chose: the latest moves in view.
   for (const entry of boards.values()) showLatest(entry.card);
   drawSchedule(state.rounds || [], state.current_round);
+  drawBracket(state.knockout);
   drawStandings(state.standings);
   drawCrosstable(state.standings);
   tick();
@@ -575,6 +576,39 @@ function drawReplayCharts() {
   $('.time-chart', section).hidden = !timed;
   if (scored) drawEvalGraph($('.eval-graph', section), v, plies, replay.ply);
   if (timed) drawTimeChart($('.time-graph', section), v, plies);
+}
+
+// A knockout's bracket: a row per match, round by round, each side with
+// its seed, each stage's score, who went on and how (names as text).
+function drawBracket(k) {
+  const section = $('#bracket');
+  section.hidden = !k;
+  if (!k) return;
+  const side = (sd) => (sd ? sd.name + ' (' + sd.seed + ')' : 'bye');
+  const stage = (sc) => {
+    // Half points as the report writes them: 0, ½, 1, 1½.
+    const pts = (h) => (h >= 2 || h % 2 === 0 ? String(Math.floor(h / 2)) : '') + (h % 2 ? '½' : '');
+    const name = sc.stage === 'regular' ? '' : sc.stage + ' ';
+    return name + pts(sc.halves[0]) + '-' + pts(sc.halves[1]);
+  };
+  const rows = [];
+  for (const r of k.rounds) {
+    r.matches.forEach((m, i) => {
+      rows.push(
+        row('td', [
+          r.name,
+          String(i + 1),
+          side(m.sides[0]),
+          side(m.sides[1]),
+          m.scores.map(stage).join(', '),
+          m.winner || '',
+          m.decided_by || '',
+        ]),
+      );
+    });
+  }
+  $('tbody', section).replaceChildren(...rows);
+  $('.winner', section).textContent = k.winner ? 'Winner: ' + k.winner : '';
 }
 
 // The standings, with a column for each tie-break the rows carry (in
