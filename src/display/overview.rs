@@ -200,6 +200,16 @@ mod tests {
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
 
+    /// Every cell of the test terminal, row after row.
+    fn screen_of(t: &Terminal<TestBackend>) -> String {
+        t.backend()
+            .buffer()
+            .content()
+            .iter()
+            .map(|c| c.symbol())
+            .collect()
+    }
+
     #[test]
     fn the_overview_shows_every_board_the_standings_and_the_latest() {
         let o = Overview {
@@ -223,13 +233,7 @@ mod tests {
         };
         let mut t = Terminal::new(TestBackend::new(100, 24)).unwrap();
         t.draw(|f| render(f, &o)).unwrap();
-        let screen: String = t
-            .backend()
-            .buffer()
-            .content()
-            .iter()
-            .map(|c| c.symbol())
-            .collect();
+        let screen = screen_of(&t);
         for want in [
             "club: 1 of 6 games decided",
             "game 2, round 1.2",
@@ -264,13 +268,7 @@ mod tests {
         };
         let mut t = Terminal::new(TestBackend::new(120, 6)).unwrap();
         t.draw(|f| boards(f, f.area(), &[line])).unwrap();
-        let screen: String = t
-            .backend()
-            .buffer()
-            .content()
-            .iter()
-            .map(|c| c.symbol())
-            .collect();
+        let screen = screen_of(&t);
         for want in ["100 ", "game 1234, round 32.10 "] {
             assert!(screen.contains(want), "{want:?} cut:\n{screen}");
         }
