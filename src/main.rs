@@ -85,7 +85,7 @@ enum Cmd {
         argus resume standby-journal.log /dev/ttyS0 /dev/ttyS1 --pgn standby.pgn\n  \
         argus resume argus-logs/tournament.journal --headless")]
     Resume(Box<ResumeArgs>),
-    /// Referee a tournament: a round robin, gauntlet or knockout of
+    /// Referee a tournament: a round robin, gauntlet, Swiss or knockout of
     /// programs on serial cables, over TCP and run by argus itself, several
     /// boards at once.
     ///

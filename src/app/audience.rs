@@ -293,7 +293,10 @@ impl Page {
     }
 
     /// Keeps serving the final state (see [`Audience::linger`]).
-    fn linger(self, stop: &Receiver<Stop>) {
+    fn linger(mut self, stop: &Receiver<Stop>) {
+        // What is served from now on is the final state, not the last
+        // frame the fan-out thread got round to.
+        self.publisher.flush();
         if self.linger == Some(Duration::ZERO) {
             return;
         }

@@ -221,6 +221,10 @@ struct Viewer {
 /// The state shared by the loop's publisher and the server's threads.
 pub struct Hub {
     pending: Mutex<Option<Pending>>,
+    /// The last frame's sequence number; held while a frame is made and
+    /// stored, so a flush and the fan-out thread never store an older
+    /// frame over a newer one.
+    fanning: Mutex<u64>,
     latest: Mutex<Option<Arc<Frame>>>,
     viewers: Mutex<Vec<Viewer>>,
     next_viewer: AtomicU64,
@@ -242,6 +246,7 @@ impl Hub {
     pub fn new(max_viewers: usize, per_source: usize, queue: usize) -> Arc<Hub> {
         Arc::new(Hub {
             pending: Mutex::new(None),
+            fanning: Mutex::new(0),
             latest: Mutex::new(None),
             viewers: Mutex::new(Vec::new()),
             next_viewer: AtomicU64::new(1),
@@ -332,7 +337,8 @@ impl Hub {
 
     /// Turns the pending state (if any) into a frame and offers it to every
     /// viewer; a viewer whose queue is full is dropped.
-    fn fan_out(&self, seq: &mut u64) {
+    fn fan_out(&self) {
+        let mut last = lock(&self.fanning);
         let Some(mut p) = lock(&self.pending).take() else {
             return;
         };
@@ -342,8 +348,8 @@ impl Hub {
             .map(|(number, g)| GamePgn::live(*number, g))
             .collect();
         p.games.set_live(live);
-        *seq += 1;
-        let seq = *seq;
+        *last += 1;
+        let seq = *last;
         let json = match serde_json::to_string(&p.state) {
             Ok(j) => j,
             Err(e) => {
@@ -396,9 +402,8 @@ impl Publisher {
         thread::Builder::new()
             .name("web fan-out".into())
             .spawn(move || {
-                let mut seq = 0;
                 while woken.recv().is_ok() {
-                    fan.fan_out(&mut seq);
+                    fan.fan_out();
                     thread::sleep(SEND_EVERY);
                 }
                 fan.close_all();
@@ -424,6 +429,13 @@ impl Publisher {
             at,
         });
         let _ = self.wake.try_send(());
+    }
+
+    /// Makes the state last published the one served now, without waiting
+    /// for the fan-out thread (which sends at most one frame every
+    /// [`SEND_EVERY`]): the final state once the event is over.
+    pub fn flush(&mut self) {
+        self.hub.fan_out();
     }
 }
 
@@ -563,6 +575,24 @@ mod tests {
             hub.join(a, None).is_ok(),
             "its freed place is not given back"
         );
+    }
+
+    #[test]
+    fn a_flush_serves_the_last_published_state_at_once() {
+        let hub = Hub::new(10, 10, 2);
+        let mut publisher = Publisher::start(hub.clone()).unwrap();
+        for n in 0..50u32 {
+            let state = WebState {
+                event: format!("e{n}"),
+                ..WebState::default()
+            };
+            publisher.publish(state, Games::default(), Vec::new(), Instant::now());
+        }
+        // The fan-out thread sends at most one frame every SEND_EVERY, so
+        // without the flush the latest frame is an early one.
+        publisher.flush();
+        let latest = hub.latest().expect("a frame");
+        assert!(latest.json.contains("\"e49\""), "{}", latest.json);
     }
 
     #[test]
