@@ -31,6 +31,8 @@ pub(crate) use ports::{PortBook, link_input};
 /// How long the loop waits for the last records (`disconnect`) to leave
 /// the ports once the session is over.
 const DRAIN_GRACE: Duration = Duration::from_secs(3);
+/// The least time between two states the loop builds for the web page.
+const PUBLISH_EVERY_MS: u64 = 100;
 
 /// How the session is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -136,6 +138,8 @@ pub fn run(session: Session) -> Exit {
         reminder,
         drain_until: None,
         dirty: true,
+        published_at: 0,
+        unpublished: false,
         stopped_by: None,
         ended_early: false,
         terminal_lost: false,
@@ -143,7 +147,7 @@ pub fn run(session: Session) -> Exit {
     if let Some(t) = resumed_at {
         run.hand(Input::Resumed, t);
     }
-    run.outputs.publish(&run.core, run.clock.now_ms());
+    run.publish();
     let failure = loop {
         match run.turn() {
             Ok(true) => {}
@@ -212,6 +216,10 @@ struct Running {
     drain_until: Option<Instant>,
     /// Whether the board must be drawn again.
     dirty: bool,
+    /// The web page: when its state was last built (ms, the session's
+    /// clock), and whether an input has changed the core since.
+    published_at: u64,
+    unpublished: bool,
     /// The signal that ended the session, if one did.
     stopped_by: Option<&'static str>,
     /// The session ended before the match was played out.
@@ -266,10 +274,24 @@ impl Running {
         }
         self.remind();
         self.outputs.end_turn();
-        if handed {
-            self.outputs.publish(&self.core, self.clock.now_ms());
+        self.unpublished |= handed;
+        if self.unpublished
+            && self.clock.now_ms() >= self.published_at.saturating_add(PUBLISH_EVERY_MS)
+        {
+            self.publish();
         }
         Ok(true)
+    }
+
+    /// Builds the web page's state from the core and hands it over (the
+    /// page sends at most one state every `web::hub::SEND_EVERY`, so the
+    /// loop builds one at most every [`PUBLISH_EVERY_MS`]: building one per
+    /// input cost the relay a tenth of its overhead with instant movers).
+    fn publish(&mut self) {
+        let now = self.clock.now_ms();
+        self.outputs.publish(&self.core, now);
+        self.published_at = now;
+        self.unpublished = false;
     }
 
     /// Says whom the match waits for, when it is time (at once for a
@@ -328,6 +350,12 @@ impl Running {
         }
         if self.core.is_over() {
             wait = Some(wait.map_or(DRAIN_GRACE, |w| w.min(Duration::from_millis(50))));
+        }
+        if self.unpublished {
+            // The state not yet built goes out when its time comes.
+            let due = self.published_at.saturating_add(PUBLISH_EVERY_MS);
+            let left = Duration::from_millis(due.saturating_sub(now));
+            wait = Some(wait.map_or(left, |w| w.min(left)));
         }
         wait
     }
@@ -408,7 +436,11 @@ impl Running {
     /// closed, the files finished, then the web page's final state served
     /// until the operator ends argus (a match played out); the session's
     /// outcome.
-    fn finish(self, failure: Option<Failure>) -> Exit {
+    fn finish(mut self, failure: Option<Failure>) -> Exit {
+        // The page's last state: the core as it ended.
+        if self.unpublished {
+            self.publish();
+        }
         let Running {
             core,
             links,
