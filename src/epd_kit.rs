@@ -45,7 +45,7 @@ use crate::record::lines;
 
 /// Checks that a record's position is legal; `Err` says why not. The
 /// kit calls it once per record that parsed.
-pub type PositionCheck<'a> = &'a dyn Fn(&Record) -> Result<(), String>;
+pub type PositionCheck<'a> = &'a dyn Fn(&Record) -> Result<(), crate::game::RecordError>;
 
 /// A stream whose first this many records are all bad is not an EPD file
 /// (a binary file, a PGN file): reading it stops there, so that it does
@@ -183,7 +183,7 @@ fn process(
             Line::Text(t) => match Record::parse_bytes(t) {
                 Err(e) => e.to_string(),
                 Ok(r) => match check_position(&r) {
-                    Err(why) => crate::text::strip_control(&why),
+                    Err(why) => crate::text::strip_control(&why.to_string()),
                     Ok(()) => {
                         summary.records = summary.records.saturating_add(1);
                         emit(r)?;
@@ -404,20 +404,21 @@ fn with_output(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::{PositionError, RecordError};
     use std::io::Cursor;
 
     const GOOD: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
 
-    fn accept(_: &Record) -> Result<(), String> {
+    fn accept(_: &Record) -> Result<(), RecordError> {
         Ok(())
     }
 
     /// A stand-in legality check: rejects positions without a white king.
-    fn needs_white_king(r: &Record) -> Result<(), String> {
+    fn needs_white_king(r: &Record) -> Result<(), RecordError> {
         if r.fields.placement.contains('K') {
             Ok(())
         } else {
-            Err("illegal position: no white king".to_string())
+            Err(PositionError("illegal position: no white king".to_string()).into())
         }
     }
 
@@ -612,7 +613,9 @@ mod tests {
 
     #[test]
     fn position_check_messages_lose_control_characters() {
-        let evil = |_: &Record| Err("bad\x1b[2J".to_string());
+        let evil = |_: &Record| -> Result<(), RecordError> {
+            Err(PositionError("bad\x1b[2J".to_string()).into())
+        };
         let mut report = Vec::new();
         check_stream("e", &mut Cursor::new(GOOD), &evil, &mut report).unwrap();
         assert_eq!(text(report), "e:1: bad[2J\n");

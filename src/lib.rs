@@ -19,6 +19,20 @@
 //! * [`exit`]: how a command ended, and the one mapping to its exit status.
 //! * [`app`]: the event loops that wire ports, core, records and display.
 
+/// `From<$error> for String` for each error type given: the callers whose
+/// errors are still strings (the session and tournament loops, the
+/// tournament journal, the engine bridge) take a typed error's words with
+/// `?`. A type leaves the list once its callers are typed (issue 31).
+macro_rules! error_words {
+    ($($error:ty),+ $(,)?) => {
+        $(impl From<$error> for String {
+            fn from(e: $error) -> String {
+                e.to_string()
+            }
+        })+
+    };
+}
+
 pub mod app;
 pub mod chessbase;
 pub mod client;

@@ -82,7 +82,8 @@ fn argus_hops(plies: usize) -> Result<Vec<u64>, String> {
         .and_then(|l| l.local_addr())
         .map_err(|e| e.to_string())?
         .port();
-    let endpoint = Endpoint::parse(&format!("tcp-listen://127.0.0.1:{port}"))?;
+    let endpoint =
+        Endpoint::parse(&format!("tcp-listen://127.0.0.1:{port}")).map_err(|e| e.to_string())?;
     let endpoints = [endpoint.clone(), endpoint];
     let settings = PortSettings::default();
     let epoch = Instant::now();

@@ -14,10 +14,9 @@ use clap::Subcommand;
 
 use crate::chessbase::CbGame;
 use crate::chessbase::pgn::{from_pgn, to_tree};
-use crate::chessbase::record::encode_record;
 use crate::epd_kit::STDIO;
 use crate::exit::{Completion, Exit, Failure};
-use crate::record::cbf_files::{BaseWriter, open_base, sibling};
+use crate::record::cbf_files::{BaseFileError, BaseWriter, open_base, sibling};
 use crate::record::durable::AtomicFile;
 use crate::record::pgn_read::{PgnErrorKind, PgnReader, PgnText};
 use crate::record::pgn_tree::write_tree;
@@ -96,6 +95,50 @@ pub fn run(verb: CbfVerb) -> Exit {
     result.map_err(Failure::usage)
 }
 
+/// Why `argus cbf` stopped: a file that cannot be read or written, or is
+/// not what it should be. Each says which file and what was wrong; a
+/// file being replaced is left as it was.
+#[derive(Debug, thiserror::Error)]
+pub enum CbfError {
+    /// The base cannot be opened, read or written.
+    #[error(transparent)]
+    Base(#[from] BaseFileError),
+    /// The report (standard error or output) cannot be written.
+    #[error("cannot write the report: {0}")]
+    Report(io::Error),
+    /// The PGN output cannot be written.
+    #[error("cannot write the PGN: {0}")]
+    Pgn(io::Error),
+    /// OUT cannot be created or put in place (the error names the file).
+    #[error(transparent)]
+    Out(io::Error),
+    /// OUT names a file of the base it is read from.
+    #[error("{}: OUT must not be a file of the base", .0.display())]
+    OutIsBase(PathBuf),
+    /// IN names a file of the base it is written to.
+    #[error("{0}: IN must not be a file of the base")]
+    InIsBase(String),
+    /// The PGN file cannot be opened.
+    #[error("cannot open {name}: {source}")]
+    OpenInput { name: String, source: io::Error },
+    /// The PGN file cannot be read (at this line).
+    #[error("{name}:{line}: {message}")]
+    Unreadable {
+        name: String,
+        line: usize,
+        message: String,
+    },
+    /// The base's first games are all bad: another kind of file.
+    #[error("{name}: not a ChessBase base (its first {games} games are all bad)")]
+    NotABase { name: String, games: u32 },
+    /// The PGN file's first games all fail to read: another kind of file.
+    #[error("{name}: not a PGN file (its first {games} games do not read)")]
+    NotPgn { name: String, games: u64 },
+    /// The PGN file has no games.
+    #[error("{0}: no games in the file")]
+    NoGames(String),
+}
+
 /// A base whose first this many games are all bad is not a base (another
 /// kind of file under the name), nor a PGN file whose first this many games
 /// do not read: reading stops there.
@@ -119,11 +162,11 @@ impl Tally {
 fn read_base(
     base: &Path,
     report: &mut dyn Write,
-    mut each: impl FnMut(CbGame) -> Result<(), String>,
-) -> Result<Completion, String> {
+    mut each: impl FnMut(CbGame) -> Result<(), CbfError>,
+) -> Result<Completion, CbfError> {
     let games = open_base(base)?;
     let name = sibling(base, "cbi").display().to_string();
-    let w = |e: io::Error| format!("cannot write the report: {e}");
+    let w = CbfError::Report;
     let mut t = Tally::default();
     if let Some(m) = games.end_mismatch() {
         // Bytes past the end (an append cut short) or missing: the games
@@ -138,9 +181,7 @@ fn read_base(
                 t.bad += 1;
                 writeln!(report, "{name}: {e}").map_err(w)?;
                 if t.bad == t.games && t.games >= NOT_A_BASE_AFTER {
-                    return Err(format!(
-                        "{name}: not a ChessBase base (its first {n} games are all bad)"
-                    ));
+                    return Err(CbfError::NotABase { name, games: n });
                 }
             }
         }
@@ -154,24 +195,21 @@ fn to_pgn(
     base: &Path,
     output: Option<&Path>,
     report: &mut dyn Write,
-) -> Result<Completion, String> {
+) -> Result<Completion, CbfError> {
     let mut write = |out: &mut dyn Write| {
         read_base(base, report, |g| {
             out.write_all(write_tree(&to_tree(&g)).as_bytes())
-                .map_err(|e| format!("cannot write the PGN: {e}"))
+                .map_err(CbfError::Pgn)
         })
     };
     match output.filter(|p| *p != Path::new(STDIO)) {
         Some(path) => {
             if is_base_file(path, base) {
-                return Err(format!(
-                    "{}: OUT must not be a file of the base",
-                    path.display()
-                ));
+                return Err(CbfError::OutIsBase(path.to_path_buf()));
             }
-            let mut out = AtomicFile::create(path).map_err(|e| e.to_string())?;
+            let mut out = AtomicFile::create(path).map_err(CbfError::Out)?;
             let status = write(&mut out)?;
-            out.commit().map_err(|e| e.to_string())?;
+            out.commit().map_err(CbfError::Out)?;
             Ok(status)
         }
         None => write(&mut io::stdout().lock()),
@@ -189,23 +227,30 @@ fn is_base_file(path: &Path, base: &Path) -> bool {
 }
 
 /// `argus cbf check BASE`.
-fn check(base: &Path, report: &mut dyn Write) -> Result<Completion, String> {
+fn check(base: &Path, report: &mut dyn Write) -> Result<Completion, CbfError> {
     read_base(base, report, |_| Ok(()))
 }
 
 /// `argus cbf from-pgn IN BASE`.
-fn from_pgn_file(input: &Path, base: &Path, report: &mut dyn Write) -> Result<Completion, String> {
+fn from_pgn_file(
+    input: &Path,
+    base: &Path,
+    report: &mut dyn Write,
+) -> Result<Completion, CbfError> {
     let name = input.display().to_string();
     if is_base_file(input, base) {
-        return Err(format!("{name}: IN must not be a file of the base"));
+        return Err(CbfError::InIsBase(name));
     }
     let reader: Box<dyn io::BufRead> = if input == Path::new(STDIO) {
         Box::new(io::stdin().lock())
     } else {
-        let f = File::open(input).map_err(|e| format!("cannot open {name}: {e}"))?;
+        let f = File::open(input).map_err(|source| CbfError::OpenInput {
+            name: name.clone(),
+            source,
+        })?;
         Box::new(BufReader::new(f))
     };
-    let w = |e: io::Error| format!("cannot write the report: {e}");
+    let w = CbfError::Report;
     let mut out = BaseWriter::create(base)?;
     let mut t = Tally::default();
     let mut damaged = 0u64;
@@ -216,7 +261,11 @@ fn from_pgn_file(input: &Path, base: &Path, report: &mut dyn Write) -> Result<Co
         let text = match game {
             Ok(text) => text,
             Err(e) if e.kind == PgnErrorKind::Unreadable => {
-                return Err(format!("{name}:{}: {}", e.line, e.message));
+                return Err(CbfError::Unreadable {
+                    name,
+                    line: e.line,
+                    message: e.message,
+                });
             }
             Err(e) => {
                 t.bad += 1;
@@ -227,9 +276,7 @@ fn from_pgn_file(input: &Path, base: &Path, report: &mut dyn Write) -> Result<Co
                 )
                 .map_err(w)?;
                 if t.bad == t.games && t.games >= NOT_A_BASE_AFTER {
-                    return Err(format!(
-                        "{name}: not a PGN file (its first {n} games do not read)"
-                    ));
+                    return Err(CbfError::NotPgn { name, games: n });
                 }
                 continue;
             }
@@ -240,7 +287,7 @@ fn from_pgn_file(input: &Path, base: &Path, report: &mut dyn Write) -> Result<Co
         tags_dropped += u64::from(tags);
     }
     if t.games == 0 {
-        return Err(format!("{name}: no games in the file"));
+        return Err(CbfError::NoGames(name));
     }
     let stored = out.count();
     out.finish()?;
@@ -272,14 +319,10 @@ fn store_game(
     out: &mut BaseWriter,
     report: &mut dyn Write,
     t: &mut Tally,
-) -> Result<(bool, bool), String> {
-    let w = |e: io::Error| format!("cannot write the report: {e}");
+) -> Result<(bool, bool), CbfError> {
+    let w = CbfError::Report;
     let c = from_pgn(text);
-    let stored = match (c.game, c.error) {
-        (Some(g), _) => encode_record(&g),
-        (None, e) => Err(e.unwrap_or_else(|| "no game".into())),
-    };
-    match stored {
+    match c.record() {
         Ok(bytes) => out.push(&bytes)?,
         Err(e) => {
             t.bad += 1;
@@ -309,7 +352,7 @@ mod tests {
         [White \"C\"]\n[Black \"D\"]\n\n1. e4 e5 2. Ke3 *\n\n\
         [White \"E\"]\n[Black \"F\"]\n[WhiteElo \"1000\"]\n\n1. d4 *\n";
 
-    fn run(f: impl FnOnce(&mut Vec<u8>) -> Result<Completion, String>) -> (Completion, String) {
+    fn run(f: impl FnOnce(&mut Vec<u8>) -> Result<Completion, CbfError>) -> (Completion, String) {
         let mut report = Vec::new();
         let status = f(&mut report).unwrap();
         (status, String::from_utf8(report).unwrap())
@@ -399,23 +442,35 @@ mod tests {
         std::fs::write(dir.path().join("junk.cbi"), cbi).unwrap();
         std::fs::write(dir.path().join("junk.cbf"), [0u8; 400]).unwrap();
         let e = check(&base, &mut Vec::new()).unwrap_err();
-        assert!(e.contains("not a ChessBase base"), "{e}");
+        assert!(matches!(e, CbfError::NotABase { .. }), "{e}");
+        assert!(e.to_string().contains("not a ChessBase base"), "{e}");
         let cbf = dir.path().join("junk.cbf");
         let e = to_pgn(&base, Some(&cbf), &mut Vec::new()).unwrap_err();
-        assert!(e.contains("must not be a file of the base"), "{e}");
+        assert!(matches!(e, CbfError::OutIsBase(_)), "{e}");
+        assert!(
+            e.to_string().contains("must not be a file of the base"),
+            "{e}"
+        );
         let e = from_pgn_file(&cbf, &base, &mut Vec::new()).unwrap_err();
-        assert!(e.contains("must not be a file of the base"), "{e}");
+        assert!(matches!(e, CbfError::InIsBase(_)), "{e}");
+        assert!(
+            e.to_string().contains("must not be a file of the base"),
+            "{e}"
+        );
         assert_eq!(std::fs::read(&cbf).unwrap(), [0u8; 400]);
         let e = check(&dir.path().join("none"), &mut Vec::new()).unwrap_err();
-        assert!(e.contains("none.cbi"), "{e}");
+        assert!(matches!(e, CbfError::Base(_)), "{e}");
+        assert!(e.to_string().contains("none.cbi"), "{e}");
         let empty = dir.path().join("empty.pgn");
         std::fs::write(&empty, "").unwrap();
         let e = from_pgn_file(&empty, &base, &mut Vec::new()).unwrap_err();
-        assert!(e.contains("no games"), "{e}");
+        assert!(matches!(e, CbfError::NoGames(_)), "{e}");
+        assert!(e.to_string().contains("no games"), "{e}");
         let binary = dir.path().join("binary.pgn");
         std::fs::write(&binary, "[x\n\n1. )\n\n".repeat(30)).unwrap();
         let e = from_pgn_file(&binary, &dir.path().join("b2"), &mut Vec::new()).unwrap_err();
-        assert!(e.contains("not a PGN file"), "{e}");
+        assert!(matches!(e, CbfError::NotPgn { .. }), "{e}");
+        assert!(e.to_string().contains("not a PGN file"), "{e}");
         assert!(!dir.path().join("b2.cbf").exists());
     }
 }

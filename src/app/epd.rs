@@ -268,7 +268,7 @@ pub enum EpdVerb {
 
 /// The position check used by `check` and `normalize`: the four fields
 /// (with `hmvc`/`fmvn` when present) must give a legal position.
-pub fn check_position(record: &Record) -> Result<(), String> {
+pub fn check_position(record: &Record) -> Result<(), game::RecordError> {
     game::position_of_record(record).map(|_| ())
 }
 

@@ -10,7 +10,9 @@ use crossbeam_channel::{Receiver, bounded};
 
 use crate::app::start;
 use crate::clock::LineSettings;
-use crate::link::{Connector, Endpoint, Link, LinkEvent, ListenConfig, PortSettings};
+use crate::link::{
+    Connector, Endpoint, EndpointError, Link, LinkEvent, ListenConfig, PortSettings,
+};
 use crate::referee::{ByClient, ClientId};
 use crate::text::strip_control;
 use crate::tournament::player::is_tournament_only;
@@ -31,9 +33,37 @@ pub struct EndpointArgs {
     pub net: NetOptions,
 }
 
+/// Why a referee's two endpoints are not two it can open: which endpoint
+/// or flag, and what is wrong with it.
+#[derive(Debug, thiserror::Error)]
+pub enum EndpointsError {
+    #[error("--listen: {0}")]
+    Listen(EndpointError),
+    #[error("--listen takes both clients: give it without PORT_A and PORT_B")]
+    ListenAndPorts,
+    /// A tournament's players given to the referee (what to say instead).
+    #[error("{0}")]
+    TournamentPlayers(String),
+    #[error("client {client}: {why}")]
+    Client {
+        client: ClientId,
+        why: EndpointError,
+    },
+    #[error(
+        "give two endpoints (PORT_A PORT_B: serial ports, tcp://HOST:PORT or \
+         tcp-listen://ADDR:PORT), or --listen ADDR:PORT for both"
+    )]
+    NotTwo,
+    #[error("client A and client B are the same endpoint ({0}): each client needs its own")]
+    Same(Endpoint),
+    /// The serial ports are the same one, or not devices.
+    #[error(transparent)]
+    Ports(#[from] start::StartError),
+}
+
 impl EndpointArgs {
     /// The endpoints of A and B, parsed (or `--listen` for both).
-    pub fn endpoints(&self) -> Result<[Endpoint; 2], String> {
+    pub fn endpoints(&self) -> Result<[Endpoint; 2], EndpointsError> {
         self.net
             .endpoints([self.port_a.as_deref(), self.port_b.as_deref()])
     }
@@ -67,28 +97,22 @@ pub struct NetOptions {
 
 impl NetOptions {
     /// The endpoints of A and B: `ports`, or `--listen` for both.
-    pub fn endpoints(&self, ports: [Option<&str>; 2]) -> Result<[Endpoint; 2], String> {
+    pub fn endpoints(&self, ports: [Option<&str>; 2]) -> Result<[Endpoint; 2], EndpointsError> {
+        let client = |client, text| {
+            Endpoint::parse(text).map_err(|why| EndpointsError::Client { client, why })
+        };
         match (&self.listen, ports) {
             (Some(addr), [None, None]) => {
-                let addr = crate::link::Endpoint::parse(&format!("tcp-listen://{addr}"))
-                    .map_err(|e| format!("--listen: {e}"))?;
+                let addr = Endpoint::parse(&format!("tcp-listen://{addr}"))
+                    .map_err(EndpointsError::Listen)?;
                 Ok([addr.clone(), addr])
             }
-            (Some(_), _) => {
-                Err("--listen takes both clients: give it without PORT_A and PORT_B".into())
-            }
+            (Some(_), _) => Err(EndpointsError::ListenAndPorts),
             (None, [Some(a), Some(b)]) if [a, b].into_iter().any(is_tournament_only) => {
-                Err(tournament_players(a, b))
+                Err(EndpointsError::TournamentPlayers(tournament_players(a, b)))
             }
-            (None, [Some(a), Some(b)]) => Ok([
-                Endpoint::parse(a).map_err(|e| format!("client A: {e}"))?,
-                Endpoint::parse(b).map_err(|e| format!("client B: {e}"))?,
-            ]),
-            (None, _) => Err(
-                "give two endpoints (PORT_A PORT_B: serial ports, tcp://HOST:PORT or \
-                 tcp-listen://ADDR:PORT), or --listen ADDR:PORT for both"
-                    .into(),
-            ),
+            (None, [Some(a), Some(b)]) => Ok([client(ClientId::A, a)?, client(ClientId::B, b)?]),
+            (None, _) => Err(EndpointsError::NotTwo),
         }
     }
 }
@@ -132,13 +156,11 @@ fn shell_word(s: &str) -> String {
 /// Checks the endpoints before anything is opened: two serial ports must
 /// differ (and be devices); a TCP endpoint may not be given twice except a
 /// listener, which then seats both clients.
-pub fn check_endpoints(endpoints: &[Endpoint; 2]) -> Result<(), String> {
+pub fn check_endpoints(endpoints: &[Endpoint; 2]) -> Result<(), EndpointsError> {
     match endpoints {
-        [Endpoint::Serial(a), Endpoint::Serial(b)] => start::check_ports([a, b]),
-        [a @ Endpoint::Connect { .. }, b] if a == b => Err(format!(
-            "client A and client B are the same endpoint ({a}): each client needs its own"
-        )),
-        [Endpoint::Serial(p), _] | [_, Endpoint::Serial(p)] => start::check_ports([p, ""]),
+        [Endpoint::Serial(a), Endpoint::Serial(b)] => Ok(start::check_ports([a, b])?),
+        [a @ Endpoint::Connect { .. }, b] if a == b => Err(EndpointsError::Same(a.clone())),
+        [Endpoint::Serial(p), _] | [_, Endpoint::Serial(p)] => Ok(start::check_ports([p, ""])?),
         _ => Ok(()),
     }
 }
@@ -250,23 +272,26 @@ mod tests {
             .unwrap();
         assert_eq!(e[0].to_string(), "tcp-listen://192.168.1.5:7000");
         assert_eq!(e[0], e[1]);
+        let e = net(Some("192.168.1.5:7000"))
+            .endpoints([Some("/dev/ttyS0"), None])
+            .unwrap_err();
+        assert!(matches!(e, EndpointsError::ListenAndPorts), "{e}");
+        assert!(e.to_string().contains("without PORT_A"), "{e}");
+        let e = net(None).endpoints([Some("/dev/ttyS0"), None]).unwrap_err();
+        assert!(matches!(e, EndpointsError::NotTwo), "{e}");
+        assert!(e.to_string().contains("--listen"), "{e}");
+        let e = net(Some("referee:7000"))
+            .endpoints([None, None])
+            .unwrap_err();
+        assert!(matches!(e, EndpointsError::Listen(_)), "{e}");
+        assert!(e.to_string().contains("--listen"), "{e}");
+        let e = net(None)
+            .endpoints([Some("/dev/ttyS0"), Some("udp://x:1")])
+            .unwrap_err()
+            .to_string();
         assert!(
-            net(Some("192.168.1.5:7000"))
-                .endpoints([Some("/dev/ttyS0"), None])
-                .unwrap_err()
-                .contains("without PORT_A")
-        );
-        assert!(
-            net(None)
-                .endpoints([Some("/dev/ttyS0"), None])
-                .unwrap_err()
-                .contains("--listen")
-        );
-        assert!(
-            net(Some("referee:7000"))
-                .endpoints([None, None])
-                .unwrap_err()
-                .contains("--listen")
+            e.starts_with("client B: \"udp://x:1\": unknown kind"),
+            "{e}"
         );
         let e = net(None)
             .endpoints([Some("tcp-listen://127.0.0.1:7000"), Some("/dev/ttyS1")])
@@ -277,8 +302,14 @@ mod tests {
     #[test]
     fn the_same_endpoint_twice_is_refused_unless_it_is_a_listener() {
         let p = |a: &str, b: &str| [Endpoint::parse(a).unwrap(), Endpoint::parse(b).unwrap()];
-        assert!(check_endpoints(&p("tcp://h:1", "tcp://h:1")).is_err());
-        assert!(check_endpoints(&p("/dev/x", "/dev/x")).is_err());
+        assert!(matches!(
+            check_endpoints(&p("tcp://h:1", "tcp://h:1")),
+            Err(EndpointsError::Same(_))
+        ));
+        assert!(matches!(
+            check_endpoints(&p("/dev/x", "/dev/x")),
+            Err(EndpointsError::Ports(start::StartError::SamePort(_)))
+        ));
         check_endpoints(&p("tcp-listen://127.0.0.1:1", "tcp-listen://127.0.0.1:1")).unwrap();
         check_endpoints(&p("tcp://h:1", "/dev/ttyS9")).unwrap();
     }

@@ -200,7 +200,10 @@ fn outputs_of(given: &OutputOptions, recorded: &OutputSettings) -> OutputOptions
 }
 
 /// The journal's port settings with the command line's on top.
-fn port_settings(line: &LineOptions, journal: &PortSettings) -> Result<PortSettings, String> {
+fn port_settings(
+    line: &LineOptions,
+    journal: &PortSettings,
+) -> Result<PortSettings, crate::app::options::PortOptionError> {
     LineOptions {
         baud: line.baud.or(Some(journal.baud)),
         data_bits: line.data_bits.or(Some(journal.data_bits)),

@@ -5,26 +5,83 @@
 //! fails (no empty log directory, log or transcript).
 
 use std::fs::{File, OpenOptions, TryLockError};
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 /// The lock file in a log directory.
 pub const LOCK_FILE: &str = "argus.lock";
 
+/// Why a session does not start: which port, output or log directory, and
+/// what is wrong with it. Nothing is left behind (see [`LogDir`]).
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("port A and port B are the same port ({0}): each client needs its own port")]
+    SamePort(String),
+    /// A port's name is a regular file or a directory (`what`).
+    #[error("port {label} ({port}) is {what}, not a serial device")]
+    NotADevice {
+        label: &'static str,
+        port: String,
+        what: &'static str,
+    },
+    /// An output that could not be written: its flag, its path and why.
+    #[error("{flag} {}: {why}", .path.display())]
+    Output {
+        flag: String,
+        path: PathBuf,
+        why: OutputProblem,
+    },
+    #[error("cannot create the log directory {}: {source}", .dir.display())]
+    CreateLogDir { dir: PathBuf, source: io::Error },
+    #[error("cannot open the lock file {}: {source}", .path.display())]
+    OpenLock { path: PathBuf, source: io::Error },
+    /// Another argus holds the log directory (`holder`: its pid, in words).
+    #[error(
+        "the log directory {} is in use by another argus ({holder}): one referee per log \
+         directory; give this one another --log-dir",
+        .dir.display()
+    )]
+    LogDirInUse { dir: PathBuf, holder: String },
+    #[error("cannot lock the log directory {} ({}): {source}", .dir.display(), .lock.display())]
+    Lock {
+        dir: PathBuf,
+        lock: PathBuf,
+        source: io::Error,
+    },
+    #[error("cannot write the lock file {}: {source}", .path.display())]
+    WriteLock { path: PathBuf, source: io::Error },
+}
+
+error_words!(StartError);
+
+/// Why an output file could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputProblem {
+    #[error("is a directory; give a file")]
+    IsADirectory,
+    #[error("cannot be written: {0}")]
+    NotWritable(io::Error),
+    #[error("{0}")]
+    Unreadable(io::Error),
+    #[error("{} is not a directory", .0.display())]
+    ParentNotADirectory(PathBuf),
+    #[error("its directory {}: {source}", .dir.display())]
+    NoDirectory { dir: PathBuf, source: io::Error },
+    #[error("its directory {} takes no new files: {source}", .dir.display())]
+    DirectoryReadOnly { dir: PathBuf, source: io::Error },
+}
+
 /// Refuses the same port given twice, and a path that is a regular file
 /// or a directory (a serial device is a character device; a name that
 /// does not exist is left for the open to report, as are COM names).
-pub fn check_ports(ports: [&str; 2]) -> Result<(), String> {
+pub fn check_ports(ports: [&str; 2]) -> Result<(), StartError> {
     let same = ports[0] == ports[1]
         || matches!(
             (std::fs::canonicalize(ports[0]), std::fs::canonicalize(ports[1])),
             (Ok(a), Ok(b)) if a == b
         );
     if same {
-        return Err(format!(
-            "port A and port B are the same port ({}): each client needs its own port",
-            ports[0]
-        ));
+        return Err(StartError::SamePort(ports[0].to_string()));
     }
     for (label, port) in ["A", "B"].into_iter().zip(ports) {
         if let Ok(m) = std::fs::metadata(port) {
@@ -35,9 +92,11 @@ pub fn check_ports(ports: [&str; 2]) -> Result<(), String> {
             } else {
                 continue;
             };
-            return Err(format!(
-                "port {label} ({port}) is {what}, not a serial device"
-            ));
+            return Err(StartError::NotADevice {
+                label,
+                port: port.to_string(),
+                what,
+            });
         }
     }
     Ok(())
@@ -61,22 +120,26 @@ pub enum Writes {
 /// no new files. Each is `(flag, path, how it is written)`; the error
 /// names the flag, the path and the reason. Creates, truncates and
 /// changes nothing (an existing file is opened for append, not written).
-pub fn check_outputs(outputs: &[(&str, &Path, Writes)]) -> Result<(), String> {
+pub fn check_outputs(outputs: &[(&str, &Path, Writes)]) -> Result<(), StartError> {
     for &(flag, path, writes) in outputs {
-        check_output(path, writes).map_err(|why| format!("{flag} {}: {why}", path.display()))?;
+        check_output(path, writes).map_err(|why| StartError::Output {
+            flag: flag.to_string(),
+            path: path.to_path_buf(),
+            why,
+        })?;
     }
     Ok(())
 }
 
 /// One output of [`check_outputs`]: why it cannot be written.
-fn check_output(path: &Path, writes: Writes) -> Result<(), String> {
+fn check_output(path: &Path, writes: Writes) -> Result<(), OutputProblem> {
     match std::fs::metadata(path) {
-        Ok(m) if m.is_dir() => return Err("is a directory; give a file".into()),
+        Ok(m) if m.is_dir() => return Err(OutputProblem::IsADirectory),
         Ok(_) => {
             OpenOptions::new()
                 .append(true)
                 .open(path)
-                .map_err(|e| format!("cannot be written: {e}"))?;
+                .map_err(OutputProblem::NotWritable)?;
             if writes == Writes::Append {
                 return Ok(());
             }
@@ -86,7 +149,7 @@ fn check_output(path: &Path, writes: Writes) -> Result<(), String> {
                 e.kind(),
                 std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
             ) => {}
-        Err(e) => return Err(e.to_string()),
+        Err(e) => return Err(OutputProblem::Unreadable(e)),
     }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
@@ -94,11 +157,18 @@ fn check_output(path: &Path, writes: Writes) -> Result<(), String> {
     };
     match std::fs::metadata(dir) {
         Ok(m) if m.is_dir() => {}
-        Ok(_) => return Err(format!("{} is not a directory", dir.display())),
-        Err(e) => return Err(format!("its directory {}: {e}", dir.display())),
+        Ok(_) => return Err(OutputProblem::ParentNotADirectory(dir.to_path_buf())),
+        Err(source) => {
+            return Err(OutputProblem::NoDirectory {
+                dir: dir.to_path_buf(),
+                source,
+            });
+        }
     }
-    writable_dir(dir)
-        .map_err(|e| format!("its directory {} takes no new files: {e}", dir.display()))
+    writable_dir(dir).map_err(|source| OutputProblem::DirectoryReadOnly {
+        dir: dir.to_path_buf(),
+        source,
+    })
 }
 
 /// Whether new files can be made in `dir` (`access(2)`, which makes none).
@@ -139,31 +209,32 @@ pub struct LogDir {
 
 /// Why a log directory another argus holds is refused, naming the
 /// holder's pid from its lock file.
-fn in_use(dir: &Path, lock: &File) -> String {
+fn in_use(dir: &Path, lock: &File) -> StartError {
     let mut text = String::new();
     let _ = lock.take(64).read_to_string(&mut text);
     let holder = match text.trim().parse::<u32>() {
         Ok(pid) => format!("pid {pid}"),
         Err(_) => "a process that did not write its pid".into(),
     };
-    format!(
-        "the log directory {} is in use by another argus ({holder}): one referee \
-         per log directory; give this one another --log-dir",
-        dir.display()
-    )
+    StartError::LogDirInUse {
+        dir: dir.to_path_buf(),
+        holder,
+    }
 }
 
 impl LogDir {
     /// Creates `dir` if needed and takes its lock, writing this process's
     /// pid into it. Refused, naming the holder's pid, while another argus
     /// holds it.
-    pub fn claim(dir: &Path) -> Result<LogDir, String> {
+    pub fn claim(dir: &Path) -> Result<LogDir, StartError> {
         let made_dir = !dir.exists();
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create the log directory {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|source| StartError::CreateLogDir {
+            dir: dir.to_path_buf(),
+            source,
+        })?;
         let path = dir.join(LOCK_FILE);
         let made_lock = !path.exists();
-        let failed = |why: String| {
+        let failed = |why: StartError| {
             if made_lock {
                 let _ = std::fs::remove_file(&path);
             }
@@ -178,27 +249,32 @@ impl LogDir {
             .create(true)
             .truncate(false)
             .open(&path)
-            .map_err(|e| failed(format!("cannot open the lock file {}: {e}", path.display())))?;
+            .map_err(|source| {
+                failed(StartError::OpenLock {
+                    path: path.clone(),
+                    source,
+                })
+            })?;
         match file.try_lock() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => return Err(in_use(dir, &file)),
-            Err(TryLockError::Error(e)) => {
-                return Err(failed(format!(
-                    "cannot lock the log directory {} ({}): {e}",
-                    dir.display(),
-                    path.display()
-                )));
+            Err(TryLockError::Error(source)) => {
+                return Err(failed(StartError::Lock {
+                    dir: dir.to_path_buf(),
+                    lock: path.clone(),
+                    source,
+                }));
             }
         }
         let written = file
             .set_len(0)
             .and_then(|()| file.seek(SeekFrom::Start(0)))
             .and_then(|_| writeln!(file, "{}", std::process::id()));
-        if let Err(e) = written {
-            return Err(failed(format!(
-                "cannot write the lock file {}: {e}",
-                path.display()
-            )));
+        if let Err(source) = written {
+            return Err(failed(StartError::WriteLock {
+                path: path.clone(),
+                source,
+            }));
         }
         let mut new_files = Vec::new();
         if made_lock {
@@ -258,8 +334,10 @@ mod tests {
         std::fs::write(&file, "x").unwrap();
         let f = file.to_str().unwrap();
         let e = check_ports(["/dev/null-x", "/dev/null-x"]).unwrap_err();
+        assert!(matches!(e, StartError::SamePort(_)), "{e}");
+        let e = e.to_string();
         assert!(e.contains("the same port (/dev/null-x)"), "{e}");
-        let e = check_ports(["/dev/null", f]).unwrap_err();
+        let e = check_ports(["/dev/null", f]).unwrap_err().to_string();
         assert!(e.contains("is a regular file, not a serial device"), "{e}");
         assert!(e.starts_with("port B"), "{e}");
         check_ports(["/dev/null", "/dev/zero"]).unwrap();
@@ -284,17 +362,32 @@ mod tests {
         assert!(!new.exists(), "the check made a file");
         let e = check_outputs(&[("--pgn", dir.path(), Writes::Append)]).unwrap_err();
         assert!(
+            matches!(
+                &e,
+                StartError::Output {
+                    why: OutputProblem::IsADirectory,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        let e = e.to_string();
+        assert!(
             e.starts_with("--pgn ") && e.ends_with("is a directory; give a file"),
             "{e}"
         );
         let missing = dir.path().join("nope").join("r.json");
-        let e = check_outputs(&[("--results-json", &missing, Writes::Replace)]).unwrap_err();
+        let e = check_outputs(&[("--results-json", &missing, Writes::Replace)])
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("its directory") && e.contains("No such file"),
             "{e}"
         );
         let under_file = existing.join("r.json");
-        let e = check_outputs(&[("--live-pgn", &under_file, Writes::Replace)]).unwrap_err();
+        let e = check_outputs(&[("--live-pgn", &under_file, Writes::Replace)])
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("is not a directory"), "{e}");
     }
 
@@ -305,6 +398,8 @@ mod tests {
         let mut first = LogDir::claim(&dir).unwrap();
         first.keep();
         let e = LogDir::claim(&dir).unwrap_err();
+        assert!(matches!(e, StartError::LogDirInUse { .. }), "{e}");
+        let e = e.to_string();
         assert!(
             e.contains(&format!(
                 "in use by another argus (pid {})",

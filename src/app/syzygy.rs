@@ -24,23 +24,35 @@ pub struct Syzygy {
     paths: String,
 }
 
+/// Why `--syzygy` gives no tables: the directory and what was wrong.
+#[derive(Debug, thiserror::Error)]
+pub enum TablesError {
+    #[error("--syzygy: cannot read the tables in {}: {source}", .dir.display())]
+    Unreadable {
+        dir: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    #[error("--syzygy: no Syzygy tables (files such as KRvK.rtbw) in {0}")]
+    NoTables(String),
+}
+
+error_words!(TablesError);
+
 impl Syzygy {
     /// Opens the tables in `paths`: one directory, or several joined as
     /// the platform joins paths (`:` on Unix, `;` on Windows), as engines'
     /// `SyzygyPath` option takes them. Fails, saying which, if a directory
     /// cannot be read or none holds a table.
-    pub fn open(paths: &str) -> Result<Syzygy, String> {
+    pub fn open(paths: &str) -> Result<Syzygy, TablesError> {
         let mut tables = Tablebase::new();
         let mut found = 0;
         for dir in std::env::split_paths(paths) {
-            found += tables.add_directory(&dir).map_err(|e| {
-                format!("--syzygy: cannot read the tables in {}: {e}", dir.display())
-            })?;
+            found += tables
+                .add_directory(&dir)
+                .map_err(|source| TablesError::Unreadable { dir, source })?;
         }
         if found == 0 {
-            return Err(format!(
-                "--syzygy: no Syzygy tables (files such as KRvK.rtbw) in {paths}"
-            ));
+            return Err(TablesError::NoTables(paths.to_string()));
         }
         Ok(Syzygy {
             tables,
@@ -208,11 +220,13 @@ mod tests {
         let e = Syzygy::open(&empty.path().display().to_string())
             .err()
             .unwrap();
+        assert!(matches!(e, TablesError::NoTables(_)), "{e}");
+        let e = e.to_string();
         assert!(
             e.contains("no Syzygy tables") && e.contains(&empty.path().display().to_string()),
             "{e}"
         );
-        let e = Syzygy::open("/no/such/dir").err().unwrap();
+        let e = Syzygy::open("/no/such/dir").err().unwrap().to_string();
         assert!(e.contains("cannot read the tables in /no/such/dir"), "{e}");
     }
 }

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use crossbeam_channel::{after, never, select};
 
-use crate::app::options::{LineOptions, seconds_ms};
+use crate::app::options::{BadSeconds, LineOptions, seconds_ms};
 use crate::app::signals;
 use crate::app::{Completion, Exit, Failure};
 use crate::link::Endpoint;
@@ -50,7 +50,7 @@ pub struct WireArgs {
     pub log: Option<PathBuf>,
 }
 
-fn seconds(v: f64, name: &str) -> Result<Duration, String> {
+fn seconds(v: f64, name: &str) -> Result<Duration, BadSeconds> {
     seconds_ms(v, name, 1e6).map(Duration::from_millis)
 }
 
@@ -118,7 +118,7 @@ fn impairments_of(args: &WireArgs) -> Result<Impairments, Failure> {
     }
     let cut = args
         .cut_at
-        .map(|a| Ok::<_, String>((seconds(a, "cut-at")?, seconds(args.cut_for, "cut-for")?)))
+        .map(|a| Ok::<_, BadSeconds>((seconds(a, "cut-at")?, seconds(args.cut_for, "cut-for")?)))
         .transpose()
         .map_err(Failure::usage)?;
     Ok(Impairments {

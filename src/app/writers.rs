@@ -10,7 +10,6 @@ use log::{error, info, warn};
 
 use crate::app::audience::Audience;
 use crate::chessbase::pgn::from_pgn_game;
-use crate::chessbase::record::encode_record;
 use crate::journal::replay::Replay;
 use crate::journal::{Entry, JournalWriter};
 use crate::record::cbf_files::{append_game, base_ends_with};
@@ -635,17 +634,17 @@ impl Writers {
                 c.tags_not_kept.join(", ")
             );
         }
-        let written = match (c.game, c.error) {
-            (Some(g), _) => encode_record(&g).and_then(|record| {
-                if after_crash && base_ends_with(&base, &record) {
-                    info!("game {number} is already in the ChessBase base {name}");
-                    return Ok(());
-                }
-                append_game(&base, &record).map(|n| {
+        let written = match c.record() {
+            Err(e) => Err(e.to_string()),
+            Ok(record) if after_crash && base_ends_with(&base, &record) => {
+                info!("game {number} is already in the ChessBase base {name}");
+                Ok(())
+            }
+            Ok(record) => append_game(&base, &record)
+                .map(|n| {
                     info!("game {number} written to the ChessBase base {name} as its game {n}")
                 })
-            }),
-            (None, e) => Err(e.unwrap_or_default()),
+                .map_err(|e| e.to_string()),
         };
         if let Err(e) = written {
             let line = format!("game {number}: not written to the ChessBase base {name}: {e}");
@@ -663,9 +662,11 @@ impl Writers {
         let Some(path) = self.epd_out.clone() else {
             return;
         };
-        let written = epd_out::final_position(game).and_then(|line| {
-            append_text(&path, &format!("{line}\n"), "a position").map_err(|e| e.to_string())
-        });
+        let written = epd_out::final_position(game)
+            .map_err(|e| e.to_string())
+            .and_then(|line| {
+                append_text(&path, &format!("{line}\n"), "a position").map_err(|e| e.to_string())
+            });
         if let Err(e) = written {
             let line = format!(
                 "game {number}: its final position is not in the EPD file {}: {e}",

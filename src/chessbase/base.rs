@@ -20,7 +20,28 @@ pub struct BaseError {
     /// Byte offset in that file.
     pub offset: u64,
     /// What was wrong.
-    pub message: String,
+    pub problem: Problem,
+}
+
+/// What was wrong with a game of a base.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Problem {
+    /// The index is shorter than the count it starts with: no game from
+    /// this one on has an entry.
+    #[error("the index ends before this entry")]
+    IndexEnds,
+    /// The game's index entry is not an offset into the CBF.
+    #[error("entry {0} is not an offset")]
+    NotAnOffset(u32),
+    /// The game's index entry points past the CBF's end.
+    #[error("the index points outside the CBF (offset {offset}, the CBF has {cbf_len} bytes)")]
+    OutsideCbf { offset: u64, cbf_len: u64 },
+    /// The CBF could not be read there.
+    #[error("cannot read: {0}")]
+    Read(String),
+    /// The record there is bad (what the decoder said).
+    #[error("{0}")]
+    Record(String),
 }
 
 impl fmt::Display for BaseError {
@@ -28,10 +49,15 @@ impl fmt::Display for BaseError {
         write!(
             f,
             "game {}: {} byte {}: {}",
-            self.game, self.file, self.offset, self.message
+            self.game, self.file, self.offset, self.problem
         )
     }
 }
+
+/// An index too short to hold even its count of games.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the index has {0} bytes, not even a count")]
+pub struct NoCount(pub usize);
 
 /// The games of a base in index order: `(number, game or error)`. A bad
 /// game does not stop the others.
@@ -46,11 +72,11 @@ pub struct BaseReader<R> {
 impl<R: Read + Seek> BaseReader<R> {
     /// A reader over the index bytes `cbi` and the games file `cbf` of
     /// `cbf_len` bytes. Fails when the index has not even its count.
-    pub fn new(cbi: Vec<u8>, cbf: R, cbf_len: u64) -> Result<Self, String> {
+    pub fn new(cbi: Vec<u8>, cbf: R, cbf_len: u64) -> Result<Self, NoCount> {
         let first: [u8; ENTRY] = cbi
             .get(..ENTRY)
             .and_then(|b| b.try_into().ok())
-            .ok_or_else(|| format!("the index has {} bytes, not even a count", cbi.len()))?;
+            .ok_or(NoCount(cbi.len()))?;
         Ok(BaseReader {
             count: game_count(first),
             cbi,
@@ -84,22 +110,22 @@ impl<R: Read + Seek> BaseReader<R> {
 
     fn read(&mut self, n: u32) -> Result<CbGame, BaseError> {
         let at = n as usize * ENTRY;
-        let err = |file, offset, message| BaseError {
+        let err = |file, offset, problem| BaseError {
             game: n,
             file,
             offset,
-            message,
+            problem,
         };
         let entry: [u8; ENTRY] = self
             .cbi
             .get(at..at + ENTRY)
             .and_then(|b| b.try_into().ok())
-            .ok_or_else(|| err("CBI", at as u64, "the index ends before this entry".into()))?;
+            .ok_or_else(|| err("CBI", at as u64, Problem::IndexEnds))?;
         let offset = entry_offset(entry, n).ok_or_else(|| {
             err(
                 "CBI",
                 at as u64,
-                format!("entry {} is not an offset", u32::from_be_bytes(entry)),
+                Problem::NotAnOffset(u32::from_be_bytes(entry)),
             )
         })?;
         let offset = u64::from(offset);
@@ -107,13 +133,13 @@ impl<R: Read + Seek> BaseReader<R> {
             return Err(err(
                 "CBI",
                 at as u64,
-                format!(
-                    "the index points outside the CBF (offset {offset}, the CBF has {} bytes)",
-                    self.cbf_len
-                ),
+                Problem::OutsideCbf {
+                    offset,
+                    cbf_len: self.cbf_len,
+                },
             ));
         }
-        let io = |e: std::io::Error| err("CBF", offset, format!("cannot read: {e}"));
+        let io = |e: std::io::Error| err("CBF", offset, Problem::Read(e.to_string()));
         self.cbf.seek(SeekFrom::Start(offset)).map_err(io)?;
         let mut head = [0u8; HEADER_LEN];
         let have = (self.cbf_len - offset).min(HEADER_LEN as u64) as usize;
@@ -121,14 +147,15 @@ impl<R: Read + Seek> BaseReader<R> {
         let len = if have < HEADER_LEN {
             have
         } else {
-            let len =
-                record_len(&head).map_err(|e| err("CBF", offset + e.offset as u64, e.message))?;
+            let len = record_len(&head)
+                .map_err(|e| err("CBF", offset + e.offset as u64, Problem::Record(e.message)))?;
             len.min((self.cbf_len - offset) as usize)
         };
         let mut bytes = head[..have].to_vec();
         bytes.resize(len, 0);
         self.cbf.read_exact(&mut bytes[have..]).map_err(io)?;
-        decode_record(&bytes).map_err(|e| err("CBF", offset + e.offset as u64, e.message))
+        decode_record(&bytes)
+            .map_err(|e| err("CBF", offset + e.offset as u64, Problem::Record(e.message)))
     }
 }
 
@@ -144,7 +171,10 @@ impl<R: Read + Seek> Iterator for BaseReader<R> {
         // A truncated index ends the reading with one error, not one per
         // announced game.
         self.next = match &r {
-            Err(e) if e.file == "CBI" && e.message.starts_with("the index ends") => u32::MAX,
+            Err(BaseError {
+                problem: Problem::IndexEnds,
+                ..
+            }) => u32::MAX,
             _ => n + 1,
         };
         Some((n, r))
@@ -201,7 +231,10 @@ mod tests {
         assert!(e2.to_string().contains("outside the CBF"), "{e2}");
         let e3 = all[2].1.clone().unwrap_err();
         assert_eq!((e3.game, e3.file), (3, "CBF"));
-        assert!(e3.message.contains("truncated"), "{e3}");
+        assert!(
+            matches!(&e3.problem, Problem::Record(m) if m.contains("truncated")),
+            "{e3}"
+        );
     }
 
     #[test]
@@ -228,14 +261,14 @@ mod tests {
         cbi[..4].copy_from_slice(&1_000_000u32.to_be_bytes());
         let all = read(cbi, cbf);
         assert_eq!(all.len(), 4);
-        assert!(
-            all[3]
-                .1
-                .as_ref()
-                .unwrap_err()
-                .message
-                .contains("ends before")
+        let e = all[3].1.as_ref().unwrap_err();
+        assert_eq!(e.problem, Problem::IndexEnds);
+        assert!(e.to_string().contains("ends before"), "{e}");
+        assert_eq!(
+            BaseReader::new(vec![0, 0], Cursor::new(vec![]), 0)
+                .err()
+                .map(|e| e.to_string()),
+            Some("the index has 2 bytes, not even a count".into())
         );
-        assert!(BaseReader::new(vec![0, 0], Cursor::new(vec![]), 0).is_err());
     }
 }

@@ -234,22 +234,37 @@ fn matches(c: &Candidate, m: &Move) -> bool {
     }
 }
 
+/// Why a move byte's number names no move.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NumberError {
+    /// Numbers start at 1.
+    #[error("move number 0")]
+    Zero,
+    /// The position has fewer numbered moves.
+    #[error("move number {number} but the position has only {count} numbered moves")]
+    Beyond { number: u8, count: usize },
+    /// The numbered move is not legal here (its king would be in check).
+    #[error("move number {number} ({candidate:?}) is not a legal move")]
+    NotLegal { number: u8, candidate: Candidate },
+}
+
 /// The legal move numbered `number` (1-based) in `pos`, or why there is none.
-pub fn move_of_number(pos: &Chess, number: u8) -> Result<Move, String> {
+pub fn move_of_number(pos: &Chess, number: u8) -> Result<Move, NumberError> {
     let list = candidates(pos);
     let index = usize::from(number)
         .checked_sub(1)
-        .ok_or_else(|| "move number 0".to_string())?;
-    let c = list.get(index).ok_or_else(|| {
-        format!(
-            "move number {number} but the position has only {} numbered moves",
-            list.len()
-        )
+        .ok_or(NumberError::Zero)?;
+    let c = list.get(index).ok_or(NumberError::Beyond {
+        number,
+        count: list.len(),
     })?;
     pos.legal_moves()
         .into_iter()
         .find(|m| matches(c, m))
-        .ok_or_else(|| format!("move number {number} ({c:?}) is not a legal move"))
+        .ok_or(NumberError::NotLegal {
+            number,
+            candidate: *c,
+        })
 }
 
 /// The 1-based number of the legal move `m` in `pos`; `None` if the

@@ -107,27 +107,73 @@ fn tree_line(line: &[Ply], mut pos: Chess) -> PgnLine {
     out
 }
 
-/// A PGN game converted: the game as stored (`None` when it cannot be
-/// stored at all) and what was changed or left out, one message each.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+/// A PGN game converted: the game as stored (or why it cannot be stored
+/// at all: the first problem) and what was changed or left out, one
+/// message each.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Converted {
-    /// The game for the CBF, if any.
-    pub game: Option<CbGame>,
-    /// Why the game is not stored (the first problem), when `game` is None.
-    pub error: Option<String>,
+    /// The game for the CBF, or why there is none.
+    pub game: Result<CbGame, ConvertError>,
     /// What the format could not hold (cut, rounded or left out).
     pub losses: Vec<String>,
     /// Tags with a value that the format has no place for.
     pub tags_not_kept: Vec<String>,
 }
 
+/// Why a PGN game cannot be stored at all (what it can lose is a loss,
+/// said in [`Converted::losses`], not an error).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConvertError {
+    /// The FEN tag is not a legal position.
+    #[error("FEN {0:?} is not a legal position")]
+    Fen(String),
+    /// A move (on the given line of the PGN text) does not read or is not
+    /// legal.
+    #[error("line {line}: move {san:?}: {why}")]
+    Move {
+        line: usize,
+        san: String,
+        why: crate::game::SanError,
+    },
+    /// A match game's PGN text reads back as another number of games.
+    #[error("its PGN reads as {0} games")]
+    Games(usize),
+    /// A match game's PGN text does not read back.
+    #[error("its PGN does not read back: {0}")]
+    ReadBack(String),
+    /// The converted game does not fit a record.
+    #[error(transparent)]
+    Encode(#[from] super::record::EncodeError),
+}
+
+impl Converted {
+    /// Nothing stored, for `why`.
+    fn failed(why: ConvertError) -> Converted {
+        Converted {
+            game: Err(why),
+            losses: Vec::new(),
+            tags_not_kept: Vec::new(),
+        }
+    }
+
+    /// The game encoded as a CBF record, or why it cannot be.
+    pub fn record(&self) -> Result<Vec<u8>, ConvertError> {
+        match &self.game {
+            Ok(g) => Ok(super::record::encode_record(g)?),
+            Err(e) => Err(e.clone()),
+        }
+    }
+}
+
 /// Converts one PGN game for a CBF record.
 pub fn from_pgn(t: &PgnText) -> Converted {
-    let mut c = Converted::default();
-    match convert(t, &mut c.losses) {
-        Ok(g) => c.game = Some(g),
-        Err(e) => c.error = Some(e),
-    }
+    let mut losses = Vec::new();
+    let game = convert(t, &mut losses);
+    let mut c = Converted {
+        game,
+        losses,
+        tags_not_kept: Vec::new(),
+    };
     c.tags_not_kept = t
         .tags
         .iter()
@@ -153,18 +199,12 @@ pub fn from_pgn(t: &PgnText) -> Converted {
 pub fn from_pgn_game(g: &PgnGame) -> Converted {
     match read_pgn_games(&write_pgn(g)) {
         Ok(games) if games.len() == 1 => from_pgn(&games[0]),
-        Ok(games) => Converted {
-            error: Some(format!("its PGN reads as {} games", games.len())),
-            ..Converted::default()
-        },
-        Err(e) => Converted {
-            error: Some(format!("its PGN does not read back: {e}")),
-            ..Converted::default()
-        },
+        Ok(games) => Converted::failed(ConvertError::Games(games.len())),
+        Err(e) => Converted::failed(ConvertError::ReadBack(e.to_string())),
     }
 }
 
-fn convert(t: &PgnText, losses: &mut Vec<String>) -> Result<CbGame, String> {
+fn convert(t: &PgnText, losses: &mut Vec<String>) -> Result<CbGame, ConvertError> {
     let tag = |n: &str| {
         t.tag(n)
             .map(str::trim)
@@ -234,7 +274,7 @@ fn convert(t: &PgnText, losses: &mut Vec<String>) -> Result<CbGame, String> {
     }
     let start = match tag("FEN") {
         Some(fen) => {
-            let p = start_pos(fen).ok_or_else(|| format!("FEN {fen:?} is not a legal position"))?;
+            let p = start_pos(fen).ok_or_else(|| ConvertError::Fen(fen.to_string()))?;
             if p.halfmoves() > 0 {
                 losses.push(format!(
                     "FEN {fen:?}: the halfmove clock {} left out (the format holds the move number only)",
@@ -316,11 +356,14 @@ fn plies(
     depth: usize,
     losses: &mut Vec<String>,
     budget: &mut Budget,
-) -> Result<Vec<Ply>, String> {
+) -> Result<Vec<Ply>, ConvertError> {
     let mut out = Vec::with_capacity(line.moves.len());
     for node in &line.moves {
-        let mv = parse_san(&pos, &node.san)
-            .map_err(|e| format!("line {}: move {:?}: {e}", node.line, node.san))?;
+        let mv = parse_san(&pos, &node.san).map_err(|why| ConvertError::Move {
+            line: node.line,
+            san: node.san.clone(),
+            why,
+        })?;
         budget.half_moves += 1;
         let mut variations = Vec::new();
         for v in &node.variations {
@@ -516,9 +559,12 @@ mod tests {
     #[test]
     fn an_illegal_move_is_an_error_with_its_line() {
         let c = one("[White \"A\"]\n\n1. e4 e5\n2. Ke3 *\n");
-        assert!(c.game.is_none());
-        let e = c.error.unwrap();
-        assert!(e.starts_with("line 4: move \"Ke3\""), "{e}");
+        let e = c.game.unwrap_err();
+        assert!(
+            matches!(&e, ConvertError::Move { line: 4, san, .. } if san == "Ke3"),
+            "{e}"
+        );
+        assert!(e.to_string().starts_with("line 4: move \"Ke3\""), "{e}");
     }
 
     #[test]
@@ -552,7 +598,8 @@ mod tests {
             }],
             ..PgnGame::default()
         };
-        assert!(from_pgn_game(&bad).error.unwrap().contains("Ke2"));
+        let e = from_pgn_game(&bad).game.unwrap_err().to_string();
+        assert!(e.contains("Ke2"), "{e}");
     }
 
     #[test]

@@ -7,7 +7,8 @@ use std::num::NonZeroU32;
 use shakmaty::FromSetup;
 use shakmaty::fen::Fen;
 use shakmaty::{
-    Bitboard, Board, CastlingMode, Chess, Color, EnPassantMode, Piece, Position, Setup, Square,
+    Bitboard, Board, CastlingMode, Chess, Color, EnPassantMode, Move, Piece, Position, Setup,
+    Square,
 };
 
 use super::movegen::{move_of_number, number_of_move};
@@ -140,10 +141,52 @@ pub fn text_byte(c: char) -> Option<u8> {
     }
 }
 
-fn encode_text(s: &str, what: &str) -> Result<Vec<u8>, String> {
+fn encode_text(s: &str, what: &'static str) -> Result<Vec<u8>, EncodeError> {
     s.chars()
-        .map(|c| text_byte(c).ok_or_else(|| format!("{what}: character {c:?} cannot be stored")))
+        .map(|c| text_byte(c).ok_or(EncodeError::Character { what, c }))
         .collect()
+}
+
+/// Why a game cannot be encoded as a record: the part that does not fit
+/// the format (nothing of the game is written).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EncodeError {
+    /// A text holds a character the format has no byte for.
+    #[error("{what}: character {c:?} cannot be stored")]
+    Character { what: &'static str, c: char },
+    /// The players' or the source text is longer than a record holds.
+    #[error("{0} longer than {MAX_TEXT} bytes")]
+    TextTooLong(&'static str),
+    /// The starting position's FEN does not read or is not legal.
+    #[error("FEN {fen:?}: {why}")]
+    Fen { fen: String, why: String },
+    /// The moves, with their variations, take more bytes than a record has.
+    #[error("moves part longer than {MAX_MOVES_PART} bytes")]
+    MovesTooLong,
+    /// The comments take more bytes than a record has.
+    #[error("comments longer than {MAX_COMMENTS_PART} bytes in all")]
+    CommentsTooLong,
+    /// The year is outside the one byte the header has for it.
+    #[error("year {0} outside 1772-2026")]
+    Year(i32),
+    /// The ECO code is not one the header can hold.
+    #[error("ECO {0:?} is not A00-F99")]
+    Eco(String),
+    /// The Elo is not one the header can hold.
+    #[error("Elo {0} is not 1605-2875 in steps of 5")]
+    Elo(u16),
+    /// Variations nested deeper than the format reads.
+    #[error("variations nested deeper than {MAX_DEPTH}")]
+    TooDeep,
+    /// A move is not legal where it is played.
+    #[error("{mv:?} is not legal in {fen}")]
+    Illegal { mv: Move, fen: String },
+    /// A legal move the format's numbering does not list.
+    #[error("{0:?} is not in the move numbering")]
+    NotNumbered(Move),
+    /// A move's number is past what a move byte holds.
+    #[error("move number {number} over {limit} (the format's limit)")]
+    MoveNumber { number: usize, limit: usize },
 }
 
 /// Decodes one record from the start of `bytes` (which may go on past it).
@@ -283,7 +326,7 @@ impl MoveReader<'_> {
                 }
                 0 => return Err(self.err("move byte 0".into())),
                 b => {
-                    let m = move_of_number(&pos, b & 0x7F).map_err(|e| self.err(e))?;
+                    let m = move_of_number(&pos, b & 0x7F).map_err(|e| self.err(e.to_string()))?;
                     let comment = if b & COMMENTED != 0 {
                         Some(self.comments.next().ok_or_else(|| CbError {
                             offset: self.comments_at,
@@ -454,20 +497,20 @@ fn eco1(eco: &str) -> Option<u16> {
 
 /// Encodes `g` as a record. Fails (saying why) when a part does not fit the
 /// format; the caller decides what to cut before calling.
-pub fn encode_record(g: &CbGame) -> Result<Vec<u8>, String> {
+pub fn encode_record(g: &CbGame) -> Result<Vec<u8>, EncodeError> {
     let player = encode_text(&format!("{}-{}", g.white, g.black), "players")?;
     let source = encode_text(&g.source, "source")?;
     for (t, what) in [(&player, "player text"), (&source, "source text")] {
         if t.len() > MAX_TEXT {
-            return Err(format!("{what} longer than {MAX_TEXT} bytes"));
+            return Err(EncodeError::TextTooLong(what));
         }
     }
     let start = match &g.start {
         Some(fen) => Some(
             fen.parse::<Fen>()
-                .map_err(|e| format!("FEN {fen:?}: {e}"))?
+                .map_err(|e| fen_error(fen, e))?
                 .into_position::<Chess>(CastlingMode::Standard)
-                .map_err(|e| format!("FEN {fen:?}: {e}"))?,
+                .map_err(|e| fen_error(fen, e))?,
         ),
         None => None,
     };
@@ -476,17 +519,15 @@ pub fn encode_record(g: &CbGame) -> Result<Vec<u8>, String> {
     let pos = start.clone().unwrap_or_default();
     encode_line(&g.moves, pos, 0, &mut moves, &mut comments)?;
     if moves.len() > MAX_MOVES_PART {
-        return Err(format!("moves part longer than {MAX_MOVES_PART} bytes"));
+        return Err(EncodeError::MovesTooLong);
     }
     if comments.len() > MAX_COMMENTS_PART {
-        return Err(format!(
-            "comments longer than {MAX_COMMENTS_PART} bytes in all"
-        ));
+        return Err(EncodeError::CommentsTooLong);
     }
     let mut h = [0u8; HEADER_LEN];
     h[0] = match g.year {
         Some(y) if (1900 - 128..=1900 + 126).contains(&y) => (y - 1900) as i8 as u8,
-        Some(y) => return Err(format!("year {y} outside 1772-2026")),
+        Some(y) => return Err(EncodeError::Year(y)),
         None => NO_YEAR as u8,
     };
     h[1] = match g.result {
@@ -510,7 +551,7 @@ pub fn encode_record(g: &CbGame) -> Result<Vec<u8>, String> {
         Some(pos) => Some(encode_position(pos, &mut h)),
         None => {
             if let Some(eco) = &g.eco {
-                let e = eco1(eco).ok_or_else(|| format!("ECO {eco:?} is not A00-F99"))?;
+                let e = eco1(eco).ok_or_else(|| EncodeError::Eco(eco.clone()))?;
                 h[10] |= ((e & 31) as u8) << 1;
                 h[4] |= ((e >> 5 & 3) as u8) << 6;
                 h[5] |= ((e >> 7 & 3) as u8) << 6;
@@ -535,11 +576,18 @@ pub fn encode_record(g: &CbGame) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
-fn elo_byte(elo: Option<u16>) -> Result<u8, String> {
+fn fen_error(fen: &str, why: impl std::fmt::Display) -> EncodeError {
+    EncodeError::Fen {
+        fen: fen.to_string(),
+        why: why.to_string(),
+    }
+}
+
+fn elo_byte(elo: Option<u16>) -> Result<u8, EncodeError> {
     match elo {
         None => Ok(0),
         Some(e) if e > 1600 && e <= 1600 + 5 * 255 && e % 5 == 0 => Ok(((e - 1600) / 5) as u8),
-        Some(e) => Err(format!("Elo {e} is not 1605-2875 in steps of 5")),
+        Some(e) => Err(EncodeError::Elo(e)),
     }
 }
 
@@ -549,23 +597,21 @@ fn encode_line(
     depth: usize,
     out: &mut Vec<u8>,
     comments: &mut Vec<u8>,
-) -> Result<(), String> {
+) -> Result<(), EncodeError> {
     if depth > MAX_DEPTH {
-        return Err(format!("variations nested deeper than {MAX_DEPTH}"));
+        return Err(EncodeError::TooDeep);
     }
     for ply in line {
         if !pos.is_legal(ply.mv) {
-            return Err(format!(
-                "{:?} is not legal in {}",
-                ply.mv,
-                Fen::from_position(&pos, EnPassantMode::Legal)
-            ));
+            return Err(EncodeError::Illegal {
+                mv: ply.mv,
+                fen: Fen::from_position(&pos, EnPassantMode::Legal).to_string(),
+            });
         }
-        let n = number_of_move(&pos, &ply.mv)
-            .ok_or_else(|| format!("{:?} is not in the move numbering", ply.mv))?;
+        let n = number_of_move(&pos, &ply.mv).ok_or(EncodeError::NotNumbered(ply.mv))?;
         let limit = if ply.comment.is_some() { 126 } else { 127 };
         if n > limit {
-            return Err(format!("move number {n} over {limit} (the format's limit)"));
+            return Err(EncodeError::MoveNumber { number: n, limit });
         }
         let mut b = n as u8;
         if let Some(c) = &ply.comment {

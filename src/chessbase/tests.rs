@@ -7,7 +7,7 @@ use shakmaty::san::San;
 use shakmaty::{CastlingMode, Chess, Position};
 
 use super::movegen::{move_of_number, number_of_move};
-use super::record::{HEADER_LEN, decode_record, encode_record, record_len};
+use super::record::{EncodeError, HEADER_LEN, decode_record, encode_record, record_len};
 use super::*;
 
 fn pos(fen: &str) -> Chess {
@@ -276,7 +276,7 @@ fn overlong_nesting_is_refused_by_the_writer() {
         moves: inner,
         ..CbGame::default()
     };
-    assert!(encode_record(&g).unwrap_err().contains("nested deeper"));
+    assert_eq!(encode_record(&g).unwrap_err(), EncodeError::TooDeep);
 }
 
 /// A random legal game with random variations and comments.

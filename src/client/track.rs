@@ -26,9 +26,44 @@
 
 use shakmaty::{ByColor, Chess, Color, Move, Position};
 
-use crate::clock::TimeControl;
-use crate::epd::{Operation, Record, RefCom, RefReq};
-use crate::game::{self, Game, Variant};
+use crate::clock::{BadTimeControl, TimeControl};
+use crate::epd::{OpError, Operation, Record, RefCom, RefReq};
+use crate::game::{self, Game, RecordError, SanError, UnknownVariant, Variant};
+
+/// What was wrong with a record from the referee, for the client's log
+/// and fault report: the record's operand, tag or move, and what was kept
+/// (the game is then as before, or newly adopted).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TrackError {
+    /// An operand that does not read (`refcom`, `ptp`, `sm`).
+    #[error(transparent)]
+    Operand(#[from] OpError),
+    #[error("a record without refcom")]
+    NoRefcom,
+    /// The record's position (for a new game, or one not passed through).
+    #[error(transparent)]
+    Position(#[from] RecordError),
+    /// An `inform`'s `Atc` that does not read.
+    #[error("inform: {0}")]
+    Odds(OpError),
+    #[error("inform: Atc {side}: {why} (TimeControl's kept)")]
+    SideControl { side: Color, why: BadTimeControl },
+    #[error("inform: {0} (played as standard)")]
+    Variant(UnknownVariant),
+    #[error("inform: {0} (the other tags kept)")]
+    TimeControl(BadTimeControl),
+    #[error("inform: the game's start position is not {0} chess")]
+    NotInVariant(Variant),
+    /// The game's moves do not play by the variant `inform` names.
+    #[error("inform: as {variant}: {why}")]
+    AsVariant { variant: Variant, why: SanError },
+    /// A move (the referee's `sm`, one taken back to, or the client's own)
+    /// that does not play.
+    #[error(transparent)]
+    Move(#[from] SanError),
+    #[error("no game")]
+    NoGame,
+}
 use crate::text::strip_control;
 
 /// Most tags kept from `inform` (more are ignored).
@@ -144,11 +179,8 @@ impl Tracker {
 
     /// Handles a record from the referee. An error says what was wrong
     /// with it (the game is then as before, or newly adopted).
-    pub fn handle(&mut self, rec: &Record) -> Result<Event, String> {
-        let cmd = rec
-            .refcom()
-            .map_err(|e| e.to_string())?
-            .ok_or("a record without refcom")?;
+    pub fn handle(&mut self, rec: &Record) -> Result<Event, TrackError> {
+        let cmd = rec.refcom()?.ok_or(TrackError::NoRefcom)?;
         if let Ok(Some((w, b))) = rec.cc() {
             self.cc_seconds = ByColor {
                 white: w.0,
@@ -176,7 +208,7 @@ impl Tracker {
                 let mut result = None;
                 let mut bad = None;
                 let mut variant = Variant::Standard;
-                let ptp = rec.ptp().map_err(|e| e.to_string())?;
+                let ptp = rec.ptp()?;
                 // Each `inform` tells the game's own controls: none (no
                 // `Atc`) means no odds in this game.
                 if let Err(e) = self.read_odds(rec) {
@@ -187,11 +219,11 @@ impl Tracker {
                     match k.as_str() {
                         "Variant" => match v.parse::<Variant>() {
                             Ok(found) => variant = found,
-                            Err(e) => bad = Some(format!("inform: {e} (played as standard)")),
+                            Err(e) => bad = Some(TrackError::Variant(e)),
                         },
                         "TimeControl" => match v.parse::<TimeControl>() {
                             Ok(tc) => self.time_control = tc,
-                            Err(e) => bad = Some(format!("inform: {e} (the other tags kept)")),
+                            Err(e) => bad = Some(TrackError::TimeControl(e)),
                         },
                         "Result" if v != "*" => result = Some(v.clone()),
                         _ => {}
@@ -234,9 +266,9 @@ impl Tracker {
     /// Time odds from an `inform`'s `Atc` (each colour's own control);
     /// without it, none. A control that does not read is an error and
     /// that side plays `TimeControl`'s.
-    fn read_odds(&mut self, rec: &Record) -> Result<(), String> {
+    fn read_odds(&mut self, rec: &Record) -> Result<(), TrackError> {
         self.side_controls = ByColor::new_with(|_| None);
-        let Some((white, black)) = rec.time_controls().map_err(|e| format!("inform: {e}"))? else {
+        let Some((white, black)) = rec.time_controls().map_err(TrackError::Odds)? else {
             return Ok(());
         };
         let mut bad = None;
@@ -244,7 +276,7 @@ impl Tracker {
             let text = strip_control(&text);
             match text.parse::<TimeControl>() {
                 Ok(tc) => *self.side_controls.get_mut(side) = Some(tc),
-                Err(e) => bad = Some(format!("inform: Atc {side}: {e} (TimeControl's kept)")),
+                Err(why) => bad = Some(TrackError::SideControl { side, why }),
             }
         }
         bad.map_or(Ok(()), Err)
@@ -271,7 +303,7 @@ impl Tracker {
 
     /// The rules of the game: the game (start and moves) set up again by
     /// them when it was set up by others.
-    fn set_variant(&mut self, variant: Variant) -> Result<(), String> {
+    fn set_variant(&mut self, variant: Variant) -> Result<(), TrackError> {
         self.variant = variant;
         let Some(g) = self.game.as_ref() else {
             return Ok(());
@@ -279,13 +311,13 @@ impl Tracker {
         if Variant::of(g.start()) == variant {
             return Ok(());
         }
-        let start = game::in_variant(g.start(), variant)
-            .ok_or_else(|| format!("inform: the game's start position is not {variant} chess"))?;
+        let start =
+            game::in_variant(g.start(), variant).ok_or(TrackError::NotInVariant(variant))?;
         let mut again = Game::new(start);
         for m in g.moves() {
             again
                 .play(*m)
-                .map_err(|e| format!("inform: as {variant}: {e}"))?;
+                .map_err(|why| TrackError::AsVariant { variant, why })?;
         }
         self.game = Some(again);
         Ok(())
@@ -293,13 +325,13 @@ impl Tracker {
 
     /// Sets up a new game from the record's position, by the rules known
     /// (standard chess, or Chess960 where standard chess cannot read it).
-    fn adopt(&mut self, rec: &Record) -> Result<(), String> {
+    fn adopt(&mut self, rec: &Record) -> Result<(), TrackError> {
         let pos = match game::position_of_record_in(rec, self.variant) {
             Ok(pos) => pos,
             Err(e) if self.variant == Variant::Standard => {
                 game::position_of_record_in(rec, Variant::Chess960).map_err(|_| e)?
             }
-            Err(e) => return Err(e),
+            Err(e) => return Err(e.into()),
         };
         self.game = Some(Game::new(pos));
         Ok(())
@@ -307,7 +339,7 @@ impl Tracker {
 
     /// Takes the game back to the record's position if the game passed
     /// through it (the latest such ply), else adopts the position.
-    fn sync(&mut self, rec: &Record) -> Result<(), String> {
+    fn sync(&mut self, rec: &Record) -> Result<(), TrackError> {
         let at = self.game.as_ref().and_then(|g| {
             (0..=g.ply()).rev().find(|&ply| {
                 g.position_at(ply)
@@ -319,7 +351,7 @@ impl Tracker {
             (Some(ply), Some(g)) => {
                 let mut back = Game::new(g.start().clone());
                 for m in &g.moves()[..ply] {
-                    back.play(*m).map_err(|e| e.to_string())?;
+                    back.play(*m)?;
                 }
                 self.game = Some(back);
             }
@@ -329,18 +361,18 @@ impl Tracker {
     }
 
     /// Plays the record's `sm`, if any.
-    fn play_sm(&mut self, rec: &Record) -> Result<(), String> {
-        if let Some(san) = rec.sm().map_err(|e| e.to_string())? {
-            let g = self.game.as_mut().ok_or("no game")?;
-            g.play_san(san).map_err(|e| e.to_string())?;
+    fn play_sm(&mut self, rec: &Record) -> Result<(), TrackError> {
+        if let Some(san) = rec.sm()? {
+            let g = self.game.as_mut().ok_or(TrackError::NoGame)?;
+            g.play_san(san)?;
         }
         Ok(())
     }
 
     /// Plays the engine's own move; returns its SAN.
-    pub fn play_own(&mut self, m: Move) -> Result<String, String> {
-        let g = self.game.as_mut().ok_or("no game")?;
-        g.play(m).map(str::to_owned).map_err(|e| e.to_string())
+    pub fn play_own(&mut self, m: Move) -> Result<String, TrackError> {
+        let g = self.game.as_mut().ok_or(TrackError::NoGame)?;
+        Ok(g.play(m).map(str::to_owned)?)
     }
 
     /// The sign-on record: the position, `refreq sign_on;`, `tcsi` with
@@ -588,7 +620,17 @@ mod tests {
         // A bad one is refused, the rest kept.
         let bad = "Atc \"soon\" \"5\";";
         let e = t.handle(&rec(&start, "inform", bad)).unwrap_err();
-        assert!(e.contains("Atc white"), "{e}");
+        assert!(
+            matches!(
+                e,
+                TrackError::SideControl {
+                    side: Color::White,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        assert!(e.to_string().contains("Atc white"), "{e}");
         assert_eq!(t.time_control_of(Color::Black).to_string(), "5");
         assert_eq!(t.time_control_of(Color::White).to_string(), "10+0.1");
     }
@@ -678,7 +720,11 @@ mod tests {
                 "ptp Variant \"Crazyhouse\";",
             ))
             .unwrap_err();
-        assert!(e.contains("unknown variant \"Crazyhouse\""), "{e}");
+        assert!(matches!(e, TrackError::Variant(_)), "{e}");
+        assert!(
+            e.to_string().contains("unknown variant \"Crazyhouse\""),
+            "{e}"
+        );
         assert_eq!(Variant::of(t.game().unwrap().start()), Variant::Standard);
     }
 }

@@ -77,37 +77,33 @@ impl TimeControl {
     /// only a sudden-death period may carry an increment, and all times are
     /// at most [`MAX_SECONDS`]. Times are milliseconds; the PGN form writes a
     /// fraction of a second with up to three decimals, so it stays exact.
-    pub fn periods(periods: Vec<Period>) -> Result<TimeControl, String> {
+    pub fn periods(periods: Vec<Period>) -> Result<TimeControl, TimeControlError> {
         if periods.is_empty() {
-            return Err("a time control needs at least one period".to_string());
+            return Err(TimeControlError::NoPeriod);
         }
         let last = periods.len() - 1;
         for (i, p) in periods.iter().enumerate() {
             let n = i + 1;
             if p.moves == Some(0) {
-                return Err(format!("period {n} has zero moves; it needs at least one"));
+                return Err(TimeControlError::PeriodZeroMoves(n));
             }
             if p.base_ms == 0 {
-                return Err(format!("period {n} has no time; it needs a positive time"));
+                return Err(TimeControlError::PeriodNoTime(n));
             }
             for (what, ms) in [("time", p.base_ms), ("increment", p.increment_ms)] {
                 if ms / 1000 > MAX_SECONDS {
-                    return Err(format!(
-                        "period {n} {what} {} s is above the limit of {MAX_SECONDS} s",
-                        ms / 1000
-                    ));
+                    return Err(TimeControlError::PeriodAboveLimit {
+                        n,
+                        what,
+                        seconds: ms / 1000,
+                    });
                 }
             }
             if p.moves.is_none() && i != last {
-                return Err(format!(
-                    "period {n} is sudden death (no move count) but is not the last period"
-                ));
+                return Err(TimeControlError::PeriodSuddenDeathNotLast(n));
             }
             if p.moves.is_some() && p.increment_ms != 0 {
-                return Err(format!(
-                    "period {n} has both a move count and an increment; PGN allows an \
-                     increment only on a final sudden-death period"
-                ));
+                return Err(TimeControlError::PeriodCountedIncrement(n));
             }
         }
         Ok(TimeControl::Periods(periods))
@@ -218,12 +214,145 @@ impl fmt::Display for TimeControl {
 }
 
 impl FromStr for TimeControl {
-    type Err = String;
+    type Err = BadTimeControl;
 
     /// Parses the strict PGN form (see the module documentation).
     /// Surrounding whitespace is ignored.
-    fn from_str(s: &str) -> Result<TimeControl, String> {
-        parse_with(s, Syntax::Pgn).map_err(|e| format!("bad PGN TimeControl {:?}: {e}", s.trim()))
+    fn from_str(s: &str) -> Result<TimeControl, BadTimeControl> {
+        parse_with(s, Syntax::Pgn).map_err(|why| BadTimeControl {
+            text: s.trim().to_string(),
+            pgn: true,
+            why,
+        })
+    }
+}
+
+/// A time control that does not read: the text (trimmed), whether it was
+/// read as a PGN tag's value or as typed by a user, and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct BadTimeControl {
+    /// The text as given, trimmed.
+    pub text: String,
+    /// Read as the strict PGN form (a tag, a journal) rather than as typed.
+    pub pgn: bool,
+    /// What was wrong with it.
+    pub why: TimeControlError,
+}
+
+impl fmt::Display for BadTimeControl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = if self.pgn {
+            "bad PGN TimeControl"
+        } else {
+            "bad time control"
+        };
+        write!(f, "{what} {:?}: {}", self.text, self.why)
+    }
+}
+
+/// What is wrong with a time control (the PGN rules a list of periods
+/// breaks, or the part of the text that does not read, inside the
+/// descriptor or time it belongs to).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TimeControlError {
+    #[error("a time control needs at least one period")]
+    NoPeriod,
+    #[error("period {0} has zero moves; it needs at least one")]
+    PeriodZeroMoves(usize),
+    #[error("period {0} has no time; it needs a positive time")]
+    PeriodNoTime(usize),
+    #[error("period {n} {what} {seconds} s is above the limit of {MAX_SECONDS} s")]
+    PeriodAboveLimit {
+        n: usize,
+        what: &'static str,
+        seconds: u64,
+    },
+    #[error("period {0} is sudden death (no move count) but is not the last period")]
+    PeriodSuddenDeathNotLast(usize),
+    #[error(
+        "period {0} has both a move count and an increment; PGN allows an increment only on a \
+         final sudden-death period"
+    )]
+    PeriodCountedIncrement(usize),
+    #[error("empty")]
+    Empty,
+    #[error("a sandclock (*N) must be the only descriptor")]
+    SandclockNotAlone,
+    #[error("sandclock: {0}")]
+    Sandclock(Box<TimeControlError>),
+    #[error("a sandclock needs a positive number of seconds")]
+    SandclockZero,
+    /// Descriptor `n` (1-based), as written, and what is wrong with it.
+    #[error("descriptor {n} {text:?}: {why}")]
+    Descriptor {
+        n: usize,
+        text: String,
+        why: Box<TimeControlError>,
+    },
+    #[error("an increment is allowed only in the last descriptor")]
+    IncrementNotLast,
+    #[error("a sudden-death period must be the last descriptor")]
+    SuddenDeathNotLast,
+    #[error("empty (two ':' in a row, or ':' at an end)")]
+    EmptyDescriptor,
+    #[error("{0:?} must be the only descriptor")]
+    NotAlone(String),
+    #[error("missing move count before '/'")]
+    MissingMoveCount,
+    #[error("missing seconds after '/'")]
+    MissingTimeAfterSlash,
+    #[error("a period with a move count cannot have an increment")]
+    CountedIncrement,
+    #[error("move count: {0}")]
+    MoveCount(Box<TimeControlError>),
+    #[error("move count {0} is too large")]
+    MoveCountTooLarge(u64),
+    #[error("move count must be at least 1")]
+    MoveCountZero,
+    #[error("missing seconds before '+'")]
+    MissingTimeBeforePlus,
+    #[error("missing increment after '+'")]
+    MissingIncrement,
+    #[error("increment: {0}")]
+    Increment(Box<TimeControlError>),
+    #[error("the period's time must be positive")]
+    NotPositive,
+    #[error("missing number")]
+    MissingNumber,
+    #[error("{0:?} is not a plain whole number")]
+    NotWhole(String),
+    #[error("{0} is too large (limit {MAX_SECONDS})")]
+    TooLarge(String),
+    #[error("{0} is too large (limit {MAX_SECONDS} s)")]
+    TooManySeconds(String),
+    #[error("{0:?} is not a number like 10 or 0.1")]
+    NotDecimal(String),
+    #[error("{0:?} is finer than a millisecond")]
+    FinerThanMs(String),
+    #[error("{0:?} is not a time like 90, 1:30 or 1:00:00")]
+    NotClockForm(String),
+    #[error("{text:?}: {field} is not below 60")]
+    NotBelow60 { text: String, field: String },
+    #[error("{0:?} is too long (limit {MAX_SECONDS} s)")]
+    TooLong(String),
+    #[error("{0:?} is not a duration like 90, 90s, 5m or 1h30m")]
+    NotDuration(String),
+    #[error("{text:?}: the number {number} has no unit (h, m or s)")]
+    NoUnit { text: String, number: String },
+    #[error("{text:?}: unknown unit {unit:?} (use h, m or s)")]
+    UnknownUnit { text: String, unit: char },
+    #[error("{0:?}: units must come in the order h, m, s, each once")]
+    UnitOrder(String),
+}
+
+impl TimeControlError {
+    /// This error inside descriptor `n` (1-based) written `text`.
+    fn in_descriptor(self, n: usize, text: &str) -> TimeControlError {
+        TimeControlError::Descriptor {
+            n,
+            text: text.to_string(),
+            why: Box::new(self),
+        }
     }
 }
 
@@ -246,8 +375,12 @@ impl FromStr for TimeControl {
 /// increments only on it, `*N`, `?`, `-` alone). Times are kept to the
 /// millisecond and are at most [`MAX_SECONDS`]. Callers should echo the
 /// result's `Display` (the PGN form) so the user sees how it was read.
-pub fn parse_friendly(s: &str) -> Result<TimeControl, String> {
-    parse_with(s, Syntax::Friendly).map_err(|e| format!("bad time control {:?}: {e}", s.trim()))
+pub fn parse_friendly(s: &str) -> Result<TimeControl, BadTimeControl> {
+    parse_with(s, Syntax::Friendly).map_err(|why| BadTimeControl {
+        text: s.trim().to_string(),
+        pgn: false,
+        why,
+    })
 }
 
 /// Which number syntax a parse accepts.
@@ -257,10 +390,10 @@ enum Syntax {
     Friendly,
 }
 
-fn parse_with(s: &str, syntax: Syntax) -> Result<TimeControl, String> {
+fn parse_with(s: &str, syntax: Syntax) -> Result<TimeControl, TimeControlError> {
     let s = s.trim();
     if s.is_empty() {
-        return Err("empty".to_string());
+        return Err(TimeControlError::Empty);
     }
     if s == "?" {
         return Ok(TimeControl::Unknown);
@@ -272,11 +405,12 @@ fn parse_with(s: &str, syntax: Syntax) -> Result<TimeControl, String> {
         // The clock form (`*3:00`) is a time, not a second descriptor.
         let clock_form = syntax == Syntax::Friendly && is_clock_form(rest);
         if rest.contains(['/', '+', '*']) || (rest.contains(':') && !clock_form) {
-            return Err("a sandclock (*N) must be the only descriptor".to_string());
+            return Err(TimeControlError::SandclockNotAlone);
         }
-        let total_ms = parse_time(rest, syntax).map_err(|e| format!("sandclock: {e}"))?;
+        let total_ms =
+            parse_time(rest, syntax).map_err(|e| TimeControlError::Sandclock(Box::new(e)))?;
         if total_ms == 0 {
-            return Err("a sandclock needs a positive number of seconds".to_string());
+            return Err(TimeControlError::SandclockZero);
         }
         return Ok(TimeControl::Sandclock { total_ms });
     }
@@ -284,8 +418,7 @@ fn parse_with(s: &str, syntax: Syntax) -> Result<TimeControl, String> {
     let mut periods = Vec::with_capacity(descriptors.len());
     for (i, d) in descriptors.iter().enumerate() {
         let n = i + 1;
-        periods
-            .push(parse_descriptor(d, syntax).map_err(|e| format!("descriptor {n} {d:?}: {e}"))?);
+        periods.push(parse_descriptor(d, syntax).map_err(|e| e.in_descriptor(n, d))?);
     }
     // Structure: only the last descriptor may be sudden death or carry an increment.
     let count = descriptors.len();
@@ -297,41 +430,37 @@ fn parse_with(s: &str, syntax: Syntax) -> Result<TimeControl, String> {
     {
         let n = i + 1;
         if d.contains('+') {
-            return Err(format!(
-                "descriptor {n} {d:?}: an increment is allowed only in the last descriptor"
-            ));
+            return Err(TimeControlError::IncrementNotLast.in_descriptor(n, d));
         }
         if p.moves.is_none() {
-            return Err(format!(
-                "descriptor {n} {d:?}: a sudden-death period must be the last descriptor"
-            ));
+            return Err(TimeControlError::SuddenDeathNotLast.in_descriptor(n, d));
         }
     }
     TimeControl::periods(periods)
 }
 
 /// Parses one descriptor (`M/S`, `S` or `S+I`).
-fn parse_descriptor(d: &str, syntax: Syntax) -> Result<Period, String> {
+fn parse_descriptor(d: &str, syntax: Syntax) -> Result<Period, TimeControlError> {
     if d.is_empty() {
-        return Err("empty (two ':' in a row, or ':' at an end)".to_string());
+        return Err(TimeControlError::EmptyDescriptor);
     }
     if d == "?" || d == "-" || d.starts_with('*') {
-        return Err(format!("{d:?} must be the only descriptor"));
+        return Err(TimeControlError::NotAlone(d.to_string()));
     }
     if let Some((moves, time)) = d.split_once('/') {
         if moves.is_empty() {
-            return Err("missing move count before '/'".to_string());
+            return Err(TimeControlError::MissingMoveCount);
         }
         if time.is_empty() {
-            return Err("missing seconds after '/'".to_string());
+            return Err(TimeControlError::MissingTimeAfterSlash);
         }
         if time.contains('+') {
-            return Err("a period with a move count cannot have an increment".to_string());
+            return Err(TimeControlError::CountedIncrement);
         }
-        let moves = parse_digits(moves).map_err(|e| format!("move count: {e}"))?;
-        let moves = u32::try_from(moves).map_err(|_| format!("move count {moves} is too large"))?;
+        let moves = parse_digits(moves).map_err(|e| TimeControlError::MoveCount(Box::new(e)))?;
+        let moves = u32::try_from(moves).map_err(|_| TimeControlError::MoveCountTooLarge(moves))?;
         if moves == 0 {
-            return Err("move count must be at least 1".to_string());
+            return Err(TimeControlError::MoveCountZero);
         }
         let base_ms = parse_time(time, syntax)?;
         return positive(Period {
@@ -342,13 +471,14 @@ fn parse_descriptor(d: &str, syntax: Syntax) -> Result<Period, String> {
     }
     if let Some((base, inc)) = d.split_once('+') {
         if base.is_empty() {
-            return Err("missing seconds before '+'".to_string());
+            return Err(TimeControlError::MissingTimeBeforePlus);
         }
         if inc.is_empty() {
-            return Err("missing increment after '+'".to_string());
+            return Err(TimeControlError::MissingIncrement);
         }
         let base_ms = parse_time(base, syntax)?;
-        let increment_ms = parse_time(inc, syntax).map_err(|e| format!("increment: {e}"))?;
+        let increment_ms =
+            parse_time(inc, syntax).map_err(|e| TimeControlError::Increment(Box::new(e)))?;
         return positive(Period {
             moves: None,
             base_ms,
@@ -363,25 +493,25 @@ fn parse_descriptor(d: &str, syntax: Syntax) -> Result<Period, String> {
     })
 }
 
-fn positive(p: Period) -> Result<Period, String> {
+fn positive(p: Period) -> Result<Period, TimeControlError> {
     if p.base_ms == 0 {
-        Err("the period's time must be positive".to_string())
+        Err(TimeControlError::NotPositive)
     } else {
         Ok(p)
     }
 }
 
 /// A non-empty run of ASCII digits, at most [`MAX_SECONDS`]-sized.
-fn parse_digits(s: &str) -> Result<u64, String> {
+fn parse_digits(s: &str) -> Result<u64, TimeControlError> {
     if s.is_empty() {
-        return Err("missing number".to_string());
+        return Err(TimeControlError::MissingNumber);
     }
     if !s.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!("{s:?} is not a plain whole number"));
+        return Err(TimeControlError::NotWhole(s.to_string()));
     }
     match s.parse::<u64>() {
         Ok(v) if v <= MAX_SECONDS => Ok(v),
-        _ => Err(format!("{s} is too large (limit {MAX_SECONDS})")),
+        _ => Err(TimeControlError::TooLarge(s.to_string())),
     }
 }
 
@@ -442,9 +572,9 @@ fn is_clock_form(s: &str) -> bool {
 /// A time in milliseconds. Bare numbers are seconds (a fraction of up to a
 /// millisecond allowed); in friendly syntax also the clock form `M:SS` /
 /// `H:MM:SS` and `1h30m`-style durations.
-fn parse_time(s: &str, syntax: Syntax) -> Result<u64, String> {
+fn parse_time(s: &str, syntax: Syntax) -> Result<u64, TimeControlError> {
     if s.is_empty() {
-        return Err("missing number".to_string());
+        return Err(TimeControlError::MissingNumber);
     }
     if syntax == Syntax::Pgn || s.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
         return parse_decimal(s, 1000);
@@ -457,7 +587,7 @@ fn parse_time(s: &str, syntax: Syntax) -> Result<u64, String> {
 
 /// A plain number (`12`, `0.1`, `2.500`) times `unit_ms`, in whole
 /// milliseconds, at most [`MAX_SECONDS`].
-fn parse_decimal(s: &str, unit_ms: u64) -> Result<u64, String> {
+fn parse_decimal(s: &str, unit_ms: u64) -> Result<u64, TimeControlError> {
     let (whole, frac) = match s.split_once('.') {
         Some((w, f)) => (w, Some(f)),
         None => (s, None),
@@ -466,15 +596,15 @@ fn parse_decimal(s: &str, unit_ms: u64) -> Result<u64, String> {
     let mut ms = n
         .checked_mul(unit_ms)
         .filter(|&v| v / 1000 <= MAX_SECONDS)
-        .ok_or_else(|| format!("{s} is too large (limit {MAX_SECONDS} s)"))?;
+        .ok_or_else(|| TimeControlError::TooManySeconds(s.to_string()))?;
     if let Some(f) = frac {
         if f.is_empty() || f.len() > 9 || !f.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!("{s:?} is not a number like 10 or 0.1"));
+            return Err(TimeControlError::NotDecimal(s.to_string()));
         }
         let scale = 10u64.pow(f.len() as u32);
         let part = parse_digits(f)? * unit_ms;
         if !part.is_multiple_of(scale) {
-            return Err(format!("{s:?} is finer than a millisecond"));
+            return Err(TimeControlError::FinerThanMs(s.to_string()));
         }
         ms += part / scale;
     }
@@ -482,9 +612,9 @@ fn parse_decimal(s: &str, unit_ms: u64) -> Result<u64, String> {
 }
 
 /// `M:SS` or `H:MM:SS`; minutes and seconds after the first field below 60.
-fn parse_clock_form(s: &str) -> Result<u64, String> {
+fn parse_clock_form(s: &str) -> Result<u64, TimeControlError> {
     if !is_clock_form(s) {
-        return Err(format!("{s:?} is not a time like 90, 1:30 or 1:00:00"));
+        return Err(TimeControlError::NotClockForm(s.to_string()));
     }
     let fields: Vec<&str> = s.split(':').collect();
     let mut ms: u64 = 0;
@@ -496,19 +626,22 @@ fn parse_clock_form(s: &str) -> Result<u64, String> {
             parse_digits(f)? * 1000
         };
         if i > 0 && value >= 60_000 {
-            return Err(format!("{s:?}: {f} is not below 60"));
+            return Err(TimeControlError::NotBelow60 {
+                text: s.to_string(),
+                field: f.to_string(),
+            });
         }
         ms = ms
             .checked_mul(60)
             .and_then(|m| m.checked_add(value))
             .filter(|&v| v / 1000 <= MAX_SECONDS)
-            .ok_or_else(|| format!("{s:?} is too long (limit {MAX_SECONDS} s)"))?;
+            .ok_or_else(|| TimeControlError::TooLong(s.to_string()))?;
     }
     Ok(ms)
 }
 
 /// `1h30m`, `90m`, `45s`, `1.5m`: numbers with units h, m, s in that order.
-fn parse_duration(s: &str) -> Result<u64, String> {
+fn parse_duration(s: &str) -> Result<u64, TimeControlError> {
     let mut total_ms: u64 = 0;
     let mut rest = s;
     let mut last_rank = usize::MAX;
@@ -518,7 +651,7 @@ fn parse_duration(s: &str) -> Result<u64, String> {
             .take_while(|b| b.is_ascii_digit() || *b == b'.')
             .count();
         if digits == 0 {
-            return Err(format!("{s:?} is not a duration like 90, 90s, 5m or 1h30m"));
+            return Err(TimeControlError::NotDuration(s.to_string()));
         }
         let (num, after) = rest.split_at(digits);
         let mut chars = after.chars();
@@ -526,19 +659,27 @@ fn parse_duration(s: &str) -> Result<u64, String> {
             Some('h') => (3_600_000, 0),
             Some('m') => (60_000, 1),
             Some('s') => (1000, 2),
-            None => return Err(format!("{s:?}: the number {num} has no unit (h, m or s)")),
-            Some(c) => return Err(format!("{s:?}: unknown unit {c:?} (use h, m or s)")),
+            None => {
+                return Err(TimeControlError::NoUnit {
+                    text: s.to_string(),
+                    number: num.to_string(),
+                });
+            }
+            Some(c) => {
+                return Err(TimeControlError::UnknownUnit {
+                    text: s.to_string(),
+                    unit: c,
+                });
+            }
         };
         if last_rank != usize::MAX && rank <= last_rank {
-            return Err(format!(
-                "{s:?}: units must come in the order h, m, s, each once"
-            ));
+            return Err(TimeControlError::UnitOrder(s.to_string()));
         }
         last_rank = rank;
         total_ms = parse_decimal(num, unit_ms)?
             .checked_add(total_ms)
             .filter(|&v| v / 1000 <= MAX_SECONDS)
-            .ok_or_else(|| format!("{s:?} is too long (limit {MAX_SECONDS} s)"))?;
+            .ok_or_else(|| TimeControlError::TooLong(s.to_string()))?;
         rest = chars.as_str();
     }
     Ok(total_ms)
@@ -635,6 +776,8 @@ mod tests {
             match text.parse::<TimeControl>() {
                 Ok(tc) => panic!("{text:?} parsed as {tc}"),
                 Err(e) => {
+                    assert!(e.pgn, "{e}");
+                    let e = e.to_string();
                     assert!(e.contains(needle), "{text:?}: error {e:?} lacks {needle:?}");
                     assert!(e.contains("TimeControl"), "{e}");
                 }
@@ -737,16 +880,48 @@ mod tests {
         for (text, needle) in table {
             match parse_friendly(text) {
                 Ok(tc) => panic!("{text:?} parsed as {tc}"),
-                Err(e) => assert!(e.contains(needle), "{text:?}: error {e:?} lacks {needle:?}"),
+                Err(e) => {
+                    let e = e.to_string();
+                    assert!(e.contains(needle), "{text:?}: error {e:?} lacks {needle:?}");
+                }
             }
         }
     }
 
     #[test]
+    fn errors_say_where_in_the_text() {
+        let e = parse_friendly(" 40/7200:5+3:300 ").unwrap_err();
+        assert_eq!(
+            e.why,
+            TimeControlError::IncrementNotLast.in_descriptor(2, "5+3")
+        );
+        assert_eq!(
+            e.to_string(),
+            "bad time control \"40/7200:5+3:300\": descriptor 2 \"5+3\": an increment is \
+             allowed only in the last descriptor"
+        );
+        let e = "300+x".parse::<TimeControl>().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "bad PGN TimeControl \"300+x\": descriptor 1 \"300+x\": increment: \"x\" is not a \
+             plain whole number"
+        );
+    }
+
+    #[test]
     fn checked_constructor_enforces_pgn_rules() {
-        assert!(TimeControl::periods(vec![]).is_err());
-        assert!(TimeControl::periods(vec![p(None, 300, 0), p(None, 300, 0)]).is_err());
-        assert!(TimeControl::periods(vec![p(Some(40), 300, 5)]).is_err());
+        assert_eq!(
+            TimeControl::periods(vec![]),
+            Err(TimeControlError::NoPeriod)
+        );
+        assert_eq!(
+            TimeControl::periods(vec![p(None, 300, 0), p(None, 300, 0)]),
+            Err(TimeControlError::PeriodSuddenDeathNotLast(1))
+        );
+        assert_eq!(
+            TimeControl::periods(vec![p(Some(40), 300, 5)]),
+            Err(TimeControlError::PeriodCountedIncrement(1))
+        );
         let half = Period {
             moves: None,
             base_ms: 1500,

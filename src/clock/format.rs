@@ -43,9 +43,12 @@ pub fn format_hms(ms: u64) -> String {
 /// exactly two minute digits (00-59) and two second digits (00-59). A
 /// fraction of a second with one to three digits (`0:00:07.5`, written by
 /// some programs) is accepted. Surrounding whitespace is ignored.
-pub fn parse_hms(s: &str) -> Result<u64, String> {
+pub fn parse_hms(s: &str) -> Result<u64, HmsError> {
     let t = s.trim();
-    let err = |why: &str| format!("time {t:?} is not h:mm:ss: {why}");
+    let err = |why: HmsProblem| HmsError {
+        text: t.to_string(),
+        why,
+    };
     let (whole, frac) = match t.split_once('.') {
         Some((w, f)) => (w, Some(f)),
         None => (t, None),
@@ -54,18 +57,18 @@ pub fn parse_hms(s: &str) -> Result<u64, String> {
     let (Some(h), Some(m), Some(sec), None) =
         (parts.next(), parts.next(), parts.next(), parts.next())
     else {
-        return Err(err("it needs exactly three fields separated by ':'"));
+        return Err(err(HmsProblem::Fields));
     };
     let digits = |f: &str| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit());
     if !digits(h) {
-        return Err(err("hours must be digits"));
+        return Err(err(HmsProblem::Hours));
     }
     if m.len() != 2 || !digits(m) || sec.len() != 2 || !digits(sec) {
-        return Err(err("minutes and seconds must be two digits each"));
+        return Err(err(HmsProblem::TwoDigits));
     }
     let (m, sec): (u64, u64) = (m.parse().unwrap_or(99), sec.parse().unwrap_or(99));
     if m > 59 || sec > 59 {
-        return Err(err("minutes and seconds must be 00 to 59"));
+        return Err(err(HmsProblem::Sixty));
     }
     let frac_ms = match frac {
         None => 0,
@@ -73,7 +76,7 @@ pub fn parse_hms(s: &str) -> Result<u64, String> {
             let n: u64 = f.parse().unwrap_or(0);
             n * 10u64.pow(3 - f.len() as u32)
         }
-        Some(_) => return Err(err("a fraction of a second must be 1 to 3 digits")),
+        Some(_) => return Err(err(HmsProblem::Fraction)),
     };
     h.parse::<u64>()
         .ok()
@@ -81,7 +84,55 @@ pub fn parse_hms(s: &str) -> Result<u64, String> {
         .and_then(|s| s.checked_add(m * 60 + sec))
         .and_then(|s| s.checked_mul(1000))
         .and_then(|ms| ms.checked_add(frac_ms))
-        .ok_or_else(|| err("too large"))
+        .ok_or_else(|| err(HmsProblem::TooLarge))
+}
+
+/// A time that is not PGN `h:mm:ss`: the text (trimmed) and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("time {text:?} is not h:mm:ss: {why}")]
+pub struct HmsError {
+    /// The text, trimmed.
+    pub text: String,
+    /// What is wrong with it.
+    pub why: HmsProblem,
+}
+
+/// What is wrong with an `h:mm:ss` time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum HmsProblem {
+    #[error("it needs exactly three fields separated by ':'")]
+    Fields,
+    #[error("hours must be digits")]
+    Hours,
+    #[error("minutes and seconds must be two digits each")]
+    TwoDigits,
+    #[error("minutes and seconds must be 00 to 59")]
+    Sixty,
+    #[error("a fraction of a second must be 1 to 3 digits")]
+    Fraction,
+    #[error("too large")]
+    TooLarge,
+}
+
+/// A `[%clk]` or `[%emt]` command whose time does not read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("[%{command}] command: {time}")]
+pub struct TimeCommandError {
+    /// The command's name (`clk`, `emt`).
+    pub command: String,
+    /// Why its time does not read.
+    pub time: HmsError,
+}
+
+/// A `Clock` tag's value that does not read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ClockTagError {
+    /// It does not start with the running clock.
+    #[error("Clock tag {0:?} must start with W/, B/ or N/ (running clock)")]
+    NoRunningClock(String),
+    /// Its time is not `h:mm:ss`.
+    #[error("Clock tag {text:?}: {time}")]
+    Time { text: String, time: HmsError },
 }
 
 /// The `[%clk h:mm:ss]` command: time left on the mover's clock after the
@@ -130,9 +181,13 @@ pub fn find_command<'a>(comment: &'a str, name: &str) -> Option<&'a str> {
 /// Reads a time command such as `[%clk 1:05:23]` or `[%emt 0:05:42]` from
 /// a PGN comment: `None` if the command is absent, else its time in
 /// milliseconds or why it could not be read.
-pub fn parse_time_command(comment: &str, name: &str) -> Option<Result<u64, String>> {
-    find_command(comment, name)
-        .map(|op| parse_hms(op).map_err(|e| format!("[%{name}] command: {e}")))
+pub fn parse_time_command(comment: &str, name: &str) -> Option<Result<u64, TimeCommandError>> {
+    find_command(comment, name).map(|op| {
+        parse_hms(op).map_err(|time| TimeCommandError {
+            command: name.to_string(),
+            time,
+        })
+    })
 }
 
 /// The value of the live `Clock` tag (supplement section 5.1), e.g.
@@ -173,22 +228,20 @@ impl fmt::Display for ClockTag {
 }
 
 impl FromStr for ClockTag {
-    type Err = String;
+    type Err = ClockTagError;
 
     /// Parses `W/h:mm:ss`, `B/h:mm:ss` or `N/h:mm:ss`.
-    fn from_str(s: &str) -> Result<ClockTag, String> {
+    fn from_str(s: &str) -> Result<ClockTag, ClockTagError> {
         let running = match s.get(..2) {
             Some("W/") => Some(Color::White),
             Some("B/") => Some(Color::Black),
             Some("N/") => None,
-            _ => {
-                return Err(format!(
-                    "Clock tag {s:?} must start with W/, B/ or N/ (running clock)"
-                ));
-            }
+            _ => return Err(ClockTagError::NoRunningClock(s.to_string())),
         };
-        let time_ms =
-            parse_hms(s.get(2..).unwrap_or("")).map_err(|e| format!("Clock tag {s:?}: {e}"))?;
+        let time_ms = parse_hms(s.get(2..).unwrap_or("")).map_err(|time| ClockTagError::Time {
+            text: s.to_string(),
+            time,
+        })?;
         Ok(ClockTag { running, time_ms })
     }
 }
@@ -257,7 +310,7 @@ mod tests {
             "99999999999999999999:00:00",
             "+1:00:00",
         ] {
-            let e = parse_hms(s).expect_err(s);
+            let e = parse_hms(s).expect_err(s).to_string();
             assert!(e.contains("h:mm:ss"), "{e}");
         }
     }

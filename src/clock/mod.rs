@@ -78,11 +78,14 @@ mod format;
 mod proptests;
 
 pub use clocks::{Clocks, MoveTime};
-pub use control::{MAX_SECONDS, Period, TimeControl, parse_friendly};
+pub use control::{
+    BadTimeControl, MAX_SECONDS, Period, TimeControl, TimeControlError, parse_friendly,
+};
 pub use credit::{
     Arrival, HOP_GRACE_MS, LineSettings, hop_credit_ms, line_credit_ms, wire_time_ms, wire_time_us,
 };
 pub use format::{
-    ClockTag, cc_values, clk_command, emt_command, find_command, format_hms, parse_hms,
-    parse_time_command, start_clock_tags, whole_seconds,
+    ClockTag, ClockTagError, HmsError, HmsProblem, TimeCommandError, cc_values, clk_command,
+    emt_command, find_command, format_hms, parse_hms, parse_time_command, start_clock_tags,
+    whole_seconds,
 };

@@ -257,17 +257,17 @@ proptest! {
         let base = seconds_text(base_ms);
         let inc = seconds_text(inc_ms);
         for text in [base.clone(), format!("{base}+{inc}")] {
-            let tc = parse_friendly(&text).map_err(TestCaseError::fail)?;
+            let tc = parse_friendly(&text).map_err(|e| TestCaseError::fail(e.to_string()))?;
             prop_assert_eq!(tc.initial_ms(Color::White), Some(base_ms), "{}", text);
         }
-        let tc = parse_friendly(&format!("{base}+{inc}")).map_err(TestCaseError::fail)?;
+        let tc = parse_friendly(&format!("{base}+{inc}")).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(tc.period(0).map(|p| p.increment_ms), Some(inc_ms));
         // The unit and clock forms say the same time.
-        let with_unit = parse_friendly(&format!("{base}s+{inc}")).map_err(TestCaseError::fail)?;
+        let with_unit = parse_friendly(&format!("{base}s+{inc}")).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(&with_unit, &tc);
         let (m, rest) = (base_ms / 60_000, base_ms % 60_000);
         let clock = format!("{m}:{:02}{}", rest / 1000, fraction_text(rest % 1000));
-        let clock = parse_friendly(&format!("{clock}+{inc}")).map_err(TestCaseError::fail)?;
+        let clock = parse_friendly(&format!("{clock}+{inc}")).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(&clock, &tc);
     }
 
@@ -285,8 +285,8 @@ proptest! {
             other => other,
         };
         let text = tc.to_string();
-        prop_assert_eq!(&text.parse::<TimeControl>().map_err(TestCaseError::fail)?, &tc);
-        prop_assert_eq!(&parse_friendly(&text).map_err(TestCaseError::fail)?, &tc);
+        prop_assert_eq!(&text.parse::<TimeControl>().map_err(|e| TestCaseError::fail(e.to_string()))?, &tc);
+        prop_assert_eq!(&parse_friendly(&text).map_err(|e| TestCaseError::fail(e.to_string()))?, &tc);
     }
 }
 

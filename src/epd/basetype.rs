@@ -4,6 +4,39 @@
 
 use std::fmt;
 
+/// An operand that is not of its basetype: which basetype, the text (as
+/// given) and what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BasetypeError {
+    /// Not of the basetype's form (`form`: how it is written).
+    #[error("{what} {text:?} is not of the form {form}")]
+    Form {
+        what: &'static str,
+        text: String,
+        form: &'static str,
+    },
+    /// Of the form, but a field is out of its range.
+    #[error("{what} {text:?} has a field out of range")]
+    Range { what: &'static str, text: String },
+}
+
+impl BasetypeError {
+    fn form(what: &'static str, text: &str, form: &'static str) -> BasetypeError {
+        BasetypeError::Form {
+            what,
+            text: text.to_string(),
+            form,
+        }
+    }
+
+    fn range(what: &'static str, text: &str) -> BasetypeError {
+        BasetypeError::Range {
+            what,
+            text: text.to_string(),
+        }
+    }
+}
+
 /// A clock value (spec 5.2.7): a whole number of seconds, at most
 /// 999 days 23:59:59, written as `ddd:hh:mm:ss`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -19,7 +52,7 @@ impl ClockValue {
     }
 
     /// Parses exactly `ddd:hh:mm:ss` (hours 00-23, minutes and seconds 00-59).
-    pub fn parse(s: &str) -> Result<ClockValue, String> {
+    pub fn parse(s: &str) -> Result<ClockValue, BasetypeError> {
         let b = s.as_bytes();
         let shape_ok = b.len() == 12
             && b[3] == b':'
@@ -29,12 +62,12 @@ impl ClockValue {
                 .iter()
                 .all(|&i| b[i].is_ascii_digit());
         if !shape_ok {
-            return Err(format!("clock value {s:?} is not of the form ddd:hh:mm:ss"));
+            return Err(BasetypeError::form("clock value", s, "ddd:hh:mm:ss"));
         }
         let num = |r: std::ops::Range<usize>| -> u64 { s[r].parse().unwrap_or(0) };
         let (d, h, m, sec) = (num(0..3), num(4..6), num(7..9), num(10..12));
         if h > 23 || m > 59 || sec > 59 {
-            return Err(format!("clock value {s:?} has a field out of range"));
+            return Err(BasetypeError::range("clock value", s));
         }
         Ok(ClockValue(((d * 24 + h) * 60 + m) * 60 + sec))
     }
@@ -63,7 +96,7 @@ pub struct Date {
 }
 
 impl Date {
-    pub fn parse(s: &str) -> Result<Date, String> {
+    pub fn parse(s: &str) -> Result<Date, BasetypeError> {
         let b = s.as_bytes();
         let shape_ok = b.len() == 10
             && b[4] == b'.'
@@ -72,13 +105,13 @@ impl Date {
                 .iter()
                 .all(|&i| b[i].is_ascii_digit());
         if !shape_ok {
-            return Err(format!("date {s:?} is not of the form yyyy.mm.dd"));
+            return Err(BasetypeError::form("date", s, "yyyy.mm.dd"));
         }
         let year: u16 = s[0..4].parse().unwrap_or(0);
         let month: u8 = s[5..7].parse().unwrap_or(0);
         let day: u8 = s[8..10].parse().unwrap_or(0);
         if year == 0 || !(1..=12).contains(&month) || !(1..=31).contains(&day) {
-            return Err(format!("date {s:?} has a field out of range"));
+            return Err(BasetypeError::range("date", s));
         }
         Ok(Date { year, month, day })
     }
@@ -99,20 +132,20 @@ pub struct TimeOfDay {
 }
 
 impl TimeOfDay {
-    pub fn parse(s: &str) -> Result<TimeOfDay, String> {
+    pub fn parse(s: &str) -> Result<TimeOfDay, BasetypeError> {
         let b = s.as_bytes();
         let shape_ok = b.len() == 8
             && b[2] == b':'
             && b[5] == b':'
             && [0, 1, 3, 4, 6, 7].iter().all(|&i| b[i].is_ascii_digit());
         if !shape_ok {
-            return Err(format!("time of day {s:?} is not of the form hh:mm:ss"));
+            return Err(BasetypeError::form("time of day", s, "hh:mm:ss"));
         }
         let hour: u8 = s[0..2].parse().unwrap_or(99);
         let minute: u8 = s[3..5].parse().unwrap_or(99);
         let second: u8 = s[6..8].parse().unwrap_or(99);
         if hour > 23 || minute > 59 || second > 59 {
-            return Err(format!("time of day {s:?} has a field out of range"));
+            return Err(BasetypeError::range("time of day", s));
         }
         Ok(TimeOfDay {
             hour,
@@ -163,7 +196,10 @@ mod tests {
     #[test]
     fn date_and_time_of_day() {
         assert_eq!(Date::parse("1995.03.31").unwrap().to_string(), "1995.03.31");
-        assert!(Date::parse("1995.13.01").is_err());
+        assert_eq!(
+            Date::parse("1995.13.01").unwrap_err().to_string(),
+            "date \"1995.13.01\" has a field out of range"
+        );
         assert!(Date::parse("1995-03-31").is_err());
         assert_eq!(
             TimeOfDay::parse("23:05:09").unwrap().to_string(),

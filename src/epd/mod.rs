@@ -35,9 +35,9 @@ mod proptests;
 #[cfg(test)]
 mod tests;
 
-pub use basetype::{ClockValue, Date, TimeOfDay};
+pub use basetype::{BasetypeError, ClockValue, Date, TimeOfDay};
 pub use error::EpdError;
-pub use ops::{OpError, RefCom, RefReq};
+pub use ops::{IntegerError, OpError, RefCom, RefReq};
 pub use parse::{MAX_LINE, MAX_STRING};
 pub use record::{Fields, Operand, Operation, Record};
 

@@ -126,13 +126,23 @@ identifier_enum!(
 
 /// Parses an integer operand (spec 5.2.3): an optional `+` or `-` and one or
 /// more digits, within the `i32` range.
-pub fn parse_integer(s: &str) -> Result<i32, String> {
+pub fn parse_integer(s: &str) -> Result<i32, IntegerError> {
     let digits = s.strip_prefix(['+', '-']).unwrap_or(s);
     if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
-        return Err(format!("expected an integer, got {}", quoted(s)));
+        return Err(IntegerError::NotAnInteger(quoted(s)));
     }
     s.parse::<i32>()
-        .map_err(|_| format!("integer {} is out of range", quoted(s)))
+        .map_err(|_| IntegerError::OutOfRange(quoted(s)))
+}
+
+/// An integer operand that does not read (the text, quoted and cut to 40
+/// bytes).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum IntegerError {
+    #[error("expected an integer, got {0}")]
+    NotAnInteger(String),
+    #[error("integer {0} is out of range")]
+    OutOfRange(String),
 }
 
 /// Whether `s` is an identifier (spec 5.2.1): 1 to 15 letters, digits or
@@ -186,7 +196,7 @@ impl Record {
         let Some(text) = self.single(opcode)? else {
             return Ok(None);
         };
-        let n = parse_integer(text).map_err(|m| OpError::new(opcode, m))?;
+        let n = parse_integer(text).map_err(|m| OpError::new(opcode, m.to_string()))?;
         if !range.contains(&n) {
             return Err(OpError::new(opcode, format!("expected {what}, got {n}")));
         }
@@ -216,7 +226,7 @@ impl Record {
 
     /// `cc`: time used by White and by Black (exactly two clock values).
     pub fn cc(&self) -> Result<Option<(ClockValue, ClockValue)>, OpError> {
-        let clock = |s: &str| ClockValue::parse(s).map_err(|m| OpError::new("cc", m));
+        let clock = |s: &str| ClockValue::parse(s).map_err(|m| OpError::new("cc", m.to_string()));
         match self.exactly("cc", 2)?.as_deref() {
             None => Ok(None),
             Some([white, black]) => Ok(Some((clock(white)?, clock(black)?))),
@@ -257,7 +267,7 @@ impl Record {
                     opcode,
                     format!("expected milliseconds, got {n}"),
                 )),
-                Err(m) => Err(OpError::new(opcode, m)),
+                Err(m) => Err(OpError::new(opcode, m.to_string())),
             },
             Some(_) => Err(OpError::new(opcode, "expected 1 operand")),
         }
@@ -274,7 +284,7 @@ impl Record {
                 opcode,
                 format!("expected milliseconds, got {n}"),
             )),
-            Err(m) => Err(OpError::new(opcode, m)),
+            Err(m) => Err(OpError::new(opcode, m.to_string())),
         };
         match self.exactly(opcode, 2)?.as_deref() {
             None => Ok(None),
@@ -447,8 +457,8 @@ impl Record {
         match self.exactly("ts", 2)?.as_deref() {
             None => Ok(None),
             Some([date, time]) => {
-                let date = Date::parse(date).map_err(|m| OpError::new("ts", m))?;
-                let time = TimeOfDay::parse(time).map_err(|m| OpError::new("ts", m))?;
+                let date = Date::parse(date).map_err(|m| OpError::new("ts", m.to_string()))?;
+                let time = TimeOfDay::parse(time).map_err(|m| OpError::new("ts", m.to_string()))?;
                 Ok(Some((date, time)))
             }
             Some(_) => Err(OpError::new("ts", "expected 2 operands")),
@@ -626,6 +636,10 @@ mod tests {
     #[test]
     fn integers_follow_5_2_3() {
         assert_eq!(parse_integer("+7"), Ok(7));
+        assert_eq!(
+            parse_integer("2147483648"),
+            Err(IntegerError::OutOfRange("\"2147483648\"".into()))
+        );
         assert_eq!(parse_integer("-2147483648"), Ok(i32::MIN));
         assert_eq!(parse_integer("2147483647"), Ok(i32::MAX));
         for bad in [

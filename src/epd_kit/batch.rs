@@ -209,7 +209,7 @@ pub fn run(
                     .and_then(|r| {
                         game::position_of_record(&r)
                             .map(|p| (r, p))
-                            .map_err(|e| crate::text::strip_control(&e))
+                            .map_err(|e| crate::text::strip_control(&e.to_string()))
                     });
                 match parsed {
                     Ok(job) => Item::Job(Box::new(job)),

@@ -47,12 +47,13 @@ pub use end::{AutomaticEnd, DrawClaim, can_mate};
 pub use history::Game;
 pub use san::{SanError, SanErrorKind, parse_san, san_of};
 pub use setup::{
-    PositionError, castling_text, fen_of, fields_of, position_from_fen, position_from_fen_in,
-    position_from_fields, position_from_fields_in, position_of_record, position_of_record_in,
+    PositionError, RecordError, castling_text, fen_of, fields_of, position_from_fen,
+    position_from_fen_in, position_from_fields, position_from_fields_in, position_of_record,
+    position_of_record_in,
 };
 pub use variant::{
-    CHESS960_POSITIONS, STANDARD_NUMBER, Variant, chess960_back_rank, chess960_start,
-    double_chess960_start, in_variant,
+    CHESS960_POSITIONS, STANDARD_NUMBER, UnknownVariant, Variant, chess960_back_rank,
+    chess960_start, double_chess960_start, in_variant,
 };
 
 /// Re-exported so that users of this module need not name `shakmaty` for

@@ -85,16 +85,33 @@ pub fn position_from_fen_in(fen: &str, variant: Variant) -> Result<Chess, Positi
 /// The position an EPD record describes: its four fields, with its `hmvc`
 /// and `fmvn` operations when present. The error names a malformed
 /// operand or the position's problem.
-pub fn position_of_record(record: &Record) -> Result<Chess, String> {
+pub fn position_of_record(record: &Record) -> Result<Chess, RecordError> {
     position_of_record_in(record, Variant::Standard)
 }
 
 /// [`position_of_record`] by the rules of `variant`.
-pub fn position_of_record_in(record: &Record, variant: Variant) -> Result<Chess, String> {
-    let hmvc = record.hmvc().map_err(|e| e.to_string())?;
-    let fmvn = record.fmvn().map_err(|e| e.to_string())?;
-    position_from_fields_in(&record.fields, hmvc, fmvn, variant).map_err(|e| e.to_string())
+pub fn position_of_record_in(record: &Record, variant: Variant) -> Result<Chess, RecordError> {
+    let hmvc = record.hmvc()?;
+    let fmvn = record.fmvn()?;
+    Ok(position_from_fields_in(
+        &record.fields,
+        hmvc,
+        fmvn,
+        variant,
+    )?)
 }
+
+/// Why an EPD record gives no position: a malformed `hmvc` or `fmvn`
+/// operand, or the position's problem.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RecordError {
+    #[error(transparent)]
+    Operand(#[from] crate::epd::OpError),
+    #[error(transparent)]
+    Position(#[from] PositionError),
+}
+
+error_words!(RecordError);
 
 /// Builds a position from EPD's four fields plus the half-move clock and
 /// full move number (EPD opcodes `hmvc` and `fmvn`; missing ones default to

@@ -79,21 +79,26 @@ impl fmt::Display for Variant {
 }
 
 impl FromStr for Variant {
-    type Err = String;
+    type Err = UnknownVariant;
 
     /// `standard` (also `normal`, `chess`), `chess960` (also `fischerandom`
     /// as cutechess-cli and XBoard spell it, `frc`, `960`), any case.
-    fn from_str(s: &str) -> Result<Variant, String> {
+    fn from_str(s: &str) -> Result<Variant, UnknownVariant> {
         match s.trim().to_ascii_lowercase().as_str() {
             "standard" | "normal" | "chess" => Ok(Variant::Standard),
             "chess960" | "fischerandom" | "frc" | "960" => Ok(Variant::Chess960),
-            _ => Err(format!(
-                "unknown variant {:?}: expected standard or chess960 (also fischerandom)",
-                crate::text::strip_control(s)
-            )),
+            _ => Err(UnknownVariant(crate::text::strip_control(s))),
         }
     }
 }
+
+/// A variant name argus does not play (as given, control characters
+/// removed).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown variant {0:?}: expected standard or chess960 (also fischerandom)")]
+pub struct UnknownVariant(pub String);
+
+error_words!(UnknownVariant);
 
 /// `pos` set up again by the rules of `variant` (the same pieces, side,
 /// castling rooks, en passant square and counters): `None` when those
@@ -545,7 +550,11 @@ mod tests {
             assert_eq!(text.parse::<Variant>(), Ok(v));
         }
         let e = "crazyhouse".parse::<Variant>().unwrap_err();
-        assert!(e.contains("expected standard or chess960"), "{e}");
+        assert_eq!(e, UnknownVariant("crazyhouse".into()));
+        assert!(
+            e.to_string().contains("expected standard or chess960"),
+            "{e}"
+        );
         assert_eq!(Variant::Chess960.pgn_tag(), Some("Chess960"));
         assert_eq!(Variant::Standard.pgn_tag(), None);
     }

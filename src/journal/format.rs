@@ -88,12 +88,52 @@ pub(crate) fn with_tokens<'a>(head: String, texts: impl IntoIterator<Item = &'a 
 }
 
 /// Reads a token written by [`token`].
-pub fn untoken(t: &str) -> Result<String, String> {
+pub fn untoken(t: &str) -> Result<String, LineError> {
     if t == "-" {
         return Ok(String::new());
     }
-    String::from_utf8(unescape(t)).map_err(|_| format!("token {t:?} is not UTF-8 text"))
+    String::from_utf8(unescape(t)).map_err(|_| LineError::NotText(t.to_string()))
 }
+
+/// What is wrong with a journal line's payload: the field (in words) and
+/// the text found there.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LineError {
+    #[error("empty field where {0} should be")]
+    EmptyField(String),
+    #[error("{0} is missing")]
+    Missing(String),
+    #[error("token {0:?} is not UTF-8 text")]
+    NotText(String),
+    /// A field's token is not text.
+    #[error("{what}: token {token:?} is not UTF-8 text")]
+    FieldNotText { what: String, token: String },
+    #[error("{what} {word:?} is not a number")]
+    NotANumber { what: String, word: String },
+    #[error("{what} {word:?} is not a number in range")]
+    OutOfRange { what: String, word: String },
+    #[error("unknown client {0:?} (A or B)")]
+    UnknownClient(String),
+    #[error("the UTC offset {0:?} is not minutes from -1440 to 1440")]
+    UtcOffset(String),
+    #[error("empty field in a list")]
+    EmptyInList,
+    #[error("unexpected {0:?} at the end of the line")]
+    Trailing(String),
+    #[error("unknown kind of line {0:?}")]
+    UnknownLine(String),
+    #[error("unknown kind of input {0:?}")]
+    UnknownInput(String),
+    #[error("unknown command {0:?}")]
+    UnknownCommand(String),
+    #[error("unknown verdict {0:?}")]
+    UnknownVerdict(String),
+    /// A tablebase input whose verdict does not read (what it said).
+    #[error("{0}")]
+    Tablebase(String),
+}
+
+error_words!(LineError);
 
 impl Entry {
     /// The line's text without its check.
@@ -124,7 +164,7 @@ impl Entry {
 
     /// Reads a payload (a line without its check). The error says what is
     /// wrong with it.
-    pub fn parse(payload: &str) -> Result<Entry, String> {
+    pub fn parse(payload: &str) -> Result<Entry, LineError> {
         let mut t = Tokens::new(payload);
         let kind = t.word("the kind of line")?;
         let entry = match kind {
@@ -169,7 +209,7 @@ impl Entry {
                 game: t.number("the game number")?,
             },
             "note" => Entry::Note(t.text("the note")?),
-            other => return Err(format!("unknown kind of line {other:?}")),
+            other => return Err(LineError::UnknownLine(other.to_string())),
         };
         t.end()?;
         Ok(entry)
@@ -223,7 +263,7 @@ fn input_payload(input: &Input) -> String {
     }
 }
 
-fn parse_input(t: &mut Tokens<'_>) -> Result<Input, String> {
+fn parse_input(t: &mut Tokens<'_>) -> Result<Input, LineError> {
     let kind = t.word("the kind of input")?;
     Ok(match kind {
         "line" => Input::Line {
@@ -265,7 +305,11 @@ fn parse_input(t: &mut Tokens<'_>) -> Result<Input, String> {
             let ply: u64 = t.number("the ply")?;
             let material = t.word("the material")?;
             let outcome = t.word("the outcome")?;
-            Input::Tablebase(format!("{ply} {material} {outcome}").parse()?)
+            Input::Tablebase(
+                format!("{ply} {material} {outcome}")
+                    .parse()
+                    .map_err(LineError::Tablebase)?,
+            )
         }
         "cmd" => Input::Supervisor(match t.word("the command")? {
             "pause" => Command::Pause,
@@ -274,14 +318,14 @@ fn parse_input(t: &mut Tokens<'_>) -> Result<Input, String> {
                 "1-0" => Verdict::WhiteWins,
                 "0-1" => Verdict::BlackWins,
                 "1/2-1/2" => Verdict::Draw,
-                other => return Err(format!("unknown verdict {other:?}")),
+                other => return Err(LineError::UnknownVerdict(other.to_string())),
             }),
             "abort" => Command::AbortGame,
             "restart" => Command::RestartClient(t.client()?),
             "end" => Command::EndSession,
-            other => return Err(format!("unknown command {other:?}")),
+            other => return Err(LineError::UnknownCommand(other.to_string())),
         }),
-        other => return Err(format!("unknown kind of input {other:?}")),
+        other => return Err(LineError::UnknownInput(other.to_string())),
     })
 }
 
@@ -298,11 +342,11 @@ impl<'a> Tokens<'a> {
         }
     }
 
-    pub(crate) fn word(&mut self, what: &str) -> Result<&'a str, String> {
+    pub(crate) fn word(&mut self, what: &str) -> Result<&'a str, LineError> {
         match self.parts.next() {
-            Some("") => Err(format!("empty field where {what} should be")),
+            Some("") => Err(LineError::EmptyField(what.to_string())),
             Some(w) => Ok(w),
-            None => Err(format!("{what} is missing")),
+            None => Err(LineError::Missing(what.to_string())),
         }
     }
 
@@ -312,37 +356,48 @@ impl<'a> Tokens<'a> {
     }
 
     /// A number if the line goes on, `None` if it ends here.
-    fn maybe_number<N: std::str::FromStr>(&mut self, what: &str) -> Result<Option<N>, String> {
+    fn maybe_number<N: std::str::FromStr>(&mut self, what: &str) -> Result<Option<N>, LineError> {
         match self.parts.clone().next() {
             None => Ok(None),
             Some(_) => self.number(what).map(Some),
         }
     }
 
-    pub(crate) fn text(&mut self, what: &str) -> Result<String, String> {
-        untoken(self.word(what)?).map_err(|e| format!("{what}: {e}"))
-    }
-
-    pub(crate) fn number<N: std::str::FromStr>(&mut self, what: &str) -> Result<N, String> {
+    pub(crate) fn text(&mut self, what: &str) -> Result<String, LineError> {
         let w = self.word(what)?;
-        if !w.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!("{what} {w:?} is not a number"));
-        }
-        w.parse()
-            .map_err(|_| format!("{what} {w:?} is not a number in range"))
+        untoken(w).map_err(|_| LineError::FieldNotText {
+            what: what.to_string(),
+            token: w.to_string(),
+        })
     }
 
-    fn client(&mut self) -> Result<ClientId, String> {
+    pub(crate) fn number<N: std::str::FromStr>(&mut self, what: &str) -> Result<N, LineError> {
+        let w = self.word(what)?;
+        let err = |number: bool| {
+            let (what, word) = (what.to_string(), w.to_string());
+            if number {
+                LineError::OutOfRange { what, word }
+            } else {
+                LineError::NotANumber { what, word }
+            }
+        };
+        if !w.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(err(false));
+        }
+        w.parse().map_err(|_| err(true))
+    }
+
+    fn client(&mut self) -> Result<ClientId, LineError> {
         match self.word("the client")? {
             "A" => Ok(ClientId::A),
             "B" => Ok(ClientId::B),
-            other => Err(format!("unknown client {other:?} (A or B)")),
+            other => Err(LineError::UnknownClient(other.to_string())),
         }
     }
 
     /// An optional last field: a local time's offset from UTC in minutes
     /// (`-300`, `60`), at most a day either way; 0 when there is none.
-    fn offset(&mut self) -> Result<i32, String> {
+    fn offset(&mut self) -> Result<i32, LineError> {
         let mut rest = self.parts.clone();
         let Some(w) = rest.next() else {
             return Ok(0);
@@ -357,14 +412,12 @@ impl<'a> Tokens<'a> {
             {
                 Ok(m)
             }
-            _ => Err(format!(
-                "the UTC offset {w:?} is not minutes from -1440 to 1440"
-            )),
+            _ => Err(LineError::UtcOffset(w.to_string())),
         }
     }
 
     /// An optional last field: a text, or `None` when the line ends.
-    pub(crate) fn optional_text(&mut self, what: &str) -> Result<Option<String>, String> {
+    pub(crate) fn optional_text(&mut self, what: &str) -> Result<Option<String>, LineError> {
         let mut rest = self.parts.clone();
         if rest.next().is_none() {
             return Ok(None);
@@ -372,21 +425,21 @@ impl<'a> Tokens<'a> {
         self.text(what).map(Some)
     }
 
-    pub(crate) fn rest(&mut self) -> Result<Vec<String>, String> {
+    pub(crate) fn rest(&mut self) -> Result<Vec<String>, LineError> {
         let mut v = Vec::new();
         for w in self.parts.by_ref() {
             if w.is_empty() {
-                return Err("empty field in a list".into());
+                return Err(LineError::EmptyInList);
             }
             v.push(untoken(w)?);
         }
         Ok(v)
     }
 
-    pub(crate) fn end(&mut self) -> Result<(), String> {
+    pub(crate) fn end(&mut self) -> Result<(), LineError> {
         match self.parts.next() {
             None => Ok(()),
-            Some(w) => Err(format!("unexpected {w:?} at the end of the line")),
+            Some(w) => Err(LineError::Trailing(w.to_string())),
         }
     }
 }
@@ -562,9 +615,20 @@ mod tests {
             ("in 1 line A 5 x y 3", "first read \"y\" is not a number"),
             ("in 1 line A 5 x 3 4 5", "unexpected \"5\""),
         ] {
-            let e = Entry::parse(p).unwrap_err();
+            let e = Entry::parse(p).unwrap_err().to_string();
             assert!(e.contains(want), "{p:?}: {e}");
         }
+        assert_eq!(
+            Entry::parse("in 1 sent C 4"),
+            Err(LineError::UnknownClient("C".into()))
+        );
+        assert_eq!(
+            Entry::parse("in 1 line A 5 x y 3"),
+            Err(LineError::NotANumber {
+                what: "the bytes of the line's first read".into(),
+                word: "y".into()
+            })
+        );
     }
 
     #[test]

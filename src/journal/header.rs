@@ -176,7 +176,10 @@ impl JournalWord for LineEnd {
 
 /// A client's own time control from its journal value (none: the match's).
 fn own_control(value: Option<String>) -> Result<Option<TimeControl>, String> {
-    value.map(|v| TimeControl::from_str(&v)).transpose()
+    value
+        .map(|v| TimeControl::from_str(&v))
+        .transpose()
+        .map_err(|e| e.to_string())
 }
 
 /// The port setting worded `word` (see [`JournalWord`]); `what` for the
@@ -452,11 +455,16 @@ impl HeaderBuilder {
                     s.own_search_time = parse_own_search_time(values).map_err(|e| bad(&e))?
                 }
                 "time-control" => {
-                    s.time_control = TimeControl::from_str(&single()?).map_err(|e| bad(&e))?
+                    s.time_control =
+                        TimeControl::from_str(&single()?).map_err(|e| bad(&e.to_string()))?
                 }
                 "time-control-a" => s.own_controls.a = own_control(opt()?).map_err(|e| bad(&e))?,
                 "time-control-b" => s.own_controls.b = own_control(opt()?).map_err(|e| bad(&e))?,
-                "variant" => s.variant = single()?.parse().map_err(|e: String| bad(&e))?,
+                "variant" => {
+                    s.variant = single()?
+                        .parse()
+                        .map_err(|e: crate::game::UnknownVariant| bad(&e.to_string()))?
+                }
                 "games" => s.games = u32::try_from(num()?).map_err(|_| bad("too large"))?,
                 "swap-colors" => {
                     s.swap_colors = match single()?.as_str() {
@@ -493,7 +501,10 @@ impl HeaderBuilder {
                 "sprt" => {
                     s.sprt = match opt()? {
                         None => None,
-                        Some(v) => Some(v.parse().map_err(|e: String| bad(&e))?),
+                        Some(v) => Some(
+                            v.parse()
+                                .map_err(|e: crate::stats::sprt::SprtError| bad(&e.to_string()))?,
+                        ),
                     }
                 }
                 "draw-adjudication" => {
@@ -632,7 +643,7 @@ fn parse_port(v: &[String]) -> Result<PortSettings, String> {
         flow: parse_value(flow, "flow")?,
         line_end: parse_value(end, "line end")?,
     };
-    p.validate()?;
+    p.validate().map_err(|e| e.to_string())?;
     Ok(p)
 }
 

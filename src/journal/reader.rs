@@ -39,13 +39,32 @@ impl fmt::Display for JournalError {
 
 impl std::error::Error for JournalError {}
 
+/// What is wrong with a journal line's framing (before its payload is
+/// read): torn if it is the last line, damage if lines follow it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LineFault {
+    #[error("longer than {MAX_LINE} bytes")]
+    TooLong,
+    #[error("bytes outside printable ASCII")]
+    NotPrintable,
+    #[error("no check at the end")]
+    NoCheck,
+    #[error("{0:?} is not a check (8 hex digits)")]
+    NotACheck(String),
+    #[error("check {found:08x} does not match the line (expected {expected:08x})")]
+    Mismatch { found: u32, expected: u32 },
+    /// The file ends without a line end after its last line.
+    #[error("no line end")]
+    NoLineEnd,
+}
+
 /// A last line that was ignored because it is incomplete.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Torn {
     /// Its 1-based line number.
     pub line: usize,
     /// What is wrong with it.
-    pub reason: String,
+    pub reason: LineFault,
     /// Where it starts in the file: the valid journal is the bytes before.
     pub offset: u64,
 }
@@ -71,7 +90,7 @@ pub struct LineChain {
     /// Bytes of the good lines so far.
     offset: u64,
     /// A bad line, held back: it is only torn if nothing follows it.
-    held: Option<(usize, String, u64)>,
+    held: Option<(usize, LineFault, u64)>,
 }
 
 impl Default for LineChain {
@@ -146,7 +165,7 @@ impl LineChain {
             )),
             (None, false) => Ok(Some(Torn {
                 line: self.lines + 1,
-                reason: "no line end".into(),
+                reason: LineFault::NoLineEnd,
                 offset: self.offset,
             })),
             (None, true) => Ok(None),
@@ -156,24 +175,25 @@ impl LineChain {
 
 /// Checks a line's form and its check against the previous line's
 /// `chain`; returns its payload and its check.
-fn check_line(chain: u32, line: &[u8]) -> Result<(&str, u32), String> {
+fn check_line(chain: u32, line: &[u8]) -> Result<(&str, u32), LineFault> {
     if line.len() > MAX_LINE {
-        return Err(format!("longer than {MAX_LINE} bytes"));
+        return Err(LineFault::TooLong);
     }
     let text = std::str::from_utf8(line)
         .ok()
         .filter(|t| t.bytes().all(|b| (0x20..=0x7e).contains(&b)))
-        .ok_or("bytes outside printable ASCII")?;
-    let (payload, check) = text.rsplit_once(' ').ok_or("no check at the end")?;
+        .ok_or(LineFault::NotPrintable)?;
+    let (payload, check) = text.rsplit_once(' ').ok_or(LineFault::NoCheck)?;
     let check = (check.len() == 8)
         .then(|| u32::from_str_radix(check, 16).ok())
         .flatten()
-        .ok_or_else(|| format!("{check:?} is not a check (8 hex digits)"))?;
+        .ok_or_else(|| LineFault::NotACheck(check.to_string()))?;
     let want = line_check(chain, payload);
     if check != want {
-        return Err(format!(
-            "check {check:08x} does not match the line (expected {want:08x})"
-        ));
+        return Err(LineFault::Mismatch {
+            found: check,
+            expected: want,
+        });
     }
     Ok((payload, check))
 }

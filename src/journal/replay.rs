@@ -24,6 +24,29 @@ pub struct Replay {
     unsaved: BTreeMap<u32, PgnGame>,
 }
 
+/// A checkpoint the replay does not reach: the state the journal recorded
+/// and the one the replayed core has at the same time.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the replay does not reach the recorded state (was the journal written by another version \
+     of argus?): recorded game {} ply {} {} with {} ms / {} ms used, replay has game {} ply {} {} \
+     with {} ms / {} ms used",
+    .recorded.game,
+    .recorded.ply,
+    .recorded.fen,
+    .recorded.used_ms[0],
+    .recorded.used_ms[1],
+    .replayed.game,
+    .replayed.ply,
+    .replayed.fen,
+    .replayed.used_ms[0],
+    .replayed.used_ms[1]
+)]
+pub struct Mismatch {
+    pub recorded: Checkpoint,
+    pub replayed: Checkpoint,
+}
+
 impl Replay {
     /// A fresh core with the header's settings.
     pub fn new(header: &Header) -> Replay {
@@ -65,7 +88,8 @@ impl Replay {
                 Ok(outs)
             }
             Entry::Check(c) => {
-                self.verify(&c).map_err(|e| JournalError::new(line, e))?;
+                self.verify(&c)
+                    .map_err(|e| JournalError::new(line, e.to_string()))?;
                 self.checks += 1;
                 Ok(Vec::new())
             }
@@ -100,26 +124,15 @@ impl Replay {
         }
     }
 
-    fn verify(&self, c: &Checkpoint) -> Result<(), String> {
+    fn verify(&self, c: &Checkpoint) -> Result<(), Box<Mismatch>> {
         let got = Replay::checkpoint(&self.core, c.at);
         if got == *c {
             return Ok(());
         }
-        Err(format!(
-            "the replay does not reach the recorded state (was the journal written by another \
-             version of argus?): recorded game {} ply {} {} with {} ms / {} ms used, replay has \
-             game {} ply {} {} with {} ms / {} ms used",
-            c.game,
-            c.ply,
-            c.fen,
-            c.used_ms[0],
-            c.used_ms[1],
-            got.game,
-            got.ply,
-            got.fen,
-            got.used_ms[0],
-            got.used_ms[1]
-        ))
+        Err(Box::new(Mismatch {
+            recorded: c.clone(),
+            replayed: got,
+        }))
     }
 
     /// The rebuilt core.

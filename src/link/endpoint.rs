@@ -27,42 +27,89 @@ pub enum Endpoint {
     Listen(SocketAddr),
 }
 
+/// An endpoint that does not read: the text as given, what was wrong and
+/// what was expected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EndpointError {
+    /// `tcp://` without a usable `HOST:PORT`.
+    #[error("{text:?}: {why}; expected tcp://HOST:PORT, e.g. tcp://192.168.1.10:7000")]
+    Connect { text: String, why: AddressError },
+    /// `tcp-listen://` without a usable `ADDRESS:PORT`.
+    #[error(
+        "{text:?}: {why}; expected tcp-listen://ADDRESS:PORT with an IP address, \
+         e.g. tcp-listen://192.168.1.5:7000"
+    )]
+    Listen { text: String, why: AddressError },
+    /// `serial:` and nothing after it.
+    #[error("{0:?}: no port name after serial:")]
+    NoSerialName(String),
+    /// A URL of a kind argus does not know.
+    #[error(
+        "{text:?}: unknown kind of endpoint {scheme:?}; use a serial port name, serial:NAME, \
+         tcp://HOST:PORT or tcp-listen://ADDRESS:PORT"
+    )]
+    UnknownKind { text: String, scheme: String },
+    /// Nothing at all.
+    #[error("no port or endpoint given")]
+    Empty,
+}
+
+/// What is wrong with a `HOST:PORT` or `ADDRESS:PORT`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AddressError {
+    #[error("an IPv6 address needs its closing ']'")]
+    NoClosingBracket,
+    #[error("no port after the address")]
+    NoPortAfterAddress,
+    #[error("no port")]
+    NoPort,
+    #[error("no host")]
+    NoHost,
+    #[error("{0:?} is not a host name or address (IPv6 goes in brackets)")]
+    BadHost(String),
+    #[error("port 0 is not a port to use")]
+    PortZero,
+    #[error("{0:?} is not a port number (1-65535)")]
+    BadPort(String),
+    #[error("{0:?} is not an IP address (a listener binds to an address, not a name)")]
+    NotAnAddress(String),
+}
+
 const TCP: &str = "tcp://";
 const TCP_LISTEN: &str = "tcp-listen://";
 const SERIAL: &str = "serial:";
 
 impl Endpoint {
     /// Parses an endpoint; the error says what was expected.
-    pub fn parse(text: &str) -> Result<Endpoint, String> {
+    pub fn parse(text: &str) -> Result<Endpoint, EndpointError> {
         if let Some(rest) = text.strip_prefix(TCP) {
-            let (host, port) = host_port(rest).map_err(|why| {
-                format!("{text:?}: {why}; expected tcp://HOST:PORT, e.g. tcp://192.168.1.10:7000")
+            let (host, port) = host_port(rest).map_err(|why| EndpointError::Connect {
+                text: text.to_string(),
+                why,
             })?;
             return Ok(Endpoint::Connect { host, port });
         }
         if let Some(rest) = text.strip_prefix(TCP_LISTEN) {
-            let addr = listen_addr(rest).map_err(|why| {
-                format!(
-                    "{text:?}: {why}; expected tcp-listen://ADDRESS:PORT with an IP address, \
-                     e.g. tcp-listen://192.168.1.5:7000"
-                )
+            let addr = listen_addr(rest).map_err(|why| EndpointError::Listen {
+                text: text.to_string(),
+                why,
             })?;
             return Ok(Endpoint::Listen(addr));
         }
         if let Some(name) = text.strip_prefix(SERIAL) {
             if name.is_empty() {
-                return Err(format!("{text:?}: no port name after serial:"));
+                return Err(EndpointError::NoSerialName(text.to_string()));
             }
             return Ok(Endpoint::Serial(name.to_string()));
         }
         if let Some((scheme, _)) = text.split_once("://") {
-            return Err(format!(
-                "{text:?}: unknown kind of endpoint {scheme:?}; use a serial port name, \
-                 serial:NAME, tcp://HOST:PORT or tcp-listen://ADDRESS:PORT"
-            ));
+            return Err(EndpointError::UnknownKind {
+                text: text.to_string(),
+                scheme: scheme.to_string(),
+            });
         }
         if text.is_empty() {
-            return Err("no port or endpoint given".into());
+            return Err(EndpointError::Empty);
         }
         Ok(Endpoint::Serial(text.to_string()))
     }
@@ -83,9 +130,9 @@ impl Endpoint {
 }
 
 impl std::str::FromStr for Endpoint {
-    type Err = String;
+    type Err = EndpointError;
 
-    fn from_str(s: &str) -> Result<Endpoint, String> {
+    fn from_str(s: &str) -> Result<Endpoint, EndpointError> {
         Endpoint::parse(s)
     }
 }
@@ -109,42 +156,40 @@ impl fmt::Display for Endpoint {
 }
 
 /// `HOST:PORT` or `[V6]:PORT` split, the port checked.
-fn host_port(text: &str) -> Result<(String, u16), String> {
+fn host_port(text: &str) -> Result<(String, u16), AddressError> {
     let (host, port) = if let Some(rest) = text.strip_prefix('[') {
-        let (host, after) = rest
-            .split_once(']')
-            .ok_or("an IPv6 address needs its closing ']'")?;
-        let port = after.strip_prefix(':').ok_or("no port after the address")?;
+        let (host, after) = rest.split_once(']').ok_or(AddressError::NoClosingBracket)?;
+        let port = after
+            .strip_prefix(':')
+            .ok_or(AddressError::NoPortAfterAddress)?;
         (host, port)
     } else {
-        text.rsplit_once(':').ok_or("no port")?
+        text.rsplit_once(':').ok_or(AddressError::NoPort)?
     };
     if host.is_empty() {
-        return Err("no host".into());
+        return Err(AddressError::NoHost);
     }
     if host.contains(['/', ' ']) || (host.contains(':') && !text.starts_with('[')) {
-        return Err(format!(
-            "{host:?} is not a host name or address (IPv6 goes in brackets)"
-        ));
+        return Err(AddressError::BadHost(host.to_string()));
     }
     let port = parse_port(port)?;
     Ok((host.to_string(), port))
 }
 
-fn parse_port(port: &str) -> Result<u16, String> {
+fn parse_port(port: &str) -> Result<u16, AddressError> {
     match port.parse::<u16>() {
-        Ok(0) => Err("port 0 is not a port to use".into()),
+        Ok(0) => Err(AddressError::PortZero),
         Ok(p) => Ok(p),
-        Err(_) => Err(format!("{port:?} is not a port number (1-65535)")),
+        Err(_) => Err(AddressError::BadPort(port.to_string())),
     }
 }
 
 /// The address to listen on: an IP address and a port.
-pub fn listen_addr(text: &str) -> Result<SocketAddr, String> {
+pub fn listen_addr(text: &str) -> Result<SocketAddr, AddressError> {
     let (host, port) = host_port(text)?;
-    let ip: std::net::IpAddr = host.parse().map_err(|_| {
-        format!("{host:?} is not an IP address (a listener binds to an address, not a name)")
-    })?;
+    let ip: std::net::IpAddr = host
+        .parse()
+        .map_err(|_| AddressError::NotAnAddress(host.clone()))?;
     Ok(SocketAddr::new(ip, port))
 }
 
@@ -185,7 +230,7 @@ mod tests {
 
     #[test]
     fn bad_endpoints_say_what_was_expected() {
-        let err = |t: &str| Endpoint::parse(t).unwrap_err();
+        let err = |t: &str| Endpoint::parse(t).unwrap_err().to_string();
         assert!(
             err("tcp://host").contains("no port"),
             "{}",
@@ -200,5 +245,13 @@ mod tests {
         assert!(err("udp://h:1").contains("unknown kind of endpoint \"udp\""));
         assert!(err("serial:").contains("no port name"));
         assert!(err("").contains("no port"));
+        assert_eq!(
+            Endpoint::parse("tcp://host:0"),
+            Err(EndpointError::Connect {
+                text: "tcp://host:0".into(),
+                why: AddressError::PortZero
+            })
+        );
+        assert_eq!(Endpoint::parse(""), Err(EndpointError::Empty));
     }
 }

@@ -41,14 +41,21 @@ pub struct ListenConfig {
 
 /// Parses an `--allow` value: `10.0.0.0/8`, `192.168.1.7` (one host) or
 /// `fd00::/8`.
-pub fn parse_allow(text: &str) -> Result<IpNet, String> {
+pub fn parse_allow(text: &str) -> Result<IpNet, BadAllow> {
     if let Ok(ip) = text.parse::<IpAddr>() {
         return Ok(IpNet::from(ip));
     }
-    text.parse::<IpNet>().map_err(|_| {
-        format!("--allow {text:?}: expected an address or a network, e.g. 192.168.1.0/24")
-    })
+    text.parse::<IpNet>()
+        .map_err(|_| BadAllow(text.to_string()))
 }
+
+/// An `--allow` value that is neither an address nor a network (the value
+/// as given).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("--allow {0:?}: expected an address or a network, e.g. 192.168.1.0/24")]
+pub struct BadAllow(pub String);
+
+error_words!(BadAllow);
 
 /// What the listener's threads share.
 struct Shared {
@@ -336,6 +343,11 @@ mod tests {
         // An IPv4 peer on a dual-stack socket.
         assert!(s.allowed(ip("::ffff:10.0.0.1")));
         assert!(shared(&[]).allowed(ip("8.8.8.8")));
-        assert!(parse_allow("10.0.0.0/33").unwrap_err().contains("--allow"));
+        assert!(
+            parse_allow("10.0.0.0/33")
+                .unwrap_err()
+                .to_string()
+                .contains("--allow")
+        );
     }
 }

@@ -106,7 +106,7 @@ pub fn open_port(path: &str, settings: &PortSettings) -> Result<Box<dyn SerialPo
     }
     settings
         .validate()
-        .map_err(|why| OpenError::new(path, OpenErrorKind::InvalidSettings, why))?;
+        .map_err(|why| OpenError::new(path, OpenErrorKind::InvalidSettings, why.to_string()))?;
     let data_bits = match settings.data_bits {
         5 => DataBits::Five,
         6 => DataBits::Six,

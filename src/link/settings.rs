@@ -148,28 +148,29 @@ impl PortSettings {
 
     /// Checks the values that a config file or a caller could get wrong.
     /// The error names the field and the value.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), SettingsError> {
         if self.baud < Self::MIN_BAUD {
-            return Err(format!(
-                "baud rate {} is too low (at least {})",
-                self.baud,
-                Self::MIN_BAUD
-            ));
+            return Err(SettingsError::Baud(self.baud));
         }
         if !(5..=8).contains(&self.data_bits) {
-            return Err(format!(
-                "data bits {} is not possible (5, 6, 7 or 8)",
-                self.data_bits
-            ));
+            return Err(SettingsError::DataBits(self.data_bits));
         }
         if !(1..=2).contains(&self.stop_bits) {
-            return Err(format!(
-                "stop bits {} is not possible (1 or 2)",
-                self.stop_bits
-            ));
+            return Err(SettingsError::StopBits(self.stop_bits));
         }
         Ok(())
     }
+}
+
+/// A line setting no serial port can have: the field and its value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum SettingsError {
+    #[error("baud rate {0} is too low (at least {min})", min = PortSettings::MIN_BAUD)]
+    Baud(u32),
+    #[error("data bits {0} is not possible (5, 6, 7 or 8)")]
+    DataBits(u8),
+    #[error("stop bits {0} is not possible (1 or 2)")]
+    StopBits(u8),
 }
 
 impl fmt::Display for PortSettings {
@@ -220,8 +221,12 @@ mod tests {
 
     #[test]
     fn validate_names_the_bad_field() {
-        let bad = |s: PortSettings| s.validate().unwrap_err();
+        let bad = |s: PortSettings| s.validate().unwrap_err().to_string();
         let d = PortSettings::default();
+        assert_eq!(
+            PortSettings { baud: 0, ..d }.validate(),
+            Err(SettingsError::Baud(0))
+        );
         assert!(bad(PortSettings { baud: 0, ..d }).contains("baud rate 0"));
         assert!(bad(PortSettings { data_bits: 9, ..d }).contains("data bits 9"));
         assert!(bad(PortSettings { stop_bits: 3, ..d }).contains("stop bits 3"));

@@ -4,15 +4,61 @@
 //! one game after another, each file replaced atomically.
 
 use std::fs::File;
-use std::io::{BufReader, Read, Seek, SeekFrom, Write};
+use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use crate::chessbase::base::BaseReader;
+use crate::chessbase::base::{BaseReader, NoCount};
 use crate::chessbase::index::{ENTRY, encode_index, entry_offset, game_count};
 use crate::record::durable::AtomicFile;
 
 /// Largest CBI read (4 bytes a game: 16 million games).
 pub const MAX_CBI_BYTES: u64 = 64 << 20;
+
+/// Why a base on disk cannot be read or written: what was wrong and with
+/// which file. Nothing of the base is changed by an error (its files are
+/// replaced atomically, or appended to only once the index is read).
+#[derive(Debug, thiserror::Error)]
+pub enum BaseFileError {
+    /// A file of the base cannot be opened.
+    #[error("cannot open {}: {source}", .path.display())]
+    Open { path: PathBuf, source: io::Error },
+    /// A file of the base cannot be read.
+    #[error("cannot read {}: {source}", .path.display())]
+    Read { path: PathBuf, source: io::Error },
+    /// The CBF cannot be written (appended to, cut back or synced).
+    #[error("cannot write {}: {source}", .path.display())]
+    Write { path: PathBuf, source: io::Error },
+    /// A file written atomically cannot be (the error names the file).
+    #[error(transparent)]
+    Replace(#[from] io::Error),
+    /// The CBI is larger than any index.
+    #[error("{}: {len} bytes is more than an index can be ({MAX_CBI_BYTES})", .path.display())]
+    IndexTooBig { path: PathBuf, len: u64 },
+    /// The CBI has not even its count of games.
+    #[error("{}: {count}", .path.display())]
+    NoCount { path: PathBuf, count: NoCount },
+    /// The CBI is not an index (what is wrong with it).
+    #[error("{}: {what} (not a ChessBase index)", .path.display())]
+    NotAnIndex { path: PathBuf, what: String },
+    /// One more game would put an offset past what an index holds.
+    #[error("{}: the base would pass 4 GiB", .path.display())]
+    Full { path: PathBuf },
+    /// A CBF without its index: appending would lose its games.
+    #[error("{} exists without its index {} (not overwritten)", .cbf.display(), .cbi.display())]
+    NoIndex { cbf: PathBuf, cbi: PathBuf },
+    /// The CBF is shorter than its index says.
+    #[error(
+        "{} has {len} bytes, its index {} says {end} (not appended to)",
+        .cbf.display(),
+        .cbi.display()
+    )]
+    Shorter {
+        cbf: PathBuf,
+        cbi: PathBuf,
+        len: u64,
+        end: u32,
+    },
+}
 
 /// The file of the base `path` with extension `ext` (`cbf`, `cbi`): the
 /// extension replaced, or added when `path` has none, in upper case when
@@ -36,31 +82,41 @@ pub fn sibling(path: &Path, ext: &str) -> PathBuf {
 }
 
 /// Opens the base `path` (`BASE`, `BASE.cbi` or `BASE.cbf`) for reading.
-pub fn open_base(path: &Path) -> Result<BaseReader<BufReader<File>>, String> {
+pub fn open_base(path: &Path) -> Result<BaseReader<BufReader<File>>, BaseFileError> {
     let cbi_path = sibling(path, "cbi");
     let (cbi_file, cbi_len) = open_sized(&cbi_path)?;
     if cbi_len > MAX_CBI_BYTES {
-        return Err(format!(
-            "{}: {cbi_len} bytes is more than an index can be ({MAX_CBI_BYTES})",
-            cbi_path.display()
-        ));
+        return Err(BaseFileError::IndexTooBig {
+            path: cbi_path,
+            len: cbi_len,
+        });
     }
     let mut cbi = Vec::with_capacity(cbi_len as usize);
-    cbi_file
-        .take(MAX_CBI_BYTES)
-        .read_to_end(&mut cbi)
-        .map_err(|e| format!("cannot read {}: {e}", cbi_path.display()))?;
+    if let Err(source) = cbi_file.take(MAX_CBI_BYTES).read_to_end(&mut cbi) {
+        return Err(BaseFileError::Read {
+            path: cbi_path,
+            source,
+        });
+    }
     let (cbf, cbf_len) = open_sized(&sibling(path, "cbf"))?;
-    BaseReader::new(cbi, BufReader::new(cbf), cbf_len)
-        .map_err(|e| format!("{}: {e}", cbi_path.display()))
+    BaseReader::new(cbi, BufReader::new(cbf), cbf_len).map_err(|count| BaseFileError::NoCount {
+        path: cbi_path,
+        count,
+    })
 }
 
 /// The file at `path`, opened for reading, and its length.
-pub fn open_sized(path: &Path) -> Result<(File, u64), String> {
-    let f = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+pub fn open_sized(path: &Path) -> Result<(File, u64), BaseFileError> {
+    let f = File::open(path).map_err(|source| BaseFileError::Open {
+        path: path.to_path_buf(),
+        source,
+    })?;
     let len = f
         .metadata()
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+        .map_err(|source| BaseFileError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?
         .len();
     Ok((f, len))
 }
@@ -80,10 +136,10 @@ pub struct BaseWriter {
 impl BaseWriter {
     /// Starts the base `base` (`BASE`, `BASE.cbf` or `BASE.cbi`); nothing
     /// on disk changes before [`BaseWriter::finish`].
-    pub fn create(base: &Path) -> Result<Self, String> {
+    pub fn create(base: &Path) -> Result<Self, BaseFileError> {
         let cbf_path = sibling(base, "cbf");
         let cbi_path = sibling(base, "cbi");
-        let cbf = AtomicFile::create(&cbf_path).map_err(|e| e.to_string())?;
+        let cbf = AtomicFile::create(&cbf_path)?;
         Ok(BaseWriter {
             cbf,
             cbf_path,
@@ -94,10 +150,13 @@ impl BaseWriter {
     }
 
     /// Appends one encoded record.
-    pub fn push(&mut self, record: &[u8]) -> Result<(), String> {
-        let end = next_end(self.end, record.len(), self.offsets.len())
-            .ok_or_else(|| format!("{}: the base would pass 4 GiB", self.cbf_path.display()))?;
-        self.cbf.write_all(record).map_err(|e| e.to_string())?;
+    pub fn push(&mut self, record: &[u8]) -> Result<(), BaseFileError> {
+        let end = next_end(self.end, record.len(), self.offsets.len()).ok_or_else(|| {
+            BaseFileError::Full {
+                path: self.cbf_path.clone(),
+            }
+        })?;
+        self.cbf.write_all(record)?;
         self.offsets.push(self.end);
         self.end = end;
         Ok(())
@@ -109,8 +168,8 @@ impl BaseWriter {
     }
 
     /// Puts the CBF in place, then writes the CBI.
-    pub fn finish(self) -> Result<(), String> {
-        self.cbf.commit().map_err(|e| e.to_string())?;
+    pub fn finish(self) -> Result<(), BaseFileError> {
+        self.cbf.commit()?;
         write_index(&self.cbi_path, &self.offsets, self.end)
     }
 }
@@ -122,7 +181,7 @@ impl BaseWriter {
 /// reader sees the old index or the new one, both whole. Returns the
 /// game's number in the base. Refuses a CBF without its index (it is not
 /// overwritten) and an index that is not one.
-pub fn append_game(base: &Path, record: &[u8]) -> Result<u32, String> {
+pub fn append_game(base: &Path, record: &[u8]) -> Result<u32, BaseFileError> {
     let cbf_path = sibling(base, "cbf");
     let cbi_path = sibling(base, "cbi");
     let (mut offsets, end) = read_index(&cbi_path, &cbf_path)?;
@@ -131,9 +190,14 @@ pub fn append_game(base: &Path, record: &[u8]) -> Result<u32, String> {
         // an empty base, not a games file without an index.
         write_index(&cbi_path, &[], 0)?;
     }
-    let new_end = next_end(end, record.len(), offsets.len())
-        .ok_or_else(|| format!("{}: the base would pass 4 GiB", cbf_path.display()))?;
-    let io = |e: std::io::Error| format!("cannot write {}: {e}", cbf_path.display());
+    let new_end =
+        next_end(end, record.len(), offsets.len()).ok_or_else(|| BaseFileError::Full {
+            path: cbf_path.clone(),
+        })?;
+    let io = |source: io::Error| BaseFileError::Write {
+        path: cbf_path.clone(),
+        source,
+    };
     let mut cbf = std::fs::OpenOptions::new()
         .write(true)
         .create(true)
@@ -142,11 +206,12 @@ pub fn append_game(base: &Path, record: &[u8]) -> Result<u32, String> {
         .map_err(io)?;
     let len = cbf.metadata().map_err(io)?.len();
     if len < u64::from(end) {
-        return Err(format!(
-            "{} has {len} bytes, its index {} says {end} (not appended to)",
-            cbf_path.display(),
-            cbi_path.display()
-        ));
+        return Err(BaseFileError::Shorter {
+            cbf: cbf_path.clone(),
+            cbi: cbi_path.clone(),
+            len,
+            end,
+        });
     }
     cbf.set_len(u64::from(end)).map_err(io)?;
     cbf.seek(SeekFrom::Start(u64::from(end))).map_err(io)?;
@@ -179,31 +244,39 @@ pub fn base_ends_with(base: &Path, record: &[u8]) -> bool {
 
 /// The game offsets and the first free offset of the index at `cbi_path`;
 /// none when neither it nor a non-empty CBF exists.
-fn read_index(cbi_path: &Path, cbf_path: &Path) -> Result<(Vec<u32>, u32), String> {
-    let cbi = match std::fs::metadata(cbi_path).and_then(|m| {
-        if m.len() > MAX_CBI_BYTES {
-            Err(std::io::Error::other(format!(
-                "{} bytes is more than an index can be ({MAX_CBI_BYTES})",
-                m.len()
-            )))
-        } else {
-            std::fs::read(cbi_path)
+fn read_index(cbi_path: &Path, cbf_path: &Path) -> Result<(Vec<u32>, u32), BaseFileError> {
+    let cbi = match std::fs::metadata(cbi_path) {
+        Ok(m) if m.len() > MAX_CBI_BYTES => {
+            return Err(BaseFileError::IndexTooBig {
+                path: cbi_path.to_path_buf(),
+                len: m.len(),
+            });
         }
-    }) {
+        Ok(_) => std::fs::read(cbi_path),
+        Err(e) => Err(e),
+    };
+    let cbi = match cbi {
         Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
             return match std::fs::metadata(cbf_path) {
-                Ok(m) if m.len() > 0 => Err(format!(
-                    "{} exists without its index {} (not overwritten)",
-                    cbf_path.display(),
-                    cbi_path.display()
-                )),
+                Ok(m) if m.len() > 0 => Err(BaseFileError::NoIndex {
+                    cbf: cbf_path.to_path_buf(),
+                    cbi: cbi_path.to_path_buf(),
+                }),
                 _ => Ok((Vec::new(), 0)),
             };
         }
-        Err(e) => return Err(format!("cannot read {}: {e}", cbi_path.display())),
+        Err(source) => {
+            return Err(BaseFileError::Read {
+                path: cbi_path.to_path_buf(),
+                source,
+            });
+        }
     };
-    let bad = |what: &str| format!("{}: {what} (not a ChessBase index)", cbi_path.display());
+    let bad = |what: &str| BaseFileError::NotAnIndex {
+        path: cbi_path.to_path_buf(),
+        what: what.to_string(),
+    };
     let words: Vec<[u8; ENTRY]> = cbi
         .chunks(ENTRY)
         .map(|c| {
@@ -233,11 +306,10 @@ fn read_index(cbi_path: &Path, cbf_path: &Path) -> Result<(Vec<u32>, u32), Strin
 }
 
 /// Replaces the index at `path` atomically.
-fn write_index(path: &Path, offsets: &[u32], end: u32) -> Result<(), String> {
-    let mut cbi = AtomicFile::create(path).map_err(|e| e.to_string())?;
-    cbi.write_all(&encode_index(offsets, end))
-        .and_then(|()| cbi.commit())
-        .map_err(|e| e.to_string())
+fn write_index(path: &Path, offsets: &[u32], end: u32) -> Result<(), BaseFileError> {
+    let mut cbi = AtomicFile::create(path)?;
+    cbi.write_all(&encode_index(offsets, end))?;
+    Ok(cbi.commit()?)
 }
 
 /// The first free offset after a record of `len` bytes at `end`, when the
@@ -298,7 +370,8 @@ mod tests {
         names.sort();
         assert_eq!(names, ["games.cbf", "games.cbi"]);
         let e = open_base(&dir.path().join("none")).err().unwrap();
-        assert!(e.contains("none.cbi"), "{e}");
+        assert!(matches!(&e, BaseFileError::Open { path, .. } if path.ends_with("none.cbi")));
+        assert!(e.to_string().starts_with("cannot open "), "{e}");
     }
 
     #[test]
@@ -323,14 +396,14 @@ mod tests {
             .unwrap()
         };
         assert!(!base_ends_with(&base, &rec("A")));
-        assert_eq!(append_game(&base, &rec("A")), Ok(1));
+        assert_eq!(append_game(&base, &rec("A")).unwrap(), 1);
         assert!(base_ends_with(&base, &rec("A")));
         // An append cut short by a crash leaves a tail past the index's end.
         let cbf = dir.path().join("match.cbf");
         let mut f = std::fs::OpenOptions::new().append(true).open(&cbf).unwrap();
         f.write_all(b"half a record").unwrap();
         drop(f);
-        assert_eq!(append_game(&base, &rec("B")), Ok(2));
+        assert_eq!(append_game(&base, &rec("B")).unwrap(), 2);
         assert!(base_ends_with(&base, &rec("B")));
         assert!(!base_ends_with(&base, &rec("A")));
         let names: Vec<_> = open_base(&base)
@@ -347,10 +420,12 @@ mod tests {
         let lone = dir.path().join("lone");
         std::fs::write(dir.path().join("lone.cbf"), b"games").unwrap();
         let e = append_game(&lone, &rec("C")).unwrap_err();
-        assert!(e.contains("without its index"), "{e}");
+        assert!(matches!(e, BaseFileError::NoIndex { .. }), "{e}");
+        assert!(e.to_string().contains("without its index"), "{e}");
         std::fs::write(dir.path().join("lone.cbi"), [0, 0, 0, 9, 1]).unwrap();
         let e = append_game(&lone, &rec("C")).unwrap_err();
-        assert!(e.contains("not a ChessBase index"), "{e}");
+        assert!(matches!(e, BaseFileError::NotAnIndex { .. }), "{e}");
+        assert!(e.to_string().contains("not a ChessBase index"), "{e}");
         assert_eq!(
             std::fs::read(dir.path().join("lone.cbf")).unwrap(),
             b"games"

@@ -8,12 +8,15 @@
 use shakmaty::Position;
 
 use crate::epd::{Operation, Record};
-use crate::game::{Chess, Variant, fields_of, parse_san, position_from_fen_in};
+use crate::game::{
+    Chess, PositionError, SanError, UnknownVariant, Variant, fields_of, parse_san,
+    position_from_fen_in,
+};
 use crate::record::pgn::PgnGame;
 
 /// The EPD line of `game`'s final position, without a line end; the error
 /// says which move or which `FEN` tag could not be read.
-pub fn final_position(game: &PgnGame) -> Result<String, String> {
+pub fn final_position(game: &PgnGame) -> Result<String, FinalPositionError> {
     let tag = |tag: &str| game.tags.iter().find(|(name, _)| name == tag);
     let variant = match tag("Variant") {
         Some((_, v)) => v.parse::<Variant>()?,
@@ -21,19 +24,42 @@ pub fn final_position(game: &PgnGame) -> Result<String, String> {
     };
     let mut pos = match tag("FEN") {
         Some((_, fen)) => {
-            position_from_fen_in(fen, variant).map_err(|e| format!("its FEN tag {fen:?}: {e}"))?
+            position_from_fen_in(fen, variant).map_err(|why| FinalPositionError::Fen {
+                fen: fen.clone(),
+                why,
+            })?
         }
         None => Chess::default(),
     };
     for (i, m) in game.moves.iter().enumerate() {
-        let mv = parse_san(&pos, &m.san)
-            .map_err(|e| format!("its move {} ({:?}): {e}", i + 1, m.san))?;
+        let mv = parse_san(&pos, &m.san).map_err(|why| FinalPositionError::Move {
+            number: i + 1,
+            san: m.san.clone(),
+            why,
+        })?;
         pos.play_unchecked(mv);
     }
     let record = Record::new(fields_of(&pos))
         .with(Operation::new("hmvc").token(pos.halfmoves().to_string()))
         .with(Operation::new("fmvn").token(pos.fullmoves().to_string()));
     Ok(record.to_canonical())
+}
+
+/// Why a game's final position cannot be had: its `Variant` tag, its
+/// `FEN` tag or which of its moves.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FinalPositionError {
+    #[error(transparent)]
+    Variant(#[from] UnknownVariant),
+    #[error("its FEN tag {fen:?}: {why}")]
+    Fen { fen: String, why: PositionError },
+    /// Move `number` (1-based, in plies) does not read or is not legal.
+    #[error("its move {number} ({san:?}): {why}")]
+    Move {
+        number: usize,
+        san: String,
+        why: SanError,
+    },
 }
 
 #[cfg(test)]
@@ -79,8 +105,15 @@ mod tests {
     #[test]
     fn a_move_that_does_not_read_is_named() {
         let e = final_position(&game(None, &["e4", "Ke3"])).unwrap_err();
+        assert!(
+            matches!(&e, FinalPositionError::Move { number: 2, .. }),
+            "{e}"
+        );
+        let e = e.to_string();
         assert!(e.starts_with("its move 2 (\"Ke3\")"), "{e}");
-        let e = final_position(&game(Some("8/8 w"), &[])).unwrap_err();
+        let e = final_position(&game(Some("8/8 w"), &[]))
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("its FEN tag \"8/8 w\""), "{e}");
     }
 

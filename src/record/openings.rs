@@ -3,14 +3,15 @@
 //! of each game) or a ChessBase FBK book (each line).
 
 use std::fs::File;
-use std::io::{BufReader, Read};
+use std::io::{self, BufReader, Read};
 use std::path::Path;
 
 use shakmaty::{Chess, Position};
 
-use super::cbf_files::{open_base, open_sized};
+use super::cbf_files::{BaseFileError, open_base, open_sized};
 use super::lines::LineReader;
 use super::pgn_read::PgnReader;
+use crate::chessbase::base::BaseError;
 use crate::chessbase::fbk::read_book;
 use crate::game::san_of;
 
@@ -83,7 +84,10 @@ enum Kind {
 /// bad game in a base, a book line with an illegal move, an EPD line over
 /// [`MAX_EPD_LINE`] bytes, an EPD file that looks like PGN, an unknown
 /// kind, or no opening at all.
-pub fn load_openings(path: impl AsRef<Path>, ply_limit: usize) -> Result<Vec<Opening>, String> {
+pub fn load_openings(
+    path: impl AsRef<Path>,
+    ply_limit: usize,
+) -> Result<Vec<Opening>, OpeningsError> {
     let path = path.as_ref();
     let name = path.display().to_string();
     let kind = match kind_from_extension(path) {
@@ -97,9 +101,63 @@ pub fn load_openings(path: impl AsRef<Path>, ply_limit: usize) -> Result<Vec<Ope
         Kind::Fbk => load_fbk(path, &name, ply_limit)?,
     };
     if openings.is_empty() {
-        return Err(format!("{name}: no openings in the file"));
+        return Err(OpeningsError::NoOpenings(name));
     }
     Ok(openings)
+}
+
+/// Why an openings file gives no openings: the file (and line, game or
+/// byte) and what is wrong there. No opening of the file is used then.
+#[derive(Debug, thiserror::Error)]
+pub enum OpeningsError {
+    #[error("{name}: cannot open: {source}")]
+    Open { name: String, source: io::Error },
+    #[error("{name}: cannot read: {source}")]
+    Read { name: String, source: io::Error },
+    /// Neither EPD nor PGN by its first line (the line's number).
+    #[error(
+        "{name}:{line}: cannot tell whether this is an EPD or a PGN file (name it .epd or .pgn; \
+         a PGN file starts with a tag pair, an EPD line with a piece placement)"
+    )]
+    UnknownKind { name: String, line: usize },
+    #[error("{0}: no openings in the file")]
+    NoOpenings(String),
+    /// `at`: the file and line.
+    #[error("{at}: line longer than {MAX_EPD_LINE} bytes")]
+    LineTooLong { at: String },
+    #[error("{at}: this looks like PGN, not EPD (a tag pair)")]
+    LooksLikePgn { at: String },
+    /// A PGN game that does not read (the line and what the reader said).
+    #[error("{name}:{line}: {message}")]
+    Pgn {
+        name: String,
+        line: usize,
+        message: String,
+    },
+    /// A ChessBase base that cannot be opened (the error names the file).
+    #[error(transparent)]
+    Base(#[from] BaseFileError),
+    /// A bad game in a ChessBase base.
+    #[error("{name}: {game}")]
+    BadGame { name: String, game: BaseError },
+    #[error("{name}: {len} bytes is more than a book can be ({MAX_FBK_BYTES})")]
+    BookTooLarge { name: String, len: u64 },
+    /// A ChessBase book with bad lines: the first, and how many more.
+    #[error("{name}: {first}{}", more_lines(.more))]
+    BookLines {
+        name: String,
+        first: String,
+        more: usize,
+    },
+}
+
+error_words!(OpeningsError);
+
+fn more_lines(more: &usize) -> String {
+    match more {
+        0 => String::new(),
+        k => format!(" (and {k} more bad lines)"),
+    }
 }
 
 fn kind_from_extension(path: &Path) -> Option<Kind> {
@@ -113,18 +171,29 @@ fn kind_from_extension(path: &Path) -> Option<Kind> {
     }
 }
 
-fn open_lines(path: &Path, name: &str, max: usize) -> Result<LineReader<BufReader<File>>, String> {
-    let f = File::open(path).map_err(|e| format!("{name}: cannot open: {e}"))?;
+fn open_lines(
+    path: &Path,
+    name: &str,
+    max: usize,
+) -> Result<LineReader<BufReader<File>>, OpeningsError> {
+    let f = File::open(path).map_err(|source| OpeningsError::Open {
+        name: name.to_string(),
+        source,
+    })?;
     Ok(LineReader::new(BufReader::new(f), max))
 }
 
-fn sniff(path: &Path, name: &str) -> Result<Kind, String> {
+fn read_error(name: &str) -> impl Fn(io::Error) -> OpeningsError + '_ {
+    move |source| OpeningsError::Read {
+        name: name.to_string(),
+        source,
+    }
+}
+
+fn sniff(path: &Path, name: &str) -> Result<Kind, OpeningsError> {
     let mut lines = open_lines(path, name, MAX_EPD_LINE)?;
     let mut line = String::new();
-    while let Some(info) = lines
-        .next_line(&mut line)
-        .map_err(|e| format!("{name}: cannot read: {e}"))?
-    {
+    while let Some(info) = lines.next_line(&mut line).map_err(read_error(name))? {
         let t = line.trim();
         if t.is_empty() {
             continue;
@@ -135,33 +204,29 @@ fn sniff(path: &Path, name: &str) -> Result<Kind, String> {
         if t.split_whitespace().next().is_some_and(|f| f.contains('/')) {
             return Ok(Kind::Epd);
         }
-        return Err(format!(
-            "{name}:{}: cannot tell whether this is an EPD or a PGN file \
-             (name it .epd or .pgn; a PGN file starts with a tag pair, an EPD line with a piece placement)",
-            info.number
-        ));
+        return Err(OpeningsError::UnknownKind {
+            name: name.to_string(),
+            line: info.number,
+        });
     }
-    Err(format!("{name}: no openings in the file"))
+    Err(OpeningsError::NoOpenings(name.to_string()))
 }
 
-fn load_epd(path: &Path, name: &str) -> Result<Vec<Opening>, String> {
+fn load_epd(path: &Path, name: &str) -> Result<Vec<Opening>, OpeningsError> {
     let mut lines = open_lines(path, name, MAX_EPD_LINE)?;
     let mut line = String::new();
     let mut out = Vec::new();
-    while let Some(info) = lines
-        .next_line(&mut line)
-        .map_err(|e| format!("{name}: cannot read: {e}"))?
-    {
+    while let Some(info) = lines.next_line(&mut line).map_err(read_error(name))? {
         let at = format!("{name}:{}", info.number);
         if info.overlong {
-            return Err(format!("{at}: line longer than {MAX_EPD_LINE} bytes"));
+            return Err(OpeningsError::LineTooLong { at });
         }
         let t = line.trim();
         if t.is_empty() {
             continue;
         }
         if t.starts_with('[') {
-            return Err(format!("{at}: this looks like PGN, not EPD (a tag pair)"));
+            return Err(OpeningsError::LooksLikePgn { at });
         }
         out.push(Opening::Position {
             epd: t.to_string(),
@@ -171,11 +236,18 @@ fn load_epd(path: &Path, name: &str) -> Result<Vec<Opening>, String> {
     Ok(out)
 }
 
-fn load_pgn(path: &Path, name: &str, ply_limit: usize) -> Result<Vec<Opening>, String> {
-    let f = File::open(path).map_err(|e| format!("{name}: cannot open: {e}"))?;
+fn load_pgn(path: &Path, name: &str, ply_limit: usize) -> Result<Vec<Opening>, OpeningsError> {
+    let f = File::open(path).map_err(|source| OpeningsError::Open {
+        name: name.to_string(),
+        source,
+    })?;
     let mut out = Vec::new();
     for game in PgnReader::new(BufReader::new(f)) {
-        let mut game = game.map_err(|e| format!("{name}:{}: {}", e.line, e.message))?;
+        let mut game = game.map_err(|e| OpeningsError::Pgn {
+            name: name.to_string(),
+            line: e.line,
+            message: e.message,
+        })?;
         game.sans.truncate(ply_limit);
         out.push(Opening::Moves {
             fen: game.tag("FEN").map(str::to_string),
@@ -192,10 +264,13 @@ fn load_pgn(path: &Path, name: &str, ply_limit: usize) -> Result<Vec<Opening>, S
     Ok(out)
 }
 
-fn load_cbi(path: &Path, name: &str, ply_limit: usize) -> Result<Vec<Opening>, String> {
+fn load_cbi(path: &Path, name: &str, ply_limit: usize) -> Result<Vec<Opening>, OpeningsError> {
     let mut out = Vec::new();
     for (n, game) in open_base(path)? {
-        let g = game.map_err(|e| format!("{name}: {e}"))?;
+        let g = game.map_err(|game| OpeningsError::BadGame {
+            name: name.to_string(),
+            game,
+        })?;
         let tree = crate::chessbase::pgn::to_tree(&g);
         out.push(Opening::Moves {
             sans: tree
@@ -213,24 +288,25 @@ fn load_cbi(path: &Path, name: &str, ply_limit: usize) -> Result<Vec<Opening>, S
     Ok(out)
 }
 
-fn load_fbk(path: &Path, name: &str, ply_limit: usize) -> Result<Vec<Opening>, String> {
+fn load_fbk(path: &Path, name: &str, ply_limit: usize) -> Result<Vec<Opening>, OpeningsError> {
     let (f, len) = open_sized(path)?;
     if len > MAX_FBK_BYTES {
-        return Err(format!(
-            "{name}: {len} bytes is more than a book can be ({MAX_FBK_BYTES})"
-        ));
+        return Err(OpeningsError::BookTooLarge {
+            name: name.to_string(),
+            len,
+        });
     }
     let mut bytes = Vec::with_capacity(len as usize);
     f.take(MAX_FBK_BYTES)
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("{name}: cannot read: {e}"))?;
+        .map_err(read_error(name))?;
     let (lines, errors) = read_book(&bytes);
     if let Some(e) = errors.first() {
-        let more = match errors.len() - 1 {
-            0 => String::new(),
-            k => format!(" (and {k} more bad lines)"),
-        };
-        return Err(format!("{name}: {e}{more}"));
+        return Err(OpeningsError::BookLines {
+            name: name.to_string(),
+            first: e.to_string(),
+            more: errors.len() - 1,
+        });
     }
     Ok(lines
         .into_iter()
@@ -334,29 +410,31 @@ mod tests {
             Opening::Position { .. }
         ));
         let (_d, path) = file("notes.txt", "hello world\n");
-        let err = load_openings(&path, 2).unwrap_err();
+        let err = load_openings(&path, 2).unwrap_err().to_string();
         assert!(err.contains("notes.txt:1: cannot tell"), "{err}");
     }
 
     #[test]
     fn errors_name_file_and_line() {
         let (_d, path) = file("bad.pgn", "[Event \"x\"]\n\n1. e4 ) e5 *\n");
-        let err = load_openings(&path, 2).unwrap_err();
+        let err = load_openings(&path, 2).unwrap_err().to_string();
         assert!(err.contains("bad.pgn:3: "), "{err}");
 
         let (_d, path) = file("pgn.epd", PGN);
-        let err = load_openings(&path, 2).unwrap_err();
+        let err = load_openings(&path, 2).unwrap_err().to_string();
         assert!(err.contains("pgn.epd:1: this looks like PGN"), "{err}");
 
         let (_d, path) = file("long.epd", &"x".repeat(MAX_EPD_LINE + 1));
-        let err = load_openings(&path, 2).unwrap_err();
+        let err = load_openings(&path, 2).unwrap_err().to_string();
         assert!(err.contains("long.epd:1: line longer"), "{err}");
 
         let (_d, path) = file("empty.epd", "\n \n");
-        let err = load_openings(&path, 2).unwrap_err();
+        let err = load_openings(&path, 2).unwrap_err().to_string();
         assert!(err.contains("no openings"), "{err}");
 
-        let err = load_openings("/nonexistent/dir/book.epd", 2).unwrap_err();
+        let err = load_openings("/nonexistent/dir/book.epd", 2)
+            .unwrap_err()
+            .to_string();
         assert!(
             err.contains("/nonexistent/dir/book.epd: cannot open"),
             "{err}"
@@ -406,13 +484,13 @@ mod tests {
         let cbf = dir.path().join("book.cbf");
         let bytes = std::fs::read(&cbf).unwrap();
         std::fs::write(&cbf, &bytes[..bytes.len() - 3]).unwrap();
-        let err = load_openings(&path, 4).unwrap_err();
+        let err = load_openings(&path, 4).unwrap_err().to_string();
         assert!(
             err.starts_with(&format!("{name}: game 2: CBF byte ")),
             "{err}"
         );
         std::fs::remove_file(&cbf).unwrap();
-        let err = load_openings(&path, 4).unwrap_err();
+        let err = load_openings(&path, 4).unwrap_err().to_string();
         assert!(err.contains("book.cbf"), "{err}");
     }
 
@@ -440,13 +518,13 @@ mod tests {
             ]
         );
         std::fs::write(&path, [sq("e2"), sq("e5"), sq("d2"), sq("d4")]).unwrap();
-        let err = load_openings(&path, 2).unwrap_err();
+        let err = load_openings(&path, 2).unwrap_err().to_string();
         assert!(
             err.starts_with(&format!("{name}: byte 0: e2e5 is not a legal move")),
             "{err}"
         );
         std::fs::write(&path, [sq("d2")]).unwrap();
-        let err = load_openings(&path, 2).unwrap_err();
+        let err = load_openings(&path, 2).unwrap_err().to_string();
         assert!(err.contains("odd last byte"), "{err}");
     }
 }

@@ -217,12 +217,13 @@ pub struct TranscriptLine {
 
 /// Parses a line [`Transcript`] wrote (without its `\n`); the error says
 /// which field is wrong.
-pub fn parse_line(line: &str) -> Result<TranscriptLine, String> {
+pub fn parse_line(line: &str) -> Result<TranscriptLine, TranscriptError> {
     let mut fields = line.splitn(5, ' ');
-    let mut next = |what: &str| {
-        fields
-            .next()
-            .ok_or_else(|| format!("transcript line has no {what} field: {line:?}"))
+    let mut next = |field: &'static str| {
+        fields.next().ok_or_else(|| TranscriptError::Missing {
+            field,
+            line: line.to_string(),
+        })
     };
     let (mono, wall, port, dir, payload) = (
         next("time")?,
@@ -231,12 +232,12 @@ pub fn parse_line(line: &str) -> Result<TranscriptLine, String> {
         next("direction")?,
         next("bytes")?,
     );
-    let at = parse_mono(mono).ok_or_else(|| format!("bad time field {mono:?}"))?;
+    let at = parse_mono(mono).ok_or_else(|| TranscriptError::Time(mono.to_string()))?;
     let direction = match dir.chars().collect::<Vec<_>>().as_slice() {
         [c] => Direction::from_symbol(*c),
         _ => None,
     }
-    .ok_or_else(|| format!("bad direction field {dir:?}"))?;
+    .ok_or_else(|| TranscriptError::Direction(dir.to_string()))?;
     let (bytes, reason) = match payload.split_once('\t') {
         Some((b, r)) => (b, Some(String::from_utf8_lossy(&unescape(r)).into_owned())),
         None => (payload, None),
@@ -249,6 +250,17 @@ pub fn parse_line(line: &str) -> Result<TranscriptLine, String> {
         bytes: unescape(bytes),
         reason,
     })
+}
+
+/// A transcript line that does not read: the field and what was there.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TranscriptError {
+    #[error("transcript line has no {field} field: {line:?}")]
+    Missing { field: &'static str, line: String },
+    #[error("bad time field {0:?}")]
+    Time(String),
+    #[error("bad direction field {0:?}")]
+    Direction(String),
 }
 
 fn parse_mono(s: &str) -> Option<Duration> {
@@ -353,13 +365,13 @@ mod tests {
 
     #[test]
     fn bad_lines_are_errors() {
-        assert!(parse_line("").unwrap_err().contains("wall-clock"));
-        assert!(parse_line("12 w A < x").unwrap_err().contains("time"));
-        assert!(
-            parse_line("000001.000 w A ? x")
-                .unwrap_err()
-                .contains("direction")
+        let e = |line: &str| parse_line(line).unwrap_err().to_string();
+        assert!(e("").contains("wall-clock"));
+        assert_eq!(
+            parse_line("12 w A < x").unwrap_err(),
+            TranscriptError::Time("12".into())
         );
+        assert!(e("000001.000 w A ? x").contains("direction"));
     }
 
     #[test]

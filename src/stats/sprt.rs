@@ -200,25 +200,50 @@ impl fmt::Display for Sprt {
     }
 }
 
+/// What is wrong with an SPRT's text (`--sprt`, the journal's `sprt`
+/// setting): the field and its value as given.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SprtError {
+    #[error("`{0}` is not KEY=VALUE")]
+    NotKeyValue(String),
+    #[error("{key}: `{value}` is not a number")]
+    NotANumber { key: String, value: String },
+    #[error("model: `{0}` is neither normalized nor logistic")]
+    UnknownModel(String),
+    #[error("unknown field `{0}` (elo0, elo1, alpha, beta, model)")]
+    UnknownField(String),
+    #[error("{0} is missing")]
+    Missing(&'static str),
+    #[error("elo0 ({elo0}) must be less than elo1 ({elo1})")]
+    Bounds { elo0: f64, elo1: f64 },
+    #[error("{name} ({value}) must be between 0 and 1")]
+    Probability { name: &'static str, value: f64 },
+    #[error("alpha + beta ({0}) must be below 1")]
+    ErrorsSum(f64),
+}
+
 impl FromStr for Sprt {
-    type Err = String;
+    type Err = SprtError;
 
     /// `elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=normalized|logistic]`
     /// (spaces or commas between the fields; alpha and beta default to
     /// 0.05, the model to normalized).
-    fn from_str(s: &str) -> Result<Sprt, String> {
+    fn from_str(s: &str) -> Result<Sprt, SprtError> {
         let (mut elo0, mut elo1) = (None, None);
         let (mut alpha, mut beta, mut model) = (0.05, 0.05, SprtModel::Normalized);
         for field in s.split([' ', ',']).filter(|f| !f.is_empty()) {
             let (key, value) = field
                 .split_once('=')
-                .ok_or_else(|| format!("`{field}` is not KEY=VALUE"))?;
+                .ok_or_else(|| SprtError::NotKeyValue(field.to_string()))?;
             let number = || {
                 value
                     .parse::<f64>()
                     .ok()
                     .filter(|v| v.is_finite())
-                    .ok_or_else(|| format!("{key}: `{value}` is not a number"))
+                    .ok_or_else(|| SprtError::NotANumber {
+                        key: key.to_string(),
+                        value: value.to_string(),
+                    })
             };
             match key {
                 "elo0" => elo0 = Some(number()?),
@@ -229,32 +254,24 @@ impl FromStr for Sprt {
                     model = match value {
                         "normalized" => SprtModel::Normalized,
                         "logistic" => SprtModel::Logistic,
-                        _ => {
-                            return Err(format!(
-                                "model: `{value}` is neither normalized nor logistic"
-                            ));
-                        }
+                        _ => return Err(SprtError::UnknownModel(value.to_string())),
                     }
                 }
-                _ => {
-                    return Err(format!(
-                        "unknown field `{key}` (elo0, elo1, alpha, beta, model)"
-                    ));
-                }
+                _ => return Err(SprtError::UnknownField(key.to_string())),
             }
         }
-        let elo0 = elo0.ok_or("elo0 is missing")?;
-        let elo1 = elo1.ok_or("elo1 is missing")?;
+        let elo0 = elo0.ok_or(SprtError::Missing("elo0"))?;
+        let elo1 = elo1.ok_or(SprtError::Missing("elo1"))?;
         if elo0 >= elo1 {
-            return Err(format!("elo0 ({elo0}) must be less than elo1 ({elo1})"));
+            return Err(SprtError::Bounds { elo0, elo1 });
         }
-        for (name, v) in [("alpha", alpha), ("beta", beta)] {
-            if !(v > 0.0 && v < 1.0) {
-                return Err(format!("{name} ({v}) must be between 0 and 1"));
+        for (name, value) in [("alpha", alpha), ("beta", beta)] {
+            if !(value > 0.0 && value < 1.0) {
+                return Err(SprtError::Probability { name, value });
             }
         }
         if alpha + beta >= 1.0 {
-            return Err(format!("alpha + beta ({}) must be below 1", alpha + beta));
+            return Err(SprtError::ErrorsSum(alpha + beta));
         }
         Ok(Sprt {
             elo0,
@@ -367,5 +384,16 @@ mod tests {
         ] {
             assert!(bad.parse::<Sprt>().is_err(), "{bad}");
         }
+        assert_eq!(
+            "elo0=5 elo1=0".parse::<Sprt>(),
+            Err(SprtError::Bounds {
+                elo0: 5.0,
+                elo1: 0.0
+            })
+        );
+        assert_eq!(
+            "elo1=5".parse::<Sprt>().unwrap_err().to_string(),
+            "elo0 is missing"
+        );
     }
 }

@@ -396,7 +396,7 @@ pub struct Publisher {
 
 impl Publisher {
     /// A publisher for `hub`, with its fan-out thread.
-    pub fn start(hub: Arc<Hub>) -> Result<Publisher, String> {
+    pub fn start(hub: Arc<Hub>) -> Result<Publisher, super::server::ServeError> {
         let (wake, woken) = bounded::<()>(1);
         let fan = hub.clone();
         thread::Builder::new()
@@ -408,7 +408,10 @@ impl Publisher {
                 }
                 fan.close_all();
             })
-            .map_err(|e| format!("cannot start the web server's fan-out thread: {e}"))?;
+            .map_err(|source| super::server::ServeError::Thread {
+                what: "the web server's fan-out thread",
+                source,
+            })?;
         Ok(Publisher { hub, wake })
     }
 

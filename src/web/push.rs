@@ -12,7 +12,8 @@
 
 pub mod schedule;
 
-use std::path::Path;
+use std::io;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
@@ -53,34 +54,62 @@ impl Token {
     /// A missing, unreadable or empty file, or a token with white space or
     /// control characters inside, is refused; the message names the file,
     /// never what is in it.
-    pub fn read(path: &Path) -> Result<Token, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            format!(
-                "--broadcast-token-file {}: cannot read it ({e})",
-                path.display()
-            )
+    pub fn read(path: &Path) -> Result<Token, PushError> {
+        let text = std::fs::read_to_string(path).map_err(|source| PushError::TokenUnreadable {
+            path: path.to_path_buf(),
+            source,
         })?;
         let token = text.trim();
         if token.is_empty() {
-            return Err(format!(
-                "--broadcast-token-file {}: the file is empty (it should hold the lichess token, on one line)",
-                path.display()
-            ));
+            return Err(PushError::TokenEmpty(path.to_path_buf()));
         }
         if token.chars().any(|c| c.is_whitespace() || c.is_control()) {
-            return Err(format!(
-                "--broadcast-token-file {}: the token has white space or control characters inside (the file should hold the token alone, on one line)",
-                path.display()
-            ));
+            return Err(PushError::TokenNotAlone(path.to_path_buf()));
         }
         Ok(Token(token.to_string()))
     }
 }
 
+/// Why the broadcast push cannot start: its URL or token file (never the
+/// token itself), or its thread. Nothing is pushed then.
+#[derive(Debug, thiserror::Error)]
+pub enum PushError {
+    #[error("--broadcast-token-file {}: cannot read it ({source})", .path.display())]
+    TokenUnreadable { path: PathBuf, source: io::Error },
+    #[error(
+        "--broadcast-token-file {}: the file is empty (it should hold the lichess token, on one \
+         line)",
+        .0.display()
+    )]
+    TokenEmpty(PathBuf),
+    #[error(
+        "--broadcast-token-file {}: the token has white space or control characters inside (the \
+         file should hold the token alone, on one line)",
+        .0.display()
+    )]
+    TokenNotAlone(PathBuf),
+    /// `http://` to another machine (the URL, control characters removed).
+    #[error(
+        "--broadcast-push {0}: http:// only to this machine (localhost, 127.0.0.1, ::1); lichess \
+         takes https://lichess.org/api/broadcast/round/ID/push"
+    )]
+    NotLocal(String),
+    /// Neither `https://` nor `http://` (the URL, control characters removed).
+    #[error(
+        "--broadcast-push {0}: not an https:// URL (lichess's is \
+         https://lichess.org/api/broadcast/round/ID/push)"
+    )]
+    NotHttps(String),
+    #[error("cannot start the broadcast pusher's thread: {0}")]
+    Thread(io::Error),
+}
+
+error_words!(PushError);
+
 /// Checks a push URL: `https://`, or `http://` to this machine only (a
 /// receiver in a test, a local proxy): the token is not sent in clear text
 /// across a network.
-pub fn check_url(url: &str) -> Result<(), String> {
+pub fn check_url(url: &str) -> Result<(), PushError> {
     let lower = url.to_ascii_lowercase();
     if lower.starts_with("https://") {
         return Ok(());
@@ -98,15 +127,9 @@ pub fn check_url(url: &str) -> Result<(), String> {
         if loopback {
             return Ok(());
         }
-        return Err(format!(
-            "--broadcast-push {}: http:// only to this machine (localhost, 127.0.0.1, ::1); lichess takes https://lichess.org/api/broadcast/round/ID/push",
-            strip_control(url)
-        ));
+        return Err(PushError::NotLocal(strip_control(url)));
     }
-    Err(format!(
-        "--broadcast-push {}: not an https:// URL (lichess's is https://lichess.org/api/broadcast/round/ID/push)",
-        strip_control(url)
-    ))
+    Err(PushError::NotHttps(strip_control(url)))
 }
 
 /// Which of the event's rounds one push URL takes (`--broadcast-push`
@@ -212,7 +235,12 @@ impl Pusher {
     /// Starts the pusher's thread for `url` with `token` (both checked:
     /// [`check_url`], [`Token::read`]). `gap`: the least time between two
     /// deliveries.
-    pub fn start(url: &str, token: Token, gap: Duration, rounds: Rounds) -> Result<Pusher, String> {
+    pub fn start(
+        url: &str,
+        token: Token,
+        gap: Duration,
+        rounds: Rounds,
+    ) -> Result<Pusher, PushError> {
         check_url(url)?;
         let gap_ms = u64::try_from(gap.as_millis()).unwrap_or(u64::MAX);
         let shared = Arc::new(Shared {
@@ -225,7 +253,7 @@ impl Pusher {
         let thread = thread::Builder::new()
             .name("broadcast push".into())
             .spawn(move || run(&s, &target, &token))
-            .map_err(|e| format!("cannot start the broadcast pusher's thread: {e}"))?;
+            .map_err(PushError::Thread)?;
         info!(
             "broadcast: pushing {} to {} (at most every {gap_ms} ms)",
             rounds.words(),
@@ -363,13 +391,18 @@ fn run(shared: &Shared, url: &str, token: &Token) {
 
 /// POSTs `body` to `url`: `Ok` with the receiver's answer (shortened) on
 /// 2xx, `Err` with what went wrong otherwise. Neither names the token.
-fn post(agent: &ureq::Agent, url: &str, token: &Token, body: String) -> Result<String, String> {
+fn post(
+    agent: &ureq::Agent,
+    url: &str,
+    token: &Token,
+    body: String,
+) -> Result<String, Undelivered> {
     let response = agent
         .post(url)
         .header("Authorization", format!("Bearer {}", token.0))
         .content_type("text/plain; charset=utf-8")
         .send(body)
-        .map_err(|e| strip_control(&e.to_string()))?;
+        .map_err(|e| Undelivered::Send(strip_control(&e.to_string())))?;
     let status = response.status();
     let answer = response
         .into_body()
@@ -382,8 +415,22 @@ fn post(agent: &ureq::Agent, url: &str, token: &Token, body: String) -> Result<S
     if status.is_success() {
         Ok(answer)
     } else {
-        Err(format!("HTTP {status}: {answer}"))
+        Err(Undelivered::Status { status, answer })
     }
+}
+
+/// Why a push was not delivered (neither names the token): what sending
+/// it said, or the receiver's status and answer (shortened, control
+/// characters removed).
+#[derive(Debug, thiserror::Error)]
+enum Undelivered {
+    #[error("{0}")]
+    Send(String),
+    #[error("HTTP {status}: {answer}")]
+    Status {
+        status: ureq::http::StatusCode,
+        answer: String,
+    },
 }
 
 #[cfg(test)]
@@ -470,7 +517,11 @@ mod tests {
         assert!(check_url("http://localhost/push").is_ok());
         assert!(check_url("http://[::1]:9/push").is_ok());
         let e = check_url("http://lichess.org/api/broadcast/round/x/push").unwrap_err();
-        assert!(e.contains("http:// only to this machine"), "{e}");
+        assert!(matches!(e, PushError::NotLocal(_)), "{e}");
+        assert!(
+            e.to_string().contains("http:// only to this machine"),
+            "{e}"
+        );
         assert!(check_url("http://127.0.0.1.example.com/push").is_err());
         assert!(check_url("ftp://x").is_err());
     }
@@ -485,11 +536,13 @@ mod tests {
         assert_eq!(format!("{t:?}"), "Token(hidden)");
         std::fs::write(&path, " \n").unwrap();
         let e = Token::read(&path).unwrap_err();
-        assert!(e.contains("empty"), "{e}");
+        assert!(matches!(e, PushError::TokenEmpty(_)), "{e}");
+        assert!(e.to_string().contains("empty"), "{e}");
         std::fs::write(&path, "lip_a lip_b\n").unwrap();
-        let e = Token::read(&path).unwrap_err();
+        let e = Token::read(&path).unwrap_err().to_string();
         assert!(e.contains("white space") && !e.contains("lip_a"), "{e}");
         let e = Token::read(&dir.path().join("missing")).unwrap_err();
-        assert!(e.contains("cannot read"), "{e}");
+        assert!(matches!(e, PushError::TokenUnreadable { .. }), "{e}");
+        assert!(e.to_string().contains("cannot read"), "{e}");
     }
 }

@@ -15,7 +15,7 @@
 //! without bound. The request head is parsed by `httparse` (hyper's
 //! parser); the rest is what this module does: caps, timeouts, routes.
 
-use std::io::{Read, Write};
+use std::io::{self, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -89,18 +89,44 @@ pub struct Served {
     pub publisher: Publisher,
 }
 
+/// Why the web server did not start: the `--http` value and what the
+/// system said. Nothing listens then.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error("--http {addr:?}: not an ADDRESS:PORT ({source})")]
+    NotAnAddress { addr: String, source: io::Error },
+    #[error("--http {addr}: cannot listen: {source}")]
+    Listen { addr: String, source: io::Error },
+    #[error("--http {addr}: {source}")]
+    Bound { addr: String, source: io::Error },
+    /// A thread of the server could not be started (which one).
+    #[error("cannot start {what}: {source}")]
+    Thread {
+        what: &'static str,
+        source: io::Error,
+    },
+}
+
+error_words!(ServeError);
+
 /// Binds `addr` (exactly that address; port 0 picks a free port) and
 /// starts the server's threads.
-pub fn serve(addr: &str, limits: Limits) -> Result<Served, String> {
+pub fn serve(addr: &str, limits: Limits) -> Result<Served, ServeError> {
     let addrs: Vec<SocketAddr> = addr
         .to_socket_addrs()
-        .map_err(|e| format!("--http {addr:?}: not an ADDRESS:PORT ({e})"))?
+        .map_err(|source| ServeError::NotAnAddress {
+            addr: addr.to_string(),
+            source,
+        })?
         .collect();
-    let listener =
-        TcpListener::bind(&addrs[..]).map_err(|e| format!("--http {addr}: cannot listen: {e}"))?;
-    let bound = listener
-        .local_addr()
-        .map_err(|e| format!("--http {addr}: {e}"))?;
+    let listener = TcpListener::bind(&addrs[..]).map_err(|source| ServeError::Listen {
+        addr: addr.to_string(),
+        source,
+    })?;
+    let bound = listener.local_addr().map_err(|source| ServeError::Bound {
+        addr: addr.to_string(),
+        source,
+    })?;
     let hub = Hub::new(limits.viewers, limits.per_address, limits.queue);
     let publisher = Publisher::start(hub.clone())?;
     let shared = Arc::new(Shared {
@@ -112,7 +138,10 @@ pub fn serve(addr: &str, limits: Limits) -> Result<Served, String> {
     thread::Builder::new()
         .name("web accept".into())
         .spawn(move || accept(listener, &shared))
-        .map_err(|e| format!("cannot start the web server: {e}"))?;
+        .map_err(|source| ServeError::Thread {
+            what: "the web server",
+            source,
+        })?;
     info!("web: serving the audience on http://{bound}/");
     Ok(Served {
         addr: bound,

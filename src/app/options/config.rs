@@ -22,9 +22,32 @@ pub struct ConfigFile {
 impl ConfigFile {
     /// Reads and parses a config file; the error names the file and says
     /// what is wrong (TOML errors carry line and column).
-    pub fn load(path: &Path) -> Result<ConfigFile, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read config file {}: {e}", path.display()))?;
-        toml::from_str(&text).map_err(|e| format!("config file {}: {e}", path.display()))
+    pub fn load(path: &Path) -> Result<ConfigFile, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        toml::from_str(&text).map_err(|source| ConfigError::Toml {
+            path: path.to_path_buf(),
+            source,
+        })
     }
 }
+
+/// A `--config` file that gives no settings: the file, and what the system
+/// or the TOML reader said (with its line and column).
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read config file {}: {source}", .path.display())]
+    Read {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    #[error("config file {}: {source}", .path.display())]
+    Toml {
+        path: std::path::PathBuf,
+        source: toml::de::Error,
+    },
+}
+
+error_words!(ConfigError);

@@ -45,7 +45,7 @@ impl LineOptions {
     }
 
     /// The port settings, checked.
-    pub fn port_settings(&self) -> Result<PortSettings, String> {
+    pub fn port_settings(&self) -> Result<PortSettings, PortOptionError> {
         let d = PortSettings::default();
         let s = PortSettings {
             baud: self.baud.unwrap_or(d.baud),
@@ -56,14 +56,27 @@ impl LineOptions {
             line_end: self.line_end.unwrap_or(d.line_end),
         };
         if s.baud == 0 {
-            return Err("--baud must be above 0".into());
+            return Err(PortOptionError::Baud);
         }
         if !(5..=8).contains(&s.data_bits) {
-            return Err(format!("--data-bits must be 5 to 8, not {}", s.data_bits));
+            return Err(PortOptionError::DataBits(s.data_bits));
         }
         if !(1..=2).contains(&s.stop_bits) {
-            return Err(format!("--stop-bits must be 1 or 2, not {}", s.stop_bits));
+            return Err(PortOptionError::StopBits(s.stop_bits));
         }
         Ok(s)
     }
 }
+
+/// A serial line flag out of its range (the flag and the value given).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum PortOptionError {
+    #[error("--baud must be above 0")]
+    Baud,
+    #[error("--data-bits must be 5 to 8, not {0}")]
+    DataBits(u8),
+    #[error("--stop-bits must be 1 or 2, not {0}")]
+    StopBits(u8),
+}
+
+error_words!(PortOptionError);

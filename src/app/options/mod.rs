@@ -24,7 +24,7 @@ mod view;
 pub use client::{ClientArgs, DEPTH_WAIT, ENGINE_MARGIN_MS, EngineOptions, book_play};
 pub use commands::{DemoArgs, RefereeArgs, ResumeArgs, WatchArgs};
 pub use config::ConfigFile;
-pub use line::LineOptions;
+pub use line::{LineOptions, PortOptionError};
 pub use matches::MatchOptions;
 pub use odds::{Controls, controls};
 pub use openings::load_starts;
@@ -34,12 +34,26 @@ pub use view::ViewOptions;
 
 /// A `--NAME SECS` option's value in milliseconds: from 0 to `max`
 /// seconds, fractions allowed (rounded to the millisecond).
-pub fn seconds_ms(v: f64, name: &str, max: f64) -> Result<u64, String> {
+pub fn seconds_ms(v: f64, name: &str, max: f64) -> Result<u64, BadSeconds> {
     if v.is_finite() && (0.0..=max).contains(&v) {
         Ok((v * 1000.0).round() as u64)
     } else {
-        Err(format!(
-            "--{name} must be between 0 and {max} seconds, not {v}"
-        ))
+        Err(BadSeconds {
+            flag: name.to_string(),
+            max,
+            given: v,
+        })
     }
 }
+
+/// A `--NAME SECS` value out of its range: the flag (without `--`), the
+/// largest value and the value given.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("--{flag} must be between 0 and {max} seconds, not {given}")]
+pub struct BadSeconds {
+    pub flag: String,
+    pub max: f64,
+    pub given: f64,
+}
+
+error_words!(BadSeconds);

@@ -4,7 +4,49 @@
 
 use serde::{Deserialize, Deserializer};
 
-use crate::clock::{TimeControl, parse_friendly};
+use crate::clock::{BadTimeControl, TimeControl, parse_friendly};
+
+/// A `--tc` value (or the config file's `tc`) that does not give a time
+/// control: the value as given and why. Nothing is played on it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OddsError {
+    /// The event's control does not read.
+    #[error("--tc {value:?}: {why}")]
+    Event { value: String, why: BadTimeControl },
+    /// A player's own control (`NAME:CONTROL`) is not one.
+    #[error("--tc {value:?}: {why}")]
+    Own { value: String, why: OwnControlError },
+    /// Neither a control nor `NAME:CONTROL` for a player.
+    #[error("--tc {value:?}: {why}; nor is it NAME:CONTROL for a player (the players: {players})")]
+    Neither {
+        value: String,
+        why: Box<BadTimeControl>,
+        /// The players' names, comma-separated.
+        players: String,
+    },
+    /// With some players on their own control, the event's is not timed.
+    #[error(
+        "--tc NAME:CONTROL gives a player its own time control; the others play the event's \
+         --tc, which must then be timed by moves and seconds, not {0}"
+    )]
+    EventNotTimed(TimeControl),
+}
+
+error_words!(OddsError);
+
+/// Why a player's own control is not one.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OwnControlError {
+    /// It does not read.
+    #[error(transparent)]
+    Bad(#[from] BadTimeControl),
+    /// A sandclock is the event's.
+    #[error("a sandclock is shared by both sides: give it as the event's --tc")]
+    Sandclock,
+    /// `-` and `?` are the event's.
+    #[error("a player's own control must be timed (`-` and `?` are the event's)")]
+    Untimed,
+}
 
 /// What the `--tc` values give: the event's control and each player's.
 #[derive(Debug, Clone)]
@@ -20,10 +62,13 @@ pub struct Controls {
 /// Reads the `--tc` values for players `names`, checked: the event's
 /// control and each player's own (see [`split_named`] and
 /// [`check_event_control`]).
-pub fn controls(values: &[String], names: &[String]) -> Result<Controls, String> {
+pub fn controls(values: &[String], names: &[String]) -> Result<Controls, OddsError> {
     let (event_values, named) = split_named(values, names)?;
     let event = match event_values.last() {
-        Some(s) => parse_friendly(s).map_err(|e| format!("--tc {s:?}: {e}"))?,
+        Some(s) => parse_friendly(s).map_err(|why| OddsError::Event {
+            value: s.clone(),
+            why,
+        })?,
         None => TimeControl::Untimed,
     };
     let own: Vec<Option<TimeControl>> = names
@@ -52,7 +97,7 @@ type Named = Vec<(String, TimeControl)>;
 /// a player's only when what comes before its first `:` names a player;
 /// anything else is the event's, and must read as a control. A player
 /// given twice keeps the last.
-fn split_named(values: &[String], names: &[String]) -> Result<(Vec<String>, Named), String> {
+fn split_named(values: &[String], names: &[String]) -> Result<(Vec<String>, Named), OddsError> {
     let mut event = Vec::new();
     let mut own: Vec<(String, TimeControl)> = Vec::new();
     for v in values {
@@ -61,16 +106,20 @@ fn split_named(values: &[String], names: &[String]) -> Result<(Vec<String>, Name
             .filter(|(name, _)| names.iter().any(|n| n == name));
         match named {
             Some((name, control)) => {
-                let tc = own_control(control).map_err(|e| format!("--tc {v:?}: {e}"))?;
+                let tc = own_control(control).map_err(|why| OddsError::Own {
+                    value: v.clone(),
+                    why,
+                })?;
                 own.retain(|(n, _)| n != name);
                 own.push((name.to_string(), tc));
             }
             None => {
-                if let Err(e) = parse_friendly(v) {
-                    return Err(format!(
-                        "--tc {v:?}: {e}; nor is it NAME:CONTROL for a player (the players: {})",
-                        names.join(", ")
-                    ));
+                if let Err(why) = parse_friendly(v) {
+                    return Err(OddsError::Neither {
+                        value: v.clone(),
+                        why: Box::new(why),
+                        players: names.join(", "),
+                    });
                 }
                 event.push(v.clone());
             }
@@ -82,29 +131,24 @@ fn split_named(values: &[String], names: &[String]) -> Result<(Vec<String>, Name
 /// A player's own control: timed by moves, seconds and increments (a
 /// sandclock is shared by both sides, and a player without a clock
 /// against one with a clock is no match argus can time).
-fn own_control(s: &str) -> Result<TimeControl, String> {
+fn own_control(s: &str) -> Result<TimeControl, OwnControlError> {
     let tc = parse_friendly(s)?;
     match tc {
         TimeControl::Periods(_) => Ok(tc),
-        TimeControl::Sandclock { .. } => {
-            Err("a sandclock is shared by both sides: give it as the event's --tc".into())
-        }
-        _ => Err("a player's own control must be timed (`-` and `?` are the event's)".into()),
+        TimeControl::Sandclock { .. } => Err(OwnControlError::Sandclock),
+        _ => Err(OwnControlError::Untimed),
     }
 }
 
 /// With time odds, every player without its own control plays the
 /// event's, which must then be timed and not a sandclock.
-fn check_event_control(event: &TimeControl, any_own: bool, all_own: bool) -> Result<(), String> {
+fn check_event_control(event: &TimeControl, any_own: bool, all_own: bool) -> Result<(), OddsError> {
     if !any_own || all_own {
         return Ok(());
     }
     match event {
         TimeControl::Periods(_) => Ok(()),
-        _ => Err(format!(
-            "--tc NAME:CONTROL gives a player its own time control; the others play the \
-             event's --tc, which must then be timed by moves and seconds, not {event}"
-        )),
+        _ => Err(OddsError::EventNotTimed(event.clone())),
     }
 }
 
@@ -167,12 +211,13 @@ mod tests {
             ("sf:-", "a player's own control must be timed"),
             ("sf:soon", "--tc \"sf:soon\""),
         ] {
-            let e = split_named(&strings(&[v]), &names).unwrap_err();
+            let e = split_named(&strings(&[v]), &names).unwrap_err().to_string();
             assert!(e.contains(why), "{v}: {e}");
         }
         let untimed = TimeControl::Untimed;
         let e = check_event_control(&untimed, true, false).unwrap_err();
-        assert!(e.contains("must then be timed"), "{e}");
+        assert_eq!(e, OddsError::EventNotTimed(TimeControl::Untimed));
+        assert!(e.to_string().contains("must then be timed"), "{e}");
         assert!(check_event_control(&untimed, true, true).is_ok());
         assert!(check_event_control(&untimed, false, false).is_ok());
         let sand: TimeControl = "*60".parse().unwrap();

@@ -6,9 +6,11 @@ use std::path::Path;
 
 use shakmaty::Chess;
 
-use crate::epd::Record;
-use crate::game::{self, CHESS960_POSITIONS, Game, STANDARD_NUMBER, Variant};
-use crate::record::openings::{Opening, load_openings};
+use crate::epd::{EpdError, Record};
+use crate::game::{
+    self, CHESS960_POSITIONS, Game, PositionError, RecordError, STANDARD_NUMBER, SanError, Variant,
+};
+use crate::record::openings::{Opening, OpeningsError, load_openings};
 use crate::referee::Start;
 use crate::splitmix::{splitmix64, splitmix64_step};
 
@@ -29,19 +31,15 @@ pub enum Generated {
 impl Generated {
     /// The generated positions `spec` names, `None` when it names a file
     /// (it does not start with `chess960:`, `frc:` or `dfrc:`).
-    pub fn parse(spec: &str) -> Option<Result<Generated, String>> {
+    pub fn parse(spec: &str) -> Option<Result<Generated, GeneratedError>> {
         let (kind, rest) = spec.split_once(':')?;
-        let number = |t: &str| -> Result<u16, String> {
+        let number = |t: &str| -> Result<u16, GeneratedError> {
             t.parse::<u16>()
                 .ok()
                 .filter(|n| *n < CHESS960_POSITIONS)
-                .ok_or_else(|| {
-                    format!(
-                        "--openings {}: {:?} is not a start position number (0 to 959, \
-                         518 the standard one) nor random",
-                        crate::text::strip_control(spec),
-                        crate::text::strip_control(t)
-                    )
+                .ok_or_else(|| GeneratedError::Number {
+                    spec: crate::text::strip_control(spec),
+                    number: crate::text::strip_control(t),
                 })
         };
         Some(match kind.to_ascii_lowercase().as_str() {
@@ -52,10 +50,7 @@ impl Generated {
             "dfrc" => match rest.split_once(':') {
                 None if rest == "random" => Ok(Generated::DoubleRandom),
                 Some((w, b)) => number(w).and_then(|w| Ok(Generated::Double(w, number(b)?))),
-                None => Err(format!(
-                    "--openings {}: expected dfrc:random or dfrc:W:B (two numbers 0 to 959)",
-                    crate::text::strip_control(spec)
-                )),
+                None => Err(GeneratedError::Double(crate::text::strip_control(spec))),
             },
             _ => return None,
         })
@@ -102,17 +97,58 @@ impl Generated {
     }
 }
 
+/// An `--openings chess960:…`/`dfrc:…` that names no start positions (the
+/// value, control characters removed).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GeneratedError {
+    #[error(
+        "--openings {spec}: {number:?} is not a start position number (0 to 959, 518 the \
+         standard one) nor random"
+    )]
+    Number { spec: String, number: String },
+    #[error("--openings {0}: expected dfrc:random or dfrc:W:B (two numbers 0 to 959)")]
+    Double(String),
+}
+
+/// Why an openings file gives no start positions: the file, or the
+/// opening (its source: file and line or game) and what is wrong with it.
+#[derive(Debug, thiserror::Error)]
+pub enum StartsError {
+    #[error(transparent)]
+    File(#[from] OpeningsError),
+    #[error("openings file {} holds no openings", .0.display())]
+    Empty(std::path::PathBuf),
+    #[error("{opening}: {why}")]
+    Record { opening: String, why: EpdError },
+    #[error("{opening}: {why}")]
+    Position { opening: String, why: RecordError },
+    #[error("{opening}: {why}")]
+    Fen { opening: String, why: PositionError },
+    /// A move of a line (`at`: its own line in the file) that does not
+    /// play (`number`: its place in the line of the game at `opening`).
+    #[error("{at}: {why} (move {number} of the game at {opening})")]
+    Move {
+        at: String,
+        why: SanError,
+        number: usize,
+        opening: String,
+    },
+}
+
+error_words!(GeneratedError, StartsError);
+
 /// Loads an openings file and checks every opening against the rules of
 /// `variant`: a position must be legal, moves must be legal in order (a
 /// PGN game without a `FEN` tag starts from the standard position, in
 /// Chess960 its number 518).
-pub fn load_starts(path: &Path, ply_limit: usize, variant: Variant) -> Result<Vec<Start>, String> {
+pub fn load_starts(
+    path: &Path,
+    ply_limit: usize,
+    variant: Variant,
+) -> Result<Vec<Start>, StartsError> {
     let openings = load_openings(path, ply_limit)?;
     if openings.is_empty() {
-        return Err(format!(
-            "openings file {} holds no openings",
-            path.display()
-        ));
+        return Err(StartsError::Empty(path.to_path_buf()));
     }
     openings
         .into_iter()
@@ -120,12 +156,27 @@ pub fn load_starts(path: &Path, ply_limit: usize, variant: Variant) -> Result<Ve
         .collect()
 }
 
-fn opening_to_start(o: Opening, variant: Variant) -> Result<Start, String> {
+fn opening_to_start(o: Opening, variant: Variant) -> Result<Start, StartsError> {
     match o {
         Opening::Position { epd, source } => {
-            let rec = Record::parse(&epd).map_err(|e| format!("{source}: {e}"))?;
-            let position =
-                game::position_of_record_in(&rec, variant).map_err(|e| format!("{source}: {e}"))?;
+            let rec = match Record::parse(&epd) {
+                Ok(rec) => rec,
+                Err(why) => {
+                    return Err(StartsError::Record {
+                        opening: source,
+                        why,
+                    });
+                }
+            };
+            let position = match game::position_of_record_in(&rec, variant) {
+                Ok(p) => p,
+                Err(why) => {
+                    return Err(StartsError::Position {
+                        opening: source,
+                        why,
+                    });
+                }
+            };
             Ok(Start {
                 position,
                 moves: Vec::new(),
@@ -139,19 +190,33 @@ fn opening_to_start(o: Opening, variant: Variant) -> Result<Start, String> {
             move_sources,
         } => {
             let start = match (&fen, variant) {
-                (Some(f), _) => {
-                    game::position_from_fen_in(f, variant).map_err(|e| format!("{source}: {e}"))?
-                }
+                (Some(f), _) => match game::position_from_fen_in(f, variant) {
+                    Ok(p) => p,
+                    Err(why) => {
+                        return Err(StartsError::Fen {
+                            opening: source,
+                            why,
+                        });
+                    }
+                },
                 (None, Variant::Standard) => Chess::default(),
-                (None, Variant::Chess960) => game::chess960_start(STANDARD_NUMBER)
-                    .ok_or("the standard start position is Chess960 number 518")?,
+                // Number 518 is the standard start position, always there.
+                (None, Variant::Chess960) => {
+                    game::chess960_start(STANDARD_NUMBER).unwrap_or_default()
+                }
             };
             let mut line = Game::new(start.clone());
             for (i, san) in sans.iter().enumerate() {
                 // The move's own line (the game's if it is not known).
                 let at = move_sources.get(i).unwrap_or(&source);
-                line.play_san(san)
-                    .map_err(|e| format!("{at}: {e} (move {} of the game at {source})", i + 1))?;
+                if let Err(why) = line.play_san(san) {
+                    return Err(StartsError::Move {
+                        at: at.clone(),
+                        why,
+                        number: i + 1,
+                        opening: source,
+                    });
+                }
             }
             Ok(Start {
                 position: start,
@@ -189,7 +254,7 @@ mod tests {
             ("dfrc:1", "expected dfrc:random or dfrc:W:B"),
             ("dfrc:1:999", "\"999\" is not a start position number"),
         ] {
-            let e = Generated::parse(spec).unwrap().unwrap_err();
+            let e = Generated::parse(spec).unwrap().unwrap_err().to_string();
             assert!(e.contains(why), "{spec}: {e}");
         }
     }
@@ -232,7 +297,9 @@ mod tests {
         .unwrap();
         let starts = load_starts(&epd, 16, Variant::Chess960).unwrap();
         assert_eq!(game::castling_text(&starts[0].position), "KQkq");
-        let e = load_starts(&epd, 16, Variant::Standard).unwrap_err();
+        let e = load_starts(&epd, 16, Variant::Standard)
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("frc.epd:1") && e.contains("castling field"),
             "{e}"

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde::Deserialize;
 
-use crate::app::start::{Writes, check_outputs};
+use crate::app::start::{StartError, Writes, check_outputs};
 use crate::record::cbf_files::sibling;
 
 /// Where the referee writes its records.
@@ -92,7 +92,7 @@ impl OutputOptions {
     /// written (a directory, a directory that does not exist, ...): the
     /// flag, the path and why ([`check_outputs`]). The log directory and
     /// the journal are checked as they are opened.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), StartError> {
         let cbf = self
             .cbf
             .as_deref()

@@ -180,7 +180,7 @@ fn openings_of(m: &MatchOptions) -> Result<(Variant, Vec<Start>, Option<u64>), S
 /// milliseconds: those given, checked, else the defaults.
 fn delays(m: &MatchOptions, defaults: &Settings) -> Result<[u64; 3], String> {
     let ms = |secs: Option<f64>, name: &str, max: f64, default: u64| match secs {
-        Some(secs) => seconds_ms(secs, name, max),
+        Some(secs) => seconds_ms(secs, name, max).map_err(String::from),
         None => Ok(default),
     };
     Ok([
@@ -207,7 +207,7 @@ fn delays(m: &MatchOptions, defaults: &Settings) -> Result<[u64; 3], String> {
 
 /// A `KEY=VALUE ...` option's value parsed, or an error naming the option
 /// and the value.
-fn parse_spec<T: FromStr<Err = String>>(
+fn parse_spec<T: FromStr<Err: std::fmt::Display>>(
     flag: &str,
     spec: Option<&str>,
 ) -> Result<Option<T>, String> {

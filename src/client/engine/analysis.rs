@@ -389,13 +389,25 @@ pub fn pv_operation(moves: &[String]) -> crate::epd::Operation {
 
 /// Replays SAN moves from `pos`; the position after them, or the first
 /// move that is not legal.
-pub fn replay(pos: &Chess, san: &[String]) -> Result<Chess, String> {
+pub fn replay(pos: &Chess, san: &[String]) -> Result<Chess, BadMove> {
     let mut p = pos.clone();
     for s in san {
-        let m = game::parse_san(&p, s).map_err(|e| format!("{s}: {e}"))?;
+        let m = game::parse_san(&p, s).map_err(|why| BadMove {
+            san: s.clone(),
+            why,
+        })?;
         p.play_unchecked(m);
     }
     Ok(p)
+}
+
+/// A move of a line that does not read or is not legal where it is
+/// played: the move as written, and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{san}: {why}")]
+pub struct BadMove {
+    pub san: String,
+    pub why: game::SanError,
 }
 
 /// The length in moves of the mate `pv` plays from `pos`, if it is one:

@@ -52,6 +52,17 @@ struct Inner {
     epoch: Instant,
 }
 
+/// An engine log that cannot be created: the file and what the system
+/// said.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot create the engine log {}: {source}", .path.display())]
+pub struct LogCreateError {
+    pub path: std::path::PathBuf,
+    pub source: std::io::Error,
+}
+
+error_words!(LogCreateError);
+
 impl EngineLog {
     /// A log that writes nowhere.
     pub fn none() -> EngineLog {
@@ -59,9 +70,11 @@ impl EngineLog {
     }
 
     /// Creates (truncates) `path`; the error names the file.
-    pub fn create(path: &Path) -> Result<EngineLog, String> {
-        let file = File::create(path)
-            .map_err(|e| format!("cannot create the engine log {}: {e}", path.display()))?;
+    pub fn create(path: &Path) -> Result<EngineLog, LogCreateError> {
+        let file = File::create(path).map_err(|source| LogCreateError {
+            path: path.to_path_buf(),
+            source,
+        })?;
         let log = EngineLog {
             inner: Some(Arc::new(Mutex::new(Inner {
                 out: Some(BufWriter::new(file)),
@@ -131,7 +144,9 @@ mod tests {
 
     #[test]
     fn an_unwritable_path_is_an_error_naming_it() {
-        let e = EngineLog::create(Path::new("/nonexistent-dir/x.log")).unwrap_err();
+        let e = EngineLog::create(Path::new("/nonexistent-dir/x.log"))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("/nonexistent-dir/x.log"), "{e}");
         EngineLog::none().line(Dir::Note, "goes nowhere");
     }

@@ -36,39 +36,54 @@ pub fn to_xboard(pos: &Chess, m: &Move, san: bool) -> String {
     }
 }
 
+/// An engine's move that does not read or is not legal: the text (trimmed,
+/// cut to [`MAX_MOVE_LEN`]) and what was wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveTextError {
+    #[error("{0:?} is not a move in UCI notation")]
+    NotUci(String),
+    #[error("{0:?} is not a legal move here")]
+    Illegal(String),
+    #[error("{0:?} is not a move")]
+    NotAMove(String),
+    /// Neither coordinates nor SAN that reads here.
+    #[error(transparent)]
+    San(#[from] game::SanError),
+}
+
 /// Reads a UCI engine's move: long algebraic only (castling as `e1g1` or
 /// king-takes-rook `e1h1`). The error says what was wrong.
-pub fn from_uci(pos: &Chess, text: &str) -> Result<Move, String> {
+pub fn from_uci(pos: &Chess, text: &str) -> Result<Move, MoveTextError> {
     let t = text.trim();
     if t.is_empty() || t.len() > MAX_MOVE_LEN || !t.is_ascii() {
-        return Err(format!("{:?} is not a move in UCI notation", shorten(t)));
+        return Err(MoveTextError::NotUci(shorten(t)));
     }
     let uci: UciMove = t
         .parse()
-        .map_err(|_| format!("{t:?} is not a move in UCI notation"))?;
+        .map_err(|_| MoveTextError::NotUci(t.to_string()))?;
     let m = uci
         .to_move(pos)
-        .map_err(|_| format!("{t:?} is not a legal move here"))?;
+        .map_err(|_| MoveTextError::Illegal(t.to_string()))?;
     if pos.is_legal(m) {
         Ok(m)
     } else {
-        Err(format!("{t:?} is not a legal move here"))
+        Err(MoveTextError::Illegal(t.to_string()))
     }
 }
 
 /// Reads an XBoard engine's move: coordinate notation (`e2e4`, `e7e8q`,
 /// also `e7e8=q`), else SAN (`Nf3`, `O-O`, `exd6`), read leniently. The
 /// error says what was wrong.
-pub fn from_xboard(pos: &Chess, text: &str) -> Result<Move, String> {
+pub fn from_xboard(pos: &Chess, text: &str) -> Result<Move, MoveTextError> {
     let t = text.trim();
     if t.is_empty() || t.len() > MAX_MOVE_LEN || !t.is_ascii() {
-        return Err(format!("{:?} is not a move", shorten(t)));
+        return Err(MoveTextError::NotAMove(shorten(t)));
     }
     let coordinate = t.replace('=', "").to_ascii_lowercase();
     if let Ok(m) = from_uci(pos, &coordinate) {
         return Ok(m);
     }
-    game::parse_san(pos, t).map_err(|e| e.to_string())
+    Ok(game::parse_san(pos, t)?)
 }
 
 fn shorten(s: &str) -> String {
@@ -174,12 +189,22 @@ mod tests {
     #[test]
     fn bad_moves_say_what_was_wrong() {
         let p = Chess::default();
+        assert_eq!(
+            from_uci(&p, "e2e5"),
+            Err(MoveTextError::Illegal("e2e5".into()))
+        );
         assert!(
             from_uci(&p, "e2e5")
                 .unwrap_err()
+                .to_string()
                 .contains("not a legal move")
         );
-        assert!(from_uci(&p, "Nf3").unwrap_err().contains("not a move"));
+        assert!(
+            from_uci(&p, "Nf3")
+                .unwrap_err()
+                .to_string()
+                .contains("not a move")
+        );
         assert!(from_uci(&p, "").is_err());
         assert!(from_uci(&p, "0000").is_err());
         assert!(from_uci(&p, &"e".repeat(1000)).is_err());

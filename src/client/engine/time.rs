@@ -70,19 +70,15 @@ impl SearchLimits {
     /// Whether an engine speaking `protocol` can take these limits, each
     /// at least 1: an XBoard engine takes no node limit (CECP's `nps`
     /// turns its clock into nodes, not a node count per move).
-    pub fn check(&self, protocol: super::Protocol) -> Result<(), String> {
+    pub fn check(&self, protocol: super::Protocol) -> Result<(), LimitError> {
         if self.movetime_ms == Some(0) {
-            return Err("the move time must be at least 1 ms".into());
+            return Err(LimitError::ZeroMoveTime);
         }
         if self.depth == Some(0) || self.nodes == Some(0) {
-            return Err("a depth or node limit must be at least 1".into());
+            return Err(LimitError::ZeroDepthOrNodes);
         }
         if protocol == super::Protocol::Xboard && self.nodes.is_some() {
-            return Err(
-                "XBoard engines take no node limit (CECP has none per move); \
-                 use a move time or a depth"
-                    .into(),
-            );
+            return Err(LimitError::XboardNodes);
         }
         Ok(())
     }
@@ -370,6 +366,19 @@ pub fn wait_bound(
         Limit::Fixed(l) => l.movetime_ms.map_or(depth_wait, Duration::from_millis),
     };
     own.saturating_add(margin)
+}
+
+/// Search limits an engine cannot take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum LimitError {
+    #[error("the move time must be at least 1 ms")]
+    ZeroMoveTime,
+    #[error("a depth or node limit must be at least 1")]
+    ZeroDepthOrNodes,
+    #[error(
+        "XBoard engines take no node limit (CECP has none per move); use a move time or a depth"
+    )]
+    XboardNodes,
 }
 
 #[cfg(test)]
@@ -666,6 +675,8 @@ mod tests {
         };
         assert_eq!(nodes.check(Protocol::Uci), Ok(()));
         let e = nodes.check(Protocol::Xboard).unwrap_err();
+        assert_eq!(e, LimitError::XboardNodes);
+        let e = e.to_string();
         assert!(e.contains("XBoard engines take no node limit"), "{e}");
         assert!(SearchLimits::depth(3).check(Protocol::Xboard).is_ok());
         assert!(SearchLimits::depth(0).check(Protocol::Uci).is_err());

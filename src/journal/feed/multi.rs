@@ -39,7 +39,7 @@ pub fn greeting() -> String {
 
 /// Whether a feed's first line says it is a files feed (of a version this
 /// argus reads); a files feed of another version is an error.
-pub fn is_greeting(line: &[u8]) -> Result<bool, String> {
+pub fn is_greeting(line: &[u8]) -> Result<bool, FeedLineError> {
     let Some(rest) = line
         .strip_prefix(MAGIC.as_bytes())
         .and_then(|r| r.strip_prefix(b" "))
@@ -49,9 +49,8 @@ pub fn is_greeting(line: &[u8]) -> Result<bool, String> {
     let version = std::str::from_utf8(rest).ok().and_then(|v| v.parse().ok());
     match version {
         Some(VERSION) => Ok(true),
-        _ => Err(format!(
-            "a files feed of version {:?}: this argus reads version {VERSION}",
-            String::from_utf8_lossy(&rest[..rest.len().min(20)])
+        _ => Err(FeedLineError::Version(
+            String::from_utf8_lossy(&rest[..rest.len().min(20)]).into_owned(),
         )),
     }
 }
@@ -59,26 +58,20 @@ pub fn is_greeting(line: &[u8]) -> Result<bool, String> {
 /// Checks a file name from the wire or from the server's directory: a
 /// relative path of at most [`MAX_PARTS`] parts, each of ASCII letters,
 /// digits, `-`, `_` and `.`, none empty or beginning with `.`.
-pub fn check_name(name: &str) -> Result<(), String> {
+pub fn check_name(name: &str) -> Result<(), FeedLineError> {
     if name.is_empty() || name.len() > MAX_NAME {
-        return Err(format!(
-            "a file name of {} bytes (1 to {MAX_NAME})",
-            name.len()
-        ));
+        return Err(FeedLineError::NameLength(name.len()));
     }
     let parts: Vec<&str> = name.split('/').collect();
     if parts.len() > MAX_PARTS {
-        return Err(format!("a file name of more than {MAX_PARTS} parts"));
+        return Err(FeedLineError::NameParts);
     }
     for part in parts {
         let plain = part
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
         if part.is_empty() || part.starts_with('.') || !plain {
-            return Err(format!(
-                "the file name {:?} is not a plain relative path",
-                crate::text::strip_control(name)
-            ));
+            return Err(FeedLineError::NotPlain(crate::text::strip_control(name)));
         }
     }
     Ok(())
@@ -108,26 +101,27 @@ pub struct FileLine<'a> {
 
 /// Reads one line of a files feed (without its line end); the error says
 /// what is wrong with it.
-pub fn parse(line: &[u8]) -> Result<FileLine<'_>, String> {
+pub fn parse(line: &[u8]) -> Result<FileLine<'_>, FeedLineError> {
     if line.len() > MAX_FEED_LINE {
-        return Err(format!("a line longer than {MAX_FEED_LINE} bytes"));
+        return Err(FeedLineError::TooLong);
     }
     let mut parts = line.splitn(3, |&b| b == b' ');
     let (Some(name), Some(number), Some(rest)) = (parts.next(), parts.next(), parts.next()) else {
-        return Err("not NAME NUMBER LINE".into());
+        return Err(FeedLineError::NotNameNumberLine);
     };
-    let name = std::str::from_utf8(name).map_err(|_| "a file name that is not UTF-8")?;
+    let name = std::str::from_utf8(name).map_err(|_| FeedLineError::NameNotUtf8)?;
     check_name(name)?;
     let number = std::str::from_utf8(number)
         .ok()
         .filter(|n| !n.is_empty() && n.len() <= 20 && n.bytes().all(|b| b.is_ascii_digit()))
         .and_then(|n| n.parse::<u64>().ok())
         .filter(|&n| n >= 1)
-        .ok_or_else(|| format!("{name}: the line number is not a number from 1"))?;
+        .ok_or_else(|| FeedLineError::Number(name.to_string()))?;
     if rest.len() > MAX_LINE {
-        return Err(format!(
-            "{name} line {number}: longer than {MAX_LINE} bytes"
-        ));
+        return Err(FeedLineError::LineTooLong {
+            name: name.to_string(),
+            number,
+        });
     }
     Ok(FileLine {
         name,
@@ -135,6 +129,34 @@ pub fn parse(line: &[u8]) -> Result<FileLine<'_>, String> {
         line: rest,
     })
 }
+
+/// What is wrong with a line of a files feed (or a file name in it): the
+/// line is skipped, or the feed refused for its first line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FeedLineError {
+    /// A files feed of another version (what its first line said).
+    #[error("a files feed of version {0:?}: this argus reads version {VERSION}")]
+    Version(String),
+    #[error("a file name of {0} bytes (1 to {MAX_NAME})")]
+    NameLength(usize),
+    #[error("a file name of more than {MAX_PARTS} parts")]
+    NameParts,
+    /// The name, control characters removed.
+    #[error("the file name {0:?} is not a plain relative path")]
+    NotPlain(String),
+    #[error("a line longer than {MAX_FEED_LINE} bytes")]
+    TooLong,
+    #[error("not NAME NUMBER LINE")]
+    NotNameNumberLine,
+    #[error("a file name that is not UTF-8")]
+    NameNotUtf8,
+    #[error("{0}: the line number is not a number from 1")]
+    Number(String),
+    #[error("{name} line {number}: longer than {MAX_LINE} bytes")]
+    LineTooLong { name: String, number: u64 },
+}
+
+error_words!(FeedLineError);
 
 #[cfg(test)]
 mod tests {
@@ -204,9 +226,13 @@ mod tests {
             (b"../x.log 1 line", "plain relative path"),
             (b"\xff\xfe 1 line", "UTF-8"),
         ] {
-            let e = parse(bad).unwrap_err();
+            let e = parse(bad).unwrap_err().to_string();
             assert!(e.contains(says), "{:?}: {e}", String::from_utf8_lossy(bad));
         }
+        assert_eq!(
+            parse(b"x.log 0 line"),
+            Err(FeedLineError::Number("x.log".into()))
+        );
     }
 
     #[test]
@@ -215,8 +241,13 @@ mod tests {
         line.extend(std::iter::repeat_n(b'a', MAX_LINE));
         assert_eq!(parse(&line).unwrap().line.len(), MAX_LINE);
         line.push(b'a');
-        assert!(parse(&line).unwrap_err().contains("longer than"));
+        assert!(
+            parse(&line)
+                .unwrap_err()
+                .to_string()
+                .contains("longer than")
+        );
         let huge = vec![b'a'; MAX_FEED_LINE + 1];
-        assert!(parse(&huge).unwrap_err().contains("longer than"));
+        assert_eq!(parse(&huge), Err(FeedLineError::TooLong));
     }
 }
