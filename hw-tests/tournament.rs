@@ -1476,7 +1476,9 @@ fn a_knockout_of_six_movers_goes_through_tie_breaks_to_the_decisive_games() {
             "--games-per-pairing",
             "2",
             "--knockout-tiebreak",
-            "2@1+0.01",
+            // The decisive game with time odds: White (the lower seed)
+            // twice Black's time.
+            "2@1+0.01,armageddon=2+0.01/1+0.01",
             // c is seed 1; the others, unrated, by name: a b d e f.
             "--rating",
             "c:2500",
@@ -1520,8 +1522,8 @@ fn a_knockout_of_six_movers_goes_through_tie_breaks_to_the_decisive_games() {
     rounds.sort_unstable();
     rounds.dedup();
     assert_eq!(rounds.len(), games, "each game once: {rounds:?}");
-    // Two regular games a match at 60+1, six tie-break games and the
-    // decisive game at 1+0.01.
+    // Two regular games a match at 60+1, six tie-break games at 1+0.01,
+    // and the decisive game with its odds: White 2+0.01, Black 1+0.01.
     let fast = parsed
         .iter()
         .filter(|g| tag(g, "TimeControl") == "1+0.01")
@@ -1530,13 +1532,31 @@ fn a_knockout_of_six_movers_goes_through_tie_breaks_to_the_decisive_games() {
         .iter()
         .filter(|g| tag(g, "TimeControl") == "60+1")
         .count();
-    assert_eq!((slow, fast), (10, 35), "{pgn}");
+    assert_eq!((slow, fast), (10, 30), "{pgn}");
+    let odds: Vec<_> = parsed
+        .iter()
+        .filter(|g| !tag(g, "WhiteTimeControl").is_empty())
+        .collect();
+    assert_eq!(odds.len(), 5, "the 5 decisive games:\n{pgn}");
+    for g in odds {
+        assert_eq!(
+            (
+                tag(g, "WhiteTimeControl"),
+                tag(g, "BlackTimeControl"),
+                tag(g, "TimeControl")
+            ),
+            ("2+0.01".into(), "1+0.01".into(), "2+0.01".into()),
+            "{pgn}"
+        );
+    }
     let report = ev.report();
     for line in [
         "Knockout (a bracket seeded by rating, then name), 6 players, 2 games a match, 2 byes",
         "c (1)        bye",
         "d (4)        e (5)",
         "Winner: c.",
+        "one decisive game at 2+0.01 for White and 1+0.01 for Black",
+        "its tie-break games and decisive game decide the match",
     ] {
         assert!(report.contains(line), "{line:?} in\n{report}");
     }
@@ -1556,4 +1576,117 @@ fn a_knockout_of_six_movers_goes_through_tie_breaks_to_the_decisive_games() {
         (&"a".into(), &"c".into())
     );
     assert_eq!(decisive["halves"], serde_json::json!([1, 1]));
+}
+
+/// The supervisor withdraws a player from a running Swiss event in the
+/// board view (x, the arrows, Enter, then y), while its round-1 game is
+/// still starting (an 8 s reset delay): the overview lists the round's
+/// pairings and bye and then the next round's, where the player does not
+/// play; its game, once under way, is adjudicated lost; the journal has
+/// the withdrawal, the report and the TRF show it, and the TRF, with its
+/// header records, passes `argus swiss check`.
+#[test]
+fn the_supervisor_withdraws_a_player_from_a_swiss_in_the_board_view() {
+    skip_unless_tmux!();
+    let cwd = temp_dir("argus-tournament-withdraw-");
+    let dir = text(cwd.path());
+    let status = cwd.path().join("status");
+    let command = format!(
+        "'{bin}' tournament mover:a mover:b mover:c mover:d mover:e --schedule swiss \
+         --rounds 3 --boards 2 --tc 60+1 --max-moves 40 --reset-delay 8 --conclude-delay 0.2 \
+         --log-dir '{dir}/logs' --pgn '{dir}/games.pgn' --report '{dir}/report.txt' \
+         --trf '{dir}/event.trf'; echo $? > '{status}'; echo argus-test-done; sleep 600",
+        bin = text(&argus_bin()),
+        status = text(&status),
+    );
+    let tmux = Tmux::start(120, 40, cwd.path(), &command);
+    let within = Duration::from_secs(60);
+    // By name: a, b, c, d, e; e (the lowest) has the pairing bye.
+    let screen = tmux.wait_for("round 1 with its games on the boards", within, |s| {
+        s.contains("round 1 of 3")
+            && s.contains("1. a - c  playing on board")
+            && s.contains("2. d - b  playing on board")
+            && s.contains("e has the bye (1 point)")
+    });
+    assert!(screen.contains("x withdraw a player"), "{screen}");
+    tmux.send_keys(&["x"]);
+    tmux.wait_for("whom", within, |s| s.contains("withdraw whom? a (1 of 5)"));
+    tmux.send_keys(&["Right"]);
+    tmux.wait_for("the next one", within, |s| {
+        s.contains("withdraw whom? b (2 of 5)")
+    });
+    tmux.send_keys(&["Left"]);
+    tmux.wait_for("back", within, |s| s.contains("withdraw whom? a (1 of 5)"));
+    tmux.send_keys(&["Enter"]);
+    tmux.wait_for("the question", within, |s| {
+        s.contains("withdraw a? It loses")
+    });
+    tmux.send_keys(&["y"]);
+    tmux.wait_for("the withdrawal said", within, |s| {
+        s.contains("a is withdrawn by the supervisor in round 1")
+    });
+    tmux.wait_for("round 2 without a", within, |s| {
+        s.contains("round 2 of 3") && s.contains("a does not play (0 points)")
+    });
+    let code = tmux.wait_for_file(&status, Duration::from_secs(120));
+    assert_eq!(code.trim(), "0", "{}", tmux.screen());
+
+    let read = |name: &str| std::fs::read_to_string(cwd.path().join(name)).unwrap();
+    let journal = read("logs/tournament.journal");
+    assert_eq!(
+        journal
+            .lines()
+            .filter(|l| l.contains(" withdraw 0 "))
+            .count(),
+        1,
+        "{journal}"
+    );
+    let report = read("report.txt");
+    assert!(
+        report.contains("Withdrawn, paired no more: a (by the supervisor in round 1)"),
+        "{report}"
+    );
+    // Its one game: begun, so played and lost (adjudicated), not forfeited.
+    let pgn = read("games.pgn");
+    let games = read_pgn_games(&pgn).unwrap();
+    let theirs: Vec<_> = games
+        .iter()
+        .filter(|g| g.tag("White") == Some("a") || g.tag("Black") == Some("a"))
+        .collect();
+    assert_eq!(theirs.len(), 1, "{pgn}");
+    assert_eq!(theirs[0].tag("Termination"), Some("adjudication"), "{pgn}");
+    assert_eq!(theirs[0].tag("Result"), Some("0-1"), "a had White:\n{pgn}");
+    assert_eq!(games.len(), 6, "2 games a round:\n{pgn}");
+    let trf = read("event.trf");
+    let line = trf.lines().find(|l| l.starts_with("001    1")).unwrap();
+    assert!(
+        line.contains(" a ") && line.matches("0000 - Z").count() == 2,
+        "{trf}"
+    );
+    for record in [
+        "062 5",
+        "072 0",
+        "142 3",
+        "XXR 3",
+        "122 60 s + 1 s per move",
+    ] {
+        assert!(trf.lines().any(|l| l == record), "{record}:\n{trf}");
+    }
+    assert!(trf.lines().any(|l| l.starts_with("042 20")), "{trf}");
+    assert!(trf.lines().any(|l| l.starts_with("052 20")), "{trf}");
+    let mut check = Proc::spawn(
+        "swiss check",
+        &argus_bin(),
+        &[
+            "swiss".to_string(),
+            "check".to_string(),
+            text(&cwd.path().join("event.trf")),
+        ],
+    );
+    assert_eq!(
+        check.wait_exit(Duration::from_secs(60)),
+        0,
+        "{}\n{trf}",
+        check.describe()
+    );
 }

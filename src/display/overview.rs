@@ -92,14 +92,23 @@ pub struct Overview {
     pub boards: Vec<BoardLine>,
     /// The standings as a text table (one line each).
     pub standings: Vec<String>,
+    /// The latest round of a Swiss event or a knockout: its title
+    /// (`round 3 of 7`) and a line per game (with its result or state)
+    /// and per bye; `None` for a schedule fixed in advance.
+    pub round: Option<(String, Vec<String>)>,
     /// The latest lines (results, sign-ons), oldest first.
     pub recent: Vec<String>,
+    /// The supervisor may withdraw a player (`x`): a Swiss event or a
+    /// knockout, seen by its referee.
+    pub can_withdraw: bool,
     /// A question or a notice for the bottom line, if any.
     pub notice: Option<String>,
 }
 
 /// The keys the overview's bottom line names.
 const KEYS: &str = "1-9 show a board full size (Esc back) · q quit";
+/// ... and with a player to withdraw.
+const WITHDRAW_KEY: &str = " · x withdraw a player";
 
 /// Draws the overview on the whole frame.
 pub fn render(frame: &mut Frame, o: &Overview) {
@@ -131,7 +140,40 @@ pub fn render(frame: &mut Frame, o: &Overview) {
         Paragraph::new(standings).block(Block::default().borders(Borders::ALL).title("Standings")),
         rows[2],
     );
-    let room = usize::from(rows[3].height.saturating_sub(2));
+    // The latest round beside the latest lines, as wide as its widest
+    // line (at most half the width).
+    let (round_area, recent_area) = match &o.round {
+        Some((_, lines)) => {
+            let widest = lines
+                .iter()
+                .map(|l| strip_control(l).chars().count())
+                .max()
+                .unwrap_or(0)
+                .max(20)
+                .saturating_add(2);
+            let w = u16::try_from(widest)
+                .unwrap_or(u16::MAX)
+                .min(area.width / 2);
+            let split = Layout::default()
+                .direction(Direction::Horizontal)
+                .constraints([Constraint::Length(w), Constraint::Min(10)])
+                .split(rows[3]);
+            (Some(split[0]), split[1])
+        }
+        None => (None, rows[3]),
+    };
+    if let (Some(area), Some((title, lines))) = (round_area, &o.round) {
+        let text: Vec<Line> = lines.iter().map(|l| Line::from(strip_control(l))).collect();
+        frame.render_widget(
+            Paragraph::new(text).block(
+                Block::default()
+                    .borders(Borders::ALL)
+                    .title(strip_control(title)),
+            ),
+            area,
+        );
+    }
+    let room = usize::from(recent_area.height.saturating_sub(2));
     let recent: Vec<Line> = o
         .recent
         .iter()
@@ -140,9 +182,15 @@ pub fn render(frame: &mut Frame, o: &Overview) {
         .collect();
     frame.render_widget(
         Paragraph::new(recent).block(Block::default().borders(Borders::ALL).title("Latest")),
-        rows[3],
+        recent_area,
     );
-    let bottom = o.notice.clone().unwrap_or_else(|| KEYS.to_string());
+    let bottom = o.notice.clone().unwrap_or_else(|| {
+        let mut keys = KEYS.to_string();
+        if o.can_withdraw {
+            keys.push_str(WITHDRAW_KEY);
+        }
+        keys
+    });
     frame.render_widget(Paragraph::new(bottom), rows[4]);
 }
 
@@ -228,8 +276,10 @@ mod tests {
                 BoardLine::free(2),
             ],
             standings: vec!["Rank  Player  Points".into(), "   1  alpha        1".into()],
+            round: None,
             recent: vec!["game 1 (round 1.1): gamma - delta 1-0 (normal)".into()],
             notice: None,
+            can_withdraw: false,
         };
         let mut t = Terminal::new(TestBackend::new(100, 24)).unwrap();
         t.draw(|f| render(f, &o)).unwrap();
@@ -252,6 +302,44 @@ mod tests {
             );
         }
         assert!(!screen.contains('\u{1b}'));
+    }
+
+    #[test]
+    fn a_swiss_overview_shows_the_round_beside_the_latest_and_the_withdraw_key() {
+        let o = Overview {
+            title: "open: 4 of 9 games decided".into(),
+            boards: vec![BoardLine::free(1)],
+            standings: vec!["Rank  Player  Points".into()],
+            round: Some((
+                "round 2 of 3".into(),
+                vec![
+                    "1. dee - ada  1-0".into(),
+                    "2. gus - cyd\u{7}  playing on board 1".into(),
+                    "bob has a bye it asked for (1/2 point)".into(),
+                ],
+            )),
+            recent: vec!["round 2 paired: 1. dee - ada".into()],
+            notice: None,
+            can_withdraw: true,
+        };
+        let mut t = Terminal::new(TestBackend::new(100, 16)).unwrap();
+        t.draw(|f| render(f, &o)).unwrap();
+        let screen = screen_of(&t);
+        for want in [
+            "round 2 of 3",
+            "1. dee - ada  1-0",
+            "2. gus - cyd  playing on board 1",
+            "bob has a bye it asked for (1/2 point)",
+            "Latest",
+            "round 2 paired",
+            "x withdraw a player",
+        ] {
+            assert!(
+                screen.contains(want),
+                "{want:?} not on the screen:\n{screen}"
+            );
+        }
+        assert!(!screen.contains('\u{7}'));
     }
 
     #[test]

@@ -762,7 +762,8 @@ fn fit(text: &str, width: usize, right: bool) -> String {
 }
 
 /// Writes the event as TRF-2026 (LF line ends): the kept lines, the number
-/// of rounds (`142`), the first colour (`152`), the point system when it
+/// of rounds (`142`, and TRF(x)'s `XXR` for JaVaFo and bbpPairings), the
+/// first colour (`152`), the point system when it
 /// is not the usual one (`162`), and a `001` line per player with every
 /// round so far. The places (columns 86-89) are by score, then pairing
 /// order.
@@ -772,7 +773,9 @@ pub fn write(event: &Event, kept: &[String]) -> String {
         out.push_str(line);
         out.push('\n');
     }
+    // TRF-2026's record, and TRF(x)'s for the programs that read only it.
     out.push_str(&format!("142 {}\n", event.expected_rounds));
+    out.push_str(&format!("XXR {}\n", event.expected_rounds));
     out.push_str(match event.initial_color {
         Color::White => "152 W\n",
         Color::Black => "152 B\n",

@@ -109,6 +109,8 @@ pub struct Tournament {
     /// A knockout's bracket: the pairer of its rounds, told every result
     /// and withdrawal.
     knockout: Option<Knockout>,
+    /// Who withdrew, and why, in the order they did.
+    withdrawals: Vec<(PlayerId, Withdrawal)>,
     over: bool,
     now: u64,
 }
@@ -186,9 +188,88 @@ impl Tournament {
             sprt_decided: None,
             pairing_ended: false,
             knockout,
+            withdrawals: Vec::new(),
             over: false,
             now: 0,
         })
+        .map(|mut t| {
+            // A withdrawal announced for round 1: out before it is paired.
+            t.withdraw_as_planned(&mut Vec::new());
+            t
+        })
+    }
+
+    /// Who withdrew, and why, in the order they did.
+    pub fn withdrawals(&self) -> &[(PlayerId, Withdrawal)] {
+        &self.withdrawals
+    }
+
+    /// The games a player withdrawn by the supervisor is still playing,
+    /// each with its board and who loses it (`None`: both withdrew, the
+    /// game ends without a result and is forfeited by both). The loop
+    /// tells each board to end its game so (an adjudication) once the
+    /// game is under way; derived from the state, so a resume carries out
+    /// what a kill left undone.
+    pub fn concessions(&self) -> Vec<(BoardId, u32, Option<Color>)> {
+        let by_supervisor = |p: PlayerId| {
+            self.withdrawals
+                .iter()
+                .any(|(q, why)| *q == p && matches!(why, Withdrawal::Supervisor { .. }))
+        };
+        self.games()
+            .filter_map(|(g, s)| match s {
+                GameState::Playing(board) => {
+                    let loser = match (by_supervisor(g.white), by_supervisor(g.black)) {
+                        (false, false) => return None,
+                        (true, false) => Some(Color::White),
+                        (false, true) => Some(Color::Black),
+                        (true, true) => None,
+                    };
+                    Some((board, g.number, loser))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The round of the event a withdrawal announced for it
+    /// (`--withdraw NAME:ROUND`) takes effect at, when the next one is due
+    /// to be paired: a Swiss round, or the knockout's bracket round that
+    /// the next games open (or continue).
+    fn event_round_due(&self) -> Option<u32> {
+        let due = self.round_due()?;
+        Some(match &self.knockout {
+            Some(k) => {
+                let opened = u32::try_from(k.rounds().len()).unwrap_or(u32::MAX);
+                let current_open = k
+                    .rounds()
+                    .last()
+                    .is_some_and(|r| r.iter().any(|m| m.decided.is_none()));
+                if current_open { opened } else { opened + 1 }
+            }
+            None => due,
+        })
+    }
+
+    /// Withdraws, before the round due is paired, the players whose
+    /// announced withdrawal (`--withdraw NAME:ROUND`) it reaches.
+    fn withdraw_as_planned(&mut self, out: &mut Vec<Output>) {
+        let Some(round) = self.event_round_due() else {
+            return;
+        };
+        let due: Vec<(PlayerId, Withdrawal)> = self
+            .settings
+            .swiss
+            .withdrawals
+            .iter()
+            .filter(|&&(p, from)| {
+                from <= round && self.players.get(p.0).is_some_and(|s| !s.withdrawn)
+            })
+            .map(|&(p, from)| (p, Withdrawal::Planned { round: from }))
+            .collect();
+        if !due.is_empty() {
+            self.withdraw(&due, out);
+        }
     }
 
     /// A knockout's bracket.
@@ -429,7 +510,9 @@ impl Tournament {
             Input::Resumed => self.on_resumed(at),
             Input::Paired(pairing) => self.on_paired(pairing, &mut out),
             Input::Unpairable { round, reason } => self.on_unpairable(round, reason, &mut out),
+            Input::Withdraw { player } => self.on_withdraw(player, &mut out),
         }
+        self.withdraw_as_planned(&mut out);
         self.dispatch(&mut out);
         self.end_if_stopped(&mut out);
         out
@@ -486,15 +569,35 @@ impl Tournament {
         out.push(Output::Paired(pairing));
         // A pairer that paired a withdrawn player: its game is forfeited
         // at once.
-        let gone: Vec<PlayerId> = (0..self.players.len())
-            .map(PlayerId)
-            .filter(|p| self.players[p.0].withdrawn)
-            .collect();
-        self.forfeit_games_of(&gone, out);
+        self.forfeit_withdrawn(out);
         if self.schedule.games().iter().all(|g| g.round != round) {
             out.push(Output::RoundOver { round });
             self.end_if_done(out);
         }
+    }
+
+    /// The supervisor withdraws `p` (a Swiss event or a knockout): it
+    /// forfeits the games it has not begun and is paired no more; the one
+    /// it is playing it loses on its board ([`Tournament::concessions`]).
+    fn on_withdraw(&mut self, p: PlayerId, out: &mut Vec<Output>) {
+        let Some(s) = self.player_mut(p, out) else {
+            return;
+        };
+        let reason = if s.withdrawn {
+            format!("{} has already withdrawn", self.name(p))
+        } else if !self.schedule.is_dynamic() {
+            format!(
+                "{} cannot be withdrawn from a {}: only from a Swiss event or a knockout",
+                self.name(p),
+                self.settings.schedule.format.as_str()
+            )
+        } else if self.over {
+            format!("{} cannot be withdrawn: the event is over", self.name(p))
+        } else {
+            let round = self.schedule.rounds();
+            return self.withdraw(&[(p, Withdrawal::Supervisor { round })], out);
+        };
+        out.push(Output::Ignored { reason });
     }
 
     /// The pairer could not pair round `round`: the event ends with the
@@ -689,6 +792,7 @@ impl Tournament {
                 if self.sprt_decided.is_none() {
                     out.push(Output::Replay { game });
                 }
+                self.forfeit_withdrawn(out);
             }
             o => self.decide(game, o, ending, out),
         }
@@ -715,6 +819,7 @@ impl Tournament {
             // Freed without a result: the game is played again.
             self.games[game as usize - 1] = GameState::Pending;
             out.push(Output::Replay { game });
+            self.forfeit_withdrawn(out);
         }
     }
 
@@ -735,6 +840,7 @@ impl Tournament {
         let mut due = Vec::new();
         for (p, why) in withdrawn {
             self.players[p.0].withdrawn = true;
+            self.withdrawals.push((*p, why.clone()));
             out.push(Output::Withdrawn {
                 player: *p,
                 why: why.clone(),
@@ -747,6 +853,17 @@ impl Tournament {
             k.withdraw(&due);
         }
         self.forfeit_games_of(&due, out);
+    }
+
+    /// A game to be played again whose player has withdrawn (it was
+    /// playing it then, and the game ended without a result) is forfeited:
+    /// nobody would ever start it.
+    fn forfeit_withdrawn(&mut self, out: &mut Vec<Output>) {
+        let gone: Vec<PlayerId> = (0..self.players.len())
+            .map(PlayerId)
+            .filter(|p| self.players[p.0].withdrawn)
+            .collect();
+        self.forfeit_games_of(&gone, out);
     }
 
     /// Every game not started of a player in `due` is forfeited; a game

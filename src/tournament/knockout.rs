@@ -39,19 +39,50 @@ pub const MAX_PLAYERS: usize = 1024;
 
 use crate::tournament::schedule::PlayerId;
 
-/// The tie-break of a level match: sets of `games` games at `control`.
+/// The tie-break of a level match: sets of `games` games at `control`,
+/// then the decisive game at `control`, or with time odds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Tiebreak {
     /// Games a set (at least 1).
     pub games: u32,
     /// The time control, as `--tc` takes it (checked by the caller).
     pub control: String,
+    /// The decisive game's time odds: White's control, then Black's (the
+    /// higher seed, who has the draw odds, usually with less time), as
+    /// `--tc` takes them; `None`: both at `control`.
+    pub armageddon: Option<(String, String)>,
 }
 
 impl Tiebreak {
-    /// Reads `G@CONTROL` (`2@1+0.01`: sets of 2 games at 1 s + 10 ms).
-    /// The control is returned as given, for the caller to check.
+    /// Reads `G@CONTROL` (`2@1+0.01`: sets of 2 games at 1 s + 10 ms),
+    /// with `,armageddon=WHITE/BLACK` after it for the decisive game's
+    /// time odds (`2@1+0.01,armageddon=5+0.05/4+0.05`). The controls are
+    /// returned as given, for the caller to check.
     pub fn parse(s: &str) -> Result<Tiebreak, String> {
+        let (sets, odds) = match s.split_once(',') {
+            Some((sets, odds)) => (sets, Some(odds)),
+            None => (s, None),
+        };
+        let armageddon = match odds {
+            None => None,
+            Some(odds) => {
+                let controls = odds.strip_prefix("armageddon=").ok_or_else(|| {
+                    format!(
+                        "{odds:?} in {s:?}: after the comma, armageddon=WHITE/BLACK (the \
+                         decisive game's controls: 5+0.05/4+0.05)"
+                    )
+                })?;
+                let (w, b) = controls.split_once('/').ok_or_else(|| {
+                    format!("{odds:?} in {s:?}: armageddon=WHITE/BLACK, two controls")
+                })?;
+                let bad = |c: &str| c.is_empty() || c.chars().any(char::is_whitespace);
+                if bad(w) || bad(b) {
+                    return Err(format!("{odds:?} in {s:?}: a control is missing"));
+                }
+                Some((w.to_string(), b.to_string()))
+            }
+        };
+        let s = sets;
         let (games, control) = s.split_once('@').ok_or_else(|| {
             format!("{s:?} is not GAMES@CONTROL (2@1+0.01: sets of 2 games at 1 s + 10 ms)")
         })?;
@@ -66,14 +97,28 @@ impl Tiebreak {
         Ok(Tiebreak {
             games,
             control: control.to_string(),
+            armageddon,
         })
+    }
+
+    /// Every control it names, to be checked (`--tc`'s forms).
+    pub fn controls(&self) -> Vec<&str> {
+        let mut all = vec![self.control.as_str()];
+        if let Some((w, b)) = &self.armageddon {
+            all.extend([w.as_str(), b.as_str()]);
+        }
+        all
     }
 }
 
 impl fmt::Display for Tiebreak {
     /// As [`Tiebreak::parse`] reads it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}@{}", self.games, self.control)
+        write!(f, "{}@{}", self.games, self.control)?;
+        if let Some((w, b)) = &self.armageddon {
+            write!(f, ",armageddon={w}/{b}")?;
+        }
+        Ok(())
     }
 }
 
@@ -501,6 +546,13 @@ impl Knockout {
             Stage::Regular => None,
             Stage::Tiebreak(_) | Stage::Armageddon => Some(&t.control),
         }
+    }
+
+    /// The decisive game's time odds, when game `number` is one and the
+    /// tie-break gives them: White's control, then Black's.
+    pub fn armageddon_controls(&self, number: u32) -> Option<(&str, &str)> {
+        let (w, b) = self.settings.tiebreak.as_ref()?.armageddon.as_ref()?;
+        (self.stage_of(number)? == Stage::Armageddon).then_some((w.as_str(), b.as_str()))
     }
 
     /// Game `number` ended with these half points of White and Black.

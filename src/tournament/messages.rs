@@ -197,6 +197,11 @@ pub enum Input {
     /// The pairer could pair no further round (a Swiss with more rounds
     /// than its players can play): the event ends with the rounds it has.
     Unpairable { round: u32, reason: String },
+    /// The supervisor withdrew the player from a Swiss event or a
+    /// knockout: it loses the game it is playing (its board is told to
+    /// end it: [`crate::tournament::Tournament::concessions`]), forfeits
+    /// those it has not begun, and is paired no more.
+    Withdraw { player: PlayerId },
 }
 
 /// What happens to the games running when the SPRT decides
@@ -236,6 +241,13 @@ pub enum Withdrawal {
     AwayTooLong,
     /// argus could not start its program; the reason as it was given.
     CannotStart(String),
+    /// The supervisor withdrew it, with `round` rounds paired (it loses
+    /// the game it was playing).
+    Supervisor { round: u32 },
+    /// It withdraws from round `round` on, as announced before the event
+    /// (`--withdraw NAME:ROUND`): a Swiss round, or a knockout's bracket
+    /// round.
+    Planned { round: u32 },
 }
 
 /// Something the core wants done or known.

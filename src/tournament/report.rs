@@ -155,12 +155,9 @@ fn sections(t: &Tournament) -> Vec<Section> {
     }]
     .into_iter()
     .chain(bracket(t))
-    .chain([
-        standings(t, &st),
-        crosstable(t, &st),
-        games(t),
-        statistics(t, &st),
-    ])
+    .chain([standings(t, &st), crosstable(t, &st), games(t)])
+    .chain(byes(t))
+    .chain([statistics(t, &st)])
     .collect()
 }
 
@@ -322,7 +319,10 @@ fn knockout_about(
              one decisive game at {} (the higher seed has Black, and a draw is Black's).",
             plural(u64::from(tb.games), "game", "games"),
             tb.control,
-            tb.control
+            match &tb.armageddon {
+                Some((w, b)) => format!("{w} for White and {b} for Black"),
+                None => tb.control.clone(),
+            }
         ),
         None => "A level match: one decisive game at the event's control (the higher seed \
                  has Black, and a draw is Black's)."
@@ -343,6 +343,7 @@ fn quarters(q: u64) -> String {
 /// tie-breaks (a Swiss event's, as columns; else Sonneborn-Berger).
 fn standings(t: &Tournament, st: &Standings) -> Section {
     let swiss = t.settings().schedule.format == Format::Swiss;
+    let knockout = t.knockout().is_some();
     let list = &t.settings().swiss.tiebreaks;
     let rows = st
         .rows
@@ -363,6 +364,9 @@ fn standings(t: &Tournament, st: &Standings) -> Section {
             } else {
                 row.push(quarters(r.sb_quarters));
             }
+            if knockout {
+                row.push(r.tiebreak_games.to_string());
+            }
             row
         })
         .collect();
@@ -374,17 +378,86 @@ fn standings(t: &Tournament, st: &Standings) -> Section {
     } else {
         header.push("SB".into());
     }
+    let mut lines = Vec::new();
+    if knockout {
+        header.push("TB".into());
+        lines.push(
+            "Points, games and W-D-L count each match's regular games; its tie-break games and \
+             decisive game decide the match (see the bracket) and are counted apart (TB), not \
+             as points."
+                .to_string(),
+        );
+    }
+    lines.extend(withdrawals(t));
     let mut right = vec![true, false, true, true, true, true, true, false];
     right.resize(header.len(), true);
     Section {
         title: "Standings",
-        lines: Vec::new(),
+        lines,
         table: Some(Table {
             header,
             right,
             rows,
         }),
     }
+}
+
+/// Who withdrew, and why: one line, when anybody did.
+fn withdrawals(t: &Tournament) -> Vec<String> {
+    let list: Vec<String> = t
+        .withdrawals()
+        .iter()
+        .map(|(p, why)| {
+            format!(
+                "{} ({})",
+                strip_control(t.name(*p)),
+                crate::tournament::words::withdrawal_reason(why)
+            )
+        })
+        .collect();
+    if list.is_empty() {
+        return Vec::new();
+    }
+    vec![format!(
+        "Withdrawn, paired no more: {}; their rounds after are zero-point byes (Z).",
+        list.join("; ")
+    )]
+}
+
+/// A Swiss event's byes, round by round: who, which kind, what it is
+/// worth (the games are in the Games section).
+fn byes(t: &Tournament) -> Option<Section> {
+    if t.settings().schedule.format != Format::Swiss || t.schedule().byes().is_empty() {
+        return None;
+    }
+    let rows = t
+        .schedule()
+        .byes()
+        .iter()
+        .map(|b| {
+            let kind = match b.kind {
+                crate::tournament::ByeKind::Allocated => "pairing-allocated bye (U)",
+                crate::tournament::ByeKind::Half => "bye asked for (H)",
+                crate::tournament::ByeKind::Zero => "not paired (Z)",
+                crate::tournament::ByeKind::Rest => "no game",
+            };
+            vec![
+                b.round.to_string(),
+                t.name(b.player).to_string(),
+                kind.to_string(),
+                points(b.kind.halves()),
+            ]
+        })
+        .collect();
+    Some(Section {
+        title: "Byes",
+        lines: Vec::new(),
+        table: Some(Table {
+            header: columns(&["Round", "Player", "Bye", "Points"]),
+            right: vec![true, false, false, true],
+            rows,
+        }),
+    })
 }
 
 fn columns(names: &[&str]) -> Vec<String> {

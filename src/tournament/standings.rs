@@ -9,6 +9,11 @@
 //! forfeited games add nothing); wins over the board; then the seed (the
 //! order the players were given), which only orders, it does not break
 //! the tie: players equal on the first three share a rank.
+//!
+//! A knockout's tie-break games and its decisive games decide a match, not
+//! the score table: they add no points, games, wins, draws, losses or
+//! Sonneborn-Berger and are not in the crosstable; a row counts them in
+//! [`Row::tiebreak_games`], and its statistics (moves, time) include them.
 
 use shakmaty::Color;
 
@@ -36,6 +41,9 @@ pub struct Row {
     pub forfeits_lost: u32,
     /// Sonneborn-Berger in quarter points.
     pub sb_quarters: u64,
+    /// A knockout's tie-break and decisive games it played or forfeited,
+    /// counted apart from the points.
+    pub tiebreak_games: u32,
     /// A Swiss event's tie-breaks, in the event's order
     /// ([`crate::tournament::swiss_event::SwissSettings::tiebreaks`]), each
     /// in its [`Tiebreak`]'s unit; empty for a round robin or a gauntlet.
@@ -204,13 +212,21 @@ impl Standings {
             let GameState::Decided(o) = s else { continue };
             let halves = o.halves();
             for (colour, p) in [(Color::White, g.white), (Color::Black, g.black)] {
-                add_game(&mut rows[p.0], &o, colour, halves[colour]);
+                if scores(t, g.number) {
+                    add_game(&mut rows[p.0], &o, colour, halves[colour]);
+                } else {
+                    rows[p.0].tiebreak_games += 1;
+                    add_stats(&mut rows[p.0], &o, colour);
+                }
             }
         }
         for (g, s) in t.games() {
             let GameState::Decided(o @ Outcome::Played { .. }) = s else {
                 continue;
             };
+            if !scores(t, g.number) {
+                continue;
+            }
             let halves = o.halves();
             let (w, b) = (rows[g.white.0].halves, rows[g.black.0].halves);
             rows[g.white.0].sb_quarters += u64::from(b * halves.white);
@@ -238,7 +254,7 @@ impl Standings {
             order[r.player.0] = i;
         }
         let mut cells = vec![vec![Vec::new(); n]; n];
-        for (g, s) in t.games() {
+        for (g, s) in t.games().filter(|(g, _)| scores(t, g.number)) {
             let (w, b) = (order[g.white.0], order[g.black.0]);
             cells[w][b].push(mark(s, Color::White));
             cells[b][w].push(mark(s, Color::Black));
@@ -285,16 +301,34 @@ fn rank_by<K: Ord>(rows: &mut [Row], key: impl Fn(&Row) -> K, order: impl Fn(&Ro
     }
 }
 
+/// Whether game `number` counts in the score table: every game but a
+/// knockout's tie-break and decisive games.
+pub fn scores(t: &Tournament, number: u32) -> bool {
+    t.knockout()
+        .and_then(|k| k.stage_of(number))
+        .is_none_or(|s| s == crate::tournament::knockout::Stage::Regular)
+}
+
 fn add_game(row: &mut Row, o: &Outcome, colour: Color, halves: u32) {
     row.games += 1;
     row.halves += halves;
     match *o {
-        Outcome::Played { result, sides, .. } => {
-            match result {
-                GameResult::Win(c) if c == colour => row.wins += 1,
-                GameResult::Win(_) => row.losses += 1,
-                _ => row.draws += 1,
-            }
+        Outcome::Played { result, .. } => match result {
+            GameResult::Win(c) if c == colour => row.wins += 1,
+            GameResult::Win(_) => row.losses += 1,
+            _ => row.draws += 1,
+        },
+        Outcome::Forfeited(_) if halves > 0 => row.forfeits_won += 1,
+        Outcome::Forfeited(_) => row.forfeits_lost += 1,
+    }
+    add_stats(row, o, colour);
+}
+
+/// What a played game adds to the player's statistics (moves, time,
+/// faults), whether it scores or not.
+fn add_stats(row: &mut Row, o: &Outcome, colour: Color) {
+    match *o {
+        Outcome::Played { sides, .. } => {
             let side = sides[colour];
             let st = &mut row.stats;
             st.moves += u64::from(side.moves);
@@ -309,8 +343,7 @@ fn add_game(row: &mut Row, o: &Outcome, colour: Color, halves: u32) {
                 st.left_min_ms = Some(st.left_min_ms.map_or(left, |m| m.min(left)));
             }
         }
-        Outcome::Forfeited(_) if halves > 0 => row.forfeits_won += 1,
-        Outcome::Forfeited(_) => row.forfeits_lost += 1,
+        Outcome::Forfeited(_) => {}
     }
 }
 

@@ -129,15 +129,55 @@ impl Tallies {
         {
             o.insert("standings".into(), swiss_json(t, &st));
         }
+        if !t.withdrawals().is_empty()
+            && let Some(o) = out.as_object_mut()
+        {
+            let list: Vec<Value> = t
+                .withdrawals()
+                .iter()
+                .map(|(p, why)| withdrawal_json(t.name(*p), why))
+                .collect();
+            o.insert("withdrawals".into(), Value::Array(list));
+        }
         if let (Some(k), Some(o)) = (t.knockout(), out.as_object_mut()) {
             let name = |p: PlayerId| t.name(p).to_string();
             o.insert(
                 "knockout".into(),
                 serde_json::to_value(k.data(&name)).unwrap_or(Value::Null),
             );
+            // The score table: regular games only; the tie-break and
+            // decisive games apart (`tiebreak_games`).
+            let rows: Vec<Value> = st
+                .rows
+                .iter()
+                .map(|r| {
+                    json!({
+                        "rank": r.rank,
+                        "player": t.name(r.player),
+                        "points": f64::from(r.halves) / 2.0,
+                        "games": r.games,
+                        "tiebreak_games": r.tiebreak_games,
+                    })
+                })
+                .collect();
+            o.insert("standings".into(), json!({ "rows": rows }));
         }
         out
     }
+}
+
+/// A withdrawal in the results JSON: `{player, why, round}`, `why` one of
+/// `away`, `cannot-start`, `supervisor` (`round`: the rounds paired
+/// then), `announced` (`round`: the first round not played).
+fn withdrawal_json(name: &str, why: &crate::tournament::Withdrawal) -> Value {
+    use crate::tournament::Withdrawal as W;
+    let (kind, round) = match why {
+        W::AwayTooLong => ("away", None),
+        W::CannotStart(_) => ("cannot-start", None),
+        W::Supervisor { round } => ("supervisor", Some(*round)),
+        W::Planned { round } => ("announced", Some(*round)),
+    };
+    json!({ "player": name, "why": kind, "round": round })
 }
 
 /// A Swiss event's standings and rounds in the results JSON: `standings`

@@ -30,6 +30,11 @@ pub struct SwissSettings {
     pub byes: Vec<(PlayerId, u32)>,
     /// Late entries: the player, the first round it plays.
     pub late: Vec<(PlayerId, u32)>,
+    /// Withdrawals announced before the event (`--withdraw NAME:ROUND`):
+    /// the player, the first round it does not play (a Swiss round, or a
+    /// knockout's bracket round; the core withdraws it before that round
+    /// is paired).
+    pub withdrawals: Vec<(PlayerId, u32)>,
     /// What a bye asked for is worth: [`ByeKind::Half`] or
     /// [`ByeKind::Zero`].
     pub bye: ByeKind,
@@ -42,6 +47,7 @@ impl Default for SwissSettings {
         SwissSettings {
             byes: Vec::new(),
             late: Vec::new(),
+            withdrawals: Vec::new(),
             bye: ByeKind::Half,
             tiebreaks: Tiebreak::DEFAULT.to_vec(),
         }
@@ -60,18 +66,100 @@ pub fn complete_rounds(t: &Tournament) -> u32 {
     }
 }
 
-/// The event as a TRF-2026 file after its complete rounds: the event's
-/// name (`012`), then what [`crate::swiss::trf::write`] writes (rounds,
-/// first colour, a line per player by pairing number).
-pub fn trf(t: &Tournament) -> String {
+/// What the edge knows of the event that its core does not, for the TRF's
+/// header: each `None` is left out of the file rather than made up.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TrfFacts {
+    /// Where it is played (`--site`, the PGN Site): `022`.
+    pub site: Option<String>,
+    /// The wall-clock time it started (ms since 1970): `042`.
+    pub started_unix_ms: Option<u64>,
+    /// The wall-clock time it ended, once it is over: `052`.
+    pub ended_unix_ms: Option<u64>,
+    /// The games' time control (`--tc`): `122`.
+    pub time_control: Option<crate::clock::TimeControl>,
+}
+
+/// The event as a TRF-2026 file after its complete rounds: the header
+/// records argus knows (`012` the event, `022` the site, `042`/`052` the
+/// dates, `062` the players, `072` the rated ones, `092` the system,
+/// `122` the time control; no federation, arbiter or round dates: argus is
+/// not told them), then what [`crate::swiss::trf::write`] writes (`142`
+/// and `XXR` the rounds, the first colour, a line per player by pairing
+/// number).
+pub fn trf(t: &Tournament, facts: &TrfFacts) -> String {
     let (event, _) = event(t, complete_rounds(t));
-    let name: String = t
-        .settings()
-        .event
-        .chars()
-        .filter(|c| !c.is_control())
-        .collect();
-    swiss::trf::write(&event, &[format!("012 {name}")])
+    let clean = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !c.is_control())
+            .collect::<String>()
+            .trim()
+            .to_string()
+    };
+    let mut header = vec![format!("012 {}", clean(&t.settings().event))];
+    if let Some(site) = facts.site.as_deref().map(clean)
+        && !site.is_empty()
+        && site != "?"
+    {
+        header.push(format!("022 {site}"));
+    }
+    if let Some(ms) = facts.started_unix_ms {
+        header.push(format!("042 {}", trf_date(ms)));
+    }
+    if let Some(ms) = facts.ended_unix_ms.filter(|_| t.is_over()) {
+        header.push(format!("052 {}", trf_date(ms)));
+    }
+    let players = t.schedule().players();
+    let rated = (0..players).filter(|&p| t.rating(PlayerId(p)) != 0).count();
+    header.push(format!("062 {players}"));
+    header.push(format!("072 {rated}"));
+    header.push("092 Individual: Swiss-System (FIDE Dutch, C.04.3)".into());
+    if let Some(tc) = facts.time_control.as_ref().and_then(trf_time_control) {
+        header.push(format!("122 {tc}"));
+    }
+    swiss::trf::write(&event, &header)
+}
+
+/// A wall-clock time's UTC date as TRF writes dates: `YYYY/MM/DD`.
+fn trf_date(unix_ms: u64) -> String {
+    let days = i64::try_from(unix_ms / 86_400_000).unwrap_or(i64::MAX);
+    let (y, m, d) = crate::record::timestamp::civil_from_days(days);
+    format!("{y:04}/{m:02}/{d:02}")
+}
+
+/// A time control in an arbiter's words for TRF's `122`: `40 moves in
+/// 7200 s, then 3600 s + 30 s per move`; `None` when there is none.
+fn trf_time_control(tc: &crate::clock::TimeControl) -> Option<String> {
+    use crate::clock::TimeControl;
+    let seconds = |ms: u64| match ms % 1000 {
+        0 => format!("{} s", ms / 1000),
+        f => format!(
+            "{}.{} s",
+            ms / 1000,
+            format!("{f:03}").trim_end_matches('0')
+        ),
+    };
+    match tc {
+        TimeControl::Unknown | TimeControl::Untimed => None,
+        TimeControl::Periods(periods) if periods.is_empty() => None,
+        TimeControl::Periods(periods) => Some(
+            periods
+                .iter()
+                .map(|p| {
+                    let mut words = match p.moves {
+                        Some(m) => format!("{m} moves in {}", seconds(p.base_ms)),
+                        None => seconds(p.base_ms),
+                    };
+                    if p.increment_ms > 0 {
+                        words.push_str(&format!(" + {} per move", seconds(p.increment_ms)));
+                    }
+                    words
+                })
+                .collect::<Vec<_>>()
+                .join(", then "),
+        ),
+        TimeControl::Sandclock { total_ms } => Some(format!("sandclock of {}", seconds(*total_ms))),
+    }
 }
 
 /// What player `p` has instead of a game in round `round`, if it is not

@@ -38,6 +38,54 @@ pub fn extent(t: &Tournament) -> String {
     }
 }
 
+/// The latest round of a Swiss event or a knockout, for the board view:
+/// its title (`round 3 of 7`) and a line per game in board order with its
+/// result, or where it is played, or that it waits, then a line per bye;
+/// `None` before the first round is paired, or for a schedule fixed in
+/// advance (its rounds overlap on the boards).
+pub fn round_lines(t: &Tournament) -> Option<(String, Vec<String>)> {
+    let sch = t.schedule();
+    if !sch.is_dynamic() || sch.rounds() == 0 {
+        return None;
+    }
+    let round = sch.rounds();
+    let name = |p| strip_control(t.name(p));
+    let title = match t.knockout() {
+        Some(_) => format!("round {round}"),
+        None => format!("round {round} of {}", sch.planned_rounds()),
+    };
+    let mut lines: Vec<String> = t
+        .games()
+        .filter(|(g, _)| g.round == round)
+        .map(|(g, s)| {
+            let stage = t
+                .knockout()
+                .and_then(|k| k.stage_of(g.number))
+                .filter(|st| *st != crate::tournament::knockout::Stage::Regular)
+                .map(|st| format!(" ({})", st.name()))
+                .unwrap_or_default();
+            let state = match s {
+                GameState::Decided(o) => o.result_text().to_string(),
+                GameState::Playing(b) => format!("playing on {b}"),
+                GameState::Pending => "not begun".into(),
+            };
+            format!(
+                "{}. {} - {}{stage}  {state}",
+                g.board,
+                name(g.white),
+                name(g.black)
+            )
+        })
+        .collect();
+    lines.extend(
+        sch.byes()
+            .iter()
+            .filter(|b| b.round == round)
+            .map(|b| format!("{} {}", name(b.player), bye_words(b.kind))),
+    );
+    Some((title, lines))
+}
+
 /// A bye in words, with what it is worth.
 pub fn bye_words(kind: ByeKind) -> &'static str {
     match kind {
@@ -45,6 +93,43 @@ pub fn bye_words(kind: ByeKind) -> &'static str {
         ByeKind::Half => "has a bye it asked for (1/2 point)",
         ByeKind::Zero => "does not play (0 points)",
         ByeKind::Rest => "has no game",
+    }
+}
+
+/// A withdrawal in words: who, why and what it costs (the line said when
+/// it happens).
+pub fn withdrawal_line(name: &str, why: &Withdrawal) -> String {
+    match why {
+        Withdrawal::AwayTooLong => {
+            format!("{name} was away too long: it forfeits the games it has not played")
+        }
+        Withdrawal::CannotStart(reason) => format!(
+            "{name}: argus cannot start its program ({}): it forfeits the games it has not played",
+            strip_control(reason)
+        ),
+        Withdrawal::Supervisor { round } => format!(
+            "{name} is withdrawn by the supervisor {}: it loses the game it is playing, \
+             forfeits those it has not begun, and is paired no more",
+            match round {
+                0 => "before round 1".to_string(),
+                r => format!("in round {r}"),
+            }
+        ),
+        Withdrawal::Planned { round } => format!(
+            "{name} withdraws from round {round} on, as announced (--withdraw): it is paired \
+             no more"
+        ),
+    }
+}
+
+/// Why a player withdrew, short (the report's list of withdrawals).
+pub fn withdrawal_reason(why: &Withdrawal) -> String {
+    match why {
+        Withdrawal::AwayTooLong => "away too long (--absent-forfeit)".into(),
+        Withdrawal::CannotStart(_) => "argus cannot start its program".into(),
+        Withdrawal::Supervisor { round: 0 } => "by the supervisor, before round 1".into(),
+        Withdrawal::Supervisor { round } => format!("by the supervisor in round {round}"),
+        Withdrawal::Planned { round } => format!("from round {round} on, as announced"),
     }
 }
 
@@ -84,21 +169,7 @@ pub fn said(t: &Tournament, out: &Output) -> Option<String> {
         Output::Replay { game } => {
             format!("game {game} ended without a result: it will be played again")
         }
-        Output::Withdrawn {
-            player,
-            why: Withdrawal::AwayTooLong,
-        } => format!(
-            "{} was away too long: it forfeits the games it has not played",
-            name(*player)
-        ),
-        Output::Withdrawn {
-            player,
-            why: Withdrawal::CannotStart(reason),
-        } => format!(
-            "{}: argus cannot start its program ({}): it forfeits the games it has not played",
-            name(*player),
-            strip_control(reason)
-        ),
+        Output::Withdrawn { player, why } => withdrawal_line(&name(*player), why),
         // A match (two players): its running statistics, as a match's
         // referee says them after each game, not a standings table a game.
         // A knockout: the bracket as it stands.

@@ -109,7 +109,9 @@ pub struct TournamentArgs {
     /// A knockout's tie-break of a level match: sets of GAMES games at
     /// CONTROL (2@1+0.01), up to 3 sets while level, then one decisive
     /// game at CONTROL (Armageddon: the higher seed has Black and a draw
-    /// is Black's) [default: straight to the decisive game at --tc].
+    /// is Black's); ',armageddon=WHITE/BLACK' after it gives that game
+    /// time odds (2@1+0.01,armageddon=5+0.05/4+0.05: White, the lower
+    /// seed, more time) [default: straight to the decisive game at --tc].
     #[arg(long, value_name = "GAMES@CONTROL")]
     pub knockout_tiebreak: Option<String>,
     /// Player NAME's rating, for a Swiss event's initial order or a
@@ -129,6 +131,13 @@ pub struct TournamentArgs {
     /// repeated.
     #[arg(long = "late", value_name = "NAME:ROUND")]
     pub late: Vec<String>,
+    /// A Swiss event or a knockout: player NAME withdraws from round ROUND
+    /// on (NAME:ROUND; a knockout's ROUND is a round of its bracket): it
+    /// plays the rounds before and is paired no more; may be repeated
+    /// (the supervisor withdraws a player during the event with the board
+    /// view's x key).
+    #[arg(long = "withdraw", value_name = "NAME:ROUND")]
+    pub withdraw: Vec<String>,
     /// A Swiss event's tie-breaks after the points, in order (FIDE C.07):
     /// a comma-separated list of buchholz-cut1, buchholz,
     /// sonneborn-berger, direct-encounter, wins [default: all five, in
@@ -415,7 +424,12 @@ impl TournamentArgs {
                 format.as_str()
             ));
         }
-        let swiss = self.swiss_settings(&players, format, rounds.unwrap_or(0))?;
+        // A knockout's --withdraw names a round of its bracket.
+        let event_rounds = match format {
+            Format::Knockout => players.len().next_power_of_two().trailing_zeros(),
+            _ => rounds.unwrap_or(0),
+        };
+        let swiss = self.swiss_settings(&players, format, event_rounds)?;
         let cycles = self.cycles.or(t.cycles).unwrap_or(1);
         let games_per_pairing = self.games_per_pairing.or(t.games_per_pairing).unwrap_or(1);
         if cycles == 0 || games_per_pairing == 0 {
@@ -508,10 +522,12 @@ impl TournamentArgs {
 }
 
 impl TournamentArgs {
-    /// `--bye`, `--late`, `--bye-points`, `--tiebreaks` and `--trf`,
-    /// checked: for a Swiss event only, each NAME a player, each ROUND one
-    /// of the event's (a late entry from round 2 on), no bye before a late
-    /// entry's first round or twice.
+    /// `--bye`, `--late`, `--withdraw`, `--bye-points`, `--tiebreaks` and
+    /// `--trf`, checked: for a Swiss event only (`--withdraw` also for a
+    /// knockout), each NAME a player, each ROUND one of the event's
+    /// (`rounds`: a knockout's bracket rounds; a late entry or a withdrawal
+    /// from round 2 on), no bye before a late entry's first round, after a
+    /// withdrawal, or twice.
     fn swiss_settings(
         &self,
         players: &[Player],
@@ -526,12 +542,6 @@ impl TournamentArgs {
             ("--tiebreaks", self.tiebreaks.is_some()),
             ("--trf", self.trf.is_some()),
         ];
-        if format != Format::Swiss {
-            if let Some((flag, _)) = given.iter().find(|g| g.1) {
-                return Err(format!("{flag} is for --schedule swiss"));
-            }
-            return Ok(s);
-        }
         let player_round = |flag: &str, w: &str| -> Result<(PlayerId, u32), String> {
             let (name, r) = w
                 .rsplit_once(':')
@@ -548,6 +558,30 @@ impl TournamentArgs {
                 .ok_or_else(|| format!("{flag} {w:?}: no player is named {name:?}"))?;
             Ok((PlayerId(i), round))
         };
+        if !self.withdraw.is_empty() && !matches!(format, Format::Swiss | Format::Knockout) {
+            return Err(format!(
+                "--withdraw is for --schedule swiss or knockout, not {}",
+                format.as_str()
+            ));
+        }
+        for w in &self.withdraw {
+            let (p, r) = player_round("--withdraw", w)?;
+            if r == 1 {
+                return Err(format!(
+                    "--withdraw {w:?}: a player out from round 1 on plays no game: leave it out"
+                ));
+            }
+            if s.withdrawals.iter().any(|l| l.0 == p) {
+                return Err(format!("--withdraw {w:?}: that player already withdraws"));
+            }
+            s.withdrawals.push((p, r));
+        }
+        if format != Format::Swiss {
+            if let Some((flag, _)) = given.iter().find(|g| g.1) {
+                return Err(format!("{flag} is for --schedule swiss"));
+            }
+            return Ok(s);
+        }
         for w in &self.late {
             let (p, r) = player_round("--late", w)?;
             if r == 1 {
@@ -566,6 +600,11 @@ impl TournamentArgs {
             if s.late.iter().any(|&(q, from)| q == p && r < from) {
                 return Err(format!(
                     "--bye {w:?}: that player enters late, after that round"
+                ));
+            }
+            if s.withdrawals.iter().any(|&(q, from)| q == p && r >= from) {
+                return Err(format!(
+                    "--bye {w:?}: that player has withdrawn by that round"
                 ));
             }
             s.byes.push((p, r));
@@ -607,8 +646,10 @@ fn knockout_tiebreak(
         ));
     }
     let t = Tiebreak::parse(s).map_err(|e| format!("--knockout-tiebreak {e}"))?;
-    crate::clock::parse_friendly(&t.control)
-        .map_err(|e| format!("--knockout-tiebreak {s:?}: {e}"))?;
+    for control in t.controls() {
+        crate::clock::parse_friendly(control)
+            .map_err(|e| format!("--knockout-tiebreak {s:?}: {e}"))?;
+    }
     Ok(Some(t))
 }
 

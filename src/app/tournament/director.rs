@@ -35,7 +35,7 @@ use crate::journal::feed::FileSet;
 use crate::link::{LinkEvent, LinkEventKind, PortSettings};
 use crate::record::durable::write_atomic;
 use crate::record::transcript::Transcript;
-use crate::referee::{ByClient, ClientId, Input as RefInput, Settings};
+use crate::referee::{ByClient, ClientId, Command, Input as RefInput, Settings, Verdict};
 use crate::stats::latency::Latencies;
 use crate::text::strip_control;
 use crate::tournament::journal::TournamentWriter;
@@ -91,6 +91,9 @@ pub struct Director {
     pub results_json: Option<PathBuf>,
     /// `--trf`: a Swiss event as TRF-2026, rewritten after every round.
     pub trf: Option<PathBuf>,
+    /// The wall-clock time the tournament started (its journal's first
+    /// `epoch`; the TRF's start date), when known.
+    pub started_unix_ms: Option<u64>,
     /// `--rating-interval N`: the standings said every N games.
     pub rating_interval: Option<crate::stats::interval::RatingInterval>,
     /// One line per result on stdout, or the board view.
@@ -230,6 +233,7 @@ impl Director {
         let mut shown = Shown::default();
         loop {
             self.relays.count();
+            self.concede(&mut floor);
             self.free_boards(&mut floor);
             if let Some(f) = floor.failure.take() {
                 self.close(floor);
@@ -524,10 +528,16 @@ impl Director {
         let Some(screen) = self.screen.as_mut() else {
             return false;
         };
-        let (id, cmd) = match screen.key(ev, &boards) {
+        let (id, cmd) = match screen.key(ev, &self.core, &boards) {
             Ask::Nothing => return false,
             Ask::Stop => return true,
             Ask::Board(id, cmd) => (id, cmd),
+            Ask::Withdraw(player) => {
+                let now = self.now();
+                self.hand_to_tournament(Input::Withdraw { player }, now, floor);
+                self.concede(floor);
+                return false;
+            }
         };
         let now = self.now();
         if let Some(Some(board)) = floor.boards.get_mut(board_index(id)) {
@@ -536,6 +546,41 @@ impl Director {
         }
         self.collect_results(floor);
         false
+    }
+
+    /// Ends each game a player withdrawn by the supervisor is still
+    /// playing, once it is under way, as lost by that player (an
+    /// adjudication on its board; both withdrawn: aborted, then forfeited
+    /// by both). Called every loop turn: the core says which games
+    /// ([`Tournament::concessions`]), from its state, so a game still
+    /// starting is ended once it starts, and a resume ends what a kill
+    /// left.
+    fn concede(&mut self, floor: &mut Floor) {
+        let mut handed = false;
+        for (board, game, loser) in self.core.concessions() {
+            let Some(Some(b)) = floor.boards.get_mut(board_index(board)) else {
+                continue;
+            };
+            if b.game.number != game || b.core.position_in_play().is_none() {
+                continue;
+            }
+            let cmd = match loser {
+                Some(shakmaty::Color::White) => Command::Adjudicate(Verdict::BlackWins),
+                Some(shakmaty::Color::Black) => Command::Adjudicate(Verdict::WhiteWins),
+                None => Command::AbortGame,
+            };
+            let now = self.now();
+            b.hand(
+                RefInput::Supervisor(cmd),
+                now,
+                &self.field.links,
+                floor.syzygy.as_ref(),
+            );
+            handed = true;
+        }
+        if handed {
+            self.collect_results(floor);
+        }
     }
 
     /// The first inputs after a resume: the tournament core and every
@@ -928,7 +973,7 @@ impl Director {
             Output::Ignored { reason } => warn!("tournament: {reason}"),
             Output::Abort { board, .. } => {
                 if let Some(Some(b)) = floor.boards.get_mut(board_index(board)) {
-                    let abort = RefInput::Supervisor(crate::referee::Command::AbortGame);
+                    let abort = RefInput::Supervisor(Command::AbortGame);
                     b.hand(abort, at, &self.field.links, floor.syzygy.as_ref());
                 }
                 self.collect_results(floor);
@@ -965,11 +1010,24 @@ impl Director {
         let own = |p: PlayerId| self.own_controls.get(p.0).cloned().flatten();
         // A knockout's tie-break games: its control, checked when given
         // (and when the journal was read).
-        let control = self
+        let mut control = self
             .core
             .knockout()
             .and_then(|k| k.control_of(game.number))
             .and_then(|tc| crate::clock::parse_friendly(tc).ok());
+        let mut own_controls = ByClient::new(own(seats.a), own(seats.b));
+        // The decisive game's time odds: White's control and Black's (in
+        // place of any the players have of their own).
+        if let Some((w, b)) = self
+            .core
+            .knockout()
+            .and_then(|k| k.armageddon_controls(game.number))
+        {
+            let w = crate::clock::parse_friendly(w).ok();
+            let b = crate::clock::parse_friendly(b).ok();
+            control = w.clone().or(control);
+            own_controls = ByClient::new(w, b);
+        }
         let setup = GameSetup {
             board,
             game,
@@ -984,7 +1042,7 @@ impl Director {
             ),
             lines: ByClient::new(line(seats.a), line(seats.b)),
             own_search_time: ByClient::new(here(seats.a), here(seats.b)),
-            own_controls: ByClient::new(own(seats.a), own(seats.b)),
+            own_controls,
             log_dir: &self.log_dir,
             games: self.games.clone(),
             pace: self.pace,
@@ -1032,7 +1090,13 @@ impl Director {
     /// complete rounds.
     fn write_trf(&self) {
         let Some(path) = &self.trf else { return };
-        let text = crate::tournament::swiss_event::trf(&self.core);
+        let facts = crate::tournament::swiss_event::TrfFacts {
+            site: Some(self.referee.site.clone()),
+            started_unix_ms: self.started_unix_ms,
+            ended_unix_ms: Some(crate::app::wall::unix_ms_now()),
+            time_control: Some(self.referee.time_control.clone()),
+        };
+        let text = crate::tournament::swiss_event::trf(&self.core, &facts);
         if let Err(e) = write_atomic(path, &text) {
             let line = format!("cannot write the TRF file {}: {e}", path.display());
             warn!("{line}");

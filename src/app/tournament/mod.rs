@@ -109,7 +109,8 @@ pub fn run(args: TournamentArgs) -> Exit {
             .unwrap_or_default(),
     };
     dir.note(&journal);
-    let writer = TournamentWriter::create(&journal, &header, unix_ms_now()).map_err(|e| {
+    let started = unix_ms_now();
+    let writer = TournamentWriter::create(&journal, &header, started).map_err(|e| {
         Failure::usage(format!(
             "cannot start the journal {}: {e}",
             journal.display()
@@ -123,6 +124,7 @@ pub fn run(args: TournamentArgs) -> Exit {
         boards: Vec::new(),
         game_journals: Vec::new(),
         resumed: false,
+        started_unix_ms: Some(started),
     };
     direct(carried, &plan, &args, edges, dir, ctrl_c)
 }
@@ -230,6 +232,7 @@ pub fn resume(journal: &Path, headless: bool, web: &WebOptions) -> Exit {
         boards,
         game_journals,
         resumed: true,
+        started_unix_ms: loaded.started_unix_ms,
     };
     direct(carried, &plan, &args, edges, dir, ctrl_c)
 }
@@ -311,6 +314,8 @@ struct Carried {
     /// is over (for the feed; empty at a start).
     game_journals: Vec<(PathBuf, bool)>,
     resumed: bool,
+    /// The wall-clock time the tournament started (ms since 1970).
+    started_unix_ms: Option<u64>,
 }
 
 /// The start succeeded: keeps the log directory, hands the tournament to
@@ -352,6 +357,7 @@ fn direct(
         report: args.report.clone(),
         results_json: args.results_json.clone(),
         trf: args.trf.clone(),
+        started_unix_ms: carried.started_unix_ms,
         rating_interval,
         view: View::from_flags(args.view.headless, args.view.ascii),
         epoch: edges.epoch,

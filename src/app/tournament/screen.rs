@@ -14,7 +14,7 @@ use crate::display::overview::{self, BoardLine, Overview};
 use crate::display::{InputEvent, InputThread, LinkView, Role, TerminalGuard, Ui};
 use crate::referee::{Command, Referee, Snapshot};
 use crate::text::strip_control;
-use crate::tournament::{BoardId, ScheduledGame, Tournament, report};
+use crate::tournament::{BoardId, PlayerId, ScheduledGame, Tournament, report, words};
 
 /// How many of the latest lines the overview keeps.
 const RECENT: usize = 200;
@@ -38,6 +38,16 @@ pub enum Ask {
     Stop,
     /// Hand this command to this board's core.
     Board(BoardId, Command),
+    /// Withdraw this player from the event (confirmed).
+    Withdraw(PlayerId),
+}
+
+/// The supervisor's withdrawal of a player, as it is being asked for:
+/// which player is shown, and whether the choice awaits its `y`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Withdrawing {
+    player: PlayerId,
+    confirm: bool,
 }
 
 /// The terminal, its keys and what is shown.
@@ -52,6 +62,8 @@ pub struct Screen {
     recent: VecDeque<String>,
     /// A quit was asked for and awaits `y`.
     confirm_quit: bool,
+    /// A withdrawal being asked for (`x`).
+    withdrawing: Option<Withdrawing>,
     /// The supervisor's view (quit stops the tournament) or an observer's
     /// (quit stops watching; no supervisor keys).
     role: Role,
@@ -78,6 +90,7 @@ impl Screen {
             focus: None,
             recent: VecDeque::new(),
             confirm_quit: false,
+            withdrawing: None,
             notice: None,
             waiting: Vec::new(),
         })
@@ -138,7 +151,9 @@ impl Screen {
                 None => BoardLine::free(n),
             })
             .collect();
-        let notice = if self.confirm_quit {
+        let notice = if let Some(w) = self.withdrawing {
+            Some(withdraw_question(t, w))
+        } else if self.confirm_quit {
             Some(match self.role {
                 Role::Referee => "quit the tournament? y: yes, any other key: no".into(),
                 Role::Observer => "stop watching? y: yes, any other key: no".into(),
@@ -162,13 +177,18 @@ impl Screen {
             .lines()
             .map(str::to_string)
             .collect(),
+            round: words::round_lines(t),
             recent: self.recent.iter().cloned().collect(),
             notice,
+            can_withdraw: self.role == Role::Referee
+                && !withdrawable(t).is_empty()
+                && t.schedule().is_dynamic(),
         }
     }
 
-    /// One key or terminal event, with the boards that hold a game.
-    pub fn key(&mut self, ev: InputEvent, boards: &[OnBoard]) -> Ask {
+    /// One key or terminal event, with the tournament and the boards that
+    /// hold a game.
+    pub fn key(&mut self, ev: InputEvent, t: &Tournament, boards: &[OnBoard]) -> Ask {
         let key = match ev {
             InputEvent::Key(k) if k.kind != KeyEventKind::Release => k,
             InputEvent::Failed(why) => {
@@ -184,7 +204,57 @@ impl Screen {
             return self.board_key(b.board, key, &b.core.snapshot(b.at));
         }
         self.focus = None;
-        self.overview_key(key, &|id| boards.iter().any(|b| b.board == id))
+        if self.withdrawing.is_some() {
+            return self.withdraw_key(key, t);
+        }
+        self.overview_key(key, t, &|id| boards.iter().any(|b| b.board == id))
+    }
+
+    /// A key while a withdrawal is asked for: arrows choose the player,
+    /// Enter chooses it, `y` confirms; Esc (or any other key at the
+    /// question) lets it be.
+    fn withdraw_key(&mut self, key: KeyEvent, t: &Tournament) -> Ask {
+        let Some(mut w) = self.withdrawing.take() else {
+            return Ask::Nothing;
+        };
+        let candidates = withdrawable(t);
+        if candidates.is_empty() {
+            self.notice = Some("nobody left to withdraw".into());
+            return Ask::Nothing;
+        }
+        if w.confirm {
+            // The player the question named, even if the list changed.
+            return match key.code {
+                KeyCode::Char('y' | 'Y') => {
+                    self.notice = None;
+                    Ask::Withdraw(w.player)
+                }
+                _ => {
+                    self.notice = Some("nobody withdrawn".into());
+                    Ask::Nothing
+                }
+            };
+        }
+        let n = candidates.len();
+        let at = candidates.iter().position(|&p| p == w.player);
+        match key.code {
+            KeyCode::Esc => {
+                self.notice = Some("nobody withdrawn".into());
+                return Ask::Nothing;
+            }
+            KeyCode::Left | KeyCode::Up => {
+                w.player = candidates[at.map_or(0, |i| (i + n - 1) % n)];
+            }
+            KeyCode::Right | KeyCode::Down | KeyCode::Tab => {
+                w.player = candidates[at.map_or(0, |i| (i + 1) % n)];
+            }
+            // Chosen while still in the list (else shown again first).
+            KeyCode::Enter if at.is_some() => w.confirm = true,
+            KeyCode::Enter => w.player = candidates[0],
+            _ => {}
+        }
+        self.withdrawing = Some(w);
+        Ask::Nothing
     }
 
     fn board_key(&mut self, board: BoardId, key: KeyEvent, snap: &Snapshot) -> Ask {
@@ -199,7 +269,12 @@ impl Screen {
         }
     }
 
-    fn overview_key(&mut self, key: KeyEvent, playing: &dyn Fn(BoardId) -> bool) -> Ask {
+    fn overview_key(
+        &mut self,
+        key: KeyEvent,
+        t: &Tournament,
+        playing: &dyn Fn(BoardId) -> bool,
+    ) -> Ask {
         let ctrl_c =
             key.modifiers.contains(KeyModifiers::CONTROL) && matches!(key.code, KeyCode::Char('c'));
         self.notice = None;
@@ -214,6 +289,21 @@ impl Screen {
         match key.code {
             _ if ctrl_c => self.confirm_quit = true,
             KeyCode::Char('q' | 'Q') => self.confirm_quit = true,
+            KeyCode::Char('x' | 'X') if self.role == Role::Referee => {
+                if !t.schedule().is_dynamic() {
+                    self.notice = Some(format!(
+                        "a player is withdrawn from a Swiss event or a knockout, not a {}",
+                        t.settings().schedule.format.as_str()
+                    ));
+                } else if let Some(&player) = withdrawable(t).first() {
+                    self.withdrawing = Some(Withdrawing {
+                        player,
+                        confirm: false,
+                    });
+                } else {
+                    self.notice = Some("nobody left to withdraw".into());
+                }
+            }
             KeyCode::Char(c @ '1'..='9') => {
                 let board = BoardId(c.to_digit(10).unwrap_or(1));
                 if playing(board) {
@@ -236,5 +326,38 @@ impl Screen {
         if let Err(e) = self.guard.restore() {
             log::warn!("cannot restore the terminal: {e}");
         }
+    }
+}
+
+/// The players the supervisor can withdraw: not withdrawn yet, while the
+/// event goes on, in seed order.
+fn withdrawable(t: &Tournament) -> Vec<PlayerId> {
+    if t.is_over() {
+        return Vec::new();
+    }
+    (0..t.players().len())
+        .map(PlayerId)
+        .filter(|p| !t.players()[p.0].withdrawn)
+        .collect()
+}
+
+/// The bottom line while a withdrawal is asked for.
+fn withdraw_question(t: &Tournament, w: Withdrawing) -> String {
+    let candidates = withdrawable(t);
+    let name = strip_control(t.name(w.player));
+    if w.confirm {
+        format!(
+            "withdraw {name}? It loses the game it is playing, forfeits those not begun and is \
+             paired no more. y: yes, any other key: no"
+        )
+    } else {
+        format!(
+            "withdraw whom? {name} ({} of {}) · ←/→ choose · Enter: this one · Esc: nobody",
+            candidates
+                .iter()
+                .position(|&p| p == w.player)
+                .map_or(0, |i| i + 1),
+            candidates.len()
+        )
     }
 }

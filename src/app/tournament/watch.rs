@@ -564,9 +564,9 @@ impl Watch {
     /// A key; whether it asks to stop watching.
     fn key(&mut self, ev: crate::display::InputEvent) -> bool {
         let boards = on_boards(&self.games);
-        let Some(screen) = self.screen.as_mut() else {
+        let (Some(core), Some(screen)) = (core_of(&self.tournament), self.screen.as_mut()) else {
             return false;
         };
-        matches!(screen.key(ev, &boards), Ask::Stop)
+        matches!(screen.key(ev, core, &boards), Ask::Stop)
     }
 }

@@ -81,6 +81,9 @@ impl Header {
         if !sw.late.is_empty() {
             lines.push(set("late", pairs(&sw.late)));
         }
+        if !sw.withdrawals.is_empty() {
+            lines.push(set("withdraw", pairs(&sw.withdrawals)));
+        }
         let default = crate::tournament::swiss_event::SwissSettings::default();
         if sw.bye != default.bye {
             lines.push(set("bye-points", vec![bye_points(sw.bye).into()]));
@@ -219,9 +222,10 @@ impl HeaderBuilder {
     }
 
     fn build(&mut self) -> Result<Header, String> {
-        const KEYS: [&str; 19] = [
+        const KEYS: [&str; 20] = [
             "byes",
             "late",
+            "withdraw",
             "bye-points",
             "tiebreaks",
             "knockout-tiebreak",
@@ -313,6 +317,9 @@ impl HeaderBuilder {
                 if let Ok(v) = self.get("late") {
                     sw.late = player_rounds("late", v)?;
                 }
+                if let Ok(v) = self.get("withdraw") {
+                    sw.withdrawals = player_rounds("withdraw", v)?;
+                }
                 if self.get("bye-points").is_ok() {
                     sw.bye = parse_bye_points(self.one("bye-points")?)
                         .map_err(|e| format!("setting bye-points: {e}"))?;
@@ -333,8 +340,10 @@ impl HeaderBuilder {
                 Ok(_) => {
                     let t = Tiebreak::parse(self.one("knockout-tiebreak")?)
                         .map_err(|e| format!("setting knockout-tiebreak: {e}"))?;
-                    crate::clock::parse_friendly(&t.control)
-                        .map_err(|e| format!("setting knockout-tiebreak: {e}"))?;
+                    for control in t.controls() {
+                        crate::clock::parse_friendly(control)
+                            .map_err(|e| format!("setting knockout-tiebreak: {e}"))?;
+                    }
                     Some(t)
                 }
                 Err(_) => None,

@@ -178,6 +178,7 @@ fn input_payload(input: &Input) -> String {
         Input::Resumed => "resumed".into(),
         Input::Paired(p) => pairing_payload(p),
         Input::Unpairable { round, reason } => format!("unpairable {round} {}", token(reason)),
+        Input::Withdraw { player } => format!("withdraw {}", player.0),
     }
 }
 
@@ -302,6 +303,9 @@ fn parse_input(t: &mut Tokens<'_>) -> Result<Input, String> {
         "unpairable" => Input::Unpairable {
             round: t.number("the round")?,
             reason: t.text("the reason")?,
+        },
+        "withdraw" => Input::Withdraw {
+            player: PlayerId(t.number("the player withdrawn")?),
         },
         other => return Err(format!("unknown kind of input {other:?}")),
     })

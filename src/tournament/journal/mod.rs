@@ -102,6 +102,9 @@ pub struct TournamentJournal;
 pub struct Replay {
     pub tournament: Tournament,
     pub last_at: u64,
+    /// The wall-clock time (ms since 1970) of journal time 0, from the
+    /// first `epoch` line.
+    pub started_unix_ms: Option<u64>,
 }
 
 impl follow::Journal for TournamentJournal {
@@ -116,6 +119,7 @@ impl follow::Journal for TournamentJournal {
         Ok(Replay {
             tournament: Tournament::new(header.settings.clone())?,
             last_at: 0,
+            started_unix_ms: None,
         })
     }
 
@@ -125,8 +129,11 @@ impl follow::Journal for TournamentJournal {
                 replay.last_at = replay.last_at.max(at);
                 Ok(replay.tournament.handle(input, at))
             }
-            Line::Epoch { at, .. } => {
+            Line::Epoch { at, unix_ms } => {
                 replay.last_at = replay.last_at.max(at);
+                if replay.started_unix_ms.is_none() {
+                    replay.started_unix_ms = Some(unix_ms.saturating_sub(at));
+                }
                 Ok(Vec::new())
             }
             _ => Ok(Vec::new()),
@@ -146,6 +153,9 @@ pub struct Loaded {
     /// The journal time of the last input or epoch (a resume goes on after
     /// it).
     pub last_at: u64,
+    /// The wall-clock time (ms since 1970) the tournament started, from
+    /// its first `epoch` line.
+    pub started_unix_ms: Option<u64>,
     /// A torn last line that was ignored.
     pub torn: Option<Torn>,
     /// Good lines, their bytes, and the last one's check (to append).
@@ -172,6 +182,7 @@ impl From<follow::Loaded<TournamentJournal>> for Loaded {
             header: l.header,
             tournament: l.replay.tournament,
             last_at: l.replay.last_at,
+            started_unix_ms: l.replay.started_unix_ms,
             torn: l.torn,
             lines: l.lines,
             valid_len: l.valid_len,

@@ -387,13 +387,53 @@ fn a_forfeited_game_counts_and_a_result_twice_or_unknown_is_refused() {
 }
 
 #[test]
+fn only_the_decisive_game_has_the_armageddon_odds() {
+    let mut k = knockout(2, 2, Some("2@1+0.01,armageddon=5/4"));
+    let seen: Vec<NewGame> = play(&mut k, |_| DRAW).into_iter().flatten().collect();
+    // 2 regular games, 3 sets of 2, the decisive game.
+    assert_eq!(seen.len(), 9);
+    for g in seen {
+        let (number, stage) = (g.number, g.stage);
+        let odds = k.armageddon_controls(number);
+        match stage {
+            Stage::Armageddon => assert_eq!(odds, Some(("5", "4"))),
+            _ => assert_eq!(odds, None, "game {number}"),
+        }
+    }
+    // Without odds: none.
+    let mut k = knockout(2, 1, Some("2@1"));
+    let rounds = play(&mut k, |_| DRAW);
+    let last = rounds.last().unwrap()[0];
+    assert_eq!(last.stage, Stage::Armageddon);
+    assert_eq!(k.armageddon_controls(last.number), None);
+}
+
+#[test]
 fn tiebreak_settings_read_and_refuse() {
     let t = Tiebreak::parse("2@1+0.01").unwrap();
     assert_eq!((t.games, t.control.as_str()), (2, "1+0.01"));
     assert_eq!(t.to_string(), "2@1+0.01");
-    for bad in ["2", "0@1+0", "x@1", "2@", "101@1", "2@1 +0"] {
+    for bad in [
+        "2",
+        "0@1+0",
+        "x@1",
+        "2@",
+        "101@1",
+        "2@1 +0",
+        "2@1,5/4",
+        "2@1,armageddon=5",
+        "2@1,armageddon=5/",
+        "2@1,armageddon=/4",
+    ] {
         assert!(Tiebreak::parse(bad).is_err(), "{bad}");
     }
+    let odds = Tiebreak::parse("2@1+0.01,armageddon=5+0.05/4+0.05").unwrap();
+    assert_eq!(
+        odds.armageddon,
+        Some(("5+0.05".to_string(), "4+0.05".to_string()))
+    );
+    assert_eq!(odds.to_string(), "2@1+0.01,armageddon=5+0.05/4+0.05");
+    assert_eq!(odds.controls(), vec!["1+0.01", "5+0.05", "4+0.05"]);
     assert!(Knockout::new(settings(1, None), vec![PlayerId(0)]).is_err());
     assert!(Knockout::new(settings(0, None), vec![PlayerId(0), PlayerId(1)]).is_err());
 }
@@ -509,6 +549,53 @@ mod in_the_core {
             json["knockout"]["rounds"][0]["matches"][0]["decided_by"],
             "bye"
         );
+    }
+
+    #[test]
+    fn tie_break_and_decisive_games_are_not_points_of_the_event() {
+        let mut r = Run::new(six());
+        r.sign_on(0..6);
+        play(&mut r);
+        assert!(r.t.is_over());
+        let st = crate::tournament::Standings::of(&r.t);
+        // P3 (seed 4) drew its two regular games against P2, then 3 sets
+        // of 2 and the decisive game (all drawn), then lost to P6 (White)
+        // and drew with White in the semi-final: 1½ points from 4 games,
+        // 7 apart.
+        let p3 = st.rows.iter().find(|x| x.player == PlayerId(2)).unwrap();
+        assert_eq!(
+            (p3.halves, p3.games, p3.draws, p3.losses, p3.tiebreak_games),
+            (3, 4, 3, 1, 7)
+        );
+        // Every game is counted once: in the points or apart.
+        let k = r.t.knockout().unwrap();
+        let regular =
+            r.t.games()
+                .filter(|(g, _)| k.stage_of(g.number) == Some(Stage::Regular))
+                .count() as u32;
+        let games: u32 = st.rows.iter().map(|x| x.games).sum();
+        let apart: u32 = st.rows.iter().map(|x| x.tiebreak_games).sum();
+        assert_eq!(games, 2 * regular);
+        assert_eq!(games + apart, 2 * r.t.schedule().games().len() as u32);
+        // Its moves in every game it played, tie-breaks included (at
+        // least 29 a game in all 11; 30 at most in the 4 alone).
+        assert!(p3.stats.moves >= 29 * 11, "{:?}", p3.stats);
+        let text = crate::tournament::report::text(&r.t);
+        assert!(
+            text.contains("counted apart (TB), not as points") && text.contains("  TB\n"),
+            "{text}"
+        );
+        let json = crate::tournament::stats::Tallies::of(&r.t).to_json(&r.t);
+        let row = json["standings"]["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["player"] == "P3")
+            .unwrap()
+            .clone();
+        assert_eq!(row["points"], 1.5);
+        assert_eq!(row["games"], 4);
+        assert_eq!(row["tiebreak_games"], 7);
     }
 
     #[test]

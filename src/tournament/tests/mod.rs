@@ -12,6 +12,7 @@ mod schedule;
 mod standings;
 mod stats;
 mod swiss;
+mod withdraw;
 mod words;
 
 use std::collections::VecDeque;

@@ -22,7 +22,7 @@ pub(super) fn swiss(n: usize, rounds: u32, f: impl FnOnce(&mut Settings)) -> Set
 }
 
 /// Every round's pairing, from the outputs, in the order made.
-fn pairings(outputs: &[Output]) -> Vec<RoundPairing> {
+pub(super) fn pairings(outputs: &[Output]) -> Vec<RoundPairing> {
     outputs
         .iter()
         .filter_map(|o| match o {
@@ -281,7 +281,7 @@ fn a_resume_after_a_kill_at_any_point_replays_the_pairings_and_pairs_no_round_tw
 /// The event's TRF re-paired round by round by `argus swiss check`'s
 /// code: every round the same.
 fn trf_checks(t: &Tournament) -> String {
-    let text = crate::tournament::swiss_event::trf(t);
+    let text = crate::tournament::swiss_event::trf(t, &Default::default());
     let trf = crate::swiss::trf::read(&text, false).expect("its own TRF reads");
     for c in crate::swiss::check::check(&trf.event) {
         assert_eq!(
@@ -454,4 +454,67 @@ fn the_standings_rank_by_points_then_the_swiss_tiebreaks() {
         "{text}"
     );
     trf_checks(&r.t);
+}
+
+#[test]
+fn the_trf_header_carries_what_argus_knows_and_nothing_made_up() {
+    use crate::tournament::swiss_event::{TrfFacts, trf};
+    let s = swiss(5, 2, |s| {
+        s.event = "Club\u{7} open".into();
+        s.ratings = vec![2400, 0, 2100, 0, 0];
+    });
+    let mut r = Run::new(s);
+    let facts = TrfFacts {
+        site: Some("Leiden NED".into()),
+        // 2026-11-28 12:00 UTC, and the next day.
+        started_unix_ms: Some(1_795_867_200_000),
+        ended_unix_ms: Some(1_795_867_200_000 + 86_400_000),
+        time_control: Some("40/7200:3600+30".parse().unwrap()),
+    };
+    let during = trf(&r.t, &facts);
+    let head: Vec<&str> = during
+        .lines()
+        .take_while(|l| !l.starts_with("001"))
+        .collect();
+    assert_eq!(
+        head,
+        vec![
+            "012 Club open",
+            "022 Leiden NED",
+            "042 2026/11/28",
+            "062 5",
+            "072 2",
+            "092 Individual: Swiss-System (FIDE Dutch, C.04.3)",
+            "122 40 moves in 7200 s, then 3600 s + 30 s per move",
+            "142 2",
+            "XXR 2",
+            "152 W",
+        ],
+        "no end date while it goes on:\n{during}"
+    );
+    r.sign_on(0..5);
+    r.play_out();
+    let done = trf(&r.t, &facts);
+    assert!(done.contains("\n052 2026/11/29\n"), "{done}");
+    // Nothing argus is not told: federation, arbiter, round dates.
+    for code in ["032", "102", "112", "132"] {
+        assert!(!done.lines().any(|l| l.starts_with(code)), "{done}");
+    }
+    // An unknown site and no time control are left out.
+    let bare = trf(
+        &r.t,
+        &TrfFacts {
+            site: Some("?".into()),
+            time_control: Some(crate::clock::TimeControl::Untimed),
+            ..TrfFacts::default()
+        },
+    );
+    assert!(!bare.contains("\n022") && !bare.contains("\n122") && !bare.contains("\n042"));
+    // What is written passes `argus swiss check`.
+    let read = crate::swiss::trf::read(&done, false).unwrap();
+    let checks = crate::swiss::check::check(&read.event);
+    assert_eq!(checks.len(), 2);
+    for c in checks {
+        assert_eq!(c.verdict, crate::swiss::check::Verdict::Same, "{done}");
+    }
 }

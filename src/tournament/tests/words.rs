@@ -91,3 +91,33 @@ fn a_match_says_its_statistics_after_each_game_instead_of_a_standings_table() {
         stats[3]
     );
 }
+
+#[test]
+fn the_latest_round_of_a_swiss_is_listed_with_results_states_and_byes() {
+    use crate::tournament::words::round_lines;
+    let mut r = Run::new(super::swiss::swiss(5, 2, |s| s.boards = Some(1)));
+    // Before anyone signs on: every game waits, the lowest has the bye.
+    let (title, lines) = round_lines(&r.t).unwrap();
+    assert_eq!(title, "round 1 of 2");
+    assert_eq!(
+        lines,
+        vec![
+            "1. P1 - P3  not begun",
+            "2. P4 - P2  not begun",
+            "P5 has the bye (1 point)",
+        ]
+    );
+    r.sign_on(0..5);
+    let (_, lines) = round_lines(&r.t).unwrap();
+    assert_eq!(lines[0], "1. P1 - P3  playing on board 1");
+    r.finish_next();
+    let (_, lines) = round_lines(&r.t).unwrap();
+    // Game 1 (1 mod 3): a draw.
+    assert_eq!(lines[0], "1. P1 - P3  1/2-1/2");
+    assert_eq!(lines[1], "2. P4 - P2  playing on board 1");
+    r.play_out();
+    let (title, _) = round_lines(&r.t).unwrap();
+    assert_eq!(title, "round 2 of 2");
+    // A round robin's rounds overlap on the boards: none.
+    assert_eq!(round_lines(&Run::new(settings(4, |_| {})).t), None);
+}
