@@ -28,6 +28,15 @@ pub fn points(halves: u32) -> String {
     }
 }
 
+/// Half points as points in decimals: `0`, `0.5`, `1`, `3.5` (the form of
+/// a match's score in its result line, as cutechess-cli writes it).
+pub fn points_decimal(halves: u32) -> String {
+    match halves % 2 {
+        0 => (halves / 2).to_string(),
+        _ => format!("{}.5", halves / 2),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -38,6 +47,10 @@ mod tests {
         assert_eq!(points(1), "½");
         assert_eq!(points(2), "1");
         assert_eq!(points(7), "3½");
+        assert_eq!(points_decimal(0), "0");
+        assert_eq!(points_decimal(1), "0.5");
+        assert_eq!(points_decimal(2), "1");
+        assert_eq!(points_decimal(7), "3.5");
     }
 
     #[test]

@@ -150,12 +150,12 @@ pub enum Step {
     Nudge(usize),
     /// Send it `protover 2` again (then ask again).
     AskAgain,
-    Finish(Ending),
+    Finish(HandshakeEnd),
 }
 
 /// How the handshake ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ending {
+pub enum HandshakeEnd {
     /// `feature done=1`.
     Done,
     /// No `done=1` within the wait: the features sent so far, the
@@ -195,10 +195,10 @@ impl Handshake {
     /// What to do at `now`.
     pub fn step(&mut self, now: Instant) -> Step {
         if self.done {
-            return Step::Finish(Ending::Done);
+            return Step::Finish(HandshakeEnd::Done);
         }
         if now >= self.deadline {
-            return Step::Finish(Ending::Defaults {
+            return Step::Finish(HandshakeEnd::Defaults {
                 waited: now.saturating_duration_since(self.started),
             });
         }
@@ -463,7 +463,7 @@ impl Xboard {
                 },
             }
         };
-        if let Ending::Defaults { waited } = ending {
+        if let HandshakeEnd::Defaults { waited } = ending {
             x.settings.log.line(
                 Dir::Note,
                 &format!(
@@ -1028,13 +1028,13 @@ mod tests {
     /// Runs a handshake on fake time: `said` is what the engine says and
     /// when (ms after `protover 2`); returns the nudges (their times) and
     /// how it ended, and when.
-    fn shake(said: &[(u64, &str)]) -> (Vec<u64>, Ending, u64) {
+    fn shake(said: &[(u64, &str)]) -> (Vec<u64>, HandshakeEnd, u64) {
         let (nudges, _, ending, at) = shake_asking(said);
         (nudges, ending, at)
     }
 
     /// [`shake`], with the times `protover 2` went out again.
-    fn shake_asking(said: &[(u64, &str)]) -> (Vec<u64>, Vec<u64>, Ending, u64) {
+    fn shake_asking(said: &[(u64, &str)]) -> (Vec<u64>, Vec<u64>, HandshakeEnd, u64) {
         let t0 = Instant::now();
         let ms = |t: Instant| t.duration_since(t0).as_millis() as u64;
         let mut hs = Handshake::new(t0);
@@ -1069,7 +1069,7 @@ mod tests {
         let (nudges, ending, at) = shake(&[]);
         assert_eq!(
             ending,
-            Ending::Defaults {
+            HandshakeEnd::Defaults {
                 waited: FEATURE_WAIT
             }
         );
@@ -1085,7 +1085,7 @@ mod tests {
             (10, "feature myname=\"X\" done=0"),
             (30, "feature usermove=1 done=1"),
         ]);
-        assert_eq!((nudges.len(), ending, at), (0, Ending::Done, 30));
+        assert_eq!((nudges.len(), ending, at), (0, HandshakeEnd::Done, 30));
     }
 
     #[test]
@@ -1099,7 +1099,7 @@ mod tests {
             (3220, "feature setboard=1"),
             (3600, "feature done=1"),
         ]);
-        assert_eq!((ending, at), (Ending::Done, 3600));
+        assert_eq!((ending, at), (HandshakeEnd::Done, 3600));
         // Nudged through the silences, until done=1 (not only until the
         // first feature).
         assert!(nudges.contains(&55) && nudges.contains(&3155), "{nudges:?}");
@@ -1113,7 +1113,7 @@ mod tests {
         assert_eq!(
             (ending, at),
             (
-                Ending::Defaults {
+                HandshakeEnd::Defaults {
                     waited: FEATURE_LATE
                 },
                 30_000
@@ -1141,7 +1141,7 @@ mod tests {
         assert_eq!(
             (ending, at),
             (
-                Ending::Defaults {
+                HandshakeEnd::Defaults {
                     waited: FEATURE_LATE
                 },
                 30_000
@@ -1153,7 +1153,7 @@ mod tests {
             (1020, "feature done=0"),
             (1030, "feature usermove=1 done=1"),
         ]);
-        assert_eq!((asks, ending, at), (vec![1005], Ending::Done, 1030));
+        assert_eq!((asks, ending, at), (vec![1005], HandshakeEnd::Done, 1030));
     }
 
     #[test]
@@ -1192,7 +1192,7 @@ mod tests {
             (2500, "feature usermove=1"),
             (4000, "feature done=1"),
         ]);
-        assert_eq!((asks, ending), (vec![], Ending::Done));
+        assert_eq!((asks, ending), (vec![], HandshakeEnd::Done));
         // A silent engine (protocol version 1) is not asked again either.
         let (_, asks, _, at) = shake_asking(&[]);
         assert_eq!((asks, at), (vec![], 2000));

@@ -54,14 +54,6 @@ fn claim_name(c: DrawClaim) -> &'static str {
     }
 }
 
-fn half_points(h: u32) -> String {
-    if h.is_multiple_of(2) {
-        format!("{}", h / 2)
-    } else {
-        format!("{}.5", h / 2)
-    }
-}
-
 impl fmt::Display for Ending {
     /// How the game ended, in cutechess-cli's words (its PGN's closing
     /// comment and its result lines), with argus's detail after a colon:
@@ -316,8 +308,8 @@ impl fmt::Display for MatchSummary {
             f,
             "match over: {} {} - {} {} ({played} game{} with a result)",
             strip_control(&self.names[0]),
-            half_points(self.score_halves[0]),
-            half_points(self.score_halves[1]),
+            crate::text::points_decimal(self.score_halves[0]),
+            crate::text::points_decimal(self.score_halves[1]),
             strip_control(&self.names[1]),
             if played == 1 { "" } else { "s" }
         )?;
