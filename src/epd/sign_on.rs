@@ -40,6 +40,53 @@ pub fn read(text: &str) -> Line {
     }
 }
 
+/// What a sign-on tells the referee about its client: the name it gave
+/// ([`name`]) and whether it checks its lines (a sign-on that carries a
+/// line check asks for checked records from then on, spec 8 with `Acrc`).
+/// A tournament keeps it from the line a program signed on to the event
+/// with and seats the program with it on each board it plays
+/// (`referee::Input::Seated`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SignOn {
+    pub name: Option<String>,
+    pub line_check: bool,
+}
+
+impl SignOn {
+    /// The sign-on of a program that sent none argus kept (on a cable
+    /// after the referee restarted): named `name` (cleaned as a `tcsi`
+    /// name is), lines unchecked.
+    pub fn named(name: &str) -> SignOn {
+        SignOn {
+            name: Some(crate::text::client_name(name)).filter(|n| !n.is_empty()),
+            line_check: false,
+        }
+    }
+}
+
+impl SignOn {
+    /// What a sign-on record says, sent with its line check or not
+    /// (`line_check`).
+    pub fn of_record(record: &Record, line_check: bool) -> SignOn {
+        SignOn {
+            name: name(record),
+            line_check,
+        }
+    }
+}
+
+/// A whole line read as a sign-on: what it says, or `None` when it is not
+/// one (another record, chatter, or a line whose check failed).
+pub fn of_line(text: &str) -> Option<SignOn> {
+    match read(text) {
+        Line::SignOn { record, .. } => Some(SignOn::of_record(
+            &record,
+            line_check::verify(text) != Checked::Absent,
+        )),
+        _ => None,
+    }
+}
+
 /// Whether a whole line is a sign-on (with or without its line check).
 pub fn is_sign_on_line(text: &str) -> bool {
     matches!(read(text), Line::SignOn { .. })
@@ -83,6 +130,15 @@ mod tests {
         line_check::append(&mut checked);
         assert!(matches!(read(&checked), Line::SignOn { .. }), "{checked}");
         assert!(is_sign_on_line(&checked) && is_sign_on_line(&line));
+        // What it says: the name, and whether it checks its lines.
+        let said = |line_check| SignOn {
+            name: Some("Crafty 20".into()),
+            line_check,
+        };
+        assert_eq!(of_line(&line), Some(said(false)));
+        assert_eq!(of_line(&checked), Some(said(true)));
+        assert_eq!(SignOn::named(" Crafty 20 "), said(false));
+        assert_eq!(SignOn::named("").name, None);
         // Spaces around it go, an empty name is none.
         let raw = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - refreq sign_on; tcsi \"\" \"  Fritz \";";
         assert!(
@@ -103,9 +159,11 @@ mod tests {
         assert!(!is_sign_on_line(reply) && !is_sign_on_line("Crafty v20 ready"));
         assert_eq!(read("Crafty v20 ready"), Line::NotRecord);
         assert_eq!(read(""), Line::NotRecord);
+        assert_eq!(of_line(reply), None);
         let mut damaged = record(Fields::initial(), "x");
         line_check::append(&mut damaged);
         damaged.replace_range(0..1, "R");
         assert!(matches!(read(&damaged), Line::Damaged(_)), "{damaged}");
+        assert_eq!(of_line(&damaged), None);
     }
 }

@@ -7,6 +7,7 @@
 //! round-trips, and a line is always one line. See docs/journal.md.
 
 use crate::clock::Arrival;
+use crate::epd::sign_on::SignOn;
 use crate::record::escape::{escape_field, unescape};
 use crate::referee::{ClientId, Command, Input, Verdict, WallClock};
 
@@ -128,6 +129,9 @@ pub enum LineError {
     UnknownCommand(String),
     #[error("unknown verdict {0:?}")]
     UnknownVerdict(String),
+    /// A seat's word for its line check, neither of the two.
+    #[error("{0:?}: checked or unchecked")]
+    UnknownLineCheck(String),
     /// A tablebase input whose verdict does not read (what it said).
     #[error("{0}")]
     Tablebase(String),
@@ -248,6 +252,16 @@ fn input_payload(input: &Input) -> String {
         }
         Input::LinkBack { client } => format!("back {}", client_token(*client)),
         Input::Timer => "timer".into(),
+        Input::Seated { client, sign_on } => format!(
+            "seated {} {} {}",
+            client_token(*client),
+            if sign_on.line_check {
+                "checked"
+            } else {
+                "unchecked"
+            },
+            token(sign_on.name.as_deref().unwrap_or_default())
+        ),
         Input::Resumed => "resumed".into(),
         Input::Tablebase(v) => format!("tablebase {v}"),
         Input::Supervisor(cmd) => match cmd {
@@ -300,6 +314,17 @@ fn parse_input(t: &mut Tokens<'_>) -> Result<Input, LineError> {
             client: t.client()?,
         },
         "timer" => Input::Timer,
+        "seated" => Input::Seated {
+            client: t.client()?,
+            sign_on: SignOn {
+                line_check: match t.word("whether its lines are checked")? {
+                    "checked" => true,
+                    "unchecked" => false,
+                    other => return Err(LineError::UnknownLineCheck(other.to_string())),
+                },
+                name: Some(t.text("the name")?).filter(|n| !n.is_empty()),
+            },
+        },
         "resumed" => Input::Resumed,
         "tablebase" => {
             let ply: u64 = t.number("the ply")?;
@@ -506,6 +531,17 @@ mod tests {
                 client: ClientId::A,
             },
             Input::Timer,
+            Input::Seated {
+                client: ClientId::A,
+                sign_on: SignOn {
+                    name: Some("Deep \\ Thought - é".into()),
+                    line_check: true,
+                },
+            },
+            Input::Seated {
+                client: ClientId::B,
+                sign_on: SignOn::default(),
+            },
             Input::Resumed,
             Input::Supervisor(Command::Pause),
             Input::Supervisor(Command::Resume),

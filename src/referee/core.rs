@@ -403,6 +403,7 @@ impl Referee {
             Input::Timer => self.on_timer(at, &mut out),
             Input::Supervisor(cmd) => self.on_command(cmd, at, &mut out),
             Input::Tablebase(verdict) => self.on_tablebase(verdict, at, &mut out),
+            Input::Seated { client, sign_on } => self.on_sign_on(client, sign_on, at, &mut out),
             Input::Resumed => self.on_resumed(at, &mut out),
         }
         out

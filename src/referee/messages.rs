@@ -7,6 +7,7 @@ use shakmaty::Color;
 use serde::{Serialize, Serializer};
 
 use crate::clock::Arrival;
+use crate::epd::sign_on::SignOn;
 use crate::referee::client::ClientId;
 use crate::referee::event::Event;
 use crate::referee::tablebase::TablebaseVerdict;
@@ -51,6 +52,11 @@ pub enum Input {
     /// (`--syzygy`): the game ends by adjudication if it is still at that
     /// position.
     Tablebase(TablebaseVerdict),
+    /// The event seated `client` on this board: its program signed on to
+    /// the event (a tournament) before the game was set up, with
+    /// `sign_on`, and the board takes that as the client's sign-on; no line
+    /// of its own came (a match's clients sign on by their lines).
+    Seated { client: ClientId, sign_on: SignOn },
     /// The referee restarted from its journal (`argus resume`): the state
     /// was rebuilt by replaying the inputs, and the clients must be brought
     /// back in line as if both had restarted. A clock running at the crash

@@ -507,7 +507,7 @@ impl Tournament {
                     self.withdraw(&[(player, Withdrawal::CannotStart(reason))], &mut out);
                 }
             }
-            Input::Resumed => self.on_resumed(at),
+            Input::Resumed { on_cables } => self.on_resumed(at, &on_cables, &mut out),
             Input::Paired(pairing) => self.on_paired(pairing, &mut out),
             Input::Unpairable { round, reason } => self.on_unpairable(round, reason, &mut out),
             Input::Withdraw { player } => self.on_withdraw(player, &mut out),
@@ -714,10 +714,12 @@ impl Tournament {
         self.players.get_mut(p.0)
     }
 
-    /// The referee restarted: nobody is signed on; a board whose game was
-    /// already decided is free (its board core is not rebuilt); a game
-    /// being played stays on its board, whose core carries it on.
-    fn on_resumed(&mut self, at: u64) {
+    /// The referee restarted: nobody is signed on but the players on
+    /// cables (counted as signed on again at once, and said); a board
+    /// whose game was already decided is free (its board core is not
+    /// rebuilt); a game being played stays on its board, whose core
+    /// carries it on.
+    fn on_resumed(&mut self, at: u64, on_cables: &[PlayerId], out: &mut Vec<Output>) {
         for s in self.players.iter_mut().filter(|s| !s.withdrawn) {
             s.present = false;
             s.away_since = Some(at);
@@ -730,6 +732,14 @@ impl Tournament {
                 && !matches!(self.game_state(game), Some(GameState::Playing(_)))
             {
                 self.boards[b] = None;
+            }
+        }
+        // A player that forfeited its remaining games takes no further
+        // part: it is not counted.
+        for &player in on_cables {
+            if self.instance_known(player, 0, out) && !self.players[player.0].withdrawn {
+                out.push(Output::OnCable { player });
+                self.on_signed_on(player, 0, out);
             }
         }
     }

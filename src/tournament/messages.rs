@@ -188,8 +188,13 @@ pub enum Input {
     CannotStart { player: PlayerId, reason: String },
     /// The tournament was rebuilt from its journal after the referee was
     /// killed: every player must sign on again (its absence counts from
-    /// now); games in progress carry on on their boards.
-    Resumed,
+    /// now); games in progress carry on on their boards. But the players
+    /// `on_cables`, on serial cables, count as signed on again at once (a
+    /// cable does not tell a program that its referee restarted; one that
+    /// is not there loses its game on time, as a player that left the
+    /// board would). Programs over TCP and those argus runs sign on again
+    /// by themselves.
+    Resumed { on_cables: Vec<PlayerId> },
     /// The next round's pairing, from the event's pairer
     /// ([`crate::tournament::Tournament::pairing_due`]), journaled before
     /// any game of the round starts.
@@ -291,6 +296,9 @@ pub enum Output {
     /// Every game of the tournament is decided (or, after the SPRT
     /// decided, every game that was running).
     TournamentOver,
+    /// The player, on a cable, counts as signed on again after a resume
+    /// (see [`Input::Resumed`]).
+    OnCable { player: PlayerId },
     /// An input that was not acted on, and why.
     Ignored { reason: String },
 }

@@ -238,6 +238,12 @@ pub fn said(t: &Tournament, out: &Output) -> Option<String> {
             format!("game {game} on {board} is aborted: the SPRT has decided")
         }
         Output::TournamentOver => "tournament over".to_string(),
+        Output::OnCable { player } => {
+            format!(
+                "{}: on its cable, counted as signed on again",
+                name(*player)
+            )
+        }
         Output::Ignored { .. } => return None,
     })
 }

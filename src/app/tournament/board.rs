@@ -20,6 +20,7 @@ use crate::app::wall::wall_clock_now;
 use crate::app::writers::{RelayTiming, Writers};
 use crate::clock::LineSettings;
 use crate::display::LinkView;
+use crate::epd::sign_on::SignOn;
 use crate::journal::{Entry, Header, JournalWriter, OutputSettings, new_session_id};
 use crate::link::{Link, LinkEvent, LinkEventKind, PortSettings, SendError};
 use crate::record::pgn::PgnGame;
@@ -319,27 +320,19 @@ impl Board {
         self.tally.forget_end();
     }
 
-    /// Hands the core each player's sign-on record (the one it signed on
-    /// to the tournament with): both signed on, the game starts with
-    /// `reset`, as a match's next game does.
+    /// Seats each player's instance on the board with the sign-on it
+    /// signed on to the tournament with (`Input::Seated`, journaled as
+    /// such): both seated, the game starts with `reset`, as a match's next
+    /// game does.
     pub fn seat(
         &mut self,
-        sign_ons: ByClient<&str>,
+        sign_ons: ByClient<SignOn>,
         at: u64,
         links: &PerInstance<Link<Instance>>,
         syzygy: Option<&Syzygy>,
     ) {
-        for id in ClientId::BOTH {
-            let text = sign_ons[id].to_string();
-            let wire_bytes = text.len() + 2;
-            // Not a reply: no credit is given for it, however it came.
-            let input = Input::Line {
-                from: id,
-                text,
-                wire_bytes,
-                arrival: None,
-            };
-            self.hand(input, at, links, syzygy);
+        for (client, sign_on) in [(ClientId::A, sign_ons.a), (ClientId::B, sign_ons.b)] {
+            self.hand(Input::Seated { client, sign_on }, at, links, syzygy);
         }
     }
 
@@ -457,6 +450,61 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Journals written by argus 0.1.0 before a seat was a typed input
+    /// (each player's sign-on record handed to its board as a line) and
+    /// before `resumed` named the players on cables (an `on` line after
+    /// it): two movers, killed in game 2, resumed by that build, killed in
+    /// game 3 (`fixtures/v0.1.0-before-seating`, as that build wrote
+    /// them). They still resume: the tournament core replays to game 3 on
+    /// its board and takes the resume, and the board carries game 3 on
+    /// from its journal, both players signed on as their lines said.
+    #[test]
+    fn journals_written_before_seats_were_typed_still_resume() {
+        use crate::referee::snapshot::Phase;
+        use crate::tournament::{Input as EventInput, journal};
+        let fixture = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("src/app/tournament/fixtures/v0.1.0-before-seating");
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("game-003")).unwrap();
+        for f in ["tournament.journal", "game-003/journal.log"] {
+            std::fs::copy(fixture.join(f), dir.path().join(f)).unwrap();
+        }
+        let loaded = journal::load(&dir.path().join("tournament.journal")).unwrap();
+        assert_eq!(loaded.header.writer, "argus 0.1.0");
+        let mut event = loaded.tournament;
+        let running = event.in_progress();
+        let [(board, game)] = running[..] else {
+            panic!("{running:?}")
+        };
+        assert_eq!((board, game.number), (BoardId(1), 3));
+        let out = event.handle(
+            EventInput::Resumed { on_cables: vec![] },
+            loaded.last_at + 1_000,
+        );
+        assert!(out.is_empty(), "{out:?}");
+        assert!(
+            event.players().iter().all(|p| !p.present),
+            "both must sign on again"
+        );
+
+        let games = GameFiles {
+            pgn: Some(dir.path().join("games.pgn")),
+            ..GameFiles::default()
+        };
+        let instances = event.instances_on(board).unwrap_or_default();
+        let b = Board::resume(board, game, instances, dir.path(), &games)
+            .unwrap()
+            .expect("game 3 has its journal");
+        let snap = b.core.snapshot(b.time());
+        assert_eq!(snap.phase, Phase::Playing);
+        assert_eq!(snap.sans.len(), 20, "{:?}", snap.sans);
+        for (id, name) in [(ClientId::A, "a"), (ClientId::B, "b")] {
+            let c = &snap.clients[id];
+            assert!(c.signed_on && c.line_check, "{c:?}");
+            assert_eq!(c.name, name);
+        }
+    }
 
     #[test]
     fn games_between_programs_argus_runs_have_no_delays_unless_given() {

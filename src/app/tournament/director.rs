@@ -30,7 +30,7 @@ use crate::app::writers::RelayTiming;
 use crate::app::{Completion, Exit, Failure};
 use crate::clock::LineSettings;
 use crate::display::InputEvent;
-use crate::epd::{Fields, sign_on};
+use crate::epd::sign_on::{self, SignOn};
 use crate::journal::feed::FileSet;
 use crate::link::{LinkEvent, LinkEventKind, PortSettings};
 use crate::record::durable::write_atomic;
@@ -56,8 +56,9 @@ const DRAIN_TICK: Duration = Duration::from_millis(50);
 /// with.
 #[derive(Debug, Default)]
 struct Seat {
-    /// The sign-on record it last sent (handed to its next board).
-    sign_on: Option<String>,
+    /// What it last signed on with (it is seated with it on its next
+    /// board).
+    sign_on: Option<SignOn>,
     /// Records the tournament itself sent it (the final `disconnect`) and
     /// that have not left yet.
     in_flight: usize,
@@ -583,15 +584,13 @@ impl Director {
         }
     }
 
-    /// The first inputs after a resume: the tournament core and every
-    /// board's are told (each board brings its players back in line), and
-    /// the players on cables count as signed on again (a cable does not
-    /// tell a program that its referee restarted; one that is not there
-    /// loses its game on time, as a player that left the board would).
-    /// Programs over TCP and those argus runs sign on again by themselves.
+    /// The first inputs after a resume: every board's core is told (each
+    /// brings its players back in line), then the tournament core, with
+    /// the players on cables, which it counts as signed on again
+    /// (`Input::Resumed`). The boards go first: the tournament may start a
+    /// game on a free board at once, which must not be told it resumed.
     fn carry_on(&mut self, floor: &mut Floor) {
         let now = self.now();
-        self.hand_to_tournament(Input::Resumed, now, floor);
         for board in floor.boards.iter_mut().flatten() {
             board.hand(
                 RefInput::Resumed,
@@ -600,27 +599,11 @@ impl Director {
                 floor.syzygy.as_ref(),
             );
         }
-        for p in 0..self.core.players().len() {
-            if !self.field.serial.get(p).copied().unwrap_or(false) {
-                continue;
-            }
-            let name = self.core.name(PlayerId(p)).to_string();
-            if let Some(s) = floor.seats.get_mut(Instance::new(PlayerId(p), 0)) {
-                s.sign_on = Some(sign_on::record(Fields::initial(), &name));
-            }
-            self.say(&format!(
-                "{}: on its cable, counted as signed on again",
-                strip_control(&name)
-            ));
-            self.hand_to_tournament(
-                Input::SignedOn {
-                    player: PlayerId(p),
-                    instance: 0,
-                },
-                now,
-                floor,
-            );
-        }
+        let on_cables = (0..self.core.players().len())
+            .filter(|&p| self.field.serial.get(p).copied().unwrap_or(false))
+            .map(PlayerId)
+            .collect();
+        self.hand_to_tournament(Input::Resumed { on_cables }, now, floor);
         self.collect_results(floor);
     }
 
@@ -695,17 +678,19 @@ impl Director {
         // or back); the board it plays on brings it back in line.
         let mut to_core = None;
         match &ev.kind {
-            LinkEventKind::Line { text, .. } if sign_on::is_sign_on_line(text) => {
-                if let Some(seat) = floor.seats.get_mut(p) {
-                    seat.sign_on = Some(text.clone());
-                    seat.signed_on_since_start = true;
-                }
-                if !self.core.is_present(p.player, p.n) {
-                    self.say(&format!("{name} signed on"));
-                    to_core = Some(Input::SignedOn {
-                        player: p.player,
-                        instance: p.n,
-                    });
+            LinkEventKind::Line { text, .. } => {
+                if let Some(said) = sign_on::of_line(text) {
+                    if let Some(seat) = floor.seats.get_mut(p) {
+                        seat.sign_on = Some(said);
+                        seat.signed_on_since_start = true;
+                    }
+                    if !self.core.is_present(p.player, p.n) {
+                        self.say(&format!("{name} signed on"));
+                        to_core = Some(Input::SignedOn {
+                            player: p.player,
+                            instance: p.n,
+                        });
+                    }
                 }
             }
             LinkEventKind::Lost { reason, .. } => {
@@ -979,6 +964,7 @@ impl Director {
                 self.collect_results(floor);
             }
             Output::Replay { .. }
+            | Output::OnCable { .. }
             | Output::Unpairable { .. }
             | Output::SprtDecided { .. }
             | Output::Withdrawn { .. }
@@ -1061,20 +1047,17 @@ impl Director {
                 return;
             }
         };
+        // A program that signed on is seated as it did; one on a cable
+        // after a resume (counted as signed on) by its player's name.
         let sign_on = |p: Instance| {
             floor
                 .seats
                 .get(p)
                 .and_then(|s| s.sign_on.clone())
-                .unwrap_or_else(|| sign_on::record(Fields::initial(), self.core.name(p.player)))
+                .unwrap_or_else(|| SignOn::named(self.core.name(p.player)))
         };
-        let texts = ByClient::new(sign_on(b.seats.a), sign_on(b.seats.b));
-        b.seat(
-            ByClient::new(texts.a.as_str(), texts.b.as_str()),
-            at,
-            &self.field.links,
-            floor.syzygy.as_ref(),
-        );
+        let sign_ons = ByClient::new(sign_on(b.seats.a), sign_on(b.seats.b));
+        b.seat(sign_ons, at, &self.field.links, floor.syzygy.as_ref());
         if let Some(files) = &self.feed
             && let Err(e) = files.add(&Board::journal_path(&self.log_dir, game.number), false)
         {

@@ -4,6 +4,7 @@
 
 // The core's types, constants and imports are shared by its parts.
 use super::*;
+use crate::epd::sign_on::SignOn;
 
 impl Referee {
     /// A byte from `from` arrived at `at`: if it is on move, its silence
@@ -55,17 +56,15 @@ impl Referee {
                 return self.reject(out, from, why, text);
             }
         };
-        let checks = &mut self.clients[from].line_check;
-        match (req, &checked) {
-            // A sign-on says whether the client checks its lines from now.
-            (RefReq::SignOn, _) => *checks = checked != Checked::Absent,
-            (_, Checked::Absent) if *checks => {
-                return self.damaged(from, Rejection::Unchecked, text, at, out);
-            }
-            _ => {}
-        }
         match req {
-            RefReq::SignOn => self.on_sign_on(from, &record, at, out),
+            // A sign-on says whether the client checks its lines from now.
+            RefReq::SignOn => {
+                let said = SignOn::of_record(&record, checked != Checked::Absent);
+                self.on_sign_on(from, said, at, out)
+            }
+            _ if checked == Checked::Absent && self.clients[from].line_check => {
+                self.damaged(from, Rejection::Unchecked, text, at, out)
+            }
             _ if !self.clients[from].signed_on => {
                 self.reject(out, from, Rejection::NotSignedOn, text)
             }
@@ -75,14 +74,17 @@ impl Referee {
         }
     }
 
+    /// `from` signed on, by its line or seated by the event, as `said`:
+    /// its name (if it gave one) and whether it checks its lines from now.
     pub(super) fn on_sign_on(
         &mut self,
         from: ClientId,
-        record: &Record,
+        said: SignOn,
         at: u64,
         out: &mut Vec<Output>,
     ) {
-        if let Some(name) = crate::epd::sign_on::name(record) {
+        self.clients[from].line_check = said.line_check;
+        if let Some(name) = said.name {
             self.clients[from].tcsi_name = Some(name);
         }
         let again = self.clients[from].signed_on;

@@ -175,7 +175,13 @@ fn input_payload(input: &Input) -> String {
         }
         Input::BoardFree { board } => format!("free {}", board.0),
         Input::Timer => "timer".into(),
-        Input::Resumed => "resumed".into(),
+        Input::Resumed { on_cables } => {
+            let mut line = "resumed".to_string();
+            for p in on_cables {
+                line.push_str(&format!(" {}", p.0));
+            }
+            line
+        }
         Input::Paired(p) => pairing_payload(p),
         Input::Unpairable { round, reason } => format!("unpairable {round} {}", token(reason)),
         Input::Withdraw { player } => format!("withdraw {}", player.0),
@@ -298,7 +304,15 @@ fn parse_input(t: &mut Tokens<'_>) -> Result<Input, String> {
             board: BoardId(t.number("the board")?),
         },
         "timer" => Input::Timer,
-        "resumed" => Input::Resumed,
+        // A journal written before the players on cables came with it
+        // has none here, and an `on` line for each after it.
+        "resumed" => {
+            let mut on_cables = Vec::new();
+            while t.peek().is_some() {
+                on_cables.push(PlayerId(t.number("a player on a cable")?));
+            }
+            Input::Resumed { on_cables }
+        }
         "paired" => Input::Paired(parse_pairing(t)?),
         "unpairable" => Input::Unpairable {
             round: t.number("the round")?,

@@ -279,7 +279,7 @@ fn a_resume_with_games_on_several_boards_carries_each_on_with_its_instances() {
     // their boards, and the rest is played once each.
     let mut again = Run::from(loaded.tournament);
     again.at = r.at + 5_000;
-    again.input(Input::Resumed);
+    again.input(Input::Resumed { on_cables: vec![] });
     again.sign_on_instances([0, 1], 4);
     assert_eq!(
         again.running.len(),

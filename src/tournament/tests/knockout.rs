@@ -647,7 +647,7 @@ mod in_the_core {
             let mut before: Vec<u32> = t.decided().collect();
             before.extend(t.in_progress().iter().map(|(_, g)| g.number));
             let mut r = Run::from(t);
-            r.input(Input::Resumed);
+            r.input(Input::Resumed { on_cables: vec![] });
             r.sign_on(0..6);
             play(&mut r);
             assert!(r.t.is_over(), "kill at {k}");

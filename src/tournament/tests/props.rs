@@ -39,7 +39,8 @@ fn input() -> impl Strategy<Value = Input> {
         ),
         (0..4u32).prop_map(|b| Input::BoardFree { board: BoardId(b) }),
         Just(Input::Timer),
-        Just(Input::Resumed),
+        proptest::collection::vec((0..7usize).prop_map(PlayerId), 0..3)
+            .prop_map(|on_cables| Input::Resumed { on_cables }),
     ]
 }
 

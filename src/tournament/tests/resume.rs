@@ -94,7 +94,13 @@ fn every_line_round_trips() {
         },
         Line::Input {
             at: 6,
-            input: Input::Resumed,
+            input: Input::Resumed { on_cables: vec![] },
+        },
+        Line::Input {
+            at: 7,
+            input: Input::Resumed {
+                on_cables: vec![PlayerId(0), PlayerId(2)],
+            },
         },
         Line::Note("resumed".into()),
     ]);
@@ -119,6 +125,10 @@ fn bad_lines_say_what_is_wrong() {
         ("in 1 free", "the board is missing"),
         ("in 1 dance", "unknown kind of input"),
         ("in 1 timer now", "unexpected \"now\""),
+        (
+            "in 1 resumed 0 x",
+            "a player on a cable \"x\" is not a number",
+        ),
     ] {
         let e = Line::parse(p).unwrap_err();
         assert!(e.contains(want), "{p}: {e}");
@@ -266,7 +276,7 @@ fn resume_after_kill(path: &std::path::Path, whole: &Run, k: usize, want: &Stand
         .collect();
     let mut r = Run::from(loaded.tournament);
     r.at = at;
-    r.input(Input::Resumed);
+    r.input(Input::Resumed { on_cables: vec![] });
     r.sign_on(0..4);
     r.play_out();
     assert!(r.t.is_over(), "kill at {k}");
@@ -292,4 +302,77 @@ fn resume_after_kill(path: &std::path::Path, whole: &Run, k: usize, want: &Stand
     let again = load(path).unwrap();
     assert!(again.torn.is_none());
     assert_eq!(again.tournament, r.t, "kill at {k}");
+}
+
+/// The resume rule: every player is away from the resume on, but those on
+/// cables, which count as signed on again at once (said: a cable does not
+/// tell a program its referee restarted); the game running on a board
+/// carries on there, and no game of the player still away starts until it
+/// signs on again.
+#[test]
+fn a_resume_counts_the_players_on_cables_as_signed_on_and_waits_for_the_others() {
+    let mut r = Run::new(settings(3, |s| s.boards = Some(1)));
+    r.sign_on(0..3);
+    let (_, first) = r.running[0];
+    // Killed during game 1; resumed 5 s later with P1 and P3 on cables.
+    let mut r = Run::from(r.t.clone());
+    r.at += 5_000;
+    let resumed_at = r.at;
+    let out = r.input(Input::Resumed {
+        on_cables: vec![PlayerId(0), PlayerId(2)],
+    });
+    assert_eq!(
+        out,
+        [
+            Output::OnCable {
+                player: PlayerId(0)
+            },
+            Output::OnCable {
+                player: PlayerId(2)
+            },
+        ]
+    );
+    assert_eq!(
+        crate::tournament::words::said(&r.t, &out[0]).as_deref(),
+        Some("P1: on its cable, counted as signed on again")
+    );
+    assert!(r.t.is_present(PlayerId(0), 0) && r.t.is_present(PlayerId(2), 0));
+    assert!(!r.t.is_present(PlayerId(1), 0));
+    assert_eq!(r.t.waiting(), [(PlayerId(1), resumed_at)]);
+    assert_eq!(r.t.in_progress(), [(BoardId(1), first)], "game 1 goes on");
+    // Until P2 is back, only the game without it starts.
+    while r.finish_next().is_some() {}
+    let without: Vec<u32> = r.started();
+    assert!(
+        without.iter().all(|&g| {
+            let g = r.t.schedule().game(g).unwrap();
+            g.white != PlayerId(1) && g.black != PlayerId(1)
+        }),
+        "{without:?}"
+    );
+    assert!(!r.t.is_over());
+    r.sign_on([1]);
+    r.play_out();
+    assert!(r.t.is_over());
+}
+
+#[test]
+fn a_resume_does_not_count_a_withdrawn_or_unknown_player_on_a_cable() {
+    let mut r = Run::new(settings(2, |_| {}));
+    r.input(Input::CannotStart {
+        player: PlayerId(1),
+        reason: "gone".into(),
+    });
+    let out = r.input(Input::Resumed {
+        on_cables: vec![PlayerId(1), PlayerId(5)],
+    });
+    assert!(
+        matches!(
+            &out[..],
+            [Output::Ignored { reason }] if reason.contains("not in the tournament")
+        ),
+        "{out:?}"
+    );
+    assert!(!r.t.is_present(PlayerId(1), 0));
+    assert!(!r.t.is_present(PlayerId(5), 0));
 }

@@ -262,7 +262,7 @@ fn a_resume_after_a_kill_at_any_point_replays_the_pairings_and_pairs_no_round_tw
             .collect();
         let mut r = Run::from(loaded.tournament);
         r.at = loaded.last_at + 5_000;
-        r.input(Input::Resumed);
+        r.input(Input::Resumed { on_cables: vec![] });
         r.sign_on(0..7);
         r.play_out();
         assert!(r.t.is_over(), "kill at {k}");

@@ -409,6 +409,29 @@ impl Harness {
             .collect()
     }
 
+    /// Asserts that one of the notices so far says `words`.
+    pub fn assert_noticed(&self, words: &str) {
+        let notices = self.notices();
+        assert!(notices.iter().any(|n| n.contains(words)), "{notices:?}");
+    }
+
+    /// Asserts that every record A was sent carries its line check
+    /// (`Acrc`) and none that B was sent does: A signed on checking its
+    /// lines, B not.
+    pub fn assert_only_a_checked(&self) {
+        use crate::epd::line_check::{Checked, verify};
+        for got in self.all(ClientId::A) {
+            assert!(
+                matches!(verify(&got.text), Checked::Valid(_)),
+                "{}",
+                got.text
+            );
+        }
+        for got in self.all(ClientId::B) {
+            assert_eq!(verify(&got.text), Checked::Absent, "{}", got.text);
+        }
+    }
+
     /// The logged events so far in words (`referee::words::sentence`), in
     /// order: what the transcript and the log show.
     pub fn notices(&self) -> Vec<String> {

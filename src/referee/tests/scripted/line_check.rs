@@ -23,28 +23,12 @@ fn start_with_a_checking(h: &mut Harness) -> u64 {
 
 #[test]
 fn a_client_that_signs_on_with_a_check_gets_checked_records_the_other_does_not() {
-    use crate::epd::line_check::{Checked, verify};
     let mut h = Harness::new(settings());
     let t = start_with_a_checking(&mut h);
-    assert!(
-        h.notices()
-            .iter()
-            .any(|n| n.contains("A: Alpha signed on, its lines checked (Acrc)")),
-        "{:?}",
-        h.notices()
-    );
+    h.assert_noticed("A: Alpha signed on, its lines checked (Acrc)");
     let to_a = h.all(A).to_vec();
     assert!(to_a.len() >= 3, "{to_a:?}");
-    for got in &to_a {
-        assert!(
-            matches!(verify(&got.text), Checked::Valid(_)),
-            "{}",
-            got.text
-        );
-    }
-    for got in h.all(B) {
-        assert_eq!(verify(&got.text), Checked::Absent, "{}", got.text);
-    }
+    h.assert_only_a_checked();
     h.line(A, t + 500, &checked(&h.reply_text(A, Some("e4"), "")));
     assert_eq!(
         h.take(B)

@@ -43,6 +43,53 @@ fn sign_on_reset_inform_respond() {
     assert_eq!(h.snap().clients.a.name, "Alpha");
 }
 
+/// A tournament's board: each client is seated with the sign-on its
+/// program signed on to the event with, no line of its own; both seated,
+/// the game starts as after two sign-on lines, each client named and
+/// checked as its sign-on said.
+#[test]
+fn seated_clients_start_the_game_named_and_checked_as_their_sign_on_said() {
+    use crate::epd::line_check;
+    use crate::epd::sign_on::SignOn;
+    let mut h = Harness::new(settings());
+    let alpha = SignOn {
+        name: Some("Alpha".into()),
+        line_check: true,
+    };
+    let out = h.feed(
+        Input::Seated {
+            client: A,
+            sign_on: alpha,
+        },
+        0,
+    );
+    assert_eq!(sends(&out), 0, "nothing until both are seated");
+    h.assert_noticed("A: Alpha signed on, its lines checked (Acrc)");
+    let b = Input::Seated {
+        client: B,
+        sign_on: SignOn::default(),
+    };
+    h.feed(b, 100);
+    assert_eq!(h.take_cmds(A), [Reset]);
+    assert_eq!(h.take_cmds(B), [Reset]);
+    assert_eq!(h.timer(), 5_100);
+    let a = h.take(A);
+    assert_eq!(
+        a.iter().map(Got::refcom).collect::<Vec<_>>(),
+        [Inform, Respond]
+    );
+    // White is named by its seat, Black (no name) by its port.
+    check_first_game_tags(&inform_tags(&a[0]));
+    h.assert_only_a_checked();
+    // A checks its lines: a reply without its check is refused.
+    h.reply(A, 5_600, "e4");
+    assert!(h.snap().sans.is_empty());
+    let mut checked = h.reply_text(A, Some("e4"), "");
+    line_check::append(&mut checked);
+    h.line(A, 6_000, &checked);
+    assert_eq!(h.snap().sans, ["e4"]);
+}
+
 /// The tags `inform` sends for the first game of `settings()`, A named
 /// by its `tcsi` and B by its port.
 fn check_first_game_tags(tags: &[(String, String)]) {
