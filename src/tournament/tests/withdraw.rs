@@ -272,7 +272,7 @@ fn a_withdrawal_is_journaled_and_a_resume_still_ends_its_game() {
     );
     let mut again = Run::from(loaded.tournament);
     again.at = loaded.last_at + 1000;
-    again.input(Input::Resumed);
+    again.input(Input::Resumed { on_cables: vec![] });
     again.sign_on(0..6);
     again.finish(game.number, GameResult::Win(Color::White));
     assert!(again.t.concessions().is_empty());
