@@ -18,11 +18,11 @@ use crossbeam_channel::{Receiver, Sender, never, unbounded};
 use log::{info, warn};
 
 use crate::app::audience::Audience;
-use crate::app::session::{View, Wake, open_tables, select_event};
+use crate::app::session::{Staged, View, Wake, commit, open_tables, select_event};
 use crate::app::signals::Stop;
 use crate::app::syzygy::Syzygy;
 use crate::app::tournament::args::report_paths;
-use crate::app::tournament::board::{Board, GameSetup, Pace};
+use crate::app::tournament::board::{Board, Committing, GameSetup, Pace};
 use crate::app::tournament::players::{Field, PerInstance};
 use crate::app::tournament::screen::{Ask, OnBoard, Screen};
 use crate::app::waiting::{Reminder, since_clock};
@@ -51,6 +51,12 @@ const DRAIN_GRACE: Duration = Duration::from_secs(3);
 
 /// How often the loop looks whether records it waits for have left.
 const DRAIN_TICK: Duration = Duration::from_millis(50);
+
+/// The most link events one loop turn takes: the one that woke the loop,
+/// then those already waiting, whose boards' journals are synced together
+/// at the turn's end (group commit). Bounded, so that a flood of events
+/// cannot hold back the timers, the keys and a stop.
+const TURN_EVENTS: usize = 1024;
 
 /// An instance of a player at the edge: what its program last signed on
 /// with.
@@ -257,7 +263,16 @@ impl Director {
                 }
             };
             match select_event(&self.field.events, &keys, &self.ctrl_c, wait) {
-                Wake::Link(Some(ev)) => self.on_link(ev, &mut floor),
+                Wake::Link(Some(ev)) => {
+                    self.on_link(ev, &mut floor);
+                    for _ in 1..TURN_EVENTS {
+                        let Ok(ev) = self.field.events.try_recv() else {
+                            break;
+                        };
+                        self.on_link(ev, &mut floor);
+                    }
+                    self.commit(&mut floor);
+                }
                 Wake::Link(None) => {
                     floor.failure = Some(Failure::failed("the link threads stopped"));
                 }
@@ -619,12 +634,39 @@ impl Director {
         }
     }
 
-    /// The deadlines that have come: each board's, then the tournament's.
+    /// The end of a loop turn: every board's staged input made durable,
+    /// then their outputs carried out (group commit), then the results
+    /// they brought told to the tournament.
+    fn commit(&mut self, floor: &mut Floor) {
+        let links = &self.field.links;
+        let syzygy = floor.syzygy.as_ref();
+        let mut staged: Vec<Committing> = floor
+            .boards
+            .iter_mut()
+            .flatten()
+            .filter(|b| b.is_staged())
+            .map(|board| Committing {
+                board,
+                links,
+                syzygy,
+            })
+            .collect();
+        if staged.is_empty() {
+            return;
+        }
+        let mut each: Vec<&mut dyn Staged> =
+            staged.iter_mut().map(|c| c as &mut dyn Staged).collect();
+        commit(&mut each);
+        self.collect_results(floor);
+    }
+
+    /// The deadlines that have come: each board's (committed together),
+    /// then the tournament's.
     fn on_timer(&mut self, floor: &mut Floor) {
         let now = self.now();
         for board in floor.boards.iter_mut().flatten() {
             if board.core.next_deadline().is_some_and(|d| d <= now) {
-                board.hand(
+                board.stage(
                     RefInput::Timer,
                     now,
                     &self.field.links,
@@ -632,7 +674,7 @@ impl Director {
                 );
             }
         }
-        self.collect_results(floor);
+        self.commit(floor);
         if self.core.next_deadline().is_some_and(|d| d <= now) {
             self.hand_to_tournament(Input::Timer, now, floor);
         }
@@ -675,14 +717,16 @@ impl Director {
         }
         let syzygy = floor.syzygy.as_ref();
         match board_of(&mut floor.boards, p) {
+            // Staged: its outputs leave at the turn's commit.
             Some((client, board)) => {
-                board.link_event(client, ev.kind, self.base, now, &self.field.links, syzygy);
-                self.collect_results(floor);
+                board.link_event(client, ev.kind, self.base, now, &self.field.links, syzygy)
             }
             None => self.between_games(p, &name, ev.kind, now, floor),
         }
         let lost = matches!(to_core, Some(Input::Lost { .. }));
         if let Some(input) = to_core {
+            // The boards' outputs first, as they came.
+            self.commit(floor);
             self.hand_to_tournament(input, now, floor);
         }
         if lost
@@ -848,8 +892,13 @@ impl Director {
         for input in finished {
             self.hand_to_tournament(input, now, floor);
         }
+        // Counted only when a result came and the figures may be due: the
+        // count goes through every game, and this runs every loop turn.
+        if !any || self.rating_interval.is_none() {
+            return;
+        }
         let played = tournament::words::games_played(&self.core);
-        if any && self.rating_interval.as_mut().is_some_and(|r| r.due(played)) {
+        if self.rating_interval.as_mut().is_some_and(|r| r.due(played)) {
             let line = tournament::words::rating_interval(&self.core, played);
             self.say(&line);
         }
