@@ -124,6 +124,57 @@ pub struct Director {
     /// The first file that could not be written (a game's PGN, the
     /// results file, the report, ...): the tournament then exits 1.
     pub write_failed: std::cell::OnceCell<String>,
+    /// When the report and results files are rewritten after a result.
+    pub report_pace: ReportPace,
+}
+
+/// When the report and the results file are rewritten after a game: at
+/// once, unless the last rewrite was less than [`REPORT_SHARE`] times its
+/// own cost ago; then as soon as that much time has passed (the loop
+/// wakes for it). They list every game, so a rewrite after every game of
+/// a 10,000-game event of quick games would cost the square of the
+/// games; so paced, the rewrites take at most about one part in
+/// [`REPORT_SHARE`] of the loop's time, and small events are rewritten
+/// after every game as before. The end and a stop rewrite them at once.
+#[derive(Debug, Default)]
+pub struct ReportPace {
+    /// A result came since the last rewrite.
+    due: bool,
+    /// The last rewrite: when it ended and what it cost.
+    last: Option<(Instant, Duration)>,
+}
+
+/// The least time between two rewrites of the report, in times the last
+/// rewrite's cost.
+const REPORT_SHARE: u32 = 20;
+
+impl ReportPace {
+    /// A result came: the files are to be rewritten.
+    fn result(&mut self) {
+        self.due = true;
+    }
+
+    /// When the files are to be rewritten next, if they are.
+    fn next(&self) -> Option<Instant> {
+        if !self.due {
+            return None;
+        }
+        Some(match self.last {
+            Some((at, cost)) => at + cost * REPORT_SHARE,
+            None => Instant::now(),
+        })
+    }
+
+    /// Whether the files are to be rewritten at `now`.
+    fn ready(&self, now: Instant) -> bool {
+        self.next().is_some_and(|t| t <= now)
+    }
+
+    /// They were rewritten from `start` to `end`.
+    fn written(&mut self, start: Instant, end: Instant) {
+        self.due = false;
+        self.last = Some((end, end.saturating_duration_since(start)));
+    }
 }
 
 /// The relay overhead of every move on every board (a reply's last byte in
@@ -236,6 +287,7 @@ impl Director {
         let mut shown = Shown::default();
         loop {
             self.relays.count();
+            self.write_report_when_due();
             self.free_boards(&mut floor);
             if let Some(f) = floor.failure.take() {
                 self.close(floor);
@@ -360,6 +412,9 @@ impl Director {
         }
         if floor.leaving.is_some() || floor.boards.iter().flatten().any(|b| b.core.is_over()) {
             at_most(DRAIN_TICK);
+        }
+        if let Some(t) = self.report_pace.next() {
+            at_most(t.saturating_duration_since(Instant::now()));
         }
         if floor.leaving.is_none() && !self.core.waiting().is_empty() {
             at_most(Duration::from_millis(
@@ -972,7 +1027,10 @@ impl Director {
                 game,
                 instances,
             } => self.start_game(board, game, instances, at, floor),
-            Output::Scored { .. } => self.write_report(),
+            Output::Scored { .. } => {
+                self.report_pace.result();
+                self.write_report_when_due();
+            }
             Output::RoundOver { .. } | Output::Paired(_) => self.write_trf(),
             Output::Ignored { reason } => warn!("tournament: {reason}"),
             Output::Abort { board, .. } => {
@@ -1089,9 +1147,23 @@ impl Director {
         }
     }
 
+    /// Rewrites the report and results files if a result came and their
+    /// pace allows ([`ReportPace`]).
+    fn write_report_when_due(&mut self) {
+        if self.report_pace.ready(Instant::now()) {
+            self.write_report();
+        }
+    }
+
     /// Rewrites the report files (`--report`) and the statistics
     /// (`--results-json`), atomically.
-    fn write_report(&self) {
+    fn write_report(&mut self) {
+        let start = Instant::now();
+        self.rewrite_report();
+        self.report_pace.written(start, Instant::now());
+    }
+
+    fn rewrite_report(&self) {
         if let Some(path) = &self.results_json {
             let mut json = format!("{:#}", Tallies::of(&self.core).to_json(&self.core));
             json.push('\n');
@@ -1151,6 +1223,27 @@ fn board_index(b: BoardId) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_report_is_rewritten_after_a_result_at_most_once_per_twenty_times_its_cost() {
+        let t0 = Instant::now();
+        let ms = Duration::from_millis;
+        let mut pace = ReportPace::default();
+        assert!(!pace.ready(t0 + ms(1)), "no result, no rewrite");
+        pace.result();
+        assert!(pace.ready(t0 + ms(1)), "the first at once");
+        // A rewrite that cost 10 ms: the next no sooner than 200 ms on.
+        pace.written(t0, t0 + ms(10));
+        assert!(!pace.ready(t0 + ms(500)), "nothing new");
+        pace.result();
+        assert!(!pace.ready(t0 + ms(209)));
+        assert_eq!(pace.next(), Some(t0 + ms(210)));
+        assert!(pace.ready(t0 + ms(210)));
+        // A cheap rewrite: the next result is written at once.
+        pace.written(t0 + ms(210), t0 + ms(210));
+        pace.result();
+        assert!(pace.ready(t0 + ms(210)));
+    }
 
     #[test]
     fn a_stopped_program_is_started_again_once_per_game_unless_it_never_signed_on() {
