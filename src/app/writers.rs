@@ -118,6 +118,35 @@ pub struct GameFiles {
     pub epd_out: Option<PathBuf>,
 }
 
+/// From how many journals on one file system a group sync is one
+/// `syncfs` rather than an `fdatasync` each: measured on this project's
+/// virtual disk (docs/performance.md, "Group commit"), one `syncfs` costs
+/// about one `fdatasync` on an idle machine whatever the number of files,
+/// but while other programs write to the disk it also waits for their
+/// data: then it costs several `fdatasync`s, and only beyond about ten
+/// files is it the cheaper.
+pub const SYNCFS_FROM: usize = 4;
+
+/// Syncs the journals of `all` (a loop turn's group commit): one by one
+/// when they are fewer than [`SYNCFS_FROM`]; else each one's lines written
+/// and one `syncfs` per file system covering them all
+/// ([`crate::record::durable::sync_file_systems`]). If that fails, each
+/// journal is synced on its own, so that the one that fails is known
+/// (and stops, as [`Writers::journal_sync`] says).
+pub fn sync_journals(all: &mut [&mut Writers]) {
+    if all.len() >= SYNCFS_FROM {
+        let files: Vec<&std::fs::File> =
+            all.iter_mut().filter_map(|w| w.journal_flushed()).collect();
+        match crate::record::durable::sync_file_systems(&files) {
+            Ok(()) => return,
+            Err(e) => warn!("cannot sync the journals' file system ({e}); syncing each journal"),
+        }
+    }
+    for w in all.iter_mut() {
+        w.journal_sync();
+    }
+}
+
 /// Whether the outputs of an input call for a journal checkpoint (a move
 /// was played or a game ended).
 pub fn wants_checkpoint(outs: &[Output]) -> bool {
@@ -375,6 +404,17 @@ impl Writers {
         if let Err(e) = j.sync() {
             self.journal_failed("sync", &e);
         }
+    }
+
+    /// The journal's file with its lines written, for a sync shared with
+    /// other journals ([`sync_journals`]); `None` without a journal, or
+    /// when the write failed (said: the journal stops).
+    fn journal_flushed(&mut self) -> Option<&std::fs::File> {
+        if let Some(e) = self.journal.as_mut()?.flush().err() {
+            self.journal_failed("write", &e);
+            return None;
+        }
+        self.journal.as_mut()?.flushed_file().ok()
     }
 
     /// The journal failed (`what`: "sync", "write"): it stops here, said

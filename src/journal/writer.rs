@@ -181,6 +181,14 @@ impl JournalWriter {
         self.put(&pending)
     }
 
+    /// The file, with the lines written since the last flush handed to
+    /// it: for a sync that covers many journals at once
+    /// (`record::durable::sync_file_systems`).
+    pub fn flushed_file(&mut self) -> io::Result<&File> {
+        self.flush()?;
+        Ok(&self.file)
+    }
+
     /// Waits until everything written is on disk.
     pub fn sync(&mut self) -> io::Result<()> {
         self.flush()?;

@@ -1,7 +1,9 @@
 //! One input handed to a referee core: journaled first, then its records
 //! out to the links (one unit per client), then its events' words and
 //! files; the tables' verdict and a refused record fed back at once. The
-//! match's loop and a tournament's boards share it.
+//! match's loop and a tournament's boards share it. A tournament's loop
+//! turn splits the way in two (group commit): each board's input decided
+//! and journaled, then every journal written synced, then the outputs.
 
 use std::collections::VecDeque;
 
@@ -10,7 +12,7 @@ use log::{info, warn};
 use super::PortBook;
 use crate::app::links::Links;
 use crate::app::syzygy::Syzygy;
-use crate::app::writers::{Writers, wants_checkpoint};
+use crate::app::writers::{Writers, sync_journals, wants_checkpoint};
 use crate::link::SendError;
 use crate::referee::{ByClient, ClientId, Event, Input, Output, Referee};
 
@@ -96,9 +98,76 @@ pub(crate) fn hand_to_core(
     outputs: &mut Writers,
     seen: &mut dyn FnMut(&Event),
 ) -> bool {
-    // A record the link refuses is an input too (the core must not wait
-    // for it to leave): it is fed right after the input that sent it; so
-    // is the tables' verdict on a move just played.
+    let decided = decide(input, at, core, edges, outputs);
+    if decided.wants_sync() {
+        outputs.journal_sync();
+    }
+    deliver(decided, core, edges, books, outputs, seen)
+}
+
+/// An input its core has taken, journaled but not yet synced: its outputs
+/// wait here until the journal is on disk (when [`Decided::wants_sync`]),
+/// then go out with [`deliver`]. [`hand_to_core`] does the three in a row;
+/// a tournament's boards stage an input each in a loop turn, and one round
+/// of syncs covers them all before any of their outputs leave (group
+/// commit: [`commit`]).
+pub(crate) struct Decided {
+    outs: Vec<Output>,
+    /// The time the core took the input at.
+    at: u64,
+    /// The client whose line it was, when relays are timed.
+    mover: Option<ClientId>,
+}
+
+impl Decided {
+    /// Whether the journal must be on disk before these outputs are
+    /// carried out: a record is about to leave, or a game or the session
+    /// ended (its PGN is written).
+    pub(crate) fn wants_sync(&self) -> bool {
+        wants_sync(&self.outs)
+    }
+}
+
+/// Journals `input` (held in memory, not synced) and hands it to the core;
+/// what the core said waits in the returned [`Decided`].
+pub(crate) fn decide(
+    input: Input,
+    at: u64,
+    core: &mut Referee,
+    edges: Edges,
+    outputs: &mut Writers,
+) -> Decided {
+    // Events from different threads can arrive slightly out of time order
+    // (a link event stamped just before a timer that was handled first):
+    // the core takes such a time as its current one, and the journal must
+    // record the time the core used, so that its times never go back.
+    let at = at.max(core.time());
+    outputs.journal_input(&input, at);
+    let mover = match &input {
+        Input::Line { from, .. } if outputs.times_relays() => Some(*from),
+        _ => None,
+    };
+    let outs = core.handle(input, at);
+    if core.is_over() {
+        edges.links.match_over();
+    }
+    Decided { outs, at, mover }
+}
+
+/// Carries out what the core decided (call it once the journal is synced,
+/// if [`Decided::wants_sync`]), then the inputs that calls for at once,
+/// each through the core and out in turn: a record the link refuses (the
+/// core must not wait for it to leave), the tables' verdict on a move just
+/// played. Returns whether there were outputs.
+pub(crate) fn deliver(
+    decided: Decided,
+    core: &mut Referee,
+    edges: Edges,
+    books: &mut ByClient<PortBook>,
+    outputs: &mut Writers,
+    seen: &mut dyn FnMut(&Event),
+) -> bool {
+    let at = decided.at;
     let mut hand = Hand {
         core,
         edges,
@@ -106,22 +175,44 @@ pub(crate) fn hand_to_core(
         outputs,
         seen,
     };
-    let mut any = false;
-    let mut queue = VecDeque::from([input]);
+    let (mut any, next) = hand.settle(decided);
+    let mut queue = VecDeque::from(next);
     while let Some(input) = queue.pop_front() {
-        // Events from different threads can arrive slightly out of time order
-        // (a link event stamped just before a timer that was handled first):
-        // the core takes such a time as its current one, and the journal must
-        // record the time the core used, so that its times never go back.
-        let at = at.max(hand.core.time());
-        let (outs, next) = hand.one(input, at);
+        let decided = decide(input, at, hand.core, hand.edges, hand.outputs);
+        if decided.wants_sync() {
+            hand.outputs.journal_sync();
+        }
+        let (outs, next) = hand.settle(decided);
         any |= outs;
         queue.extend(next);
     }
     any
 }
 
-/// What [`hand_to_core`] works with.
+/// A core with an input staged ([`decide`]d, its journal not yet synced),
+/// as [`commit`] sees it.
+pub(crate) trait Staged {
+    /// The writers whose journal holds the staged input.
+    fn writers(&mut self) -> &mut Writers;
+    /// Carries out the staged input's outputs ([`deliver`]); the journal
+    /// is on disk.
+    fn deliver(&mut self);
+}
+
+/// Group commit, the end of a loop turn: every journal holding a staged
+/// input is synced ([`sync_journals`]: with many, one `syncfs` for all),
+/// and only then are the staged outputs carried out, core by core. So
+/// nothing leaves before what caused it is on disk, and the cores of a
+/// turn wait for one sync together instead of for one another's.
+pub(crate) fn commit(staged: &mut [&mut dyn Staged]) {
+    let mut journals: Vec<&mut Writers> = staged.iter_mut().map(|s| s.writers()).collect();
+    sync_journals(&mut journals);
+    for s in staged.iter_mut() {
+        s.deliver();
+    }
+}
+
+/// What [`deliver`] works with.
 struct Hand<'a> {
     core: &'a mut Referee,
     edges: Edges<'a>,
@@ -131,27 +222,16 @@ struct Hand<'a> {
 }
 
 impl Hand<'_> {
-    /// Hands one input to the core and carries out its outputs. Returns
-    /// whether there were outputs, and the inputs they call for at once (a
-    /// refused record, then the tables' verdict on a move).
-    fn one(&mut self, input: Input, at: u64) -> (bool, Vec<Input>) {
-        self.outputs.journal_input(&input, at);
-        let mover = match &input {
-            Input::Line { from, .. } if self.outputs.times_relays() => Some(*from),
-            _ => None,
-        };
-        let outs = self.core.handle(input, at);
-        if self.core.is_over() {
-            self.edges.links.match_over();
-        }
+    /// Carries out what the core decided on one input. Returns whether
+    /// there were outputs, and the inputs they call for at once (a refused
+    /// record, then the tables' verdict on a move).
+    fn settle(&mut self, decided: Decided) -> (bool, Vec<Input>) {
+        let Decided { outs, at, mover } = decided;
         let any = !outs.is_empty();
         let checkpoint = wants_checkpoint(&outs);
         let moved = outs
             .iter()
             .any(|o| matches!(o.event(), Some(Event::MoveMade { .. })));
-        if wants_sync(&outs) {
-            self.outputs.journal_sync();
-        }
         if let Some(from) = mover
             && let Some((to, seq)) = relayed_move(&outs, from)
         {
@@ -297,6 +377,178 @@ fn carry_out(o: Output, core: &Referee, outputs: &mut Writers, at: u64) {
 mod tests {
     use super::*;
     use shakmaty::Color;
+    use std::cell::RefCell;
+    use std::path::PathBuf;
+
+    use crate::epd::{Fields, sign_on};
+    use crate::journal::{Entry, Header, JournalWriter, OutputSettings, new_session_id};
+    use crate::link::PortSettings;
+    use crate::referee::{Settings, WallClock};
+
+    /// Links that keep every record handed to them, each with what the
+    /// journals `seen` held on disk at that moment.
+    struct Recorder {
+        seen: Vec<PathBuf>,
+        sent: RefCell<Vec<(ClientId, String, Vec<String>)>>,
+    }
+
+    impl Wires for Recorder {
+        fn send_all(&self, to: ClientId, unit: Vec<(u64, String)>) -> Result<(), SendError> {
+            let journals: Vec<String> = self
+                .seen
+                .iter()
+                .map(|p| std::fs::read_to_string(p).unwrap())
+                .collect();
+            for (_, text) in unit {
+                self.sent.borrow_mut().push((to, text, journals.clone()));
+            }
+            Ok(())
+        }
+    }
+
+    /// A referee core with its journal, its links and an input staged.
+    struct Table {
+        core: Referee,
+        outputs: Writers,
+        books: ByClient<PortBook>,
+        wires: Recorder,
+        staged: Option<Decided>,
+    }
+
+    impl Table {
+        fn new(journal: &std::path::Path, seen: &[PathBuf]) -> Table {
+            let settings = Settings::default();
+            let header = Header {
+                session: new_session_id(),
+                settings: settings.clone(),
+                port: PortSettings::default(),
+                output: OutputSettings::default(),
+            };
+            let wall = WallClock {
+                at: 0,
+                unix_ms: 1_700_000_000_000,
+                utc_offset_min: 0,
+            };
+            let mut outputs = Writers::none(true);
+            outputs.set_journal(JournalWriter::create(journal, &header, wall).unwrap());
+            Table {
+                core: Referee::new(settings),
+                outputs,
+                books: ByClient::new_with(|_| PortBook::up()),
+                wires: Recorder {
+                    seen: seen.to_vec(),
+                    sent: RefCell::default(),
+                },
+                staged: None,
+            }
+        }
+
+        /// Decides `input`; carries it out at once unless it must wait
+        /// for the journal (as a tournament's board stages an input).
+        fn stage(&mut self, input: Input, at: u64) {
+            let edges = Edges {
+                links: &self.wires,
+                syzygy: None,
+            };
+            let d = decide(input, at, &mut self.core, edges, &mut self.outputs);
+            if d.wants_sync() {
+                self.staged = Some(d);
+            } else {
+                deliver(
+                    d,
+                    &mut self.core,
+                    edges,
+                    &mut self.books,
+                    &mut self.outputs,
+                    &mut |_| {},
+                );
+            }
+        }
+    }
+
+    impl Staged for Table {
+        fn writers(&mut self) -> &mut Writers {
+            &mut self.outputs
+        }
+
+        fn deliver(&mut self) {
+            let d = self.staged.take().unwrap();
+            let edges = Edges {
+                links: &self.wires,
+                syzygy: None,
+            };
+            deliver(
+                d,
+                &mut self.core,
+                edges,
+                &mut self.books,
+                &mut self.outputs,
+                &mut |_| {},
+            );
+            self.outputs.end_turn();
+        }
+    }
+
+    fn signs_on(from: ClientId, name: &str) -> Input {
+        let text = sign_on::record(Fields::initial(), name);
+        Input::Line {
+            from,
+            wire_bytes: text.len() + 2,
+            text,
+            arrival: None,
+        }
+    }
+
+    #[test]
+    fn group_commit_sends_nothing_before_every_staged_input_is_on_disk() {
+        // A journal synced at a time, and many with one sync.
+        for boards in [2, crate::app::writers::SYNCFS_FROM + 1] {
+            one_turn_on(boards);
+        }
+    }
+
+    fn one_turn_on(boards: usize) {
+        let dir = tempfile::tempdir().unwrap();
+        let paths: Vec<PathBuf> = (1..=boards)
+            .map(|i| dir.path().join(format!("board-{i}.journal")))
+            .collect();
+        let mut tables: Vec<Table> = paths.iter().map(|p| Table::new(p, &paths)).collect();
+        // One loop turn: the second player signs on at every board (the
+        // first did in an earlier turn); each core answers with `reset`s.
+        for (i, t) in tables.iter_mut().enumerate() {
+            t.stage(signs_on(ClientId::A, "alpha"), 10);
+            assert!(t.staged.is_none(), "a first sign-on sends nothing");
+            t.stage(signs_on(ClientId::B, "beta"), 20 + i as u64);
+            assert!(t.staged.is_some(), "records wait for the journal");
+        }
+        let staged_line = |i: usize| {
+            Entry::Input {
+                at: 20 + i as u64,
+                input: signs_on(ClientId::B, "beta"),
+            }
+            .payload()
+        };
+        for t in &tables {
+            assert!(t.wires.sent.borrow().is_empty(), "a record left unsynced");
+        }
+        let mut each: Vec<&mut dyn Staged> =
+            tables.iter_mut().map(|t| t as &mut dyn Staged).collect();
+        commit(&mut each);
+        for (i, t) in tables.iter().enumerate() {
+            let sent = t.wires.sent.borrow();
+            assert!(!sent.is_empty(), "board {i} sent nothing");
+            for (to, text, journals) in sent.iter() {
+                // Every board's staged input was on disk before any
+                // board's record left: one round of syncs for the turn.
+                for (j, journal) in journals.iter().enumerate() {
+                    assert!(
+                        journal.contains(&staged_line(j)),
+                        "board {i} sent {to} {text:?} before board {j}'s input was synced"
+                    );
+                }
+            }
+        }
+    }
 
     fn moved() -> Output {
         Output::Event(Event::MoveMade {

@@ -24,7 +24,9 @@ use crate::display::{InputEvent, InputThread, Role, TerminalGuard, Ui, next_redr
 use crate::link::{Link, LinkEvent, OpenError, PortSettings};
 use crate::referee::{ByClient, ClientId, Command, Input, Referee, Snapshot};
 
-pub(crate) use hand::{Edges, Wires, hand_to_core, open_tables};
+pub(crate) use hand::{
+    Decided, Edges, Staged, Wires, commit, decide, deliver, hand_to_core, open_tables,
+};
 use ports::link_views;
 pub(crate) use ports::{PortBook, link_input};
 

@@ -13,7 +13,7 @@ use crossbeam_channel::Sender;
 use shakmaty::ByColor;
 
 use crate::app::audience::Ended;
-use crate::app::session::{Edges, PortBook, Wires, hand_to_core, link_input};
+use crate::app::session::{Decided, Edges, PortBook, Staged, Wires, decide, deliver, link_input};
 use crate::app::syzygy::Syzygy;
 use crate::app::tournament::players::PerInstance;
 use crate::app::wall::wall_clock_now;
@@ -75,6 +75,24 @@ impl Wires for Seated<'_> {
             Some(link) => link.send_all(unit),
             None => Err(SendError::Closed),
         }
+    }
+}
+
+/// A board with its players' links, as the loop's group commit sees it
+/// ([`crate::app::session::commit`]).
+pub struct Committing<'a> {
+    pub board: &'a mut Board,
+    pub links: &'a PerInstance<Link<Instance>>,
+    pub syzygy: Option<&'a Syzygy>,
+}
+
+impl Staged for Committing<'_> {
+    fn writers(&mut self) -> &mut Writers {
+        &mut self.board.outputs
+    }
+
+    fn deliver(&mut self) {
+        self.board.deliver(self.links, self.syzygy);
     }
 }
 
@@ -164,6 +182,9 @@ pub struct Board {
     tally: GameTally,
     /// Plies played from the opening before the players took over.
     opening_plies: usize,
+    /// An input decided and journaled whose outputs wait for the journal's
+    /// sync (group commit: [`Board::stage`], then [`Board::deliver`]).
+    staged: Option<Decided>,
 }
 
 impl Board {
@@ -249,6 +270,7 @@ impl Board {
             books: ByClient::new_with(|_| PortBook::up()),
             tally: GameTally::default(),
             opening_plies,
+            staged: None,
         })
     }
 
@@ -306,6 +328,7 @@ impl Board {
             books: ByClient::new_with(|_| PortBook::up()),
             tally,
             opening_plies,
+            staged: None,
         }))
     }
 
@@ -342,11 +365,12 @@ impl Board {
         ClientId::BOTH.into_iter().find(|&id| self.seats[id] == who)
     }
 
-    /// One report of a player's link, as its client's input. The event's
-    /// time counts from the links' epoch, which is journal time `base`
-    /// (the last input's time before a resume, 0 at a start): the core
-    /// takes it as `base` plus that, as a resumed match's session does,
-    /// or a resumed game's clocks would stop at the time of the stop.
+    /// One report of a player's link, as its client's input, staged
+    /// ([`Board::stage`]). The event's time counts from the links' epoch,
+    /// which is journal time `base` (the last input's time before a
+    /// resume, 0 at a start): the core takes it as `base` plus that, as a
+    /// resumed match's session does, or a resumed game's clocks would stop
+    /// at the time of the stop.
     pub fn link_event(
         &mut self,
         client: ClientId,
@@ -358,14 +382,16 @@ impl Board {
     ) {
         let ev = LinkEvent { id: client, kind };
         match link_input(ev, &mut self.books, &mut self.outputs, now) {
-            Some((input, at)) => self.hand(input, at.saturating_add(base), links, syzygy),
+            Some((input, at)) => self.stage(input, at.saturating_add(base), links, syzygy),
             // No input, but perhaps a transcript line (ends the turn as
-            // `hand` does).
-            None => self.outputs.end_turn(),
+            // `deliver` does).
+            None if self.staged.is_none() => self.outputs.end_turn(),
+            None => {}
         }
     }
 
-    /// Hands one input to the core and carries out what it says.
+    /// Hands one input to the core and carries out what it says, its
+    /// journal synced first when it must be.
     pub fn hand(
         &mut self,
         input: Input,
@@ -373,6 +399,57 @@ impl Board {
         links: &PerInstance<Link<Instance>>,
         syzygy: Option<&Syzygy>,
     ) {
+        self.stage(input, at, links, syzygy);
+        if self.staged.is_some() {
+            self.outputs.journal_sync();
+            self.deliver(links, syzygy);
+        }
+    }
+
+    /// Hands one input to the core, journaled but not synced. Outputs that
+    /// must wait for the journal (records to the players, the game's end)
+    /// are kept until [`Board::deliver`], which the caller calls once the
+    /// journal is synced (the loop's group commit); others are carried out
+    /// at once. A board holds one staged input at a time: one staged
+    /// before is synced and delivered first, so that the board's outputs
+    /// keep the order of its inputs.
+    pub fn stage(
+        &mut self,
+        input: Input,
+        at: u64,
+        links: &PerInstance<Link<Instance>>,
+        syzygy: Option<&Syzygy>,
+    ) {
+        if self.staged.is_some() {
+            self.outputs.journal_sync();
+            self.deliver(links, syzygy);
+        }
+        let wires = Seated {
+            links,
+            seats: self.seats,
+        };
+        let edges = Edges {
+            links: &wires,
+            syzygy,
+        };
+        let decided = decide(input, at, &mut self.core, edges, &mut self.outputs);
+        self.staged = Some(decided);
+        if !self.staged.as_ref().is_some_and(Decided::wants_sync) {
+            self.deliver(links, syzygy);
+        }
+    }
+
+    /// Whether an input waits for the journal's sync.
+    pub fn is_staged(&self) -> bool {
+        self.staged.is_some()
+    }
+
+    /// Carries out the staged input's outputs (none staged: nothing), then
+    /// ends the board's turn (its transcript and journal lines written).
+    pub fn deliver(&mut self, links: &PerInstance<Link<Instance>>, syzygy: Option<&Syzygy>) {
+        let Some(decided) = self.staged.take() else {
+            return;
+        };
         let wires = Seated {
             links,
             seats: self.seats,
@@ -388,9 +465,7 @@ impl Board {
             tally,
             ..
         } = self;
-        hand_to_core(input, at, core, edges, books, outputs, &mut |e| {
-            tally.see(e)
-        });
+        deliver(decided, core, edges, books, outputs, &mut |e| tally.see(e));
         outputs.end_turn();
     }
 
@@ -404,11 +479,14 @@ impl Board {
         self.tally.take(self.opening_plies)
     }
 
-    /// The game is over and concluded, and every record to the players has
-    /// left (but to a player whose link is down: its records wait for it,
-    /// and the board does not): the board and its players are free.
+    /// The game is over and concluded, nothing is staged, and every record
+    /// to the players has left (but to a player whose link is down: its
+    /// records wait for it, and the board does not): the board and its
+    /// players are free.
     pub fn done(&self) -> bool {
-        self.core.is_over() && self.books.values().all(|b| b.in_flight == 0 || !b.up)
+        self.staged.is_none()
+            && self.core.is_over()
+            && self.books.values().all(|b| b.in_flight == 0 || !b.up)
     }
 
     /// `client`'s link was replaced by a new one (its program started

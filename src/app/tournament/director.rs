@@ -18,11 +18,11 @@ use crossbeam_channel::{Receiver, Sender, never, unbounded};
 use log::{info, warn};
 
 use crate::app::audience::Audience;
-use crate::app::session::{View, Wake, open_tables, select_event};
+use crate::app::session::{Staged, View, Wake, commit, open_tables, select_event};
 use crate::app::signals::Stop;
 use crate::app::syzygy::Syzygy;
 use crate::app::tournament::args::report_paths;
-use crate::app::tournament::board::{Board, GameSetup, Pace};
+use crate::app::tournament::board::{Board, Committing, GameSetup, Pace};
 use crate::app::tournament::players::{Field, PerInstance};
 use crate::app::tournament::screen::{Ask, OnBoard, Screen};
 use crate::app::waiting::{Reminder, since_clock};
@@ -51,6 +51,12 @@ const DRAIN_GRACE: Duration = Duration::from_secs(3);
 
 /// How often the loop looks whether records it waits for have left.
 const DRAIN_TICK: Duration = Duration::from_millis(50);
+
+/// The most link events one loop turn takes: the one that woke the loop,
+/// then those already waiting, whose boards' journals are synced together
+/// at the turn's end (group commit). Bounded, so that a flood of events
+/// cannot hold back the timers, the keys and a stop.
+const TURN_EVENTS: usize = 1024;
 
 /// An instance of a player at the edge: what its program last signed on
 /// with.
@@ -122,6 +128,57 @@ pub struct Director {
     /// The first file that could not be written (a game's PGN, the
     /// results file, the report, ...): the tournament then exits 1.
     pub write_failed: std::cell::OnceCell<String>,
+    /// When the report and results files are rewritten after a result.
+    pub report_pace: ReportPace,
+}
+
+/// When the report and the results file are rewritten after a game: at
+/// once, unless the last rewrite was less than [`REPORT_SHARE`] times its
+/// own cost ago; then as soon as that much time has passed (the loop
+/// wakes for it). They list every game, so a rewrite after every game of
+/// a 10,000-game event of quick games would cost the square of the
+/// games; so paced, the rewrites take at most about one part in
+/// [`REPORT_SHARE`] of the loop's time, and small events are rewritten
+/// after every game as before. The end and a stop rewrite them at once.
+#[derive(Debug, Default)]
+pub struct ReportPace {
+    /// A result came since the last rewrite.
+    due: bool,
+    /// The last rewrite: when it ended and what it cost.
+    last: Option<(Instant, Duration)>,
+}
+
+/// The least time between two rewrites of the report, in times the last
+/// rewrite's cost.
+const REPORT_SHARE: u32 = 20;
+
+impl ReportPace {
+    /// A result came: the files are to be rewritten.
+    fn result(&mut self) {
+        self.due = true;
+    }
+
+    /// When the files are to be rewritten next, if they are.
+    fn next(&self) -> Option<Instant> {
+        if !self.due {
+            return None;
+        }
+        Some(match self.last {
+            Some((at, cost)) => at + cost * REPORT_SHARE,
+            None => Instant::now(),
+        })
+    }
+
+    /// Whether the files are to be rewritten at `now`.
+    fn ready(&self, now: Instant) -> bool {
+        self.next().is_some_and(|t| t <= now)
+    }
+
+    /// They were rewritten from `start` to `end`.
+    fn written(&mut self, start: Instant, end: Instant) {
+        self.due = false;
+        self.last = Some((end, end.saturating_duration_since(start)));
+    }
 }
 
 /// The relay overhead of every move on every board (a reply's last byte in
@@ -235,6 +292,7 @@ impl Director {
         loop {
             self.relays.count();
             self.concede(&mut floor);
+            self.write_report_when_due();
             self.free_boards(&mut floor);
             if let Some(f) = floor.failure.take() {
                 self.close(floor);
@@ -262,7 +320,16 @@ impl Director {
                 }
             };
             match select_event(&self.field.events, &keys, &self.ctrl_c, wait) {
-                Wake::Link(Some(ev)) => self.on_link(ev, &mut floor),
+                Wake::Link(Some(ev)) => {
+                    self.on_link(ev, &mut floor);
+                    for _ in 1..TURN_EVENTS {
+                        let Ok(ev) = self.field.events.try_recv() else {
+                            break;
+                        };
+                        self.on_link(ev, &mut floor);
+                    }
+                    self.commit(&mut floor);
+                }
                 Wake::Link(None) => {
                     floor.failure = Some(Failure::failed("the link threads stopped"));
                 }
@@ -350,6 +417,9 @@ impl Director {
         }
         if floor.leaving.is_some() || floor.boards.iter().flatten().any(|b| b.core.is_over()) {
             at_most(DRAIN_TICK);
+        }
+        if let Some(t) = self.report_pace.next() {
+            at_most(t.saturating_duration_since(Instant::now()));
         }
         if floor.leaving.is_none() && !self.core.waiting().is_empty() {
             at_most(Duration::from_millis(
@@ -647,12 +717,39 @@ impl Director {
         }
     }
 
-    /// The deadlines that have come: each board's, then the tournament's.
+    /// The end of a loop turn: every board's staged input made durable,
+    /// then their outputs carried out (group commit), then the results
+    /// they brought told to the tournament.
+    fn commit(&mut self, floor: &mut Floor) {
+        let links = &self.field.links;
+        let syzygy = floor.syzygy.as_ref();
+        let mut staged: Vec<Committing> = floor
+            .boards
+            .iter_mut()
+            .flatten()
+            .filter(|b| b.is_staged())
+            .map(|board| Committing {
+                board,
+                links,
+                syzygy,
+            })
+            .collect();
+        if staged.is_empty() {
+            return;
+        }
+        let mut each: Vec<&mut dyn Staged> =
+            staged.iter_mut().map(|c| c as &mut dyn Staged).collect();
+        commit(&mut each);
+        self.collect_results(floor);
+    }
+
+    /// The deadlines that have come: each board's (committed together),
+    /// then the tournament's.
     fn on_timer(&mut self, floor: &mut Floor) {
         let now = self.now();
         for board in floor.boards.iter_mut().flatten() {
             if board.core.next_deadline().is_some_and(|d| d <= now) {
-                board.hand(
+                board.stage(
                     RefInput::Timer,
                     now,
                     &self.field.links,
@@ -660,7 +757,7 @@ impl Director {
                 );
             }
         }
-        self.collect_results(floor);
+        self.commit(floor);
         if self.core.next_deadline().is_some_and(|d| d <= now) {
             self.hand_to_tournament(Input::Timer, now, floor);
         }
@@ -705,14 +802,16 @@ impl Director {
         }
         let syzygy = floor.syzygy.as_ref();
         match board_of(&mut floor.boards, p) {
+            // Staged: its outputs leave at the turn's commit.
             Some((client, board)) => {
-                board.link_event(client, ev.kind, self.base, now, &self.field.links, syzygy);
-                self.collect_results(floor);
+                board.link_event(client, ev.kind, self.base, now, &self.field.links, syzygy)
             }
             None => self.between_games(p, &name, ev.kind, now, floor),
         }
         let lost = matches!(to_core, Some(Input::Lost { .. }));
         if let Some(input) = to_core {
+            // The boards' outputs first, as they came.
+            self.commit(floor);
             self.hand_to_tournament(input, now, floor);
         }
         if lost
@@ -878,8 +977,13 @@ impl Director {
         for input in finished {
             self.hand_to_tournament(input, now, floor);
         }
+        // Counted only when a result came and the figures may be due: the
+        // count goes through every game, and this runs every loop turn.
+        if !any || self.rating_interval.is_none() {
+            return;
+        }
         let played = tournament::words::games_played(&self.core);
-        if any && self.rating_interval.as_mut().is_some_and(|r| r.due(played)) {
+        if self.rating_interval.as_mut().is_some_and(|r| r.due(played)) {
             let line = tournament::words::rating_interval(&self.core, played);
             self.say(&line);
         }
@@ -953,7 +1057,10 @@ impl Director {
                 game,
                 instances,
             } => self.start_game(board, game, instances, at, floor),
-            Output::Scored { .. } => self.write_report(),
+            Output::Scored { .. } => {
+                self.report_pace.result();
+                self.write_report_when_due();
+            }
             Output::RoundOver { .. } | Output::Paired(_) => self.write_trf(),
             Output::Ignored { reason } => warn!("tournament: {reason}"),
             Output::Abort { board, .. } => {
@@ -1087,9 +1194,23 @@ impl Director {
         }
     }
 
+    /// Rewrites the report and results files if a result came and their
+    /// pace allows ([`ReportPace`]).
+    fn write_report_when_due(&mut self) {
+        if self.report_pace.ready(Instant::now()) {
+            self.write_report();
+        }
+    }
+
     /// Rewrites the report files (`--report`) and the statistics
     /// (`--results-json`), atomically.
-    fn write_report(&self) {
+    fn write_report(&mut self) {
+        let start = Instant::now();
+        self.rewrite_report();
+        self.report_pace.written(start, Instant::now());
+    }
+
+    fn rewrite_report(&self) {
         if let Some(path) = &self.results_json {
             let mut json = format!("{:#}", Tallies::of(&self.core).to_json(&self.core));
             json.push('\n');
@@ -1149,6 +1270,27 @@ fn board_index(b: BoardId) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_report_is_rewritten_after_a_result_at_most_once_per_twenty_times_its_cost() {
+        let t0 = Instant::now();
+        let ms = Duration::from_millis;
+        let mut pace = ReportPace::default();
+        assert!(!pace.ready(t0 + ms(1)), "no result, no rewrite");
+        pace.result();
+        assert!(pace.ready(t0 + ms(1)), "the first at once");
+        // A rewrite that cost 10 ms: the next no sooner than 200 ms on.
+        pace.written(t0, t0 + ms(10));
+        assert!(!pace.ready(t0 + ms(500)), "nothing new");
+        pace.result();
+        assert!(!pace.ready(t0 + ms(209)));
+        assert_eq!(pace.next(), Some(t0 + ms(210)));
+        assert!(pace.ready(t0 + ms(210)));
+        // A cheap rewrite: the next result is written at once.
+        pace.written(t0 + ms(210), t0 + ms(210));
+        pace.result();
+        assert!(pace.ready(t0 + ms(210)));
+    }
 
     #[test]
     fn a_stopped_program_is_started_again_once_per_game_unless_it_never_signed_on() {

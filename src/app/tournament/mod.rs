@@ -370,6 +370,7 @@ fn direct(
         audience: edges.audience,
         relays: Default::default(),
         write_failed: Default::default(),
+        report_pace: Default::default(),
     };
     let (outcome, audience) = director.run();
     close_feed(feed);
