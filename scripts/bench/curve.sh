@@ -39,6 +39,7 @@ set -eu
 cd "$(dirname "$0")/../.."
 
 me=curve
+. scripts/bench/lib.sh
 boards_list="1 10 50 100"
 via_list="mover tcp"
 per_board=4
@@ -58,10 +59,6 @@ while [ $# -gt 0 ]; do
     *) usage ;;
     esac
 done
-fail() {
-    echo "$me: $*" >&2
-    exit 1
-}
 for n in $boards_list $per_board $max_moves; do
     case $n in
     '' | *[!0-9]* | 0*) fail "--boards, --games-per-board and --max-moves take numbers from 1 up" ;;
@@ -74,13 +71,7 @@ for v in $via_list; do
     esac
 done
 [ -x /usr/bin/time ] || fail "GNU time (/usr/bin/time) is needed"
-if [ -n "${ARGUS:-}" ]; then
-    [ -x "$ARGUS" ] || fail "ARGUS=$ARGUS is not an executable"
-    argus=$ARGUS
-else
-    cargo build --release --quiet
-    argus=$(pwd)/target/release/argus
-fi
+find_argus
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/argus-bench-curve-XXXXXX")
 pids=
@@ -93,11 +84,7 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-load() { cut -d' ' -f1 /proc/loadavg; }
 
-free_port() {
-    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
 
 # Samples the referee's RSS (kB) into $1/rss every second while $2 runs;
 # the referee is the child of GNU time ($2).

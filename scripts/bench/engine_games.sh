@@ -74,6 +74,7 @@ set -eu
 cd "$(dirname "$0")/../.."
 
 me=engine_games
+. scripts/bench/lib.sh
 pairs=3
 games=20
 depth=1
@@ -125,23 +126,11 @@ if [ $((games % 2)) -ne 0 ]; then
     exit 2
 fi
 
-fail() {
-    echo "$me: $*" >&2
-    exit 1
-}
 
 # What is needed, each missing one named.
 [ -n "${FASTCHESS:-}" ] || fail "set FASTCHESS to a fastchess binary (build it from https://github.com/Disservin/fastchess)"
 [ -x "$FASTCHESS" ] || fail "FASTCHESS=$FASTCHESS is not an executable file"
-if [ -n "${STOCKFISH:-}" ]; then
-    stockfish=$STOCKFISH
-elif command -v stockfish >/dev/null 2>&1; then
-    stockfish=$(command -v stockfish)
-elif [ -x /usr/games/stockfish ]; then
-    stockfish=/usr/games/stockfish
-else
-    fail "no Stockfish: install it (Debian: apt-get install stockfish) or set STOCKFISH"
-fi
+find_stockfish
 [ -x "$stockfish" ] || fail "Stockfish $stockfish is not an executable file"
 command -v socat >/dev/null 2>&1 || fail "socat not found (the cables are socat pseudo-terminals)"
 if [ -n "$openings" ]; then
@@ -152,13 +141,7 @@ case $(date +%s%N) in
 *N) fail "date cannot print nanoseconds (GNU date is needed)" ;;
 esac
 
-if [ -n "${ARGUS:-}" ]; then
-    [ -x "$ARGUS" ] || fail "ARGUS=$ARGUS is not an executable"
-    argus=$ARGUS
-else
-    cargo build --release --quiet
-    argus=$(pwd)/target/release/argus
-fi
+find_argus
 [ -x "$argus" ] || fail "no release binary at $argus"
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/argus-bench-engines-XXXXXX")

@@ -45,6 +45,7 @@ set -eu
 cd "$(dirname "$0")/../.."
 
 me=fairness_engines
+. scripts/bench/lib.sh
 boards_list="1 2 8"
 games=16
 tc=2+0.02
@@ -64,10 +65,6 @@ while [ $# -gt 0 ]; do
     *) usage ;;
     esac
 done
-fail() {
-    echo "$me: $*" >&2
-    exit 1
-}
 for n in $games $boards_list; do
     case $n in
     '' | *[!0-9]* | 0*) fail "--games and --boards take numbers from 1 up" ;;
@@ -89,23 +86,9 @@ case " $via_list " in
     [ -x "$FASTCHESS" ] || fail "FASTCHESS=$FASTCHESS is not an executable file"
     ;;
 esac
-if [ -n "${STOCKFISH:-}" ]; then
-    stockfish=$STOCKFISH
-elif command -v stockfish >/dev/null 2>&1; then
-    stockfish=$(command -v stockfish)
-elif [ -x /usr/games/stockfish ]; then
-    stockfish=/usr/games/stockfish
-else
-    fail "no Stockfish: install it (Debian: apt-get install stockfish) or set STOCKFISH"
-fi
+find_stockfish
 python3 -c 'import chess' 2>/dev/null || fail "python3 with python-chess is needed (pip install chess)"
-if [ -n "${ARGUS:-}" ]; then
-    [ -x "$ARGUS" ] || fail "ARGUS=$ARGUS is not an executable"
-    argus=$ARGUS
-else
-    cargo build --release --quiet
-    argus=$(pwd)/target/release/argus
-fi
+find_argus
 moves=$(pwd)/scripts/bench/fairness_moves.py
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/argus-bench-fairness-XXXXXX")
@@ -121,9 +104,6 @@ trap 'exit 143' TERM
 
 forfeits() { grep -c '^\[Termination "time forfeit"\]' "$1" || true; }
 
-free_port() {
-    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
 
 run_engines() { # BOARDS
     d=$dir/engines-$1

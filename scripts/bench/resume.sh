@@ -27,6 +27,7 @@ set -eu
 cd "$(dirname "$0")/../.."
 
 me=resume
+. scripts/bench/lib.sh
 games=10000
 boards=8
 max_moves=5
@@ -44,22 +45,12 @@ while [ $# -gt 0 ]; do
     *) usage ;;
     esac
 done
-fail() {
-    echo "$me: $*" >&2
-    exit 1
-}
 for n in $games $boards $max_moves; do
     case $n in
     '' | *[!0-9]* | 0*) fail "--games, --boards and --max-moves take numbers from 1 up" ;;
     esac
 done
-if [ -n "${ARGUS:-}" ]; then
-    [ -x "$ARGUS" ] || fail "ARGUS=$ARGUS is not an executable"
-    argus=$ARGUS
-else
-    cargo build --release --quiet
-    argus=$(pwd)/target/release/argus
-fi
+find_argus
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/argus-bench-resume-XXXXXX")
 ref=
