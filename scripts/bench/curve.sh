@@ -73,18 +73,7 @@ done
 [ -x /usr/bin/time ] || fail "GNU time (/usr/bin/time) is needed"
 find_argus
 
-dir=$(mktemp -d "${TMPDIR:-/tmp}/argus-bench-curve-XXXXXX")
-pids=
-cleanup() {
-    for pid in $pids; do kill "$pid" 2>/dev/null || true; done
-    for pid in $pids; do wait "$pid" 2>/dev/null || true; done
-    if [ $keep -eq 1 ]; then echo "kept: $dir"; else rm -rf "$dir"; fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-
+work_dir curve
 
 # Samples the referee's RSS (kB) into $1/rss every second while $2 runs;
 # the referee is the child of GNU time ($2).

@@ -91,19 +91,9 @@ python3 -c 'import chess' 2>/dev/null || fail "python3 with python-chess is need
 find_argus
 moves=$(pwd)/scripts/bench/fairness_moves.py
 
-dir=$(mktemp -d "${TMPDIR:-/tmp}/argus-bench-fairness-XXXXXX")
-pids=
-cleanup() {
-    for pid in $pids; do kill "$pid" 2>/dev/null || true; done
-    for pid in $pids; do wait "$pid" 2>/dev/null || true; done
-    if [ $keep -eq 1 ]; then echo "kept: $dir"; else rm -rf "$dir"; fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+work_dir fairness
 
 forfeits() { grep -c '^\[Termination "time forfeit"\]' "$1" || true; }
-
 
 run_engines() { # BOARDS
     d=$dir/engines-$1

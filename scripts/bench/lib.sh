@@ -53,3 +53,21 @@ load() { cut -d' ' -f1 /proc/loadavg; }
 free_port() {
     python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
+
+# Sets $dir to a new directory under $TMPDIR (default /tmp) named after
+# $1, and $pids (empty: the script adds the processes it starts); at the
+# exit every process in $pids is killed and waited for and $dir removed,
+# or kept and named when $keep is 1.
+work_dir() {
+    dir=$(mktemp -d "${TMPDIR:-/tmp}/argus-bench-$1-XXXXXX")
+    pids=
+    trap work_dir_cleanup EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+}
+
+work_dir_cleanup() {
+    for pid in $pids; do kill "$pid" 2>/dev/null || true; done
+    for pid in $pids; do wait "$pid" 2>/dev/null || true; done
+    if [ "$keep" -eq 1 ]; then echo "kept: $dir"; else rm -rf "$dir"; fi
+}
