@@ -98,11 +98,24 @@ pub(crate) fn hand_to_core(
     outputs: &mut Writers,
     seen: &mut dyn FnMut(&Event),
 ) -> bool {
+    let decided = decide_durably(input, at, core, edges, outputs);
+    deliver(decided, core, edges, books, outputs, seen)
+}
+
+/// [`decide`], then the journal synced on its own if the outputs must
+/// wait for it (outside a loop turn's group commit).
+fn decide_durably(
+    input: Input,
+    at: u64,
+    core: &mut Referee,
+    edges: Edges,
+    outputs: &mut Writers,
+) -> Decided {
     let decided = decide(input, at, core, edges, outputs);
     if decided.wants_sync() {
         outputs.journal_sync();
     }
-    deliver(decided, core, edges, books, outputs, seen)
+    decided
 }
 
 /// An input its core has taken, journaled but not yet synced: its outputs
@@ -178,10 +191,7 @@ pub(crate) fn deliver(
     let (mut any, next) = hand.settle(decided);
     let mut queue = VecDeque::from(next);
     while let Some(input) = queue.pop_front() {
-        let decided = decide(input, at, hand.core, hand.edges, hand.outputs);
-        if decided.wants_sync() {
-            hand.outputs.journal_sync();
-        }
+        let decided = decide_durably(input, at, hand.core, hand.edges, hand.outputs);
         let (outs, next) = hand.settle(decided);
         any |= outs;
         queue.extend(next);

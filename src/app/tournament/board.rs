@@ -400,6 +400,12 @@ impl Board {
         syzygy: Option<&Syzygy>,
     ) {
         self.stage(input, at, links, syzygy);
+        self.sync_and_deliver(links, syzygy);
+    }
+
+    /// The staged input, if any, synced to its journal on its own and its
+    /// outputs carried out (outside a loop turn's group commit).
+    fn sync_and_deliver(&mut self, links: &PerInstance<Link<Instance>>, syzygy: Option<&Syzygy>) {
         if self.staged.is_some() {
             self.outputs.journal_sync();
             self.deliver(links, syzygy);
@@ -420,10 +426,7 @@ impl Board {
         links: &PerInstance<Link<Instance>>,
         syzygy: Option<&Syzygy>,
     ) {
-        if self.staged.is_some() {
-            self.outputs.journal_sync();
-            self.deliver(links, syzygy);
-        }
+        self.sync_and_deliver(links, syzygy);
         let wires = Seated {
             links,
             seats: self.seats,
