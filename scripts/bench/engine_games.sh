@@ -26,7 +26,9 @@
 # argus: the referee's and both clients') is printed too, with its ratio.
 # The plies are counted in each run's PGN (each referee's own PlyCount
 # tags must agree). ms per ply = time / plies. Per pair it prints both and the
-# ratio argus/fastchess; at the end the median ratios. The pairs alternate
+# ratio argus/fastchess; and each referee's own CPU (user + system of its
+# process and its threads, not its children) per ply, from /proc, with
+# its ratio; at the end the median ratios. The pairs alternate
 # which of the two goes first.
 #
 # Both play every game from the initial position unless --openings gives an
@@ -60,7 +62,8 @@
 # --via W     how argus reaches the engines: cables (default: the referee
 #             and two `argus client --engine` on socat cables) or engines
 #             (`argus tournament engine:sf-a=... engine:sf-b=...`, the
-#             engines on pipes as fastchess has them; needs --tc)
+#             engines on pipes as fastchess has them; untimed with
+#             --depth D as each player's `--depth NAME:D`)
 # --concurrency N  games at once (default 1; needs --via engines): argus
 #             `--boards N` (each engine started once per board), fastchess
 #             `-concurrency N`; the run ends at the last result, whichever
@@ -111,11 +114,6 @@ cables | engines) ;;
 esac
 if [ "$concurrency" -gt 1 ] && [ "$via" != engines ]; then
     echo "$me: --concurrency needs --via engines (two cables play one game at a time)" >&2
-    exit 2
-fi
-if [ "$via" = engines ] && [ -z "$tc" ]; then
-    # An engine: player has no per-player depth limit yet.
-    echo "$me: --via engines needs --tc (engine: players take no depth limit)" >&2
     exit 2
 fi
 case $tc in
@@ -210,6 +208,27 @@ await_run() {
     fi
 }
 
+# Samples process $1's own CPU time (user + system of all its threads,
+# not its children: the engines and the clients are not in it) into $2
+# every 0.1 s while it runs: the last sample, taken at most 0.1 s before
+# it is reaped (a finished process keeps its figures until then), is the
+# run's CPU in clock ticks.
+cpu_watch() {
+    while [ -r "/proc/$1/stat" ]; do
+        t=$(awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null) || break
+        [ -z "$t" ] || echo "$t" >"$2"
+        sleep 0.1
+    done
+}
+
+# After await_run: sets $cpu_us, the run's process's CPU (µs) as its
+# cpu_watch $cw last sampled it in $1.
+cpu_of() {
+    wait "$cw" 2>/dev/null || true
+    cpu_us=$(awk -v hz="$(getconf CLK_TCK)" '{ printf "%d", $1 * 1000000 / hz }' "$1" 2>/dev/null)
+    [ -n "$cpu_us" ] || cpu_us=0
+}
+
 # Waits (up to 10 s) until each file named exists.
 wait_for() {
     i=0
@@ -269,6 +288,8 @@ run_argus() {
         --pgn "$d/games.pgn" --log-dir "$d/logs" >"$d/referee.fifo" 2>"$d/referee.err" &
     ref=$!
     pids="$pids $ref"
+    cpu_watch "$ref" "$d/cpu" &
+    cw=$!
     # The referee opens its ports (clearing what waits on them) before it
     # asks for the sign-on: the clients start after that.
     i=0
@@ -301,6 +322,7 @@ run_argus() {
     # The result line of the last game: "game N: 1-0 normal (...)".
     t1=$(awk -v g="$games:" '$2 == "game" && $3 == g && $4 ~ /^(1-0|0-1|1\/2-1\/2)$/ { t = $1 } END { print t }' "$d/referee.out")
     figures "$d/games.pgn" "$t0" "$t1" "$t2"
+    cpu_of "$d/cpu"
 }
 
 # One argus tournament of two engine: players in $dir/argus-$1 (the
@@ -313,7 +335,11 @@ run_argus_engines() {
     else
         set --
     fi
-    set -- "$@" --tc "$tc"
+    if [ -n "$tc" ]; then
+        set -- "$@" --tc "$tc"
+    else
+        set -- "$@" --depth "sf-a:$depth" --depth "sf-b:$depth"
+    fi
     start_stamp "$d/referee.fifo" "$d/referee.out"
     t0=$(now_ns)
     "$argus" tournament "engine:sf-a=$stockfish" "engine:sf-b=$stockfish" --headless \
@@ -321,11 +347,14 @@ run_argus_engines() {
         --pgn "$d/games.pgn" --log-dir "$d/logs" >"$d/referee.fifo" 2>"$d/referee.err" &
     ref=$!
     pids="$pids $ref"
+    cpu_watch "$ref" "$d/cpu" &
+    cw=$!
     await_run "$ref" "the argus tournament" "$d/referee.err" "$d/referee.out"
     # The last result line, once all N are in: "game K (round R.B): A - B
     # RESULT ..." (with boards, the games end in any order).
     t1=$(awk -v g="$games" '$2 == "game" && / (1-0|0-1|1\/2-1\/2)/ { n++; t = $1 } END { if (n == g) print t }' "$d/referee.out")
     figures "$d/games.pgn" "$t0" "$t1" "$t2"
+    cpu_of "$d/cpu"
 }
 
 # fastchess refuses more games at once than CPUs unless forced (argus
@@ -354,10 +383,13 @@ run_fastchess() {
         -pgnout file="$d/fc.pgn" >"$d/fastchess.fifo" 2>&1) &
     fc=$!
     pids="$pids $fc"
+    cpu_watch "$fc" "$d/cpu" &
+    cw=$!
     await_run "$fc" fastchess "$d/fastchess.out"
     # "Finished game N (...)": the last of them, once all N are in.
     t1=$(awk -v g="$games" '$2 == "Finished" && $3 == "game" { n++; t = $1 } END { if (n == g) print t }' "$d/fastchess.out")
     figures "$d/fc.pgn" "$t0" "$t1" "$t2"
+    cpu_of "$d/cpu"
 }
 
 ms_per_ply() { echo "$1 $2" | awk '{ printf "%.3f", $1 / $2 }'; }
@@ -387,18 +419,19 @@ while [ $pair -le "$pairs" ]; do
         case $which in
         argus)
             if [ "$via" = engines ]; then run_argus_engines "$pair"; else run_argus "$pair"; fi
-            a_plies=$n_plies a_ms=$games_ms a_exit=$exit_ms a_forfeits=$forfeits
+            a_plies=$n_plies a_ms=$games_ms a_exit=$exit_ms a_forfeits=$forfeits a_cpu=$cpu_us
             ;;
         fastchess)
             run_fastchess "$pair"
-            f_plies=$n_plies f_ms=$games_ms f_exit=$exit_ms f_forfeits=$forfeits
+            f_plies=$n_plies f_ms=$games_ms f_exit=$exit_ms f_forfeits=$forfeits f_cpu=$cpu_us
             ;;
         esac
     done
     ratio=$(ratio "$a_ms" "$a_plies" "$f_ms" "$f_plies")
     ratio_exit=$(ratio "$a_exit" "$a_plies" "$f_exit" "$f_plies")
     wall=$(echo "$a_ms $f_ms" | awk '{ printf "%.3f", $1 / $2 }')
-    echo "$ratio $ratio_exit $wall" >>"$dir/ratios"
+    cpu_ratio=$(ratio "$a_cpu" "$a_plies" "$f_cpu" "$f_plies")
+    echo "$ratio $ratio_exit $wall $cpu_ratio" >>"$dir/ratios"
     if [ -n "$tc" ]; then
         echo "pair $pair: time forfeits argus $a_forfeits of $games, fastchess $f_forfeits of $games;" \
             "wall time argus $a_ms ms, fastchess $f_ms ms: ratio $wall"
@@ -406,6 +439,8 @@ while [ $pair -le "$pairs" ]; do
     echo "pair $pair: argus $a_plies plies in $a_ms ms: $(ms_per_ply "$a_ms" "$a_plies") ms/ply" \
         "(to exit $a_exit ms); fastchess $f_plies plies in $f_ms ms: $(ms_per_ply "$f_ms" "$f_plies") ms/ply" \
         "(to exit $f_exit ms); ratio $ratio (to exit $ratio_exit)"
+    echo "pair $pair: referee CPU (its own process, not the engines'): argus $(ms_per_ply "$a_cpu" "$a_plies") µs/ply," \
+        "fastchess $(ms_per_ply "$f_cpu" "$f_plies") µs/ply; ratio $cpu_ratio"
     pair=$((pair + 1))
 done
 if [ -n "$tc" ]; then
@@ -413,3 +448,4 @@ if [ -n "$tc" ]; then
 fi
 echo "argus/fastchess per ply: median ratio $(cut -d' ' -f1 "$dir/ratios" | median) of $pairs pairs" \
     "(to exit: $(cut -d' ' -f2 "$dir/ratios" | median))"
+echo "argus/fastchess referee CPU per ply: median ratio $(cut -d' ' -f4 "$dir/ratios" | median) of $pairs pairs"

@@ -142,8 +142,9 @@ pub struct Director {
 /// after every game as before. The end and a stop rewrite them at once.
 #[derive(Debug, Default)]
 pub struct ReportPace {
-    /// A result came since the last rewrite.
-    due: bool,
+    /// When a result came that is not in the files yet (the first since
+    /// the last rewrite).
+    due_since: Option<Instant>,
     /// The last rewrite: when it ended and what it cost.
     last: Option<(Instant, Duration)>,
 }
@@ -153,19 +154,18 @@ pub struct ReportPace {
 const REPORT_SHARE: u32 = 20;
 
 impl ReportPace {
-    /// A result came: the files are to be rewritten.
-    fn result(&mut self) {
-        self.due = true;
+    /// A result came at `now`: the files are to be rewritten.
+    fn result(&mut self, now: Instant) {
+        self.due_since.get_or_insert(now);
     }
 
-    /// When the files are to be rewritten next, if they are.
+    /// When the files are to be rewritten next, if they are: when the
+    /// result came, or later if the last rewrite was too recent.
     fn next(&self) -> Option<Instant> {
-        if !self.due {
-            return None;
-        }
+        let since = self.due_since?;
         Some(match self.last {
-            Some((at, cost)) => at + cost * REPORT_SHARE,
-            None => Instant::now(),
+            Some((at, cost)) => since.max(at + cost * REPORT_SHARE),
+            None => since,
         })
     }
 
@@ -176,7 +176,7 @@ impl ReportPace {
 
     /// They were rewritten from `start` to `end`.
     fn written(&mut self, start: Instant, end: Instant) {
-        self.due = false;
+        self.due_since = None;
         self.last = Some((end, end.saturating_duration_since(start)));
     }
 }
@@ -1058,7 +1058,7 @@ impl Director {
                 instances,
             } => self.start_game(board, game, instances, at, floor),
             Output::Scored { .. } => {
-                self.report_pace.result();
+                self.report_pace.result(Instant::now());
                 self.write_report_when_due();
             }
             Output::RoundOver { .. } | Output::Paired(_) => self.write_trf(),
@@ -1277,19 +1277,26 @@ mod tests {
         let ms = Duration::from_millis;
         let mut pace = ReportPace::default();
         assert!(!pace.ready(t0 + ms(1)), "no result, no rewrite");
-        pace.result();
-        assert!(pace.ready(t0 + ms(1)), "the first at once");
+        assert_eq!(pace.next(), None, "nothing to wake for");
+        pace.result(t0);
+        // The first at once: ready at the very moment the result came (the
+        // loop asks with the time it read after handing the result on, and
+        // waits no longer than until `next`).
+        assert!(pace.ready(t0), "the first at once");
+        assert_eq!(pace.next(), Some(t0));
         // A rewrite that cost 10 ms: the next no sooner than 200 ms on.
         pace.written(t0, t0 + ms(10));
         assert!(!pace.ready(t0 + ms(500)), "nothing new");
-        pace.result();
+        assert_eq!(pace.next(), None);
+        pace.result(t0 + ms(20));
         assert!(!pace.ready(t0 + ms(209)));
         assert_eq!(pace.next(), Some(t0 + ms(210)));
         assert!(pace.ready(t0 + ms(210)));
-        // A cheap rewrite: the next result is written at once.
+        // A cheap rewrite: the next result is written as it comes.
         pace.written(t0 + ms(210), t0 + ms(210));
-        pace.result();
-        assert!(pace.ready(t0 + ms(210)));
+        pace.result(t0 + ms(300));
+        assert_eq!(pace.next(), Some(t0 + ms(300)));
+        assert!(pace.ready(t0 + ms(300)));
     }
 
     #[test]
