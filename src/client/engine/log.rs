@@ -90,30 +90,38 @@ impl EngineLog {
         Ok(log)
     }
 
-    /// Writes one line (flushed at once, so that a crash loses nothing).
+    /// Writes one line. Flushed at once, so that a crash loses nothing,
+    /// except an engine's `info` lines: they come a dozen or more to a
+    /// move at the controls testers use, a system call each, so they wait
+    /// in the buffer for the next other line (the
+    /// `bestmove` that ends the search, or the next line sent): a crash
+    /// in mid-search loses that search's `info` lines, nothing else.
     pub fn line(&self, dir: Dir, text: &str) {
         let Some(inner) = &self.inner else { return };
+        let flush = !(dir == Dir::FromEngine && text.starts_with("info "));
         let Ok(mut g) = inner.lock() else { return };
         let t = g.epoch.elapsed();
         let stamp = format!("{:>5}.{:03}", t.as_secs(), t.subsec_millis());
-        let text = format!(
+        let line = format!(
             "{stamp} {} {}",
             dir.mark(),
             crate::text::strip_control(text)
         );
-        write_or_close(&mut g, &text);
+        write_or_close(&mut g, &line, flush);
     }
 
     fn raw(&self, text: &str) {
         let Some(inner) = &self.inner else { return };
         let Ok(mut g) = inner.lock() else { return };
-        write_or_close(&mut g, text);
+        write_or_close(&mut g, text, true);
     }
 }
 
-fn write_or_close(g: &mut Inner, text: &str) {
+fn write_or_close(g: &mut Inner, text: &str, flush: bool) {
     let Some(out) = g.out.as_mut() else { return };
-    let ok = writeln!(out, "{text}").and_then(|()| out.flush()).is_ok();
+    let ok = writeln!(out, "{text}")
+        .and_then(|()| if flush { out.flush() } else { Ok(()) })
+        .is_ok();
     if !ok {
         g.out = None;
     }
@@ -122,6 +130,22 @@ fn write_or_close(g: &mut Inner, text: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn info_lines_wait_for_the_next_other_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("engine.log");
+        let log = EngineLog::create(&path).unwrap();
+        log.line(Dir::ToEngine, "go wtime 1000 btime 1000");
+        log.line(Dir::FromEngine, "info depth 1 score cp 20 time 1 pv e2e4");
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("> go wtime"), "{text}");
+        assert!(!text.contains("info depth"), "{text}");
+        log.line(Dir::FromEngine, "bestmove e2e4");
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("< info depth 1"), "{text}");
+        assert!(text.ends_with("< bestmove e2e4\n"), "{text}");
+    }
 
     #[test]
     fn lines_carry_time_direction_and_text() {
