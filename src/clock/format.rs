@@ -39,6 +39,19 @@ pub fn format_hms(ms: u64) -> String {
     format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
 }
 
+/// A time in a table of figures (the report's time per move and time
+/// left): under 10 s with milliseconds (`0.048 s`, `1.234 s`), as the
+/// controls testers use (2+0.02) need; under a minute to a tenth
+/// (`12.3 s`); from a minute on [`format_hms`]. Truncated, as every clock
+/// time is ([`whole_seconds`]).
+pub fn format_span(ms: u64) -> String {
+    match ms {
+        0..10_000 => format!("{}.{:03} s", ms / 1000, ms % 1000),
+        10_000..60_000 => format!("{}.{} s", ms / 1000, ms % 1000 / 100),
+        _ => format_hms(ms),
+    }
+}
+
 /// Parses PGN `h:mm:ss` into milliseconds: one or more hour digits, then
 /// exactly two minute digits (00-59) and two second digits (00-59). A
 /// fraction of a second with one to three digits (`0:00:07.5`, written by
@@ -259,6 +272,18 @@ pub fn start_clock_tags(control: &TimeControl) -> Option<[(&'static str, String)
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_span_keeps_milliseconds_under_ten_seconds_and_tenths_under_a_minute() {
+        assert_eq!(format_span(0), "0.000 s");
+        assert_eq!(format_span(48), "0.048 s");
+        assert_eq!(format_span(1_234), "1.234 s");
+        assert_eq!(format_span(9_999), "9.999 s");
+        assert_eq!(format_span(10_000), "10.0 s");
+        assert_eq!(format_span(59_999), "59.9 s");
+        assert_eq!(format_span(60_000), "0:01:00");
+        assert_eq!(format_span(229_700), "0:03:49");
+    }
+
     use super::*;
     use Color::{Black, White};
 

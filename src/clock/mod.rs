@@ -86,6 +86,6 @@ pub use credit::{
 };
 pub use format::{
     ClockTag, ClockTagError, HmsError, HmsProblem, TimeCommandError, cc_values, clk_command,
-    emt_command, find_command, format_hms, parse_hms, parse_time_command, start_clock_tags,
-    whole_seconds,
+    emt_command, find_command, format_hms, format_span, parse_hms, parse_time_command,
+    start_clock_tags, whole_seconds,
 };

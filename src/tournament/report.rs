@@ -8,7 +8,7 @@
 
 use std::fmt::Write as _;
 
-use crate::clock::format_hms;
+use crate::clock::format_span;
 use crate::text::points;
 use crate::text::strip_control;
 use crate::tournament::core::{GameState, Tournament};
@@ -565,7 +565,6 @@ fn games(t: &Tournament) -> Section {
 
 fn statistics(t: &Tournament, st: &Standings) -> Section {
     let opt = |v: Option<u64>, f: fn(u64) -> String| v.map_or("-".to_string(), f);
-    let seconds = |ms: u64| format!("{}.{} s", ms / 1000, ms % 1000 / 100);
     let mut rows: Vec<_> = st.rows.iter().collect();
     rows.sort_by_key(|r| r.player);
     let rows = rows
@@ -575,9 +574,9 @@ fn statistics(t: &Tournament, st: &Standings) -> Section {
             vec![
                 t.name(r.player).to_string(),
                 s.moves.to_string(),
-                opt(s.average_move_ms(), seconds),
-                opt(s.average_left_ms(), format_hms),
-                opt(s.left_min_ms, format_hms),
+                opt(s.average_move_ms(), format_span),
+                opt(s.average_left_ms(), format_span),
+                opt(s.left_min_ms, format_span),
                 s.faults.to_string(),
                 s.restarts.to_string(),
                 r.forfeits_lost.to_string(),
