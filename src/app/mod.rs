@@ -19,6 +19,7 @@ pub mod epd;
 pub mod links;
 pub mod logging;
 pub mod options;
+pub mod pace;
 pub mod ports;
 pub mod referee;
 pub mod resume;

@@ -8,6 +8,7 @@
 mod hand;
 mod ports;
 
+use crate::app::pace::Pace;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -140,8 +141,7 @@ pub fn run(session: Session) -> Exit {
         reminder,
         drain_until: None,
         dirty: true,
-        published_at: 0,
-        unpublished: false,
+        publish_pace: Pace::new(PUBLISH_EVERY_MS),
         stopped_by: None,
         ended_early: false,
         terminal_lost: false,
@@ -218,10 +218,9 @@ struct Running {
     drain_until: Option<Instant>,
     /// Whether the board must be drawn again.
     dirty: bool,
-    /// The web page: when its state was last built (ms, the session's
-    /// clock), and whether an input has changed the core since.
-    published_at: u64,
-    unpublished: bool,
+    /// The web page's state: built after an input changed the core, at
+    /// most every [`PUBLISH_EVERY_MS`] (the session's clock).
+    publish_pace: Pace,
     /// The signal that ended the session, if one did.
     stopped_by: Option<&'static str>,
     /// The session ended before the match was played out.
@@ -276,10 +275,10 @@ impl Running {
         }
         self.remind();
         self.outputs.end_turn();
-        self.unpublished |= handed;
-        if self.unpublished
-            && self.clock.now_ms() >= self.published_at.saturating_add(PUBLISH_EVERY_MS)
-        {
+        if handed {
+            self.publish_pace.changed();
+        }
+        if self.publish_pace.ready(self.clock.now_ms()) {
             self.publish();
         }
         Ok(true)
@@ -292,8 +291,7 @@ impl Running {
     fn publish(&mut self) {
         let now = self.clock.now_ms();
         self.outputs.publish(&self.core, now);
-        self.published_at = now;
-        self.unpublished = false;
+        self.publish_pace.done(now);
     }
 
     /// Says whom the match waits for, when it is time (at once for a
@@ -353,9 +351,8 @@ impl Running {
         if self.core.is_over() {
             wait = Some(wait.map_or(DRAIN_GRACE, |w| w.min(Duration::from_millis(50))));
         }
-        if self.unpublished {
+        if let Some(due) = self.publish_pace.due() {
             // The state not yet built goes out when its time comes.
-            let due = self.published_at.saturating_add(PUBLISH_EVERY_MS);
             let left = Duration::from_millis(due.saturating_sub(now));
             wait = Some(wait.map_or(left, |w| w.min(left)));
         }
@@ -440,7 +437,7 @@ impl Running {
     /// outcome.
     fn finish(mut self, failure: Option<Failure>) -> Exit {
         // The page's last state: the core as it ended.
-        if self.unpublished {
+        if self.publish_pace.pending() {
             self.publish();
         }
         let Running {
