@@ -122,6 +122,17 @@ impl Event {
         resumed.stdout_lines().join("\n")
     }
 
+    /// An executable shell script `name` in the directory, with `body`
+    /// after its `#!/bin/sh` line.
+    #[cfg(unix)]
+    fn script(&self, name: &str, body: &str) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let path = self.path(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
     fn pgn(&self) -> String {
         std::fs::read_to_string(self.path("games.pgn")).unwrap_or_default()
     }
@@ -805,21 +816,17 @@ fn a_resumed_engine_tournament_keeps_its_clocks() {
 #[cfg(unix)]
 #[test]
 fn an_engine_whose_command_fails_after_its_first_game_forfeits_the_rest() {
-    use std::os::unix::fs::PermissionsExt;
     let uci = crate::common::fixture("uci-random").display().to_string();
     let mut ev = Event::new();
     let marker = ev.path("started-once");
-    let script = ev.path("once.sh");
-    std::fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\nif [ -e '{m}' ]; then echo 'no more starts' >&2; exit 1; fi\n\
+    let script = ev.script(
+        "once.sh",
+        &format!(
+            "if [ -e '{m}' ]; then echo 'no more starts' >&2; exit 1; fi\n\
              touch '{m}'\nexec '{uci}' --crash-after 6\n",
             m = text(&marker)
         ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    );
     let players = vec![
         format!("engine:bad={}", text(&script)),
         "mover:x".to_string(),
@@ -850,6 +857,81 @@ fn an_engine_whose_command_fails_after_its_first_game_forfeits_the_rest() {
     let pgn = ev.pgn();
     assert_eq!(check_pgn(&pgn).len(), 2, "{pgn}");
     assert!(report.contains("forfeit"), "{report}");
+}
+
+/// 128 engines started at once on two cores: one missed its handshake,
+/// and its player forfeited every game though its other instances played.
+/// Here the second instance's first start fails (the command's second and
+/// third runs, the engine bridge trying once more itself; the first
+/// instance is started, through its handshake, before the others): argus
+/// says why and starts it again, it signs on, and every game is played,
+/// nobody forfeiting. (Seen failing with the retry taken out,
+/// `START_TRIES` 1: the instance was given up and never signed on.)
+#[cfg(unix)]
+#[test]
+fn an_instance_whose_first_start_fails_is_started_again_and_plays() {
+    let uci = crate::common::fixture("uci-random").display().to_string();
+    let mut ev = Event::new();
+    let runs = ev.path("runs");
+    std::fs::create_dir(&runs).unwrap();
+    let script = ev.script(
+        "flaky.sh",
+        &format!(
+            "if mkdir '{r}/1' 2>/dev/null; then exec '{uci}'; fi\n\
+             if mkdir '{r}/2' 2>/dev/null || mkdir '{r}/3' 2>/dev/null; then\n\
+             echo 'this start fails' >&2; exit 1; fi\n\
+             exec '{uci}'\n",
+            r = text(&runs)
+        ),
+    );
+    let players = vec![
+        format!("engine:flaky={}", text(&script)),
+        format!("engine:steady={uci}"),
+    ];
+    ev.start(
+        &players,
+        &[
+            "--boards",
+            "2",
+            "--games-per-pairing",
+            "4",
+            "--tc",
+            "10+0.1",
+            "--max-moves",
+            "30",
+        ],
+        "waiting for the players",
+    );
+    let codes = ev.finish(Duration::from_secs(120));
+    assert_eq!(codes, vec![0], "the tournament finishes");
+    let log = ev.log();
+    assert!(
+        log.contains("flaky #2: its program stopped before it signed on (")
+            && log.contains("this start fails")
+            && log.contains("argus starts it again (start 2 of 3)"),
+        "the retry is said with its reason:\n{log}"
+    );
+    assert!(log.contains("flaky #2 signed on"), "{log}");
+    assert!(
+        !log.contains("cannot start") && !log.contains("gives this instance up"),
+        "{log}"
+    );
+    // The second start of the second instance played: its engine log has
+    // its moves.
+    let second =
+        std::fs::read_to_string(ev.path("logs").join("engine-flaky.2-2.log")).unwrap_or_default();
+    assert!(second.contains("uciok"), "{second}");
+    let report = ev.report();
+    assert!(
+        report.contains("Complete: all 4 games decided."),
+        "{report}"
+    );
+    assert!(
+        !log.contains("forfeits the games"),
+        "nobody forfeits:\n{log}"
+    );
+    let pgn = ev.pgn();
+    assert_eq!(check_pgn(&pgn).len(), 4, "every game played:\n{pgn}");
 }
 
 #[test]

@@ -797,12 +797,7 @@ impl Tournament {
                 result: GameResult::None,
                 ..
             } => {
-                self.games[game as usize - 1] = GameState::Pending;
-                // After the SPRT decided, nothing is played again.
-                if self.sprt_decided.is_none() {
-                    out.push(Output::Replay { game });
-                }
-                self.forfeit_withdrawn(out);
+                self.replay(game, out);
             }
             o => self.decide(game, o, ending, out),
         }
@@ -827,10 +822,22 @@ impl Tournament {
         };
         if let Some(GameState::Playing(_)) = self.game_state(game) {
             // Freed without a result: the game is played again.
-            self.games[game as usize - 1] = GameState::Pending;
-            out.push(Output::Replay { game });
-            self.forfeit_withdrawn(out);
+            self.replay(game, out);
         }
+    }
+
+    /// Game `game` ended without a result: it is played again, said,
+    /// but not after the SPRT decided (nothing is), and not when one of
+    /// its players has withdrawn (it is forfeited).
+    fn replay(&mut self, game: u32, out: &mut Vec<Output>) {
+        self.games[game as usize - 1] = GameState::Pending;
+        let withdrawn = self.schedule.game(game).is_some_and(|g| {
+            self.players[g.white.0].withdrawn || self.players[g.black.0].withdrawn
+        });
+        if self.sprt_decided.is_none() && !withdrawn {
+            out.push(Output::Replay { game });
+        }
+        self.forfeit_withdrawn(out);
     }
 
     /// Every player whose time away is up forfeits its remaining games;

@@ -24,6 +24,7 @@ use crate::app::syzygy::Syzygy;
 use crate::app::tournament::args::report_paths;
 use crate::app::tournament::board::{Board, Committing, GameSetup, Pace};
 use crate::app::tournament::players::{Field, PerInstance};
+use crate::app::tournament::restart::{self, Restart, Starts};
 use crate::app::tournament::screen::{Ask, OnBoard, Screen};
 use crate::app::waiting::{Reminder, since_clock};
 use crate::app::writers::RelayTiming;
@@ -68,14 +69,8 @@ struct Seat {
     /// Records the tournament itself sent it (the final `disconnect`) and
     /// that have not left yet.
     in_flight: usize,
-    /// A program argus runs: it signed on since it was last started.
-    signed_on_since_start: bool,
-    /// The game during which argus last started its program again: once
-    /// per game, so a program that fails at every start cannot loop.
-    restarted_in: Option<u32>,
-    /// Its program stopped again in that game: start it once the game's
-    /// board is free.
-    restart_after_game: bool,
+    /// A program argus runs: how it started and stopped.
+    starts: Starts,
 }
 
 /// What the tournament runs with.
@@ -490,6 +485,10 @@ impl Director {
     fn leave(&mut self, floor: &mut Floor, ending: Completion) {
         let record = crate::link::seats::disconnect_line();
         for (i, link) in self.field.links.iter() {
+            // A program given up is gone: nothing would take the record.
+            if floor.seats.get(i).is_some_and(|s| s.starts.given_up) {
+                continue;
+            }
             link.farewell();
             match link.send(0, record.clone()) {
                 Ok(()) => {
@@ -779,7 +778,7 @@ impl Director {
                 if let Some(said) = sign_on::of_line(text) {
                     if let Some(seat) = floor.seats.get_mut(p) {
                         seat.sign_on = Some(said);
-                        seat.signed_on_since_start = true;
+                        seat.starts.signed_on();
                     }
                     if !self.core.is_present(p.player, p.n) {
                         self.say(&format!("{name} signed on"));
@@ -822,56 +821,114 @@ impl Director {
                 .copied()
                 .unwrap_or(false)
         {
-            self.program_stopped(p, floor);
+            self.program_stopped(p, None, floor);
         }
     }
 
     /// A program argus runs has stopped (its engine failed and the
-    /// bridge's restart failed too, or it could not start): it is started
-    /// again, at once (a game it was playing takes it back in line), or,
-    /// if it stopped again in the game it was started again for, once
-    /// that game's board is free. A program that stopped before it signed
-    /// on could not be started: it forfeits its remaining games, and the
-    /// line says why.
-    fn program_stopped(&mut self, p: Instance, floor: &mut Floor) {
+    /// bridge's restart failed too, or it could not start), or could not
+    /// be started again (`failed`: why): what to do is
+    /// [`restart::decide`]'s, carried out here. One that had signed on is
+    /// started again at once (a game it was playing takes it back in
+    /// line), or, if it stopped again in the game it was started again
+    /// for, once that game's board is free. One that stopped before it
+    /// signed on is started again up to [`restart::START_TRIES`] starts in
+    /// a row, each said with its reason; then this instance is given up
+    /// while another of its player's plays on, or else the player cannot
+    /// be started and forfeits its remaining games. A game it was playing
+    /// then is aborted, to be played again by another instance, or, for
+    /// the last, lost by it.
+    fn program_stopped(&mut self, p: Instance, failed: Option<String>, floor: &mut Floor) {
         let game = board_of(&mut floor.boards, p).map(|(_, b)| b.game.number);
-        let Some(seat) = floor.seats.get_mut(p) else {
+        let others = floor
+            .seats
+            .of(p.player)
+            .iter()
+            .enumerate()
+            .any(|(n, s)| n != p.n as usize && !s.starts.given_up);
+        let Some(seat) = floor.seats.get(p) else {
             return;
         };
-        match restart_decision(seat, game) {
-            Restart::CannotStart => {
-                let reason = self
-                    .field
-                    .start_failure(p, START_FAILURE_GRACE)
-                    .unwrap_or_else(|| "it stopped before it signed on".into());
-                let now = self.now();
-                let player = p.player;
-                self.hand_to_tournament(Input::CannotStart { player, reason }, now, floor);
-            }
-            Restart::AfterGame(g) => {
-                seat.restart_after_game = true;
-                let name = self.who(p);
-                self.say(&format!(
-                    "{name}: its program stopped again in game {g}; argus starts it again                      when that game is over"
-                ));
-            }
+        let decision = restart::decide(&seat.starts, game, others);
+        let why = match decision {
+            Restart::Retry { .. } | Restart::GiveUp { .. } | Restart::CannotStart { .. } => failed
+                .or_else(|| self.field.start_failure(p, START_FAILURE_GRACE))
+                .unwrap_or_else(|| "it stopped before it signed on".into()),
+            _ => String::new(),
+        };
+        let name = self.who(p);
+        let player = strip_control(self.core.name(p.player));
+        if let Some(line) = restart::said(&name, &player, decision, &why) {
+            self.say(&line);
+        }
+        let Some(starts) = floor.seats.get_mut(p).map(|s| &mut s.starts) else {
+            return;
+        };
+        match decision {
             Restart::Now => {
-                seat.restarted_in = game;
+                starts.restarted_in = game;
+                self.say(&format!(
+                    "{name}: its program stopped; argus starts it again"
+                ));
                 self.start_again(p, floor);
             }
+            Restart::AfterGame(_) => starts.after_game = true,
+            Restart::Retry { failed } => {
+                starts.failed = failed;
+                self.start_again(p, floor);
+            }
+            Restart::GiveUp { game } => {
+                starts.given_up = true;
+                self.end_game_of(p, game, false, floor);
+            }
+            Restart::CannotStart { game } => {
+                starts.given_up = true;
+                let now = self.now();
+                let input = Input::CannotStart {
+                    player: p.player,
+                    reason: why,
+                };
+                self.hand_to_tournament(input, now, floor);
+                self.end_game_of(p, game, true, floor);
+            }
+            Restart::Nothing => {}
         }
     }
 
-    /// Starts instance `p`'s program again (said).
-    fn start_again(&mut self, p: Instance, floor: &mut Floor) {
-        let name = self.who(p);
-        if let Some(seat) = floor.seats.get_mut(p) {
-            seat.signed_on_since_start = false;
-            seat.restart_after_game = false;
+    /// Ends `game`, which instance `p`, given up, was playing, if it is
+    /// still in play on its board: lost by `p` (`lost`: its player cannot
+    /// be started, as a player withdrawn loses the game it is playing),
+    /// or aborted (`*`), for the tournament core to play it again.
+    fn end_game_of(&mut self, p: Instance, game: Option<u32>, lost: bool, floor: &mut Floor) {
+        let Some(g) = game else { return };
+        let now = self.now();
+        if let Some((client, board)) = board_of(&mut floor.boards, p)
+            && board.game.number == g
+            && board.core.position_in_play().is_some()
+        {
+            // Client A plays White.
+            let cmd = match (lost, client) {
+                (false, _) => Command::AbortGame,
+                (true, ClientId::A) => Command::Adjudicate(Verdict::BlackWins),
+                (true, ClientId::B) => Command::Adjudicate(Verdict::WhiteWins),
+            };
+            board.hand(
+                RefInput::Supervisor(cmd),
+                now,
+                &self.field.links,
+                floor.syzygy.as_ref(),
+            );
         }
-        self.say(&format!(
-            "{name}: its program stopped; argus starts it again"
-        ));
+        self.collect_results(floor);
+    }
+
+    /// Starts instance `p`'s program again; if it cannot even be started
+    /// on its way (no thread, no link), that counts as a start that
+    /// stopped before it signed on.
+    fn start_again(&mut self, p: Instance, floor: &mut Floor) {
+        if let Some(seat) = floor.seats.get_mut(p) {
+            seat.starts.started();
+        }
         match self.field.restart(p) {
             Ok(()) => {
                 if let Some(s) = floor.seats.get_mut(p) {
@@ -881,11 +938,7 @@ impl Director {
                     board.link_replaced(client);
                 }
             }
-            Err(reason) => {
-                let now = self.now();
-                let player = p.player;
-                self.hand_to_tournament(Input::CannotStart { player, reason }, now, floor);
-            }
+            Err(reason) => self.program_stopped(p, Some(reason), floor),
         }
     }
 
@@ -1005,8 +1058,12 @@ impl Director {
             self.hand_to_tournament(Input::BoardFree { board: id }, now, floor);
             for p in players {
                 let due = floor.leaving.is_none()
-                    && floor.seats.get(p).is_some_and(|s| s.restart_after_game);
+                    && floor.seats.get(p).is_some_and(|s| s.starts.after_game);
                 if due {
+                    let name = self.who(p);
+                    self.say(&format!(
+                        "{name}: its program stopped; argus starts it again"
+                    ));
                     self.start_again(p, floor);
                 }
             }
@@ -1235,30 +1292,6 @@ impl Director {
     }
 }
 
-/// What to do about a program argus runs that stopped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Restart {
-    /// Start it again now.
-    Now,
-    /// It stopped again in this game, which it was started again for:
-    /// start it when the game is over.
-    AfterGame(u32),
-    /// It stopped before it signed on: it cannot be started.
-    CannotStart,
-}
-
-/// What to do about the program of `seat`, which stopped while playing
-/// `game` (if any).
-fn restart_decision(seat: &Seat, game: Option<u32>) -> Restart {
-    if !seat.signed_on_since_start {
-        Restart::CannotStart
-    } else if let Some(g) = game.filter(|&g| seat.restarted_in == Some(g)) {
-        Restart::AfterGame(g)
-    } else {
-        Restart::Now
-    }
-}
-
 /// How long a program's thread that could not start it is given to end
 /// (its link is lost as it ends), for its reason.
 const START_FAILURE_GRACE: Duration = Duration::from_secs(2);
@@ -1297,28 +1330,5 @@ mod tests {
         pace.result(t0 + ms(300));
         assert_eq!(pace.next(), Some(t0 + ms(300)));
         assert!(pace.ready(t0 + ms(300)));
-    }
-
-    #[test]
-    fn a_stopped_program_is_started_again_once_per_game_unless_it_never_signed_on() {
-        let signed = || Seat {
-            signed_on_since_start: true,
-            ..Seat::default()
-        };
-        // Between games, or in a game it was not started again for: now.
-        assert_eq!(restart_decision(&signed(), None), Restart::Now);
-        assert_eq!(restart_decision(&signed(), Some(3)), Restart::Now);
-        // Stopped again in the game it was started again for: after it.
-        let again = Seat {
-            restarted_in: Some(3),
-            ..signed()
-        };
-        assert_eq!(restart_decision(&again, Some(3)), Restart::AfterGame(3));
-        assert_eq!(restart_decision(&again, Some(4)), Restart::Now);
-        assert_eq!(restart_decision(&again, None), Restart::Now);
-        // Stopped before it signed on: its start failed.
-        let never = Seat::default();
-        assert_eq!(restart_decision(&never, None), Restart::CannotStart);
-        assert_eq!(restart_decision(&never, Some(3)), Restart::CannotStart);
     }
 }

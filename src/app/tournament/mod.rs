@@ -8,6 +8,7 @@ pub mod board;
 pub mod copy;
 pub mod director;
 pub mod players;
+pub mod restart;
 pub mod screen;
 pub mod watch;
 

@@ -186,6 +186,98 @@ fn an_instance_lost_on_one_board_leaves_the_others_playing() {
     assert_eq!(r.t.waiting().len(), 1);
 }
 
+/// The game instance `n` of `p` plays, if it plays one.
+fn game_of(r: &Run, p: PlayerId, n: u32) -> Option<u32> {
+    r.running
+        .iter()
+        .find(|(b, g)| {
+            let i = r.t.instances_on(*b).unwrap();
+            (g.white == p && i.white == n) || (g.black == p && i.black == n)
+        })
+        .map(|(_, g)| g.number)
+}
+
+#[test]
+fn a_game_aborted_for_an_instance_given_up_is_played_again_by_another() {
+    // Its program stopped mid-game and could not be started again: the
+    // referee's loop gave the instance up and aborted its game.
+    let mut r = Run::new(match_of(40, 3));
+    r.sign_on_instances([0, 1], 3);
+    let gone = PlayerId(0);
+    let game = game_of(&r, gone, 1).unwrap();
+    r.input(Input::Lost {
+        player: gone,
+        instance: 1,
+        reason: "engine gone".into(),
+    });
+    r.finish(game, GameResult::None);
+    assert!(r.outputs.contains(&Output::Replay { game }));
+    assert_eq!(r.t.game_state(game), Some(GameState::Pending));
+    // The next board free takes it, with an instance still there.
+    let other = r.running.front().unwrap().1.number;
+    r.finish(other, GameResult::Draw);
+    assert!(matches!(r.t.game_state(game), Some(GameState::Playing(_))));
+    let mine = r.instances[&game];
+    let g = r.t.schedule().game(game).unwrap();
+    let n = if g.white == gone {
+        mine.white
+    } else {
+        mine.black
+    };
+    assert_ne!(n, 1, "the given-up instance plays no more");
+    assert_eq!(game_of(&r, gone, 1), None);
+    play_out_decided(&mut r);
+    assert!(r.t.is_over());
+    assert!(r.t.games().all(|(_, s)| matches!(
+        s,
+        GameState::Decided(crate::tournament::Outcome::Played { .. })
+    )));
+}
+
+#[test]
+fn a_game_aborted_for_a_player_that_cannot_start_is_forfeited_not_played_again() {
+    let mut r = Run::new(match_of(4, 2));
+    r.sign_on_instances([0, 1], 2);
+    let gone = PlayerId(0);
+    let game = game_of(&r, gone, 0).unwrap();
+    for n in 0..2 {
+        r.input(Input::Lost {
+            player: gone,
+            instance: n,
+            reason: "engine gone".into(),
+        });
+    }
+    r.input(Input::CannotStart {
+        player: gone,
+        reason: "no uciok".into(),
+    });
+    r.finish(game, GameResult::None);
+    assert!(
+        !r.outputs.contains(&Output::Replay { game }),
+        "{:?}",
+        r.outputs
+    );
+    let g = r.t.schedule().game(game).unwrap();
+    let absent = crate::tournament::Absent::One(if g.white == gone {
+        Color::White
+    } else {
+        Color::Black
+    });
+    assert_eq!(
+        r.t.game_state(game),
+        Some(GameState::Decided(crate::tournament::Outcome::Forfeited(
+            absent
+        )))
+    );
+}
+
+/// Plays out every game the core starts, each to a result.
+fn play_out_decided(r: &mut Run) {
+    while let Some(g) = r.running.front().map(|x| x.1.number) {
+        r.finish(g, GameResult::Draw);
+    }
+}
+
 /// Plays `r` with the first player winning every game until the SPRT
 /// decides; the number of games started then.
 fn play_until_decided(r: &mut Run) -> usize {
