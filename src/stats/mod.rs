@@ -63,22 +63,33 @@ impl MatchStats {
             self.open_pair = None;
             return;
         };
+        if number % 2 == 1 {
+            self.count(score, None);
+            self.open_pair = Some((number, score));
+        } else {
+            let first = self
+                .open_pair
+                .filter(|&(first, _)| first.checked_add(1) == Some(number));
+            self.count(score, first.map(|(_, s)| s));
+            self.open_pair = None;
+        }
+    }
+
+    /// Counts a game with `score` as it ends, in any order: with
+    /// `partner`, the score of the other game of its pair when that one
+    /// was counted before it, the pair is complete and counted too. (What
+    /// [`MatchStats::record`] does for games given in order; this is for
+    /// a tally kept as games on many boards end.)
+    pub fn count(&mut self, score: GameScore, partner: Option<GameScore>) {
         let slot = match score {
             GameScore::Win => 0,
             GameScore::Draw => 1,
             GameScore::Loss => 2,
         };
         self.wdl[slot] = self.wdl[slot].saturating_add(1);
-        if number % 2 == 1 {
-            self.open_pair = Some((number, score));
-        } else {
-            if let Some((first, s)) = self.open_pair
-                && first.checked_add(1) == Some(number)
-            {
-                let bin = s.half_points() + score.half_points();
-                self.penta[bin] = self.penta[bin].saturating_add(1);
-            }
-            self.open_pair = None;
+        if let Some(s) = partner {
+            let bin = s.half_points() + score.half_points();
+            self.penta[bin] = self.penta[bin].saturating_add(1);
         }
     }
 

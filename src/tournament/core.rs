@@ -4,6 +4,9 @@
 //! at the same times give the same outputs, so its journal of inputs
 //! rebuilds it.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
 use shakmaty::{ByColor, Color};
 
 use crate::referee::GameResult;
@@ -13,10 +16,12 @@ use crate::tournament::knockout::{Knockout, KnockoutSettings, Tiebreak};
 use crate::tournament::messages::{
     Absence, Absent, BoardId, Input, Outcome, Output, SprtRunning, Withdrawal,
 };
+pub use crate::tournament::progress::GameState;
+use crate::tournament::progress::Progress;
 use crate::tournament::schedule::{
     Format, PlayerId, RoundPairing, Schedule, ScheduleSettings, ScheduledGame,
 };
-use crate::tournament::stats::Tallies;
+use crate::tournament::stats::PairTally;
 
 /// The whole configuration of a tournament.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,24 +59,6 @@ pub struct Settings {
     pub tiebreak: Option<Tiebreak>,
 }
 
-/// Where a scheduled game stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GameState {
-    /// Not started yet (or to be played again).
-    Pending,
-    /// Being played on this board.
-    Playing(BoardId),
-    /// Decided.
-    Decided(Outcome),
-}
-
-impl GameState {
-    /// Whether the game is decided.
-    pub fn is_decided(&self) -> bool {
-        matches!(self, GameState::Decided(_))
-    }
-}
-
 /// Where a player stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PlayerState {
@@ -90,7 +77,11 @@ pub struct PlayerState {
 pub struct Tournament {
     settings: Settings,
     schedule: Schedule,
-    games: Vec<GameState>,
+    /// Where each game stands, with the counts kept in step.
+    progress: Progress,
+    /// A two-player event's one pairing, tallied as its games are decided
+    /// (what the SPRT tests).
+    pairing: Option<PairTally>,
     /// How each decided game ended in the board's words (`Black resigns`),
     /// when the board said (a forfeit and an older journal do not).
     endings: Vec<Option<String>>,
@@ -177,8 +168,13 @@ impl Tournament {
             away_since: Some(0),
             withdrawn: false,
         };
+        let mut progress = Progress::new(schedule.players());
+        for g in schedule.games() {
+            progress.add(g);
+        }
         Ok(Tournament {
-            games: vec![GameState::Pending; schedule.games().len()],
+            progress,
+            pairing: (schedule.players() == 2).then(PairTally::default),
             endings: vec![None; schedule.games().len()],
             boards: vec![None; boards as usize],
             players: vec![away; schedule.players()],
@@ -209,25 +205,28 @@ impl Tournament {
     /// game ends without a result and is forfeited by both). The loop
     /// tells each board to end its game so (an adjudication) once the
     /// game is under way; derived from the state, so a resume carries out
-    /// what a kill left undone.
+    /// what a kill left undone. The loop asks every turn: it looks at the
+    /// games being played only.
     pub fn concessions(&self) -> Vec<(BoardId, u32, Option<Color>)> {
+        let supervisor = |why: &Withdrawal| matches!(why, Withdrawal::Supervisor { .. });
+        if !self.withdrawals.iter().any(|(_, why)| supervisor(why)) {
+            return Vec::new();
+        }
         let by_supervisor = |p: PlayerId| {
             self.withdrawals
                 .iter()
-                .any(|(q, why)| *q == p && matches!(why, Withdrawal::Supervisor { .. }))
+                .any(|(q, why)| *q == p && supervisor(why))
         };
-        self.games()
-            .filter_map(|(g, s)| match s {
-                GameState::Playing(board) => {
-                    let loser = match (by_supervisor(g.white), by_supervisor(g.black)) {
-                        (false, false) => return None,
-                        (true, false) => Some(Color::White),
-                        (false, true) => Some(Color::Black),
-                        (true, true) => None,
-                    };
-                    Some((board, g.number, loser))
-                }
-                _ => None,
+        self.in_progress()
+            .into_iter()
+            .filter_map(|(board, g)| {
+                let loser = match (by_supervisor(g.white), by_supervisor(g.black)) {
+                    (false, false) => return None,
+                    (true, false) => Some(Color::White),
+                    (false, true) => Some(Color::Black),
+                    (true, true) => None,
+                };
+                Some((board, g.number, loser))
             })
             .collect()
     }
@@ -306,7 +305,7 @@ impl Tournament {
             && self.sprt_decided.is_none()
             && next <= self.schedule.planned_rounds()
             && self.knockout.as_ref().is_none_or(|k| !k.is_over())
-            && self.games.iter().all(GameState::is_decided);
+            && self.progress.undecided() == 0;
         due.then_some(next)
     }
 
@@ -325,7 +324,7 @@ impl Tournament {
 
     /// Every game with where it stands, in schedule order.
     pub fn games(&self) -> impl Iterator<Item = (&ScheduledGame, GameState)> + '_ {
-        self.schedule.games().iter().zip(self.games.iter().copied())
+        self.schedule.games().iter().zip(self.progress.states())
     }
 
     /// How game `game` ended, in words: the board's closing words
@@ -333,7 +332,7 @@ impl Tournament {
     /// else the outcome's own ([`Outcome::how`]); `None` while undecided.
     pub fn how(&self, game: u32) -> Option<String> {
         let i = (game as usize).checked_sub(1)?;
-        match self.games.get(i)? {
+        match self.progress.state(game)? {
             GameState::Decided(o) => Some(match self.endings.get(i).cloned().flatten() {
                 Some(words) => words,
                 None => o.how().to_string(),
@@ -351,19 +350,43 @@ impl Tournament {
 
     /// Where game `number` stands.
     pub fn game_state(&self, number: u32) -> Option<GameState> {
-        let i = usize::try_from(number).ok()?.checked_sub(1)?;
-        self.games.get(i).copied()
+        self.progress.state(number)
     }
 
-    /// The games being played, board by board (after a resume: the games
-    /// whose boards must carry on from their journals).
+    /// Where the games stand, counted: decided, being played, played
+    /// over the board.
+    pub fn progress(&self) -> &Progress {
+        &self.progress
+    }
+
+    /// A two-player event's one pairing from the first player's view, as
+    /// its games were decided (`stats::Tallies`' pairing and the first
+    /// player's figures, kept as the games end); `None` for more players.
+    pub fn pairing_tally(&self) -> Option<crate::stats::MatchStats> {
+        self.pairing.as_ref().map(PairTally::stats)
+    }
+
+    /// The games being played, in schedule order, with their boards
+    /// (after a resume: the games whose boards must carry on from their
+    /// journals). A game being played holds its board, so the boards are
+    /// what is looked through.
     pub fn in_progress(&self) -> Vec<(BoardId, ScheduledGame)> {
-        self.games()
-            .filter_map(|(g, s)| match s {
-                GameState::Playing(b) => Some((b, *g)),
-                _ => None,
+        let mut playing: Vec<(BoardId, ScheduledGame)> = self
+            .boards
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| {
+                let game = self.schedule.game((*b)?.0)?;
+                // A game played again may be on a board while the one it
+                // ended on still concludes it.
+                match self.progress.state(game.number)? {
+                    GameState::Playing(board) if board_index(board) == i => Some((board, *game)),
+                    _ => None,
+                }
             })
-            .collect()
+            .collect();
+        playing.sort_by_key(|(_, g)| g.number);
+        playing
     }
 
     /// The game each board holds, from its start until the board is free
@@ -467,8 +490,7 @@ impl Tournament {
     }
 
     fn has_pending(&self, p: PlayerId) -> bool {
-        self.games()
-            .any(|(g, s)| s == GameState::Pending && g.has(p))
+        self.progress.has_pending(p)
     }
 
     /// Handles one input that happened at `at` (ms since the tournament
@@ -562,15 +584,19 @@ impl Tournament {
         if bracket.is_some() {
             self.knockout = bracket;
         }
+        let before = self.progress.len();
+        for g in &self.schedule.games()[before..] {
+            self.progress.add(g);
+        }
         let n = self.schedule.games().len();
-        self.games.resize(n, GameState::Pending);
         self.endings.resize(n, None);
         let round = pairing.round;
         out.push(Output::Paired(pairing));
         // A pairer that paired a withdrawn player: its game is forfeited
         // at once.
         self.forfeit_withdrawn(out);
-        if self.schedule.games().iter().all(|g| g.round != round) {
+        // The round's games are those just added.
+        if n == before {
             out.push(Output::RoundOver { round });
             self.end_if_done(out);
         }
@@ -627,7 +653,7 @@ impl Tournament {
     /// The tournament is over once every game is decided and no round is
     /// to come.
     fn end_if_done(&mut self, out: &mut Vec<Output>) {
-        if !self.over && !self.rounds_to_come() && self.games.iter().all(GameState::is_decided) {
+        if !self.over && !self.rounds_to_come() && self.progress.undecided() == 0 {
             self.over = true;
             out.push(Output::TournamentOver);
         }
@@ -635,10 +661,7 @@ impl Tournament {
 
     /// After the SPRT decided: the tournament is over once no game runs.
     fn end_if_stopped(&mut self, out: &mut Vec<Output>) {
-        let running = self
-            .games
-            .iter()
-            .any(|g| matches!(g, GameState::Playing(_)));
+        let running = self.progress.playing() > 0;
         if self.sprt_decided.is_some() && !self.over && !running {
             self.over = true;
             out.push(Output::TournamentOver);
@@ -654,8 +677,7 @@ impl Tournament {
         if self.sprt_decided.is_some() {
             return;
         }
-        let tallies = Tallies::of(self);
-        let Some((_, _, stats)) = tallies.pairings.first() else {
+        let Some(stats) = self.pairing_tally() else {
             return;
         };
         let Some(test) = stats.report(Some(&sprt)).sprt else {
@@ -669,13 +691,13 @@ impl Tournament {
                 bounds: (test.lower_bound, test.upper_bound),
             });
             if self.settings.sprt_running == SprtRunning::Abort {
-                let running = self.games().filter_map(|(g, s)| match s {
-                    GameState::Playing(board) => Some(Output::Abort {
+                let running = self
+                    .in_progress()
+                    .into_iter()
+                    .map(|(board, g)| Output::Abort {
                         board,
                         game: g.number,
-                    }),
-                    _ => None,
-                });
+                    });
                 out.extend(running.collect::<Vec<_>>());
             }
         }
@@ -830,7 +852,7 @@ impl Tournament {
     /// but not after the SPRT decided (nothing is), and not when one of
     /// its players has withdrawn (it is forfeited).
     fn replay(&mut self, game: u32, out: &mut Vec<Output>) {
-        self.games[game as usize - 1] = GameState::Pending;
+        self.progress.set(game, GameState::Pending);
         let withdrawn = self.schedule.game(game).is_some_and(|g| {
             self.players[g.white.0].withdrawn || self.players[g.black.0].withdrawn
         });
@@ -886,10 +908,15 @@ impl Tournament {
     /// Every game not started of a player in `due` is forfeited; a game
     /// between two of them is lost by both.
     fn forfeit_games_of(&mut self, due: &[PlayerId], out: &mut Vec<Output>) {
-        let forfeits: Vec<(u32, Absent)> = self
-            .games()
-            .filter(|(g, s)| *s == GameState::Pending && due.iter().any(|&p| g.has(p)))
-            .map(|(g, _)| {
+        // Their games not started, in schedule order.
+        let games: std::collections::BTreeSet<u32> = due
+            .iter()
+            .flat_map(|&p| self.progress.pending_of(p, 0))
+            .collect();
+        let forfeits: Vec<(u32, Absent)> = games
+            .into_iter()
+            .filter_map(|n| self.schedule.game(n))
+            .map(|g| {
                 let absent = match (due.contains(&g.white), due.contains(&g.black)) {
                     (true, true) => Absent::Both,
                     (true, false) => Absent::One(Color::White),
@@ -910,7 +937,22 @@ impl Tournament {
         ending: Option<String>,
         out: &mut Vec<Output>,
     ) {
-        self.games[game as usize - 1] = GameState::Decided(outcome);
+        self.progress.set(game, GameState::Decided(outcome));
+        if let (Some(tally), Some(g)) = (&mut self.pairing, self.schedule.game(game)) {
+            // The other game of its pair (games 1 and 2, 3 and 4, ...: in
+            // a two-player event every game is of the one pairing).
+            let other = if game % 2 == 1 {
+                game.saturating_add(1)
+            } else {
+                game - 1
+            };
+            let other = self
+                .schedule
+                .game(other)
+                .zip(self.progress.state(other))
+                .map(|(o, s)| (o.white, s));
+            tally.decided(PlayerId(0), (g.white, GameState::Decided(outcome)), other);
+        }
         // Stripped of control characters as it is kept: it may come from a
         // journal file, and it goes to the report and the terminal.
         self.endings[game as usize - 1] = ending.as_deref().map(strip_control);
@@ -924,11 +966,7 @@ impl Tournament {
             k.record(game, (h.white, h.black));
         }
         let round = self.schedule.games()[game as usize - 1].round;
-        let round_done = self
-            .games()
-            .filter(|(g, _)| g.round == round)
-            .all(|(_, s)| s.is_decided());
-        if round_done {
+        if self.progress.undecided_in(round) == 0 {
             out.push(Output::RoundOver { round });
         }
         self.test_sprt(out);
@@ -958,27 +996,52 @@ impl Tournament {
         };
         let mut starts = Vec::new();
         let mut free = self.boards.iter().filter(|b| b.is_none()).count();
-        for (g, s) in self.games() {
-            if free == 0 {
+        // The games not started of the players with an instance free,
+        // merged in schedule order: each such player's next one, the
+        // earliest first (a game of a player without one cannot start, so
+        // the games before them all are never looked at).
+        let mut next: BinaryHeap<Reverse<(u32, usize)>> = BinaryHeap::new();
+        if free > 0 {
+            for p in (0..self.players.len()).map(PlayerId) {
+                if free_instance(p, &busy).is_some()
+                    && let Some(g) = self.progress.pending_of(p, 0).next()
+                {
+                    next.push(Reverse((g, p.0)));
+                }
+            }
+        }
+        // The game last looked at: it comes once for each player.
+        let mut last = 0;
+        // A game needs two players with an instance free.
+        while free > 0 && next.len() >= 2 {
+            let Some(Reverse((number, p))) = next.pop() else {
                 break;
-            }
-            if s != GameState::Pending {
-                continue;
-            }
-            let (Some(w), Some(b)) = (free_instance(g.white, &busy), free_instance(g.black, &busy))
-            else {
-                continue;
             };
-            busy[g.white.0][w as usize] = true;
-            busy[g.black.0][b as usize] = true;
-            free -= 1;
-            starts.push((*g, ByColor { white: w, black: b }));
+            if number != last
+                && let Some(g) = self.schedule.game(number)
+            {
+                last = number;
+                if let (Some(w), Some(b)) =
+                    (free_instance(g.white, &busy), free_instance(g.black, &busy))
+                {
+                    busy[g.white.0][w as usize] = true;
+                    busy[g.black.0][b as usize] = true;
+                    free -= 1;
+                    starts.push((*g, ByColor { white: w, black: b }));
+                }
+            }
+            let p = PlayerId(p);
+            if free_instance(p, &busy).is_some()
+                && let Some(g) = self.progress.pending_of(p, number).next()
+            {
+                next.push(Reverse((g, p.0)));
+            }
         }
         for (game, instances) in starts {
             let i = self.boards.iter().position(Option::is_none).unwrap_or(0);
             self.boards[i] = Some((game.number, instances));
             let board = BoardId(i as u32 + 1);
-            self.games[game.number as usize - 1] = GameState::Playing(board);
+            self.progress.set(game.number, GameState::Playing(board));
             out.push(Output::StartGame {
                 board,
                 game,
@@ -986,4 +1049,9 @@ impl Tournament {
             });
         }
     }
+}
+
+/// Board `b`'s place in the list of boards (board 1 at 0).
+fn board_index(b: BoardId) -> usize {
+    (b.0 as usize).saturating_sub(1)
 }

@@ -9,6 +9,7 @@
 //! * [`rounds`]: rounds paired as the event goes (Swiss), journaled first;
 //! * [`swiss_event`]: the tournament as a Swiss event (Dutch pairing, TRF);
 //! * [`core`]: the state machine ([`Tournament`]);
+//! * [`progress`]: where each game stands, and the counts kept in step;
 //! * [`knockout`]: a knockout's bracket: seeding, byes, matches, tie-breaks;
 //! * [`messages`]: its inputs and outputs, and a game's [`Outcome`];
 //! * [`standings`]: points, tie-breaks, crosstable, player statistics;
@@ -21,6 +22,7 @@ pub mod journal;
 pub mod knockout;
 pub mod messages;
 pub mod player;
+pub mod progress;
 pub mod report;
 pub mod rounds;
 pub mod schedule;

@@ -48,6 +48,50 @@ fn score(state: GameState, color: Color) -> Option<GameScore> {
     }
 }
 
+/// A two-player event's one pairing from the first player's view, kept
+/// as its games are decided: the figures of [`Tallies::of`]'s pairing
+/// (and of the first player against the field), without going through
+/// every game of the event after each result, which the SPRT is tested
+/// after. In a two-player event every game is of the one pairing, so a
+/// game's place in the pairing is its number: games 1 and 2 are a pair,
+/// 3 and 4, and so on.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PairTally {
+    stats: MatchStats,
+}
+
+impl PairTally {
+    /// A game was decided: `game` is its White and its state, `other` the
+    /// other game of its pair's (when the schedule has it); `first` the
+    /// player whose view the tally takes. A forfeit counts for nothing;
+    /// the pair counts once both games are played.
+    pub fn decided(
+        &mut self,
+        first: PlayerId,
+        game: (PlayerId, GameState),
+        other: Option<(PlayerId, GameState)>,
+    ) {
+        let view = |(white, state): (PlayerId, GameState)| {
+            score(
+                state,
+                if white == first {
+                    Color::White
+                } else {
+                    Color::Black
+                },
+            )
+        };
+        if let Some(s) = view(game) {
+            self.stats.count(s, other.and_then(view));
+        }
+    }
+
+    /// The tally as it stands.
+    pub fn stats(&self) -> MatchStats {
+        self.stats.clone()
+    }
+}
+
 impl Tallies {
     /// The tallies of `t` as it stands.
     pub fn of(t: &Tournament) -> Tallies {

@@ -4,7 +4,7 @@
 
 use crate::text::strip_control;
 use crate::tournament::core::{GameState, Tournament};
-use crate::tournament::messages::{Outcome, Output, Withdrawal};
+use crate::tournament::messages::{Output, Withdrawal};
 use crate::tournament::report;
 use crate::tournament::schedule::{ByeKind, PlayerId};
 use crate::tournament::stats::Tallies;
@@ -185,13 +185,12 @@ pub fn said(t: &Tournament, out: &Output) -> Option<String> {
                 strip_control(t.name(p))
             )
         }
-        Output::RoundOver { .. } if t.schedule().players() == 2 => {
-            let tallies = Tallies::of(t);
-            let first = tallies.players.first()?;
-            first
-                .report(t.sprt_for(PlayerId(0)))
-                .line_for(t.name(PlayerId(0)))
-        }
+        // Kept as the games end: a match of many games says it after
+        // each one.
+        Output::RoundOver { .. } if t.schedule().players() == 2 => t
+            .pairing_tally()?
+            .report(t.sprt_for(PlayerId(0)))
+            .line_for(t.name(PlayerId(0))),
         Output::RoundOver { round } => format!("round {round} is over; {}", figures(t)),
         Output::Paired(p) => {
             let mut line = format!("round {} paired:", p.round);
@@ -216,15 +215,12 @@ pub fn said(t: &Tournament, out: &Output) -> Option<String> {
             llr,
             bounds: (lower, upper),
         } => {
-            let running = t
-                .games()
-                .filter(|(_, s)| matches!(s, GameState::Playing(_)))
-                .count();
+            let running = t.progress().playing();
             let mut line = format!(
                 "SPRT: {} accepted (LLR {llr:.2}, bounds {lower:.2}, {upper:.2}) after {} \
                  games; no more games start",
                 hypothesis.as_str(),
-                t.decided().count()
+                t.progress().decided()
             );
             if running > 0 {
                 line.push_str(&format!(
@@ -261,11 +257,7 @@ fn figures(t: &Tournament) -> String {
 /// The games played over the board so far (forfeits not counted): what
 /// `--rating-interval` counts.
 pub fn games_played(t: &Tournament) -> u32 {
-    let n = t
-        .games()
-        .filter(|(_, s)| matches!(s, GameState::Decided(Outcome::Played { .. })))
-        .count();
-    u32::try_from(n).unwrap_or(u32::MAX)
+    u32::try_from(t.progress().played()).unwrap_or(u32::MAX)
 }
 
 /// `--rating-interval`'s words after `played` games: the figures a

@@ -206,7 +206,7 @@ pub fn resume(journal: &Path, headless: bool, web: &WebOptions) -> Exit {
     if let Some(t) = &loaded.torn {
         log::warn!("{}: {t}", journal.display());
     }
-    let decided = core.decided().count();
+    let decided = core.progress().decided();
     let story = format!(
         "resuming the tournament from {}: {decided} of {} games decided, {} in progress; \
          the time the referee was down is charged to nobody",

@@ -140,7 +140,7 @@ impl Screen {
     /// The overview: every board with its game or free, the standings,
     /// the latest lines and the question or notice.
     fn overview(&self, t: &Tournament, title: &str, boards: &[OnBoard]) -> Overview {
-        let decided = t.decided().count();
+        let decided = t.progress().decided();
         let lines = (1..=t.board_count())
             .map(|n| match boards.iter().find(|b| b.board == BoardId(n)) {
                 Some(b) => BoardLine::of(
