@@ -272,6 +272,9 @@ pub fn start_clock_tags(control: &TimeControl) -> Option<[(&'static str, String)
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use Color::{Black, White};
+
     #[test]
     fn a_span_keeps_milliseconds_under_ten_seconds_and_tenths_under_a_minute() {
         assert_eq!(format_span(0), "0.000 s");
@@ -283,9 +286,6 @@ mod tests {
         assert_eq!(format_span(60_000), "0:01:00");
         assert_eq!(format_span(229_700), "0:03:49");
     }
-
-    use super::*;
-    use Color::{Black, White};
 
     #[test]
     fn rounding_truncates() {
