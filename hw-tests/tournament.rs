@@ -1772,3 +1772,73 @@ fn the_supervisor_withdraws_a_player_from_a_swiss_in_the_board_view() {
         check.describe()
     );
 }
+
+/// The match's output flags on a tournament of two on two boards:
+/// `--no-swap` (the first player White in every game), `--cbf` (every game
+/// in the ChessBase base, read back with `argus cbf to-pgn`) and
+/// `--live-pgn` (at the end, each board's last game with its result).
+#[test]
+fn a_two_board_match_keeps_colours_and_writes_its_base_and_live_pgn() {
+    let mut ev = Event::new();
+    let base = ev.path("match");
+    let live = ev.path("live.pgn");
+    ev.start(
+        &["mover:a".to_string(), "mover:b=greedy".to_string()],
+        &[
+            "--games-per-pairing",
+            "4",
+            "--boards",
+            "2",
+            "--no-swap",
+            "--tc",
+            "60+1",
+            "--max-moves",
+            "30",
+            "--cbf",
+            &text(&base),
+            "--live-pgn",
+            &text(&live),
+        ],
+        "waiting for the players",
+    );
+    assert_eq!(ev.finish(Duration::from_secs(120)), vec![0]);
+    let pgn = ev.pgn();
+    let games = read_pgn_games(&pgn).expect("the PGN reads");
+    assert_eq!(games.len(), 4, "{pgn}");
+    let tag = |g: &argus::record::pgn_read::PgnText, name: &str| {
+        g.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
+    for g in &games {
+        assert_eq!(
+            (tag(g, "White"), tag(g, "Black")),
+            ("a".into(), "b".into()),
+            "{pgn}"
+        );
+    }
+    let mut moves: Vec<Vec<String>> = games.iter().map(|g| g.sans.clone()).collect();
+    moves.sort();
+
+    let back = ev.path("back.pgn");
+    let out = std::process::Command::new(argus_bin())
+        .args(["cbf", "to-pgn", &text(&base), &text(&back)])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let from_base = read_pgn_games(&std::fs::read_to_string(&back).unwrap()).unwrap();
+    let mut base_moves: Vec<Vec<String>> = from_base.iter().map(|g| g.sans.clone()).collect();
+    base_moves.sort();
+    assert_eq!(base_moves, moves, "the base holds every game");
+
+    let live_text = std::fs::read_to_string(&live).expect("the live PGN is written");
+    let on_boards = read_pgn_games(&live_text).expect("the live PGN reads");
+    assert_eq!(on_boards.len(), 2, "a game per board:\n{live_text}");
+    for g in &on_boards {
+        assert_ne!(tag(g, "Result"), "*", "each with its result:\n{live_text}");
+        assert!(moves.contains(&g.sans), "one of the games:\n{live_text}");
+    }
+    assert_ne!(on_boards[0].sans, on_boards[1].sans, "{live_text}");
+}

@@ -320,12 +320,13 @@ mod tests {
                 .map(|w| w.trim_end_matches(['.', ';', ')']).to_string())
                 .collect()
         }
-        let match_only = ["--games", "--no-swap", "--name-a", "--name-b", "--round"];
+        let match_only = ["--games", "--name-a", "--name-b", "--round"];
         let tournament = options("tournament");
         assert!(tournament.iter().any(|o| o == "--games-per-pairing"));
         for o in match_only {
             assert!(!tournament.iter().any(|t| t == o), "{o}: {tournament:?}");
         }
+        assert!(tournament.iter().any(|o| o == "--no-swap"));
         let referee = options("referee");
         for o in match_only {
             assert!(referee.iter().any(|t| t == o), "{o}: {referee:?}");

@@ -109,13 +109,14 @@ pub struct Writers {
 }
 
 /// The files each finished game of a tournament's boards goes to: the PGN
-/// (`--pgn`, minimal with `--pgn-min`) and the final positions
-/// (`--epd-out`).
+/// (`--pgn`, minimal with `--pgn-min`), the final positions (`--epd-out`)
+/// and the ChessBase base (`--cbf`).
 #[derive(Debug, Clone, Default)]
 pub struct GameFiles {
     pub pgn: Option<PathBuf>,
     pub pgn_min: bool,
     pub epd_out: Option<PathBuf>,
+    pub cbf: Option<PathBuf>,
 }
 
 /// From how many journals on one file system a group sync is one
@@ -236,11 +237,13 @@ impl Writers {
         self
     }
 
-    /// A board's writers of finished games: `files`' PGN and EPD outputs
-    /// (the PGN file itself is given to [`Writers::open`]).
+    /// A board's writers of finished games: `files`' PGN, EPD and
+    /// ChessBase outputs (the PGN file itself is given to
+    /// [`Writers::open`]).
     pub fn with_game_files(self, files: &GameFiles) -> Writers {
         self.with_pgn_min(files.pgn_min)
             .with_epd_out(files.epd_out.clone())
+            .with_cbf(files.cbf.clone())
     }
 
     /// Says the statistics line every `every` games only

@@ -12,6 +12,8 @@
 //! * `games_per_pairing`: each pairing of a Berger round is played this
 //!   many times in a row, colours alternating; each game is a round of its
 //!   own, so that a program still plays one game at a time.
+//! * `swap: false` (`--no-swap`): no colours reversed, by repeat or cycle:
+//!   every game of a pairing has the colours of its first.
 //!
 //! Openings: the k-th game of a pairing (counting through cycles and
 //! repeats) plays opening `k / 2` of the opening order of
@@ -102,6 +104,10 @@ pub struct ScheduleSettings {
     /// The rounds of a format whose rounds are paired as it goes (at
     /// least 1 then; unused by the others).
     pub rounds: u32,
+    /// Colours reversed in every second game of a pairing and every second
+    /// cycle (`false`: `--no-swap`, each pairing's games all with the
+    /// colours of its first; a round robin or a gauntlet only).
+    pub swap: bool,
 }
 
 impl Default for ScheduleSettings {
@@ -114,6 +120,7 @@ impl Default for ScheduleSettings {
             openings: 0,
             openings_seed: None,
             rounds: 0,
+            swap: true,
         }
     }
 }
@@ -342,6 +349,13 @@ impl Schedule {
                 s.format.as_str()
             ));
         }
+        if !s.swap {
+            return Err(format!(
+                "a {} event gives each game its colours as it pairs: they cannot be kept \
+                 fixed",
+                s.format.as_str()
+            ));
+        }
         let most = (s.players / 2) as u128 * u128::from(s.rounds);
         if most > MAX_GAMES as u128 {
             return Err(format!(
@@ -537,7 +551,7 @@ impl Builder {
                         continue;
                     }
                     board += 1;
-                    self.push(board, (w, b), (cycle + repeat) % 2 == 1, k);
+                    self.push(board, (w, b), s.swap && (cycle + repeat) % 2 == 1, k);
                 }
             }
         }
@@ -553,7 +567,7 @@ impl Builder {
                 } else {
                     (opponent, 0)
                 };
-                self.push(1, pair, (cycle + repeat) % 2 == 1, k);
+                self.push(1, pair, s.swap && (cycle + repeat) % 2 == 1, k);
             }
         }
     }

@@ -39,7 +39,9 @@ pub struct MatchOptions {
     /// Number of games [default: 1].
     #[arg(long)]
     pub games: Option<u32>,
-    /// Keep colours: A has White in every game (default: alternate).
+    /// Keep colours: A has White in every game (in a round robin or a
+    /// gauntlet: every game of a pairing has the colours of its first)
+    /// [default: alternate].
     #[arg(long)]
     #[serde(default)]
     pub no_swap: bool,

@@ -19,12 +19,11 @@ use crate::tournament::{Absence, Player, PlayerId};
 
 /// The match options that make no sense in a tournament (each game is one
 /// game between the players its schedule names), with what to use instead.
-const MATCH_ONLY: [(&str, &str); 5] = [
+const MATCH_ONLY: [(&str, &str); 4] = [
     (
         "games",
         "the schedule decides the games: --cycles, --games-per-pairing",
     ),
-    ("no-swap", "the schedule gives each player its colours"),
     ("round", "each game's Round tag is ROUND.BOARD"),
     (
         "name-a",
@@ -209,6 +208,19 @@ pub struct TournamentArgs {
     /// (cutechess-cli's `-epdout`).
     #[arg(long, value_name = "FILE")]
     pub epd_out: Option<PathBuf>,
+    /// Also append every finished game to this ChessBase 1993 base
+    /// (BASE.cbf + BASE.cbi; created if missing), as `argus referee
+    /// --cbf` does: the games file synced, then the index replaced
+    /// atomically; what the format cannot hold is reported with the game
+    /// (docs/chessbase.md).
+    #[arg(long, value_name = "BASE")]
+    pub cbf: Option<PathBuf>,
+    /// Rewrite the games being played to this PGN file as they are played,
+    /// one game per board in board order (a board's last game stays until
+    /// it starts another), atomically and at most ten times a second, for
+    /// broadcast viewers (with one board: the match's --live-pgn).
+    #[arg(long, value_name = "FILE")]
+    pub live_pgn: Option<PathBuf>,
     /// Write the tournament report (standings, crosstable, games, player
     /// statistics) to FILE as text and beside it as Markdown (FILE.md),
     /// rewritten after every game.
@@ -286,6 +298,11 @@ pub struct TournamentPlan {
     pub web: WebOptions,
 }
 
+/// Whether `format` pairs its rounds as it goes (its colours too).
+fn swiss_or_knockout(format: Format) -> bool {
+    matches!(format, Format::Swiss | Format::Knockout)
+}
+
 /// A match-only option hidden from the tournament's help (any other
 /// option as it is).
 fn hide_match_only(arg: clap::Arg) -> clap::Arg {
@@ -300,7 +317,6 @@ fn hide_match_only(arg: clap::Arg) -> clap::Arg {
 fn match_only_given(m: &MatchOptions) -> Option<(&'static str, &'static str)> {
     let given = [
         m.games.is_some(),
-        m.no_swap,
         m.round.is_some(),
         m.name_a.is_some(),
         m.name_b.is_some(),
@@ -319,6 +335,7 @@ impl TournamentArgs {
             pgn: self.pgn.clone(),
             pgn_min: self.pgn_min,
             epd_out: self.epd_out.clone(),
+            cbf: self.cbf.clone(),
         }
     }
 
@@ -450,6 +467,14 @@ impl TournamentArgs {
             ));
         }
         let mut matches = self.matches.clone().or(file.matches.clone());
+        let no_swap = matches.no_swap;
+        if no_swap && swiss_or_knockout(format) {
+            return Err(format!(
+                "--no-swap keeps each pairing's colours in a round robin or a gauntlet: a {} \
+                 event gives each game its colours as it pairs",
+                format.as_str()
+            ));
+        }
         matches.event = matches.event.or(Some("argus tournament".into()));
         let own_controls = file.own_controls(&mut matches, &players)?;
         let pace = Pace {
@@ -486,6 +511,7 @@ impl TournamentArgs {
             openings: referee.openings.len(),
             openings_seed: referee.openings_seed,
             rounds: rounds.unwrap_or(0),
+            swap: !no_swap,
         };
         let absence = match self.absent_forfeit.or(t.absent_forfeit) {
             None => Absence::Wait,

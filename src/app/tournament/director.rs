@@ -23,6 +23,7 @@ use crate::app::signals::Stop;
 use crate::app::syzygy::Syzygy;
 use crate::app::tournament::args::report_paths;
 use crate::app::tournament::board::{Board, Committing, GameSetup, Pace};
+use crate::app::tournament::live::{LIVE_GAP, LiveGames};
 use crate::app::tournament::players::{Field, PerInstance};
 use crate::app::tournament::restart::{self, Restart, Starts};
 use crate::app::tournament::screen::{Ask, OnBoard, Screen};
@@ -115,6 +116,8 @@ pub struct Director {
     pub screen: Option<Screen>,
     /// The audience's web page (`--http`).
     pub audience: Option<Audience>,
+    /// `--live-pgn`: the game on every board.
+    pub live: Option<LiveGames>,
     /// The files the feed serves (`--feed`): each game's journal is added
     /// as it starts and closed as its board is freed.
     pub feed: Option<FileSet>,
@@ -396,6 +399,15 @@ impl Director {
             .min();
         let mut wait = deadline.map(|d| Duration::from_millis(d.saturating_sub(now)));
         let mut at_most = |w: Duration| wait = Some(wait.map_or(w, |x| x.min(w)));
+        if let Some(live) = self.live.as_mut() {
+            let boards = floor.boards.iter().flatten();
+            live.look(
+                boards.map(|b| (b.id.0, b.game.number, &b.core)),
+                now,
+                Instant::now(),
+            );
+            at_most(LIVE_GAP);
+        }
         if self.audience.is_some() {
             if shown.last_publish.is_none_or(|t| t.elapsed() >= REDRAW) {
                 self.publish(floor);
@@ -521,6 +533,18 @@ impl Director {
         }
         // The page's last state: the final standings.
         self.publish(&floor);
+        if let Some(mut live) = self.live.take() {
+            let at = self.now();
+            live.see(
+                floor
+                    .boards
+                    .iter()
+                    .flatten()
+                    .map(|b| (b.id.0, b.game.number, &b.core)),
+                at,
+            );
+            live.close();
+        }
         let shown = self.screen.is_some();
         let printed = if let Completion::EndedEarly(why) = &ending {
             shown.then(|| format!("{why}; standings:\n{}", report::standings_text(&self.core)))
@@ -1053,6 +1077,10 @@ impl Director {
             };
             let id = board.id;
             let players = [board.seats.a, board.seats.b];
+            // Its game's end is in the live PGN whenever its last look was.
+            if let Some(live) = self.live.as_mut() {
+                live.see([(id.0, board.game.number, &board.core)], board.time());
+            }
             self.finish_board(board);
             let now = self.now();
             self.hand_to_tournament(Input::BoardFree { board: id }, now, floor);

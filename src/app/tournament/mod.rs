@@ -7,6 +7,7 @@ pub mod args;
 pub mod board;
 pub mod copy;
 pub mod director;
+pub mod live;
 pub mod players;
 pub mod restart;
 pub mod screen;
@@ -27,10 +28,12 @@ use crate::app::start::{LogDir, Writes, check_outputs};
 use crate::app::tournament::args::{TournamentArgs, TournamentPlan};
 use crate::app::tournament::board::Board;
 use crate::app::tournament::director::Director;
+use crate::app::tournament::live::LiveGames;
 use crate::app::tournament::players::{EnginePlay, Field, Net};
 use crate::app::wall::unix_ms_now;
 use crate::app::{Exit, Failure, logging};
 use crate::journal::feed::{Feed, FileSet};
+use crate::record::cbf_files::sibling;
 use crate::record::timestamp::pgn_date;
 use crate::record::transcript::Transcript;
 use crate::tournament::journal::{self as tjournal, Header, TournamentWriter};
@@ -57,10 +60,20 @@ fn command_line() -> Vec<String> {
 
 /// Refuses, before the tournament starts, an output that could not be
 /// written: `--pgn`, `--epd-out`, `--results-json`, `--report` (its text
-/// and Markdown).
+/// and Markdown), `--live-pgn`, `--cbf` (its two files).
 fn check_outputs_of(args: &TournamentArgs) -> Result<(), Failure> {
     let report = args.report.as_deref().map(args::report_paths);
+    let cbf = args
+        .cbf
+        .as_deref()
+        .map(|b| [sibling(b, "cbf"), sibling(b, "cbi")]);
     let mut files = Vec::new();
+    if let Some(p) = args.live_pgn.as_deref() {
+        files.push(("--live-pgn", p, Writes::Replace));
+    }
+    for p in cbf.iter().flatten() {
+        files.push(("--cbf", p.as_path(), Writes::Replace));
+    }
     if let Some(p) = args.pgn.as_deref() {
         files.push(("--pgn", p, Writes::Append));
     }
@@ -369,6 +382,7 @@ fn direct(
         resumed: carried.resumed,
         screen: None,
         audience: edges.audience,
+        live: edges.live,
         relays: Default::default(),
         write_failed: Default::default(),
         report_pace: Default::default(),
@@ -417,6 +431,8 @@ struct Edges {
     field: Field,
     transcript: Transcript,
     audience: Option<Audience>,
+    /// `--live-pgn`: the games being played.
+    live: Option<LiveGames>,
     /// The instant the links' times count from.
     epoch: Instant,
 }
@@ -458,10 +474,20 @@ fn open_edges(
         ))
     })?;
     let audience = Audience::start(&plan.web).map_err(Failure::usage)?;
+    let live = match &args.live_pgn {
+        Some(path) => Some(LiveGames::start(path.clone()).map_err(|e| {
+            Failure::usage(format!(
+                "cannot start the writer of the live PGN {}: {e}",
+                path.display()
+            ))
+        })?),
+        None => None,
+    };
     Ok(Edges {
         field,
         transcript,
         audience,
+        live,
         epoch,
     })
 }

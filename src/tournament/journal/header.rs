@@ -65,6 +65,10 @@ impl Header {
         if sch.format.is_dynamic() {
             lines.push(set("rounds", vec![sch.rounds.to_string()]));
         }
+        if !sch.swap {
+            // Written only when fixed: the journals of before read the same.
+            lines.push(set("colours", vec!["fixed".into()]));
+        }
         if s.ratings.iter().any(|&r| r != 0) {
             lines.push(set(
                 "ratings",
@@ -222,7 +226,7 @@ impl HeaderBuilder {
     }
 
     fn build(&mut self) -> Result<Header, String> {
-        const KEYS: [&str; 20] = [
+        const KEYS: [&str; 21] = [
             "byes",
             "late",
             "withdraw",
@@ -230,6 +234,7 @@ impl HeaderBuilder {
             "tiebreaks",
             "knockout-tiebreak",
             "rounds",
+            "colours",
             "ratings",
             "sprt-running",
             "instances",
@@ -278,6 +283,16 @@ impl HeaderBuilder {
                 rounds: match self.get("rounds") {
                     Ok(_) => number("rounds", self.one("rounds")?)?,
                     Err(_) => 0,
+                },
+                swap: match self.get("colours") {
+                    Err(_) => true,
+                    Ok(_) => match self.one("colours")? {
+                        "alternate" => true,
+                        "fixed" => false,
+                        v => {
+                            return Err(format!("setting colours: {v:?} (alternate or fixed)"));
+                        }
+                    },
                 },
             },
             boards,

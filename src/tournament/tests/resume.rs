@@ -28,6 +28,7 @@ fn every_line_round_trips() {
     let s = settings(3, |s| {
         s.schedule.openings = 4;
         s.schedule.openings_seed = Some(7);
+        s.schedule.swap = false;
         s.boards = Some(1);
         s.absence = Absence::Forfeit { after_ms: 90_000 };
         s.names[1] = "Deep \\ Thought - é".into();

@@ -156,6 +156,59 @@ fn double_round_robin_reverses_colours_in_the_second_cycle() {
 }
 
 #[test]
+fn no_swap_keeps_each_pairings_colours_through_repeats_and_cycles() {
+    let s = schedule(2, |s| {
+        s.games_per_pairing = 3;
+        s.cycles = 2;
+        s.openings = 2;
+        s.swap = false;
+    });
+    let games: Vec<(usize, usize, Option<usize>)> = s
+        .games()
+        .iter()
+        .map(|g| (g.white.0, g.black.0, g.opening))
+        .collect();
+    // A match of six games: A White in each, each opening twice.
+    assert_eq!(
+        games,
+        vec![
+            (0, 1, Some(0)),
+            (0, 1, Some(0)),
+            (0, 1, Some(1)),
+            (0, 1, Some(1)),
+            (0, 1, Some(0)),
+            (0, 1, Some(0)),
+        ]
+    );
+    let four = schedule(4, |s| {
+        s.cycles = 2;
+        s.swap = false;
+    });
+    for g in four.games() {
+        let first = four
+            .games()
+            .iter()
+            .find(|f| f.has(g.white) && f.has(g.black))
+            .unwrap();
+        assert_eq!(
+            (g.white, g.black),
+            (first.white, first.black),
+            "game {}",
+            g.number
+        );
+    }
+    let swiss = ScheduleSettings {
+        format: Format::Swiss,
+        players: 4,
+        rounds: 3,
+        swap: false,
+        ..Default::default()
+    };
+    let e = Schedule::new(&swiss).unwrap_err();
+    assert!(e.contains("cannot be kept fixed"), "{e}");
+}
+
+#[test]
 fn games_per_pairing_alternate_colours_in_rounds_of_their_own() {
     let s = schedule(4, |s| s.games_per_pairing = 3);
     assert_eq!(s.games().len(), 18);
