@@ -1842,3 +1842,58 @@ fn a_two_board_match_keeps_colours_and_writes_its_base_and_live_pgn() {
     }
     assert_ne!(on_boards[0].sans, on_boards[1].sans, "{live_text}");
 }
+
+/// A match's TCP endpoints as tournament players: argus connects out to
+/// one (`tcp://`, here `argus wire` listening, carrying the line on to a
+/// cable where the client sits) and listens for the other on an address
+/// of its own (`tcp-listen://`). Each is one program.
+#[test]
+fn tcp_endpoints_a_match_takes_are_tournament_players() {
+    skip_unless_socat!();
+    let cable = Cable::new();
+    let wire_addr = free_port();
+    let mut wire = Proc::spawn(
+        "wire",
+        &argus_bin(),
+        &[
+            "wire".into(),
+            format!("tcp-listen://{wire_addr}"),
+            cable.a_str().into(),
+            "--duration".into(),
+            "200".into(),
+            "--baud".into(),
+            "115200".into(),
+        ],
+    );
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !wire.stderr_text().contains("waiting for a connection") {
+        assert!(wire.running(), "argus wire exited\n{}", wire.describe());
+        assert!(Instant::now() < deadline, "argus wire never listened");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let listen = free_port();
+    let mut ev = Event::new();
+    let out = format!("tcp://{wire_addr}");
+    let in_ = format!("tcp-listen://{listen}");
+    ev.start(
+        &[out.clone(), in_.clone()],
+        &[
+            "--games-per-pairing",
+            "2",
+            "--max-moves",
+            "30",
+            "--tc",
+            "60+1",
+        ],
+        "waiting for the players",
+    );
+    ev.client(cable.b_str(), "behind-the-wire", &["--seed", "1"]);
+    ev.client(&format!("tcp://{listen}"), "over-ip", &["--seed", "2"]);
+    assert_eq!(ev.finish(Duration::from_secs(120)), vec![0, 0, 0]);
+    let pgn = ev.pgn();
+    let games = check_pgn(&pgn);
+    assert_eq!(games.len(), 2, "{pgn}");
+    let pairs: Vec<(String, String)> = games.iter().map(|g| (g.0.clone(), g.1.clone())).collect();
+    assert_eq!(pairs, [(out.clone(), in_.clone()), (in_, out)], "{pgn}");
+    wire.kill();
+}

@@ -25,12 +25,18 @@ use clap::ValueEnum;
 
 use crate::client::MoverKind;
 use crate::client::engine::{CommandLine, Protocol, SearchLimits};
+use crate::link::Endpoint;
 
 /// How to reach a player.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Player {
     /// The program cabled to this serial port.
     Serial { port: String },
+    /// The program on a TCP link argus opens itself, as a match's
+    /// endpoint: argus connects to it (`tcp://HOST:PORT`) or listens for it
+    /// on an address of its own (`tcp-listen://ADDRESS:PORT`). One
+    /// program, as a serial port is; `text` as given (its name).
+    Socket { endpoint: Endpoint, text: String },
     /// The program that connects to the tournament's TCP port and signs on
     /// with this name (`tcsi` name).
     Tcp { name: String },
@@ -85,8 +91,9 @@ pub struct EngineFlags {
 }
 
 /// The forms a PLAYER may take, for errors.
-const FORMS: &str = "a serial port (/dev/ttyUSB0, COM3, serial:PORT), tcp:NAME, engine:NAME=CMD \
-                     or mover:NAME[=random|greedy]";
+const FORMS: &str = "a serial port (/dev/ttyUSB0, COM3, serial:PORT), tcp://HOST:PORT, \
+                     tcp-listen://ADDRESS:PORT, tcp:NAME, engine:NAME=CMD or \
+                     mover:NAME[=random|greedy]";
 
 /// Whether `spec` is a player only a tournament takes: `tcp:NAME`,
 /// `engine:NAME=CMD` or `mover:NAME` (not a port, nor the `tcp://HOST:PORT`
@@ -117,6 +124,13 @@ impl Player {
             return Err(at(format!("empty: expected {FORMS}")));
         }
         printable("the player", spec).map_err(at)?;
+        if spec.starts_with("tcp://") || spec.starts_with("tcp-listen://") {
+            let endpoint = Endpoint::parse(spec).map_err(|e| at(e.to_string()))?;
+            return Ok(Player::Socket {
+                endpoint,
+                text: spec.into(),
+            });
+        }
         let scheme = spec
             .split_once(':')
             .filter(|(s, _)| s.len() >= 2 && s.bytes().all(|b| b.is_ascii_alphabetic()));
@@ -170,10 +184,18 @@ impl Player {
     pub fn name(&self) -> &str {
         match self {
             Player::Serial { port } => port,
+            Player::Socket { text, .. } => text,
             Player::Tcp { name } => name,
             Player::Engine(e) => &e.name,
             Player::Mover { name, .. } => name,
         }
+    }
+
+    /// Whether the player is one program on one link argus opens (a
+    /// serial port, a `tcp://` or `tcp-listen://` endpoint): it plays one
+    /// game at a time, however many boards.
+    pub fn is_one_program(&self) -> bool {
+        matches!(self, Player::Serial { .. } | Player::Socket { .. })
     }
 
     /// The player in the form [`Player::parse`] reads (serial ports always
@@ -181,6 +203,7 @@ impl Player {
     pub fn spec(&self) -> String {
         match self {
             Player::Serial { port } => format!("serial:{port}"),
+            Player::Socket { text, .. } => text.clone(),
             Player::Tcp { name } => format!("tcp:{name}"),
             Player::Engine(e) => format!("engine:{}={}", e.name, e.command),
             Player::Mover { name, kind } => format!("mover:{name}={}", kind.name()),
@@ -417,6 +440,19 @@ mod tests {
         // A by-path name has colons but is a path, not a kind.
         let by_path = "/dev/serial/by-path/pci-0000:00:14.0-usb-0:1:1.0-port0";
         assert_eq!(Player::parse(by_path), Ok(serial(by_path)));
+        for text in ["tcp://10.0.0.2:7000", "tcp-listen://127.0.0.1:7001"] {
+            assert_eq!(
+                Player::parse(text),
+                Ok(Player::Socket {
+                    endpoint: Endpoint::parse(text).unwrap(),
+                    text: text.into()
+                })
+            );
+            assert_eq!(Player::parse(text).unwrap().spec(), text);
+            assert!(Player::parse(text).unwrap().is_one_program());
+        }
+        let e = Player::parse("tcp://nowhere").unwrap_err();
+        assert!(e.contains("tcp://HOST:PORT"), "{e}");
         assert_eq!(
             Player::parse("tcp:Deep Thought"),
             Ok(Player::Tcp {

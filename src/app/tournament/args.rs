@@ -42,7 +42,10 @@ const MATCH_ONLY: [(&str, &str); 4] = [
 #[command(mut_args(hide_match_only))]
 pub struct TournamentArgs {
     /// The players, in seed order: a serial port (/dev/ttyUSB0, COM3,
-    /// serial:PORT) for a program cabled to it; tcp:NAME for a program that
+    /// serial:PORT) for a program cabled to it; tcp://HOST:PORT for a
+    /// program argus connects to, tcp-listen://ADDRESS:PORT for one that
+    /// connects to argus on an address of its own (each one program, as a
+    /// match's endpoints); tcp:NAME for a program that
     /// connects to --listen and signs on as NAME; engine:NAME=CMD for an
     /// engine argus starts itself (UCI unless --protocol NAME:xboard);
     /// mover:NAME[=random|greedy] for argus's built-in mover.
@@ -176,18 +179,20 @@ pub struct TournamentArgs {
     /// tcsi name it signs on with.
     #[arg(long, value_name = "ADDR:PORT")]
     pub listen: Option<String>,
-    /// Accept TCP connections only from this address or network (e.g.
+    /// Accept TCP connections (on --listen and the tcp-listen:// players'
+    /// addresses) only from this address or network (e.g.
     /// 192.168.1.0/24); may be repeated [default: any].
-    #[arg(long, value_name = "CIDR", requires = "listen")]
+    #[arg(long, value_name = "CIDR")]
     pub allow: Vec<String>,
     /// Publish the tournament over TCP on this address (e.g.
     /// 0.0.0.0:7070): its journal and every game's, for
     /// `argus watch tcp://HOST:PORT` on other machines.
     #[arg(long, value_name = "ADDR:PORT")]
     pub feed: Option<String>,
-    /// A shared secret the tcp:NAME players must send (argus client
-    /// --password) before they sign on.
-    #[arg(long, value_name = "SECRET", requires = "listen")]
+    /// A shared secret the programs that connect to argus (tcp:NAME and
+    /// tcp-listen:// players) must send (argus client --password) before
+    /// they sign on.
+    #[arg(long, value_name = "SECRET")]
     pub password: Option<String>,
     #[command(flatten)]
     pub line: LineOptions,
@@ -400,6 +405,23 @@ impl TournamentArgs {
             if let Player::Engine(e) = p {
                 e.limits.movetime_ms = e.limits.movetime_ms.or(every);
             }
+        }
+        let listens = self.listen.is_some()
+            || players.iter().any(|p| {
+                matches!(
+                    p,
+                    Player::Socket {
+                        endpoint: crate::link::Endpoint::Listen(_),
+                        ..
+                    }
+                )
+            });
+        if !listens && (!self.allow.is_empty() || self.password.is_some()) {
+            return Err(
+                "--allow and --password are for the programs that connect to argus: give \
+                 --listen ADDR:PORT (tcp:NAME players) or a tcp-listen:// player"
+                    .into(),
+            );
         }
         if players.iter().any(|p| matches!(p, Player::Tcp { .. })) && self.listen.is_none() {
             return Err(
@@ -976,6 +998,74 @@ mod tests {
             .plan("2026.11.23".into())
             .unwrap_err();
         assert!(e.starts_with("--schedule"), "{e}");
+    }
+
+    #[test]
+    fn no_swap_keeps_colours_only_where_the_schedule_is_fixed() {
+        let p = args(&["mover:a", "mover:b", "--no-swap"])
+            .plan("2026.11.23".into())
+            .unwrap();
+        assert!(!p.schedule.swap);
+        assert!(
+            args(&["mover:a", "mover:b"])
+                .plan("2026.11.23".into())
+                .unwrap()
+                .schedule
+                .swap
+        );
+        for kind in ["swiss", "knockout"] {
+            let e = args(&[
+                "mover:a",
+                "mover:b",
+                "mover:c",
+                "--no-swap",
+                "--schedule",
+                kind,
+                "--rounds",
+                "2",
+            ])
+            .plan("2026.11.23".into())
+            .unwrap_err();
+            assert!(
+                e.contains("--no-swap") || e.contains("--rounds is for"),
+                "{kind}: {e}"
+            );
+        }
+        let e = args(&[
+            "mover:a",
+            "mover:b",
+            "mover:c",
+            "--no-swap",
+            "--schedule",
+            "knockout",
+        ])
+        .plan("2026.11.23".into())
+        .unwrap_err();
+        assert!(e.contains("--no-swap keeps"), "{e}");
+    }
+
+    #[test]
+    fn tcp_endpoints_are_players_of_their_own() {
+        let e = args(&["tcp-listen://127.0.0.1:7001", "tcp-listen://127.0.0.1:7001"])
+            .plan("2026.11.23".into())
+            .unwrap_err();
+        assert!(e.contains("a name of its own"), "{e}");
+        let e = args(&["tcp://10.0.0.2:7000", "mover:m", "--allow", "10.0.0.0/8"])
+            .plan("2026.11.23".into())
+            .unwrap_err();
+        assert!(e.contains("--allow and --password are for"), "{e}");
+        args(&[
+            "tcp-listen://127.0.0.1:7001",
+            "mover:m",
+            "--password",
+            "s3cret",
+        ])
+        .plan("2026.11.23".into())
+        .unwrap();
+        let p = args(&["tcp-listen://127.0.0.1:7001", "tcp://10.0.0.2:7000"])
+            .plan("2026.11.23".into())
+            .unwrap();
+        assert!(p.players.iter().all(Player::is_one_program));
     }
 
     #[test]

@@ -304,10 +304,7 @@ fn settings_of(plan: &TournamentPlan) -> Settings {
 /// mover argus starts once per board, a `tcp:NAME` that connects once per
 /// board), K; else 1 (a serial port is one program).
 fn instances_of(plan: &TournamentPlan) -> u32 {
-    let many = plan
-        .players
-        .iter()
-        .any(|p| !matches!(p, crate::tournament::Player::Serial { .. }));
+    let many = plan.players.iter().any(|p| !p.is_one_program());
     match plan.boards {
         Some(k) if k > 1 && many => k,
         _ => 1,

@@ -21,7 +21,8 @@ use crate::client::engine::bridge::BookPlay;
 use crate::client::engine::{Bridge, EngineLog, EngineSettings};
 use crate::client::{ClientProtocol, Mover};
 use crate::link::{
-    Connector, Link, LinkEvent, ListenConfig, PortSettings, listen_addr, local_pair, parse_allow,
+    Connector, Endpoint, Link, LinkEvent, ListenConfig, PortSettings, listen_addr, local_pair,
+    parse_allow,
 };
 use crate::splitmix::splitmix64;
 use crate::tournament::{Instance, Player, PlayerId};
@@ -160,7 +161,8 @@ impl Field {
     ) -> Result<Field, String> {
         let (tx, events) = bounded(LINK_EVENTS);
         let count = |p: PlayerId| match players.get(p.0) {
-            Some(Player::Serial { .. }) | None => 1,
+            Some(p) if p.is_one_program() => 1,
+            None => 1,
             Some(_) => instances.max(1),
         };
         let open = |i: Instance, c: Connector| {
@@ -177,15 +179,17 @@ impl Field {
         let mut links: PerInstance<Option<Link<Instance>>> =
             PerInstance::new(players.len(), count, |_| None);
         for (i, p) in players.iter().enumerate() {
-            if let Player::Serial { port } = p {
-                let c = Connector::Serial {
+            let c = match p {
+                Player::Serial { port } => Connector::Serial {
                     path: port.clone(),
                     settings,
-                };
-                *links
-                    .get_mut(Instance::new(PlayerId(i), 0))
-                    .ok_or("no instance")? = Some(open(Instance::new(PlayerId(i), 0), c)?);
-            }
+                },
+                Player::Socket { endpoint, text } => socket(endpoint, text, settings, net)?,
+                _ => continue,
+            };
+            *links
+                .get_mut(Instance::new(PlayerId(i), 0))
+                .ok_or("no instance")? = Some(open(Instance::new(PlayerId(i), 0), c)?);
         }
         for (i, c) in listen(players, &count, net)? {
             *links.get_mut(i).ok_or("no instance")? = Some(open(i, c)?);
@@ -448,7 +452,7 @@ impl Program {
                     true,
                 )))
             }
-            Player::Serial { .. } | Player::Tcp { .. } => return Ok(None),
+            Player::Serial { .. } | Player::Socket { .. } | Player::Tcp { .. } => return Ok(None),
         }))
     }
 
@@ -556,6 +560,7 @@ fn program_thread(
 fn link_name(p: &Player, instance: Instance) -> String {
     let name = match p {
         Player::Serial { port } => port.clone(),
+        Player::Socket { text, .. } => text.clone(),
         Player::Tcp { name } => format!("tcp:{name}"),
         Player::Engine(e) => format!("engine:{}", e.name),
         Player::Mover { name, .. } => format!("mover:{name}"),
@@ -603,6 +608,37 @@ fn listen(
     };
     let seated = crate::link::listen(addr, config)?;
     Ok(seats.into_iter().map(|(i, _)| i).zip(seated).collect())
+}
+
+/// The connector of a `tcp://` player (argus connects, again after a
+/// loss, with backoff) or a `tcp-listen://` one (a listener of its own
+/// with one seat, for whichever program signs on first; `--allow` and
+/// `--password` apply to it as to `--listen`).
+fn socket(
+    endpoint: &Endpoint,
+    text: &str,
+    settings: PortSettings,
+    net: &Net,
+) -> Result<Connector, String> {
+    if let Some(c) = Connector::to(endpoint, settings, None) {
+        return Ok(c);
+    }
+    let Endpoint::Listen(addr) = endpoint else {
+        return Err(format!("{text}: no way to open it"));
+    };
+    let allow = net
+        .allow
+        .iter()
+        .map(|a| parse_allow(a))
+        .collect::<Result<Vec<_>, _>>()?;
+    let config = ListenConfig {
+        allow,
+        password: net.password.clone(),
+        seats: vec![(text.to_string(), None)],
+    };
+    crate::link::listen(*addr, config)?
+        .pop()
+        .ok_or_else(|| format!("the listener on {addr} gave no seat"))
 }
 
 fn run<A: Answerer>(
