@@ -669,25 +669,7 @@ fn a_referee_connecting_out_reaches_a_client_through_argus_wire() {
     let cable = Cable::new();
     let mut net = Net::new();
     let wire_addr = free_port();
-    let mut wire = Proc::spawn(
-        "wire",
-        &argus_bin(),
-        &[
-            "wire".into(),
-            format!("tcp-listen://{wire_addr}"),
-            cable.a_str().into(),
-            "--duration".into(),
-            "200".into(),
-            "--baud".into(),
-            "115200".into(),
-        ],
-    );
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !wire.stderr_text().contains("waiting for a connection") {
-        assert!(wire.running(), "argus wire exited\n{}", wire.describe());
-        assert!(Instant::now() < deadline, "argus wire never listened");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let mut wire = crate::common::wire_to_cable(wire_addr, cable.a_str());
     net.client(cable.b_str(), "behind-the-wire", 1, &QUICK);
     let ends = [
         format!("tcp://{wire_addr}"),

@@ -1852,25 +1852,7 @@ fn tcp_endpoints_a_match_takes_are_tournament_players() {
     skip_unless_socat!();
     let cable = Cable::new();
     let wire_addr = free_port();
-    let mut wire = Proc::spawn(
-        "wire",
-        &argus_bin(),
-        &[
-            "wire".into(),
-            format!("tcp-listen://{wire_addr}"),
-            cable.a_str().into(),
-            "--duration".into(),
-            "200".into(),
-            "--baud".into(),
-            "115200".into(),
-        ],
-    );
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !wire.stderr_text().contains("waiting for a connection") {
-        assert!(wire.running(), "argus wire exited\n{}", wire.describe());
-        assert!(Instant::now() < deadline, "argus wire never listened");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let mut wire = crate::common::wire_to_cable(wire_addr, cable.a_str());
     let listen = free_port();
     let mut ev = Event::new();
     let out = format!("tcp://{wire_addr}");

@@ -442,3 +442,31 @@ pub fn temp_dir(prefix: &str) -> tempfile::TempDir {
         .tempdir()
         .unwrap_or_else(|e| panic!("cannot make a temporary directory: {e}"))
 }
+
+/// `argus wire` listening on TCP at `addr` and carrying the line on to
+/// `cable_end` at 115200 baud both ways; returned once it listens.
+pub fn wire_to_cable(addr: std::net::SocketAddr, cable_end: &str) -> process::Proc {
+    let mut wire = process::Proc::spawn(
+        "wire",
+        &argus_bin(),
+        &[
+            "wire".into(),
+            format!("tcp-listen://{addr}"),
+            cable_end.into(),
+            "--duration".into(),
+            "200".into(),
+            "--baud".into(),
+            "115200".into(),
+        ],
+    );
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !wire.stderr_text().contains("waiting for a connection") {
+        assert!(wire.running(), "argus wire exited\n{}", wire.describe());
+        assert!(
+            std::time::Instant::now() < deadline,
+            "argus wire never listened"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    wire
+}

@@ -39,6 +39,23 @@ pub struct Net {
     pub password: Option<String>,
 }
 
+impl Net {
+    /// A listener's configuration with these seats (each a label and the
+    /// `tcsi` name it takes, if only one): `--allow` and `--password`.
+    fn listen_config(&self, seats: Vec<(String, Option<String>)>) -> Result<ListenConfig, String> {
+        let allow = self
+            .allow
+            .iter()
+            .map(|a| parse_allow(a))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(ListenConfig {
+            allow,
+            password: self.password.clone(),
+            seats,
+        })
+    }
+}
+
 /// How argus runs its engine players: whether their bridge claims draws
 /// for them (their search limits are each engine's own, in its
 /// `EngineSpec`).
@@ -593,19 +610,12 @@ fn listen(
         .as_deref()
         .ok_or("tcp:NAME players connect to the tournament: give --listen ADDR:PORT")?;
     let addr = listen_addr(listen).map_err(|e| format!("--listen {listen}: {e}"))?;
-    let allow = net
-        .allow
-        .iter()
-        .map(|a| parse_allow(a))
-        .collect::<Result<Vec<_>, _>>()?;
-    let config = ListenConfig {
-        allow,
-        password: net.password.clone(),
-        seats: seats
+    let config = net.listen_config(
+        seats
             .iter()
             .map(|(_, name)| (name.clone(), Some(name.clone())))
             .collect(),
-    };
+    )?;
     let seated = crate::link::listen(addr, config)?;
     Ok(seats.into_iter().map(|(i, _)| i).zip(seated).collect())
 }
@@ -626,16 +636,7 @@ fn socket(
     let Endpoint::Listen(addr) = endpoint else {
         return Err(format!("{text}: no way to open it"));
     };
-    let allow = net
-        .allow
-        .iter()
-        .map(|a| parse_allow(a))
-        .collect::<Result<Vec<_>, _>>()?;
-    let config = ListenConfig {
-        allow,
-        password: net.password.clone(),
-        seats: vec![(text.to_string(), None)],
-    };
+    let config = net.listen_config(vec![(text.to_string(), None)])?;
     crate::link::listen(*addr, config)?
         .pop()
         .ok_or_else(|| format!("the listener on {addr} gave no seat"))
