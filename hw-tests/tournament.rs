@@ -1879,3 +1879,68 @@ fn tcp_endpoints_a_match_takes_are_tournament_players() {
     assert_eq!(pairs, [(out.clone(), in_.clone()), (in_, out)], "{pgn}");
     wire.kill();
 }
+
+/// The supervisor aborts a game in the board view: the game is played
+/// again from the start in a directory of its own (`game-001-2`), the
+/// aborted attempt's journal kept in `game-001`, and the event completes
+/// with every game decided.
+#[test]
+fn a_game_aborted_by_the_supervisor_is_played_again_and_the_event_completes() {
+    skip_unless_tmux!();
+    let cwd = temp_dir("argus-tournament-abort-");
+    let dir = text(cwd.path());
+    let status = cwd.path().join("status");
+    let addr = free_port();
+    let command = format!(
+        "'{bin}' tournament tcp:a tcp:b --listen {addr} --games-per-pairing 2 --tc 60+1 \
+         --max-moves 20 --log-dir '{dir}/logs' --pgn '{dir}/games.pgn'; echo $? > '{status}'; \
+         echo argus-test-done; sleep 600",
+        bin = text(&argus_bin()),
+        status = text(&status),
+    );
+    let tmux = Tmux::start(110, 34, cwd.path(), &command);
+    let within = Duration::from_secs(60);
+    tmux.wait_for("the overview", within, |s| s.contains("Standings"));
+    let mut clients: Vec<Proc> = ["a", "b"]
+        .iter()
+        .map(|name| {
+            let args: Vec<String> = [
+                "client",
+                &format!("tcp://{addr}"),
+                "--name",
+                name,
+                "--think-ms",
+                "150",
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+            Proc::spawn(&format!("client {name}"), &argus_bin(), &args)
+        })
+        .collect();
+    tmux.wait_for("game 1 on board 1", within, |s| s.contains("│1  game"));
+    tmux.send_keys(&["1"]);
+    tmux.wait_for("game 1 being played", within, |s| {
+        s.contains("Moves") && s.contains("playing")
+    });
+    tmux.send_keys(&["a"]);
+    tmux.wait_for("the question", within, |s| s.contains("Abort this game?"));
+    tmux.send_keys(&["y"]);
+    let code = tmux.wait_for_file(&status, Duration::from_secs(120));
+    assert_eq!(code.trim(), "0", "{}", tmux.screen());
+    for c in &mut clients {
+        assert_eq!(c.wait_exit(Duration::from_secs(20)), 0, "{}", c.describe());
+    }
+    let pgn = std::fs::read_to_string(cwd.path().join("games.pgn")).unwrap();
+    let games = check_pgn(&pgn);
+    assert_eq!(games.len(), 2, "each game once, with a result:\n{pgn}");
+    assert!(!pgn.contains("[Result \"*\"]"), "{pgn}");
+    let logs = cwd.path().join("logs");
+    let first = std::fs::read_to_string(logs.join("game-001").join("journal.log")).unwrap();
+    assert!(
+        first.contains("abort"),
+        "the aborted attempt is kept:\n{first}"
+    );
+    assert!(logs.join("game-001-2").join("journal.log").is_file());
+    assert!(logs.join("game-002").join("journal.log").is_file());
+}

@@ -185,7 +185,12 @@ pub struct Board {
     /// An input decided and journaled whose outputs wait for the journal's
     /// sync (group commit: [`Board::stage`], then [`Board::deliver`]).
     staged: Option<Decided>,
+    /// Its game's journal (the attempt this board plays).
+    journal: PathBuf,
 }
+
+/// A game's journal's name in its directory.
+const JOURNAL: &str = "journal.log";
 
 impl Board {
     /// Reports each move this board relays, with its timing, to `tx`.
@@ -193,14 +198,58 @@ impl Board {
         self.outputs.time_relays(tx);
     }
 
-    /// The game's directory in the log directory: `game-007`.
-    pub fn dir(log_dir: &Path, game: u32) -> PathBuf {
-        log_dir.join(format!("game-{game:03}"))
+    /// The directory of the `attempt`-th start of a game (1, 2, ...): a
+    /// game played again (it ended without a result) starts afresh in a
+    /// directory of its own, `game-007`, then `game-007-2`, ...; the
+    /// earlier attempts' journals and transcripts are kept as they are.
+    pub fn attempt_dir(log_dir: &Path, game: u32, attempt: u32) -> PathBuf {
+        match attempt {
+            0 | 1 => log_dir.join(format!("game-{game:03}")),
+            n => log_dir.join(format!("game-{game:03}-{n}")),
+        }
     }
 
-    /// The game's journal in the log directory: `game-007/journal.log`.
+    /// The game's latest attempt: the last whose journal exists (1 when
+    /// none does).
+    fn latest_attempt(log_dir: &Path, game: u32) -> u32 {
+        let mut latest = 1;
+        while Board::attempt_dir(log_dir, game, latest + 1)
+            .join(JOURNAL)
+            .exists()
+        {
+            latest += 1;
+        }
+        latest
+    }
+
+    /// The game's directory in the log directory, its latest attempt's
+    /// (`game-007` when it has none yet).
+    pub fn dir(log_dir: &Path, game: u32) -> PathBuf {
+        Board::attempt_dir(log_dir, game, Board::latest_attempt(log_dir, game))
+    }
+
+    /// The game's journal in the log directory (its latest attempt's):
+    /// `game-007/journal.log`.
     pub fn journal_path(log_dir: &Path, game: u32) -> PathBuf {
-        Board::dir(log_dir, game).join("journal.log")
+        Board::dir(log_dir, game).join(JOURNAL)
+    }
+
+    /// Where a start of the game goes: its latest attempt's directory if
+    /// that has no journal yet (or an empty one: a stop as it was being
+    /// set up), else the next attempt's.
+    fn fresh_dir(log_dir: &Path, game: u32) -> PathBuf {
+        let latest = Board::latest_attempt(log_dir, game);
+        let dir = Board::attempt_dir(log_dir, game, latest);
+        if std::fs::metadata(dir.join(JOURNAL)).map_or(true, |m| m.len() == 0) {
+            dir
+        } else {
+            Board::attempt_dir(log_dir, game, latest + 1)
+        }
+    }
+
+    /// This board's game journal.
+    pub fn journal(&self) -> &Path {
+        &self.journal
     }
 
     /// Sets up the board's core, journal and transcript for `setup.game`,
@@ -226,7 +275,7 @@ impl Board {
         settings.openings_seed = None;
         setup.pace.apply(&mut settings, setup.run_here);
         let opening_plies = settings.openings.first().map_or(0, |s| s.moves.len());
-        let dir = Board::dir(setup.log_dir, g.number);
+        let dir = Board::fresh_dir(setup.log_dir, g.number);
         let label = format!(
             "{} (game {}, {} - {})",
             setup.board, g.number, setup.names.a, setup.names.b
@@ -234,7 +283,7 @@ impl Board {
         let outputs = Writers::open(&dir, setup.games.pgn.clone(), None, false)?
             .with_game_files(&setup.games)
             .with_label(&label);
-        let journal = Board::journal_path(setup.log_dir, g.number);
+        let journal = dir.join(JOURNAL);
         let header = Header {
             session: new_session_id(),
             settings: settings.clone(),
@@ -271,6 +320,7 @@ impl Board {
             tally: GameTally::default(),
             opening_plies,
             staged: None,
+            journal,
         })
     }
 
@@ -329,6 +379,7 @@ impl Board {
             tally,
             opening_plies,
             staged: None,
+            journal: path,
         }))
     }
 
@@ -531,6 +582,35 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_game_played_again_starts_in_a_directory_of_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path();
+        let first = log.join("game-007");
+        assert_eq!(Board::dir(log, 7), first);
+        assert_eq!(Board::fresh_dir(log, 7), first, "nothing there yet");
+        std::fs::create_dir_all(&first).unwrap();
+        std::fs::write(first.join(JOURNAL), "").unwrap();
+        assert_eq!(Board::fresh_dir(log, 7), first, "an empty journal is taken");
+        std::fs::write(first.join(JOURNAL), "argus-journal 1\n").unwrap();
+        let second = log.join("game-007-2");
+        assert_eq!(Board::fresh_dir(log, 7), second);
+        assert_eq!(Board::journal_path(log, 7), first.join(JOURNAL));
+        std::fs::create_dir_all(&second).unwrap();
+        std::fs::write(second.join(JOURNAL), "argus-journal 1\n").unwrap();
+        assert_eq!(
+            Board::journal_path(log, 7),
+            second.join(JOURNAL),
+            "the latest"
+        );
+        assert_eq!(Board::fresh_dir(log, 7), log.join("game-007-3"));
+        assert_eq!(
+            Board::dir(log, 8),
+            log.join("game-008"),
+            "each game its own"
+        );
+    }
 
     /// Journals written by argus 0.1.0 before a seat was a typed input
     /// (each player's sign-on record handed to its board as a line) and

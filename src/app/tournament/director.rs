@@ -1102,11 +1102,12 @@ impl Director {
     /// feed).
     fn finish_board(&self, board: Board) {
         let number = board.game.number;
+        let journal = board.journal().to_path_buf();
         if let Some(why) = board.finish() {
             let _ = self.write_failed.set(format!("game {number}: {why}"));
         }
         if let Some(files) = &self.feed {
-            files.close(&Board::journal_path(&self.log_dir, number));
+            files.close(&journal);
         }
     }
 
@@ -1251,7 +1252,7 @@ impl Director {
         let sign_ons = ByClient::new(sign_on(b.seats.a), sign_on(b.seats.b));
         b.seat(sign_ons, at, &self.field.links, floor.syzygy.as_ref());
         if let Some(files) = &self.feed
-            && let Err(e) = files.add(&Board::journal_path(&self.log_dir, game.number), false)
+            && let Err(e) = files.add(b.journal(), false)
         {
             warn!("game {}: not fed: {e}", game.number);
         }

@@ -47,6 +47,8 @@ const LAST_LINES: Duration = Duration::from_secs(2);
 
 /// A game in progress, followed from its journal.
 struct GameFollow {
+    /// The journal followed (the game's attempt then being played).
+    path: std::path::PathBuf,
     board: BoardId,
     game: ScheduledGame,
     lines: Receiver<SourceReport>,
@@ -434,8 +436,11 @@ impl Watch {
             return;
         };
         let playing = core.held();
-        self.games
-            .retain(|n, _| playing.iter().any(|(_, g)| g.number == *n));
+        let dir = &self.dir;
+        // A game played again is followed in its new attempt's journal.
+        self.games.retain(|n, f| {
+            playing.iter().any(|(_, g)| g.number == *n) && f.path == Board::journal_path(dir, *n)
+        });
         for (board, game) in playing {
             if self.games.contains_key(&game.number) {
                 continue;
@@ -446,6 +451,7 @@ impl Watch {
             }
             if let Ok(lines) = follow(&path, Kind::Match) {
                 let f = GameFollow {
+                    path: path.clone(),
                     board,
                     game,
                     lines,
