@@ -14,7 +14,7 @@ use crate::stats::sprt::{Hypothesis, Sprt};
 use crate::text::strip_control;
 use crate::tournament::knockout::{Knockout, KnockoutSettings, Tiebreak};
 use crate::tournament::messages::{
-    Absence, Absent, BoardId, Input, Outcome, Output, SprtRunning, Withdrawal,
+    Absence, Absent, BoardId, GameDecision, Input, Output, SprtRunning, Withdrawal,
 };
 pub use crate::tournament::progress::GameState;
 use crate::tournament::progress::Progress;
@@ -329,7 +329,7 @@ impl Tournament {
 
     /// How game `game` ended, in words: the board's closing words
     /// (`Black resigns`, `Draw by 3-fold repetition`) when it said them,
-    /// else the outcome's own ([`Outcome::how`]); `None` while undecided.
+    /// else the outcome's own ([`GameDecision::how`]); `None` while undecided.
     pub fn how(&self, game: u32) -> Option<String> {
         let i = (game as usize).checked_sub(1)?;
         match self.progress.state(game)? {
@@ -512,7 +512,7 @@ impl Tournament {
                 sides,
                 ending,
             } => {
-                let outcome = Outcome::Played {
+                let outcome = GameDecision::Played {
                     result,
                     termination,
                     sides,
@@ -804,7 +804,7 @@ impl Tournament {
     fn on_finished(
         &mut self,
         game: u32,
-        outcome: Outcome,
+        outcome: GameDecision,
         ending: Option<String>,
         out: &mut Vec<Output>,
     ) {
@@ -815,7 +815,7 @@ impl Tournament {
             return;
         };
         match outcome {
-            Outcome::Played {
+            GameDecision::Played {
                 result: GameResult::None,
                 ..
             } => {
@@ -926,14 +926,14 @@ impl Tournament {
             })
             .collect();
         for (game, absent) in forfeits {
-            self.decide(game, Outcome::Forfeited(absent), None, out);
+            self.decide(game, GameDecision::Forfeited(absent), None, out);
         }
     }
 
     fn decide(
         &mut self,
         game: u32,
-        outcome: Outcome,
+        outcome: GameDecision,
         ending: Option<String>,
         out: &mut Vec<Output>,
     ) {

@@ -19,7 +19,7 @@ use shakmaty::Color;
 
 use crate::referee::GameResult;
 use crate::tournament::core::{GameState, Tournament};
-use crate::tournament::messages::{Absent, Outcome};
+use crate::tournament::messages::{Absent, GameDecision};
 use crate::tournament::schedule::{Format, PlayerId};
 
 /// One player's line of the standings.
@@ -221,7 +221,7 @@ impl Standings {
             }
         }
         for (g, s) in t.games() {
-            let GameState::Decided(o @ Outcome::Played { .. }) = s else {
+            let GameState::Decided(o @ GameDecision::Played { .. }) = s else {
                 continue;
             };
             if !scores(t, g.number) {
@@ -309,26 +309,26 @@ pub fn scores(t: &Tournament, number: u32) -> bool {
         .is_none_or(|s| s == crate::tournament::knockout::Stage::Regular)
 }
 
-fn add_game(row: &mut Row, o: &Outcome, colour: Color, halves: u32) {
+fn add_game(row: &mut Row, o: &GameDecision, colour: Color, halves: u32) {
     row.games += 1;
     row.halves += halves;
     match *o {
-        Outcome::Played { result, .. } => match result {
+        GameDecision::Played { result, .. } => match result {
             GameResult::Win(c) if c == colour => row.wins += 1,
             GameResult::Win(_) => row.losses += 1,
             _ => row.draws += 1,
         },
-        Outcome::Forfeited(_) if halves > 0 => row.forfeits_won += 1,
-        Outcome::Forfeited(_) => row.forfeits_lost += 1,
+        GameDecision::Forfeited(_) if halves > 0 => row.forfeits_won += 1,
+        GameDecision::Forfeited(_) => row.forfeits_lost += 1,
     }
     add_stats(row, o, colour);
 }
 
 /// What a played game adds to the player's statistics (moves, time,
 /// faults), whether it scores or not.
-fn add_stats(row: &mut Row, o: &Outcome, colour: Color) {
+fn add_stats(row: &mut Row, o: &GameDecision, colour: Color) {
     match *o {
-        Outcome::Played { sides, .. } => {
+        GameDecision::Played { sides, .. } => {
             let side = sides[colour];
             let st = &mut row.stats;
             st.moves += u64::from(side.moves);
@@ -343,15 +343,17 @@ fn add_stats(row: &mut Row, o: &Outcome, colour: Color) {
                 st.left_min_ms = Some(st.left_min_ms.map_or(left, |m| m.min(left)));
             }
         }
-        Outcome::Forfeited(_) => {}
+        GameDecision::Forfeited(_) => {}
     }
 }
 
 fn mark(s: GameState, colour: Color) -> Mark {
     match s {
-        GameState::Decided(Outcome::Forfeited(Absent::Both)) => Mark::ForfeitBoth,
-        GameState::Decided(Outcome::Forfeited(Absent::One(c))) if c == colour => Mark::ForfeitLoss,
-        GameState::Decided(Outcome::Forfeited(_)) => Mark::ForfeitWin,
+        GameState::Decided(GameDecision::Forfeited(Absent::Both)) => Mark::ForfeitBoth,
+        GameState::Decided(GameDecision::Forfeited(Absent::One(c))) if c == colour => {
+            Mark::ForfeitLoss
+        }
+        GameState::Decided(GameDecision::Forfeited(_)) => Mark::ForfeitWin,
         GameState::Decided(o) => match o.halves()[colour] {
             2 => Mark::Win,
             1 => Mark::Draw,

@@ -230,7 +230,7 @@ fn a_game_aborted_for_an_instance_given_up_is_played_again_by_another() {
     assert!(r.t.is_over());
     assert!(r.t.games().all(|(_, s)| matches!(
         s,
-        GameState::Decided(crate::tournament::Outcome::Played { .. })
+        GameState::Decided(crate::tournament::GameDecision::Played { .. })
     )));
 }
 
@@ -265,9 +265,9 @@ fn a_game_aborted_for_a_player_that_cannot_start_is_forfeited_not_played_again()
     });
     assert_eq!(
         r.t.game_state(game),
-        Some(GameState::Decided(crate::tournament::Outcome::Forfeited(
-            absent
-        )))
+        Some(GameState::Decided(
+            crate::tournament::GameDecision::Forfeited(absent)
+        ))
     );
 }
 
