@@ -12,6 +12,8 @@ use crate::clock::{LineSettings, TimeControl};
 use crate::game::{self, Variant};
 use crate::journal::format::{Entry, VERSION};
 use crate::link::{Flow, LineEnd, Parity, PortSettings};
+use crate::referee::adjudication::RuleError;
+use crate::referee::settings::UnknownChoice;
 use crate::referee::{ByClient, Settings, Start};
 
 /// What a journal starts with.
@@ -481,12 +483,20 @@ impl HeaderBuilder {
                 }
                 "reset-delay-ms" => s.reset_delay_ms = num()?,
                 "conclude-delay-ms" => s.conclude_delay_ms = num()?,
-                "false-claim" => s.false_claim = single()?.parse().map_err(|e: String| bad(&e))?,
+                "false-claim" => {
+                    s.false_claim = single()?
+                        .parse()
+                        .map_err(|e: UnknownChoice| bad(&e.to_string()))?
+                }
                 "illegal-move" => {
-                    s.illegal_move = single()?.parse().map_err(|e: String| bad(&e))?
+                    s.illegal_move = single()?
+                        .parse()
+                        .map_err(|e: UnknownChoice| bad(&e.to_string()))?
                 }
                 "client-fault" => {
-                    s.client_fault = single()?.parse().map_err(|e: String| bad(&e))?
+                    s.client_fault = single()?
+                        .parse()
+                        .map_err(|e: UnknownChoice| bad(&e.to_string()))?
                 }
                 "resend-after-ms" => s.resend_after_ms = num()?,
                 "max-resends" => {
@@ -510,13 +520,13 @@ impl HeaderBuilder {
                 "draw-adjudication" => {
                     s.draw_adjudication = match opt()? {
                         None => None,
-                        Some(v) => Some(v.parse().map_err(|e: String| bad(&e))?),
+                        Some(v) => Some(v.parse().map_err(|e: RuleError| bad(&e.to_string()))?),
                     }
                 }
                 "resign-adjudication" => {
                     s.resign_adjudication = match opt()? {
                         None => None,
-                        Some(v) => Some(v.parse().map_err(|e: String| bad(&e))?),
+                        Some(v) => Some(v.parse().map_err(|e: RuleError| bad(&e.to_string()))?),
                     }
                 }
                 "syzygy" => s.syzygy = opt()?,
