@@ -138,7 +138,7 @@ impl Player {
                 })?;
                 check_engine_name(name).map_err(at)?;
                 printable("the command", command).map_err(at)?;
-                let command_line = CommandLine::parse(command).map_err(at)?;
+                let command_line = CommandLine::parse(command).map_err(|e| at(e.to_string()))?;
                 Ok(Player::Engine(EngineSpec {
                     name: name.into(),
                     command: command.into(),
