@@ -114,6 +114,7 @@ impl follow::Journal for TournamentJournal {
     type Output = Output;
     type Decoder = Decoder;
     const WHAT: &'static str = "tournament journal";
+    type StartError = String;
 
     fn start(header: &Header) -> Result<Replay, String> {
         Ok(Replay {
@@ -167,12 +168,12 @@ pub struct Loaded {
 /// Reads and replays a tournament journal from `input` (`name` for
 /// errors). Replaying feeds every input to a new [`Tournament`] in order;
 /// its outputs were carried out before the kill and are dropped.
-pub fn load_from(input: impl io::Read, name: &str) -> Result<Loaded, String> {
+pub fn load_from(input: impl io::Read, name: &str) -> Result<Loaded, follow::LoadError> {
     follow::load_from::<TournamentJournal>(input, name, &mut |_| {}).map(Loaded::from)
 }
 
 /// Reads and replays the tournament journal at `path`.
-pub fn load(path: &Path) -> Result<Loaded, String> {
+pub fn load(path: &Path) -> Result<Loaded, follow::LoadError> {
     follow::load::<TournamentJournal>(path, &mut |_| {}).map(Loaded::from)
 }
 
