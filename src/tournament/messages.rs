@@ -230,14 +230,22 @@ impl SprtRunning {
     }
 
     /// Reads [`SprtRunning::as_str`].
-    pub fn parse(s: &str) -> Result<SprtRunning, String> {
+    pub fn parse(s: &str) -> Result<SprtRunning, UnknownSprtRunning> {
         match s {
             "finish" => Ok(SprtRunning::Finish),
             "abort" => Ok(SprtRunning::Abort),
-            other => Err(format!("{other:?}: finish or abort")),
+            other => Err(UnknownSprtRunning(other.to_string())),
         }
     }
 }
+
+/// A word for the games running at an SPRT's stop that is neither
+/// `finish` nor `abort` (as given).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?}: finish or abort")]
+pub struct UnknownSprtRunning(pub String);
+
+error_words!(UnknownSprtRunning);
 
 /// Why a player forfeits the games it has not started.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -91,6 +91,18 @@ pub enum Tiebreak {
     Wins,
 }
 
+/// Why a list of tie-breaks does not read: the word, unknown or given
+/// twice.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TiebreakListError {
+    #[error("unknown tie-break {:?} ({})", .0, Tiebreak::DEFAULT.map(|t| t.name()).join(", "))]
+    Unknown(String),
+    #[error("tie-break {0:?} given twice")]
+    Twice(String),
+}
+
+error_words!(TiebreakListError);
+
 impl Tiebreak {
     /// A Swiss event's order when `--tiebreaks` is not given.
     pub const DEFAULT: [Tiebreak; 5] = [
@@ -125,18 +137,15 @@ impl Tiebreak {
 
     /// Reads a comma-separated list of [`Tiebreak::name`]s; the error
     /// names the word it does not know, or one given twice.
-    pub fn parse_list(s: &str) -> Result<Vec<Tiebreak>, String> {
+    pub fn parse_list(s: &str) -> Result<Vec<Tiebreak>, TiebreakListError> {
         let mut list = Vec::new();
         for word in s.split(',').map(str::trim) {
             let t = Tiebreak::DEFAULT
                 .into_iter()
                 .find(|t| t.name() == word)
-                .ok_or_else(|| {
-                    let names: Vec<&str> = Tiebreak::DEFAULT.iter().map(|t| t.name()).collect();
-                    format!("unknown tie-break {word:?} ({})", names.join(", "))
-                })?;
+                .ok_or_else(|| TiebreakListError::Unknown(word.to_string()))?;
             if list.contains(&t) {
-                return Err(format!("tie-break {word:?} given twice"));
+                return Err(TiebreakListError::Twice(word.to_string()));
             }
             list.push(t);
         }

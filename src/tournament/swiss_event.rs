@@ -20,6 +20,7 @@
 use crate::swiss::{self, Event, Game, Identity, Player, PointSystem};
 use crate::tournament::core::{GameState, Tournament};
 use crate::tournament::messages::GameDecision;
+use crate::tournament::rounds::Unpairable;
 use crate::tournament::schedule::{ByeKind, PlayerId, RoundPairing};
 use crate::tournament::standings::Tiebreak;
 
@@ -283,7 +284,7 @@ fn bye_game(kind: ByeKind) -> Game {
 /// (withdrawn, not yet entered, a bye asked for), each with its bye; the
 /// others paired, boards in the order FIDE publishes them, the
 /// pairing-allocated bye last.
-pub fn pair(t: &Tournament, round: u32) -> Result<RoundPairing, String> {
+pub fn pair(t: &Tournament, round: u32) -> Result<RoundPairing, Unpairable> {
     let played = round.saturating_sub(1);
     let (mut event, order) = event(t, played);
     let mut pairing = RoundPairing {
@@ -297,7 +298,7 @@ pub fn pair(t: &Tournament, round: u32) -> Result<RoundPairing, String> {
         }
     }
     event.update_ranks();
-    let boards = swiss::dutch::pair(&event).map_err(|e| format!("round {round}: {e}"))?;
+    let boards = swiss::dutch::pair(&event).map_err(|error| Unpairable::Swiss { round, error })?;
     let mut allocated = Vec::new();
     for b in boards {
         match b.black {

@@ -114,9 +114,9 @@ impl follow::Journal for TournamentJournal {
     type Output = Output;
     type Decoder = Decoder;
     const WHAT: &'static str = "tournament journal";
-    type StartError = String;
+    type StartError = crate::tournament::core::EventError;
 
-    fn start(header: &Header) -> Result<Replay, String> {
+    fn start(header: &Header) -> Result<Replay, crate::tournament::core::EventError> {
         Ok(Replay {
             tournament: Tournament::new(header.settings.clone())?,
             last_at: 0,

@@ -10,6 +10,7 @@ use super::resume::header;
 use super::{Run, settings};
 use crate::referee::GameResult;
 use crate::stats::sprt::Hypothesis;
+use crate::tournament::core::EventError;
 use crate::tournament::journal::{TournamentWriter, load};
 use crate::tournament::{
     BoardId, GameState, Input, Output, PlayerId, Settings, SprtRunning, Tournament,
@@ -329,7 +330,8 @@ fn an_sprt_needs_two_players() {
         s.sprt = Some("elo0=0 elo1=5".parse().unwrap());
     }))
     .unwrap_err();
-    assert!(e.contains("it needs 2 players, not 3"), "{e}");
+    assert_eq!(e, EventError::SprtPlayers(3));
+    assert!(e.to_string().contains("it needs 2 players, not 3"), "{e}");
 }
 
 #[test]
