@@ -55,7 +55,7 @@ impl LineDecoder for Decoder {
             return Ok(Decoded::Held);
         };
         let err = |e: String| JournalError::new(number, e);
-        let line = Line::parse(payload).map_err(err)?;
+        let line = Line::parse(payload).map_err(|e| err(e.into()))?;
         if self.header_done {
             return match line {
                 Line::Epoch { .. } | Line::Input { .. } | Line::Note(_) => Ok(Decoded::Entry(line)),

@@ -130,9 +130,21 @@ fn bad_lines_say_what_is_wrong() {
             "a player on a cable \"x\" is not a number",
         ),
     ] {
-        let e = Line::parse(p).unwrap_err();
+        let e = Line::parse(p).unwrap_err().to_string();
         assert!(e.contains(want), "{p}: {e}");
     }
+    assert_eq!(
+        Line::parse("in 1 on x"),
+        Err(crate::tournament::journal::line::BadLine::Player(
+            "x".into()
+        ))
+    );
+    assert!(matches!(
+        Line::parse("in 1 dance"),
+        Err(crate::tournament::journal::line::BadLine::Field(
+            crate::journal::format::LineError::UnknownInput(_)
+        ))
+    ));
 }
 
 /// The driver's whole run, journaled to `path`: sign on, play out.
