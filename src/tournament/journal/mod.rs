@@ -65,7 +65,7 @@ impl LineDecoder for Decoder {
             };
         }
         let builder = self.header.get_or_insert_with(HeaderBuilder::default);
-        match builder.push(line).map_err(err)? {
+        match builder.push(line).map_err(|e| err(e.into()))? {
             Some(h) => {
                 self.header_done = true;
                 Ok(Decoded::Header(Box::new(h)))
