@@ -211,6 +211,7 @@ pub fn open_links(
                 seats,
             },
         )
+        .map_err(String::from)
     })?;
     // Bounded: a client that floods over TCP (no baud rate holds it back)
     // waits in its socket's buffer, and then in its own kernel's, instead

@@ -154,14 +154,17 @@ pub fn hung_up() -> bool {
 fn input_fd() -> io::Result<std::os::fd::RawFd> {
     use std::os::fd::AsRawFd;
     use std::sync::OnceLock;
-    static TTY: OnceLock<Result<std::fs::File, String>> = OnceLock::new();
+    static TTY: OnceLock<io::Result<std::fs::File>> = OnceLock::new();
     // SAFETY: isatty only inspects the descriptor.
     if unsafe { libc::isatty(libc::STDIN_FILENO) } == 1 {
         return Ok(libc::STDIN_FILENO);
     }
-    match TTY.get_or_init(|| std::fs::File::open("/dev/tty").map_err(|e| e.to_string())) {
+    match TTY.get_or_init(|| std::fs::File::open("/dev/tty")) {
         Ok(f) => Ok(f.as_raw_fd()),
-        Err(e) => Err(io::Error::other(format!("cannot open /dev/tty: {e}"))),
+        Err(e) => Err(io::Error::new(
+            e.kind(),
+            format!("cannot open /dev/tty: {e}"),
+        )),
     }
 }
 

@@ -380,9 +380,28 @@ pub(crate) fn parse_castling(
     Ok(rights)
 }
 
+/// Why a Chess960 castling letter names no rook: the letter, and what the
+/// position lacks.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum BadRight {
+    #[error("{ch}: no {side} king on rank {rank}")]
+    NoKing { ch: char, side: String, rank: char },
+    #[error("{ch}: no {side} rook on the {wing}side of the king on {king}")]
+    NoOuterRook {
+        ch: char,
+        side: String,
+        wing: &'static str,
+        king: Square,
+    },
+    #[error("{ch}: no {side} rook on {sq}")]
+    NoRookOn { ch: char, side: String, sq: Square },
+    #[error("unexpected character {0:?} (only K, Q, k, q, a file letter A-H or a-h, or -)")]
+    Unexpected(char),
+}
+
 /// The rook square one Chess960 castling letter names (X-FEN or
 /// Shredder-FEN), or why it names none.
-fn chess960_right(ch: char, board: &Board) -> Result<Square, String> {
+fn chess960_right(ch: char, board: &Board) -> Result<Square, BadRight> {
     let color = if ch.is_ascii_uppercase() {
         Color::White
     } else {
@@ -392,37 +411,39 @@ fn chess960_right(ch: char, board: &Board) -> Result<Square, String> {
     let side = color_name(color).to_lowercase();
     let rooks = board.by_piece(color.rook()) & back;
     let king = (board.by_piece(color.king()) & back).first();
-    let outer = |kingside: bool| -> Result<Square, String> {
+    let outer = |kingside: bool| -> Result<Square, BadRight> {
         let Some(king) = king else {
-            return Err(format!("{ch}: no {side} king on rank {}", back.char()));
+            return Err(BadRight::NoKing {
+                ch,
+                side: side.clone(),
+                rank: back.char(),
+            });
         };
         let beyond = if kingside {
             rooks.into_iter().rfind(|r| r.file() > king.file())
         } else {
             rooks.into_iter().find(|r| r.file() < king.file())
         };
-        beyond.ok_or_else(|| {
-            format!(
-                "{ch}: no {side} rook on the {}side of the king on {king}",
-                if kingside { "king" } else { "queen" }
-            )
+        beyond.ok_or_else(|| BadRight::NoOuterRook {
+            ch,
+            side: side.clone(),
+            wing: if kingside { "king" } else { "queen" },
+            king,
         })
     };
     match ch.to_ascii_lowercase() {
         'k' => outer(true),
         'q' => outer(false),
         f @ 'a'..='h' => {
-            let file = shakmaty::File::from_char(f).ok_or_else(|| format!("bad file {ch:?}"))?;
+            let file = shakmaty::File::from_char(f).ok_or(BadRight::Unexpected(ch))?;
             let sq = Square::from_coords(file, back);
             if rooks.contains(sq) {
                 Ok(sq)
             } else {
-                Err(format!("{ch}: no {side} rook on {sq}"))
+                Err(BadRight::NoRookOn { ch, side, sq })
             }
         }
-        _ => Err(format!(
-            "unexpected character {ch:?} (only K, Q, k, q, a file letter A-H or a-h, or -)"
-        )),
+        _ => Err(BadRight::Unexpected(ch)),
     }
 }
 

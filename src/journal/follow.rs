@@ -37,8 +37,12 @@ pub trait Journal {
     /// journal`).
     const WHAT: &'static str;
 
+    /// Why a header's core cannot start (`Infallible` when it always
+    /// can).
+    type StartError: std::fmt::Display;
+
     /// The core the header describes, before any line after it.
-    fn start(header: &Self::Header) -> Result<Self::Replay, String>;
+    fn start(header: &Self::Header) -> Result<Self::Replay, Self::StartError>;
 
     /// Applies line number `line` to the core: what the core gave.
     fn apply(
@@ -234,7 +238,7 @@ pub fn load_from<J: Journal>(
     input: impl Read,
     name: &str,
     each: &mut dyn FnMut(J::Output),
-) -> Result<Loaded<J>, String> {
+) -> Result<Loaded<J>, LoadError> {
     let mut follower = Follower::<J>::new();
     reader::read_all(input, &mut follower, |_, followed| {
         if let Followed::Applied(outs) = followed {
@@ -243,16 +247,44 @@ pub fn load_from<J: Journal>(
         Ok(())
     })
     .and_then(|torn| follower.into_loaded(torn))
-    .map_err(|e| format!("{} {name}: {e}", J::WHAT))
+    .map_err(|error| LoadError::Bad {
+        what: J::WHAT,
+        name: name.to_string(),
+        error,
+    })
 }
+
+/// Why a journal could not be loaded: which journal (its kind's word and
+/// its name), and whether it could not be opened or what is wrong in it
+/// (the line and why).
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("cannot open the {what} {}: {error}", path.display())]
+    Open {
+        what: &'static str,
+        path: std::path::PathBuf,
+        error: std::io::Error,
+    },
+    #[error("{what} {name}: {error}")]
+    Bad {
+        what: &'static str,
+        name: String,
+        error: JournalError,
+    },
+}
+
+error_words!(LoadError);
 
 /// Reads the journal file at `path` (see [`load_from`]).
 pub fn load<J: Journal>(
     path: &std::path::Path,
     each: &mut dyn FnMut(J::Output),
-) -> Result<Loaded<J>, String> {
-    let f = std::fs::File::open(path)
-        .map_err(|e| format!("cannot open the {} {}: {e}", J::WHAT, path.display()))?;
+) -> Result<Loaded<J>, LoadError> {
+    let f = std::fs::File::open(path).map_err(|error| LoadError::Open {
+        what: J::WHAT,
+        path: path.to_path_buf(),
+        error,
+    })?;
     load_from(f, &path.display().to_string(), each)
 }
 
@@ -431,6 +463,10 @@ mod tests {
         assert_eq!(loaded.torn.map(|t| t.offset), Some(valid));
         // A journal that ends inside its header is refused, by its name.
         let e = load_from::<MatchJournal>(&text[..50], "j", &mut |_| {}).unwrap_err();
-        assert!(e.starts_with("journal j: "), "{e}");
+        assert!(
+            matches!(&e, LoadError::Bad { what: "journal", name, .. } if name == "j"),
+            "{e:?}"
+        );
+        assert!(e.to_string().starts_with("journal j: "), "{e}");
     }
 }

@@ -133,8 +133,8 @@ pub enum LineError {
     #[error("{0:?}: checked or unchecked")]
     UnknownLineCheck(String),
     /// A tablebase input whose verdict does not read (what it said).
-    #[error("{0}")]
-    Tablebase(String),
+    #[error(transparent)]
+    Tablebase(#[from] crate::referee::tablebase::VerdictError),
 }
 
 error_words!(LineError);

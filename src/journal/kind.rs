@@ -62,23 +62,41 @@ pub fn not_a_journal(path: &Path, kind: Option<Kind>) -> String {
 /// The kind of the journal at `path`, or `None` when it may still become
 /// one (it is empty, or begins as one); the error says why it cannot be
 /// read, or that it is not a journal.
-pub fn recognise_file(path: &Path) -> Result<Option<Kind>, String> {
+pub fn recognise_file(path: &Path) -> Result<Option<Kind>, KindError> {
     let mut start = Vec::new();
     std::fs::File::open(path)
         .and_then(|f| f.take(64).read_to_end(&mut start))
-        .map_err(|e| format!("cannot open the journal {}: {e}", path.display()))?;
+        .map_err(|error| KindError::Open {
+            path: path.to_path_buf(),
+            error,
+        })?;
     match kind_of(&start) {
         Some(k) => Ok(Some(k)),
         None if Kind::ALL.iter().any(|k| k.may_be(&start)) => Ok(None),
-        None => Err(not_a_journal(path, None)),
+        None => Err(KindError::NotAJournal(path.to_path_buf())),
     }
 }
 
 /// The kind of the journal at `path`; the error says why it cannot be
 /// read, or that it is not a journal.
-pub fn kind_of_file(path: &Path) -> Result<Kind, String> {
-    recognise_file(path)?.ok_or_else(|| not_a_journal(path, None))
+pub fn kind_of_file(path: &Path) -> Result<Kind, KindError> {
+    recognise_file(path)?.ok_or_else(|| KindError::NotAJournal(path.to_path_buf()))
 }
+
+/// Why a file's kind of journal cannot be told: it cannot be read, or it
+/// is no journal (the file's path, as given).
+#[derive(Debug, thiserror::Error)]
+pub enum KindError {
+    #[error("cannot open the journal {}: {error}", path.display())]
+    Open {
+        path: std::path::PathBuf,
+        error: std::io::Error,
+    },
+    #[error("{}", not_a_journal(.0, None))]
+    NotAJournal(std::path::PathBuf),
+}
+
+error_words!(KindError);
 
 #[cfg(test)]
 mod tests {
@@ -112,19 +130,21 @@ mod tests {
         let pgn = dir.path().join("games.pgn");
         std::fs::write(&pgn, "[Event \"x\"]\n\n1. e4 *\n").unwrap();
         let e = kind_of_file(&pgn).unwrap_err();
+        assert!(
+            matches!(&e, KindError::NotAJournal(p) if *p == pgn),
+            "{e:?}"
+        );
+        let e = e.to_string();
         assert!(e.contains("games.pgn is not an argus journal"), "{e}");
         assert!(e.contains("`argus-journal ` or `argus-tournament `"), "{e}");
         let e = kind_of_file(&dir.path().join("gone")).unwrap_err();
-        assert!(e.starts_with("cannot open the journal"), "{e}");
+        assert!(matches!(&e, KindError::Open { .. }), "{e:?}");
+        assert!(e.to_string().starts_with("cannot open the journal"), "{e}");
         let j = dir.path().join("t.journal");
         std::fs::write(&j, "argus-tournament 1 argus\n").unwrap();
-        assert_eq!(kind_of_file(&j), Ok(Kind::Tournament));
+        assert!(matches!(kind_of_file(&j), Ok(Kind::Tournament)));
         std::fs::write(&j, "argus-tour").unwrap();
-        assert_eq!(recognise_file(&j), Ok(None), "being written");
-        assert!(
-            kind_of_file(&j)
-                .unwrap_err()
-                .contains("not an argus journal")
-        );
+        assert!(matches!(recognise_file(&j), Ok(None)), "being written");
+        assert!(matches!(kind_of_file(&j), Err(KindError::NotAJournal(_))));
     }
 }

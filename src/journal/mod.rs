@@ -52,8 +52,9 @@ impl follow::Journal for MatchJournal {
     type Output = Output;
     type Decoder = Decoder;
     const WHAT: &'static str = "journal";
+    type StartError = std::convert::Infallible;
 
-    fn start(header: &Header) -> Result<Replay, String> {
+    fn start(header: &Header) -> Result<Replay, std::convert::Infallible> {
         Ok(Replay::new(header))
     }
 
@@ -71,13 +72,13 @@ pub type Loaded = follow::Loaded<MatchJournal>;
 
 /// Reads and replays a whole journal file. The error names the file and,
 /// for a bad line, its number.
-pub fn load(path: &Path) -> Result<Loaded, String> {
+pub fn load(path: &Path) -> Result<Loaded, follow::LoadError> {
     load_seeing(path, &mut |_| {})
 }
 
 /// [`load`], showing `seen` every event the replayed core emits (what
 /// happened before the stop, for a tournament board's tallies).
-pub fn load_seeing(path: &Path, seen: &mut dyn FnMut(&Event)) -> Result<Loaded, String> {
+pub fn load_seeing(path: &Path, seen: &mut dyn FnMut(&Event)) -> Result<Loaded, follow::LoadError> {
     follow::load::<MatchJournal>(path, &mut |o| {
         if let Some(event) = o.event() {
             seen(event);

@@ -406,20 +406,20 @@ fn a_damaged_line_in_the_middle_is_refused_with_its_number() {
         .expect("an input line after the header");
     lines[i] = lines[i].replacen("in ", "in 1", 1);
     fs::write(&path, lines.join("\n") + "\n").unwrap();
-    let e = load(&path).unwrap_err();
+    let e = load(&path).unwrap_err().to_string();
     assert!(e.contains(&format!("line {}:", i + 1)), "{e}");
     assert!(e.contains("damaged"), "{e}");
     // A line gone missing breaks the chain at the next one.
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     lines.remove(50);
     fs::write(&path, lines.join("\n") + "\n").unwrap();
-    let e = load(&path).unwrap_err();
+    let e = load(&path).unwrap_err().to_string();
     assert!(e.contains("line 51:"), "{e}");
     // Garbage bytes in the middle.
     let mut bytes = text.clone().into_bytes();
     bytes[300] = 0;
     fs::write(&path, &bytes).unwrap();
-    let e = load(&path).unwrap_err();
+    let e = load(&path).unwrap_err().to_string();
     assert!(e.contains("printable ASCII") || e.contains("check"), "{e}");
 }
 
@@ -438,7 +438,7 @@ fn a_checkpoint_the_replay_misses_is_refused() {
         used_ms: [0, 0],
     }));
     drop(sim.journal);
-    let e = load(&path).unwrap_err();
+    let e = load(&path).unwrap_err().to_string();
     assert!(e.contains("does not reach the recorded state"), "{e}");
     assert!(e.contains("ply 99"), "{e}");
 }
@@ -448,11 +448,13 @@ fn empty_and_foreign_files_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("x.log");
     fs::write(&path, "").unwrap();
-    assert!(load(&path).unwrap_err().contains("empty"));
+    assert!(load(&path).unwrap_err().to_string().contains("empty"));
     fs::write(&path, "[Event \"a PGN file\"]\n").unwrap();
-    let e = load(&path).unwrap_err();
+    let e = load(&path).unwrap_err().to_string();
     assert!(e.contains("line 1"), "{e}");
-    let e = load(&dir.path().join("missing.log")).unwrap_err();
+    let e = load(&dir.path().join("missing.log"))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("cannot open"), "{e}");
 }
 

@@ -23,22 +23,31 @@ pub struct VirtualCable {
     _slaves: [TTYPort; 2],
 }
 
+/// What the system refused while making a [`VirtualCable`].
+#[derive(Debug, thiserror::Error)]
+pub enum CableError {
+    #[error("cannot create a pseudo-terminal: {0}")]
+    Create(serialport::Error),
+    #[error("pseudo-terminal without a name")]
+    Unnamed,
+    #[error("cannot clone a pseudo-terminal: {0}")]
+    Clone(serialport::Error),
+    #[error("cannot start a cable thread: {0}")]
+    Thread(std::io::Error),
+}
+
+error_words!(CableError);
+
 impl VirtualCable {
     /// Makes a cable. The error says what the system refused.
-    pub fn new() -> Result<VirtualCable, String> {
-        let (m1, s1) =
-            TTYPort::pair().map_err(|e| format!("cannot create a pseudo-terminal: {e}"))?;
-        let (m2, s2) =
-            TTYPort::pair().map_err(|e| format!("cannot create a pseudo-terminal: {e}"))?;
-        let a = s1.name().ok_or("pseudo-terminal without a name")?;
-        let b = s2.name().ok_or("pseudo-terminal without a name")?;
+    pub fn new() -> Result<VirtualCable, CableError> {
+        let (m1, s1) = TTYPort::pair().map_err(CableError::Create)?;
+        let (m2, s2) = TTYPort::pair().map_err(CableError::Create)?;
+        let a = s1.name().ok_or(CableError::Unnamed)?;
+        let b = s2.name().ok_or(CableError::Unnamed)?;
         let stop = Arc::new(AtomicBool::new(false));
-        let m1r = m1
-            .try_clone_native()
-            .map_err(|e| format!("cannot clone a pseudo-terminal: {e}"))?;
-        let m2r = m2
-            .try_clone_native()
-            .map_err(|e| format!("cannot clone a pseudo-terminal: {e}"))?;
+        let m1r = m1.try_clone_native().map_err(CableError::Clone)?;
+        let m2r = m2.try_clone_native().map_err(CableError::Clone)?;
         let relays = vec![
             relay(m1r, m2, Arc::clone(&stop))?,
             relay(m2r, m1, Arc::clone(&stop))?,
@@ -78,7 +87,7 @@ fn relay(
     mut from: TTYPort,
     mut to: TTYPort,
     stop: Arc<AtomicBool>,
-) -> Result<JoinHandle<()>, String> {
+) -> Result<JoinHandle<()>, CableError> {
     let _ = from.set_timeout(Duration::from_millis(100));
     thread::Builder::new()
         .name("argus-cable".into())
@@ -99,5 +108,5 @@ fn relay(
                 }
             }
         })
-        .map_err(|e| format!("cannot start a cable thread: {e}"))
+        .map_err(CableError::Thread)
 }

@@ -138,9 +138,9 @@ impl Connector {
             Connector::InProcess(end) => {
                 let taken = end.lock().ok().and_then(|mut e| e.take());
                 match taken {
-                    Some(s) => stream_connection(s, Vec::new())
-                        .map(Some)
-                        .map_err(|e| OpenError::new("in-process", OpenErrorKind::Other, e)),
+                    Some(s) => stream_connection(s, Vec::new()).map(Some).map_err(|e| {
+                        OpenError::new("in-process", OpenErrorKind::Other, e.to_string())
+                    }),
                     None => Ok(None),
                 }
             }
@@ -154,17 +154,17 @@ impl Connector {
         &self,
         stop: &Receiver<()>,
         attempt: u64,
-    ) -> Option<Result<Connection, String>> {
+    ) -> Option<Result<Connection, ConnectError>> {
         match self {
             Connector::Serial { path, settings } => {
                 wait(stop, REOPEN_INTERVAL)?;
-                Some(open_serial(path, settings).map_err(|e| e.to_string()))
+                Some(open_serial(path, settings).map_err(ConnectError::Open))
             }
             Connector::Connect { host, port, hello } => {
                 wait(stop, backoff(attempt))?;
                 Some(
                     resolve(host, *port)
-                        .map_err(|e| e.reason)
+                        .map_err(ConnectError::Resolve)
                         .and_then(|a| connect(&a, hello.as_deref())),
                 )
             }
@@ -288,8 +288,8 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// Connects to the first address that answers, and writes `hello` (with
 /// CR LF) on the new connection.
-fn connect(addrs: &[SocketAddr], hello: Option<&str>) -> Result<Connection, String> {
-    let mut last = String::from("no address");
+fn connect(addrs: &[SocketAddr], hello: Option<&str>) -> Result<Connection, ConnectError> {
+    let mut last = ConnectError::NoAddress;
     for addr in addrs {
         match TcpStream::connect_timeout(addr, CONNECT_TIMEOUT) {
             Ok(s) => {
@@ -297,14 +297,42 @@ fn connect(addrs: &[SocketAddr], hello: Option<&str>) -> Result<Connection, Stri
                 if let Some(line) = hello {
                     c.writer
                         .write_all(format!("{line}\r\n").as_bytes())
-                        .map_err(|e| format!("connected to {addr}, but cannot write: {e}"))?;
+                        .map_err(|error| ConnectError::Hello { addr: *addr, error })?;
                 }
                 return Ok(c);
             }
-            Err(e) => last = format!("cannot connect to {addr}: {}", connect_words(&e)),
+            Err(error) => last = ConnectError::Refused { addr: *addr, error },
         }
     }
     Err(last)
+}
+
+/// Why a link's connection could not be made (again): a port that did not
+/// open, a host that did not resolve, an address that did not answer, or a
+/// connection that could not be set up.
+#[derive(Debug, thiserror::Error)]
+pub enum ConnectError {
+    #[error(transparent)]
+    Open(OpenError),
+    /// The host name: the resolver's words alone (the link names the host).
+    #[error("{}", .0.reason)]
+    Resolve(OpenError),
+    #[error("no address")]
+    NoAddress,
+    #[error("cannot connect to {addr}: {}", connect_words(error))]
+    Refused {
+        addr: SocketAddr,
+        error: std::io::Error,
+    },
+    /// Connected, but the `hello` line could not be written.
+    #[error("connected to {addr}, but cannot write: {error}")]
+    Hello {
+        addr: SocketAddr,
+        error: std::io::Error,
+    },
+    /// Connected, but the stream's options or second handle failed.
+    #[error("cannot set up the connection: {0}")]
+    Setup(std::io::Error),
 }
 
 /// Why a TCP connection could not be made, in a user's words: "connection
@@ -392,7 +420,10 @@ fn keepalive(s: &TcpStream) -> std::io::Result<()> {
 /// vanished peer is found dead), reads and writes that time out after
 /// [`IO_TIMEOUT`] so the threads see a stop request, and a second handle
 /// for the writer.
-pub(super) fn stream_connection(s: TcpStream, preread: Vec<u8>) -> Result<Connection, String> {
+pub(super) fn stream_connection(
+    s: TcpStream,
+    preread: Vec<u8>,
+) -> Result<Connection, ConnectError> {
     let peer = s.peer_addr().ok();
     let setup = keepalive(&s)
         .and_then(|()| s.set_nodelay(true))
@@ -406,7 +437,7 @@ pub(super) fn stream_connection(s: TcpStream, preread: Vec<u8>) -> Result<Connec
             peer,
             preread,
         }),
-        Err(e) => Err(format!("cannot set up the connection: {e}")),
+        Err(e) => Err(ConnectError::Setup(e)),
     }
 }
 

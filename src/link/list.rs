@@ -75,22 +75,28 @@ impl fmt::Display for PortInfo {
     }
 }
 
+/// Why the serial ports could not be listed.
+#[derive(Debug, thiserror::Error)]
+pub enum ListError {
+    /// Linux without `/sys/class/tty`, where the ports are found.
+    #[error("cannot list serial ports: /sys/class/tty does not exist (is /sys mounted?)")]
+    NoSysfs,
+    #[error("cannot list serial ports: {0}")]
+    System(serialport::Error),
+}
+
 /// The serial ports the operating system knows of, sorted by name.
 /// Virtual ports (ptys, socat links) are not listed.
 ///
 /// Errors say why the list could not be made (e.g. `/sys` not mounted).
-pub fn list_ports() -> Result<Vec<PortInfo>, String> {
+pub fn list_ports() -> Result<Vec<PortInfo>, ListError> {
     // Without libudev the crate scans /sys/class/tty and panics if it is
     // missing; check first.
     #[cfg(target_os = "linux")]
     if !std::path::Path::new("/sys/class/tty").is_dir() {
-        return Err(
-            "cannot list serial ports: /sys/class/tty does not exist (is /sys mounted?)"
-                .to_string(),
-        );
+        return Err(ListError::NoSysfs);
     }
-    let found =
-        serialport::available_ports().map_err(|e| format!("cannot list serial ports: {e}"))?;
+    let found = serialport::available_ports().map_err(ListError::System)?;
     let mut ports: Vec<PortInfo> = found
         .into_iter()
         .map(|p| {

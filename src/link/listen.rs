@@ -121,16 +121,37 @@ impl SeatHandle {
     }
 }
 
+/// Why argus cannot listen on an address: which address, and what the
+/// system said.
+#[derive(Debug, thiserror::Error)]
+pub enum ListenError {
+    #[error("cannot listen on {addr}: {error} (is another program, or another argus, on it?)")]
+    Bind {
+        addr: SocketAddr,
+        error: std::io::Error,
+    },
+    #[error("cannot listen on {addr}: {error}")]
+    NonBlocking {
+        addr: SocketAddr,
+        error: std::io::Error,
+    },
+    #[error("cannot start the listener thread for {addr}: {error}")]
+    Thread {
+        addr: SocketAddr,
+        error: std::io::Error,
+    },
+}
+
+error_words!(ListenError);
+
 /// Binds `addr` and starts accepting: one [`Connector`] per seat of
 /// `config`, in order. The listener stops when all of them are dropped.
-pub fn listen(addr: SocketAddr, config: ListenConfig) -> Result<Vec<Connector>, String> {
-    let listener = TcpListener::bind(addr).map_err(|e| {
-        format!("cannot listen on {addr}: {e} (is another program, or another argus, on it?)")
-    })?;
+pub fn listen(addr: SocketAddr, config: ListenConfig) -> Result<Vec<Connector>, ListenError> {
+    let listener = TcpListener::bind(addr).map_err(|error| ListenError::Bind { addr, error })?;
     let addr = listener.local_addr().unwrap_or(addr);
     listener
         .set_nonblocking(true)
-        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+        .map_err(|error| ListenError::NonBlocking { addr, error })?;
     let (txs, rxs): (Vec<_>, Vec<_>) = config
         .seats
         .iter()
@@ -151,7 +172,7 @@ pub fn listen(addr: SocketAddr, config: ListenConfig) -> Result<Vec<Connector>, 
         std::thread::Builder::new()
             .name(format!("argus-listen-{addr}"))
             .spawn(move || accept_loop(&shared, &listener))
-            .map_err(|e| format!("cannot start the listener thread for {addr}: {e}"))?;
+            .map_err(|error| ListenError::Thread { addr, error })?;
     }
     log::info!("listening on {addr}");
     Ok(rxs
@@ -259,8 +280,23 @@ fn greet(shared: &Shared, mut stream: TcpStream, peer: SocketAddr) {
                 Decision::Refuse(why) => refuse(stream, &why),
             }
         }
-        Err(why) => refuse(stream, &why),
+        Err(why) => refuse(stream, &why.to_string()),
     }
+}
+
+/// Why a connection is refused before it signs on.
+#[derive(Debug, thiserror::Error)]
+enum Refusal {
+    #[error("the referee is closing")]
+    Closing,
+    #[error("closed the connection before signing on")]
+    ClosedEarly,
+    #[error("read failed: {0}")]
+    Read(std::io::Error),
+    /// The greeting's rules refused it (too slow, too much, a bad
+    /// password), in their words.
+    #[error("{0}")]
+    Greeting(String),
 }
 
 /// Reads until the sign-on: its `tcsi` name and every byte read from the
@@ -269,27 +305,27 @@ fn greet(shared: &Shared, mut stream: TcpStream, peer: SocketAddr) {
 fn read_greeting(
     shared: &Shared,
     stream: &mut TcpStream,
-) -> Result<(Option<String>, Vec<u8>), String> {
+) -> Result<(Option<String>, Vec<u8>), Refusal> {
     let mut greeting = Greeting::new(shared.config.password.as_deref(), shared.now_ms());
     let _ = stream.set_read_timeout(Some(Duration::from_millis(200)));
     let mut framer = Framer::new();
     let mut buf = [0u8; 1024];
     loop {
         if shared.stop.load(Ordering::SeqCst) {
-            return Err("the referee is closing".into());
+            return Err(Refusal::Closing);
         }
         if let Step::Refuse(why) = greeting.tick(shared.now_ms()) {
-            return Err(why);
+            return Err(Refusal::Greeting(why));
         }
         let n = match stream.read(&mut buf) {
-            Ok(0) => return Err("closed the connection before signing on".into()),
+            Ok(0) => return Err(Refusal::ClosedEarly),
             Ok(n) => n,
             Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => continue,
             Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-            Err(e) => return Err(format!("read failed: {e}")),
+            Err(e) => return Err(Refusal::Read(e)),
         };
         if let Step::Refuse(why) = greeting.received(n) {
-            return Err(why);
+            return Err(Refusal::Greeting(why));
         }
         let chunk = buf.get(..n).unwrap_or_default();
         // Byte by byte, to know where the sign-on line ends: what follows
@@ -309,7 +345,7 @@ fn read_greeting(
                     Frame::Dropped { reason, .. } => greeting.dropped(&reason),
                 };
                 if let Step::Refuse(why) = step {
-                    return Err(why);
+                    return Err(Refusal::Greeting(why));
                 }
             }
         }

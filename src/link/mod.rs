@@ -32,16 +32,18 @@ mod thread;
 pub mod wire_ends;
 mod writer;
 
-pub use cable::VirtualCable;
+pub use cable::{CableError, VirtualCable};
 pub use connector::{
-    Connection, Connector, RECONNECT_FIRST, RECONNECT_MAX, REOPEN_INTERVAL, SAY_AGAIN,
-    TCP_STALL_LIMIT, Trying, backoff, connect_words, local_pair,
+    ConnectError, Connection, Connector, RECONNECT_FIRST, RECONNECT_MAX, REOPEN_INTERVAL,
+    SAY_AGAIN, TCP_STALL_LIMIT, Trying, backoff, connect_words, local_pair,
 };
 pub use endpoint::{AddressError, Endpoint, EndpointError, listen_addr};
 pub use event::{LinkEvent, LinkEventKind, LinkId, Stamp};
 pub use framer::{Frame, Framer, MAX_LINE};
-pub use list::{PortInfo, PortKind, UsbDetails, list_ports};
-pub use listen::{BadAllow, ListenConfig, MAX_PENDING, SeatHandle, listen, parse_allow};
+pub use list::{ListError, PortInfo, PortKind, UsbDetails, list_ports};
+pub use listen::{
+    BadAllow, ListenConfig, ListenError, MAX_PENDING, SeatHandle, listen, parse_allow,
+};
 pub use open::{IO_TIMEOUT, OpenError, OpenErrorKind, open_port};
 pub use settings::{Flow, LineEnd, Parity, PortSettings, SettingsError};
 pub use thread::{Link, MAX_QUEUED, SendError};

@@ -193,7 +193,7 @@ fn reconnect<Id: LinkId>(
                 log::debug!("port {}: attempt {attempts}: {e}", shared.id);
                 // Said now and then (the first time at once), with how
                 // long it has been tried, to whoever runs the link.
-                if let Some(say) = trying.failed(&e, std::time::Instant::now()) {
+                if let Some(say) = trying.failed(&e.to_string(), std::time::Instant::now()) {
                     shared.emit(LinkEventKind::Unreachable {
                         message: format!("{}: {say}", shared.path),
                     });

@@ -9,7 +9,7 @@
 //! without ports; [`Wire::run`] does the copying with one thread per
 //! direction.
 
-use std::io::ErrorKind;
+use std::io::{self, ErrorKind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
@@ -196,6 +196,16 @@ pub struct Wire {
     threads: Vec<thread::JoinHandle<DirectionStats>>,
 }
 
+/// Why a [`Wire`] could not start: what the system refused.
+#[derive(Debug, thiserror::Error)]
+pub enum WireError {
+    /// An end could not be given a second handle (one per direction).
+    #[error("cannot share {name} between the directions: {error}")]
+    Share { name: String, error: io::Error },
+    #[error("cannot start the wire's threads: {0}")]
+    Thread(io::Error),
+}
+
 impl Wire {
     /// Starts copying between two open ends (`link::wire_ends`), named
     /// `names` in the log. `log` gets a line for every impairment (for
@@ -206,10 +216,12 @@ impl Wire {
         settings: PortSettings,
         impairments: Impairments,
         log: Arc<dyn Fn(&str) + Send + Sync>,
-    ) -> Result<Wire, String> {
+    ) -> Result<Wire, WireError> {
         let clone = |p: &dyn WireEnd, name: &str| {
-            p.try_clone_end()
-                .map_err(|e| format!("cannot share {name} between the directions: {e}"))
+            p.try_clone_end().map_err(|error| WireError::Share {
+                name: name.to_string(),
+                error,
+            })
         };
         let (p1w, p2w) = (clone(p1.as_ref(), port_1)?, clone(p2.as_ref(), port_2)?);
         let stop = Arc::new(AtomicBool::new(false));
@@ -234,7 +246,7 @@ impl Wire {
             let handle = thread::Builder::new()
                 .name(format!("argus-wire-{i}"))
                 .spawn(move || copy(from, to, imp, pacer, cut, epoch, &stop, &label, &*log))
-                .map_err(|e| format!("cannot start the wire's threads: {e}"))?;
+                .map_err(WireError::Thread)?;
             threads.push(handle);
         }
         Ok(Wire { stop, threads })

@@ -15,7 +15,7 @@ use std::net::{TcpListener, TcpStream};
 use std::time::Duration;
 
 use crate::link::endpoint::Endpoint;
-use crate::link::open::{IO_TIMEOUT, open_port};
+use crate::link::open::{IO_TIMEOUT, OpenError, open_port};
 use crate::link::settings::PortSettings;
 
 /// How long a write to a TCP end may block (a peer that reads nothing)
@@ -49,7 +49,7 @@ pub fn open_ends(
     ends: [&Endpoint; 2],
     settings: &PortSettings,
     waiting: &dyn Fn(&Endpoint),
-) -> Result<[Box<dyn WireEnd>; 2], String> {
+) -> Result<[Box<dyn WireEnd>; 2], EndError> {
     let rank = |e: &Endpoint| match e {
         Endpoint::Listen(_) => 0,
         Endpoint::Serial(_) => 1,
@@ -69,31 +69,60 @@ fn open_end(
     end: &Endpoint,
     settings: &PortSettings,
     waiting: &dyn Fn(&Endpoint),
-) -> Result<Box<dyn WireEnd>, String> {
+) -> Result<Box<dyn WireEnd>, EndError> {
     match end {
-        Endpoint::Serial(name) => Ok(Box::new(
-            open_port(name, settings).map_err(|e| e.to_string())?,
-        )),
+        Endpoint::Serial(name) => Ok(Box::new(open_port(name, settings)?)),
         Endpoint::Listen(addr) => {
             let listener =
-                TcpListener::bind(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+                TcpListener::bind(addr).map_err(|error| EndError::Listen { addr: *addr, error })?;
             waiting(end);
             let (stream, _) = listener
                 .accept()
-                .map_err(|e| format!("no connection on {addr}: {e}"))?;
+                .map_err(|error| EndError::Accept { addr: *addr, error })?;
             tcp_end(stream, end)
         }
         Endpoint::Connect { host, port } => {
-            let stream = TcpStream::connect((host.as_str(), *port))
-                .map_err(|e| format!("cannot connect to {end}: {e}"))?;
+            let stream =
+                TcpStream::connect((host.as_str(), *port)).map_err(|error| EndError::Connect {
+                    end: end.to_string(),
+                    error,
+                })?;
             tcp_end(stream, end)
         }
     }
 }
 
-fn tcp_end(stream: TcpStream, end: &Endpoint) -> Result<Box<dyn WireEnd>, String> {
-    let set =
-        |r: io::Result<()>| r.map_err(|e| format!("{end}: cannot set up the connection: {e}"));
+/// Why an end of a wire could not be opened: which end, and what the
+/// system said.
+#[derive(Debug, thiserror::Error)]
+pub enum EndError {
+    #[error(transparent)]
+    Serial(#[from] OpenError),
+    #[error("cannot listen on {addr}: {error}")]
+    Listen {
+        addr: std::net::SocketAddr,
+        error: io::Error,
+    },
+    /// Listening, but waiting for the peer failed.
+    #[error("no connection on {addr}: {error}")]
+    Accept {
+        addr: std::net::SocketAddr,
+        error: io::Error,
+    },
+    #[error("cannot connect to {end}: {error}")]
+    Connect { end: String, error: io::Error },
+    /// Connected, but the stream's options could not be set.
+    #[error("{end}: cannot set up the connection: {error}")]
+    Setup { end: String, error: io::Error },
+}
+
+fn tcp_end(stream: TcpStream, end: &Endpoint) -> Result<Box<dyn WireEnd>, EndError> {
+    let set = |r: io::Result<()>| {
+        r.map_err(|error| EndError::Setup {
+            end: end.to_string(),
+            error,
+        })
+    };
     set(stream.set_nodelay(true))?;
     set(stream.set_read_timeout(Some(IO_TIMEOUT)))?;
     set(stream.set_write_timeout(Some(WRITE_LIMIT)))?;
@@ -156,12 +185,15 @@ mod tests {
         let err = open_ends([&serial, &e], &PortSettings::default(), &|_| {})
             .err()
             .unwrap();
-        assert!(err.contains("/no/such/port"), "{err}");
+        assert!(matches!(err, EndError::Serial(_)), "{err:?}");
+        assert!(err.to_string().contains("/no/such/port"), "{err}");
         let err = open_ends([&e, &e], &PortSettings::default(), &|_| {})
             .err()
             .unwrap();
+        assert!(matches!(err, EndError::Connect { .. }), "{err:?}");
         assert!(
-            err.contains(&format!("cannot connect to tcp://{free}")),
+            err.to_string()
+                .starts_with(&format!("cannot connect to tcp://{free}: ")),
             "{err}"
         );
     }

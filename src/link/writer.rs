@@ -29,7 +29,7 @@ struct Pending {
     ends_unit: bool,
 }
 
-enum Outcome {
+enum Delivery {
     /// Written and drained; the stamp is when the drain finished.
     Sent(Stamp),
     /// No port (the link is down) or the write failed; wait for `Wake`.
@@ -93,7 +93,7 @@ pub(super) fn run<Id: LinkId>(shared: &Shared<Id>, rx: &Receiver<WriterMsg>, don
             continue;
         };
         match write_record(shared, head, line_end) {
-            Outcome::Sent(at) => {
+            Delivery::Sent(at) => {
                 if let Some(done) = queue.pop_front() {
                     if done.ends_unit {
                         shared.dequeued();
@@ -107,8 +107,8 @@ pub(super) fn run<Id: LinkId>(shared: &Shared<Id>, rx: &Receiver<WriterMsg>, don
                     });
                 }
             }
-            Outcome::Down => down = true,
-            Outcome::Stopping => break,
+            Delivery::Down => down = true,
+            Delivery::Stopping => break,
         }
     }
     // Report what is left, oldest first: the queue, then the channel.
@@ -140,20 +140,20 @@ pub(super) fn run<Id: LinkId>(shared: &Shared<Id>, rx: &Receiver<WriterMsg>, don
 }
 
 /// Writes the rest of `head` and drains it, holding the port slot.
-fn write_record<Id: LinkId>(shared: &Shared<Id>, head: &mut Pending, line_end: &[u8]) -> Outcome {
+fn write_record<Id: LinkId>(shared: &Shared<Id>, head: &mut Pending, line_end: &[u8]) -> Delivery {
     let mut slot = shared.slot();
     let Some(port) = slot.port.as_mut() else {
-        return Outcome::Down;
+        return Delivery::Down;
     };
     let mut last_progress = Instant::now();
     let mut stall_reported = false;
     let failure = loop {
         if shared.stopping() {
-            return Outcome::Stopping;
+            return Delivery::Stopping;
         }
         let Some(rest) = head.bytes.get(head.progress..).filter(|r| !r.is_empty()) else {
             break match port.flush() {
-                Ok(()) => return Outcome::Sent(Stamp::since(shared.epoch)),
+                Ok(()) => return Delivery::Sent(Stamp::since(shared.epoch)),
                 Err(e) => format!("drain failed: {e} ({:?})", e.kind()),
             };
         };
@@ -208,5 +208,5 @@ fn write_record<Id: LinkId>(shared: &Shared<Id>, head: &mut Pending, line_end: &
         head.bytes = bytes;
         head.progress = 0;
     }
-    Outcome::Down
+    Delivery::Down
 }

@@ -529,9 +529,9 @@ impl<R: BufRead> PgnReader<R> {
             self.game = Some(Builder::new(self.line_no));
         }
         match parse_tag(self.rest()) {
-            Err(msg) => {
+            Err(e) => {
                 self.pos = self.line.len();
-                self.error(msg);
+                self.error(e.to_string());
             }
             Ok((name, value, used)) => {
                 self.pos = self.pos.saturating_add(used);
@@ -548,9 +548,25 @@ impl<R: BufRead> PgnReader<R> {
     }
 }
 
+/// Why a tag pair does not read: what is wrong, and the tag's name when
+/// it has one.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum TagError {
+    #[error("tag pair without a tag name")]
+    NoName,
+    #[error("tag pair {0}: value does not start with '\"'")]
+    NoOpeningQuote(String),
+    #[error("tag pair {0}: value not closed with '\"'")]
+    NotClosed(String),
+    #[error("tag pair {0}: value longer than {MAX_TAG_VALUE} bytes")]
+    TooLong(String),
+    #[error("tag pair {0}: missing ']'")]
+    NoBracket(String),
+}
+
 /// Parses `[Name "value"]` at the start of `s`; returns the name, the
 /// unescaped value and the bytes used.
-fn parse_tag(s: &str) -> Result<(String, String, usize), String> {
+fn parse_tag(s: &str) -> Result<(String, String, usize), TagError> {
     let mut it = s.char_indices().peekable();
     it.next(); // '['
     while it.next_if(|(_, c)| c.is_whitespace()).is_some() {}
@@ -561,33 +577,31 @@ fn parse_tag(s: &str) -> Result<(String, String, usize), String> {
         }
     }
     if name.is_empty() {
-        return Err("tag pair without a tag name".to_string());
+        return Err(TagError::NoName);
     }
     while it.next_if(|(_, c)| c.is_whitespace()).is_some() {}
     if it.next().map(|(_, c)| c) != Some('"') {
-        return Err(format!("tag pair {name}: value does not start with '\"'"));
+        return Err(TagError::NoOpeningQuote(name));
     }
     let mut value = String::new();
     loop {
         match it.next() {
-            None => return Err(format!("tag pair {name}: value not closed with '\"'")),
+            None => return Err(TagError::NotClosed(name)),
             Some((_, '"')) => break,
             Some((_, '\\')) => match it.next() {
                 Some((_, c)) => value.push(c),
-                None => return Err(format!("tag pair {name}: value not closed with '\"'")),
+                None => return Err(TagError::NotClosed(name)),
             },
             Some((_, c)) => value.push(c),
         }
         if value.len() > MAX_TAG_VALUE {
-            return Err(format!(
-                "tag pair {name}: value longer than {MAX_TAG_VALUE} bytes"
-            ));
+            return Err(TagError::TooLong(name));
         }
     }
     while it.next_if(|(_, c)| c.is_whitespace()).is_some() {}
     match it.next() {
         Some((i, ']')) => Ok((name, value, i + 1)),
-        _ => Err(format!("tag pair {name}: missing ']'")),
+        _ => Err(TagError::NoBracket(name)),
     }
 }
 
@@ -616,6 +630,42 @@ mod tests {
     use super::*;
     use crate::record::pgn::{PgnGame, PgnMove, write_pgn};
     use proptest::prelude::*;
+
+    #[test]
+    fn a_bad_tag_pair_says_which_tag_and_what_is_wrong() {
+        let long = format!("[Event \"{}\"]", "x".repeat(MAX_TAG_VALUE + 1));
+        for (text, kind, says) in [
+            ("[ \"x\"]", TagError::NoName, "tag pair without a tag name"),
+            (
+                "[Event x]",
+                TagError::NoOpeningQuote("Event".into()),
+                "tag pair Event: value does not start with '\"'",
+            ),
+            (
+                "[Site \"x\\",
+                TagError::NotClosed("Site".into()),
+                "tag pair Site: value not closed with '\"'",
+            ),
+            (
+                "[Round \"1\" x",
+                TagError::NoBracket("Round".into()),
+                "tag pair Round: missing ']'",
+            ),
+            (
+                long.as_str(),
+                TagError::TooLong("Event".into()),
+                &format!("tag pair Event: value longer than {MAX_TAG_VALUE} bytes"),
+            ),
+        ] {
+            let e = parse_tag(text).unwrap_err();
+            assert_eq!(e, kind, "{text}");
+            assert_eq!(e.to_string(), says);
+        }
+        assert_eq!(
+            parse_tag("[Event \"a\\\"b\"] 1. e4"),
+            Ok(("Event".into(), "a\"b".into(), 14))
+        );
+    }
 
     fn all(text: &str) -> Vec<Result<PgnText, PgnParseError>> {
         PgnReader::new(text.as_bytes()).collect()

@@ -182,24 +182,45 @@ fn fields(s: &str) -> impl Iterator<Item = (&str, Option<&str>)> {
         })
 }
 
+/// Why a draw or resign rule's text is not one: which field, and what
+/// was wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RuleError {
+    #[error("{key} needs a value ({key}=N)")]
+    NoValue { key: String },
+    #[error("{key}: `{value}` is not a whole number")]
+    NotANumber { key: String, value: String },
+    #[error("{key} must be at least {min}, not {n}")]
+    TooSmall { key: String, min: u32, n: u32 },
+    #[error("twosided: `{0}` is not true or false")]
+    NotABool(String),
+    /// A field the rule does not have; `known` lists the ones it has.
+    #[error("unknown field `{key}` ({known})")]
+    UnknownField { key: String, known: &'static str },
+    #[error("{0} is missing")]
+    Missing(&'static str),
+}
+
 /// The value of `key`, a whole number from `min` on.
-fn number(key: &str, value: Option<&str>, min: u32) -> Result<u32, String> {
-    let v = value.ok_or_else(|| format!("{key} needs a value ({key}=N)"))?;
-    let n: u32 = v
-        .parse()
-        .map_err(|_| format!("{key}: `{v}` is not a whole number"))?;
+fn number(key: &str, value: Option<&str>, min: u32) -> Result<u32, RuleError> {
+    let key = key.to_string();
+    let v = value.ok_or_else(|| RuleError::NoValue { key: key.clone() })?;
+    let n: u32 = v.parse().map_err(|_| RuleError::NotANumber {
+        key: key.clone(),
+        value: v.to_string(),
+    })?;
     if n < min {
-        return Err(format!("{key} must be at least {min}, not {n}"));
+        return Err(RuleError::TooSmall { key, min, n });
     }
     Ok(n)
 }
 
 impl FromStr for DrawRule {
-    type Err = String;
+    type Err = RuleError;
 
     /// `movenumber=M movecount=N score=S` (spaces or commas between the
     /// fields; all three needed; movecount at least 1).
-    fn from_str(s: &str) -> Result<DrawRule, String> {
+    fn from_str(s: &str) -> Result<DrawRule, RuleError> {
         let (mut move_number, mut count, mut score) = (None, None, None);
         for (key, value) in fields(s) {
             match key {
@@ -207,16 +228,17 @@ impl FromStr for DrawRule {
                 "movecount" => count = Some(number(key, value, 1)?),
                 "score" => score = Some(number(key, value, 0)?),
                 _ => {
-                    return Err(format!(
-                        "unknown field `{key}` (movenumber, movecount, score)"
-                    ));
+                    return Err(RuleError::UnknownField {
+                        key: key.to_string(),
+                        known: "movenumber, movecount, score",
+                    });
                 }
             }
         }
         Ok(DrawRule {
-            move_number: move_number.ok_or("movenumber is missing")?,
-            move_count: count.ok_or("movecount is missing")?,
-            score: score.ok_or("score is missing")?,
+            move_number: move_number.ok_or(RuleError::Missing("movenumber"))?,
+            move_count: count.ok_or(RuleError::Missing("movecount"))?,
+            score: score.ok_or(RuleError::Missing("score"))?,
         })
     }
 }
@@ -232,11 +254,11 @@ impl fmt::Display for DrawRule {
 }
 
 impl FromStr for ResignRule {
-    type Err = String;
+    type Err = RuleError;
 
     /// `movecount=N score=S [twosided]` (also `twosided=true|false`, as
     /// cutechess-cli writes it; spaces or commas between the fields).
-    fn from_str(s: &str) -> Result<ResignRule, String> {
+    fn from_str(s: &str) -> Result<ResignRule, RuleError> {
         let (mut count, mut score, mut two_sided) = (None, None, false);
         for (key, value) in fields(s) {
             match key {
@@ -246,19 +268,20 @@ impl FromStr for ResignRule {
                     two_sided = match value {
                         None | Some("true") => true,
                         Some("false") => false,
-                        Some(v) => return Err(format!("twosided: `{v}` is not true or false")),
+                        Some(v) => return Err(RuleError::NotABool(v.to_string())),
                     }
                 }
                 _ => {
-                    return Err(format!(
-                        "unknown field `{key}` (movecount, score, twosided)"
-                    ));
+                    return Err(RuleError::UnknownField {
+                        key: key.to_string(),
+                        known: "movecount, score, twosided",
+                    });
                 }
             }
         }
         Ok(ResignRule {
-            move_count: count.ok_or("movecount is missing")?,
-            score: score.ok_or("score is missing")?,
+            move_count: count.ok_or(RuleError::Missing("movecount"))?,
+            score: score.ok_or(RuleError::Missing("score"))?,
             two_sided,
         })
     }
@@ -486,7 +509,7 @@ mod tests {
             ),
         ];
         for (s, want) in cases {
-            let e = s.parse::<DrawRule>().unwrap_err();
+            let e = s.parse::<DrawRule>().unwrap_err().to_string();
             assert!(e.contains(want), "{s}: {e}");
         }
         let cases = [
@@ -496,7 +519,7 @@ mod tests {
             ("movecount=3 score=400 onesided", "unknown field `onesided`"),
         ];
         for (s, want) in cases {
-            let e = s.parse::<ResignRule>().unwrap_err();
+            let e = s.parse::<ResignRule>().unwrap_err().to_string();
             assert!(e.contains(want), "{s}: {e}");
         }
     }

@@ -26,15 +26,24 @@ pub trait Policy: Copy + Eq + Default + 'static {
 }
 
 /// `name` as one of `P`'s choices, or an error that lists them.
-pub fn parse_policy<P: Policy>(name: &str) -> Result<P, String> {
+pub fn parse_policy<P: Policy>(name: &str) -> Result<P, UnknownChoice> {
     P::ALL
         .iter()
         .copied()
         .find(|p| p.name() == name)
-        .ok_or_else(|| {
-            let names: Vec<&str> = P::ALL.iter().map(|p| p.name()).collect();
-            format!("`{name}` is not one of {}", names.join(", "))
+        .ok_or_else(|| UnknownChoice {
+            name: name.to_string(),
+            choices: P::ALL.iter().map(|p| p.name()).collect(),
         })
+}
+
+/// A policy's name that is none of its choices: the name as given, and
+/// the choices it could have been.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{name}` is not one of {}", choices.join(", "))]
+pub struct UnknownChoice {
+    pub name: String,
+    pub choices: Vec<&'static str>,
 }
 
 /// `Display` (the name), `FromStr` and `TryFrom<String>` (for serde's
@@ -47,14 +56,14 @@ macro_rules! policy_names {
             }
         }
         impl std::str::FromStr for $t {
-            type Err = String;
-            fn from_str(s: &str) -> Result<$t, String> {
+            type Err = UnknownChoice;
+            fn from_str(s: &str) -> Result<$t, UnknownChoice> {
                 parse_policy(s)
             }
         }
         impl TryFrom<String> for $t {
-            type Error = String;
-            fn try_from(s: String) -> Result<$t, String> {
+            type Error = UnknownChoice;
+            fn try_from(s: String) -> Result<$t, UnknownChoice> {
                 parse_policy(&s)
             }
         }
@@ -336,15 +345,20 @@ impl Default for Settings {
 mod tests {
     use super::*;
 
-    fn round_trip<P: Policy + std::fmt::Debug + std::str::FromStr<Err = String>>() {
+    fn round_trip<P: Policy + std::fmt::Debug + std::str::FromStr<Err = UnknownChoice>>() {
         for &p in P::ALL {
             assert_eq!(p.name().parse::<P>(), Ok(p));
             assert!(!p.help().is_empty());
         }
         assert!(P::ALL.contains(&P::default()));
         let err = "nonsense".parse::<P>().unwrap_err();
+        assert_eq!(err.name, "nonsense");
+        assert_eq!(
+            err.choices,
+            P::ALL.iter().map(|p| p.name()).collect::<Vec<_>>()
+        );
         for &p in P::ALL {
-            assert!(err.contains(p.name()), "{err}");
+            assert!(err.to_string().contains(p.name()), "{err}");
         }
     }
 

@@ -89,25 +89,35 @@ impl fmt::Display for TablebaseVerdict {
     }
 }
 
-impl FromStr for TablebaseVerdict {
-    type Err = String;
+/// Why a journal's tablebase verdict cannot be read: which of its three
+/// words is wrong, as written.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum VerdictError {
+    #[error("a tablebase verdict is 'PLY MATERIAL RESULT', not {0:?}")]
+    Shape(String),
+    #[error("the tablebase verdict's ply {0:?} is not a number")]
+    Ply(String),
+    #[error("the tablebase verdict's material {0:?} is not like KRvK")]
+    Material(String),
+    #[error("unknown tablebase outcome {0:?}")]
+    Outcome(String),
+}
 
-    fn from_str(s: &str) -> Result<TablebaseVerdict, String> {
+impl FromStr for TablebaseVerdict {
+    type Err = VerdictError;
+
+    fn from_str(s: &str) -> Result<TablebaseVerdict, VerdictError> {
         let mut words = s.split_ascii_whitespace();
         let (Some(ply), Some(material), Some(outcome), None) =
             (words.next(), words.next(), words.next(), words.next())
         else {
-            return Err(format!(
-                "a tablebase verdict is 'PLY MATERIAL RESULT', not {s:?}"
-            ));
+            return Err(VerdictError::Shape(s.to_string()));
         };
         let ply = ply
             .parse()
-            .map_err(|_| format!("the tablebase verdict's ply {ply:?} is not a number"))?;
+            .map_err(|_| VerdictError::Ply(ply.to_string()))?;
         if !is_material(material) {
-            return Err(format!(
-                "the tablebase verdict's material {material:?} is not like KRvK"
-            ));
+            return Err(VerdictError::Material(material.to_string()));
         }
         let outcome = match outcome {
             "1-0" => TablebaseOutcome::Win(Color::White),
@@ -115,7 +125,7 @@ impl FromStr for TablebaseVerdict {
             "1/2-1/2" => TablebaseOutcome::Draw,
             "cursed-1-0" => TablebaseOutcome::CursedWin(Color::White),
             "cursed-0-1" => TablebaseOutcome::CursedWin(Color::Black),
-            o => return Err(format!("unknown tablebase outcome {o:?}")),
+            o => return Err(VerdictError::Outcome(o.to_string())),
         };
         Ok(TablebaseVerdict {
             ply,
@@ -169,7 +179,7 @@ mod tests {
             ("57 KRvK 2-0", "unknown tablebase outcome"),
             ("57 KRvK 1-0 extra", "PLY MATERIAL RESULT"),
         ] {
-            let e = bad.parse::<TablebaseVerdict>().unwrap_err();
+            let e = bad.parse::<TablebaseVerdict>().unwrap_err().to_string();
             assert!(e.contains(says), "{bad}: {e}");
         }
     }

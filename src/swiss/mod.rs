@@ -48,7 +48,7 @@ impl Color {
 
 /// A round's result for one player, as the pairing counts it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
+pub enum RoundScore {
     /// Lost, forfeited, or no point (absent, zero-point bye).
     Loss,
     /// Drawn, or a half-point bye.
@@ -66,7 +66,7 @@ pub struct Game {
     /// The colour, when the player was paired against an opponent.
     pub color: Option<Color>,
     /// The result.
-    pub outcome: Outcome,
+    pub outcome: RoundScore,
     /// Whether the game was played over the board (not a forfeit, not a
     /// bye).
     pub played: bool,
@@ -82,7 +82,7 @@ impl Game {
         Game {
             opponent: None,
             color: None,
-            outcome: Outcome::Loss,
+            outcome: RoundScore::Loss,
             played: false,
             paired: false,
         }
@@ -93,7 +93,7 @@ impl Game {
         Game {
             opponent: None,
             color: None,
-            outcome: Outcome::Win,
+            outcome: RoundScore::Win,
             played: false,
             paired: true,
         }
@@ -176,12 +176,12 @@ impl PointSystem {
     /// What `game` is worth to its player.
     pub fn points(&self, game: &Game) -> u32 {
         match game.outcome {
-            Outcome::Loss if !game.paired => self.zero_bye,
-            Outcome::Loss if game.played => self.loss,
-            Outcome::Loss => self.forfeit_loss,
-            Outcome::Win if game.opponent.is_none() && game.paired => self.pairing_bye,
-            Outcome::Win => self.win,
-            Outcome::Draw => self.draw,
+            RoundScore::Loss if !game.paired => self.zero_bye,
+            RoundScore::Loss if game.played => self.loss,
+            RoundScore::Loss => self.forfeit_loss,
+            RoundScore::Win if game.opponent.is_none() && game.paired => self.pairing_bye,
+            RoundScore::Win => self.win,
+            RoundScore::Draw => self.draw,
         }
     }
 }

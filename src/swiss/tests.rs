@@ -3,7 +3,7 @@
 
 use super::check::{Verdict, check};
 use super::dutch::{ColourState, PairingError, eligible_for_bye, pair};
-use super::{Color, Event, Game, Identity, Outcome, Pairing, Player, PointSystem, trf};
+use super::{Color, Event, Game, Identity, Pairing, Player, PointSystem, RoundScore, trf};
 use crate::splitmix::splitmix64;
 
 /// An event of players numbered by rating order, before round 1.
@@ -40,7 +40,11 @@ fn boards(pairing: &[Pairing]) -> Vec<(usize, usize)> {
 
 /// Plays a round: each board's result for White from `result`, the bye a
 /// pairing-allocated bye, anyone else absent with no point.
-fn play(event: &mut Event, pairing: &[Pairing], mut result: impl FnMut(usize, usize) -> Outcome) {
+fn play(
+    event: &mut Event,
+    pairing: &[Pairing],
+    mut result: impl FnMut(usize, usize) -> RoundScore,
+) {
     let round = event.played_rounds;
     for board in pairing {
         match board.black {
@@ -48,9 +52,9 @@ fn play(event: &mut Event, pairing: &[Pairing], mut result: impl FnMut(usize, us
             Some(black) => {
                 let white_result = result(board.white, board.black.unwrap_or(0));
                 let black_result = match white_result {
-                    Outcome::Win => Outcome::Loss,
-                    Outcome::Loss => Outcome::Win,
-                    Outcome::Draw => Outcome::Draw,
+                    RoundScore::Win => RoundScore::Loss,
+                    RoundScore::Loss => RoundScore::Win,
+                    RoundScore::Draw => RoundScore::Draw,
                 };
                 for (me, them, colour, outcome) in [
                     (board.white, black, Color::White, white_result),
@@ -107,7 +111,7 @@ fn colours_alternate_and_an_exchange_beats_a_rematch() {
     let mut e = event(4, 5, Color::White);
     assert_eq!(paired(&e), vec![(1, 3), (4, 2)]);
     let round1 = pair(&e).expect("a pairing");
-    play(&mut e, &round1, |_, _| Outcome::Draw);
+    play(&mut e, &round1, |_, _| RoundScore::Draw);
     assert_eq!(paired(&e), vec![(2, 1), (3, 4)]);
 }
 
@@ -120,7 +124,7 @@ fn the_bye_goes_to_the_lowest_player_who_has_not_had_one() {
     e.points.pairing_bye = 0;
     let round1 = pair(&e).expect("a pairing");
     assert_eq!(boards(&round1), vec![(1, 2), (3, 0)]);
-    play(&mut e, &round1, |_, _| Outcome::Draw);
+    play(&mut e, &round1, |_, _| RoundScore::Draw);
     assert!(!eligible_for_bye(&e, &e.players[2]));
     assert_eq!(paired(&e), vec![(3, 1), (2, 0)]);
 }
@@ -146,9 +150,9 @@ fn no_one_meets_an_opponent_twice() {
         }
         play(&mut e, &round, |white, black| {
             if white < black {
-                Outcome::Win
+                RoundScore::Win
             } else {
-                Outcome::Loss
+                RoundScore::Loss
             }
         });
     }
@@ -171,16 +175,16 @@ fn three_rounds_of_six_players_pair_as_bbppairings_does() {
     let round1 = pair(&e).expect("a pairing");
     play(&mut e, &round1, |white, black| {
         if white < black {
-            Outcome::Win
+            RoundScore::Win
         } else {
-            Outcome::Loss
+            RoundScore::Loss
         }
     });
     let round2 = pair(&e).expect("a pairing");
     assert_eq!(boards(&round2), vec![(2, 1), (4, 3), (6, 5)]);
     // White wins everywhere: 2 on 2 floats down to the group on 1 and
     // meets 3, the one it has not met; colours by preference.
-    play(&mut e, &round2, |_, _| Outcome::Win);
+    play(&mut e, &round2, |_, _| RoundScore::Win);
     assert_eq!(paired(&e), vec![(3, 2), (1, 6), (5, 4)]);
 }
 
@@ -195,9 +199,9 @@ fn a_player_who_floated_down_last_round_does_not_float_again() {
     let round1 = pair(&e).expect("a pairing");
     assert_eq!(boards(&round1), vec![(1, 4), (5, 2), (3, 6), (7, 0)]);
     play(&mut e, &round1, |white, black| match (white, black) {
-        (0, 3) => Outcome::Win,
-        (4, 1) => Outcome::Loss,
-        _ => Outcome::Draw,
+        (0, 3) => RoundScore::Win,
+        (4, 1) => RoundScore::Loss,
+        _ => RoundScore::Draw,
     });
     assert_eq!(paired(&e), vec![(7, 1), (2, 3), (6, 5), (4, 0)]);
 }
@@ -208,7 +212,7 @@ fn colour_state_reads_absolute_and_strong_preferences() {
     let game = |colour| Game {
         opponent: Some(1),
         color: Some(colour),
-        outcome: Outcome::Draw,
+        outcome: RoundScore::Draw,
         played: true,
         paired: true,
     };
@@ -312,7 +316,11 @@ fn random_events_keep_the_absolute_criteria() {
                 if *gone || rand(15) == 0 {
                     let half = rand(2) == 0 && !*gone;
                     e.players[p].games.push(Game {
-                        outcome: if half { Outcome::Draw } else { Outcome::Loss },
+                        outcome: if half {
+                            RoundScore::Draw
+                        } else {
+                            RoundScore::Loss
+                        },
                         ..Game::absent()
                     });
                 }
@@ -367,9 +375,9 @@ fn random_events_keep_the_absolute_criteria() {
                 }
             }
             play(&mut e, &pairing, |_, _| match rand(3) {
-                0 => Outcome::Win,
-                1 => Outcome::Draw,
-                _ => Outcome::Loss,
+                0 => RoundScore::Win,
+                1 => RoundScore::Draw,
+                _ => RoundScore::Loss,
             });
             // The absolute colour rules: never the same colour three
             // times running, never two more of one colour than the other.

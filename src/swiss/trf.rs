@@ -25,7 +25,7 @@
 //! `310`) are refused with the line number, as is any line that is none of
 //! these. Lines end with CR, LF or CRLF (bbpPairings writes CR).
 
-use super::{Color, Event, Game, Identity, Outcome, Player, PointSystem};
+use super::{Color, Event, Game, Identity, Player, PointSystem, RoundScore};
 
 /// The highest pairing number read (TRF's four columns).
 pub const MAX_PLAYERS: usize = 9999;
@@ -238,9 +238,9 @@ fn read_player(chars: &[char], line: usize) -> Result<Player, TrfError> {
         }
         let result_char = chars[start + 7].to_ascii_uppercase();
         let outcome = match result_char {
-            'D' | '=' | 'H' => Outcome::Draw,
-            '+' | 'W' | '1' | 'F' | 'U' => Outcome::Win,
-            '-' | 'L' | '0' | 'Z' | ' ' => Outcome::Loss,
+            'D' | '=' | 'H' => RoundScore::Draw,
+            '+' | 'W' | '1' | 'F' | 'U' => RoundScore::Win,
+            '-' | 'L' | '0' | 'Z' | ' ' => RoundScore::Loss,
             other => {
                 return Err(error(
                     line,
@@ -722,9 +722,9 @@ fn check_scores(event: &mut Event) -> Result<(), TrfError> {
 fn game_text(game: &Game) -> String {
     if !game.paired {
         let letter = match game.outcome {
-            Outcome::Win => 'F',
-            Outcome::Draw => 'H',
-            Outcome::Loss => 'Z',
+            RoundScore::Win => 'F',
+            RoundScore::Draw => 'H',
+            RoundScore::Loss => 'Z',
         };
         return format!("0000 - {letter}");
     }
@@ -737,10 +737,10 @@ fn game_text(game: &Game) -> String {
         None => '-',
     };
     let result = match (game.played, game.outcome) {
-        (true, Outcome::Win) => '1',
-        (true, Outcome::Draw) => '=',
-        (true, Outcome::Loss) => '0',
-        (false, Outcome::Win) => '+',
+        (true, RoundScore::Win) => '1',
+        (true, RoundScore::Draw) => '=',
+        (true, RoundScore::Loss) => '0',
+        (false, RoundScore::Win) => '+',
         (false, _) => '-',
     };
     format!("{:>4} {colour} {result}", opponent + 1)
@@ -890,7 +890,7 @@ mod tests {
         let g = event.players[2].games[0];
         assert_eq!(g.opponent, Some(0));
         assert_eq!(g.color, Some(Color::Black));
-        assert_eq!(g.outcome, Outcome::Loss);
+        assert_eq!(g.outcome, RoundScore::Loss);
         assert!(g.played && g.paired);
         assert_eq!(trf.kept, vec!["012 Test event".to_string()]);
     }
@@ -917,7 +917,7 @@ mod tests {
         let p1 = &trf.event.players[0];
         assert_eq!(p1.games[0], Game::pairing_bye());
         assert!(p1.games[1].paired && !p1.games[1].played);
-        assert_eq!(trf.event.players[1].games[0].outcome, Outcome::Draw);
+        assert_eq!(trf.event.players[1].games[0].outcome, RoundScore::Draw);
         assert!(!trf.event.players[1].games[0].paired);
         let written = write(&trf.event, &trf.kept);
         assert!(written.contains("0000 - U     2 w +"), "{written}");

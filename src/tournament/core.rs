@@ -12,14 +12,14 @@ use shakmaty::{ByColor, Color};
 use crate::referee::GameResult;
 use crate::stats::sprt::{Hypothesis, Sprt};
 use crate::text::strip_control;
-use crate::tournament::knockout::{Knockout, KnockoutSettings, Tiebreak};
+use crate::tournament::knockout::{BracketError, Knockout, KnockoutSettings, Tiebreak};
 use crate::tournament::messages::{
-    Absence, Absent, BoardId, Input, Outcome, Output, SprtRunning, Withdrawal,
+    Absence, Absent, BoardId, GameDecision, Input, Output, SprtRunning, Withdrawal,
 };
 pub use crate::tournament::progress::GameState;
 use crate::tournament::progress::Progress;
 use crate::tournament::schedule::{
-    Format, PlayerId, RoundPairing, Schedule, ScheduleSettings, ScheduledGame,
+    Format, PlayerId, RoundPairing, Schedule, ScheduleError, ScheduleSettings, ScheduledGame,
 };
 use crate::tournament::stats::PairTally;
 
@@ -106,16 +106,37 @@ pub struct Tournament {
     now: u64,
 }
 
+/// Why an event cannot be made from its settings: which setting is
+/// wrong, with its value.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EventError {
+    #[error("{names} player names for {players} players")]
+    Names { names: usize, players: usize },
+    #[error(transparent)]
+    Schedule(#[from] ScheduleError),
+    #[error(transparent)]
+    Bracket(#[from] BracketError),
+    #[error("an SPRT tests one engine against another: it needs 2 players, not {0}")]
+    SprtPlayers(usize),
+    #[error("an SPRT is for a match, not a knockout")]
+    SprtKnockout,
+    #[error("a player needs at least 1 instance")]
+    NoInstances,
+    #[error("a tournament needs at least 1 board")]
+    NoBoards,
+}
+
+error_words!(EventError);
+
 impl Tournament {
     /// A tournament waiting for its players to sign on. The error says
     /// which setting is wrong.
-    pub fn new(settings: Settings) -> Result<Tournament, String> {
+    pub fn new(settings: Settings) -> Result<Tournament, EventError> {
         if settings.names.len() != settings.schedule.players {
-            return Err(format!(
-                "{} player names for {} players",
-                settings.names.len(),
-                settings.schedule.players
-            ));
+            return Err(EventError::Names {
+                names: settings.names.len(),
+                players: settings.schedule.players,
+            });
         }
         let schedule = Schedule::new(&settings.schedule)?;
         let knockout = if settings.schedule.format == Format::Knockout {
@@ -130,16 +151,13 @@ impl Tournament {
             None
         };
         if settings.sprt.is_some() && settings.names.len() != 2 {
-            return Err(format!(
-                "an SPRT tests one engine against another: it needs 2 players, not {}",
-                settings.names.len()
-            ));
+            return Err(EventError::SprtPlayers(settings.names.len()));
         }
         if settings.sprt.is_some() && knockout.is_some() {
-            return Err("an SPRT is for a match, not a knockout".into());
+            return Err(EventError::SprtKnockout);
         }
         if settings.instances == 0 {
-            return Err("a player needs at least 1 instance".into());
+            return Err(EventError::NoInstances);
         }
         // With one instance each, more boards than a round has games would
         // stay idle; with more, more than the games or the instances can
@@ -159,7 +177,7 @@ impl Tournament {
             games.min(seats)
         };
         let boards = match settings.boards {
-            Some(0) => return Err("a tournament needs at least 1 board".into()),
+            Some(0) => return Err(EventError::NoBoards),
             Some(k) => k.min(most.max(1)),
             None => schedule.widest_round().max(1),
         };
@@ -318,7 +336,10 @@ impl Tournament {
         let round = self.round_due()?;
         Some(match crate::tournament::rounds::pair(self, round) {
             Ok(pairing) => Input::Paired(pairing),
-            Err(reason) => Input::Unpairable { round, reason },
+            Err(reason) => Input::Unpairable {
+                round,
+                reason: reason.to_string(),
+            },
         })
     }
 
@@ -329,7 +350,7 @@ impl Tournament {
 
     /// How game `game` ended, in words: the board's closing words
     /// (`Black resigns`, `Draw by 3-fold repetition`) when it said them,
-    /// else the outcome's own ([`Outcome::how`]); `None` while undecided.
+    /// else the outcome's own ([`GameDecision::how`]); `None` while undecided.
     pub fn how(&self, game: u32) -> Option<String> {
         let i = (game as usize).checked_sub(1)?;
         match self.progress.state(game)? {
@@ -512,7 +533,7 @@ impl Tournament {
                 sides,
                 ending,
             } => {
-                let outcome = Outcome::Played {
+                let outcome = GameDecision::Played {
                     result,
                     termination,
                     sides,
@@ -578,7 +599,9 @@ impl Tournament {
             None => None,
         };
         if let Err(e) = self.schedule.add_round(&pairing) {
-            out.push(Output::Ignored { reason: e });
+            out.push(Output::Ignored {
+                reason: e.to_string(),
+            });
             return;
         }
         if bracket.is_some() {
@@ -804,7 +827,7 @@ impl Tournament {
     fn on_finished(
         &mut self,
         game: u32,
-        outcome: Outcome,
+        outcome: GameDecision,
         ending: Option<String>,
         out: &mut Vec<Output>,
     ) {
@@ -815,7 +838,7 @@ impl Tournament {
             return;
         };
         match outcome {
-            Outcome::Played {
+            GameDecision::Played {
                 result: GameResult::None,
                 ..
             } => {
@@ -926,14 +949,14 @@ impl Tournament {
             })
             .collect();
         for (game, absent) in forfeits {
-            self.decide(game, Outcome::Forfeited(absent), None, out);
+            self.decide(game, GameDecision::Forfeited(absent), None, out);
         }
     }
 
     fn decide(
         &mut self,
         game: u32,
-        outcome: Outcome,
+        outcome: GameDecision,
         ending: Option<String>,
         out: &mut Vec<Output>,
     ) {

@@ -53,12 +53,44 @@ pub struct Tiebreak {
     pub armageddon: Option<(String, String)>,
 }
 
+/// Why a knockout's tie-break (`G@CONTROL[,armageddon=WHITE/BLACK]`) does
+/// not read: the part at fault and the whole text, as given.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TiebreakError {
+    #[error(
+        "{0:?} in {1:?}: after the comma, armageddon=WHITE/BLACK (the decisive game's \
+         controls: 5+0.05/4+0.05)"
+    )]
+    NotArmageddon(String, String),
+    #[error("{0:?} in {1:?}: armageddon=WHITE/BLACK, two controls")]
+    NotTwoControls(String, String),
+    #[error("{0:?} in {1:?}: a control is missing")]
+    MissingControl(String, String),
+    #[error("{0:?} is not GAMES@CONTROL (2@1+0.01: sets of 2 games at 1 s + 10 ms)")]
+    NotSets(String),
+    #[error("{0:?} in {1:?}: the games of a set are 1 to 100")]
+    Games(String, String),
+    #[error("{0:?}: no time control after the @")]
+    NoControl(String),
+}
+
+/// Why a knockout's bracket cannot be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BracketError {
+    #[error("a knockout takes 2 to {MAX_PLAYERS} players ({0} given)")]
+    Players(usize),
+    #[error("a knockout match needs at least 1 game")]
+    NoGames,
+}
+
+error_words!(TiebreakError, BracketError);
+
 impl Tiebreak {
     /// Reads `G@CONTROL` (`2@1+0.01`: sets of 2 games at 1 s + 10 ms),
     /// with `,armageddon=WHITE/BLACK` after it for the decisive game's
     /// time odds (`2@1+0.01,armageddon=5+0.05/4+0.05`). The controls are
     /// returned as given, for the caller to check.
-    pub fn parse(s: &str) -> Result<Tiebreak, String> {
+    pub fn parse(s: &str) -> Result<Tiebreak, TiebreakError> {
         let (sets, odds) = match s.split_once(',') {
             Some((sets, odds)) => (sets, Some(odds)),
             None => (s, None),
@@ -66,33 +98,31 @@ impl Tiebreak {
         let armageddon = match odds {
             None => None,
             Some(odds) => {
-                let controls = odds.strip_prefix("armageddon=").ok_or_else(|| {
-                    format!(
-                        "{odds:?} in {s:?}: after the comma, armageddon=WHITE/BLACK (the \
-                         decisive game's controls: 5+0.05/4+0.05)"
-                    )
-                })?;
-                let (w, b) = controls.split_once('/').ok_or_else(|| {
-                    format!("{odds:?} in {s:?}: armageddon=WHITE/BLACK, two controls")
-                })?;
+                let at = || (odds.to_string(), s.to_string());
+                let controls = odds
+                    .strip_prefix("armageddon=")
+                    .ok_or_else(|| TiebreakError::NotArmageddon(at().0, at().1))?;
+                let (w, b) = controls
+                    .split_once('/')
+                    .ok_or_else(|| TiebreakError::NotTwoControls(at().0, at().1))?;
                 let bad = |c: &str| c.is_empty() || c.chars().any(char::is_whitespace);
                 if bad(w) || bad(b) {
-                    return Err(format!("{odds:?} in {s:?}: a control is missing"));
+                    return Err(TiebreakError::MissingControl(at().0, at().1));
                 }
                 Some((w.to_string(), b.to_string()))
             }
         };
         let s = sets;
-        let (games, control) = s.split_once('@').ok_or_else(|| {
-            format!("{s:?} is not GAMES@CONTROL (2@1+0.01: sets of 2 games at 1 s + 10 ms)")
-        })?;
+        let (games, control) = s
+            .split_once('@')
+            .ok_or_else(|| TiebreakError::NotSets(s.to_string()))?;
         let games: u32 = games
             .parse()
             .ok()
             .filter(|&g| (1..=100).contains(&g))
-            .ok_or_else(|| format!("{games:?} in {s:?}: the games of a set are 1 to 100"))?;
+            .ok_or_else(|| TiebreakError::Games(games.to_string(), s.to_string()))?;
         if control.is_empty() || control.chars().any(char::is_whitespace) {
-            return Err(format!("{s:?}: no time control after the @"));
+            return Err(TiebreakError::NoControl(s.to_string()));
         }
         Ok(Tiebreak {
             games,
@@ -443,15 +473,12 @@ impl Knockout {
 
     /// The bracket of `seeds` (players in seed order), its first round
     /// open (the byes decided).
-    pub fn new(settings: KnockoutSettings, seeds: Vec<PlayerId>) -> Result<Knockout, String> {
+    pub fn new(settings: KnockoutSettings, seeds: Vec<PlayerId>) -> Result<Knockout, BracketError> {
         if seeds.len() < 2 || seeds.len() > MAX_PLAYERS {
-            return Err(format!(
-                "a knockout takes 2 to {MAX_PLAYERS} players ({} given)",
-                seeds.len()
-            ));
+            return Err(BracketError::Players(seeds.len()));
         }
         if settings.games == 0 {
-            return Err("a knockout match needs at least 1 game".into());
+            return Err(BracketError::NoGames);
         }
         let players = seeds.iter().map(|p| p.0).max().unwrap_or(0) + 1;
         let place = |s: u32| {

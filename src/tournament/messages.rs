@@ -86,7 +86,7 @@ pub enum Absent {
 
 /// How a game of the schedule was decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
+pub enum GameDecision {
     /// Played to a result on a board.
     Played {
         /// A win or a draw (never `*`: a game without a result is played
@@ -99,19 +99,19 @@ pub enum Outcome {
     Forfeited(Absent),
 }
 
-impl Outcome {
+impl GameDecision {
     /// The points of each side, in half points.
     pub fn halves(&self) -> ByColor<u32> {
         match *self {
-            Outcome::Played { result, .. } => match result {
+            GameDecision::Played { result, .. } => match result {
                 GameResult::Win(c) => ByColor::new_with(|side| if side == c { 2 } else { 0 }),
                 GameResult::Draw => ByColor::new_with(|_| 1),
                 GameResult::None => ByColor::new_with(|_| 0),
             },
-            Outcome::Forfeited(Absent::One(c)) => {
+            GameDecision::Forfeited(Absent::One(c)) => {
                 ByColor::new_with(|side| if side == c { 0 } else { 2 })
             }
-            Outcome::Forfeited(Absent::Both) => ByColor::new_with(|_| 0),
+            GameDecision::Forfeited(Absent::Both) => ByColor::new_with(|_| 0),
         }
     }
 
@@ -119,20 +119,20 @@ impl Outcome {
     /// forfeits `+/-`, `-/+` or `-/-`.
     pub fn result_text(&self) -> &'static str {
         match *self {
-            Outcome::Played { result, .. } => result.as_str(),
-            Outcome::Forfeited(Absent::One(Color::Black)) => "+/-",
-            Outcome::Forfeited(Absent::One(Color::White)) => "-/+",
-            Outcome::Forfeited(Absent::Both) => "-/-",
+            GameDecision::Played { result, .. } => result.as_str(),
+            GameDecision::Forfeited(Absent::One(Color::Black)) => "+/-",
+            GameDecision::Forfeited(Absent::One(Color::White)) => "-/+",
+            GameDecision::Forfeited(Absent::Both) => "-/-",
         }
     }
 
     /// How it ended, in words: the PGN Termination, or who forfeited.
     pub fn how(&self) -> &'static str {
         match *self {
-            Outcome::Played { termination, .. } => termination.as_str(),
-            Outcome::Forfeited(Absent::One(Color::White)) => "forfeit: White absent",
-            Outcome::Forfeited(Absent::One(Color::Black)) => "forfeit: Black absent",
-            Outcome::Forfeited(Absent::Both) => "forfeit: both absent",
+            GameDecision::Played { termination, .. } => termination.as_str(),
+            GameDecision::Forfeited(Absent::One(Color::White)) => "forfeit: White absent",
+            GameDecision::Forfeited(Absent::One(Color::Black)) => "forfeit: Black absent",
+            GameDecision::Forfeited(Absent::Both) => "forfeit: both absent",
         }
     }
 }
@@ -230,14 +230,22 @@ impl SprtRunning {
     }
 
     /// Reads [`SprtRunning::as_str`].
-    pub fn parse(s: &str) -> Result<SprtRunning, String> {
+    pub fn parse(s: &str) -> Result<SprtRunning, UnknownSprtRunning> {
         match s {
             "finish" => Ok(SprtRunning::Finish),
             "abort" => Ok(SprtRunning::Abort),
-            other => Err(format!("{other:?}: finish or abort")),
+            other => Err(UnknownSprtRunning(other.to_string())),
         }
     }
 }
+
+/// A word for the games running at an SPRT's stop that is neither
+/// `finish` nor `abort` (as given).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?}: finish or abort")]
+pub struct UnknownSprtRunning(pub String);
+
+error_words!(UnknownSprtRunning);
 
 /// Why a player forfeits the games it has not started.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -269,7 +277,7 @@ pub enum Output {
     /// `ending`: how a played game ended in the referee's words, if known.
     Scored {
         game: u32,
-        outcome: Outcome,
+        outcome: GameDecision,
         ending: Option<String>,
     },
     /// A game ended without a result and will be played again.

@@ -11,7 +11,7 @@
 //! * [`core`]: the state machine ([`Tournament`]);
 //! * [`progress`]: where each game stands, and the counts kept in step;
 //! * [`knockout`]: a knockout's bracket: seeding, byes, matches, tie-breaks;
-//! * [`messages`]: its inputs and outputs, and a game's [`Outcome`];
+//! * [`messages`]: its inputs and outputs, and a game's [`GameDecision`];
 //! * [`standings`]: points, tie-breaks, crosstable, player statistics;
 //! * [`report`]: the final report as text and Markdown;
 //! * [`journal`]: the tournament journal, for resume after a kill;
@@ -33,7 +33,8 @@ pub mod words;
 
 pub use self::core::{GameState, PlayerState, Settings, Tournament};
 pub use messages::{
-    Absence, Absent, BoardId, Input, Instance, Outcome, Output, SideStats, SprtRunning, Withdrawal,
+    Absence, Absent, BoardId, GameDecision, Input, Instance, Output, SideStats, SprtRunning,
+    Withdrawal,
 };
 pub use player::{EngineSpec, Player};
 pub use schedule::{

@@ -24,6 +24,7 @@
 use clap::ValueEnum;
 
 use crate::client::MoverKind;
+use crate::client::engine::process::CommandError;
 use crate::client::engine::{CommandLine, Protocol, SearchLimits};
 use crate::link::Endpoint;
 
@@ -105,27 +106,69 @@ pub fn is_tournament_only(spec: &str) -> bool {
             .any(|kind| spec.starts_with(kind))
 }
 
-fn printable(what: &str, text: &str) -> Result<(), String> {
+fn printable(what: &'static str, text: &str) -> Result<(), PlayerFault> {
     if text.trim().is_empty() {
-        return Err(format!("{what} is empty"));
+        return Err(PlayerFault::Blank(what));
     }
     if text.chars().any(char::is_control) {
-        return Err(format!("{what} {text:?} has control characters"));
+        return Err(PlayerFault::Control {
+            what,
+            text: text.to_string(),
+        });
     }
     Ok(())
 }
 
+/// A `PLAYER` argument that does not read: the argument as given, and
+/// what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("player {spec:?}: {fault}")]
+pub struct PlayerError {
+    pub spec: String,
+    pub fault: PlayerFault,
+}
+
+/// What is wrong with a `PLAYER` argument (or a name or file in it).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlayerFault {
+    #[error("empty: expected {FORMS}")]
+    Empty,
+    /// A part (`the port`, `the name`, ...) that is empty.
+    #[error("{0} is empty")]
+    Blank(&'static str),
+    #[error("{what} {text:?} has control characters")]
+    Control { what: &'static str, text: String },
+    #[error("expected engine:NAME=CMD, e.g. engine:sf=/usr/games/stockfish")]
+    NoCommand,
+    #[error("the engine's name {0:?} has a ':' (--engine-option NAME:OPT=VALUE could not name it)")]
+    ColonInName(String),
+    #[error(transparent)]
+    Command(#[from] CommandError),
+    #[error("unknown mover {0:?}: expected random or greedy")]
+    Mover(String),
+    #[error("unknown kind {0:?}: expected {FORMS}")]
+    Kind(String),
+    /// A `tcp://` or `tcp-listen://` endpoint that does not read.
+    #[error(transparent)]
+    Endpoint(#[from] crate::link::EndpointError),
+}
+
+error_words!(PlayerError, PlayerFault);
+
 impl Player {
     /// Reads one `PLAYER` argument. The error quotes it and says what the
     /// forms are.
-    pub fn parse(spec: &str) -> Result<Player, String> {
-        let at = |e: String| format!("player {spec:?}: {e}");
+    pub fn parse(spec: &str) -> Result<Player, PlayerError> {
+        let at = |fault: PlayerFault| PlayerError {
+            spec: spec.to_string(),
+            fault,
+        };
         if spec.trim().is_empty() {
-            return Err(at(format!("empty: expected {FORMS}")));
+            return Err(at(PlayerFault::Empty));
         }
         printable("the player", spec).map_err(at)?;
         if spec.starts_with("tcp://") || spec.starts_with("tcp-listen://") {
-            let endpoint = Endpoint::parse(spec).map_err(|e| at(e.to_string()))?;
+            let endpoint = Endpoint::parse(spec).map_err(|e| at(e.into()))?;
             return Ok(Player::Socket {
                 endpoint,
                 text: spec.into(),
@@ -147,12 +190,12 @@ impl Player {
                 Ok(Player::Tcp { name: rest.into() })
             }
             "engine" => {
-                let (name, command) = rest.split_once('=').ok_or_else(|| {
-                    at("expected engine:NAME=CMD, e.g. engine:sf=/usr/games/stockfish".into())
-                })?;
+                let (name, command) = rest
+                    .split_once('=')
+                    .ok_or_else(|| at(PlayerFault::NoCommand))?;
                 check_engine_name(name).map_err(at)?;
                 printable("the command", command).map_err(at)?;
-                let command_line = CommandLine::parse(command).map_err(at)?;
+                let command_line = CommandLine::parse(command).map_err(|e| at(e.into()))?;
                 Ok(Player::Engine(EngineSpec {
                     name: name.into(),
                     command: command.into(),
@@ -168,15 +211,14 @@ impl Player {
             "mover" => {
                 let (name, kind) = rest.split_once('=').unwrap_or((rest, "random"));
                 check_engine_name(name).map_err(at)?;
-                let kind = MoverKind::from_str(kind, true).map_err(|_| {
-                    at(format!("unknown mover {kind:?}: expected random or greedy"))
-                })?;
+                let kind = MoverKind::from_str(kind, true)
+                    .map_err(|_| at(PlayerFault::Mover(kind.to_string())))?;
                 Ok(Player::Mover {
                     name: name.into(),
                     kind,
                 })
             }
-            other => Err(at(format!("unknown kind {other:?}: expected {FORMS}"))),
+            other => Err(at(PlayerFault::Kind(other.to_string()))),
         }
     }
 
@@ -211,12 +253,10 @@ impl Player {
     }
 }
 
-fn check_engine_name(name: &str) -> Result<(), String> {
+fn check_engine_name(name: &str) -> Result<(), PlayerFault> {
     printable("the engine's name", name)?;
     if name.contains(':') {
-        return Err(format!(
-            "the engine's name {name:?} has a ':' (--engine-option NAME:OPT=VALUE could not name it)"
-        ));
+        return Err(PlayerFault::ColonInName(name.to_string()));
     }
     Ok(())
 }
@@ -265,7 +305,7 @@ pub fn players(specs: &[String], flags: &EngineFlags) -> Result<Vec<Player>, Str
     let mut list = specs
         .iter()
         .map(|s| Player::parse(s))
-        .collect::<Result<Vec<Player>, String>>()?;
+        .collect::<Result<Vec<Player>, PlayerError>>()?;
     for (i, p) in list.iter().enumerate() {
         if let Some(j) = list[..i].iter().position(|q| q.name() == p.name()) {
             return Err(format!(
@@ -452,7 +492,8 @@ mod tests {
             assert!(Player::parse(text).unwrap().is_one_program());
         }
         let e = Player::parse("tcp://nowhere").unwrap_err();
-        assert!(e.contains("tcp://HOST:PORT"), "{e}");
+        assert!(matches!(e.fault, PlayerFault::Endpoint(_)), "{e:?}");
+        assert!(e.to_string().contains("tcp://HOST:PORT"), "{e}");
         assert_eq!(
             Player::parse("tcp:Deep Thought"),
             Ok(Player::Tcp {
@@ -477,6 +518,7 @@ mod tests {
         assert!(
             Player::parse("mover:g=clever")
                 .unwrap_err()
+                .to_string()
                 .contains("unknown mover \"clever\"")
         );
         for spec in [
@@ -505,8 +547,18 @@ mod tests {
             ("engine:sf=\"unclosed", "player \"engine:sf=\\\"unclosed\""),
         ] {
             let e = Player::parse(spec).unwrap_err();
+            assert_eq!(e.spec, spec);
+            let e = e.to_string();
             assert!(e.contains(want), "{spec:?}: {e}");
         }
+        assert_eq!(
+            Player::parse("engine:a:b=sf").map_err(|e| e.fault),
+            Err(PlayerFault::ColonInName("a:b".into()))
+        );
+        assert_eq!(
+            Player::parse("engine:sf=").map_err(|e| e.fault),
+            Err(PlayerFault::Blank("the command"))
+        );
     }
 
     #[test]

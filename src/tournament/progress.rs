@@ -11,7 +11,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::tournament::messages::{BoardId, Outcome};
+use crate::tournament::messages::{BoardId, GameDecision};
 use crate::tournament::schedule::{PlayerId, ScheduledGame};
 
 /// Where a scheduled game stands.
@@ -22,7 +22,7 @@ pub enum GameState {
     /// Being played on this board.
     Playing(BoardId),
     /// Decided.
-    Decided(Outcome),
+    Decided(GameDecision),
 }
 
 impl GameState {
@@ -128,7 +128,7 @@ impl Progress {
             }
             GameState::Playing(_) => step(&mut self.playing),
             GameState::Decided(o) => {
-                if matches!(o, Outcome::Played { .. }) {
+                if matches!(o, GameDecision::Played { .. }) {
                     step(&mut self.played);
                 }
                 return;
@@ -230,7 +230,7 @@ mod tests {
     }
 
     fn played(result: GameResult) -> GameState {
-        GameState::Decided(Outcome::Played {
+        GameState::Decided(GameDecision::Played {
             result,
             termination: Termination::Normal,
             sides: ByColor::new_with(|_| SideStats::default()),
@@ -250,7 +250,7 @@ mod tests {
         assert_eq!(p.playing(), playing);
         let over_the_board = states
             .iter()
-            .filter(|s| matches!(s, GameState::Decided(Outcome::Played { .. })))
+            .filter(|s| matches!(s, GameState::Decided(GameDecision::Played { .. })))
             .count();
         assert_eq!(p.played(), over_the_board);
         let last = games.iter().map(|g| g.round).max().unwrap_or(0);
@@ -301,7 +301,7 @@ mod tests {
         assert_eq!(p.pending_of(PlayerId(0), 0).collect::<Vec<_>>(), [3]);
         p.set(1, played(GameResult::Draw));
         assert_eq!((p.playing(), p.played(), p.undecided_in(1)), (0, 1, 1));
-        p.set(2, GameState::Decided(Outcome::Forfeited(Absent::Both)));
+        p.set(2, GameState::Decided(GameDecision::Forfeited(Absent::Both)));
         assert_eq!((p.played(), p.undecided_in(1), p.undecided()), (1, 0, 1));
         assert!(!p.has_pending(PlayerId(1)) && p.has_pending(PlayerId(2)));
         // Played again: pending once more, in its place.
@@ -319,7 +319,7 @@ mod tests {
             (1..4u32).prop_map(|b| GameState::Playing(BoardId(b))),
             Just(played(GameResult::Win(Color::White))),
             Just(played(GameResult::Draw)),
-            Just(GameState::Decided(Outcome::Forfeited(Absent::One(
+            Just(GameState::Decided(GameDecision::Forfeited(Absent::One(
                 Color::Black
             )))),
         ]

@@ -20,24 +20,37 @@ use crate::tournament::schedule::{Format, RoundPairing};
 
 /// Round `round` of `t`, as its format's pairer makes it; the error says
 /// why it cannot be paired. Call it through [`Tournament::pairing_due`].
-pub fn pair(t: &Tournament, round: u32) -> Result<RoundPairing, String> {
+pub fn pair(t: &Tournament, round: u32) -> Result<RoundPairing, Unpairable> {
     match t.settings().schedule.format {
         Format::Swiss => crate::tournament::swiss_event::pair(t, round),
         Format::Knockout => knockout_round(t, round),
-        f @ (Format::RoundRobin | Format::Gauntlet) => Err(format!(
-            "a {} is fixed in advance: it pairs no round as it goes",
-            f.as_str()
-        )),
+        f @ (Format::RoundRobin | Format::Gauntlet) => Err(Unpairable::Fixed(f)),
     }
+}
+
+/// Why a round cannot be paired (said in the journal's `unpairable`
+/// line).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Unpairable {
+    /// A round robin or gauntlet: its rounds were made at the start.
+    #[error("a {} is fixed in advance: it pairs no round as it goes", .0.as_str())]
+    Fixed(Format),
+    #[error("a knockout without its bracket")]
+    NoBracket,
+    #[error("the knockout is over")]
+    KnockoutOver,
+    /// The Dutch rules pair no one for the round.
+    #[error("round {round}: {error}")]
+    Swiss {
+        round: u32,
+        error: crate::swiss::dutch::PairingError,
+    },
 }
 
 /// A knockout's round `round`: the next game of every match still open
 /// (the bracket's next round opened once the current one is decided).
-fn knockout_round(t: &Tournament, round: u32) -> Result<RoundPairing, String> {
-    let mut k = t
-        .knockout()
-        .ok_or("a knockout without its bracket")?
-        .clone();
+fn knockout_round(t: &Tournament, round: u32) -> Result<RoundPairing, Unpairable> {
+    let mut k = t.knockout().ok_or(Unpairable::NoBracket)?.clone();
     let first = u32::try_from(t.schedule().games().len() + 1).unwrap_or(u32::MAX);
     let games: Vec<_> = k
         .next_games(first)
@@ -45,7 +58,7 @@ fn knockout_round(t: &Tournament, round: u32) -> Result<RoundPairing, String> {
         .map(|g| (g.white, g.black))
         .collect();
     if games.is_empty() {
-        return Err("the knockout is over".into());
+        return Err(Unpairable::KnockoutOver);
     }
     Ok(RoundPairing {
         round,

@@ -74,18 +74,63 @@ impl Format {
     }
 
     /// Reads [`Format::as_str`].
-    pub fn parse(s: &str) -> Result<Format, String> {
+    pub fn parse(s: &str) -> Result<Format, UnknownFormat> {
         match s {
             "round-robin" => Ok(Format::RoundRobin),
             "gauntlet" => Ok(Format::Gauntlet),
             "swiss" => Ok(Format::Swiss),
             "knockout" => Ok(Format::Knockout),
-            other => Err(format!(
-                "unknown schedule {other:?} (round-robin, gauntlet, swiss or knockout)"
-            )),
+            other => Err(UnknownFormat(other.to_string())),
         }
     }
 }
+
+/// A schedule's name that is none of the formats (as given).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown schedule {0:?} (round-robin, gauntlet, swiss or knockout)")]
+pub struct UnknownFormat(pub String);
+
+/// Why a schedule cannot be made from its settings: which setting is out
+/// of range, and its value.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ScheduleError {
+    #[error("a tournament needs at least 2 players ({0} given)")]
+    TooFewPlayers(usize),
+    #[error("cycles and games per pairing must be at least 1")]
+    NoCycles,
+    #[error("{0} games is more than a schedule may hold ({MAX_GAMES})")]
+    TooManyGames(u128),
+    #[error("a knockout plays its bracket once: cycles is 1")]
+    KnockoutCycles,
+    #[error("a {} event needs at least 1 round", .0.as_str())]
+    NoRounds(Format),
+    #[error(
+        "a {} event pairs each round from the results so far: cycles and games per \
+         pairing are 1",
+        .0.as_str()
+    )]
+    DynamicCycles(Format),
+    #[error(
+        "a {} event gives each game its colours as it pairs: they cannot be kept fixed",
+        .0.as_str()
+    )]
+    FixedColours(Format),
+}
+
+/// Why a round's pairing does not fit a schedule; nothing was added.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RoundError {
+    #[error("this schedule was fixed in advance")]
+    Fixed,
+    #[error("a pairing for round {round}, when round {next} is next (of {of})")]
+    NotNext { round: u32, next: u32, of: u32 },
+    #[error("round {round}'s pairing names {player}, who is not in the event")]
+    Stranger { round: u32, player: PlayerId },
+    #[error("round {round}'s pairing names {player} twice")]
+    Twice { round: u32, player: PlayerId },
+}
+
+error_words!(UnknownFormat, ScheduleError, RoundError);
 
 /// What the schedule is made from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -269,16 +314,13 @@ pub fn berger_round(n: usize, round: usize) -> Vec<(usize, usize)> {
 impl Schedule {
     /// The schedule for `settings`; the error says which setting is out of
     /// range.
-    pub fn new(settings: &ScheduleSettings) -> Result<Schedule, String> {
+    pub fn new(settings: &ScheduleSettings) -> Result<Schedule, ScheduleError> {
         let s = settings;
         if s.players < 2 {
-            return Err(format!(
-                "a tournament needs at least 2 players ({} given)",
-                s.players
-            ));
+            return Err(ScheduleError::TooFewPlayers(s.players));
         }
         if s.cycles == 0 || s.games_per_pairing == 0 {
-            return Err("cycles and games per pairing must be at least 1".into());
+            return Err(ScheduleError::NoCycles);
         }
         let pairings = match s.format {
             Format::RoundRobin => s.players * (s.players - 1) / 2,
@@ -287,9 +329,7 @@ impl Schedule {
         };
         let total = (pairings as u128) * u128::from(s.cycles) * u128::from(s.games_per_pairing);
         if total > MAX_GAMES as u128 {
-            return Err(format!(
-                "{total} games is more than a schedule may hold ({MAX_GAMES})"
-            ));
+            return Err(ScheduleError::TooManyGames(total));
         }
         let openings = order_openings(
             s.openings,
@@ -320,13 +360,13 @@ impl Schedule {
 
     /// A schedule whose rounds are paired as the event goes: empty until
     /// [`Schedule::add_round`].
-    fn dynamic(s: &ScheduleSettings) -> Result<Schedule, String> {
+    fn dynamic(s: &ScheduleSettings) -> Result<Schedule, ScheduleError> {
         if s.format == Format::Knockout {
             // Its rounds: as many as its matches take
             // ([`crate::tournament::knockout`]); its games' openings
             // follow each match's games ([`Schedule::add_round`]).
             if s.cycles != 1 {
-                return Err("a knockout plays its bracket once: cycles is 1".into());
+                return Err(ScheduleError::KnockoutCycles);
             }
             return Ok(Schedule {
                 settings: s.clone(),
@@ -337,30 +377,17 @@ impl Schedule {
             });
         }
         if s.rounds == 0 {
-            return Err(format!(
-                "a {} event needs at least 1 round",
-                s.format.as_str()
-            ));
+            return Err(ScheduleError::NoRounds(s.format));
         }
         if s.cycles != 1 || s.games_per_pairing != 1 {
-            return Err(format!(
-                "a {} event pairs each round from the results so far: cycles and games per \
-                 pairing are 1",
-                s.format.as_str()
-            ));
+            return Err(ScheduleError::DynamicCycles(s.format));
         }
         if !s.swap {
-            return Err(format!(
-                "a {} event gives each game its colours as it pairs: they cannot be kept \
-                 fixed",
-                s.format.as_str()
-            ));
+            return Err(ScheduleError::FixedColours(s.format));
         }
         let most = (s.players / 2) as u128 * u128::from(s.rounds);
         if most > MAX_GAMES as u128 {
-            return Err(format!(
-                "{most} games is more than a schedule may hold ({MAX_GAMES})"
-            ));
+            return Err(ScheduleError::TooManyGames(most));
         }
         Ok(Schedule {
             settings: s.clone(),
@@ -394,17 +421,17 @@ impl Schedule {
     /// round from the round's opening. The error says why the pairing
     /// does not fit (another round than the next, a player twice or
     /// unknown); nothing is added then.
-    pub fn add_round(&mut self, pairing: &RoundPairing) -> Result<(), String> {
+    pub fn add_round(&mut self, pairing: &RoundPairing) -> Result<(), RoundError> {
         if !self.is_dynamic() {
-            return Err("this schedule was fixed in advance".into());
+            return Err(RoundError::Fixed);
         }
         let r = pairing.round;
         if r != self.rounds + 1 || r > self.planned_rounds() {
-            return Err(format!(
-                "a pairing for round {r}, when round {} is next (of {})",
-                self.rounds + 1,
-                self.settings.rounds
-            ));
+            return Err(RoundError::NotNext {
+                round: r,
+                next: self.rounds + 1,
+                of: self.settings.rounds,
+            });
         }
         let mut seen = vec![false; self.settings.players];
         let everyone = pairing
@@ -415,11 +442,17 @@ impl Schedule {
         for p in everyone {
             match seen.get_mut(p.0) {
                 None => {
-                    return Err(format!(
-                        "round {r}'s pairing names {p}, who is not in the event"
-                    ));
+                    return Err(RoundError::Stranger {
+                        round: r,
+                        player: p,
+                    });
                 }
-                Some(true) => return Err(format!("round {r}'s pairing names {p} twice")),
+                Some(true) => {
+                    return Err(RoundError::Twice {
+                        round: r,
+                        player: p,
+                    });
+                }
                 Some(s) => *s = true,
             }
         }

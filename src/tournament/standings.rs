@@ -19,7 +19,7 @@ use shakmaty::Color;
 
 use crate::referee::GameResult;
 use crate::tournament::core::{GameState, Tournament};
-use crate::tournament::messages::{Absent, Outcome};
+use crate::tournament::messages::{Absent, GameDecision};
 use crate::tournament::schedule::{Format, PlayerId};
 
 /// One player's line of the standings.
@@ -91,6 +91,18 @@ pub enum Tiebreak {
     Wins,
 }
 
+/// Why a list of tie-breaks does not read: the word, unknown or given
+/// twice.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TiebreakListError {
+    #[error("unknown tie-break {:?} ({})", .0, Tiebreak::DEFAULT.map(|t| t.name()).join(", "))]
+    Unknown(String),
+    #[error("tie-break {0:?} given twice")]
+    Twice(String),
+}
+
+error_words!(TiebreakListError);
+
 impl Tiebreak {
     /// A Swiss event's order when `--tiebreaks` is not given.
     pub const DEFAULT: [Tiebreak; 5] = [
@@ -125,18 +137,15 @@ impl Tiebreak {
 
     /// Reads a comma-separated list of [`Tiebreak::name`]s; the error
     /// names the word it does not know, or one given twice.
-    pub fn parse_list(s: &str) -> Result<Vec<Tiebreak>, String> {
+    pub fn parse_list(s: &str) -> Result<Vec<Tiebreak>, TiebreakListError> {
         let mut list = Vec::new();
         for word in s.split(',').map(str::trim) {
             let t = Tiebreak::DEFAULT
                 .into_iter()
                 .find(|t| t.name() == word)
-                .ok_or_else(|| {
-                    let names: Vec<&str> = Tiebreak::DEFAULT.iter().map(|t| t.name()).collect();
-                    format!("unknown tie-break {word:?} ({})", names.join(", "))
-                })?;
+                .ok_or_else(|| TiebreakListError::Unknown(word.to_string()))?;
             if list.contains(&t) {
-                return Err(format!("tie-break {word:?} given twice"));
+                return Err(TiebreakListError::Twice(word.to_string()));
             }
             list.push(t);
         }
@@ -221,7 +230,7 @@ impl Standings {
             }
         }
         for (g, s) in t.games() {
-            let GameState::Decided(o @ Outcome::Played { .. }) = s else {
+            let GameState::Decided(o @ GameDecision::Played { .. }) = s else {
                 continue;
             };
             if !scores(t, g.number) {
@@ -309,26 +318,26 @@ pub fn scores(t: &Tournament, number: u32) -> bool {
         .is_none_or(|s| s == crate::tournament::knockout::Stage::Regular)
 }
 
-fn add_game(row: &mut Row, o: &Outcome, colour: Color, halves: u32) {
+fn add_game(row: &mut Row, o: &GameDecision, colour: Color, halves: u32) {
     row.games += 1;
     row.halves += halves;
     match *o {
-        Outcome::Played { result, .. } => match result {
+        GameDecision::Played { result, .. } => match result {
             GameResult::Win(c) if c == colour => row.wins += 1,
             GameResult::Win(_) => row.losses += 1,
             _ => row.draws += 1,
         },
-        Outcome::Forfeited(_) if halves > 0 => row.forfeits_won += 1,
-        Outcome::Forfeited(_) => row.forfeits_lost += 1,
+        GameDecision::Forfeited(_) if halves > 0 => row.forfeits_won += 1,
+        GameDecision::Forfeited(_) => row.forfeits_lost += 1,
     }
     add_stats(row, o, colour);
 }
 
 /// What a played game adds to the player's statistics (moves, time,
 /// faults), whether it scores or not.
-fn add_stats(row: &mut Row, o: &Outcome, colour: Color) {
+fn add_stats(row: &mut Row, o: &GameDecision, colour: Color) {
     match *o {
-        Outcome::Played { sides, .. } => {
+        GameDecision::Played { sides, .. } => {
             let side = sides[colour];
             let st = &mut row.stats;
             st.moves += u64::from(side.moves);
@@ -343,15 +352,17 @@ fn add_stats(row: &mut Row, o: &Outcome, colour: Color) {
                 st.left_min_ms = Some(st.left_min_ms.map_or(left, |m| m.min(left)));
             }
         }
-        Outcome::Forfeited(_) => {}
+        GameDecision::Forfeited(_) => {}
     }
 }
 
 fn mark(s: GameState, colour: Color) -> Mark {
     match s {
-        GameState::Decided(Outcome::Forfeited(Absent::Both)) => Mark::ForfeitBoth,
-        GameState::Decided(Outcome::Forfeited(Absent::One(c))) if c == colour => Mark::ForfeitLoss,
-        GameState::Decided(Outcome::Forfeited(_)) => Mark::ForfeitWin,
+        GameState::Decided(GameDecision::Forfeited(Absent::Both)) => Mark::ForfeitBoth,
+        GameState::Decided(GameDecision::Forfeited(Absent::One(c))) if c == colour => {
+            Mark::ForfeitLoss
+        }
+        GameState::Decided(GameDecision::Forfeited(_)) => Mark::ForfeitWin,
         GameState::Decided(o) => match o.halves()[colour] {
             2 => Mark::Win,
             1 => Mark::Draw,

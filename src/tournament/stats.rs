@@ -20,7 +20,7 @@ use crate::record::pgn::PgnGame;
 use crate::referee::{ByClient, ClientId, Event, GameOver, GameResult};
 use crate::stats::{GameScore, MatchStats};
 use crate::tournament::core::{GameState, Tournament};
-use crate::tournament::messages::{Outcome, SideStats};
+use crate::tournament::messages::{GameDecision, SideStats};
 use crate::tournament::schedule::PlayerId;
 
 /// The tallies of a tournament.
@@ -38,7 +38,7 @@ pub struct Tallies {
 /// when the game counts for nothing (a forfeit, or not decided).
 fn score(state: GameState, color: Color) -> Option<GameScore> {
     match state {
-        GameState::Decided(Outcome::Played { result, .. }) => match result {
+        GameState::Decided(GameDecision::Played { result, .. }) => match result {
             GameResult::Win(c) if c == color => Some(GameScore::Win),
             GameResult::Win(_) => Some(GameScore::Loss),
             GameResult::Draw => Some(GameScore::Draw),

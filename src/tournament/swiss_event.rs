@@ -19,7 +19,8 @@
 
 use crate::swiss::{self, Event, Game, Identity, Player, PointSystem};
 use crate::tournament::core::{GameState, Tournament};
-use crate::tournament::messages::Outcome;
+use crate::tournament::messages::GameDecision;
+use crate::tournament::rounds::Unpairable;
 use crate::tournament::schedule::{ByeKind, PlayerId, RoundPairing};
 use crate::tournament::standings::Tiebreak;
 
@@ -220,7 +221,7 @@ pub fn event(t: &Tournament, rounds: u32) -> (Event, Vec<PlayerId>) {
         }
         let GameState::Decided(o) = s else { continue };
         let halves = o.halves();
-        let played = matches!(o, Outcome::Played { .. });
+        let played = matches!(o, GameDecision::Played { .. });
         for (colour, me, them) in [
             (swiss::Color::White, g.white, g.black),
             (swiss::Color::Black, g.black, g.white),
@@ -258,11 +259,11 @@ pub fn event(t: &Tournament, rounds: u32) -> (Event, Vec<PlayerId>) {
 }
 
 /// A round's result in half points as the pairing counts it.
-fn outcome_of(halves: u32) -> swiss::Outcome {
+fn outcome_of(halves: u32) -> swiss::RoundScore {
     match halves {
-        2.. => swiss::Outcome::Win,
-        1 => swiss::Outcome::Draw,
-        0 => swiss::Outcome::Loss,
+        2.. => swiss::RoundScore::Win,
+        1 => swiss::RoundScore::Draw,
+        0 => swiss::RoundScore::Loss,
     }
 }
 
@@ -271,7 +272,7 @@ fn bye_game(kind: ByeKind) -> Game {
     match kind {
         ByeKind::Allocated => Game::pairing_bye(),
         ByeKind::Half => Game {
-            outcome: swiss::Outcome::Draw,
+            outcome: swiss::RoundScore::Draw,
             ..Game::absent()
         },
         ByeKind::Zero | ByeKind::Rest => Game::absent(),
@@ -283,7 +284,7 @@ fn bye_game(kind: ByeKind) -> Game {
 /// (withdrawn, not yet entered, a bye asked for), each with its bye; the
 /// others paired, boards in the order FIDE publishes them, the
 /// pairing-allocated bye last.
-pub fn pair(t: &Tournament, round: u32) -> Result<RoundPairing, String> {
+pub fn pair(t: &Tournament, round: u32) -> Result<RoundPairing, Unpairable> {
     let played = round.saturating_sub(1);
     let (mut event, order) = event(t, played);
     let mut pairing = RoundPairing {
@@ -297,7 +298,7 @@ pub fn pair(t: &Tournament, round: u32) -> Result<RoundPairing, String> {
         }
     }
     event.update_ranks();
-    let boards = swiss::dutch::pair(&event).map_err(|e| format!("round {round}: {e}"))?;
+    let boards = swiss::dutch::pair(&event).map_err(|error| Unpairable::Swiss { round, error })?;
     let mut allocated = Vec::new();
     for b in boards {
         match b.black {

@@ -6,7 +6,7 @@
 //! bridge's memory without limit.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -92,7 +92,7 @@ impl CommandLine {
     /// Splits `"CMD [ARGS]"` at white space; single or double quotes keep
     /// white space inside an argument, a backslash escapes the next
     /// character (outside single quotes).
-    pub fn parse(s: &str) -> Result<CommandLine, String> {
+    pub fn parse(s: &str) -> Result<CommandLine, CommandError> {
         let mut words = Vec::new();
         let mut cur = String::new();
         let mut in_word = false;
@@ -106,7 +106,7 @@ impl CommandLine {
                     in_word = true;
                     match chars.next() {
                         Some(n) => cur.push(n),
-                        None => return Err(format!("engine command {s:?} ends with a backslash")),
+                        None => return Err(CommandError::Backslash(s.to_string())),
                     }
                 }
                 (Some('"'), '"') => quote = None,
@@ -128,21 +128,56 @@ impl CommandLine {
             }
         }
         if let Some(q) = quote {
-            return Err(format!("engine command {s:?} has an unclosed {q} quote"));
+            return Err(CommandError::Unclosed {
+                text: s.to_string(),
+                quote: q,
+            });
         }
         if in_word {
             words.push(cur);
         }
         let mut words = words.into_iter();
-        let program = words
-            .next()
-            .ok_or_else(|| "the engine command is empty".to_string())?;
+        let program = words.next().ok_or(CommandError::Empty)?;
         Ok(CommandLine {
             program,
             args: words.collect(),
         })
     }
 }
+
+/// Why an engine command does not split into a program and its
+/// arguments (the command as given).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CommandError {
+    #[error("engine command {0:?} ends with a backslash")]
+    Backslash(String),
+    #[error("engine command {text:?} has an unclosed {quote} quote")]
+    Unclosed { text: String, quote: char },
+    #[error("the engine command is empty")]
+    Empty,
+}
+
+/// What went wrong starting an engine or writing to it: which command,
+/// and what the system said.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// The program is not on the search path (or not at the path given).
+    #[error("cannot start the engine {cmd}: no program {program:?} found")]
+    NoProgram { cmd: String, program: String },
+    #[error("cannot start the engine {cmd}: {error}")]
+    Spawn { cmd: String, error: io::Error },
+    #[error("cannot start a thread for the engine: {0}")]
+    Thread(io::Error),
+    #[error("the engine {0} started without its standard streams")]
+    NoStreams(String),
+    /// The engine's input was closed before (see `close_input`).
+    #[error("the engine's input is closed")]
+    InputClosed,
+    #[error("cannot write to the engine: {0}")]
+    Write(io::Error),
+}
+
+error_words!(CommandError, EngineError);
 
 impl std::fmt::Display for CommandLine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -199,30 +234,31 @@ impl EngineProcess {
     /// Starts `cmd` with piped standard streams, its output line-buffered
     /// where the system can do that (see [`command`]). The error names the
     /// command and says what the system refused.
-    pub fn spawn(cmd: &CommandLine, log: EngineLog) -> Result<EngineProcess, String> {
+    pub fn spawn(cmd: &CommandLine, log: EngineLog) -> Result<EngineProcess, EngineError> {
         let (mut command, how) = command(cmd)?;
         let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|e| format!("cannot start the engine {cmd}: {e}"))?;
+            .map_err(|error| EngineError::Spawn {
+                cmd: cmd.to_string(),
+                error,
+            })?;
         let (tx, rx) = bounded(QUEUE);
         let spawn_reader = |name: &str, r: Box<dyn Read + Send>, out: bool, tx: Sender<Heard>| {
             let log = log.clone();
             thread::Builder::new()
                 .name(name.into())
                 .spawn(move || read_lines(r, out, &tx, &log))
-                .map_err(|e| format!("cannot start a thread for the engine: {e}"))
+                .map_err(EngineError::Thread)
         };
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
             let _ = child.kill();
             let _ = child.wait();
-            return Err(format!(
-                "the engine {cmd} started without its standard streams"
-            ));
+            return Err(EngineError::NoStreams(cmd.to_string()));
         };
         let readers = spawn_reader("engine-out", Box::new(stdout), true, tx.clone())
             .and_then(|_| spawn_reader("engine-err", Box::new(stderr), false, tx));
@@ -250,7 +286,7 @@ impl EngineProcess {
     }
 
     /// Sends one command line (a line end is added), logged.
-    pub fn send(&mut self, line: &str) -> Result<(), String> {
+    pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
         self.log.line(Dir::ToEngine, line);
         self.write_line(line)
     }
@@ -258,13 +294,13 @@ impl EngineProcess {
     /// Sends `lines` empty lines in one write, unlogged: the nudge that
     /// lets an engine which prints only when input arrives speak (see
     /// `xboard`).
-    pub fn nudge(&mut self, lines: usize) -> Result<(), String> {
+    pub fn nudge(&mut self, lines: usize) -> Result<(), EngineError> {
         self.write_bytes(&vec![b'\n'; lines.max(1)])
     }
 
     /// Waits (up to [`PACE_LIMIT`]) until the engine has read the lines
     /// before (see [`wait_read`]), then writes `line` and a line end.
-    fn write_line(&mut self, line: &str) -> Result<(), String> {
+    fn write_line(&mut self, line: &str) -> Result<(), EngineError> {
         // One write: a line end written on its own wakes the engine twice.
         let mut bytes = Vec::with_capacity(line.len() + 1);
         bytes.extend_from_slice(line.as_bytes());
@@ -273,18 +309,15 @@ impl EngineProcess {
     }
 
     /// [`write_line`](Self::write_line)'s wait, then `bytes` in one write.
-    fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), String> {
+    fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), EngineError> {
         self.stop_sent = false;
-        let stdin = self
-            .stdin
-            .as_mut()
-            .ok_or_else(|| "the engine's input is closed".to_string())?;
+        let stdin = self.stdin.as_mut().ok_or(EngineError::InputClosed)?;
         wait_read(stdin);
         self.sent_at = Some(Instant::now());
         stdin
             .write_all(bytes)
             .and_then(|()| stdin.flush())
-            .map_err(|e| format!("cannot write to the engine: {e}"))?;
+            .map_err(EngineError::Write)?;
         Ok(())
     }
 
@@ -374,7 +407,7 @@ impl EngineProcess {
                 self.log
                     .line(Dir::Note, "the game is over: stopping the search");
                 if let Err(e) = self.send(command) {
-                    return Next::Gone(e);
+                    return Next::Gone(e.to_string());
                 }
                 self.stop_sent = true;
             }
@@ -509,12 +542,10 @@ impl Drop for EngineProcess {
 /// with readline when its output is a terminal, and then loops. The
 /// program is looked up first, so that a missing engine is reported as
 /// such and not as a failure of `stdbuf`.
-fn command(cmd: &CommandLine) -> Result<(Command, &'static str), String> {
-    let program = find_program(&cmd.program).ok_or_else(|| {
-        format!(
-            "cannot start the engine {cmd}: no program {:?} found",
-            cmd.program
-        )
+fn command(cmd: &CommandLine) -> Result<(Command, &'static str), EngineError> {
+    let program = find_program(&cmd.program).ok_or_else(|| EngineError::NoProgram {
+        cmd: cmd.to_string(),
+        program: cmd.program.clone(),
     })?;
     match stdbuf() {
         Some(stdbuf) => {
@@ -622,16 +653,16 @@ mod tests {
         let c = CommandLine::parse(r#"eng --name "Big Blue" 'a b' c\ d """#).unwrap();
         assert_eq!(c.program, "eng");
         assert_eq!(c.args, ["--name", "Big Blue", "a b", "c d", ""]);
-        assert!(CommandLine::parse("  ").unwrap_err().contains("empty"));
-        assert!(
-            CommandLine::parse("eng \"x")
-                .unwrap_err()
-                .contains("unclosed")
+        assert_eq!(CommandLine::parse("  "), Err(CommandError::Empty));
+        assert_eq!(
+            CommandLine::parse("eng \"x").unwrap_err().to_string(),
+            "engine command \"eng \\\"x\" has an unclosed \" quote"
         );
         assert!(
             CommandLine::parse("eng x\\")
                 .unwrap_err()
-                .contains("backslash")
+                .to_string()
+                .ends_with("ends with a backslash")
         );
     }
 
@@ -725,6 +756,10 @@ mod tests {
     fn a_missing_program_is_an_error_naming_it() {
         let cmd = CommandLine::parse("/nonexistent/engine --x").unwrap();
         let e = EngineProcess::spawn(&cmd, EngineLog::none()).err().unwrap();
-        assert!(e.contains("/nonexistent/engine"), "{e}");
+        assert!(
+            matches!(&e, EngineError::NoProgram { program, .. } if program == "/nonexistent/engine"),
+            "{e:?}"
+        );
+        assert!(e.to_string().contains("/nonexistent/engine"), "{e}");
     }
 }

@@ -208,6 +208,23 @@ struct SetFile {
     closed: bool,
 }
 
+/// Why a file cannot be served in a [`FileSet`]: the file, and what
+/// keeps its name from being served.
+#[derive(Debug, thiserror::Error)]
+pub enum FileSetError {
+    #[error("{} is not in {}, the directory the feed serves", path.display(), root.display())]
+    Outside { path: PathBuf, root: PathBuf },
+    #[error("{}: not a UTF-8 name", .0.display())]
+    NotUtf8(PathBuf),
+    #[error("{}: {error}", path.display())]
+    Name {
+        path: PathBuf,
+        error: multi::FeedLineError,
+    },
+}
+
+error_words!(FileSetError);
+
 impl FileSet {
     /// An empty set of files under `root`.
     pub fn new(root: &Path) -> FileSet {
@@ -219,7 +236,7 @@ impl FileSet {
 
     /// Serves `path` (under the root; [`multi::check_name`] says which
     /// names can be served); a file already served is only opened again.
-    pub fn add(&self, path: &Path, closed: bool) -> Result<(), String> {
+    pub fn add(&self, path: &Path, closed: bool) -> Result<(), FileSetError> {
         let name = self.name_of(path)?;
         let mut files = self.files.lock().unwrap_or_else(PoisonError::into_inner);
         match files.iter_mut().find(|f| f.name == name) {
@@ -243,19 +260,21 @@ impl FileSet {
 
     /// The name `path` is served by: its path from the root, `/` between
     /// the parts.
-    fn name_of(&self, path: &Path) -> Result<String, String> {
-        let rel = path.strip_prefix(&self.root).map_err(|_| {
-            format!(
-                "{} is not in {}, the directory the feed serves",
-                path.display(),
-                self.root.display()
-            )
-        })?;
+    fn name_of(&self, path: &Path) -> Result<String, FileSetError> {
+        let rel = path
+            .strip_prefix(&self.root)
+            .map_err(|_| FileSetError::Outside {
+                path: path.to_path_buf(),
+                root: self.root.clone(),
+            })?;
         let parts: Option<Vec<&str>> = rel.iter().map(|p| p.to_str()).collect();
         let name = parts
             .map(|p| p.join("/"))
-            .ok_or_else(|| format!("{}: not a UTF-8 name", path.display()))?;
-        multi::check_name(&name).map_err(|e| format!("{}: {e}", path.display()))?;
+            .ok_or_else(|| FileSetError::NotUtf8(path.to_path_buf()))?;
+        multi::check_name(&name).map_err(|error| FileSetError::Name {
+            path: path.to_path_buf(),
+            error,
+        })?;
         Ok(name)
     }
 

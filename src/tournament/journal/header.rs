@@ -1,11 +1,14 @@
 //! The tournament journal's header: the settings and the players, as
 //! `set` and `player` lines, and back.
 
+use crate::clock::BadTimeControl;
+use crate::stats::sprt::SprtError;
 use crate::tournament::core::Settings;
 use crate::tournament::journal::line::{Line, MAGIC, VERSION};
-use crate::tournament::knockout::Tiebreak;
-use crate::tournament::messages::{Absence, SprtRunning};
-use crate::tournament::schedule::{Format, ScheduleSettings};
+use crate::tournament::knockout::{Tiebreak, TiebreakError};
+use crate::tournament::messages::{Absence, SprtRunning, UnknownSprtRunning};
+use crate::tournament::schedule::{Format, ScheduleSettings, UnknownFormat};
+use crate::tournament::standings::TiebreakListError;
 
 /// What a tournament journal starts with.
 #[derive(Debug, Clone, PartialEq)]
@@ -143,24 +146,82 @@ pub fn bye_points(kind: crate::tournament::ByeKind) -> &'static str {
 }
 
 /// Reads [`bye_points`].
-pub fn parse_bye_points(s: &str) -> Result<crate::tournament::ByeKind, String> {
+pub fn parse_bye_points(s: &str) -> Result<crate::tournament::ByeKind, BadByePoints> {
     match s {
         "0.5" | "1/2" => Ok(crate::tournament::ByeKind::Half),
         "0" => Ok(crate::tournament::ByeKind::Zero),
-        other => Err(format!("{other:?}: a bye asked for is worth 0.5 or 0")),
+        other => Err(BadByePoints(other.to_string())),
     }
 }
+
+/// A bye's worth that is neither 0.5 nor 0 (as given).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?}: a bye asked for is worth 0.5 or 0")]
+pub struct BadByePoints(pub String);
+
+/// Why a tournament journal's header cannot be read (the reader adds the
+/// line number): the kind of fault, with the setting and what it said.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum HeaderError {
+    #[error("tournament journal version {0}; this argus reads version {VERSION}")]
+    Version(u32),
+    #[error("not a tournament journal (no {MAGIC} line)")]
+    NotATournament,
+    #[error("setting {0} given twice")]
+    SetTwice(String),
+    /// A line that has no place in a header (its payload).
+    #[error("{0:?} inside the header")]
+    Inside(String),
+    #[error("the header has no {0} setting")]
+    Missing(String),
+    #[error("setting {key}: one value expected, {given} given")]
+    NotOne { key: String, given: usize },
+    #[error("setting {key}: {value:?} is not a number")]
+    NotANumber { key: String, value: String },
+    #[error("setting {key}: {word:?} is not PLAYER:ROUND")]
+    NotPlayerRound { key: String, word: String },
+    #[error("unknown setting {0:?}")]
+    Unknown(String),
+    #[error("setting absence: {0:?} (wait, or forfeit MS)")]
+    Absence(Vec<String>),
+    #[error("setting openings: {0:?} (N SEED, or N -)")]
+    Openings(Vec<String>),
+    #[error("setting colours: {0:?} (alternate or fixed)")]
+    Colours(String),
+    #[error("setting ratings: {ratings} ratings for {players} players")]
+    Ratings { ratings: usize, players: usize },
+    #[error(transparent)]
+    Format(#[from] UnknownFormat),
+    #[error("setting sprt: {0}")]
+    Sprt(SprtError),
+    #[error("setting bye-points: {0}")]
+    ByePoints(BadByePoints),
+    #[error("setting tiebreaks: {0}")]
+    Tiebreaks(TiebreakListError),
+    #[error("setting sprt-running: {0}")]
+    SprtRunning(UnknownSprtRunning),
+    #[error("setting knockout-tiebreak: {0}")]
+    KnockoutTiebreak(TiebreakError),
+    /// One of the knockout tie-break's controls.
+    #[error("setting knockout-tiebreak: {0}")]
+    KnockoutControl(BadTimeControl),
+}
+
+error_words!(BadByePoints, HeaderError);
 
 /// `P:R` words (a player's number, a round).
 fn player_rounds(
     key: &str,
     v: &[String],
-) -> Result<Vec<(crate::tournament::PlayerId, u32)>, String> {
+) -> Result<Vec<(crate::tournament::PlayerId, u32)>, HeaderError> {
     v.iter()
         .map(|w| {
             let (p, r) = w
                 .split_once(':')
-                .ok_or_else(|| format!("setting {key}: {w:?} is not PLAYER:ROUND"))?;
+                .ok_or_else(|| HeaderError::NotPlayerRound {
+                    key: key.to_string(),
+                    word: w.clone(),
+                })?;
             Ok((
                 crate::tournament::PlayerId(number(key, p)?),
                 number(key, r)?,
@@ -177,55 +238,55 @@ pub(super) struct HeaderBuilder {
     players: Vec<(String, String)>,
 }
 
-fn number<N: std::str::FromStr>(key: &str, v: &str) -> Result<N, String> {
-    v.parse()
-        .map_err(|_| format!("setting {key}: {v:?} is not a number"))
+fn number<N: std::str::FromStr>(key: &str, v: &str) -> Result<N, HeaderError> {
+    v.parse().map_err(|_| HeaderError::NotANumber {
+        key: key.to_string(),
+        value: v.to_string(),
+    })
 }
 
 impl HeaderBuilder {
-    pub(super) fn push(&mut self, line: Line) -> Result<Option<Header>, String> {
+    pub(super) fn push(&mut self, line: Line) -> Result<Option<Header>, HeaderError> {
         match (line, &self.writer) {
             (Line::Magic { version, writer }, None) => {
                 if version != VERSION {
-                    return Err(format!(
-                        "tournament journal version {version}; this argus reads version {VERSION}"
-                    ));
+                    return Err(HeaderError::Version(version));
                 }
                 self.writer = Some(writer);
             }
-            (_, None) => return Err(format!("not a tournament journal (no {MAGIC} line)")),
+            (_, None) => return Err(HeaderError::NotATournament),
             (Line::Set { key, values }, _) => {
                 if self.sets.iter().any(|(k, _)| *k == key) {
-                    return Err(format!("setting {key} given twice"));
+                    return Err(HeaderError::SetTwice(key));
                 }
                 self.sets.push((key, values));
             }
             (Line::Player { name, spec }, _) => self.players.push((name, spec)),
             (Line::Begin, _) => return self.build().map(Some),
-            (other, _) => return Err(format!("{:?} inside the header", other.payload())),
+            (other, _) => return Err(HeaderError::Inside(other.payload())),
         }
         Ok(None)
     }
 
-    fn get(&self, key: &str) -> Result<&[String], String> {
+    fn get(&self, key: &str) -> Result<&[String], HeaderError> {
         self.sets
             .iter()
             .find(|(k, _)| k == key)
             .map(|(_, v)| v.as_slice())
-            .ok_or_else(|| format!("the header has no {key} setting"))
+            .ok_or_else(|| HeaderError::Missing(key.to_string()))
     }
 
-    fn one(&self, key: &str) -> Result<&str, String> {
+    fn one(&self, key: &str) -> Result<&str, HeaderError> {
         match self.get(key)? {
             [v] => Ok(v),
-            v => Err(format!(
-                "setting {key}: one value expected, {} given",
-                v.len()
-            )),
+            v => Err(HeaderError::NotOne {
+                key: key.to_string(),
+                given: v.len(),
+            }),
         }
     }
 
-    fn build(&mut self) -> Result<Header, String> {
+    fn build(&mut self) -> Result<Header, HeaderError> {
         const KEYS: [&str; 21] = [
             "byes",
             "late",
@@ -250,21 +311,21 @@ impl HeaderBuilder {
             "openings",
         ];
         if let Some((k, _)) = self.sets.iter().find(|(k, _)| !KEYS.contains(&k.as_str())) {
-            return Err(format!("unknown setting {k:?}"));
+            return Err(HeaderError::Unknown(k.clone()));
         }
         let absence = match self.get("absence")? {
             [w] if w == "wait" => Absence::Wait,
             [f, ms] if f == "forfeit" => Absence::Forfeit {
                 after_ms: number("absence", ms)?,
             },
-            v => return Err(format!("setting absence: {v:?} (wait, or forfeit MS)")),
+            v => return Err(HeaderError::Absence(v.to_vec())),
         };
         let (openings, seed) = match self.get("openings")? {
             [n, s] => (
                 number("openings", n)?,
                 (s != "-").then(|| number("openings", s)).transpose()?,
             ),
-            v => return Err(format!("setting openings: {v:?} (N SEED, or N -)")),
+            v => return Err(HeaderError::Openings(v.to_vec())),
         };
         let boards = match self.one("boards")? {
             "auto" => None,
@@ -290,7 +351,7 @@ impl HeaderBuilder {
                         "alternate" => true,
                         "fixed" => false,
                         v => {
-                            return Err(format!("setting colours: {v:?} (alternate or fixed)"));
+                            return Err(HeaderError::Colours(v.to_string()));
                         }
                     },
                 },
@@ -303,20 +364,15 @@ impl HeaderBuilder {
                 Err(_) => 1,
             },
             sprt: match self.get("sprt") {
-                Ok(_) => Some(
-                    self.one("sprt")?
-                        .parse()
-                        .map_err(|e| format!("setting sprt: {e}"))?,
-                ),
+                Ok(_) => Some(self.one("sprt")?.parse().map_err(HeaderError::Sprt)?),
                 Err(_) => None,
             },
             ratings: match self.get("ratings") {
                 Ok(v) if v.len() != self.players.len() => {
-                    return Err(format!(
-                        "setting ratings: {} ratings for {} players",
-                        v.len(),
-                        self.players.len()
-                    ));
+                    return Err(HeaderError::Ratings {
+                        ratings: v.len(),
+                        players: self.players.len(),
+                    });
                 }
                 Ok(v) => v
                     .iter()
@@ -337,27 +393,27 @@ impl HeaderBuilder {
                 }
                 if self.get("bye-points").is_ok() {
                     sw.bye = parse_bye_points(self.one("bye-points")?)
-                        .map_err(|e| format!("setting bye-points: {e}"))?;
+                        .map_err(HeaderError::ByePoints)?;
                 }
                 if let Ok(v) = self.get("tiebreaks") {
                     sw.tiebreaks = crate::tournament::standings::Tiebreak::parse_list(&v.join(","))
-                        .map_err(|e| format!("setting tiebreaks: {e}"))?;
+                        .map_err(HeaderError::Tiebreaks)?;
                 }
                 sw
             },
             sprt_running: match self.get("sprt-running") {
                 Ok(_) => SprtRunning::parse(self.one("sprt-running")?)
-                    .map_err(|e| format!("setting sprt-running: {e}"))?,
+                    .map_err(HeaderError::SprtRunning)?,
                 Err(_) => SprtRunning::Finish,
             },
             // Journals written before knockouts: none.
             tiebreak: match self.get("knockout-tiebreak") {
                 Ok(_) => {
                     let t = Tiebreak::parse(self.one("knockout-tiebreak")?)
-                        .map_err(|e| format!("setting knockout-tiebreak: {e}"))?;
+                        .map_err(HeaderError::KnockoutTiebreak)?;
                     for control in t.controls() {
                         crate::clock::parse_friendly(control)
-                            .map_err(|e| format!("setting knockout-tiebreak: {e}"))?;
+                            .map_err(HeaderError::KnockoutControl)?;
                     }
                     Some(t)
                 }
@@ -377,5 +433,56 @@ impl HeaderBuilder {
                 .map(str::to_string)
                 .unwrap_or_default(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(key: &str, values: &[&str]) -> Line {
+        Line::Set {
+            key: key.into(),
+            values: values.iter().map(|v| v.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn a_bad_header_says_which_kind_of_fault_in_the_old_words() {
+        let magic = |version| Line::Magic {
+            version,
+            writer: "argus".into(),
+        };
+        let e = HeaderBuilder::default()
+            .push(magic(VERSION + 1))
+            .unwrap_err();
+        assert_eq!(e, HeaderError::Version(VERSION + 1));
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "tournament journal version {}; this argus reads version {VERSION}",
+                VERSION + 1
+            )
+        );
+        let e = HeaderBuilder::default().push(Line::Begin).unwrap_err();
+        assert_eq!(e, HeaderError::NotATournament);
+        assert_eq!(
+            e.to_string(),
+            format!("not a tournament journal (no {MAGIC} line)")
+        );
+        let mut b = HeaderBuilder::default();
+        b.push(magic(VERSION)).unwrap();
+        b.push(set("event", &["x"])).unwrap();
+        let e = b.push(set("event", &["y"])).unwrap_err();
+        assert_eq!(e.to_string(), "setting event given twice");
+        let e = b.push(Line::Begin).unwrap_err();
+        assert_eq!(e, HeaderError::Missing("absence".into()));
+        assert_eq!(e.to_string(), "the header has no absence setting");
+        let mut b = HeaderBuilder::default();
+        b.push(magic(VERSION)).unwrap();
+        b.push(set("absence", &["forfeit", "soon"])).unwrap();
+        let e = b.push(Line::Begin).unwrap_err();
+        assert_eq!(e.to_string(), "setting absence: \"soon\" is not a number");
+        assert!(matches!(e, HeaderError::NotANumber { .. }), "{e:?}");
     }
 }

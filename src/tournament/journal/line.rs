@@ -3,7 +3,7 @@
 
 use shakmaty::ByColor;
 
-use crate::journal::format::{Tokens, token, with_tokens};
+use crate::journal::format::{LineError, Tokens, token, with_tokens};
 use crate::referee::{GameResult, Termination};
 use crate::tournament::messages::{BoardId, Input, SideStats};
 use crate::tournament::schedule::{ByeKind, PlayerId, RoundPairing};
@@ -56,7 +56,7 @@ impl Line {
     }
 
     /// Reads a payload; the error says what is wrong with it.
-    pub fn parse(payload: &str) -> Result<Line, String> {
+    pub fn parse(payload: &str) -> Result<Line, BadLine> {
         let mut t = Tokens::new(payload);
         let line = match t.word("the kind of line")? {
             MAGIC => Line::Magic {
@@ -81,7 +81,7 @@ impl Line {
                 input: parse_input(&mut t)?,
             },
             "note" => Line::Note(t.text("the note")?),
-            other => return Err(format!("unknown kind of line {other:?}")),
+            other => return Err(LineError::UnknownLine(other.to_string()).into()),
         };
         t.end()?;
         Ok(line)
@@ -97,16 +97,39 @@ fn who(player: PlayerId, instance: u32) -> String {
     }
 }
 
+/// What is wrong with a tournament journal line's payload: a field as
+/// every journal reads it ([`LineError`]), or one only a tournament's
+/// lines have, with the text found there.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BadLine {
+    #[error(transparent)]
+    Field(#[from] LineError),
+    #[error("the player {0:?} is not a number (P or P/INSTANCE)")]
+    Player(String),
+    #[error("the instance in {0:?} is not a number")]
+    Instance(String),
+    #[error("unknown kind of bye {0:?} (U, H, Z or R)")]
+    ByeKind(String),
+    #[error("game {0:?} is not WHITE-BLACK")]
+    NotAGame(String),
+    #[error("game {game:?}: {player:?} is not a player number")]
+    GamePlayer { game: String, player: String },
+    #[error("{colour}'s time left {word:?} is not a number")]
+    TimeLeft { colour: String, word: String },
+    #[error("unknown result {0:?}")]
+    Result(String),
+    #[error("unknown termination {0:?}")]
+    Termination(String),
+}
+
+error_words!(BadLine);
+
 /// Reads [`who`].
-fn parse_who(t: &mut Tokens<'_>) -> Result<(PlayerId, u32), String> {
+fn parse_who(t: &mut Tokens<'_>) -> Result<(PlayerId, u32), BadLine> {
     let w = t.word("the player")?;
     let (p, n) = w.split_once('/').unwrap_or((w, "0"));
-    let player = p
-        .parse()
-        .map_err(|_| format!("the player {w:?} is not a number (P or P/INSTANCE)"))?;
-    let instance = n
-        .parse()
-        .map_err(|_| format!("the instance in {w:?} is not a number"))?;
+    let player = p.parse().map_err(|_| BadLine::Player(w.to_string()))?;
+    let instance = n.parse().map_err(|_| BadLine::Instance(w.to_string()))?;
     Ok((PlayerId(player), instance))
 }
 
@@ -202,7 +225,7 @@ fn pairing_payload(p: &RoundPairing) -> String {
 }
 
 /// Reads [`pairing_payload`] after its `paired`.
-fn parse_pairing(t: &mut Tokens<'_>) -> Result<RoundPairing, String> {
+fn parse_pairing(t: &mut Tokens<'_>) -> Result<RoundPairing, BadLine> {
     let mut p = RoundPairing {
         round: t.number("the round")?,
         ..RoundPairing::default()
@@ -217,32 +240,33 @@ fn parse_pairing(t: &mut Tokens<'_>) -> Result<RoundPairing, String> {
                 .next()
                 .filter(|_| k.len() == 1)
                 .and_then(ByeKind::from_letter)
-                .ok_or_else(|| format!("unknown kind of bye {k:?} (U, H, Z or R)"))?;
+                .ok_or_else(|| BadLine::ByeKind(k.to_string()))?;
             p.byes.push((player, kind));
             continue;
         }
         let (a, b) = w
             .split_once('-')
-            .ok_or_else(|| format!("game {w:?} is not WHITE-BLACK"))?;
+            .ok_or_else(|| BadLine::NotAGame(w.to_string()))?;
         let number = |s: &str| {
-            s.parse()
-                .map(PlayerId)
-                .map_err(|_| format!("game {w:?}: {s:?} is not a player number"))
+            s.parse().map(PlayerId).map_err(|_| BadLine::GamePlayer {
+                game: w.to_string(),
+                player: s.to_string(),
+            })
         };
         p.games.push((number(a)?, number(b)?));
     }
     Ok(p)
 }
 
-fn parse_side(t: &mut Tokens<'_>, colour: &str) -> Result<SideStats, String> {
+fn parse_side(t: &mut Tokens<'_>, colour: &str) -> Result<SideStats, BadLine> {
     let moves = t.number(&format!("{colour}'s moves"))?;
     let used_ms = t.number(&format!("{colour}'s time used"))?;
     let left_ms = match t.word(&format!("{colour}'s time left"))? {
         "-" => None,
-        w => Some(
-            w.parse()
-                .map_err(|_| format!("{colour}'s time left {w:?} is not a number"))?,
-        ),
+        w => Some(w.parse().map_err(|_| BadLine::TimeLeft {
+            colour: colour.to_string(),
+            word: w.to_string(),
+        })?),
     };
     let faults = t.number(&format!("{colour}'s faults"))?;
     let restarts = t.number(&format!("{colour}'s restarts"))?;
@@ -258,7 +282,7 @@ fn parse_side(t: &mut Tokens<'_>, colour: &str) -> Result<SideStats, String> {
     })
 }
 
-fn parse_input(t: &mut Tokens<'_>) -> Result<Input, String> {
+fn parse_input(t: &mut Tokens<'_>) -> Result<Input, BadLine> {
     Ok(match t.word("the kind of input")? {
         "on" => {
             let (player, instance) = parse_who(t)?;
@@ -282,13 +306,13 @@ fn parse_input(t: &mut Tokens<'_>) -> Result<Input, String> {
             let result = RESULTS
                 .into_iter()
                 .find(|x| x.as_str() == r)
-                .ok_or_else(|| format!("unknown result {r:?}"))?;
+                .ok_or_else(|| BadLine::Result(r.to_string()))?;
             let w = t.word("the termination")?;
             let termination = TERMINATIONS
                 .iter()
                 .find(|(_, s)| *s == w)
                 .map(|(t, _)| *t)
-                .ok_or_else(|| format!("unknown termination {w:?}"))?;
+                .ok_or_else(|| BadLine::Termination(w.to_string()))?;
             Input::GameFinished {
                 game,
                 result,
@@ -321,6 +345,6 @@ fn parse_input(t: &mut Tokens<'_>) -> Result<Input, String> {
         "withdraw" => Input::Withdraw {
             player: PlayerId(t.number("the player withdrawn")?),
         },
-        other => return Err(format!("unknown kind of input {other:?}")),
+        other => return Err(LineError::UnknownInput(other.to_string()).into()),
     })
 }

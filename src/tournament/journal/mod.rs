@@ -55,7 +55,7 @@ impl LineDecoder for Decoder {
             return Ok(Decoded::Held);
         };
         let err = |e: String| JournalError::new(number, e);
-        let line = Line::parse(payload).map_err(err)?;
+        let line = Line::parse(payload).map_err(|e| err(e.into()))?;
         if self.header_done {
             return match line {
                 Line::Epoch { .. } | Line::Input { .. } | Line::Note(_) => Ok(Decoded::Entry(line)),
@@ -65,7 +65,7 @@ impl LineDecoder for Decoder {
             };
         }
         let builder = self.header.get_or_insert_with(HeaderBuilder::default);
-        match builder.push(line).map_err(err)? {
+        match builder.push(line).map_err(|e| err(e.into()))? {
             Some(h) => {
                 self.header_done = true;
                 Ok(Decoded::Header(Box::new(h)))
@@ -114,8 +114,9 @@ impl follow::Journal for TournamentJournal {
     type Output = Output;
     type Decoder = Decoder;
     const WHAT: &'static str = "tournament journal";
+    type StartError = crate::tournament::core::EventError;
 
-    fn start(header: &Header) -> Result<Replay, String> {
+    fn start(header: &Header) -> Result<Replay, crate::tournament::core::EventError> {
         Ok(Replay {
             tournament: Tournament::new(header.settings.clone())?,
             last_at: 0,
@@ -167,12 +168,12 @@ pub struct Loaded {
 /// Reads and replays a tournament journal from `input` (`name` for
 /// errors). Replaying feeds every input to a new [`Tournament`] in order;
 /// its outputs were carried out before the kill and are dropped.
-pub fn load_from(input: impl io::Read, name: &str) -> Result<Loaded, String> {
+pub fn load_from(input: impl io::Read, name: &str) -> Result<Loaded, follow::LoadError> {
     follow::load_from::<TournamentJournal>(input, name, &mut |_| {}).map(Loaded::from)
 }
 
 /// Reads and replays the tournament journal at `path`.
-pub fn load(path: &Path) -> Result<Loaded, String> {
+pub fn load(path: &Path) -> Result<Loaded, follow::LoadError> {
     follow::load::<TournamentJournal>(path, &mut |_| {}).map(Loaded::from)
 }
 

@@ -5,7 +5,8 @@ use shakmaty::Color;
 use super::{Run, finished, settings};
 use crate::referee::{GameResult, Termination};
 use crate::tournament::{
-    Absence, Absent, BoardId, GameState, Input, Outcome, Output, PlayerId, Tournament, Withdrawal,
+    Absence, Absent, BoardId, GameDecision, GameState, Input, Output, PlayerId, Tournament,
+    Withdrawal,
 };
 
 fn all_decided(t: &Tournament) -> bool {
@@ -124,7 +125,7 @@ fn with_forfeit_a_player_that_never_comes_forfeits_at_the_deadline() {
         };
         assert_eq!(
             s,
-            GameState::Decided(Outcome::Forfeited(Absent::One(colour)))
+            GameState::Decided(GameDecision::Forfeited(Absent::One(colour)))
         );
     }
     assert_eq!(r.t.next_deadline(), None);
@@ -182,12 +183,12 @@ fn a_player_that_drops_out_mid_event_finishes_nothing_more_but_the_others_play_o
     assert!(r.t.is_over());
     let played = r.t.game_state(3).unwrap();
     assert!(
-        matches!(played, GameState::Decided(Outcome::Played { .. })),
+        matches!(played, GameState::Decided(GameDecision::Played { .. })),
         "{played:?}"
     );
     let forfeits =
         r.t.games()
-            .filter(|(_, s)| matches!(s, GameState::Decided(Outcome::Forfeited(_))))
+            .filter(|(_, s)| matches!(s, GameState::Decided(GameDecision::Forfeited(_))))
             .count();
     assert_eq!(forfeits, 2);
 }
@@ -227,7 +228,7 @@ fn a_program_argus_cannot_start_forfeits_at_once_even_when_the_others_wait() {
     assert!(r.t.is_over());
     let forfeited =
         r.t.games()
-            .filter(|(_, s)| matches!(s, GameState::Decided(Outcome::Forfeited(_))))
+            .filter(|(_, s)| matches!(s, GameState::Decided(GameDecision::Forfeited(_))))
             .count();
     assert_eq!(forfeited, 1);
     // Said once: a second report changes nothing.
@@ -280,7 +281,7 @@ fn two_players_away_at_one_deadline_both_lose_their_game() {
     };
     assert_eq!(
         state(0, 1).1,
-        GameState::Decided(Outcome::Forfeited(Absent::Both))
+        GameState::Decided(GameDecision::Forfeited(Absent::Both))
     );
     for p in [0, 1] {
         let (g, s) = state(p, 2);
@@ -291,7 +292,7 @@ fn two_players_away_at_one_deadline_both_lose_their_game() {
         };
         assert_eq!(
             s,
-            GameState::Decided(Outcome::Forfeited(Absent::One(colour)))
+            GameState::Decided(GameDecision::Forfeited(Absent::One(colour)))
         );
     }
     assert_eq!(r.count(|o| matches!(o, Output::Withdrawn { .. })), 2);

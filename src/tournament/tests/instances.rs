@@ -10,6 +10,7 @@ use super::resume::header;
 use super::{Run, settings};
 use crate::referee::GameResult;
 use crate::stats::sprt::Hypothesis;
+use crate::tournament::core::EventError;
 use crate::tournament::journal::{TournamentWriter, load};
 use crate::tournament::{
     BoardId, GameState, Input, Output, PlayerId, Settings, SprtRunning, Tournament,
@@ -230,7 +231,7 @@ fn a_game_aborted_for_an_instance_given_up_is_played_again_by_another() {
     assert!(r.t.is_over());
     assert!(r.t.games().all(|(_, s)| matches!(
         s,
-        GameState::Decided(crate::tournament::Outcome::Played { .. })
+        GameState::Decided(crate::tournament::GameDecision::Played { .. })
     )));
 }
 
@@ -265,9 +266,9 @@ fn a_game_aborted_for_a_player_that_cannot_start_is_forfeited_not_played_again()
     });
     assert_eq!(
         r.t.game_state(game),
-        Some(GameState::Decided(crate::tournament::Outcome::Forfeited(
-            absent
-        )))
+        Some(GameState::Decided(
+            crate::tournament::GameDecision::Forfeited(absent)
+        ))
     );
 }
 
@@ -329,7 +330,8 @@ fn an_sprt_needs_two_players() {
         s.sprt = Some("elo0=0 elo1=5".parse().unwrap());
     }))
     .unwrap_err();
-    assert!(e.contains("it needs 2 players, not 3"), "{e}");
+    assert_eq!(e, EventError::SprtPlayers(3));
+    assert!(e.to_string().contains("it needs 2 players, not 3"), "{e}");
 }
 
 #[test]

@@ -8,7 +8,7 @@ use super::settings;
 use crate::referee::{GameResult, Termination};
 use crate::tournament::journal::Line;
 use crate::tournament::{
-    Absence, BoardId, GameState, Input, Outcome, Output, PlayerId, SideStats, Tournament,
+    Absence, BoardId, GameDecision, GameState, Input, Output, PlayerId, SideStats, Tournament,
 };
 
 /// Any result, `*` too.
@@ -210,7 +210,7 @@ proptest! {
                 p.played(),
                 states
                     .iter()
-                    .filter(|s| matches!(s, GameState::Decided(Outcome::Played { .. })))
+                    .filter(|s| matches!(s, GameState::Decided(GameDecision::Played { .. })))
                     .count()
             );
             for round in 1..=t.schedule().rounds() {

@@ -13,7 +13,7 @@ use crate::tournament::journal::{Line, TournamentWriter, load};
 use crate::tournament::knockout::By;
 use crate::tournament::schedule::Format;
 use crate::tournament::{
-    Absent, ByeKind, GameState, Input, Outcome, Output, PlayerId, Withdrawal, report,
+    Absent, ByeKind, GameDecision, GameState, Input, Output, PlayerId, Withdrawal, report,
 };
 
 /// Whether `p` has a game in round `round`.
@@ -99,7 +99,7 @@ fn a_withdrawn_players_game_not_begun_is_forfeited_at_once() {
     });
     assert_eq!(
         r.t.game_state(pending.number),
-        Some(GameState::Decided(Outcome::Forfeited(Absent::One(
+        Some(GameState::Decided(GameDecision::Forfeited(Absent::One(
             Color::Black
         ))))
     );
@@ -121,7 +121,7 @@ fn a_conceded_game_that_ends_without_a_result_is_forfeited_not_played_again() {
     r.finish(game.number, GameResult::None);
     assert_eq!(
         r.t.game_state(game.number),
-        Some(GameState::Decided(Outcome::Forfeited(Absent::Both)))
+        Some(GameState::Decided(GameDecision::Forfeited(Absent::Both)))
     );
     r.play_out();
     assert!(r.t.is_over());
@@ -159,7 +159,7 @@ fn an_announced_withdrawal_takes_effect_before_its_round_is_paired() {
         r.count(|o| matches!(
             o,
             Output::Scored {
-                outcome: Outcome::Forfeited(_),
+                outcome: GameDecision::Forfeited(_),
                 ..
             }
         )),
