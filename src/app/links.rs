@@ -244,15 +244,29 @@ fn connectors(
     }
     let mut out = Vec::new();
     for (i, e) in endpoints.iter().enumerate() {
-        out.push(match (Connector::to(e, settings, None), e) {
-            (Some(c), _) => c,
-            (None, Endpoint::Listen(addr)) => listen(*addr, vec![seat(i)])?
-                .pop()
-                .ok_or_else(|| format!("the listener on {addr} gave no seat"))?,
-            (None, _) => return Err(format!("{e}: no way to open it")),
-        });
+        out.push(connector_of(e, settings, |addr| {
+            listen(addr, vec![seat(i)])
+        })?);
     }
     Ok(out)
+}
+
+/// The connector of one endpoint: a serial port's or a `tcp://` one's
+/// own, or for `tcp-listen://` the one seat of the listener `listen`
+/// starts on its address (a match's client, a tournament's
+/// `tcp-listen://` player).
+pub fn connector_of(
+    e: &Endpoint,
+    settings: PortSettings,
+    listen: impl FnOnce(SocketAddr) -> Result<Vec<Connector>, String>,
+) -> Result<Connector, String> {
+    match (Connector::to(e, settings, None), e) {
+        (Some(c), _) => Ok(c),
+        (None, Endpoint::Listen(addr)) => listen(*addr)?
+            .pop()
+            .ok_or_else(|| format!("the listener on {addr} gave no seat")),
+        (None, _) => Err(format!("{e}: no way to open it")),
+    }
 }
 
 #[cfg(test)]

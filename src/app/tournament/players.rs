@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, Sender, bounded, unbounded};
 
 use crate::app::client::{Answerer, ClientError, Voice, serve};
-use crate::app::links::LINK_EVENTS;
+use crate::app::links::{LINK_EVENTS, connector_of};
 use crate::app::options::{DEPTH_WAIT, ENGINE_MARGIN_MS, book_play};
 use crate::client::engine::bridge::BookPlay;
 use crate::client::engine::{Bridge, EngineLog, EngineSettings};
@@ -196,14 +196,18 @@ impl Field {
         let mut links: PerInstance<Option<Link<Instance>>> =
             PerInstance::new(players.len(), count, |_| None);
         for (i, p) in players.iter().enumerate() {
-            let c = match p {
-                Player::Serial { port } => Connector::Serial {
-                    path: port.clone(),
-                    settings,
-                },
-                Player::Socket { endpoint, text } => socket(endpoint, text, settings, net)?,
+            // One program on a link argus opens: a `tcp-listen://` one
+            // on a listener of its own with one seat (`--allow` and
+            // `--password` apply to it as to `--listen`).
+            let endpoint = match p {
+                Player::Serial { port } => Endpoint::Serial(port.clone()),
+                Player::Socket { endpoint, .. } => endpoint.clone(),
                 _ => continue,
             };
+            let c = connector_of(&endpoint, settings, |addr| {
+                let config = net.listen_config(vec![(p.name().to_string(), None)])?;
+                Ok(crate::link::listen(addr, config)?)
+            })?;
             *links
                 .get_mut(Instance::new(PlayerId(i), 0))
                 .ok_or("no instance")? = Some(open(Instance::new(PlayerId(i), 0), c)?);
@@ -618,28 +622,6 @@ fn listen(
     )?;
     let seated = crate::link::listen(addr, config)?;
     Ok(seats.into_iter().map(|(i, _)| i).zip(seated).collect())
-}
-
-/// The connector of a `tcp://` player (argus connects, again after a
-/// loss, with backoff) or a `tcp-listen://` one (a listener of its own
-/// with one seat, for whichever program signs on first; `--allow` and
-/// `--password` apply to it as to `--listen`).
-fn socket(
-    endpoint: &Endpoint,
-    text: &str,
-    settings: PortSettings,
-    net: &Net,
-) -> Result<Connector, String> {
-    if let Some(c) = Connector::to(endpoint, settings, None) {
-        return Ok(c);
-    }
-    let Endpoint::Listen(addr) = endpoint else {
-        return Err(format!("{text}: no way to open it"));
-    };
-    let config = net.listen_config(vec![(text.to_string(), None)])?;
-    crate::link::listen(*addr, config)?
-        .pop()
-        .ok_or_else(|| format!("the listener on {addr} gave no seat"))
 }
 
 fn run<A: Answerer>(
