@@ -70,7 +70,7 @@ const RELAYS_PENDING: usize = 8;
 
 /// The least time between two rewrites of the live PGN: at most ten a
 /// second, however fast the moves come (a site polling it needs no more).
-const LIVE_PGN_GAP: Duration = Duration::from_millis(100);
+pub const LIVE_PGN_GAP: Duration = Duration::from_millis(100);
 
 /// Renders a game and replaces the live PGN file with it atomically.
 fn write_live_pgn(path: &Path, game: &PgnGame) -> std::io::Result<()> {

@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::record::durable::write_atomic;
 use crate::record::latest::Latest;
@@ -20,8 +20,8 @@ use crate::record::pgn::{PgnGame, write_pgn};
 use crate::referee::Referee;
 
 /// The least time between two looks at every board (and between two
-/// rewrites of the file): ten a second at most, as a match's live PGN.
-pub const LIVE_GAP: Duration = Duration::from_millis(100);
+/// rewrites of the file): a match's live PGN's, ten a second at most.
+pub use crate::app::writers::LIVE_PGN_GAP as LIVE_GAP;
 
 /// Each board's game as last built.
 #[derive(Debug, Default)]

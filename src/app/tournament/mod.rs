@@ -20,7 +20,7 @@ use crossbeam_channel::Receiver;
 use std::time::{Instant, SystemTime};
 
 use crate::app::audience::Audience;
-use crate::app::options::WebOptions;
+use crate::app::options::{OutputOptions, WebOptions};
 use crate::app::referee::close_feed;
 use crate::app::session::View;
 use crate::app::signals::{self, Stop};
@@ -33,7 +33,6 @@ use crate::app::tournament::players::{EnginePlay, Field, Net};
 use crate::app::wall::unix_ms_now;
 use crate::app::{Exit, Failure, logging};
 use crate::journal::feed::{Feed, FileSet};
-use crate::record::cbf_files::sibling;
 use crate::record::timestamp::pgn_date;
 use crate::record::transcript::Transcript;
 use crate::tournament::journal::{self as tjournal, Header, TournamentWriter};
@@ -59,35 +58,28 @@ fn command_line() -> Vec<String> {
 }
 
 /// Refuses, before the tournament starts, an output that could not be
-/// written: `--pgn`, `--epd-out`, `--results-json`, `--report` (its text
-/// and Markdown), `--live-pgn`, `--cbf` (its two files).
+/// written: those it shares with a match (`--pgn`, `--epd-out`,
+/// `--live-pgn`, `--results-json`, `--cbf`), checked as a match checks
+/// them, and `--report` (its text and Markdown).
 fn check_outputs_of(args: &TournamentArgs) -> Result<(), Failure> {
-    let report = args.report.as_deref().map(args::report_paths);
-    let cbf = args
-        .cbf
-        .as_deref()
-        .map(|b| [sibling(b, "cbf"), sibling(b, "cbi")]);
-    let mut files = Vec::new();
-    if let Some(p) = args.live_pgn.as_deref() {
-        files.push(("--live-pgn", p, Writes::Replace));
+    OutputOptions {
+        pgn: args.pgn.clone(),
+        epd_out: args.epd_out.clone(),
+        live_pgn: args.live_pgn.clone(),
+        results_json: args.results_json.clone(),
+        cbf: args.cbf.clone(),
+        ..OutputOptions::default()
     }
-    for p in cbf.iter().flatten() {
-        files.push(("--cbf", p.as_path(), Writes::Replace));
-    }
-    if let Some(p) = args.pgn.as_deref() {
-        files.push(("--pgn", p, Writes::Append));
-    }
-    if let Some(p) = args.epd_out.as_deref() {
-        files.push(("--epd-out", p, Writes::Append));
-    }
-    if let Some(p) = args.results_json.as_deref() {
-        files.push(("--results-json", p, Writes::Replace));
-    }
-    if let Some((text, md)) = &report {
-        files.push(("--report", text.as_path(), Writes::Replace));
-        files.push(("--report", md.as_path(), Writes::Replace));
-    }
-    check_outputs(&files).map_err(Failure::usage)
+    .check()
+    .map_err(Failure::usage)?;
+    let Some((text, md)) = args.report.as_deref().map(args::report_paths) else {
+        return Ok(());
+    };
+    check_outputs(&[
+        ("--report", text.as_path(), Writes::Replace),
+        ("--report", md.as_path(), Writes::Replace),
+    ])
+    .map_err(Failure::usage)
 }
 
 /// Runs `argus tournament`: how it ended, or why it could not start or
