@@ -361,6 +361,9 @@ impl Schedule {
     /// A schedule whose rounds are paired as the event goes: empty until
     /// [`Schedule::add_round`].
     fn dynamic(s: &ScheduleSettings) -> Result<Schedule, ScheduleError> {
+        if !s.swap {
+            return Err(ScheduleError::FixedColours(s.format));
+        }
         if s.format == Format::Knockout {
             // Its rounds: as many as its matches take
             // ([`crate::tournament::knockout`]); its games' openings
@@ -381,9 +384,6 @@ impl Schedule {
         }
         if s.cycles != 1 || s.games_per_pairing != 1 {
             return Err(ScheduleError::DynamicCycles(s.format));
-        }
-        if !s.swap {
-            return Err(ScheduleError::FixedColours(s.format));
         }
         let most = (s.players / 2) as u128 * u128::from(s.rounds);
         if most > MAX_GAMES as u128 {

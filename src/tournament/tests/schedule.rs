@@ -208,6 +208,14 @@ fn no_swap_keeps_each_pairings_colours_through_repeats_and_cycles() {
         Schedule::new(&swiss).unwrap_err(),
         ScheduleError::FixedColours(Format::Swiss)
     );
+    let knockout = ScheduleSettings {
+        format: Format::Knockout,
+        ..swiss
+    };
+    assert_eq!(
+        Schedule::new(&knockout).unwrap_err(),
+        ScheduleError::FixedColours(Format::Knockout)
+    );
 }
 
 #[test]
