@@ -1875,8 +1875,17 @@ fn tcp_endpoints_a_match_takes_are_tournament_players() {
     let pgn = ev.pgn();
     let games = check_pgn(&pgn);
     assert_eq!(games.len(), 2, "{pgn}");
+    // Each is called by the name its program signed on with, not by
+    // where it is.
     let pairs: Vec<(String, String)> = games.iter().map(|g| (g.0.clone(), g.1.clone())).collect();
-    assert_eq!(pairs, [(out.clone(), in_.clone()), (in_, out)], "{pgn}");
+    let (a, b) = ("behind-the-wire".to_string(), "over-ip".to_string());
+    assert_eq!(pairs, [(a.clone(), b.clone()), (b, a)], "{pgn}");
+    let log = ev.log();
+    assert!(
+        log.contains(&format!("{out} signed on as behind-the-wire")),
+        "{log}"
+    );
+    assert!(ev.report().contains("behind-the-wire"), "{}", ev.report());
     wire.kill();
 }
 

@@ -523,6 +523,7 @@ impl Tournament {
         let mut out = Vec::new();
         match input {
             Input::SignedOn { player, instance } => self.on_signed_on(player, instance, &mut out),
+            Input::Named { player, name } => self.on_named(player, &name, &mut out),
             Input::Lost {
                 player, instance, ..
             } => self.on_lost(player, instance, at, &mut out),
@@ -807,6 +808,36 @@ impl Tournament {
                 ),
             });
         }
+    }
+
+    /// Player `p` is called `name` from now on (cleaned as a `tcsi` name
+    /// is; told apart by its old name if another player has it already).
+    fn on_named(&mut self, p: PlayerId, name: &str, out: &mut Vec<Output>) {
+        let name = crate::text::client_name(name);
+        let Some(was) = self.settings.names.get(p.0).cloned() else {
+            out.push(Output::Ignored {
+                reason: format!(
+                    "a name ({name}) for player {}, who is not in the event",
+                    p.0
+                ),
+            });
+            return;
+        };
+        if name.is_empty() || name == was {
+            return;
+        }
+        let taken = self.settings.names.contains(&name);
+        let name = if taken {
+            format!("{name} ({was})")
+        } else {
+            name
+        };
+        self.settings.names[p.0] = name.clone();
+        out.push(Output::Named {
+            player: p,
+            was,
+            name,
+        });
     }
 
     fn on_lost(&mut self, p: PlayerId, n: u32, at: u64, out: &mut Vec<Output>) {

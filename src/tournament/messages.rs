@@ -158,6 +158,13 @@ pub enum Input {
     /// at a time; instance `n` of `--boards` instances otherwise (see
     /// [`crate::tournament::Settings::instances`]).
     SignedOn { player: PlayerId, instance: u32 },
+    /// A player with no name of its own (a serial port, a `tcp://`
+    /// endpoint: named by where it is) told its name in its first sign-on
+    /// (`tcsi`): the event calls it so from now on, in its games' PGN, the
+    /// standings and the report. Handed before that sign-on's
+    /// [`Input::SignedOn`]; a name another player has already is told apart
+    /// by the old one (`Fritz (/dev/ttyS1)`).
+    Named { player: PlayerId, name: String },
     /// That instance's link went away or its program stopped answering.
     Lost {
         player: PlayerId,
@@ -307,6 +314,13 @@ pub enum Output {
     /// The player, on a cable, counts as signed on again after a resume
     /// (see [`Input::Resumed`]).
     OnCable { player: PlayerId },
+    /// The player is called `name` from now on ([`Input::Named`]); it was
+    /// called `was`.
+    Named {
+        player: PlayerId,
+        was: String,
+        name: String,
+    },
     /// An input that was not acted on, and why.
     Ignored { reason: String },
 }

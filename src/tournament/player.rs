@@ -240,6 +240,14 @@ impl Player {
         matches!(self, Player::Serial { .. } | Player::Socket { .. })
     }
 
+    /// Whether the player takes the name its program signs on with: one
+    /// program on a link argus opens ([`Player::is_one_program`]), still
+    /// called by where it is (`current` is its name in the event now: not
+    /// one given with `--name`, nor one it has taken already).
+    pub fn takes_sign_on_name(&self, current: &str) -> bool {
+        self.is_one_program() && self.name() == current
+    }
+
     /// The player in the form [`Player::parse`] reads (serial ports always
     /// with `serial:`), for the journal.
     pub fn spec(&self) -> String {

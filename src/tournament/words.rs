@@ -240,6 +240,11 @@ pub fn said(t: &Tournament, out: &Output) -> Option<String> {
                 name(*player)
             )
         }
+        Output::Named { was, name, .. } => format!(
+            "{} signed on as {}",
+            strip_control(was),
+            strip_control(name)
+        ),
         Output::Ignored { .. } => return None,
     })
 }

@@ -796,17 +796,32 @@ impl Director {
         }
         // A sign-on: the tournament learns the player is there (first time,
         // or back); the board it plays on brings it back in line.
-        let mut to_core = None;
+        let mut to_core = Vec::new();
         match &ev.kind {
             LinkEventKind::Line { text, .. } => {
                 if let Some(said) = sign_on::of_line(text) {
+                    // A port's program names its player (once).
+                    let current = self.core.name(p.player);
+                    let takes_name = tournament::player::Player::parse(
+                        self.specs.get(p.player.0).map_or("", String::as_str),
+                    )
+                    .is_ok_and(|pl| pl.takes_sign_on_name(current));
+                    let named = said.name.clone().filter(|n| takes_name && !n.is_empty());
                     if let Some(seat) = floor.seats.get_mut(p) {
                         seat.sign_on = Some(said);
                         seat.starts.signed_on();
                     }
+                    if let Some(name) = named {
+                        to_core.push(Input::Named {
+                            player: p.player,
+                            name,
+                        });
+                    }
                     if !self.core.is_present(p.player, p.n) {
-                        self.say(&format!("{name} signed on"));
-                        to_core = Some(Input::SignedOn {
+                        if to_core.is_empty() {
+                            self.say(&format!("{name} signed on"));
+                        }
+                        to_core.push(Input::SignedOn {
                             player: p.player,
                             instance: p.n,
                         });
@@ -815,7 +830,7 @@ impl Director {
             }
             LinkEventKind::Lost { reason, .. } => {
                 self.say(&format!("{name}: link lost ({reason})"));
-                to_core = Some(Input::Lost {
+                to_core.push(Input::Lost {
                     player: p.player,
                     instance: p.n,
                     reason: reason.clone(),
@@ -831,10 +846,12 @@ impl Director {
             }
             None => self.between_games(p, &name, ev.kind, now, floor),
         }
-        let lost = matches!(to_core, Some(Input::Lost { .. }));
-        if let Some(input) = to_core {
+        let lost = to_core.iter().any(|i| matches!(i, Input::Lost { .. }));
+        if !to_core.is_empty() {
             // The boards' outputs first, as they came.
             self.commit(floor);
+        }
+        for input in to_core {
             self.hand_to_tournament(input, now, floor);
         }
         if lost
@@ -1158,6 +1175,7 @@ impl Director {
             }
             Output::Replay { .. }
             | Output::OnCable { .. }
+            | Output::Named { .. }
             | Output::Unpairable { .. }
             | Output::SprtDecided { .. }
             | Output::Withdrawn { .. }

@@ -165,6 +165,7 @@ fn ponder_figures(t: &mut Tokens<'_>) -> Option<(u32, u32)> {
 fn input_payload(input: &Input) -> String {
     match input {
         Input::SignedOn { player, instance } => format!("on {}", who(*player, *instance)),
+        Input::Named { player, name } => format!("named {} {}", player.0, token(name)),
         Input::Lost {
             player,
             instance,
@@ -288,6 +289,10 @@ fn parse_input(t: &mut Tokens<'_>) -> Result<Input, BadLine> {
             let (player, instance) = parse_who(t)?;
             Input::SignedOn { player, instance }
         }
+        "named" => Input::Named {
+            player: PlayerId(t.number("the player")?),
+            name: t.text("the name")?,
+        },
         "lost" => {
             let (player, instance) = parse_who(t)?;
             Input::Lost {

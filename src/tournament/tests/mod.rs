@@ -6,6 +6,7 @@ mod core;
 mod follow;
 mod instances;
 mod knockout;
+mod names;
 mod props;
 mod resume;
 mod schedule;

@@ -1,0 +1,81 @@
+//! A player named by its program's sign-on (`Input::Named`): the name
+//! the event uses from then on, told apart from another player's.
+
+use super::{Run, settings};
+use crate::tournament::journal::Line;
+use crate::tournament::player::Player;
+use crate::tournament::{Input, Output, PlayerId, words};
+
+fn named(p: usize, name: &str) -> Input {
+    Input::Named {
+        player: PlayerId(p),
+        name: name.into(),
+    }
+}
+
+#[test]
+fn a_port_player_takes_the_name_its_program_signs_on_with() {
+    let mut r = Run::new(settings(2, |s| {
+        s.names = vec!["/dev/ttyS0".into(), "/dev/ttyS1".into()];
+    }));
+    let out = r.input(named(0, "Fritz 5"));
+    assert_eq!(
+        out,
+        vec![Output::Named {
+            player: PlayerId(0),
+            was: "/dev/ttyS0".into(),
+            name: "Fritz 5".into()
+        }]
+    );
+    assert_eq!(r.t.name(PlayerId(0)), "Fritz 5");
+    assert_eq!(
+        words::said(&r.t, &out[0]).as_deref(),
+        Some("/dev/ttyS0 signed on as Fritz 5")
+    );
+    // The same program on the other port: told apart by its old name.
+    r.input(named(1, "Fritz 5"));
+    assert_eq!(r.t.name(PlayerId(1)), "Fritz 5 (/dev/ttyS1)");
+    // Its games are played under those names.
+    r.sign_on(0..2);
+    let (_, game) = &r.running[0];
+    let names = [r.t.name(game.white), r.t.name(game.black)];
+    assert!(names.contains(&"Fritz 5"), "{names:?}");
+}
+
+#[test]
+fn a_name_that_is_empty_or_the_same_or_for_no_player_changes_nothing() {
+    let mut r = Run::new(settings(2, |_| {}));
+    assert_eq!(r.input(named(0, " \u{7} ")), vec![]);
+    assert_eq!(r.input(named(0, "P1")), vec![]);
+    assert!(matches!(
+        &r.input(named(5, "X"))[..],
+        [Output::Ignored { reason }] if reason.contains("not in the event")
+    ));
+    assert_eq!([r.t.name(PlayerId(0)), r.t.name(PlayerId(1))], ["P1", "P2"]);
+    // Control characters are gone from a name taken.
+    r.input(named(1, "Deep\u{1b}[2JThought"));
+    assert_eq!(r.t.name(PlayerId(1)), "Deep[2JThought");
+}
+
+#[test]
+fn a_name_is_journaled_and_read_back() {
+    let line = Line::Input {
+        at: 12,
+        input: named(1, "Fritz \"5\" (ChessBase)"),
+    };
+    assert_eq!(Line::parse(&line.payload()).unwrap(), line);
+}
+
+#[test]
+fn only_a_player_still_called_by_its_port_takes_its_sign_on_name() {
+    let port = Player::parse("/dev/ttyS0").unwrap();
+    assert!(port.takes_sign_on_name("/dev/ttyS0"));
+    // Named with --name, or named already.
+    assert!(!port.takes_sign_on_name("Fritz"));
+    let socket = Player::parse("tcp://10.0.0.2:7000").unwrap();
+    assert!(socket.takes_sign_on_name("tcp://10.0.0.2:7000"));
+    for spec in ["tcp:Fritz", "mover:m", "engine:sf=stockfish"] {
+        let p = Player::parse(spec).unwrap();
+        assert!(!p.takes_sign_on_name(p.name()), "{spec}");
+    }
+}
