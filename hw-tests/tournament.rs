@@ -217,11 +217,13 @@ fn rounds(pgn: &str) -> Vec<(u32, u32)> {
         .expect("the PGN reads")
         .iter()
         .map(|g| {
+            // A match's games (`argus referee`) are numbered: `Round "7"`.
             let tag = g.tag("Round").expect("a Round tag");
-            let (r, b) = tag
-                .split_once('.')
-                .unwrap_or_else(|| panic!("Round {tag:?}"));
-            (r.parse().unwrap(), b.parse().unwrap())
+            let (r, b) = tag.split_once('.').unwrap_or((tag, "0"));
+            (
+                r.parse().unwrap_or_else(|_| panic!("Round {tag:?}")),
+                b.parse().unwrap_or_else(|_| panic!("Round {tag:?}")),
+            )
         })
         .collect()
 }
@@ -1268,7 +1270,13 @@ fn a_two_engine_match_on_four_boards_stops_when_the_sprt_decides() {
     assert_eq!(p.wait_exit(Duration::from_secs(300)), 0, "{}", p.describe());
     let out = p.stdout_lines().join("\n");
     assert!(out.contains("SPRT: H1 accepted"), "{out}");
-    assert!(out.contains("starts on board 4"), "{out}");
+    // Said as a match is: each game's start on its board, and the end.
+    assert!(out.contains("(Black) on board 4"), "{out}");
+    let last = out.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("match over: strong ") && last.ends_with("; SPRT: H1 accepted"),
+        "{out}"
+    );
     let pgn = std::fs::read_to_string(dir.path().join("games.pgn")).unwrap();
     let games = check_pgn(&pgn);
     assert!(

@@ -486,6 +486,7 @@ mod tests {
             ratings: Vec::new(),
             swiss: Default::default(),
             tiebreak: None,
+            form: Default::default(),
         })
         .unwrap();
         let mut started = Vec::new();

@@ -57,6 +57,20 @@ pub struct Settings {
     /// A knockout's tie-break of a level match (`--knockout-tiebreak`);
     /// `None`: straight to the decisive game.
     pub tiebreak: Option<Tiebreak>,
+    /// How the event is said: a tournament, or a match (`argus referee`).
+    pub form: Form,
+}
+
+/// How an event is said to people. A match is a tournament of two run by
+/// `argus referee`: the same event, said in a match's words (`game 3:
+/// Alpha (White) vs Beta (Black)`, `game 3: 1-0 (Black resigns)`, `match
+/// over: Alpha 2 - 1 Beta (3 games with a result)`), with no report unless
+/// one is asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Form {
+    #[default]
+    Tournament,
+    Match,
 }
 
 /// Where a player stands.
@@ -305,6 +319,16 @@ impl Tournament {
     /// The name of player `p`.
     pub fn name(&self, p: PlayerId) -> &str {
         self.settings.names.get(p.0).map_or("?", String::as_str)
+    }
+
+    /// Game `g`'s PGN Round tag: `ROUND.BOARD` in a tournament
+    /// ([`ScheduledGame::round_tag`]), the game's number in a match (as a
+    /// match of games one after another numbers them).
+    pub fn round_tag(&self, g: &ScheduledGame) -> String {
+        match self.settings.form {
+            Form::Tournament => g.round_tag(),
+            Form::Match => g.number.to_string(),
+        }
     }
 
     /// Player `p`'s rating (0: unknown).

@@ -31,7 +31,7 @@ pub mod stats;
 pub mod swiss_event;
 pub mod words;
 
-pub use self::core::{GameState, PlayerState, Settings, Tournament};
+pub use self::core::{Form, GameState, PlayerState, Settings, Tournament};
 pub use messages::{
     Absence, Absent, BoardId, GameDecision, Input, Instance, Output, SideStats, SprtRunning,
     Withdrawal,

@@ -240,6 +240,18 @@ impl Player {
         matches!(self, Player::Serial { .. } | Player::Socket { .. })
     }
 
+    /// Where the player is, in words: its port, its endpoint,
+    /// `tcp:NAME`, `engine:NAME` or `mover:NAME`.
+    pub fn place(&self) -> String {
+        match self {
+            Player::Serial { port } => port.clone(),
+            Player::Socket { text, .. } => text.clone(),
+            Player::Tcp { name } => format!("tcp:{name}"),
+            Player::Engine(e) => format!("engine:{}", e.name),
+            Player::Mover { name, .. } => format!("mover:{name}"),
+        }
+    }
+
     /// Whether the player takes the name its program signs on with: one
     /// program on a link argus opens ([`Player::is_one_program`]), still
     /// called by where it is (`current` is its name in the event now: not

@@ -2,11 +2,14 @@
 //! for the headless printout, the board view's latest lines, the log and
 //! `argus watch`. Names are stripped of control characters.
 
+use crate::referee::MatchSummary;
 use crate::text::strip_control;
+use crate::tournament::Form;
 use crate::tournament::core::{GameState, Tournament};
 use crate::tournament::messages::{Output, Withdrawal};
 use crate::tournament::report;
 use crate::tournament::schedule::{ByeKind, PlayerId};
+use crate::tournament::standings::Standings;
 use crate::tournament::stats::Tallies;
 
 /// Each player's statistics against the field, a line each, in seed
@@ -134,8 +137,14 @@ pub fn withdrawal_reason(why: &Withdrawal) -> String {
 }
 
 /// What `out` says to people, if anything (`t` as it stands after it).
-/// `Ignored` is for the log only, and says `None`.
+/// `Ignored` is for the log only, and says `None`. A match says a game's
+/// start and end and its own end in a match's words ([`match_said`]).
 pub fn said(t: &Tournament, out: &Output) -> Option<String> {
+    if t.settings().form == Form::Match
+        && let Some(line) = match_said(t, out)
+    {
+        return Some(line);
+    }
     let name = |p| strip_control(t.name(p));
     Some(match out {
         Output::StartGame { board, game, .. } => format!(
@@ -247,6 +256,62 @@ pub fn said(t: &Tournament, out: &Output) -> Option<String> {
         ),
         Output::Ignored { .. } => return None,
     })
+}
+
+/// A match's words for a game's start (`game 3: Alpha (White) vs Beta
+/// (Black)`, `on board 2` when it has more than one), a game's end (`game
+/// 3: 1-0 (Black resigns)`) and its own end (`match over: ...`, as
+/// [`MatchSummary`] says it); `None` for the rest, said as a
+/// tournament says them.
+fn match_said(t: &Tournament, out: &Output) -> Option<String> {
+    let name = |p| strip_control(t.name(p));
+    Some(match out {
+        Output::StartGame { board, game, .. } => {
+            let mut line = format!(
+                "game {}: {} (White) vs {} (Black)",
+                game.number,
+                name(game.white),
+                name(game.black)
+            );
+            if t.board_count() > 1 {
+                line.push_str(&format!(" on {board}"));
+            }
+            line
+        }
+        Output::Scored {
+            game,
+            outcome,
+            ending,
+        } => {
+            let how = match ending {
+                Some(words) => strip_control(words),
+                None => outcome.how().to_string(),
+            };
+            format!("game {game}: {} ({how})", outcome.result_text())
+        }
+        Output::TournamentOver => match_summary(t).to_string(),
+        _ => return None,
+    })
+}
+
+/// A match's end as the referee says it: each player's points and the
+/// games with a result (forfeits included), and the SPRT's decision if
+/// it made one.
+pub fn match_summary(t: &Tournament) -> MatchSummary {
+    let standings = Standings::of(t);
+    let halves = |p: PlayerId| {
+        standings
+            .rows
+            .iter()
+            .find(|r| r.player == p)
+            .map_or(0, |r| r.halves)
+    };
+    MatchSummary {
+        names: [t.name(PlayerId(0)), t.name(PlayerId(1))].map(str::to_string),
+        score_halves: [halves(PlayerId(0)), halves(PlayerId(1))],
+        games_with_result: u32::try_from(t.progress().decided()).unwrap_or(u32::MAX),
+        sprt: t.sprt_decided(),
+    }
 }
 
 /// The standings and each player's rating against the field: what a

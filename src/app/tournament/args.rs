@@ -11,11 +11,11 @@ use crate::app::options::{
     LineOptions, MatchOptions, OutputOptions, ViewOptions, WebOptions, plan, seconds_ms,
 };
 use crate::app::tournament::board::Pace;
-use crate::referee::Settings;
+use crate::referee::{ByClient, ClientId, Settings};
 use crate::tournament::knockout::Tiebreak;
 use crate::tournament::player::EngineFlags;
 use crate::tournament::schedule::{Format, ScheduleSettings};
-use crate::tournament::{Absence, Player, PlayerId};
+use crate::tournament::{Absence, Form, Player, PlayerId};
 
 /// The match options that make no sense in a tournament (each game is one
 /// game between the players its schedule names), with what to use instead.
@@ -27,11 +27,13 @@ const MATCH_ONLY: [(&str, &str); 4] = [
     ("round", "each game's Round tag is ROUND.BOARD"),
     (
         "name-a",
-        "a player's name is its port, tcp:NAME or engine:NAME",
+        "a player's name is its tcp:NAME or engine:NAME, or the name a port's program signs \
+         on with",
     ),
     (
         "name-b",
-        "a player's name is its port, tcp:NAME or engine:NAME",
+        "a player's name is its tcp:NAME or engine:NAME, or the name a port's program signs \
+         on with",
     ),
 ];
 
@@ -260,12 +262,22 @@ pub struct TournamentArgs {
     pub web: WebOptions,
     #[command(flatten)]
     pub view: ViewOptions,
+    /// Run as `argus referee A B` ([`match_as_tournament`] adds it): a
+    /// match of two, said in a match's words, with a match's --round,
+    /// --name-a and --name-b.
+    #[arg(long = "as-match", hide = true)]
+    pub as_match: bool,
 }
 
 /// Everything a tournament runs with, merged and checked.
 #[derive(Debug, Clone)]
 pub struct TournamentPlan {
     pub players: Vec<Player>,
+    /// The players' names in the event, in player order: each player's
+    /// own ([`Player::name`]), or a match's `--name-a`/`--name-b`.
+    pub names: Vec<String>,
+    /// A tournament, or a match (`argus referee`, `--as-match`).
+    pub form: Form,
     /// Each player's rating (`--rating`, `rating` in `[[player]]`), in
     /// player order; 0 when unknown.
     pub ratings: Vec<u16>,
@@ -361,7 +373,12 @@ impl TournamentArgs {
     /// Merges the flags over the config file over the defaults and checks
     /// everything; `date` is today's (`yyyy.mm.dd`).
     pub fn plan(&self, date: String) -> Result<TournamentPlan, String> {
-        if let Some((flag, instead)) = match_only_given(&self.matches) {
+        // A match's own flags are its, as `argus referee` runs.
+        let mut only = self.matches.clone();
+        if self.as_match {
+            (only.round, only.name_a, only.name_b) = (None, None, None);
+        }
+        if let Some((flag, instead)) = match_only_given(&only) {
             return Err(format!(
                 "--{flag} is for a match, not a tournament: {instead}"
             ));
@@ -514,6 +531,14 @@ impl TournamentArgs {
             self.view.headless,
         )?;
         let mut referee = p.settings;
+        let form = if self.as_match {
+            Form::Match
+        } else {
+            Form::Tournament
+        };
+        let names = names_of(&players, form, &referee.names)?;
+        // Each game's names are the event's (set per game).
+        referee.names = ByClient::default();
         // The event runs the test on its pairs; a board plays one game.
         let sprt = referee.sprt.take();
         if sprt.is_some() && players.len() != 2 {
@@ -543,6 +568,8 @@ impl TournamentArgs {
         };
         Ok(TournamentPlan {
             players,
+            names,
+            form,
             ratings,
             swiss,
             schedule,
@@ -567,6 +594,44 @@ impl TournamentArgs {
             web: self.web.clone().or_file(t.http.clone()),
         })
     }
+}
+
+/// The players' names in the event: each player's own, a match's two
+/// with `--name-a`/`--name-b` over them (two players only, and not the
+/// same name).
+fn names_of(
+    players: &[Player],
+    form: Form,
+    given: &ByClient<Option<String>>,
+) -> Result<Vec<String>, String> {
+    let mut names: Vec<String> = players.iter().map(|p| p.name().to_string()).collect();
+    if form == Form::Match {
+        if players.len() != 2 {
+            return Err(format!(
+                "a match is between two players (A and B), not {}",
+                players.len()
+            ));
+        }
+        for (i, id) in ClientId::BOTH.into_iter().enumerate() {
+            if let Some(n) = given[id].as_deref() {
+                let n = crate::text::client_name(n);
+                if n.is_empty() {
+                    return Err(format!(
+                        "--name-{}: a name is needed",
+                        id.letter().to_lowercase()
+                    ));
+                }
+                names[i] = n;
+            }
+        }
+        if names[0] == names[1] {
+            return Err(format!(
+                "A and B are both named {:?}: give each a name of its own (--name-a, --name-b)",
+                names[0]
+            ));
+        }
+    }
+    Ok(names)
 }
 
 impl TournamentArgs {
@@ -1185,7 +1250,11 @@ pub fn match_as_tournament<S: AsRef<std::ffi::OsStr>>(argv: &[S]) -> Option<Vec<
     {
         return None;
     }
-    let mut out = vec![argv[0].clone(), "tournament".to_string()];
+    let mut out = vec![
+        argv[0].clone(),
+        "tournament".to_string(),
+        "--as-match".to_string(),
+    ];
     for a in &argv[2..] {
         out.push(match a.as_str() {
             "--games" => "--games-per-pairing".to_string(),
@@ -1200,7 +1269,43 @@ pub fn match_as_tournament<S: AsRef<std::ffi::OsStr>>(argv: &[S]) -> Option<Vec<
 
 #[cfg(test)]
 mod match_tests {
-    use super::match_as_tournament;
+    use super::{TournamentArgs, match_as_tournament};
+    use crate::tournament::Form;
+
+    /// The plan of `argus referee ARGS` as the director runs it.
+    fn plan_of(args: &str) -> Result<super::TournamentPlan, String> {
+        let argv = match_as_tournament(&words(&format!("argus referee {args}"))).unwrap();
+        TournamentArgs::from_command(&argv[2..]).and_then(|a| a.plan("2026.11.28".into()))
+    }
+
+    #[test]
+    fn a_match_takes_its_names_and_round_and_is_said_as_a_match() {
+        let p = plan_of("mover:a mover:b --name-a Alpha --round 7 --games 2").unwrap();
+        assert_eq!(p.form, Form::Match);
+        assert_eq!(p.names, ["Alpha", "b"]);
+        assert_eq!(p.referee.round.as_deref(), Some("7"));
+        let p = plan_of("mover:a mover:b --name-b \u{7}Beta").unwrap();
+        assert_eq!(p.names, ["a", "Beta"]);
+        // The same name twice, or none.
+        let e = plan_of("mover:a mover:b --name-a b").unwrap_err();
+        assert!(e.contains("both named \"b\""), "{e}");
+        let e = plan_of("mover:a mover:b --name-b \u{7}").unwrap_err();
+        assert_eq!(e, "--name-b: a name is needed");
+        // A tournament still refuses a match's flags, and is said as one.
+        let argv = words("mover:a mover:b --name-a Alpha");
+        let e = TournamentArgs::from_command(&argv)
+            .and_then(|a| a.plan("2026.11.28".into()))
+            .unwrap_err();
+        assert!(e.starts_with("--name-a is for a match"), "{e}");
+        let argv = words("mover:a mover:b");
+        let p = TournamentArgs::from_command(&argv)
+            .and_then(|a| a.plan("2026.11.28".into()))
+            .unwrap();
+        assert_eq!(
+            (p.form, p.names),
+            (Form::Tournament, vec!["a".into(), "b".into()])
+        );
+    }
 
     fn words(s: &str) -> Vec<String> {
         s.split(' ').map(str::to_string).collect()
@@ -1213,14 +1318,14 @@ mod match_tests {
                 "argus referee engine:a=sf engine:b=sf --games 40 --boards 8 --sprt elo0=0"
             )),
             Some(words(
-                "argus tournament engine:a=sf engine:b=sf --games-per-pairing 40 --boards 8 \
-                 --sprt elo0=0"
+                "argus tournament --as-match engine:a=sf engine:b=sf --games-per-pairing 40 \
+                 --boards 8 --sprt elo0=0"
             ))
         );
         assert_eq!(
             match_as_tournament(&words("argus referee /dev/ttyS0 tcp:Fritz --games=6")),
             Some(words(
-                "argus tournament /dev/ttyS0 tcp:Fritz --games-per-pairing=6"
+                "argus tournament --as-match /dev/ttyS0 tcp:Fritz --games-per-pairing=6"
             ))
         );
         // Ports and TCP endpoints: a match as it always was.

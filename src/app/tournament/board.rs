@@ -157,6 +157,9 @@ pub struct GameSetup<'a> {
     pub own_search_time: ByClient<bool>,
     /// Each player's own time control (time odds), if it has one.
     pub own_controls: ByClient<Option<crate::clock::TimeControl>>,
+    /// Its PGN Round tag ([`crate::tournament::Tournament::round_tag`], or
+    /// a match's `--round`).
+    pub round: String,
     pub log_dir: &'a Path,
     /// The tournament's PGN and EPD files, every finished game appended.
     pub games: GameFiles,
@@ -263,7 +266,7 @@ impl Board {
         settings.lines = setup.lines;
         settings.own_search_time = setup.own_search_time;
         settings.own_controls = setup.own_controls.clone();
-        settings.round = Some(g.round_tag());
+        settings.round = Some(setup.round.clone());
         if let Some(tc) = setup.control {
             settings.time_control = tc;
         }

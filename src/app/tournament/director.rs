@@ -43,7 +43,9 @@ use crate::text::strip_control;
 use crate::tournament::journal::TournamentWriter;
 use crate::tournament::stats::Tallies;
 use crate::tournament::words;
-use crate::tournament::{self, BoardId, Input, Instance, Output, PlayerId, Tournament, report};
+use crate::tournament::{
+    self, BoardId, Form, Input, Instance, Output, Player, PlayerId, Tournament, report,
+};
 
 /// How often the board view is redrawn (at most).
 const REDRAW: Duration = Duration::from_millis(100);
@@ -271,14 +273,9 @@ impl Director {
                 return (Err(e), None);
             }
         };
-        let count = self.core.board_count();
-        let games = words::extent(&self.core);
-        self.say(&format!(
-            "tournament: {} players, {games} on {count} board{}; waiting for the players to \
-             sign on",
-            self.core.settings().names.len(),
-            if count == 1 { "" } else { "s" }
-        ));
+        for line in self.opening() {
+            self.say(&line);
+        }
         if self.resumed {
             self.carry_on(&mut floor);
         } else if let Some(pairing) = self.core.pairing_due() {
@@ -546,11 +543,15 @@ impl Director {
             live.close();
         }
         let shown = self.screen.is_some();
+        // A match says its end in its last line (`match over: ...`), as
+        // `argus referee` always has; its report is a file, if asked for.
+        let a_match = self.core.settings().form == Form::Match;
         let printed = if let Completion::EndedEarly(why) = &ending {
-            shown.then(|| format!("{why}; standings:\n{}", report::standings_text(&self.core)))
+            (shown && !a_match)
+                .then(|| format!("{why}; standings:\n{}", report::standings_text(&self.core)))
         } else {
             self.write_report();
-            Some(report::text(&self.core))
+            (!a_match).then(|| report::text(&self.core))
         };
         let audience = self.audience.take();
         let failed = self.close(floor);
@@ -567,6 +568,47 @@ impl Director {
             ),
             None => (Ok(ending), audience.filter(|_| played_out)),
         }
+    }
+
+    /// The event's first lines: a tournament's size, or a match's players
+    /// and where they are (as `argus referee` has always begun).
+    fn opening(&self) -> Vec<String> {
+        let count = self.core.board_count();
+        let boards = format!("{count} board{}", if count == 1 { "" } else { "s" });
+        if self.core.settings().form == Form::Tournament {
+            let games = words::extent(&self.core);
+            return vec![format!(
+                "tournament: {} players, {games} on {boards}; waiting for the players to sign on",
+                self.core.settings().names.len(),
+            )];
+        }
+        let place = |i: usize| {
+            let spec = self.specs.get(i).map_or("", String::as_str);
+            match Player::parse(spec) {
+                Ok(p @ Player::Serial { .. }) => format!("{} ({})", p.place(), self.port),
+                Ok(p @ (Player::Socket { .. } | Player::Tcp { .. })) => {
+                    format!("{} (TCP)", p.place())
+                }
+                Ok(p) => format!("{} (in-process)", p.place()),
+                Err(_) => spec.to_string(),
+            }
+        };
+        let games = self.core.schedule().games().len();
+        let at_once = if count > 1 {
+            format!(", {count} at once")
+        } else {
+            String::new()
+        };
+        vec![
+            format!(
+                "referee session: A on {}, B on {}, time control {}, {games} game{}{at_once}",
+                place(0),
+                place(1),
+                self.referee.time_control,
+                if games == 1 { "" } else { "s" }
+            ),
+            "waiting for A and B to sign on (refreq sign_on)".to_string(),
+        ]
     }
 
     /// Draws the board view: the overview, or the focused board.
@@ -802,10 +844,9 @@ impl Director {
                 if let Some(said) = sign_on::of_line(text) {
                     // A port's program names its player (once).
                     let current = self.core.name(p.player);
-                    let takes_name = tournament::player::Player::parse(
-                        self.specs.get(p.player.0).map_or("", String::as_str),
-                    )
-                    .is_ok_and(|pl| pl.takes_sign_on_name(current));
+                    let takes_name =
+                        Player::parse(self.specs.get(p.player.0).map_or("", String::as_str))
+                            .is_ok_and(|pl| pl.takes_sign_on_name(current));
                     let named = said.name.clone().filter(|n| takes_name && !n.is_empty());
                     if let Some(seat) = floor.seats.get_mut(p) {
                         seat.sign_on = Some(said);
@@ -1240,6 +1281,12 @@ impl Director {
             lines: ByClient::new(line(seats.a), line(seats.b)),
             own_search_time: ByClient::new(here(seats.a), here(seats.b)),
             own_controls,
+            // A match's --round names every game's round.
+            round: self
+                .referee
+                .round
+                .clone()
+                .unwrap_or_else(|| self.core.round_tag(&game)),
             log_dir: &self.log_dir,
             games: self.games.clone(),
             pace: self.pace,

@@ -273,7 +273,7 @@ const ME: &str = "argus tournament";
 fn settings_of(plan: &TournamentPlan) -> Settings {
     Settings {
         event: plan.referee.event.clone(),
-        names: plan.players.iter().map(|p| p.name().to_string()).collect(),
+        names: plan.names.clone(),
         schedule: plan.schedule.clone(),
         boards: plan.boards,
         absence: plan.absence,
@@ -288,6 +288,7 @@ fn settings_of(plan: &TournamentPlan) -> Settings {
             plan.ratings.clone()
         },
         tiebreak: plan.tiebreak.clone(),
+        form: plan.form,
     }
 }
 

@@ -579,14 +579,7 @@ fn program_thread(
 /// `engine:NAME` or `mover:NAME`, with ` #K` for instance K > 1
 /// ([`Instance::named`]).
 fn link_name(p: &Player, instance: Instance) -> String {
-    let name = match p {
-        Player::Serial { port } => port.clone(),
-        Player::Socket { text, .. } => text.clone(),
-        Player::Tcp { name } => format!("tcp:{name}"),
-        Player::Engine(e) => format!("engine:{}", e.name),
-        Player::Mover { name, .. } => format!("mover:{name}"),
-    };
-    instance.named(&name)
+    instance.named(&p.place())
 }
 
 /// The listener's seats for the `tcp:NAME` players (`count` of each, one

@@ -3,7 +3,7 @@
 
 use crate::clock::BadTimeControl;
 use crate::stats::sprt::SprtError;
-use crate::tournament::core::Settings;
+use crate::tournament::core::{Form, Settings};
 use crate::tournament::journal::line::{Line, MAGIC, VERSION};
 use crate::tournament::knockout::{Tiebreak, TiebreakError};
 use crate::tournament::messages::{Absence, SprtRunning, UnknownSprtRunning};
@@ -113,6 +113,9 @@ impl Header {
         if let Some(t) = &s.tiebreak {
             lines.push(set("knockout-tiebreak", vec![t.to_string()]));
         }
+        if s.form == Form::Match {
+            lines.push(set("form", vec!["match".into()]));
+        }
         for (name, spec) in s.names.iter().zip(&self.specs) {
             lines.push(Line::Player {
                 name: name.clone(),
@@ -205,6 +208,8 @@ pub enum HeaderError {
     /// One of the knockout tie-break's controls.
     #[error("setting knockout-tiebreak: {0}")]
     KnockoutControl(BadTimeControl),
+    #[error("setting form: {0:?} is not one (match, or none for a tournament)")]
+    Form(String),
 }
 
 error_words!(BadByePoints, HeaderError);
@@ -287,7 +292,8 @@ impl HeaderBuilder {
     }
 
     fn build(&mut self) -> Result<Header, HeaderError> {
-        const KEYS: [&str; 21] = [
+        const KEYS: [&str; 22] = [
+            "form",
             "byes",
             "late",
             "withdraw",
@@ -418,6 +424,15 @@ impl HeaderBuilder {
                     Some(t)
                 }
                 Err(_) => None,
+            },
+            // Journals written before a match ran on the director, and
+            // every tournament's: none.
+            form: match self.get("form") {
+                Ok(_) => match self.one("form")? {
+                    "match" => Form::Match,
+                    v => return Err(HeaderError::Form(v.to_string())),
+                },
+                Err(_) => Form::Tournament,
             },
         };
         Ok(Header {

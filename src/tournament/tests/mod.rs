@@ -43,6 +43,7 @@ pub(super) fn settings(n: usize, f: impl FnOnce(&mut Settings)) -> Settings {
         ratings: Vec::new(),
         swiss: Default::default(),
         tiebreak: None,
+        form: Default::default(),
     };
     f(&mut s);
     s

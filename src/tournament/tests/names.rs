@@ -79,3 +79,47 @@ fn only_a_player_still_called_by_its_port_takes_its_sign_on_name() {
         assert!(!p.takes_sign_on_name(p.name()), "{spec}");
     }
 }
+
+#[test]
+fn a_matchs_journal_reads_back_as_a_match_with_its_names() {
+    use super::resume::header;
+    use crate::journal::checksum::checked_lines;
+    use crate::tournament::Form;
+    use crate::tournament::journal::load_from;
+    let s = settings(2, |s| {
+        s.form = Form::Match;
+        s.names = vec!["/dev/ttyS0".into(), "/dev/ttyS1".into()];
+    });
+    let mut run = Run::new(s.clone());
+    run.input(named(1, "Fritz"));
+    run.sign_on(0..2);
+    run.play_out();
+    let mut lines = header(s).lines();
+    assert!(lines.contains(&Line::Set {
+        key: "form".into(),
+        values: vec!["match".into()]
+    }));
+    lines.extend(run.inputs.iter().map(|(at, input)| Line::Input {
+        at: *at,
+        input: input.clone(),
+    }));
+    let text = checked_lines(&lines.iter().map(Line::payload).collect::<Vec<_>>());
+    let bytes: Vec<u8> = text.iter().flat_map(|l| [&l[..], b"\n"].concat()).collect();
+    let loaded = load_from(&bytes[..], "t").unwrap();
+    assert_eq!(loaded.tournament, run.t);
+    assert_eq!(loaded.tournament.settings().form, Form::Match);
+    assert_eq!(loaded.tournament.name(PlayerId(1)), "Fritz");
+    // A form this argus does not know is refused with its value.
+    let mut bad = header(settings(2, |_| {})).lines();
+    bad.insert(
+        2,
+        Line::Set {
+            key: "form".into(),
+            values: vec!["duel".into()],
+        },
+    );
+    let text = checked_lines(&bad.iter().map(Line::payload).collect::<Vec<_>>());
+    let bytes: Vec<u8> = text.iter().flat_map(|l| [&l[..], b"\n"].concat()).collect();
+    let e = load_from(&bytes[..], "t").unwrap_err().to_string();
+    assert!(e.contains("setting form: \"duel\" is not one"), "{e}");
+}

@@ -121,3 +121,44 @@ fn the_latest_round_of_a_swiss_is_listed_with_results_states_and_byes() {
     // A round robin's rounds overlap on the boards: none.
     assert_eq!(round_lines(&Run::new(settings(4, |_| {})).t), None);
 }
+
+#[test]
+fn a_match_is_said_in_a_matchs_words() {
+    use crate::tournament::{Form, PlayerId};
+    let mut r = Run::new(settings(2, |s| {
+        s.form = Form::Match;
+        s.names = vec!["Alpha".into(), "Beta".into()];
+        s.schedule.games_per_pairing = 3;
+    }));
+    r.sign_on(0..2);
+    r.play_out();
+    let lines: Vec<String> = r.outputs.iter().filter_map(|o| said(&r.t, o)).collect();
+    assert!(
+        lines.contains(&"game 1: Alpha (White) vs Beta (Black)".to_string()),
+        "{lines:#?}"
+    );
+    assert!(
+        lines.contains(&"game 2: Beta (White) vs Alpha (Black)".to_string()),
+        "{lines:#?}"
+    );
+    // Results as the referee says them: game 1 a draw, 2 a win for Black
+    // (the driver's results), each with its termination's words.
+    assert!(
+        lines.iter().any(|l| l.starts_with("game 1: 1/2-1/2 (")),
+        "{lines:#?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("game 2: 0-1 (")),
+        "{lines:#?}"
+    );
+    // Alpha: a draw, a win with Black (game 2), a win with White (game
+    // 3): 2.5 of 3.
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("match over: Alpha 2.5 - 0.5 Beta (3 games with a result)")
+    );
+    assert_eq!(r.t.round_tag(&r.t.schedule().games()[1]), "2");
+    assert_eq!(r.t.name(PlayerId(0)), "Alpha");
+    // One board: no board named in a game's start.
+    assert!(!lines.iter().any(|l| l.contains(" on board")), "{lines:#?}");
+}
