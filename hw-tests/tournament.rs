@@ -992,6 +992,52 @@ fn the_board_view_shows_every_board_and_any_one_full_size() {
     );
 }
 
+/// A match of programs argus runs (`argus referee mover:a mover:b`) runs
+/// on the director but looks as a match always has: its one board full
+/// size whenever it has a game, with the match's score (not the board's
+/// one-game match), its Event tag a match's; Esc shows the overview.
+#[test]
+fn a_match_on_one_board_shows_its_board_as_a_match_does() {
+    skip_unless_tmux!();
+    let cwd = temp_dir("argus-match-tui-");
+    let dir = text(cwd.path());
+    let status = cwd.path().join("status");
+    let command = format!(
+        "'{bin}' referee mover:alpha mover:beta=greedy --games 40 --tc 40/60 --max-moves 8 \
+         --reset-delay 0.3 --conclude-delay 0.3 --log-dir '{dir}/logs' --pgn '{dir}/m.pgn'; \
+         echo $? > '{status}'; echo argus-test-done; sleep 600",
+        bin = text(&argus_bin()),
+        status = text(&status),
+    );
+    let tmux = Tmux::start(110, 34, cwd.path(), &command);
+    let within = Duration::from_secs(60);
+    // Without a key: the board, and the match's score once games ended.
+    let board = tmux.wait_for("the board in its third game", within, |s| {
+        s.contains("a    b    c    d    e    f    g    h") && s.contains("Game 3 of 40")
+    });
+    assert!(!board.contains("Standings"), "{board}");
+    // Two games decided: two points between them, not the board's 0 - 0.
+    assert!(
+        board.contains("Match  A ") && !board.contains("A 0 - 0 B"),
+        "{board}"
+    );
+    tmux.send_keys(&["Escape"]);
+    let overview = tmux.wait_for("the overview", within, |s| s.contains("Standings"));
+    assert!(overview.contains("argus match:"), "{overview}");
+    // It stays there (Esc stops following the board).
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(tmux.screen().contains("Standings"));
+    tmux.send_keys(&["q"]);
+    tmux.wait_for("the question", within, |s| {
+        s.contains("quit the tournament?")
+    });
+    tmux.send_keys(&["y"]);
+    let code = tmux.wait_for_file(&status, within);
+    assert_eq!(code.trim(), "3", "a stopped match exits 3");
+    let pgn = std::fs::read_to_string(cwd.path().join("m.pgn")).unwrap();
+    assert!(pgn.contains("[Event \"argus match\"]"), "{pgn}");
+}
+
 /// `argus watch tcp://...` follows a tournament's `--feed` (its own
 /// journal and every game's, multiplexed) to the end: it says what the
 /// referee says, and its copy directory holds the referee's journals byte

@@ -514,7 +514,10 @@ impl TournamentArgs {
                 format.as_str()
             ));
         }
-        matches.event = matches.event.or(Some("argus tournament".into()));
+        // A match keeps a match's Event tag (`argus match`).
+        if !self.as_match {
+            matches.event = matches.event.or(Some("argus tournament".into()));
+        }
         let own_controls = file.own_controls(&mut matches, &players)?;
         let pace = Pace {
             reset_given: matches.reset_delay.is_some(),

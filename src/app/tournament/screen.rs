@@ -12,9 +12,9 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use crate::app::Failure;
 use crate::display::overview::{self, BoardLine, Overview};
 use crate::display::{InputEvent, InputThread, LinkView, Role, TerminalGuard, Ui};
-use crate::referee::{Command, Referee, Snapshot};
+use crate::referee::{ByClient, Command, Referee, Snapshot};
 use crate::text::strip_control;
-use crate::tournament::{BoardId, PlayerId, ScheduledGame, Tournament, report, words};
+use crate::tournament::{BoardId, Form, PlayerId, ScheduledGame, Tournament, report, words};
 
 /// How many of the latest lines the overview keeps.
 const RECENT: usize = 200;
@@ -59,6 +59,10 @@ pub struct Screen {
     ui: Ui,
     ascii: bool,
     focus: Option<BoardId>,
+    /// The board shown full size whenever it has a game (a match on one
+    /// board: the view a match has always had), until Esc; `None` until
+    /// the first draw, which knows the event.
+    follow: Option<Option<BoardId>>,
     recent: VecDeque<String>,
     /// A quit was asked for and awaits `y`.
     confirm_quit: bool,
@@ -88,6 +92,7 @@ impl Screen {
             ascii,
             role,
             focus: None,
+            follow: None,
             recent: VecDeque::new(),
             confirm_quit: false,
             withdrawing: None,
@@ -108,6 +113,16 @@ impl Screen {
 
     /// Draws the overview of `t` (titled `title`), or the focused board.
     pub fn draw(&mut self, t: &Tournament, title: &str, boards: &[OnBoard]) -> Result<(), Failure> {
+        // A match on one board shows its board whenever it has a game.
+        let follow = *self.follow.get_or_insert(
+            (t.settings().form == Form::Match && t.board_count() == 1).then_some(BoardId(1)),
+        );
+        if let (None, Some(f)) = (self.focus, follow)
+            && boards.iter().any(|b| b.board == f)
+        {
+            self.focus = Some(f);
+            self.ui = Ui::new(self.ascii, self.role);
+        }
         let focused = self
             .focus
             .and_then(|f| boards.iter().find(|b| b.board == f));
@@ -118,6 +133,13 @@ impl Screen {
                 let mut snap = b.core.snapshot(b.at);
                 snap.game_number = b.game.number;
                 snap.games_total = u32::try_from(t.schedule().games().len()).unwrap_or(u32::MAX);
+                // A match's score is the event's, its players as seated
+                // here (A White, B Black).
+                if t.settings().form == Form::Match {
+                    let halves = words::match_summary(t).score_halves;
+                    let of = |p: PlayerId| halves.get(p.0).copied().unwrap_or(0);
+                    snap.score_halves = ByClient::new(of(b.game.white), of(b.game.black));
+                }
                 let ui = &self.ui;
                 self.guard
                     .terminal()
@@ -145,7 +167,7 @@ impl Screen {
             .map(|n| match boards.iter().find(|b| b.board == BoardId(n)) {
                 Some(b) => BoardLine::of(
                     n,
-                    format!("game {}, round {}", b.game.number, b.game.round_tag()),
+                    format!("game {}, round {}", b.game.number, t.round_tag(b.game)),
                     &b.core.snapshot(b.at),
                 ),
                 None => BoardLine::free(n),
@@ -260,6 +282,7 @@ impl Screen {
     fn board_key(&mut self, board: BoardId, key: KeyEvent, snap: &Snapshot) -> Ask {
         if key.code == KeyCode::Esc && !self.ui.is_asking() && !self.ui.is_help_open() {
             self.focus = None;
+            self.follow = Some(None);
             return Ask::Nothing;
         }
         match self.ui.handle_key(key, snap) {
