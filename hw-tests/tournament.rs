@@ -2021,3 +2021,32 @@ fn a_game_aborted_by_the_supervisor_is_played_again_and_the_event_completes() {
     assert!(logs.join("game-001-2").join("journal.log").is_file());
     assert!(logs.join("game-002").join("journal.log").is_file());
 }
+
+/// A match between programs runs as a tournament, but its user typed
+/// `argus referee`: a bad flag is said with the referee's usage, and
+/// `--help` is the referee's help.
+#[test]
+fn a_match_of_programs_speaks_as_the_referee_on_bad_usage_and_help() {
+    let run = |extra: &str| {
+        std::process::Command::new(argus_bin())
+            .args(["referee", "mover:a", "mover:b", extra])
+            .output()
+            .unwrap()
+    };
+    let out = run("--no-such-flag");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("unexpected argument '--no-such-flag'")
+            && err.contains("Usage: argus referee"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("tournament") && !err.contains("--as-match"),
+        "{err}"
+    );
+    let out = run("--help");
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(help.starts_with("Referee a match"), "{help}");
+}

@@ -230,7 +230,7 @@ fn main() -> ExitCode {
     // tournament of two.
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let (cli, tournament) = match match_as_tournament(&args) {
-        Some(tournament) => (Cli::parse_from(tournament), "argus referee"),
+        Some(tournament) => (parse_match(&args, &tournament), "argus referee"),
         None => (Cli::parse_from(args), "argus tournament"),
     };
     let code = match cli.command {
@@ -247,6 +247,29 @@ fn main() -> ExitCode {
         Cmd::Ports => app::exit_status("argus ports", app::ports::run()),
     };
     ExitCode::from(code)
+}
+
+/// `argus referee` between programs, parsed as the tournament it runs
+/// (`tournament`); its help is the referee's, and an error is said as the
+/// referee's user typed the command (`argus referee`, not the tournament
+/// it became). Exits on an error or help, as clap does.
+fn parse_match(args: &[std::ffi::OsString], tournament: &[String]) -> Cli {
+    use clap::error::ErrorKind;
+    match Cli::try_parse_from(tournament) {
+        Ok(cli) => cli,
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
+            Cli::parse_from(args)
+        }
+        Err(e) => {
+            let text = e
+                .render()
+                .to_string()
+                .replace("argus tournament --as-match", "argus referee")
+                .replace("argus tournament", "argus referee");
+            eprint!("{text}");
+            std::process::exit(e.exit_code())
+        }
+    }
 }
 
 #[cfg(test)]

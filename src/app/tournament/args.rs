@@ -262,7 +262,7 @@ pub struct TournamentArgs {
     pub web: WebOptions,
     #[command(flatten)]
     pub view: ViewOptions,
-    /// Run as `argus referee A B` ([`match_as_tournament`] adds it): a
+    /// Run as `argus referee A B` (`match_as_tournament` adds it): a
     /// match of two, said in a match's words, with a match's --round,
     /// --name-a and --name-b.
     #[arg(long = "as-match", hide = true)]
@@ -326,7 +326,7 @@ fn hide_match_only(arg: clap::Arg) -> clap::Arg {
     let match_only = MATCH_ONLY
         .iter()
         .any(|(flag, _)| arg.get_long() == Some(*flag));
-    arg.hide(match_only)
+    if match_only { arg.hide(true) } else { arg }
 }
 
 /// The first option in `m` that belongs to a match only, with what a
