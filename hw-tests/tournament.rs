@@ -2050,3 +2050,71 @@ fn a_match_of_programs_speaks_as_the_referee_on_bad_usage_and_help() {
     assert_eq!(out.status.code(), Some(0));
     assert!(help.starts_with("Referee a match"), "{help}");
 }
+
+/// A match between two cabled programs on the director (as `argus
+/// referee PORT_A PORT_B` runs it: `--as-match`), killed after its first
+/// game, its programs moved to two other cables, and resumed with `argus
+/// resume JOURNAL PORT_A PORT_B`: it goes on on the new ports, the players
+/// keep the names they signed on with, and every game is played once.
+#[test]
+fn a_match_between_cables_resumes_on_the_ports_given() {
+    skip_unless_socat!();
+    let first = [Cable::new(), Cable::new()];
+    let mut ev = Event::new();
+    ev.start(
+        &[
+            "--as-match".to_string(),
+            first[0].a_str().to_string(),
+            first[1].a_str().to_string(),
+        ],
+        &["--games-per-pairing", "4", "--max-moves", "40", "--tc", "60+1"],
+        "waiting for A and B to sign on",
+    );
+    ev.client(first[0].b_str(), "alpha", &["--seed", "1", "--think-ms", "20"]);
+    ev.client(first[1].b_str(), "beta", &["--seed", "2", "--think-ms", "20"]);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while read_pgn_games(&ev.pgn()).map_or(0, |g| g.len()) < 1 {
+        assert!(Instant::now() < deadline, "no game ended:\n{}", ev.log());
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    ev.kill();
+    for c in &mut ev.clients {
+        c.kill();
+    }
+    ev.clients.clear();
+    let before = read_pgn_games(&ev.pgn()).map_or(0, |g| g.len());
+    assert!(before < 4, "the kill came after the last game");
+    // The programs on two other cables now.
+    let second = [Cable::new(), Cable::new()];
+    ev.client(second[0].b_str(), "alpha", &["--seed", "3"]);
+    ev.client(second[1].b_str(), "beta", &["--seed", "4"]);
+    let journal = text(&ev.path("logs").join("tournament.journal"));
+    let mut resumed = Proc::spawn(
+        "resume",
+        &argus_bin(),
+        &[
+            "resume".to_string(),
+            journal,
+            second[0].a_str().to_string(),
+            second[1].a_str().to_string(),
+            "--headless".to_string(),
+        ],
+    );
+    assert_eq!(
+        resumed.wait_exit(Duration::from_secs(120)),
+        0,
+        "{}",
+        resumed.describe()
+    );
+    let out = resumed.stdout_lines().join("\n");
+    assert!(out.contains("match over: alpha "), "{out}");
+    let games = check_pgn(&ev.pgn());
+    assert_eq!(games.len(), 4, "every game once:\n{}", ev.pgn());
+    for (w, b, _, _) in &games {
+        assert!(
+            [w.as_str(), b.as_str()] == ["alpha", "beta"]
+                || [w.as_str(), b.as_str()] == ["beta", "alpha"],
+            "{w} - {b}"
+        );
+    }
+}

@@ -115,15 +115,25 @@ pub fn run(args: ResumeArgs) -> Exit {
     ending
 }
 
-/// `argus resume` given a tournament's journal: it alone, no ports.
+/// `argus resume` given a tournament's journal: it alone, or a match's
+/// with the two endpoints its players are on now.
 fn resume_tournament(args: &ResumeArgs) -> Exit {
-    if args.ends.port_a.is_some() || args.ends.net.listen.is_some() {
+    if args.ends.net.listen.is_some() {
         return Err(Failure::usage(
-            "a tournament journal records its players: give it alone, without ports or \
-             --listen",
+            "a tournament journal records its players: give it without --listen",
         ));
     }
-    crate::app::tournament::resume(&args.journal, args.view.headless, &args.web)
+    let ports = match (&args.ends.port_a, &args.ends.port_b) {
+        (None, None) => None,
+        (Some(a), Some(b)) => Some([a.clone(), b.clone()]),
+        _ => {
+            return Err(Failure::usage(
+                "give both endpoints (PORT_A PORT_B), or none to reach the players where the \
+                 journal says",
+            ));
+        }
+    };
+    crate::app::tournament::resume(&args.journal, args.view.headless, &args.web, ports)
 }
 
 /// Says what the journal lacks: output settings (an older argus wrote

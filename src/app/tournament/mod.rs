@@ -140,8 +140,15 @@ pub fn run(args: TournamentArgs) -> Exit {
 /// and each game in progress rebuilt from their journals, then every core
 /// told it was resumed; the time the referee was down is charged to
 /// nobody. `--headless` and `--http` given to the resume win over the
-/// command line's.
-pub fn resume(journal: &Path, headless: bool, web: &WebOptions) -> Exit {
+/// command line's; so do `ports`, a match's endpoints now (its players on
+/// other ports than when it started), for a match of two programs on
+/// ports or TCP endpoints.
+pub fn resume(
+    journal: &Path,
+    headless: bool,
+    web: &WebOptions,
+    ports: Option<[String; 2]>,
+) -> Exit {
     let ctrl_c = signals::stop_requests(ME);
     let journal = std::path::absolute(journal).unwrap_or_else(|_| journal.to_path_buf());
     let loaded = tjournal::load(&journal).map_err(Failure::usage)?;
@@ -177,9 +184,15 @@ pub fn resume(journal: &Path, headless: bool, web: &WebOptions) -> Exit {
         // The resume's --http (the hall's address may have changed).
         args.web = web.clone();
     }
+    if let Some(ports) = ports {
+        args.players = moved_players(&loaded.tournament, &header.specs, ports)
+            .map_err(|e| Failure::usage(format!("{}: {e}", journal.display())))?;
+    }
     let mut plan = args
         .plan(pgn_date(SystemTime::now()))
         .map_err(Failure::usage)?;
+    // The players keep the names the journal gave them, wherever they are.
+    plan.names.clone_from(&header.settings.names);
     if settings_of(&plan) != header.settings {
         return Err(Failure::usage(format!(
             "{}: its settings are not those its command line gives now (an openings file \
@@ -233,7 +246,7 @@ pub fn resume(journal: &Path, headless: bool, web: &WebOptions) -> Exit {
     let carried = Carried {
         core,
         journal: writer,
-        specs: header.specs.clone(),
+        specs: plan.players.iter().map(|p| p.spec()).collect(),
         base,
         boards,
         game_journals,
@@ -241,6 +254,39 @@ pub fn resume(journal: &Path, headless: bool, web: &WebOptions) -> Exit {
         started_unix_ms: loaded.started_unix_ms,
     };
     direct(carried, &plan, &args, edges, dir, ctrl_c)
+}
+
+/// A match's players on the endpoints `ports` (`argus resume JOURNAL
+/// PORT_A PORT_B`) in place of those its journal records (`specs`): only
+/// a match's, and only players on a port or a TCP endpoint (one program
+/// each; a program argus runs is where its command says).
+fn moved_players(
+    t: &Tournament,
+    specs: &[String],
+    ports: [String; 2],
+) -> Result<Vec<String>, String> {
+    if t.settings().form != crate::tournament::Form::Match {
+        return Err(
+            "a tournament journal records its players: give it alone, without ports".into(),
+        );
+    }
+    let on_ports = specs.len() == 2
+        && specs
+            .iter()
+            .all(|s| crate::tournament::Player::parse(s).is_ok_and(|p| p.is_one_program()));
+    if !on_ports {
+        return Err(format!(
+            "its players are {}: give it alone (ports are given for a match between ports)",
+            specs.join(" and ")
+        ));
+    }
+    for p in &ports {
+        let player = crate::tournament::Player::parse(p).map_err(|e| e.to_string())?;
+        if !player.is_one_program() {
+            return Err(format!("{p:?} is not a port or a TCP endpoint"));
+        }
+    }
+    Ok(ports.to_vec())
 }
 
 /// Each game in progress rebuilt from its journal in `log_dir`, on its
@@ -480,4 +526,58 @@ fn open_edges(
         live,
         epoch,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::moved_players;
+    use crate::tournament::{Absence, Form, ScheduleSettings, Settings, Tournament};
+
+    fn event(form: Form) -> Tournament {
+        Tournament::new(Settings {
+            event: "e".into(),
+            names: vec!["a".into(), "b".into()],
+            schedule: ScheduleSettings {
+                players: 2,
+                ..Default::default()
+            },
+            boards: None,
+            absence: Absence::Wait,
+            instances: 1,
+            sprt: None,
+            sprt_running: Default::default(),
+            ratings: Vec::new(),
+            swiss: Default::default(),
+            tiebreak: None,
+            form,
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn a_matchs_players_on_ports_may_be_reached_on_others_at_resume() {
+        let specs = [
+            "serial:/dev/ttyS0".to_string(),
+            "tcp://10.0.0.2:7000".into(),
+        ];
+        let ports = || {
+            [
+                "/dev/ttyUSB0".to_string(),
+                "tcp-listen://0.0.0.0:7001".into(),
+            ]
+        };
+        assert_eq!(
+            moved_players(&event(Form::Match), &specs, ports()).unwrap(),
+            ports()
+        );
+        // Not a tournament's, not programs argus runs, not onto a program.
+        let e = moved_players(&event(Form::Tournament), &specs, ports()).unwrap_err();
+        assert!(e.contains("give it alone, without ports"), "{e}");
+        let engines = ["engine:a=sf".to_string(), "serial:/dev/ttyS0".into()];
+        let e = moved_players(&event(Form::Match), &engines, ports()).unwrap_err();
+        assert!(e.starts_with("its players are engine:a=sf and"), "{e}");
+        let onto = ["/dev/ttyUSB0".to_string(), "mover:m".into()];
+        let e = moved_players(&event(Form::Match), &specs, onto).unwrap_err();
+        assert_eq!(e, "\"mover:m\" is not a port or a TCP endpoint");
+    }
 }
