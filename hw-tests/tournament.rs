@@ -2067,11 +2067,26 @@ fn a_match_between_cables_resumes_on_the_ports_given() {
             first[0].a_str().to_string(),
             first[1].a_str().to_string(),
         ],
-        &["--games-per-pairing", "4", "--max-moves", "40", "--tc", "60+1"],
+        &[
+            "--games-per-pairing",
+            "4",
+            "--max-moves",
+            "40",
+            "--tc",
+            "60+1",
+        ],
         "waiting for A and B to sign on",
     );
-    ev.client(first[0].b_str(), "alpha", &["--seed", "1", "--think-ms", "20"]);
-    ev.client(first[1].b_str(), "beta", &["--seed", "2", "--think-ms", "20"]);
+    ev.client(
+        first[0].b_str(),
+        "alpha",
+        &["--seed", "1", "--think-ms", "20"],
+    );
+    ev.client(
+        first[1].b_str(),
+        "beta",
+        &["--seed", "2", "--think-ms", "20"],
+    );
     let deadline = Instant::now() + Duration::from_secs(60);
     while read_pgn_games(&ev.pgn()).map_or(0, |g| g.len()) < 1 {
         assert!(Instant::now() < deadline, "no game ended:\n{}", ev.log());

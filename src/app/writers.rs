@@ -77,6 +77,19 @@ fn write_live_pgn(path: &Path, game: &PgnGame) -> std::io::Result<()> {
     write_atomic(path, &write_pgn(game))
 }
 
+/// What a headless printout shows of a referee core's events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Headlines {
+    /// A match's: its games' starts and ends, its end, its statistics,
+    /// faults and links.
+    #[default]
+    Match,
+    /// A board's of an event said as a match (`tournament::Form::Match`):
+    /// faults and links only; the event says its games, its end and its
+    /// statistics.
+    Board,
+}
+
 /// The session's writers: where what the core says goes at the edge (the
 /// journal, the transcript, the PGN files, the results JSON, the ChessBase
 /// base, the audience and the headless printout). Not to be confused with
@@ -88,6 +101,8 @@ pub struct Writers {
     /// `--live-pgn`: rewritten by its own thread, the newest game only.
     live_pgn: Option<Latest<PgnGame>>,
     headless: bool,
+    /// What of the core's events the headless printout shows.
+    headlines: Headlines,
     relay_timings: Option<RelayWatch>,
     results_json: Option<PathBuf>,
     cbf: Option<PathBuf>,
@@ -197,6 +212,7 @@ impl Writers {
             pgn: None,
             live_pgn: None,
             headless,
+            headlines: Headlines::Match,
             relay_timings: None,
             results_json: None,
             cbf: None,
@@ -280,6 +296,12 @@ impl Writers {
     /// `label: ` (a tournament's boards share the log).
     pub fn with_label(mut self, label: &str) -> Writers {
         self.label = format!("{label}: ");
+        self
+    }
+
+    /// Shows `headlines` of the core's events when headless.
+    pub fn with_headlines(mut self, headlines: Headlines) -> Writers {
+        self.headlines = headlines;
         self
     }
 
@@ -515,7 +537,11 @@ impl Writers {
                 EventKind::Fault => error!("{label}{text}"),
             }
         }
-        if let Some(line) = words::headline(event) {
+        let shown = match self.headlines {
+            Headlines::Match => true,
+            Headlines::Board => matches!(event.kind(), EventKind::Fault | EventKind::Link),
+        };
+        if let Some(line) = words::headline(event).filter(|_| shown) {
             self.headless_line(&line);
         }
     }
@@ -542,7 +568,7 @@ impl Writers {
                 .get_or_insert_with(|| RatingInterval::new(every, games.saturating_sub(1)))
                 .due(games),
         };
-        if due {
+        if due && self.headlines == Headlines::Match {
             let line = report.line_for(player);
             info!("{line}");
             self.headless_line(&line);

@@ -17,7 +17,7 @@ use crate::app::session::{Decided, Edges, PortBook, Staged, Wires, decide, deliv
 use crate::app::syzygy::Syzygy;
 use crate::app::tournament::players::PerInstance;
 use crate::app::wall::wall_clock_now;
-use crate::app::writers::{RelayTiming, Writers};
+use crate::app::writers::{Headlines, RelayTiming, Writers};
 use crate::clock::LineSettings;
 use crate::display::LinkView;
 use crate::epd::sign_on::SignOn;
@@ -160,6 +160,9 @@ pub struct GameSetup<'a> {
     /// Its PGN Round tag ([`crate::tournament::Tournament::round_tag`], or
     /// a match's `--round`).
     pub round: String,
+    /// Whether the game's faults and link events are printed (a match's,
+    /// headless: [`Headlines::Board`]).
+    pub faults_on_stdout: bool,
     pub log_dir: &'a Path,
     /// The tournament's PGN and EPD files, every finished game appended.
     pub games: GameFiles,
@@ -283,7 +286,8 @@ impl Board {
             "{} (game {}, {} - {})",
             setup.board, g.number, setup.names.a, setup.names.b
         );
-        let outputs = Writers::open(&dir, setup.games.pgn.clone(), None, false)?
+        let outputs = Writers::open(&dir, setup.games.pgn.clone(), None, setup.faults_on_stdout)?
+            .with_headlines(Headlines::Board)
             .with_game_files(&setup.games)
             .with_label(&label);
         let journal = dir.join(JOURNAL);
@@ -338,6 +342,7 @@ impl Board {
         instances: ByColor<u32>,
         log_dir: &Path,
         games: &GameFiles,
+        faults_on_stdout: bool,
     ) -> Result<Option<Board>, String> {
         let dir = Board::dir(log_dir, game.number);
         let path = Board::journal_path(log_dir, game.number);
@@ -353,7 +358,8 @@ impl Board {
             names.a.as_deref().unwrap_or("A"),
             names.b.as_deref().unwrap_or("B")
         );
-        let mut outputs = Writers::open(&dir, games.pgn.clone(), None, false)?
+        let mut outputs = Writers::open(&dir, games.pgn.clone(), None, faults_on_stdout)?
+            .with_headlines(Headlines::Board)
             .with_game_files(games)
             .with_label(&label);
         let writer = JournalWriter::append(&path, loaded.valid_len, loaded.chain, loaded.lines)
@@ -657,7 +663,7 @@ mod tests {
             ..GameFiles::default()
         };
         let instances = event.instances_on(board).unwrap_or_default();
-        let b = Board::resume(board, game, instances, dir.path(), &games)
+        let b = Board::resume(board, game, instances, dir.path(), &games, false)
             .unwrap()
             .expect("game 3 has its journal");
         let snap = b.core.snapshot(b.time());

@@ -1287,6 +1287,8 @@ impl Director {
                 .round
                 .clone()
                 .unwrap_or_else(|| self.core.round_tag(&game)),
+            faults_on_stdout: matches!(self.view, View::Headless)
+                && self.core.settings().form == Form::Match,
             log_dir: &self.log_dir,
             games: self.games.clone(),
             pace: self.pace,
