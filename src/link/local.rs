@@ -68,6 +68,8 @@ struct Pair {
 struct Side {
     /// `ID (PATH)`, for the log.
     name: String,
+    /// The end's path, for the other end's loss.
+    path: String,
     epoch: Instant,
     /// Hands an event to the owner's channel with the end's id (a closed
     /// receiver is not an error: the owner stopped listening).
@@ -157,6 +159,7 @@ fn side<I: LinkId>(end: LocalEnd<I>) -> (I, String, Side) {
     } = end;
     let side = Side {
         name: format!("{id} ({path})"),
+        path: path.clone(),
         epoch,
         emit: {
             let id = id.clone();
@@ -324,7 +327,7 @@ impl<Id> End<Id> {
         }
         let reason = format!(
             "the in-process link was closed at its other end ({})",
-            self.pair.sides[me].name
+            self.pair.sides[me].path
         );
         log::info!("{}: link lost: {reason}", to.name);
         let at = to.now();

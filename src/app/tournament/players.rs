@@ -400,7 +400,7 @@ impl Again {
             },
             LocalEnd {
                 id: "client",
-                path: "in-process".to_string(),
+                path: format!("{}'s program", p.name()),
                 epoch: Instant::now(),
                 events: tx,
             },
