@@ -301,7 +301,7 @@ impl<Id> End<Id> {
     /// the link was lost.
     fn close(&self) {
         let (me, other) = (self.side, self.other());
-        let untaken = {
+        let (untaken, other_closed) = {
             let mut state = self.state();
             if state.closed[me] {
                 return;
@@ -309,12 +309,18 @@ impl<Id> End<Id> {
             state.closed[me] = true;
             state.units = 0;
             let waiting = std::mem::take(&mut state.waiting);
-            if me == FAR { waiting } else { VecDeque::new() }
+            let untaken = if me == FAR { waiting } else { VecDeque::new() };
+            (untaken, state.closed[other])
         };
         *self.pair.sides[me]
             .gate
             .lock()
             .unwrap_or_else(PoisonError::into_inner) = false;
+        // The other end, closed first, hears nothing more (and its loss
+        // is not logged: its owner closed it).
+        if other_closed {
+            return;
+        }
         let to = &self.pair.sides[other];
         for w in untaken {
             to.tell(LinkEventKind::SendFailed {
