@@ -266,7 +266,10 @@ pub fn serve<A: Answerer>(
     loop {
         let flow = crossbeam_channel::select! {
             recv(events) -> ev => match ev {
-                Ok(ev) => client.on_event(ev.kind)?,
+                Ok(ev) => {
+                    client.link.took(&ev.kind);
+                    client.on_event(ev.kind)?
+                }
                 Err(_) => {
                     return Err(ClientError::Failed(
                         "the serial link threads stopped".into(),

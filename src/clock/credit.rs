@@ -137,7 +137,7 @@ pub const HOP_GRACE_MS: u64 = 1_000;
 /// measured the engine's own time for it, `search_ms` (from its `go`
 /// written to its move read from the pipe, as fastchess measures it):
 /// the time argus measured, `elapsed_ms` (the respond out to the reply in,
-/// through the in-process link's threads and the bridge's), less the
+/// through the in-process link and the bridge's threads), less the
 /// engine's own. The move is then charged the engine's time: argus's hops
 /// before the `go` and after the move are its own, not the engine's, as a
 /// cable's wire time is the line's ([`line_credit_ms`]). Never more than

@@ -88,10 +88,6 @@ pub enum Connector {
     },
     /// The connections a listener seats on this link.
     Seat(SeatHandle),
-    /// One end of an in-process pair ([`local_pair`]) to a program argus
-    /// runs itself (a tournament's engine behind its bridge): taken once,
-    /// never made again.
-    InProcess(std::sync::Mutex<Option<TcpStream>>),
 }
 
 impl Connector {
@@ -135,15 +131,6 @@ impl Connector {
                 }
             }
             Connector::Seat(seat) => Ok(seat.try_take()),
-            Connector::InProcess(end) => {
-                let taken = end.lock().ok().and_then(|mut e| e.take());
-                match taken {
-                    Some(s) => stream_connection(s, Vec::new()).map(Some).map_err(|e| {
-                        OpenError::new("in-process", OpenErrorKind::Other, e.to_string())
-                    }),
-                    None => Ok(None),
-                }
-            }
         }
     }
 
@@ -172,11 +159,6 @@ impl Connector {
                 recv(stop) -> _ => None,
                 recv(seat.handoffs()) -> c => c.ok().map(Ok),
             },
-            // The other end is this process's: once lost, it is gone.
-            Connector::InProcess(_) => {
-                let _ = stop.recv();
-                None
-            }
         }
     }
 
@@ -187,41 +169,11 @@ impl Connector {
         }
     }
 
-    /// How notable a lost connection is, for the log: the other end of an
-    /// in-process link is this process's own program, which says itself
-    /// why it stopped.
-    pub(super) fn loss_level(&self) -> log::Level {
-        match self {
-            Connector::InProcess(_) => log::Level::Info,
-            Connector::Serial { .. } | Connector::Connect { .. } | Connector::Seat(_) => {
-                log::Level::Warn
-            }
-        }
-    }
-
     /// How long a write may make no progress before the link is lost.
     pub(super) fn stall_limit(&self) -> Duration {
         match self {
             Connector::Serial { .. } => SERIAL_STALL_LIMIT,
-            Connector::Connect { .. } | Connector::Seat(_) | Connector::InProcess(_) => {
-                TCP_STALL_LIMIT
-            }
-        }
-    }
-}
-
-/// Two connected ends of an in-process link, over the loopback interface
-/// (portable, and the same stream as a network link): one for argus's
-/// side, one for the program it runs ([`Connector::InProcess`] each).
-pub fn local_pair() -> std::io::Result<(TcpStream, TcpStream)> {
-    let listener = std::net::TcpListener::bind((std::net::Ipv4Addr::LOCALHOST, 0))?;
-    let near = TcpStream::connect(listener.local_addr()?)?;
-    // Only our own connection is taken: another program that connected to
-    // the short-lived port first is turned away.
-    loop {
-        let (far, from) = listener.accept()?;
-        if from == near.local_addr()? {
-            return Ok((near, far));
+            Connector::Connect { .. } | Connector::Seat(_) => TCP_STALL_LIMIT,
         }
     }
 }

@@ -12,6 +12,8 @@
 //! * [`framer::Framer`]: bytes to lines (pure, no I/O).
 //! * [`Link`]: a port with a reader and a writer thread, reporting
 //!   [`LinkEvent`]s and reopening a lost port.
+//! * [`LocalEnd`]: one end of an in-process link ([`Link::in_process`]),
+//!   channels to a program argus runs on a thread of its own.
 //! * [`cable`]: in-process virtual cables (pseudo-terminal pairs).
 //! * [`simulator`]: the line simulator of `argus wire` (pacing, bit
 //!   errors, pulled cables).
@@ -23,6 +25,7 @@ mod event;
 pub mod framer;
 mod list;
 mod listen;
+mod local;
 mod open;
 mod reader;
 pub mod seats;
@@ -35,7 +38,7 @@ mod writer;
 pub use cable::{CableError, VirtualCable};
 pub use connector::{
     ConnectError, Connection, Connector, RECONNECT_FIRST, RECONNECT_MAX, REOPEN_INTERVAL,
-    SAY_AGAIN, TCP_STALL_LIMIT, Trying, backoff, connect_words, local_pair,
+    SAY_AGAIN, TCP_STALL_LIMIT, Trying, backoff, connect_words,
 };
 pub use endpoint::{AddressError, Endpoint, EndpointError, listen_addr};
 pub use event::{LinkEvent, LinkEventKind, LinkId, Stamp};
@@ -44,6 +47,7 @@ pub use list::{ListError, PortInfo, PortKind, UsbDetails, list_ports};
 pub use listen::{
     BadAllow, ListenConfig, ListenError, MAX_PENDING, SeatHandle, listen, parse_allow,
 };
+pub use local::LocalEnd;
 pub use open::{IO_TIMEOUT, OpenError, OpenErrorKind, open_port};
 pub use settings::{Flow, LineEnd, Parity, PortSettings, SettingsError};
 pub use thread::{Link, MAX_QUEUED, SendError};

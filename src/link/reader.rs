@@ -71,7 +71,7 @@ pub(super) fn run<Id: LinkId>(
         was_up = true;
         let level = match shared.farewell.load(Ordering::SeqCst) {
             true => log::Level::Info,
-            false => shared.connector.loss_level(),
+            false => log::Level::Warn,
         };
         log::log!(
             level,
@@ -214,7 +214,12 @@ fn emit_connected<Id: LinkId>(shared: &Shared<Id>, peer: std::net::SocketAddr) {
 }
 
 fn emit_frame<Id: LinkId>(shared: &Shared<Id>, frame: Frame<Stamp>) {
-    shared.emit(match frame {
+    shared.emit(frame_event(frame));
+}
+
+/// The event that reports `frame`.
+pub(super) fn frame_event(frame: Frame<Stamp>) -> LinkEventKind {
+    match frame {
         Frame::Line {
             text,
             raw,
@@ -244,5 +249,5 @@ fn emit_frame<Id: LinkId>(shared: &Shared<Id>, frame: Frame<Stamp>) {
             at_ms: at.ms,
             at_us: at.us,
         },
-    });
+    }
 }

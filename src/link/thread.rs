@@ -24,6 +24,7 @@ use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
 use super::connector::{Conduit, Connector};
 use super::event::{LinkEvent, LinkEventKind, LinkId};
 use super::framer::MAX_LINE;
+use super::local::{self, LocalEnd};
 use super::open::{OpenError, OpenErrorKind};
 use super::settings::PortSettings;
 use super::{reader, writer};
@@ -176,7 +177,23 @@ impl<Id: LinkId> Shared<Id> {
 ///
 /// Dropping the link (or [`Link::close`]) stops both threads and closes the
 /// port; records still queued are reported as `SendFailed`.
+///
+/// An in-process link ([`Link::in_process`]) is the other kind: two ends
+/// joined by channels, with no thread and no stream (see
+/// [`LocalEnd`](super::LocalEnd)).
 pub struct Link<Id: LinkId> {
+    kind: Kind<Id>,
+    settings: PortSettings,
+}
+
+/// A link's kind: a stream with its two threads, or an in-process end.
+enum Kind<Id: LinkId> {
+    Threads(Threads<Id>),
+    Local(local::End<Id>),
+}
+
+/// A serial port's or TCP connection's reader and writer threads.
+struct Threads<Id: LinkId> {
     shared: Arc<Shared<Id>>,
     writer_tx: Option<Sender<WriterMsg>>,
     stop_tx: Option<Sender<()>>,
@@ -188,9 +205,9 @@ pub struct Link<Id: LinkId> {
 impl<Id: LinkId> fmt::Debug for Link<Id> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Link")
-            .field("id", &self.shared.id.to_string())
-            .field("path", &self.shared.path)
-            .field("settings", &self.shared.settings)
+            .field("id", &self.id().to_string())
+            .field("path", &self.path())
+            .field("settings", &self.settings)
             .finish()
     }
 }
@@ -292,13 +309,54 @@ impl<Id: LinkId> Link<Id> {
             }
         };
         Ok(Link {
-            shared,
-            writer_tx: Some(writer_tx),
-            stop_tx: Some(stop_tx),
-            writer_done,
-            reader: Some(reader),
-            writer: Some(writer),
+            kind: Kind::Threads(Threads {
+                shared,
+                writer_tx: Some(writer_tx),
+                stop_tx: Some(stop_tx),
+                writer_done,
+                reader: Some(reader),
+                writer: Some(writer),
+            }),
+            settings,
         })
+    }
+
+    /// The two ends of an in-process link, `near`'s and `far`'s, each
+    /// reporting to its own channel: a program argus runs on a thread of
+    /// its own talks on the far end, its referee on the near one. A record
+    /// sent on one end is framed on the sender's thread and handed to the
+    /// other end's owner as the same [`LinkEventKind::Line`] (bytes, line
+    /// end from `settings`) a reader thread would report; no thread, no
+    /// socket. The far end's owner must call [`Link::took`] with each
+    /// event it takes, and its channel must be unbounded: a near end's
+    /// record is reported `Sent` when the far end took it (see
+    /// [`LocalEnd`](super::LocalEnd)).
+    pub fn in_process<Far: LinkId>(
+        near: LocalEnd<Id>,
+        far: LocalEnd<Far>,
+        settings: PortSettings,
+    ) -> (Link<Id>, Link<Far>) {
+        let (n, f) = local::pair(near, far, settings.line_end.as_bytes());
+        (
+            Link {
+                kind: Kind::Local(n),
+                settings,
+            },
+            Link {
+                kind: Kind::Local(f),
+                settings,
+            },
+        )
+    }
+
+    /// The owner took `event` from its channel. Only the far end of an
+    /// in-process link needs to hear it (the near end's record it
+    /// delivered is then reported `Sent`); for every other link it does
+    /// nothing.
+    pub fn took(&self, event: &LinkEventKind) {
+        if let Kind::Local(end) = &self.kind {
+            end.took(event);
+        }
     }
 
     /// Queues one record for writing with its sequence number; the writer
@@ -328,44 +386,59 @@ impl<Id: LinkId> Link<Id> {
         if records.is_empty() {
             return Ok(());
         }
-        let Some(tx) = &self.writer_tx else {
+        let t = match &self.kind {
+            Kind::Threads(t) => t,
+            Kind::Local(end) => return end.send_all(records),
+        };
+        let Some(tx) = &t.writer_tx else {
             return Err(SendError::Closed);
         };
-        if self.shared.queued.fetch_add(1, Ordering::SeqCst) >= MAX_QUEUED {
-            self.shared.dequeued();
+        if t.shared.queued.fetch_add(1, Ordering::SeqCst) >= MAX_QUEUED {
+            t.shared.dequeued();
             return Err(SendError::QueueFull);
         }
         tx.send(WriterMsg::Send(records)).map_err(|_| {
-            self.shared.dequeued();
+            t.shared.dequeued();
             SendError::Closed
         })
     }
 
     /// The id given to [`Link::open`].
     pub fn id(&self) -> &Id {
-        &self.shared.id
+        match &self.kind {
+            Kind::Threads(t) => &t.shared.id,
+            Kind::Local(end) => &end.id,
+        }
     }
 
     /// The port path or name given to [`Link::open`].
     pub fn path(&self) -> &str {
-        &self.shared.path
+        match &self.kind {
+            Kind::Threads(t) => &t.shared.path,
+            Kind::Local(end) => &end.path,
+        }
     }
 
     /// The settings the port was opened with.
     pub fn settings(&self) -> &PortSettings {
-        &self.shared.settings
+        &self.settings
     }
 
     /// The owner said goodbye to the peer (the referee sent `disconnect`):
     /// the peer closing the link from now on is expected, logged as
-    /// information rather than a warning.
+    /// information rather than a warning (an in-process link's loss
+    /// always is).
     pub fn farewell(&self) {
-        self.shared.farewell.store(true, Ordering::SeqCst);
+        if let Kind::Threads(t) = &self.kind {
+            t.shared.farewell.store(true, Ordering::SeqCst);
+        }
     }
 
     /// Stops both threads and closes the port (the same as dropping it).
     pub fn close(self) {}
+}
 
+impl<Id: LinkId> Threads<Id> {
     fn shutdown(&mut self) {
         self.shared.stop.store(true, Ordering::SeqCst);
         if let Some(tx) = self.writer_tx.take() {
@@ -393,7 +466,7 @@ impl<Id: LinkId> Link<Id> {
     }
 }
 
-impl<Id: LinkId> Drop for Link<Id> {
+impl<Id: LinkId> Drop for Threads<Id> {
     fn drop(&mut self) {
         self.shutdown();
     }

@@ -8,7 +8,6 @@
 //! link, so they speak the protocol exactly as a cabled program does.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -21,7 +20,7 @@ use crate::client::engine::bridge::BookPlay;
 use crate::client::engine::{Bridge, EngineLog, EngineSettings};
 use crate::client::{ClientProtocol, Mover};
 use crate::link::{
-    Connector, Endpoint, Link, LinkEvent, ListenConfig, PortSettings, listen_addr, local_pair,
+    Connector, Endpoint, Link, LinkEvent, ListenConfig, LocalEnd, PortSettings, listen_addr,
     parse_allow,
 };
 use crate::splitmix::splitmix64;
@@ -237,11 +236,10 @@ impl Field {
             else {
                 continue;
             };
-            let (near, far) = local_pair()
-                .map_err(|e| format!("{}: cannot make an in-process link: {e}", p.name()))?;
+            let (near, far) = again.pair(first, p);
             let name = p.name().to_string();
             let handle = spawn_named(p.name(), move || {
-                program.play(&name, far, settings);
+                program.play(&name, far);
                 None
             })?;
             *programs.get_mut(first).ok_or("no instance")? = Some(Running {
@@ -249,8 +247,7 @@ impl Field {
                 handle: Some(handle),
                 starts: 1,
             });
-            *links.get_mut(first).ok_or("no instance")? =
-                Some(open(first, Connector::InProcess(Mutex::new(Some(near))))?);
+            *links.get_mut(first).ok_or("no instance")? = Some(near);
             for n in 1..count(PlayerId(i)) {
                 let more = Instance::new(PlayerId(i), n);
                 let (link, running) = again.spawn(more, 1)?;
@@ -362,18 +359,8 @@ impl Again {
             .get(i.player.0)
             .cloned()
             .ok_or("no such player")?;
-        let (near, far) = local_pair()
-            .map_err(|e| format!("{}: cannot make an in-process link: {e}", p.name()))?;
-        let link = Link::open_with(
-            i,
-            Connector::InProcess(Mutex::new(Some(near))),
-            &link_name(&p, i),
-            self.settings,
-            self.epoch,
-            self.tx.clone(),
-        )
-        .map_err(|e| e.to_string())?;
-        let (engines, log_dir, settings) = (self.engines, self.log_dir.clone(), self.settings);
+        let (link, far) = self.pair(i, &p);
+        let (engines, log_dir) = (self.engines, self.log_dir.clone());
         let book = self.books.get(i.player.0).cloned().flatten();
         let name = p.name().to_string();
         let thread = name.clone();
@@ -381,7 +368,7 @@ impl Again {
         let handle = spawn_named(&thread, move || {
             match Program::start(i, &p, engines, book.as_ref(), &log_dir, starts) {
                 Ok(Some(program)) => {
-                    program.play(&name, far, settings);
+                    program.play(&name, far);
                     None
                 }
                 Ok(None) => Some("it is not a program argus runs".into()),
@@ -397,6 +384,42 @@ impl Again {
             },
         ))
     }
+}
+
+impl Again {
+    /// Instance `i`'s in-process link: the referee's end, reporting on the
+    /// tournament's channel, and the program's, with a channel of its own.
+    fn pair(&self, i: Instance, p: &Player) -> (Link<Instance>, ProgramEnd) {
+        let (tx, rx) = unbounded();
+        let (near, far) = Link::in_process(
+            LocalEnd {
+                id: i,
+                path: link_name(p, i),
+                epoch: self.epoch,
+                events: self.tx.clone(),
+            },
+            LocalEnd {
+                id: "client",
+                path: format!("{}'s program", p.name()),
+                epoch: Instant::now(),
+                events: tx,
+            },
+            self.settings,
+        );
+        (
+            near,
+            ProgramEnd {
+                link: far,
+                events: rx,
+            },
+        )
+    }
+}
+
+/// The program's end of its in-process link, and where its events come.
+struct ProgramEnd {
+    link: Link<&'static str>,
+    events: Receiver<LinkEvent<&'static str>>,
 }
 
 /// A program argus runs for a player.
@@ -478,21 +501,10 @@ impl Program {
     }
 
     /// Plays on the client's end of an in-process link until the referee
-    /// says `disconnect` or the program stops (said in the log).
-    fn play(self, name: &str, end: std::net::TcpStream, settings: PortSettings) {
-        let (tx, rx) = unbounded();
-        let connector = Connector::InProcess(Mutex::new(Some(end)));
-        match Link::open_with(
-            "client",
-            connector,
-            "in-process",
-            settings,
-            Instant::now(),
-            tx,
-        ) {
-            Ok(link) => program_thread(self, name, &link, &rx),
-            Err(e) => log::warn!("{name}: cannot open its in-process link: {e}"),
-        }
+    /// says `disconnect` or the program stops (said in the log); the
+    /// link's end is closed as it returns.
+    fn play(self, name: &str, end: ProgramEnd) {
+        program_thread(self, name, &end.link, &end.events);
     }
 }
 
