@@ -2133,3 +2133,39 @@ fn a_match_between_cables_resumes_on_the_ports_given() {
         );
     }
 }
+
+/// A match on the director, headless, prints its board's link and fault
+/// lines as a match does (`B: link lost: ...`), beside the event's own.
+#[test]
+fn a_headless_match_says_a_clients_lost_link_as_a_match_does() {
+    let (a, b) = (free_port(), free_port());
+    let mut ev = Event::new();
+    ev.start(
+        &[
+            "--as-match".to_string(),
+            format!("tcp-listen://{a}"),
+            format!("tcp-listen://{b}"),
+        ],
+        &["--games-per-pairing", "2", "--tc", "60+1"],
+        "waiting for A and B to sign on",
+    );
+    ev.client(&format!("tcp://{a}"), "alpha", &["--think-ms", "100"]);
+    ev.client(&format!("tcp://{b}"), "beta", &["--think-ms", "100"]);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !ev.log().contains("game 1: alpha (White) vs beta (Black)") {
+        assert!(Instant::now() < deadline, "no game began:\n{}", ev.log());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    ev.clients[1].kill();
+    let argus = ev.argus.as_mut().expect("started");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let out = argus.stdout_lines().join("\n");
+        if out.contains("B: link lost") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no link line:\n{out}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    ev.kill();
+}
