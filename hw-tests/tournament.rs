@@ -2169,3 +2169,49 @@ fn a_headless_match_says_a_clients_lost_link_as_a_match_does() {
     }
     ev.kill();
 }
+
+/// `argus watch` of a match's journal (a match of programs, run on the
+/// director) says it as the referee did: a match's words, its end the
+/// last line, no tournament report.
+#[test]
+fn argus_watch_says_a_matchs_journal_as_a_match() {
+    let dir = temp_dir("argus-match-watch-");
+    let logs = text(&dir.path().join("logs"));
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(argus_bin())
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let referee = run(&[
+        "referee",
+        "mover:alpha",
+        "mover:beta=greedy",
+        "--games",
+        "2",
+        "--max-moves",
+        "20",
+        "--tc",
+        "60+1",
+        "--headless",
+        "--log-dir",
+        &logs,
+    ]);
+    let journal = text(&dir.path().join("logs").join("tournament.journal"));
+    let watched = run(&["watch", &journal, "--headless"]);
+    for out in [&referee, &watched] {
+        let last = out.lines().last().unwrap_or_default();
+        assert!(last.starts_with("match over: alpha "), "{out}");
+        assert!(
+            out.contains("game 2: beta (White) vs alpha (Black)"),
+            "{out}"
+        );
+        assert!(!out.contains("tournament report"), "{out}");
+    }
+    assert!(
+        watched.starts_with("watching argus match: a match of 2 games"),
+        "{watched}"
+    );
+}

@@ -256,8 +256,11 @@ fn watch(journal: &Path, view: View, web: &WebOptions, feed: Option<Receiver<Fee
         w.await_feed_end();
     }
     let over = core_of(&w.tournament).is_some_and(Tournament::is_over);
+    // A match's end is its last line (`match over: ...`), as its
+    // referee says it: no report.
     if let (Completion::Normal, Some(core), false) =
         (&ending, core_of(&w.tournament), crate::app::stdout::gone())
+        && core.settings().form == crate::tournament::Form::Tournament
     {
         use std::io::Write;
         let _ = writeln!(std::io::stdout(), "{}", report::text(core));
@@ -346,12 +349,18 @@ impl Watch {
                 else {
                     return Ok(());
                 };
-                vec![format!(
-                    "watching {}: {} players, {}",
-                    h.settings.event,
-                    h.settings.names.len(),
-                    crate::tournament::words::extent(t)
-                )]
+                let what = match t.settings().form {
+                    crate::tournament::Form::Tournament => format!(
+                        "{} players, {}",
+                        h.settings.names.len(),
+                        crate::tournament::words::extent(t)
+                    ),
+                    crate::tournament::Form::Match => {
+                        let n = t.schedule().games().len();
+                        format!("a match of {n} game{}", if n == 1 { "" } else { "s" })
+                    }
+                };
+                vec![format!("watching {}: {what}", h.settings.event)]
             }
             Followed::Applied(outs) => {
                 let Some(core) = core_of(&self.tournament) else {
