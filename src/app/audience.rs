@@ -467,28 +467,12 @@ fn rounds_of(t: &Tournament) -> (Vec<RoundState>, Option<u32>) {
 mod tests {
     use super::*;
     use crate::referee::{GameResult, Termination};
-    use crate::tournament::{Absence, Input, Output, PlayerId, ScheduleSettings, Settings};
+    use crate::tournament::{Input, Output, PlayerId, Settings};
 
     #[test]
     fn the_page_gets_the_standings_and_the_crosstable_of_the_report() {
-        let mut t = Tournament::new(Settings {
-            event: "e".into(),
-            names: vec!["A".into(), "B\x1b[31m<b>".into(), "C".into()],
-            schedule: ScheduleSettings {
-                players: 3,
-                ..Default::default()
-            },
-            boards: None,
-            absence: Absence::Wait,
-            instances: 1,
-            sprt: None,
-            sprt_running: Default::default(),
-            ratings: Vec::new(),
-            swiss: Default::default(),
-            tiebreak: None,
-            form: Default::default(),
-        })
-        .unwrap();
+        let names = vec!["A".into(), "B\x1b[31m<b>".into(), "C".into()];
+        let mut t = Tournament::new(Settings::round_robin("e", names)).unwrap();
         let mut started = Vec::new();
         for p in 0..3 {
             for o in t.handle(

@@ -61,6 +61,31 @@ pub struct Settings {
     pub form: Form,
 }
 
+impl Settings {
+    /// A single round robin of `names`, one game a pairing, every other
+    /// setting at its default (players wait for each other, one instance
+    /// each, no SPRT): the event a test starts from.
+    pub fn round_robin(event: &str, names: Vec<String>) -> Settings {
+        Settings {
+            event: event.to_string(),
+            schedule: ScheduleSettings {
+                players: names.len(),
+                ..Default::default()
+            },
+            names,
+            boards: None,
+            absence: Absence::Wait,
+            instances: 1,
+            sprt: None,
+            sprt_running: Default::default(),
+            ratings: Vec::new(),
+            swiss: Default::default(),
+            tiebreak: None,
+            form: Form::Tournament,
+        }
+    }
+}
+
 /// How an event is said to people. A match is a tournament of two run by
 /// `argus referee`: the same event, said in a match's words (`game 3:
 /// Alpha (White) vs Beta (Black)`, `game 3: 1-0 (Black resigns)`, `match

@@ -534,27 +534,12 @@ fn open_edges(
 #[cfg(test)]
 mod tests {
     use super::moved_players;
-    use crate::tournament::{Absence, Form, ScheduleSettings, Settings, Tournament};
+    use crate::tournament::{Form, Settings, Tournament};
 
     fn event(form: Form) -> Tournament {
-        Tournament::new(Settings {
-            event: "e".into(),
-            names: vec!["a".into(), "b".into()],
-            schedule: ScheduleSettings {
-                players: 2,
-                ..Default::default()
-            },
-            boards: None,
-            absence: Absence::Wait,
-            instances: 1,
-            sprt: None,
-            sprt_running: Default::default(),
-            ratings: Vec::new(),
-            swiss: Default::default(),
-            tiebreak: None,
-            form,
-        })
-        .unwrap()
+        let mut s = Settings::round_robin("e", vec!["a".into(), "b".into()]);
+        s.form = form;
+        Tournament::new(s).unwrap()
     }
 
     #[test]

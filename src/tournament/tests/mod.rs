@@ -21,30 +21,11 @@ use std::collections::VecDeque;
 use shakmaty::{ByColor, Color};
 
 use crate::referee::{GameResult, Termination};
-use crate::tournament::{
-    Absence, BoardId, Input, Output, ScheduleSettings, ScheduledGame, Settings, SideStats,
-    Tournament,
-};
+use crate::tournament::{BoardId, Input, Output, ScheduledGame, Settings, SideStats, Tournament};
 
 /// Settings for `n` players named P1, P2, ...
 pub(super) fn settings(n: usize, f: impl FnOnce(&mut Settings)) -> Settings {
-    let mut s = Settings {
-        event: "Club event".into(),
-        names: (1..=n).map(|i| format!("P{i}")).collect(),
-        schedule: ScheduleSettings {
-            players: n,
-            ..Default::default()
-        },
-        boards: None,
-        absence: Absence::Wait,
-        instances: 1,
-        sprt: None,
-        sprt_running: Default::default(),
-        ratings: Vec::new(),
-        swiss: Default::default(),
-        tiebreak: None,
-        form: Default::default(),
-    };
+    let mut s = Settings::round_robin("Club event", (1..=n).map(|i| format!("P{i}")).collect());
     f(&mut s);
     s
 }
