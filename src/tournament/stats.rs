@@ -137,10 +137,38 @@ impl Tallies {
         Tallies { pairings, players }
     }
 
+    /// A match's results file (`argus referee --results-json`), as a
+    /// match has always written it: the first player's statistics against
+    /// the second at the top (games, wins, draws, losses, Elo, the SPRT's
+    /// state), and `ponder` (each player that pondered: its `hits` and
+    /// `ponders`) when one did.
+    fn match_json(&self, t: &Tournament) -> Value {
+        let first = PlayerId(0);
+        let stats = self.players.first().cloned().unwrap_or_default();
+        let mut out = stats.report(t.sprt_for(first)).to_json();
+        let st = crate::tournament::standings::Standings::of(t);
+        let ponder: Map<String, Value> = st
+            .rows
+            .iter()
+            .filter(|r| r.stats.ponders > 0)
+            .map(|r| {
+                let v = json!({ "hits": r.stats.ponder_hits, "ponders": r.stats.ponders });
+                (t.name(r.player).to_string(), v)
+            })
+            .collect();
+        if let (Some(o), false) = (out.as_object_mut(), ponder.is_empty()) {
+            o.insert("ponder".into(), Value::Object(ponder));
+        }
+        out
+    }
+
     /// The results file (`--results-json`): `players` (name: the match
     /// statistics' object against the field) and `pairings` (each with its
     /// two `players`, the object from the first one's view).
     pub fn to_json(&self, t: &Tournament) -> Value {
+        if t.settings().form == crate::tournament::Form::Match {
+            return self.match_json(t);
+        }
         let mut players = Map::new();
         let st = crate::tournament::standings::Standings::of(t);
         for (i, s) in self.players.iter().enumerate() {

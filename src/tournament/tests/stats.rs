@@ -175,3 +175,37 @@ mod game_tally {
         assert!(t.over().is_none() && t.take(0).is_none());
     }
 }
+
+/// A match's results file is the match's own: the first player's figures
+/// against the second at the top (as `argus referee` has always written
+/// it), with the SPRT's state and each pondering player's hits, not a
+/// tournament's `players` and `pairings`.
+#[test]
+fn a_matchs_results_file_is_the_first_players_figures_at_the_top() {
+    let mut r = Run::new(settings(2, |s| {
+        s.form = crate::tournament::Form::Match;
+        s.schedule.games_per_pairing = 4;
+        s.sprt = Some("elo0=0 elo1=5".parse().unwrap());
+    }));
+    r.sign_on(0..2);
+    while r.finish_next().is_some() {}
+    assert!(r.t.is_over());
+    let json = Tallies::of(&r.t).to_json(&r.t);
+    assert!(
+        json.get("players").is_none() && json.get("pairings").is_none(),
+        "{json}"
+    );
+    // Games 1-4 (`result_for`): a draw, Black wins, White wins, a draw;
+    // P1 has White in the odd games: two wins, two draws.
+    assert_eq!(json["games"], 4, "{json}");
+    let wdl = [&json["wins"], &json["draws"], &json["losses"]].map(|v| v.as_u64());
+    assert_eq!(wdl, [Some(2), Some(2), Some(0)], "{json}");
+    assert!(
+        json["llr"].is_number() && json["sprt_result"].is_null(),
+        "{json}"
+    );
+    // White pondered in the odd games: P1 twice (11 of 20 each time).
+    assert_eq!(json["ponder"]["P1"]["hits"], 22, "{json}");
+    assert_eq!(json["ponder"]["P1"]["ponders"], 40, "{json}");
+    assert!(json["ponder"].get("P2").is_none(), "{json}");
+}
