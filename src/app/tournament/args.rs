@@ -416,6 +416,9 @@ impl TournamentArgs {
         }
         let mut rating_flags = self.ratings.clone();
         file.add_players(&mut specs, &mut flags, &mut rating_flags)?;
+        if self.as_match {
+            two_of_a_match(&specs)?;
+        }
         let mut players = crate::tournament::player::players(&specs, &flags)?;
         let ratings = ratings_of(&players, &rating_flags)?;
         for p in &mut players {
@@ -599,6 +602,21 @@ impl TournamentArgs {
     }
 }
 
+/// A match's players, said in a match's words before a tournament's rules
+/// read them: two (A and B), each its own.
+fn two_of_a_match(specs: &[String]) -> Result<(), String> {
+    match specs {
+        [a, b] if a == b => Err(format!(
+            "A and B are the same player ({a}): each needs its own"
+        )),
+        [_, _] => Ok(()),
+        _ => Err(format!(
+            "a match is between two players (A and B), not {}",
+            specs.len()
+        )),
+    }
+}
+
 /// The players' names in the event: each player's own, a match's two
 /// with `--name-a`/`--name-b` over them (two players only, and not the
 /// same name).
@@ -609,13 +627,8 @@ fn names_of(
 ) -> Result<Vec<String>, String> {
     let mut names: Vec<String> = players.iter().map(|p| p.name().to_string()).collect();
     if form == Form::Match {
-        if players.len() != 2 {
-            return Err(format!(
-                "a match is between two players (A and B), not {}",
-                players.len()
-            ));
-        }
-        for (i, id) in ClientId::BOTH.into_iter().enumerate() {
+        // Two players ([`two_of_a_match`]).
+        for (name, id) in names.iter_mut().zip(ClientId::BOTH) {
             if let Some(n) = given[id].as_deref() {
                 let n = crate::text::client_name(n);
                 if n.is_empty() {
@@ -624,10 +637,10 @@ fn names_of(
                         id.letter().to_lowercase()
                     ));
                 }
-                names[i] = n;
+                *name = n;
             }
         }
-        if names[0] == names[1] {
+        if names.first() == names.get(1) {
             return Err(format!(
                 "A and B are both named {:?}: give each a name of its own (--name-a, --name-b)",
                 names[0]
@@ -1294,6 +1307,16 @@ mod match_tests {
         assert!(e.contains("both named \"b\""), "{e}");
         let e = plan_of("mover:a mover:b --name-b \u{7}").unwrap_err();
         assert_eq!(e, "--name-b: a name is needed");
+        // Two players, each its own, said in a match's words.
+        let e = plan_of("engine:a=stockfish").unwrap_err();
+        assert_eq!(e, "a match is between two players (A and B), not 1");
+        let e = plan_of("mover:a mover:b mover:c").unwrap_err();
+        assert_eq!(e, "a match is between two players (A and B), not 3");
+        let e = plan_of("mover:a mover:a").unwrap_err();
+        assert_eq!(
+            e,
+            "A and B are the same player (mover:a): each needs its own"
+        );
         // A tournament still refuses a match's flags, and is said as one.
         let argv = words("mover:a mover:b --name-a Alpha");
         let e = TournamentArgs::from_command(&argv)
