@@ -83,6 +83,8 @@ struct Case {
     log: &'static [&'static str],
     /// Print and bound the referee's peak memory.
     memory: bool,
+    /// The command and its own options, before the ports (`referee`).
+    command: &'static [&'static str],
 }
 
 const GOOD: Side = Side::Good(&[]);
@@ -103,6 +105,7 @@ impl Case {
             rejected: &[],
             log: &[],
             memory: false,
+            command: &["referee"],
         }
     }
 }
@@ -128,7 +131,7 @@ fn run(name: &str, case: &Case) -> Option<Outcome> {
         .expect("temporary directory");
     let log_dir = dir.path().join("logs");
     let pgn = dir.path().join("games.pgn");
-    let mut args: Vec<String> = vec!["referee".into()];
+    let mut args: Vec<String> = strings(case.command);
     args.extend(rig.referee.iter().cloned());
     args.extend(strings(&["--headless", "--log-dir"]));
     args.push(path_arg(&log_dir));
@@ -290,13 +293,15 @@ fn rig_or_skip_opt() -> Option<crate::common::rig::Rig> {
     crate::common::rig::Rig::new()
 }
 
-/// Waits until the referee has opened its ports.
+/// Waits until the referee has opened its ports (a match's or a
+/// tournament's first line in its log).
 fn wait_for_session(referee: &mut Proc, log_dir: &Path) {
     let log = log_dir.join("argus.log");
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
         let text = std::fs::read_to_string(&log).unwrap_or_default();
-        if text.contains("referee session:") {
+        if text.contains("referee session:") || text.contains("waiting for the players to sign on")
+        {
             return;
         }
         if !referee.running() || Instant::now() >= deadline {
@@ -321,9 +326,7 @@ fn peak_kb(p: &Proc) -> u64 {
 }
 
 fn transcript(log_dir: &Path) -> Vec<TranscriptLine> {
-    let text = std::fs::read_to_string(log_dir.join("transcript.log")).unwrap_or_default();
-    let complete = text.rfind('\n').map_or("", |end| &text[..end]);
-    complete
+    crate::common::transcript_text(log_dir)
         .lines()
         .map(|l| parse_line(l).unwrap_or_else(|e| panic!("bad transcript line: {e}")))
         .collect()
@@ -528,6 +531,17 @@ scenario!(
     Case {
         tags: &[("Black", "Schr?der 3")],
         log: &["0xF6"],
+        ..Case::black("latin1-name")
+    }
+);
+// The same on the tournament's loop, where the sign-on is read before
+// the player has a board: its note goes to the event's transcript.
+scenario!(
+    a_latin1_name_signs_on_with_the_byte_replaced_in_a_tournament,
+    Case {
+        tags: &[("Black", "Schr?der 3")],
+        log: &["0xF6"],
+        command: &["tournament", "--games-per-pairing", "1"],
         ..Case::black("latin1-name")
     }
 );

@@ -470,3 +470,36 @@ pub fn wire_to_cable(addr: std::net::SocketAddr, cable_end: &str) -> process::Pr
     }
     wire
 }
+
+/// The text of every transcript a referee wrote in `log_dir`, complete
+/// lines only: the session's `transcript.log` (a match between ports, or
+/// a tournament's sign-ons), then each game's `game-NNN/transcript.log` in
+/// game order (a match or tournament on the tournament's loop, where a
+/// game's `A` is its White and `B` its Black).
+pub fn transcript_text(log_dir: &Path) -> String {
+    let complete = |path: &Path| {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        match text.rfind('\n') {
+            Some(end) => text[..=end].to_string(),
+            None => String::new(),
+        }
+    };
+    let mut games: Vec<PathBuf> = std::fs::read_dir(log_dir)
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| {
+                    p.file_name()
+                        .and_then(|n| n.to_str())
+                        .is_some_and(|n| n.starts_with("game-"))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    games.sort();
+    let mut text = complete(&log_dir.join("transcript.log"));
+    for g in games {
+        text.push_str(&complete(&g.join("transcript.log")));
+    }
+    text
+}

@@ -1042,14 +1042,29 @@ impl Director {
         let seat = floor.seats.get_mut(p);
         let t = self.transcript.as_mut();
         let written = match kind {
-            LinkEventKind::Line { text, raw, .. } => {
+            LinkEventKind::Line {
+                text,
+                raw,
+                replaced,
+                ..
+            } => {
                 if !sign_on::is_sign_on_line(&text) {
                     info!(
                         "{name}: line between games ignored: {}",
                         strip_control(&text)
                     );
                 }
-                t.map(|t| t.incoming(at, &label, &raw))
+                // Bytes replaced in a quoted string (a sign-on's name):
+                // said as a game's lines are.
+                let note =
+                    replaced.map(|what| format!("{label} ({name}): line kept, {what}: {text}"));
+                if let Some(note) = &note {
+                    warn!("{note}");
+                }
+                t.map(|t| {
+                    t.incoming(at, &label, &raw)?;
+                    note.map_or(Ok(()), |n| t.note(at, &n))
+                })
             }
             LinkEventKind::Dropped { raw, reason, .. } => {
                 t.map(|t| t.rejected(at, &label, &raw, &reason))
