@@ -267,7 +267,7 @@ fn xboard_draw_offers_are_relayed_and_accepted() {
     let b = played.file("engine-b.log");
     assert!(b.contains("> draw"), "{b}");
     assert!(
-        played.file("logs/transcript.log").contains("draw_accept"),
+        crate::common::transcript_text(&played.dir.path().join("logs")).contains("draw_accept"),
         "no draw_accept on the wire"
     );
 }

@@ -166,18 +166,13 @@ impl Bout {
 
     /// The transcript so far (complete lines only), parsed.
     fn transcript(&self) -> Vec<TranscriptLine> {
-        let path = self.log_dir.join("transcript.log");
-        let text = std::fs::read_to_string(&path).unwrap_or_default();
-        let complete = match text.rfind('\n') {
-            Some(end) => &text[..end],
-            None => "",
-        };
-        complete
+        crate::common::transcript_text(&self.log_dir)
             .lines()
             .enumerate()
             .map(|(i, l)| {
                 parse_line(l).unwrap_or_else(|e| {
-                    panic!("{}:{}: bad transcript line: {e}", path.display(), i + 1)
+                    let dir = self.log_dir.display();
+                    panic!("{dir}: transcript line {}: {e}", i + 1)
                 })
             })
             .collect()
