@@ -107,6 +107,9 @@ pub struct PlayerState {
     pub away_since: Option<u64>,
     /// It forfeited its remaining games.
     pub withdrawn: bool,
+    /// Its name is the one its program signed on with
+    /// ([`Input::Named`]).
+    pub named_by_program: bool,
 }
 
 /// The tournament: feed it [`Input`]s with their times through
@@ -224,6 +227,7 @@ impl Tournament {
             present: false,
             away_since: Some(0),
             withdrawn: false,
+            named_by_program: false,
         };
         let mut progress = Progress::new(schedule.players());
         for g in schedule.games() {
@@ -344,6 +348,17 @@ impl Tournament {
     /// The name of player `p`.
     pub fn name(&self, p: PlayerId) -> &str {
         self.settings.names.get(p.0).map_or("?", String::as_str)
+    }
+
+    /// Whether player `p`'s program may name it again when it signs on
+    /// again: its name is one its program gave ([`Input::Named`]), and no
+    /// game of its has started (a name its games were recorded under
+    /// stays).
+    pub fn renamed_by_sign_on(&self, p: PlayerId) -> bool {
+        self.players.get(p.0).is_some_and(|s| s.named_by_program)
+            && !self
+                .games()
+                .any(|(g, state)| g.has(p) && state != GameState::Pending)
     }
 
     /// Game `g`'s PGN Round tag: `ROUND.BOARD` in a tournament
@@ -882,6 +897,9 @@ impl Tournament {
             name
         };
         self.settings.names[p.0] = name.clone();
+        if let Some(s) = self.players.get_mut(p.0) {
+            s.named_by_program = true;
+        }
         out.push(Output::Named {
             player: p,
             was,

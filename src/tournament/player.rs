@@ -255,9 +255,11 @@ impl Player {
     /// Whether the player takes the name its program signs on with: one
     /// program on a link argus opens ([`Player::is_one_program`]), still
     /// called by where it is (`current` is its name in the event now: not
-    /// one given with `--name`, nor one it has taken already).
-    pub fn takes_sign_on_name(&self, current: &str) -> bool {
-        self.is_one_program() && self.name() == current
+    /// one given with `--name`), or called by a name its program gave
+    /// before any game of its started (`again`:
+    /// [`Tournament::renamed_by_sign_on`](crate::tournament::Tournament::renamed_by_sign_on)).
+    pub fn takes_sign_on_name(&self, current: &str, again: bool) -> bool {
+        self.is_one_program() && (again || self.name() == current)
     }
 
     /// The player in the form [`Player::parse`] reads (serial ports always

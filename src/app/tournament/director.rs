@@ -842,11 +842,13 @@ impl Director {
         match &ev.kind {
             LinkEventKind::Line { text, .. } => {
                 if let Some(said) = sign_on::of_line(text) {
-                    // A port's program names its player (once).
+                    // A port's program names its player (again, if it
+                    // signs on again before its first game).
                     let current = self.core.name(p.player);
+                    let again = self.core.renamed_by_sign_on(p.player);
                     let takes_name =
                         Player::parse(self.specs.get(p.player.0).map_or("", String::as_str))
-                            .is_ok_and(|pl| pl.takes_sign_on_name(current));
+                            .is_ok_and(|pl| pl.takes_sign_on_name(current, again));
                     let named = said.name.clone().filter(|n| takes_name && !n.is_empty());
                     if let Some(seat) = floor.seats.get_mut(p) {
                         seat.sign_on = Some(said);

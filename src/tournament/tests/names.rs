@@ -69,15 +69,36 @@ fn a_name_is_journaled_and_read_back() {
 #[test]
 fn only_a_player_still_called_by_its_port_takes_its_sign_on_name() {
     let port = Player::parse("/dev/ttyS0").unwrap();
-    assert!(port.takes_sign_on_name("/dev/ttyS0"));
-    // Named with --name, or named already.
-    assert!(!port.takes_sign_on_name("Fritz"));
+    assert!(port.takes_sign_on_name("/dev/ttyS0", false));
+    // Named with --name, or named already and playing.
+    assert!(!port.takes_sign_on_name("Fritz", false));
+    // Named by its program before its first game: named again.
+    assert!(port.takes_sign_on_name("Fritz", true));
     let socket = Player::parse("tcp://10.0.0.2:7000").unwrap();
-    assert!(socket.takes_sign_on_name("tcp://10.0.0.2:7000"));
+    assert!(socket.takes_sign_on_name("tcp://10.0.0.2:7000", false));
     for spec in ["tcp:Fritz", "mover:m", "engine:sf=stockfish"] {
         let p = Player::parse(spec).unwrap();
-        assert!(!p.takes_sign_on_name(p.name()), "{spec}");
+        assert!(!p.takes_sign_on_name(p.name(), true), "{spec}");
     }
+}
+
+/// A program that signs on twice before its first game names its player
+/// twice (the last sign-on is what it says it is now, as in a match
+/// between ports); once a game of its has started, the name stays.
+#[test]
+fn a_second_sign_on_renames_a_player_only_before_its_first_game() {
+    let mut r = Run::new(settings(2, |s| {
+        s.names = vec!["/dev/ttyS0".into(), "/dev/ttyS1".into()];
+    }));
+    let p = PlayerId(1);
+    assert!(!r.t.renamed_by_sign_on(p), "not named by its program yet");
+    r.input(named(1, "x\u{1b}[31mevil"));
+    assert!(r.t.renamed_by_sign_on(p));
+    r.input(named(1, "bad"));
+    assert_eq!(r.t.name(p), "bad");
+    r.sign_on(0..2);
+    assert!(!r.running.is_empty());
+    assert!(!r.t.renamed_by_sign_on(p), "its game has started");
 }
 
 #[test]
