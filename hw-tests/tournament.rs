@@ -2216,3 +2216,42 @@ fn argus_watch_says_a_matchs_journal_as_a_match() {
         "{watched}"
     );
 }
+
+/// `--rating-interval 2` in a match of programs over five games: the
+/// statistics line after games 2 and 4 and after the last (5), as a match
+/// between ports says it, and no standings table.
+#[test]
+fn a_matchs_rating_interval_says_its_statistics_every_n_games_and_at_the_end() {
+    let dir = temp_dir("argus-match-interval-");
+    let out = std::process::Command::new(argus_bin())
+        .args([
+            "referee",
+            "mover:alpha",
+            "mover:beta=greedy",
+            "--games",
+            "5",
+            "--max-moves",
+            "8",
+            "--rating-interval",
+            "2",
+            "--headless",
+            "--log-dir",
+            &text(&dir.path().join("logs")),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stats: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("stats for "))
+        .collect();
+    assert_eq!(stats.len(), 3, "{stdout}");
+    for (line, games) in stats.iter().zip([2, 4, 5]) {
+        assert!(
+            line.contains(&format!(": {games} games, W-D-L")),
+            "{stdout}"
+        );
+    }
+    assert!(!stdout.contains("standings"), "{stdout}");
+}

@@ -1107,6 +1107,22 @@ impl Director {
         }
     }
 
+    /// Whether `out`'s words are said now: a match with `--rating-interval
+    /// N` says its statistics line (a game's `RoundOver`) every N games
+    /// and after its last, as a match between ports does; everything else
+    /// is said as it comes.
+    fn says_now(&mut self, out: &Output) -> bool {
+        if !matches!(out, Output::RoundOver { .. }) || self.core.settings().form != Form::Match {
+            return true;
+        }
+        let last = self.core.is_over() || self.core.sprt_decided().is_some();
+        let played = tournament::words::games_played(&self.core);
+        match self.rating_interval.as_mut() {
+            None => true,
+            Some(every) => every.due(played) || last,
+        }
+    }
+
     /// Tells the tournament core of the games whose result is now known.
     fn collect_results(&mut self, floor: &mut Floor) {
         let mut finished = Vec::new();
@@ -1131,7 +1147,9 @@ impl Director {
         }
         // Counted only when a result came and the figures may be due: the
         // count goes through every game, and this runs every loop turn.
-        if !any || self.rating_interval.is_none() {
+        // A match says its figures with each game's end instead
+        // ([`Director::says_now`]).
+        if !any || self.rating_interval.is_none() || self.core.settings().form == Form::Match {
             return;
         }
         let played = tournament::words::games_played(&self.core);
@@ -1209,7 +1227,9 @@ impl Director {
     }
 
     fn carry_out(&mut self, out: Output, at: u64, floor: &mut Floor) {
-        if let Some(line) = words::said(&self.core, &out) {
+        if let Some(line) = words::said(&self.core, &out)
+            && self.says_now(&out)
+        {
             self.say(&line);
         }
         match out {
