@@ -2255,3 +2255,35 @@ fn a_matchs_rating_interval_says_its_statistics_every_n_games_and_at_the_end() {
     }
     assert!(!stdout.contains("standings"), "{stdout}");
 }
+
+/// Ctrl-C stops a match of programs as it stops a match between ports:
+/// `Ctrl-C (SIGINT): ending the session`, the journals kept, the exit
+/// status that of a match ended early (3).
+#[test]
+fn ctrl_c_ends_a_match_of_programs_in_a_matchs_words() {
+    let dir = temp_dir("argus-match-ctrl-c-");
+    let args: Vec<String> = [
+        "referee",
+        "mover:alpha",
+        "mover:beta=greedy",
+        "--games",
+        "1000",
+        "--tc",
+        "60+1",
+        "--headless",
+        "--log-dir",
+        &text(&dir.path().join("logs")),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let mut p = crate::common::process::Proc::spawn("referee", &argus_bin(), &args);
+    p.wait_stdout(Duration::from_secs(30), "game 1's start", |l| {
+        l.starts_with("game 1: ")
+    });
+    p.interrupt();
+    p.wait_stdout(Duration::from_secs(30), "the Ctrl-C line", |l| {
+        l.starts_with("Ctrl-C (SIGINT): ending the session; its journal (")
+    });
+    assert_eq!(p.wait_exit(Duration::from_secs(30)), 3, "{}", p.describe());
+}

@@ -468,14 +468,19 @@ impl Director {
             Some(r) => format!(", and the standings so far are in {}", r.display()),
             None => String::new(),
         };
+        // A match says it as a match between ports always has.
+        let (stopping, event) = match self.core.settings().form {
+            Form::Match => ("ending the session", "match"),
+            Form::Tournament => ("stopping the tournament", "tournament"),
+        };
         self.say(&format!(
-            "{by}: stopping the tournament; its journal ({}) and each game's are kept{report}; \
+            "{by}: {stopping}; its journal ({}) and each game's are kept{report}; \
              carry it on with `argus resume {}`",
             self.journal_path(),
             self.journal_path()
         ));
         self.write_report();
-        let why = format!("{by} stopped the tournament before it was over");
+        let why = format!("{by} stopped the {event} before it was over");
         self.leave(floor, Completion::EndedEarly(why));
     }
 
