@@ -2219,7 +2219,7 @@ fn argus_watch_says_a_matchs_journal_as_a_match() {
 
 /// `--rating-interval 2` in a match of programs over five games: the
 /// statistics line after games 2 and 4 and after the last (5), as a match
-/// between ports says it, and no standings table.
+/// between ports says it, and no standings table (nor sign-on lines).
 #[test]
 fn a_matchs_rating_interval_says_its_statistics_every_n_games_and_at_the_end() {
     let dir = temp_dir("argus-match-interval-");
@@ -2254,6 +2254,8 @@ fn a_matchs_rating_interval_says_its_statistics_every_n_games_and_at_the_end() {
         );
     }
     assert!(!stdout.contains("standings"), "{stdout}");
+    // Sign-ons are the log's, not a match's stdout.
+    assert!(!stdout.contains("signed on"), "{stdout}");
 }
 
 /// Ctrl-C stops a match of programs as it stops a match between ports:

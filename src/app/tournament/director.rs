@@ -779,6 +779,16 @@ impl Director {
 
     /// A line on stdout when headless, in the board view's latest lines
     /// otherwise (and in the log).
+    /// A player's sign-on: said as [`Director::say`] does, but a match
+    /// keeps it off stdout (its log has it), as a match between ports does.
+    fn say_sign_on(&mut self, text: &str) {
+        if self.core.settings().form == Form::Match && self.screen.is_none() {
+            info!("{text}");
+        } else {
+            self.say(text);
+        }
+    }
+
     fn say(&mut self, text: &str) {
         info!("{text}");
         match self.screen.as_mut() {
@@ -867,7 +877,7 @@ impl Director {
                     }
                     if !self.core.is_present(p.player, p.n) {
                         if to_core.is_empty() {
-                            self.say(&format!("{name} signed on"));
+                            self.say_sign_on(&format!("{name} signed on"));
                         }
                         to_core.push(Input::SignedOn {
                             player: p.player,
@@ -1232,10 +1242,12 @@ impl Director {
     }
 
     fn carry_out(&mut self, out: Output, at: u64, floor: &mut Floor) {
-        if let Some(line) = words::said(&self.core, &out)
-            && self.says_now(&out)
-        {
-            self.say(&line);
+        if let Some(line) = words::said(&self.core, &out) {
+            match &out {
+                Output::Named { .. } => self.say_sign_on(&line),
+                _ if self.says_now(&out) => self.say(&line),
+                _ => info!("{line}"),
+            }
         }
         match out {
             Output::StartGame {
