@@ -2289,3 +2289,43 @@ fn ctrl_c_ends_a_match_of_programs_in_a_matchs_words() {
     });
     assert_eq!(p.wait_exit(Duration::from_secs(30)), 3, "{}", p.describe());
 }
+
+/// Players that connect out to where nothing listens: the event's
+/// transcript says why each connection cannot be made (as a match's
+/// transcript does), not only the log, and the referee keeps trying.
+#[test]
+fn a_refused_connection_is_in_the_events_transcript() {
+    let dir = temp_dir("argus-refused-");
+    let logs = dir.path().join("logs");
+    let nobody = [free_port(), free_port()].map(|a| format!("tcp://{a}"));
+    let args: Vec<String> = [
+        "tournament",
+        &nobody[0],
+        &nobody[1],
+        "--headless",
+        "--log-dir",
+        &text(&logs),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let mut p = crate::common::process::Proc::spawn("referee", &argus_bin(), &args);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let t = std::fs::read_to_string(logs.join("transcript.log")).unwrap_or_default();
+        if nobody
+            .iter()
+            .all(|n| t.contains(&format!(": {n}: cannot connect to ")))
+            && t.contains("connection refused")
+        {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no refusal in the transcript:\n{t}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(p.running(), "the referee keeps trying");
+    p.kill();
+}

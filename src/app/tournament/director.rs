@@ -777,8 +777,6 @@ impl Director {
             .map_or_else(|| "(no journal)".into(), |j| j.path().display().to_string())
     }
 
-    /// A line on stdout when headless, in the board view's latest lines
-    /// otherwise (and in the log).
     /// A player's sign-on: said as [`Director::say`] does, but a match
     /// keeps it off stdout (its log has it), as a match between ports does.
     fn say_sign_on(&mut self, text: &str) {
@@ -789,6 +787,8 @@ impl Director {
         }
     }
 
+    /// A line on stdout when headless, in the board view's latest lines
+    /// otherwise (and in the log).
     fn say(&mut self, text: &str) {
         info!("{text}");
         match self.screen.as_mut() {
@@ -1112,7 +1112,8 @@ impl Director {
             }
             LinkEventKind::Error { message } | LinkEventKind::Unreachable { message } => {
                 warn!("{name}: {message}");
-                None
+                // The message names the link's port or endpoint.
+                t.map(|t| t.note(at, &format!("{label}: {message}")))
             }
             LinkEventKind::Receiving { .. } => None,
         };
