@@ -4,12 +4,12 @@ use std::io::Write;
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, Sender, unbounded};
+use crossbeam_channel::{Receiver, Select, Sender, TryRecvError, unbounded};
 
 use crate::app::options::ClientArgs;
 use crate::app::{Completion, Exit, Failure};
 use crate::client::engine::Bridge;
-use crate::client::engine::bridge::Searched;
+use crate::client::engine::process::Heard;
 use crate::client::repeat::LastAnswer;
 use crate::client::{Action, ClientProtocol, Mover};
 use crate::epd::line_check::{self as check, Checked};
@@ -90,13 +90,14 @@ pub trait Answerer {
     fn failure(&self) -> Option<String> {
         None
     }
-    /// Where the answers of an engine searching on its own thread arrive
-    /// (the loop waits on them beside the referee's lines), if it has one.
-    fn answers(&self) -> Option<Receiver<Searched>> {
+    /// While an engine searches for a move: where its output arrives (the
+    /// loop waits on it beside the referee's lines) and when it is to be
+    /// looked at even if it says nothing (its time is up).
+    fn engine(&mut self) -> Option<(Receiver<Heard>, Instant)> {
         None
     }
-    /// What to do about the engine's answer.
-    fn answered(&mut self, _searched: Searched) -> Vec<Action> {
+    /// What to do about what the engine said (or its time being up).
+    fn engine_said(&mut self) -> Vec<Action> {
         Vec::new()
     }
 }
@@ -124,12 +125,13 @@ impl Answerer for Bridge {
         Bridge::failure(self).map(str::to_owned)
     }
 
-    fn answers(&self) -> Option<Receiver<Searched>> {
-        Some(Bridge::answers(self).clone())
+    fn engine(&mut self) -> Option<(Receiver<Heard>, Instant)> {
+        let due = self.engine_due()?;
+        Some((self.engine_output()?.clone(), due))
     }
 
-    fn answered(&mut self, searched: Searched) -> Vec<Action> {
-        Bridge::searched(self, searched)
+    fn engine_said(&mut self) -> Vec<Action> {
+        Bridge::engine_said(self)
     }
 }
 
@@ -255,35 +257,39 @@ pub fn serve<A: Answerer>(
         unreachable: false,
     };
     client.sign_on()?;
-    // An engine's moves come from its own thread, so the referee's lines
-    // are read while it thinks (a game may end meanwhile).
-    let answers = client
-        .protocol
-        .answers()
-        .unwrap_or_else(crossbeam_channel::never);
     // Until the referee answers, sign on again now and then: a referee that
     // started after us clears its stale input and never saw the first one.
+    let mut quiet_since = Instant::now();
     loop {
-        let flow = crossbeam_channel::select! {
-            recv(events) -> ev => match ev {
+        // An engine's lines are waited for beside the referee's, on this
+        // thread, so the referee's lines are read while it thinks (a game
+        // may end meanwhile) and its move is replied as it comes.
+        let engine = client.protocol.engine();
+        let repeat = quiet_since + SIGN_ON_REPEAT;
+        let mut wait = Select::new();
+        let referee = wait.recv(events);
+        if let Some((output, _)) = &engine {
+            wait.recv(output);
+        }
+        let due = engine.as_ref().map_or(repeat, |(_, due)| repeat.min(*due));
+        let flow = match wait.ready_deadline(due) {
+            Ok(i) if i == referee => match events.try_recv() {
                 Ok(ev) => {
+                    quiet_since = Instant::now();
                     client.link.took(&ev.kind);
                     client.on_event(ev.kind)?
                 }
-                Err(_) => {
+                Err(TryRecvError::Empty) => ControlFlow::Continue(()),
+                Err(TryRecvError::Disconnected) => {
                     return Err(ClientError::Failed(
                         "the serial link threads stopped".into(),
                     ));
                 }
             },
-            recv(answers) -> searched => match searched {
-                Ok(s) => {
-                    let actions = client.protocol.answered(s);
-                    client.carry_out(actions, false)?
-                }
-                Err(_) => ControlFlow::Continue(()),
-            },
-            default(SIGN_ON_REPEAT) => {
+            Ok(_) => client.engine_said()?,
+            Err(_) if engine.is_some() && Instant::now() < repeat => client.engine_said()?,
+            Err(_) => {
+                quiet_since = Instant::now();
                 // Not while no connection can be made: the link says why,
                 // and the sign-on waiting in it goes out once one is.
                 if !client.heard && !client.unreachable {
@@ -347,6 +353,12 @@ impl<A: Answerer> Serving<'_, A> {
     fn sign_on(&mut self) -> Result<(), ClientError> {
         let record = self.protocol.sign_on();
         self.send(record)
+    }
+
+    /// What the engine said while it searched: its reply once it is in.
+    fn engine_said(&mut self) -> Result<ControlFlow<()>, ClientError> {
+        let actions = self.protocol.engine_said();
+        self.carry_out(actions, false)
     }
 
     /// Says a line was damaged (`Anak`), with the line check on.
@@ -644,5 +656,181 @@ mod tests {
         // --book needs --engine, --book-depth needs --book.
         assert!(parse(&["p", "--book", "x.bin"]).is_err());
         assert!(parse(&["p", "--engine", "sf", "--book-depth", "4"]).is_err());
+    }
+
+    /// The bridge on the far end of an in-process link, served by
+    /// [`super::serve`] on a thread of its own, as a tournament runs an
+    /// `engine:` player; the test plays the referee on the near end.
+    mod served_engine {
+        use std::time::{Duration, Instant};
+
+        use crossbeam_channel::{Receiver, unbounded};
+
+        use crate::app::client::{Voice, serve};
+        use crate::client::engine::{
+            Bridge, CommandLine, EngineLog, EngineSettings, Protocol, SearchLimits,
+        };
+        use crate::epd::{Record, RefReq};
+        use crate::link::{Link, LinkEvent, LinkEventKind, LocalEnd, PortSettings};
+
+        const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+
+        /// A UCI engine in `sh` whose answer to `go` is `on_go`, to `stop`
+        /// `on_stop` (shell commands; `$n` counts the `go`s).
+        fn engine(on_go: &str, on_stop: &str, log: EngineLog) -> Bridge {
+            let script = format!(
+                "n=0; while read l; do case \"$l\" in \
+                 uci) echo 'id name sh'; echo uciok;; \
+                 isready) echo readyok;; \
+                 go*) n=$((n+1)); {on_go};; \
+                 stop) {on_stop};; \
+                 quit) exit 0;; esac; done"
+            );
+            let settings = EngineSettings {
+                command: CommandLine {
+                    program: "sh".into(),
+                    args: vec!["-c".into(), script],
+                },
+                protocol: Protocol::Uci,
+                options: Vec::new(),
+                limits: SearchLimits::depth(1),
+                margin: Duration::from_secs(60),
+                depth_wait: Duration::from_secs(60),
+                log,
+                ponder: false,
+            };
+            Bridge::start(settings, None).unwrap_or_else(|f| panic!("{f}"))
+        }
+
+        /// The referee's end of a served bridge.
+        struct Referee {
+            link: Link<&'static str>,
+            events: Receiver<LinkEvent<&'static str>>,
+            served: std::thread::JoinHandle<()>,
+        }
+
+        impl Referee {
+            fn serve(bridge: Bridge) -> Referee {
+                let epoch = Instant::now();
+                let (near_tx, events) = unbounded();
+                let (far_tx, far_rx) = unbounded();
+                let end = |id, events| LocalEnd {
+                    id,
+                    path: format!("engine:{id}"),
+                    epoch,
+                    events,
+                };
+                let (link, far) = Link::in_process(
+                    end("referee", near_tx),
+                    end("sh", far_tx),
+                    PortSettings::default(),
+                );
+                let served = std::thread::spawn(move || {
+                    serve(&far, &far_rx, bridge, Duration::ZERO, Voice::Quiet, false)
+                        .expect("the client loop ends on disconnect");
+                });
+                Referee {
+                    link,
+                    events,
+                    served,
+                }
+            }
+
+            fn send(&self, ops: &str) {
+                self.link
+                    .send(0, format!("{START} {ops}"))
+                    .expect("the link takes the record");
+            }
+
+            /// The client's next record (a reply or a fault report), 20 s
+            /// at most.
+            fn next_record(&self) -> Record {
+                let until = Instant::now() + Duration::from_secs(20);
+                loop {
+                    let ev = self
+                        .events
+                        .recv_deadline(until)
+                        .expect("a record from the client in time");
+                    if let LinkEventKind::Line { text, .. } = ev.kind {
+                        let r = Record::parse(&text).expect("the client sends records");
+                        if r.refreq()
+                            .ok()
+                            .flatten()
+                            .is_some_and(|q| q != RefReq::SignOn)
+                        {
+                            return r;
+                        }
+                    }
+                }
+            }
+
+            fn disconnect(self) {
+                self.send("refcom disconnect;");
+                self.served.join().expect("the client loop ends");
+            }
+        }
+
+        fn token(r: &Record, opcode: &str) -> Option<String> {
+            r.op(opcode)
+                .and_then(|op| op.operands.first())
+                .map(|t| t.text().to_string())
+        }
+
+        /// The engine's move comes back from the loop that reads the
+        /// referee's lines (no search thread between): the reply has the
+        /// move, the score of its last `info`, and `Asearch`, the engine's
+        /// own time from `go` out to `bestmove` read, here its 0.3 s.
+        #[test]
+        fn the_engines_move_is_replied_with_its_own_search_time() {
+            let b = engine(
+                "sleep 0.3; echo 'info depth 1 score cp 17 time 300 pv e2e4'; echo 'bestmove e2e4'",
+                "true",
+                EngineLog::none(),
+            );
+            let referee = Referee::serve(b);
+            referee.send("refcom reset;");
+            referee.send("refcom respond;");
+            let r = referee.next_record();
+            assert_eq!(r.refreq().ok().flatten(), Some(RefReq::Reply), "{r}");
+            assert_eq!(r.sm().unwrap(), Some("e4"), "{r}");
+            assert_eq!(token(&r, "ce").as_deref(), Some("17"), "{r}");
+            let searched: u64 = token(&r, crate::epd::SEARCH_TIME)
+                .and_then(|t| t.parse().ok())
+                .unwrap_or_else(|| panic!("no Asearch: {r}"));
+            assert!((300..5_000).contains(&searched), "{r}");
+            referee.disconnect();
+        }
+
+        /// A record from the referee is read while the engine thinks: this
+        /// engine answers `go` only when told to `stop`, so its first search
+        /// ends only because the loop read the referee's `conclude` and
+        /// stopped it; its late move is dropped, no fault is reported, and
+        /// the next game's move (its second `go`, answered at once) is the
+        /// one replied.
+        #[test]
+        fn a_record_from_the_referee_is_read_while_the_engine_thinks() {
+            let dir = tempfile::tempdir().unwrap();
+            let log_path = dir.path().join("engine.log");
+            let log = EngineLog::create(&log_path).unwrap();
+            let b = engine(
+                "if [ $n -gt 1 ]; then echo 'bestmove d2d4'; fi",
+                "echo 'bestmove e2e4'",
+                log,
+            );
+            let referee = Referee::serve(b);
+            referee.send("refcom reset;");
+            referee.send("refcom respond;");
+            // The engine thinks (it says nothing until stopped).
+            std::thread::sleep(Duration::from_millis(200));
+            referee.send("refcom conclude;");
+            referee.send("refcom reset;");
+            referee.send("refcom respond;");
+            let r = referee.next_record();
+            assert_eq!(r.refreq().ok().flatten(), Some(RefReq::Reply), "{r}");
+            assert_eq!(r.sm().unwrap(), Some("d4"), "{r}");
+            referee.disconnect();
+            let elog = std::fs::read_to_string(&log_path).unwrap();
+            assert!(elog.contains("> stop"), "{elog}");
+        }
     }
 }

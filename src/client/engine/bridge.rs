@@ -4,9 +4,14 @@
 //! `draw_offer`, `draw_accept`, `draw_claim` or `resign` as the engine
 //! said.
 //!
-//! The engine searches on a thread of its own, so the referee's records
-//! are read while it thinks ([`Bridge::take_line`]; its move comes back
-//! as a [`Searched`], [`Bridge::searched`]). A game that ends meanwhile
+//! The engine's search does not hold the bridge: a `respond` gives the
+//! engine the game and its `go` ([`Bridge::take_line`]) and returns, and
+//! the engine's lines are taken as they come ([`Bridge::engine_said`]) by
+//! the caller, which waits on the engine's output
+//! ([`Bridge::engine_output`], until [`Bridge::engine_due`]) beside the
+//! referee's lines on one thread; so the referee's records are read while
+//! the engine thinks, and no thread of the bridge's own stands between
+//! the engine's pipe reader and the reply. A game that ends meanwhile
 //! (a flag, an adjudication, the supervisor's abort, the next `reset`)
 //! stops the search (UCI `stop`, XBoard `?`): the stale move is dropped
 //! and the engine is ready for the next game at once; that is neither a
@@ -44,13 +49,13 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, Sender, bounded, unbounded};
+use crossbeam_channel::Receiver;
 use shakmaty::{Chess, Move, Position};
 
 use super::analysis::{Analysis, pv_operation};
 use super::log::Dir;
 use super::ponder::Tally;
-use super::process::STOP_WAIT;
+use super::process::Heard;
 use super::{Answer, Driver, EngineSettings, Fault, Job, Limit, Protocol, start, time};
 use crate::client::Action;
 use crate::client::book::Book;
@@ -63,17 +68,8 @@ use crate::text::strip_control;
 /// Longest name sent with `tcsi`.
 const NAME_LIMIT: usize = 64;
 
-/// The engine's answer to one search, with the engine back from its
-/// thread (see [`Bridge::searched`]).
-pub struct Searched {
-    id: u64,
-    driver: Box<dyn Driver>,
-    result: Result<Answer, Fault>,
-}
-
 /// The search for the pending `respond`.
 struct Search {
-    id: u64,
     /// The game's length and position searched: a `respond` for them
     /// again while the engine thinks is the same turn.
     ply: usize,
@@ -85,12 +81,11 @@ struct Search {
     limit: Limit,
     /// The engine was restarted for this search already.
     retried: bool,
-    /// Dropped to stop the search (`None` once the search thread has the
-    /// engine back, or before it started).
-    stop: Option<Sender<()>>,
+    /// What the engine was given, once it was (`None` before).
+    job: Option<OwnedJob>,
 }
 
-/// A job the search thread owns.
+/// A job the bridge keeps while the engine searches.
 struct OwnedJob {
     start: Chess,
     moves: Vec<Move>,
@@ -102,40 +97,17 @@ struct OwnedJob {
     draw_offered: bool,
 }
 
-/// A search handed to the search thread: the job, the engine to play it
-/// and the channel whose closing stops it.
-struct Work {
-    id: u64,
-    driver: Box<dyn Driver>,
-    job: OwnedJob,
-    stop: Receiver<()>,
-}
-
-/// The bridge's search thread: plays each search it is handed and sends
-/// the engine back with the answer, until the bridge is gone. One thread
-/// for the bridge's life, not one per search: a thread's start cost
-/// about a tenth of a millisecond of CPU on every move.
-fn search_thread(work: Receiver<Work>, done: Sender<Searched>) {
-    for Work {
-        id,
-        mut driver,
-        job,
-        stop,
-    } in work
-    {
-        let result = driver.play(&Job {
-            start: &job.start,
-            moves: &job.moves,
-            position: &job.position,
-            time_control: &job.time_control,
-            limit: job.limit,
-            asked_at: job.asked_at,
-            wait: job.wait,
-            draw_offered: job.draw_offered,
-            stop: &stop,
-        });
-        if done.send(Searched { id, driver, result }).is_err() {
-            return;
+impl OwnedJob {
+    fn job(&self) -> Job<'_> {
+        Job {
+            start: &self.start,
+            moves: &self.moves,
+            position: &self.position,
+            time_control: &self.time_control,
+            limit: self.limit,
+            asked_at: self.asked_at,
+            wait: self.wait,
+            draw_offered: self.draw_offered,
         }
     }
 }
@@ -143,7 +115,8 @@ fn search_thread(work: Receiver<Work>, done: Sender<Searched>) {
 /// The engine client.
 pub struct Bridge {
     settings: EngineSettings,
-    /// The engine, when no search has it.
+    /// The engine (`None` once it is gone: it is started again when next
+    /// needed).
     driver: Option<Box<dyn Driver>>,
     name: String,
     /// The engine's own name (`id name`, `feature myname`), if it gave one.
@@ -151,11 +124,6 @@ pub struct Bridge {
     tracker: Tracker,
     failure: Option<String>,
     search: Option<Search>,
-    next_search: u64,
-    searched_tx: Sender<Searched>,
-    searched_rx: Receiver<Searched>,
-    /// The search thread's inbox, once it started.
-    searcher: Option<Sender<Work>>,
     /// The time the engine took in this game, as the bridge measured it
     /// (from each `respond` to the reply): the clocks' fallback when the
     /// referee sends only `cc`.
@@ -226,7 +194,6 @@ impl Bridge {
             .chars()
             .take(NAME_LIMIT)
             .collect();
-        let (searched_tx, searched_rx) = unbounded();
         Ok(Bridge {
             settings,
             driver: Some(driver),
@@ -235,10 +202,6 @@ impl Bridge {
             tracker: Tracker::new(),
             failure: None,
             search: None,
-            next_search: 0,
-            searched_tx,
-            searched_rx,
-            searcher: None,
             thought_ms: 0,
             claim_draws: true,
             book: None,
@@ -303,26 +266,44 @@ impl Bridge {
         self.tracker.sign_on_record(&self.name)
     }
 
-    /// Where the engine's answers arrive while it searches: hand each to
-    /// [`Bridge::searched`].
-    pub fn answers(&self) -> &Receiver<Searched> {
-        &self.searched_rx
+    /// Where the engine's output arrives while it searches for the
+    /// pending `respond` (`None` when it does not): when it is ready, or
+    /// at [`Bridge::engine_due`], hand it to [`Bridge::engine_said`].
+    pub fn engine_output(&mut self) -> Option<&Receiver<Heard>> {
+        if !self.searching() {
+            return None;
+        }
+        self.driver.as_mut().map(|d| d.output())
+    }
+
+    /// When the search counts as hung if the engine says nothing: look
+    /// at it then ([`Bridge::engine_said`]) all the same.
+    pub fn engine_due(&mut self) -> Option<Instant> {
+        if !self.searching() {
+            return None;
+        }
+        self.driver.as_mut().and_then(|d| d.deadline())
     }
 
     /// Whether the engine is searching for the pending `respond`.
     pub fn searching(&self) -> bool {
-        self.search.is_some()
+        self.search.as_ref().is_some_and(|s| s.job.is_some())
     }
 
     /// Handles one line from the referee and, if it asked for a move,
     /// waits for the engine's answer: the reply is among the actions.
     pub fn handle_line(&mut self, line: &str) -> Vec<Action> {
         let mut out = self.take_line(line);
-        while self.search.is_some() && self.failure.is_none() {
-            match self.searched_rx.recv() {
-                Ok(s) => out.extend(self.searched(s)),
-                Err(_) => break,
+        while self.searching() && self.failure.is_none() {
+            let Some(due) = self.engine_due() else { break };
+            if let Some(output) = self.engine_output().cloned() {
+                let mut wait = crossbeam_channel::Select::new();
+                wait.recv(&output);
+                // Ready or not: `engine_said` takes what came, or finds
+                // the search past its time.
+                let _ = wait.ready_deadline(due);
             }
+            out.extend(self.engine_said());
         }
         out
     }
@@ -441,36 +422,22 @@ impl Bridge {
     /// Stops the search in progress, if any, because of `why` (the game
     /// it was for is over): the engine is told to stop and its move,
     /// when it comes, is dropped. Waits for the engine (it answers a stop
-    /// at once; [`STOP_WAIT`] at most, else it is lost and restarted when
-    /// next needed).
+    /// at once; [`super::process::STOP_WAIT`] at most, else it counts as failed and is
+    /// restarted when next needed).
     fn stop_search(&mut self, why: &str) -> Vec<Action> {
-        let Some(mut search) = self.search.take() else {
+        let Some(job) = self.search.take().and_then(|s| s.job) else {
             return Vec::new();
         };
-        search.stop = None;
-        // The driver's own wait ends STOP_WAIT after the stop; a second
-        // more for its thread to hand the engine back.
-        let wait = STOP_WAIT + Duration::from_secs(1);
-        match self.searched_rx.recv_timeout(wait) {
-            Ok(s) => {
-                self.driver = Some(s.driver);
-                let what = match s.result {
-                    Ok(_) => "its move dropped".to_string(),
-                    Err(f) => format!("it then failed: {f}"),
-                };
-                let note = format!("{why} while the engine thought: search stopped, {what}");
-                self.settings.log.line(Dir::Note, &note);
-                vec![Action::Log(note)]
-            }
-            Err(_) => {
-                let note = format!(
-                    "{why} while the engine thought: it did not answer the stop; \
-                     it is restarted when next needed"
-                );
-                self.settings.log.line(Dir::Note, &note);
-                vec![Action::Log(note)]
-            }
-        }
+        let Some(stopped) = self.driver.as_mut().and_then(|d| d.stop(&job.job())) else {
+            return Vec::new();
+        };
+        let what = match stopped {
+            Ok(_) => "its move dropped".to_string(),
+            Err(f) => format!("it then failed: {f}"),
+        };
+        let note = format!("{why} while the engine thought: search stopped, {what}");
+        self.settings.log.line(Dir::Note, &note);
+        vec![Action::Log(note)]
     }
 
     /// A `respond`: a draw to claim for the engine at once, else a search.
@@ -512,16 +479,14 @@ impl Bridge {
             return out;
         }
         let limit = time::limit(&self.tracker, self.settings.limits, self.thought_ms);
-        self.next_search += 1;
         self.search = Some(Search {
-            id: self.next_search,
             ply,
             position,
             asked_at: received,
             draw_offered,
             limit,
             retried: false,
-            stop: None,
+            job: None,
         });
         out.extend(self.launch());
         out
@@ -559,7 +524,8 @@ impl Bridge {
         (None, Some(note))
     }
 
-    /// Gives the pending search to the engine, on a thread of its own.
+    /// Gives the pending search to the engine: the game and its `go`
+    /// (its answer comes to [`Bridge::engine_said`]).
     fn launch(&mut self) -> Vec<Action> {
         let Some(g) = self.tracker.game() else {
             self.search = None;
@@ -578,7 +544,7 @@ impl Bridge {
             Limit::Clock(..) => wait.saturating_sub(search.asked_at.elapsed()),
             Limit::Fixed(_) => wait,
         };
-        let job = OwnedJob {
+        let job = search.job.insert(OwnedJob {
             start: g.start().clone(),
             moves: g.moves().to_vec(),
             position: g.position().clone(),
@@ -587,80 +553,43 @@ impl Bridge {
             asked_at: search.asked_at,
             wait,
             draw_offered: search.draw_offered,
+        });
+        let began = match self.driver.as_mut() {
+            Some(d) => d.begin(&job.job()),
+            None => Err(Fault::new("the engine is not running", Vec::new())),
         };
-        let Some(driver) = self.driver.take() else {
-            let f = Fault::new("the engine is not running", Vec::new());
-            return self.failed(f);
-        };
-        let (stop_tx, stop_rx) = bounded::<()>(1);
-        search.stop = Some(stop_tx);
-        let work = Work {
-            id: search.id,
-            driver,
-            job,
-            stop: stop_rx,
-        };
-        match self.hand_to_searcher(work) {
-            Ok(()) => Vec::new(),
-            Err(e) => {
-                let why = format!("cannot start a thread for the engine's search: {e}");
-                self.search = None;
-                self.give_up(&why);
-                vec![Action::Log(why)]
-            }
+        match began {
+            Ok(None) => Vec::new(),
+            Ok(Some(answer)) => self.searched(Ok(answer)),
+            Err(f) => self.searched(Err(f)),
         }
     }
 
-    /// Hands `work` to the search thread, started on first use (and again
-    /// if it is gone: a search that panicked ended it).
-    fn hand_to_searcher(&mut self, work: Work) -> std::io::Result<()> {
-        let work = match &self.searcher {
-            Some(tx) => match tx.send(work) {
-                Ok(()) => return Ok(()),
-                Err(crossbeam_channel::SendError(work)) => work,
-            },
-            None => work,
+    /// Takes what the engine said while it searches (see
+    /// [`Bridge::engine_output`]): the reply once its answer is in; a
+    /// fault restarts the engine and asks again, once.
+    pub fn engine_said(&mut self) -> Vec<Action> {
+        let Some(job) = self.search.as_ref().and_then(|s| s.job.as_ref()) else {
+            return Vec::new();
         };
-        let (tx, rx) = unbounded();
-        let done = self.searched_tx.clone();
-        std::thread::Builder::new()
-            .name("argus-engine-search".into())
-            .spawn(move || search_thread(rx, done))?;
-        // The thread holds the receiver: a send fails only once it is gone.
-        let _ = tx.send(work);
-        self.searcher = Some(tx);
-        Ok(())
+        match self.driver.as_mut().and_then(|d| d.poll(&job.job())) {
+            Some(result) => self.searched(result),
+            None => Vec::new(),
+        }
     }
 
-    /// The engine's answer to a search: the reply (a stale one is
-    /// dropped); a fault restarts the engine and asks again, once.
-    pub fn searched(&mut self, s: Searched) -> Vec<Action> {
-        if self.search.as_ref().is_none_or(|x| x.id != s.id) {
-            // An engine that answered a stop too late: it is taken back
-            // only if no other has taken its place since.
-            if self.driver.is_none() && self.search.is_none() {
-                self.driver = Some(s.driver);
-            }
-            return vec![Action::Log(
-                "dropped the engine's move for a turn that is over".into(),
-            )];
-        }
-        self.driver = Some(s.driver);
-        match s.result {
+    /// The engine's answer to the pending search: the reply; a fault
+    /// restarts the engine and asks again, once.
+    fn searched(&mut self, result: Result<Answer, Fault>) -> Vec<Action> {
+        match result {
             Ok(answer) => {
-                let search = self.search.take();
-                if let Some(search) = search {
+                if let Some(search) = self.search.take() {
                     let took = search.asked_at.elapsed().as_millis() as u64;
                     self.thought_ms = self.thought_ms.saturating_add(took);
                 }
                 self.reply(answer)
             }
-            Err(f) => {
-                if let Some(x) = self.search.as_mut() {
-                    x.stop = None;
-                }
-                self.failed(f)
-            }
+            Err(f) => self.failed(f),
         }
     }
 

@@ -21,13 +21,15 @@ pub mod log;
 pub mod notation;
 pub mod ponder;
 pub mod process;
+pub mod search;
 pub mod time;
 pub mod uci;
 pub mod xboard;
 
 use std::fmt;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use crossbeam_channel::Receiver;
 use shakmaty::{Chess, Move};
 
 use crate::clock::TimeControl;
@@ -35,6 +37,8 @@ use crate::game::Variant;
 pub use bridge::Bridge;
 pub use log::EngineLog;
 pub use process::CommandLine;
+use process::{EngineProcess, Heard, Next};
+use search::Pending;
 pub use time::{Limit, SearchLimits};
 
 /// The protocol the engine speaks.
@@ -92,10 +96,6 @@ pub struct Job<'a> {
     pub wait: Duration,
     /// The opponent offered a draw with its last move.
     pub draw_offered: bool,
-    /// The search's stop signal: once every sender is dropped (the game
-    /// ended while the engine thought), the engine is told to stop (UCI
-    /// `stop`, XBoard `?`) and its move, when it comes, is the answer.
-    pub stop: &'a crossbeam_channel::Receiver<()>,
 }
 
 impl Job<'_> {
@@ -190,8 +190,118 @@ pub trait Driver: Send {
     fn name(&self) -> Option<&str>;
     /// A new game begins.
     fn new_game(&mut self) -> Result<(), Fault>;
-    /// Asks for a move.
-    fn play(&mut self, job: &Job<'_>) -> Result<Answer, Fault>;
+    /// Asks for a move without waiting for it: the engine is given the
+    /// game and its `go`, and its answer is read by [`Driver::poll`].
+    /// `Some` when it answered without a search (an XBoard engine that
+    /// resigned between moves).
+    fn begin(&mut self, job: &Job<'_>) -> Result<Option<Answer>, Fault>;
+    /// One line the engine said while it searches for `job`: the
+    /// search's answer once it is complete.
+    fn hear(
+        &mut self,
+        job: &Job<'_>,
+        search: &mut Pending,
+        line: String,
+    ) -> Option<Result<Answer, Fault>>;
+    /// What a search waits for, in a fault's words (UCI `bestmove`).
+    fn awaited(&self) -> &'static str;
+    /// The search in progress, set by [`Driver::begin`].
+    fn search(&mut self) -> &mut Option<Pending>;
+    /// The engine's process.
+    fn process(&mut self) -> &mut EngineProcess;
+    /// What stops a search (UCI `stop`, XBoard `?`).
+    fn stop_command(&self) -> &'static str;
+
+    /// Takes what the engine said since, without waiting (at most
+    /// [`search::POLL_LINES`] lines): the answer to the search in
+    /// progress once it is in, or its fault (the engine died, or hung
+    /// past the job's wait). `None` while it thinks, or with no search.
+    fn poll(&mut self, job: &Job<'_>) -> Option<Result<Answer, Fault>> {
+        let mut search = self.search().take()?;
+        for _ in 0..search::POLL_LINES {
+            let Some(next) = search.next(self.process()) else {
+                break;
+            };
+            if let Some(done) = self.take(job, &mut search, next) {
+                return Some(done);
+            }
+        }
+        *self.search() = Some(search);
+        None
+    }
+
+    /// One thing heard in a search: a line for [`Driver::hear`]; the
+    /// engine's end or its time up, the search's fault.
+    fn take(
+        &mut self,
+        job: &Job<'_>,
+        search: &mut Pending,
+        next: Next,
+    ) -> Option<Result<Answer, Fault>> {
+        let awaited = self.awaited();
+        let what = match next {
+            Next::Line(line) => return self.hear(job, search, line),
+            Next::Timeout => format!(
+                "the engine hung: no {awaited} within {:.1} s (its time plus the margin)",
+                job.wait.as_secs_f64()
+            ),
+            Next::Gone(why) => format!("{why} while argus waited for its {awaited}"),
+        };
+        Some(Err(Fault::new(what, self.process().recent())))
+    }
+
+    /// When the search in progress counts as hung: [`Driver::poll`] is
+    /// due then even if the engine says nothing.
+    fn deadline(&mut self) -> Option<Instant> {
+        self.search().as_ref().map(|s| s.deadline)
+    }
+
+    /// Where the engine's output arrives: ready when [`Driver::poll`] has
+    /// something to take.
+    fn output(&mut self) -> &Receiver<Heard> {
+        self.process().output()
+    }
+
+    /// Stops the search in progress (its game is over): the stop command,
+    /// then its answer, waited for [`process::STOP_WAIT`] at most.
+    fn stop(&mut self, job: &Job<'_>) -> Option<Result<Answer, Fault>> {
+        let mut search = self.search().take()?;
+        let command = self.stop_command();
+        let proc = self.process();
+        proc.log_note("the game is over: stopping the search");
+        if let Err(e) = proc.send(command) {
+            return Some(Err(Fault::new(e.to_string(), proc.recent())));
+        }
+        search.stopped();
+        loop {
+            let next = self.process().next_line(search.deadline);
+            if let Some(done) = self.take(job, &mut search, next) {
+                return Some(done);
+            }
+        }
+    }
+
+    /// Asks for a move and waits for it on this thread.
+    fn play(&mut self, job: &Job<'_>) -> Result<Answer, Fault> {
+        if let Some(answer) = self.begin(job)? {
+            return Ok(answer);
+        }
+        loop {
+            let Some(deadline) = self.deadline() else {
+                return Err(Fault::new("the search ended without an answer", Vec::new()));
+            };
+            let output = self.output().clone();
+            let mut wait = crossbeam_channel::Select::new();
+            wait.recv(&output);
+            // Ready or not: the poll reads what came, or finds the
+            // deadline past.
+            let _ = wait.ready_deadline(deadline);
+            if let Some(done) = self.poll(job) {
+                return done;
+            }
+        }
+    }
+
     /// The game ended with `result` (`1-0`, `0-1`, `1/2-1/2`, `*`).
     fn game_over(&mut self, result: &str);
     /// The game is over or left: a ponder on it is stopped (`--ponder`).

@@ -189,9 +189,11 @@ impl std::fmt::Display for CommandLine {
     }
 }
 
-/// What came from the engine.
+/// What came from the engine, as its reader threads send it. Only
+/// [`EngineProcess`] reads it; a caller waits on [`EngineProcess::output`]
+/// to learn that something came.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Heard {
+pub enum Heard {
     /// A line of standard output, and when its reader thread read it.
     Out(String, Instant),
     Err(String),
@@ -219,10 +221,6 @@ pub struct EngineProcess {
     recent: VecDeque<String>,
     log: EngineLog,
     closed: bool,
-    /// When the search's stop signal was seen (see [`EngineProcess::next_line_or_stop`]).
-    stopped_at: Option<Instant>,
-    /// The stop command went out after the last line sent.
-    stop_sent: bool,
     /// When the last write to the engine began (after the wait for the
     /// line before it to be read).
     sent_at: Option<Instant>,
@@ -278,8 +276,6 @@ impl EngineProcess {
             recent: VecDeque::new(),
             log,
             closed: false,
-            stopped_at: None,
-            stop_sent: false,
             sent_at: None,
             line_at: None,
         })
@@ -310,7 +306,6 @@ impl EngineProcess {
 
     /// [`write_line`](Self::write_line)'s wait, then `bytes` in one write.
     fn write_bytes(&mut self, bytes: &[u8]) -> Result<(), EngineError> {
-        self.stop_sent = false;
         let stdin = self.stdin.as_mut().ok_or(EngineError::InputClosed)?;
         wait_read(stdin);
         self.sent_at = Some(Instant::now());
@@ -368,51 +363,11 @@ impl EngineProcess {
         }
     }
 
-    /// The next output line while the engine searches, as
-    /// [`next_line`](Self::next_line), unless the search is stopped: once
-    /// every sender of `stop` is gone (the game ended while the engine
-    /// thought), the engine gets `command` (UCI `stop`, XBoard `?`), again
-    /// after any later line sent to it (an XBoard `go` after the stop), and
-    /// the wait ends [`STOP_WAIT`] after the stop at the latest.
-    pub fn next_line_or_stop(
-        &mut self,
-        deadline: Instant,
-        stop: &Receiver<()>,
-        command: &str,
-    ) -> Next {
-        loop {
-            let stopped = matches!(stop.try_recv(), Err(TryRecvError::Disconnected));
-            if !stopped {
-                self.stopped_at = None;
-                let now = Instant::now();
-                if self.closed || now >= deadline {
-                    return self.next_line(deadline);
-                }
-                crossbeam_channel::select! {
-                    recv(self.heard) -> h => match h {
-                        Ok(h) => {
-                            if let Some(next) = self.take(h) {
-                                return next;
-                            }
-                        }
-                        Err(_) => self.closed = true,
-                    },
-                    recv(stop) -> _ => {}
-                    default(deadline - now) => return Next::Timeout,
-                }
-                continue;
-            }
-            let at = *self.stopped_at.get_or_insert_with(Instant::now);
-            if !self.stop_sent {
-                self.log
-                    .line(Dir::Note, "the game is over: stopping the search");
-                if let Err(e) = self.send(command) {
-                    return Next::Gone(e.to_string());
-                }
-                self.stop_sent = true;
-            }
-            return self.next_line(deadline.min(at + STOP_WAIT));
-        }
+    /// Where the engine's output arrives: a caller that waits for the
+    /// engine beside other channels selects on it (a line, its end), then
+    /// takes what came with [`try_line`](Self::try_line).
+    pub fn output(&self) -> &Receiver<Heard> {
+        &self.heard
     }
 
     /// Reads the lines that have already arrived, without waiting, at most

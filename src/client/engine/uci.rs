@@ -26,6 +26,7 @@ use super::log::Dir;
 use super::notation;
 use super::ponder::{Ponder, Resume, ponder_go, ponder_move};
 use super::process::{EngineProcess, Next, STOP_WAIT};
+use super::search::Pending;
 use super::time::uci_go;
 use super::{Answer, Driver, EngineSettings, Fault, HANDSHAKE, Job};
 use crate::game::{self, Variant};
@@ -47,6 +48,8 @@ pub struct Uci {
     /// It did not stop pondering when told to: it is restarted when next
     /// asked for anything.
     stuck: Option<Fault>,
+    /// The search in progress.
+    search: Option<Pending>,
 }
 
 impl Uci {
@@ -62,6 +65,7 @@ impl Uci {
             told: Variant::Standard,
             ponder: settings.ponder.then(Ponder::default),
             stuck: None,
+            search: None,
         };
         uci.send("uci")?;
         let deadline = Instant::now() + HANDSHAKE;
@@ -290,7 +294,7 @@ impl Driver for Uci {
         self.ready()
     }
 
-    fn play(&mut self, job: &Job<'_>) -> Result<Answer, Fault> {
+    fn begin(&mut self, job: &Job<'_>) -> Result<Option<Answer>, Fault> {
         self.unstuck()?;
         // A pondering engine's thinking lines wait unread until now:
         // what `resume_ponder` reads past, not drained.
@@ -302,59 +306,73 @@ impl Driver for Uci {
             self.send(&uci_go(&job.limit_now(), job.position.turn()))?;
         }
         // The search runs from its `go` (or `ponderhit`) out.
-        let asked = self.proc.sent_at();
-        let started = Instant::now();
-        let deadline = started + job.wait;
-        let mut thinking = Collector::new(job.position.clone(), false);
-        loop {
-            let next = self.proc.next_line_or_stop(deadline, job.stop, "stop");
-            let line = match self.heard(next, "bestmove") {
-                Ok(l) => l,
-                Err(mut f) => {
-                    if f.what.contains("hung") {
-                        f.what = format!(
-                            "the engine hung: no bestmove within {:.1} s (its time plus the margin)",
-                            job.wait.as_secs_f64()
-                        );
-                    }
-                    return Err(f);
-                }
-            };
-            if let Some(info) = parse_uci_info(&line) {
-                thinking.take(info);
-                continue;
-            }
-            let mut words = line.split_whitespace();
-            if words.next() != Some("bestmove") {
-                continue;
-            }
-            let text = words.next().unwrap_or("");
-            let ponder = match (words.next(), words.next()) {
-                (Some("ponder"), p) => p,
-                _ => None,
-            };
-            let searched = self.proc.since(asked);
-            return match notation::from_uci(job.position, text) {
-                Ok(m) => {
-                    let thinking = Some(thinking.finish(Some(m), started.elapsed()));
-                    if self.ponder.is_some() {
-                        let spent = job.asked_at.elapsed().as_millis();
-                        self.start_ponder(job, &m, ponder, u64::try_from(spent).unwrap_or(0))?;
-                    }
-                    Ok(Answer {
-                        mv: Some(m),
-                        thinking,
-                        ponder_hit: resume.hit(),
-                        searched,
-                        ..Answer::default()
-                    })
-                }
-                Err(e) => Err(Fault::new(
-                    format!("the engine sent an illegal move: {e}"),
-                    self.proc.recent(),
-                )),
-            };
+        let answer = Answer {
+            ponder_hit: resume.hit(),
+            ..Answer::default()
+        };
+        self.search = Some(Pending::new(&self.proc, job, false, answer));
+        Ok(None)
+    }
+
+    fn hear(
+        &mut self,
+        job: &Job<'_>,
+        search: &mut Pending,
+        line: String,
+    ) -> Option<Result<Answer, Fault>> {
+        if let Some(info) = parse_uci_info(&line) {
+            search.thinking.take(info);
+            return None;
         }
+        let mut words = line.split_whitespace();
+        if words.next() != Some("bestmove") {
+            return None;
+        }
+        let text = words.next().unwrap_or("");
+        let ponder = match (words.next(), words.next()) {
+            (Some("ponder"), p) => p,
+            _ => None,
+        };
+        let searched = self.proc.since(search.asked);
+        Some(match notation::from_uci(job.position, text) {
+            Ok(m) => {
+                let thinking = Some(search.thought(m));
+                if self.ponder.is_some() {
+                    let spent = job.asked_at.elapsed().as_millis();
+                    if let Err(f) =
+                        self.start_ponder(job, &m, ponder, u64::try_from(spent).unwrap_or(0))
+                    {
+                        return Some(Err(f));
+                    }
+                }
+                Ok(Answer {
+                    mv: Some(m),
+                    thinking,
+                    searched,
+                    ..std::mem::take(&mut search.answer)
+                })
+            }
+            Err(e) => Err(Fault::new(
+                format!("the engine sent an illegal move: {e}"),
+                self.proc.recent(),
+            )),
+        })
+    }
+
+    fn search(&mut self) -> &mut Option<Pending> {
+        &mut self.search
+    }
+
+    fn process(&mut self) -> &mut EngineProcess {
+        &mut self.proc
+    }
+
+    fn awaited(&self) -> &'static str {
+        "bestmove"
+    }
+
+    fn stop_command(&self) -> &'static str {
+        "stop"
     }
 
     fn game_over(&mut self, _result: &str) {

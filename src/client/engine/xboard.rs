@@ -44,6 +44,7 @@ use super::analysis::{Analysis, Collector, Search, parse_xboard_thinking};
 use super::log::Dir;
 use super::notation;
 use super::process::{EngineProcess, Next};
+use super::search::Pending;
 use super::time::{Limit, xboard_clocks, xboard_level};
 use super::{Answer, Driver, EngineSettings, Fault, HANDSHAKE, Job};
 use crate::game::{self, Variant};
@@ -254,6 +255,8 @@ pub struct Xboard {
     /// Out of `force` mode after its move (`--ponder`): it may be
     /// pondering.
     free: bool,
+    /// The search in progress.
+    search: Option<Pending>,
 }
 
 /// CECP's name of Chess960.
@@ -433,6 +436,7 @@ impl Xboard {
             unknown: 0,
             settings: settings.clone(),
             free: false,
+            search: None,
         };
         x.send("xboard")?;
         x.send("protover 2")?;
@@ -763,139 +767,9 @@ impl Xboard {
             .line(Dir::Note, &format!("not understood (ignored): {text}"));
     }
 
-    fn hung(&self, job: &Job<'_>) -> Fault {
-        Fault::new(
-            format!(
-                "the engine hung: no move within {:.1} s (its time plus the margin)",
-                job.wait.as_secs_f64()
-            ),
-            self.proc.recent(),
-        )
-    }
-}
-
-impl Driver for Xboard {
-    fn name(&self) -> Option<&str> {
-        self.name.as_deref()
-    }
-
-    fn new_game(&mut self) -> Result<(), Fault> {
-        self.drain()?;
-        self.known = None;
-        self.offered = false;
-        self.resigned = false;
-        Ok(())
-    }
-
-    fn play(&mut self, job: &Job<'_>) -> Result<Answer, Fault> {
-        self.drain()?;
-        let mut answer = Answer {
-            offer_draw: std::mem::take(&mut self.offered),
-            resign: std::mem::take(&mut self.resigned),
-            ..Answer::default()
-        };
-        if answer.resign {
-            return Ok(answer);
-        }
-        let me = job.position.turn();
-        let clocks = |x: &mut Xboard| -> Result<(), Fault> {
-            if let Limit::Clock(t, _) = &job.limit_now() {
-                for c in xboard_clocks(t, me) {
-                    x.send(&c)?;
-                }
-            }
-            Ok(())
-        };
-        if let Some((before, m)) = self.ponder_move(job) {
-            // Pondering (or done with it): the opponent's move is its cue.
-            self.free = false;
-            clocks(self)?;
-            self.user_move(&before, &m)?;
-            if let Some((_, moves)) = self.known.as_mut() {
-                moves.push(m);
-            }
-        } else {
-            self.set_up(job)?;
-            self.sync()?;
-            clocks(self)?;
-            if job.draw_offered {
-                self.send("draw")?;
-            }
-            self.send("go")?;
-        }
-        // The search runs from its `go` (or the move it pondered on) out.
-        let asked = self.proc.sent_at();
-        let started = Instant::now();
-        let deadline = started + job.wait;
-        let mut thinking = Collector::new(job.position.clone(), true);
-        loop {
-            let line = match self.proc.next_line_or_stop(deadline, job.stop, "?") {
-                Next::Line(l) => l,
-                Next::Timeout => return Err(self.hung(job)),
-                Next::Gone(why) => {
-                    return Err(Fault::new(
-                        format!("{why} while argus waited for its move"),
-                        self.proc.recent(),
-                    ));
-                }
-            };
-            if let Some(info) = parse_xboard_thinking(&line) {
-                thinking.take(info);
-                continue;
-            }
-            match classify(&line) {
-                Said::Move(text) => match notation::from_xboard(job.position, &text) {
-                    Ok(m) => {
-                        answer.mv = Some(m);
-                        answer.searched = self.proc.since(asked);
-                        answer.thinking = Some(thinking.finish(Some(m), started.elapsed()));
-                        if let Some((_, moves)) = self.known.as_mut() {
-                            moves.push(m);
-                        }
-                        break;
-                    }
-                    Err(e) => {
-                        self.known = None;
-                        return Err(Fault::new(
-                            format!("the engine sent an illegal move: {e}"),
-                            self.proc.recent(),
-                        ));
-                    }
-                },
-                Said::OfferDraw if job.draw_offered => answer.accept_draw = true,
-                Said::OfferDraw => answer.offer_draw = true,
-                Said::Resign => {
-                    answer.resign = true;
-                    break;
-                }
-                Said::Result(r, comment) => {
-                    if r == "1/2-1/2" {
-                        answer.claim_draw = true;
-                        break;
-                    }
-                    let loss = if me == Color::White { "0-1" } else { "1-0" };
-                    if r == loss {
-                        answer.resign = true;
-                        break;
-                    }
-                    self.settings.log.line(
-                        Dir::Note,
-                        &format!("the engine claims {r} {{{comment}}}; left to the referee"),
-                    );
-                }
-                Said::Illegal(t) => {
-                    self.known = None;
-                    return Err(Fault::new(
-                        format!("the engine refused the game: {t}"),
-                        self.proc.recent(),
-                    ));
-                }
-                Said::Unknown => self.not_understood(&line),
-                Said::Other => {
-                    self.take_features(&line)?;
-                }
-            }
-        }
+    /// The engine answered (`answer`: its move, resignation or claim):
+    /// out of thinking, and what it said just after its move caught.
+    fn after_move(&mut self, job: &Job<'_>, mut answer: Answer) -> Result<Answer, Fault> {
         // Stop it from thinking on (with --ponder it thinks on the
         // opponent's time); catch a claim or offer sent just after the
         // move.
@@ -924,6 +798,143 @@ impl Driver for Xboard {
             _ => {}
         });
         Ok(answer)
+    }
+}
+
+impl Driver for Xboard {
+    fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    fn new_game(&mut self) -> Result<(), Fault> {
+        self.drain()?;
+        self.known = None;
+        self.offered = false;
+        self.resigned = false;
+        Ok(())
+    }
+
+    fn begin(&mut self, job: &Job<'_>) -> Result<Option<Answer>, Fault> {
+        self.drain()?;
+        let answer = Answer {
+            offer_draw: std::mem::take(&mut self.offered),
+            resign: std::mem::take(&mut self.resigned),
+            ..Answer::default()
+        };
+        if answer.resign {
+            return Ok(Some(answer));
+        }
+        let me = job.position.turn();
+        let clocks = |x: &mut Xboard| -> Result<(), Fault> {
+            if let Limit::Clock(t, _) = &job.limit_now() {
+                for c in xboard_clocks(t, me) {
+                    x.send(&c)?;
+                }
+            }
+            Ok(())
+        };
+        if let Some((before, m)) = self.ponder_move(job) {
+            // Pondering (or done with it): the opponent's move is its cue.
+            self.free = false;
+            clocks(self)?;
+            self.user_move(&before, &m)?;
+            if let Some((_, moves)) = self.known.as_mut() {
+                moves.push(m);
+            }
+        } else {
+            self.set_up(job)?;
+            self.sync()?;
+            clocks(self)?;
+            if job.draw_offered {
+                self.send("draw")?;
+            }
+            self.send("go")?;
+        }
+        // The search runs from its `go` (or the move it pondered on) out.
+        self.search = Some(Pending::new(&self.proc, job, true, answer));
+        Ok(None)
+    }
+
+    fn hear(
+        &mut self,
+        job: &Job<'_>,
+        search: &mut Pending,
+        line: String,
+    ) -> Option<Result<Answer, Fault>> {
+        if let Some(info) = parse_xboard_thinking(&line) {
+            search.thinking.take(info);
+            return None;
+        }
+        let me = job.position.turn();
+        let answer = &mut search.answer;
+        match classify(&line) {
+            Said::Move(text) => match notation::from_xboard(job.position, &text) {
+                Ok(m) => {
+                    let thinking = Some(search.thought(m));
+                    let answer = &mut search.answer;
+                    answer.mv = Some(m);
+                    answer.searched = self.proc.since(search.asked);
+                    answer.thinking = thinking;
+                    if let Some((_, moves)) = self.known.as_mut() {
+                        moves.push(m);
+                    }
+                }
+                Err(e) => {
+                    self.known = None;
+                    return Some(Err(Fault::new(
+                        format!("the engine sent an illegal move: {e}"),
+                        self.proc.recent(),
+                    )));
+                }
+            },
+            Said::OfferDraw if job.draw_offered => answer.accept_draw = true,
+            Said::OfferDraw => answer.offer_draw = true,
+            Said::Resign => answer.resign = true,
+            Said::Result(r, comment) => {
+                if r == "1/2-1/2" {
+                    answer.claim_draw = true;
+                } else if r == if me == Color::White { "0-1" } else { "1-0" } {
+                    answer.resign = true;
+                } else {
+                    self.settings.log.line(
+                        Dir::Note,
+                        &format!("the engine claims {r} {{{comment}}}; left to the referee"),
+                    );
+                }
+            }
+            Said::Illegal(t) => {
+                self.known = None;
+                return Some(Err(Fault::new(
+                    format!("the engine refused the game: {t}"),
+                    self.proc.recent(),
+                )));
+            }
+            Said::Unknown => self.not_understood(&line),
+            Said::Other => {
+                if let Err(f) = self.take_features(&line) {
+                    return Some(Err(f));
+                }
+            }
+        }
+        let answer = &search.answer;
+        let over = answer.mv.is_some() || answer.resign || answer.claim_draw;
+        over.then(|| self.after_move(job, std::mem::take(&mut search.answer)))
+    }
+
+    fn search(&mut self) -> &mut Option<Pending> {
+        &mut self.search
+    }
+
+    fn process(&mut self) -> &mut EngineProcess {
+        &mut self.proc
+    }
+
+    fn awaited(&self) -> &'static str {
+        "move"
+    }
+
+    fn stop_command(&self) -> &'static str {
+        "?"
     }
 
     fn game_over(&mut self, result: &str) {
