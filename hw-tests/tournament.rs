@@ -1028,9 +1028,7 @@ fn a_match_on_one_board_shows_its_board_as_a_match_does() {
     std::thread::sleep(Duration::from_millis(1500));
     assert!(tmux.screen().contains("Standings"));
     tmux.send_keys(&["q"]);
-    tmux.wait_for("the question", within, |s| {
-        s.contains("quit the tournament?")
-    });
+    tmux.wait_for("the question", within, |s| s.contains("quit the match?"));
     tmux.send_keys(&["y"]);
     let code = tmux.wait_for_file(&status, within);
     assert_eq!(code.trim(), "3", "a stopped match exits 3");

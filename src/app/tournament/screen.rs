@@ -177,7 +177,13 @@ impl Screen {
             Some(withdraw_question(t, w))
         } else if self.confirm_quit {
             Some(match self.role {
-                Role::Referee => "quit the tournament? y: yes, any other key: no".into(),
+                Role::Referee => format!(
+                    "quit the {}? y: yes, any other key: no",
+                    match t.settings().form {
+                        Form::Match => "match",
+                        Form::Tournament => "tournament",
+                    }
+                ),
                 Role::Observer => "stop watching? y: yes, any other key: no".into(),
             })
         } else {
