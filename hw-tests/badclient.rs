@@ -526,19 +526,6 @@ scenario!(
         ..Case::black("tcsi-escape")
     }
 );
-// On the tournament's loop: the second sign-on, before the first game,
-// names the player again.
-scenario!(
-    escapes_in_a_tcsi_name_in_a_tournament,
-    Case {
-        tags: &[("Black", "bad")],
-        log: &[
-            "line kept, 2 bytes not printable ASCII inside a quoted string replaced by '?' (the first, 0x1B"
-        ],
-        command: &["tournament", "--games-per-pairing", "1"],
-        ..Case::black("tcsi-escape")
-    }
-);
 scenario!(
     a_latin1_name_signs_on_with_the_byte_replaced,
     Case {
