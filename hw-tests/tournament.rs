@@ -2256,6 +2256,55 @@ fn a_matchs_rating_interval_says_its_statistics_every_n_games_and_at_the_end() {
     assert!(!stdout.contains("signed on"), "{stdout}");
 }
 
+/// A match of programs reads `argus referee`'s config file: the [match]
+/// table's games and names and the [output] table's files, each flag
+/// winning over the file.
+#[test]
+fn a_match_of_programs_takes_its_config_files_match_and_output_tables() {
+    let dir = temp_dir("argus-match-config-");
+    let pgn = dir.path().join("from-config.pgn");
+    let logs = dir.path().join("config-logs");
+    let config = dir.path().join("argus.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[match]\ngames = 2\nevent = \"From the file\"\nsite = \"Config Site\"\n\
+             name_a = \"file-a\"\nmax_moves = 8\n\n[output]\npgn = {:?}\nlog_dir = {:?}\n",
+            text(&pgn),
+            text(&logs)
+        ),
+    )
+    .unwrap();
+    let out = std::process::Command::new(argus_bin())
+        .current_dir(dir.path())
+        .args([
+            "referee",
+            "mover:alpha",
+            "mover:beta=greedy",
+            "--headless",
+            "--config",
+            &text(&config),
+            "--event",
+            "From the flag",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let games = read_pgn_games(&std::fs::read_to_string(&pgn).unwrap()).unwrap();
+    assert_eq!(games.len(), 2, "games = 2 from the file");
+    for (i, g) in games.iter().enumerate() {
+        assert_eq!(g.tag("Event"), Some("From the flag"), "the flag wins");
+        assert_eq!(g.tag("Site"), Some("Config Site"), "the file applies");
+        let white = if i == 0 { "file-a" } else { "beta" };
+        assert_eq!(g.tag("White"), Some(white), "game {}", i + 1);
+    }
+    assert!(
+        logs.join("tournament.journal").is_file(),
+        "the file's log_dir"
+    );
+    assert!(!dir.path().join("argus-logs").exists());
+}
+
 /// Ctrl-C stops a match of programs as it stops a match between ports:
 /// `Ctrl-C (SIGINT): ending the session`, the journals kept, the exit
 /// status that of a match ended early (3).

@@ -249,8 +249,9 @@ pub struct TournamentArgs {
     /// journal and transcript [default: argus-logs].
     #[arg(long, value_name = "DIR")]
     pub log_dir: Option<PathBuf>,
-    /// Read settings from this TOML file: [line] and [match] as for
-    /// `argus referee`, [tournament] (schedule, cycles, games_per_pairing,
+    /// Read settings from this TOML file: [line], [match] and [output]
+    /// as for `argus referee` ([output] journal aside: the journal is in
+    /// the log directory), [tournament] (schedule, cycles, games_per_pairing,
     /// boards, absent_forfeit, movetime, feed, http) and one [[player]]
     /// table per player (player = "PLAYER", protocol, options = { NAME = "VALUE" },
     /// book = "FILE", book_depth = N, movetime = MS, depth = N, nodes = N,
@@ -345,6 +346,37 @@ fn match_only_given(m: &MatchOptions) -> Option<(&'static str, &'static str)> {
 }
 
 impl TournamentArgs {
+    /// These arguments with the config file's `[output]` table under the
+    /// flags: each of `pgn`, `pgn_min`, `epd_out`, `live_pgn`, `log_dir`,
+    /// `feed`, `results_json`, `cbf`, `rating_interval` and `http` the
+    /// flags do not give is the file's. Its `journal` is refused: an
+    /// event's journal is `tournament.journal` in its log directory.
+    pub fn with_config_outputs(mut self) -> Result<TournamentArgs, String> {
+        let Some(path) = &self.config else {
+            return Ok(self);
+        };
+        let out = TournamentConfig::load(path)?.output;
+        if let Some(j) = &out.journal {
+            return Err(format!(
+                "config file {}: [output] journal = {:?}: the journal is kept in the log \
+                 directory (tournament.journal, and each game's in game-NNN/): give log_dir",
+                path.display(),
+                j.display()
+            ));
+        }
+        self.pgn = self.pgn.or(out.pgn);
+        self.pgn_min |= out.pgn_min;
+        self.epd_out = self.epd_out.or(out.epd_out);
+        self.live_pgn = self.live_pgn.or(out.live_pgn);
+        self.log_dir = self.log_dir.or(out.log_dir);
+        self.feed = self.feed.or(out.feed);
+        self.results_json = self.results_json.or(out.results_json);
+        self.cbf = self.cbf.or(out.cbf);
+        self.rating_interval = self.rating_interval.or(out.rating_interval);
+        self.web.http = self.web.http.or(out.http);
+        Ok(self)
+    }
+
     /// Where each finished game goes: `--pgn` (with `--pgn-min`) and
     /// `--epd-out`.
     pub fn game_files(&self) -> GameFiles {
@@ -490,7 +522,13 @@ impl TournamentArgs {
         };
         let swiss = self.swiss_settings(&players, format, event_rounds)?;
         let cycles = self.cycles.or(t.cycles).unwrap_or(1);
-        let games_per_pairing = self.games_per_pairing.or(t.games_per_pairing).unwrap_or(1);
+        // A match's `games` in the file's [match] table is its games.
+        let file_games = file.matches.games.filter(|_| self.as_match);
+        let games_per_pairing = self
+            .games_per_pairing
+            .or(t.games_per_pairing)
+            .or(file_games)
+            .unwrap_or(1);
         if cycles == 0 || games_per_pairing == 0 {
             return Err("--cycles and --games-per-pairing must be at least 1".into());
         }
@@ -501,7 +539,7 @@ impl TournamentArgs {
             format,
             cycles,
         )?;
-        if let Some((key, instead)) = match_only_given(&file.matches) {
+        if let Some((key, instead)) = match_only_given(&file.matches).filter(|_| !self.as_match) {
             return Err(format!(
                 "the config file's [match] table has {}: it is for a match, not a \
                  tournament: {instead}",
@@ -794,6 +832,10 @@ pub struct TournamentConfig {
     pub tournament: TournamentTable,
     #[serde(default)]
     pub player: Vec<PlayerTable>,
+    /// Where the event writes, as `argus referee`'s `[output]` table:
+    /// each file a flag does not give ([`TournamentArgs::with_config_outputs`]).
+    #[serde(default)]
+    pub output: OutputOptions,
 }
 
 /// The config file's `[tournament]` table.
@@ -1207,6 +1249,40 @@ mod tests {
     }
 
     #[test]
+    fn the_config_files_output_table_gives_what_the_flags_do_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join("club.toml");
+        std::fs::write(
+            &config,
+            "[output]\npgn = \"file.pgn\"\nlog_dir = \"file-logs\"\nrating_interval = 5\n\
+             http = \"127.0.0.1:0\"\n",
+        )
+        .unwrap();
+        let path = config.to_str().unwrap();
+        let a = args(&["mover:m", "mover:n", "--config", path, "--pgn", "flag.pgn"])
+            .with_config_outputs()
+            .unwrap();
+        assert_eq!(
+            a.pgn.as_deref(),
+            Some(Path::new("flag.pgn")),
+            "the flag wins"
+        );
+        assert_eq!(a.log_dir.as_deref(), Some(Path::new("file-logs")));
+        assert_eq!(a.rating_interval, Some(5));
+        assert_eq!(a.web.http.as_deref(), Some("127.0.0.1:0"));
+        std::fs::write(&config, "[output]\njournal = \"m.journal\"\n").unwrap();
+        let e = args(&["mover:m", "mover:n", "--config", path])
+            .with_config_outputs()
+            .unwrap_err();
+        assert!(e.contains("journal is kept in the log directory"), "{e}");
+        std::fs::write(&config, "[output]\nno_such = 1\n").unwrap();
+        let e = args(&["mover:m", "mover:n", "--config", path])
+            .with_config_outputs()
+            .unwrap_err();
+        assert!(e.contains("no_such"), "{e}");
+    }
+
+    #[test]
     fn http_comes_from_the_tournament_table_unless_the_flag_gives_it() {
         let dir = tempfile::tempdir().unwrap();
         let config = dir.path().join("club.toml");
@@ -1292,6 +1368,24 @@ mod match_tests {
     fn plan_of(args: &str) -> Result<super::TournamentPlan, String> {
         let argv = match_as_tournament(&words(&format!("argus referee {args}"))).unwrap();
         TournamentArgs::from_command(&argv[2..]).and_then(|a| a.plan("2026.11.28".into()))
+    }
+
+    #[test]
+    fn a_matchs_config_file_gives_its_games_and_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join("m.toml");
+        std::fs::write(
+            &config,
+            "[match]\ngames = 4\nname_a = \"Alpha\"\nround = \"3\"\n",
+        )
+        .unwrap();
+        let path = config.to_str().unwrap();
+        let p = plan_of(&format!("mover:a mover:b --config {path}")).unwrap();
+        assert_eq!(p.schedule.games_per_pairing, 4);
+        assert_eq!(p.names, ["Alpha", "b"]);
+        assert_eq!(p.referee.round.as_deref(), Some("3"));
+        let p = plan_of(&format!("mover:a mover:b --config {path} --games 6")).unwrap();
+        assert_eq!(p.schedule.games_per_pairing, 6, "the flag wins");
     }
 
     #[test]

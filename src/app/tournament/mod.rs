@@ -87,6 +87,7 @@ fn check_outputs_of(args: &TournamentArgs) -> Result<(), Failure> {
 pub fn run(args: TournamentArgs) -> Exit {
     // Caught from the start: a stop while the engines start up is a stop.
     let ctrl_c = signals::stop_requests(ME);
+    let args = args.with_config_outputs().map_err(Failure::usage)?;
     let plan = args
         .plan(pgn_date(SystemTime::now()))
         .map_err(Failure::usage)?;
@@ -178,7 +179,9 @@ pub fn resume(
             ))
         })?;
     }
-    let mut args = TournamentArgs::from_command(&header.command).map_err(Failure::usage)?;
+    let mut args = TournamentArgs::from_command(&header.command)
+        .and_then(TournamentArgs::with_config_outputs)
+        .map_err(Failure::usage)?;
     args.view.headless |= headless;
     if web.http.is_some() {
         // The resume's --http (the hall's address may have changed).
