@@ -2305,6 +2305,55 @@ fn a_match_of_programs_takes_its_config_files_match_and_output_tables() {
     assert!(!dir.path().join("argus-logs").exists());
 }
 
+/// A match's transcripts name its clients `A` and `B` as its command line
+/// does, whatever colour each plays: in game 2 (colours swapped) A's
+/// lines are Black's, and the notes about a client name it by player too.
+#[test]
+fn a_matchs_transcripts_name_its_players_a_and_b_whatever_their_colour() {
+    let dir = temp_dir("argus-match-sides-");
+    let logs = dir.path().join("logs");
+    let out = std::process::Command::new(argus_bin())
+        .args([
+            "referee",
+            "mover:alpha",
+            "mover:beta=greedy",
+            "--games",
+            "2",
+            "--max-moves",
+            "4",
+            "--headless",
+            "--log-dir",
+            &text(&logs),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let event = std::fs::read_to_string(logs.join("transcript.log")).unwrap();
+    let sign_on = |label: &str| {
+        event
+            .lines()
+            .find(|l| l.contains(&format!(" {label} < ")) && l.contains("sign_on"))
+            .unwrap_or_else(|| panic!("no sign-on of {label}: {event}"))
+            .to_string()
+    };
+    assert!(sign_on("A").contains("\"alpha\""), "{event}");
+    assert!(sign_on("B").contains("\"beta\""), "{event}");
+    let second = std::fs::read_to_string(logs.join("game-002/transcript.log")).unwrap();
+    assert!(second.contains("# A: alpha signed on"), "{second}");
+    assert!(second.contains("# B: beta signed on"), "{second}");
+    // A's replies in game 2 are Black's: each is about a position with
+    // Black to move.
+    let replies: Vec<&str> = second
+        .lines()
+        .filter(|l| l.contains(" A < ") && l.contains("refreq reply"))
+        .collect();
+    assert!(!replies.is_empty(), "{second}");
+    for r in replies {
+        let fields: Vec<&str> = r.split(" < ").nth(1).unwrap().split(' ').collect();
+        assert_eq!(fields[1], "b", "a reply of A's is Black's in game 2: {r}");
+    }
+}
+
 /// Ctrl-C stops a match of programs as it stops a match between ports:
 /// `Ctrl-C (SIGINT): ending the session`, the journals kept, the exit
 /// status that of a match ended early (3).

@@ -119,6 +119,10 @@ pub struct Writers {
     /// Said before each line this session writes to the application log
     /// (`board 2: `), where several sessions share it.
     label: String,
+    /// Each client's label in the transcript: `A` and `B` (White and
+    /// Black on a tournament's board), or what [`Writers::with_sides`]
+    /// gives (a match's players, whatever colour they play).
+    sides: ByClient<String>,
     /// The first output that could not be written ([`Writers::failed`]).
     failed: Option<String>,
 }
@@ -222,6 +226,7 @@ impl Writers {
             rating: None,
             audience: None,
             label: String::new(),
+            sides: ByClient::new_with(|id| id.letter().to_string()),
             failed: None,
         }
     }
@@ -296,6 +301,13 @@ impl Writers {
     /// `label: ` (a tournament's boards share the log).
     pub fn with_label(mut self, label: &str) -> Writers {
         self.label = format!("{label}: ");
+        self
+    }
+
+    /// Labels each client's lines in the transcript `sides` (a match's
+    /// players, `A` and `B`, whichever colour each plays).
+    pub fn with_sides(mut self, sides: ByClient<String>) -> Writers {
+        self.sides = sides;
         self
     }
 
@@ -482,7 +494,7 @@ impl Writers {
 
     pub fn transcript_in(&mut self, at_ms: u64, id: ClientId, raw: &[u8]) {
         if let Some(t) = self.transcript.as_mut()
-            && let Err(e) = t.incoming(Duration::from_millis(at_ms), id.letter(), raw)
+            && let Err(e) = t.incoming(Duration::from_millis(at_ms), &self.sides[id], raw)
         {
             self.transcript_failed(e);
         }
@@ -491,7 +503,7 @@ impl Writers {
     /// A record that left the port: `raw` is its bytes with the line end.
     pub fn transcript_out(&mut self, at_ms: u64, id: ClientId, raw: &[u8]) {
         if let Some(t) = self.transcript.as_mut()
-            && let Err(e) = t.outgoing(Duration::from_millis(at_ms), id.letter(), raw)
+            && let Err(e) = t.outgoing(Duration::from_millis(at_ms), &self.sides[id], raw)
         {
             self.transcript_failed(e);
         }
@@ -499,7 +511,7 @@ impl Writers {
 
     pub fn transcript_rejected(&mut self, at_ms: u64, id: ClientId, raw: &[u8], reason: &str) {
         if let Some(t) = self.transcript.as_mut()
-            && let Err(e) = t.rejected(Duration::from_millis(at_ms), id.letter(), raw, reason)
+            && let Err(e) = t.rejected(Duration::from_millis(at_ms), &self.sides[id], raw, reason)
         {
             self.transcript_failed(e);
         }
@@ -526,7 +538,7 @@ impl Writers {
     /// there.
     pub fn event(&mut self, event: &Event, at_ms: u64) {
         if event.logged() {
-            let text = words::sentence(event);
+            let text = words::naming_sides(event, words::sentence(event), &self.sides);
             self.transcript_note(at_ms, &text);
             let label = &self.label;
             match event.kind() {
@@ -542,6 +554,7 @@ impl Writers {
             Headlines::Board => matches!(event.kind(), EventKind::Fault | EventKind::Link),
         };
         if let Some(line) = words::headline(event).filter(|_| shown) {
+            let line = words::naming_sides(event, line, &self.sides);
             self.headless_line(&line);
         }
     }

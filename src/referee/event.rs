@@ -248,6 +248,37 @@ impl Event {
         }
     }
 
+    /// The client the event is about, if it is about one (its sentence
+    /// then begins `A: ` or `B: `: [`crate::referee::words::naming_sides`]).
+    pub fn client(&self) -> Option<ClientId> {
+        match self {
+            Event::SignedOn { client, .. }
+            | Event::SignedOff { client, .. }
+            | Event::ClientFault { client, .. }
+            | Event::Rejected { client, .. }
+            | Event::LineDropped { client, .. }
+            | Event::LineIgnored { client, .. }
+            | Event::EchoResent { client, .. }
+            | Event::AskedAgain { client, .. }
+            | Event::AskedAgainAtOnce { client, .. }
+            | Event::NakUnanswered { client, .. }
+            | Event::FaultPaused { client, .. }
+            | Event::Forfeit { client, .. }
+            | Event::DrawAcceptIgnored { client, .. }
+            | Event::DrawDeclined { client, .. }
+            | Event::FalseClaimMateStands { client, .. }
+            | Event::FalseClaimRejected { client, .. }
+            | Event::EvalProblem { client, .. }
+            | Event::ReplyHeld { client, .. }
+            | Event::LinkLost { client, .. }
+            | Event::LinkBack { client, .. }
+            | Event::LinkRefused { client, .. }
+            | Event::SilenceResend { client, .. }
+            | Event::Resync { client, .. } => Some(*client),
+            _ => None,
+        }
+    }
+
     /// Whether the event goes to the log (the transcript, the application
     /// log, the display's log pane): every one but a move, which the game
     /// score and the board show.

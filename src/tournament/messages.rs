@@ -48,6 +48,27 @@ impl Instance {
     }
 }
 
+impl Instance {
+    /// Its lines' label in a transcript: a match's `A` and `B` (the
+    /// clients `argus referee A B` names, whatever colour they play), a
+    /// tournament's `P1`, `P2`, ... (seeds); `#K` after it for instance
+    /// K > 1.
+    pub fn transcript_label(&self, form: crate::tournament::Form) -> String {
+        let player = match form {
+            crate::tournament::Form::Match => match self.player.0 {
+                0 => "A".to_string(),
+                1 => "B".to_string(),
+                n => format!("P{}", n + 1),
+            },
+            crate::tournament::Form::Tournament => format!("P{}", self.player.0 + 1),
+        };
+        match self.n {
+            0 => player,
+            n => format!("{player}#{}", n + 1),
+        }
+    }
+}
+
 impl fmt::Display for Instance {
     /// `player N`, and `player N #K` for its instance K > 1 (counting from
     /// 1 as the player list does).
@@ -323,4 +344,20 @@ pub enum Output {
     },
     /// An input that was not acted on, and why.
     Ignored { reason: String },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::Form;
+
+    #[test]
+    fn an_instance_is_labelled_by_letter_in_a_match_and_by_seed_in_a_tournament() {
+        let label = |p, n, form| Instance::new(PlayerId(p), n).transcript_label(form);
+        assert_eq!(label(0, 0, Form::Match), "A");
+        assert_eq!(label(1, 0, Form::Match), "B");
+        assert_eq!(label(1, 2, Form::Match), "B#3");
+        assert_eq!(label(0, 0, Form::Tournament), "P1");
+        assert_eq!(label(4, 1, Form::Tournament), "P5#2");
+    }
 }

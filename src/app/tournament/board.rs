@@ -26,7 +26,7 @@ use crate::link::{Link, LinkEvent, LinkEventKind, PortSettings, SendError};
 use crate::record::pgn::PgnGame;
 use crate::referee::{ByClient, ClientId, Event, GameOver, Input, Referee, Settings, WallClock};
 use crate::tournament::stats::GameTally;
-use crate::tournament::{BoardId, Instance, ScheduledGame, SideStats};
+use crate::tournament::{BoardId, Form, Instance, ScheduledGame, SideStats};
 use crate::web::hub::GAMES_KEPT;
 
 /// The PGN of game `number` as its journal in `log_dir` ended it (the
@@ -160,9 +160,8 @@ pub struct GameSetup<'a> {
     /// Its PGN Round tag ([`crate::tournament::Tournament::round_tag`], or
     /// a match's `--round`).
     pub round: String,
-    /// Whether the game's faults and link events are printed (a match's,
-    /// headless: [`Headlines::Board`]).
-    pub faults_on_stdout: bool,
+    /// How the board speaks: a match's or a tournament's.
+    pub voice: Voice,
     pub log_dir: &'a Path,
     /// The tournament's PGN and EPD files, every finished game appended.
     pub games: GameFiles,
@@ -170,6 +169,31 @@ pub struct GameSetup<'a> {
     /// argus runs.
     pub pace: Pace,
     pub run_here: bool,
+}
+
+/// How a board speaks: in a match, its transcript names the clients by
+/// player (`A`, `B`: the match's command line's, whatever colour each
+/// plays) and, headless, its faults and link events are printed
+/// ([`Headlines::Board`]); in a tournament its transcript names White `A`
+/// and Black `B` and prints nothing.
+#[derive(Debug, Clone, Copy)]
+pub struct Voice {
+    pub form: Form,
+    pub headless: bool,
+}
+
+impl Voice {
+    fn faults_on_stdout(self) -> bool {
+        self.headless && self.form == Form::Match
+    }
+
+    /// The transcript's labels of the board's seats.
+    fn sides(self, seats: &ByClient<Instance>) -> ByClient<String> {
+        match self.form {
+            Form::Match => ByClient::new_with(|c| seats[c].transcript_label(self.form)),
+            Form::Tournament => ByClient::new_with(|c| c.letter().to_string()),
+        }
+    }
 }
 
 /// A board with its game.
@@ -286,10 +310,17 @@ impl Board {
             "{} (game {}, {} - {})",
             setup.board, g.number, setup.names.a, setup.names.b
         );
-        let outputs = Writers::open(&dir, setup.games.pgn.clone(), None, setup.faults_on_stdout)?
-            .with_headlines(Headlines::Board)
-            .with_game_files(&setup.games)
-            .with_label(&label);
+        let seats = seats_of(g, setup.instances);
+        let outputs = Writers::open(
+            &dir,
+            setup.games.pgn.clone(),
+            None,
+            setup.voice.faults_on_stdout(),
+        )?
+        .with_headlines(Headlines::Board)
+        .with_sides(setup.voice.sides(&seats))
+        .with_game_files(&setup.games)
+        .with_label(&label);
         let journal = dir.join(JOURNAL);
         let header = Header {
             session: new_session_id(),
@@ -315,7 +346,7 @@ impl Board {
         outputs.set_journal(writer);
         Ok(Board {
             id: setup.board,
-            seats: seats_of(g, setup.instances),
+            seats,
             game: setup.game,
             core: {
                 let mut core = Referee::new(settings);
@@ -342,7 +373,7 @@ impl Board {
         instances: ByColor<u32>,
         log_dir: &Path,
         games: &GameFiles,
-        faults_on_stdout: bool,
+        voice: Voice,
     ) -> Result<Option<Board>, String> {
         let dir = Board::dir(log_dir, game.number);
         let path = Board::journal_path(log_dir, game.number);
@@ -358,8 +389,10 @@ impl Board {
             names.a.as_deref().unwrap_or("A"),
             names.b.as_deref().unwrap_or("B")
         );
-        let mut outputs = Writers::open(&dir, games.pgn.clone(), None, faults_on_stdout)?
+        let seats = seats_of(&game, instances);
+        let mut outputs = Writers::open(&dir, games.pgn.clone(), None, voice.faults_on_stdout())?
             .with_headlines(Headlines::Board)
+            .with_sides(voice.sides(&seats))
             .with_game_files(games)
             .with_label(&label);
         let writer = JournalWriter::append(&path, loaded.valid_len, loaded.chain, loaded.lines)
@@ -380,7 +413,7 @@ impl Board {
             .map_or(0, |s| s.moves.len());
         Ok(Some(Board {
             id: board,
-            seats: seats_of(&game, instances),
+            seats,
             game,
             core,
             outputs,
@@ -663,9 +696,19 @@ mod tests {
             ..GameFiles::default()
         };
         let instances = event.instances_on(board).unwrap_or_default();
-        let b = Board::resume(board, game, instances, dir.path(), &games, false)
-            .unwrap()
-            .expect("game 3 has its journal");
+        let b = Board::resume(
+            board,
+            game,
+            instances,
+            dir.path(),
+            &games,
+            Voice {
+                form: Form::Tournament,
+                headless: false,
+            },
+        )
+        .unwrap()
+        .expect("game 3 has its journal");
         let snap = b.core.snapshot(b.time());
         assert_eq!(snap.phase, Phase::Playing);
         assert_eq!(snap.sans.len(), 20, "{:?}", snap.sans);

@@ -22,7 +22,7 @@ use crate::app::session::{Staged, View, Wake, commit, open_tables, select_event}
 use crate::app::signals::Stop;
 use crate::app::syzygy::Syzygy;
 use crate::app::tournament::args::report_paths;
-use crate::app::tournament::board::{Board, Committing, GameSetup, Pace};
+use crate::app::tournament::board::{Board, Committing, GameSetup, Pace, Voice};
 use crate::app::tournament::live::{LIVE_GAP, LiveGames};
 use crate::app::tournament::players::{Field, PerInstance};
 use crate::app::tournament::restart::{self, Restart, Starts};
@@ -1051,10 +1051,7 @@ impl Director {
         now: u64,
         floor: &mut Floor,
     ) {
-        let label = match p.n {
-            0 => format!("P{}", p.player.0 + 1),
-            n => format!("P{}#{}", p.player.0 + 1, n + 1),
-        };
+        let label = p.transcript_label(self.core.settings().form);
         let at = Duration::from_millis(now);
         let seat = floor.seats.get_mut(p);
         let t = self.transcript.as_mut();
@@ -1342,8 +1339,10 @@ impl Director {
                 .round
                 .clone()
                 .unwrap_or_else(|| self.core.round_tag(&game)),
-            faults_on_stdout: matches!(self.view, View::Headless)
-                && self.core.settings().form == Form::Match,
+            voice: Voice {
+                form: self.core.settings().form,
+                headless: matches!(self.view, View::Headless),
+            },
             log_dir: &self.log_dir,
             games: self.games.clone(),
             pace: self.pace,

@@ -216,9 +216,11 @@ pub fn resume(
             &core.decided().collect::<Vec<_>>(),
         ));
     }
-    let faults_on_stdout =
-        args.view.headless && core.settings().form == crate::tournament::Form::Match;
-    let boards = resume_boards(&core, &log_dir, &args.game_files(), faults_on_stdout)?;
+    let voice = board::Voice {
+        form: core.settings().form,
+        headless: args.view.headless,
+    };
+    let boards = resume_boards(&core, &log_dir, &args.game_files(), voice)?;
     let base = boards
         .iter()
         .flatten()
@@ -300,12 +302,12 @@ fn resume_boards(
     core: &Tournament,
     log_dir: &Path,
     games: &GameFiles,
-    faults_on_stdout: bool,
+    voice: board::Voice,
 ) -> Result<Vec<Option<Board>>, Failure> {
     let mut boards: Vec<Option<Board>> = (0..core.board_count()).map(|_| None).collect();
     for (board, game) in core.in_progress() {
         let instances = core.instances_on(board).unwrap_or_default();
-        let resumed = Board::resume(board, game, instances, log_dir, games, faults_on_stdout)
+        let resumed = Board::resume(board, game, instances, log_dir, games, voice)
             .map_err(Failure::failed)?;
         let Some(mut b) = resumed else { continue };
         if !matches!(core.game_state(game.number), Some(GameState::Playing(_))) {

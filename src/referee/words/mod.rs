@@ -16,6 +16,7 @@ mod tests;
 
 use shakmaty::Color;
 
+use crate::referee::ByClient;
 use crate::referee::event::{Ending, Event};
 use crate::text::strip_control;
 use sentences::{client_said, match_said, reply_said};
@@ -66,6 +67,26 @@ pub fn headline(e: &Event) -> Option<String> {
         _ => return None,
     };
     Some(strip_control(&line))
+}
+
+/// `said` ([`sentence`] or [`headline`] of `e`) with the client it
+/// begins with named as `sides` names it: a match on the tournament's
+/// boards calls its clients by player (`A`, `B`), whatever colour each
+/// plays, where a board's core calls White `A`. Unchanged when the event
+/// is about no client.
+pub fn naming_sides(e: &Event, said: String, sides: &ByClient<String>) -> String {
+    let Some(c) = e.client() else {
+        return said;
+    };
+    match said
+        .strip_prefix(c.letter())
+        .and_then(|r| r.strip_prefix(": "))
+    {
+        Some(rest) if sides[c] != c.letter() => {
+            format!("{}: {rest}", strip_control(&sides[c]))
+        }
+        _ => said,
+    }
 }
 
 /// The line `argus watch` prints for the event, if it prints one: a

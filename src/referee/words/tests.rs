@@ -340,3 +340,39 @@ fn each_ending_reads_as_cutechess_cli_says_it() {
         "Draw by 3-fold repetition: claimed by Black; the move Ng8 written down, not played"
     );
 }
+
+#[test]
+fn a_sentence_about_a_client_names_it_as_the_sides_are_named() {
+    let lost = Event::LinkLost {
+        client: ClientId::A,
+        reason: "cable pulled".into(),
+    };
+    // A match's game 2: White (client A) is the match's player B.
+    let swapped = crate::referee::ByClient::new("B".to_string(), "A".to_string());
+    assert_eq!(sentence(&lost), "A: link lost: cable pulled");
+    assert_eq!(
+        naming_sides(&lost, sentence(&lost), &swapped),
+        "B: link lost: cable pulled"
+    );
+    let headline_said = headline(&lost).unwrap();
+    assert_eq!(
+        naming_sides(&lost, headline_said, &swapped),
+        "B: link lost: cable pulled"
+    );
+    // The board's own letters, or an event about no client: unchanged.
+    let same = crate::referee::ByClient::new("A".to_string(), "B".to_string());
+    assert_eq!(naming_sides(&lost, sentence(&lost), &same), sentence(&lost));
+    let over = over(Ending::Resigned {
+        color: Color::Black,
+    });
+    assert_eq!(
+        naming_sides(&over, sentence(&over), &swapped),
+        sentence(&over)
+    );
+    // A control character in a label never reaches the words.
+    let odd = crate::referee::ByClient::new("B\u{1b}[2J".to_string(), "A".to_string());
+    assert_eq!(
+        naming_sides(&lost, sentence(&lost), &odd),
+        "B[2J: link lost: cable pulled"
+    );
+}
