@@ -125,11 +125,11 @@ impl Net {
     }
 
     fn transcript(&self) -> String {
-        std::fs::read_to_string(self.logs().join("transcript.log")).unwrap_or_default()
+        crate::common::transcript_text(&self.logs())
     }
 
     fn journal(&self) -> String {
-        std::fs::read_to_string(self.logs().join("journal.log")).unwrap_or_default()
+        crate::common::journal_text(&self.logs())
     }
 
     /// Waits until the referee's stdout shows the game started.

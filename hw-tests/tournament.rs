@@ -2422,6 +2422,12 @@ fn a_refused_connection_is_in_the_events_transcript() {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
+    // The log says it once per endpoint, not named twice.
+    let log = std::fs::read_to_string(logs.join("argus.log")).unwrap_or_default();
+    for n in &nobody {
+        assert!(log.contains(&format!("{n}: cannot connect to ")), "{log}");
+        assert!(!log.contains(&format!("{n}: {n}: ")), "{log}");
+    }
     assert!(p.running(), "the referee keeps trying");
     p.kill();
 }

@@ -474,9 +474,23 @@ pub fn wire_to_cable(addr: std::net::SocketAddr, cable_end: &str) -> process::Pr
 /// The text of every transcript a referee wrote in `log_dir`, complete
 /// lines only: the session's `transcript.log` (a match between ports, or
 /// a tournament's sign-ons), then each game's `game-NNN/transcript.log` in
-/// game order (a match or tournament on the tournament's loop, where a
-/// game's `A` is its White and `B` its Black).
+/// game order (a match or tournament on the tournament's loop; a match's
+/// lines are labelled by player, `A` and `B`, a tournament's game's by
+/// colour).
 pub fn transcript_text(log_dir: &Path) -> String {
+    log_files_text(log_dir, "transcript.log")
+}
+
+/// The text of every match journal a referee wrote in `log_dir`, complete
+/// lines only: a match between ports' `journal.log`, or each game's
+/// `game-NNN/journal.log` in game order (on the tournament's loop).
+pub fn journal_text(log_dir: &Path) -> String {
+    log_files_text(log_dir, "journal.log")
+}
+
+/// `log_dir/NAME`, then each `log_dir/game-*/NAME` in order: complete
+/// lines only.
+fn log_files_text(log_dir: &Path, name: &str) -> String {
     let complete = |path: &Path| {
         let text = std::fs::read_to_string(path).unwrap_or_default();
         match text.rfind('\n') {
@@ -497,9 +511,9 @@ pub fn transcript_text(log_dir: &Path) -> String {
         })
         .unwrap_or_default();
     games.sort();
-    let mut text = complete(&log_dir.join("transcript.log"));
+    let mut text = complete(&log_dir.join(name));
     for g in games {
-        text.push_str(&complete(&g.join("transcript.log")));
+        text.push_str(&complete(&g.join(name)));
     }
     text
 }

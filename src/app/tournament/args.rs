@@ -649,7 +649,7 @@ fn two_of_a_match(specs: &[String]) -> Result<(), String> {
         )),
         [_, _] => Ok(()),
         _ => Err(format!(
-            "a match is between two players (A and B), not {}",
+            "a match is between two players (PORT_A and PORT_B), not {}",
             specs.len()
         )),
     }
@@ -1403,9 +1403,15 @@ mod match_tests {
         assert_eq!(e, "--name-b: a name is needed");
         // Two players, each its own, said in a match's words.
         let e = plan_of("engine:a=stockfish").unwrap_err();
-        assert_eq!(e, "a match is between two players (A and B), not 1");
+        assert_eq!(
+            e,
+            "a match is between two players (PORT_A and PORT_B), not 1"
+        );
         let e = plan_of("mover:a mover:b mover:c").unwrap_err();
-        assert_eq!(e, "a match is between two players (A and B), not 3");
+        assert_eq!(
+            e,
+            "a match is between two players (PORT_A and PORT_B), not 3"
+        );
         let e = plan_of("mover:a mover:a").unwrap_err();
         assert_eq!(
             e,

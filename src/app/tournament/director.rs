@@ -1108,7 +1108,14 @@ impl Director {
                 t.map(|t| t.note(at, &format!("{label} ({name}): link back")))
             }
             LinkEventKind::Error { message } | LinkEventKind::Unreachable { message } => {
-                warn!("{name}: {message}");
+                // A match names its client as a match between ports does
+                // (`A: tcp://...: cannot connect`); a tournament by name,
+                // unless the message begins with it (an endpoint's).
+                match self.core.settings().form {
+                    Form::Match => warn!("{label}: {message}"),
+                    Form::Tournament if message.starts_with(name) => warn!("{message}"),
+                    Form::Tournament => warn!("{name}: {message}"),
+                }
                 // The message names the link's port or endpoint.
                 t.map(|t| t.note(at, &format!("{label}: {message}")))
             }
