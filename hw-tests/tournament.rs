@@ -2338,6 +2338,27 @@ fn a_matchs_transcripts_name_its_players_a_and_b_whatever_their_colour() {
     };
     assert!(sign_on("A").contains("\"alpha\""), "{event}");
     assert!(sign_on("B").contains("\"beta\""), "{event}");
+    // Both signed on checking their lines (Acrc): the last record each
+    // gets, the disconnect, is checked too.
+    let farewells: Vec<&str> = event
+        .lines()
+        .filter(|l| l.contains("refcom disconnect"))
+        .collect();
+    assert_eq!(farewells.len(), 2, "{event}");
+    for f in farewells {
+        let line = f
+            .split(" > ")
+            .nth(1)
+            .unwrap()
+            .trim_end_matches("\\x0d\\x0a");
+        assert!(
+            matches!(
+                argus::epd::line_check::verify(line),
+                argus::epd::line_check::Checked::Valid(_)
+            ),
+            "{f}"
+        );
+    }
     let second = std::fs::read_to_string(logs.join("game-002/transcript.log")).unwrap();
     assert!(second.contains("# A: alpha signed on"), "{second}");
     assert!(second.contains("# B: beta signed on"), "{second}");
@@ -2351,6 +2372,36 @@ fn a_matchs_transcripts_name_its_players_a_and_b_whatever_their_colour() {
     for r in replies {
         let fields: Vec<&str> = r.split(" < ").nth(1).unwrap().split(' ').collect();
         assert_eq!(fields[1], "b", "a reply of A's is Black's in game 2: {r}");
+    }
+}
+
+/// The board view of a tournament whose endpoints cannot be reached says
+/// why in its latest lines, each endpoint once (the link says it now and
+/// then, not at every attempt), not only the log.
+#[test]
+fn the_overview_says_why_an_endpoint_cannot_be_reached() {
+    skip_unless_tmux!();
+    let dir = temp_dir("argus-overview-refused-");
+    let nobody = [free_port(), free_port()].map(|a| format!("tcp://{a}"));
+    let command = format!(
+        "'{}' tournament {} {} --log-dir '{}'",
+        argus_bin().display(),
+        nobody[0],
+        nobody[1],
+        dir.path().join("logs").display()
+    );
+    let tmux = Tmux::start(160, 40, dir.path(), &command);
+    let screen = tmux.wait_for("both refusals", Duration::from_secs(30), |s| {
+        nobody
+            .iter()
+            .all(|n| s.contains(&format!("{n}: cannot connect to ")))
+    });
+    for n in &nobody {
+        assert_eq!(
+            screen.matches(&format!("{n}: cannot connect")).count(),
+            1,
+            "{screen}"
+        );
     }
 }
 

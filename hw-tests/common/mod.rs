@@ -60,9 +60,13 @@ macro_rules! skip_unless_socat {
     };
 }
 
-/// The `argus` binary built for this test run.
+/// The `argus` binary built for this test run (or `ARGUS_BIN`).
 pub fn argus_bin() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_argus"))
+    // ARGUS_BIN runs the suite against another build (a trial branch's,
+    // copied aside) without rebuilding this one.
+    std::env::var_os("ARGUS_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_argus")))
 }
 
 /// socat's option for a raw pty: `rawer` where socat knows it, else
@@ -390,7 +394,7 @@ pub fn fixture(name: &str) -> PathBuf {
     if let Err(e) = built {
         panic!("cannot build the fixture engines: {e}");
     }
-    let path = argus_bin()
+    let path = PathBuf::from(env!("CARGO_BIN_EXE_argus"))
         .parent()
         .expect("the argus binary has a directory")
         .join("examples")

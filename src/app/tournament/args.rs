@@ -644,6 +644,10 @@ impl TournamentArgs {
 /// read them: two (A and B), each its own.
 fn two_of_a_match(specs: &[String]) -> Result<(), String> {
     match specs {
+        // A port or endpoint said as a match between ports says it.
+        [a, b] if a == b && !crate::tournament::player::is_tournament_only(a) => Err(format!(
+            "port A and port B are the same port ({a}): each client needs its own port"
+        )),
         [a, b] if a == b => Err(format!(
             "A and B are the same player ({a}): each needs its own"
         )),
@@ -1368,6 +1372,20 @@ mod match_tests {
     fn plan_of(args: &str) -> Result<super::TournamentPlan, String> {
         let argv = match_as_tournament(&words(&format!("argus referee {args}"))).unwrap();
         TournamentArgs::from_command(&argv[2..]).and_then(|a| a.plan("2026.11.28".into()))
+    }
+
+    #[test]
+    fn the_same_port_twice_is_refused_as_a_match_between_ports_refuses_it() {
+        let argv: Vec<String> = ["--as-match", "/dev/ttyS0", "/dev/ttyS0"]
+            .map(String::from)
+            .to_vec();
+        let e = TournamentArgs::from_command(&argv)
+            .and_then(|a| a.plan("2026.11.29".into()))
+            .unwrap_err();
+        assert_eq!(
+            e,
+            "port A and port B are the same port (/dev/ttyS0): each client needs its own port"
+        );
     }
 
     #[test]

@@ -497,14 +497,24 @@ impl Director {
     /// Every player is sent `disconnect`; the loop ends with `ending` once
     /// those records have left (or after [`DRAIN_GRACE`]).
     fn leave(&mut self, floor: &mut Floor, ending: Completion) {
-        let record = crate::link::seats::disconnect_line();
         for (i, link) in self.field.links.iter() {
             // A program given up is gone: nothing would take the record.
             if floor.seats.get(i).is_some_and(|s| s.starts.given_up) {
                 continue;
             }
+            // A program that checks its lines (it signed on with Acrc)
+            // gets its last record checked too, as every other.
+            let mut record = crate::link::seats::disconnect_line();
+            if floor
+                .seats
+                .get(i)
+                .and_then(|s| s.sign_on.as_ref())
+                .is_some_and(|s| s.line_check)
+            {
+                crate::epd::line_check::append(&mut record);
+            }
             link.farewell();
-            match link.send(0, record.clone()) {
+            match link.send(0, record) {
                 Ok(()) => {
                     if let Some(s) = floor.seats.get_mut(i) {
                         s.in_flight += 1;
@@ -1111,10 +1121,16 @@ impl Director {
                 // A match names its client as a match between ports does
                 // (`A: tcp://...: cannot connect`); a tournament by name,
                 // unless the message begins with it (an endpoint's).
-                match self.core.settings().form {
-                    Form::Match => warn!("{label}: {message}"),
-                    Form::Tournament if message.starts_with(name) => warn!("{message}"),
-                    Form::Tournament => warn!("{name}: {message}"),
+                let said = match self.core.settings().form {
+                    Form::Match => format!("{label}: {message}"),
+                    Form::Tournament if message.starts_with(name) => message.clone(),
+                    Form::Tournament => format!("{name}: {message}"),
+                };
+                warn!("{said}");
+                // The board view's latest lines say it too (the link says
+                // it now and then, not at every attempt).
+                if let Some(screen) = self.screen.as_mut() {
+                    screen.note(&strip_control(&said));
                 }
                 // The message names the link's port or endpoint.
                 t.map(|t| t.note(at, &format!("{label}: {message}")))
