@@ -2360,6 +2360,11 @@ fn a_matchs_transcripts_name_its_players_a_and_b_whatever_their_colour() {
         );
     }
     let second = std::fs::read_to_string(logs.join("game-002/transcript.log")).unwrap();
+    // The game is the match's second of two, not its board's one.
+    assert!(
+        second.contains("# game 2 of 2: beta (White) vs alpha (Black)"),
+        "{second}"
+    );
     assert!(second.contains("# A: alpha signed on"), "{second}");
     assert!(second.contains("# B: beta signed on"), "{second}");
     // A's replies in game 2 are Black's: each is about a position with

@@ -123,6 +123,9 @@ pub struct Writers {
     /// Black on a tournament's board), or what [`Writers::with_sides`]
     /// gives (a match's players, whatever colour they play).
     sides: ByClient<String>,
+    /// A board's game as the event numbers it (its number, of how many):
+    /// the core of a board plays a one-game match, `game 1 of 1`.
+    numbering: Option<(u32, u32)>,
     /// The first output that could not be written ([`Writers::failed`]).
     failed: Option<String>,
 }
@@ -227,6 +230,7 @@ impl Writers {
             audience: None,
             label: String::new(),
             sides: ByClient::new_with(|id| id.letter().to_string()),
+            numbering: None,
             failed: None,
         }
     }
@@ -309,6 +313,36 @@ impl Writers {
     pub fn with_sides(mut self, sides: ByClient<String>) -> Writers {
         self.sides = sides;
         self
+    }
+
+    /// Says the game's start and end as game `game` of `games` (a
+    /// tournament's board: its core's game is the event's `game`).
+    pub fn with_numbering(mut self, game: u32, games: u32) -> Writers {
+        self.numbering = Some((game, games));
+        self
+    }
+
+    /// `event` with its game numbered as the event numbers it
+    /// ([`Writers::with_numbering`]).
+    fn numbered<'e>(&self, event: &'e Event) -> std::borrow::Cow<'e, Event> {
+        use std::borrow::Cow;
+        let Some((number, total)) = self.numbering else {
+            return Cow::Borrowed(event);
+        };
+        match event {
+            Event::GameStarted { white, black, .. } => Cow::Owned(Event::GameStarted {
+                game: number,
+                games: total,
+                white: white.clone(),
+                black: black.clone(),
+            }),
+            Event::GameOver(g) => {
+                let mut g = g.clone();
+                g.game_number = number;
+                Cow::Owned(Event::GameOver(g))
+            }
+            _ => Cow::Borrowed(event),
+        }
     }
 
     /// Shows `headlines` of the core's events when headless.
@@ -537,6 +571,8 @@ impl Writers {
     /// its kind's level; on stdout in headless mode, the ones that matter
     /// there.
     pub fn event(&mut self, event: &Event, at_ms: u64) {
+        let event = self.numbered(event);
+        let event = event.as_ref();
         if event.logged() {
             let text = words::naming_sides(event, words::sentence(event), &self.sides);
             self.transcript_note(at_ms, &text);

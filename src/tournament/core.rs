@@ -341,6 +341,21 @@ impl Tournament {
         &self.settings
     }
 
+    /// How many games the event has, for `game N of M`: a round robin's,
+    /// a gauntlet's or a match's, fixed from the start; `u32::MAX` (no
+    /// fixed number) for a Swiss event or a knockout, which pair round by
+    /// round.
+    pub fn games_total(&self) -> u32 {
+        match self.schedule.settings().format {
+            crate::tournament::schedule::Format::RoundRobin
+            | crate::tournament::schedule::Format::Gauntlet => {
+                u32::try_from(self.schedule.games().len()).unwrap_or(u32::MAX)
+            }
+            crate::tournament::schedule::Format::Swiss
+            | crate::tournament::schedule::Format::Knockout => u32::MAX,
+        }
+    }
+
     pub fn schedule(&self) -> &Schedule {
         &self.schedule
     }

@@ -162,6 +162,9 @@ pub struct GameSetup<'a> {
     pub round: String,
     /// How the board speaks: a match's or a tournament's.
     pub voice: Voice,
+    /// The event's games (its game `game.number` of these): the
+    /// transcript says `game 2 of 6`, not its core's one-game match.
+    pub games_total: u32,
     pub log_dir: &'a Path,
     /// The tournament's PGN and EPD files, every finished game appended.
     pub games: GameFiles,
@@ -319,6 +322,7 @@ impl Board {
         )?
         .with_headlines(Headlines::Board)
         .with_sides(setup.voice.sides(&seats))
+        .with_numbering(g.number, setup.games_total)
         .with_game_files(&setup.games)
         .with_label(&label);
         let journal = dir.join(JOURNAL);
@@ -374,6 +378,7 @@ impl Board {
         log_dir: &Path,
         games: &GameFiles,
         voice: Voice,
+        games_total: u32,
     ) -> Result<Option<Board>, String> {
         let dir = Board::dir(log_dir, game.number);
         let path = Board::journal_path(log_dir, game.number);
@@ -393,6 +398,7 @@ impl Board {
         let mut outputs = Writers::open(&dir, games.pgn.clone(), None, voice.faults_on_stdout())?
             .with_headlines(Headlines::Board)
             .with_sides(voice.sides(&seats))
+            .with_numbering(game.number, games_total)
             .with_game_files(games)
             .with_label(&label);
         let writer = JournalWriter::append(&path, loaded.valid_len, loaded.chain, loaded.lines)
@@ -706,6 +712,7 @@ mod tests {
                 form: Form::Tournament,
                 headless: false,
             },
+            event.games_total(),
         )
         .unwrap()
         .expect("game 3 has its journal");

@@ -1366,6 +1366,7 @@ impl Director {
                 form: self.core.settings().form,
                 headless: matches!(self.view, View::Headless),
             },
+            games_total: self.core.games_total(),
             log_dir: &self.log_dir,
             games: self.games.clone(),
             pace: self.pace,

@@ -305,9 +305,10 @@ fn resume_boards(
     voice: board::Voice,
 ) -> Result<Vec<Option<Board>>, Failure> {
     let mut boards: Vec<Option<Board>> = (0..core.board_count()).map(|_| None).collect();
+    let total = core.games_total();
     for (board, game) in core.in_progress() {
         let instances = core.instances_on(board).unwrap_or_default();
-        let resumed = Board::resume(board, game, instances, log_dir, games, voice)
+        let resumed = Board::resume(board, game, instances, log_dir, games, voice, total)
             .map_err(Failure::failed)?;
         let Some(mut b) = resumed else { continue };
         if !matches!(core.game_state(game.number), Some(GameState::Playing(_))) {

@@ -518,3 +518,11 @@ fn the_trf_header_carries_what_argus_knows_and_nothing_made_up() {
         assert_eq!(c.verdict, crate::swiss::check::Verdict::Same, "{done}");
     }
 }
+
+#[test]
+fn a_swiss_events_games_have_no_fixed_total_and_a_round_robins_do() {
+    let t = Tournament::new(swiss(4, 3, |_| {})).unwrap();
+    assert_eq!(t.games_total(), u32::MAX, "paired round by round");
+    let t = Tournament::new(super::settings(4, |_| {})).unwrap();
+    assert_eq!(t.games_total(), 6, "a round robin of four");
+}
