@@ -11,19 +11,25 @@
 /// ```
 pub fn escape_bytes(raw: &[u8]) -> String {
     let mut s = String::with_capacity(raw.len());
-    for &b in raw {
-        push_byte(&mut s, b, false);
-    }
+    escape_onto(&mut s, raw, false);
     s
+}
+
+/// [`escape_bytes`] (or, with `field`, [`escape_field`]) appended to `s`:
+/// for a writer that builds its line in one buffer, without a string of
+/// its own for each field.
+pub fn escape_onto(s: &mut String, raw: &[u8], field: bool) {
+    s.reserve(raw.len());
+    for &b in raw {
+        push_byte(s, b, field);
+    }
 }
 
 /// Like [`escape_bytes`], but a space is escaped too, so the result is one
 /// whitespace-free field.
 pub fn escape_field(raw: &[u8]) -> String {
     let mut s = String::with_capacity(raw.len());
-    for &b in raw {
-        push_byte(&mut s, b, true);
-    }
+    escape_onto(&mut s, raw, true);
     s
 }
 
