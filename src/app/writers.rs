@@ -701,14 +701,16 @@ impl Writers {
 
     fn finish_game(&mut self, number: u32, game: &PgnGame, after_crash: bool) {
         let written = self.pgn_form(game);
-        let text = write_pgn(&written);
+        // The game's text is made here only for the log (append_pgn makes
+        // its own): a game's PGN costs as much as a score of its moves.
         let saved = match &self.pgn {
             Some(path) => match append_pgn(path, &written) {
                 Ok(()) => true,
                 Err(e) => {
                     error!(
-                        "cannot append to the PGN file {} ({e}); the game is kept here:\n{text}",
-                        path.display()
+                        "cannot append to the PGN file {} ({e}); the game is kept here:\n{}",
+                        path.display(),
+                        write_pgn(&written)
                     );
                     let line = format!("cannot write the PGN file {}: {e}", path.display());
                     self.headless_line(&line);
@@ -717,7 +719,7 @@ impl Writers {
                 }
             },
             None => {
-                info!("finished game:\n{text}");
+                info!("finished game:\n{}", write_pgn(&written));
                 true
             }
         };

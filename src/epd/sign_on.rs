@@ -78,6 +78,9 @@ impl SignOn {
 /// A whole line read as a sign-on: what it says, or `None` when it is not
 /// one (another record, chatter, or a line whose check failed).
 pub fn of_line(text: &str) -> Option<SignOn> {
+    if !may_sign_on(text) {
+        return None;
+    }
     match read(text) {
         Line::SignOn { record, .. } => Some(SignOn::of_record(
             &record,
@@ -89,7 +92,15 @@ pub fn of_line(text: &str) -> Option<SignOn> {
 
 /// Whether a whole line is a sign-on (with or without its line check).
 pub fn is_sign_on_line(text: &str) -> bool {
-    matches!(read(text), Line::SignOn { .. })
+    may_sign_on(text) && matches!(read(text), Line::SignOn { .. })
+}
+
+/// Whether a whole line may be a sign-on: it holds `sign_on`, as every
+/// sign-on does (the operand of its `refreq`, written as it is: the EPD
+/// has no escapes). A loop that asks of every line whether it signs a
+/// player on so skips the parse and the line check of each move.
+fn may_sign_on(text: &str) -> bool {
+    text.contains(RefReq::SignOn.as_str())
 }
 
 /// Whether `record` is a sign-on.

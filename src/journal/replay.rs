@@ -114,13 +114,16 @@ impl Replay {
 
     /// The checkpoint the core's state gives at `at`.
     pub fn checkpoint(core: &Referee, at: u64) -> Checkpoint {
-        let snap = core.snapshot(at);
+        let p = core.progress(at);
         Checkpoint {
             at,
-            game: snap.game_number,
-            ply: snap.sans.len(),
-            fen: game::fen_of(&snap.position),
-            used_ms: [snap.clocks.white.used_ms, snap.clocks.black.used_ms],
+            game: p.game_number,
+            ply: p.ply,
+            fen: match p.position {
+                Some(position) => game::fen_of(position),
+                None => game::fen_of(&shakmaty::Chess::default()),
+            },
+            used_ms: [p.used_ms.white, p.used_ms.black],
         }
     }
 

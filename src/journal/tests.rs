@@ -487,3 +487,41 @@ fn lines_wait_for_a_flush_and_a_dropped_writer_loses_none() {
     drop(w);
     assert_eq!(load(&path).unwrap().lines, created + 3);
 }
+
+/// A checkpoint as the display's snapshot of the core says it (how
+/// checkpoints were made before `Referee::progress`).
+fn checkpoint_of_snapshot(core: &Referee, at: u64) -> Checkpoint {
+    let snap = core.snapshot(at);
+    Checkpoint {
+        at,
+        game: snap.game_number,
+        ply: snap.sans.len(),
+        fen: crate::game::fen_of(&snap.position),
+        used_ms: [snap.clocks.white.used_ms, snap.clocks.black.used_ms],
+    }
+}
+
+#[test]
+fn a_checkpoint_says_what_the_snapshot_of_the_core_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut sim = start(&dir.path().join("j.log"));
+    // Before any game, then after every input of a three-game match, and
+    // a little after each (the clocks run).
+    assert_eq!(
+        Replay::checkpoint(&sim.core, 0),
+        checkpoint_of_snapshot(&sim.core, 0)
+    );
+    let mut seen = 0;
+    while let Some((input, at)) = sim.next() {
+        let outs = sim.take(input, at);
+        sim.carry_out(outs, at);
+        for t in [at, at + 7] {
+            assert_eq!(
+                Replay::checkpoint(&sim.core, t),
+                checkpoint_of_snapshot(&sim.core, t)
+            );
+        }
+        seen += 1;
+    }
+    assert!(seen > 100, "the match ran {seen} inputs");
+}

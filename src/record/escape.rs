@@ -11,26 +11,55 @@
 /// ```
 pub fn escape_bytes(raw: &[u8]) -> String {
     let mut s = String::with_capacity(raw.len());
-    for &b in raw {
-        push_byte(&mut s, b, false);
-    }
+    escape_onto(&mut s, raw, false);
     s
+}
+
+/// [`escape_bytes`] (or, with `field`, [`escape_field`]) appended to `s`:
+/// for a writer that builds its line in one buffer, without a string of
+/// its own for each field.
+pub fn escape_onto(s: &mut String, raw: &[u8], field: bool) {
+    s.reserve(raw.len());
+    // Runs of bytes that stay as they are are copied whole (a record is
+    // almost all of them), the others escaped one by one.
+    let mut rest = raw;
+    while !rest.is_empty() {
+        let run = rest
+            .iter()
+            .position(|&b| !plain(b, field))
+            .unwrap_or(rest.len());
+        let (kept, tail) = rest.split_at(run);
+        // Plain bytes are printable ASCII, so always UTF-8.
+        match std::str::from_utf8(kept) {
+            Ok(text) => s.push_str(text),
+            Err(_) => kept.iter().for_each(|&b| push_byte(s, b, field)),
+        }
+        if let Some((&b, after)) = tail.split_first() {
+            push_byte(s, b, field);
+            rest = after;
+        } else {
+            rest = tail;
+        }
+    }
+}
+
+/// Whether byte `b` is written as it is (printable ASCII but `\`, and but
+/// a space in a field).
+fn plain(b: u8, escape_space: bool) -> bool {
+    (0x20..=0x7e).contains(&b) && b != b'\\' && !(escape_space && b == b' ')
 }
 
 /// Like [`escape_bytes`], but a space is escaped too, so the result is one
 /// whitespace-free field.
 pub fn escape_field(raw: &[u8]) -> String {
     let mut s = String::with_capacity(raw.len());
-    for &b in raw {
-        push_byte(&mut s, b, true);
-    }
+    escape_onto(&mut s, raw, true);
     s
 }
 
 fn push_byte(s: &mut String, b: u8, escape_space: bool) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    let plain = (0x20..=0x7e).contains(&b) && b != b'\\' && !(escape_space && b == b' ');
-    if plain {
+    if plain(b, escape_space) {
         s.push(char::from(b));
     } else {
         s.push_str("\\x");
@@ -96,6 +125,20 @@ mod tests {
             let f = escape_field(&raw);
             prop_assert!(!f.contains(' '));
             prop_assert_eq!(unescape(&f), raw);
+        }
+
+        #[test]
+        fn a_run_is_escaped_as_its_bytes_one_by_one(
+            raw in proptest::collection::vec(any::<u8>(), 0..200),
+            field in any::<bool>(),
+        ) {
+            let mut whole = String::from("x");
+            escape_onto(&mut whole, &raw, field);
+            let mut each = String::from("x");
+            for &b in &raw {
+                push_byte(&mut each, b, field);
+            }
+            prop_assert_eq!(whole, each);
         }
 
         #[test]

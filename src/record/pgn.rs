@@ -435,7 +435,7 @@ pub(super) fn wrap(tokens: &[String]) -> Vec<String> {
             let w = piece.chars().count();
             if width > 0 && width + 1 + w < LINE_LIMIT {
                 line.push(' ');
-                line.push_str(&piece);
+                line.push_str(piece);
                 width += 1 + w;
             } else {
                 if width > 0 {
@@ -446,7 +446,7 @@ pub(super) fn wrap(tokens: &[String]) -> Vec<String> {
                     line.push(' ');
                     width += 1;
                 }
-                line.push_str(&piece);
+                line.push_str(piece);
             }
         }
     }
@@ -456,17 +456,47 @@ pub(super) fn wrap(tokens: &[String]) -> Vec<String> {
     lines
 }
 
-fn chunks(s: &str, max: usize) -> Vec<String> {
-    let chars: Vec<char> = s.chars().collect();
-    chars
-        .chunks(max.max(1))
-        .map(|c| c.iter().collect())
-        .collect()
+/// `s` cut into pieces of at most `max` characters (at least 1), in
+/// order: `s` itself when it is no longer (a move, a clock comment),
+/// without a copy. Nothing for an empty `s`.
+fn chunks(s: &str, max: usize) -> impl Iterator<Item = &str> {
+    let max = max.max(1);
+    let mut rest = s;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let cut = rest.char_indices().nth(max).map_or(rest.len(), |(i, _)| i);
+        let (piece, tail) = rest.split_at(cut);
+        rest = tail;
+        Some(piece)
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// How `chunks` cut a token before it stopped copying each one: by
+    /// characters, into strings of its own.
+    fn chunks_copied(s: &str, max: usize) -> Vec<String> {
+        let chars: Vec<char> = s.chars().collect();
+        chars
+            .chunks(max.max(1))
+            .map(|c| c.iter().collect())
+            .collect()
+    }
+
+    #[test]
+    fn a_token_is_cut_into_the_pieces_it_always_was() {
+        let long = "é".repeat(200) + &"x".repeat(77) + "ü";
+        for token in ["", "e4", "{[%emt 0:00:01]}", "ab", long.as_str()] {
+            for max in [0, 1, 2, 3, CHUNK, 500] {
+                let cut: Vec<&str> = chunks(token, max).collect();
+                assert_eq!(cut, chunks_copied(token, max), "{token:?} by {max}");
+            }
+        }
+    }
 
     fn mv(san: &str) -> PgnMove {
         PgnMove {

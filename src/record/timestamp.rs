@@ -37,6 +37,14 @@ pub fn pgn_date(t: SystemTime) -> String {
 
 /// `t` as `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC, milliseconds truncated).
 pub fn format_utc(t: SystemTime) -> String {
+    let mut s = String::with_capacity(24);
+    write_utc(&mut s, t);
+    s
+}
+
+/// [`format_utc`] appended to `s` (a line built in one buffer).
+pub fn write_utc(s: &mut String, t: SystemTime) {
+    use std::fmt::Write;
     let ms: i128 = match t.duration_since(UNIX_EPOCH) {
         Ok(d) => i128::try_from(d.as_millis()).unwrap_or(i128::MAX),
         Err(e) => -i128::try_from(e.duration().as_millis()).unwrap_or(i128::MAX),
@@ -46,12 +54,14 @@ pub fn format_utc(t: SystemTime) -> String {
     let days = i64::try_from(secs.div_euclid(86_400)).unwrap_or(i64::MAX);
     let sod = secs.rem_euclid(86_400);
     let (y, m, d) = civil_from_days(days);
-    format!(
+    // Writing to a String cannot fail.
+    let _ = write!(
+        s,
         "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{milli:03}Z",
         sod / 3600,
         sod / 60 % 60,
         sod % 60
-    )
+    );
 }
 
 /// The wall-clock time `unix_ms` (ms since 1970) as the PGN's

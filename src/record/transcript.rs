@@ -20,14 +20,15 @@
 //! visible). A rejected line adds a TAB and the escaped reason; a TAB cannot
 //! occur unescaped in the bytes, so the split is unambiguous.
 
+use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
+use super::escape::escape_onto;
 pub use super::escape::unescape;
-use super::escape::{escape_bytes, escape_field};
-use super::timestamp::format_utc;
+use super::timestamp::write_utc;
 
 /// Which way the bytes of a transcript line went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -170,24 +171,24 @@ impl<W: Write> Transcript<W> {
     ) -> io::Result<()> {
         let wall = self.wall_origin.checked_add(at).unwrap_or(self.wall_origin);
         let ms = at.as_millis();
-        let port = if port.is_empty() {
-            "-".to_string()
-        } else {
-            escape_field(port.as_bytes())
-        };
+        // The line is built in place: no string of its own for each field
+        // (a transcript line is written for every byte in and out).
         self.line.clear();
-        self.line.push_str(&format!(
-            "{:06}.{:03} {} {} {} {}",
-            ms / 1000,
-            ms % 1000,
-            format_utc(wall),
-            port,
-            dir.symbol(),
-            escape_bytes(raw)
-        ));
+        let _ = write!(self.line, "{:06}.{:03} ", ms / 1000, ms % 1000);
+        write_utc(&mut self.line, wall);
+        self.line.push(' ');
+        if port.is_empty() {
+            self.line.push('-');
+        } else {
+            escape_onto(&mut self.line, port.as_bytes(), true);
+        }
+        self.line.push(' ');
+        self.line.push(dir.symbol());
+        self.line.push(' ');
+        escape_onto(&mut self.line, raw, false);
         if let Some(r) = reason {
             self.line.push('\t');
-            self.line.push_str(&escape_bytes(r.as_bytes()));
+            escape_onto(&mut self.line, r.as_bytes(), false);
         }
         self.line.push('\n');
         self.out.write_all(self.line.as_bytes())?;

@@ -43,6 +43,8 @@ mod score;
 mod timer;
 mod view;
 
+pub use view::Progress;
+
 /// Which respond record to send.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Respond {

@@ -16,7 +16,7 @@ pub mod snapshot;
 pub mod tablebase;
 pub mod words;
 
-pub use self::core::Referee;
+pub use self::core::{Progress, Referee};
 pub use client::{ByClient, ClientId};
 pub use event::{Ending, Event, EventKind, GameOver, MatchSummary};
 pub use messages::{Command, GameResult, Input, Output, Termination, Verdict, WallClock};

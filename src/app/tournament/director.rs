@@ -857,9 +857,10 @@ impl Director {
     fn on_link(&mut self, ev: LinkEvent<Instance>, floor: &mut Floor) {
         let p = ev.id;
         let now = self.now();
-        let name = self.who(p);
+        // The instance's name is made only when a line needs it (not for
+        // each move).
         if floor.leaving.is_some() {
-            return self.between_games(p, &name, ev.kind, now, floor);
+            return self.between_games(p, &self.who(p), ev.kind, now, floor);
         }
         // A sign-on: the tournament learns the player is there (first time,
         // or back); the board it plays on brings it back in line.
@@ -887,7 +888,7 @@ impl Director {
                     }
                     if !self.core.is_present(p.player, p.n) {
                         if to_core.is_empty() {
-                            self.say_sign_on(&format!("{name} signed on"));
+                            self.say_sign_on(&format!("{} signed on", self.who(p)));
                         }
                         to_core.push(Input::SignedOn {
                             player: p.player,
@@ -897,7 +898,7 @@ impl Director {
                 }
             }
             LinkEventKind::Lost { reason, .. } => {
-                self.say(&format!("{name}: link lost ({reason})"));
+                self.say(&format!("{}: link lost ({reason})", self.who(p)));
                 to_core.push(Input::Lost {
                     player: p.player,
                     instance: p.n,
@@ -912,7 +913,7 @@ impl Director {
             Some((client, board)) => {
                 board.link_event(client, ev.kind, self.base, now, &self.field.links, syzygy)
             }
-            None => self.between_games(p, &name, ev.kind, now, floor),
+            None => self.between_games(p, &self.who(p), ev.kind, now, floor),
         }
         let lost = to_core.iter().any(|i| matches!(i, Input::Lost { .. }));
         if !to_core.is_empty() {

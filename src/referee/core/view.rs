@@ -5,6 +5,18 @@
 // The core's types, constants and imports are shared by its parts.
 use super::*;
 
+/// Where the game stands, as a journal checkpoint records it
+/// ([`Referee::progress`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress<'a> {
+    pub game_number: u32,
+    /// Plies in the game (opening moves included).
+    pub ply: usize,
+    /// The position; `None` before the first game.
+    pub position: Option<&'a Chess>,
+    pub used_ms: shakmaty::ByColor<u64>,
+}
+
 impl Referee {
     pub(super) fn game_tags(&self, result: &str) -> Vec<(String, String)> {
         let s = &self.settings;
@@ -188,6 +200,21 @@ impl Referee {
             result,
             stats: Some(self.stats()).filter(|r| r.games > 0),
             events: self.events.iter().cloned().collect(),
+        }
+    }
+
+    /// What a journal checkpoint records at `at`: the game's number, its
+    /// plies, its position (`None` before the first game: the initial
+    /// position) and the time each side has used. The same as
+    /// [`Referee::snapshot`] says of them, without the copy of the game's
+    /// moves, events and views a snapshot makes (a checkpoint is written
+    /// after every move).
+    pub fn progress(&self, at: u64) -> Progress<'_> {
+        Progress {
+            game_number: self.games_started.max(1),
+            ply: self.game.as_ref().map_or(0, |g| g.game.sans().len()),
+            position: self.game.as_ref().map(|g| g.game.position()),
+            used_ms: shakmaty::ByColor::new_with(|c| self.clock_view(c, at).used_ms),
         }
     }
 
