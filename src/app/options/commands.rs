@@ -30,7 +30,10 @@ pub struct RefereeArgs {
     /// The journal: every input, synced to disk before it is acted on, so
     /// that `argus resume` can carry on after a crash [default:
     /// journal.log in the log directory]. A journal holds one match: an
-    /// existing one is never written into by a new match.
+    /// existing one is never written into by a new match. A match of
+    /// programs (engine:, mover:, tcp:NAME players) keeps its journals in
+    /// the log directory (tournament.journal, game-NNN/journal.log) and
+    /// refuses --journal.
     #[arg(long, value_name = "FILE")]
     pub journal: Option<PathBuf>,
 }

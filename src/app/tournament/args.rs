@@ -263,6 +263,10 @@ pub struct TournamentArgs {
     pub web: WebOptions,
     #[command(flatten)]
     pub view: ViewOptions,
+    /// `argus referee --journal FILE`, refused: an event keeps its journal
+    /// in its log directory (a match of programs runs as an event).
+    #[arg(long, value_name = "FILE", hide = true)]
+    pub journal: Option<PathBuf>,
     /// Run as `argus referee A B` (`match_as_tournament` adds it): a
     /// match of two, said in a match's words, with a match's --round,
     /// --name-a and --name-b.
@@ -413,6 +417,18 @@ impl TournamentArgs {
         if let Some((flag, instead)) = match_only_given(&only) {
             return Err(format!(
                 "--{flag} is for a match, not a tournament: {instead}"
+            ));
+        }
+        if let Some(j) = &self.journal {
+            return Err(format!(
+                "--journal {}: {} keeps its journal in its log directory \
+                 (tournament.journal, and each game's in game-NNN/): give --log-dir DIR",
+                j.display(),
+                if self.as_match {
+                    "a match of programs"
+                } else {
+                    "a tournament"
+                }
             ));
         }
         let file = match &self.config {
@@ -1385,6 +1401,16 @@ mod match_tests {
         assert_eq!(
             e,
             "port A and port B are the same port (/dev/ttyS0): each client needs its own port"
+        );
+    }
+
+    #[test]
+    fn a_journal_elsewhere_is_refused_with_where_it_is_kept() {
+        let e = plan_of("mover:a mover:b --journal m.journal").unwrap_err();
+        assert_eq!(
+            e,
+            "--journal m.journal: a match of programs keeps its journal in its log directory \
+             (tournament.journal, and each game's in game-NNN/): give --log-dir DIR"
         );
     }
 
