@@ -132,7 +132,7 @@ impl Screen {
                 // the tournament's game `number` of all of them.
                 let mut snap = b.core.snapshot(b.at);
                 snap.game_number = b.game.number;
-                snap.games_total = u32::try_from(t.schedule().games().len()).unwrap_or(u32::MAX);
+                snap.games_total = t.games_total();
                 // A match's score is the event's, its players as seated
                 // here (A White, B Black).
                 if t.settings().form == Form::Match {
