@@ -2215,30 +2215,29 @@ fn argus_watch_says_a_matchs_journal_as_a_match() {
     );
 }
 
+/// Plays `argus referee mover:alpha mover:beta=greedy EXTRA --headless
+/// --log-dir LOGS` to its end, which must be a normal one (exit 0).
+fn mover_match(logs: &Path, extra: &[&str]) -> std::process::Output {
+    let out = std::process::Command::new(argus_bin())
+        .args(["referee", "mover:alpha", "mover:beta=greedy"])
+        .args(extra)
+        .args(["--headless", "--log-dir", &text(logs)])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    out
+}
+
 /// `--rating-interval 2` in a match of programs over five games: the
 /// statistics line after games 2 and 4 and after the last (5), as a match
 /// between ports says it, and no standings table (nor sign-on lines).
 #[test]
 fn a_matchs_rating_interval_says_its_statistics_every_n_games_and_at_the_end() {
     let dir = temp_dir("argus-match-interval-");
-    let out = std::process::Command::new(argus_bin())
-        .args([
-            "referee",
-            "mover:alpha",
-            "mover:beta=greedy",
-            "--games",
-            "5",
-            "--max-moves",
-            "8",
-            "--rating-interval",
-            "2",
-            "--headless",
-            "--log-dir",
-            &text(&dir.path().join("logs")),
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let out = mover_match(
+        &dir.path().join("logs"),
+        &["--games", "5", "--max-moves", "8", "--rating-interval", "2"],
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stats: Vec<&str> = stdout
         .lines()
@@ -2312,22 +2311,7 @@ fn a_match_of_programs_takes_its_config_files_match_and_output_tables() {
 fn a_matchs_transcripts_name_its_players_a_and_b_whatever_their_colour() {
     let dir = temp_dir("argus-match-sides-");
     let logs = dir.path().join("logs");
-    let out = std::process::Command::new(argus_bin())
-        .args([
-            "referee",
-            "mover:alpha",
-            "mover:beta=greedy",
-            "--games",
-            "2",
-            "--max-moves",
-            "4",
-            "--headless",
-            "--log-dir",
-            &text(&logs),
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    mover_match(&logs, &["--games", "2", "--max-moves", "4"]);
     let event = std::fs::read_to_string(logs.join("transcript.log")).unwrap();
     let sign_on = |label: &str| {
         event
