@@ -47,13 +47,18 @@ fn expect_line(rx: &Receiver<LinkEvent<&'static str>>) -> (String, Vec<u8>) {
 #[test]
 fn records_go_out_with_each_line_end() {
     skip_unless_socat!();
-    let cable = Cable::new();
-    let mut peer = open_peer(&cable.b);
     for (end, bytes) in [
         (LineEnd::CrLf, &b"\r\n"[..]),
         (LineEnd::Lf, b"\n"),
         (LineEnd::Cr, b"\r"),
     ] {
+        // A cable per line end, not one port opened three times: the
+        // serialport crate flocks the port, and a process another test
+        // spawns at that moment holds a copy of the descriptor (and so the
+        // lock) until its exec, which CI once hit as "Unable to acquire
+        // exclusive lock". This test is about the bytes, not reopening.
+        let cable = Cable::new();
+        let mut peer = open_peer(&cable.b);
         let (link, rx, _) = open_link("A", cable.a_str(), end);
         let record = "refcom respond; cc \"000:00:00:00\";";
         link.send(9, record.to_string()).unwrap();
