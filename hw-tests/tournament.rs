@@ -2394,6 +2394,42 @@ fn the_overview_says_why_an_endpoint_cannot_be_reached() {
     }
 }
 
+/// A match's board view shows its board from the start, as a match
+/// between ports always has: before its first game, the player who
+/// signed on as such, the endpoint that cannot be reached as
+/// UNREACHABLE; `q` `y` ends the match with its score.
+#[test]
+fn a_matchs_board_view_shows_its_board_before_the_first_game() {
+    skip_unless_tmux!();
+    let dir = temp_dir("argus-match-waiting-");
+    let nobody = format!("tcp://{}", free_port());
+    let command = format!(
+        "'{}' referee mover:alpha {nobody} --log-dir '{}'; echo EXIT=$?; sleep 60",
+        argus_bin().display(),
+        dir.path().join("logs").display()
+    );
+    let tmux = Tmux::start(120, 40, dir.path(), &command);
+    let screen = tmux.wait_for("the waiting board", Duration::from_secs(30), |s| {
+        s.contains("UNREACHABLE") && s.contains("signed on, lines checked")
+    });
+    assert!(
+        screen.contains("Waiting for the clients to sign on"),
+        "{screen}"
+    );
+    assert!(screen.contains(&format!("B {nobody}")), "{screen}");
+    assert!(!screen.contains("Standings"), "not the overview: {screen}");
+    tmux.send_keys(&["q"]);
+    tmux.send_keys(&["y"]);
+    let screen = tmux.wait_for("the end", Duration::from_secs(30), |s| s.contains("EXIT="));
+    assert!(
+        screen.contains(&format!(
+            "match over: alpha 0 - 0 {nobody} (0 games with a result)"
+        )),
+        "{screen}"
+    );
+    assert!(screen.contains("EXIT=3"), "{screen}");
+}
+
 /// Ctrl-C stops a match of programs as it stops a match between ports:
 /// `Ctrl-C (SIGINT): ending the session`, the journals kept, the exit
 /// status that of a match ended early (3).
@@ -2422,6 +2458,12 @@ fn ctrl_c_ends_a_match_of_programs_in_a_matchs_words() {
     p.interrupt();
     p.wait_stdout(Duration::from_secs(30), "the Ctrl-C line", |l| {
         l.starts_with("Ctrl-C (SIGINT): ending the session; its journal (")
+    });
+    // Its last line is the score so far, as a match between ports says.
+    p.wait_stdout(Duration::from_secs(30), "the match's end", |l| {
+        l.starts_with("match over: alpha ")
+            && l.contains(" beta (")
+            && l.ends_with(" with a result)")
     });
     assert_eq!(p.wait_exit(Duration::from_secs(30)), 3, "{}", p.describe());
 }

@@ -47,7 +47,7 @@ impl PortBook {
 
     /// Counts what a link event says about the port: bytes in and out,
     /// records that left (or never will), the link lost or back.
-    fn count(&mut self, kind: &LinkEventKind) {
+    pub(crate) fn count(&mut self, kind: &LinkEventKind) {
         match kind {
             LinkEventKind::Line { raw, at_us, .. } => {
                 self.bytes_in += raw.len() as u64;

@@ -97,6 +97,27 @@ impl Staged for Committing<'_> {
 }
 
 /// The instances that play `game`: White's as client A, Black's as B.
+/// How a link is shown on a board's full-size view: its port or endpoint,
+/// its line (`TCP` for a link with no baud rate), and its state and bytes
+/// as `book` counted them.
+pub(crate) fn link_view(
+    link: Option<&Link<Instance>>,
+    line: LineSettings,
+    book: &PortBook,
+) -> LinkView {
+    LinkView {
+        port: link.map_or_else(String::new, |l| l.path().to_string()),
+        settings: if line.baud == 0 {
+            "TCP".into()
+        } else {
+            format!("{} baud", line.baud)
+        },
+        state: book.state(),
+        bytes_in: book.bytes_in,
+        bytes_out: book.bytes_out,
+    }
+}
+
 fn seats_of(game: &ScheduledGame, instances: ByColor<u32>) -> ByClient<Instance> {
     ByClient::new(
         Instance::new(game.white, instances.white),
@@ -600,21 +621,11 @@ impl Board {
     /// How the board's two links are shown on its full-size view.
     pub fn link_views(&self, links: &PerInstance<Link<Instance>>) -> [LinkView; 2] {
         ClientId::BOTH.map(|id| {
-            let book = &self.books[id];
-            let line = self.core.settings().lines[id];
-            LinkView {
-                port: links
-                    .get(self.seats[id])
-                    .map_or_else(String::new, |l| l.path().to_string()),
-                settings: if line.baud == 0 {
-                    "TCP".into()
-                } else {
-                    format!("{} baud", line.baud)
-                },
-                state: book.state(),
-                bytes_in: book.bytes_in,
-                bytes_out: book.bytes_out,
-            }
+            link_view(
+                links.get(self.seats[id]),
+                self.core.settings().lines[id],
+                &self.books[id],
+            )
         })
     }
 

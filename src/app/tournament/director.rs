@@ -18,15 +18,15 @@ use crossbeam_channel::{Receiver, Sender, never, unbounded};
 use log::{info, warn};
 
 use crate::app::audience::Audience;
-use crate::app::session::{Staged, View, Wake, commit, open_tables, select_event};
+use crate::app::session::{PortBook, Staged, View, Wake, commit, open_tables, select_event};
 use crate::app::signals::Stop;
 use crate::app::syzygy::Syzygy;
 use crate::app::tournament::args::report_paths;
-use crate::app::tournament::board::{Board, Committing, GameSetup, Pace, Voice};
+use crate::app::tournament::board::{Board, Committing, GameSetup, Pace, Voice, link_view};
 use crate::app::tournament::live::{LIVE_GAP, LiveGames};
 use crate::app::tournament::players::{Field, PerInstance};
 use crate::app::tournament::restart::{self, Restart, Starts};
-use crate::app::tournament::screen::{Ask, OnBoard, Screen};
+use crate::app::tournament::screen::{Ask, OnBoard, Screen, Waiting};
 use crate::app::waiting::{Reminder, since_clock};
 use crate::app::writers::RelayTiming;
 use crate::app::{Completion, Exit, Failure};
@@ -37,7 +37,9 @@ use crate::journal::feed::FileSet;
 use crate::link::{LinkEvent, LinkEventKind, PortSettings};
 use crate::record::durable::write_atomic;
 use crate::record::transcript::Transcript;
-use crate::referee::{ByClient, ClientId, Command, Input as RefInput, Settings, Verdict};
+use crate::referee::{
+    ByClient, ClientId, Command, Input as RefInput, Referee as RefereeCore, Settings, Verdict,
+};
 use crate::stats::latency::Latencies;
 use crate::text::strip_control;
 use crate::tournament::journal::TournamentWriter;
@@ -63,17 +65,29 @@ const DRAIN_TICK: Duration = Duration::from_millis(50);
 const TURN_EVENTS: usize = 1024;
 
 /// An instance of a player at the edge: what its program last signed on
-/// with.
-#[derive(Debug, Default)]
+/// with, and its link while it plays no game.
+#[derive(Debug)]
 struct Seat {
     /// What it last signed on with (it is seated with it on its next
     /// board).
     sign_on: Option<SignOn>,
-    /// Records the tournament itself sent it (the final `disconnect`) and
-    /// that have not left yet.
-    in_flight: usize,
+    /// Its link between games: records the tournament itself sent it
+    /// (the final `disconnect`) that have not left yet, bytes, and whether
+    /// it is up or cannot be reached (a board keeps its own while the
+    /// instance plays there).
+    book: PortBook,
     /// A program argus runs: how it started and stopped.
     starts: Starts,
+}
+
+impl Default for Seat {
+    fn default() -> Seat {
+        Seat {
+            sign_on: None,
+            book: PortBook::up(),
+            starts: Starts::default(),
+        }
+    }
 }
 
 /// What the tournament runs with.
@@ -234,7 +248,7 @@ impl Floor {
     /// `disconnect` has left its link, or the grace is over.
     fn left(&self) -> Option<Completion> {
         let l = self.leaving.as_ref()?;
-        let drained = self.seats.values().all(|s| s.in_flight == 0);
+        let drained = self.seats.values().all(|s| s.book.in_flight == 0);
         (drained || Instant::now() >= l.until).then(|| l.ending.clone())
     }
 }
@@ -502,6 +516,11 @@ impl Director {
             if floor.seats.get(i).is_some_and(|s| s.starts.given_up) {
                 continue;
             }
+            // Nor is an endpoint that could not be reached (it never
+            // connected since): the record would only wait out the grace.
+            if floor.seats.get(i).is_some_and(|s| s.book.unreachable) {
+                continue;
+            }
             // A program that checks its lines (it signed on with Acrc)
             // gets its last record checked too, as every other.
             let mut record = crate::link::seats::disconnect_line();
@@ -517,7 +536,7 @@ impl Director {
             match link.send(0, record) {
                 Ok(()) => {
                     if let Some(s) = floor.seats.get_mut(i) {
-                        s.in_flight += 1;
+                        s.book.in_flight += 1;
                     }
                 }
                 Err(e) => warn!("{}: {e}", self.who(i)),
@@ -562,8 +581,12 @@ impl Director {
         // `argus referee` always has; its report is a file, if asked for.
         let a_match = self.core.settings().form == Form::Match;
         let printed = if let Completion::EndedEarly(why) = &ending {
-            (shown && !a_match)
-                .then(|| format!("{why}; standings:\n{}", report::standings_text(&self.core)))
+            if a_match {
+                // Stopped or not, a match ends with its score so far.
+                Some(words::match_summary(&self.core).to_string())
+            } else {
+                shown.then(|| format!("{why}; standings:\n{}", report::standings_text(&self.core)))
+            }
         } else {
             self.write_report();
             (!a_match).then(|| report::text(&self.core))
@@ -634,10 +657,76 @@ impl Director {
         }
         let boards = self.on_boards(floor);
         let title = self.core.settings().event.clone();
+        let waiting_board = match self.screen {
+            Some(_) => self.waiting_board(floor),
+            None => None,
+        };
         match self.screen.as_mut() {
-            Some(screen) => screen.draw(&self.core, &title, &boards),
+            Some(screen) => screen.draw(&self.core, &title, &boards, waiting_board.as_ref()),
             None => Ok(()),
         }
+    }
+
+    /// A match's board before its first game, as the board view shows it:
+    /// its players by name, the first game's clocks, and their links as
+    /// they are now. `None` in a tournament, or once a game has started.
+    fn waiting_board(&self, floor: &Floor) -> Option<Waiting> {
+        let t = &self.core;
+        let progress = t.progress();
+        if t.settings().form != Form::Match
+            || t.board_count() != 1
+            || progress.playing() > 0
+            || progress.decided() > 0
+            || floor.boards.iter().flatten().next().is_some()
+        {
+            return None;
+        }
+        let players = ByClient::new(PlayerId(0), PlayerId(1));
+        let mut settings = self.referee.clone();
+        settings.names = players.map(|p| Some(t.name(p).to_string()));
+        settings.ports = players.map(|p| self.specs.get(p.0).cloned().unwrap_or_default());
+        settings.lines = players.map(|p| self.line_of(p));
+        let at = self.now();
+        let mut core = RefereeCore::new(settings);
+        // Whoever signed on already is shown signed on (one player only:
+        // with both, the game is on its board).
+        for id in ClientId::BOTH {
+            let seat = floor.seats.get(Instance::new(players[id], 0));
+            if let Some(sign_on) = seat.and_then(|s| s.sign_on.clone()) {
+                core.handle(
+                    RefInput::Seated {
+                        client: id,
+                        sign_on,
+                    },
+                    at,
+                );
+            }
+        }
+        let mut snapshot = core.snapshot(at);
+        snapshot.games_total = t.games_total();
+        let links = ClientId::BOTH.map(|id| {
+            let player = players[id];
+            let instance = Instance::new(player, 0);
+            let up = PortBook::up();
+            let book = floor.seats.get(instance).map_or(&up, |s| &s.book);
+            link_view(self.field.links.get(instance), self.line_of(player), book)
+        });
+        Some(Waiting {
+            snapshot,
+            links,
+            at,
+        })
+    }
+
+    /// The line `p` plays on: the event's port settings, with no baud
+    /// rate (no wire-time credit) for a player not on a serial line.
+    fn line_of(&self, p: PlayerId) -> LineSettings {
+        let serial = self.field.serial.get(p.0).copied().unwrap_or(false);
+        let mut l = self.port.line();
+        if !serial {
+            l.baud = 0;
+        }
+        l
     }
 
     /// The boards that hold a game, as the board view shows them now.
@@ -1042,7 +1131,7 @@ impl Director {
         match self.field.restart(p) {
             Ok(()) => {
                 if let Some(s) = floor.seats.get_mut(p) {
-                    s.in_flight = 0;
+                    s.book = PortBook::up();
                 }
                 if let Some((client, board)) = board_of(&mut floor.boards, p) {
                     board.link_replaced(client);
@@ -1064,7 +1153,9 @@ impl Director {
     ) {
         let label = p.transcript_label(self.core.settings().form);
         let at = Duration::from_millis(now);
-        let seat = floor.seats.get_mut(p);
+        if let Some(seat) = floor.seats.get_mut(p) {
+            seat.book.count(&kind);
+        }
         let t = self.transcript.as_mut();
         let written = match kind {
             LinkEventKind::Line {
@@ -1094,16 +1185,8 @@ impl Director {
             LinkEventKind::Dropped { raw, reason, .. } => {
                 t.map(|t| t.rejected(at, &label, &raw, &reason))
             }
-            LinkEventKind::Sent { wire, .. } => {
-                if let Some(s) = seat {
-                    s.in_flight = s.in_flight.saturating_sub(1);
-                }
-                t.map(|t| t.outgoing(at, &label, &wire))
-            }
+            LinkEventKind::Sent { wire, .. } => t.map(|t| t.outgoing(at, &label, &wire)),
             LinkEventKind::SendFailed { text, reason, .. } => {
-                if let Some(s) = seat {
-                    s.in_flight = s.in_flight.saturating_sub(1);
-                }
                 warn!("{name}: record not sent ({reason}): {text}");
                 None
             }
@@ -1312,14 +1395,7 @@ impl Director {
     ) {
         let seats = ByClient::new(game.white, game.black);
         let name = |p: PlayerId| self.core.name(p).to_string();
-        let line = |p: PlayerId| -> LineSettings {
-            let serial = self.field.serial.get(p.0).copied().unwrap_or(false);
-            let mut l = self.port.line();
-            if !serial {
-                l.baud = 0;
-            }
-            l
-        };
+        let line = |p: PlayerId| self.line_of(p);
         let here = |p: PlayerId| self.field.run_here.get(p.0).copied().unwrap_or(false);
         let own = |p: PlayerId| self.own_controls.get(p.0).cloned().flatten();
         // A knockout's tie-break games: its control, checked when given

@@ -29,6 +29,15 @@ pub struct OnBoard<'a> {
     pub links: [LinkView; 2],
 }
 
+/// A match's board before its first game: the board its players will
+/// sit at, waiting for them to sign on, with their links as they are
+/// now (a match between ports has always shown it from the start).
+pub struct Waiting {
+    pub snapshot: Snapshot,
+    pub links: [LinkView; 2],
+    pub at: u64,
+}
+
 /// What a key asks the loop to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Ask {
@@ -75,6 +84,9 @@ pub struct Screen {
     /// Whom the tournament waits for, in words, shown on the bottom line
     /// when there is no other notice.
     pub waiting: Vec<String>,
+    /// The waiting board last drawn, while it is shown (its keys are the
+    /// board's).
+    waiting_shown: Option<Snapshot>,
 }
 
 impl Screen {
@@ -98,6 +110,7 @@ impl Screen {
             withdrawing: None,
             notice: None,
             waiting: Vec::new(),
+            waiting_shown: None,
         })
     }
 
@@ -111,8 +124,15 @@ impl Screen {
         }
     }
 
-    /// Draws the overview of `t` (titled `title`), or the focused board.
-    pub fn draw(&mut self, t: &Tournament, title: &str, boards: &[OnBoard]) -> Result<(), Failure> {
+    /// Draws the overview of `t` (titled `title`), the focused board, or
+    /// a match's board waiting for its first game.
+    pub fn draw(
+        &mut self,
+        t: &Tournament,
+        title: &str,
+        boards: &[OnBoard],
+        waiting: Option<&Waiting>,
+    ) -> Result<(), Failure> {
         // A match on one board shows its board whenever it has a game.
         let follow = *self.follow.get_or_insert(
             (t.settings().form == Form::Match && t.board_count() == 1).then_some(BoardId(1)),
@@ -126,6 +146,19 @@ impl Screen {
         let focused = self
             .focus
             .and_then(|f| boards.iter().find(|b| b.board == f));
+        self.waiting_shown = None;
+        if let (None, Some(_), Some(w)) = (focused, follow, waiting) {
+            self.ui.set_waiting(self.waiting.clone());
+            let ui = &self.ui;
+            let drawn = self
+                .guard
+                .terminal()
+                .draw(|f| ui.render(f, &w.snapshot, &w.links, w.at));
+            self.waiting_shown = Some(w.snapshot.clone());
+            return drawn
+                .map(|_| ())
+                .map_err(|e| Failure::failed(format!("cannot draw on the terminal: {e}")));
+        }
         let drawn = match focused {
             Some(b) => {
                 // The board's core plays a one-game match: its game is
@@ -230,6 +263,18 @@ impl Screen {
             .and_then(|f| boards.iter().find(|b| b.board == f));
         if let Some(b) = focused {
             return self.board_key(b.board, key, &b.core.snapshot(b.at));
+        }
+        if let Some(snap) = self.waiting_shown.clone() {
+            // A board with no game yet: Esc shows the overview, quit
+            // ends the match, and nothing else has a game to act on.
+            let ask = self.board_key(BoardId(1), key, &snap);
+            if self.follow == Some(None) {
+                self.waiting_shown = None;
+            }
+            return match ask {
+                Ask::Board(..) => Ask::Nothing,
+                ask => ask,
+            };
         }
         self.focus = None;
         if self.withdrawing.is_some() {

@@ -553,7 +553,7 @@ impl Watch {
         };
         let boards = on_boards(&self.games);
         let title = format!("watching {}", core.settings().event);
-        screen.draw(core, &title, &boards)
+        screen.draw(core, &title, &boards, None)
     }
 
     /// Publishes the boards followed and the standings to the web page.
