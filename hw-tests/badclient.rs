@@ -526,6 +526,35 @@ scenario!(
         ..Case::black("tcsi-escape")
     }
 );
+// The same on the director's match, which starts the game once both
+// have signed on: the clean sign-on that follows at once still names the
+// player, in the record and in the event.
+scenario!(
+    escapes_in_a_tcsi_name_on_the_events_loop,
+    Case {
+        tags: &[("Black", "bad")],
+        log: &[
+            "line kept, 2 bytes not printable ASCII inside a quoted string replaced by '?' (the first, 0x1B"
+        ],
+        command: &["tournament", "--as-match"],
+        ..Case::black("tcsi-escape")
+    }
+);
+scenario!(
+    a_second_sign_on_in_the_reset_delay_renames_the_player,
+    Case {
+        tags: &[("Black", "second")],
+        ..Case::black("sign-on-renamed")
+    }
+);
+scenario!(
+    a_second_sign_on_in_the_reset_delay_renames_the_player_on_the_events_loop,
+    Case {
+        tags: &[("Black", "second")],
+        command: &["tournament", "--as-match"],
+        ..Case::black("sign-on-renamed")
+    }
+);
 scenario!(
     a_latin1_name_signs_on_with_the_byte_replaced,
     Case {

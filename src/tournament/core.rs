@@ -367,13 +367,14 @@ impl Tournament {
 
     /// Whether player `p`'s program may name it again when it signs on
     /// again: its name is one its program gave ([`Input::Named`]), and no
-    /// game of its has started (a name its games were recorded under
-    /// stays).
-    pub fn renamed_by_sign_on(&self, p: PlayerId) -> bool {
+    /// game of its has started but `first` (the game on its board, when
+    /// that game's record takes its name from the sign-on, as a match
+    /// between ports does): a name its games were recorded under stays.
+    pub fn renamed_by_sign_on(&self, p: PlayerId, first: Option<u32>) -> bool {
         self.players.get(p.0).is_some_and(|s| s.named_by_program)
-            && !self
-                .games()
-                .any(|(g, state)| g.has(p) && state != GameState::Pending)
+            && !self.games().any(|(g, state)| {
+                g.has(p) && state != GameState::Pending && Some(g.number) != first
+            })
     }
 
     /// Game `g`'s PGN Round tag: `ROUND.BOARD` in a tournament

@@ -170,6 +170,10 @@ pub struct GameSetup<'a> {
     pub port: PortSettings,
     /// The players' names and specs (for the PGN and the journal).
     pub names: ByClient<String>,
+    /// Whether a client's name in the game's record is the one its program
+    /// signs on with (`names` then is that name as the event has it):
+    /// signing on again renames it, as in a match between ports.
+    pub named_by_sign_on: ByClient<bool>,
     pub specs: ByClient<String>,
     /// Each player's line, for the wire-time credit.
     pub lines: ByClient<LineSettings>,
@@ -312,7 +316,8 @@ impl Board {
     pub fn start(setup: GameSetup, at: u64) -> Result<Board, String> {
         let g = &setup.game;
         let mut settings = setup.base.clone();
-        settings.names = ByClient::new(Some(setup.names.a.clone()), Some(setup.names.b.clone()));
+        settings.names =
+            ByClient::new_with(|c| (!setup.named_by_sign_on[c]).then(|| setup.names[c].clone()));
         settings.ports = setup.specs.clone();
         settings.lines = setup.lines;
         settings.own_search_time = setup.own_search_time;
@@ -408,12 +413,14 @@ impl Board {
         }
         let mut tally = GameTally::default();
         let loaded = crate::journal::load_seeing(&path, &mut |e| tally.see(e))?;
-        let names = &loaded.header.settings.names;
+        // The names as the game has them (a name taken from a sign-on is
+        // the replayed core's, not the header's).
+        let replayed = loaded.replay.core();
         let label = format!(
             "{board} (game {}, {} - {})",
             game.number,
-            names.a.as_deref().unwrap_or("A"),
-            names.b.as_deref().unwrap_or("B")
+            replayed.client_name(ClientId::A),
+            replayed.client_name(ClientId::B)
         );
         let seats = seats_of(&game, instances);
         let mut outputs = Writers::open(&dir, games.pgn.clone(), None, voice.faults_on_stdout())?

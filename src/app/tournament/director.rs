@@ -960,7 +960,15 @@ impl Director {
                     // A port's program names its player (again, if it
                     // signs on again before its first game).
                     let current = self.core.name(p.player);
-                    let again = self.core.renamed_by_sign_on(p.player);
+                    // Its board's game, if that game's record takes the
+                    // name from the sign-on (its first game).
+                    let first = floor.boards.iter().flatten().find_map(|b| {
+                        let c = b.client_of(p)?;
+                        b.core.settings().names[c]
+                            .is_none()
+                            .then_some(b.game.number)
+                    });
+                    let again = self.core.renamed_by_sign_on(p.player, first);
                     let takes_name =
                         Player::parse(self.specs.get(p.player.0).map_or("", String::as_str))
                             .is_ok_and(|pl| pl.takes_sign_on_name(current, again));
@@ -1418,10 +1426,33 @@ impl Director {
             control = w.clone().or(control);
             own_controls = ByClient::new(w, b);
         }
+        // A program that signed on is seated as it did; one on a cable
+        // after a resume (counted as signed on) by its player's name.
+        let sign_on = |p: Instance| {
+            floor
+                .seats
+                .get(p)
+                .and_then(|s| s.sign_on.clone())
+                .unwrap_or_else(|| SignOn::named(self.core.name(p.player)))
+        };
+        let sign_ons = ByClient::new(
+            sign_on(Instance::new(game.white, instances.white)),
+            sign_on(Instance::new(game.black, instances.black)),
+        );
+        // A player its program named, in its first game: the game's record
+        // takes the name from the sign-on, so that signing on again before
+        // the game is under way names it again, as in a match between
+        // ports (the event is told too: `on_link`).
+        let named_by_sign_on = ByClient::new_with(|c| {
+            let p = seats[c];
+            self.core.renamed_by_sign_on(p, Some(game.number))
+                && sign_ons[c].name.as_deref() == Some(self.core.name(p))
+        });
         let setup = GameSetup {
             board,
             game,
             instances,
+            named_by_sign_on,
             base: &self.referee,
             control,
             port: self.port,
@@ -1462,16 +1493,6 @@ impl Director {
                 return;
             }
         };
-        // A program that signed on is seated as it did; one on a cable
-        // after a resume (counted as signed on) by its player's name.
-        let sign_on = |p: Instance| {
-            floor
-                .seats
-                .get(p)
-                .and_then(|s| s.sign_on.clone())
-                .unwrap_or_else(|| SignOn::named(self.core.name(p.player)))
-        };
-        let sign_ons = ByClient::new(sign_on(b.seats.a), sign_on(b.seats.b));
         b.seat(sign_ons, at, &self.field.links, floor.syzygy.as_ref());
         if let Some(files) = &self.feed
             && let Err(e) = files.add(b.journal(), false)

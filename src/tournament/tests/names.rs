@@ -91,14 +91,22 @@ fn a_second_sign_on_renames_a_player_only_before_its_first_game() {
         s.names = vec!["/dev/ttyS0".into(), "/dev/ttyS1".into()];
     }));
     let p = PlayerId(1);
-    assert!(!r.t.renamed_by_sign_on(p), "not named by its program yet");
+    assert!(
+        !r.t.renamed_by_sign_on(p, None),
+        "not named by its program yet"
+    );
     r.input(named(1, "x\u{1b}[31mevil"));
-    assert!(r.t.renamed_by_sign_on(p));
+    assert!(r.t.renamed_by_sign_on(p, None));
     r.input(named(1, "bad"));
     assert_eq!(r.t.name(p), "bad");
     r.sign_on(0..2);
     assert!(!r.running.is_empty());
-    assert!(!r.t.renamed_by_sign_on(p), "its game has started");
+    assert!(!r.t.renamed_by_sign_on(p, None), "its game has started");
+    // Its first game, whose record takes the name from the sign-on, does
+    // not count; any other does.
+    let first = r.running[0].1.number;
+    assert!(r.t.renamed_by_sign_on(p, Some(first)));
+    assert!(!r.t.renamed_by_sign_on(p, Some(first + 1)));
 }
 
 #[test]
