@@ -476,13 +476,27 @@ pub fn wire_to_cable(addr: std::net::SocketAddr, cable_end: &str) -> process::Pr
 }
 
 /// The text of every transcript a referee wrote in `log_dir`, complete
-/// lines only: the session's `transcript.log` (a match between ports, or
-/// a tournament's sign-ons), then each game's `game-NNN/transcript.log` in
-/// game order (a match or tournament on the tournament's loop; a match's
-/// lines are labelled by player, `A` and `B`, a tournament's game's by
-/// colour).
+/// lines only, in the order they were written: the session's
+/// `transcript.log` (a match between ports, or an event's sign-ons and
+/// final `disconnect`s) and each game's `game-NNN/transcript.log` (a
+/// match or tournament on the tournament's loop; a match's lines are
+/// labelled by player, `A` and `B`, a tournament's game's by colour),
+/// merged by each line's wall-clock time (a stable sort: lines of the
+/// same millisecond keep their files' order).
 pub fn transcript_text(log_dir: &Path) -> String {
-    log_files_text(log_dir, "transcript.log")
+    let text = log_files_text(log_dir, "transcript.log");
+    let mut lines: Vec<(String, &str)> = Vec::new();
+    let mut key = String::new();
+    for line in text.split_inclusive('\n') {
+        // `SECONDS WALL-TIME ...`; a line without one stays after the
+        // line before it.
+        if let Some(wall) = line.split(' ').nth(1).filter(|w| w.ends_with('Z')) {
+            key = wall.to_string();
+        }
+        lines.push((key.clone(), line));
+    }
+    lines.sort_by(|a, b| a.0.cmp(&b.0));
+    lines.into_iter().map(|(_, l)| l).collect()
 }
 
 /// The text of every match journal a referee wrote in `log_dir`, complete
