@@ -2513,3 +2513,133 @@ fn a_refused_connection_is_in_the_events_transcript() {
     assert!(p.running(), "the referee keeps trying");
     p.kill();
 }
+
+/// `argus referee mover:alpha mover:beta --journal KEPT/m.journal
+/// --log-dir LOGS` (issue 31): the match's journal is at KEPT/m.journal
+/// and each game's beside it (KEPT/game-NNN/), the transcripts and the log
+/// in LOGS. SIGKILLed in the middle of a game, `argus resume
+/// KEPT/m.journal` finishes the match with its two games, each once; a
+/// watcher of the feed keeps the journals in its copy under the
+/// tournament's names, and `argus watch KEPT/m.journal` prints every move
+/// of both games from the journals beside it.
+#[test]
+fn a_matchs_journal_elsewhere_keeps_its_games_journals_beside_it_for_resume_and_watch() {
+    let dir = temp_dir("argus-match-journal-");
+    let (logs, kept) = (dir.path().join("logs"), dir.path().join("kept"));
+    let (journal, pgn) = (kept.join("m.journal"), dir.path().join("games.pgn"));
+    let (feed, copy) = (free_port().to_string(), dir.path().join("copy"));
+    let mut watch = Proc::spawn(
+        "feed watch",
+        &argus_bin(),
+        &[
+            "watch".to_string(),
+            format!("tcp://{feed}"),
+            "--headless".to_string(),
+            "--copy".to_string(),
+            text(&copy),
+        ],
+    );
+    let args: Vec<String> = [
+        "referee",
+        "mover:alpha",
+        "mover:beta=greedy",
+        "--games",
+        "2",
+        "--tc",
+        "60+1",
+        "--max-moves",
+        "80",
+        // Time for the feed's watcher (which tries every second) to
+        // connect before each game, the resumed one's too.
+        "--reset-delay",
+        "2",
+        "--headless",
+        "--feed",
+        &feed,
+        "--journal",
+        &text(&journal),
+        "--log-dir",
+        &text(&logs),
+        "--pgn",
+        &text(&pgn),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let mut referee = Proc::spawn("referee", &argus_bin(), &args);
+    let games_in = |pgn: &Path| {
+        std::fs::read_to_string(pgn)
+            .ok()
+            .and_then(|t| read_pgn_games(&t).ok())
+            .map_or(0, |g| g.len())
+    };
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let mid_game = (1..=2).any(|n| {
+            let j = kept.join(format!("game-{n:03}")).join("journal.log");
+            std::fs::read_to_string(j).is_ok_and(|t| t.matches(" line ").count() > 20)
+        });
+        if mid_game {
+            break;
+        }
+        assert!(referee.running(), "{}", referee.describe());
+        assert!(Instant::now() < deadline, "no game began");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    referee.kill();
+    assert!(games_in(&pgn) < 2, "the kill came after the last game");
+    // The journals at KEPT, the rest in LOGS.
+    assert!(journal.is_file());
+    assert!(kept.join("game-001/journal.log").is_file());
+    for f in ["tournament.journal", "game-001/journal.log"] {
+        assert!(!logs.join(f).exists(), "{f} in the log directory");
+    }
+    for f in ["argus.log", "transcript.log", "game-001/transcript.log"] {
+        assert!(logs.join(f).is_file(), "no {f} in the log directory");
+    }
+    assert!(!kept.join("game-001/transcript.log").exists());
+
+    let resumed = run_to_end("resume", &["resume", &text(&journal), "--headless"], 120);
+    let out = resumed.stdout_lines().join("\n");
+    assert!(out.contains("resuming the tournament from"), "{out}");
+    let played = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(check_pgn(&played).len(), 2, "each game once:\n{played}");
+    assert!(!logs.join("game-002/journal.log").exists());
+    assert!(logs.join("game-002/transcript.log").is_file());
+
+    // The feed's copy: the journals under the tournament's names.
+    assert_eq!(
+        watch.wait_exit(Duration::from_secs(60)),
+        0,
+        "{}",
+        watch.describe()
+    );
+    let read = |p: PathBuf| std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    assert_eq!(read(copy.join("tournament.journal")), read(journal.clone()));
+    for g in ["game-001/journal.log", "game-002/journal.log"] {
+        assert_eq!(read(copy.join(g)), read(kept.join(g)), "{g}");
+    }
+
+    let watched = run_to_end("watch", &["watch", &text(&journal), "--headless"], 30).stdout_lines();
+    assert!(
+        watched
+            .last()
+            .is_some_and(|l| l.starts_with("match over: alpha ")),
+        "{watched:#?}"
+    );
+    assert_moves_are_the_pgns(&watched, &played);
+}
+
+/// Runs argus with `args`, which must end normally (exit 0) within
+/// `within_s` seconds.
+fn run_to_end(name: &str, args: &[&str], within_s: u64) -> Proc {
+    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    let mut p = Proc::spawn(name, &argus_bin(), &args);
+    assert_eq!(
+        p.wait_exit(Duration::from_secs(within_s)),
+        0,
+        "{}",
+        p.describe()
+    );
+    p
+}

@@ -83,6 +83,26 @@ pub fn kind_of_file(path: &Path) -> Result<Kind, KindError> {
     recognise_file(path)?.ok_or_else(|| KindError::NotAJournal(path.to_path_buf()))
 }
 
+/// The program that wrote a journal beginning with `start`, as its first
+/// line names it (`argus-journal 1 argus\x200.1.0 CHECK`: `argus 0.1.0`);
+/// `None` when `start` is no journal's first line.
+pub fn writer_of(start: &[u8]) -> Option<String> {
+    kind_of(start)?;
+    let line = start.split(|&b| b == b'\n').next()?;
+    let writer = std::str::from_utf8(line).ok()?.split(' ').nth(2)?;
+    crate::journal::format::untoken(writer).ok()
+}
+
+/// The program that wrote the journal at `path` ([`writer_of`] its first
+/// line); `None` when it cannot be read or is no journal.
+pub fn writer_of_file(path: &Path) -> Option<String> {
+    let mut start = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(256).read_to_end(&mut start))
+        .ok()?;
+    writer_of(&start)
+}
+
 /// Why a file's kind of journal cannot be told: it cannot be read, or it
 /// is no journal (the file's path, as given).
 #[derive(Debug, thiserror::Error)]
@@ -110,6 +130,16 @@ mod tests {
         assert_eq!(kind_of(b"argus-journal"), None, "the word alone");
         assert_eq!(kind_of(b"[Event \"x\"]\n"), None);
         assert_eq!(kind_of(b""), None);
+    }
+
+    #[test]
+    fn a_journal_names_the_program_that_wrote_it() {
+        let first = b"argus-journal 1 argus\\x200.1.0 3e7c050f\nsession x 1\n";
+        assert_eq!(writer_of(first).as_deref(), Some("argus 0.1.0"));
+        let t = b"argus-tournament 1 argus\\x200.2.0 4e924e78\n";
+        assert_eq!(writer_of(t).as_deref(), Some("argus 0.2.0"));
+        assert_eq!(writer_of(b"argus-journal 1"), None, "no writer");
+        assert_eq!(writer_of(b"[Event \"x\"]\n"), None);
     }
 
     #[test]

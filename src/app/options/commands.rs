@@ -32,8 +32,10 @@ pub struct RefereeArgs {
     /// journal.log in the log directory]. A journal holds one match: an
     /// existing one is never written into by a new match. A match of
     /// programs (engine:, mover:, tcp:NAME players) keeps its journals in
-    /// the log directory (tournament.journal, game-NNN/journal.log) and
-    /// refuses --journal.
+    /// the log directory (tournament.journal, game-NNN/journal.log), or
+    /// with --journal FILE its journal at FILE and each game's beside it
+    /// (game-NNN/ in FILE's directory, one match's journals per
+    /// directory).
     #[arg(long, value_name = "FILE")]
     pub journal: Option<PathBuf>,
 }

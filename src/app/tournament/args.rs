@@ -245,13 +245,13 @@ pub struct TournamentArgs {
     /// the log, as cutechess-cli's -ratinginterval.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub rating_interval: Option<u32>,
-    /// Directory for the logs, the tournament journal and each game's
-    /// journal and transcript [default: argus-logs].
+    /// Directory for the logs, each game's transcript and (without
+    /// --journal) the tournament journal and each game's journal
+    /// [default: argus-logs].
     #[arg(long, value_name = "DIR")]
     pub log_dir: Option<PathBuf>,
     /// Read settings from this TOML file: [line], [match] and [output]
-    /// as for `argus referee` ([output] journal aside: the journal is in
-    /// the log directory), [tournament] (schedule, cycles, games_per_pairing,
+    /// as for `argus referee`, [tournament] (schedule, cycles, games_per_pairing,
     /// boards, absent_forfeit, movetime, feed, http) and one [[player]]
     /// table per player (player = "PLAYER", protocol, options = { NAME = "VALUE" },
     /// book = "FILE", book_depth = N, movetime = MS, depth = N, nodes = N,
@@ -263,9 +263,12 @@ pub struct TournamentArgs {
     pub web: WebOptions,
     #[command(flatten)]
     pub view: ViewOptions,
-    /// `argus referee --journal FILE`, refused: an event keeps its journal
-    /// in its log directory (a match of programs runs as an event).
-    #[arg(long, value_name = "FILE", hide = true)]
+    /// The event's journal [default: tournament.journal in the log
+    /// directory]; each game's journal goes beside it (game-NNN/ in its
+    /// directory, one event's journals per directory), the transcripts and
+    /// logs stay in the log directory. `argus resume FILE` carries the
+    /// event on, `argus watch FILE` follows it.
+    #[arg(long, value_name = "FILE")]
     pub journal: Option<PathBuf>,
     /// Run as `argus referee A B` (`match_as_tournament` adds it): a
     /// match of two, said in a match's words, with a match's --round,
@@ -313,11 +316,20 @@ pub struct TournamentPlan {
     /// `--no-claims`).
     pub claim_draws: bool,
     pub log_dir: PathBuf,
+    /// `--journal`: the event's journal, when not in the log directory.
+    pub journal: Option<PathBuf>,
     /// Where the tournament is published (`--feed`).
     pub feed: Option<String>,
     /// The audience's web view: `--http` over the `[tournament]` table's
     /// `http`.
     pub web: WebOptions,
+}
+
+impl TournamentPlan {
+    /// Where the event's journals and logs go.
+    pub fn layout(&self) -> crate::app::tournament::layout::Layout {
+        crate::app::tournament::layout::Layout::new(&self.log_dir, self.journal.as_deref())
+    }
 }
 
 /// Whether `format` pairs its rounds as it goes (its colours too).
@@ -352,22 +364,14 @@ fn match_only_given(m: &MatchOptions) -> Option<(&'static str, &'static str)> {
 impl TournamentArgs {
     /// These arguments with the config file's `[output]` table under the
     /// flags: each of `pgn`, `pgn_min`, `epd_out`, `live_pgn`, `log_dir`,
-    /// `feed`, `results_json`, `cbf`, `rating_interval` and `http` the
-    /// flags do not give is the file's. Its `journal` is refused: an
-    /// event's journal is `tournament.journal` in its log directory.
+    /// `journal`, `feed`, `results_json`, `cbf`, `rating_interval` and
+    /// `http` the flags do not give is the file's.
     pub fn with_config_outputs(mut self) -> Result<TournamentArgs, String> {
         let Some(path) = &self.config else {
             return Ok(self);
         };
         let out = TournamentConfig::load(path)?.output;
-        if let Some(j) = &out.journal {
-            return Err(format!(
-                "config file {}: [output] journal = {:?}: the journal is kept in the log \
-                 directory (tournament.journal, and each game's in game-NNN/): give log_dir",
-                path.display(),
-                j.display()
-            ));
-        }
+        self.journal = self.journal.or(out.journal);
         self.pgn = self.pgn.or(out.pgn);
         self.pgn_min |= out.pgn_min;
         self.epd_out = self.epd_out.or(out.epd_out);
@@ -419,16 +423,12 @@ impl TournamentArgs {
                 "--{flag} is for a match, not a tournament: {instead}"
             ));
         }
-        if let Some(j) = &self.journal {
+        if let Some(j) = &self.journal
+            && j.file_name().is_none()
+        {
             return Err(format!(
-                "--journal {}: {} keeps its journal in its log directory \
-                 (tournament.journal, and each game's in game-NNN/): give --log-dir DIR",
-                j.display(),
-                if self.as_match {
-                    "a match of programs"
-                } else {
-                    "a tournament"
-                }
+                "--journal {}: give a file (its games' journals go beside it, in game-NNN/)",
+                j.display()
             ));
         }
         let file = match &self.config {
@@ -650,6 +650,7 @@ impl TournamentArgs {
                 .log_dir
                 .clone()
                 .unwrap_or_else(|| PathBuf::from("argus-logs")),
+            journal: self.journal.clone(),
             feed: self.feed.clone().or(t.feed.clone()),
             web: self.web.clone().or_file(t.http.clone()),
         })
@@ -1291,10 +1292,18 @@ mod tests {
         assert_eq!(a.rating_interval, Some(5));
         assert_eq!(a.web.http.as_deref(), Some("127.0.0.1:0"));
         std::fs::write(&config, "[output]\njournal = \"m.journal\"\n").unwrap();
-        let e = args(&["mover:m", "mover:n", "--config", path])
+        let a = args(&["mover:m", "mover:n", "--config", path])
             .with_config_outputs()
-            .unwrap_err();
-        assert!(e.contains("journal is kept in the log directory"), "{e}");
+            .unwrap();
+        assert_eq!(a.journal.as_deref(), Some(Path::new("m.journal")));
+        let a = args(&["mover:m", "mover:n", "--config", path, "--journal", "f.j"])
+            .with_config_outputs()
+            .unwrap();
+        assert_eq!(
+            a.journal.as_deref(),
+            Some(Path::new("f.j")),
+            "the flag wins"
+        );
         std::fs::write(&config, "[output]\nno_such = 1\n").unwrap();
         let e = args(&["mover:m", "mover:n", "--config", path])
             .with_config_outputs()
@@ -1404,13 +1413,26 @@ mod match_tests {
         );
     }
 
+    /// `--journal FILE` puts the event's journal at FILE (its games'
+    /// beside it), the logs staying in the log directory; a path that
+    /// names no file is refused.
     #[test]
-    fn a_journal_elsewhere_is_refused_with_where_it_is_kept() {
-        let e = plan_of("mover:a mover:b --journal m.journal").unwrap_err();
+    fn a_journal_elsewhere_is_where_the_events_journals_go() {
+        let p = plan_of("mover:a mover:b --journal kept/m.journal --log-dir logs").unwrap();
+        let layout = p.layout();
+        let cwd = std::env::current_dir().unwrap();
+        assert_eq!(layout.journal(), cwd.join("kept/m.journal"));
+        assert_eq!(layout.journal_dir(), cwd.join("kept"));
+        assert_eq!(layout.log_dir(), std::path::Path::new("logs"));
+        let p = plan_of("mover:a mover:b --log-dir logs").unwrap();
+        assert_eq!(
+            p.layout().journal(),
+            std::path::Path::new("logs/tournament.journal")
+        );
+        let e = plan_of("mover:a mover:b --journal ..").unwrap_err();
         assert_eq!(
             e,
-            "--journal m.journal: a match of programs keeps its journal in its log directory \
-             (tournament.journal, and each game's in game-NNN/): give --log-dir DIR"
+            "--journal ..: give a file (its games' journals go beside it, in game-NNN/)"
         );
     }
 

@@ -15,6 +15,7 @@ use shakmaty::ByColor;
 use crate::app::audience::Ended;
 use crate::app::session::{Decided, Edges, PortBook, Staged, Wires, decide, deliver, link_input};
 use crate::app::syzygy::Syzygy;
+use crate::app::tournament::layout::{GameDirs, Layout, game_journal};
 use crate::app::tournament::players::PerInstance;
 use crate::app::wall::wall_clock_now;
 use crate::app::writers::{Headlines, RelayTiming, Writers};
@@ -29,11 +30,12 @@ use crate::tournament::stats::GameTally;
 use crate::tournament::{BoardId, Form, Instance, ScheduledGame, SideStats};
 use crate::web::hub::GAMES_KEPT;
 
-/// The PGN of game `number` as its journal in `log_dir` ended it (the
-/// last end, if it was played again); `None` when it has no journal or
-/// the journal holds no end (a game forfeited was played on no board).
-pub fn ended_pgn(log_dir: &Path, number: u32) -> Result<Option<Arc<PgnGame>>, String> {
-    let path = Board::journal_path(log_dir, number);
+/// The PGN of game `number` as its journal under `root` (the event
+/// journal's directory) ended it (the last end, if it was played again);
+/// `None` when it has no journal or the journal holds no end (a game
+/// forfeited was played on no board).
+pub fn ended_pgn(root: &Path, number: u32) -> Result<Option<Arc<PgnGame>>, String> {
+    let path = game_journal(root, number);
     if !path.is_file() {
         return Ok(None);
     }
@@ -47,14 +49,15 @@ pub fn ended_pgn(log_dir: &Path, number: u32) -> Result<Option<Arc<PgnGame>>, St
 }
 
 /// Games `numbers` (the last [`GAMES_KEPT`] of them), each as its journal
-/// in `log_dir` ended it, for the web page of a resumed or watched
-/// tournament; a game played on no board (a forfeit) has none. A journal
-/// that cannot be read is said in the log and left out.
-pub fn ended_games(log_dir: &Path, numbers: &[u32]) -> Ended {
+/// under `root` (the event journal's directory) ended it, for the web
+/// page of a resumed or watched tournament; a game played on no board (a
+/// forfeit) has none. A journal that cannot be read is said in the log
+/// and left out.
+pub fn ended_games(root: &Path, numbers: &[u32]) -> Ended {
     let mut ended = Ended::default();
     let first = numbers.len().saturating_sub(GAMES_KEPT);
     for &number in &numbers[first..] {
-        match ended_pgn(log_dir, number) {
+        match ended_pgn(root, number) {
             Ok(Some(pgn)) => ended.add(number, pgn),
             Ok(None) => {}
             Err(e) => log::warn!("game {number}: {e}; the web page goes without its PGN"),
@@ -190,7 +193,8 @@ pub struct GameSetup<'a> {
     /// The event's games (its game `game.number` of these): the
     /// transcript says `game 2 of 6`, not its core's one-game match.
     pub games_total: u32,
-    pub log_dir: &'a Path,
+    /// Where the game's journal and transcript go.
+    pub layout: &'a Layout,
     /// The tournament's PGN and EPD files, every finished game appended.
     pub games: GameFiles,
     /// Which delays were given, and whether both players are programs
@@ -224,6 +228,16 @@ impl Voice {
     }
 }
 
+/// Makes the directory a game's journal goes in (its transcript's is made
+/// by its writers; apart with `--journal`).
+fn make_parent(journal: &Path) -> Result<(), String> {
+    match journal.parent() {
+        Some(dir) => std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create the directory {}: {e}", dir.display())),
+        None => Ok(()),
+    }
+}
+
 /// A board with its game.
 pub struct Board {
     pub id: BoardId,
@@ -247,62 +261,10 @@ pub struct Board {
     journal: PathBuf,
 }
 
-/// A game's journal's name in its directory.
-const JOURNAL: &str = "journal.log";
-
 impl Board {
     /// Reports each move this board relays, with its timing, to `tx`.
     pub fn time_relays(&mut self, tx: Sender<RelayTiming>) {
         self.outputs.time_relays(tx);
-    }
-
-    /// The directory of the `attempt`-th start of a game (1, 2, ...): a
-    /// game played again (it ended without a result) starts afresh in a
-    /// directory of its own, `game-007`, then `game-007-2`, ...; the
-    /// earlier attempts' journals and transcripts are kept as they are.
-    pub fn attempt_dir(log_dir: &Path, game: u32, attempt: u32) -> PathBuf {
-        match attempt {
-            0 | 1 => log_dir.join(format!("game-{game:03}")),
-            n => log_dir.join(format!("game-{game:03}-{n}")),
-        }
-    }
-
-    /// The game's latest attempt: the last whose journal exists (1 when
-    /// none does).
-    fn latest_attempt(log_dir: &Path, game: u32) -> u32 {
-        let mut latest = 1;
-        while Board::attempt_dir(log_dir, game, latest + 1)
-            .join(JOURNAL)
-            .exists()
-        {
-            latest += 1;
-        }
-        latest
-    }
-
-    /// The game's directory in the log directory, its latest attempt's
-    /// (`game-007` when it has none yet).
-    pub fn dir(log_dir: &Path, game: u32) -> PathBuf {
-        Board::attempt_dir(log_dir, game, Board::latest_attempt(log_dir, game))
-    }
-
-    /// The game's journal in the log directory (its latest attempt's):
-    /// `game-007/journal.log`.
-    pub fn journal_path(log_dir: &Path, game: u32) -> PathBuf {
-        Board::dir(log_dir, game).join(JOURNAL)
-    }
-
-    /// Where a start of the game goes: its latest attempt's directory if
-    /// that has no journal yet (or an empty one: a stop as it was being
-    /// set up), else the next attempt's.
-    fn fresh_dir(log_dir: &Path, game: u32) -> PathBuf {
-        let latest = Board::latest_attempt(log_dir, game);
-        let dir = Board::attempt_dir(log_dir, game, latest);
-        if std::fs::metadata(dir.join(JOURNAL)).map_or(true, |m| m.len() == 0) {
-            dir
-        } else {
-            Board::attempt_dir(log_dir, game, latest + 1)
-        }
     }
 
     /// This board's game journal.
@@ -334,14 +296,14 @@ impl Board {
         settings.openings_seed = None;
         setup.pace.apply(&mut settings, setup.run_here);
         let opening_plies = settings.openings.first().map_or(0, |s| s.moves.len());
-        let dir = Board::fresh_dir(setup.log_dir, g.number);
+        let dirs = setup.layout.fresh_game(g.number);
         let label = format!(
             "{} (game {}, {} - {})",
             setup.board, g.number, setup.names.a, setup.names.b
         );
         let seats = seats_of(g, setup.instances);
         let outputs = Writers::open(
-            &dir,
+            &dirs.logs,
             setup.games.pgn.clone(),
             None,
             setup.voice.faults_on_stdout(),
@@ -351,14 +313,15 @@ impl Board {
         .with_numbering(g.number, setup.games_total)
         .with_game_files(&setup.games)
         .with_label(&label);
-        let journal = dir.join(JOURNAL);
+        let journal = dirs.journal;
+        make_parent(&journal)?;
         let header = Header {
             session: new_session_id(),
             settings: settings.clone(),
             port: setup.port,
             output: OutputSettings {
                 pgn: setup.games.pgn.clone(),
-                log_dir: Some(dir.clone()),
+                log_dir: Some(dirs.logs.clone()),
                 journal: Some(journal.clone()),
                 ..OutputSettings::default()
             },
@@ -401,13 +364,15 @@ impl Board {
         board: BoardId,
         game: ScheduledGame,
         instances: ByColor<u32>,
-        log_dir: &Path,
+        layout: &Layout,
         games: &GameFiles,
         voice: Voice,
         games_total: u32,
     ) -> Result<Option<Board>, String> {
-        let dir = Board::dir(log_dir, game.number);
-        let path = Board::journal_path(log_dir, game.number);
+        let GameDirs {
+            journal: path,
+            logs: dir,
+        } = layout.latest_game(game.number);
         if std::fs::metadata(&path).map_or(true, |m| m.len() == 0) {
             return Ok(None);
         }
@@ -649,35 +614,6 @@ impl Board {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_game_played_again_starts_in_a_directory_of_its_own() {
-        let dir = tempfile::tempdir().unwrap();
-        let log = dir.path();
-        let first = log.join("game-007");
-        assert_eq!(Board::dir(log, 7), first);
-        assert_eq!(Board::fresh_dir(log, 7), first, "nothing there yet");
-        std::fs::create_dir_all(&first).unwrap();
-        std::fs::write(first.join(JOURNAL), "").unwrap();
-        assert_eq!(Board::fresh_dir(log, 7), first, "an empty journal is taken");
-        std::fs::write(first.join(JOURNAL), "argus-journal 1\n").unwrap();
-        let second = log.join("game-007-2");
-        assert_eq!(Board::fresh_dir(log, 7), second);
-        assert_eq!(Board::journal_path(log, 7), first.join(JOURNAL));
-        std::fs::create_dir_all(&second).unwrap();
-        std::fs::write(second.join(JOURNAL), "argus-journal 1\n").unwrap();
-        assert_eq!(
-            Board::journal_path(log, 7),
-            second.join(JOURNAL),
-            "the latest"
-        );
-        assert_eq!(Board::fresh_dir(log, 7), log.join("game-007-3"));
-        assert_eq!(
-            Board::dir(log, 8),
-            log.join("game-008"),
-            "each game its own"
-        );
-    }
-
     /// Journals written by argus 0.1.0 before a seat was a typed input
     /// (each player's sign-on record handed to its board as a line) and
     /// before `resumed` named the players on cables (an `on` line after
@@ -724,7 +660,7 @@ mod tests {
             board,
             game,
             instances,
-            dir.path(),
+            &Layout::new(dir.path(), None),
             &games,
             Voice {
                 form: Form::Tournament,

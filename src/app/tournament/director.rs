@@ -103,7 +103,8 @@ pub struct Director {
     pub pace: Pace,
     pub port: PortSettings,
     pub specs: Vec<String>,
-    pub log_dir: PathBuf,
+    /// Where the games' journals and transcripts go.
+    pub layout: crate::app::tournament::layout::Layout,
     pub games: GameFiles,
     pub report: Option<PathBuf>,
     /// `--results-json`.
@@ -1475,7 +1476,7 @@ impl Director {
                 headless: matches!(self.view, View::Headless),
             },
             games_total: self.core.games_total(),
-            log_dir: &self.log_dir,
+            layout: &self.layout,
             games: self.games.clone(),
             pace: self.pace,
             run_here: here(seats.a) && here(seats.b),

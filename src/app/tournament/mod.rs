@@ -7,6 +7,7 @@ pub mod args;
 pub mod board;
 pub mod copy;
 pub mod director;
+pub mod layout;
 pub mod live;
 pub mod players;
 pub mod restart;
@@ -28,6 +29,7 @@ use crate::app::start::{LogDir, Writes, check_outputs};
 use crate::app::tournament::args::{TournamentArgs, TournamentPlan};
 use crate::app::tournament::board::Board;
 use crate::app::tournament::director::Director;
+use crate::app::tournament::layout::{Claimed, Layout};
 use crate::app::tournament::live::LiveGames;
 use crate::app::tournament::players::{EnginePlay, Field, Net};
 use crate::app::wall::unix_ms_now;
@@ -38,8 +40,7 @@ use crate::record::transcript::Transcript;
 use crate::tournament::journal::{self as tjournal, Header, TournamentWriter};
 use crate::tournament::{GameState, Settings, Tournament};
 
-/// The tournament journal's file name in the log directory.
-pub const JOURNAL: &str = "tournament.journal";
+pub use layout::JOURNAL;
 
 /// The arguments after `tournament` on this process's command line (a
 /// match run as a tournament of two: those of the tournament it is, see
@@ -94,18 +95,12 @@ pub fn run(args: TournamentArgs) -> Exit {
     let settings = settings_of(&plan);
     let core = Tournament::new(settings.clone()).map_err(Failure::usage)?;
     check_outputs_of(&args)?;
-    let mut dir = LogDir::claim(&plan.log_dir).map_err(Failure::usage)?;
-    let journal = dir.path().join(JOURNAL);
-    if std::fs::metadata(&journal).is_ok_and(|m| m.len() > 0) {
-        return Err(Failure::usage(format!(
-            "{} already holds a tournament: carry it on with `argus resume {}`, or give \
-             another --log-dir",
-            journal.display(),
-            journal.display()
-        )));
-    }
+    let layout = plan.layout();
+    let mut dirs = layout.claim()?;
+    layout.refuse_taken().map_err(Failure::usage)?;
+    let journal = layout.journal().to_path_buf();
     let epoch = Instant::now();
-    let edges = open_edges(&plan, &args, &mut dir, epoch)?;
+    let edges = open_edges(&plan, &args, &mut dirs.logs, epoch)?;
     let header = Header {
         writer: format!("argus {}", env!("CARGO_PKG_VERSION")),
         settings,
@@ -115,7 +110,7 @@ pub fn run(args: TournamentArgs) -> Exit {
             .map(|d| d.display().to_string())
             .unwrap_or_default(),
     };
-    dir.note(&journal);
+    dirs.note_journal(&journal);
     let started = unix_ms_now();
     let writer = TournamentWriter::create(&journal, &header, started).map_err(|e| {
         Failure::usage(format!(
@@ -133,7 +128,7 @@ pub fn run(args: TournamentArgs) -> Exit {
         resumed: false,
         started_unix_ms: Some(started),
     };
-    direct(carried, &plan, &args, edges, dir, ctrl_c)
+    direct(carried, &plan, &args, edges, (layout, dirs), ctrl_c)
 }
 
 /// Carries on the tournament whose journal is `journal` (`argus resume`):
@@ -204,15 +199,15 @@ pub fn resume(
         )));
     }
     check_outputs_of(&args)?;
-    let log_dir = journal.parent().map(Path::to_path_buf).unwrap_or_default();
-    plan.log_dir = log_dir.clone();
-    let mut dir = LogDir::claim(&log_dir).map_err(Failure::usage)?;
-    let mut edges = open_edges(&plan, &args, &mut dir, Instant::now())?;
+    let layout = Layout::resumed(&journal, &plan.layout());
+    plan.log_dir = layout.log_dir().to_path_buf();
+    let mut dirs = layout.claim()?;
+    let mut edges = open_edges(&plan, &args, &mut dirs.logs, Instant::now())?;
     let core = loaded.tournament.clone();
     if let Some(a) = edges.audience.as_mut() {
         // Every game decided before the stop, for /games.pgn.
         a.ended_before(board::ended_games(
-            &log_dir,
+            layout.journal_dir(),
             &core.decided().collect::<Vec<_>>(),
         ));
     }
@@ -220,7 +215,7 @@ pub fn resume(
         form: core.settings().form,
         headless: args.view.headless,
     };
-    let boards = resume_boards(&core, &log_dir, &args.game_files(), voice)?;
+    let boards = resume_boards(&core, &layout, &args.game_files(), voice)?;
     let base = boards
         .iter()
         .flatten()
@@ -245,7 +240,7 @@ pub fn resume(
     let game_journals = core
         .games()
         .map(|(g, _)| {
-            let path = Board::journal_path(&log_dir, g.number);
+            let path = layout::game_journal(layout.journal_dir(), g.number);
             (path, !playing.contains(&g.number))
         })
         .filter(|(path, _)| path.is_file())
@@ -260,7 +255,7 @@ pub fn resume(
         resumed: true,
         started_unix_ms: loaded.started_unix_ms,
     };
-    direct(carried, &plan, &args, edges, dir, ctrl_c)
+    direct(carried, &plan, &args, edges, (layout, dirs), ctrl_c)
 }
 
 /// A match's players on the endpoints `ports` (`argus resume JOURNAL
@@ -296,11 +291,12 @@ fn moved_players(
     Ok(ports.to_vec())
 }
 
-/// Each game in progress rebuilt from its journal in `log_dir`, on its
-/// board (a game whose result the tournament already holds is told so).
+/// Each game in progress rebuilt from its journal (where `layout` keeps
+/// it), on its board (a game whose result the tournament already holds is
+/// told so).
 fn resume_boards(
     core: &Tournament,
-    log_dir: &Path,
+    layout: &Layout,
     games: &GameFiles,
     voice: board::Voice,
 ) -> Result<Vec<Option<Board>>, Failure> {
@@ -308,7 +304,7 @@ fn resume_boards(
     let total = core.games_total();
     for (board, game) in core.in_progress() {
         let instances = core.instances_on(board).unwrap_or_default();
-        let resumed = Board::resume(board, game, instances, log_dir, games, voice, total)
+        let resumed = Board::resume(board, game, instances, layout, games, voice, total)
             .map_err(Failure::failed)?;
         let Some(mut b) = resumed else { continue };
         if !matches!(core.game_state(game.number), Some(GameState::Playing(_))) {
@@ -384,17 +380,17 @@ fn direct(
     plan: &TournamentPlan,
     args: &TournamentArgs,
     edges: Edges,
-    mut dir: LogDir,
+    (layout, mut dirs): (Layout, Claimed),
     ctrl_c: Receiver<Stop>,
 ) -> Exit {
-    let files = FileSet::new(dir.path());
+    let files = FileSet::new(layout.journal_dir());
     let feed = start_feed(
         plan.feed.as_deref(),
         &files,
         carried.journal.path(),
         &carried.game_journals,
     )?;
-    dir.keep();
+    dirs.keep();
     let stop = ctrl_c.clone();
     let played = crate::tournament::words::games_played(&carried.core);
     let rating_interval = args
@@ -411,7 +407,7 @@ fn direct(
         pace: plan.pace,
         port: plan.port_settings,
         specs: carried.specs,
-        log_dir: dir.path().to_path_buf(),
+        layout,
         games: args.game_files(),
         report: args.report.clone(),
         results_json: args.results_json.clone(),
@@ -434,7 +430,7 @@ fn direct(
     };
     let (outcome, audience) = director.run();
     close_feed(feed);
-    drop(dir);
+    drop(dirs);
     // Played out: the page keeps the final standings until the operator
     // ends argus (the feed's watchers are gone by then).
     if let Some(a) = audience {
@@ -461,7 +457,11 @@ fn start_feed(
             .add(path, closed)
             .map_err(|e| Failure::usage(format!("--feed: {e}")))
     };
-    add(journal, false)?;
+    // The event journal by the name a copy's layout gives it, whatever its
+    // file is called (`--journal FILE`).
+    files
+        .add_as(journal, JOURNAL, false)
+        .map_err(|e| Failure::usage(format!("--feed: {e}")))?;
     for (path, closed) in games {
         add(path, *closed)?;
     }

@@ -24,8 +24,9 @@ use crate::app::options::WebOptions;
 use crate::app::session::View;
 use crate::app::signals;
 use crate::app::tail::{SourceReport, follow_file};
-use crate::app::tournament::board::{self, Board};
+use crate::app::tournament::board;
 use crate::app::tournament::copy::{self, CopyDir, FeedReport};
+use crate::app::tournament::layout::game_journal;
 use crate::app::tournament::screen::{Ask, OnBoard, Screen};
 use crate::app::{Completion, Exit, Failure};
 use crate::display::{LinkState, LinkView, Role};
@@ -448,13 +449,13 @@ impl Watch {
         let dir = &self.dir;
         // A game played again is followed in its new attempt's journal.
         self.games.retain(|n, f| {
-            playing.iter().any(|(_, g)| g.number == *n) && f.path == Board::journal_path(dir, *n)
+            playing.iter().any(|(_, g)| g.number == *n) && f.path == game_journal(dir, *n)
         });
         for (board, game) in playing {
             if self.games.contains_key(&game.number) {
                 continue;
             }
-            let path = Board::journal_path(&self.dir, game.number);
+            let path = game_journal(&self.dir, game.number);
             if !path.is_file() {
                 continue;
             }
@@ -504,7 +505,7 @@ impl Watch {
             return;
         }
         self.followed.insert(game);
-        let path = Board::journal_path(&self.dir, game);
+        let path = game_journal(&self.dir, game);
         let mut said = Vec::new();
         let loaded = crate::journal::load_seeing(&path, &mut |e| said.extend(move_line(game, e)));
         if let Err(e) = loaded {

@@ -238,6 +238,23 @@ impl FileSet {
     /// names can be served); a file already served is only opened again.
     pub fn add(&self, path: &Path, closed: bool) -> Result<(), FileSetError> {
         let name = self.name_of(path)?;
+        self.serve(path, name, closed);
+        Ok(())
+    }
+
+    /// Serves `path`, wherever it is, by the name `name` (an event's
+    /// journal is `tournament.journal` on the wire, whatever its file is
+    /// called).
+    pub fn add_as(&self, path: &Path, name: &str, closed: bool) -> Result<(), FileSetError> {
+        multi::check_name(name).map_err(|error| FileSetError::Name {
+            path: path.to_path_buf(),
+            error,
+        })?;
+        self.serve(path, name.to_string(), closed);
+        Ok(())
+    }
+
+    fn serve(&self, path: &Path, name: String, closed: bool) {
         let mut files = self.files.lock().unwrap_or_else(PoisonError::into_inner);
         match files.iter_mut().find(|f| f.name == name) {
             Some(f) => f.closed = closed,
@@ -247,7 +264,6 @@ impl FileSet {
                 closed,
             }),
         }
-        Ok(())
     }
 
     /// Nothing more will be written to `path`.
@@ -431,13 +447,16 @@ mod tests {
     fn a_file_set_is_served_tagged_games_before_the_tournament_and_to_its_end() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
-        let t = root.join("tournament.journal");
+        // The event journal (`--journal m.journal`) is served by the name
+        // a copy's layout gives it.
+        let t = root.join("m.journal");
         std::fs::write(&t, "t1\nt2\n").unwrap();
         std::fs::create_dir(root.join("game-001")).unwrap();
         let g = root.join("game-001").join("journal.log");
         std::fs::write(&g, "g1\ng2\ntorn").unwrap();
         let set = FileSet::new(root);
-        set.add(&t, false).unwrap();
+        set.add_as(&t, "tournament.journal", false).unwrap();
+        assert!(set.add_as(&t, "../x", false).is_err(), "a name not plain");
         set.add(&g, false).unwrap();
         // A file not under the root, or with a name that is not plain, is
         // refused.
@@ -474,6 +493,7 @@ mod tests {
         assert_eq!(of("tournament.journal"), ["1 t1", "2 t2", "3 t3"]);
         assert_eq!(of("game-001/journal.log"), ["1 g1", "2 g2", "3 torn line"]);
         assert_eq!(of("game-002/journal.log"), ["1 h1"]);
+        assert!(of("m.journal").is_empty());
         assert_eq!(lines.len(), 7);
         // In the first round the game's lines went before the tournament's.
         let first_t = lines.iter().position(|l| l.0 == "tournament.journal");
