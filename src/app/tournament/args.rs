@@ -668,6 +668,15 @@ fn two_of_a_match(specs: &[String]) -> Result<(), String> {
         [a, b] if a == b => Err(format!(
             "A and B are the same player ({a}): each needs its own"
         )),
+        // Two ports: not the same device by two names, nor a file or a
+        // directory (said before anything is opened or made).
+        [a, b]
+            if ![a, b]
+                .iter()
+                .any(|s| crate::tournament::player::is_tournament_only(s)) =>
+        {
+            crate::app::start::check_ports([a.as_str(), b.as_str()]).map_err(|e| e.to_string())
+        }
         [_, _] => Ok(()),
         _ => Err(format!(
             "a match is between two players (PORT_A and PORT_B), not {}",
@@ -1397,6 +1406,22 @@ mod match_tests {
     fn plan_of(args: &str) -> Result<super::TournamentPlan, String> {
         let argv = match_as_tournament(&words(&format!("argus referee {args}"))).unwrap();
         TournamentArgs::from_command(&argv[2..]).and_then(|a| a.plan("2026.11.28".into()))
+    }
+
+    #[test]
+    fn a_file_as_a_port_is_refused_as_a_match_between_ports_refuses_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("notes.txt");
+        std::fs::write(&file, "x").unwrap();
+        let f = file.to_str().unwrap().to_string();
+        let argv: Vec<String> = vec!["--as-match".into(), "/dev/null".into(), f.clone()];
+        let e = TournamentArgs::from_command(&argv)
+            .and_then(|a| a.plan("2026.11.29".into()))
+            .unwrap_err();
+        assert_eq!(
+            e,
+            format!("port B ({f}) is a regular file, not a serial device")
+        );
     }
 
     #[test]
