@@ -507,16 +507,29 @@ fn a_resume_past_move_100_sends_every_resync_record_and_the_game_goes_on() {
     // Every resync record reached the wire: the transcripts hold, for each
     // client, reset then inform then one execute per move so far, in order,
     // and nothing was refused.
+    // Every transcript file, in the log directory and (on the event's
+    // loop) in each game's directory, merged in the order written.
     let mut text = String::new();
-    for entry in fs::read_dir(rig.path("logs")).unwrap() {
+    let logs = rig.path("logs");
+    let mut dirs = vec![logs.clone()];
+    for entry in fs::read_dir(&logs).unwrap() {
         let path = entry.unwrap().path();
-        if path
-            .file_name()
-            .is_some_and(|n| n.to_string_lossy().starts_with("transcript"))
-        {
-            text.push_str(&fs::read_to_string(&path).unwrap_or_default());
+        if path.is_dir() {
+            dirs.push(path);
         }
     }
+    for dir in dirs {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("transcript"))
+            {
+                text.push_str(&fs::read_to_string(&path).unwrap_or_default());
+            }
+        }
+    }
+    let text = crate::common::in_wall_time_order(&text);
     assert!(!text.contains("not queued"), "records were refused");
     for port in ["A", "B"] {
         let out: Vec<&str> = text
@@ -719,10 +732,19 @@ fn a_second_referee_on_the_same_log_dir_is_refused() {
     let mut first = cmd.spawn().unwrap();
     // Its journal written whole (the header and the epoch line come just
     // after the file is created: its size is compared below).
+    // The match's journal: `journal.log` on the match loop,
+    // `tournament.journal` on the event's.
+    let journal = || {
+        ["journal.log", "tournament.journal"]
+            .into_iter()
+            .find(|f| logs.join(f).exists())
+            .unwrap_or("journal.log")
+    };
     wait_until(WITHIN, "the first referee's journal", || {
-        fs::read_to_string(logs.join("journal.log")).is_ok_and(|j| j.contains("\nepoch 0 "))
+        fs::read_to_string(logs.join(journal())).is_ok_and(|j| j.contains("\nepoch 0 "))
     });
-    let before: Vec<_> = ["journal.log", "argus.log", "transcript.log"]
+    let files = [journal(), "argus.log", "transcript.log"];
+    let before: Vec<_> = files
         .iter()
         .map(|f| fs::metadata(logs.join(f)).map(|m| m.len()).ok())
         .collect();
@@ -734,7 +756,7 @@ fn a_second_referee_on_the_same_log_dir_is_refused() {
     let want = format!("is in use by another argus (pid {})", first.id());
     assert_eq!(err.matches(&want).count(), 1, "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
-    let after: Vec<_> = ["journal.log", "argus.log", "transcript.log"]
+    let after: Vec<_> = files
         .iter()
         .map(|f| fs::metadata(logs.join(f)).map(|m| m.len()).ok())
         .collect();

@@ -484,7 +484,13 @@ pub fn wire_to_cable(addr: std::net::SocketAddr, cable_end: &str) -> process::Pr
 /// merged by each line's wall-clock time (a stable sort: lines of the
 /// same millisecond keep their files' order).
 pub fn transcript_text(log_dir: &Path) -> String {
-    let text = log_files_text(log_dir, "transcript.log");
+    in_wall_time_order(&log_files_text(log_dir, "transcript.log"))
+}
+
+/// Transcript lines (`SECONDS WALL-TIME ...`) from several files in the
+/// order they were written: a stable sort by wall-clock time, a line
+/// without one kept after the line before it.
+pub fn in_wall_time_order(text: &str) -> String {
     let mut lines: Vec<(String, &str)> = Vec::new();
     let mut key = String::new();
     for line in text.split_inclusive('\n') {
