@@ -314,14 +314,19 @@ impl<T: Copy> Framer<T> {
             ));
         }
         if problems.is_empty() {
-            let text = raw
-                .iter()
-                .map(|&b| match b {
-                    b'\t' => ' ',
-                    b if printable(b) => char::from(b),
-                    _ => '?',
-                })
-                .collect();
+            // A line all of printable ASCII (nearly every one) is its own
+            // text, copied whole; the others byte by byte.
+            let text = if raw.iter().all(|b| (0x20..=0x7e).contains(b)) {
+                String::from_utf8_lossy(&raw).into_owned()
+            } else {
+                raw.iter()
+                    .map(|&b| match b {
+                        b'\t' => ' ',
+                        b if printable(b) => char::from(b),
+                        _ => '?',
+                    })
+                    .collect()
+            };
             raw.push(end);
             let raw_len = raw.len();
             out.push(Frame::Line {
