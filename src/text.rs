@@ -5,6 +5,12 @@
 /// a client, so that it cannot move the cursor or change colours on the
 /// supervisor's terminal, or break a file name or a log line.
 pub fn strip_control(s: &str) -> String {
+    // Every control character's UTF-8 starts with a byte below 0x20, 0x7F
+    // or 0xC2 (C1 is U+0080-U+009F): a string without those bytes (nearly
+    // every one: an engine's line, a name) has none and is copied whole.
+    if s.bytes().all(|b| b >= 0x20 && b != 0x7f && b != 0xc2) {
+        return s.to_owned();
+    }
     s.chars().filter(|c| !c.is_control()).collect()
 }
 
@@ -62,5 +68,22 @@ mod tests {
     #[test]
     fn escape_sequences_lose_their_escape() {
         assert_eq!(strip_control("a\x1b[2Jb\u{9b}c\td\r\n"), "a[2Jbcd");
+        // Each kind of control character alone, then beside a character
+        // that shares its first UTF-8 byte (U+00A0-U+00BF start with 0xC2
+        // as C1 does) and stays.
+        for c in ['\0', '\x1f', '\x7f', '\u{80}', '\u{9f}'] {
+            assert_eq!(strip_control(&format!("x{c}y")), "xy", "{c:?}");
+        }
+        assert_eq!(strip_control("\u{a0}\u{85}½"), "\u{a0}½");
+    }
+
+    proptest::proptest! {
+        /// The fast path (a string of no control byte copied whole) gives
+        /// what filtering every character gives.
+        #[test]
+        fn stripping_is_filtering_every_character(s in "(\\PC|\\p{Cc}|[\u{80}-\u{bf}]){0,40}") {
+            let filtered: String = s.chars().filter(|c| !c.is_control()).collect();
+            proptest::prop_assert_eq!(strip_control(&s), filtered);
+        }
     }
 }

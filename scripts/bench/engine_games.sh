@@ -215,18 +215,21 @@ await_run() {
 # run's CPU in clock ticks.
 cpu_watch() {
     while [ -r "/proc/$1/stat" ]; do
-        t=$(awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null) || break
+        t=$(awk '{ print $14, $15 }' "/proc/$1/stat" 2>/dev/null) || break
         [ -z "$t" ] || echo "$t" >"$2"
         sleep 0.1
     done
 }
 
 # After await_run: sets $cpu_us, the run's process's CPU (µs) as its
-# cpu_watch $cw last sampled it in $1.
+# cpu_watch $cw last sampled it in $1, and of it $sys_us, the kernel's
+# part (system calls: the journal's syncs and writes, the wakeups).
 cpu_of() {
     wait "$cw" 2>/dev/null || true
-    cpu_us=$(awk -v hz="$(getconf CLK_TCK)" '{ printf "%d", $1 * 1000000 / hz }' "$1" 2>/dev/null)
+    cpu_us=$(awk -v hz="$(getconf CLK_TCK)" '{ printf "%d", ($1 + $2) * 1000000 / hz }' "$1" 2>/dev/null)
+    sys_us=$(awk -v hz="$(getconf CLK_TCK)" '{ printf "%d", $2 * 1000000 / hz }' "$1" 2>/dev/null)
     [ -n "$cpu_us" ] || cpu_us=0
+    [ -n "$sys_us" ] || sys_us=0
 }
 
 # Waits (up to 10 s) until each file named exists.
@@ -419,11 +422,11 @@ while [ $pair -le "$pairs" ]; do
         case $which in
         argus)
             if [ "$via" = engines ]; then run_argus_engines "$pair"; else run_argus "$pair"; fi
-            a_plies=$n_plies a_ms=$games_ms a_exit=$exit_ms a_forfeits=$forfeits a_cpu=$cpu_us
+            a_plies=$n_plies a_ms=$games_ms a_exit=$exit_ms a_forfeits=$forfeits a_cpu=$cpu_us a_sys=$sys_us
             ;;
         fastchess)
             run_fastchess "$pair"
-            f_plies=$n_plies f_ms=$games_ms f_exit=$exit_ms f_forfeits=$forfeits f_cpu=$cpu_us
+            f_plies=$n_plies f_ms=$games_ms f_exit=$exit_ms f_forfeits=$forfeits f_cpu=$cpu_us f_sys=$sys_us
             ;;
         esac
     done
@@ -441,6 +444,8 @@ while [ $pair -le "$pairs" ]; do
         "(to exit $f_exit ms); ratio $ratio (to exit $ratio_exit)"
     echo "pair $pair: referee CPU (its own process, not the engines'): argus $(ms_per_ply "$a_cpu" "$a_plies") µs/ply," \
         "fastchess $(ms_per_ply "$f_cpu" "$f_plies") µs/ply; ratio $cpu_ratio"
+    echo "pair $pair: of it the kernel's (system time): argus $(ms_per_ply "$a_sys" "$a_plies") µs/ply," \
+        "fastchess $(ms_per_ply "$f_sys" "$f_plies") µs/ply"
     pair=$((pair + 1))
 done
 if [ -n "$tc" ]; then

@@ -78,7 +78,9 @@ impl std::error::Error for SanError {}
 /// or mates. For a move that is not legal in `pos` the text is a best
 /// effort without a check sign (it never panics).
 pub fn san_of(pos: &Chess, m: &Move) -> String {
-    SanPlus::from_move(pos.clone(), *m).to_string()
+    let mut s = String::with_capacity(8);
+    SanPlus::from_move(pos.clone(), *m).append_to_string(&mut s);
+    s
 }
 
 /// Finds the legal move that `text` denotes in `pos`, reading SAN leniently

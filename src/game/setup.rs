@@ -186,8 +186,12 @@ pub fn position_from_fields_in(
 /// are X-FEN ([`castling_text`]).
 pub fn fields_of(pos: &Chess) -> Fields {
     let castling = castling_text(pos);
+    // Appended as bytes, not through `Display` (a `fmt::Formatter` call
+    // for every character): the same text, for a fraction of the work.
+    let mut placement = String::with_capacity(72);
+    pos.board().board_fen().append_to_string(&mut placement);
     Fields {
-        placement: pos.board().board_fen().to_string(),
+        placement,
         side: side_text(pos.turn()).to_string(),
         castling,
         en_passant: pos
@@ -201,7 +205,9 @@ pub fn fields_of(pos: &Chess) -> Fields {
 /// a double pawn push (the 1994 PGN standard, section 16.1.3.4, says so for
 /// FEN as for EPD), not only when a capture is legal.
 pub fn fen_of(pos: &Chess) -> String {
-    Fen::from_position(pos, EnPassantMode::Always).to_string()
+    let mut s = String::with_capacity(90);
+    Fen::from_position(pos, EnPassantMode::Always).append_to_string(&mut s);
+    s
 }
 
 /// The castling field of a position, as X-FEN: for each side White first,

@@ -163,7 +163,28 @@ impl<T: Copy> Framer<T> {
         let mut cr_frame: Option<usize> = None;
         // The current line began in this chunk.
         let mut began_here = false;
-        for &byte in chunk {
+        let mut rest = chunk;
+        while let Some((&byte, after)) = rest.split_first() {
+            // A run of plain bytes (printable ASCII but the quote: nearly
+            // all of a record) is taken whole, as byte by byte below
+            // would take each of them.
+            let run = rest.iter().take_while(|&&b| plain(b)).count();
+            if run > 0 {
+                let (taken, tail) = rest.split_at(run);
+                self.after_cr = false;
+                cr_frame = None;
+                if self.len == 0 {
+                    began_here = true;
+                    self.first_at = Some(at);
+                }
+                self.len = self.len.saturating_add(run);
+                let room = self.cap.saturating_sub(self.buf.len());
+                self.buf
+                    .extend_from_slice(taken.get(..room).unwrap_or(taken));
+                rest = tail;
+                continue;
+            }
+            rest = after;
             match byte {
                 b'\n' if self.after_cr => {
                     // The LF of a CRLF: not a line end of its own.
@@ -314,14 +335,19 @@ impl<T: Copy> Framer<T> {
             ));
         }
         if problems.is_empty() {
-            let text = raw
-                .iter()
-                .map(|&b| match b {
-                    b'\t' => ' ',
-                    b if printable(b) => char::from(b),
-                    _ => '?',
-                })
-                .collect();
+            // A line all of printable ASCII (nearly every one) is its own
+            // text, copied whole; the others byte by byte.
+            let text = if raw.iter().all(|b| (0x20..=0x7e).contains(b)) {
+                String::from_utf8_lossy(&raw).into_owned()
+            } else {
+                raw.iter()
+                    .map(|&b| match b {
+                        b'\t' => ' ',
+                        b if printable(b) => char::from(b),
+                        _ => '?',
+                    })
+                    .collect()
+            };
             raw.push(end);
             let raw_len = raw.len();
             out.push(Frame::Line {
@@ -343,6 +369,12 @@ impl<T: Copy> Framer<T> {
         }
         true
     }
+}
+
+/// A byte that is kept as it is and changes nothing in the framer's
+/// state but the line's length: printable ASCII but the quote.
+fn plain(byte: u8) -> bool {
+    byte != b'"' && (0x20..=0x7e).contains(&byte)
 }
 
 /// Printable ASCII, or a tab (read as a space).

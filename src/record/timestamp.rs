@@ -54,6 +54,28 @@ pub fn write_utc(s: &mut String, t: SystemTime) {
     let days = i64::try_from(secs.div_euclid(86_400)).unwrap_or(i64::MAX);
     let sod = secs.rem_euclid(86_400);
     let (y, m, d) = civil_from_days(days);
+    // Years 0 to 9999 (every time a journal or transcript stamps) are
+    // written digit by digit, not through `fmt` (a stamp on every line);
+    // others as `{:04}` writes them.
+    if let Ok(year @ 0..=9999) = u32::try_from(y) {
+        push_digits(s, year, 4);
+        s.push('-');
+        push_digits(s, m, 2);
+        s.push('-');
+        push_digits(s, d, 2);
+        s.push('T');
+        // Of a day and of a second: below 86,400 and 1,000, so in `u32`.
+        for (n, width, after) in [
+            (sod / 3600, 2, ':'),
+            (sod / 60 % 60, 2, ':'),
+            (sod % 60, 2, '.'),
+            (milli, 3, 'Z'),
+        ] {
+            push_digits(s, u32::try_from(n).unwrap_or(0), width);
+            s.push(after);
+        }
+        return;
+    }
     // Writing to a String cannot fail.
     let _ = write!(
         s,
@@ -62,6 +84,14 @@ pub fn write_utc(s: &mut String, t: SystemTime) {
         sod / 60 % 60,
         sod % 60
     );
+}
+
+/// The last `width` decimal digits of `n`, with leading zeros.
+fn push_digits(s: &mut String, n: u32, width: u32) {
+    for place in (0..width).rev() {
+        let digit = n / 10u32.pow(place) % 10;
+        s.push(char::from(b'0' + u8::try_from(digit).unwrap_or(0)));
+    }
 }
 
 /// The wall-clock time `unix_ms` (ms since 1970) as the PGN's
@@ -168,5 +198,32 @@ mod tests {
         assert_eq!(format_utc(UNIX_EPOCH), "1970-01-01T00:00:00.000Z");
         let before = UNIX_EPOCH - Duration::from_millis(1);
         assert_eq!(format_utc(before), "1969-12-31T23:59:59.999Z");
+        let far = UNIX_EPOCH + Duration::from_millis(253_402_300_800_000);
+        assert_eq!(format_utc(far), "10000-01-01T00:00:00.000Z");
+    }
+
+    proptest::proptest! {
+        /// Digit by digit, a stamp is what `fmt` writes with the widths
+        /// `{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z`, from before year
+        /// 0 to after 9999.
+        #[test]
+        fn a_stamp_is_its_fields_zero_padded(ms in -70_000_000_000_000i64..300_000_000_000_000) {
+            let t = if ms < 0 {
+                UNIX_EPOCH - Duration::from_millis(ms.unsigned_abs())
+            } else {
+                UNIX_EPOCH + Duration::from_millis(ms.unsigned_abs())
+            };
+            let secs = ms.div_euclid(1000);
+            let (y, m, d) = civil_from_days(secs.div_euclid(86_400));
+            let sod = secs.rem_euclid(86_400);
+            let expected = format!(
+                "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
+                sod / 3600,
+                sod / 60 % 60,
+                sod % 60,
+                ms.rem_euclid(1000)
+            );
+            proptest::prop_assert_eq!(format_utc(t), expected);
+        }
     }
 }

@@ -101,9 +101,10 @@ impl EngineLog {
         let flush = !(dir == Dir::FromEngine && text.starts_with("info "));
         let Ok(mut g) = inner.lock() else { return };
         let t = g.epoch.elapsed();
-        let stamp = format!("{:>5}.{:03}", t.as_secs(), t.subsec_millis());
         let line = format!(
-            "{stamp} {} {}",
+            "{:>5}.{:03} {} {}",
+            t.as_secs(),
+            t.subsec_millis(),
             dir.mark(),
             crate::text::strip_control(text)
         );

@@ -18,7 +18,16 @@ const MAX_MOVE_LEN: usize = 16;
 /// taking its rook (`e1h1`, `b8a8`) in Chess960, promotions with a
 /// lower-case letter (`e7e8q`, `a2a1n`).
 pub fn to_uci(m: &Move, variant: Variant) -> String {
-    m.to_uci(variant.castling_mode()).to_string()
+    let mut s = String::with_capacity(5);
+    push_uci(&mut s, m, variant);
+    s
+}
+
+/// [`to_uci`] appended to `s` (a `position ... moves` line is built of
+/// them): bytes pushed as they are, not through `Display`'s
+/// `fmt::Formatter` one character at a time.
+pub fn push_uci(s: &mut String, m: &Move, variant: Variant) {
+    m.to_uci(variant.castling_mode()).append_to_string(s);
 }
 
 /// A legal move as an XBoard engine wants it: coordinate notation (as

@@ -272,10 +272,12 @@ pub fn position_command(start: &Chess, moves: &[shakmaty::Move]) -> String {
         format!("position fen {}", game::fen_of(start))
     };
     if !moves.is_empty() {
+        let variant = game::Variant::of(start);
+        s.reserve(6 + 6 * moves.len());
         s.push_str(" moves");
         for m in moves {
             s.push(' ');
-            s.push_str(&notation::to_uci(m, game::Variant::of(start)));
+            notation::push_uci(&mut s, m, variant);
         }
     }
     s
