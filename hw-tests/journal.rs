@@ -214,10 +214,15 @@ fn games(pgn: &Path) -> Summary {
         .collect()
 }
 
-/// Counts of `check` and `pgn` lines in a journal: the match's progress
-/// (one check per move or game end, one pgn per game written).
+/// Counts of `check` and `pgn` lines in a match's journals: the match's
+/// progress (one check per move or game end, one pgn per game written).
+/// The journal, and on the event's loop each game's beside it
+/// (`game-NNN/journal.log`).
 fn progress(journal: &Path) -> (usize, usize) {
-    let text = fs::read_to_string(journal).unwrap_or_default();
+    let mut text = fs::read_to_string(journal).unwrap_or_default();
+    if let Some(dir) = journal.parent() {
+        text.push_str(&crate::common::game_journals_text(dir));
+    }
     let checks = text.lines().filter(|l| l.starts_with("check ")).count();
     let saved = text.lines().filter(|l| l.starts_with("pgn ")).count();
     (checks, saved)

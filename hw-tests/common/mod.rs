@@ -541,3 +541,16 @@ fn log_files_text(log_dir: &Path, name: &str) -> String {
     }
     text
 }
+
+/// The text of each game's journal in `dir` (`game-NNN/journal.log`, in
+/// game order; none on the match loop), complete lines only: on the
+/// event's loop the games' journals beside the event's.
+pub fn game_journals_text(dir: &Path) -> String {
+    let top = log_files_text(dir, "journal.log");
+    let own = std::fs::read_to_string(dir.join("journal.log")).unwrap_or_default();
+    let own = match own.rfind('\n') {
+        Some(end) => own[..=end].len(),
+        None => 0,
+    };
+    top.get(own..).unwrap_or_default().to_string()
+}
