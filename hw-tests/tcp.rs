@@ -599,9 +599,15 @@ fn a_resumed_referee_seats_the_reconnecting_clients_by_their_names() {
     net.referee().kill();
     // The clients lose the referee and connect again with backoff; the new
     // one seats them by the names the journal knows, whoever comes first.
+    // The match's journal: the event's on the tournament's loop.
+    let journal = ["tournament.journal", "journal.log"]
+        .map(|name| net.logs().join(name))
+        .into_iter()
+        .find(|path| path.exists())
+        .expect("the match's journal");
     let args: Vec<String> = vec![
         "resume".into(),
-        text(&net.logs().join("journal.log")),
+        text(&journal),
         "--listen".into(),
         net.addr.to_string(),
         "--headless".into(),

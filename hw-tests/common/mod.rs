@@ -507,21 +507,28 @@ pub fn in_wall_time_order(text: &str) -> String {
 
 /// The text of every match journal a referee wrote in `log_dir`, complete
 /// lines only: a match between ports' `journal.log`, or each game's
-/// `game-NNN/journal.log` in game order (on the tournament's loop).
+/// `game-NNN/journal.log` in game order and then the event's
+/// `tournament.journal` (on the tournament's loop, where a match's notes
+/// between games are).
 pub fn journal_text(log_dir: &Path) -> String {
-    log_files_text(log_dir, "journal.log")
+    let mut text = log_files_text(log_dir, "journal.log");
+    text.push_str(&complete_lines(&log_dir.join("tournament.journal")));
+    text
+}
+
+/// The complete lines of the file at `path` (none if it cannot be read).
+fn complete_lines(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    match text.rfind('\n') {
+        Some(end) => text[..=end].to_string(),
+        None => String::new(),
+    }
 }
 
 /// `log_dir/NAME`, then each `log_dir/game-*/NAME` in order: complete
 /// lines only.
 fn log_files_text(log_dir: &Path, name: &str) -> String {
-    let complete = |path: &Path| {
-        let text = std::fs::read_to_string(path).unwrap_or_default();
-        match text.rfind('\n') {
-            Some(end) => text[..=end].to_string(),
-            None => String::new(),
-        }
-    };
+    let complete = complete_lines;
     let mut games: Vec<PathBuf> = std::fs::read_dir(log_dir)
         .map(|d| {
             d.filter_map(Result::ok)

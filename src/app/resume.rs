@@ -116,24 +116,10 @@ pub fn run(args: ResumeArgs) -> Exit {
 }
 
 /// `argus resume` given a tournament's journal: it alone, or a match's
-/// with the two endpoints its players are on now.
+/// with the two endpoints its players are on now (or `--listen ADDR` for
+/// both).
 fn resume_tournament(args: &ResumeArgs) -> Exit {
-    if args.ends.net.listen.is_some() {
-        return Err(Failure::usage(
-            "a tournament journal records its players: give it without --listen",
-        ));
-    }
-    let ports = match (&args.ends.port_a, &args.ends.port_b) {
-        (None, None) => None,
-        (Some(a), Some(b)) => Some([a.clone(), b.clone()]),
-        _ => {
-            return Err(Failure::usage(
-                "give both endpoints (PORT_A PORT_B), or none to reach the players where the \
-                 journal says",
-            ));
-        }
-    };
-    crate::app::tournament::resume(&args.journal, args.view.headless, &args.web, ports)
+    crate::app::tournament::resume(&args.journal, args.view.headless, &args.web, &args.ends)
 }
 
 /// Says what the journal lacks: output settings (an older argus wrote

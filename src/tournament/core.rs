@@ -365,13 +365,19 @@ impl Tournament {
         self.settings.names.get(p.0).map_or("?", String::as_str)
     }
 
+    /// Whether player `p`'s name is one its program gave when it signed on
+    /// ([`Input::Named`]).
+    pub fn named_by_program(&self, p: PlayerId) -> bool {
+        self.players.get(p.0).is_some_and(|s| s.named_by_program)
+    }
+
     /// Whether player `p`'s program may name it again when it signs on
     /// again: its name is one its program gave ([`Input::Named`]), and no
     /// game of its has started but `first` (the game on its board, when
     /// that game's record takes its name from the sign-on, as a match
     /// between ports does): a name its games were recorded under stays.
     pub fn renamed_by_sign_on(&self, p: PlayerId, first: Option<u32>) -> bool {
-        self.players.get(p.0).is_some_and(|s| s.named_by_program)
+        self.named_by_program(p)
             && !self.games().any(|(g, state)| {
                 g.has(p) && state != GameState::Pending && Some(g.number) != first
             })
@@ -559,13 +565,16 @@ impl Tournament {
 
     /// The players the tournament waits for, each with the time it has
     /// been away since: away (not signed on, or lost), not withdrawn, and
-    /// with a game it has not started.
+    /// with a game it has not started or a game being played (which waits
+    /// for it: a match's client lost in its last game is waited for).
     pub fn waiting(&self) -> Vec<(PlayerId, u64)> {
         (0..self.players.len())
             .map(PlayerId)
             .filter(|&p| {
                 let s = self.players[p.0];
-                !s.present && !s.withdrawn && self.has_pending(p)
+                !s.present
+                    && !s.withdrawn
+                    && (self.has_pending(p) || self.in_progress().iter().any(|(_, g)| g.has(p)))
             })
             .filter_map(|p| Some((p, self.players[p.0].away_since?)))
             .collect()

@@ -27,6 +27,8 @@ use crate::client::MoverKind;
 use crate::client::engine::process::CommandError;
 use crate::client::engine::{CommandLine, Protocol, SearchLimits};
 use crate::link::Endpoint;
+use crate::referee::ClientId;
+use crate::tournament::Form;
 
 /// How to reach a player.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,8 +38,16 @@ pub enum Player {
     /// The program on a TCP link argus opens itself, as a match's
     /// endpoint: argus connects to it (`tcp://HOST:PORT`) or listens for it
     /// on an address of its own (`tcp-listen://ADDRESS:PORT`). One
-    /// program, as a serial port is; `text` as given (its name).
-    Socket { endpoint: Endpoint, text: String },
+    /// program, as a serial port is; `text` as given.
+    Socket {
+        endpoint: Endpoint,
+        text: String,
+        /// Its name until its program signs on: `text`, or for one of a
+        /// match's two seats on one listener ([`players`]) its client's
+        /// letter and `text` (`A (tcp-listen://ADDR)`, as a match says a
+        /// client with no name yet).
+        name: String,
+    },
     /// The program that connects to the tournament's TCP port and signs on
     /// with this name (`tcsi` name).
     Tcp { name: String },
@@ -106,6 +116,25 @@ pub fn is_tournament_only(spec: &str) -> bool {
             .any(|kind| spec.starts_with(kind))
 }
 
+/// The address of the one listener both of two players are on (the same
+/// `tcp-listen://` endpoint given twice, however it is spelled): a
+/// match's `--listen ADDR`, whose seats its clients take in sign-on order.
+pub fn one_listener_for_both(players: &[Player]) -> Option<std::net::SocketAddr> {
+    match players {
+        [
+            Player::Socket {
+                endpoint: Endpoint::Listen(a),
+                ..
+            },
+            Player::Socket {
+                endpoint: Endpoint::Listen(b),
+                ..
+            },
+        ] if a == b => Some(*a),
+        _ => None,
+    }
+}
+
 fn printable(what: &'static str, text: &str) -> Result<(), PlayerFault> {
     if text.trim().is_empty() {
         return Err(PlayerFault::Blank(what));
@@ -172,6 +201,7 @@ impl Player {
             return Ok(Player::Socket {
                 endpoint,
                 text: spec.into(),
+                name: spec.into(),
             });
         }
         let scheme = spec
@@ -226,7 +256,7 @@ impl Player {
     pub fn name(&self) -> &str {
         match self {
             Player::Serial { port } => port,
-            Player::Socket { text, .. } => text,
+            Player::Socket { name, .. } => name,
             Player::Tcp { name } => name,
             Player::Engine(e) => &e.name,
             Player::Mover { name, .. } => name,
@@ -316,8 +346,11 @@ fn engine_mut<'a>(
 /// Reads every `PLAYER` with the engine flags: at least two players,
 /// every name different, every flag naming an engine player (and the
 /// protocol, book, book depth and each search limit given once per
-/// engine, the limits ones its protocol takes).
-pub fn players(specs: &[String], flags: &EngineFlags) -> Result<Vec<Player>, String> {
+/// engine, the limits ones its protocol takes). A match's two players may
+/// be one `tcp-listen://` endpoint given twice (`argus referee --listen
+/// ADDR`): its listener's two seats, A's and B's, taken in sign-on order
+/// ([`one_listener_for_both`]).
+pub fn players(specs: &[String], flags: &EngineFlags, form: Form) -> Result<Vec<Player>, String> {
     if specs.len() < 2 {
         return Err(format!(
             "a tournament needs at least 2 players ({} given)",
@@ -328,6 +361,13 @@ pub fn players(specs: &[String], flags: &EngineFlags) -> Result<Vec<Player>, Str
         .iter()
         .map(|s| Player::parse(s))
         .collect::<Result<Vec<Player>, PlayerError>>()?;
+    if form == Form::Match && one_listener_for_both(&list).is_some() {
+        for (p, id) in list.iter_mut().zip(ClientId::BOTH) {
+            if let Player::Socket { text, name, .. } = p {
+                *name = format!("{} ({text})", id.letter());
+            }
+        }
+    }
     for (i, p) in list.iter().enumerate() {
         if let Some(j) = list[..i].iter().position(|q| q.name() == p.name()) {
             return Err(format!(
@@ -479,6 +519,42 @@ mod tests {
     }
 
     #[test]
+    fn a_matchs_one_listener_given_twice_is_its_two_seats_named_by_client() {
+        let flags = EngineFlags::default();
+        let both = strings(&["tcp-listen://127.0.0.1:7000", "tcp-listen://127.0.0.1:7000"]);
+        let list = players(&both, &flags, Form::Match).unwrap();
+        let names: Vec<&str> = list.iter().map(Player::name).collect();
+        assert_eq!(
+            names,
+            [
+                "A (tcp-listen://127.0.0.1:7000)",
+                "B (tcp-listen://127.0.0.1:7000)"
+            ]
+        );
+        // Each is still the endpoint as given, for the journal.
+        assert!(
+            list.iter()
+                .all(|p| p.spec() == "tcp-listen://127.0.0.1:7000")
+        );
+        assert_eq!(
+            one_listener_for_both(&list),
+            Some("127.0.0.1:7000".parse().unwrap())
+        );
+        // A tournament's players each need a name of their own; two
+        // listeners, or a listener and a connection, are not one.
+        let e = players(&both, &flags, Form::Tournament).unwrap_err();
+        assert!(e.contains("both named"), "{e}");
+        for other in [
+            ["tcp-listen://127.0.0.1:7000", "tcp-listen://127.0.0.1:7001"],
+            ["tcp-listen://127.0.0.1:7000", "tcp://127.0.0.1:7000"],
+        ] {
+            let list = players(&strings(&other), &flags, Form::Match).unwrap();
+            assert_eq!(one_listener_for_both(&list), None, "{other:?}");
+            assert_eq!(list[0].name(), other[0]);
+        }
+    }
+
+    #[test]
     fn only_programs_by_name_engines_and_movers_are_tournament_only() {
         for spec in [
             "tcp:Fritz",
@@ -507,7 +583,8 @@ mod tests {
                 Player::parse(text),
                 Ok(Player::Socket {
                     endpoint: Endpoint::parse(text).unwrap(),
-                    text: text.into()
+                    text: text.into(),
+                    name: text.into()
                 })
             );
             assert_eq!(Player::parse(text).unwrap().spec(), text);
@@ -595,6 +672,7 @@ mod tests {
                 book_depths: strings(&["gc:12"]),
                 ..EngineFlags::default()
             },
+            Form::Tournament,
         )
         .unwrap();
         let Player::Engine(sf) = &list[1] else {
@@ -623,7 +701,7 @@ mod tests {
                 protocols: strings(protos),
                 ..EngineFlags::default()
             };
-            players(&strings(specs), &flags).unwrap_err()
+            players(&strings(specs), &flags, Form::Tournament).unwrap_err()
         };
         let book_err = |books: &[&str], depths: &[&str]| {
             let flags = EngineFlags {
@@ -631,7 +709,12 @@ mod tests {
                 book_depths: strings(depths),
                 ..EngineFlags::default()
             };
-            players(&strings(&["engine:sf=stockfish", "COM3"]), &flags).unwrap_err()
+            players(
+                &strings(&["engine:sf=stockfish", "COM3"]),
+                &flags,
+                Form::Tournament,
+            )
+            .unwrap_err()
         };
         for (e, want) in [
             (book_err(&["sf"], &[]), "--book \"sf\": expected NAME:FILE"),
@@ -700,6 +783,7 @@ mod tests {
         let list = players(
             &specs,
             &flags(&["gc:1500"], &["sf:9", "gc:4"], &["sf:20000"]),
+            Form::Tournament,
         )
         .unwrap();
         let limits = |i: usize| match &list[i] {
@@ -722,8 +806,9 @@ mod tests {
                 nodes: None
             }
         );
-        let err =
-            |m: &[&str], d: &[&str], n: &[&str]| players(&specs, &flags(m, d, n)).unwrap_err();
+        let err = |m: &[&str], d: &[&str], n: &[&str]| {
+            players(&specs, &flags(m, d, n), Form::Tournament).unwrap_err()
+        };
         for (e, want) in [
             (
                 err(&[], &[], &["gc:100"]),
@@ -761,14 +846,14 @@ mod tests {
             ponder: strings(names),
             ..EngineFlags::default()
         };
-        let list = players(&specs, &flags(&["gc"])).unwrap();
+        let list = players(&specs, &flags(&["gc"]), Form::Tournament).unwrap();
         let ponder = |i: usize| match &list[i] {
             Player::Engine(e) => e.ponder,
             other => panic!("{other:?}"),
         };
         assert!(!ponder(0));
         assert!(ponder(1));
-        let e = players(&specs, &flags(&["COM3"])).unwrap_err();
+        let e = players(&specs, &flags(&["COM3"]), Form::Tournament).unwrap_err();
         assert!(
             e.contains("--ponder \"COM3\": no engine player named \"COM3\""),
             "{e}"

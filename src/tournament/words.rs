@@ -348,7 +348,12 @@ pub fn waiting_for(t: &Tournament, player: PlayerId, since: &str) -> String {
 }
 
 /// The line that says the tournament waits: `tournament: waiting for A
-/// since HH:MM:SS, waiting for B since ...`, from [`waiting_for`]'s words.
-pub fn waiting_line(each: &[String]) -> String {
-    format!("tournament: {}", crate::referee::words::waiting_line(each))
+/// since HH:MM:SS, waiting for B since ...`, from [`waiting_for`]'s words;
+/// a match's as a match between ports says it (no `tournament: `).
+pub fn waiting_line(t: &Tournament, each: &[String]) -> String {
+    let each = crate::referee::words::waiting_line(each);
+    match t.settings().form {
+        Form::Tournament => format!("tournament: {each}"),
+        Form::Match => each,
+    }
 }

@@ -275,6 +275,34 @@ pub struct TournamentArgs {
     /// --name-a and --name-b.
     #[arg(long = "as-match", hide = true)]
     pub as_match: bool,
+    /// The journal's record of a command line that had `--password`
+    /// ([`withhold_password`]): a resume must be given it again.
+    #[arg(long = "password-withheld", hide = true)]
+    pub password_withheld: bool,
+}
+
+/// A command line as the journal records it: `--password SECRET` left out
+/// (the secret is never written to a journal, which `--feed` serves to
+/// others), and `--password-withheld` in its place, so that a resume asks
+/// for it again.
+pub fn withhold_password(argv: Vec<String>) -> Vec<String> {
+    let mut out = Vec::with_capacity(argv.len());
+    let mut withheld = false;
+    let mut words = argv.into_iter();
+    while let Some(a) = words.next() {
+        if a == "--password" {
+            words.next();
+            withheld = true;
+        } else if a.starts_with("--password=") {
+            withheld = true;
+        } else {
+            out.push(a);
+        }
+    }
+    if withheld {
+        out.push("--password-withheld".into());
+    }
+    out
 }
 
 /// Everything a tournament runs with, merged and checked.
@@ -284,6 +312,10 @@ pub struct TournamentPlan {
     /// The players' names in the event, in player order: each player's
     /// own ([`Player::name`]), or a match's `--name-a`/`--name-b`.
     pub names: Vec<String>,
+    /// Whether each player's name was given (a match's `--name-a`,
+    /// `--name-b`, or its config file's `name_a`, `name_b`), in player
+    /// order.
+    pub names_given: Vec<bool>,
     /// A tournament, or a match (`argus referee`, `--as-match`).
     pub form: Form,
     /// Each player's rating (`--rating`, `rating` in `[[player]]`), in
@@ -464,10 +496,16 @@ impl TournamentArgs {
         }
         let mut rating_flags = self.ratings.clone();
         file.add_players(&mut specs, &mut flags, &mut rating_flags)?;
+        let form = if self.as_match {
+            Form::Match
+        } else {
+            Form::Tournament
+        };
         if self.as_match {
+            listen_for_both(&mut specs, self.listen.as_deref())?;
             two_of_a_match(&specs)?;
         }
-        let mut players = crate::tournament::player::players(&specs, &flags)?;
+        let mut players = crate::tournament::player::players(&specs, &flags, form)?;
         let ratings = ratings_of(&players, &rating_flags)?;
         for p in &mut players {
             if let Player::Engine(e) = p {
@@ -591,12 +629,15 @@ impl TournamentArgs {
             self.view.headless,
         )?;
         let mut referee = p.settings;
-        let form = if self.as_match {
-            Form::Match
-        } else {
-            Form::Tournament
-        };
         let names = names_of(&players, form, &referee.names)?;
+        let names_given = (0..players.len())
+            .map(|i| {
+                form == Form::Match
+                    && ClientId::BOTH
+                        .get(i)
+                        .is_some_and(|&id| referee.names[id].is_some())
+            })
+            .collect();
         // Each game's names are the event's (set per game).
         referee.names = ByClient::default();
         // The event runs the test on its pairs; a board plays one game.
@@ -629,6 +670,7 @@ impl TournamentArgs {
         Ok(TournamentPlan {
             players,
             names,
+            names_given,
             form,
             ratings,
             swiss,
@@ -657,10 +699,36 @@ impl TournamentArgs {
     }
 }
 
+/// A match's `--listen ADDR` for both clients, given without players:
+/// they are that listener's two seats, the one `tcp-listen://ADDR`
+/// endpoint given twice (as `argus referee` has always read `--listen`:
+/// the first client to sign on is A, the second B, or each by its name
+/// with `--name-a`/`--name-b`). With players, `--listen` is where their
+/// `tcp:NAME` players connect, and is refused without one.
+fn listen_for_both(specs: &mut Vec<String>, listen: Option<&str>) -> Result<(), String> {
+    use crate::app::links::EndpointsError;
+    let Some(addr) = listen else {
+        return Ok(());
+    };
+    if specs.is_empty() {
+        let endpoint = crate::link::Endpoint::parse(&format!("tcp-listen://{addr}"))
+            .map_err(|e| EndpointsError::Listen(e).to_string())?;
+        *specs = vec![endpoint.to_string(); 2];
+        return Ok(());
+    }
+    let tcp_name = |s: &String| matches!(Player::parse(s), Ok(Player::Tcp { .. }));
+    if specs.iter().any(tcp_name) {
+        return Ok(());
+    }
+    Err(EndpointsError::ListenAndPorts.to_string())
+}
+
 /// A match's players, said in a match's words before a tournament's rules
-/// read them: two (A and B), each its own.
+/// read them: two (A and B), each its own, but for one listener's two
+/// seats ([`listen_for_both`]).
 fn two_of_a_match(specs: &[String]) -> Result<(), String> {
     match specs {
+        [a, b] if a == b && a.starts_with("tcp-listen://") => Ok(()),
         // A port or endpoint said as a match between ports says it.
         [a, b] if a == b && !crate::tournament::player::is_tournament_only(a) => Err(format!(
             "port A and port B are the same port ({a}): each client needs its own port"
@@ -1363,7 +1431,10 @@ mod tests {
 /// `mover:`) or a `tcp:NAME` player among its arguments, as the command
 /// line of `argus tournament A B [options]`: a match is a tournament of
 /// two, and `--games N` is its `--games-per-pairing N`. `None` for any
-/// other command line (a match between ports runs as it always has).
+/// other command line (a match between ports runs as it always has, and
+/// so does `--listen ADDR` for both clients, which the director takes,
+/// [`listen_for_both`], but whose board view before the first game is
+/// not yet a match's).
 /// `argv` is the whole command line, the program's name first (read
 /// lossily as UTF-8 when it is rewritten).
 pub fn match_as_tournament<S: AsRef<std::ffi::OsStr>>(argv: &[S]) -> Option<Vec<String>> {
@@ -1408,6 +1479,13 @@ mod match_tests {
         TournamentArgs::from_command(&argv[2..]).and_then(|a| a.plan("2026.11.28".into()))
     }
 
+    /// The plan of a match of `ARGS` on the director, whatever
+    /// [`match_as_tournament`] takes.
+    fn match_plan(args: &str) -> Result<super::TournamentPlan, String> {
+        let argv = words(&format!("--as-match {args}"));
+        TournamentArgs::from_command(&argv).and_then(|a| a.plan("2026.11.29".into()))
+    }
+
     #[test]
     fn a_file_as_a_port_is_refused_as_a_match_between_ports_refuses_it() {
         let dir = tempfile::tempdir().unwrap();
@@ -1436,6 +1514,62 @@ mod match_tests {
             e,
             "port A and port B are the same port (/dev/ttyS0): each client needs its own port"
         );
+    }
+
+    #[test]
+    fn listen_for_both_clients_is_its_two_seats() {
+        let p = match_plan("--listen 127.0.0.1:7000 --name-b Beta").unwrap();
+        let at = "tcp-listen://127.0.0.1:7000";
+        assert!(
+            p.players.iter().all(|pl| pl.spec() == at),
+            "{:?}",
+            p.players
+        );
+        assert_eq!(
+            crate::tournament::player::one_listener_for_both(&p.players),
+            Some("127.0.0.1:7000".parse().unwrap())
+        );
+        assert_eq!(p.names, [format!("A ({at})"), "Beta".into()]);
+        assert_eq!(p.names_given, [false, true]);
+        // The same listener given twice as the endpoints is the same.
+        let p = match_plan(&format!("{at} {at} --games-per-pairing 2")).unwrap();
+        assert_eq!(p.names, [format!("A ({at})"), format!("B ({at})")]);
+        assert_eq!(p.names_given, [false, false]);
+        // With players, --listen is their tcp:NAME players'.
+        let p = match_plan("/dev/ttyS0 tcp:Fritz --listen 127.0.0.1:7000").unwrap();
+        assert_eq!(p.names, ["/dev/ttyS0", "Fritz"]);
+        // Said in a match's words: ports too, or an address that is none.
+        let e = match_plan("/dev/ttyS0 /dev/ttyS1 --listen 127.0.0.1:7000").unwrap_err();
+        assert_eq!(
+            e,
+            "--listen takes both clients: give it without PORT_A and PORT_B"
+        );
+        let e = match_plan("--listen referee:7000").unwrap_err();
+        assert!(e.starts_with("--listen: "), "{e}");
+        // A tournament's --listen is for its tcp:NAME players only.
+        let argv = words("--listen 127.0.0.1:7000");
+        let e = TournamentArgs::from_command(&argv)
+            .and_then(|a| a.plan("2026.11.29".into()))
+            .unwrap_err();
+        assert!(e.contains("at least 2 players"), "{e}");
+    }
+
+    #[test]
+    fn the_password_is_withheld_from_the_recorded_command_line() {
+        assert_eq!(
+            super::withhold_password(words("--as-match --password s3cret --listen 0.0.0.0:7000")),
+            words("--as-match --listen 0.0.0.0:7000 --password-withheld")
+        );
+        assert_eq!(
+            super::withhold_password(words("mover:a tcp-listen://0.0.0.0:7000 --password=s3")),
+            words("mover:a tcp-listen://0.0.0.0:7000 --password-withheld")
+        );
+        let none = words("mover:a mover:b --games-per-pairing 2");
+        assert_eq!(super::withhold_password(none.clone()), none);
+        // What is recorded reads back, without the secret.
+        let argv = super::withhold_password(words("--as-match --listen 0.0.0.0:7000 --password x"));
+        let args = TournamentArgs::from_command(&argv).unwrap();
+        assert!(args.password_withheld && args.password.is_none());
     }
 
     /// `--journal FILE` puts the event's journal at FILE (its games'
@@ -1549,6 +1683,7 @@ mod match_tests {
         for line in [
             "argus referee /dev/ttyS0 /dev/ttyS1 --games 2",
             "argus referee tcp://host:7000 tcp-listen://0.0.0.0:7001",
+            "argus referee --listen 0.0.0.0:7000 --games 2",
             "argus tournament engine:a=sf mover:b",
             "argus",
         ] {

@@ -102,7 +102,8 @@ pub struct Director {
     /// Which of the referee's delays were given.
     pub pace: Pace,
     pub port: PortSettings,
-    pub specs: Vec<String>,
+    /// The players, in seed order.
+    pub players: Vec<Player>,
     /// Where the games' journals and transcripts go.
     pub layout: crate::app::tournament::layout::Layout,
     pub games: GameFiles,
@@ -457,7 +458,7 @@ impl Director {
         let now = self.now();
         let ids: Vec<PlayerId> = self.core.waiting().into_iter().map(|(p, _)| p).collect();
         if floor.reminder.due(&ids, now) {
-            let line = words::waiting_line(&self.waiting_words());
+            let line = words::waiting_line(&self.core, &self.waiting_words());
             self.say(&line);
         }
     }
@@ -621,16 +622,13 @@ impl Director {
                 self.core.settings().names.len(),
             )];
         }
-        let place = |i: usize| {
-            let spec = self.specs.get(i).map_or("", String::as_str);
-            match Player::parse(spec) {
-                Ok(p @ Player::Serial { .. }) => format!("{} ({})", p.place(), self.port),
-                Ok(p @ (Player::Socket { .. } | Player::Tcp { .. })) => {
-                    format!("{} (TCP)", p.place())
-                }
-                Ok(p) => format!("{} (in-process)", p.place()),
-                Err(_) => spec.to_string(),
+        let place = |i: usize| match self.players.get(i) {
+            Some(p @ Player::Serial { .. }) => format!("{} ({})", p.place(), self.port),
+            Some(p @ (Player::Socket { .. } | Player::Tcp { .. })) => {
+                format!("{} (TCP)", p.place())
             }
+            Some(p) => format!("{} (in-process)", p.place()),
+            None => String::new(),
         };
         let games = self.core.schedule().games().len();
         let at_once = if count > 1 {
@@ -685,7 +683,8 @@ impl Director {
         let players = ByClient::new(PlayerId(0), PlayerId(1));
         let mut settings = self.referee.clone();
         settings.names = players.map(|p| Some(t.name(p).to_string()));
-        settings.ports = players.map(|p| self.specs.get(p.0).cloned().unwrap_or_default());
+        settings.ports =
+            players.map(|p| self.players.get(p.0).map(Player::spec).unwrap_or_default());
         settings.lines = players.map(|p| self.line_of(p));
         let at = self.now();
         let mut core = RefereeCore::new(settings);
@@ -970,9 +969,10 @@ impl Director {
                             .then_some(b.game.number)
                     });
                     let again = self.core.renamed_by_sign_on(p.player, first);
-                    let takes_name =
-                        Player::parse(self.specs.get(p.player.0).map_or("", String::as_str))
-                            .is_ok_and(|pl| pl.takes_sign_on_name(current, again));
+                    let takes_name = self
+                        .players
+                        .get(p.player.0)
+                        .is_some_and(|pl| pl.takes_sign_on_name(current, again));
                     let named = said.name.clone().filter(|n| takes_name && !n.is_empty());
                     if let Some(seat) = floor.seats.get_mut(p) {
                         seat.sign_on = Some(said);
@@ -1160,11 +1160,14 @@ impl Director {
         now: u64,
         floor: &mut Floor,
     ) {
-        let label = p.transcript_label(self.core.settings().form);
+        let form = self.core.settings().form;
+        let label = p.transcript_label(form);
         let at = Duration::from_millis(now);
         if let Some(seat) = floor.seats.get_mut(p) {
             seat.book.count(&kind);
         }
+        // A match's words said once the transcript has the event.
+        let mut match_says = None;
         let t = self.transcript.as_mut();
         let written = match kind {
             LinkEventKind::Line {
@@ -1203,9 +1206,18 @@ impl Director {
                 t.map(|t| t.note(at, &format!("{label} ({name}): link lost: {reason}")))
             }
             LinkEventKind::Connected { peer, .. } => {
-                let note = format!("{label} ({name}): connected from {peer}");
-                info!("{note}");
-                t.map(|t| t.note(at, &note))
+                // A match says it as a match between ports has: by its
+                // client's letter, on stdout too and in its journal.
+                let note = match form {
+                    Form::Match => format!("{label}: connected from {peer}"),
+                    Form::Tournament => format!("{label} ({name}): connected from {peer}"),
+                };
+                let written = t.map(|t| t.note(at, &note));
+                match form {
+                    Form::Match => match_says = Some(note),
+                    Form::Tournament => info!("{note}"),
+                }
+                written
             }
             LinkEventKind::Back { .. } => {
                 t.map(|t| t.note(at, &format!("{label} ({name}): link back")))
@@ -1233,6 +1245,15 @@ impl Director {
         if let Some(Err(e)) = written {
             warn!("cannot write the tournament transcript ({e}); it stops here");
             self.transcript = None;
+        }
+        if let Some(note) = match_says {
+            self.say(&note);
+            if let Some(Err(e)) = self.journal.as_mut().map(|j| j.note(&note)) {
+                warn!(
+                    "cannot note in the journal {} ({e}): {note}",
+                    self.journal_path()
+                );
+            }
         }
     }
 
@@ -1404,6 +1425,7 @@ impl Director {
     ) {
         let seats = ByClient::new(game.white, game.black);
         let name = |p: PlayerId| self.core.name(p).to_string();
+        let spec = |p: PlayerId| self.players.get(p.0).map(Player::spec).unwrap_or_default();
         let line = |p: PlayerId| self.line_of(p);
         let here = |p: PlayerId| self.field.run_here.get(p.0).copied().unwrap_or(false);
         let own = |p: PlayerId| self.own_controls.get(p.0).cloned().flatten();
@@ -1458,10 +1480,7 @@ impl Director {
             control,
             port: self.port,
             names: ByClient::new(name(seats.a), name(seats.b)),
-            specs: ByClient::new(
-                self.specs.get(seats.a.0).cloned().unwrap_or_default(),
-                self.specs.get(seats.b.0).cloned().unwrap_or_default(),
-            ),
+            specs: ByClient::new(spec(seats.a), spec(seats.b)),
             lines: ByClient::new(line(seats.a), line(seats.b)),
             own_search_time: ByClient::new(here(seats.a), here(seats.b)),
             own_controls,

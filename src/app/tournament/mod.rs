@@ -21,6 +21,7 @@ use crossbeam_channel::Receiver;
 use std::time::{Instant, SystemTime};
 
 use crate::app::audience::Audience;
+use crate::app::links::{EndpointArgs, EndpointsError};
 use crate::app::options::{OutputOptions, WebOptions};
 use crate::app::referee::close_feed;
 use crate::app::session::View;
@@ -38,7 +39,7 @@ use crate::journal::feed::{Feed, FileSet};
 use crate::record::timestamp::pgn_date;
 use crate::record::transcript::Transcript;
 use crate::tournament::journal::{self as tjournal, Header, TournamentWriter};
-use crate::tournament::{GameState, Settings, Tournament};
+use crate::tournament::{Form, GameState, Instance, Settings, Tournament};
 
 pub use layout::JOURNAL;
 
@@ -52,10 +53,12 @@ fn command_line() -> Vec<String> {
             .map(|a| a.to_string_lossy().into_owned())
             .collect()
     });
-    argv.into_iter()
-        .skip_while(|a| a != "tournament")
-        .skip(1)
-        .collect()
+    args::withhold_password(
+        argv.into_iter()
+            .skip_while(|a| a != "tournament")
+            .skip(1)
+            .collect(),
+    )
 }
 
 /// Refuses, before the tournament starts, an output that could not be
@@ -100,7 +103,7 @@ pub fn run(args: TournamentArgs) -> Exit {
     layout.refuse_taken().map_err(Failure::usage)?;
     let journal = layout.journal().to_path_buf();
     let epoch = Instant::now();
-    let edges = open_edges(&plan, &args, &mut dirs.logs, epoch)?;
+    let edges = open_edges(&plan, &args, &core, &mut dirs.logs, epoch)?;
     let header = Header {
         writer: format!("argus {}", env!("CARGO_PKG_VERSION")),
         settings,
@@ -121,7 +124,6 @@ pub fn run(args: TournamentArgs) -> Exit {
     let carried = Carried {
         core,
         journal: writer,
-        specs: header.specs,
         base: 0,
         boards: Vec::new(),
         game_journals: Vec::new(),
@@ -136,15 +138,12 @@ pub fn run(args: TournamentArgs) -> Exit {
 /// and each game in progress rebuilt from their journals, then every core
 /// told it was resumed; the time the referee was down is charged to
 /// nobody. `--headless` and `--http` given to the resume win over the
-/// command line's; so do `ports`, a match's endpoints now (its players on
-/// other ports than when it started), for a match of two programs on
-/// ports or TCP endpoints.
-pub fn resume(
-    journal: &Path,
-    headless: bool,
-    web: &WebOptions,
-    ports: Option<[String; 2]>,
-) -> Exit {
+/// command line's; so do `ends`, a match's endpoints now (its players on
+/// other ports than when it started, or `--listen ADDR` for both), for a
+/// match of two programs on ports or TCP endpoints, and `--allow` and
+/// `--password` given to the resume.
+pub fn resume(journal: &Path, headless: bool, web: &WebOptions, ends: &EndpointArgs) -> Exit {
+    let moved = moved_to(ends).map_err(Failure::usage)?;
     let ctrl_c = signals::stop_requests(ME);
     let journal = std::path::absolute(journal).unwrap_or_else(|_| journal.to_path_buf());
     let loaded = tjournal::load(&journal).map_err(Failure::usage)?;
@@ -182,9 +181,22 @@ pub fn resume(
         // The resume's --http (the hall's address may have changed).
         args.web = web.clone();
     }
-    if let Some(ports) = ports {
-        args.players = moved_players(&loaded.tournament, &header.specs, ports)
+    if let Some(moved) = moved {
+        (args.players, args.listen) = moved_players(&loaded.tournament, &header.specs, moved)
             .map_err(|e| Failure::usage(format!("{}: {e}", journal.display())))?;
+    }
+    if !ends.net.allow.is_empty() {
+        args.allow.clone_from(&ends.net.allow);
+    }
+    if ends.net.password.is_some() {
+        args.password.clone_from(&ends.net.password);
+    } else if args.password_withheld {
+        return Err(Failure::usage(format!(
+            "{} was started with --password, which its journal does not record: give it \
+             again (argus resume {} --password SECRET)",
+            journal.display(),
+            journal.display()
+        )));
     }
     let mut plan = args
         .plan(pgn_date(SystemTime::now()))
@@ -202,7 +214,13 @@ pub fn resume(
     let layout = Layout::resumed(&journal, &plan.layout());
     plan.log_dir = layout.log_dir().to_path_buf();
     let mut dirs = layout.claim()?;
-    let mut edges = open_edges(&plan, &args, &mut dirs.logs, Instant::now())?;
+    let mut edges = open_edges(
+        &plan,
+        &args,
+        &loaded.tournament,
+        &mut dirs.logs,
+        Instant::now(),
+    )?;
     let core = loaded.tournament.clone();
     if let Some(a) = edges.audience.as_mut() {
         // Every game decided before the stop, for /games.pgn.
@@ -248,7 +266,6 @@ pub fn resume(
     let carried = Carried {
         core,
         journal: writer,
-        specs: plan.players.iter().map(|p| p.spec()).collect(),
         base,
         boards,
         game_journals,
@@ -258,18 +275,45 @@ pub fn resume(
     direct(carried, &plan, &args, edges, (layout, dirs), ctrl_c)
 }
 
-/// A match's players on the endpoints `ports` (`argus resume JOURNAL
-/// PORT_A PORT_B`) in place of those its journal records (`specs`): only
-/// a match's, and only players on a port or a TCP endpoint (one program
-/// each; a program argus runs is where its command says).
+/// Where a resumed match's players are now: on these two endpoints
+/// (`argus resume JOURNAL PORT_A PORT_B`), or both on this listener
+/// (`--listen ADDR`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Moved {
+    Ports([String; 2]),
+    Listen(String),
+}
+
+/// Where `argus resume` says a match's players are now, if it says.
+fn moved_to(ends: &EndpointArgs) -> Result<Option<Moved>, String> {
+    match (&ends.net.listen, &ends.port_a, &ends.port_b) {
+        (None, None, None) => Ok(None),
+        (Some(addr), None, None) => Ok(Some(Moved::Listen(addr.clone()))),
+        (Some(_), _, _) => Err(EndpointsError::ListenAndPorts.to_string()),
+        (None, Some(a), Some(b)) => Ok(Some(Moved::Ports([a.clone(), b.clone()]))),
+        (None, _, _) => Err(
+            "give both endpoints (PORT_A PORT_B) or --listen ADDR:PORT, or none to reach the \
+             players where the journal says"
+                .into(),
+        ),
+    }
+}
+
+/// A match's players where `moved` says (`argus resume JOURNAL PORT_A
+/// PORT_B`, or `--listen ADDR`) in place of those its journal records
+/// (`specs`): the players and the `--listen` to run with (the match's
+/// listener for both, or none). Only a match's, and only players on a
+/// port or a TCP endpoint (one program each; a program argus runs is where
+/// its command says).
 fn moved_players(
     t: &Tournament,
     specs: &[String],
-    ports: [String; 2],
-) -> Result<Vec<String>, String> {
+    moved: Moved,
+) -> Result<(Vec<String>, Option<String>), String> {
     if t.settings().form != crate::tournament::Form::Match {
         return Err(
-            "a tournament journal records its players: give it alone, without ports".into(),
+            "a tournament journal records its players: give it alone, without ports or --listen"
+                .into(),
         );
     }
     let on_ports = specs.len() == 2
@@ -282,13 +326,18 @@ fn moved_players(
             specs.join(" and ")
         ));
     }
+    let ports = match moved {
+        // Both on the listener: the plan makes them its two seats.
+        Moved::Listen(addr) => return Ok((Vec::new(), Some(addr))),
+        Moved::Ports(ports) => ports,
+    };
     for p in &ports {
         let player = crate::tournament::Player::parse(p).map_err(|e| e.to_string())?;
         if !player.is_one_program() {
             return Err(format!("{p:?} is not a port or a TCP endpoint"));
         }
     }
-    Ok(ports.to_vec())
+    Ok((ports.to_vec(), None))
 }
 
 /// Each game in progress rebuilt from its journal (where `layout` keeps
@@ -360,7 +409,6 @@ fn instances_of(plan: &TournamentPlan) -> u32 {
 struct Carried {
     core: Tournament,
     journal: TournamentWriter,
-    specs: Vec<String>,
     /// Journal time when the loop starts (the last input's, on resume).
     base: u64,
     /// The boards' games in progress (empty at a start).
@@ -406,7 +454,7 @@ fn direct(
         own_controls: plan.own_controls.clone(),
         pace: plan.pace,
         port: plan.port_settings,
-        specs: carried.specs,
+        players: plan.players.clone(),
         layout,
         games: args.game_files(),
         report: args.report.clone(),
@@ -482,11 +530,42 @@ struct Edges {
     epoch: Instant,
 }
 
+/// The seats of the players on listeners of their own (`tcp-listen://`):
+/// a match's labelled by client (`A`, `B`, the transcripts' labels, as
+/// `argus referee` has always seated them), each taking only the name the
+/// match knows its client by, if it knows one (given with `--name-a` or
+/// `--name-b`, or signed on with before a resume), so that a client coming
+/// back gets its own seat whoever comes first; a tournament's labelled by
+/// the player's name, taking any program. `core` is the event as it
+/// starts or resumes.
+fn listen_seats(plan: &TournamentPlan, core: &Tournament) -> Vec<(String, Option<String>)> {
+    plan.players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let id = crate::tournament::PlayerId(i);
+            match plan.form {
+                Form::Match => {
+                    let known = plan.names_given.get(i).copied().unwrap_or(false)
+                        || core.named_by_program(id);
+                    (
+                        Instance::new(id, 0).transcript_label(Form::Match),
+                        known.then(|| core.name(id).to_string()),
+                    )
+                }
+                Form::Tournament => (p.name().to_string(), None),
+            }
+        })
+        .collect()
+}
+
 /// The application log, the players' links, the tournament's transcript in
-/// the log directory `dir` and the audience's page.
+/// the log directory `dir` and the audience's page; `core` is the event as
+/// it starts or resumes (whom a match's listener seats).
 fn open_edges(
     plan: &TournamentPlan,
     args: &TournamentArgs,
+    core: &Tournament,
     dir: &mut LogDir,
     epoch: Instant,
 ) -> Result<Edges, Failure> {
@@ -496,6 +575,7 @@ fn open_edges(
         listen: args.listen.clone(),
         allow: args.allow.clone(),
         password: args.password.clone(),
+        seats: listen_seats(plan, core),
     };
     let field = Field::open(
         &plan.players,
@@ -539,7 +619,8 @@ fn open_edges(
 
 #[cfg(test)]
 mod tests {
-    use super::moved_players;
+    use super::{Moved, moved_players, moved_to};
+    use crate::app::links::{EndpointArgs, NetOptions};
     use crate::tournament::{Form, Settings, Tournament};
 
     fn event(form: Form) -> Tournament {
@@ -560,18 +641,58 @@ mod tests {
                 "tcp-listen://0.0.0.0:7001".into(),
             ]
         };
+        let moved = || Moved::Ports(ports());
         assert_eq!(
-            moved_players(&event(Form::Match), &specs, ports()).unwrap(),
-            ports()
+            moved_players(&event(Form::Match), &specs, moved()).unwrap(),
+            (ports().to_vec(), None)
+        );
+        // Both on one listener now: no players given, --listen for both.
+        let listen = Moved::Listen("0.0.0.0:7002".into());
+        assert_eq!(
+            moved_players(&event(Form::Match), &specs, listen.clone()).unwrap(),
+            (Vec::new(), Some("0.0.0.0:7002".to_string()))
         );
         // Not a tournament's, not programs argus runs, not onto a program.
-        let e = moved_players(&event(Form::Tournament), &specs, ports()).unwrap_err();
-        assert!(e.contains("give it alone, without ports"), "{e}");
+        for m in [moved(), listen.clone()] {
+            let e = moved_players(&event(Form::Tournament), &specs, m).unwrap_err();
+            assert!(
+                e.contains("give it alone, without ports or --listen"),
+                "{e}"
+            );
+        }
         let engines = ["engine:a=sf".to_string(), "serial:/dev/ttyS0".into()];
-        let e = moved_players(&event(Form::Match), &engines, ports()).unwrap_err();
+        let e = moved_players(&event(Form::Match), &engines, listen).unwrap_err();
         assert!(e.starts_with("its players are engine:a=sf and"), "{e}");
         let onto = ["/dev/ttyUSB0".to_string(), "mover:m".into()];
-        let e = moved_players(&event(Form::Match), &specs, onto).unwrap_err();
+        let e = moved_players(&event(Form::Match), &specs, Moved::Ports(onto)).unwrap_err();
         assert_eq!(e, "\"mover:m\" is not a port or a TCP endpoint");
+    }
+
+    #[test]
+    fn a_resume_says_where_a_matchs_players_are_now_by_ports_or_listen() {
+        let ends = |a: Option<&str>, b: Option<&str>, listen: Option<&str>| EndpointArgs {
+            port_a: a.map(String::from),
+            port_b: b.map(String::from),
+            net: NetOptions {
+                listen: listen.map(String::from),
+                ..NetOptions::default()
+            },
+        };
+        assert_eq!(moved_to(&ends(None, None, None)), Ok(None));
+        assert_eq!(
+            moved_to(&ends(None, None, Some("0.0.0.0:7000"))),
+            Ok(Some(Moved::Listen("0.0.0.0:7000".into())))
+        );
+        assert_eq!(
+            moved_to(&ends(Some("COM1"), Some("COM2"), None)),
+            Ok(Some(Moved::Ports(["COM1".into(), "COM2".into()])))
+        );
+        let e = moved_to(&ends(Some("COM1"), None, Some("0.0.0.0:7000"))).unwrap_err();
+        assert_eq!(
+            e,
+            "--listen takes both clients: give it without PORT_A and PORT_B"
+        );
+        let e = moved_to(&ends(Some("COM1"), None, None)).unwrap_err();
+        assert!(e.starts_with("give both endpoints"), "{e}");
     }
 }

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, Sender, bounded, unbounded};
 
 use crate::app::client::{Answerer, ClientError, Voice, serve};
-use crate::app::links::{LINK_EVENTS, connector_of};
+use crate::app::links::LINK_EVENTS;
 use crate::app::options::{DEPTH_WAIT, ENGINE_MARGIN_MS, book_play};
 use crate::client::engine::bridge::BookPlay;
 use crate::client::engine::{Bridge, EngineLog, EngineSettings};
@@ -30,12 +30,18 @@ use crate::tournament::{Instance, Player, PlayerId};
 /// take their `disconnect` and stop.
 const PROGRAM_GRACE: Duration = Duration::from_secs(5);
 
-/// The network side of the players: where tcp:NAME players connect.
+/// The network side of the players: where tcp:NAME players connect, and
+/// how the players on listeners of their own are seated.
 #[derive(Debug, Clone, Default)]
 pub struct Net {
     pub listen: Option<String>,
     pub allow: Vec<String>,
     pub password: Option<String>,
+    /// Each player's seat, in player order, if it is on a listener of its
+    /// own (`tcp-listen://`): the seat's label and the `tcsi` name it
+    /// takes, if only one. A player without one here is labelled by its
+    /// name and takes any program.
+    pub seats: Vec<(String, Option<String>)>,
 }
 
 impl Net {
@@ -195,23 +201,25 @@ impl Field {
         let mut links: PerInstance<Option<Link<Instance>>> =
             PerInstance::new(players.len(), count, |_| None);
         for (i, p) in players.iter().enumerate() {
-            // One program on a link argus opens: a `tcp-listen://` one
-            // on a listener of its own with one seat (`--allow` and
-            // `--password` apply to it as to `--listen`).
+            // One program on a link argus opens (a `tcp-listen://` one
+            // below, on its listener).
             let endpoint = match p {
                 Player::Serial { port } => Endpoint::Serial(port.clone()),
-                Player::Socket { endpoint, .. } => endpoint.clone(),
+                Player::Socket { endpoint, .. } if !matches!(endpoint, Endpoint::Listen(_)) => {
+                    endpoint.clone()
+                }
                 _ => continue,
             };
-            let c = connector_of(&endpoint, settings, |addr| {
-                let config = net.listen_config(vec![(p.name().to_string(), None)])?;
-                Ok(crate::link::listen(addr, config)?)
-            })?;
+            let c = Connector::to(&endpoint, settings, None)
+                .ok_or_else(|| format!("{endpoint}: no way to open it"))?;
             *links
                 .get_mut(Instance::new(PlayerId(i), 0))
                 .ok_or("no instance")? = Some(open(Instance::new(PlayerId(i), 0), c)?);
         }
-        for (i, c) in listen(players, &count, net)? {
+        for (i, c) in own_listeners(players, net)?
+            .into_iter()
+            .chain(listen(players, &count, net)?)
+        {
             *links.get_mut(i).ok_or("no instance")? = Some(open(i, c)?);
         }
         let books = books(players)?;
@@ -592,6 +600,54 @@ fn program_thread(
 /// ([`Instance::named`]).
 fn link_name(p: &Player, instance: Instance) -> String {
     instance.named(&p.place())
+}
+
+/// The listeners of the players on addresses of their own
+/// (`tcp-listen://`), one per address (`--allow` and `--password` apply
+/// to them as to `--listen`): a seat for each player on it, so a match's
+/// one listener for both seats its two clients (in sign-on order, or each
+/// by the name its seat takes): (instance, connector) each.
+fn own_listeners(players: &[Player], net: &Net) -> Result<Vec<(Instance, Connector)>, String> {
+    let mut listeners: Vec<(std::net::SocketAddr, Vec<usize>)> = Vec::new();
+    for (i, p) in players.iter().enumerate() {
+        let Player::Socket {
+            endpoint: Endpoint::Listen(addr),
+            ..
+        } = p
+        else {
+            continue;
+        };
+        match listeners.iter_mut().find(|(a, _)| a == addr) {
+            Some((_, on)) => on.push(i),
+            None => listeners.push((*addr, vec![i])),
+        }
+    }
+    let mut out = Vec::new();
+    for (addr, on) in listeners {
+        let seats = on
+            .iter()
+            .map(|&i| {
+                net.seats
+                    .get(i)
+                    .cloned()
+                    .unwrap_or_else(|| (players[i].name().to_string(), None))
+            })
+            .collect();
+        let seated = crate::link::listen(addr, net.listen_config(seats)?)?;
+        if seated.len() != on.len() {
+            return Err(format!(
+                "the listener on {addr} gave {} seats for {} players",
+                seated.len(),
+                on.len()
+            ));
+        }
+        out.extend(
+            on.into_iter()
+                .map(|i| Instance::new(PlayerId(i), 0))
+                .zip(seated),
+        );
+    }
+    Ok(out)
 }
 
 /// The listener's seats for the `tcp:NAME` players (`count` of each, one

@@ -265,6 +265,29 @@ fn the_tournament_waits_for_the_players_away_with_games_to_play() {
 }
 
 #[test]
+fn a_player_lost_in_its_last_game_is_waited_for_as_its_game_waits() {
+    let mut r = Run::new(settings(2, |_| {}));
+    r.sign_on(0..2);
+    assert_eq!(
+        r.t.game_state(1),
+        Some(GameState::Playing(BoardId(1))),
+        "its only game is being played"
+    );
+    r.at = 5_000;
+    r.input(Input::Lost {
+        instance: 0,
+        player: PlayerId(0),
+        reason: "hang-up".into(),
+    });
+    assert_eq!(r.t.waiting(), vec![(PlayerId(0), 5_000)]);
+    r.input(Input::SignedOn {
+        player: PlayerId(0),
+        instance: 0,
+    });
+    assert_eq!(r.t.waiting(), vec![]);
+}
+
+#[test]
 fn two_players_away_at_one_deadline_both_lose_their_game() {
     let mut r = Run::new(settings(3, |s| {
         s.absence = Absence::Forfeit { after_ms: 1_000 }

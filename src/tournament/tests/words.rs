@@ -161,4 +161,19 @@ fn a_match_is_said_in_a_matchs_words() {
     assert_eq!(r.t.name(PlayerId(0)), "Alpha");
     // One board: no board named in a game's start.
     assert!(!lines.iter().any(|l| l.contains(" on board")), "{lines:#?}");
+    // Whom it waits for, as a match between ports says it.
+    let each = [crate::tournament::words::waiting_for(
+        &r.t,
+        PlayerId(0),
+        "09:00:00",
+    )];
+    assert_eq!(
+        crate::tournament::words::waiting_line(&r.t, &each),
+        "waiting for Alpha since 09:00:00"
+    );
+    let t = Run::new(settings(2, |_| {})).t;
+    assert_eq!(
+        crate::tournament::words::waiting_line(&t, &each),
+        "tournament: waiting for Alpha since 09:00:00"
+    );
 }
