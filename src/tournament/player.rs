@@ -263,6 +263,20 @@ impl Player {
         }
     }
 
+    /// Whether its link has a connection only once its program signs on:
+    /// a seat on argus's listener (`tcp:NAME`, `tcp-listen://`), which
+    /// nobody holds until then.
+    pub fn seated_by_sign_on(&self) -> bool {
+        matches!(
+            self,
+            Player::Tcp { .. }
+                | Player::Socket {
+                    endpoint: Endpoint::Listen(_),
+                    ..
+                }
+        )
+    }
+
     /// Whether the player is one program on one link argus opens (a
     /// serial port, a `tcp://` or `tcp-listen://` endpoint): it plays one
     /// game at a time, however many boards.

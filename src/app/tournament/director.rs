@@ -523,6 +523,16 @@ impl Director {
             if floor.seats.get(i).is_some_and(|s| s.book.unreachable) {
                 continue;
             }
+            // Nor a seat on argus's listener nobody signed on to.
+            let unseated = floor.seats.get(i).is_none_or(|s| s.sign_on.is_none());
+            if unseated
+                && self
+                    .players
+                    .get(i.player.0)
+                    .is_some_and(Player::seated_by_sign_on)
+            {
+                continue;
+            }
             // A program that checks its lines (it signed on with Acrc)
             // gets its last record checked too, as every other.
             let mut record = crate::link::seats::disconnect_line();
