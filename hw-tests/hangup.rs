@@ -125,14 +125,20 @@ impl Board {
         }
     }
 
-    /// The journal is there and its last input is the session's end.
-    fn expect_journal_kept(&self) {
-        let path = self.logs.join("journal.log");
+    /// The match's journal is there and its last line is the session's
+    /// end: the note that the match was stopped (`what`: the signal's
+    /// name, or the lost terminal's).
+    fn expect_journal_kept(&self, what: &str) {
+        let path = self.logs.join("tournament.journal");
         let journal =
             std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let last = journal.lines().last().unwrap_or_default();
+        // The note's words are one token: blanks escaped.
+        let what = what.replace(' ', "\\x20");
         assert!(
-            last.starts_with("in ") && last.contains(" cmd end "),
+            last.starts_with("note ")
+                && last.contains(&what)
+                && last.contains("stopped\\x20the\\x20match"),
             "the journal does not end with the session's end:\n{journal}"
         );
     }
@@ -154,7 +160,7 @@ fn a_board_whose_terminal_hangs_up_ends_as_for_sighup() {
     board.tmux.kill_server();
     board.expect_gone("its terminal hung up");
     assert_eq!(board.exit_status(), "3", "exit status after the hang-up");
-    board.expect_journal_kept();
+    board.expect_journal_kept("the terminal hung up");
 }
 
 #[test]
@@ -169,7 +175,11 @@ fn sigterm_and_sigint_end_a_shown_board() {
         assert!(killed.success(), "kill {signal}");
         board.expect_gone(signal);
         assert_eq!(board.exit_status(), "3", "exit status after kill {signal}");
-        board.expect_journal_kept();
+        board.expect_journal_kept(if signal == "-TERM" {
+            "SIGTERM"
+        } else {
+            "Ctrl-C (SIGINT)"
+        });
         assert!(
             !board.tmux.alternate_screen(),
             "still on the alternate screen after kill {signal}"

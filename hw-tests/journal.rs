@@ -300,8 +300,80 @@ struct Reference {
     /// Check lines when game g (1-based index g-1) was written.
     checks_at_end: Vec<usize>,
     total_checks: usize,
-    /// The finished journal's bytes.
-    journal: Vec<u8>,
+    /// The finished match's journals: the event's (`journal.log`) and
+    /// each game's (`game-NNN/journal.log`), by path beside it.
+    journals: Vec<(PathBuf, Vec<u8>)>,
+}
+
+/// The event journal at `journal` and each game's journal beside it, by
+/// their paths relative to the journal's directory.
+fn journal_files(journal: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let dir = journal.parent().unwrap();
+    let mut files = vec![(PathBuf::from("journal.log"), fs::read(journal).unwrap())];
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path().join("journal.log");
+        if path.is_file() {
+            let name = path.strip_prefix(dir).unwrap().to_path_buf();
+            files.push((name, fs::read(&path).unwrap()));
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The copy a watcher keeps of a feed: every journal in it, each a prefix
+/// of the journal of the same name beside `journal` (the copy's event
+/// journal is `tournament.journal`); the number of games' journals.
+fn check_copy(copy: &Path, journal: &Path) -> usize {
+    let dir = journal.parent().unwrap();
+    let event = fs::read_to_string(copy.join("tournament.journal")).unwrap();
+    assert!(event.len() > 1000, "{event}");
+    assert!(
+        fs::read_to_string(journal).unwrap().starts_with(&event),
+        "the copy's event journal is not a prefix of the journal"
+    );
+    let mut games = 0;
+    for entry in fs::read_dir(copy).unwrap() {
+        let path = entry.unwrap().path().join("journal.log");
+        if path.is_file() {
+            let name = path.strip_prefix(copy).unwrap();
+            let copied = fs::read_to_string(&path).unwrap();
+            let original = fs::read_to_string(dir.join(name)).unwrap();
+            assert!(
+                original.starts_with(&copied),
+                "the copy's {} is not a prefix of the game's journal",
+                name.display()
+            );
+            games += 1;
+        }
+    }
+    games
+}
+
+/// The size of every file under `dir`, summed.
+fn total_size(dir: &Path) -> u64 {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .map(|e| {
+            let p = e.path();
+            if p.is_dir() {
+                total_size(&p)
+            } else {
+                fs::metadata(&p).map_or(0, |m| m.len())
+            }
+        })
+        .sum()
+}
+
+/// Whether the event whose journal is `journal` is over.
+fn event_over(journal: &Path) -> bool {
+    argus::tournament::journal::load(journal)
+        .unwrap_or_else(|e| panic!("{}: {e}", journal.display()))
+        .tournament
+        .is_over()
 }
 
 /// Plays the reference match once (for every test), watching it live
@@ -314,7 +386,7 @@ fn reference() -> &'static Reference {
         let port = free_port();
         let feed = format!("127.0.0.1:{port}");
         let mut referee = rig.referee(&["--feed", &feed]);
-        let copy = rig.path("copy.log");
+        let copy = rig.path("copy");
         let mut tcp_watch = spawn_watch(
             &["--copy", copy.to_str().unwrap()],
             &format!("tcp://{feed}"),
@@ -322,7 +394,7 @@ fn reference() -> &'static Reference {
         // The feed's watcher is following before the match begins (as in
         // `a_standby_takes_over_from_its_copy`).
         wait_until(WITHIN, "the copy's first lines", || {
-            fs::metadata(&copy).is_ok_and(|m| m.len() > 0)
+            fs::metadata(copy.join("tournament.journal")).is_ok_and(|m| m.len() > 0)
         });
         rig.clients();
         let journal = rig.journal();
@@ -370,21 +442,14 @@ fn reference() -> &'static Reference {
             let want = format!("game {}: {} (", i + 1, g.4);
             assert!(file_out.contains(&want), "{want:?} in\n{file_out}");
         }
-        // The copy is the journal (up to where the match ended).
-        let copy_text = fs::read_to_string(&copy).unwrap();
-        let journal_text = fs::read_to_string(&journal).unwrap();
-        assert!(copy_text.len() > 1000);
-        assert!(
-            journal_text.starts_with(&copy_text),
-            "the copy is not a prefix of the journal"
-        );
-        let loaded = argus::journal::load(&copy).unwrap();
-        assert!(loaded.replay.core().is_over());
+        // The copy is the journals (up to where the match ended).
+        assert_eq!(check_copy(&copy, &journal), GAMES as usize);
+        assert!(event_over(&copy.join("tournament.journal")));
         Reference {
             games,
             checks_at_end,
             total_checks,
-            journal: fs::read(&journal).unwrap(),
+            journals: journal_files(&journal),
         }
     })
 }
@@ -477,8 +542,7 @@ fn sigkill_at_twenty_points_and_resume_gives_the_same_games() {
         reference.games,
         "games after {kills} kills differ from the uninterrupted match"
     );
-    let loaded = argus::journal::load(&journal).unwrap();
-    assert!(loaded.replay.core().is_over());
+    assert!(event_over(&journal));
 }
 
 #[test]
@@ -574,7 +638,7 @@ fn a_standby_takes_over_from_its_copy() {
     let port = free_port();
     let feed = format!("127.0.0.1:{port}");
     let mut referee = rig.referee(&["--feed", &feed]);
-    let copy = rig.path("standby-journal.log");
+    let copy = rig.path("standby");
     let standby_pgn = rig.path("standby.pgn");
     let mut watch = spawn_watch(
         &[
@@ -590,7 +654,7 @@ fn a_standby_takes_over_from_its_copy() {
     // second, and on an idle machine the movers can reach the second game
     // in that second (the copy then stayed empty: the test's old flake).
     wait_until(WITHIN, "the copy's first lines", || {
-        fs::metadata(&copy).is_ok_and(|m| m.len() > 0)
+        fs::metadata(copy.join("tournament.journal")).is_ok_and(|m| m.len() > 0)
     });
     rig.clients();
     // The primary dies in the middle of the second game.
@@ -603,7 +667,7 @@ fn a_standby_takes_over_from_its_copy() {
     // The watcher keeps what it got; stop it (it holds the copy's lock).
     let mut last = 0;
     wait_until(WITHIN, "the copy to settle", || {
-        let len = fs::metadata(&copy).map_or(0, |m| m.len());
+        let len = total_size(&copy);
         let settled = len > 0 && len == last;
         last = len;
         thread::sleep(Duration::from_millis(100));
@@ -612,7 +676,8 @@ fn a_standby_takes_over_from_its_copy() {
     watch.kill().unwrap();
     let _ = watch.wait();
     // The standby resumes from its copy and writes its own PGN file.
-    let mut standby = rig.resume(&copy, &standby_pgn);
+    check_copy(&copy, &rig.journal());
+    let mut standby = rig.resume(&copy.join("tournament.journal"), &standby_pgn);
     let status = wait_exit(&mut standby, MATCH_WITHIN, "the standby referee");
     assert!(status.success(), "the standby ended with {status}");
     rig.clients_done();
@@ -878,8 +943,12 @@ fn refused_start(ports: [&str; 2], logs: &Path, extra: &[&str]) -> (Option<i32>,
 #[test]
 fn a_watcher_whose_stdout_closes_ends_without_a_panic() {
     let dir = tempfile::tempdir().unwrap();
+    for (name, bytes) in &reference().journals {
+        let path = dir.path().join(name);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, bytes).unwrap();
+    }
     let file = dir.path().join("journal.log");
-    fs::write(&file, &reference().journal).unwrap();
     let mut watch = spawn_watch(&[], file.to_str().unwrap());
     drop(watch.stdout.take());
     let status = wait_exit(&mut watch, WITHIN, "argus watch with its stdout closed");

@@ -1124,7 +1124,7 @@ fn a_port_in_use_is_refused_with_status_2() {
 }
 
 #[test]
-fn ctrl_c_ends_the_session_and_records_the_unfinished_game() {
+fn ctrl_c_ends_the_session_and_keeps_the_unfinished_game_for_resume() {
     let rig = rig_or_skip!();
     let within = rig.within(20);
     let mut bout = Bout::new(rig);
@@ -1139,28 +1139,84 @@ fn ctrl_c_ends_the_session_and_records_the_unfinished_game() {
     // 3: the match ended before it was played out.
     assert_eq!(bout.finish(30), [3, 0, 0]);
 
-    let games = bout.games_in(&bout.pgn_path());
-    assert_eq!(games.len(), 1);
-    let g = &games[0];
-    check_game(g);
-    assert_eq!(g.tag("Result"), Some("*"));
-    assert_eq!(g.tag("Termination"), Some("unterminated"));
-    assert!(g.sans.len() >= 15, "{} plies", g.sans.len());
+    // No game in the PGN: the unfinished one is kept in its journal.
+    let pgn = std::fs::read_to_string(bout.pgn_path()).unwrap_or_default();
+    assert!(read_pgn_games(&pgn).unwrap().is_empty(), "{pgn}");
+    let game_journal = bout.log_dir.join("game-001").join("journal.log");
+    let loaded = argus::journal::load(&game_journal)
+        .unwrap_or_else(|e| panic!("{}: {e}", game_journal.display()));
+    assert!(!loaded.replay.core().is_over());
+    assert!(
+        loaded.replay.checks() >= 15,
+        "{} moves",
+        loaded.replay.checks()
+    );
 
     let lines = bout.transcript();
     for port in PORTS {
         let out = records(&lines, port, Direction::Out);
         assert!(
             out.last().is_some_and(|r| is_refcom(r, RefCom::Disconnect)),
-            "{port}: disconnect last"
+            "{port}: disconnect last (the transcripts merged by their wall-clock \
+             times): {:?}",
+            &out[out.len().saturating_sub(3)..]
         );
     }
-    check_transcript(&lines, &games, &[0]);
-    check_headless(&bout.referee().stdout_lines(), &games);
+    // The moves relayed before the stop, in the order they were played
+    // (each a reply read before anything was relayed).
+    let played: Vec<String> = lines
+        .iter()
+        .filter(|l| l.direction == Direction::In)
+        .filter_map(record_of)
+        .filter(is_reply)
+        .filter_map(|r| r.sm().ok().flatten().map(str::to_string))
+        .collect();
+    let stdout = bout.referee().stdout_lines();
+    assert!(
+        stdout
+            .iter()
+            .any(|l| l.starts_with("game 1: ") && l.ends_with("(Black)")),
+        "{stdout:#?}"
+    );
+    assert!(
+        !stdout.iter().any(|l| l.starts_with("game 1: 1")
+            || l.starts_with("game 1: 0")
+            || l.starts_with("game 1: *")),
+        "{stdout:#?}"
+    );
     for i in 0..2 {
         let err = bout.client(i).stderr_text();
         assert!(err.contains("disconnect"), "client {i}: {err}");
     }
+
+    // `argus resume` carries the game on from where it stopped.
+    let journal = bout.log_dir.join("tournament.journal");
+    let mut args = vec![
+        "resume".to_string(),
+        path_arg(&journal),
+        "--headless".into(),
+    ];
+    args.extend(bout.rig.line_args().iter().cloned());
+    let mut resumed = Proc::spawn("resume", &argus_bin(), &args);
+    bout.start_client(0, 1, &["--think-ms", "20"]);
+    bout.start_client(1, 2, &["--think-ms", "20"]);
+    assert_eq!(
+        resumed.wait_exit(bout.rig.within(60)),
+        0,
+        "{}",
+        resumed.describe()
+    );
+    let games = bout.games_in(&bout.pgn_path());
+    assert_eq!(games.len(), 1);
+    let g = &games[0];
+    check_game(g);
+    assert_ne!(g.tag("Result"), Some("*"));
+    assert!(
+        g.sans.starts_with(&played),
+        "the resumed game does not begin with the moves played before the stop: {:?} then {:?}",
+        played,
+        g.sans
+    );
 }
 
 #[test]

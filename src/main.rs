@@ -44,12 +44,14 @@ enum Cmd {
     /// or by --name-a/--name-b (docs/network.md). One referee per log
     /// directory at a time.
     ///
-    /// A match between programs argus runs (engine:NAME=CMD,
-    /// mover:NAME) or tcp:NAME players is a tournament of two: it runs as
-    /// `argus tournament A B`, --games N being its --games-per-pairing N,
-    /// with the tournament's options (--boards N plays N games at once,
-    /// each with its own instance of each engine; --sprt stops it when it
-    /// decides) and its files (docs/tournament.md).
+    /// A match is a tournament of two: it runs as `argus tournament A B`,
+    /// --games N being its --games-per-pairing N, said in a match's words,
+    /// with the tournament's options (programs argus runs: engine:NAME=CMD,
+    /// mover:NAME; tcp:NAME players; --boards N plays N games at once, each
+    /// with its own instance of each engine; --sprt stops it when it
+    /// decides) and its files: DIR/tournament.journal (or --journal FILE)
+    /// and each game's journal and transcript in DIR/game-NNN/
+    /// (docs/tournament.md).
     ///
     /// Exit status: 0 when the match was played out (every game has a
     /// result), 3 when it ended early (Ctrl-C, SIGTERM, SIGHUP or the board's
@@ -67,23 +69,26 @@ enum Cmd {
         argus referee --listen 192.168.1.5:7000 --allow 192.168.1.0/24 --tc 5m+3 --games 4 \
         --password s3cret")]
     Referee(Box<RefereeArgs>),
-    /// Carry on with a match whose referee stopped (crash, power cut).
+    /// Carry on with a match or tournament whose referee stopped (crash,
+    /// power cut, Ctrl-C).
     ///
-    /// Replays the journal into a new referee, checks it reaches the state
-    /// the journal recorded, brings both clients back in line (reset,
-    /// inform, one execute per move, respond to the side on move) and goes
-    /// on with the match, appending to the same journal. The time while no
-    /// referee ran is charged to nobody. It writes to the files the match
-    /// was started with (PGN, live PGN, log directory, feed) unless flags
-    /// say otherwise; a match that is already over is said to be, with its
-    /// result. A tournament's journal (DIR/tournament.journal) is given
-    /// alone: its players and settings are recorded, and every game in
-    /// progress carries on from its own journal (--headless and --http
-    /// may be given). Exit status as for `referee`.
+    /// Replays the event's journal (DIR/tournament.journal, or the
+    /// --journal it was given) and each game's in progress, brings the
+    /// players back in line (reset, inform, one execute per move, respond
+    /// to the side on move) and goes on, appending to the same journals.
+    /// The time while no referee ran is charged to nobody. Its players and
+    /// settings are recorded; a match's players may be on other endpoints
+    /// now (PORT_A PORT_B, or --listen ADDR:PORT). It writes to the files
+    /// the event was started with (PGN, live PGN, log directory, feed)
+    /// unless flags say otherwise (a standby resuming from a watcher's
+    /// copy writes its own); a match that is already over is said to be,
+    /// with its result, and its players are sent `disconnect`. A match's
+    /// one journal written by argus before 0.2.0 is refused, naming the
+    /// version that resumes it. Exit status as for `referee`.
     #[command(after_help = "Examples:\n  \
-        argus resume argus-logs/journal.log /dev/ttyUSB0 /dev/ttyUSB1\n  \
-        argus resume standby-journal.log /dev/ttyS0 /dev/ttyS1 --pgn standby.pgn\n  \
-        argus resume argus-logs/tournament.journal --headless")]
+        argus resume argus-logs/tournament.journal\n  \
+        argus resume standby/tournament.journal /dev/ttyS0 /dev/ttyS1 --pgn standby.pgn\n  \
+        argus resume argus-logs/tournament.journal --headless --http 0.0.0.0:8080")]
     Resume(Box<ResumeArgs>),
     /// Referee a tournament: a round robin, gauntlet, Swiss or knockout of
     /// programs on serial cables, over TCP and run by argus itself, several
@@ -234,7 +239,14 @@ fn main() -> ExitCode {
         None => (Cli::parse_from(args), "argus tournament"),
     };
     let code = match cli.command {
-        Cmd::Referee(args) => app::exit_status("argus referee", app::referee::run(*args)),
+        // Rewritten above as the tournament of two it is: only its help
+        // is parsed as `referee`.
+        Cmd::Referee(_) => app::exit_status(
+            "argus referee",
+            Err(app::Failure::usage(
+                "this command line was not read as a match (argus tournament --as-match)",
+            )),
+        ),
         Cmd::Resume(args) => app::exit_status("argus resume", app::resume::run(*args)),
         Cmd::Tournament(args) => app::exit_status(tournament, app::tournament::run(*args)),
         Cmd::Watch(args) => app::exit_status("argus watch", app::watch::run(args)),

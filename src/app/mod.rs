@@ -21,7 +21,6 @@ pub mod logging;
 pub mod options;
 pub mod pace;
 pub mod ports;
-pub mod referee;
 pub mod resume;
 pub mod session;
 pub mod signals;

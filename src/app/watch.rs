@@ -59,30 +59,25 @@ pub fn run(args: WatchArgs) -> Exit {
         Source::Tcp(_) => None,
     };
     if let (Source::File(path), Some(Kind::Tournament)) = (&source, kind) {
-        if args.copy.is_some() || args.pgn.is_some() {
+        if args.copy.is_some() {
             return Err(Failure::usage(
-                "watching a tournament's journal takes neither --copy nor --pgn (the \
-                 tournament writes its PGN; --copy is for its --feed, tcp://HOST:PORT)",
+                "watching a tournament's journal takes no --copy (a journal file is its own \
+                 copy; --copy is for its --feed, tcp://HOST:PORT)",
             ));
         }
         let view = crate::app::session::View::from_flags(args.view.headless, args.view.ascii);
-        return crate::app::tournament::watch::run(path, view, &args.web);
+        return crate::app::tournament::watch::run(path, view, &args.web, args.pgn.as_deref());
     }
     if let Source::Tcp(addr) = &source
         && serves_files(addr)?
     {
-        if args.pgn.is_some() {
-            return Err(Failure::usage(
-                "watching a tournament takes no --pgn (the tournament writes its PGN; the \
-                 copy holds every game's journal)",
-            ));
-        }
         let view = crate::app::session::View::from_flags(args.view.headless, args.view.ascii);
         return crate::app::tournament::watch::run_feed(
             addr,
             args.copy.as_deref(),
             view,
             &args.web,
+            args.pgn.as_deref(),
         );
     }
     if args.copy.is_some() && matches!(source, Source::File(_)) {

@@ -301,6 +301,14 @@ impl Writers {
         }
     }
 
+    /// The transcript's times are measured from `origin` (the wall-clock
+    /// time of journal time 0), not from when it was opened.
+    pub fn set_wall_origin(&mut self, origin: std::time::SystemTime) {
+        if let Some(t) = self.transcript.as_mut() {
+            t.set_wall_origin(origin);
+        }
+    }
+
     /// Starts each line this session writes to the application log with
     /// `label: ` (a tournament's boards share the log).
     pub fn with_label(mut self, label: &str) -> Writers {

@@ -104,6 +104,13 @@ impl Transcript<BufWriter<File>> {
 }
 
 impl<W: Write> Transcript<W> {
+    /// Times `at` are measured from `origin` on: the wall-clock time of an
+    /// event at `at` is `origin + at` (a tournament's boards and resumes,
+    /// whose times are the event's journal time, not the file's age).
+    pub fn set_wall_origin(&mut self, origin: SystemTime) {
+        self.wall_origin = origin;
+    }
+
     /// A transcript written to `out`; the wall-clock time of an event at `at`
     /// is `wall_origin + at`.
     pub fn new(out: W, wall_origin: SystemTime) -> Self {

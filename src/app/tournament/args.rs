@@ -1427,14 +1427,12 @@ mod tests {
     }
 }
 
-/// `argus referee A B [options]` with a program argus runs (`engine:`,
-/// `mover:`) or a `tcp:NAME` player among its arguments, as the command
-/// line of `argus tournament A B [options]`: a match is a tournament of
-/// two, and `--games N` is its `--games-per-pairing N`. `None` for any
-/// other command line (a match between ports runs as it always has, and
-/// so does `--listen ADDR` for both clients, which the director takes,
-/// [`listen_for_both`], but whose board view before the first game is
-/// not yet a match's).
+/// `argus referee A B [options]` as the command line of `argus
+/// tournament --as-match A B [options]`: a match is a tournament of two,
+/// whatever its players (ports, TCP endpoints, `--listen ADDR` for both
+/// clients, [`listen_for_both`], programs argus runs, `tcp:NAME`), and
+/// `--games N` is its `--games-per-pairing N`. `None` for any other
+/// command.
 /// `argv` is the whole command line, the program's name first (read
 /// lossily as UTF-8 when it is rewritten).
 pub fn match_as_tournament<S: AsRef<std::ffi::OsStr>>(argv: &[S]) -> Option<Vec<String>> {
@@ -1443,12 +1441,6 @@ pub fn match_as_tournament<S: AsRef<std::ffi::OsStr>>(argv: &[S]) -> Option<Vec<
         .map(|a| a.as_ref().to_string_lossy().into_owned())
         .collect();
     if argv.get(1).map(String::as_str) != Some("referee") {
-        return None;
-    }
-    if !argv[2..]
-        .iter()
-        .any(|a| crate::tournament::player::is_tournament_only(a))
-    {
         return None;
     }
     let mut out = vec![
@@ -1679,14 +1671,29 @@ mod match_tests {
                 "argus tournament --as-match /dev/ttyS0 tcp:Fritz --games-per-pairing=6"
             ))
         );
-        // Ports and TCP endpoints: a match as it always was.
-        for line in [
-            "argus referee /dev/ttyS0 /dev/ttyS1 --games 2",
-            "argus referee tcp://host:7000 tcp-listen://0.0.0.0:7001",
-            "argus referee --listen 0.0.0.0:7000 --games 2",
-            "argus tournament engine:a=sf mover:b",
-            "argus",
-        ] {
+        // Ports, TCP endpoints and one listener for both: the same event.
+        assert_eq!(
+            match_as_tournament(&words("argus referee /dev/ttyS0 /dev/ttyS1 --games 2")),
+            Some(words(
+                "argus tournament --as-match /dev/ttyS0 /dev/ttyS1 --games-per-pairing 2"
+            ))
+        );
+        assert_eq!(
+            match_as_tournament(&words(
+                "argus referee tcp://host:7000 tcp-listen://0.0.0.0:7001"
+            )),
+            Some(words(
+                "argus tournament --as-match tcp://host:7000 tcp-listen://0.0.0.0:7001"
+            ))
+        );
+        assert_eq!(
+            match_as_tournament(&words("argus referee --listen 0.0.0.0:7000 --games 2")),
+            Some(words(
+                "argus tournament --as-match --listen 0.0.0.0:7000 --games-per-pairing 2"
+            ))
+        );
+        // Other commands are left alone.
+        for line in ["argus tournament engine:a=sf mover:b", "argus"] {
             assert_eq!(match_as_tournament(&words(line)), None, "{line}");
         }
     }

@@ -424,6 +424,13 @@ impl Board {
         }))
     }
 
+    /// Its transcript's times are measured from `origin`: the wall-clock
+    /// time of the loop's epoch, from which the times of its links' events
+    /// are counted.
+    pub fn set_wall_origin(&mut self, origin: std::time::SystemTime) {
+        self.outputs.set_wall_origin(origin);
+    }
+
     /// The journal time of the last thing the board's core took.
     pub fn time(&self) -> u64 {
         self.core.time()

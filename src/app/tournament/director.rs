@@ -255,6 +255,14 @@ impl Floor {
     }
 }
 
+/// The wall-clock time of the loop's `epoch`: the transcripts' times (its
+/// links' events, counted from the epoch) are measured from it.
+pub fn wall_origin(epoch: Instant) -> std::time::SystemTime {
+    std::time::SystemTime::now()
+        .checked_sub(epoch.elapsed())
+        .unwrap_or(std::time::SystemTime::UNIX_EPOCH)
+}
+
 /// The board instance `p` plays on among `boards`, and its seat there.
 fn board_of(boards: &mut [Option<Board>], p: Instance) -> Option<(ClientId, &mut Board)> {
     boards
@@ -497,6 +505,8 @@ impl Director {
         ));
         self.write_report();
         let why = format!("{by} stopped the {event} before it was over");
+        // The journal says why it ends here (a note: resume reads past it).
+        self.journal_note(&why);
         self.leave(floor, Completion::EndedEarly(why));
     }
 
@@ -1258,12 +1268,18 @@ impl Director {
         }
         if let Some(note) = match_says {
             self.say(&note);
-            if let Some(Err(e)) = self.journal.as_mut().map(|j| j.note(&note)) {
-                warn!(
-                    "cannot note in the journal {} ({e}): {note}",
-                    self.journal_path()
-                );
-            }
+            self.journal_note(&note);
+        }
+    }
+
+    /// A line for people in the event's journal (`note ...`), which
+    /// replay reads past; a note that cannot be written is logged.
+    fn journal_note(&mut self, note: &str) {
+        if let Some(Err(e)) = self.journal.as_mut().map(|j| j.note(note)) {
+            warn!(
+                "cannot note in the journal {} ({e}): {note}",
+                self.journal_path()
+            );
         }
     }
 
@@ -1513,6 +1529,7 @@ impl Director {
         let mut b = match Board::start(setup, at) {
             Ok(mut b) => {
                 self.relays.watch(&mut b);
+                b.set_wall_origin(wall_origin(self.epoch));
                 b
             }
             Err(e) => {

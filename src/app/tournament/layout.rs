@@ -111,6 +111,15 @@ impl Layout {
         Layout::new(&dir, Some(journal))
     }
 
+    /// This layout with its transcripts and logs in `dir` (a resume's
+    /// `--log-dir`); the journals stay where they are.
+    pub fn with_log_dir(self, dir: &Path) -> Layout {
+        Layout {
+            log_dir: dir.to_path_buf(),
+            ..self
+        }
+    }
+
     /// The event's journal.
     pub fn journal(&self) -> &Path {
         &self.journal

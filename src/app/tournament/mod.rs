@@ -22,8 +22,7 @@ use std::time::{Instant, SystemTime};
 
 use crate::app::audience::Audience;
 use crate::app::links::{EndpointArgs, EndpointsError};
-use crate::app::options::{OutputOptions, WebOptions};
-use crate::app::referee::close_feed;
+use crate::app::options::{LineOptions, OutputOptions, ResumeArgs};
 use crate::app::session::View;
 use crate::app::signals::{self, Stop};
 use crate::app::start::{LogDir, Writes, check_outputs};
@@ -133,6 +132,13 @@ pub fn run(args: TournamentArgs) -> Exit {
     direct(carried, &plan, &args, edges, (layout, dirs), ctrl_c)
 }
 
+/// Lets the watchers receive the end of the journals, then stops the feed.
+fn close_feed(feed: Option<Feed>) {
+    if let Some(f) = feed {
+        f.close(std::time::Duration::from_secs(3));
+    }
+}
+
 /// Carries on the tournament whose journal is `journal` (`argus resume`):
 /// the same command line, run from the same directory, the tournament core
 /// and each game in progress rebuilt from their journals, then every core
@@ -142,19 +148,41 @@ pub fn run(args: TournamentArgs) -> Exit {
 /// other ports than when it started, or `--listen ADDR` for both), for a
 /// match of two programs on ports or TCP endpoints, and `--allow` and
 /// `--password` given to the resume.
-pub fn resume(journal: &Path, headless: bool, web: &WebOptions, ends: &EndpointArgs) -> Exit {
+pub fn resume(given: &ResumeArgs) -> Exit {
+    let (journal, headless, web, ends) = (
+        given.journal.as_path(),
+        given.view.headless,
+        &given.web,
+        &given.ends,
+    );
+    // Paths given to the resume are the resume's, read before it goes to
+    // where the event was started.
+    let output = absolute_outputs(&given.output);
     let moved = moved_to(ends).map_err(Failure::usage)?;
     let ctrl_c = signals::stop_requests(ME);
     let journal = std::path::absolute(journal).unwrap_or_else(|_| journal.to_path_buf());
     let loaded = tjournal::load(&journal).map_err(Failure::usage)?;
-    if loaded.tournament.is_over() {
-        // Nothing to carry on: no player is started, no file touched.
+    let over = loaded.tournament.is_over();
+    if over {
+        let t = &loaded.tournament;
+        if t.settings().form == Form::Tournament {
+            // Nothing to carry on: no player is started, no file touched.
+            crate::app::stdout::line(&format!(
+                "the tournament in {} is already over: nothing to carry on; its report:\n{}",
+                journal.display(),
+                crate::tournament::report::text(t)
+            ));
+            return Ok(crate::app::Completion::Normal);
+        }
+        // A match over whose referee stopped before its farewell: its
+        // players (on cables, waiting) are sent `disconnect`, as a match
+        // between ports always ended, and nothing else is played.
         crate::app::stdout::line(&format!(
-            "the tournament in {} is already over: nothing to carry on; its report:\n{}",
+            "the match in {} is already over: {}; nothing to carry on but the players' \
+             farewell",
             journal.display(),
-            crate::tournament::report::text(&loaded.tournament)
+            crate::tournament::words::match_summary(t)
         ));
-        return Ok(crate::app::Completion::Normal);
     }
     let header = &loaded.header;
     if header.command.is_empty() {
@@ -177,6 +205,7 @@ pub fn resume(journal: &Path, headless: bool, web: &WebOptions, ends: &EndpointA
         .and_then(TournamentArgs::with_config_outputs)
         .map_err(Failure::usage)?;
     args.view.headless |= headless;
+    given_wins(&mut args, &output, &given.line);
     if web.http.is_some() {
         // The resume's --http (the hall's address may have changed).
         args.web = web.clone();
@@ -211,7 +240,10 @@ pub fn resume(journal: &Path, headless: bool, web: &WebOptions, ends: &EndpointA
         )));
     }
     check_outputs_of(&args)?;
-    let layout = Layout::resumed(&journal, &plan.layout());
+    let mut layout = Layout::resumed(&journal, &plan.layout());
+    if let Some(dir) = &output.log_dir {
+        layout = layout.with_log_dir(dir);
+    }
     plan.log_dir = layout.log_dir().to_path_buf();
     let mut dirs = layout.claim()?;
     let mut edges = open_edges(
@@ -253,7 +285,9 @@ pub fn resume(journal: &Path, headless: bool, web: &WebOptions, ends: &EndpointA
         boards.iter().flatten().count()
     );
     log::info!("{story}");
-    crate::app::stdout::line(&story);
+    if !over {
+        crate::app::stdout::line(&story);
+    }
     let playing: Vec<u32> = boards.iter().flatten().map(|b| b.game.number).collect();
     let game_journals = core
         .games()
@@ -285,6 +319,45 @@ enum Moved {
 }
 
 /// Where `argus resume` says a match's players are now, if it says.
+/// The output flags given to `argus resume`, their paths made absolute
+/// (the resume goes to the directory the event was started in).
+fn absolute_outputs(given: &OutputOptions) -> OutputOptions {
+    let abs = |p: &Option<PathBuf>| {
+        p.as_deref()
+            .map(|p| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()))
+    };
+    OutputOptions {
+        pgn: abs(&given.pgn),
+        epd_out: abs(&given.epd_out),
+        live_pgn: abs(&given.live_pgn),
+        log_dir: abs(&given.log_dir),
+        results_json: abs(&given.results_json),
+        cbf: abs(&given.cbf),
+        journal: abs(&given.journal),
+        ..given.clone()
+    }
+}
+
+/// What `argus resume` was given wins over what the event's command line
+/// recorded: its outputs (`--pgn`, `--log-dir`, ...; a standby resuming
+/// from a watcher's copy writes its own files) and its line settings (the
+/// players' ports now).
+fn given_wins(args: &mut TournamentArgs, output: &OutputOptions, line: &LineOptions) {
+    args.line = line.clone().or(args.line.clone());
+    let o = output.clone();
+    if o.pgn.is_some() {
+        args.pgn = o.pgn;
+        args.pgn_min = o.pgn_min;
+    }
+    args.epd_out = o.epd_out.or(args.epd_out.take());
+    args.live_pgn = o.live_pgn.or(args.live_pgn.take());
+    args.log_dir = o.log_dir.or(args.log_dir.take());
+    args.feed = o.feed.or(args.feed.take());
+    args.results_json = o.results_json.or(args.results_json.take());
+    args.cbf = o.cbf.or(args.cbf.take());
+    args.rating_interval = o.rating_interval.or(args.rating_interval);
+}
+
 fn moved_to(ends: &EndpointArgs) -> Result<Option<Moved>, String> {
     match (&ends.net.listen, &ends.port_a, &ends.port_b) {
         (None, None, None) => Ok(None),
@@ -445,6 +518,14 @@ fn direct(
         .rating_interval
         .and_then(std::num::NonZeroU32::new)
         .map(|n| crate::stats::interval::RatingInterval::new(n, played));
+    // The transcripts' wall-clock times are counted from the loop's epoch.
+    let origin = director::wall_origin(edges.epoch);
+    let mut transcript = edges.transcript;
+    transcript.set_wall_origin(origin);
+    let mut boards = carried.boards;
+    for b in boards.iter_mut().flatten() {
+        b.set_wall_origin(origin);
+    }
     let director = Director {
         feed: feed.as_ref().map(|_| files.clone()),
         core: carried.core,
@@ -466,8 +547,8 @@ fn direct(
         epoch: edges.epoch,
         base: carried.base,
         ctrl_c,
-        transcript: Some(edges.transcript),
-        boards: carried.boards,
+        transcript: Some(transcript),
+        boards,
         resumed: carried.resumed,
         screen: None,
         audience: edges.audience,

@@ -33,6 +33,7 @@ use crate::display::{LinkState, LinkView, Role};
 use crate::journal::MatchFollower;
 use crate::journal::follow::Followed;
 use crate::journal::kind::Kind;
+use crate::record::durable::append_pgn;
 use crate::referee::{ClientId, Event, GameOver, Output};
 use crate::tournament::journal::{self as tjournal, Line, TournamentFollower};
 use crate::tournament::{BoardId, Input, ScheduledGame, Tournament, report, words};
@@ -146,6 +147,74 @@ struct Watch {
     /// Games whose moves were printed (as their journals were followed,
     /// or at their end).
     followed: std::collections::BTreeSet<u32>,
+    /// `--pgn`: every game decided while watching is appended to it.
+    pgn: Option<KeptPgn>,
+}
+
+/// The watcher's `--pgn`: each game the tournament decides while it
+/// watches, appended once, from the game's journal.
+struct KeptPgn {
+    path: PathBuf,
+    /// Games decided before the watch began (not appended) or appended.
+    done: std::collections::BTreeSet<u32>,
+    /// Games decided whose journal (a feed's copy) has not reached their
+    /// end yet: appended once it has.
+    pending: std::collections::BTreeSet<u32>,
+}
+
+impl KeptPgn {
+    /// `--pgn FILE` for the journal `journal`: the games it already has
+    /// decided are not the watch's to append.
+    fn new(path: &Path, journal: &Path) -> KeptPgn {
+        let done = tjournal::load(journal)
+            .map(|l| l.tournament.decided().collect())
+            .unwrap_or_default();
+        KeptPgn {
+            path: path.to_path_buf(),
+            done,
+            pending: Default::default(),
+        }
+    }
+
+    /// Appends the games whose journals have reached their end since.
+    fn retry(&mut self, dir: &Path) {
+        for game in std::mem::take(&mut self.pending) {
+            self.done.remove(&game);
+            self.append(dir, game);
+        }
+    }
+
+    /// Appends game `game`, read from its journal under `dir`, once.
+    fn append(&mut self, dir: &Path, game: u32) {
+        if !self.done.insert(game) {
+            return;
+        }
+        let path = &self.path;
+        match board::ended_pgn(dir, game) {
+            Ok(Some(pgn)) => {
+                if let Err(e) = append_pgn(path, &pgn) {
+                    log::warn!("cannot append game {game} to {}: {e}", path.display());
+                    eprintln!(
+                        "argus watch: cannot append game {game} to {}: {e}",
+                        path.display()
+                    );
+                }
+            }
+            // Its journal has not reached its end yet: later.
+            Ok(None) if game_journal(dir, game).is_file() => {
+                self.pending.insert(game);
+            }
+            // A forfeit: no game was played.
+            Ok(None) => {}
+            Err(e) => {
+                log::warn!("game {game}: {e}; not appended to {}", path.display());
+                eprintln!(
+                    "argus watch: game {game}: {e}; not appended to {}",
+                    path.display()
+                );
+            }
+        }
+    }
 }
 
 /// The boards followed whose game's journal has begun, as the board view
@@ -178,14 +247,20 @@ fn on_boards(games: &BTreeMap<u32, GameFollow>) -> Vec<OnBoard<'_>> {
 
 /// Follows the tournament whose journal is `journal` until it is over (or
 /// the watcher quits).
-pub fn run(journal: &Path, view: View, web: &WebOptions) -> Exit {
-    watch(journal, view, web, None)
+pub fn run(journal: &Path, view: View, web: &WebOptions, pgn: Option<&Path>) -> Exit {
+    watch(journal, view, web, pgn, None)
 }
 
 /// Follows the tournament whose feed is at `addr` until it is over (or the
 /// watcher quits), into the copy directory `copy` (a temporary one, removed
 /// at the end, without it).
-pub fn run_feed(addr: &str, copy: Option<&Path>, view: View, web: &WebOptions) -> Exit {
+pub fn run_feed(
+    addr: &str,
+    copy: Option<&Path>,
+    view: View,
+    web: &WebOptions,
+    pgn: Option<&Path>,
+) -> Exit {
     let (dir, temporary) = match copy {
         Some(d) => (d.to_path_buf(), false),
         None => {
@@ -198,14 +273,14 @@ pub fn run_feed(addr: &str, copy: Option<&Path>, view: View, web: &WebOptions) -
             (d, true)
         }
     };
-    let outcome = follow_feed(addr, &dir, view, web);
+    let outcome = follow_feed(addr, &dir, view, web, pgn);
     if temporary && let Err(e) = std::fs::remove_dir_all(&dir) {
         log::warn!("cannot remove the copy {}: {e}", dir.display());
     }
     outcome
 }
 
-fn follow_feed(addr: &str, dir: &Path, view: View, web: &WebOptions) -> Exit {
+fn follow_feed(addr: &str, dir: &Path, view: View, web: &WebOptions, pgn: Option<&Path>) -> Exit {
     let copy = CopyDir::open(dir, crate::app::tournament::JOURNAL).map_err(Failure::usage)?;
     let (tx, rx) = unbounded();
     let addr = addr.to_string();
@@ -217,13 +292,20 @@ fn follow_feed(addr: &str, dir: &Path, view: View, web: &WebOptions) -> Exit {
         &dir.join(crate::app::tournament::JOURNAL),
         view,
         web,
+        pgn,
         Some(rx),
     )
 }
 
 /// Follows the tournament journal `journal`, whose lines may come from a
 /// feed read by `feed`.
-fn watch(journal: &Path, view: View, web: &WebOptions, feed: Option<Receiver<FeedReport>>) -> Exit {
+fn watch(
+    journal: &Path,
+    view: View,
+    web: &WebOptions,
+    pgn: Option<&Path>,
+    feed: Option<Receiver<FeedReport>>,
+) -> Exit {
     let ctrl_c = signals::stop_requests("argus watch");
     std::fs::File::open(journal).map_err(|e| {
         Failure::usage(format!(
@@ -243,6 +325,7 @@ fn watch(journal: &Path, view: View, web: &WebOptions, feed: Option<Receiver<Fee
         feed_closed: false,
         decided: Vec::new(),
         followed: Default::default(),
+        pgn: pgn.map(|p| KeptPgn::new(p, journal)),
     };
     if let View::Board { ascii } = view {
         w.screen = Some(Screen::open(ascii, Role::Observer)?);
@@ -369,10 +452,14 @@ impl Watch {
                 };
                 // (A game without a result is played again: not decided.)
                 if let Some(game) = finished
-                    && self.audience.is_some()
                     && core.game_state(game).is_some_and(|s| s.is_decided())
                 {
-                    self.decided.push(game);
+                    if self.audience.is_some() {
+                        self.decided.push(game);
+                    }
+                    if let Some(kept) = self.pgn.as_mut() {
+                        kept.append(&self.dir, game);
+                    }
                 }
                 outs.iter().filter_map(|o| words::said(core, o)).collect()
             }
@@ -475,6 +562,9 @@ impl Watch {
         }
         self.drain_games();
         self.serve_decided();
+        if let Some(kept) = self.pgn.as_mut() {
+            kept.retry(&self.dir);
+        }
     }
 
     /// Replays what the games' journals got since the last look: each move
@@ -523,7 +613,11 @@ impl Watch {
         let until = Instant::now() + LAST_LINES;
         loop {
             self.drain_games();
-            if self.games.values().all(GameFollow::over) || Instant::now() >= until {
+            if let Some(kept) = self.pgn.as_mut() {
+                kept.retry(&self.dir);
+            }
+            let pending = self.pgn.as_ref().is_some_and(|k| !k.pending.is_empty());
+            if (self.games.values().all(GameFollow::over) && !pending) || Instant::now() >= until {
                 return;
             }
             thread::sleep(TICK);
