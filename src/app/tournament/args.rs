@@ -660,6 +660,8 @@ impl TournamentArgs {
             openings_seed: referee.openings_seed,
             rounds: rounds.unwrap_or(0),
             swap: !no_swap,
+            // Only `argus demo` plays until it is stopped.
+            endless: false,
         };
         let absence = match self.absent_forfeit.or(t.absent_forfeit) {
             None => Absence::Wait,
