@@ -141,7 +141,11 @@ impl Screen {
             && boards.iter().any(|b| b.board == f)
         {
             self.focus = Some(f);
-            self.ui = Ui::new(self.ascii, self.role);
+            // The match's board shown waiting for its first game is this
+            // board: its view stays (a question asked there, the flip).
+            if self.waiting_shown.is_none() {
+                self.ui = Ui::new(self.ascii, self.role);
+            }
         }
         let focused = self
             .focus
