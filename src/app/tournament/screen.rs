@@ -229,10 +229,14 @@ impl Screen {
                 .or_else(|| (!self.waiting.is_empty()).then(|| self.waiting.join("; ")))
         };
         Overview {
-            title: format!(
-                "{title}: {decided} of {} games decided",
-                t.schedule().games().len()
-            ),
+            title: if t.schedule().is_endless() {
+                format!("{title}: {decided} games decided")
+            } else {
+                format!(
+                    "{title}: {decided} of {} games decided",
+                    t.schedule().games().len()
+                )
+            },
             boards: lines,
             // A knockout's overview shows its bracket.
             standings: match t.knockout() {

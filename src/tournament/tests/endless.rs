@@ -206,3 +206,22 @@ fn an_endless_matchs_journal_replays_to_the_same_event() {
     }
     assert_eq!(again, r.t);
 }
+
+#[test]
+fn an_endless_matchs_report_says_no_total() {
+    let mut r = Run::new(endless(|s| s.boards = Some(1)));
+    r.sign_on(0..2);
+    for _ in 0..3 {
+        r.finish_next();
+    }
+    let text = crate::tournament::report::text(&r.t);
+    assert!(
+        text.contains("2 players: games until it is stopped, on 1 board."),
+        "{text}"
+    );
+    assert!(
+        text.contains("Not over: 3 games decided; it goes on until it is stopped."),
+        "{text}"
+    );
+    assert!(!text.contains(" of 6 games"), "{text}");
+}
