@@ -498,8 +498,9 @@ fn headless_three_games_are_legal_and_their_results_consistent() {
 }
 
 /// The demo quit after a game has begun but before its first move: the
-/// game is said on the console (no result) but not appended to `--pgn`,
-/// which an unstarted game would leave with an empty `*` game.
+/// quit is said on the console with the match's score (no game with a
+/// result) but the game is not appended to `--pgn`, which an unstarted game
+/// would leave with an empty `*` game.
 #[test]
 fn a_demo_quit_before_a_games_first_move_writes_no_game() {
     use crate::common::process::Proc;
@@ -525,7 +526,13 @@ fn a_demo_quit_before_a_games_first_move_writes_no_game() {
     demo.interrupt();
     assert_eq!(demo.wait_exit(EXIT), 0, "{}", demo.describe());
     let out = demo.stdout_lines().join("\n");
-    assert!(out.contains("game 1: * "), "the quit game is said:\n{out}");
+    // On the tournament's director the game is not ended `*` but kept in
+    // its journal: the stop and the score say the quit.
+    assert!(
+        out.contains("ending the session")
+            && out.contains("match over: random mover 0 - 0 greedy mover (0 games with a result)"),
+        "the quit is said:\n{out}"
+    );
     let text = std::fs::read_to_string(&pgn).unwrap_or_default();
     assert!(
         read_pgn_games(&text).expect("the PGN reads").is_empty(),

@@ -18,17 +18,31 @@ pub fn order_openings(n: usize, games: u32, shuffle_seed: Option<u64>) -> Vec<(u
     if n == 0 {
         return Vec::new();
     }
+    let order = opening_order(n, shuffle_seed);
+    (0..games).map(|g| nth_of(&order, g)).collect()
+}
+
+/// The opening of game `game` (0-based) of [`order_openings`]'s list, got
+/// without the list: for a match with no end (`argus demo`), whose games
+/// are added as it goes. `None` when `n` is 0.
+pub fn nth_opening(n: usize, game: u32, shuffle_seed: Option<u64>) -> Option<(usize, bool)> {
+    (n > 0).then(|| nth_of(&opening_order(n, shuffle_seed), game))
+}
+
+/// The `n` openings in the order they are played (shuffled with `seed`).
+fn opening_order(n: usize, shuffle_seed: Option<u64>) -> Vec<usize> {
     let mut order: Vec<usize> = (0..n).collect();
     if let Some(seed) = shuffle_seed {
         shuffle(&mut order, seed);
     }
-    (0..games)
-        .map(|g| {
-            let pair = usize::try_from(g / 2).unwrap_or(usize::MAX);
-            let opening = order.get(pair % n).copied().unwrap_or(0);
-            (opening, g % 2 == 1)
-        })
-        .collect()
+    order
+}
+
+/// Game `g`'s opening in `order`, and whether it is its pair's second.
+fn nth_of(order: &[usize], g: u32) -> (usize, bool) {
+    let pair = usize::try_from(g / 2).unwrap_or(usize::MAX);
+    let opening = order.get(pair % order.len()).copied().unwrap_or(0);
+    (opening, g % 2 == 1)
 }
 
 /// splitmix64 (Steele, Lea, Flood 2014): a tiny, well-mixed generator.

@@ -15,7 +15,7 @@ use crate::chessbase::base::BaseError;
 use crate::chessbase::fbk::read_book;
 use crate::game::san_of;
 
-pub use super::opening_order::order_openings;
+pub use super::opening_order::{nth_opening, order_openings};
 
 /// Longest EPD line accepted (the serial line limit).
 pub const MAX_EPD_LINE: usize = 4096;

@@ -209,6 +209,9 @@ impl Tournament {
         } else {
             let games = if schedule.is_dynamic() {
                 schedule.widest_round()
+            } else if schedule.is_endless() {
+                // As many games as the boards want: pairs are added.
+                u32::MAX
             } else {
                 u32::try_from(schedule.games().len()).unwrap_or(u32::MAX)
             };
@@ -344,9 +347,10 @@ impl Tournament {
     /// How many games the event has, for `game N of M`: a round robin's,
     /// a gauntlet's or a match's, fixed from the start; `u32::MAX` (no
     /// fixed number) for a Swiss event or a knockout, which pair round by
-    /// round.
+    /// round, and for an endless match (`argus demo`).
     pub fn games_total(&self) -> u32 {
         match self.schedule.settings().format {
+            _ if self.schedule.is_endless() => u32::MAX,
             crate::tournament::schedule::Format::RoundRobin
             | crate::tournament::schedule::Format::Gauntlet => {
                 u32::try_from(self.schedule.games().len()).unwrap_or(u32::MAX)
@@ -1126,6 +1130,7 @@ impl Tournament {
         if self.sprt_decided.is_some() {
             return;
         }
+        self.add_pairs();
         let mut busy: Vec<Vec<bool>> = self.present.iter().map(|v| vec![false; v.len()]).collect();
         for (g, inst) in self.boards.iter().flatten() {
             let g = &self.schedule.games()[*g as usize - 1];
@@ -1193,6 +1198,31 @@ impl Tournament {
                 game,
                 instances,
             });
+        }
+        self.add_pairs();
+    }
+
+    /// An endless match's next game pairs, added while fewer games wait to
+    /// start than it has boards (so that a game waits for every board that
+    /// comes free): the schedule grows as the games are played, never
+    /// ahead of them by more than the boards and a pair. None once a
+    /// player withdrew (the match then ends with the games it has).
+    fn add_pairs(&mut self) {
+        if !self.schedule.is_endless() || self.players.iter().any(|p| p.withdrawn) {
+            return;
+        }
+        while self
+            .progress
+            .undecided()
+            .saturating_sub(self.progress.playing())
+            < self.boards.len()
+            && self.schedule.add_pair()
+        {
+            let before = self.progress.len();
+            for g in &self.schedule.games()[before..] {
+                self.progress.add(g);
+            }
+            self.endings.resize(self.schedule.games().len(), None);
         }
     }
 }

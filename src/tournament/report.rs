@@ -240,13 +240,21 @@ fn about(t: &Tournament) -> Vec<String> {
             )
         )
     };
-    let mut lines = vec![format!(
-        "{kind}, {}{shape}: {} in {}, on {}.",
-        plural(sch.players() as u64, "player", "players"),
-        plural(sch.games().len() as u64, "game", "games"),
-        plural(u64::from(sch.rounds()), "round", "rounds"),
-        plural(u64::from(t.board_count()), "board", "boards"),
-    )];
+    let mut lines = vec![if sch.is_endless() {
+        format!(
+            "{kind}, {}: games until it is stopped, on {}.",
+            plural(sch.players() as u64, "player", "players"),
+            plural(u64::from(t.board_count()), "board", "boards"),
+        )
+    } else {
+        format!(
+            "{kind}, {}{shape}: {} in {}, on {}.",
+            plural(sch.players() as u64, "player", "players"),
+            plural(sch.games().len() as u64, "game", "games"),
+            plural(u64::from(sch.rounds()), "round", "rounds"),
+            plural(u64::from(t.board_count()), "board", "boards"),
+        )
+    }];
     lines.push(match s.absence {
         Absence::Wait => "A player that is away: its games wait until it is back; a game it \
                           was playing goes on, its clock running."
@@ -287,6 +295,8 @@ fn completion(t: &Tournament) -> String {
     let decided = t.decided().count();
     if t.is_over() {
         format!("Complete: all {decided} games decided.")
+    } else if sch.is_endless() {
+        format!("Not over: {decided} games decided; it goes on until it is stopped.")
     } else {
         format!(
             "Not over: {decided} of {} games decided.",

@@ -14,6 +14,10 @@
 //!   own, so that a program still plays one game at a time.
 //! * `swap: false` (`--no-swap`): no colours reversed, by repeat or cycle:
 //!   every game of a pairing has the colours of its first.
+//! * `endless` (a match with no number of games, `argus demo`): a round
+//!   robin of two players that starts with one game pair and is given the
+//!   next pair ([`Schedule::add_pair`]) as the event needs it, until it is
+//!   stopped (or holds [`MAX_GAMES`]).
 //!
 //! Openings: the k-th game of a pairing (counting through cycles and
 //! repeats) plays opening `k / 2` of the opening order of
@@ -24,7 +28,7 @@
 
 use std::fmt;
 
-use crate::record::openings::order_openings;
+use crate::record::openings::{nth_opening, order_openings};
 
 /// The most games a schedule may hold (its list takes ~40 bytes a game).
 pub const MAX_GAMES: usize = 1_000_000;
@@ -115,6 +119,12 @@ pub enum ScheduleError {
         .0.as_str()
     )]
     FixedColours(Format),
+    #[error(
+        "only a match (a round robin of 2 players, one cycle) plays until it is stopped: \
+         not a {} of {players} players",
+        .format.as_str()
+    )]
+    Endless { format: Format, players: usize },
 }
 
 /// Why a round's pairing does not fit a schedule; nothing was added.
@@ -153,6 +163,10 @@ pub struct ScheduleSettings {
     /// cycle (`false`: `--no-swap`, each pairing's games all with the
     /// colours of its first; a round robin or a gauntlet only).
     pub swap: bool,
+    /// No number of games: game pairs are added as the event goes, until it
+    /// is stopped (a match only; `cycles` and `games_per_pairing` are then
+    /// unused: the schedule starts with one pair).
+    pub endless: bool,
 }
 
 impl Default for ScheduleSettings {
@@ -166,6 +180,7 @@ impl Default for ScheduleSettings {
             openings_seed: None,
             rounds: 0,
             swap: true,
+            endless: false,
         }
     }
 }
@@ -319,6 +334,9 @@ impl Schedule {
         if s.players < 2 {
             return Err(ScheduleError::TooFewPlayers(s.players));
         }
+        if s.endless {
+            return Schedule::endless(s);
+        }
         if s.cycles == 0 || s.games_per_pairing == 0 {
             return Err(ScheduleError::NoCycles);
         }
@@ -356,6 +374,59 @@ impl Schedule {
             rounds: b.round,
             openings: Vec::new(),
         })
+    }
+
+    /// A match without an end: its first game pair, the next ones added by
+    /// [`Schedule::add_pair`].
+    fn endless(s: &ScheduleSettings) -> Result<Schedule, ScheduleError> {
+        if s.format != Format::RoundRobin || s.players != 2 || s.cycles != 1 {
+            return Err(ScheduleError::Endless {
+                format: s.format,
+                players: s.players,
+            });
+        }
+        let mut schedule = Schedule {
+            settings: s.clone(),
+            games: Vec::new(),
+            byes: Vec::new(),
+            rounds: 0,
+            openings: Vec::new(),
+        };
+        schedule.add_pair();
+        Ok(schedule)
+    }
+
+    /// Whether game pairs are added as the event goes, with no end.
+    pub fn is_endless(&self) -> bool {
+        self.settings.endless
+    }
+
+    /// Appends the next game pair of an endless match (each game a round of
+    /// its own, as a pairing's repeats are): the `k`-th game of the pairing
+    /// with the colours and opening a pairing's `k`-th game has (the pair's
+    /// second game reversed, the pair sharing an opening; first White the
+    /// first player). Whether it added them: not to a schedule with an end,
+    /// nor past [`MAX_GAMES`].
+    pub fn add_pair(&mut self) -> bool {
+        if !self.settings.endless || self.games.len() + 2 > MAX_GAMES {
+            return false;
+        }
+        for _ in 0..2 {
+            let k = u32::try_from(self.games.len()).unwrap_or(u32::MAX);
+            let swap = self.settings.swap && k % 2 == 1;
+            let (white, black) = if swap { (1, 0) } else { (0, 1) };
+            self.rounds += 1;
+            self.games.push(ScheduledGame {
+                number: k.saturating_add(1),
+                round: self.rounds,
+                board: 1,
+                white: PlayerId(white),
+                black: PlayerId(black),
+                opening: nth_opening(self.settings.openings, k, self.settings.openings_seed)
+                    .map(|(o, _)| o),
+            });
+        }
+        true
     }
 
     /// A schedule whose rounds are paired as the event goes: empty until

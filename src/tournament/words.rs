@@ -26,7 +26,8 @@ pub fn against_the_field(t: &Tournament) -> String {
 }
 
 /// How big the event is, in words: `12 games in 6 rounds`, or for rounds
-/// paired as it goes `a Swiss of 7 rounds`.
+/// paired as it goes `a Swiss of 7 rounds`, or `games until it is stopped`
+/// for an endless match.
 pub fn extent(t: &Tournament) -> String {
     let sch = t.schedule();
     if let Some(k) = t.knockout() {
@@ -36,6 +37,8 @@ pub fn extent(t: &Tournament) -> String {
         )
     } else if sch.is_dynamic() {
         format!("a Swiss of {} rounds", sch.planned_rounds())
+    } else if sch.is_endless() {
+        "games until it is stopped".to_string()
     } else {
         format!("{} games in {} rounds", sch.games().len(), sch.rounds())
     }

@@ -40,7 +40,7 @@ const MATCH_ONLY: [(&str, &str); 4] = [
 /// `argus tournament PLAYER... [options]`. The match-only options are
 /// read (to be refused with what to use instead) but not offered in the
 /// help.
-#[derive(Debug, Clone, Args)]
+#[derive(Debug, Clone, Default, Args)]
 #[command(mut_args(hide_match_only))]
 pub struct TournamentArgs {
     /// The players, in seed order: a serial port (/dev/ttyUSB0, COM3,
@@ -344,6 +344,13 @@ pub struct TournamentPlan {
     /// game between two programs argus runs).
     pub pace: Pace,
     pub port_settings: crate::link::PortSettings,
+    /// Whether a player on a serial line is credited the wire time of its
+    /// records (not on `argus demo`'s in-process cables, which carry bytes
+    /// at once).
+    pub wire_credit: bool,
+    /// Whether `argus resume` can carry the event on from its journal (not
+    /// a demo's: its cables and clients end with it); what a stop says.
+    pub resumable: bool,
     /// Whether argus claims draws for its UCI engine players (not
     /// `--no-claims`).
     pub claim_draws: bool,
@@ -660,6 +667,8 @@ impl TournamentArgs {
             openings_seed: referee.openings_seed,
             rounds: rounds.unwrap_or(0),
             swap: !no_swap,
+            // Only `argus demo` plays until it is stopped.
+            endless: false,
         };
         let absence = match self.absent_forfeit.or(t.absent_forfeit) {
             None => Absence::Wait,
@@ -687,6 +696,8 @@ impl TournamentArgs {
             referee,
             pace,
             port_settings: p.port_settings,
+            wire_credit: true,
+            resumable: true,
             claim_draws: !self.no_claims,
             log_dir: self
                 .log_dir

@@ -111,7 +111,12 @@ pub(crate) fn link_view(
     LinkView {
         port: link.map_or_else(String::new, |l| l.path().to_string()),
         settings: if line.baud == 0 {
-            "TCP".into()
+            // No wire time: a TCP connection, or a cable inside argus
+            // (the demo's).
+            match link.map(Link::path) {
+                Some(p) if p.starts_with("/dev/") => "no line delay".into(),
+                _ => "TCP".into(),
+            }
         } else {
             format!("{} baud", line.baud)
         },

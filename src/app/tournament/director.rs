@@ -102,6 +102,11 @@ pub struct Director {
     /// Which of the referee's delays were given.
     pub pace: Pace,
     pub port: PortSettings,
+    /// Whether a player on a serial line is credited its records' wire
+    /// time (not on `argus demo`'s in-process cables).
+    pub wire_credit: bool,
+    /// Whether `argus resume` carries the event on (a stop says how).
+    pub resumable: bool,
     /// The players, in seed order.
     pub players: Vec<Player>,
     /// Where the games' journals and transcripts go.
@@ -497,11 +502,14 @@ impl Director {
             Form::Match => ("ending the session", "match"),
             Form::Tournament => ("stopping the tournament", "tournament"),
         };
+        let carry_on = if self.resumable {
+            format!("; carry it on with `argus resume {}`", self.journal_path())
+        } else {
+            String::new()
+        };
         self.say(&format!(
-            "{by}: {stopping}; its journal ({}) and each game's are kept{report}; \
-             carry it on with `argus resume {}`",
+            "{by}: {stopping}; its journal ({}) and each game's are kept{report}{carry_on}",
             self.journal_path(),
-            self.journal_path()
         ));
         self.write_report();
         let why = format!("{by} stopped the {event} before it was over");
@@ -650,7 +658,12 @@ impl Director {
             Some(p) => format!("{} (in-process)", p.place()),
             None => String::new(),
         };
-        let games = self.core.schedule().games().len();
+        let games = match self.core.schedule().games().len() {
+            // An endless match (`argus demo`).
+            _ if self.core.schedule().is_endless() => "games until it is stopped".to_string(),
+            1 => "1 game".to_string(),
+            n => format!("{n} games"),
+        };
         let at_once = if count > 1 {
             format!(", {count} at once")
         } else {
@@ -658,11 +671,10 @@ impl Director {
         };
         vec![
             format!(
-                "referee session: A on {}, B on {}, time control {}, {games} game{}{at_once}",
+                "referee session: A on {}, B on {}, time control {}, {games}{at_once}",
                 place(0),
                 place(1),
                 self.referee.time_control,
-                if games == 1 { "" } else { "s" }
             ),
             "waiting for A and B to sign on (refreq sign_on)".to_string(),
         ]
@@ -743,7 +755,7 @@ impl Director {
     fn line_of(&self, p: PlayerId) -> LineSettings {
         let serial = self.field.serial.get(p.0).copied().unwrap_or(false);
         let mut l = self.port.line();
-        if !serial {
+        if !serial || !self.wire_credit {
             l.baud = 0;
         }
         l

@@ -88,12 +88,44 @@ fn check_outputs_of(args: &TournamentArgs) -> Result<(), Failure> {
 /// Runs `argus tournament`: how it ended, or why it could not start or
 /// went wrong.
 pub fn run(args: TournamentArgs) -> Exit {
+    launch(
+        args,
+        Launch {
+            me: ME,
+            command: command_line(),
+            plan: Box::new(|_| {}),
+            opened: Box::new(|| {}),
+        },
+    )
+}
+
+/// What a command that runs an event of its own making (`argus demo`)
+/// gives the director beyond its arguments.
+pub struct Launch<'a> {
+    /// The command's name in messages (`argus demo`).
+    pub me: &'static str,
+    /// The command line the journal records (for `argus resume`: the
+    /// arguments after `argus tournament`, or `demo ...`, which no resume
+    /// carries on).
+    pub command: Vec<String>,
+    /// What its arguments cannot say, set on the plan before the event is
+    /// made (a demo's endless match, its cables' missing wire time).
+    pub plan: Box<dyn FnOnce(&mut TournamentPlan) + 'a>,
+    /// Called once the players' links are open, before the loop reads
+    /// them (a demo starts its clients on the cables' far ends then:
+    /// opening a port clears its stale input).
+    pub opened: Box<dyn FnOnce() + 'a>,
+}
+
+/// Runs an event from `args` as `how` says: [`run`]'s, or a demo's.
+pub fn launch(args: TournamentArgs, how: Launch) -> Exit {
     // Caught from the start: a stop while the engines start up is a stop.
-    let ctrl_c = signals::stop_requests(ME);
+    let ctrl_c = signals::stop_requests(how.me);
     let args = args.with_config_outputs().map_err(Failure::usage)?;
-    let plan = args
+    let mut plan = args
         .plan(pgn_date(SystemTime::now()))
         .map_err(Failure::usage)?;
+    (how.plan)(&mut plan);
     let settings = settings_of(&plan);
     let core = Tournament::new(settings.clone()).map_err(Failure::usage)?;
     check_outputs_of(&args)?;
@@ -103,11 +135,12 @@ pub fn run(args: TournamentArgs) -> Exit {
     let journal = layout.journal().to_path_buf();
     let epoch = Instant::now();
     let edges = open_edges(&plan, &args, &core, &mut dirs.logs, epoch)?;
+    (how.opened)();
     let header = Header {
         writer: format!("argus {}", env!("CARGO_PKG_VERSION")),
         settings,
         specs: plan.players.iter().map(|p| p.spec()).collect(),
-        command: command_line(),
+        command: how.command,
         directory: std::env::current_dir()
             .map(|d| d.display().to_string())
             .unwrap_or_default(),
@@ -185,6 +218,7 @@ pub fn resume(given: &ResumeArgs) -> Exit {
         ));
     }
     let header = &loaded.header;
+    refuse_a_demo(&journal, &header.command).map_err(Failure::usage)?;
     if header.command.is_empty() {
         return Err(Failure::usage(format!(
             "{} does not record the command line that started the tournament (an older argus \
@@ -307,6 +341,20 @@ pub fn resume(given: &ResumeArgs) -> Exit {
         started_unix_ms: loaded.started_unix_ms,
     };
     direct(carried, &plan, &args, edges, (layout, dirs), ctrl_c)
+}
+
+/// Refuses to carry on an `argus demo`'s journal (its recorded command
+/// line starts [`DEMO`]): its cables and clients were inside the argus
+/// that ended.
+fn refuse_a_demo(journal: &Path, command: &[String]) -> Result<(), String> {
+    if command.first().map(String::as_str) == Some(DEMO) {
+        return Err(format!(
+            "{} is the journal of an `argus demo`, which is not carried on (its cables and \
+             clients were inside the argus that ended): start `argus demo` again",
+            journal.display()
+        ));
+    }
+    Ok(())
 }
 
 /// Where a resumed match's players are now: on these two endpoints
@@ -442,6 +490,10 @@ fn resume_boards(
 /// The command's name in messages.
 const ME: &str = "argus tournament";
 
+/// The first word of the command line an `argus demo` records in its
+/// journal ([`Launch::command`]): no resume carries a demo on.
+pub const DEMO: &str = "demo";
+
 /// The tournament core's settings from a plan.
 fn settings_of(plan: &TournamentPlan) -> Settings {
     Settings {
@@ -535,6 +587,8 @@ fn direct(
         own_controls: plan.own_controls.clone(),
         pace: plan.pace,
         port: plan.port_settings,
+        wire_credit: plan.wire_credit,
+        resumable: plan.resumable,
         players: plan.players.clone(),
         layout,
         games: args.game_files(),
@@ -747,6 +801,21 @@ mod tests {
         let onto = ["/dev/ttyUSB0".to_string(), "mover:m".into()];
         let e = moved_players(&event(Form::Match), &specs, Moved::Ports(onto)).unwrap_err();
         assert_eq!(e, "\"mover:m\" is not a port or a TCP endpoint");
+    }
+
+    #[test]
+    fn a_demos_journal_is_refused_by_resume_and_a_tournaments_is_not() {
+        let j = std::path::Path::new("/tmp/argus-demo-7/tournament.journal");
+        let demo = ["demo", "--games", "3"].map(String::from);
+        assert_eq!(
+            super::refuse_a_demo(j, &demo).unwrap_err(),
+            "/tmp/argus-demo-7/tournament.journal is the journal of an `argus demo`, which is \
+             not carried on (its cables and clients were inside the argus that ended): start \
+             `argus demo` again"
+        );
+        let tournament = ["mover:a", "mover:b", "--tc", "60+1"].map(String::from);
+        assert_eq!(super::refuse_a_demo(j, &tournament), Ok(()));
+        assert_eq!(super::refuse_a_demo(j, &[]), Ok(()));
     }
 
     #[test]

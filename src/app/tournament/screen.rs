@@ -141,7 +141,11 @@ impl Screen {
             && boards.iter().any(|b| b.board == f)
         {
             self.focus = Some(f);
-            self.ui = Ui::new(self.ascii, self.role);
+            // The match's board shown waiting for its first game is this
+            // board: its view stays (a question asked there, the flip).
+            if self.waiting_shown.is_none() {
+                self.ui = Ui::new(self.ascii, self.role);
+            }
         }
         let focused = self
             .focus
@@ -225,10 +229,14 @@ impl Screen {
                 .or_else(|| (!self.waiting.is_empty()).then(|| self.waiting.join("; ")))
         };
         Overview {
-            title: format!(
-                "{title}: {decided} of {} games decided",
-                t.schedule().games().len()
-            ),
+            title: if t.schedule().is_endless() {
+                format!("{title}: {decided} games decided")
+            } else {
+                format!(
+                    "{title}: {decided} of {} games decided",
+                    t.schedule().games().len()
+                )
+            },
             boards: lines,
             // A knockout's overview shows its bracket.
             standings: match t.knockout() {

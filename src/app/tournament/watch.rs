@@ -439,6 +439,9 @@ impl Watch {
                         h.settings.names.len(),
                         crate::tournament::words::extent(t)
                     ),
+                    crate::tournament::Form::Match if t.schedule().is_endless() => {
+                        "a match with no end (until it is stopped)".to_string()
+                    }
                     crate::tournament::Form::Match => {
                         let n = t.schedule().games().len();
                         format!("a match of {n} game{}", if n == 1 { "" } else { "s" })

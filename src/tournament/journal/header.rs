@@ -72,6 +72,10 @@ impl Header {
             // Written only when fixed: the journals of before read the same.
             lines.push(set("colours", vec!["fixed".into()]));
         }
+        if sch.endless {
+            // Written only for a match with no end (`argus demo`).
+            lines.push(set("games", vec!["endless".into()]));
+        }
         if s.ratings.iter().any(|&r| r != 0) {
             lines.push(set(
                 "ratings",
@@ -191,6 +195,8 @@ pub enum HeaderError {
     Openings(Vec<String>),
     #[error("setting colours: {0:?} (alternate or fixed)")]
     Colours(String),
+    #[error("setting games: {0:?} (endless)")]
+    Games(String),
     #[error("setting ratings: {ratings} ratings for {players} players")]
     Ratings { ratings: usize, players: usize },
     #[error(transparent)]
@@ -292,8 +298,9 @@ impl HeaderBuilder {
     }
 
     fn build(&mut self) -> Result<Header, HeaderError> {
-        const KEYS: [&str; 22] = [
+        const KEYS: [&str; 23] = [
             "form",
+            "games",
             "byes",
             "late",
             "withdraw",
@@ -350,6 +357,13 @@ impl HeaderBuilder {
                 rounds: match self.get("rounds") {
                     Ok(_) => number("rounds", self.one("rounds")?)?,
                     Err(_) => 0,
+                },
+                endless: match self.get("games") {
+                    Err(_) => false,
+                    Ok(_) => match self.one("games")? {
+                        "endless" => true,
+                        v => return Err(HeaderError::Games(v.to_string())),
+                    },
                 },
                 swap: match self.get("colours") {
                     Err(_) => true,

@@ -3,6 +3,7 @@
 //! finishes games with results that depend only on the game number.
 
 mod core;
+mod endless;
 mod follow;
 mod instances;
 mod knockout;
