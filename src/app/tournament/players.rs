@@ -16,6 +16,7 @@ use crossbeam_channel::{Receiver, Sender, bounded, unbounded};
 use crate::app::client::{Answerer, ClientError, Voice, serve};
 use crate::app::links::LINK_EVENTS;
 use crate::app::options::{DEPTH_WAIT, ENGINE_MARGIN_MS, book_play};
+use crate::app::tournament::gate::StartGate;
 use crate::app::tournament::restart::{self, FirstStart};
 use crate::client::engine::bridge::BookPlay;
 use crate::client::engine::{Bridge, EngineLog, EngineSettings, FaultKind};
@@ -162,6 +163,8 @@ struct Again {
     log_dir: PathBuf,
     epoch: Instant,
     tx: Sender<LinkEvent<Instance>>,
+    /// How many programs may be starting at once.
+    gate: StartGate,
 }
 
 impl Field {
@@ -238,6 +241,7 @@ impl Field {
             log_dir: log_dir.to_path_buf(),
             epoch,
             tx: tx.clone(),
+            gate: StartGate::for_this_machine(),
         };
         let run_here = |p: &Player| matches!(p, Player::Engine(_) | Player::Mover { .. });
         // Each program's first instance first, all at once: the check that
@@ -374,6 +378,9 @@ impl Field {
 impl Again {
     /// Starts instance `i`'s program, for its `starts`-th time, on a
     /// thread of its own and an in-process link: the link and the thread.
+    /// The program is started once the start gate lets it in (a few at a
+    /// time, `app::tournament::gate`), so its handshake's time runs only
+    /// while it has the CPU to answer.
     /// How the start went (through its handshake, or why not) is sent on
     /// `report`, if given, before the program plays.
     fn spawn(
@@ -393,8 +400,11 @@ impl Again {
         let name = p.name().to_string();
         let thread = name.clone();
         let running = name.clone();
+        let gate = self.gate.clone();
         let handle = spawn_named(&thread, move || {
+            let pass = gate.enter();
             let started = Program::start(i, &p, engines, book.as_ref(), &log_dir, starts);
+            drop(pass);
             if let Some(report) = report {
                 let _ = report.send(started.as_ref().map(|_| ()).map_err(Clone::clone));
             }
