@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use crate::common::{Cable, next_event, nothing_more, open_peer, read_bytes, wait_for, write_all};
 use argus::link::{
-    LineEnd, Link, LinkEvent, LinkEventKind, MAX_LINE, MAX_QUEUED, OpenErrorKind, PortSettings,
-    SendError, Stamp, open_port,
+    FIRST_OPEN_BUSY_FOR, LineEnd, Link, LinkEvent, LinkEventKind, MAX_LINE, MAX_QUEUED,
+    OpenErrorKind, PortSettings, SendError, Stamp, open_port,
 };
 use crossbeam_channel::Receiver;
 
@@ -360,4 +360,73 @@ fn a_port_is_opened_exclusively() {
     // Closing the link frees the port.
     link.close();
     assert!(open_port(cable.a_str(), &PortSettings::default()).is_ok());
+}
+
+/// An exclusive `flock` on the port at `path`, as the serialport crate
+/// takes it, held until the file is dropped.
+fn hold_lock(path: &str) -> std::fs::File {
+    use std::os::unix::fs::OpenOptionsExt;
+    use std::os::unix::io::AsRawFd;
+    let f = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .custom_flags(libc::O_NOCTTY)
+        .open(path)
+        .unwrap_or_else(|e| panic!("cannot open {path}: {e}"));
+    // SAFETY: flock on a descriptor this function owns.
+    let r = unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+    assert_eq!(
+        r,
+        0,
+        "cannot lock {path}: {}",
+        std::io::Error::last_os_error()
+    );
+    f
+}
+
+/// Since serialport 4.8 a port is `flock`ed, and a process argus forks at
+/// that moment (an engine instance) holds the lock until its exec: a
+/// port's first open waits out a lock held for a moment, and one held
+/// for good is refused after the tries, naming the port. (Seen failing
+/// with the retry taken out, `first_open_retry` always `None`: "cannot
+/// open link A: cannot open serial port ...: it is in use".)
+#[test]
+fn a_first_open_waits_out_a_lock_held_for_a_moment_and_names_a_port_that_stays_busy() {
+    skip_unless_socat!();
+    let cable = Cable::new();
+    let held = hold_lock(cable.a_str());
+    assert!(
+        open_port(cable.a_str(), &PortSettings::default()).is_err(),
+        "the lock makes the port busy"
+    );
+    let release = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(400));
+        drop(held);
+    });
+    let (link, _rx, _) = open_link("A", cable.a_str(), LineEnd::CrLf);
+    release.join().unwrap();
+    link.close();
+
+    let held = hold_lock(cable.a_str());
+    let (tx, _rx) = crossbeam_channel::unbounded();
+    let started = Instant::now();
+    let e = Link::open(
+        "again",
+        cable.a_str(),
+        PortSettings::default(),
+        Instant::now(),
+        tx,
+    )
+    .expect_err("a port locked for good was opened");
+    assert!(
+        started.elapsed() >= FIRST_OPEN_BUSY_FOR,
+        "it was tried again"
+    );
+    assert_eq!(e.kind, OpenErrorKind::Busy, "{e}");
+    let said = e.to_string();
+    assert!(
+        said.contains(cable.a_str()) && said.contains("in use") && said.contains("s of tries"),
+        "{said}"
+    );
+    drop(held);
 }

@@ -872,37 +872,16 @@ fn an_engine_whose_command_fails_after_its_first_game_forfeits_the_rest() {
 #[cfg(unix)]
 #[test]
 fn an_instance_whose_first_start_fails_is_started_again_and_plays() {
-    let uci = crate::common::fixture("uci-random").display().to_string();
     let mut ev = Event::new();
-    let runs = ev.path("runs");
-    std::fs::create_dir(&runs).unwrap();
-    let script = ev.script(
-        "flaky.sh",
-        &format!(
-            "if mkdir '{r}/1' 2>/dev/null; then exec '{uci}'; fi\n\
-             if mkdir '{r}/2' 2>/dev/null || mkdir '{r}/3' 2>/dev/null; then\n\
-             echo 'this start fails' >&2; exit 1; fi\n\
-             exec '{uci}'\n",
-            r = text(&runs)
-        ),
-    );
-    let players = vec![
-        format!("engine:flaky={}", text(&script)),
-        format!("engine:steady={uci}"),
-    ];
-    ev.start(
-        &players,
-        &[
-            "--boards",
-            "2",
-            "--games-per-pairing",
-            "4",
-            "--tc",
-            "10+0.1",
-            "--max-moves",
-            "30",
-        ],
-        "waiting for the players",
+    start_scripted_against_steady(
+        &mut ev,
+        "flaky",
+        "if mkdir '{runs}/1' 2>/dev/null; then exec '{uci}'; fi\n\
+         if mkdir '{runs}/2' 2>/dev/null || mkdir '{runs}/3' 2>/dev/null; then\n\
+         echo 'this start fails' >&2; exit 1; fi\n\
+         exec '{uci}'\n",
+        2,
+        4,
     );
     let codes = ev.finish(Duration::from_secs(120));
     assert_eq!(codes, vec![0], "the tournament finishes");
@@ -923,17 +902,140 @@ fn an_instance_whose_first_start_fails_is_started_again_and_plays() {
     let second =
         std::fs::read_to_string(ev.path("logs").join("engine-flaky.2-2.log")).unwrap_or_default();
     assert!(second.contains("uciok"), "{second}");
+    assert_every_game_played(&ev, 4);
+}
+
+/// Starts engine player `name`, a shell script of `body` (where `{runs}`
+/// is an empty directory to count its runs in and `{uci}` the fixture
+/// engine), against the fixture engine `steady`: `games` games on
+/// `boards` boards.
+#[cfg(unix)]
+fn start_scripted_against_steady(ev: &mut Event, name: &str, body: &str, boards: u32, games: u32) {
+    let uci = crate::common::fixture("uci-random").display().to_string();
+    let runs = ev.path("runs");
+    std::fs::create_dir(&runs).unwrap();
+    let body = body.replace("{runs}", &text(&runs)).replace("{uci}", &uci);
+    let script = ev.script(&format!("{name}.sh"), &body);
+    let players = vec![
+        format!("engine:{name}={}", text(&script)),
+        format!("engine:steady={uci}"),
+    ];
+    let (boards, games) = (boards.to_string(), games.to_string());
+    ev.start(
+        &players,
+        &[
+            "--boards",
+            &boards,
+            "--games-per-pairing",
+            &games,
+            "--tc",
+            "10+0.1",
+            "--max-moves",
+            "30",
+        ],
+        "waiting for the players",
+    );
+}
+
+/// Every one of the event's `games` games was played, and nobody
+/// forfeited nor was given up.
+#[cfg(unix)]
+fn assert_every_game_played(ev: &Event, games: usize) {
     let report = ev.report();
     assert!(
-        report.contains("Complete: all 4 games decided."),
+        report.contains(&format!("Complete: all {games} games decided.")),
         "{report}"
     );
+    let log = ev.log();
     assert!(
-        !log.contains("forfeits the games"),
+        !log.contains("forfeits the games") && !log.contains("cannot start"),
         "nobody forfeits:\n{log}"
     );
     let pgn = ev.pgn();
-    assert_eq!(check_pgn(&pgn).len(), 4, "every game played:\n{pgn}");
+    assert_eq!(check_pgn(&pgn).len(), games, "every game played:\n{pgn}");
+}
+
+/// 128 engines starting at once on two cores: a player's first instance
+/// (the check, before the event, that the program runs) did not answer
+/// `uciok` within the handshake, and the event ended with status 2. Here
+/// the engine's first two runs (its first start, the bridge trying once
+/// more itself) answer 12 s late, past the 10 s handshake: the event
+/// begins all the same, argus starts the instance again by its usual
+/// rules, and every game is played. (Seen failing before the change: the
+/// tournament exited at start, "engine \"slow\" ...: the engine hung: no
+/// uciok in time".)
+#[cfg(unix)]
+#[test]
+fn an_engines_first_start_that_answers_late_does_not_end_the_event() {
+    let mut ev = Event::new();
+    start_scripted_against_steady(
+        &mut ev,
+        "slow",
+        "if mkdir '{runs}/1' 2>/dev/null || mkdir '{runs}/2' 2>/dev/null; then sleep 12; fi\n\
+         exec '{uci}'\n",
+        1,
+        2,
+    );
+    let codes = ev.finish(Duration::from_secs(120));
+    assert_eq!(codes, vec![0], "the tournament finishes");
+    let log = ev.log();
+    assert!(
+        log.contains("slow: its program's first start did not answer in time (")
+            && log.contains("no uciok in time"),
+        "the late first start is said with its reason:\n{log}"
+    );
+    assert!(
+        log.contains("slow: its program stopped before it signed on (")
+            && log.contains("argus starts it again (start 2 of 3)"),
+        "and retried by the usual rules:\n{log}"
+    );
+    assert!(log.contains("slow signed on"), "{log}");
+    assert_every_game_played(&ev, 2);
+}
+
+/// What the check at the start still refuses, with status 2 and the
+/// engine, its command and the cause named: a command that does not
+/// exist, and a program that exits at once. (The late answer above is
+/// not refused.)
+#[cfg(unix)]
+#[test]
+fn an_engine_that_cannot_run_is_refused_before_the_event_begins() {
+    let ev = Event::new();
+    let quits = ev.script("quits.sh", "echo 'no network file' >&2\nexit 3\n");
+    for (command, cause) in [
+        (
+            "/nonexistent/argus-engine".to_string(),
+            "/nonexistent/argus-engine",
+        ),
+        // Gone before its `uci` was written (a broken pipe) or while
+        // argus waited for `uciok`: either way refused, its command named.
+        (text(&quits), "quits.sh"),
+    ] {
+        let logs = ev.path("logs");
+        let started = Instant::now();
+        let mut p = Proc::spawn(
+            "tournament",
+            &argus_bin(),
+            &[
+                "tournament".to_string(),
+                format!("engine:bad={command}"),
+                "mover:x".to_string(),
+                "--headless".to_string(),
+                "--log-dir".to_string(),
+                text(&logs),
+            ],
+        );
+        assert_eq!(p.wait_exit(Duration::from_secs(30)), 2, "{}", p.describe());
+        let err = p.stderr_text();
+        assert!(
+            err.contains("engine \"bad\" (") && err.contains(cause),
+            "{command}: {err}"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{command}: refused at once, not after a handshake's wait"
+        );
+    }
 }
 
 #[test]

@@ -119,7 +119,9 @@ impl Connector {
     /// cannot be opened now, a host name that does not resolve.
     pub(super) fn first(&self) -> Result<Option<Connection>, OpenError> {
         match self {
-            Connector::Serial { path, settings } => open_serial(path, settings).map(Some),
+            Connector::Serial { path, settings } => {
+                open_serial_first(path, settings, std::thread::sleep).map(Some)
+            }
             Connector::Connect { host, port, hello } => {
                 let addrs = resolve(host, *port)?;
                 match connect(&addrs, hello.as_deref()) {
@@ -195,6 +197,60 @@ pub fn backoff(attempt: u64) -> Duration {
     RECONNECT_FIRST
         .saturating_mul(1u32 << doublings)
         .min(RECONNECT_MAX)
+}
+
+/// How long a serial port's first open keeps trying while the port is
+/// busy. The serialport crate `flock`s the port (since 4.8); a process
+/// argus forks at that moment (an engine instance) holds a copy of the
+/// descriptor, and so the lock, until its exec closes it: microseconds,
+/// tens of milliseconds on a loaded machine. Two seconds is far beyond
+/// that, and short enough that a port another program really holds is
+/// still refused at once, as people see it. (A lost port is reopened
+/// every [`REOPEN_INTERVAL`] for ever; this is only the first open.)
+pub const FIRST_OPEN_BUSY_FOR: Duration = Duration::from_secs(2);
+
+/// The wait between two tries of a busy port's first open.
+const FIRST_OPEN_BUSY_EVERY: Duration = Duration::from_millis(50);
+
+/// Whether a port's first open, failed with `kind` `waited` after its
+/// first try, is tried again, and after how long: only a busy port, and
+/// only until [`FIRST_OPEN_BUSY_FOR`] has passed.
+fn first_open_retry(kind: OpenErrorKind, waited: Duration) -> Option<Duration> {
+    let left = FIRST_OPEN_BUSY_FOR.checked_sub(waited)?;
+    (kind == OpenErrorKind::Busy && !left.is_zero()).then(|| FIRST_OPEN_BUSY_EVERY.min(left))
+}
+
+/// A serial port's first open ([`open_serial`]), tried again while the
+/// port is busy ([`first_open_retry`]; `sleep` waits between tries): a
+/// port still busy then says for how long it was tried.
+fn open_serial_first(
+    path: &str,
+    settings: &PortSettings,
+    mut sleep: impl FnMut(Duration),
+) -> Result<Connection, OpenError> {
+    let mut waited = Duration::ZERO;
+    loop {
+        match open_serial(path, settings) {
+            Ok(c) => return Ok(c),
+            Err(e) => match first_open_retry(e.kind, waited) {
+                Some(wait) => {
+                    sleep(wait);
+                    waited += wait;
+                }
+                None if e.kind == OpenErrorKind::Busy => {
+                    return Err(OpenError {
+                        reason: format!(
+                            "{} (still so after {:.1} s of tries)",
+                            e.reason,
+                            waited.as_secs_f64()
+                        ),
+                        ..e
+                    });
+                }
+                None => return Err(e),
+            },
+        }
+    }
 }
 
 /// Opens a serial port and a second handle on it for the writer.
@@ -396,6 +452,42 @@ pub(super) fn stream_connection(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_busy_ports_first_open_is_tried_again_for_two_seconds_and_nothing_else_is() {
+        let ms = Duration::from_millis;
+        assert_eq!(first_open_retry(OpenErrorKind::Busy, ms(0)), Some(ms(50)));
+        assert_eq!(
+            first_open_retry(OpenErrorKind::Busy, ms(1950)),
+            Some(ms(50))
+        );
+        assert_eq!(
+            first_open_retry(OpenErrorKind::Busy, ms(1980)),
+            Some(ms(20))
+        );
+        assert_eq!(first_open_retry(OpenErrorKind::Busy, ms(2000)), None);
+        assert_eq!(first_open_retry(OpenErrorKind::Busy, ms(9000)), None);
+        for kind in [
+            OpenErrorKind::NotFound,
+            OpenErrorKind::PermissionDenied,
+            OpenErrorKind::InvalidSettings,
+            OpenErrorKind::Other,
+        ] {
+            assert_eq!(first_open_retry(kind, ms(0)), None, "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn a_missing_ports_first_open_fails_at_once() {
+        let e = match open_serial_first("/nonexistent/argus-port", &PortSettings::default(), |d| {
+            panic!("waited {d:?} for a port that does not exist")
+        }) {
+            Err(e) => e,
+            Ok(_) => panic!("opened a port that does not exist"),
+        };
+        assert_eq!(e.port, "/nonexistent/argus-port");
+        assert!(!e.reason.contains("tries"), "{e}");
+    }
 
     #[test]
     fn a_failing_connection_is_said_at_once_on_a_new_reason_and_now_and_then_with_its_time() {

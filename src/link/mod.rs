@@ -37,8 +37,8 @@ mod writer;
 
 pub use cable::{CableError, VirtualCable};
 pub use connector::{
-    ConnectError, Connection, Connector, RECONNECT_FIRST, RECONNECT_MAX, REOPEN_INTERVAL,
-    SAY_AGAIN, TCP_STALL_LIMIT, Trying, backoff, connect_words,
+    ConnectError, Connection, Connector, FIRST_OPEN_BUSY_FOR, RECONNECT_FIRST, RECONNECT_MAX,
+    REOPEN_INTERVAL, SAY_AGAIN, TCP_STALL_LIMIT, Trying, backoff, connect_words,
 };
 pub use endpoint::{AddressError, Endpoint, EndpointError, listen_addr};
 pub use event::{LinkEvent, LinkEventKind, LinkId, Stamp};

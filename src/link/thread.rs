@@ -218,7 +218,9 @@ impl<Id: LinkId> Link<Id> {
     /// threads. Events carry `id` and times since `epoch`.
     ///
     /// Fails, saying which port and why, if the port cannot be opened now;
-    /// there is no retry for the first open.
+    /// a port that is busy is tried again for a moment first
+    /// ([`FIRST_OPEN_BUSY_FOR`](super::FIRST_OPEN_BUSY_FOR): a process
+    /// forked at that moment holds the port's lock until its exec).
     ///
     /// `events` may be bounded: when it is full the reader and writer wait
     /// (input then queues in the operating system's buffer), nothing is

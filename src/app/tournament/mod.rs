@@ -7,6 +7,7 @@ pub mod args;
 pub mod board;
 pub mod copy;
 pub mod director;
+pub mod gate;
 pub mod layout;
 pub mod live;
 pub mod players;

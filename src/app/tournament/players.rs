@@ -16,8 +16,10 @@ use crossbeam_channel::{Receiver, Sender, bounded, unbounded};
 use crate::app::client::{Answerer, ClientError, Voice, serve};
 use crate::app::links::LINK_EVENTS;
 use crate::app::options::{DEPTH_WAIT, ENGINE_MARGIN_MS, book_play};
+use crate::app::tournament::gate::StartGate;
+use crate::app::tournament::restart::{self, FirstStart};
 use crate::client::engine::bridge::BookPlay;
-use crate::client::engine::{Bridge, EngineLog, EngineSettings};
+use crate::client::engine::{Bridge, EngineLog, EngineSettings, FaultKind};
 use crate::client::{ClientProtocol, Mover};
 use crate::link::{
     Connector, Endpoint, Link, LinkEvent, ListenConfig, LocalEnd, PortSettings, listen_addr,
@@ -161,15 +163,21 @@ struct Again {
     log_dir: PathBuf,
     epoch: Instant,
     tx: Sender<LinkEvent<Instance>>,
+    /// How many programs may be starting at once.
+    gate: StartGate,
 }
 
 impl Field {
     /// Opens every instance's link: serial ports first (a wrong port fails
     /// before anything starts), then the listener (`instances` seats for
     /// each `tcp:NAME` player), then the programs argus runs, `instances`
-    /// of each: the first started and through its handshake before the
-    /// tournament begins, so a wrong engine fails at once; the others on
-    /// threads of their own, each signing on once through. Engine traffic
+    /// of each, each on a thread of its own, signing on once through its
+    /// handshake. Each program's first instance is started before the
+    /// others, and its start waited for: one that cannot play (no such
+    /// command, it exits at once, it refuses an option or the rules) fails
+    /// the tournament here; one that did not answer in time does not
+    /// ([`restart::first_start`]): its link is lost, and the director
+    /// starts it again by its usual rules. Engine traffic
     /// goes to `engine-NAME.log` in `log_dir` (`engine-NAME.N.log` for
     /// instance N > 1).
     pub fn open(
@@ -233,32 +241,44 @@ impl Field {
             log_dir: log_dir.to_path_buf(),
             epoch,
             tx: tx.clone(),
+            gate: StartGate::for_this_machine(),
         };
-        for (i, p) in players.iter().enumerate() {
-            if !matches!(p, Player::Engine(_) | Player::Mover { .. }) {
-                continue;
-            }
+        let run_here = |p: &Player| matches!(p, Player::Engine(_) | Player::Mover { .. });
+        // Each program's first instance first, all at once: the check that
+        // the program runs at all, before the other instances add their
+        // load (128 engines starting on two cores).
+        let mut checks = Vec::new();
+        for (i, p) in players.iter().enumerate().filter(|(_, p)| run_here(p)) {
             let first = Instance::new(PlayerId(i), 0);
-            let Some(program) =
-                Program::start(first, p, engines, again.books[i].as_ref(), log_dir, 1)?
-            else {
-                continue;
-            };
-            let (near, far) = again.pair(first, p);
-            let name = p.name().to_string();
-            let handle = spawn_named(p.name(), move || {
-                program.play(&name, far);
-                None
-            })?;
-            *programs.get_mut(first).ok_or("no instance")? = Some(Running {
-                name: p.name().to_string(),
-                handle: Some(handle),
-                starts: 1,
-            });
-            *links.get_mut(first).ok_or("no instance")? = Some(near);
+            let (report, started) = bounded(1);
+            let (link, running) = again.spawn(first, 1, Some(report))?;
+            *programs.get_mut(first).ok_or("no instance")? = Some(running);
+            *links.get_mut(first).ok_or("no instance")? = Some(link);
+            checks.push((p.name(), started));
+        }
+        for (name, started) in checks {
+            match started.recv() {
+                Ok(Ok(())) => {}
+                Ok(Err(f)) => match restart::first_start(f.kind) {
+                    FirstStart::Refuse => return Err(f.why),
+                    FirstStart::Retry => log::warn!(
+                        "{name}: its program's first start did not answer in time ({}); the \
+                         event begins, and argus starts it again as it does any start that \
+                         stops before its sign-on",
+                        f.why
+                    ),
+                },
+                Err(_) => {
+                    return Err(format!(
+                        "{name}: its program's thread ended before it said how its start went"
+                    ));
+                }
+            }
+        }
+        for (i, _) in players.iter().enumerate().filter(|(_, p)| run_here(p)) {
             for n in 1..count(PlayerId(i)) {
                 let more = Instance::new(PlayerId(i), n);
-                let (link, running) = again.spawn(more, 1)?;
+                let (link, running) = again.spawn(more, 1, None)?;
                 *programs.get_mut(more).ok_or("no instance")? = Some(running);
                 *links.get_mut(more).ok_or("no instance")? = Some(link);
             }
@@ -276,10 +296,7 @@ impl Field {
                 .iter()
                 .map(|p| matches!(p, Player::Serial { .. }))
                 .collect(),
-            run_here: players
-                .iter()
-                .map(|p| matches!(p, Player::Engine(_) | Player::Mover { .. }))
-                .collect(),
+            run_here: players.iter().map(run_here).collect(),
             links,
             events,
             programs,
@@ -303,7 +320,7 @@ impl Field {
             .as_mut()
             .ok_or_else(|| format!("{} is not a program argus runs", p.name()))?;
         let starts = slot.starts + 1;
-        let (link, running) = self.again.spawn(i, starts)?;
+        let (link, running) = self.again.spawn(i, starts, None)?;
         if let Some(old) = slot.handle.take()
             && old.is_finished()
         {
@@ -361,7 +378,17 @@ impl Field {
 impl Again {
     /// Starts instance `i`'s program, for its `starts`-th time, on a
     /// thread of its own and an in-process link: the link and the thread.
-    fn spawn(&self, i: Instance, starts: u32) -> Result<(Link<Instance>, Running), String> {
+    /// The program is started once the start gate lets it in (a few at a
+    /// time, `app::tournament::gate`), so its handshake's time runs only
+    /// while it has the CPU to answer.
+    /// How the start went (through its handshake, or why not) is sent on
+    /// `report`, if given, before the program plays.
+    fn spawn(
+        &self,
+        i: Instance,
+        starts: u32,
+        report: Option<Sender<Result<(), StartFailure>>>,
+    ) -> Result<(Link<Instance>, Running), String> {
         let p = self
             .players
             .get(i.player.0)
@@ -373,14 +400,20 @@ impl Again {
         let name = p.name().to_string();
         let thread = name.clone();
         let running = name.clone();
+        let gate = self.gate.clone();
         let handle = spawn_named(&thread, move || {
-            match Program::start(i, &p, engines, book.as_ref(), &log_dir, starts) {
-                Ok(Some(program)) => {
+            let pass = gate.enter();
+            let started = Program::start(i, &p, engines, book.as_ref(), &log_dir, starts);
+            drop(pass);
+            if let Some(report) = report {
+                let _ = report.send(started.as_ref().map(|_| ()).map_err(Clone::clone));
+            }
+            match started {
+                Ok(program) => {
                     program.play(&name, far);
                     None
                 }
-                Ok(None) => Some("it is not a program argus runs".into()),
-                Err(e) => Some(e),
+                Err(e) => Some(e.why),
             }
         })?;
         Ok((
@@ -430,6 +463,25 @@ struct ProgramEnd {
     events: Receiver<LinkEvent<&'static str>>,
 }
 
+/// Why a program could not be started: in words (naming the player and
+/// its command), and whether trying again can help.
+#[derive(Debug, Clone)]
+struct StartFailure {
+    why: String,
+    kind: FaultKind,
+}
+
+impl From<String> for StartFailure {
+    /// A failure trying again cannot mend (an engine log that cannot be
+    /// created).
+    fn from(why: String) -> StartFailure {
+        StartFailure {
+            why,
+            kind: FaultKind::Failed,
+        }
+    }
+}
+
 /// A program argus runs for a player.
 enum Program {
     Engine(Box<Bridge>),
@@ -437,8 +489,9 @@ enum Program {
 }
 
 impl Program {
-    /// Instance `i`'s program, if argus runs it: an engine started and
-    /// through its handshake, or a built-in mover.
+    /// Instance `i`'s program: an engine started and through its
+    /// handshake, or a built-in mover; an error for a player argus does
+    /// not run.
     /// `start` counts the program's starts (1 at first): a start again
     /// logs to a file of its own, and chooses from its book with a seed of
     /// its own, as each instance does.
@@ -449,8 +502,8 @@ impl Program {
         book: Option<&BookPlay>,
         log_dir: &Path,
         start: u32,
-    ) -> Result<Option<Program>, String> {
-        Ok(Some(match p {
+    ) -> Result<Program, StartFailure> {
+        Ok(match p {
             Player::Engine(spec) => {
                 let log = log_dir.join(engine_log(&spec.name, i.n, start));
                 let settings = EngineSettings {
@@ -460,14 +513,17 @@ impl Program {
                     limits: spec.limits,
                     margin: Duration::from_millis(ENGINE_MARGIN_MS),
                     depth_wait: DEPTH_WAIT,
-                    log: EngineLog::create(&log)?,
+                    log: EngineLog::create(&log).map_err(|e| e.to_string())?,
                     ponder: spec.ponder,
                 };
                 let bridge = Bridge::start(settings, Some(&spec.name))
-                    .map_err(|f| format!("engine {:?} ({}): {f}", spec.name, spec.command))?
+                    .map_err(|f| StartFailure {
+                        why: format!("engine {:?} ({}): {f}", spec.name, spec.command),
+                        kind: f.kind,
+                    })?
                     .with_draw_claims(engines.claim_draws);
                 if let Some(why) = bridge.refuses(engines.variant) {
-                    return Err(format!("engine {:?} ({}): {why}", spec.name, spec.command));
+                    return Err(format!("engine {:?} ({}): {why}", spec.name, spec.command).into());
                 }
                 let book = book.map(|b| BookPlay {
                     seed: splitmix64(b.seed ^ u64::from(start) ^ (u64::from(i.n) << 32)),
@@ -504,8 +560,10 @@ impl Program {
                     true,
                 )))
             }
-            Player::Serial { .. } | Player::Socket { .. } | Player::Tcp { .. } => return Ok(None),
-        }))
+            Player::Serial { .. } | Player::Socket { .. } | Player::Tcp { .. } => {
+                return Err(format!("{}: it is not a program argus runs", p.name()).into());
+            }
+        })
     }
 
     /// Plays on the client's end of an in-process link until the referee

@@ -1,7 +1,11 @@
 //! When argus starts again a program it runs (`engine:`, `mover:`) that
 //! stopped, and when it gives up: a pure decision on one instance's
 //! record of starts, which the director carries out, and the words it
-//! says. docs/tournament.md, "Programs argus runs".
+//! says; and which failures of a player's first start refuse the event
+//! before it begins ([`first_start`]). docs/tournament.md, "Programs argus
+//! runs".
+
+use crate::client::engine::FaultKind;
 
 /// How many starts in a row may stop before the program signs on before
 /// argus gives up that instance (the count starts again at each sign-on).
@@ -89,6 +93,31 @@ pub fn decide(starts: &Starts, game: Option<u32>, others: bool) -> Restart {
         Restart::GiveUp { game }
     } else {
         Restart::CannotStart { game }
+    }
+}
+
+/// What the start of an event makes of its player's first program start
+/// failing (the check, before any game, that the program runs at all).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FirstStart {
+    /// The program cannot play: no such command, it exits at once, or it
+    /// refuses what it is given (an option, the event's rules). Every
+    /// start would fail the same way: the event is refused (status 2).
+    Refuse,
+    /// It did not answer in time. A program that is merely slow (128
+    /// engines starting at once on two cores) must not end an event
+    /// before it begins: the event begins, and this start counts as one
+    /// that stopped before its sign-on ([`decide`]'s retries), so a
+    /// program that never answers is given up by the same rules as any
+    /// other instance.
+    Retry,
+}
+
+/// What a player's first start failing with `kind` does to the event.
+pub fn first_start(kind: FaultKind) -> FirstStart {
+    match kind {
+        FaultKind::Hung => FirstStart::Retry,
+        FaultKind::NotStarted | FaultKind::Failed => FirstStart::Refuse,
     }
 }
 
@@ -194,6 +223,13 @@ mod tests {
         s.started();
         // Stopped before it signed on since: the first failure again.
         assert_eq!(decide(&s, None, false), Restart::Retry { failed: 1 });
+    }
+
+    #[test]
+    fn only_a_first_start_that_did_not_answer_in_time_lets_the_event_begin() {
+        assert_eq!(first_start(FaultKind::Hung), FirstStart::Retry);
+        assert_eq!(first_start(FaultKind::NotStarted), FirstStart::Refuse);
+        assert_eq!(first_start(FaultKind::Failed), FirstStart::Refuse);
     }
 
     #[test]

@@ -56,7 +56,7 @@ use super::analysis::{Analysis, pv_operation};
 use super::log::Dir;
 use super::ponder::Tally;
 use super::process::Heard;
-use super::{Answer, Driver, EngineSettings, Fault, Job, Limit, Protocol, start, time};
+use super::{Answer, Driver, EngineSettings, Fault, FaultKind, Job, Limit, Protocol, start, time};
 use crate::client::Action;
 use crate::client::book::Book;
 use crate::client::track::{Event, Tracker};
@@ -173,7 +173,7 @@ impl Bridge {
     pub fn start(settings: EngineSettings, name: Option<&str>) -> Result<Bridge, Fault> {
         let driver = match start(&settings) {
             Ok(d) => d,
-            Err(f) if f.not_started => return Err(f),
+            Err(f) if f.kind == FaultKind::NotStarted => return Err(f),
             Err(f) => {
                 log::warn!("the engine did not start: {f}; starting it once more");
                 eprintln!(

@@ -150,9 +150,22 @@ pub struct Fault {
     pub what: String,
     /// The engine's last output lines, oldest first.
     pub recent: Vec<String>,
-    /// The engine's process could not be started at all (no such program,
-    /// not executable): trying again cannot help.
-    pub not_started: bool,
+    /// Whether trying again can help.
+    pub kind: FaultKind,
+}
+
+/// What kind of fault an engine's is: whether trying again can help.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FaultKind {
+    /// Its process could not be started at all (no such program, not
+    /// executable): trying again cannot help.
+    NotStarted,
+    /// It did not answer in time: it may be merely slow (a machine under
+    /// load), so trying again may help.
+    Hung,
+    /// Anything else: it exited, closed its pipe, or refused what it was
+    /// given (an option it does not have, the game's rules).
+    Failed,
 }
 
 impl Fault {
@@ -160,15 +173,23 @@ impl Fault {
         Fault {
             what: what.into(),
             recent,
-            not_started: false,
+            kind: FaultKind::Failed,
         }
     }
 
     /// The engine's process could not be started.
     pub fn not_started(what: impl Into<String>) -> Fault {
         Fault {
-            not_started: true,
+            kind: FaultKind::NotStarted,
             ..Fault::new(what, Vec::new())
+        }
+    }
+
+    /// The engine did not answer in time.
+    pub fn hung(what: impl Into<String>, recent: Vec<String>) -> Fault {
+        Fault {
+            kind: FaultKind::Hung,
+            ..Fault::new(what, recent)
         }
     }
 }
@@ -239,15 +260,21 @@ pub trait Driver: Send {
         next: Next,
     ) -> Option<Result<Answer, Fault>> {
         let awaited = self.awaited();
-        let what = match next {
+        let recent = self.process().recent();
+        Some(Err(match next {
             Next::Line(line) => return self.hear(job, search, line),
-            Next::Timeout => format!(
-                "the engine hung: no {awaited} within {:.1} s (its time plus the margin)",
-                job.wait.as_secs_f64()
+            Next::Timeout => Fault::hung(
+                format!(
+                    "the engine hung: no {awaited} within {:.1} s (its time plus the margin)",
+                    job.wait.as_secs_f64()
+                ),
+                recent,
             ),
-            Next::Gone(why) => format!("{why} while argus waited for its {awaited}"),
-        };
-        Some(Err(Fault::new(what, self.process().recent())))
+            Next::Gone(why) => Fault::new(
+                format!("{why} while argus waited for its {awaited}"),
+                recent,
+            ),
+        }))
     }
 
     /// When the search in progress counts as hung: [`Driver::poll`] is

@@ -236,7 +236,7 @@ impl Uci {
     fn heard(&mut self, next: Next, awaited: &str) -> Result<String, Fault> {
         match next {
             Next::Line(l) => Ok(l),
-            Next::Timeout => Err(Fault::new(
+            Next::Timeout => Err(Fault::hung(
                 format!("the engine hung: no {awaited} in time"),
                 self.proc.recent(),
             )),

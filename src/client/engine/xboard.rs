@@ -570,7 +570,7 @@ impl Xboard {
                 Next::Line(l) if l.trim() == want => return Ok(()),
                 Next::Line(l) => self.note(&l)?,
                 Next::Timeout => {
-                    return Err(Fault::new(
+                    return Err(Fault::hung(
                         format!("the engine hung: no {want} in time"),
                         self.proc.recent(),
                     ));
@@ -977,7 +977,7 @@ impl Driver for Xboard {
             let line = match self.proc.next_line(started + wait) {
                 Next::Line(l) => l,
                 Next::Timeout => {
-                    return Err(Fault::new(
+                    return Err(Fault::hung(
                         format!(
                             "the engine hung: no move within {:.1} s",
                             wait.as_secs_f64()
