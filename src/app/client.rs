@@ -500,6 +500,7 @@ mod tests {
         assert_eq!(r.fields.placement, "4k3/8/8/8/8/8/4P3/4K3");
     }
 
+    use crate::app::options::BookError;
     use crate::app::options::ClientArgs;
     use crate::client::engine::{Protocol, SearchLimits};
 
@@ -645,13 +646,20 @@ mod tests {
         assert!(none.unwrap().is_none());
         std::fs::write(path("bad.bin"), [0u8; 20]).unwrap();
         let e = book(&path("bad.bin"), &[]).unwrap_err();
+        assert!(matches!(e, BookError::Book(_)), "{e:?}");
+        let e = e.to_string();
         assert!(
             e.starts_with(&format!("book {}: not a Polyglot book", path("bad.bin"))),
             "{e}"
         );
-        let e = book(&path("none.bin"), &[]).unwrap_err();
+        let e = book(&path("none.bin"), &[]).unwrap_err().to_string();
         assert!(e.contains("none.bin") && e.contains("cannot open"), "{e}");
         let e = book(&path("ok.bin"), &["--book-depth", "0"]).unwrap_err();
+        assert!(
+            matches!(&e, BookError::ZeroDepth(flag) if flag == "--book-depth"),
+            "{e:?}"
+        );
+        let e = e.to_string();
         assert!(e.contains("--book-depth must be at least 1"), "{e}");
         // --book needs --engine, --book-depth needs --book.
         assert!(parse(&["p", "--book", "x.bin"]).is_err());

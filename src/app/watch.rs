@@ -26,13 +26,73 @@ use crate::display::{
 };
 use crate::journal::follow::Followed;
 use crate::journal::kind::{Kind, recognise_file};
-use crate::journal::reader::{RawLine, read_line};
+use crate::journal::reader::{JournalError, RawLine, read_line};
 use crate::journal::{Decoded, Entry, MatchFollower, Replay};
 use crate::record::durable::append_pgn;
 use crate::referee::{ClientId, Command, Event, GameOver, Output, words};
 
 /// At most this many lines are replayed between two draws of the board.
 const DRAIN_LIMIT: usize = 10_000;
+
+/// Why a watch stopped before its match was over.
+#[derive(Debug, thiserror::Error)]
+pub enum WatchError {
+    /// A line of the journal that does not read, or that its match cannot
+    /// take (the error says the line's number).
+    #[error(transparent)]
+    Line(#[from] JournalError),
+    /// The journal file was cut below what was already read.
+    #[error("the journal was cut to {len} bytes, below what was already read ({read} bytes)")]
+    Shrunk { len: u64, read: u64 },
+    /// The source's reader failed (its words: a file that cannot be read,
+    /// a feed that serves another match than the copy).
+    #[error("{0}")]
+    Source(String),
+    #[error("the source stopped")]
+    SourceStopped,
+    #[error("cannot set up the terminal: {0}")]
+    Terminal(std::io::Error),
+    #[error("{0}")]
+    InputStart(std::io::Error),
+    #[error("cannot draw on the terminal: {0}")]
+    Draw(std::io::Error),
+    #[error("terminal input failed: {0}")]
+    InputFailed(String),
+    #[error("terminal input stopped")]
+    InputStopped,
+    /// The local copy (`--copy`).
+    #[error(transparent)]
+    Copy(#[from] CopyError),
+}
+
+/// Why the local copy of a fed journal (`--copy FILE`) cannot be kept.
+#[derive(Debug, thiserror::Error)]
+pub enum CopyError {
+    /// The copy cannot be opened, read, prepared (cut to its whole
+    /// lines), written or synced: what was being done, and the error.
+    #[error("cannot {doing} the copy {}: {source}", path.display())]
+    Io {
+        doing: &'static str,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// It is locked by another watcher, or cannot be locked (the error
+    /// names the file).
+    #[error("{0}")]
+    Lock(std::io::Error),
+    /// A line of it that does not read as the match's journal.
+    #[error("the copy {}: {error}", path.display())]
+    Line { path: PathBuf, error: JournalError },
+}
+
+fn copy_io(doing: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> CopyError {
+    let path = path.to_path_buf();
+    move |source| CopyError::Io {
+        doing,
+        path,
+        source,
+    }
+}
 
 /// Where the lines come from.
 #[derive(Debug, Clone)]
@@ -110,7 +170,7 @@ pub fn run(args: WatchArgs) -> Exit {
     } else {
         watcher.run_board(&rx, copy.as_mut(), args.view.ascii, &args.source)
     };
-    result.map_err(Failure::Failed)?;
+    result.map_err(Failure::failed)?;
     if watcher.over()
         && let Some(a) = watcher.audience.take()
     {
@@ -170,10 +230,10 @@ impl Watcher {
     }
 
     /// Takes one line. Returns whether the line is good (to be copied).
-    fn line(&mut self, line: &[u8]) -> Result<bool, String> {
-        let decoded = self.follower.decode(line).map_err(|e| e.to_string())?;
+    fn line(&mut self, line: &[u8]) -> Result<bool, JournalError> {
+        let decoded = self.follower.decode(line)?;
         let is_input = matches!(decoded, Decoded::Entry(Entry::Input { .. }));
-        let followed = self.follower.take(decoded).map_err(|e| e.to_string())?;
+        let followed = self.follower.take(decoded)?;
         let good = followed.is_good();
         match followed {
             Followed::Held | Followed::HeaderLine => {}
@@ -248,7 +308,7 @@ impl Watcher {
         &mut self,
         report: SourceReport,
         copy: Option<&mut JournalCopy>,
-    ) -> Result<(), String> {
+    ) -> Result<(), WatchError> {
         match report {
             SourceReport::Line(l) => {
                 if self.line(&l)?
@@ -259,10 +319,10 @@ impl Watcher {
             }
             SourceReport::Shrunk(len) => {
                 if len != self.follower.offset() {
-                    return Err(format!(
-                        "the journal was cut to {len} bytes, below what was already read ({} bytes)",
-                        self.follower.offset()
-                    ));
+                    return Err(WatchError::Shrunk {
+                        len,
+                        read: self.follower.offset(),
+                    });
                 }
                 self.follower.drop_held();
             }
@@ -273,7 +333,7 @@ impl Watcher {
                 }
             }
             SourceReport::Idle => {}
-            SourceReport::Failed(e) => return Err(e),
+            SourceReport::Failed(e) => return Err(WatchError::Source(e)),
         }
         Ok(())
     }
@@ -282,7 +342,7 @@ impl Watcher {
         &mut self,
         rx: &Receiver<SourceReport>,
         mut copy: Option<&mut JournalCopy>,
-    ) -> Result<(), String> {
+    ) -> Result<(), WatchError> {
         let ctrl_rx = signals::stop_requests("argus watch");
         // A watcher whose stdout went (`| head`) has no one to tell.
         while !self.over() && !crate::app::stdout::gone() {
@@ -298,7 +358,7 @@ impl Watcher {
                             }
                         }
                     }
-                    Err(_) => return Err("the source stopped".into()),
+                    Err(_) => return Err(WatchError::SourceStopped),
                 },
                 recv(ctrl_rx) -> _ => break,
             }
@@ -315,11 +375,10 @@ impl Watcher {
         mut copy: Option<&mut JournalCopy>,
         ascii: bool,
         source: &str,
-    ) -> Result<(), String> {
-        let mut guard =
-            TerminalGuard::init().map_err(|e| format!("cannot set up the terminal: {e}"))?;
+    ) -> Result<(), WatchError> {
+        let mut guard = TerminalGuard::init().map_err(WatchError::Terminal)?;
         let (key_tx, key_rx) = unbounded();
-        let input = InputThread::spawn(key_tx).map_err(|e| e.to_string())?;
+        let input = InputThread::spawn(key_tx).map_err(WatchError::InputStart)?;
         let mut ui = Ui::new(ascii, Role::Observer);
         // Ctrl-C, SIGTERM and SIGHUP end the watch with the terminal put
         // back (the default action left it raw, on the alternate screen).
@@ -336,7 +395,7 @@ impl Watcher {
                     if crate::display::hung_up() {
                         break Ok(());
                     }
-                    break Err(format!("cannot draw on the terminal: {e}"));
+                    break Err(WatchError::Draw(e));
                 }
             }
             let tick = snap.as_ref().and_then(next_redraw_in);
@@ -364,10 +423,10 @@ impl Watcher {
                         self.publish();
                         if rx.is_empty() && let Some(c) = copy.as_deref_mut()
                             && let Err(e) = c.sync() {
-                            break Err(e);
+                            break Err(e.into());
                         }
                     }
-                    Err(_) => break Err("the source stopped".into()),
+                    Err(_) => break Err(WatchError::SourceStopped),
                 },
                 recv(key_rx) -> ev => match ev {
                     Ok(InputEvent::Key(k)) => {
@@ -381,10 +440,10 @@ impl Watcher {
                         }
                     }
                     Ok(InputEvent::Resize { .. }) => {}
-                    Ok(InputEvent::Failed(why)) => break Err(format!("terminal input failed: {why}")),
+                    Ok(InputEvent::Failed(why)) => break Err(WatchError::InputFailed(why)),
                     // Nobody is left to watch.
                     Ok(InputEvent::HungUp) => break Ok(()),
-                    Err(_) => break Err("terminal input stopped".into()),
+                    Err(_) => break Err(WatchError::InputStopped),
                 },
                 recv(stop_rx) -> _ => break Ok(()),
                 recv(timer) -> _ => {},
@@ -443,15 +502,15 @@ struct Skip {
 impl JournalCopy {
     /// Opens (or creates) the copy; an existing copy is replayed quietly
     /// into `watcher` and its torn tail cut off.
-    fn open(path: &Path, watcher: &mut Watcher) -> Result<(JournalCopy, Option<Skip>), String> {
+    fn open(path: &Path, watcher: &mut Watcher) -> Result<(JournalCopy, Option<Skip>), CopyError> {
         let mut file = OpenOptions::new()
             .create(true)
             .read(true)
             .write(true)
             .truncate(false)
             .open(path)
-            .map_err(|e| format!("cannot open the copy {}: {e}", path.display()))?;
-        crate::journal::writer::lock(&file, path, "copy").map_err(|e| e.to_string())?;
+            .map_err(copy_io("open", path))?;
+        crate::journal::writer::lock(&file, path, "copy").map_err(CopyError::Lock)?;
         let mut skip = Skip {
             lines: 0,
             session: Vec::new(),
@@ -461,14 +520,14 @@ impl JournalCopy {
         let mut reader = BufReader::new(&file);
         let mut buf = Vec::new();
         loop {
-            let line = read_line(&mut reader, &mut buf)
-                .map_err(|e| format!("cannot read the copy {}: {e}", path.display()))?;
+            let line = read_line(&mut reader, &mut buf).map_err(copy_io("read", path))?;
             if line != RawLine::Whole {
                 break;
             }
-            let good = watcher
-                .line(&buf)
-                .map_err(|e| format!("the copy {}: {e}", path.display()))?;
+            let good = watcher.line(&buf).map_err(|error| CopyError::Line {
+                path: path.to_path_buf(),
+                error,
+            })?;
             if !good {
                 break; // held: torn if it is the last, cut below
             }
@@ -484,7 +543,7 @@ impl JournalCopy {
         let valid = watcher.follower.offset();
         file.set_len(valid)
             .and_then(|()| file.seek(SeekFrom::Start(valid)).map(|_| ()))
-            .map_err(|e| format!("cannot prepare the copy {}: {e}", path.display()))?;
+            .map_err(copy_io("prepare", path))?;
         let skip = (skip.lines > 0).then_some(skip);
         if let Some(s) = &skip {
             info!(
@@ -502,17 +561,15 @@ impl JournalCopy {
         ))
     }
 
-    fn push(&mut self, line: &[u8]) -> Result<(), String> {
+    fn push(&mut self, line: &[u8]) -> Result<(), CopyError> {
         self.file
             .write_all(line)
             .and_then(|()| self.file.write_all(b"\n"))
-            .map_err(|e| format!("cannot write the copy {}: {e}", self.path.display()))
+            .map_err(copy_io("write", &self.path))
     }
 
-    fn sync(&mut self) -> Result<(), String> {
-        self.file
-            .sync_data()
-            .map_err(|e| format!("cannot sync the copy {}: {e}", self.path.display()))
+    fn sync(&mut self) -> Result<(), CopyError> {
+        self.file.sync_data().map_err(copy_io("sync", &self.path))
     }
 }
 
@@ -607,5 +664,24 @@ fn serves_files(addr: &str) -> Result<bool, Failure> {
             _ => {}
         }
         thread::sleep(RECONNECT);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_copy_held_by_another_watcher_is_refused_as_locked() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("copy.journal");
+        std::fs::write(&path, "").unwrap();
+        let (_held, skip) = JournalCopy::open(&path, &mut Watcher::new(true, None)).unwrap();
+        assert!(skip.is_none());
+        let Err(e) = JournalCopy::open(&path, &mut Watcher::new(true, None)) else {
+            panic!("a copy held by another watcher was taken")
+        };
+        assert!(matches!(e, CopyError::Lock(_)), "{e:?}");
+        assert!(e.to_string().contains("in use by another argus"), "{e}");
     }
 }

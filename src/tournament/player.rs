@@ -327,14 +327,101 @@ fn check_engine_name(name: &str) -> Result<(), PlayerFault> {
     Ok(())
 }
 
+/// The players and their engine flags, read together, that do not
+/// agree: too few, two of one name, or a flag (quoted with its value)
+/// that does not read or names no engine player.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlayersError {
+    #[error("a tournament needs at least 2 players ({0} given)")]
+    TooFew(usize),
+    #[error(transparent)]
+    Player(#[from] PlayerError),
+    /// Players `first` and `second` (counted from 1) share `name`.
+    #[error(
+        "players {first} and {second} are both named {name:?}: every player needs a name of its own"
+    )]
+    SameName {
+        first: usize,
+        second: usize,
+        name: String,
+    },
+    /// A flag's value, as given, and what is wrong with it.
+    #[error("{flag} {value:?}: {fault}")]
+    Flag {
+        flag: &'static str,
+        value: String,
+        fault: FlagFault,
+    },
+    /// A flag given `what` (`a book`, `a protocol`, ...) twice for one
+    /// engine.
+    #[error("{flag}: engine {name:?} given {what} twice")]
+    Twice {
+        flag: &'static str,
+        name: String,
+        what: &'static str,
+    },
+    /// An engine's search limits that its protocol does not take.
+    #[error("engine {name:?}: {limits}")]
+    Limits {
+        name: String,
+        limits: crate::client::engine::time::LimitError,
+    },
+    #[error("--book-depth: engine {0:?} has no --book {0}:FILE")]
+    DepthWithoutBook(String),
+}
+
+/// What is wrong with one engine flag's value.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FlagFault {
+    /// It is not `NAME:` and this (`OPT=VALUE`, `FILE`, `MS`, ...).
+    #[error("expected NAME:{0}")]
+    Form(&'static str),
+    /// NAME is no engine player; `engines` are the engine players' names.
+    #[error("no engine player named {name:?} ({})", known_engines(.engines))]
+    NoEngine { name: String, engines: Vec<String> },
+    #[error("unknown protocol {0:?} (uci or xboard)")]
+    Protocol(String),
+    /// A file name that is empty or has control characters.
+    #[error(transparent)]
+    Text(#[from] PlayerFault),
+    /// A number (`the depth`, `the move time in ms`, ...) given as 0.
+    #[error("{0} must be at least 1")]
+    Zero(&'static str),
+    #[error("{text:?} is not a whole number ({what})")]
+    NotWhole { text: String, what: &'static str },
+    #[error("{0:?} is not a number of plies")]
+    NotPlies(String),
+    #[error("{0:?}: too deep")]
+    TooDeep(String),
+}
+
+error_words!(PlayersError);
+
+fn known_engines(engines: &[String]) -> String {
+    if engines.is_empty() {
+        "there are none".to_string()
+    } else {
+        format!("engine players: {}", engines.join(", "))
+    }
+}
+
+/// The error of `flag` whose value was `value`.
+fn flag_error(flag: &'static str, value: &str, fault: FlagFault) -> PlayersError {
+    PlayersError::Flag {
+        flag,
+        value: value.to_string(),
+        fault,
+    }
+}
+
 /// The engine player named `name` in `list`, for the flag `flag` whose
 /// value was `value`.
 fn engine_mut<'a>(
     list: &'a mut [Player],
     name: &str,
-    flag: &str,
+    flag: &'static str,
     value: &str,
-) -> Result<&'a mut EngineSpec, String> {
+) -> Result<&'a mut EngineSpec, PlayersError> {
     let engines: Vec<String> = list
         .iter()
         .filter_map(|p| match p {
@@ -348,12 +435,11 @@ fn engine_mut<'a>(
             _ => None,
         })
         .ok_or_else(|| {
-            let known = if engines.is_empty() {
-                "there are none".to_string()
-            } else {
-                format!("engine players: {}", engines.join(", "))
+            let fault = FlagFault::NoEngine {
+                name: name.to_string(),
+                engines,
             };
-            format!("{flag} {value:?}: no engine player named {name:?} ({known})")
+            flag_error(flag, value, fault)
         })
 }
 
@@ -364,12 +450,13 @@ fn engine_mut<'a>(
 /// be one `tcp-listen://` endpoint given twice (`argus referee --listen
 /// ADDR`): its listener's two seats, A's and B's, taken in sign-on order
 /// ([`one_listener_for_both`]).
-pub fn players(specs: &[String], flags: &EngineFlags, form: Form) -> Result<Vec<Player>, String> {
+pub fn players(
+    specs: &[String],
+    flags: &EngineFlags,
+    form: Form,
+) -> Result<Vec<Player>, PlayersError> {
     if specs.len() < 2 {
-        return Err(format!(
-            "a tournament needs at least 2 players ({} given)",
-            specs.len()
-        ));
+        return Err(PlayersError::TooFew(specs.len()));
     }
     let mut list = specs
         .iter()
@@ -384,17 +471,16 @@ pub fn players(specs: &[String], flags: &EngineFlags, form: Form) -> Result<Vec<
     }
     for (i, p) in list.iter().enumerate() {
         if let Some(j) = list[..i].iter().position(|q| q.name() == p.name()) {
-            return Err(format!(
-                "players {} and {} are both named {:?}: every player needs a name of its own",
-                j + 1,
-                i + 1,
-                p.name()
-            ));
+            return Err(PlayersError::SameName {
+                first: j + 1,
+                second: i + 1,
+                name: p.name().to_string(),
+            });
         }
     }
     for value in &flags.options {
         let flag = "--engine-option";
-        let form = || format!("{flag} {value:?}: expected NAME:OPT=VALUE");
+        let form = || flag_error(flag, value, FlagFault::Form("OPT=VALUE"));
         let (name, rest) = value.split_once(':').ok_or_else(form)?;
         let (opt, v) = rest.split_once('=').ok_or_else(form)?;
         if opt.trim().is_empty() {
@@ -411,7 +497,7 @@ pub fn players(specs: &[String], flags: &EngineFlags, form: Form) -> Result<Vec<
         "a protocol",
         |e, proto| {
             e.protocol = Protocol::from_str(proto, true)
-                .map_err(|_| format!("unknown protocol {proto:?} (uci or xboard)"))?;
+                .map_err(|_| FlagFault::Protocol(proto.to_string()))?;
             Ok(())
         },
     )?;
@@ -426,12 +512,12 @@ pub fn players(specs: &[String], flags: &EngineFlags, form: Form) -> Result<Vec<
         "--book-depth",
         "a book depth",
         |e, n| match n.trim().parse::<u32>() {
-            Ok(0) => Err("the depth must be at least 1".into()),
+            Ok(0) => Err(FlagFault::Zero("the depth")),
             Ok(d) => {
                 e.book_depth = Some(d);
                 Ok(())
             }
-            Err(_) => Err(format!("{n:?} is not a number of plies")),
+            Err(_) => Err(FlagFault::NotPlies(n.to_string())),
         },
     )?;
     once_each(
@@ -446,7 +532,7 @@ pub fn players(specs: &[String], flags: &EngineFlags, form: Form) -> Result<Vec<
     )?;
     once_each(&mut list, &flags.depths, "--depth", "a depth", |e, n| {
         let d = at_least_one(n, "the depth in plies")?;
-        e.limits.depth = Some(u32::try_from(d).map_err(|_| format!("{n:?}: too deep"))?);
+        e.limits.depth = Some(u32::try_from(d).map_err(|_| FlagFault::TooDeep(n.to_string()))?);
         Ok(())
     })?;
     once_each(
@@ -466,27 +552,30 @@ pub fn players(specs: &[String], flags: &EngineFlags, form: Form) -> Result<Vec<
         if let Player::Engine(e) = p {
             e.limits
                 .check(e.protocol)
-                .map_err(|why| format!("engine {:?}: {why}", e.name))?;
+                .map_err(|limits| PlayersError::Limits {
+                    name: e.name.clone(),
+                    limits,
+                })?;
         }
     }
     if let Some(e) = list.iter().find_map(|p| match p {
         Player::Engine(e) if e.book_depth.is_some() && e.book.is_none() => Some(e),
         _ => None,
     }) {
-        return Err(format!(
-            "--book-depth: engine {:?} has no --book {}:FILE",
-            e.name, e.name
-        ));
+        return Err(PlayersError::DepthWithoutBook(e.name.clone()));
     }
     Ok(list)
 }
 
 /// `n` read as `what`, a whole number at least 1.
-fn at_least_one(n: &str, what: &str) -> Result<u64, String> {
+fn at_least_one(n: &str, what: &'static str) -> Result<u64, FlagFault> {
     match n.trim().parse::<u64>() {
-        Ok(0) => Err(format!("{what} must be at least 1")),
+        Ok(0) => Err(FlagFault::Zero(what)),
         Ok(v) => Ok(v),
-        Err(_) => Err(format!("{n:?} is not a whole number ({what})")),
+        Err(_) => Err(FlagFault::NotWhole {
+            text: n.to_string(),
+            what,
+        }),
     }
 }
 
@@ -495,21 +584,25 @@ fn at_least_one(n: &str, what: &str) -> Result<u64, String> {
 fn once_each(
     list: &mut [Player],
     values: &[String],
-    flag: &str,
-    what: &str,
-    mut set: impl FnMut(&mut EngineSpec, &str) -> Result<(), String>,
-) -> Result<(), String> {
+    flag: &'static str,
+    what: &'static str,
+    mut set: impl FnMut(&mut EngineSpec, &str) -> Result<(), FlagFault>,
+) -> Result<(), PlayersError> {
     let mut seen = Vec::new();
     for value in values {
         let (name, v) = value
             .split_once(':')
-            .ok_or_else(|| format!("{flag} {value:?}: expected NAME:{}", form_of(flag)))?;
+            .ok_or_else(|| flag_error(flag, value, FlagFault::Form(form_of(flag))))?;
         let engine = engine_mut(list, name, flag, value)?;
         if seen.contains(&engine.name) {
-            return Err(format!("{flag}: engine {name:?} given {what} twice"));
+            return Err(PlayersError::Twice {
+                flag,
+                name: name.to_string(),
+                what,
+            });
         }
         seen.push(engine.name.clone());
-        set(engine, v).map_err(|e| format!("{flag} {value:?}: {e}"))?;
+        set(engine, v).map_err(|fault| flag_error(flag, value, fault))?;
     }
     Ok(())
 }
@@ -557,7 +650,18 @@ mod tests {
         // A tournament's players each need a name of their own; two
         // listeners, or a listener and a connection, are not one.
         let e = players(&both, &flags, Form::Tournament).unwrap_err();
-        assert!(e.contains("both named"), "{e}");
+        assert!(
+            matches!(
+                e,
+                PlayersError::SameName {
+                    first: 1,
+                    second: 2,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert!(e.to_string().contains("both named"), "{e}");
         for other in [
             ["tcp-listen://127.0.0.1:7000", "tcp-listen://127.0.0.1:7001"],
             ["tcp-listen://127.0.0.1:7000", "tcp://127.0.0.1:7000"],
@@ -715,7 +819,9 @@ mod tests {
                 protocols: strings(protos),
                 ..EngineFlags::default()
             };
-            players(&strings(specs), &flags, Form::Tournament).unwrap_err()
+            players(&strings(specs), &flags, Form::Tournament)
+                .unwrap_err()
+                .to_string()
         };
         let book_err = |books: &[&str], depths: &[&str]| {
             let flags = EngineFlags {
@@ -729,6 +835,7 @@ mod tests {
                 Form::Tournament,
             )
             .unwrap_err()
+            .to_string()
         };
         for (e, want) in [
             (book_err(&["sf"], &[]), "--book \"sf\": expected NAME:FILE"),
@@ -821,7 +928,9 @@ mod tests {
             }
         );
         let err = |m: &[&str], d: &[&str], n: &[&str]| {
-            players(&specs, &flags(m, d, n), Form::Tournament).unwrap_err()
+            players(&specs, &flags(m, d, n), Form::Tournament)
+                .unwrap_err()
+                .to_string()
         };
         for (e, want) in [
             (
@@ -868,6 +977,18 @@ mod tests {
         assert!(!ponder(0));
         assert!(ponder(1));
         let e = players(&specs, &flags(&["COM3"]), Form::Tournament).unwrap_err();
+        assert_eq!(
+            e,
+            PlayersError::Flag {
+                flag: "--ponder",
+                value: "COM3".into(),
+                fault: FlagFault::NoEngine {
+                    name: "COM3".into(),
+                    engines: vec!["sf".into(), "gc".into()]
+                }
+            }
+        );
+        let e = e.to_string();
         assert!(
             e.contains("--ponder \"COM3\": no engine player named \"COM3\""),
             "{e}"

@@ -115,7 +115,7 @@ pub struct EngineOptions {
 impl EngineOptions {
     /// The book to play from (`--book`, read and checked now), choosing
     /// with `seed`; `None` without --book.
-    pub fn book(&self, seed: u64) -> Result<Option<BookPlay>, String> {
+    pub fn book(&self, seed: u64) -> Result<Option<BookPlay>, BookError> {
         let Some(file) = &self.book else {
             return Ok(None);
         };
@@ -161,6 +161,18 @@ impl EngineOptions {
     }
 }
 
+/// Why an engine's book cannot be played from: its depth flag (named)
+/// given as 0, or a book file that cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum BookError {
+    #[error("{0} must be at least 1 (a book that plays no move: leave out the book)")]
+    ZeroDepth(String),
+    #[error(transparent)]
+    Book(#[from] crate::app::book::BadBook),
+}
+
+error_words!(BookError);
+
 /// The book at `file` read and checked, to play `depth` plies (`flag`
 /// names the depth's flag in the error for 0).
 pub fn book_play(
@@ -168,11 +180,9 @@ pub fn book_play(
     depth: Option<u32>,
     seed: u64,
     flag: &str,
-) -> Result<BookPlay, String> {
+) -> Result<BookPlay, BookError> {
     if depth == Some(0) {
-        return Err(format!(
-            "{flag} must be at least 1 (a book that plays no move: leave out the book)"
-        ));
+        return Err(BookError::ZeroDepth(flag.to_string()));
     }
     Ok(BookPlay {
         book: std::sync::Arc::new(crate::app::book::load(file)?),

@@ -4,13 +4,61 @@
 use std::path::Path;
 use std::str::FromStr;
 
-use super::openings::{Generated, load_starts};
-use super::{ConfigFile, LineOptions, MatchOptions, OutputOptions, controls, seconds_ms};
-use crate::app::syzygy::Syzygy;
+use super::config::ConfigError;
+use super::line::PortOptionError;
+use super::odds::OddsError;
+use super::openings::{Generated, GeneratedError, StartsError, load_starts};
+use super::{
+    BadSeconds, ConfigFile, LineOptions, MatchOptions, OutputOptions, controls, seconds_ms,
+};
+use crate::app::syzygy::{Syzygy, TablesError};
 use crate::clock::TimeControl;
 use crate::game::Variant;
 use crate::link::PortSettings;
 use crate::referee::{ByClient, ClientFault, Settings, Start};
+
+/// Why `argus referee`'s settings cannot be had: the config file, or the
+/// flag (with its value) that is wrong, first in the order they are
+/// listed.
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error(transparent)]
+    Port(#[from] PortOptionError),
+    /// `--tc`, the match's control or a client's own.
+    #[error(transparent)]
+    Controls(#[from] OddsError),
+    #[error("--variant: {0}")]
+    Variant(crate::game::UnknownVariant),
+    /// `--openings chess960:N` (and its kin) that does not read.
+    #[error(transparent)]
+    Generated(#[from] GeneratedError),
+    /// Generated Chess960 openings (as given) with `--variant standard`.
+    #[error("--openings {0}: Chess960 start positions, but --variant standard")]
+    Chess960ButStandard(String),
+    /// An openings file that cannot be read, or whose openings are not
+    /// legal.
+    #[error(transparent)]
+    Starts(#[from] StartsError),
+    /// A count flag (`games`, `max-moves`) given as 0.
+    #[error("--{0} must be at least 1")]
+    Zero(&'static str),
+    /// A delay in seconds out of its range.
+    #[error(transparent)]
+    Seconds(#[from] BadSeconds),
+    #[error("--sprt {0:?}: {1}")]
+    Sprt(String, crate::stats::sprt::SprtError),
+    #[error("--draw-adjudication {0:?}: {1}")]
+    Draw(String, crate::referee::adjudication::RuleError),
+    #[error("--resign-adjudication {0:?}: {1}")]
+    Resign(String, crate::referee::adjudication::RuleError),
+    /// `--syzygy` directories without tables.
+    #[error(transparent)]
+    Tables(#[from] TablesError),
+}
+
+error_words!(PlanError);
 
 /// Everything `argus referee` needs, merged and checked.
 #[derive(Debug, Clone)]
@@ -32,7 +80,7 @@ pub fn plan(
     config: Option<&Path>,
     date: String,
     headless: bool,
-) -> Result<RefereePlan, String> {
+) -> Result<RefereePlan, PlanError> {
     let file = match config {
         Some(p) => ConfigFile::load(p)?,
         None => ConfigFile::default(),
@@ -58,11 +106,11 @@ fn settings_of(
     m: MatchOptions,
     date: String,
     headless: bool,
-) -> Result<Settings, String> {
+) -> Result<Settings, PlanError> {
     let (time_control, own_controls) = time_controls_of(ports, &m)?;
     let (variant, openings, openings_seed) = openings_of(&m)?;
     let games = match m.games {
-        Some(0) => return Err("--games must be at least 1".into()),
+        Some(0) => return Err(PlanError::Zero("games")),
         Some(n) => n,
         None => 1,
     };
@@ -95,12 +143,12 @@ fn settings_of(
         max_resends: m.max_resends.unwrap_or(defaults.max_resends),
         resend_after_ms,
         max_moves: match m.max_moves {
-            Some(0) => return Err("--max-moves must be at least 1".into()),
+            Some(0) => return Err(PlanError::Zero("max-moves")),
             n => n,
         },
-        sprt: parse_spec("--sprt", m.sprt.as_deref())?,
-        draw_adjudication: parse_spec("--draw-adjudication", m.draw_adjudication.as_deref())?,
-        resign_adjudication: parse_spec("--resign-adjudication", m.resign_adjudication.as_deref())?,
+        sprt: parse_spec(m.sprt.as_deref(), PlanError::Sprt)?,
+        draw_adjudication: parse_spec(m.draw_adjudication.as_deref(), PlanError::Draw)?,
+        resign_adjudication: parse_spec(m.resign_adjudication.as_deref(), PlanError::Resign)?,
         // Opened here only to refuse a directory without tables before
         // anything starts; the session opens them for the match.
         syzygy: match m.syzygy {
@@ -116,7 +164,7 @@ fn settings_of(
 fn time_controls_of(
     ports: &[String; 2],
     m: &MatchOptions,
-) -> Result<(TimeControl, ByClient<Option<TimeControl>>), String> {
+) -> Result<(TimeControl, ByClient<Option<TimeControl>>), PlanError> {
     let names = [
         m.name_a.clone().unwrap_or_else(|| ports[0].clone()),
         m.name_b.clone().unwrap_or_else(|| ports[1].clone()),
@@ -131,11 +179,11 @@ fn time_controls_of(
 /// a file read by the variant's rules, or generated Chess960 positions
 /// (which make the variant Chess960; `--variant chess960` alone plays
 /// `chess960:random`).
-fn openings_of(m: &MatchOptions) -> Result<(Variant, Vec<Start>, Option<u64>), String> {
+fn openings_of(m: &MatchOptions) -> Result<(Variant, Vec<Start>, Option<u64>), PlanError> {
     let given = m
         .variant
         .as_deref()
-        .map(|v| v.parse::<Variant>().map_err(|e| format!("--variant: {e}")))
+        .map(|v| v.parse::<Variant>().map_err(PlanError::Variant))
         .transpose()?;
     let spec = m
         .openings
@@ -149,9 +197,8 @@ fn openings_of(m: &MatchOptions) -> Result<(Variant, Vec<Start>, Option<u64>), S
     match (generated, &m.openings) {
         (Some(g), _) => {
             if given == Some(Variant::Standard) {
-                return Err(format!(
-                    "--openings {}: Chess960 start positions, but --variant standard",
-                    spec.as_deref().unwrap_or("chess960:random")
+                return Err(PlanError::Chess960ButStandard(
+                    spec.as_deref().unwrap_or("chess960:random").to_string(),
                 ));
             }
             // A seed for the random ones, whether given or not, so that
@@ -178,9 +225,9 @@ fn openings_of(m: &MatchOptions) -> Result<(Variant, Vec<Start>, Option<u64>), S
 
 /// The reset and conclude delays and the silence before a resend, in
 /// milliseconds: those given, checked, else the defaults.
-fn delays(m: &MatchOptions, defaults: &Settings) -> Result<[u64; 3], String> {
+fn delays(m: &MatchOptions, defaults: &Settings) -> Result<[u64; 3], BadSeconds> {
     let ms = |secs: Option<f64>, name: &str, max: f64, default: u64| match secs {
-        Some(secs) => seconds_ms(secs, name, max).map_err(String::from),
+        Some(secs) => seconds_ms(secs, name, max),
         None => Ok(default),
     };
     Ok([
@@ -205,13 +252,13 @@ fn delays(m: &MatchOptions, defaults: &Settings) -> Result<[u64; 3], String> {
     ])
 }
 
-/// A `KEY=VALUE ...` option's value parsed, or an error naming the option
-/// and the value.
-fn parse_spec<T: FromStr<Err: std::fmt::Display>>(
-    flag: &str,
+/// A `KEY=VALUE ...` option's value parsed, or the error `wrong` makes
+/// of the value and why it does not read.
+fn parse_spec<T: FromStr>(
     spec: Option<&str>,
-) -> Result<Option<T>, String> {
-    spec.map(|s| s.parse().map_err(|e| format!("{flag} {s:?}: {e}")))
+    wrong: impl FnOnce(String, T::Err) -> PlanError,
+) -> Result<Option<T>, PlanError> {
+    spec.map(|s| s.parse().map_err(|e| wrong(s.to_string(), e)))
         .transpose()
 }
 
@@ -249,7 +296,8 @@ mod tests {
             ..MatchOptions::default()
         };
         let e = time_controls_of(&ports, &m).unwrap_err();
-        assert!(e.contains("must then be timed"), "{e}");
+        assert!(matches!(e, PlanError::Controls(_)), "{e:?}");
+        assert!(e.to_string().contains("must then be timed"), "{e}");
     }
 
     #[test]
@@ -274,8 +322,14 @@ mod tests {
             (Some("shogi"), None, "--variant: unknown variant \"shogi\""),
             (None, Some("chess960:1000"), "not a start position number"),
         ] {
-            let e = openings_of(&with(variant, openings, None)).unwrap_err();
+            let e = openings_of(&with(variant, openings, None))
+                .unwrap_err()
+                .to_string();
             assert!(e.contains(why), "{e}");
         }
+        assert!(matches!(
+            openings_of(&with(Some("standard"), Some("chess960:1"), None)),
+            Err(PlanError::Chess960ButStandard(given)) if given == "chess960:1"
+        ));
     }
 }

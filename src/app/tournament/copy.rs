@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use crossbeam_channel::Sender;
 
 use crate::app::tail::{FeedState, each_connection};
-use crate::journal::feed::multi::{self, MAX_FEED_LINE};
+use crate::journal::feed::multi::{self, FeedLineError, MAX_FEED_LINE};
 use crate::journal::reader::{RawLine, read_line, read_line_within};
 
 /// At most this many files in a copy.
@@ -33,8 +33,77 @@ const OPEN_FILES: usize = 16;
 /// Malformed lines reported one by one per connection; the rest counted.
 const TOLD_MALFORMED: usize = 3;
 
+/// Why the copy cannot take what it is given: a file of it that cannot
+/// be had, or a line the copy must not keep.
+#[derive(Debug, thiserror::Error)]
+pub enum CopyError {
+    /// A file or directory of the copy that cannot be made, read, written,
+    /// cut or synced: what was being done (`make the copy directory DIR`,
+    /// `write the copy of NAME`, ...), and the I/O error.
+    #[error("cannot {doing}: {source}")]
+    Io {
+        doing: String,
+        source: std::io::Error,
+    },
+    /// The copy's tournament journal is locked by another watcher, or
+    /// cannot be locked (the error names the file).
+    #[error("{0}")]
+    Lock(std::io::Error),
+    /// The copy at the directory already holds more files than a copy may.
+    #[error("the copy {0} holds more than {MAX_FILES} files")]
+    HoldsTooMany(PathBuf),
+    /// A file name the copy does not take.
+    #[error(transparent)]
+    Name(#[from] FeedLineError),
+    /// The feed's line `number` of `name` is not the copy's: another
+    /// tournament's feed.
+    #[error(
+        "the feed's {name} differs from the copy's at line {number}: it serves \
+         another tournament? use another copy directory"
+    )]
+    Differs { name: String, number: u64 },
+    /// The feed sent line `number` of `name` with the copy at `have`.
+    #[error("the feed skipped lines of {name}: line {number} came after line {have}")]
+    Skipped {
+        name: String,
+        number: u64,
+        have: u64,
+    },
+    /// The feed names more files than a copy may hold; `name` not kept.
+    #[error("the feed serves more than {MAX_FILES} files; {0} is not kept")]
+    ServesTooMany(String),
+}
+
+/// Why one connection of a feed stops the copy.
+#[derive(Debug, thiserror::Error)]
+pub enum FeedError {
+    /// Its first line is not a files feed's greeting (how it begins).
+    #[error("not a tournament's feed (its first line begins {0:?})")]
+    NotAFeed(String),
+    /// Its greeting is a files feed's of a version argus does not read.
+    #[error(transparent)]
+    Greeting(FeedLineError),
+    /// The copy could not take a line of it.
+    #[error(transparent)]
+    Copy(#[from] CopyError),
+}
+
+/// Why following a feed stopped: the feed at `addr`, or syncing the copy
+/// after a connection.
+#[derive(Debug, thiserror::Error)]
+pub enum FollowError {
+    #[error("the feed at {addr}: {error}")]
+    Feed { addr: String, error: FeedError },
+    #[error(transparent)]
+    Sync(CopyError),
+}
+
+fn io_error(doing: String) -> impl FnOnce(std::io::Error) -> CopyError {
+    move |source| CopyError::Io { doing, source }
+}
+
 /// What the feed's reader reports.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug)]
 pub enum FeedReport {
     /// Something to tell the user; the reader goes on.
     Status(String),
@@ -42,7 +111,7 @@ pub enum FeedReport {
     /// everything received, synced. The reader connects again.
     Closed(String),
     /// The copy cannot go on.
-    Failed(String),
+    Failed(FollowError),
 }
 
 /// What the copy holds of one file.
@@ -74,16 +143,18 @@ impl CopyDir {
     /// `journal` (a name in it). The files it holds already are counted
     /// (and a torn last line cut off), so a feed read again goes on after
     /// them.
-    pub fn open(dir: &Path, journal: &str) -> Result<CopyDir, String> {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot make the copy directory {}: {e}", dir.display()))?;
+    pub fn open(dir: &Path, journal: &str) -> Result<CopyDir, CopyError> {
+        std::fs::create_dir_all(dir).map_err(io_error(format!(
+            "make the copy directory {}",
+            dir.display()
+        )))?;
         let path = dir.join(journal);
         let lock = OpenOptions::new()
             .create(true)
             .append(true)
             .open(&path)
-            .map_err(|e| format!("cannot open the copy {}: {e}", path.display()))?;
-        crate::journal::writer::lock(&lock, &path, "copy").map_err(|e| e.to_string())?;
+            .map_err(io_error(format!("open the copy {}", path.display())))?;
+        crate::journal::writer::lock(&lock, &path, "copy").map_err(CopyError::Lock)?;
         let mut copy = CopyDir {
             dir: dir.to_path_buf(),
             kept: BTreeMap::new(),
@@ -96,12 +167,11 @@ impl CopyDir {
 
     /// Counts the lines of the files under `dir` (named from the copy's
     /// root with `prefix`), `depth` parts down.
-    fn count(&mut self, dir: &Path, prefix: &str, depth: usize) -> Result<(), String> {
-        let entries = std::fs::read_dir(dir)
-            .map_err(|e| format!("cannot read the copy directory {}: {e}", dir.display()))?;
+    fn count(&mut self, dir: &Path, prefix: &str, depth: usize) -> Result<(), CopyError> {
+        let doing = || format!("read the copy directory {}", dir.display());
+        let entries = std::fs::read_dir(dir).map_err(io_error(doing()))?;
         for entry in entries {
-            let entry = entry
-                .map_err(|e| format!("cannot read the copy directory {}: {e}", dir.display()))?;
+            let entry = entry.map_err(io_error(doing()))?;
             let Some(part) = entry.file_name().to_str().map(str::to_string) else {
                 continue;
             };
@@ -116,10 +186,7 @@ impl CopyDir {
                 let kept = count_lines(&path)?;
                 if kept.lines > 0 {
                     if self.kept.len() >= MAX_FILES {
-                        return Err(format!(
-                            "the copy {} holds more than {MAX_FILES} files",
-                            self.dir.display()
-                        ));
+                        return Err(CopyError::HoldsTooMany(self.dir.clone()));
                     }
                     self.kept.insert(name, kept);
                 }
@@ -136,33 +203,33 @@ impl CopyDir {
     /// Takes line `number` of file `name` from the feed: a line the copy
     /// has is checked (the last one it has must be the same), the next one
     /// is appended; a line further on is an error (lines were lost).
-    pub fn take(&mut self, name: &str, number: u64, line: &[u8]) -> Result<(), String> {
+    pub fn take(&mut self, name: &str, number: u64, line: &[u8]) -> Result<(), CopyError> {
         multi::check_name(name)?;
         let kept = self.kept.get(name).copied();
         let have = kept.map_or(0, |k| k.lines);
         if number <= have {
             if number == have && kept.is_some_and(|k| k.last != hash_of(line)) {
-                return Err(format!(
-                    "the feed's {name} differs from the copy's at line {number}: it serves \
-                     another tournament? use another copy directory"
-                ));
+                return Err(CopyError::Differs {
+                    name: name.to_string(),
+                    number,
+                });
             }
             return Ok(());
         }
         if number > have + 1 {
-            return Err(format!(
-                "the feed skipped lines of {name}: line {number} came after line {have}"
-            ));
+            return Err(CopyError::Skipped {
+                name: name.to_string(),
+                number,
+                have,
+            });
         }
         if kept.is_none() && self.kept.len() >= MAX_FILES {
-            return Err(format!(
-                "the feed serves more than {MAX_FILES} files; {name} is not kept"
-            ));
+            return Err(CopyError::ServesTooMany(name.to_string()));
         }
         let file = self.file(name)?;
         file.write_all(line)
             .and_then(|()| file.write_all(b"\n"))
-            .map_err(|e| format!("cannot write the copy of {name}: {e}"))?;
+            .map_err(io_error(format!("write the copy of {name}")))?;
         self.kept.insert(
             name.to_string(),
             Kept {
@@ -174,36 +241,37 @@ impl CopyDir {
     }
 
     /// The open file `name` (opened, and its directory made, if need be).
-    fn file(&mut self, name: &str) -> Result<&mut File, String> {
-        if !self.open.contains_key(name) {
-            if self.open.len() >= OPEN_FILES
-                && let Some((old, f)) = self.open.pop_first()
-            {
-                f.sync_data()
-                    .map_err(|e| format!("cannot sync the copy of {old}: {e}"))?;
-            }
-            let path = self.dir.join(name);
-            if let Some(parent) = path.parent() {
-                std::fs::create_dir_all(parent)
-                    .map_err(|e| format!("cannot make {}: {e}", parent.display()))?;
-            }
-            let f = OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&path)
-                .map_err(|e| format!("cannot open the copy {}: {e}", path.display()))?;
-            self.open.insert(name.to_string(), f);
+    fn file(&mut self, name: &str) -> Result<&mut File, CopyError> {
+        if !self.open.contains_key(name)
+            && self.open.len() >= OPEN_FILES
+            && let Some((old, f)) = self.open.pop_first()
+        {
+            f.sync_data()
+                .map_err(io_error(format!("sync the copy of {old}")))?;
         }
-        self.open
-            .get_mut(name)
-            .ok_or_else(|| format!("the copy of {name} is not open"))
+        match self.open.entry(name.to_string()) {
+            std::collections::btree_map::Entry::Occupied(f) => Ok(f.into_mut()),
+            std::collections::btree_map::Entry::Vacant(slot) => {
+                let path = self.dir.join(name);
+                if let Some(parent) = path.parent() {
+                    std::fs::create_dir_all(parent)
+                        .map_err(io_error(format!("make {}", parent.display())))?;
+                }
+                let f = OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(&path)
+                    .map_err(io_error(format!("open the copy {}", path.display())))?;
+                Ok(slot.insert(f))
+            }
+        }
     }
 
     /// Syncs what was written.
-    pub fn sync(&mut self) -> Result<(), String> {
+    pub fn sync(&mut self) -> Result<(), CopyError> {
         for (name, f) in &self.open {
             f.sync_data()
-                .map_err(|e| format!("cannot sync the copy of {name}: {e}"))?;
+                .map_err(io_error(format!("sync the copy of {name}")))?;
         }
         Ok(())
     }
@@ -211,14 +279,14 @@ impl CopyDir {
 
 /// The whole lines of a file the copy holds; a torn last line is cut off
 /// (the watcher stopped while writing it; the feed sends it again).
-fn count_lines(path: &Path) -> Result<Kept, String> {
-    let what = |e: std::io::Error| format!("cannot read the copy {}: {e}", path.display());
-    let file = File::open(path).map_err(what)?;
+fn count_lines(path: &Path) -> Result<Kept, CopyError> {
+    let what = || io_error(format!("read the copy {}", path.display()));
+    let file = File::open(path).map_err(what())?;
     let mut r = BufReader::new(&file);
     let mut buf = Vec::new();
     let (mut lines, mut last, mut whole) = (0u64, 0u64, 0u64);
     loop {
-        match read_line(&mut r, &mut buf).map_err(what)? {
+        match read_line(&mut r, &mut buf).map_err(what())? {
             RawLine::Whole => {
                 lines += 1;
                 last = hash_of(&buf);
@@ -231,7 +299,7 @@ fn count_lines(path: &Path) -> Result<Kept, String> {
                     .write(true)
                     .open(path)
                     .and_then(|f| f.set_len(whole))
-                    .map_err(|e| format!("cannot cut the torn end of {}: {e}", path.display()))?;
+                    .map_err(io_error(format!("cut the torn end of {}", path.display())))?;
                 break;
             }
         }
@@ -250,8 +318,11 @@ pub fn follow(addr: &str, mut copy: CopyDir, tx: &Sender<FeedReport>) {
     };
     each_connection(addr, tell, |stream| {
         let ended = read_feed(BufReader::new(stream), &mut copy, tx)
-            .map_err(|e| format!("the feed at {addr}: {e}"))
-            .and_then(|why| copy.sync().map(|()| why));
+            .map_err(|error| FollowError::Feed {
+                addr: addr.to_string(),
+                error,
+            })
+            .and_then(|why| copy.sync().map(|()| why).map_err(FollowError::Sync));
         let report = match ended {
             Ok(why) => FeedReport::Closed(format!("{why}; reconnecting to {addr}")),
             Err(e) => {
@@ -272,18 +343,17 @@ pub fn read_feed(
     mut r: BufReader<impl Read>,
     copy: &mut CopyDir,
     tx: &Sender<FeedReport>,
-) -> Result<String, String> {
+) -> Result<String, FeedError> {
     let mut buf = Vec::new();
     match read_line_within(&mut r, &mut buf, MAX_FEED_LINE) {
         Ok(RawLine::Whole) => {}
         Ok(_) => return Ok("the feed closed before its first line".into()),
         Err(e) => return Ok(format!("the feed failed: {e}")),
     }
-    if !multi::is_greeting(&buf)? {
-        return Err(format!(
-            "not a tournament's feed (its first line begins {:?})",
-            crate::text::strip_control(&String::from_utf8_lossy(&buf[..buf.len().min(40)]))
-        ));
+    if !multi::is_greeting(&buf).map_err(FeedError::Greeting)? {
+        return Err(FeedError::NotAFeed(crate::text::strip_control(
+            &String::from_utf8_lossy(&buf[..buf.len().min(40)]),
+        )));
     }
     let (mut lines, mut malformed) = (0u64, 0usize);
     let why = loop {
@@ -343,7 +413,7 @@ mod tests {
         v
     }
 
-    fn read(dir: &Path, input: &[u8]) -> (Result<String, String>, Vec<FeedReport>) {
+    fn read(dir: &Path, input: &[u8]) -> (Result<String, FeedError>, Vec<FeedReport>) {
         let mut copy = CopyDir::open(dir, "tournament.journal").unwrap();
         let (tx, rx) = unbounded();
         let got = read_feed(BufReader::new(input), &mut copy, &tx);
@@ -428,18 +498,39 @@ mod tests {
     fn a_gap_a_difference_or_another_feed_stops_the_copy() {
         let dir = tempfile::tempdir().unwrap();
         let (got, _) = read(dir.path(), &feed(&[b"tournament.journal 2 t2"]));
-        assert!(got.unwrap_err().contains("line 2 came after line 0"));
+        let e = got.unwrap_err();
+        assert!(
+            matches!(
+                &e,
+                FeedError::Copy(CopyError::Skipped {
+                    number: 2,
+                    have: 0,
+                    ..
+                })
+            ),
+            "{e:?}"
+        );
+        assert!(e.to_string().contains("line 2 came after line 0"), "{e}");
         let (got, _) = read(dir.path(), &feed(&[b"tournament.journal 1 t1"]));
         assert!(got.is_ok());
         let (got, _) = read(dir.path(), &feed(&[b"tournament.journal 1 other"]));
+        let e = got.unwrap_err();
         assert!(
-            got.unwrap_err()
-                .contains("differs from the copy's at line 1")
+            matches!(&e, FeedError::Copy(CopyError::Differs { number: 1, .. })),
+            "{e:?}"
+        );
+        assert!(
+            e.to_string().contains("differs from the copy's at line 1"),
+            "{e}"
         );
         let (got, _) = read(dir.path(), b"argus-journal 1 argus 0.1.0\n");
-        assert!(got.unwrap_err().contains("not a tournament's feed"));
+        let e = got.unwrap_err();
+        assert!(matches!(&e, FeedError::NotAFeed(_)), "{e:?}");
+        assert!(e.to_string().contains("not a tournament's feed"), "{e}");
         let (got, _) = read(dir.path(), b"argus-feed-files 9\n");
-        assert!(got.unwrap_err().contains("version"));
+        let e = got.unwrap_err();
+        assert!(matches!(&e, FeedError::Greeting(_)), "{e:?}");
+        assert!(e.to_string().contains("version"), "{e}");
         let (got, _) = read(dir.path(), b"");
         assert_eq!(got.unwrap(), "the feed closed before its first line");
     }
@@ -448,6 +539,10 @@ mod tests {
     fn a_copy_is_held_by_one_watcher() {
         let dir = tempfile::tempdir().unwrap();
         let _first = CopyDir::open(dir.path(), "tournament.journal").unwrap();
-        assert!(CopyDir::open(dir.path(), "tournament.journal").is_err());
+        let Err(e) = CopyDir::open(dir.path(), "tournament.journal") else {
+            panic!("a second watcher took the copy")
+        };
+        assert!(matches!(e, CopyError::Lock(_)), "{e:?}");
+        assert!(e.to_string().contains("in use by another argus"), "{e}");
     }
 }
