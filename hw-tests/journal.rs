@@ -781,6 +781,10 @@ fn a_bare_resume_writes_to_the_same_files_and_a_finished_match_says_so() {
         String::from_utf8_lossy(&again.stderr)
     );
     assert!(!said.contains("resuming session"), "{said}");
+    // Nor does it begin a session or wait for sign-ons: it only sends the
+    // players their farewell.
+    assert!(!said.contains("referee session:"), "{said}");
+    assert!(!said.contains("waiting for"), "{said}");
     assert_eq!(
         games(&rig.pgn()),
         reference.games,

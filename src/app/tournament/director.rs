@@ -302,10 +302,15 @@ impl Director {
                 return (Err(e), None);
             }
         };
-        for line in self.opening() {
-            self.say(&line);
+        // A match resumed when it was already over only bids its players
+        // farewell (`argus resume` said so): nothing to open or carry on.
+        let over = self.core.is_over();
+        if !over {
+            for line in self.opening() {
+                self.say(&line);
+            }
         }
-        if self.resumed {
+        if self.resumed && !over {
             self.carry_on(&mut floor);
         } else if let Some(pairing) = self.core.pairing_due() {
             let now = self.now();
