@@ -325,7 +325,7 @@ impl Match {
         let mut m = Match {
             referee,
             addr,
-            journal: log_dir.join("journal.log"),
+            journal: log_dir.join("tournament.journal"),
             clients,
             _logs: logs,
             _rig: rig,
@@ -664,7 +664,7 @@ fn games_pgn_of_a_resumed_match_holds_the_games_before_it() {
     referee.kill();
     let before = in_file();
     assert!(before.len() < 20, "the match was over before the kill");
-    let journal = log_dir.join("journal.log");
+    let journal = log_dir.join("tournament.journal");
     let mut args = strings(&[
         "resume",
         journal.to_str().unwrap(),

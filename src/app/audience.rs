@@ -233,7 +233,13 @@ impl Audience {
         }
         for (n, kept) in &self.shown {
             if !boards.iter().any(|(b, _, _)| b == n) && self.games.has_ended(kept.game) {
-                states.push(kept.clone());
+                let mut kept = kept.clone();
+                // The event is over: its boards are finished, not only
+                // their games (as a match's board always said).
+                if t.is_over() {
+                    kept.phase = "finished";
+                }
+                states.push(kept);
             }
         }
         states.sort_by_key(|b| b.board);
