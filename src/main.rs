@@ -342,6 +342,42 @@ mod tests {
         assert!(checked >= 10, "{checked}");
     }
 
+    /// `argus referee`'s help offers every option a match takes: each of
+    /// the tournament's options but those a match refuses
+    /// (`TOURNAMENT_ONLY`), and nothing the tournament it becomes does not
+    /// read.
+    #[test]
+    fn the_referee_offers_every_option_a_match_takes() {
+        use argus::app::tournament::args::TOURNAMENT_ONLY;
+        fn longs(command: &str, hidden: bool) -> Vec<String> {
+            let cli = Cli::command();
+            let sub = cli.find_subcommand(command).unwrap();
+            sub.get_arguments()
+                .filter(|a| hidden || !a.is_hide_set())
+                .filter_map(|a| a.get_long().map(str::to_string))
+                .collect()
+        }
+        let referee = longs("referee", false);
+        let tournament = longs("tournament", false);
+        for o in &tournament {
+            let refused = TOURNAMENT_ONLY.contains(&o.as_str());
+            // --games N is the match's --games-per-pairing N.
+            let as_games = o == "games-per-pairing";
+            assert!(
+                refused || as_games || referee.contains(o),
+                "--{o}: a match takes it but argus referee --help does not offer it"
+            );
+            assert!(!(refused && referee.contains(o)), "--{o}");
+        }
+        let read = longs("tournament", true);
+        for o in &referee {
+            assert!(
+                read.contains(o),
+                "--{o}: argus referee offers it but its tournament does not read it"
+            );
+        }
+    }
+
     /// The options a tournament refuses (they are for a match) are not in
     /// its help; the referee's help offers them.
     #[test]

@@ -5,7 +5,9 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{LineOptions, MatchOptions, OutputOptions, ViewOptions, WebOptions};
+use super::{
+    EventOptions, LineOptions, MatchOptions, OutputOptions, ProgramOptions, ViewOptions, WebOptions,
+};
 use crate::app::links::EndpointArgs;
 
 /// `argus referee PORT_A PORT_B [options]`.
@@ -17,6 +19,10 @@ pub struct RefereeArgs {
     pub line: LineOptions,
     #[command(flatten)]
     pub matches: MatchOptions,
+    #[command(flatten)]
+    pub programs: ProgramOptions,
+    #[command(flatten)]
+    pub event: EventOptions,
     #[command(flatten)]
     pub output: OutputOptions,
     /// Read settings from this TOML file (tables [line], [match], [output]

@@ -7,7 +7,8 @@
 //! (the match and its policies), `output` (files and the web view),
 //! `commands` (the arguments of `referee`, `resume`, `watch`, `demo`),
 //! `client` (`argus client` and the engine bridge), `config` (the TOML
-//! file), `odds` (`--tc NAME:CONTROL`), `plan` (the merge into the core's settings) and `openings` (the
+//! file), `odds` (`--tc NAME:CONTROL`), `programs` (the programs argus starts
+//! and the games at once: `argus referee`'s and `argus tournament`'s), `plan` (the merge into the core's settings) and `openings` (the
 //! openings file, checked).
 
 mod client;
@@ -19,6 +20,7 @@ mod odds;
 mod openings;
 mod output;
 mod plan;
+mod programs;
 mod view;
 
 pub use client::{BookError, ClientArgs, DEPTH_WAIT, ENGINE_MARGIN_MS, EngineOptions, book_play};
@@ -30,6 +32,7 @@ pub use odds::{Controls, controls};
 pub use openings::load_starts;
 pub use output::{OutputOptions, WebOptions};
 pub use plan::{RefereePlan, plan};
+pub use programs::{EventOptions, ProgramOptions};
 pub use view::ViewOptions;
 
 /// A `--NAME SECS` option's value in milliseconds: from 0 to `max`

@@ -8,7 +8,8 @@ use clap::Args;
 use serde::Deserialize;
 
 use crate::app::options::{
-    LineOptions, MatchOptions, OutputOptions, ViewOptions, WebOptions, plan, seconds_ms,
+    EventOptions, LineOptions, MatchOptions, OutputOptions, ProgramOptions, ViewOptions,
+    WebOptions, plan, seconds_ms,
 };
 use crate::app::tournament::board::Pace;
 use crate::referee::{ByClient, ClientId, Settings};
@@ -55,50 +56,8 @@ pub struct TournamentArgs {
     /// after these.)
     #[arg(value_name = "PLAYER")]
     pub players: Vec<String>,
-    /// An option for engine player NAME: NAME:OPT=VALUE (UCI setoption,
-    /// XBoard option); may be repeated.
-    #[arg(long = "engine-option", value_name = "NAME:OPT=VALUE")]
-    pub engine_options: Vec<String>,
-    /// Engine player NAME's protocol: NAME:uci or NAME:xboard [default: uci].
-    #[arg(long = "protocol", value_name = "NAME:PROTOCOL")]
-    pub protocols: Vec<String>,
-    /// Engine player NAME plays the opening from this Polyglot book (.bin):
-    /// NAME:FILE. While the book has a move, argus plays one (by the
-    /// entries' weights) without asking the engine.
-    #[arg(long = "book", value_name = "NAME:FILE")]
-    pub books: Vec<String>,
-    /// Engine player NAME's book plays only the game's first N plies (the
-    /// opening's moves included): NAME:N [default: as long as it has a
-    /// move].
-    #[arg(long = "book-depth", value_name = "NAME:N")]
-    pub book_depths: Vec<String>,
-    /// Engine player NAME thinks at most MS milliseconds per move: NAME:MS
-    /// (UCI `go movetime`, XBoard `st` in whole seconds, rounded up); a
-    /// bare MS is every engine player's without one of its own. In a timed
-    /// game it goes with the clocks and the engine stops at whichever
-    /// comes first [default without a time control and without a depth or
-    /// node limit: 1000].
-    #[arg(long = "movetime", value_name = "[NAME:]MS")]
-    pub movetimes: Vec<String>,
-    /// Engine player NAME searches at most N plies: NAME:N (UCI `go
-    /// depth`, XBoard `sd`); with the clocks in a timed game.
-    #[arg(long = "depth", value_name = "NAME:N")]
-    pub depths: Vec<String>,
-    /// Engine player NAME searches at most N nodes per move: NAME:N (UCI
-    /// `go nodes`; XBoard engines take no node limit); with the clocks in a
-    /// timed game.
-    #[arg(long = "nodes", value_name = "NAME:N")]
-    pub nodes: Vec<String>,
-    /// Engine player NAME thinks on the opponent's time (a UCI engine
-    /// ponders on the reply it predicts: `go ponder`, `ponderhit`; an
-    /// XBoard engine is told `hard`); may be repeated for several engines.
-    #[arg(long = "ponder", value_name = "NAME")]
-    pub ponder: Vec<String>,
-    /// Do not claim draws for the UCI engine players. UCI has no draw
-    /// claim; by default argus claims threefold repetition and fifty moves
-    /// for them, as cutechess-cli and fastchess end such games.
-    #[arg(long)]
-    pub no_claims: bool,
+    #[command(flatten)]
+    pub programs: ProgramOptions,
     /// round-robin (Berger tables: everyone meets everyone, colours
     /// balanced), gauntlet (the first player against each of the others),
     /// swiss (FIDE's Dutch system, --rounds N: each round paired once
@@ -160,23 +119,8 @@ pub struct TournamentArgs {
     /// opening is played with both colours) [default: 1].
     #[arg(long, value_name = "N")]
     pub games_per_pairing: Option<u32>,
-    /// Games at once [default: as many as a round has: a program plays one
-    /// game at a time]. With K > 1 a player that can be more than one
-    /// program plays up to K games at once: an engine or mover is started
-    /// K times, a tcp:NAME player may connect K times (a serial port stays
-    /// one program).
-    #[arg(long, value_name = "K")]
-    pub boards: Option<u32>,
-    /// What happens to the games running when --sprt decides: finish (they
-    /// are played out and count) or abort (ended `*`, counting for
-    /// nothing) [default: finish].
-    #[arg(long, value_name = "WHAT", value_parser = ["finish", "abort"])]
-    pub sprt_running: Option<String>,
-    /// A player away this many seconds (from the start, or since its link
-    /// was lost) forfeits every game it has not started [default: its
-    /// games wait for it].
-    #[arg(long, value_name = "SECS")]
-    pub absent_forfeit: Option<f64>,
+    #[command(flatten)]
+    pub event: EventOptions,
     /// Listen on ADDR:PORT for the tcp:NAME players; each is seated by the
     /// tcsi name it signs on with.
     #[arg(long, value_name = "ADDR:PORT")]
@@ -228,11 +172,6 @@ pub struct TournamentArgs {
     /// broadcast viewers (with one board: the match's --live-pgn).
     #[arg(long, value_name = "FILE")]
     pub live_pgn: Option<PathBuf>,
-    /// Write the tournament report (standings, crosstable, games, player
-    /// statistics) to FILE as text and beside it as Markdown (FILE.md),
-    /// rewritten after every game.
-    #[arg(long, value_name = "FILE")]
-    pub report: Option<PathBuf>,
     /// Rewrite the statistics to this JSON file (atomically) after every
     /// game: `players` (each against the field) and `pairings`, each with
     /// games, wins, draws, losses, pentanomial, elo, elo_error95, los
@@ -376,6 +315,23 @@ fn swiss_or_knockout(format: Format) -> bool {
     matches!(format, Format::Swiss | Format::Knockout)
 }
 
+/// The tournament options a match refuses (`argus referee` does not
+/// offer them): the schedule, Swiss and knockout settings. A match of two
+/// plays its --games, colours alternating.
+pub const TOURNAMENT_ONLY: [&str; 11] = [
+    "schedule",
+    "rounds",
+    "knockout-tiebreak",
+    "rating",
+    "bye",
+    "bye-points",
+    "late",
+    "withdraw",
+    "tiebreaks",
+    "trf",
+    "cycles",
+];
+
 /// A match-only option hidden from the tournament's help (any other
 /// option as it is).
 fn hide_match_only(arg: clap::Arg) -> clap::Arg {
@@ -401,6 +357,27 @@ fn match_only_given(m: &MatchOptions) -> Option<(&'static str, &'static str)> {
 }
 
 impl TournamentArgs {
+    /// The first of [`TOURNAMENT_ONLY`] these arguments give.
+    fn tournament_only_given(&self) -> Option<&'static str> {
+        let given = [
+            self.schedule.is_some(),
+            self.rounds.is_some(),
+            self.knockout_tiebreak.is_some(),
+            !self.ratings.is_empty(),
+            !self.byes.is_empty(),
+            self.bye_points.is_some(),
+            !self.late.is_empty(),
+            !self.withdraw.is_empty(),
+            self.tiebreaks.is_some(),
+            self.trf.is_some(),
+            self.cycles.is_some(),
+        ];
+        TOURNAMENT_ONLY
+            .into_iter()
+            .zip(given)
+            .find_map(|(flag, given)| given.then_some(flag))
+    }
+
     /// These arguments with the config file's `[output]` table under the
     /// flags: each of `pgn`, `pgn_min`, `epd_out`, `live_pgn`, `log_dir`,
     /// `journal`, `feed`, `results_json`, `cbf`, `rating_interval` and
@@ -462,6 +439,12 @@ impl TournamentArgs {
                 "--{flag} is for a match, not a tournament: {instead}"
             ));
         }
+        if let Some(flag) = self.tournament_only_given().filter(|_| self.as_match) {
+            return Err(format!(
+                "--{flag} is for a tournament (argus tournament), not a match: a match plays \
+                 its --games, colours alternating"
+            ));
+        }
         if let Some(j) = &self.journal
             && j.file_name().is_none()
         {
@@ -477,17 +460,20 @@ impl TournamentArgs {
         let t = &file.tournament;
         let mut specs = self.players.clone();
         let mut flags = EngineFlags {
-            options: self.engine_options.clone(),
-            protocols: self.protocols.clone(),
-            books: self.books.clone(),
-            book_depths: self.book_depths.clone(),
+            options: self.programs.engine_options.clone(),
+            protocols: self.programs.protocols.clone(),
+            books: self.programs.books.clone(),
+            book_depths: self.programs.book_depths.clone(),
             movetimes: Vec::new(),
-            depths: self.depths.clone(),
-            nodes: self.nodes.clone(),
-            ponder: self.ponder.clone(),
+            depths: self.programs.depths.clone(),
+            nodes: self.programs.nodes.clone(),
+            ponder: self.programs.ponder.clone(),
         };
-        let (every, named): (Vec<&String>, Vec<&String>) =
-            self.movetimes.iter().partition(|m| !m.contains(':'));
+        let (every, named): (Vec<&String>, Vec<&String>) = self
+            .programs
+            .movetimes
+            .iter()
+            .partition(|m| !m.contains(':'));
         flags.movetimes = named.into_iter().cloned().collect();
         let every = match every.as_slice() {
             [] => t.movetime,
@@ -670,7 +656,7 @@ impl TournamentArgs {
             // Only `argus demo` plays until it is stopped.
             endless: false,
         };
-        let absence = match self.absent_forfeit.or(t.absent_forfeit) {
+        let absence = match self.event.absent_forfeit.or(t.absent_forfeit) {
             None => Absence::Wait,
             Some(secs) => Absence::Forfeit {
                 after_ms: seconds_ms(secs, "absent-forfeit", 7.0 * 86_400.0)?,
@@ -685,11 +671,11 @@ impl TournamentArgs {
             swiss,
             schedule,
             tiebreak,
-            boards: self.boards.or(t.boards),
+            boards: self.event.boards.or(t.boards),
             absence,
             sprt,
             sprt_running: crate::tournament::SprtRunning::parse(
-                self.sprt_running.as_deref().unwrap_or("finish"),
+                self.event.sprt_running.as_deref().unwrap_or("finish"),
             )
             .map_err(|e| format!("--sprt-running {e}"))?,
             own_controls,
@@ -698,7 +684,7 @@ impl TournamentArgs {
             port_settings: p.port_settings,
             wire_credit: true,
             resumable: true,
-            claim_draws: !self.no_claims,
+            claim_draws: !self.programs.no_claims,
             log_dir: self
                 .log_dir
                 .clone()
@@ -1663,6 +1649,41 @@ mod match_tests {
 
     fn words(s: &str) -> Vec<String> {
         s.split(' ').map(str::to_string).collect()
+    }
+
+    /// Each tournament-only option given to a match is refused, by name;
+    /// the same options are a tournament's own.
+    #[test]
+    fn a_match_refuses_each_tournament_only_option() {
+        let given = [
+            ("schedule", "--schedule swiss --rounds 3"),
+            ("rounds", "--rounds 3"),
+            ("knockout-tiebreak", "--knockout-tiebreak 2@1+0.01"),
+            ("rating", "--rating a:2500"),
+            ("bye", "--bye a:2"),
+            ("bye-points", "--bye-points 0"),
+            ("late", "--late a:2"),
+            ("withdraw", "--withdraw a:2"),
+            ("tiebreaks", "--tiebreaks wins"),
+            ("trf", "--trf x.trf"),
+            ("cycles", "--cycles 2"),
+        ];
+        assert_eq!(given.len(), super::TOURNAMENT_ONLY.len());
+        for (flag, args) in given {
+            let e = plan_of(&format!("mover:a mover:b {args}")).unwrap_err();
+            assert!(
+                e.starts_with(&format!("--{flag} is for a tournament")),
+                "{flag}: {e}"
+            );
+        }
+        // A match's own: the programs' options and the games at once.
+        let p = plan_of(
+            "engine:a=sf engine:b=sf --boards 4 --ponder a --depth b:3 --sprt-running abort \
+             --absent-forfeit 30 --no-claims",
+        )
+        .unwrap();
+        assert_eq!(p.boards, Some(4));
+        assert!(!p.claim_draws);
     }
 
     #[test]

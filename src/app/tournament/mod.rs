@@ -76,7 +76,7 @@ fn check_outputs_of(args: &TournamentArgs) -> Result<(), Failure> {
     }
     .check()
     .map_err(Failure::usage)?;
-    let Some((text, md)) = args.report.as_deref().map(args::report_paths) else {
+    let Some((text, md)) = args.event.report.as_deref().map(args::report_paths) else {
         return Ok(());
     };
     check_outputs(&[
@@ -593,7 +593,7 @@ fn direct(
         players: plan.players.clone(),
         layout,
         games: args.game_files(),
-        report: args.report.clone(),
+        report: args.event.report.clone(),
         results_json: args.results_json.clone(),
         trf: args.trf.clone(),
         started_unix_ms: carried.started_unix_ms,
