@@ -533,6 +533,14 @@ fn a_demo_quit_before_a_games_first_move_writes_no_game() {
             && out.contains("match over: random mover 0 - 0 greedy mover (0 games with a result)"),
         "the quit is said:\n{out}"
     );
+    // The demo's journal is not one `argus resume` carries on: the stop
+    // does not offer it.
+    assert!(
+        out.contains(
+            "the games being played are left unfinished (this match cannot be carried on)"
+        ) && !out.contains("argus resume"),
+        "the stop says the game is not kept:\n{out}"
+    );
     let text = std::fs::read_to_string(&pgn).unwrap_or_default();
     assert!(
         read_pgn_games(&text).expect("the PGN reads").is_empty(),

@@ -493,7 +493,8 @@ impl Director {
     }
 
     /// A stop (a signal, or the supervisor's `q`): the report is written
-    /// and the players leave; every journal is kept for `argus resume`.
+    /// and the players leave; every journal is kept for `argus resume`
+    /// (when the event is resumable: not the demo's).
     fn stop(&mut self, floor: &mut Floor, by: &str) {
         if floor.leaving.is_some() {
             return;
@@ -507,15 +508,21 @@ impl Director {
             Form::Match => ("ending the session", "match"),
             Form::Tournament => ("stopping the tournament", "tournament"),
         };
-        let carry_on = if self.resumable {
-            format!("; carry it on with `argus resume {}`", self.journal_path())
+        // A journal no resume reads (the demo's) is not offered as kept.
+        let kept = if self.resumable {
+            format!(
+                "its journal ({}) and each game's are kept{report}; carry it on with \
+                 `argus resume {}`",
+                self.journal_path(),
+                self.journal_path()
+            )
         } else {
-            String::new()
+            format!(
+                "the games being played are left unfinished (this {event} cannot be carried \
+                 on){report}"
+            )
         };
-        self.say(&format!(
-            "{by}: {stopping}; its journal ({}) and each game's are kept{report}{carry_on}",
-            self.journal_path(),
-        ));
+        self.say(&format!("{by}: {stopping}; {kept}"));
         self.write_report();
         let why = format!("{by} stopped the {event} before it was over");
         // The journal says why it ends here (a note: resume reads past it).
