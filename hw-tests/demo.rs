@@ -224,7 +224,13 @@ fn board_plays_moves_ticks_clocks_and_quits_cleanly_100x30() {
         *last.borrow_mut() = now;
         ticked
     });
-    t.wait_for("more moves", PLAY, |s| moves_shown(s) > moves);
+    let playing = t.wait_for("more moves", PLAY, |s| moves_shown(s) > moves);
+    // Both players signed on: the status line waits for nobody (the
+    // waiting board's "waiting for" is not left on the game's board).
+    assert!(
+        !playing.contains("waiting for"),
+        "the status line still waits for a player who plays:\n{playing}"
+    );
 
     t.send_keys(&["q"]);
     t.wait_for("the quit question", EXIT, |s| s.contains("Quit argus?"));

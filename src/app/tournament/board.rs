@@ -16,7 +16,7 @@ use crate::app::audience::Ended;
 use crate::app::session::{Decided, Edges, PortBook, Staged, Wires, decide, deliver, link_input};
 use crate::app::syzygy::Syzygy;
 use crate::app::tournament::layout::{GameDirs, Layout, game_journal};
-use crate::app::tournament::players::PerInstance;
+use crate::app::tournament::players::{Carrier, Field, PerInstance};
 use crate::app::wall::wall_clock_now;
 use crate::app::writers::{Headlines, RelayTiming, Writers};
 use crate::clock::LineSettings;
@@ -99,33 +99,36 @@ impl Staged for Committing<'_> {
     }
 }
 
-/// The instances that play `game`: White's as client A, Black's as B.
 /// How a link is shown on a board's full-size view: its port or endpoint,
-/// its line (`TCP` for a link with no baud rate), and its state and bytes
-/// as `book` counted them.
+/// its line (its baud rate; `no line delay` for a serial line with no
+/// wire time, the demo's cables; `TCP`; `in-process` for a program argus
+/// runs), and its state and bytes as `book` counted them.
 pub(crate) fn link_view(
     link: Option<&Link<Instance>>,
     line: LineSettings,
+    carrier: Carrier,
     book: &PortBook,
 ) -> LinkView {
     LinkView {
         port: link.map_or_else(String::new, |l| l.path().to_string()),
-        settings: if line.baud == 0 {
-            // No wire time: a TCP connection, or a cable inside argus
-            // (the demo's).
-            match link.map(Link::path) {
-                Some(p) if p.starts_with("/dev/") => "no line delay".into(),
-                _ => "TCP".into(),
-            }
-        } else {
-            format!("{} baud", line.baud)
-        },
+        settings: line_words(carrier, line.baud),
         state: book.state(),
         bytes_in: book.bytes_in,
         bytes_out: book.bytes_out,
     }
 }
 
+/// A link's line in the board view's words.
+fn line_words(carrier: Carrier, baud: u32) -> String {
+    match (carrier, baud) {
+        (Carrier::Serial, 0) => "no line delay".into(),
+        (Carrier::Serial, baud) => format!("{baud} baud"),
+        (Carrier::Tcp, _) => "TCP".into(),
+        (Carrier::InProcess, _) => "in-process".into(),
+    }
+}
+
+/// The instances that play `game`: White's as client A, Black's as B.
 fn seats_of(game: &ScheduledGame, instances: ByColor<u32>) -> ByClient<Instance> {
     ByClient::new(
         Instance::new(game.white, instances.white),
@@ -603,17 +606,17 @@ impl Board {
     }
 
     /// How the board's two links are shown on its full-size view.
-    pub fn link_views(&self, links: &PerInstance<Link<Instance>>) -> [LinkView; 2] {
+    pub fn link_views(&self, field: &Field) -> [LinkView; 2] {
         ClientId::BOTH.map(|id| {
             link_view(
-                links.get(self.seats[id]),
+                field.links.get(self.seats[id]),
                 self.core.settings().lines[id],
+                field.carrier(self.seats[id].player),
                 &self.books[id],
             )
         })
     }
 
-    /// Flushes the game's files.
     /// Flushes the game's files; the first that could not be written
     /// during the game, if one could not.
     pub fn finish(mut self) -> Option<String> {
@@ -625,6 +628,18 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The board view names each link's line by how it is carried: a
+    /// serial line by its baud rate (or `no line delay` without wire
+    /// time, the demo's cables), a TCP connection as `TCP`, a program
+    /// argus runs as `in-process` (not `TCP`, as an engine's link once was).
+    #[test]
+    fn a_links_line_is_named_by_how_it_is_carried() {
+        assert_eq!(line_words(Carrier::Serial, 9600), "9600 baud");
+        assert_eq!(line_words(Carrier::Serial, 0), "no line delay");
+        assert_eq!(line_words(Carrier::Tcp, 0), "TCP");
+        assert_eq!(line_words(Carrier::InProcess, 0), "in-process");
+    }
 
     /// Journals written by argus 0.1.0 before a seat was a typed input
     /// (each player's sign-on record handed to its board as a line) and

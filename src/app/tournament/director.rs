@@ -753,7 +753,12 @@ impl Director {
             let instance = Instance::new(player, 0);
             let up = PortBook::up();
             let book = floor.seats.get(instance).map_or(&up, |s| &s.book);
-            link_view(self.field.links.get(instance), self.line_of(player), book)
+            link_view(
+                self.field.links.get(instance),
+                self.line_of(player),
+                self.field.carrier(player),
+                book,
+            )
         });
         Some(Waiting {
             snapshot,
@@ -785,7 +790,7 @@ impl Director {
                 game: &b.game,
                 core: &b.core,
                 at,
-                links: b.link_views(&self.field.links),
+                links: b.link_views(&self.field),
             })
             .collect()
     }

@@ -142,6 +142,31 @@ pub struct Field {
     again: Again,
 }
 
+/// How a player's link is carried, as the board view names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Carrier {
+    /// A serial line (a cable, or the demo's virtual cable).
+    Serial,
+    /// A TCP connection.
+    Tcp,
+    /// A program argus runs, linked in-process (`engine:`, `mover:`).
+    InProcess,
+}
+
+impl Field {
+    /// How player `p`'s link is carried.
+    pub fn carrier(&self, p: PlayerId) -> Carrier {
+        let flag = |v: &Vec<bool>| v.get(p.0).copied().unwrap_or(false);
+        if flag(&self.run_here) {
+            Carrier::InProcess
+        } else if flag(&self.serial) {
+            Carrier::Serial
+        } else {
+            Carrier::Tcp
+        }
+    }
+}
+
 /// A program's thread: it ends with why the program could not be
 /// started, or `None` once it started (and later stopped).
 struct Running {

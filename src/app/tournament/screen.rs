@@ -165,6 +165,9 @@ impl Screen {
         }
         let drawn = match focused {
             Some(b) => {
+                // Whom the event waits for now (nobody, once both signed
+                // on: not the list the waiting board showed before).
+                self.ui.set_waiting(self.waiting.clone());
                 // The board's core plays a one-game match: its game is
                 // the tournament's game `number` of all of them.
                 let mut snap = b.core.snapshot(b.at);
