@@ -165,6 +165,22 @@ fn moves_shown(screen: &str) -> usize {
         .count()
 }
 
+/// A match played out on the board view says its score and statistics on
+/// the terminal once the board is gone (the last lines drawn vanish with
+/// the alternate screen), as `argus referee` always has.
+#[test]
+fn a_match_played_out_on_the_board_says_its_score_after_the_board_is_gone() {
+    skip_unless_tmux!();
+    let demo = Demo::start(100, 30, "--games 1 --think-ms 0 --tc 5m+0 --seed 3");
+    demo.expect_clean_exit();
+    let screen = demo.tmux.screen();
+    assert!(
+        screen.contains("match over: random mover")
+            && screen.contains("stats for random mover: 1 game"),
+        "no score after the board:\n{screen}"
+    );
+}
+
 #[test]
 fn board_plays_moves_ticks_clocks_and_quits_cleanly_100x30() {
     skip_unless_tmux!();

@@ -343,6 +343,23 @@ pub fn rating_interval(t: &Tournament, played: u32) -> String {
     )
 }
 
+/// A match's last words, said again once the board view is gone (its
+/// screen vanishes with the alternate screen): its score (`match over:
+/// ...`) and, once a game has a result, its statistics (`stats for ...`),
+/// as `argus referee` always ended.
+pub fn match_farewell(t: &Tournament) -> String {
+    let mut text = match_summary(t).to_string();
+    if let Some(tally) = t.pairing_tally() {
+        text.push('\n');
+        text.push_str(
+            &tally
+                .report(t.sprt_for(PlayerId(0)))
+                .line_for(t.name(PlayerId(0))),
+        );
+    }
+    text
+}
+
 /// The words for a player the tournament waits for, away since the
 /// wall-clock time `since` (`HH:MM:SS`): `waiting for NAME since
 /// HH:MM:SS` (`referee::words::waiting_for`, a match's words too).

@@ -631,7 +631,14 @@ impl Director {
             }
         } else {
             self.write_report();
-            (!a_match).then(|| report::text(&self.core))
+            match (a_match, shown) {
+                (false, _) => Some(report::text(&self.core)),
+                // The board view's last lines vanish with it: a match says
+                // its score and statistics again after it.
+                (true, true) => Some(words::match_farewell(&self.core)),
+                // Headless, its last lines said them.
+                (true, false) => None,
+            }
         };
         let audience = self.audience.take();
         let failed = self.close(floor);
