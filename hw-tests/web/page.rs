@@ -694,6 +694,8 @@ fn a_match_played_out_keeps_its_page_until_ctrl_c() {
     let s = super::state(&addr);
     assert!(!s["boards"][0]["result"].is_null(), "{s}");
     assert_eq!(s["boards"][0]["phase"], "finished", "{s}");
+    // A match's board says its game of the match's games (game 1 of 1).
+    assert_eq!(s["boards"][0]["games_total"], 1, "{s}");
     assert!(p.running(), "argus ended with the match");
     p.interrupt();
     assert_eq!(p.wait_exit(START), 0, "{}", p.describe());

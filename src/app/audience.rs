@@ -224,7 +224,11 @@ impl Audience {
             let moves = pgn.as_ref().map_or(&[][..], |g| &g.moves[..]);
             let mut state = board_of(&snap, board, moves);
             state.game = game;
-            state.games_total = None;
+            // A match's game is one of its games (as its terminal board
+            // says it); a tournament's count is in its schedule.
+            state.games_total = (t.settings().form == crate::tournament::Form::Match)
+                .then(|| t.games_total())
+                .filter(|&n| n != u32::MAX);
             self.shown.insert(board, state.clone());
             states.push(state);
             if let Some(pgn) = pgn {
