@@ -1,24 +1,16 @@
-//! The referee's two links from their endpoints: serial ports opened,
-//! TCP connections made, or listeners started whose seats the clients take
-//! by signing on (`--listen`, `tcp-listen://`, `--allow`, `--password`).
-
-use std::net::SocketAddr;
-use std::time::Instant;
+//! A match's endpoints as its command line gives them: serial ports,
+//! `tcp://`, `tcp-listen://`, or `--listen` for both, with `--allow` and
+//! `--password` (the director opens them as a match's players), and how
+//! many link events may wait for a loop.
 
 use clap::Args;
-use crossbeam_channel::{Receiver, bounded};
 
 use crate::app::start;
 use crate::clock::LineSettings;
-use crate::link::{
-    Connector, Endpoint, EndpointError, Link, LinkEvent, ListenConfig, PortSettings,
-};
-use crate::referee::{ByClient, ClientId};
+use crate::link::{Endpoint, EndpointError, PortSettings};
+use crate::referee::ClientId;
 use crate::text::strip_control;
 use crate::tournament::player::is_tournament_only;
-
-/// The referee's two links, one per client.
-pub type Links = ByClient<Link<ClientId>>;
 
 /// The clients' endpoints of `argus referee` and `argus resume`.
 #[derive(Debug, Clone, Args)]
@@ -69,8 +61,8 @@ impl EndpointArgs {
     }
 }
 
-/// Link events that may wait for the session loop; then the links' reader
-/// threads wait (see [`Link::open`]).
+/// Link events that may wait for the director's loop; then the links'
+/// reader threads wait (see [`crate::link::Link::open`]).
 pub const LINK_EVENTS: usize = 4096;
 
 /// The network options of `argus referee` and `argus resume`.
@@ -187,88 +179,6 @@ pub fn line_view(endpoint: &Endpoint, settings: &PortSettings) -> String {
     }
 }
 
-/// Opens the two links. Listeners are started first (one per address; a
-/// listener given for both clients seats both); `names` are the expected
-/// `tcsi` names of A and B (only those are seated, when given).
-pub fn open_links(
-    endpoints: &[Endpoint; 2],
-    net: &NetOptions,
-    names: [Option<String>; 2],
-    settings: PortSettings,
-    epoch: Instant,
-) -> Result<(Links, Receiver<LinkEvent<ClientId>>), String> {
-    let allow = net
-        .allow
-        .iter()
-        .map(|a| crate::link::parse_allow(a))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut connectors = connectors(endpoints, &names, settings, |addr, seats| {
-        crate::link::listen(
-            addr,
-            ListenConfig {
-                allow: allow.clone(),
-                password: net.password.clone(),
-                seats,
-            },
-        )
-        .map_err(String::from)
-    })?;
-    // Bounded: a client that floods over TCP (no baud rate holds it back)
-    // waits in its socket's buffer, and then in its own kernel's, instead
-    // of growing the referee's memory; nothing is lost.
-    let (tx, rx) = bounded(LINK_EVENTS);
-    let b = connectors.pop().ok_or("no connector for client B")?;
-    let a = connectors.pop().ok_or("no connector for client A")?;
-    let open = |id: ClientId, c: Connector, e: &Endpoint| {
-        Link::open_with(id, c, &e.to_string(), settings, epoch, tx.clone())
-            .map_err(|e| e.to_string())
-    };
-    let a = open(ClientId::A, a, &endpoints[0])?;
-    let b = open(ClientId::B, b, &endpoints[1])?;
-    Ok((ByClient::new(a, b), rx))
-}
-
-/// A connector per client, in order; `listen` starts a listener with the
-/// given seats (labels and expected names) and returns their connectors.
-fn connectors(
-    endpoints: &[Endpoint; 2],
-    names: &[Option<String>; 2],
-    settings: PortSettings,
-    mut listen: impl FnMut(SocketAddr, Vec<(String, Option<String>)>) -> Result<Vec<Connector>, String>,
-) -> Result<Vec<Connector>, String> {
-    let seat = |i: usize| (ClientId::BOTH[i].letter().to_string(), names[i].clone());
-    if let [Endpoint::Listen(a), Endpoint::Listen(b)] = endpoints
-        && a == b
-    {
-        return listen(*a, vec![seat(0), seat(1)]);
-    }
-    let mut out = Vec::new();
-    for (i, e) in endpoints.iter().enumerate() {
-        out.push(connector_of(e, settings, |addr| {
-            listen(addr, vec![seat(i)])
-        })?);
-    }
-    Ok(out)
-}
-
-/// The connector of one endpoint: a serial port's or a `tcp://` one's
-/// own, or for `tcp-listen://` the one seat of the listener `listen`
-/// starts on its address (a match's client, a tournament's
-/// `tcp-listen://` player).
-pub fn connector_of(
-    e: &Endpoint,
-    settings: PortSettings,
-    listen: impl FnOnce(SocketAddr) -> Result<Vec<Connector>, String>,
-) -> Result<Connector, String> {
-    match (Connector::to(e, settings, None), e) {
-        (Some(c), _) => Ok(c),
-        (None, Endpoint::Listen(addr)) => listen(*addr)?
-            .pop()
-            .ok_or_else(|| format!("the listener on {addr} gave no seat")),
-        (None, _) => Err(format!("{e}: no way to open it")),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -327,30 +237,6 @@ mod tests {
         ));
         check_endpoints(&p("tcp-listen://127.0.0.1:1", "tcp-listen://127.0.0.1:1")).unwrap();
         check_endpoints(&p("tcp://h:1", "/dev/ttyS9")).unwrap();
-    }
-
-    #[test]
-    fn one_listener_seats_both_when_given_twice() {
-        let e = NetOptions::default()
-            .endpoints([
-                Some("tcp-listen://127.0.0.1:7000"),
-                Some("tcp-listen://127.0.0.1:7000"),
-            ])
-            .unwrap();
-        let names = [Some("X".to_string()), None];
-        let mut calls = Vec::new();
-        let _ = connectors(&e, &names, PortSettings::default(), |addr, seats| {
-            calls.push((addr, seats));
-            Err("not here".into())
-        });
-        assert_eq!(calls.len(), 1);
-        assert_eq!(
-            calls[0].1,
-            vec![
-                ("A".to_string(), Some("X".to_string())),
-                ("B".to_string(), None)
-            ]
-        );
     }
 
     #[test]
