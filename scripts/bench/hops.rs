@@ -28,7 +28,8 @@ pub enum Stamp {
     Read { who: usize, at_us: u64 },
 }
 
-/// The directory the referee's files go to: `given` (kept), or a
+/// The directory the referee's files go to: `given` (made if need be,
+/// and kept), or a
 /// temporary one (removed when the returned guard goes), on disk or in
 /// `/dev/shm` with `tmpfs`.
 pub fn files_dir(
@@ -42,6 +43,7 @@ pub fn files_dir(
                 "--tmpfs is for the temporary directory: not with a directory given".into(),
             );
         }
+        std::fs::create_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
         return Ok((d.to_path_buf(), None));
     }
     let b = tempfile::Builder::new().prefix(prefix).clone();
