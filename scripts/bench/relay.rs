@@ -49,8 +49,8 @@
 //! previous move's files, and then waits; with a thinking time longer than
 //! that work it does not.
 //!
-//! The director runs headless: it prints a line at each game's start and
-//! end, among the benchmark's lines.
+//! The director runs headless: its lines (each game's start, result and
+//! the match's statistics after it) come among the benchmark's.
 //!
 //! Run: `cargo bench --bench relay` (release build), or
 //! `cargo bench --bench relay -- --plies 5000 --files /tmp/relay --live-pgn`.
