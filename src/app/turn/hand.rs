@@ -314,7 +314,6 @@ fn carry_out(o: Output, core: &Referee, outputs: &mut Writers, at: u64) {
             if g.is_a_game() {
                 outputs.finished_game(g.game_number, &g.pgn);
             }
-            outputs.audience_game_over(&g);
             // The match's last game: its number or the SPRT's decision.
             let last = core.is_over()
                 || g.game_number >= core.settings().games
