@@ -74,6 +74,7 @@ use argus::app::writers::RelayTiming;
 use argus::client::{ClientProtocol, Mover, MoverKind};
 use argus::link::{PortSettings, VirtualCable};
 use crossbeam_channel::{RecvTimeoutError, unbounded};
+use hops::{STALL, WARM_UP};
 
 /// The same allocator as the `argus` binary (see src/main.rs).
 #[global_allocator]
@@ -81,10 +82,6 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// Relayed plies measured when `--plies` is not given.
 const DEFAULT_PLIES: usize = 4_000;
-/// The first relays are left out of the figures (threads and caches warm up).
-const WARM_UP: usize = 50;
-/// A run that relays nothing for this long has failed.
-const STALL: Duration = Duration::from_secs(20);
 
 fn main() -> ExitCode {
     let options = match Options::parse(std::env::args().skip(1)) {
