@@ -6,11 +6,14 @@
 #
 #   epd     criterion: EPD parse, write, parse+write of one referee record
 #   game    criterion: SAN parse+play, SAN writing, end checks (one game)
-#   relay   plies/s and relay overhead over virtual cables: instant movers
-#           without files, the same with 200 viewers of the web page, with the transcript and PGN, with the live PGN
-#           too; and movers thinking 30 ms with all files
-#   tcp_relay  a move's hop from one client to the other through argus over
-#           TCP loopback, against a dumb socat TCP relay in the same run
+#   relay   plies/s and relay overhead over virtual cables, the match on the
+#           director in-process (its journals and transcripts always
+#           written): instant movers, the same with 200 viewers of the web
+#           page, with the PGN, with the live PGN too; and movers thinking
+#           30 ms with all files
+#   tcp_relay  a move's hop from one client to the other through the
+#           release `argus referee --listen` over TCP loopback, against a
+#           dumb socat TCP relay in the same run
 #           (needs socat; skipped without it)
 #   cable_relay  the same over socat cables with the release `argus referee`
 #           (journal synced on disk and on tmpfs) against socat joining the
@@ -69,13 +72,13 @@ cargo bench --bench game -- $crit 2>/dev/null | grep -E '^game/|time:|thrpt:' | 
 
 files=$(mktemp -d "${TMPDIR:-/tmp}/argus-bench.XXXXXX")
 trap 'rm -rf "$files"' EXIT INT TERM
-echo "== relay: instant movers, no files"
+echo "== relay: instant movers, journals only (a temporary directory)"
 cargo bench --bench relay -- --plies "$plies" 2>/dev/null
-echo "== relay: instant movers, no files, 200 viewers of the web page (--http)"
+echo "== relay: instant movers, journals only, 200 viewers of the web page (--http)"
 cargo bench --bench relay -- --plies "$plies" --viewers 200 2>/dev/null
-echo "== relay: instant movers, transcript and PGN file (in $files)"
+echo "== relay: instant movers, journals, transcripts and PGN file (in $files)"
 cargo bench --bench relay -- --plies "$plies" --files "$files/plain" 2>/dev/null | tee "$files/plain.out"
-echo "== relay: instant movers, transcript, PGN file and live PGN"
+echo "== relay: instant movers, journals, transcripts, PGN file and live PGN"
 cargo bench --bench relay -- --plies "$plies" --files "$files/live" --live-pgn 2>/dev/null | tee "$files/live.out"
 # The live PGN's cost (issue 20: at most 10 %): steady plies/s of the two.
 steady() { sed -n 's/.*; \([0-9]*\) in steady play.*/\1/p' "$1"; }
@@ -84,7 +87,7 @@ with=$(steady "$files/live.out")
 if [ -n "$without" ] && [ -n "$with" ] && [ "$without" -gt 0 ]; then
     echo "relay: the live PGN costs $(( (without - with) * 100 / without )) % of steady plies/s ($with against $without; goal at most 10 %; one pair: run it a few times)"
 fi
-echo "== relay: movers thinking 30 ms, transcript, PGN file and live PGN"
+echo "== relay: movers thinking 30 ms, journals, transcripts, PGN file and live PGN"
 cargo bench --bench relay -- --plies 300 --think-ms 30 --files "$files/think" --live-pgn 2>/dev/null
 
 echo "== tcp_relay: argus over TCP loopback against a socat relay"

@@ -1,11 +1,13 @@
-//! What the relay benchmarks against a dumb relay share (`tcp_relay`,
-//! `cable_relay`): bench clients on real links that stamp each hop, the
-//! watcher that pairs a reply with the respond relaying it, and the
-//! summary line. Included with `#[path]`: each bench is its own crate and
-//! uses only some of it.
+//! What the relay benchmarks share: for those against a dumb relay
+//! (`tcp_relay`, `cable_relay`), bench clients on real links that stamp
+//! each hop, the watcher that pairs a reply with the respond relaying it,
+//! and the summary line; for those that run the director (`relay`,
+//! `tcp_relay`), the directory its files go to. Included with `#[path]`:
+//! each bench is its own crate and uses only some of it.
 #![allow(dead_code)]
 
 use std::collections::HashSet;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use argus::client::{Action, ClientProtocol, Mover, MoverKind};
@@ -24,6 +26,34 @@ pub enum Stamp {
     /// Client `who` read the line that carries the other's (the link's
     /// `Line`).
     Read { who: usize, at_us: u64 },
+}
+
+/// The directory the referee's files go to: `given` (made if need be,
+/// and kept), or a
+/// temporary one (removed when the returned guard goes), on disk or in
+/// `/dev/shm` with `tmpfs`.
+pub fn files_dir(
+    given: Option<&Path>,
+    tmpfs: bool,
+    prefix: &str,
+) -> Result<(PathBuf, Option<tempfile::TempDir>), String> {
+    if let Some(d) = given {
+        if tmpfs {
+            return Err(
+                "--tmpfs is for the temporary directory: not with a directory given".into(),
+            );
+        }
+        std::fs::create_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
+        return Ok((d.to_path_buf(), None));
+    }
+    let b = tempfile::Builder::new().prefix(prefix).clone();
+    let made = if tmpfs {
+        b.tempdir_in("/dev/shm")
+    } else {
+        b.tempdir()
+    };
+    let t = made.map_err(|e| format!("cannot make a directory for the journals: {e}"))?;
+    Ok((t.path().to_path_buf(), Some(t)))
 }
 
 /// Prints `bench: what: N hops, us: median .. p90 .. p99 .. max ..`;
@@ -50,6 +80,15 @@ pub fn summary(bench: &str, what: &str, hops: &[u64]) -> (u64, u64) {
 /// Pairs each client's written line with the other's next read, until
 /// `n` hops (or a stall): a hop is the time from one to the other.
 pub fn collect_hops(stamps: &Receiver<Stamp>, n: usize) -> Vec<u64> {
+    collect_timed_hops(stamps, n)
+        .into_iter()
+        .map(|(hop, _)| hop)
+        .collect()
+}
+
+/// [`collect_hops`], each hop with the time its read returned (us since
+/// the epoch): how many hops a second the relay carries.
+pub fn collect_timed_hops(stamps: &Receiver<Stamp>, n: usize) -> Vec<(u64, u64)> {
     let mut wrote = [None::<u64>; 2];
     let mut hops = Vec::with_capacity(n);
     while hops.len() < n {
@@ -57,7 +96,7 @@ pub fn collect_hops(stamps: &Receiver<Stamp>, n: usize) -> Vec<u64> {
             Ok(Stamp::Wrote { who, at_us }) => wrote[who] = Some(at_us),
             Ok(Stamp::Read { who, at_us }) => {
                 if let Some(sent) = wrote[1 - who].take() {
-                    hops.push(at_us.saturating_sub(sent));
+                    hops.push((at_us.saturating_sub(sent), at_us));
                 }
             }
             Err(_) => break,

@@ -1,8 +1,11 @@
 //! The relay benchmark: two instant movers (reference clients, no thinking
 //! time) play each other over two in-process virtual cables
-//! (`link::VirtualCable`, pseudo-terminal pairs) under the real referee
-//! loop (`app::session::run`), untimed, game after game, until enough
-//! moves have been relayed.
+//! (`link::VirtualCable`, pseudo-terminal pairs) as a match refereed by the
+//! tournament's director in-process (`app::tournament::launch`, as `argus
+//! demo` runs: `argus referee PORT_A PORT_B` on the cables' referee ends,
+//! an endless match with no reset or conclude delay), untimed, game after
+//! game, until enough moves have been relayed; then it stops the match as
+//! Ctrl-C would (SIGINT to itself).
 //!
 //! It reports:
 //!
@@ -14,12 +17,22 @@
 //!   that relays the move (its `Sent` event's `at_us`), median, p90, p99
 //!   and maximum. Both stamps are taken by the referee's link threads, so
 //!   the virtual cable's own relay threads add to the ply time but not to
-//!   this figure.
+//!   this figure. The director hands every board's timings to the bench
+//!   (`Launch::relay_timings`) as it counts them for its log, once a loop
+//!   turn.
 //!
-//! By default the session writes nothing. With `--files DIR` it writes
-//! what `argus referee --pgn` writes: the byte transcript and the PGN file,
-//! in DIR; `--live-pgn` adds the live PGN (rewritten and synced to disk
-//! after every move, as `argus referee --live-pgn` does).
+//! The director always writes its journals: the match's
+//! (`tournament.journal`) and each game's journal and transcript, each
+//! move's journal line synced to disk before the move is relayed (the
+//! relay overhead includes that `fdatasync`). They go to a temporary
+//! directory on disk (removed at the end), to `/dev/shm` with `--tmpfs`
+//! (no disk under the sync), or to `--files DIR`, which also writes the
+//! match's PGN there (`DIR/relay.pgn`); `--live-pgn` adds the live PGN
+//! (rewritten and synced to disk after every move, as `argus referee
+//! --live-pgn` does). The old match loop (`app::session::run`, retired)
+//! could relay with no file at all; that run, relaying without a journal,
+//! no longer exists, and its figures are not comparable with these
+//! (docs/performance.md).
 //!
 //! `--viewers N` serves the audience's web page (`--http` on a loopback
 //! port) with N viewers following its live stream (`/events`), each
@@ -36,25 +49,32 @@
 //! previous move's files, and then waits; with a thinking time longer than
 //! that work it does not.
 //!
+//! The director runs headless: its lines (each game's start, result and
+//! the match's statistics after it) come among the benchmark's.
+//!
 //! Run: `cargo bench --bench relay` (release build), or
 //! `cargo bench --bench relay -- --plies 5000 --files /tmp/relay --live-pgn`.
 //! Targets: median relay overhead under 100 us, at least 2,000 plies per
 //! second.
 
+#[path = "hops.rs"]
+mod hops;
+
 use std::path::PathBuf;
-use std::process::ExitCode;
+use std::process::{Command, ExitCode};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use argus::app::audience::Audience;
+use argus::app::Completion;
 use argus::app::client;
-use argus::app::options::WebOptions;
-use argus::app::session::{self, Session, View};
-use argus::app::writers::{RelayTiming, Writers};
+use argus::app::options::{MatchOptions, ViewOptions, WebOptions};
+use argus::app::tournament::args::TournamentArgs;
+use argus::app::tournament::{self, Launch};
+use argus::app::writers::RelayTiming;
 use argus::client::{ClientProtocol, Mover, MoverKind};
-use argus::link::{Link, PortSettings, VirtualCable};
-use argus::referee::{ByClient, ClientId, Referee, Settings};
+use argus::link::{PortSettings, VirtualCable};
 use crossbeam_channel::{RecvTimeoutError, unbounded};
+use hops::{STALL, WARM_UP};
 
 /// The same allocator as the `argus` binary (see src/main.rs).
 #[global_allocator]
@@ -62,10 +82,6 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// Relayed plies measured when `--plies` is not given.
 const DEFAULT_PLIES: usize = 4_000;
-/// The first relays are left out of the figures (threads and caches warm up).
-const WARM_UP: usize = 50;
-/// A run that relays nothing for this long has failed.
-const STALL: Duration = Duration::from_secs(20);
 
 fn main() -> ExitCode {
     let options = match Options::parse(std::env::args().skip(1)) {
@@ -75,41 +91,34 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let outputs = match &options.files {
-        None => Writers::none(false),
-        Some(dir) => match Writers::open(
-            dir,
-            Some(dir.join("relay.pgn")),
-            options.live_pgn.then(|| dir.join("live.pgn")),
-            false,
-        ) {
-            Ok(o) => o,
+    // The journals' directory: `--files DIR`, or a temporary one (on disk,
+    // or in /dev/shm with `--tmpfs`) removed at the end.
+    let (dir, _temp) =
+        match hops::files_dir(options.files.as_deref(), options.tmpfs, "argus-relay-") {
+            Ok(d) => d,
             Err(e) => {
                 eprintln!("relay: {e}");
                 return ExitCode::FAILURE;
             }
-        },
-    };
-    let live = if options.live_pgn {
-        " and live PGN"
-    } else {
-        ""
-    };
-    let files = options.files.as_ref().map_or("none".to_string(), |d| {
-        format!("transcript, PGN{live} in {}", d.display())
-    });
-    println!("relay: files: {files}");
+        };
+    let live = if options.live_pgn { ", live PGN" } else { "" };
+    let pgn = if options.files.is_some() { ", PGN" } else { "" };
+    println!(
+        "relay: files: journals, transcripts{pgn}{live} in {}",
+        dir.display()
+    );
     if !options.think.is_zero() {
         println!("relay: movers think {} ms", options.think.as_millis());
     }
-    let outputs = match with_viewers(outputs, options.viewers, options.push) {
-        Ok(o) => o,
+    let web = match web_options(options.viewers, options.push) {
+        Ok(w) => w,
         Err(e) => {
             eprintln!("relay: {e}");
             return ExitCode::FAILURE;
         }
     };
-    match run(options.plies, options.think, outputs) {
+    let args = match_args(&options, &dir, web);
+    match run(options.plies, options.think, args, options.viewers) {
         Ok(timings) => {
             report(&timings, options.think.is_zero());
             ExitCode::SUCCESS
@@ -125,9 +134,11 @@ fn main() -> ExitCode {
 struct Options {
     /// Relayed plies to collect, warm-up included.
     plies: usize,
-    /// Where to write the session's files, if anywhere.
+    /// Where to write the match's files (a temporary directory if none).
     files: Option<PathBuf>,
-    /// Whether to write the live PGN too (with `files`).
+    /// The temporary directory in /dev/shm rather than on disk.
+    tmpfs: bool,
+    /// Whether to write the live PGN too.
     live_pgn: bool,
     /// The movers' thinking time.
     think: Duration,
@@ -138,11 +149,13 @@ struct Options {
 }
 
 impl Options {
-    /// Reads `--plies N`, `--files DIR`, `--live-pgn` and `--think-ms N`;
-    /// other arguments (cargo's `--bench`) are ignored.
+    /// Reads `--plies N`, `--files DIR`, `--tmpfs`, `--live-pgn`,
+    /// `--think-ms N`, `--viewers N` and `--push`; other arguments
+    /// (cargo's `--bench`) are ignored.
     fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
         let mut plies = DEFAULT_PLIES;
         let mut files = None;
+        let mut tmpfs = false;
         let mut live_pgn = false;
         let mut think = Duration::ZERO;
         let mut viewers = 0;
@@ -162,6 +175,7 @@ impl Options {
                         args.next().ok_or("--files needs a directory")?,
                     ))
                 }
+                "--tmpfs" => tmpfs = true,
                 "--live-pgn" => live_pgn = true,
                 "--push" => push = true,
                 "--viewers" => {
@@ -176,12 +190,10 @@ impl Options {
                 _ => {}
             }
         }
-        if live_pgn && files.is_none() {
-            return Err("--live-pgn needs --files DIR".into());
-        }
         Ok(Options {
             plies: plies + WARM_UP,
             files,
+            tmpfs,
             live_pgn,
             think,
             viewers,
@@ -190,23 +202,30 @@ impl Options {
     }
 }
 
-/// With `viewers`, starts the web server on a loopback port and that many
-/// viewers of its stream, each reading as fast as states come (they end
-/// with the process); with `push`, the broadcast pusher to a receiver of
-/// [`receiver`].
-fn with_viewers(outputs: Writers, viewers: usize, push: bool) -> Result<Writers, String> {
-    if viewers == 0 && !push {
-        return Ok(outputs);
-    }
+/// The web options: with `viewers`, the web page on a loopback port (its
+/// address picked here, so that the viewers know it); with `push`, the
+/// broadcast pusher to a receiver of [`receiver`].
+fn web_options(viewers: usize, push: bool) -> Result<WebOptions, String> {
     let (broadcast_push, broadcast_token_file) = if push {
         let token = std::env::temp_dir().join(format!("argus-bench-token-{}", std::process::id()));
         std::fs::write(&token, "bench-token\n").map_err(|e| format!("token file: {e}"))?;
+        println!("relay: the broadcast push to a receiver on a loopback port");
         (vec![receiver()?], Some(token))
     } else {
         (Vec::new(), None)
     };
-    let options = WebOptions {
-        http: (viewers > 0).then(|| "127.0.0.1:0".into()),
+    let http = if viewers > 0 {
+        // A free port now, given to the web server at once.
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map_err(|e| format!("web page: {e}"))?
+            .port();
+        Some(format!("127.0.0.1:{port}"))
+    } else {
+        None
+    };
+    Ok(WebOptions {
+        http,
         broadcast_push,
         broadcast_token_file,
         http_viewers: u16::try_from(viewers).map_err(|_| "--viewers: at most 65535")?,
@@ -214,26 +233,50 @@ fn with_viewers(outputs: Writers, viewers: usize, push: bool) -> Result<Writers,
         http_per_address: u16::try_from(viewers).map_err(|_| "--viewers: at most 65535")?,
         // The benchmark ends with its match.
         http_linger: Some(0.0),
-    };
-    let audience = Audience::start(&options)?.ok_or("no web server")?;
-    if push {
-        println!("relay: the broadcast push to a receiver on a loopback port");
-    }
-    if viewers == 0 {
-        return Ok(outputs.with_audience(Some(audience)));
-    }
-    let addr = audience.addr().ok_or("no web server")?;
+    })
+}
+
+/// Starts `viewers` viewers of the web page's live stream at `addr`, each
+/// reading as fast as states come (they end with the process).
+fn start_viewers(addr: &str, viewers: usize) {
     for _ in 0..viewers {
-        let mut s = std::net::TcpStream::connect(addr).map_err(|e| format!("viewer: {e}"))?;
+        let addr = addr.to_string();
         thread::spawn(move || {
             use std::io::{Read, Write};
+            let Ok(mut s) = std::net::TcpStream::connect(&addr) else {
+                eprintln!("relay: a viewer cannot connect to {addr}");
+                return;
+            };
             let _ = s.write_all(b"GET /events HTTP/1.1\r\nHost: bench\r\n\r\n");
             let mut buf = [0u8; 16 * 1024];
             while matches!(s.read(&mut buf), Ok(n) if n > 0) {}
         });
     }
     println!("relay: {viewers} viewers of the web page's live stream");
-    Ok(outputs.with_audience(Some(audience)))
+}
+
+/// The match as `argus referee PORT_A PORT_B` takes it (the ports are set
+/// by [`run`]): headless, no reset or conclude delay, its files in `dir`
+/// (the PGN only with `--files`), the web options.
+fn match_args(options: &Options, dir: &std::path::Path, web: WebOptions) -> TournamentArgs {
+    TournamentArgs {
+        as_match: true,
+        matches: MatchOptions {
+            event: Some("argus relay benchmark".into()),
+            reset_delay: Some(0.0),
+            conclude_delay: Some(0.0),
+            ..MatchOptions::default()
+        },
+        pgn: options.files.as_ref().map(|d| d.join("relay.pgn")),
+        live_pgn: options.live_pgn.then(|| dir.join("live.pgn")),
+        log_dir: Some(dir.to_path_buf()),
+        web,
+        view: ViewOptions {
+            headless: true,
+            ascii: false,
+        },
+        ..TournamentArgs::default()
+    }
 }
 
 /// A push receiver on a loopback port: reads each request (head and
@@ -287,18 +330,97 @@ fn receiver() -> Result<String, String> {
 }
 
 /// Plays until `plies` moves were relayed; returns their timings.
-fn run(plies: usize, think: Duration, outputs: Writers) -> Result<Vec<RelayTiming>, String> {
+fn run(
+    plies: usize,
+    think: Duration,
+    mut args: TournamentArgs,
+    viewers: usize,
+) -> Result<Vec<RelayTiming>, String> {
     let cables = [VirtualCable::new()?, VirtualCable::new()?];
     let port_settings = PortSettings::default();
-    let epoch = Instant::now();
-    let (tx, rx) = unbounded();
-    let open = |id: ClientId| {
-        Link::open(id, cables[id.index()].a(), port_settings, epoch, tx.clone())
-            .map_err(|e| e.to_string())
-    };
-    let links = ByClient::new(open(ClientId::A)?, open(ClientId::B)?);
+    args.players = cables.iter().map(|c| c.a().to_string()).collect();
+    let http = args.web.http.clone();
 
-    // Two random movers that never claim draws: long games, few restarts.
+    // A watcher collects the timings and ends the match (as Ctrl-C would)
+    // once there are enough, or when nothing comes any more.
+    let (timing_tx, timing_rx) = unbounded();
+    let watcher = thread::spawn(move || {
+        let mut timings = Vec::with_capacity(plies);
+        let mut stalled = false;
+        while timings.len() < plies {
+            match timing_rx.recv_timeout(STALL) {
+                Ok(t) => timings.push(t),
+                Err(RecvTimeoutError::Timeout) => {
+                    stalled = true;
+                    break;
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+        }
+        let stop = interrupt_me();
+        (timings, stalled, stop)
+    });
+
+    let mut clients = Vec::new();
+    let ending = tournament::launch(
+        args,
+        Launch {
+            me: "relay",
+            command: vec!["relay-benchmark".into()],
+            // An endless match on in-process cables (as `argus demo`'s):
+            // no wire time to credit, and no resume.
+            plan: Box::new(|plan| {
+                plan.schedule.endless = true;
+                plan.wire_credit = false;
+                plan.resumable = false;
+            }),
+            opened: Box::new(|| {
+                clients = start_clients(&cables, port_settings, think);
+                if let Some(addr) = &http {
+                    start_viewers(addr, viewers);
+                }
+            }),
+            relay_timings: Some(timing_tx),
+        },
+    );
+    let (timings, stalled, stop) = watcher
+        .join()
+        .map_err(|_| "the timing watcher panicked".to_string())?;
+    // The clients end on `disconnect`; dropping the cables ends any other.
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while Instant::now() < deadline && clients.iter().any(|c| !c.is_finished()) {
+        thread::sleep(Duration::from_millis(10));
+    }
+    drop(cables);
+    match ending {
+        Ok(Completion::EndedEarly(_)) => {}
+        Ok(other) => return Err(format!("the match ended unasked: {other:?}")),
+        Err(why) => return Err(format!("the match failed: {why}")),
+    }
+    stop?;
+    if stalled {
+        return Err(format!(
+            "no move relayed for {} s after {} moves",
+            STALL.as_secs(),
+            timings.len()
+        ));
+    }
+    if timings.len() < plies {
+        return Err(format!(
+            "the match ended after {} of {plies} moves",
+            timings.len()
+        ));
+    }
+    Ok(timings)
+}
+
+/// Two random movers on the cables' far ends that never claim draws: long
+/// games, few restarts.
+fn start_clients(
+    cables: &[VirtualCable; 2],
+    port_settings: PortSettings,
+    think: Duration,
+) -> Vec<thread::JoinHandle<Result<(), client::ClientError>>> {
     let mut clients = Vec::new();
     for (i, cable) in cables.iter().enumerate() {
         let path = cable.b().to_string();
@@ -318,75 +440,21 @@ fn run(plies: usize, think: Duration, outputs: Writers) -> Result<Vec<RelayTimin
             )
         }));
     }
+    clients
+}
 
-    let settings = Settings {
-        event: "argus relay benchmark".into(),
-        ports: [cables[0].a().to_string(), cables[1].a().to_string()].into(),
-        lines: [port_settings.line(), port_settings.line()].into(),
-        games: 1_000_000,
-        reset_delay_ms: 0,
-        conclude_delay_ms: 0,
-        ..Settings::default()
-    };
-
-    // A watcher collects the timings and ends the session (as Ctrl-C
-    // would) once there are enough, or when nothing comes any more.
-    let (timing_tx, timing_rx) = unbounded();
-    let (stop_tx, stop_rx) = unbounded();
-    let watcher = thread::spawn(move || {
-        let mut timings = Vec::with_capacity(plies);
-        let mut stalled = false;
-        while timings.len() < plies {
-            match timing_rx.recv_timeout(STALL) {
-                Ok(t) => timings.push(t),
-                Err(RecvTimeoutError::Timeout) => {
-                    stalled = true;
-                    break;
-                }
-                Err(RecvTimeoutError::Disconnected) => break,
-            }
-        }
-        let _ = stop_tx.send(argus::app::signals::Stop::Interrupt);
-        (timings, stalled)
-    });
-
-    let ending = session::run(Session {
-        core: Referee::new(settings),
-        links,
-        link_events: rx,
-        line_views: ByClient::new(port_settings.to_string(), port_settings.to_string()),
-        epoch,
-        outputs: outputs.with_relay_timings(timing_tx),
-        view: View::Headless,
-        ctrl_c: stop_rx,
-        resumed_at: None,
-    });
-    let (timings, stalled) = watcher
-        .join()
-        .map_err(|_| "the timing watcher panicked".to_string())?;
-    // The clients end on `disconnect`; dropping the cables ends any other.
-    let deadline = Instant::now() + Duration::from_secs(2);
-    while Instant::now() < deadline && clients.iter().any(|c| !c.is_finished()) {
-        thread::sleep(Duration::from_millis(10));
+/// Stops the match as Ctrl-C does: SIGINT to this process (the director
+/// catches it and ends the match, its journal kept).
+fn interrupt_me() -> Result<(), String> {
+    let status = Command::new("kill")
+        .args(["-INT", &std::process::id().to_string()])
+        .status()
+        .map_err(|e| format!("cannot run kill: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("kill -INT ended with {status}"))
     }
-    drop(cables);
-    if let Err(why) = ending {
-        return Err(format!("the session failed: {why}"));
-    }
-    if stalled {
-        return Err(format!(
-            "no move relayed for {} s after {} moves",
-            STALL.as_secs(),
-            timings.len()
-        ));
-    }
-    if timings.len() < plies {
-        return Err(format!(
-            "the session ended after {} of {plies} moves",
-            timings.len()
-        ));
-    }
-    Ok(timings)
 }
 
 /// Prints the figures; the targets (which are for instant movers) only

@@ -55,6 +55,7 @@ pub fn run(args: DemoArgs) -> Exit {
             // The clients start once the referee's ends are open (opening
             // a port clears its stale input).
             opened: Box::new(|| clients = start_clients(&cables, port_settings, &args)),
+            relay_timings: None,
         },
     );
     // The clients end on `disconnect`; give them a moment, then let the

@@ -125,13 +125,13 @@ pub fn run(args: WatchArgs) -> Exit {
                  copy; --copy is for its --feed, tcp://HOST:PORT)",
             ));
         }
-        let view = crate::app::session::View::from_flags(args.view.headless, args.view.ascii);
+        let view = args.view.view();
         return crate::app::tournament::watch::run(path, view, &args.web, args.pgn.as_deref());
     }
     if let Source::Tcp(addr) = &source
         && serves_files(addr)?
     {
-        let view = crate::app::session::View::from_flags(args.view.headless, args.view.ascii);
+        let view = args.view.view();
         return crate::app::tournament::watch::run_feed(
             addr,
             args.copy.as_deref(),

@@ -8,7 +8,6 @@ use std::time::Duration;
 use crossbeam_channel::Sender;
 use log::{error, info, warn};
 
-use crate::app::audience::Audience;
 use crate::chessbase::pgn::from_pgn_game;
 use crate::journal::replay::Replay;
 use crate::journal::{Entry, JournalWriter};
@@ -21,7 +20,7 @@ use crate::record::transcript::Transcript;
 use crate::referee::words;
 use std::collections::VecDeque;
 
-use crate::referee::{ByClient, ClientId, Event, EventKind, GameOver, Input, Output, Referee};
+use crate::referee::{ByClient, ClientId, Event, EventKind, Input, Output, Referee};
 use crate::stats::Report;
 use crate::stats::interval::RatingInterval;
 
@@ -92,7 +91,7 @@ pub enum Headlines {
 
 /// The session's writers: where what the core says goes at the edge (the
 /// journal, the transcript, the PGN files, the results JSON, the ChessBase
-/// base, the audience and the headless printout). Not to be confused with
+/// base and the headless printout). Not to be confused with
 /// the core's [`Output`], which they carry out.
 pub struct Writers {
     transcript: Option<Transcript>,
@@ -115,7 +114,6 @@ pub struct Writers {
     /// so a resumed match goes on from its count).
     rating_every: Option<std::num::NonZeroU32>,
     rating: Option<RatingInterval>,
-    audience: Option<Audience>,
     /// Said before each line this session writes to the application log
     /// (`board 2: `), where several sessions share it.
     label: String,
@@ -227,7 +225,6 @@ impl Writers {
             epd_out: None,
             rating_every: None,
             rating: None,
-            audience: None,
             label: String::new(),
             sides: ByClient::new_with(|id| id.letter().to_string()),
             numbering: None,
@@ -357,34 +354,6 @@ impl Writers {
     pub fn with_headlines(mut self, headlines: Headlines) -> Writers {
         self.headlines = headlines;
         self
-    }
-
-    /// Publishes the session to the audience's web view (`--http`; see
-    /// [`Writers::publish`]).
-    pub fn with_audience(mut self, audience: Option<Audience>) -> Writers {
-        self.audience = audience;
-        self
-    }
-
-    /// Publishes the board to the web view, if there is one: call it once
-    /// an input has changed the core.
-    pub fn publish(&mut self, core: &Referee, at: u64) {
-        if let Some(a) = self.audience.as_mut() {
-            a.publish(core, at);
-        }
-    }
-
-    /// The web view, taken away (to serve the final state once the
-    /// session is over).
-    pub fn take_audience(&mut self) -> Option<Audience> {
-        self.audience.take()
-    }
-
-    /// Game `g` ended: its PGN joins the web view's games.
-    pub fn audience_game_over(&mut self, g: &GameOver) {
-        if let Some(a) = self.audience.as_mut() {
-            a.game_over(g);
-        }
     }
 
     /// Reports the timing of every relayed move on `tx` (for the relay

@@ -1,4 +1,4 @@
-//! The slot between the session loop and the web server's threads.
+//! The slot between the referee's loop and the web server's threads.
 //!
 //! The loop hands the latest state to a [`Publisher`]: that stores it in
 //! a one-value slot (a newer state replaces one not yet sent) and wakes the

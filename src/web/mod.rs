@@ -1,5 +1,5 @@
 //! The audience's web view (`--http ADDR:PORT`): a read-only HTTP server
-//! at the edge. The session loop publishes a small state after every
+//! at the edge. The referee's loop publishes a small state after every
 //! change ([`hub::Publisher`], which never waits); the server's own
 //! threads serve the page, the live stream of states (`/events`), the
 //! state (`/state.json`) and the games as PGN (`/games.pgn`,

@@ -7,9 +7,12 @@
 //! (the match and its policies), `output` (files and the web view),
 //! `commands` (the arguments of `referee`, `resume`, `watch`, `demo`),
 //! `client` (`argus client` and the engine bridge), `config` (the TOML
-//! file), `odds` (`--tc NAME:CONTROL`), `programs` (the programs argus starts
-//! and the games at once: `argus referee`'s and `argus tournament`'s), `plan` (the merge into the core's settings) and `openings` (the
-//! openings file, checked).
+//! file), `odds` (`--tc NAME:CONTROL`), `programs` (the programs argus
+//! starts and the games at once: `argus referee`'s and `argus tournament`'s),
+//! `plan` (the merge into the core's
+//! settings, which the tournament's plan starts from), `openings` (the
+//! openings file, checked) and `view` (`--headless`, `--ascii`: the
+//! [`View`]).
 
 mod client;
 mod commands;
@@ -33,7 +36,7 @@ pub use openings::load_starts;
 pub use output::{OutputOptions, WebOptions};
 pub use plan::{RefereePlan, plan};
 pub use programs::{EventOptions, ProgramOptions};
-pub use view::ViewOptions;
+pub use view::{View, ViewOptions};
 
 /// A `--NAME SECS` option's value in milliseconds: from 0 to `max`
 /// seconds, fractions allowed (rounded to the millisecond).

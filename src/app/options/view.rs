@@ -1,6 +1,6 @@
 //! The view flags of every command that shows a board: declared once and
 //! flattened into each (`referee`, `resume`, `watch`, `demo`,
-//! `tournament`).
+//! `tournament`), and the [`View`] they ask for.
 
 use clap::Args;
 
@@ -14,4 +14,24 @@ pub struct ViewOptions {
     /// Draw pieces as letters instead of chess glyphs.
     #[arg(long)]
     pub ascii: bool,
+}
+
+impl ViewOptions {
+    /// The view the flags ask for.
+    pub fn view(&self) -> View {
+        if self.headless {
+            View::Headless
+        } else {
+            View::Board { ascii: self.ascii }
+        }
+    }
+}
+
+/// How a referee or a watcher is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    /// One line per event that matters, on stdout.
+    Headless,
+    /// The live board in the terminal.
+    Board { ascii: bool },
 }

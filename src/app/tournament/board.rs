@@ -13,10 +13,10 @@ use crossbeam_channel::Sender;
 use shakmaty::ByColor;
 
 use crate::app::audience::Ended;
-use crate::app::session::{Decided, Edges, PortBook, Staged, Wires, decide, deliver, link_input};
 use crate::app::syzygy::Syzygy;
 use crate::app::tournament::layout::{GameDirs, Layout, game_journal};
 use crate::app::tournament::players::{Carrier, Field, PerInstance};
+use crate::app::turn::{Decided, Edges, PortBook, Staged, Wires, decide, deliver, link_input};
 use crate::app::wall::wall_clock_now;
 use crate::app::writers::{Headlines, RelayTiming, Writers};
 use crate::clock::LineSettings;
@@ -82,7 +82,7 @@ impl Wires for Seated<'_> {
 }
 
 /// A board with its players' links, as the loop's group commit sees it
-/// ([`crate::app::session::commit`]).
+/// ([`crate::app::turn::commit`]).
 pub struct Committing<'a> {
     pub board: &'a mut Board,
     pub links: &'a PerInstance<Link<Instance>>,
@@ -534,15 +534,7 @@ impl Board {
         syzygy: Option<&Syzygy>,
     ) {
         self.sync_and_deliver(links, syzygy);
-        let wires = Seated {
-            links,
-            seats: self.seats,
-        };
-        let edges = Edges {
-            links: &wires,
-            syzygy,
-        };
-        let decided = decide(input, at, &mut self.core, edges, &mut self.outputs);
+        let decided = decide(input, at, &mut self.core, &mut self.outputs);
         self.staged = Some(decided);
         if !self.staged.as_ref().is_some_and(Decided::wants_sync) {
             self.deliver(links, syzygy);

@@ -1,9 +1,9 @@
-//! The tournament's loop: every player's link in, the tournament core and
-//! one referee core per board deciding, records, journals and the
-//! headless printout out. One thread, blocking on a crossbeam `select!`
-//! over the links' events, Ctrl-C and the earliest deadline of all the
-//! cores; like the match's session loop it first picks what woke it, then
-//! hands it on.
+//! The tournament's loop, which runs every match too: every player's link
+//! in, the tournament core and one referee core per board deciding,
+//! records, journals and the headless printout out. One thread, blocking
+//! on a crossbeam `select!` over the links' events, Ctrl-C and the
+//! earliest deadline of all the cores; each turn first picks what woke it
+//! (`app::turn::select_event`), then hands it on.
 //!
 //! Who gets a line: the board the instance that sent it plays on, if any
 //! (its client A for White, B for Black); a sign-on also tells the
@@ -18,7 +18,7 @@ use crossbeam_channel::{Receiver, Sender, never, unbounded};
 use log::{info, warn};
 
 use crate::app::audience::Audience;
-use crate::app::session::{PortBook, Staged, View, Wake, commit, open_tables, select_event};
+use crate::app::options::View;
 use crate::app::signals::Stop;
 use crate::app::syzygy::Syzygy;
 use crate::app::tournament::args::report_paths;
@@ -27,6 +27,7 @@ use crate::app::tournament::live::{LIVE_GAP, LiveGames};
 use crate::app::tournament::players::{Field, PerInstance};
 use crate::app::tournament::restart::{self, Restart, Starts};
 use crate::app::tournament::screen::{Ask, OnBoard, Screen, Waiting};
+use crate::app::turn::{PortBook, Staged, Wake, commit, open_tables, select_event};
 use crate::app::waiting::{Reminder, since_clock};
 use crate::app::writers::RelayTiming;
 use crate::app::{Completion, Exit, Failure};
@@ -204,11 +205,14 @@ impl ReportPace {
 
 /// The relay overhead of every move on every board (a reply's last byte in
 /// to the last byte out of the `respond` that relays it), counted in fixed
-/// memory and said at the end of the tournament.
+/// memory and said at the end of the tournament; each timing also handed
+/// on to whoever asked for them (the relay benchmark: [`Relays::also_to`]).
 pub struct Relays {
     tx: Sender<RelayTiming>,
     rx: Receiver<RelayTiming>,
     counted: Latencies,
+    /// Where each timing goes too, once counted (until it is gone).
+    also: Option<Sender<RelayTiming>>,
 }
 
 impl Default for Relays {
@@ -218,11 +222,21 @@ impl Default for Relays {
             tx,
             rx,
             counted: Latencies::default(),
+            also: None,
         }
     }
 }
 
 impl Relays {
+    /// Relays that also hand each timing to `tx` as it is counted (once a
+    /// loop turn); a receiver that is gone is no longer sent to.
+    pub fn also_to(tx: Option<Sender<RelayTiming>>) -> Relays {
+        Relays {
+            also: tx,
+            ..Relays::default()
+        }
+    }
+
     /// Has `board` report its relays here.
     fn watch(&self, board: &mut Board) {
         board.time_relays(self.tx.clone());
@@ -232,6 +246,11 @@ impl Relays {
     fn count(&mut self) {
         for t in self.rx.try_iter() {
             self.counted.add(t.overhead_us());
+            if let Some(also) = &self.also
+                && also.send(t).is_err()
+            {
+                self.also = None;
+            }
         }
     }
 }

@@ -15,21 +15,20 @@ pub mod restart;
 pub mod screen;
 pub mod watch;
 
-use crate::app::writers::GameFiles;
+use crate::app::writers::{GameFiles, RelayTiming};
 use std::path::{Path, PathBuf};
 
-use crossbeam_channel::Receiver;
+use crossbeam_channel::{Receiver, Sender};
 use std::time::{Instant, SystemTime};
 
 use crate::app::audience::Audience;
 use crate::app::links::{EndpointArgs, EndpointsError};
 use crate::app::options::{LineOptions, OutputOptions, ResumeArgs};
-use crate::app::session::View;
 use crate::app::signals::{self, Stop};
 use crate::app::start::{LogDir, Writes, check_outputs};
 use crate::app::tournament::args::{TournamentArgs, TournamentPlan};
 use crate::app::tournament::board::Board;
-use crate::app::tournament::director::Director;
+use crate::app::tournament::director::{Director, Relays};
 use crate::app::tournament::layout::{Claimed, Layout};
 use crate::app::tournament::live::LiveGames;
 use crate::app::tournament::players::{EnginePlay, Field, Net};
@@ -96,6 +95,7 @@ pub fn run(args: TournamentArgs) -> Exit {
             command: command_line(),
             plan: Box::new(|_| {}),
             opened: Box::new(|| {}),
+            relay_timings: None,
         },
     )
 }
@@ -116,6 +116,9 @@ pub struct Launch<'a> {
     /// them (a demo starts its clients on the cables' far ends then:
     /// opening a port clears its stale input).
     pub opened: Box<dyn FnOnce() + 'a>,
+    /// Where every board's relay timings go as well (the relay
+    /// benchmark), beside the overhead the director counts for its log.
+    pub relay_timings: Option<Sender<RelayTiming>>,
 }
 
 /// Runs an event from `args` as `how` says: [`run`]'s, or a demo's.
@@ -163,7 +166,14 @@ pub fn launch(args: TournamentArgs, how: Launch) -> Exit {
         resumed: false,
         started_unix_ms: Some(started),
     };
-    direct(carried, &plan, &args, edges, (layout, dirs), ctrl_c)
+    direct(
+        carried,
+        &plan,
+        &args,
+        edges,
+        (layout, dirs),
+        (ctrl_c, how.relay_timings),
+    )
 }
 
 /// Lets the watchers receive the end of the journals, then stops the feed.
@@ -341,7 +351,7 @@ pub fn resume(given: &ResumeArgs) -> Exit {
         resumed: true,
         started_unix_ms: loaded.started_unix_ms,
     };
-    direct(carried, &plan, &args, edges, (layout, dirs), ctrl_c)
+    direct(carried, &plan, &args, edges, (layout, dirs), (ctrl_c, None))
 }
 
 /// Refuses to carry on an `argus demo`'s journal (its recorded command
@@ -548,14 +558,15 @@ struct Carried {
 }
 
 /// The start succeeded: keeps the log directory, hands the tournament to
-/// its loop, then lets go of the directory.
+/// its loop (stopped by `ctrl_c`; every relay's timing also to
+/// `relay_timings`, if given), then lets go of the directory.
 fn direct(
     carried: Carried,
     plan: &TournamentPlan,
     args: &TournamentArgs,
     edges: Edges,
     (layout, mut dirs): (Layout, Claimed),
-    ctrl_c: Receiver<Stop>,
+    (ctrl_c, relay_timings): (Receiver<Stop>, Option<Sender<RelayTiming>>),
 ) -> Exit {
     let files = FileSet::new(layout.journal_dir());
     let feed = start_feed(
@@ -598,7 +609,7 @@ fn direct(
         trf: args.trf.clone(),
         started_unix_ms: carried.started_unix_ms,
         rating_interval,
-        view: View::from_flags(args.view.headless, args.view.ascii),
+        view: args.view.view(),
         epoch: edges.epoch,
         base: carried.base,
         ctrl_c,
@@ -608,7 +619,7 @@ fn direct(
         screen: None,
         audience: edges.audience,
         live: edges.live,
-        relays: Default::default(),
+        relays: Relays::also_to(relay_timings),
         write_failed: Default::default(),
         report_pace: Default::default(),
     };

@@ -20,8 +20,8 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{Receiver, after, never, select, unbounded};
 
 use crate::app::audience::Audience;
+use crate::app::options::View;
 use crate::app::options::WebOptions;
-use crate::app::session::View;
 use crate::app::signals;
 use crate::app::tail::{SourceReport, follow_file};
 use crate::app::tournament::board;

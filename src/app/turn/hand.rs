@@ -1,44 +1,25 @@
-//! One input handed to a referee core: journaled first, then its records
-//! out to the links (one unit per client), then its events' words and
-//! files; the tables' verdict and a refused record fed back at once. The
-//! match's loop and a tournament's boards share it. A tournament's loop
-//! turn splits the way in two (group commit): each board's input decided
-//! and journaled, then every journal written synced, then the outputs.
+//! One input handed to a board's referee core: journaled first, then its
+//! records out to the links (one unit per client), then its events' words
+//! and files; the tables' verdict and a refused record fed back at once.
+//! The director's loop turn splits the way in two (group commit): each
+//! board's input decided and journaled, then every journal written
+//! synced, then the outputs.
 
 use std::collections::VecDeque;
 
 use log::{info, warn};
 
 use super::PortBook;
-use crate::app::links::Links;
 use crate::app::syzygy::Syzygy;
 use crate::app::writers::{Writers, sync_journals, wants_checkpoint};
 use crate::link::SendError;
 use crate::referee::{ByClient, ClientId, Event, Input, Output, Referee};
 
-/// Where a referee core's records go: the links of its two clients
-/// (a match's two links, or the links of a tournament board's players).
+/// Where a referee core's records go: the links of its two clients (the
+/// links of a board's players).
 pub(crate) trait Wires {
     /// Hands `to`'s records to its link as one unit, in order.
     fn send_all(&self, to: ClientId, unit: Vec<(u64, String)>) -> Result<(), SendError>;
-
-    /// The core's match is over and its last records (the `disconnect`)
-    /// are about to leave: told before they do, since a client may close
-    /// its link the moment it has them. A tournament's board plays on.
-    fn match_over(&self) {}
-}
-
-impl Wires for Links {
-    fn send_all(&self, to: ClientId, unit: Vec<(u64, String)>) -> Result<(), SendError> {
-        self[to].send_all(unit)
-    }
-
-    /// A client that closes its link now does as it was told: no warning.
-    fn match_over(&self) {
-        for link in self.values() {
-            link.farewell();
-        }
-    }
 }
 
 /// What the core's outputs go out through, and what answers them at once.
@@ -84,34 +65,11 @@ fn probe_tables(syzygy: Option<&Syzygy>, core: &Referee) -> Option<Input> {
     }
 }
 
-/// Hands one input to the core: journaled (and synced) first, then its
-/// outputs carried out, then the journal's checkpoint if a move was played
-/// or a game ended. `seen` is shown every event the core emitted (a
-/// tournament board learns its game's result and the players' faults so).
-/// Returns whether there were outputs.
-pub(crate) fn hand_to_core(
-    input: Input,
-    at: u64,
-    core: &mut Referee,
-    edges: Edges,
-    books: &mut ByClient<PortBook>,
-    outputs: &mut Writers,
-    seen: &mut dyn FnMut(&Event),
-) -> bool {
-    let decided = decide_durably(input, at, core, edges, outputs);
-    deliver(decided, core, edges, books, outputs, seen)
-}
-
 /// [`decide`], then the journal synced on its own if the outputs must
-/// wait for it (outside a loop turn's group commit).
-fn decide_durably(
-    input: Input,
-    at: u64,
-    core: &mut Referee,
-    edges: Edges,
-    outputs: &mut Writers,
-) -> Decided {
-    let decided = decide(input, at, core, edges, outputs);
+/// wait for it (outside a loop turn's group commit: the inputs
+/// [`deliver`] feeds back at once).
+fn decide_durably(input: Input, at: u64, core: &mut Referee, outputs: &mut Writers) -> Decided {
+    let decided = decide(input, at, core, outputs);
     if decided.wants_sync() {
         outputs.journal_sync();
     }
@@ -120,10 +78,9 @@ fn decide_durably(
 
 /// An input its core has taken, journaled but not yet synced: its outputs
 /// wait here until the journal is on disk (when [`Decided::wants_sync`]),
-/// then go out with [`deliver`]. [`hand_to_core`] does the three in a row;
-/// a tournament's boards stage an input each in a loop turn, and one round
-/// of syncs covers them all before any of their outputs leave (group
-/// commit: [`commit`]).
+/// then go out with [`deliver`]. The boards stage an input each in a loop
+/// turn, and one round of syncs covers them all before any of their
+/// outputs leave (group commit: [`commit`]).
 pub(crate) struct Decided {
     outs: Vec<Output>,
     /// The time the core took the input at.
@@ -143,13 +100,7 @@ impl Decided {
 
 /// Journals `input` (held in memory, not synced) and hands it to the core;
 /// what the core said waits in the returned [`Decided`].
-pub(crate) fn decide(
-    input: Input,
-    at: u64,
-    core: &mut Referee,
-    edges: Edges,
-    outputs: &mut Writers,
-) -> Decided {
+pub(crate) fn decide(input: Input, at: u64, core: &mut Referee, outputs: &mut Writers) -> Decided {
     // Events from different threads can arrive slightly out of time order
     // (a link event stamped just before a timer that was handled first):
     // the core takes such a time as its current one, and the journal must
@@ -161,9 +112,6 @@ pub(crate) fn decide(
         _ => None,
     };
     let outs = core.handle(input, at);
-    if core.is_over() {
-        edges.links.match_over();
-    }
     Decided { outs, at, mover }
 }
 
@@ -191,7 +139,7 @@ pub(crate) fn deliver(
     let (mut any, next) = hand.settle(decided);
     let mut queue = VecDeque::from(next);
     while let Some(input) = queue.pop_front() {
-        let decided = decide_durably(input, at, hand.core, hand.edges, hand.outputs);
+        let decided = decide_durably(input, at, hand.core, hand.outputs);
         let (outs, next) = hand.settle(decided);
         any |= outs;
         queue.extend(next);
@@ -366,7 +314,6 @@ fn carry_out(o: Output, core: &Referee, outputs: &mut Writers, at: u64) {
             if g.is_a_game() {
                 outputs.finished_game(g.game_number, &g.pgn);
             }
-            outputs.audience_game_over(&g);
             // The match's last game: its number or the SPRT's decision.
             let last = core.is_over()
                 || g.game_number >= core.settings().games
@@ -460,7 +407,7 @@ mod tests {
                 links: &self.wires,
                 syzygy: None,
             };
-            let d = decide(input, at, &mut self.core, edges, &mut self.outputs);
+            let d = decide(input, at, &mut self.core, &mut self.outputs);
             if d.wants_sync() {
                 self.staged = Some(d);
             } else {
