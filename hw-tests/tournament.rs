@@ -2745,3 +2745,52 @@ fn run_to_end(name: &str, args: &[&str], within_s: u64) -> Proc {
     );
     p
 }
+
+/// A gauntlet on two boards starts its first player twice (it meets
+/// every other, two games at once) and each opponent once (it has one
+/// game): argus starts no program that has no game to play.
+#[test]
+fn a_gauntlets_opponents_are_started_once_whatever_the_boards() {
+    let dir = temp_dir("gauntlet");
+    let args: Vec<String> = [
+        "tournament",
+        "mover:a",
+        "mover:b",
+        "mover:c",
+        "mover:d",
+        "--schedule",
+        "gauntlet",
+        "--boards",
+        "2",
+        "--tc",
+        "60+1",
+        "--max-moves",
+        "40",
+        "--headless",
+        "--log-dir",
+        &text(&dir.path().join("logs")),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let mut argus = Proc::spawn("gauntlet", &argus_bin(), &args);
+    assert_eq!(
+        argus.wait_exit(Duration::from_secs(120)),
+        0,
+        "{}",
+        argus.describe()
+    );
+    let out = argus.stdout_lines();
+    assert!(
+        out.iter().any(|l| l == "a #2 signed on"),
+        "the first player's second instance:\n{}",
+        out.join("\n")
+    );
+    for p in ["b", "c", "d"] {
+        assert!(
+            !out.iter().any(|l| *l == format!("{p} #2 signed on")),
+            "{p}, one game, was started twice:\n{}",
+            out.join("\n")
+        );
+    }
+}

@@ -344,6 +344,17 @@ impl Tournament {
         &self.settings
     }
 
+    /// How many games player `p` plays in all, when the schedule knows
+    /// them all from the start (a round robin's, a gauntlet's); `None`
+    /// for a Swiss event, a knockout or an endless match, paired as they
+    /// go.
+    pub fn games_in_all(&self, p: PlayerId) -> Option<u32> {
+        (self.games_total() != u32::MAX).then(|| {
+            let n = self.schedule.games().iter().filter(|g| g.has(p)).count();
+            u32::try_from(n).unwrap_or(u32::MAX)
+        })
+    }
+
     /// How many games the event has, for `game N of M`: a round robin's,
     /// a gauntlet's or a match's, fixed from the start; `u32::MAX` (no
     /// fixed number) for a Swiss event or a knockout, which pair round by

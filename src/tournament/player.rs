@@ -284,6 +284,12 @@ impl Player {
         matches!(self, Player::Serial { .. } | Player::Socket { .. })
     }
 
+    /// Whether the player is a program argus starts itself (`engine:`,
+    /// `mover:`).
+    pub fn runs_here(&self) -> bool {
+        matches!(self, Player::Engine(_) | Player::Mover { .. })
+    }
+
     /// Where the player is, in words: its port, its endpoint,
     /// `tcp:NAME`, `engine:NAME` or `mover:NAME`.
     pub fn place(&self) -> String {

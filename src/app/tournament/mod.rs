@@ -37,6 +37,7 @@ use crate::app::{Exit, Failure, logging};
 use crate::journal::feed::{Feed, FileSet};
 use crate::record::timestamp::pgn_date;
 use crate::record::transcript::Transcript;
+use crate::tournament::PlayerId;
 use crate::tournament::journal::{self as tjournal, Header, TournamentWriter};
 use crate::tournament::{Form, GameState, Instance, Settings, Tournament};
 
@@ -540,6 +541,23 @@ fn instances_of(plan: &TournamentPlan) -> u32 {
     }
 }
 
+/// How many instances of each player argus opens: [`instances_of`], but
+/// a program argus starts no more times than it has games when the
+/// schedule knows them all (a gauntlet's opponents, one game each, are
+/// started once whatever --boards says). A `tcp:NAME` player keeps its
+/// seats: its program may connect as many times as there are boards.
+fn instances_per_player(plan: &TournamentPlan, core: &Tournament) -> Vec<u32> {
+    let k = instances_of(plan);
+    plan.players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| match core.games_in_all(PlayerId(i)) {
+            Some(games) if p.runs_here() => k.min(games.max(1)),
+            _ => k,
+        })
+        .collect()
+}
+
 /// What `run` or `resume` made of the journal: the tournament core, its
 /// writer, and (on resume) the games in progress.
 struct Carried {
@@ -726,7 +744,7 @@ fn open_edges(
     };
     let field = Field::open(
         &plan.players,
-        instances_of(plan),
+        &instances_per_player(plan, core),
         plan.port_settings,
         &net,
         EnginePlay {

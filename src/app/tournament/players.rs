@@ -207,7 +207,7 @@ impl Field {
     /// instance N > 1).
     pub fn open(
         players: &[Player],
-        instances: u32,
+        instances: &[u32],
         settings: PortSettings,
         net: &Net,
         engines: EnginePlay,
@@ -216,9 +216,8 @@ impl Field {
     ) -> Result<Field, String> {
         let (tx, events) = bounded(LINK_EVENTS);
         let count = |p: PlayerId| match players.get(p.0) {
-            Some(p) if p.is_one_program() => 1,
-            None => 1,
-            Some(_) => instances.max(1),
+            Some(pl) if !pl.is_one_program() => instances.get(p.0).copied().unwrap_or(1).max(1),
+            _ => 1,
         };
         let open = |i: Instance, c: Connector| {
             Link::open_with(
@@ -268,7 +267,7 @@ impl Field {
             tx: tx.clone(),
             gate: StartGate::for_this_machine(),
         };
-        let run_here = |p: &Player| matches!(p, Player::Engine(_) | Player::Mover { .. });
+        let run_here = Player::runs_here;
         // Each program's first instance first, all at once: the check that
         // the program runs at all, before the other instances add their
         // load (128 engines starting on two cores).

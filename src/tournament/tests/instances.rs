@@ -424,3 +424,24 @@ fn an_instance_is_named_with_its_number_from_the_second_on() {
     assert_eq!(Instance::new(PlayerId(1), 3).named("fish"), "fish #4");
     assert_eq!(Instance::new(PlayerId(1), 3).to_string(), "player 2 #4");
 }
+
+/// A player's games in all are known when the schedule is fixed: a
+/// gauntlet's first player meets every other, each other plays once (so
+/// argus starts it once, whatever --boards); a double round robin's each
+/// play twice each other; a Swiss event's are not known.
+#[test]
+fn a_players_games_in_all_are_known_only_in_a_fixed_schedule() {
+    use crate::tournament::schedule::Format;
+    let gauntlet = Run::new(settings(4, |s| s.schedule.format = Format::Gauntlet));
+    let games: Vec<_> = (0..4)
+        .map(|p| gauntlet.t.games_in_all(PlayerId(p)))
+        .collect();
+    assert_eq!(games, [Some(3), Some(1), Some(1), Some(1)]);
+    let double = Run::new(settings(3, |s| s.schedule.cycles = 2));
+    assert_eq!(double.t.games_in_all(PlayerId(2)), Some(4));
+    let swiss = Run::new(settings(4, |s| {
+        s.schedule.format = Format::Swiss;
+        s.schedule.rounds = 3;
+    }));
+    assert_eq!(swiss.t.games_in_all(PlayerId(0)), None);
+}
