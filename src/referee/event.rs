@@ -37,8 +37,9 @@ pub enum EventKind {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
-    /// A game has begun (after `reset`, at `inform`). `games` is how many
-    /// the match has (`u32::MAX`: no fixed number, as in the demo).
+    /// A game has begun (after `reset`, at `inform`). The core says game 1
+    /// of 1; a board's writers say the event's `game` of `games`
+    /// (`u32::MAX`: no fixed number, as in the demo).
     GameStarted {
         game: u32,
         games: u32,
@@ -65,17 +66,9 @@ pub enum Event {
         san: String,
     },
     GameOver(GameOver),
-    /// The session has ended (match complete or supervisor's order).
-    SessionOver(MatchSummary),
-    /// The SPRT accepted a hypothesis: the match stops after this game.
-    SprtDecided {
-        hypothesis: Hypothesis,
-        llr: f64,
-        lower_bound: f64,
-        upper_bound: f64,
-    },
-    /// A game ended and a client has signed off: the next game waits.
-    WaitingForSignOn,
+    /// The session has ended (its game over and concluded, or the
+    /// supervisor's order): nothing more is sent.
+    SessionOver,
 
     /// `refreq sign_on`; `again` when it had signed on before.
     SignedOn {
@@ -221,8 +214,7 @@ impl Event {
             | MoveMade { .. }
             | DrawOffered { .. }
             | GameOver(_)
-            | SessionOver(_)
-            | SprtDecided { .. }
+            | SessionOver
             | SignedOn { .. }
             | NakUnanswered { .. }
             | DrawDeclined { .. }
@@ -230,8 +222,7 @@ impl Event {
             | Resync { .. }
             | Restarted
             | Supervisor { .. } => EventKind::Info,
-            WaitingForSignOn
-            | SignedOff { .. }
+            SignedOff { .. }
             | EchoResent { .. }
             | AskedAgain { .. }
             | AskedAgainAtOnce { .. }

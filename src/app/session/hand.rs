@@ -84,24 +84,6 @@ fn probe_tables(syzygy: Option<&Syzygy>, core: &Referee) -> Option<Input> {
     }
 }
 
-/// Hands one input to the core: journaled (and synced) first, then its
-/// outputs carried out, then the journal's checkpoint if a move was played
-/// or a game ended. `seen` is shown every event the core emitted (a
-/// tournament board learns its game's result and the players' faults so).
-/// Returns whether there were outputs.
-pub(crate) fn hand_to_core(
-    input: Input,
-    at: u64,
-    core: &mut Referee,
-    edges: Edges,
-    books: &mut ByClient<PortBook>,
-    outputs: &mut Writers,
-    seen: &mut dyn FnMut(&Event),
-) -> bool {
-    let decided = decide_durably(input, at, core, edges, outputs);
-    deliver(decided, core, edges, books, outputs, seen)
-}
-
 /// [`decide`], then the journal synced on its own if the outputs must
 /// wait for it (outside a loop turn's group commit).
 fn decide_durably(
@@ -120,8 +102,7 @@ fn decide_durably(
 
 /// An input its core has taken, journaled but not yet synced: its outputs
 /// wait here until the journal is on disk (when [`Decided::wants_sync`]),
-/// then go out with [`deliver`]. [`hand_to_core`] does the three in a row;
-/// a tournament's boards stage an input each in a loop turn, and one round
+/// then go out with [`deliver`]. A tournament's boards stage an input each in a loop turn, and one round
 /// of syncs covers them all before any of their outputs leave (group
 /// commit: [`commit`]).
 pub(crate) struct Decided {
@@ -300,7 +281,7 @@ fn wants_sync(outs: &[Output]) -> bool {
     outs.iter().any(|o| {
         matches!(
             o,
-            Output::Send { .. } | Output::Event(Event::GameOver(_) | Event::SessionOver(_))
+            Output::Send { .. } | Output::Event(Event::GameOver(_) | Event::SessionOver)
         )
     })
 }
@@ -367,17 +348,6 @@ fn carry_out(o: Output, core: &Referee, outputs: &mut Writers, at: u64) {
                 outputs.finished_game(g.game_number, &g.pgn);
             }
             outputs.audience_game_over(&g);
-            // The match's last game: its number or the SPRT's decision.
-            let last = core.is_over()
-                || g.game_number >= core.settings().games
-                || core.stats().sprt.is_some_and(|t| t.result.is_some());
-            let counts = core.ponder_counts();
-            let ponder: Vec<(String, (u32, u32))> = ClientId::BOTH
-                .into_iter()
-                .filter(|id| counts[*id].1 > 0)
-                .map(|id| (core.client_name(id), counts[id]))
-                .collect();
-            outputs.match_stats(&core.stats(), &core.client_name(ClientId::A), last, &ponder);
         }
         _ => {}
     }

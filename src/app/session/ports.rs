@@ -4,10 +4,9 @@
 
 use log::{info, warn};
 
-use crate::app::links::Links;
 use crate::app::writers::Writers;
 use crate::clock::Arrival;
-use crate::display::{LinkState, LinkView};
+use crate::display::LinkState;
 use crate::link::{LinkEvent, LinkEventKind};
 use crate::referee::{ByClient, ClientId, Input};
 
@@ -177,20 +176,6 @@ fn connected(id: ClientId, peer: &str, at_ms: u64, outputs: &mut Writers) {
     outputs.headless_line(&note);
     outputs.transcript_note(at_ms, &note);
     outputs.journal_note(&note);
-}
-
-pub(super) fn link_views(
-    links: &Links,
-    books: &ByClient<PortBook>,
-    lines: &ByClient<String>,
-) -> [LinkView; 2] {
-    ClientId::BOTH.map(|id| LinkView {
-        port: links[id].path().to_string(),
-        settings: lines[id].clone(),
-        state: books[id].state(),
-        bytes_in: books[id].bytes_in,
-        bytes_out: books[id].bytes_out,
-    })
 }
 
 #[cfg(test)]
