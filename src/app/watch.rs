@@ -665,7 +665,7 @@ fn serves_files(addr: &str) -> Result<bool, Failure> {
 
 /// A game journal's one game said as the match it once was (`match over:
 /// A 1 - 0 B (1 game with a result)`), the line `argus watch` ends with.
-fn game_summary(core: &crate::referee::Referee, at: u64) -> crate::referee::MatchSummary {
+fn game_summary(core: &crate::referee::Referee, at: u64) -> crate::tournament::words::MatchSummary {
     use shakmaty::Color;
     let snap = core.snapshot(at);
     let result = snap.result.as_ref().map(|r| r.result.as_str());
@@ -674,7 +674,7 @@ fn game_summary(core: &crate::referee::Referee, at: u64) -> crate::referee::Matc
         (Some("1/2-1/2"), _) => 1,
         _ => 0,
     };
-    crate::referee::MatchSummary {
+    crate::tournament::words::MatchSummary {
         names: ClientId::BOTH.map(|id| core.client_name(id)),
         score_halves: ClientId::BOTH.map(halves),
         games_with_result: u32::from(matches!(result, Some("1-0" | "0-1" | "1/2-1/2"))),

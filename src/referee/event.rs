@@ -18,7 +18,6 @@ use crate::referee::client::ClientId;
 use crate::referee::eval::BadEval;
 use crate::referee::messages::{Command, GameResult, Termination, Verdict};
 use crate::referee::tablebase::TablebaseOutcome;
-use crate::stats::sprt::Hypothesis;
 
 /// How notable an event is (the log's level, the display's colour).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -473,17 +472,6 @@ pub enum PauseReason {
         client: ClientId,
         offence: Offence,
     },
-}
-
-/// The match at its end: names and points of A and B, how many games
-/// had a result, and the SPRT's decision if it made one.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct MatchSummary {
-    pub names: [String; 2],
-    /// Points in halves, A then B.
-    pub score_halves: [u32; 2],
-    pub games_with_result: u32,
-    pub sprt: Option<Hypothesis>,
 }
 
 /// A colour as `"white"` or `"black"` (shakmaty's `Color` has no serde
