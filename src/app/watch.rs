@@ -241,12 +241,8 @@ impl Watcher {
                 if let Some(h) = self.follower.header() {
                     let s = &h.settings;
                     self.say(&format!(
-                        "watching session {}: {}, {} game{}, time control {}",
-                        h.session,
-                        s.event,
-                        s.games,
-                        if s.games == 1 { "" } else { "s" },
-                        s.time_control
+                        "watching session {}: {}, 1 game, time control {}",
+                        h.session, s.event, s.time_control
                     ));
                 }
             }
@@ -457,7 +453,7 @@ impl Watcher {
         if let Some(r) = self.replay()
             && r.core().is_over()
         {
-            crate::app::stdout::line(&r.core().summary().to_string());
+            crate::app::stdout::line(&game_summary(r.core(), r.last_at()).to_string());
         }
         result
     }
@@ -664,6 +660,25 @@ fn serves_files(addr: &str) -> Result<bool, Failure> {
             _ => {}
         }
         thread::sleep(RECONNECT);
+    }
+}
+
+/// A game journal's one game said as the match it once was (`match over:
+/// A 1 - 0 B (1 game with a result)`), the line `argus watch` ends with.
+fn game_summary(core: &crate::referee::Referee, at: u64) -> crate::tournament::words::MatchSummary {
+    use shakmaty::Color;
+    let snap = core.snapshot(at);
+    let result = snap.result.as_ref().map(|r| r.result.as_str());
+    let halves = |id: ClientId| match (result, snap.clients[id].color) {
+        (Some("1-0"), Some(Color::White)) | (Some("0-1"), Some(Color::Black)) => 2,
+        (Some("1/2-1/2"), _) => 1,
+        _ => 0,
+    };
+    crate::tournament::words::MatchSummary {
+        names: ClientId::BOTH.map(|id| core.client_name(id)),
+        score_halves: ClientId::BOTH.map(halves),
+        games_with_result: u32::from(matches!(result, Some("1-0" | "0-1" | "1/2-1/2"))),
+        sprt: None,
     }
 }
 

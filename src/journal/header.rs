@@ -15,8 +15,7 @@ use crate::journal::format::{Entry, VERSION};
 use crate::link::{Flow, LineEnd, Parity, PortSettings, SettingsError};
 use crate::referee::adjudication::RuleError;
 use crate::referee::settings::UnknownChoice;
-use crate::referee::{ByClient, Settings, Start};
-use crate::stats::sprt::SprtError;
+use crate::referee::{ByClient, ClientId, Settings, Start};
 
 /// What a journal starts with.
 #[derive(Debug, Clone)]
@@ -79,8 +78,8 @@ const OUTPUT_KEYS: [&str; 10] = [
 const LATER_KEYS: [&str; 10] = [
     "own-search-time",
     "variant",
+    "white",
     "max-moves",
-    "sprt",
     "draw-adjudication",
     "resign-adjudication",
     "syzygy",
@@ -93,6 +92,13 @@ const LATER_KEYS: [&str; 10] = [
 fn is_optional(key: &str) -> bool {
     OUTPUT_KEYS.contains(&key) || LATER_KEYS.contains(&key)
 }
+
+/// The match's sequencing that headers written by argus 0.2.0 carry, from
+/// when the referee core played a whole match: `games` (always 1 on an
+/// event's board), `swap-colors`, `openings-seed` and `sprt`. The event
+/// keeps these now; a header's lines for them are read and ignored, so
+/// that a game begun by 0.2.0 still resumes.
+const RETIRED_KEYS: [&str; 4] = ["games", "swap-colors", "openings-seed", "sprt"];
 
 /// A setting written as one value: its text with commas for spaces.
 fn spaceless(v: &Option<impl ToString>) -> Vec<String> {
@@ -263,10 +269,8 @@ pub enum SettingError {
     #[error(transparent)]
     Choice(#[from] UnknownChoice),
     #[error(transparent)]
-    Sprt(#[from] SprtError),
-    #[error(transparent)]
     Rule(#[from] RuleError),
-    /// `own-search-time`: a word that is not a client.
+    /// `own-search-time`, `white`: a word that is not a client.
     #[error("a or b expected, got {0:?}")]
     Client(String),
     #[error("baud, data bits, parity (0/1) and stop bits expected")]
@@ -303,10 +307,8 @@ impl Header {
             time_control,
             own_controls,
             variant,
-            games,
-            swap_colors,
-            openings,
-            openings_seed,
+            white,
+            opening,
             reset_delay_ms,
             conclude_delay_ms,
             false_claim,
@@ -314,7 +316,6 @@ impl Header {
             client_fault,
             max_resends,
             resend_after_ms,
-            sprt,
             max_moves,
             draw_adjudication,
             resign_adjudication,
@@ -355,12 +356,7 @@ impl Header {
                 own_controls.b.iter().map(|c| c.to_string()).collect(),
             ),
             set("variant", one(variant)),
-            set("games", one(games)),
-            set("swap-colors", one(if *swap_colors { "yes" } else { "no" })),
-            set(
-                "openings-seed",
-                openings_seed.iter().map(u64::to_string).collect(),
-            ),
+            set("white", one(client_word(*white))),
             set("reset-delay-ms", one(reset_delay_ms)),
             set("conclude-delay-ms", one(conclude_delay_ms)),
             set("false-claim", one(false_claim)),
@@ -370,7 +366,6 @@ impl Header {
             set("resend-after-ms", one(resend_after_ms)),
             set("max-moves", max_moves.iter().map(u32::to_string).collect()),
             // One value each: the spec with commas for spaces.
-            set("sprt", spaceless(sprt)),
             set("draw-adjudication", spaceless(draw_adjudication)),
             set("resign-adjudication", spaceless(resign_adjudication)),
             set("syzygy", optional(syzygy)),
@@ -409,7 +404,7 @@ impl Header {
         ]) {
             v.push(set(key, values));
         }
-        for o in openings {
+        if let Some(o) = opening {
             let mut pos = o.position.clone();
             let mut moves = Vec::new();
             for m in &o.moves {
@@ -513,8 +508,11 @@ impl HeaderBuilder {
 
     fn finish(&mut self) -> Result<Header, HeaderError> {
         let session = self.session.take().ok_or(HeaderError::NoSession)?;
+        // A header has at most one opening: its game's. (One written by
+        // argus 0.2.0 for a board has one too; were there more, its core
+        // would have played the first, as it kept the file's order.)
         let mut s = Settings {
-            openings: std::mem::take(&mut self.openings),
+            opening: std::mem::take(&mut self.openings).into_iter().next(),
             ..Settings::default()
         };
         let mut port = PortSettings::default();
@@ -567,22 +565,8 @@ impl HeaderBuilder {
                         .parse()
                         .map_err(|e: crate::game::UnknownVariant| bad(e.into()))?
                 }
-                "games" => {
-                    s.games = u32::try_from(num()?).map_err(|_| bad(SettingError::TooLarge))?
-                }
-                "swap-colors" => {
-                    s.swap_colors = match single()?.as_str() {
-                        "yes" => true,
-                        "no" => false,
-                        _ => return Err(bad(SettingError::YesOrNo)),
-                    }
-                }
-                "openings-seed" => {
-                    s.openings_seed = match opt()? {
-                        None => None,
-                        Some(v) => Some(v.parse().map_err(|_| bad(SettingError::NotANumber))?),
-                    }
-                }
+                "white" => s.white = parse_client(&single()?).map_err(bad)?,
+                key if RETIRED_KEYS.contains(&key) => {}
                 "reset-delay-ms" => s.reset_delay_ms = num()?,
                 "conclude-delay-ms" => s.conclude_delay_ms = num()?,
                 "false-claim" => {
@@ -609,15 +593,6 @@ impl HeaderBuilder {
                     s.max_moves = match opt()? {
                         None => None,
                         Some(v) => Some(v.parse().map_err(|_| bad(SettingError::NotANumber))?),
-                    }
-                }
-                "sprt" => {
-                    s.sprt = match opt()? {
-                        None => None,
-                        Some(v) => Some(
-                            v.parse()
-                                .map_err(|e: crate::stats::sprt::SprtError| bad(e.into()))?,
-                        ),
                     }
                 }
                 "draw-adjudication" => {
@@ -701,23 +676,31 @@ fn required_keys() -> Vec<String> {
 /// `own-search-time`'s values: the clients whose `Asearch` counts, `a`
 /// and/or `b` (none: neither).
 fn own_search_time_values(own: &ByClient<bool>) -> Vec<String> {
-    [("a", own.a), ("b", own.b)]
+    ClientId::BOTH
         .into_iter()
-        .filter(|(_, on)| *on)
-        .map(|(w, _)| w.to_string())
+        .filter(|&c| own[c])
+        .map(client_word)
         .collect()
 }
 
 fn parse_own_search_time(v: &[String]) -> Result<ByClient<bool>, SettingError> {
     let mut own = ByClient::default();
     for w in v {
-        match w.as_str() {
-            "a" => own.a = true,
-            "b" => own.b = true,
-            _ => return Err(SettingError::Client(w.clone())),
-        }
+        own[parse_client(w)?] = true;
     }
     Ok(own)
+}
+
+/// A client as the header words it: `a` or `b`.
+fn client_word(c: ClientId) -> String {
+    c.letter().to_lowercase()
+}
+
+fn parse_client(w: &str) -> Result<ClientId, SettingError> {
+    ClientId::BOTH
+        .into_iter()
+        .find(|&c| client_word(c) == w)
+        .ok_or_else(|| SettingError::Client(w.to_string()))
 }
 
 fn parse_line(v: &[String]) -> Result<LineSettings, SettingError> {
@@ -799,22 +782,12 @@ mod tests {
                 time_control: "40/7200:3600".parse().unwrap(),
                 own_controls: [None, Some("1+0.01".parse().unwrap())].into(),
                 variant: Variant::Standard,
-                games: 6,
-                swap_colors: false,
-                openings: vec![
-                    Start {
-                        position: Chess::default(),
-                        moves: vec![e4, c5],
-                        source: "book.pgn:3".into(),
-                    },
-                    Start {
-                        position: game::position_from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 40")
-                            .unwrap(),
-                        moves: vec![],
-                        source: "end.epd:1".into(),
-                    },
-                ],
-                openings_seed: Some(99),
+                white: ClientId::B,
+                opening: Some(Start {
+                    position: Chess::default(),
+                    moves: vec![e4, c5],
+                    source: "book.pgn:3".into(),
+                }),
                 reset_delay_ms: 250,
                 conclude_delay_ms: 0,
                 false_claim: FalseClaim::PlayOn,
@@ -827,11 +800,6 @@ mod tests {
                 resign_adjudication: Some("movecount=3 score=400 twosided".parse().unwrap()),
                 syzygy: Some("/srv/syzygy 3-4-5:/srv/syzygy/6".into()),
                 disconnect_at_end: false,
-                sprt: Some(
-                    "elo0=-1.5 elo1=3.25 alpha=0.1 beta=0.05 model=logistic"
-                        .parse()
-                        .unwrap(),
-                ),
             },
             port: PortSettings {
                 baud: 2400,
@@ -916,11 +884,11 @@ mod tests {
         .unwrap();
         let mut g = Game::new(start.clone());
         let castle = g.play_san("O-O").unwrap();
-        h.settings.openings = vec![Start {
+        h.settings.opening = Some(Start {
             position: start,
             moves: vec![castle],
             source: "chess960:x".into(),
-        }];
+        });
         let entries: Vec<String> = h.entries().iter().map(Entry::payload).collect();
         assert!(
             entries.contains(&"set variant chess960".to_string()),
@@ -930,11 +898,9 @@ mod tests {
         assert!(opening.ends_with("f1g1"), "{opening}");
         let back = rebuild(&h).unwrap();
         assert_eq!(back.settings.variant, Variant::Chess960);
-        assert_eq!(back.settings.openings[0].moves, vec![castle]);
-        assert_eq!(
-            Variant::of(&back.settings.openings[0].position),
-            Variant::Chess960
-        );
+        let opening = back.settings.opening.unwrap();
+        assert_eq!(opening.moves, vec![castle]);
+        assert_eq!(Variant::of(&opening.position), Variant::Chess960);
         // Without the line (a journal from before variants): standard.
         let mut b = HeaderBuilder::default();
         let mut standard = None;
@@ -1045,7 +1011,7 @@ mod tests {
                 _ => None,
             })
             .collect();
-        assert!(keys.len() > 20, "{keys:?}");
+        assert!(keys.len() > 15, "{keys:?}");
         for missing in &keys {
             let mut b = HeaderBuilder::default();
             let mut err = None;
@@ -1068,7 +1034,8 @@ mod tests {
     #[test]
     fn a_header_from_before_the_output_and_later_settings_loads_with_none() {
         let h = sample();
-        assert!(h.settings.max_moves.is_some() && h.settings.sprt.is_some());
+        assert!(h.settings.max_moves.is_some());
+        assert_eq!(h.settings.white, ClientId::B);
         assert!(h.settings.draw_adjudication.is_some());
         assert!(h.settings.resign_adjudication.is_some());
         assert!(h.settings.syzygy.is_some());
@@ -1080,7 +1047,7 @@ mod tests {
             if let Some(back) = b.push(e).unwrap() {
                 assert_eq!(back.output, OutputSettings::default());
                 assert_eq!(back.settings.max_moves, None);
-                assert!(back.settings.sprt.is_none());
+                assert_eq!(back.settings.white, ClientId::A, "A had White then");
                 assert_eq!(back.settings.draw_adjudication, None);
                 assert_eq!(back.settings.resign_adjudication, None);
                 assert_eq!(back.settings.syzygy, None);
@@ -1096,7 +1063,7 @@ mod tests {
         let mut b = HeaderBuilder::default();
         let mut err = None;
         for e in h.entries() {
-            if matches!(&e, Entry::Set { key, .. } if key == "games") {
+            if matches!(&e, Entry::Set { key, .. } if key == "time-control") {
                 continue;
             }
             match b.push(e) {
@@ -1104,7 +1071,7 @@ mod tests {
                 Err(e) => err = Some(e),
             }
         }
-        assert!(matches!(err, Some(HeaderError::Lacks(k)) if k == "games"));
+        assert!(matches!(err, Some(HeaderError::Lacks(k)) if k == "time-control"));
         let mut b = HeaderBuilder::default();
         assert!(
             b.push(Entry::Begin)

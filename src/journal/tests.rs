@@ -17,15 +17,20 @@ use crate::referee::{ClientId, Event, Input, Output, Referee, Settings, Start, W
 
 fn settings() -> Settings {
     Settings {
-        games: 3,
         reset_delay_ms: 20,
         conclude_delay_ms: 30,
-        // A queen ending: short games with every kind of ending.
-        openings: vec![Start {
-            position: crate::game::position_from_fen("k7/8/2K5/8/8/8/8/7Q w - - 0 1").unwrap(),
-            moves: vec![],
+        // An opening's moves, then a game of at most 40 moves: long
+        // enough for a crash at many points, short enough to crash at
+        // every one.
+        opening: Some(Start {
+            position: shakmaty::Chess::default(),
+            moves: {
+                let mut g = crate::game::Game::new(shakmaty::Chess::default());
+                ["e4", "e5"].map(|m| g.play_san(m).unwrap()).to_vec()
+            },
             source: "test".into(),
-        }],
+        }),
+        max_moves: Some(40),
         ..Settings::default()
     }
 }
@@ -270,7 +275,7 @@ fn a_journal_replays_to_the_same_core() {
     let path = dir.path().join("journal.log");
     let mut sim = start(&path);
     assert!(!sim.run(None));
-    assert_eq!(sim.pgn.len(), 3, "three games played");
+    assert_eq!(sim.pgn.len(), 1, "the game played");
     // Dated by the wall clock of the journal's epoch line (time 0 was
     // 2023-11-14T22:13:20Z).
     assert!(
@@ -505,7 +510,7 @@ fn checkpoint_of_snapshot(core: &Referee, at: u64) -> Checkpoint {
 fn a_checkpoint_says_what_the_snapshot_of_the_core_says() {
     let dir = tempfile::tempdir().unwrap();
     let mut sim = start(&dir.path().join("j.log"));
-    // Before any game, then after every input of a three-game match, and
+    // Before the game, then after every input of it, and
     // a little after each (the clocks run).
     assert_eq!(
         Replay::checkpoint(&sim.core, 0),
@@ -523,5 +528,59 @@ fn a_checkpoint_says_what_the_snapshot_of_the_core_says() {
         }
         seen += 1;
     }
-    assert!(seen > 100, "the match ran {seen} inputs");
+    assert!(seen > 60, "the game ran {seen} inputs");
+}
+
+/// A game journal written by argus 0.2.0, when the referee core still
+/// sequenced a match: its header has the `games`, `swap-colors`,
+/// `openings-seed` and `sprt` lines the event now keeps
+/// (`fixtures/v0.2.0-game.journal`: game 2 of `argus referee
+/// mover:a=random mover:b=greedy --games 2 --tc 5+0 --openings
+/// chess960:random --shuffle 7 --sprt "elo0=0 elo1=5"`, as that build
+/// wrote it). It still loads, so a game begun by 0.2.0 resumes: the old
+/// lines are read and ignored, its one opening is the game's, client A
+/// (the event's White) has White, and the game replays to its end.
+#[test]
+fn a_game_journal_written_by_0_2_0_still_loads_and_replays() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("src/journal/fixtures/v0.2.0-game.journal");
+    let text = fs::read_to_string(&path).unwrap();
+    for old in [
+        "set games 1 ",
+        "set swap-colors no ",
+        "set openings-seed ",
+        "set sprt ",
+    ] {
+        assert!(text.contains(old), "the fixture has {old:?}");
+    }
+    let loaded = load(&path).unwrap();
+    let s = &loaded.header.settings;
+    assert_eq!(s.white, ClientId::A);
+    assert_eq!(s.variant, crate::game::Variant::Chess960);
+    let opening = s.opening.as_ref().expect("its opening");
+    assert_eq!(opening.source, "chess960:659");
+    assert_eq!(s.round.as_deref(), Some("2"));
+    let core = loaded.replay.core();
+    assert!(core.is_over());
+    let snap = core.snapshot(loaded.replay.last_at());
+    let result = snap.result.expect("the game ended");
+    assert_eq!(result.result, "1/2-1/2");
+    assert_eq!(core.client_name(ClientId::A), "b");
+    assert_eq!(snap.clients.a.color, Some(shakmaty::Color::White));
+    // Written again, the header has none of the old lines.
+    let again: Vec<String> = loaded
+        .header
+        .entries()
+        .iter()
+        .map(|e| e.payload())
+        .collect();
+    for old in [
+        "set games",
+        "set swap-colors",
+        "set openings-seed",
+        "set sprt",
+    ] {
+        assert!(!again.iter().any(|e| e.starts_with(old)), "{again:?}");
+    }
+    assert!(again.contains(&"set white a".to_string()), "{again:?}");
 }

@@ -13,15 +13,14 @@ use crate::clock::{self, ClockTag, Clocks, TimeControl};
 use crate::epd::line_check::{self, Checked};
 use crate::epd::{Operation, Record, RefCom, RefReq};
 use crate::game::{self, AutomaticEnd, Game, Variant};
-use crate::record::openings::order_openings;
 use crate::record::pgn::{MoveEval, PgnGame, PgnMove};
 use crate::record::timestamp;
 use crate::referee::adjudication;
 use crate::referee::client::{ByClient, ClientId};
 use crate::referee::eval::read_eval;
 use crate::referee::event::{
-    AgainCause, CommandRefusal, Ending, Event, FaultOutcome, GameOver, MatchSummary, Offence,
-    PauseReason, Problem, Rejection,
+    AgainCause, CommandRefusal, Ending, Event, FaultOutcome, GameOver, Offence, PauseReason,
+    Problem, Rejection,
 };
 use crate::referee::messages::{
     Command, GameResult, Input, Output, Termination, Verdict, WallClock,
@@ -30,8 +29,6 @@ use crate::referee::settings::{ClientFault, FalseClaim, IllegalMove, Settings, S
 use crate::referee::snapshot::{ClientView, ClockView, EventView, Phase, ResultView, Snapshot};
 use crate::referee::tablebase::TablebaseVerdict;
 use crate::referee::words;
-use crate::stats::sprt::Hypothesis;
-use crate::stats::{GameScore, MatchStats, Report};
 use crate::text::strip_control;
 
 mod flow;
@@ -39,7 +36,6 @@ mod inputs;
 mod records;
 mod refusal;
 mod reply;
-mod score;
 mod timer;
 mod view;
 
@@ -91,7 +87,7 @@ struct ClientState {
     /// (unless the client signs on again first).
     resend_due: Option<u64>,
     /// The positions this client was last asked to move in (`respond`),
-    /// oldest first, across games. A reply that echoes one of them but not
+    /// oldest first. A reply that echoes one of them but not
     /// the current position answers an earlier record (a slow client whose
     /// game ended meanwhile, or a resent respond it answered twice): it is
     /// refused as late, not resent, or every resend would breed another
@@ -107,7 +103,7 @@ enum Stage {
         until: u64,
     },
     Playing,
-    /// A game ended; the next one starts (or the session ends) at `until`.
+    /// The game ended; the session ends at `until` (the conclude delay).
     GameOver {
         until: u64,
     },
@@ -167,9 +163,13 @@ struct Played {
     ponder_hit: Option<bool>,
 }
 
+/// The number the core gives its one game in its events, snapshot and
+/// journal checkpoints: the event numbers its games itself (a board's
+/// writers say the event's number).
+pub const GAME_NUMBER: u32 = 1;
+
 #[derive(Debug, Clone)]
 struct GameState {
-    number: u32,
     white: ClientId,
     game: Game,
     clocks: Clocks,
@@ -232,51 +232,29 @@ impl GameState {
 #[derive(Debug, Clone)]
 pub struct Referee {
     settings: Settings,
-    /// The opening of each game: index into `settings.openings`.
-    order: Vec<usize>,
     clients: ByClient<ClientState>,
     stage: Stage,
+    /// The game, once it has started.
     game: Option<GameState>,
-    games_started: u32,
-    score_halves: ByClient<u32>,
-    /// Client A's results and game pairs (Elo, LOS, SPRT).
-    stats: MatchStats,
-    /// Each client's ponder hits and ponders over the match, from its
+    /// Each client's ponder hits and ponders in the game, from its
     /// replies' `Aponder` ([`Referee::ponder_counts`]).
     ponders: ByClient<(u32, u32)>,
     next_seq: u64,
     events: VecDeque<EventView>,
     now: u64,
-    /// The latest wall-clock reading (`set_wall_clock`), if any: the games'
+    /// The latest wall-clock reading (`set_wall_clock`), if any: the game's
     /// start and end times are dated by it.
     wall: Option<WallClock>,
 }
 
 impl Referee {
-    /// A referee for this session, waiting for both clients to sign on.
-    pub fn new(mut settings: Settings) -> Referee {
-        settings.games = settings.games.max(1);
-        let order = if settings.openings.is_empty() {
-            Vec::new()
-        } else {
-            // One full cycle (each opening with each colour); later games
-            // wrap around it.
-            let n = settings.openings.len();
-            let cycle = u32::try_from(n.saturating_mul(2)).unwrap_or(u32::MAX);
-            order_openings(n, settings.games.min(cycle), settings.openings_seed)
-                .into_iter()
-                .map(|(i, _)| i)
-                .collect()
-        };
+    /// A referee for one game, waiting for both clients to sign on.
+    pub fn new(settings: Settings) -> Referee {
         Referee {
             settings,
-            order,
             clients: ByClient::default(),
             stage: Stage::WaitingForSignOn,
             game: None,
-            games_started: 0,
-            score_halves: ByClient::default(),
-            stats: MatchStats::default(),
             ponders: ByClient::default(),
             next_seq: 1,
             events: VecDeque::new(),

@@ -18,7 +18,6 @@ use crate::referee::client::ClientId;
 use crate::referee::eval::BadEval;
 use crate::referee::messages::{Command, GameResult, Termination, Verdict};
 use crate::referee::tablebase::TablebaseOutcome;
-use crate::stats::sprt::Hypothesis;
 
 /// How notable an event is (the log's level, the display's colour).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -37,8 +36,9 @@ pub enum EventKind {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
-    /// A game has begun (after `reset`, at `inform`). `games` is how many
-    /// the match has (`u32::MAX`: no fixed number, as in the demo).
+    /// A game has begun (after `reset`, at `inform`). The core says game 1
+    /// of 1; a board's writers say the event's `game` of `games`
+    /// (`u32::MAX`: no fixed number, as in the demo).
     GameStarted {
         game: u32,
         games: u32,
@@ -65,17 +65,9 @@ pub enum Event {
         san: String,
     },
     GameOver(GameOver),
-    /// The session has ended (match complete or supervisor's order).
-    SessionOver(MatchSummary),
-    /// The SPRT accepted a hypothesis: the match stops after this game.
-    SprtDecided {
-        hypothesis: Hypothesis,
-        llr: f64,
-        lower_bound: f64,
-        upper_bound: f64,
-    },
-    /// A game ended and a client has signed off: the next game waits.
-    WaitingForSignOn,
+    /// The session has ended (its game over and concluded, or the
+    /// supervisor's order): nothing more is sent.
+    SessionOver,
 
     /// `refreq sign_on`; `again` when it had signed on before.
     SignedOn {
@@ -221,8 +213,7 @@ impl Event {
             | MoveMade { .. }
             | DrawOffered { .. }
             | GameOver(_)
-            | SessionOver(_)
-            | SprtDecided { .. }
+            | SessionOver
             | SignedOn { .. }
             | NakUnanswered { .. }
             | DrawDeclined { .. }
@@ -230,8 +221,7 @@ impl Event {
             | Resync { .. }
             | Restarted
             | Supervisor { .. } => EventKind::Info,
-            WaitingForSignOn
-            | SignedOff { .. }
+            SignedOff { .. }
             | EchoResent { .. }
             | AskedAgain { .. }
             | AskedAgainAtOnce { .. }
@@ -482,17 +472,6 @@ pub enum PauseReason {
         client: ClientId,
         offence: Offence,
     },
-}
-
-/// The match at its end: names and points of A and B, how many games
-/// had a result, and the SPRT's decision if it made one.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct MatchSummary {
-    pub names: [String; 2],
-    /// Points in halves, A then B.
-    pub score_halves: [u32; 2],
-    pub games_with_result: u32,
-    pub sprt: Option<Hypothesis>,
 }
 
 /// A colour as `"white"` or `"black"` (shakmaty's `Color` has no serde

@@ -18,7 +18,7 @@ pub mod words;
 
 pub use self::core::{Progress, Referee};
 pub use client::{ByClient, ClientId};
-pub use event::{Ending, Event, EventKind, GameOver, MatchSummary};
+pub use event::{Ending, Event, EventKind, GameOver};
 pub use messages::{Command, GameResult, Input, Output, Termination, Verdict, WallClock};
 pub use settings::{ClientFault, FalseClaim, IllegalMove, Policy, Settings, Start};
 pub use snapshot::Snapshot;

@@ -1,5 +1,7 @@
-//! What the supervisor decides before a match: names, event tags, the time
-//! control, the number of games, openings and the policies for faults.
+//! What the referee core is told before its one game: names, event tags,
+//! the time control, who plays White, where the game starts and the
+//! policies for faults. How many games, which opening and which colours
+//! are the event's (`crate::tournament`).
 
 use serde::Deserialize;
 use shakmaty::{ByColor, Chess, Move};
@@ -8,7 +10,6 @@ use crate::clock::{LineSettings, TimeControl};
 use crate::game::Variant;
 use crate::referee::adjudication::{DrawRule, ResignRule};
 use crate::referee::client::{ByClient, ClientId};
-use crate::stats::sprt::Sprt;
 
 /// A policy the supervisor picks by name: on the command line, in the
 /// config file (TOML) and in the journal header, always spelled as
@@ -205,7 +206,7 @@ impl Start {
     }
 }
 
-/// The whole configuration of a referee session.
+/// The whole configuration of a referee session: one game.
 #[derive(Debug, Clone)]
 pub struct Settings {
     /// PGN Event, Site and Date (`yyyy.mm.dd`; the core never reads the
@@ -213,7 +214,7 @@ pub struct Settings {
     pub event: String,
     pub site: String,
     pub date: String,
-    /// PGN Round; `None` numbers the rounds by game (1, 2, 3, ...).
+    /// PGN Round; `None` writes `1` (the event names each game's round).
     pub round: Option<String>,
     /// Names of clients A and B given by the supervisor; `None` takes the
     /// client's `tcsi` name, else the port name.
@@ -239,14 +240,12 @@ pub struct Settings {
     /// The rules: standard chess or Chess960 (every opening's position is
     /// set up in it; the PGN and `inform` carry `Variant "Chess960"`).
     pub variant: Variant,
-    /// Number of games in the match (at least 1).
-    pub games: u32,
-    /// Alternate colours each game (A has White in game 1).
-    pub swap_colors: bool,
-    /// Starting points; empty means the initial position for every game.
-    pub openings: Vec<Start>,
-    /// Shuffle the openings with this seed; `None` keeps file order.
-    pub openings_seed: Option<u64>,
+    /// The client that plays White: the event decides (its schedule
+    /// alternates colours), the core only follows.
+    pub white: ClientId,
+    /// Where the game starts: an opening the event chose, or `None` for
+    /// the initial position.
+    pub opening: Option<Start>,
     /// Pause after `refcom reset;` before `inform` (spec default 5 s).
     pub reset_delay_ms: u64,
     /// Pause after `refcom conclude;` before the next game (spec default 5 s).
@@ -262,8 +261,6 @@ pub struct Settings {
     /// whose echoed position differs (or, with `IllegalMove::Retry`, whose
     /// move was illegal or unparsable), before it is treated as a fault.
     pub max_resends: u32,
-    /// Stop the match when this test on the game pairs accepts H0 or H1.
-    pub sprt: Option<Sprt>,
     /// Adjudicate a draw once this many full moves have been played.
     pub max_moves: Option<u32>,
     /// Adjudicate a draw when both scores stay near zero (cutechess-cli's
@@ -277,7 +274,7 @@ pub struct Settings {
     /// probes them after each move and hands the verdict in
     /// ([`crate::referee::Input::Tablebase`]).
     pub syzygy: Option<String>,
-    /// Send `refcom disconnect;` to both clients when the match is over.
+    /// Send `refcom disconnect;` to both clients when the game is over.
     /// A tournament's board does not: its players stay signed on for their
     /// next game, on whichever board, and are disconnected when the
     /// tournament is over.
@@ -320,10 +317,8 @@ impl Default for Settings {
             time_control: TimeControl::Untimed,
             own_controls: ByClient::default(),
             variant: Variant::Standard,
-            games: 1,
-            swap_colors: true,
-            openings: Vec::new(),
-            openings_seed: None,
+            white: ClientId::A,
+            opening: None,
             reset_delay_ms: 5_000,
             conclude_delay_ms: 5_000,
             false_claim: FalseClaim::Forfeit,
@@ -331,7 +326,6 @@ impl Default for Settings {
             client_fault: ClientFault::Pause,
             max_resends: 2,
             resend_after_ms: 0,
-            sprt: None,
             max_moves: None,
             draw_adjudication: None,
             resign_adjudication: None,

@@ -2,7 +2,7 @@
 //! for the headless printout, the board view's latest lines, the log and
 //! `argus watch`. Names are stripped of control characters.
 
-use crate::referee::MatchSummary;
+use crate::stats::sprt::Hypothesis;
 use crate::text::strip_control;
 use crate::tournament::Form;
 use crate::tournament::core::{GameState, Tournament};
@@ -295,6 +295,39 @@ fn match_said(t: &Tournament, out: &Output) -> Option<String> {
         Output::TournamentOver => match_summary(t).to_string(),
         _ => return None,
     })
+}
+
+/// A match at its end: names and points of its two players, how many
+/// games had a result, and the SPRT's decision if it made one.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct MatchSummary {
+    pub names: [String; 2],
+    /// Points in halves, the first player's then the second's.
+    pub score_halves: [u32; 2],
+    pub games_with_result: u32,
+    pub sprt: Option<Hypothesis>,
+}
+
+impl std::fmt::Display for MatchSummary {
+    /// `match over: Alpha 2.5 - 1.5 Beta (4 games with a result)`, and the
+    /// SPRT's decision if it made one. Names are stripped of control
+    /// characters.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let played = self.games_with_result;
+        write!(
+            f,
+            "match over: {} {} - {} {} ({played} game{} with a result)",
+            strip_control(&self.names[0]),
+            crate::text::points_decimal(self.score_halves[0]),
+            crate::text::points_decimal(self.score_halves[1]),
+            strip_control(&self.names[1]),
+            if played == 1 { "" } else { "s" }
+        )?;
+        if let Some(h) = self.sprt {
+            write!(f, "; SPRT: {} accepted", h.as_str())?;
+        }
+        Ok(())
+    }
 }
 
 /// A match's end as the referee says it: each player's points and the

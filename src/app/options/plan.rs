@@ -15,7 +15,8 @@ use crate::app::syzygy::{Syzygy, TablesError};
 use crate::clock::TimeControl;
 use crate::game::Variant;
 use crate::link::PortSettings;
-use crate::referee::{ByClient, ClientFault, Settings, Start};
+use crate::referee::{ByClient, ClientFault, ClientId, Settings, Start};
+use crate::stats::sprt::Sprt;
 
 /// Why `argus referee`'s settings cannot be had: the config file, or the
 /// flag (with its value) that is wrong, first in the order they are
@@ -65,7 +66,15 @@ error_words!(PlanError);
 pub struct RefereePlan {
     pub ports: [String; 2],
     pub port_settings: PortSettings,
+    /// Each game's referee settings (its opening and colours are the
+    /// event's to set).
     pub settings: Settings,
+    /// The openings the event's games start from, and the seed that
+    /// shuffles them (`None`: file order).
+    pub openings: Vec<Start>,
+    pub openings_seed: Option<u64>,
+    /// The test the event runs on its game pairs.
+    pub sprt: Option<Sprt>,
     pub output: OutputOptions,
 }
 
@@ -89,11 +98,17 @@ pub fn plan(
     let m = matches.or(file.matches);
     let output = output.or(file.output);
     let port_settings = line.port_settings()?;
-    let settings = settings_of(&ports, &port_settings, m, date, headless)?;
+    let (variant, openings, openings_seed) = openings_of(&m)?;
+    let sprt_spec = m.sprt.clone();
+    let settings = settings_of(&ports, &port_settings, m, variant, date, headless)?;
+    let sprt = parse_spec(sprt_spec.as_deref(), PlanError::Sprt)?;
     Ok(RefereePlan {
         ports,
         port_settings,
         settings,
+        openings,
+        openings_seed,
+        sprt,
         output,
     })
 }
@@ -104,16 +119,14 @@ fn settings_of(
     ports: &[String; 2],
     port_settings: &PortSettings,
     m: MatchOptions,
+    variant: Variant,
     date: String,
     headless: bool,
 ) -> Result<Settings, PlanError> {
     let (time_control, own_controls) = time_controls_of(ports, &m)?;
-    let (variant, openings, openings_seed) = openings_of(&m)?;
-    let games = match m.games {
-        Some(0) => return Err(PlanError::Zero("games")),
-        Some(n) => n,
-        None => 1,
-    };
+    if m.games == Some(0) {
+        return Err(PlanError::Zero("games"));
+    }
     let defaults = Settings::default();
     let [reset_delay_ms, conclude_delay_ms, resend_after_ms] = delays(&m, &defaults)?;
     Ok(Settings {
@@ -129,10 +142,8 @@ fn settings_of(
         time_control,
         own_controls,
         variant,
-        games,
-        swap_colors: !m.no_swap,
-        openings,
-        openings_seed,
+        white: ClientId::A,
+        opening: None,
         reset_delay_ms,
         conclude_delay_ms,
         false_claim: m.false_claim.unwrap_or_default(),
@@ -146,7 +157,6 @@ fn settings_of(
             Some(0) => return Err(PlanError::Zero("max-moves")),
             n => n,
         },
-        sprt: parse_spec(m.sprt.as_deref(), PlanError::Sprt)?,
         draw_adjudication: parse_spec(m.draw_adjudication.as_deref(), PlanError::Draw)?,
         resign_adjudication: parse_spec(m.resign_adjudication.as_deref(), PlanError::Resign)?,
         // Opened here only to refuse a directory without tables before

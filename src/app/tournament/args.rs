@@ -12,7 +12,7 @@ use crate::app::options::{
     WebOptions, plan, seconds_ms,
 };
 use crate::app::tournament::board::Pace;
-use crate::referee::{ByClient, ClientId, Settings};
+use crate::referee::{ByClient, ClientId, Settings, Start};
 use crate::tournament::knockout::Tiebreak;
 use crate::tournament::player::EngineFlags;
 use crate::tournament::schedule::{Format, ScheduleSettings};
@@ -279,6 +279,9 @@ pub struct TournamentPlan {
     /// delays, policies, adjudication (names, ports and round are set per
     /// game).
     pub referee: Settings,
+    /// The openings the event's games start from (the schedule gives
+    /// each game its index; a board's referee gets that one).
+    pub openings: Vec<Start>,
     /// Which of the referee's delays were given (the others are 0 in a
     /// game between two programs argus runs).
     pub pace: Pace,
@@ -634,23 +637,21 @@ impl TournamentArgs {
         // Each game's names are the event's (set per game).
         referee.names = ByClient::default();
         // The event runs the test on its pairs; a board plays one game.
-        let sprt = referee.sprt.take();
+        let sprt = p.sprt;
         if sprt.is_some() && players.len() != 2 {
             return Err(format!(
                 "--sprt tests one engine against another: it needs 2 players, not {}",
                 players.len()
             ));
         }
-        referee.games = 1;
-        referee.swap_colors = false;
         referee.disconnect_at_end = false;
         let schedule = ScheduleSettings {
             format,
             players: players.len(),
             cycles,
             games_per_pairing,
-            openings: referee.openings.len(),
-            openings_seed: referee.openings_seed,
+            openings: p.openings.len(),
+            openings_seed: p.openings_seed,
             rounds: rounds.unwrap_or(0),
             swap: !no_swap,
             // Only `argus demo` plays until it is stopped.
@@ -680,6 +681,7 @@ impl TournamentArgs {
             .map_err(|e| format!("--sprt-running {e}"))?,
             own_controls,
             referee,
+            openings: p.openings,
             pace,
             port_settings: p.port_settings,
             wire_credit: true,
@@ -1144,7 +1146,7 @@ mod tests {
         assert_eq!(p.referee.time_control.to_string(), "60+1");
         assert_eq!(p.referee.event, "argus tournament");
         assert!(!p.referee.disconnect_at_end);
-        assert_eq!(p.referee.games, 1);
+        assert!(p.referee.opening.is_none(), "each game gets its own");
     }
 
     #[test]

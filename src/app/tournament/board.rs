@@ -172,9 +172,11 @@ pub struct GameSetup<'a> {
     pub game: ScheduledGame,
     /// The instances of its players (White's, Black's) that play it.
     pub instances: ByColor<u32>,
-    /// Every board's settings: time control, openings (all of them),
-    /// delays, policies.
+    /// Every board's settings: time control, delays, policies.
     pub base: &'a Settings,
+    /// The event's openings; the game starts from its own
+    /// (`ScheduledGame::opening`), White its client A.
+    pub openings: &'a [crate::referee::Start],
     /// The game's own time control, when not the base's (a knockout's
     /// tie-break games).
     pub control: Option<crate::clock::TimeControl>,
@@ -296,14 +298,10 @@ impl Board {
         if let Some(tc) = setup.control {
             settings.time_control = tc;
         }
-        settings.openings = g
-            .opening
-            .and_then(|i| setup.base.openings.get(i).cloned())
-            .into_iter()
-            .collect();
-        settings.openings_seed = None;
+        settings.opening = g.opening.and_then(|i| setup.openings.get(i).cloned());
+        settings.white = ClientId::A;
         setup.pace.apply(&mut settings, setup.run_here);
-        let opening_plies = settings.openings.first().map_or(0, |s| s.moves.len());
+        let opening_plies = settings.opening.as_ref().map_or(0, |s| s.moves.len());
         let dirs = setup.layout.fresh_game(g.number);
         let label = format!(
             "{} (game {}, {} - {})",
@@ -415,8 +413,8 @@ impl Board {
         core.set_wall_clock(wall);
         let opening_plies = core
             .settings()
-            .openings
-            .first()
+            .opening
+            .as_ref()
             .map_or(0, |s| s.moves.len());
         Ok(Some(Board {
             id: board,

@@ -98,6 +98,9 @@ pub struct Director {
     pub field: Field,
     /// Every board's referee settings (see `args::TournamentPlan`).
     pub referee: Settings,
+    /// The event's openings: each game's board gets the one the schedule
+    /// gives it.
+    pub openings: Vec<crate::referee::Start>,
     /// Each player's own time control, by seed (time odds).
     pub own_controls: Vec<Option<crate::clock::TimeControl>>,
     /// Which of the referee's delays were given.
@@ -1558,6 +1561,7 @@ impl Director {
             instances,
             named_by_sign_on,
             base: &self.referee,
+            openings: &self.openings,
             control,
             port: self.port,
             names: ByClient::new(name(seats.a), name(seats.b)),

@@ -614,6 +614,7 @@ fn direct(
         journal: Some(carried.journal),
         field: edges.field,
         referee: plan.referee.clone(),
+        openings: plan.openings.clone(),
         own_controls: plan.own_controls.clone(),
         pace: plan.pace,
         port: plan.port_settings,

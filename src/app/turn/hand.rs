@@ -248,7 +248,7 @@ fn wants_sync(outs: &[Output]) -> bool {
     outs.iter().any(|o| {
         matches!(
             o,
-            Output::Send { .. } | Output::Event(Event::GameOver(_) | Event::SessionOver(_))
+            Output::Send { .. } | Output::Event(Event::GameOver(_) | Event::SessionOver)
         )
     })
 }
@@ -314,17 +314,6 @@ fn carry_out(o: Output, core: &Referee, outputs: &mut Writers, at: u64) {
             if g.is_a_game() {
                 outputs.finished_game(g.game_number, &g.pgn);
             }
-            // The match's last game: its number or the SPRT's decision.
-            let last = core.is_over()
-                || g.game_number >= core.settings().games
-                || core.stats().sprt.is_some_and(|t| t.result.is_some());
-            let counts = core.ponder_counts();
-            let ponder: Vec<(String, (u32, u32))> = ClientId::BOTH
-                .into_iter()
-                .filter(|id| counts[*id].1 > 0)
-                .map(|id| (core.client_name(id), counts[id]))
-                .collect();
-            outputs.match_stats(&core.stats(), &core.client_name(ClientId::A), last, &ponder);
         }
         _ => {}
     }

@@ -1,29 +1,16 @@
-//! Game flow: starting a game, its automatic ends (rules, adjudication,
-//! flag), ending a game and the session, pause and resume, and bringing a
+//! Game flow: starting the game, its automatic ends (rules, adjudication,
+//! flag), ending the game and the session, pause and resume, and bringing a
 //! restarted client back in line (resync).
 
 // The core's types, constants and imports are shared by its parts.
 use super::*;
 
 impl Referee {
-    pub(super) fn start_next_game(&mut self, at: u64, out: &mut Vec<Output>) {
-        self.games_started += 1;
-        let number = self.games_started;
-        let white = if self.settings.swap_colors && number.is_multiple_of(2) {
-            ClientId::B
-        } else {
-            ClientId::A
-        };
-        let slot = (number as usize - 1).checked_rem(self.order.len());
-        let start = match slot.and_then(|i| self.order.get(i)) {
-            Some(&i) => self
-                .settings
-                .openings
-                .get(i)
-                .cloned()
-                .unwrap_or_else(Start::initial),
-            None => Start::initial(),
-        };
+    /// Starts the game once both clients have signed on: White and the
+    /// start position as the settings say (the event chose them).
+    pub(super) fn start_game(&mut self, at: u64, out: &mut Vec<Output>) {
+        let white = self.settings.white;
+        let start = self.settings.opening.clone().unwrap_or_else(Start::initial);
         let mut game = Game::new(start.position.clone());
         for m in &start.moves {
             if game.play(*m).is_err() {
@@ -34,9 +21,8 @@ impl Referee {
             .settings
             .round
             .clone()
-            .unwrap_or_else(|| number.to_string());
+            .unwrap_or_else(|| GAME_NUMBER.to_string());
         self.game = Some(GameState {
-            number,
             white,
             opening_plies: game.ply(),
             game,
@@ -65,7 +51,6 @@ impl Referee {
     pub(super) fn begin_play(&mut self, at: u64, out: &mut Vec<Output>) {
         self.stage = Stage::Playing;
         let Some(g) = self.game.as_ref() else { return };
-        let number = g.number;
         let (white, black) = (self.client_name(g.white), self.client_name(g.white.other()));
         for id in ClientId::BOTH {
             if self.clients[id].signed_on {
@@ -74,8 +59,8 @@ impl Referee {
             }
         }
         let started = Event::GameStarted {
-            game: number,
-            games: self.settings.games,
+            game: GAME_NUMBER,
+            games: 1,
             white,
             black,
         };
@@ -197,10 +182,6 @@ impl Referee {
         g.pause = None;
         g.final_comment = Some(words::closing_comment(&ending, g.final_comment.as_deref()));
         g.end = Some((result, termination, ending.clone()));
-        let number = g.number;
-        let white = g.white;
-        self.score(white, result);
-        self.count_result(number, white, result, out);
         for id in ClientId::BOTH {
             if self.clients[id].signed_on {
                 if unrelayed == Some(id) {
@@ -214,7 +195,7 @@ impl Referee {
         let pgn = self.pgn(at, false).expect("a game is in progress");
         let moves_played = self.game.as_ref().map_or(0, |g| g.played.len());
         let over = GameOver {
-            game_number: number,
+            game_number: GAME_NUMBER,
             result,
             termination,
             ending,
@@ -235,8 +216,7 @@ impl Referee {
             self.clients[id].resync_due = None;
         }
         self.stage = Stage::SessionOver;
-        let summary = self.summary();
-        self.emit(out, Event::SessionOver(summary));
+        self.emit(out, Event::SessionOver);
     }
 
     pub(super) fn pause_game(&mut self, reason: PauseReason, resend_on_resume: bool, at: u64) {

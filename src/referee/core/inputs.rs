@@ -102,7 +102,7 @@ impl Referee {
         match self.stage {
             Stage::WaitingForSignOn => {
                 if self.clients.values().all(|c| c.signed_on) {
-                    self.start_next_game(at, out);
+                    self.start_game(at, out);
                 }
             }
             Stage::Starting { .. } => {

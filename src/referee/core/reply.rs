@@ -395,7 +395,7 @@ impl Referee {
         g.draw_offer = r.record.draw_offer().then_some(color);
         let ply = g.game.ply();
         let moved = Event::MoveMade {
-            game: g.number,
+            game: GAME_NUMBER,
             ply,
             number: move_number(g.game.start(), ply),
             color,

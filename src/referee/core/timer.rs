@@ -35,8 +35,8 @@ pub(super) enum Timer {
 
 impl Timer {
     /// Every timer, in the order expired ones fire: flag fall first (time
-    /// is the hardest fact), the stage last (a game that just ended is not
-    /// followed by the next one in the same turn).
+    /// is the hardest fact), the stage last (a game that just ended does
+    /// not end the session in the same turn).
     pub(super) const ORDER: [Timer; 7] = [
         Timer::Flag,
         Timer::Silence,
@@ -161,17 +161,10 @@ impl Referee {
         self.send_respond(to, at, out, Respond::Again);
     }
 
-    /// The conclude delay is over: the next game, the end of the match,
-    /// or waiting for both clients to sign on again.
+    /// The conclude delay is over: the session ends with its one game
+    /// (the event starts the next one on a new core).
     fn after_conclude(&mut self, at: u64, out: &mut Vec<Output>) {
-        if self.games_started >= self.settings.games || self.sprt_result().is_some() {
-            self.end_session(at, out);
-        } else if self.clients.values().all(|c| c.signed_on) {
-            self.start_next_game(at, out);
-        } else {
-            self.stage = Stage::WaitingForSignOn;
-            self.emit(out, Event::WaitingForSignOn);
-        }
+        self.end_session(at, out);
     }
 }
 

@@ -153,6 +153,12 @@ impl Referee {
             .unwrap_or_else(|| strip_control(&self.settings.ports[id]))
     }
 
+    /// Each client's ponder hits and ponders in the game (the moves whose
+    /// reply carried `Aponder hit` or `miss`), for the results file.
+    pub fn ponder_counts(&self) -> ByClient<(u32, u32)> {
+        self.ponders
+    }
+
     /// Tells the world what happened: the event goes out, and (unless it
     /// is a move) into the events kept for the display.
     pub(super) fn emit(&mut self, out: &mut Vec<Output>, event: Event) {
@@ -194,11 +200,11 @@ impl Referee {
             clients: ByClient::new_with(|id| self.client_view(id)),
             clocks: shakmaty::ByColor::new_with(|c| self.clock_view(c, at)),
             time_control: self.time_control_shown(),
-            game_number: self.games_started.max(1),
-            games_total: self.settings.games,
-            score_halves: self.score_halves,
+            game_number: GAME_NUMBER,
+            games_total: 1,
+            score_halves: ByClient::default(),
             result,
-            stats: Some(self.stats()).filter(|r| r.games > 0),
+            stats: None,
             events: self.events.iter().cloned().collect(),
         }
     }
@@ -211,7 +217,7 @@ impl Referee {
     /// after every move).
     pub fn progress(&self, at: u64) -> Progress<'_> {
         Progress {
-            game_number: self.games_started.max(1),
+            game_number: GAME_NUMBER,
             ply: self.game.as_ref().map_or(0, |g| g.game.sans().len()),
             position: self.game.as_ref().map(|g| g.game.position()),
             used_ms: shakmaty::ByColor::new_with(|c| self.clock_view(c, at).used_ms),

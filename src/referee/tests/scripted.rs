@@ -6,7 +6,6 @@ mod adjudication;
 mod doc;
 mod evals;
 mod harness;
-mod sprt;
 
 // The tests, by the part of the protocol they check.
 mod clocks;
@@ -15,7 +14,7 @@ mod ends;
 mod illegal;
 mod line_check;
 mod links;
-mod matches;
+mod one_game;
 mod records;
 mod rejected;
 mod replies;

@@ -10,12 +10,10 @@ use crate::referee::adjudication::Adjudged;
 use crate::referee::client::ClientId;
 use crate::referee::eval::BadEval;
 use crate::referee::event::{
-    AgainCause, CommandRefusal, Ending, FaultOutcome, MatchSummary, Offence, PauseReason, Problem,
-    Rejection,
+    AgainCause, CommandRefusal, Ending, FaultOutcome, Offence, PauseReason, Problem, Rejection,
 };
 use crate::referee::messages::{Command, Verdict};
 use crate::referee::tablebase::TablebaseOutcome;
-use crate::text::strip_control;
 
 /// A game adjudicated by the endgame tables, in fastchess's words
 /// (`Draw by adjudication: SyzygyTB`) with what the tables said.
@@ -295,27 +293,5 @@ impl fmt::Display for PauseReason {
             PauseReason::ClientFault { client, name } => f.write_str(&client_fault(*client, name)),
             PauseReason::Offence { client, offence } => write!(f, "{client}: {offence}"),
         }
-    }
-}
-
-impl fmt::Display for MatchSummary {
-    /// `match over: Alpha 2.5 - 1.5 Beta (4 games with a result)`, and the
-    /// SPRT's decision if it made one. Names are stripped of control
-    /// characters.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let played = self.games_with_result;
-        write!(
-            f,
-            "match over: {} {} - {} {} ({played} game{} with a result)",
-            strip_control(&self.names[0]),
-            crate::text::points_decimal(self.score_halves[0]),
-            crate::text::points_decimal(self.score_halves[1]),
-            strip_control(&self.names[1]),
-            if played == 1 { "" } else { "s" }
-        )?;
-        if let Some(h) = self.sprt {
-            write!(f, "; SPRT: {} accepted", h.as_str())?;
-        }
-        Ok(())
     }
 }

@@ -56,7 +56,7 @@ pub fn headline(e: &Event) -> Option<String> {
             game, white, black, ..
         } => format!("game {game}: {white} (White) vs {black} (Black)"),
         Event::GameOver(g) => sentences::game_over(g),
-        Event::SessionOver(s) => s.to_string(),
+        Event::SessionOver => said(e),
         e if matches!(
             e.kind(),
             crate::referee::EventKind::Fault | crate::referee::EventKind::Link
@@ -94,7 +94,7 @@ pub fn naming_sides(e: &Event, said: String, sides: &ByClient<String>) -> String
 pub fn watch_line(e: &Event) -> Option<String> {
     match e {
         Event::GameStarted { .. } => headline(e),
-        Event::MoveMade { .. } | Event::GameOver(_) | Event::SessionOver(_) => Some(sentence(e)),
+        Event::MoveMade { .. } | Event::GameOver(_) | Event::SessionOver => Some(sentence(e)),
         _ => None,
     }
 }
@@ -173,9 +173,7 @@ fn said_by_group(e: &Event) -> Option<String> {
         | MoveMade { .. }
         | DrawOffered { .. }
         | GameOver(_)
-        | SessionOver(_)
-        | SprtDecided { .. }
-        | WaitingForSignOn
+        | SessionOver
         | Restarted
         | Supervisor { .. }
         | CommandRefused { .. } => match_said(e),

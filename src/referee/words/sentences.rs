@@ -29,17 +29,7 @@ pub(super) fn match_said(e: &Event) -> Option<String> {
         } => move_made(*game, *number, *color, san),
         DrawOffered { color, san } => format!("{} offers a draw with {san}", color_name(*color)),
         GameOver(g) => game_over(g),
-        SessionOver(s) => s.to_string(),
-        SprtDecided {
-            hypothesis,
-            llr,
-            lower_bound: lo,
-            upper_bound: hi,
-        } => format!(
-            "SPRT: {} accepted (LLR {llr:.2}, bounds {lo:.2} to {hi:.2}); the match stops",
-            hypothesis.as_str()
-        ),
-        WaitingForSignOn => "waiting for both clients to sign on before the next game".into(),
+        SessionOver => "session over".into(),
         Restarted => {
             "the referee restarted from its journal; bringing the clients back in line".into()
         }

@@ -7,10 +7,9 @@ use crate::game::{DrawClaim, SanErrorKind};
 use crate::referee::adjudication::Adjudged;
 use crate::referee::client::ClientId;
 use crate::referee::event::{
-    Ending, EventKind, GameOver, MatchSummary, Offence, PauseReason, Problem, Rejection,
+    Ending, EventKind, GameOver, Offence, PauseReason, Problem, Rejection,
 };
 use crate::referee::messages::{Command, GameResult, Termination};
-use crate::stats::sprt::Hypothesis;
 
 fn over(ending: Ending) -> Event {
     Event::GameOver(GameOver {
@@ -95,26 +94,6 @@ fn games_and_moves_read_as_watch_prints_them() {
         "moves stay out of the log"
     );
     assert_eq!(headline(&moved(Color::White, 1)), None);
-}
-
-#[test]
-fn the_summary_counts_halves_and_says_the_sprt() {
-    let mut s = MatchSummary {
-        names: ["random mover".into(), "greedy mover".into()],
-        score_halves: [3, 3],
-        games_with_result: 3,
-        sprt: None,
-    };
-    assert_eq!(
-        s.to_string(),
-        "match over: random mover 1.5 - 1.5 greedy mover (3 games with a result)"
-    );
-    s.games_with_result = 1;
-    s.sprt = Some(Hypothesis::H1);
-    assert!(
-        s.to_string()
-            .ends_with("(1 game with a result); SPRT: H1 accepted")
-    );
 }
 
 #[test]

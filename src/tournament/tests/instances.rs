@@ -324,6 +324,47 @@ fn the_sprt_stops_starting_games_once_it_decides_and_the_running_ones_finish() {
     assert_eq!(pending, 400 - started);
 }
 
+/// A match of `games` games on one board under the SPRT `sprt`, played
+/// until it is over with `winner` winning every game.
+fn match_won_by(games: u32, sprt: &str, winner: PlayerId) -> Run {
+    let mut s = match_of(games, 1);
+    s.sprt = Some(sprt.parse().unwrap());
+    let mut r = Run::new(s);
+    r.sign_on_instances([0, 1], 1);
+    while let Some(game) = r.running.front().map(|x| x.1.number) {
+        let result = won_by(&r, game, winner);
+        r.finish(game, result);
+    }
+    r
+}
+
+/// A match on one board, the second player winning every game, under
+/// the logistic model: the SPRT accepts H0, and stops at the end of a
+/// pair (a game pair is what it counts); the match's last line says so.
+#[test]
+fn the_sprt_accepts_h0_when_the_first_player_loses_and_stops_at_a_pair() {
+    let r = match_won_by(200, "elo0=0 elo1=200 model=logistic", PlayerId(1));
+    assert_eq!(r.t.sprt_decided(), Some(Hypothesis::H0));
+    assert!(r.t.is_over());
+    let played = r.started().len();
+    assert!(played < 200 && played.is_multiple_of(2), "{played}");
+    let summary = crate::tournament::words::match_summary(&r.t).to_string();
+    assert!(summary.ends_with("; SPRT: H0 accepted"), "{summary}");
+}
+
+/// Without a decision the match plays every game it has, and its last
+/// line names no SPRT; a first player winning all of them is 4 - 0.
+#[test]
+fn without_an_sprt_decision_the_match_plays_all_its_games() {
+    let r = match_won_by(4, "elo0=0 elo1=5", PlayerId(0));
+    assert_eq!(r.started().len(), 4);
+    assert!(r.t.is_over());
+    assert_eq!(r.t.sprt_decided(), None);
+    let summary = crate::tournament::words::match_summary(&r.t);
+    assert_eq!(summary.score_halves, [8, 0]);
+    assert!(!summary.to_string().contains("SPRT"), "{summary}");
+}
+
 #[test]
 fn an_sprt_needs_two_players() {
     let e = Tournament::new(settings(3, |s| {

@@ -177,3 +177,23 @@ fn a_match_is_said_in_a_matchs_words() {
         "tournament: waiting for Alpha since 09:00:00"
     );
 }
+
+#[test]
+fn the_summary_counts_halves_and_says_the_sprt() {
+    let mut s = crate::tournament::words::MatchSummary {
+        names: ["random mover".into(), "greedy mover".into()],
+        score_halves: [3, 3],
+        games_with_result: 3,
+        sprt: None,
+    };
+    assert_eq!(
+        s.to_string(),
+        "match over: random mover 1.5 - 1.5 greedy mover (3 games with a result)"
+    );
+    s.games_with_result = 1;
+    s.sprt = Some(crate::stats::sprt::Hypothesis::H1);
+    assert!(
+        s.to_string()
+            .ends_with("(1 game with a result); SPRT: H1 accepted")
+    );
+}

@@ -142,7 +142,7 @@ fn flag_fall_by_the_cores_own_deadline_loses() {
 #[test]
 fn flag_fall_against_a_lone_king_draws() {
     let mut h = Harness::new(Settings {
-        openings: vec![from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")],
+        opening: Some(from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1")),
         ..timed("60")
     });
     h.start();
@@ -407,11 +407,11 @@ fn a_program_argus_runs_has_its_move_judged_by_its_engines_time() {
 /// `TimeControl`; the flag falls by the side's own time.
 #[test]
 fn time_odds_time_each_client_by_its_own_control_in_both_colours() {
-    let mut h = Harness::new(Settings {
-        games: 2,
+    let odds = Settings {
         own_controls: [Some("1+0.01".parse().unwrap()), None].into(),
         ..no_credit(timed("10+0.1"))
-    });
+    };
+    let mut h = Harness::new(odds.clone());
     h.sign_on(A, 0, Some("Alpha"));
     h.sign_on(B, 0, Some("Beta"));
     let t = h.timer();
@@ -456,8 +456,11 @@ fn time_odds_time_each_client_by_its_own_control_in_both_colours() {
     ] {
         assert!(pgn.contains(tag), "{tag} in\n{pgn}");
     }
-    // Game 2: B has White, and A's control goes with A.
-    h.timer();
+    // The other colours (the event's next game): B has White, and A's
+    // control goes with A.
+    let mut h = Harness::new(Settings { white: B, ..odds });
+    h.sign_on(A, 0, Some("Alpha"));
+    h.sign_on(B, 0, Some("Beta"));
     h.timer();
     let got = h.take(B);
     let inform = got.iter().find(|g| g.refcom() == Inform).unwrap();

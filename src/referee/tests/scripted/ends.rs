@@ -26,10 +26,7 @@ fn tag<'a>(pgn: &'a str, name: &str) -> Option<&'a str> {
 #[test]
 fn a_game_is_dated_by_the_wall_clock_it_was_given() {
     use crate::referee::WallClock;
-    let mut h = Harness::new(Settings {
-        games: 2,
-        ..settings()
-    });
+    let mut h = Harness::new(settings());
     // Time 0 was 2023-11-14T22:13:20.500Z; local time is UTC-5.
     h.wall_clock(WallClock {
         at: 0,
@@ -60,9 +57,24 @@ fn a_game_is_dated_by_the_wall_clock_it_was_given() {
     );
     assert_eq!(tag(&pgn, "GameEndTime"), Some("2023-11-14T19:15:21 -0400"));
     assert_eq!(tag(&pgn, "GameDuration"), Some("01:02:01"), "{pgn}");
-    // The next game starts by the new reading.
-    let next = h.timer();
-    let wall = 1_700_003_720_000 + (next - (t + 600));
+    // A referee given a new reading before its game starts (resumed
+    // while it waited for the players) dates the game by it.
+    let mut h = Harness::new(settings());
+    h.wall_clock(WallClock {
+        at: 0,
+        unix_ms: 1_700_000_000_500,
+        utc_offset_min: -300,
+    });
+    h.wall_clock(WallClock {
+        at: 100,
+        unix_ms: 1_700_003_720_000,
+        utc_offset_min: -240,
+    });
+    h.sign_on(A, 1_000, None);
+    h.sign_on(B, 1_000, None);
+    h.timer();
+    h.reply(A, 7_000, "e4");
+    let wall = 1_700_003_720_000 + (1_000 - 100);
     let want = crate::record::timestamp::pgn_game_time(wall, -240);
     assert_eq!(tag(&h.live_pgn(), "GameStartTime"), Some(want.as_str()));
 }

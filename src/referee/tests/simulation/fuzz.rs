@@ -297,7 +297,6 @@ fn long_mostly_valid_sequences_play_games() {
             } else {
                 "30+1".parse().unwrap()
             },
-            games: 2,
             reset_delay_ms: 0,
             conclude_delay_ms: 0,
             ..Settings::default()

@@ -37,7 +37,68 @@ const STEP_LIMIT: u64 = 20_000_000;
 /// Timers at one instant after which the core is taken to be stuck.
 const SAME_TIME_TIMERS: u32 = 16;
 
-/// The simulation: the referee, two clients and the event queue.
+/// Plays `spec`'s games one after the other, each on a referee core of
+/// its own (as the event's boards do: the core referees one game), with
+/// the event's sequencing: colours alternating (A has White in odd
+/// games), the openings taken in turn, each game seeded apart. Returns
+/// the games' reports added up, the games numbered as the match numbers
+/// them.
+pub fn run_match(spec: MatchSpec) -> MatchReport {
+    let mut all = MatchReport::default();
+    for number in 1..=spec.games {
+        let white = if number % 2 == 1 {
+            ClientId::A
+        } else {
+            ClientId::B
+        };
+        let opening = match spec.openings.len() {
+            0 => None,
+            n => spec.openings.get((number as usize - 1) % n).cloned(),
+        };
+        let game = GameSpec {
+            number,
+            white,
+            opening,
+            seed: spec.seed ^ (u64::from(number) << 40),
+        };
+        let r = Sim::new(spec.clone(), game).run();
+        all.add(r);
+    }
+    for (i, g) in all.games.iter().enumerate() {
+        assert_eq!(g.number as usize, i + 1, "games end in order");
+    }
+    for g in &all.games {
+        match g.result {
+            GameResult::Win(c) => {
+                let winner = if c == Color::White {
+                    g.white
+                } else {
+                    g.white.other()
+                };
+                all.final_score[winner.index()] += 2;
+            }
+            GameResult::Draw => {
+                all.final_score[0] += 1;
+                all.final_score[1] += 1;
+            }
+            GameResult::None => {}
+        }
+    }
+    all
+}
+
+/// What the event decided for one game of the match.
+#[derive(Debug, Clone)]
+struct GameSpec {
+    /// The game's number in the match (the core numbers its game 1).
+    number: u32,
+    white: ClientId,
+    opening: Option<crate::referee::Start>,
+    seed: u64,
+}
+
+/// The simulation of one game: the referee, two clients and the event
+/// queue.
 pub struct Sim {
     referee: Referee,
     clients: [SimClient; 2],
@@ -52,8 +113,11 @@ pub struct Sim {
     /// The client the referee last sent `respond` to, until a move or the
     /// game's end (the harness's model of the core's turn).
     awaited: Option<ClientId>,
-    /// The game in progress (from `GameStarted`).
+    /// The game in progress (from `GameStarted`): 1 once the core's game
+    /// has started.
     current_game: u32,
+    /// The game's number in the match.
+    number: u32,
     /// The last game that ended.
     last_ended: u32,
     resume_pending: bool,
@@ -64,15 +128,15 @@ pub struct Sim {
 }
 
 impl Sim {
-    /// A simulation of `spec`, both clients about to sign on.
-    pub fn new(spec: MatchSpec) -> Sim {
+    /// A simulation of `game` of `spec`, both clients about to sign on.
+    fn new(spec: MatchSpec, game: GameSpec) -> Sim {
         let time_control: TimeControl = spec
             .time_control
             .parse()
             .unwrap_or_else(|e| panic!("bad time control {:?}: {e}", spec.time_control));
-        let settings = settings_for(&spec, &time_control);
+        let settings = settings_for(&spec, &game, &time_control);
         let line = settings.lines.a;
-        let mut rng = fastrand::Rng::with_seed(spec.seed);
+        let mut rng = fastrand::Rng::with_seed(game.seed);
         let clients = ClientId::BOTH.map(|id| SimClient::new(id, &spec, &mut rng));
         let mut sim = Sim {
             referee: Referee::new(settings),
@@ -87,6 +151,7 @@ impl Sim {
             time_control,
             awaited: None,
             current_game: 0,
+            number: game.number,
             last_ended: 0,
             resume_pending: false,
             report: MatchReport::default(),
@@ -160,44 +225,13 @@ impl Sim {
         assert!(self.referee.is_over(), "the session did not end");
         assert_eq!(snap.phase, Phase::SessionOver);
         assert_eq!(self.report.sessions_over, 1, "SessionOver exactly once");
-        let games = &self.report.games;
         assert_eq!(
-            games.len(),
-            self.spec.games as usize,
-            "every game of the match was played to an end"
+            self.report.games.len(),
+            1,
+            "game {}: played to an end",
+            self.number
         );
-        for (i, g) in games.iter().enumerate() {
-            assert_eq!(g.number as usize, i + 1, "games end in order");
-        }
-        // The score adds up from the results and colours.
-        let mut halves = [0u32; 2];
-        for g in games {
-            match g.result {
-                GameResult::Win(c) => {
-                    let winner = if c == Color::White {
-                        g.white
-                    } else {
-                        g.white.other()
-                    };
-                    halves[winner.index()] += 2;
-                }
-                GameResult::Draw => {
-                    halves[0] += 1;
-                    halves[1] += 1;
-                }
-                GameResult::None => {}
-            }
-        }
-        assert_eq!(
-            snap.score_halves,
-            halves.into(),
-            "match score from the results"
-        );
-        let with_result = games
-            .iter()
-            .filter(|g| g.result != GameResult::None)
-            .count() as u32;
-        assert_eq!(halves[0] + halves[1], 2 * with_result);
+        assert_eq!(snap.score_halves, [0, 0].into(), "no match score kept");
         // Every client still signed on got exactly one disconnect.
         for id in ClientId::BOTH {
             let c = &self.clients[id.index()];
@@ -211,7 +245,6 @@ impl Sim {
             );
             self.report.disconnects[id.index()] = c.disconnects;
         }
-        self.report.final_score = snap.score_halves.into_array();
         self.report.end_time_ms = self.now;
         self.report
     }
@@ -423,7 +456,7 @@ impl Sim {
                 self.last_ended = over.game_number;
                 self.game_over(over);
             }
-            Event::SessionOver(_) => {
+            Event::SessionOver => {
                 self.report.sessions_over += 1;
                 self.awaited = None;
             }
@@ -445,7 +478,7 @@ impl Sim {
             .expect("a game has a White");
         let hung = ClientId::BOTH
             .into_iter()
-            .find(|id| self.clients[id.index()].faults.hang_in_game == Some(over.game_number));
+            .find(|id| self.clients[id.index()].faults.hang_in_game == Some(self.number));
         let ctx = GameContext {
             snapshot: &snap,
             time_control: &self.time_control,
@@ -453,8 +486,9 @@ impl Sim {
             hung,
         };
         let plies = checks::check_game_over(&over, &ctx);
+        assert_eq!(over.game_number, 1, "the core's one game");
         self.report.games.push(GameSummary {
-            number: over.game_number,
+            number: self.number,
             white,
             result: over.result,
             termination: over.termination,
@@ -470,17 +504,18 @@ impl Sim {
 }
 
 /// The referee's settings for `spec`.
-fn settings_for(spec: &MatchSpec, time_control: &TimeControl) -> Settings {
+fn settings_for(spec: &MatchSpec, game: &GameSpec, time_control: &TimeControl) -> Settings {
     Settings {
         event: "simulation".into(),
         date: "2025.01.01".into(),
+        round: Some(game.number.to_string()),
         time_control: time_control.clone(),
-        games: spec.games,
+        white: game.white,
+        opening: game.opening.clone(),
         reset_delay_ms: 0,
         conclude_delay_ms: spec.conclude_delay_ms,
         false_claim: spec.false_claim,
         illegal_move: spec.illegal_move,
-        openings: spec.openings.clone(),
         ..Settings::default()
     }
 }

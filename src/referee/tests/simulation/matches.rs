@@ -10,7 +10,7 @@ use crate::client::MoverKind;
 use crate::game::{self, Game};
 use crate::referee::{Ending, GameResult, Start};
 
-use super::harness::Sim;
+use super::harness::run_match;
 use super::spec::{GameSummary, MatchReport, MatchSpec, Think};
 
 /// How a game ended, in a word, for the distribution.
@@ -43,7 +43,7 @@ pub fn distribution(games: &[GameSummary]) -> BTreeMap<&'static str, usize> {
 fn run_clean(name: &str, spec: MatchSpec) -> MatchReport {
     let started = Instant::now();
     let games = spec.games;
-    let report = Sim::new(spec).run();
+    let report = run_match(spec);
     let plies: usize = report.games.iter().map(|g| g.plies).sum();
     let [w, d, l] = wdl(&report);
     eprintln!(
@@ -71,8 +71,8 @@ fn run_clean(name: &str, spec: MatchSpec) -> MatchReport {
     );
     assert_eq!(
         report.disconnects,
-        [1, 1],
-        "{name}: both clients disconnected"
+        [games, games],
+        "{name}: both clients disconnected at each game's end"
     );
     report
 }
@@ -186,8 +186,8 @@ fn a_seeded_match_is_deterministic() {
         s.trace = true;
         s
     };
-    let a = Sim::new(spec()).run();
-    let b = Sim::new(spec()).run();
+    let a = run_match(spec());
+    let b = run_match(spec());
     assert!(a.trace.len() > 1000, "the trace is substantial");
     assert_eq!(a.trace.len(), b.trace.len());
     for (i, (x, y)) in a.trace.iter().zip(&b.trace).enumerate() {
@@ -196,6 +196,6 @@ fn a_seeded_match_is_deterministic() {
     // A different seed plays differently.
     let mut other = spec();
     other.seed = 78;
-    let c = Sim::new(other).run();
+    let c = run_match(other);
     assert_ne!(a.trace, c.trace);
 }

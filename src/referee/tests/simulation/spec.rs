@@ -173,8 +173,31 @@ pub struct MatchReport {
     /// Stray and junk lines checked to change nothing.
     pub checked_rejections: u32,
     pub steps: u64,
+    /// Each client's disconnects: one at the end of each game's session.
     pub disconnects: [u32; 2],
     pub sessions_over: u32,
     pub final_score: [u32; 2],
     pub end_time_ms: u64,
+}
+
+impl MatchReport {
+    /// Adds one game's report to the match's (its trace after theirs).
+    pub fn add(&mut self, r: MatchReport) {
+        self.games.extend(r.games);
+        self.trace.extend(r.trace);
+        self.rejected += r.rejected;
+        self.fault_notices += r.fault_notices;
+        self.warnings += r.warnings;
+        self.offences.extend(r.offences);
+        self.late_notices += r.late_notices;
+        self.unexpected_notices += r.unexpected_notices;
+        self.unexpected.extend(r.unexpected);
+        self.checked_rejections += r.checked_rejections;
+        self.steps += r.steps;
+        for i in 0..2 {
+            self.disconnects[i] += r.disconnects[i];
+        }
+        self.sessions_over += r.sessions_over;
+        self.end_time_ms += r.end_time_ms;
+    }
 }

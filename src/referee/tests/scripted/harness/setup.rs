@@ -67,7 +67,7 @@ pub fn from_moves(sans: &[&str]) -> Start {
 /// Settings whose single game starts at this FEN.
 pub fn at_fen(fen: &str) -> Settings {
     Settings {
-        openings: vec![from_fen(fen)],
+        opening: Some(from_fen(fen)),
         ..settings()
     }
 }

@@ -217,7 +217,7 @@ pub(super) fn settings() -> impl Strategy<Value = Settings> {
             Just("2/10:5"),
             Just("*20")
         ],
-        1u32..4,
+        prop::sample::select(&ClientId::BOTH[..]),
         prop_oneof![Just(0u64), Just(5_000)],
         prop::sample::select(IllegalMove::ALL),
         prop::sample::select(FalseClaim::ALL),
@@ -226,9 +226,9 @@ pub(super) fn settings() -> impl Strategy<Value = Settings> {
         prop_oneof![3 => Just(0u64), 1 => Just(3_000)],
     )
         .prop_map(
-            |(tc, games, delay, illegal, claim, fault, resends, resend_after)| Settings {
+            |(tc, white, delay, illegal, claim, fault, resends, resend_after)| Settings {
                 time_control: tc.parse::<TimeControl>().expect("a valid control"),
-                games,
+                white,
                 reset_delay_ms: delay,
                 conclude_delay_ms: delay,
                 illegal_move: illegal,

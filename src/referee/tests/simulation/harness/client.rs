@@ -180,7 +180,12 @@ impl Sim {
     /// The client reads one record and acts on it.
     fn client_reads(&mut self, to: ClientId, text: &str) {
         let now = self.now;
-        let game_number = self.current_game;
+        // The match's number of the game in progress (0 before it starts).
+        let game_number = if self.current_game > 0 {
+            self.number
+        } else {
+            0
+        };
         let i = to.index();
         let is_respond = Record::parse(text)
             .ok()

@@ -1,104 +1,109 @@
-//! Games, the match and openings.
+//! The core's one game: its end and the session's, who plays White,
+//! and where it starts (an opening).
 
 use super::*;
 
 #[test]
-fn game_end_conclude_next_game_with_colours_swapped_then_disconnect() {
-    let mut h = Harness::new(Settings {
-        games: 2,
-        ..settings()
-    });
+fn the_game_ends_concludes_and_the_session_disconnects_and_is_over() {
+    let mut h = Harness::new(settings());
     h.sign_on(A, 0, Some("Alpha"));
     h.sign_on(B, 0, Some("Beta"));
     let t = h.timer();
     let t = h.play(t, 1_000, &FOOLS_MATE);
     assert_over(&mut h, "0-1", Termination::Normal, "Black mates");
-    assert_eq!(h.snap().score_halves, [0, 2].into());
+    assert_eq!(h.snap().phase, Phase::GameOver);
     assert_eq!(h.referee.next_deadline(), Some(t + 5_000));
+    assert!(!h.referee.is_over(), "not before the conclude delay");
     assert_eq!(h.timer(), t + 5_000);
-    let reset = h.take(A);
-    assert_eq!(reset.len(), 1);
-    assert_eq!(reset[0].refcom(), Reset);
-    assert_eq!(
-        reset[0].fen(),
-        crate::game::fen_of(&shakmaty::Chess::default())
-    );
-    assert_eq!(h.take_cmds(B), [Reset]);
-    let t = h.timer();
+    // No next game: the core referees one; the session ends.
+    for who in [A, B] {
+        let cmds = h.take_cmds(who);
+        assert!(!cmds.contains(&Reset), "{who}: {cmds:?}");
+        assert_eq!(cmds.last(), Some(&Disconnect), "{who}: {cmds:?}");
+    }
+    let over = h
+        .outputs
+        .iter()
+        .filter(|(_, o)| matches!(o, Output::Event(Event::SessionOver)))
+        .count();
+    assert_eq!(over, 1);
+    assert!(h.referee.is_over());
+    assert_eq!(h.snap().phase, Phase::SessionOver);
+    assert_eq!(h.referee.next_deadline(), None);
+    // A line after the end changes nothing and sends nothing.
+    h.clear();
+    h.line(A, t + 9_000, &format!("{INITIAL} refreq sign_on;"));
+    assert!(h.take(A).is_empty() && h.take(B).is_empty());
+}
+
+/// The game's number is 1 in everything the core says (the event numbers
+/// its games itself), and the game's score is not the core's to keep.
+#[test]
+fn the_core_numbers_its_game_1_and_keeps_no_match_score() {
+    let mut h = Harness::new(settings());
+    let t = h.start();
+    assert!(h.outputs.iter().any(|(_, o)| matches!(
+        o,
+        Output::Event(Event::GameStarted {
+            game: 1,
+            games: 1,
+            ..
+        })
+    )));
+    h.play(t, 1_000, &FOOLS_MATE);
+    assert_eq!(h.game_overs()[0].game_number, 1);
+    let snap = h.snap();
+    assert_eq!((snap.game_number, snap.games_total), (1, 1));
+    assert_eq!(snap.score_halves, [0, 0].into());
+    assert!(snap.stats.is_none());
+    assert_eq!(h.referee.progress(t).game_number, 1);
+}
+
+/// A client that signs off once the game is over does not hold the
+/// session: it ends after the conclude delay all the same.
+#[test]
+fn a_client_that_signs_off_after_the_game_does_not_hold_the_session() {
+    let mut h = Harness::new(settings());
+    let t = h.start();
+    let t = h.play(t, 1_000, &FOOLS_MATE);
+    h.line(B, t + 1_000, &format!("{INITIAL} refreq sign_off;"));
+    h.clear();
+    h.timer();
+    assert!(h.referee.is_over());
+    assert_eq!(h.snap().phase, Phase::SessionOver);
+    assert_eq!(h.take_cmds(A), [Disconnect]);
+    assert!(h.take(B).is_empty(), "B signed off");
+}
+
+/// White is the client the settings say (the event chose it): here B,
+/// who is told so in `inform` and asked first.
+#[test]
+fn white_is_the_client_the_settings_name() {
+    let mut h = Harness::new(Settings {
+        white: B,
+        ..settings()
+    });
+    h.sign_on(A, 0, Some("Alpha"));
+    h.sign_on(B, 0, Some("Beta"));
+    h.clear();
+    h.timer();
     let b = h.take(B);
     assert_eq!(
         b.iter().map(Got::refcom).collect::<Vec<_>>(),
         [Inform, Respond]
     );
     assert_eq!(b[0].tag("White").as_deref(), Some("Beta"));
-    assert_eq!(b[0].tag("Round").as_deref(), Some("2"));
-    let t = h.play(t, 1_000, &FOOLS_MATE);
-    assert_eq!(h.game_overs().len(), 2);
-    assert_eq!(h.game_overs()[1].result, GameResult::Win(Color::Black));
-    assert_eq!(h.snap().score_halves, [2, 2].into());
-    assert_eq!(h.timer(), t + 5_000);
-    for who in [A, B] {
-        let cmds = h.take_cmds(who);
-        assert_eq!(cmds[cmds.len() - 1], Disconnect);
-    }
-    let summary = h
-        .outputs
-        .iter()
-        .find_map(|(_, o)| match o {
-            Output::Event(Event::SessionOver(summary)) => Some(summary.to_string()),
-            _ => None,
-        })
-        .unwrap();
-    assert_eq!(summary, h.referee.summary().to_string());
-    assert!(
-        summary.starts_with("match over: Alpha 1 - 1 Beta (2 games with a result)"),
-        "{summary}"
-    );
-    assert!(h.referee.is_over());
-}
-
-#[test]
-fn the_next_game_waits_for_a_client_that_signed_off() {
-    let mut h = Harness::new(Settings {
-        games: 2,
-        ..settings()
-    });
-    let t = h.start();
-    let t = h.play(t, 1_000, &FOOLS_MATE);
-    h.line(B, t + 1_000, &format!("{INITIAL} refreq sign_off;"));
-    h.clear();
-    h.timer();
-    assert!(h.take(A).is_empty() && h.take(B).is_empty());
-    assert_eq!(h.snap().phase, Phase::WaitingForSignOn);
-    assert_eq!(h.referee.next_deadline(), None);
-    h.sign_on(B, t + 60_000, None);
-    assert_eq!(h.take_cmds(A), [Reset]);
-    assert_eq!(h.take_cmds(B), [Reset]);
-    h.timer();
-    assert_eq!(h.take_cmds(B), [Inform, Respond]);
-    assert_eq!(h.snap().game_number, 2);
-}
-
-#[test]
-fn colours_stay_when_swap_colors_is_off() {
-    let mut h = Harness::new(Settings {
-        games: 2,
-        swap_colors: false,
-        ..settings()
-    });
-    let t = h.start();
-    h.play(t, 1_000, &FOOLS_MATE);
-    h.timer();
-    h.clear();
-    h.timer();
-    assert_eq!(h.take_cmds(A), [Inform, Respond]);
-    assert_eq!(h.snap().clients.a.color, Some(Color::White));
+    assert_eq!(b[0].tag("Black").as_deref(), Some("Alpha"));
+    assert_eq!(b[0].tag("Round").as_deref(), Some("1"));
+    assert_eq!(h.take_cmds(A), [Inform]);
+    assert_eq!(h.snap().clients.b.color, Some(Color::White));
+    assert_eq!(h.snap().clients.a.color, Some(Color::Black));
 }
 
 #[test]
 fn an_opening_as_moves_is_sent_with_execute_then_respond_without_a_move() {
     let mut h = Harness::new(Settings {
-        openings: vec![from_moves(&["e4", "e5", "Nf3"])],
+        opening: Some(from_moves(&["e4", "e5", "Nf3"])),
         ..settings()
     });
     h.sign_on(A, 0, None);
