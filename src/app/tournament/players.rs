@@ -519,7 +519,7 @@ impl Program {
                 let bridge = Bridge::start(settings, Some(&spec.name))
                     .map_err(|f| StartFailure {
                         why: format!("engine {:?} ({}): {f}", spec.name, spec.command),
-                        kind: f.kind,
+                        kind: f.kind(),
                     })?
                     .with_draw_claims(engines.claim_draws);
                 if let Some(why) = bridge.refuses(engines.variant) {

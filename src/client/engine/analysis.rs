@@ -64,7 +64,7 @@ impl Search {
 
     /// The XBoard commands that set the limit before `go` (`st`, `sd`,
     /// `level` for a soft limit), or why XBoard cannot take it.
-    pub fn xboard_limit(&self) -> Result<Vec<String>, String> {
+    pub fn xboard_limit(&self) -> Result<Vec<String>, LimitError> {
         match self.limit {
             SearchLimit::MoveTime(ms) if self.soft => {
                 let total_s = (ms.saturating_mul(SOFT_MOVES)).div_ceil(1000).max(1);
@@ -77,9 +77,7 @@ impl Search {
             // `st` takes whole seconds; never less than one.
             SearchLimit::MoveTime(ms) => Ok(vec![format!("st {}", ms.div_ceil(1000).max(1))]),
             SearchLimit::Depth(d) => Ok(vec![format!("sd {d}")]),
-            SearchLimit::Nodes(_) => {
-                Err("XBoard engines take no node limit; use --movetime or --depth".into())
-            }
+            SearchLimit::Nodes(_) => Err(LimitError::XboardNodes),
         }
     }
 
@@ -96,6 +94,16 @@ impl Search {
         own.saturating_add(margin)
     }
 }
+
+/// A search limit a protocol cannot say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum LimitError {
+    /// CECP has no node limit.
+    #[error("XBoard engines take no node limit; use --movetime or --depth")]
+    XboardNodes,
+}
+
+error_words!(LimitError);
 
 /// An engine's score, from the side to move's view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -56,7 +56,10 @@ use super::analysis::{Analysis, pv_operation};
 use super::log::Dir;
 use super::ponder::Tally;
 use super::process::Heard;
-use super::{Answer, Driver, EngineSettings, Fault, FaultKind, Job, Limit, Protocol, start, time};
+use super::{
+    Answer, Driver, EngineSettings, Fault, FaultKind, Job, Limit, Protocol, Refusal, Trouble,
+    start, time,
+};
 use crate::client::Action;
 use crate::client::book::Book;
 use crate::client::track::{Event, Tracker};
@@ -173,7 +176,7 @@ impl Bridge {
     pub fn start(settings: EngineSettings, name: Option<&str>) -> Result<Bridge, Fault> {
         let driver = match start(&settings) {
             Ok(d) => d,
-            Err(f) if f.kind == FaultKind::NotStarted => return Err(f),
+            Err(f) if f.kind() == FaultKind::NotStarted => return Err(f),
             Err(f) => {
                 log::warn!("the engine did not start: {f}; starting it once more");
                 eprintln!(
@@ -212,7 +215,7 @@ impl Bridge {
     /// Why the engine cannot play `variant`, if it cannot (see
     /// [`Driver::refuses`]): for a player whose rules are known before its
     /// first game, refused at its start rather than at its first move.
-    pub fn refuses(&self, variant: Variant) -> Option<String> {
+    pub fn refuses(&self, variant: Variant) -> Option<Refusal> {
         self.driver.as_ref().and_then(|d| d.refuses(variant))
     }
 
@@ -415,7 +418,7 @@ impl Bridge {
     ) -> Result<T, Fault> {
         match self.driver.as_mut() {
             Some(d) => f(d.as_mut()),
-            None => Err(Fault::new("the engine is not running", Vec::new())),
+            None => Err(Fault::bare(Trouble::NotRunning)),
         }
     }
 
@@ -556,7 +559,7 @@ impl Bridge {
         });
         let began = match self.driver.as_mut() {
             Some(d) => d.begin(&job.job()),
-            None => Err(Fault::new("the engine is not running", Vec::new())),
+            None => Err(Fault::bare(Trouble::NotRunning)),
         };
         match began {
             Ok(None) => Vec::new(),
