@@ -582,17 +582,17 @@ mod tests {
 
     #[test]
     fn bad_engine_flags_say_what_is_wrong() {
+        use crate::app::options::EngineFlagError;
         let settings = |args: &[&str]| parse(args).unwrap().engine.settings().map(|_| ());
+        let e = settings(&["p", "--engine", "sf", "--option", "Hash"]).unwrap_err();
         assert!(
-            settings(&["p", "--engine", "sf", "--option", "Hash"])
-                .unwrap_err()
-                .contains("NAME=VALUE")
+            matches!(&e, EngineFlagError::Option(o) if o == "Hash"),
+            "{e}"
         );
-        assert!(
-            settings(&["p", "--engine", "sf", "--depth", "0"])
-                .unwrap_err()
-                .contains("--depth")
-        );
+        assert!(e.to_string().contains("NAME=VALUE"), "{e}");
+        let e = settings(&["p", "--engine", "sf", "--depth", "0"]).unwrap_err();
+        assert!(matches!(e, EngineFlagError::Limits(_)), "{e}");
+        assert!(e.to_string().contains("--depth"), "{e}");
         let e = settings(&[
             "p",
             "--engine",
@@ -603,12 +603,14 @@ mod tests {
             "9",
         ])
         .unwrap_err();
-        assert!(e.contains("XBoard engines take no node limit"), "{e}");
+        assert!(matches!(e, EngineFlagError::Limits(_)), "{e}");
         assert!(
-            settings(&["p", "--engine", "  "])
-                .unwrap_err()
-                .contains("empty")
+            e.to_string().contains("XBoard engines take no node limit"),
+            "{e}"
         );
+        let e = settings(&["p", "--engine", "  "]).unwrap_err();
+        assert!(matches!(e, EngineFlagError::Command(_)), "{e}");
+        assert!(e.to_string().contains("empty"), "{e}");
         // Engine flags need --engine.
         assert!(parse(&["p", "--depth", "3"]).is_err());
         assert!(parse(&["p", "--nodes", "3"]).is_err());

@@ -14,6 +14,7 @@ use std::time::Duration;
 use shakmaty::{Chess, Move, Position};
 
 use super::notation;
+use super::time::LimitError;
 use crate::game;
 
 /// How much search one position gets.
@@ -94,16 +95,6 @@ impl Search {
         own.saturating_add(margin)
     }
 }
-
-/// A search limit a protocol cannot say.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum LimitError {
-    /// CECP has no node limit.
-    #[error("XBoard engines take no node limit; use --movetime or --depth")]
-    XboardNodes,
-}
-
-error_words!(LimitError);
 
 /// An engine's score, from the side to move's view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

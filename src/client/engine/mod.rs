@@ -201,7 +201,7 @@ pub enum Trouble {
     Refused { what: &'static str, said: String },
     /// The search asks for what the protocol cannot say.
     #[error("{0}")]
-    Limit(analysis::LimitError),
+    Limit(time::LimitError),
     /// It was stopped after a fault and not started again.
     #[error("the engine is not running")]
     NotRunning,
