@@ -647,9 +647,7 @@ fn program_thread(
     };
     match outcome {
         Ok(()) => log::info!("{name}: disconnected by the referee"),
-        Err(ClientError::Open(e) | ClientError::Failed(e)) => {
-            log::warn!("{name}: stopped: {e}")
-        }
+        Err(e) => log::warn!("{name}: stopped: {e}"),
     }
 }
 

@@ -125,7 +125,7 @@ pub struct Bridge {
     /// The engine's own name (`id name`, `feature myname`), if it gave one.
     own_name: Option<String>,
     tracker: Tracker,
-    failure: Option<String>,
+    failure: Option<GaveUp>,
     search: Option<Search>,
     /// The time the engine took in this game, as the bridge measured it
     /// (from each `respond` to the reply): the clocks' fallback when the
@@ -164,6 +164,16 @@ struct Booked {
     /// The game has left the book (it had no move, or the depth is
     /// reached): the engine plays the rest of it.
     out: bool,
+}
+
+/// Why the bridge gave its engine up: it failed again after its restart,
+/// or could not be restarted.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GaveUp {
+    #[error("the restarted engine failed too: {0}")]
+    FailedAgain(Fault),
+    #[error("the engine could not be restarted: {0}")]
+    NoRestart(Fault),
 }
 
 impl Bridge {
@@ -260,8 +270,8 @@ impl Bridge {
 
     /// Why the bridge cannot go on (the engine failed again after its
     /// restart), if so.
-    pub fn failure(&self) -> Option<&str> {
-        self.failure.as_deref()
+    pub fn failure(&self) -> Option<&GaveUp> {
+        self.failure.as_ref()
     }
 
     /// The sign-on record: the position, `refreq sign_on;`, `tcsi`.
@@ -601,10 +611,11 @@ impl Bridge {
     fn failed(&mut self, f: Fault) -> Vec<Action> {
         let retried = self.search.as_ref().is_none_or(|s| s.retried);
         if retried {
-            let why = format!("the restarted engine failed too: {f}");
+            let why = GaveUp::FailedAgain(f);
             self.search = None;
-            self.give_up(&why);
-            return vec![Action::Log(why)];
+            let said = why.to_string();
+            self.give_up(why);
+            return vec![Action::Log(said)];
         }
         let mut out = self.recover(f);
         if self.failure.is_some() {
@@ -639,17 +650,17 @@ impl Bridge {
                 self.driver = Some(d);
             }
             Err(e) => {
-                let why = format!("the engine could not be restarted: {e}");
-                self.give_up(&why);
-                out.push(Action::Log(why));
+                let why = GaveUp::NoRestart(e);
+                out.push(Action::Log(why.to_string()));
+                self.give_up(why);
             }
         }
         out
     }
 
-    fn give_up(&mut self, why: &str) {
-        self.settings.log.line(Dir::Note, why);
-        self.failure = Some(why.to_string());
+    fn give_up(&mut self, why: GaveUp) {
+        self.settings.log.line(Dir::Note, &why.to_string());
+        self.failure = Some(why);
     }
 
     /// `refreq fault;` with the current position, and a log line.

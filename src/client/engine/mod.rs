@@ -305,6 +305,8 @@ impl fmt::Display for Fault {
     }
 }
 
+impl std::error::Error for Fault {}
+
 /// An engine behind its protocol.
 pub trait Driver: Send {
     /// The engine's own name (`id name`, `feature myname`), if it gave one.
