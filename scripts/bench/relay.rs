@@ -215,7 +215,9 @@ fn with_viewers(outputs: Writers, viewers: usize, push: bool) -> Result<Writers,
         // The benchmark ends with its match.
         http_linger: Some(0.0),
     };
-    let audience = Audience::start(&options)?.ok_or("no web server")?;
+    let audience = Audience::start(&options)
+        .map_err(|e| e.to_string())?
+        .ok_or("no web server")?;
     if push {
         println!("relay: the broadcast push to a receiver on a loopback port");
     }
