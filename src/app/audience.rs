@@ -11,14 +11,15 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, after, never, select};
 
-use crate::app::options::{WebOptions, seconds_ms};
+use crate::app::options::{BadSeconds, WebOptions, seconds_ms};
 use crate::app::signals::Stop;
 use crate::record::pgn::PgnGame;
 use crate::referee::{GameOver, Referee};
 use crate::text::strip_control;
 use crate::tournament::{Tournament, report};
 use crate::web::hub::GAMES_KEPT;
-use crate::web::push::{PUSH_GAP, Pusher, Round, Rounds, Token};
+use crate::web::push::{PUSH_GAP, PushError, Pusher, Round, Rounds, Token};
+use crate::web::server::ServeError;
 use crate::web::state::{Pairing, ROUNDS_GAMES_SHOWN, RoundBye, RoundState, TiebreakValue};
 use crate::web::{
     self, BoardState, GamePgn, Games, Limits, Publisher, StandingRow, Standings, WebState, board_of,
@@ -58,6 +59,25 @@ pub struct Audience {
     shown: std::collections::BTreeMap<u32, BoardState>,
 }
 
+/// Why the audience's page or pusher cannot be started: the flags that
+/// are wrong, or what the web server or the pusher said.
+#[derive(Debug, thiserror::Error)]
+pub enum AudienceError {
+    #[error("--broadcast-push needs --broadcast-token-file")]
+    NoTokenFile,
+    #[error("--broadcast-token-file needs --broadcast-push")]
+    NoPush,
+    /// `--http-linger` out of its range.
+    #[error("{0}")]
+    Linger(#[from] BadSeconds),
+    /// A push URL, the token file, or the pusher's start.
+    #[error("{0}")]
+    Push(#[from] PushError),
+    /// The web server did not start.
+    #[error("{0}")]
+    Serve(#[from] ServeError),
+}
+
 /// The web view's part of the audience.
 struct Page {
     publisher: Publisher,
@@ -71,7 +91,7 @@ impl Audience {
     /// Starts the server when `--http` asks for one, and says where it is
     /// (on stdout and in the log), and the pusher when `--broadcast-push`
     /// asks for one (its URL and token file checked first).
-    pub fn start(options: &WebOptions) -> Result<Option<Audience>, String> {
+    pub fn start(options: &WebOptions) -> Result<Option<Audience>, AudienceError> {
         let urls = &options.broadcast_push;
         let pushers = match (urls.is_empty(), &options.broadcast_token_file) {
             (false, Some(file)) => {
@@ -86,8 +106,8 @@ impl Audience {
                 }
                 pushers
             }
-            (false, None) => return Err("--broadcast-push needs --broadcast-token-file".into()),
-            (true, Some(_)) => return Err("--broadcast-token-file needs --broadcast-push".into()),
+            (false, None) => return Err(AudienceError::NoTokenFile),
+            (true, Some(_)) => return Err(AudienceError::NoPush),
             (true, None) => Vec::new(),
         };
         let page = match &options.http {
@@ -282,7 +302,7 @@ impl Audience {
 
 impl Page {
     /// Starts the server on `addr`, and says where it is.
-    fn start(options: &WebOptions, addr: &str) -> Result<Page, String> {
+    fn start(options: &WebOptions, addr: &str) -> Result<Page, AudienceError> {
         let limits = Limits {
             viewers: usize::from(options.http_viewers),
             per_address: usize::from(options.http_per_address),
@@ -478,6 +498,32 @@ mod tests {
     use super::*;
     use crate::referee::{GameResult, Termination};
     use crate::tournament::{Input, Output, PlayerId, Settings};
+
+    /// The flags are checked before anything starts, each mistake its own
+    /// kind; no flags, no audience.
+    #[test]
+    fn audience_flags_that_do_not_go_together_are_refused_by_kind() {
+        let start = |o: WebOptions| Audience::start(&o).map(|a| a.is_some());
+        let push = WebOptions {
+            broadcast_push: vec!["http://127.0.0.1:9/push".into()],
+            ..WebOptions::default()
+        };
+        assert!(matches!(start(push), Err(AudienceError::NoTokenFile)));
+        let token = WebOptions {
+            broadcast_token_file: Some("token".into()),
+            ..WebOptions::default()
+        };
+        assert!(matches!(start(token), Err(AudienceError::NoPush)));
+        let linger = WebOptions {
+            http: Some("127.0.0.1:0".into()),
+            http_linger: Some(-1.0),
+            ..WebOptions::default()
+        };
+        let e = start(linger).unwrap_err();
+        assert!(matches!(e, AudienceError::Linger(_)), "{e}");
+        assert!(e.to_string().starts_with("--http-linger must be"), "{e}");
+        assert!(!start(WebOptions::default()).unwrap());
+    }
 
     #[test]
     fn the_page_gets_the_standings_and_the_crosstable_of_the_report() {

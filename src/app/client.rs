@@ -9,13 +9,16 @@ use crossbeam_channel::{Receiver, Select, Sender, TryRecvError, unbounded};
 use crate::app::options::ClientArgs;
 use crate::app::{Completion, Exit, Failure};
 use crate::client::engine::Bridge;
+use crate::client::engine::bridge::GaveUp;
 use crate::client::engine::process::Heard;
 use crate::client::repeat::LastAnswer;
 use crate::client::{Action, ClientProtocol, Mover};
 use crate::epd::line_check::{self as check, Checked};
 use crate::epd::{Fields, Operation, Record};
 use crate::link::seats::password_line;
-use crate::link::{Connector, Endpoint, Link, LinkEvent, LinkEventKind, PortSettings};
+use crate::link::{
+    Connector, Endpoint, Link, LinkEvent, LinkEventKind, OpenError, PortSettings, SendError,
+};
 
 /// How long the client waits for the referee's first record before it
 /// signs on again.
@@ -72,10 +75,16 @@ pub fn run(args: ClientArgs) -> Exit {
             )
         }
     };
+    exit_of(outcome)
+}
+
+/// How a client run ends: a port that cannot be opened is a usage
+/// failure, anything that stops it on the way a failure.
+fn exit_of(outcome: Result<(), ClientError>) -> Exit {
     match outcome {
         Ok(()) => Ok(Completion::Normal),
-        Err(ClientError::Open(e)) => Err(Failure::Usage(e)),
-        Err(ClientError::Failed(e)) => Err(Failure::Failed(e)),
+        Err(e @ ClientError::Open(_)) => Err(Failure::usage(e)),
+        Err(e) => Err(Failure::failed(e)),
     }
 }
 
@@ -87,7 +96,7 @@ pub trait Answerer {
     /// What to do about one line from the referee.
     fn handle_line(&mut self, line: &str) -> Vec<Action>;
     /// Why the client cannot go on, if so (checked after every line).
-    fn failure(&self) -> Option<String> {
+    fn failure(&self) -> Option<GaveUp> {
         None
     }
     /// While an engine searches for a move: where its output arrives (the
@@ -121,8 +130,8 @@ impl Answerer for Bridge {
         Bridge::take_line(self, line)
     }
 
-    fn failure(&self) -> Option<String> {
-        Bridge::failure(self).map(str::to_owned)
+    fn failure(&self) -> Option<GaveUp> {
+        Bridge::failure(self).cloned()
     }
 
     fn engine(&mut self) -> Option<(Receiver<Heard>, Instant)> {
@@ -182,13 +191,44 @@ fn ready_line(bridge: &Bridge) -> String {
     }
 }
 
-/// Why a client run ended badly.
-#[derive(Debug)]
+/// Why a client run ended badly: its port could not be opened (a usage
+/// failure), or it stopped on the way.
+#[derive(Debug, thiserror::Error)]
 pub enum ClientError {
     /// The port could not be opened.
-    Open(String),
-    /// The link stopped.
-    Failed(String),
+    #[error("{0}")]
+    Open(LinkOpenError),
+    /// The link's threads stopped.
+    #[error("the serial link threads stopped")]
+    LinkStopped,
+    /// The link refused a record.
+    #[error("{0}")]
+    Send(SendError),
+    /// The referee said `disconnect` before anything else.
+    #[error(
+        "disconnect before anything else: the referee refused this \
+         client or has no match for it (over TCP: a wrong or missing \
+         --password, a seat taken by a program of the same name, or \
+         a name it does not expect; its log says which)"
+    )]
+    Refused,
+    /// The engine failed for good.
+    #[error("{0}")]
+    Engine(GaveUp),
+}
+
+/// Why the client's link could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum LinkOpenError {
+    /// The endpoint is one that listens (`tcp-listen://`): the client
+    /// connects.
+    #[error(
+        "{0}: the client connects to the referee, which listens: give \
+         tcp://HOST:PORT (the referee's --listen address)"
+    )]
+    Listens(String),
+    #[error("{0}")]
+    Port(OpenError),
 }
 
 /// The client's link to the referee at `endpoint`: a serial port, a TCP
@@ -199,17 +239,13 @@ pub fn open_link(
     settings: PortSettings,
     password: Option<&str>,
     tx: Sender<LinkEvent<&'static str>>,
-) -> Result<Link<&'static str>, String> {
+) -> Result<Link<&'static str>, LinkOpenError> {
     let hello = password.map(password_line);
-    let connector = Connector::to(endpoint, settings, hello).ok_or_else(|| {
-        format!(
-            "{endpoint}: the client connects to the referee, which listens: give \
-             tcp://HOST:PORT (the referee's --listen address)"
-        )
-    })?;
+    let connector = Connector::to(endpoint, settings, hello)
+        .ok_or_else(|| LinkOpenError::Listens(endpoint.to_string()))?;
     let name = endpoint.to_string();
     Link::open_with("client", connector, &name, settings, Instant::now(), tx)
-        .map_err(|e| e.to_string())
+        .map_err(LinkOpenError::Port)
 }
 
 /// Runs a reference client on `port` until the referee sends
@@ -227,7 +263,7 @@ pub fn run_on_port<A: Answerer>(
 ) -> Result<(), ClientError> {
     let (tx, rx) = unbounded();
     let link = Link::open("client", port, settings, Instant::now(), tx)
-        .map_err(|e| ClientError::Open(e.to_string()))?;
+        .map_err(|e| ClientError::Open(LinkOpenError::Port(e)))?;
     serve(&link, &rx, protocol, think, voice, line_check)
 }
 
@@ -281,9 +317,7 @@ pub fn serve<A: Answerer>(
                 }
                 Err(TryRecvError::Empty) => ControlFlow::Continue(()),
                 Err(TryRecvError::Disconnected) => {
-                    return Err(ClientError::Failed(
-                        "the serial link threads stopped".into(),
-                    ));
+                    return Err(ClientError::LinkStopped);
                 }
             },
             Ok(_) => client.engine_said()?,
@@ -345,9 +379,7 @@ impl<A: Answerer> Serving<'_, A> {
             check::append(&mut text);
         }
         self.seq = self.seq.wrapping_add(1);
-        self.link
-            .send(self.seq, text)
-            .map_err(|e| ClientError::Failed(e.to_string()))
+        self.link.send(self.seq, text).map_err(ClientError::Send)
     }
 
     fn sign_on(&mut self) -> Result<(), ClientError> {
@@ -435,7 +467,7 @@ impl<A: Answerer> Serving<'_, A> {
             }
         }
         match self.protocol.failure() {
-            Some(why) => Err(ClientError::Failed(why)),
+            Some(why) => Err(ClientError::Engine(why)),
             None => Ok(ControlFlow::Continue(())),
         }
     }
@@ -462,13 +494,7 @@ impl<A: Answerer> Serving<'_, A> {
                 // Over TCP, what a listener sends a connection
                 // it refuses; on a cable, a match already over. A
                 // failure: the client played nothing.
-                return Err(ClientError::Failed(
-                    "disconnect before anything else: the referee refused this \
-                     client or has no match for it (over TCP: a wrong or missing \
-                     --password, a seat taken by a program of the same name, or \
-                     a name it does not expect; its log says which)"
-                        .into(),
-                ));
+                return Err(ClientError::Refused);
             }
             Action::Disconnect => {
                 self.say("disconnect: the referee ended the session");
@@ -581,18 +607,36 @@ mod tests {
     }
 
     #[test]
+    fn a_port_that_cannot_be_opened_is_a_usage_failure_anything_later_a_failure() {
+        use super::{ClientError, LinkOpenError, exit_of};
+        use crate::exit::{EXIT_FAILED, EXIT_USAGE, code};
+        let listens = ClientError::Open(LinkOpenError::Listens("tcp-listen://:4000".into()));
+        let said = listens.to_string();
+        let exit = exit_of(Err(listens));
+        assert_eq!(code(&exit), EXIT_USAGE);
+        assert!(
+            said.contains("the client connects to the referee"),
+            "{said}"
+        );
+        for later in [ClientError::LinkStopped, ClientError::Refused] {
+            assert_eq!(code(&exit_of(Err(later))), EXIT_FAILED);
+        }
+        assert!(exit_of(Ok(())).is_ok());
+    }
+
+    #[test]
     fn bad_engine_flags_say_what_is_wrong() {
+        use crate::app::options::EngineFlagError;
         let settings = |args: &[&str]| parse(args).unwrap().engine.settings().map(|_| ());
+        let e = settings(&["p", "--engine", "sf", "--option", "Hash"]).unwrap_err();
         assert!(
-            settings(&["p", "--engine", "sf", "--option", "Hash"])
-                .unwrap_err()
-                .contains("NAME=VALUE")
+            matches!(&e, EngineFlagError::Option(o) if o == "Hash"),
+            "{e}"
         );
-        assert!(
-            settings(&["p", "--engine", "sf", "--depth", "0"])
-                .unwrap_err()
-                .contains("--depth")
-        );
+        assert!(e.to_string().contains("NAME=VALUE"), "{e}");
+        let e = settings(&["p", "--engine", "sf", "--depth", "0"]).unwrap_err();
+        assert!(matches!(e, EngineFlagError::Limits(_)), "{e}");
+        assert!(e.to_string().contains("--depth"), "{e}");
         let e = settings(&[
             "p",
             "--engine",
@@ -603,12 +647,14 @@ mod tests {
             "9",
         ])
         .unwrap_err();
-        assert!(e.contains("XBoard engines take no node limit"), "{e}");
+        assert!(matches!(e, EngineFlagError::Limits(_)), "{e}");
         assert!(
-            settings(&["p", "--engine", "  "])
-                .unwrap_err()
-                .contains("empty")
+            e.to_string().contains("XBoard engines take no node limit"),
+            "{e}"
         );
+        let e = settings(&["p", "--engine", "  "]).unwrap_err();
+        assert!(matches!(e, EngineFlagError::Command(_)), "{e}");
+        assert!(e.to_string().contains("empty"), "{e}");
         // Engine flags need --engine.
         assert!(parse(&["p", "--depth", "3"]).is_err());
         assert!(parse(&["p", "--nodes", "3"]).is_err());

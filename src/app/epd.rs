@@ -8,6 +8,7 @@ use clap::{Args, Subcommand};
 use crate::app::options::EngineOptions;
 use crate::client::engine::Protocol;
 use crate::client::engine::analysis::{Search, SearchLimit};
+use crate::client::engine::time::LimitError;
 use crate::epd::Record;
 use crate::epd_kit;
 use crate::epd_kit::verbs::{EngineWorker, RunFiles, Verb};
@@ -68,16 +69,28 @@ pub struct EngineRun {
     pub log: Option<PathBuf>,
 }
 
+/// Why `argus epd`'s search flags cannot be used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum SearchFlagError {
+    #[error("a search limit must be at least 1")]
+    Zero,
+    #[error("give --movetime, --depth or --nodes")]
+    None,
+    /// The engine's protocol cannot say the limit.
+    #[error("{0}")]
+    Protocol(#[from] LimitError),
+}
+
 impl EngineRun {
-    fn search(&self) -> Result<Search, String> {
+    fn search(&self) -> Result<Search, SearchFlagError> {
         let limit = match (self.movetime, self.depth, self.nodes) {
             (Some(0), _, _) | (_, Some(0), _) | (_, _, Some(0)) => {
-                return Err("a search limit must be at least 1".into());
+                return Err(SearchFlagError::Zero);
             }
             (Some(ms), _, _) => SearchLimit::MoveTime(ms),
             (_, Some(d), _) => SearchLimit::Depth(d),
             (_, _, Some(n)) => SearchLimit::Nodes(n),
-            (None, None, None) => return Err("give --movetime, --depth or --nodes".into()),
+            (None, None, None) => return Err(SearchFlagError::None),
         };
         let search = Search {
             limit,
@@ -107,7 +120,8 @@ impl EngineRun {
         };
         let settings = match (engine.settings(), self.search()) {
             (Ok(Some(s)), Ok(search)) => (s, search),
-            (Err(e), _) | (_, Err(e)) => return Err(Failure::usage(e)),
+            (Err(e), _) => return Err(Failure::usage(e)),
+            (_, Err(e)) => return Err(Failure::usage(e)),
             (Ok(None), _) => return Err(Failure::usage("an engine to run is needed (ENGINE)")),
         };
         if self.concurrency == 0 {

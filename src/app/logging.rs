@@ -13,15 +13,16 @@ use simplelog::{
 
 /// Starts logging to `dir/file_name` (appended) and, if `stderr`, warnings
 /// to stderr. Call once per process.
-pub fn init(dir: &Path, file_name: &str, stderr: bool) -> Result<(), String> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| format!("cannot create the log directory {}: {e}", dir.display()))?;
+pub fn init(dir: &Path, file_name: &str, stderr: bool) -> Result<(), LogError> {
+    std::fs::create_dir_all(dir).map_err(|error| LogError::Dir {
+        dir: dir.to_path_buf(),
+        error,
+    })?;
     let path = dir.join(file_name);
-    let file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)
-        .map_err(|e| format!("cannot open the log file {}: {e}", path.display()))?;
+    let file = match OpenOptions::new().create(true).append(true).open(&path) {
+        Ok(f) => f,
+        Err(error) => return Err(LogError::File { path, error }),
+    };
     let mut loggers: Vec<Box<dyn SharedLogger>> = vec![WriteLogger::new(
         LevelFilter::Info,
         config(),
@@ -38,7 +39,25 @@ pub fn init(dir: &Path, file_name: &str, stderr: bool) -> Result<(), String> {
             ColorChoice::Never,
         ));
     }
-    CombinedLogger::init(loggers).map_err(|e| format!("cannot start logging: {e}"))
+    CombinedLogger::init(loggers).map_err(LogError::Start)
+}
+
+/// Why logging could not be started: the log's directory or file, or the
+/// logger itself (one was started already).
+#[derive(Debug, thiserror::Error)]
+pub enum LogError {
+    #[error("cannot create the log directory {}: {error}", dir.display())]
+    Dir {
+        dir: std::path::PathBuf,
+        error: std::io::Error,
+    },
+    #[error("cannot open the log file {}: {error}", path.display())]
+    File {
+        path: std::path::PathBuf,
+        error: std::io::Error,
+    },
+    #[error("cannot start logging: {0}")]
+    Start(log::SetLoggerError),
 }
 
 fn config() -> Config {
@@ -161,5 +180,23 @@ mod tests {
         drop(w);
         assert_eq!(file.writes.len(), 2);
         assert_eq!(file.writes[1], b"no line end".to_vec());
+    }
+
+    /// A log directory that cannot be made is its own kind, named in the
+    /// words (no logger is started: the test process keeps its own).
+    #[test]
+    fn a_log_directory_that_cannot_be_made_says_which() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a-file");
+        std::fs::write(&file, "x").unwrap();
+        let e = init(&file.join("logs"), "argus.log", false).unwrap_err();
+        assert!(matches!(&e, LogError::Dir { .. }), "{e}");
+        assert!(
+            e.to_string().starts_with(&format!(
+                "cannot create the log directory {}",
+                file.join("logs").display()
+            )),
+            "{e}"
+        );
     }
 }

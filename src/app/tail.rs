@@ -10,7 +10,7 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 use std::net::{TcpStream, ToSocketAddrs};
 use std::ops::ControlFlow;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -37,7 +37,36 @@ pub enum SourceReport {
     /// Nothing new (the source checks that someone still listens).
     Idle,
     /// The source cannot go on.
-    Failed(String),
+    Failed(SourceError),
+}
+
+/// Why a journal's source cannot go on: its file cannot be read or is no
+/// journal, or its feed is not the one a copy was made of.
+#[derive(Debug, thiserror::Error)]
+pub enum SourceError {
+    #[error("cannot open the journal {}: {error}", path.display())]
+    Open { path: PathBuf, error: io::Error },
+    #[error("cannot read {}: {error}", path.display())]
+    Read { path: PathBuf, error: io::Error },
+    /// Its first line is not a journal's of the kind expected.
+    #[error("{}", not_a_journal(path, Some(*kind)))]
+    NotAJournal { path: PathBuf, kind: Kind },
+    /// No line end within [`MAX_LINE`] bytes.
+    #[error("{}: a line longer than {MAX_LINE} bytes (not a journal?)", path.display())]
+    TooLong { path: PathBuf },
+    /// The feed's session line is not the copy's.
+    #[error(
+        "the feed at {addr} serves another match ({served}) than the copy ({copied}): \
+         use another --copy file"
+    )]
+    OtherMatch {
+        addr: String,
+        served: String,
+        copied: String,
+    },
+    /// The feed's last line the copy has differs from the copy's.
+    #[error("the feed at {addr} differs from the copy at line {line}: use another --copy file")]
+    Differs { addr: String, line: usize },
 }
 
 /// Sends the whole lines of the journal of kind `kind` at `path` as they
@@ -45,12 +74,21 @@ pub enum SourceReport {
 /// incomplete last line is read again from its start on every look (a
 /// resume may have cut it off and written other lines in its place).
 pub fn follow_file(path: &Path, kind: Kind, tx: &Sender<SourceReport>) {
-    let fail = |what: String| {
+    let fail = |what: SourceError| {
         let _ = tx.send(SourceReport::Failed(what));
+    };
+    let read = |error: io::Error| SourceError::Read {
+        path: path.to_path_buf(),
+        error,
     };
     let mut file = match File::open(path) {
         Ok(f) => f,
-        Err(e) => return fail(format!("cannot open the journal {}: {e}", path.display())),
+        Err(error) => {
+            return fail(SourceError::Open {
+                path: path.to_path_buf(),
+                error,
+            });
+        }
     };
     // The end of the last whole line sent.
     let mut pos: u64 = 0;
@@ -58,7 +96,7 @@ pub fn follow_file(path: &Path, kind: Kind, tx: &Sender<SourceReport>) {
     loop {
         let len = match file.metadata() {
             Ok(m) => m.len(),
-            Err(e) => return fail(format!("cannot read {}: {e}", path.display())),
+            Err(e) => return fail(read(e)),
         };
         if len < pos {
             pos = len;
@@ -71,18 +109,20 @@ pub fn follow_file(path: &Path, kind: Kind, tx: &Sender<SourceReport>) {
             .and_then(|_| file.read(&mut buf))
         {
             Ok(n) => n,
-            Err(e) => return fail(format!("cannot read {}: {e}", path.display())),
+            Err(e) => return fail(read(e)),
         };
         let chunk = &buf[..n];
         if pos == 0 && !kind.may_be(chunk) {
-            return fail(not_a_journal(path, Some(kind)));
+            return fail(SourceError::NotAJournal {
+                path: path.to_path_buf(),
+                kind,
+            });
         }
         let whole = chunk.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         if whole == 0 && n == buf.len() {
-            return fail(format!(
-                "{}: a line longer than {MAX_LINE} bytes (not a journal?)",
-                path.display()
-            ));
+            return fail(SourceError::TooLong {
+                path: path.to_path_buf(),
+            });
         }
         let mut start = 0;
         for (i, &b) in chunk[..whole].iter().enumerate() {
@@ -165,4 +205,49 @@ pub fn connect(addr: &str) -> io::Result<TcpStream> {
         }
     }
     Err(last)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the source reported last before it stopped.
+    fn failure_of(path: &Path) -> SourceError {
+        let (tx, rx) = crossbeam_channel::unbounded();
+        follow_file(path, Kind::Match, &tx);
+        drop(tx);
+        rx.iter()
+            .find_map(|r| match r {
+                SourceReport::Failed(e) => Some(e),
+                _ => None,
+            })
+            .expect("the source failed")
+    }
+
+    #[test]
+    fn a_file_source_says_why_it_stopped() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("missing.journal");
+        let e = failure_of(&missing);
+        assert!(
+            matches!(&e, SourceError::Open { path, .. } if *path == missing),
+            "{e}"
+        );
+        assert!(e.to_string().starts_with("cannot open the journal "), "{e}");
+
+        let other = dir.path().join("notes.txt");
+        std::fs::write(&other, "shopping list\n").unwrap();
+        let e = failure_of(&other);
+        assert!(
+            matches!(
+                &e,
+                SourceError::NotAJournal {
+                    kind: Kind::Match,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        assert!(e.to_string().contains("is not an argus journal"), "{e}");
+    }
 }

@@ -19,7 +19,9 @@ use log::{info, warn};
 use crate::app::audience::Audience;
 use crate::app::options::WatchArgs;
 use crate::app::signals;
-use crate::app::tail::{FeedState, RECONNECT, SourceReport, connect, each_connection, follow_file};
+use crate::app::tail::{
+    FeedState, RECONNECT, SourceError, SourceReport, connect, each_connection, follow_file,
+};
 use crate::app::{Completion, Exit, Failure};
 use crate::display::{
     InputEvent, InputThread, LinkState, LinkView, Role, TerminalGuard, Ui, next_redraw_in,
@@ -44,10 +46,10 @@ pub enum WatchError {
     /// The journal file was cut below what was already read.
     #[error("the journal was cut to {len} bytes, below what was already read ({read} bytes)")]
     Shrunk { len: u64, read: u64 },
-    /// The source's reader failed (its words: a file that cannot be read,
-    /// a feed that serves another match than the copy).
+    /// The source's reader failed (a file that cannot be read, a feed
+    /// that serves another match than the copy).
     #[error("{0}")]
-    Source(String),
+    Source(SourceError),
     #[error("the source stopped")]
     SourceStopped,
     #[error("cannot set up the terminal: {0}")]
@@ -599,18 +601,18 @@ fn follow_tcp(addr: &str, skip: Option<Skip>, tx: &Sender<SourceReport>) {
                     && let Some(s) = &session
                     && *s != buf
                 {
-                    let _ = tx.send(SourceReport::Failed(format!(
-                        "the feed at {addr} serves another match ({}) than the copy ({}): \
-                         use another --copy file",
-                        String::from_utf8_lossy(&buf),
-                        String::from_utf8_lossy(s)
-                    )));
+                    let _ = tx.send(SourceReport::Failed(SourceError::OtherMatch {
+                        addr: addr.to_string(),
+                        served: String::from_utf8_lossy(&buf).into_owned(),
+                        copied: String::from_utf8_lossy(s).into_owned(),
+                    }));
                     return ControlFlow::Break(());
                 }
                 if n == have && buf != last {
-                    let _ = tx.send(SourceReport::Failed(format!(
-                        "the feed at {addr} differs from the copy at line {n}: use another --copy file"
-                    )));
+                    let _ = tx.send(SourceReport::Failed(SourceError::Differs {
+                        addr: addr.to_string(),
+                        line: n,
+                    }));
                     return ControlFlow::Break(());
                 }
                 continue;

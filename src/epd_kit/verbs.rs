@@ -19,7 +19,7 @@ use super::batch::{self, Batch, BatchSummary, Done, Worker, bar, progress_text, 
 use super::prove::BUDGET;
 use super::{KitError, STDIO, open_input};
 use crate::client::engine::analysis::{Analysis, Search};
-use crate::client::engine::{Driver, EngineSettings, Fault, Protocol, start};
+use crate::client::engine::{Driver, EngineSettings, Fault, Protocol, Trouble, start};
 use crate::epd::Record;
 use crate::exit::{Completion, Exit, Failure};
 
@@ -60,7 +60,7 @@ impl EngineWorker {
         }
         let wait = search.wait(self.settings.margin, self.settings.depth_wait);
         let Some(d) = self.driver.as_mut() else {
-            return Err(Fault::new("the engine is not running", Vec::new()));
+            return Err(Fault::bare(Trouble::NotRunning));
         };
         // Each position on its own: no hash or history from the last one.
         let r = d.new_game().and_then(|()| d.analyse(pos, search, wait));
@@ -142,7 +142,7 @@ impl Worker for EngineWorker {
             },
             Err(f) => {
                 ::log::warn!("engine fault: {f}; restarting it for the next record");
-                mark_fault(&mut record, &f.what);
+                mark_fault(&mut record, &f.what.to_string());
                 Done {
                     record,
                     solved: None,

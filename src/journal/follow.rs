@@ -19,7 +19,7 @@
 
 use std::io::Read;
 
-use crate::journal::reader::{self, Decoded, JournalError, LineChain, LineDecoder, Torn};
+use crate::journal::reader::{self, Decoded, JournalError, LineChain, LineDecoder, Problem, Torn};
 
 /// A kind of journal, as the follower replays it.
 pub trait Journal {
@@ -39,7 +39,7 @@ pub trait Journal {
 
     /// Why a header's core cannot start (`Infallible` when it always
     /// can).
-    type StartError: std::fmt::Display;
+    type StartError: std::error::Error + Send + Sync + 'static;
 
     /// The core the header describes, before any line after it.
     fn start(header: &Self::Header) -> Result<Self::Replay, Self::StartError>;
@@ -132,14 +132,14 @@ impl<J: Journal> Follower<J> {
             Decoded::HeaderLine => Ok(Followed::HeaderLine),
             Decoded::Header(h) => {
                 let replay = J::start(&h)
-                    .map_err(|e| JournalError::new(number, format!("the header: {e}")))?;
+                    .map_err(|e| JournalError::new(number, Problem::Start(e.into())))?;
                 self.replay = Some(replay);
                 self.header = Some(*h);
                 Ok(Followed::Started)
             }
             Decoded::Entry(e) => {
                 let Some(replay) = self.replay.as_mut() else {
-                    return Err(JournalError::new(number, "an entry before the header"));
+                    return Err(JournalError::new(number, Problem::EntryBeforeHeader));
                 };
                 J::apply(replay, number, e).map(Followed::Applied)
             }
@@ -182,7 +182,7 @@ impl<J: Journal> Follower<J> {
     pub fn into_loaded(self, torn: Option<Torn>) -> Result<Loaded<J>, JournalError> {
         let (lines, valid_len, chain) = (self.lines(), self.offset(), self.chain());
         let (Some(header), Some(replay)) = (self.header, self.replay) else {
-            return Err(JournalError::new(0, "no header"));
+            return Err(JournalError::new(0, Problem::NoHeader));
         };
         Ok(Loaded {
             header,
@@ -411,7 +411,8 @@ mod tests {
         assert!(!f.push(b"damaged 00000000").unwrap().is_good());
         let e = f.push(&lines[11]).unwrap_err();
         assert_eq!(e.line, 12, "{e}");
-        assert!(e.reason.contains("damaged"), "{e}");
+        assert!(matches!(e.problem, Problem::Damaged(_)), "{e}");
+        assert!(e.to_string().contains("the journal is damaged"), "{e}");
     }
 
     #[test]
@@ -431,7 +432,10 @@ mod tests {
         let got: Vec<_> = checked(&p).iter().map(|l| f.push(l)).collect();
         let e = got.into_iter().find_map(Result::err).expect("an error");
         assert_eq!(e.line, header_lines + 2, "{e}");
-        assert!(e.reason.contains("earlier than"), "{e}");
+        assert!(
+            matches!(e.problem, Problem::TimeBackwards { at: 1, previous: _ }),
+            "{e}"
+        );
     }
 
     #[test]

@@ -31,7 +31,7 @@ mod tests;
 
 pub use format::{Checkpoint, Entry};
 pub use header::{Header, OutputSettings, new_session_id};
-pub use reader::{Decoded, Decoder, JournalError, Torn};
+pub use reader::{Decoded, Decoder, JournalError, Problem, Torn};
 pub use replay::Replay;
 pub use writer::JournalWriter;
 

@@ -10,34 +10,80 @@ use crate::journal::checksum::{CHAIN_START, line_check};
 use crate::journal::format::{Entry, MAX_LINE};
 use crate::journal::header::{Header, HeaderBuilder};
 
-/// Why a journal cannot be used.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Why a journal cannot be used: where, and what is wrong there.
+#[derive(Debug, thiserror::Error)]
+#[error("{}{problem}", at_line(*line))]
 pub struct JournalError {
     /// The 1-based line it concerns (0: the file as a whole).
     pub line: usize,
-    pub reason: String,
+    pub problem: Problem,
+}
+
+/// `line N: `, or nothing for the file as a whole.
+fn at_line(line: usize) -> String {
+    if line == 0 {
+        String::new()
+    } else {
+        format!("line {line}: ")
+    }
+}
+
+/// A line's own error, whichever journal's it is (a match journal's
+/// `LineError`, a tournament journal's `BadLine`, their headers').
+pub type LineSource = Box<dyn std::error::Error + Send + Sync>;
+
+/// What is wrong with a journal, one variant per kind.
+#[derive(Debug, thiserror::Error)]
+pub enum Problem {
+    /// A bad line with lines after it: not torn, damaged.
+    #[error("{0}; the journal is damaged (lines follow it)")]
+    Damaged(LineFault),
+    /// The file ends inside the header with a line that is not one.
+    #[error("{0} (is this an argus journal?)")]
+    NotAJournal(LineFault),
+    #[error("the journal is empty")]
+    Empty,
+    /// The file ends inside its header, after this many good lines.
+    #[error("the journal ends inside its header (after line {0})")]
+    HeaderUnfinished(usize),
+    /// A line with no end within [`MAX_LINE`] bytes.
+    #[error("line longer than {MAX_LINE} bytes")]
+    TooLong,
+    #[error("cannot read: {0}")]
+    Read(std::io::Error),
+    /// The line's framing is good but its words are not a line of this
+    /// journal.
+    #[error("{0}")]
+    Line(LineSource),
+    /// A header line that does not fit the header read so far.
+    #[error("{0}")]
+    Header(LineSource),
+    /// The header is complete but what it says cannot be started.
+    #[error("the header: {0}")]
+    Start(LineSource),
+    /// A header line after the header.
+    #[error("a header line after the header (two journals joined?)")]
+    HeaderAgain,
+    #[error("an entry before the header")]
+    EntryBeforeHeader,
+    #[error("no header")]
+    NoHeader,
+    /// An input's time before the one before it.
+    #[error("time {at} is earlier than the previous input's ({previous})")]
+    TimeBackwards { at: u64, previous: u64 },
+    /// A checkpoint that the replay does not reach.
+    #[error("{0}")]
+    Check(Box<crate::journal::replay::Mismatch>),
+    /// A line this journal has no use for after its header.
+    #[error("unexpected line `{0}`")]
+    Unexpected(String),
 }
 
 impl JournalError {
-    pub fn new(line: usize, reason: impl Into<String>) -> JournalError {
-        JournalError {
-            line,
-            reason: reason.into(),
-        }
+    pub fn new(line: usize, problem: Problem) -> JournalError {
+        JournalError { line, problem }
     }
 }
-
-impl fmt::Display for JournalError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.line == 0 {
-            write!(f, "{}", self.reason)
-        } else {
-            write!(f, "line {}: {}", self.line, self.reason)
-        }
-    }
-}
-
-impl std::error::Error for JournalError {}
 
 /// What is wrong with a journal line's framing (before its payload is
 /// read): torn if it is the last line, damage if lines follow it.
@@ -130,10 +176,7 @@ impl LineChain {
     /// is damaged).
     pub fn push<'a>(&mut self, line: &'a [u8]) -> Result<Option<&'a str>, JournalError> {
         if let Some((n, reason, _)) = self.held.take() {
-            return Err(JournalError::new(
-                n,
-                format!("{reason}; the journal is damaged (lines follow it)"),
-            ));
+            return Err(JournalError::new(n, Problem::Damaged(reason)));
         }
         match check_line(self.chain, line) {
             Ok((payload, check)) => {
@@ -159,10 +202,7 @@ impl LineChain {
                 reason,
                 offset,
             })),
-            (Some((n, reason, _)), false) => Err(JournalError::new(
-                n,
-                format!("{reason}; the journal is damaged (lines follow it)"),
-            )),
+            (Some((n, reason, _)), false) => Err(JournalError::new(n, Problem::Damaged(reason))),
             (None, false) => Ok(Some(Torn {
                 line: self.lines + 1,
                 reason: LineFault::NoLineEnd,
@@ -282,9 +322,13 @@ impl Decoder {
         let Some(payload) = self.framing.push(line)? else {
             return Ok(Decoded::Held);
         };
-        let entry = Entry::parse(payload).map_err(|e| JournalError::new(number, e))?;
+        let entry = Entry::parse(payload)
+            .map_err(|e| JournalError::new(number, Problem::Line(e.into())))?;
         match self.header.as_mut() {
-            Some(b) => match b.push(entry).map_err(|e| JournalError::new(number, e))? {
+            Some(b) => match b
+                .push(entry)
+                .map_err(|e| JournalError::new(number, Problem::Header(e.into())))?
+            {
                 Some(h) => {
                     self.header = None;
                     Ok(Decoded::Header(Box::new(h)))
@@ -296,10 +340,7 @@ impl Decoder {
                 | Entry::Session(_)
                 | Entry::Set { .. }
                 | Entry::Opening { .. }
-                | Entry::Begin => Err(JournalError::new(
-                    number,
-                    "a header line after the header (two journals joined?)",
-                )),
+                | Entry::Begin => Err(JournalError::new(number, Problem::HeaderAgain)),
                 e => Ok(Decoded::Entry(e)),
             },
         }
@@ -321,14 +362,14 @@ impl Decoder {
 /// torn last line, if any; `lines`: its good lines).
 pub fn unfinished_header(torn: Option<Torn>, lines: usize) -> JournalError {
     if let Some(t) = torn {
-        return JournalError::new(t.line, format!("{} (is this an argus journal?)", t.reason));
+        return JournalError::new(t.line, Problem::NotAJournal(t.reason));
     }
     JournalError::new(
         0,
         if lines == 0 {
-            "the journal is empty".to_string()
+            Problem::Empty
         } else {
-            format!("the journal ends inside its header (after line {lines})")
+            Problem::HeaderUnfinished(lines)
         },
     )
 }
@@ -400,20 +441,52 @@ pub fn read_all<D: LineDecoder>(
     let mut buf = Vec::new();
     loop {
         let line = read_line(&mut r, &mut buf)
-            .map_err(|e| JournalError::new(decoder.lines() + 1, format!("cannot read: {e}")))?;
+            .map_err(|e| JournalError::new(decoder.lines() + 1, Problem::Read(e)))?;
         if line == RawLine::End {
             return decoder.finish(&[]);
         }
         if line == RawLine::Partial {
             if buf.len() > MAX_LINE {
-                return Err(JournalError::new(
-                    decoder.lines() + 1,
-                    format!("line longer than {MAX_LINE} bytes"),
-                ));
+                return Err(JournalError::new(decoder.lines() + 1, Problem::TooLong));
             }
             return decoder.finish(&buf);
         }
         let decoded = decoder.push(&buf)?;
         each(decoder.lines(), decoded)?;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A journal that ends before its header does says which of the ways
+    /// it ended: nothing at all, a header cut short, or a last line that
+    /// is not an argus line.
+    #[test]
+    fn an_unfinished_header_names_its_kind() {
+        let empty = unfinished_header(None, 0);
+        assert!(matches!(empty.problem, Problem::Empty));
+        assert_eq!(empty.to_string(), "the journal is empty");
+        let cut = unfinished_header(None, 4);
+        assert!(matches!(cut.problem, Problem::HeaderUnfinished(4)));
+        assert_eq!(
+            cut.to_string(),
+            "the journal ends inside its header (after line 4)"
+        );
+        let torn = Torn {
+            line: 1,
+            reason: LineFault::NoCheck,
+            offset: 0,
+        };
+        let alien = unfinished_header(Some(torn), 0);
+        assert!(matches!(
+            alien.problem,
+            Problem::NotAJournal(LineFault::NoCheck)
+        ));
+        assert_eq!(
+            alien.to_string(),
+            "line 1: no check at the end (is this an argus journal?)"
+        );
     }
 }

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use crate::game;
 use crate::journal::format::{Checkpoint, Entry};
 use crate::journal::header::Header;
-use crate::journal::reader::JournalError;
+use crate::journal::reader::{JournalError, Problem};
 use crate::record::pgn::PgnGame;
 use crate::referee::{Event, Output, Referee, WallClock};
 
@@ -69,10 +69,10 @@ impl Replay {
                 if at < self.last_at {
                     return Err(JournalError::new(
                         line,
-                        format!(
-                            "time {at} is earlier than the previous input's ({})",
-                            self.last_at
-                        ),
+                        Problem::TimeBackwards {
+                            at,
+                            previous: self.last_at,
+                        },
                     ));
                 }
                 self.last_at = at;
@@ -89,7 +89,7 @@ impl Replay {
             }
             Entry::Check(c) => {
                 self.verify(&c)
-                    .map_err(|e| JournalError::new(line, e.to_string()))?;
+                    .map_err(|e| JournalError::new(line, Problem::Check(e)))?;
                 self.checks += 1;
                 Ok(Vec::new())
             }
@@ -107,7 +107,7 @@ impl Replay {
             Entry::Note(_) => Ok(Vec::new()),
             other => Err(JournalError::new(
                 line,
-                format!("unexpected line `{}`", other.payload()),
+                Problem::Unexpected(other.payload()),
             )),
         }
     }

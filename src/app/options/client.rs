@@ -9,6 +9,9 @@ use clap::Args;
 use super::LineOptions;
 use crate::client::MoverKind;
 use crate::client::engine::bridge::BookPlay;
+use crate::client::engine::log::LogCreateError;
+use crate::client::engine::process::CommandError;
+use crate::client::engine::time::LimitError as TimeLimitError;
 use crate::client::engine::{CommandLine, EngineLog, EngineSettings, Protocol, SearchLimits};
 
 /// `argus client PORT [options]`.
@@ -123,17 +126,17 @@ impl EngineOptions {
     }
 
     /// The bridge's settings, checked; `None` without --engine.
-    pub fn settings(&self) -> Result<Option<EngineSettings>, String> {
+    pub fn settings(&self) -> Result<Option<EngineSettings>, EngineFlagError> {
         let Some(cmd) = &self.engine else {
             return Ok(None);
         };
-        let command = CommandLine::parse(cmd).map_err(|e| format!("--engine: {e}"))?;
+        let command = CommandLine::parse(cmd).map_err(EngineFlagError::Command)?;
         let options = self
             .options
             .iter()
             .map(|o| match o.split_once('=') {
                 Some((n, v)) if !n.trim().is_empty() => Ok((n.trim().to_string(), v.to_string())),
-                _ => Err(format!("--option {o:?}: expected NAME=VALUE")),
+                _ => Err(EngineFlagError::Option(o.clone())),
             })
             .collect::<Result<Vec<_>, _>>()?;
         let limits = SearchLimits {
@@ -143,9 +146,9 @@ impl EngineOptions {
         };
         limits
             .check(self.protocol)
-            .map_err(|e| format!("--movetime/--depth/--nodes: {e}"))?;
+            .map_err(EngineFlagError::Limits)?;
         let log = match &self.log {
-            Some(p) => EngineLog::create(p)?,
+            Some(p) => EngineLog::create(p).map_err(EngineFlagError::Log)?,
             None => EngineLog::none(),
         };
         Ok(Some(EngineSettings {
@@ -160,6 +163,24 @@ impl EngineOptions {
         }))
     }
 }
+
+/// Why the engine bridge's flags cannot be used: the flag that is wrong
+/// and what is wrong with it.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineFlagError {
+    #[error("--engine: {0}")]
+    Command(CommandError),
+    /// `--option` without `NAME=`.
+    #[error("--option {0:?}: expected NAME=VALUE")]
+    Option(String),
+    #[error("--movetime/--depth/--nodes: {0}")]
+    Limits(TimeLimitError),
+    /// `--log FILE` cannot be created.
+    #[error("{0}")]
+    Log(LogCreateError),
+}
+
+error_words!(EngineFlagError);
 
 /// Why an engine's book cannot be played from: its depth flag (named)
 /// given as 0, or a book file that cannot be read.

@@ -26,7 +26,9 @@ mod plan;
 mod programs;
 mod view;
 
-pub use client::{BookError, ClientArgs, DEPTH_WAIT, ENGINE_MARGIN_MS, EngineOptions, book_play};
+pub use client::{
+    BookError, ClientArgs, DEPTH_WAIT, ENGINE_MARGIN_MS, EngineFlagError, EngineOptions, book_play,
+};
 pub use commands::{DemoArgs, RefereeArgs, ResumeArgs, WatchArgs};
 pub use config::ConfigFile;
 pub use line::{LineOptions, PortOptionError};

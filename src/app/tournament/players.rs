@@ -543,7 +543,7 @@ impl Program {
                 let bridge = Bridge::start(settings, Some(&spec.name))
                     .map_err(|f| StartFailure {
                         why: format!("engine {:?} ({}): {f}", spec.name, spec.command),
-                        kind: f.kind,
+                        kind: f.kind(),
                     })?
                     .with_draw_claims(engines.claim_draws);
                 if let Some(why) = bridge.refuses(engines.variant) {
@@ -671,9 +671,7 @@ fn program_thread(
     };
     match outcome {
         Ok(()) => log::info!("{name}: disconnected by the referee"),
-        Err(ClientError::Open(e) | ClientError::Failed(e)) => {
-            log::warn!("{name}: stopped: {e}")
-        }
+        Err(e) => log::warn!("{name}: stopped: {e}"),
     }
 }
 

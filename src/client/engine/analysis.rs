@@ -14,6 +14,7 @@ use std::time::Duration;
 use shakmaty::{Chess, Move, Position};
 
 use super::notation;
+use super::time::LimitError;
 use crate::game;
 
 /// How much search one position gets.
@@ -64,7 +65,7 @@ impl Search {
 
     /// The XBoard commands that set the limit before `go` (`st`, `sd`,
     /// `level` for a soft limit), or why XBoard cannot take it.
-    pub fn xboard_limit(&self) -> Result<Vec<String>, String> {
+    pub fn xboard_limit(&self) -> Result<Vec<String>, LimitError> {
         match self.limit {
             SearchLimit::MoveTime(ms) if self.soft => {
                 let total_s = (ms.saturating_mul(SOFT_MOVES)).div_ceil(1000).max(1);
@@ -77,9 +78,7 @@ impl Search {
             // `st` takes whole seconds; never less than one.
             SearchLimit::MoveTime(ms) => Ok(vec![format!("st {}", ms.div_ceil(1000).max(1))]),
             SearchLimit::Depth(d) => Ok(vec![format!("sd {d}")]),
-            SearchLimit::Nodes(_) => {
-                Err("XBoard engines take no node limit; use --movetime or --depth".into())
-            }
+            SearchLimit::Nodes(_) => Err(LimitError::XboardNodes),
         }
     }
 

@@ -56,7 +56,10 @@ use super::analysis::{Analysis, pv_operation};
 use super::log::Dir;
 use super::ponder::Tally;
 use super::process::Heard;
-use super::{Answer, Driver, EngineSettings, Fault, FaultKind, Job, Limit, Protocol, start, time};
+use super::{
+    Answer, Driver, EngineSettings, Fault, FaultKind, Job, Limit, Protocol, Refusal, Trouble,
+    start, time,
+};
 use crate::client::Action;
 use crate::client::book::Book;
 use crate::client::track::{Event, Tracker};
@@ -122,7 +125,7 @@ pub struct Bridge {
     /// The engine's own name (`id name`, `feature myname`), if it gave one.
     own_name: Option<String>,
     tracker: Tracker,
-    failure: Option<String>,
+    failure: Option<GaveUp>,
     search: Option<Search>,
     /// The time the engine took in this game, as the bridge measured it
     /// (from each `respond` to the reply): the clocks' fallback when the
@@ -163,6 +166,16 @@ struct Booked {
     out: bool,
 }
 
+/// Why the bridge gave its engine up: it failed again after its restart,
+/// or could not be restarted.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GaveUp {
+    #[error("the restarted engine failed too: {0}")]
+    FailedAgain(Fault),
+    #[error("the engine could not be restarted: {0}")]
+    NoRestart(Fault),
+}
+
 impl Bridge {
     /// Starts the engine. The sign-on name is `name` if given, else the
     /// engine's own, else the command's file name. An engine that started
@@ -173,7 +186,7 @@ impl Bridge {
     pub fn start(settings: EngineSettings, name: Option<&str>) -> Result<Bridge, Fault> {
         let driver = match start(&settings) {
             Ok(d) => d,
-            Err(f) if f.kind == FaultKind::NotStarted => return Err(f),
+            Err(f) if f.kind() == FaultKind::NotStarted => return Err(f),
             Err(f) => {
                 log::warn!("the engine did not start: {f}; starting it once more");
                 eprintln!(
@@ -212,7 +225,7 @@ impl Bridge {
     /// Why the engine cannot play `variant`, if it cannot (see
     /// [`Driver::refuses`]): for a player whose rules are known before its
     /// first game, refused at its start rather than at its first move.
-    pub fn refuses(&self, variant: Variant) -> Option<String> {
+    pub fn refuses(&self, variant: Variant) -> Option<Refusal> {
         self.driver.as_ref().and_then(|d| d.refuses(variant))
     }
 
@@ -257,8 +270,8 @@ impl Bridge {
 
     /// Why the bridge cannot go on (the engine failed again after its
     /// restart), if so.
-    pub fn failure(&self) -> Option<&str> {
-        self.failure.as_deref()
+    pub fn failure(&self) -> Option<&GaveUp> {
+        self.failure.as_ref()
     }
 
     /// The sign-on record: the position, `refreq sign_on;`, `tcsi`.
@@ -415,7 +428,7 @@ impl Bridge {
     ) -> Result<T, Fault> {
         match self.driver.as_mut() {
             Some(d) => f(d.as_mut()),
-            None => Err(Fault::new("the engine is not running", Vec::new())),
+            None => Err(Fault::bare(Trouble::NotRunning)),
         }
     }
 
@@ -556,7 +569,7 @@ impl Bridge {
         });
         let began = match self.driver.as_mut() {
             Some(d) => d.begin(&job.job()),
-            None => Err(Fault::new("the engine is not running", Vec::new())),
+            None => Err(Fault::bare(Trouble::NotRunning)),
         };
         match began {
             Ok(None) => Vec::new(),
@@ -598,10 +611,11 @@ impl Bridge {
     fn failed(&mut self, f: Fault) -> Vec<Action> {
         let retried = self.search.as_ref().is_none_or(|s| s.retried);
         if retried {
-            let why = format!("the restarted engine failed too: {f}");
+            let why = GaveUp::FailedAgain(f);
             self.search = None;
-            self.give_up(&why);
-            return vec![Action::Log(why)];
+            let said = why.to_string();
+            self.give_up(why);
+            return vec![Action::Log(said)];
         }
         let mut out = self.recover(f);
         if self.failure.is_some() {
@@ -636,17 +650,17 @@ impl Bridge {
                 self.driver = Some(d);
             }
             Err(e) => {
-                let why = format!("the engine could not be restarted: {e}");
-                self.give_up(&why);
-                out.push(Action::Log(why));
+                let why = GaveUp::NoRestart(e);
+                out.push(Action::Log(why.to_string()));
+                self.give_up(why);
             }
         }
         out
     }
 
-    fn give_up(&mut self, why: &str) {
-        self.settings.log.line(Dir::Note, why);
-        self.failure = Some(why.to_string());
+    fn give_up(&mut self, why: GaveUp) {
+        self.settings.log.line(Dir::Note, &why.to_string());
+        self.failure = Some(why);
     }
 
     /// `refreq fault;` with the current position, and a log line.

@@ -147,11 +147,110 @@ pub struct Answer {
 /// Why the engine could not be used: what happened and its last output.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fault {
-    pub what: String,
+    pub what: Trouble,
     /// The engine's last output lines, oldest first.
     pub recent: Vec<String>,
-    /// Whether trying again can help.
-    pub kind: FaultKind,
+}
+
+/// What went wrong with an engine, one variant per kind: the text says
+/// what the engine did (or did not do) and when.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Trouble {
+    /// Its process could not be started (the system's refusal, in words:
+    /// [`process::EngineError`] holds an `io::Error`, which cannot be
+    /// cloned).
+    #[error("{0}")]
+    NotStarted(String),
+    /// A line could not be written to it.
+    #[error("{0}")]
+    Write(String),
+    /// It did not answer `awaited` (`uciok`, `readyok`, `pong 3`) in time.
+    #[error("the engine hung: no {awaited} in time")]
+    Hung { awaited: String },
+    /// It did not answer a search (`bestmove`, a move) within `wait`.
+    #[error(
+        "the engine hung: no {awaited} within {:.1} s (its time plus the margin)",
+        wait.as_secs_f64()
+    )]
+    HungSearch {
+        awaited: &'static str,
+        wait: Duration,
+    },
+    /// Its output ended (`exit`: how it exited, if known) between
+    /// requests.
+    #[error("{exit}")]
+    Gone { exit: String },
+    /// Its output ended while argus waited for `awaited`.
+    #[error("{exit} while argus waited for {awaited}")]
+    GoneAwaiting { exit: String, awaited: String },
+    /// Its output ended during the handshake.
+    #[error("{exit} during the handshake")]
+    GoneInHandshake { exit: String },
+    /// `--option NAME=VALUE` names an option it did not declare.
+    #[error("the engine has no option {name:?} ({})", declares(declared))]
+    NoOption { name: String, declared: Vec<String> },
+    /// It cannot play the game's variant.
+    #[error("{0}")]
+    CannotPlay(Refusal),
+    /// It sent a move that does not read or is not legal.
+    #[error("the engine sent an illegal move: {0}")]
+    IllegalMove(notation::MoveTextError),
+    /// It said (XBoard `Illegal move`, `Error`) that it refused `what`
+    /// argus gave it (`the game`, `the position`).
+    #[error("the engine refused {what}: {said}")]
+    Refused { what: &'static str, said: String },
+    /// The search asks for what the protocol cannot say.
+    #[error("{0}")]
+    Limit(time::LimitError),
+    /// It was stopped after a fault and not started again.
+    #[error("the engine is not running")]
+    NotRunning,
+    /// A search was waited for that was not asked for.
+    #[error("the search ended without an answer")]
+    NoAnswer,
+}
+
+/// The options an engine declared, for [`Trouble::NoOption`].
+fn declares(declared: &[String]) -> String {
+    if declared.is_empty() {
+        "it declares none".into()
+    } else {
+        format!("it declares: {}", declared.join(", "))
+    }
+}
+
+/// Why an engine cannot play a variant ([`Driver::refuses`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// A UCI engine without the `UCI_Chess960` option.
+    #[error(
+        "the engine cannot play Chess960: it declares no {} option",
+        uci::CHESS960_OPTION
+    )]
+    NoChess960Option,
+    /// An XBoard engine whose `feature variants` lacks `fischerandom`.
+    #[error(
+        "the engine cannot play Chess960: its feature variants does not list {} ({})",
+        xboard::FISCHERANDOM,
+        listed_variants(listed)
+    )]
+    NoFischerandom { listed: Vec<String> },
+    /// An XBoard engine without `setboard`: `edit` cannot give a Chess960
+    /// position its castling rights.
+    #[error(
+        "the engine cannot play Chess960: it has no feature setboard=1, and edit \
+         cannot give a Chess960 position its castling rights"
+    )]
+    NoSetboard,
+}
+
+/// The variants an XBoard engine listed, for [`Refusal::NoFischerandom`].
+fn listed_variants(listed: &[String]) -> String {
+    if listed.is_empty() {
+        "none listed, so normal only".into()
+    } else {
+        listed.join(",")
+    }
 }
 
 /// What kind of fault an engine's is: whether trying again can help.
@@ -168,35 +267,36 @@ pub enum FaultKind {
     Failed,
 }
 
+impl Trouble {
+    /// Whether trying again can help.
+    pub fn kind(&self) -> FaultKind {
+        match self {
+            Trouble::NotStarted(_) => FaultKind::NotStarted,
+            Trouble::Hung { .. } | Trouble::HungSearch { .. } => FaultKind::Hung,
+            _ => FaultKind::Failed,
+        }
+    }
+}
+
 impl Fault {
-    pub fn new(what: impl Into<String>, recent: Vec<String>) -> Fault {
-        Fault {
-            what: what.into(),
-            recent,
-            kind: FaultKind::Failed,
-        }
+    pub fn new(what: Trouble, recent: Vec<String>) -> Fault {
+        Fault { what, recent }
     }
 
-    /// The engine's process could not be started.
-    pub fn not_started(what: impl Into<String>) -> Fault {
-        Fault {
-            kind: FaultKind::NotStarted,
-            ..Fault::new(what, Vec::new())
-        }
+    /// A fault before the engine said anything that matters to it.
+    pub fn bare(what: Trouble) -> Fault {
+        Fault::new(what, Vec::new())
     }
 
-    /// The engine did not answer in time.
-    pub fn hung(what: impl Into<String>, recent: Vec<String>) -> Fault {
-        Fault {
-            kind: FaultKind::Hung,
-            ..Fault::new(what, recent)
-        }
+    /// Whether trying again can help.
+    pub fn kind(&self) -> FaultKind {
+        self.what.kind()
     }
 }
 
 impl fmt::Display for Fault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.what)?;
+        write!(f, "{}", self.what)?;
         if self.recent.is_empty() {
             f.write_str("; the engine said nothing")
         } else {
@@ -204,6 +304,8 @@ impl fmt::Display for Fault {
         }
     }
 }
+
+impl std::error::Error for Fault {}
 
 /// An engine behind its protocol.
 pub trait Driver: Send {
@@ -263,15 +365,18 @@ pub trait Driver: Send {
         let recent = self.process().recent();
         Some(Err(match next {
             Next::Line(line) => return self.hear(job, search, line),
-            Next::Timeout => Fault::hung(
-                format!(
-                    "the engine hung: no {awaited} within {:.1} s (its time plus the margin)",
-                    job.wait.as_secs_f64()
-                ),
+            Next::Timeout => Fault::new(
+                Trouble::HungSearch {
+                    awaited,
+                    wait: job.wait,
+                },
                 recent,
             ),
-            Next::Gone(why) => Fault::new(
-                format!("{why} while argus waited for its {awaited}"),
+            Next::Gone(exit) => Fault::new(
+                Trouble::GoneAwaiting {
+                    exit,
+                    awaited: format!("its {awaited}"),
+                },
                 recent,
             ),
         }))
@@ -297,7 +402,10 @@ pub trait Driver: Send {
         let proc = self.process();
         proc.log_note("the game is over: stopping the search");
         if let Err(e) = proc.send(command) {
-            return Some(Err(Fault::new(e.to_string(), proc.recent())));
+            return Some(Err(Fault::new(
+                Trouble::Write(e.to_string()),
+                proc.recent(),
+            )));
         }
         search.stopped();
         loop {
@@ -315,7 +423,7 @@ pub trait Driver: Send {
         }
         loop {
             let Some(deadline) = self.deadline() else {
-                return Err(Fault::new("the search ended without an answer", Vec::new()));
+                return Err(Fault::bare(Trouble::NoAnswer));
             };
             let output = self.output().clone();
             let mut wait = crossbeam_channel::Select::new();
@@ -344,7 +452,7 @@ pub trait Driver: Send {
     /// Why the engine cannot play `variant`, if it cannot (Chess960: a UCI
     /// engine without `UCI_Chess960`, an XBoard engine whose `feature
     /// variants` lacks `fischerandom`).
-    fn refuses(&self, variant: Variant) -> Option<String>;
+    fn refuses(&self, variant: Variant) -> Option<Refusal>;
     /// Says goodbye and stops the process.
     fn quit(self: Box<Self>);
 }
@@ -354,5 +462,76 @@ pub fn start(settings: &EngineSettings) -> Result<Box<dyn Driver>, Fault> {
     match settings.protocol {
         Protocol::Uci => Ok(Box::new(uci::Uci::start(settings)?)),
         Protocol::Xboard => Ok(Box::new(xboard::Xboard::start(settings)?)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether a start is tried again is decided on the kind: only a
+    /// program that could not be started at all is not.
+    #[test]
+    fn kinds_follow_the_trouble() {
+        let kind = |t: Trouble| Fault::bare(t).kind();
+        assert_eq!(
+            kind(Trouble::NotStarted("no program".into())),
+            FaultKind::NotStarted
+        );
+        assert_eq!(
+            kind(Trouble::Hung {
+                awaited: "uciok".into()
+            }),
+            FaultKind::Hung
+        );
+        assert_eq!(
+            kind(Trouble::HungSearch {
+                awaited: "bestmove",
+                wait: Duration::from_millis(1500)
+            }),
+            FaultKind::Hung
+        );
+        for failed in [
+            Trouble::Gone {
+                exit: "the engine exited (exit status: 3)".into(),
+            },
+            Trouble::Write("cannot write to the engine: broken pipe".into()),
+            Trouble::NotRunning,
+            Trouble::CannotPlay(Refusal::NoSetboard),
+        ] {
+            assert_eq!(kind(failed), FaultKind::Failed);
+        }
+    }
+
+    #[test]
+    fn faults_say_what_and_the_last_output() {
+        let hung = Fault::new(
+            Trouble::HungSearch {
+                awaited: "bestmove",
+                wait: Duration::from_millis(1500),
+            },
+            vec!["info depth 3".into(), "info depth 4".into()],
+        );
+        assert_eq!(
+            hung.to_string(),
+            "the engine hung: no bestmove within 1.5 s (its time plus the margin); \
+             its last output: info depth 3 | info depth 4"
+        );
+        let option = Fault::bare(Trouble::NoOption {
+            name: "Skil Level".into(),
+            declared: Vec::new(),
+        });
+        assert_eq!(
+            option.to_string(),
+            "the engine has no option \"Skil Level\" (it declares none); the engine said nothing"
+        );
+        let variants = Refusal::NoFischerandom {
+            listed: vec!["normal".into(), "suicide".into()],
+        };
+        assert_eq!(
+            variants.to_string(),
+            "the engine cannot play Chess960: its feature variants does not list \
+             fischerandom (normal,suicide)"
+        );
     }
 }

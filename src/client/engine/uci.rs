@@ -28,12 +28,12 @@ use super::ponder::{Ponder, Resume, ponder_go, ponder_move};
 use super::process::{EngineProcess, Next, STOP_WAIT};
 use super::search::Pending;
 use super::time::uci_go;
-use super::{Answer, Driver, EngineSettings, Fault, HANDSHAKE, Job};
+use super::{Answer, Driver, EngineSettings, Fault, HANDSHAKE, Job, Refusal, Trouble};
 use crate::game::{self, Variant};
 
 /// The UCI option that switches an engine to Chess960 (castling read and
 /// written as king takes rook).
-const CHESS960_OPTION: &str = "UCI_Chess960";
+pub(super) const CHESS960_OPTION: &str = "UCI_Chess960";
 
 /// A UCI engine after its handshake.
 pub struct Uci {
@@ -57,7 +57,7 @@ impl Uci {
     /// `--option`s and waits until it is ready.
     pub fn start(settings: &EngineSettings) -> Result<Uci, Fault> {
         let proc = EngineProcess::spawn(&settings.command, settings.log.clone())
-            .map_err(Fault::not_started)?;
+            .map_err(|e| Fault::bare(Trouble::NotStarted(e.to_string())))?;
         let mut uci = Uci {
             proc,
             name: None,
@@ -92,13 +92,10 @@ impl Uci {
         // the engine, seen only in the log: it is an error before the game.
         for (name, _) in &settings.options {
             if !declared.iter().any(|d| d.eq_ignore_ascii_case(name)) {
-                return Err(Fault::new(
-                    format!(
-                        "the engine has no option {name:?} (it declares: {})",
-                        declared.join(", ")
-                    ),
-                    Vec::new(),
-                ));
+                return Err(Fault::bare(Trouble::NoOption {
+                    name: name.clone(),
+                    declared,
+                }));
             }
         }
         uci.chess960_option = declared
@@ -136,7 +133,7 @@ impl Uci {
             return Ok(());
         }
         if let Some(why) = self.refuses(variant) {
-            return Err(Fault::new(why, Vec::new()));
+            return Err(Fault::bare(Trouble::CannotPlay(why)));
         }
         let on = variant == Variant::Chess960;
         self.send(&format!("setoption name {CHESS960_OPTION} value {on}"))?;
@@ -223,7 +220,7 @@ impl Uci {
     fn send(&mut self, line: &str) -> Result<(), Fault> {
         self.proc
             .send(line)
-            .map_err(|e| Fault::new(e, self.proc.recent()))
+            .map_err(|e| Fault::new(Trouble::Write(e.to_string()), self.proc.recent()))
     }
 
     /// The next line, or a fault naming what was awaited.
@@ -236,12 +233,17 @@ impl Uci {
     fn heard(&mut self, next: Next, awaited: &str) -> Result<String, Fault> {
         match next {
             Next::Line(l) => Ok(l),
-            Next::Timeout => Err(Fault::hung(
-                format!("the engine hung: no {awaited} in time"),
+            Next::Timeout => Err(Fault::new(
+                Trouble::Hung {
+                    awaited: awaited.to_string(),
+                },
                 self.proc.recent(),
             )),
-            Next::Gone(why) => Err(Fault::new(
-                format!("{why} while argus waited for {awaited}"),
+            Next::Gone(exit) => Err(Fault::new(
+                Trouble::GoneAwaiting {
+                    exit,
+                    awaited: awaited.to_string(),
+                },
                 self.proc.recent(),
             )),
         }
@@ -258,7 +260,7 @@ impl Uci {
     /// meanwhile is found here).
     fn drain(&mut self) -> Result<(), Fault> {
         match self.proc.drain(|_| {}) {
-            Some(why) => Err(Fault::new(why, self.proc.recent())),
+            Some(exit) => Err(Fault::new(Trouble::Gone { exit }, self.proc.recent())),
             None => Ok(()),
         }
     }
@@ -354,10 +356,7 @@ impl Driver for Uci {
                     ..std::mem::take(&mut search.answer)
                 })
             }
-            Err(e) => Err(Fault::new(
-                format!("the engine sent an illegal move: {e}"),
-                self.proc.recent(),
-            )),
+            Err(e) => Err(Fault::new(Trouble::IllegalMove(e), self.proc.recent())),
         })
     }
 
@@ -409,21 +408,17 @@ impl Driver for Uci {
             }
             let best = match words.next().unwrap_or("(none)") {
                 "(none)" | "0000" => None,
-                text => Some(notation::from_uci(position, text).map_err(|e| {
-                    Fault::new(
-                        format!("the engine sent an illegal move: {e}"),
-                        self.proc.recent(),
-                    )
-                })?),
+                text => Some(
+                    notation::from_uci(position, text)
+                        .map_err(|e| Fault::new(Trouble::IllegalMove(e), self.proc.recent()))?,
+                ),
             };
             return Ok(collector.finish(best, started.elapsed()));
         }
     }
 
-    fn refuses(&self, variant: Variant) -> Option<String> {
-        (variant == Variant::Chess960 && !self.chess960_option).then(|| {
-            format!("the engine cannot play Chess960: it declares no {CHESS960_OPTION} option")
-        })
+    fn refuses(&self, variant: Variant) -> Option<Refusal> {
+        (variant == Variant::Chess960 && !self.chess960_option).then_some(Refusal::NoChess960Option)
     }
 
     fn quit(self: Box<Self>) {

@@ -46,7 +46,7 @@ use super::notation;
 use super::process::{EngineProcess, Next};
 use super::search::Pending;
 use super::time::{Limit, xboard_clocks, xboard_level};
-use super::{Answer, Driver, EngineSettings, Fault, HANDSHAKE, Job};
+use super::{Answer, Driver, EngineSettings, Fault, HANDSHAKE, Job, Refusal, Trouble};
 use crate::game::{self, Variant};
 
 /// How long an engine that says nothing at all gets to send its features
@@ -260,7 +260,7 @@ pub struct Xboard {
 }
 
 /// CECP's name of Chess960.
-const FISCHERANDOM: &str = "fischerandom";
+pub(super) const FISCHERANDOM: &str = "fischerandom";
 
 /// Most variants kept from `feature variants` (Fairy-Max lists about 30).
 const MAX_VARIANTS: usize = 64;
@@ -419,7 +419,7 @@ impl Xboard {
     /// Starts the engine and reads its features.
     pub fn start(settings: &EngineSettings) -> Result<Xboard, Fault> {
         let proc = EngineProcess::spawn(&settings.command, settings.log.clone())
-            .map_err(Fault::not_started)?;
+            .map_err(|e| Fault::bare(Trouble::NotStarted(e.to_string())))?;
         let mut x = Xboard {
             proc,
             name: None,
@@ -447,7 +447,7 @@ impl Xboard {
                 Step::Nudge(lines) => {
                     x.proc
                         .nudge(lines)
-                        .map_err(|e| Fault::new(e, x.proc.recent()))?;
+                        .map_err(|e| Fault::new(Trouble::Write(e.to_string()), x.proc.recent()))?;
                     // Leave the CPU at once (see `Handshake`).
                     std::thread::sleep(NUDGE_REST);
                 }
@@ -460,7 +460,7 @@ impl Xboard {
                     Next::Timeout => {}
                     Next::Gone(why) => {
                         return Err(Fault::new(
-                            format!("{why} during the handshake"),
+                            Trouble::GoneInHandshake { exit: why },
                             x.proc.recent(),
                         ));
                     }
@@ -535,15 +535,10 @@ impl Xboard {
         }
         for (name, _) in &self.settings.options {
             if !self.declared.iter().any(|d| d.eq_ignore_ascii_case(name)) {
-                let has = if self.declared.is_empty() {
-                    "it declares none".to_string()
-                } else {
-                    format!("it declares: {}", self.declared.join(", "))
-                };
-                return Err(Fault::new(
-                    format!("the engine has no option {name:?} ({has})"),
-                    Vec::new(),
-                ));
+                return Err(Fault::bare(Trouble::NoOption {
+                    name: name.clone(),
+                    declared: self.declared.clone(),
+                }));
             }
         }
         Ok(())
@@ -552,7 +547,7 @@ impl Xboard {
     fn send(&mut self, line: &str) -> Result<(), Fault> {
         self.proc
             .send(line)
-            .map_err(|e| Fault::new(e, self.proc.recent()))
+            .map_err(|e| Fault::new(Trouble::Write(e.to_string()), self.proc.recent()))
     }
 
     /// With `ping`: waits for the engine to catch up.
@@ -570,12 +565,14 @@ impl Xboard {
                 Next::Line(l) if l.trim() == want => return Ok(()),
                 Next::Line(l) => self.note(&l)?,
                 Next::Timeout => {
-                    return Err(Fault::hung(
-                        format!("the engine hung: no {want} in time"),
+                    return Err(Fault::new(
+                        Trouble::Hung { awaited: want },
                         self.proc.recent(),
                     ));
                 }
-                Next::Gone(why) => return Err(Fault::new(why, self.proc.recent())),
+                Next::Gone(exit) => {
+                    return Err(Fault::new(Trouble::Gone { exit }, self.proc.recent()));
+                }
             }
         }
     }
@@ -589,7 +586,10 @@ impl Xboard {
             Said::Illegal(t) => {
                 self.known = None;
                 return Err(Fault::new(
-                    format!("the engine refused the game: {t}"),
+                    Trouble::Refused {
+                        what: "the game",
+                        said: t,
+                    },
                     self.proc.recent(),
                 ));
             }
@@ -605,7 +605,7 @@ impl Xboard {
             self.note(l)?;
         }
         match gone {
-            Some(why) => Err(Fault::new(why, self.proc.recent())),
+            Some(exit) => Err(Fault::new(Trouble::Gone { exit }, self.proc.recent())),
             None => Ok(()),
         }
     }
@@ -698,12 +698,14 @@ impl Xboard {
         if start.turn() == Color::Black {
             // CECP: `edit` keeps the side to move; xboard plays a2a3
             // first to set up a position with Black to move.
-            let initial = Chess::default();
-            let a3 = shakmaty::uci::UciMove::from_ascii(b"a2a3")
-                .ok()
-                .and_then(|m| m.to_move(&initial).ok())
-                .ok_or_else(|| Fault::new("a2a3 is not legal at the start", Vec::new()))?;
-            self.user_move(&initial, &a3)?;
+            let a3 = Move::Normal {
+                role: shakmaty::Role::Pawn,
+                from: shakmaty::Square::A2,
+                capture: None,
+                to: shakmaty::Square::A3,
+                promotion: None,
+            };
+            self.user_move(&Chess::default(), &a3)?;
         }
         for c in edit_commands(start) {
             self.send(&c)?;
@@ -718,23 +720,13 @@ impl Xboard {
 
     /// Why the engine cannot play Chess960, if it cannot: its `feature
     /// variants` does not list `fischerandom`, or it has no `setboard`.
-    fn chess960_refusal(&self) -> Option<String> {
+    fn chess960_refusal(&self) -> Option<Refusal> {
         if !self.variants.iter().any(|v| v == FISCHERANDOM) {
-            let listed = if self.variants.is_empty() {
-                "none listed, so normal only".to_string()
-            } else {
-                self.variants.join(",")
-            };
-            return Some(format!(
-                "the engine cannot play Chess960: its feature variants does not list \
-                 {FISCHERANDOM} ({listed})"
-            ));
+            return Some(Refusal::NoFischerandom {
+                listed: self.variants.clone(),
+            });
         }
-        (!self.setboard).then(|| {
-            "the engine cannot play Chess960: it has no feature setboard=1, and edit \
-             cannot give a Chess960 position its castling rights"
-                .to_string()
-        })
+        (!self.setboard).then_some(Refusal::NoSetboard)
     }
 
     /// A Chess960 game: `variant fischerandom` (after `new`, as CECP
@@ -743,7 +735,7 @@ impl Xboard {
     /// no `setboard` (`edit` cannot give Chess960 castling rights).
     fn set_chess960(&mut self, start: &Chess) -> Result<(), Fault> {
         if let Some(why) = self.chess960_refusal() {
-            return Err(Fault::new(why, Vec::new()));
+            return Err(Fault::bare(Trouble::CannotPlay(why)));
         }
         self.send(&format!("variant {FISCHERANDOM}"))?;
         self.send(&format!("setboard {}", game::fen_of(start)))
@@ -881,10 +873,7 @@ impl Driver for Xboard {
                 }
                 Err(e) => {
                     self.known = None;
-                    return Some(Err(Fault::new(
-                        format!("the engine sent an illegal move: {e}"),
-                        self.proc.recent(),
-                    )));
+                    return Some(Err(Fault::new(Trouble::IllegalMove(e), self.proc.recent())));
                 }
             },
             Said::OfferDraw if job.draw_offered => answer.accept_draw = true,
@@ -905,7 +894,10 @@ impl Driver for Xboard {
             Said::Illegal(t) => {
                 self.known = None;
                 return Some(Err(Fault::new(
-                    format!("the engine refused the game: {t}"),
+                    Trouble::Refused {
+                        what: "the game",
+                        said: t,
+                    },
                     self.proc.recent(),
                 )));
             }
@@ -959,7 +951,7 @@ impl Driver for Xboard {
         self.drain()?;
         let limit = search
             .xboard_limit()
-            .map_err(|e| Fault::new(e, self.proc.recent()))?;
+            .map_err(|e| Fault::new(Trouble::Limit(e), self.proc.recent()))?;
         self.known = None;
         self.free = false;
         for c in ["new", "force", "post"] {
@@ -977,17 +969,20 @@ impl Driver for Xboard {
             let line = match self.proc.next_line(started + wait) {
                 Next::Line(l) => l,
                 Next::Timeout => {
-                    return Err(Fault::hung(
-                        format!(
-                            "the engine hung: no move within {:.1} s",
-                            wait.as_secs_f64()
-                        ),
+                    return Err(Fault::new(
+                        Trouble::HungSearch {
+                            awaited: "move",
+                            wait,
+                        },
                         self.proc.recent(),
                     ));
                 }
-                Next::Gone(why) => {
+                Next::Gone(exit) => {
                     return Err(Fault::new(
-                        format!("{why} while argus waited for its move"),
+                        Trouble::GoneAwaiting {
+                            exit,
+                            awaited: "its move".into(),
+                        },
                         self.proc.recent(),
                     ));
                 }
@@ -998,17 +993,18 @@ impl Driver for Xboard {
             }
             match classify(&line) {
                 Said::Move(text) => {
-                    break Some(notation::from_xboard(position, &text).map_err(|e| {
-                        Fault::new(
-                            format!("the engine sent an illegal move: {e}"),
-                            self.proc.recent(),
-                        )
-                    })?);
+                    break Some(
+                        notation::from_xboard(position, &text)
+                            .map_err(|e| Fault::new(Trouble::IllegalMove(e), self.proc.recent()))?,
+                    );
                 }
                 Said::Result(..) | Said::Resign => break None,
                 Said::Illegal(t) => {
                     return Err(Fault::new(
-                        format!("the engine refused the position: {t}"),
+                        Trouble::Refused {
+                            what: "the position",
+                            said: t,
+                        },
                         self.proc.recent(),
                     ));
                 }
@@ -1020,7 +1016,7 @@ impl Driver for Xboard {
         Ok(collector.finish(best, elapsed))
     }
 
-    fn refuses(&self, variant: Variant) -> Option<String> {
+    fn refuses(&self, variant: Variant) -> Option<Refusal> {
         match variant {
             Variant::Standard => None,
             Variant::Chess960 => self.chess960_refusal(),

@@ -26,7 +26,7 @@ use std::io;
 use std::path::Path;
 
 use crate::journal::follow;
-use crate::journal::reader::{self, JournalError, LineChain, LineDecoder, Torn};
+use crate::journal::reader::{self, JournalError, LineChain, LineDecoder, Problem, Torn};
 use crate::journal::writer::JournalWriter;
 use crate::tournament::core::Tournament;
 use crate::tournament::messages::{Input, Output};
@@ -54,18 +54,19 @@ impl LineDecoder for Decoder {
         let Some(payload) = self.framing.push(line)? else {
             return Ok(Decoded::Held);
         };
-        let err = |e: String| JournalError::new(number, e);
-        let line = Line::parse(payload).map_err(|e| err(e.into()))?;
+        let err = |p: Problem| JournalError::new(number, p);
+        let line = Line::parse(payload).map_err(|e| err(Problem::Line(e.into())))?;
         if self.header_done {
             return match line {
                 Line::Epoch { .. } | Line::Input { .. } | Line::Note(_) => Ok(Decoded::Entry(line)),
-                _ => Err(err(
-                    "a header line after the header (two journals joined?)".into()
-                )),
+                _ => Err(err(Problem::HeaderAgain)),
             };
         }
         let builder = self.header.get_or_insert_with(HeaderBuilder::default);
-        match builder.push(line).map_err(|e| err(e.into()))? {
+        match builder
+            .push(line)
+            .map_err(|e| err(Problem::Header(e.into())))?
+        {
             Some(h) => {
                 self.header_done = true;
                 Ok(Decoded::Header(Box::new(h)))

@@ -3,6 +3,7 @@
 
 use super::resume::header;
 use super::{Run, settings};
+use crate::journal::Problem;
 use crate::journal::checksum::checked_lines;
 use crate::journal::follow::Followed;
 use crate::tournament::journal::{Line, TournamentFollower, load_from};
@@ -34,17 +35,17 @@ fn a_tournament_journal_s_lines_start_the_core_then_give_what_it_gave() {
     let mut f = TournamentFollower::new();
     let n = header_lines.len();
     for line in &text[..n - 1] {
-        assert_eq!(f.push(line), Ok(Followed::HeaderLine));
+        assert_eq!(f.push(line).unwrap(), Followed::HeaderLine);
         assert!(f.replay().is_none());
     }
-    assert_eq!(f.push(&text[n - 1]), Ok(Followed::Started));
+    assert_eq!(f.push(&text[n - 1]).unwrap(), Followed::Started);
     assert_eq!(f.header().map(|h| &h.settings), Some(&s));
-    assert_eq!(f.push(&text[n]), Ok(Followed::Applied(Vec::new())));
+    assert_eq!(f.push(&text[n]).unwrap(), Followed::Applied(Vec::new()));
     // Each input: what a core fed the same inputs gives for it.
     let mut core = crate::tournament::Tournament::new(s).unwrap();
     for (k, (at, input)) in run.inputs.iter().enumerate() {
         let want = core.handle(input.clone(), *at);
-        assert_eq!(f.push(&text[n + 1 + k]), Ok(Followed::Applied(want)));
+        assert_eq!(f.push(&text[n + 1 + k]).unwrap(), Followed::Applied(want));
         assert_eq!(f.replay().map(|r| r.last_at), Some(*at));
     }
     assert!(
@@ -54,7 +55,7 @@ fn a_tournament_journal_s_lines_start_the_core_then_give_what_it_gave() {
     );
     // A note gives nothing; an epoch moves the time on.
     for line in &text[n + 1 + run.inputs.len()..] {
-        assert_eq!(f.push(line), Ok(Followed::Applied(Vec::new())));
+        assert_eq!(f.push(line).unwrap(), Followed::Applied(Vec::new()));
     }
     let r = f.replay().unwrap();
     assert_eq!((&r.tournament, r.last_at), (&run.t, later));
@@ -73,10 +74,17 @@ fn a_header_the_tournament_core_refuses_is_an_error_with_its_line() {
     let text = checked_lines(&lines.iter().map(Line::payload).collect::<Vec<_>>());
     let mut f = TournamentFollower::new();
     for line in &text[..text.len() - 1] {
-        assert_eq!(f.push(line), Ok(Followed::HeaderLine));
+        assert_eq!(f.push(line).unwrap(), Followed::HeaderLine);
     }
     let e = f.push(&text[text.len() - 1]).unwrap_err();
     assert_eq!(e.line, text.len(), "{e}");
-    assert_eq!(e.reason, "the header: a tournament needs at least 1 board");
+    assert!(matches!(e.problem, Problem::Start(_)), "{e}");
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "line {}: the header: a tournament needs at least 1 board",
+            text.len()
+        )
+    );
     assert!(f.replay().is_none() && f.header().is_none());
 }
