@@ -21,8 +21,6 @@ use crate::referee::words;
 use std::collections::VecDeque;
 
 use crate::referee::{ByClient, ClientId, Event, EventKind, Input, Output, Referee};
-use crate::stats::Report;
-use crate::stats::interval::RatingInterval;
 
 /// The timing of one relayed move, for benchmarks: when the mover's reply
 /// arrived and when the respond that carries the move to the opponent
@@ -103,17 +101,11 @@ pub struct Writers {
     /// What of the core's events the headless printout shows.
     headlines: Headlines,
     relay_timings: Option<RelayWatch>,
-    results_json: Option<PathBuf>,
     cbf: Option<PathBuf>,
     /// `--pgn-min`: the PGN file gets [`PgnGame::minimal`].
     pgn_min: bool,
     /// `--epd-out`: each finished game's final position appended.
     epd_out: Option<PathBuf>,
-    /// `--rating-interval N`: the statistics line every N games, not
-    /// after every game (the interval starts with the first game seen,
-    /// so a resumed match goes on from its count).
-    rating_every: Option<std::num::NonZeroU32>,
-    rating: Option<RatingInterval>,
     /// Said before each line this session writes to the application log
     /// (`board 2: `), where several sessions share it.
     label: String,
@@ -219,12 +211,9 @@ impl Writers {
             headless,
             headlines: Headlines::Match,
             relay_timings: None,
-            results_json: None,
             cbf: None,
             pgn_min: false,
             epd_out: None,
-            rating_every: None,
-            rating: None,
             label: String::new(),
             sides: ByClient::new_with(|id| id.letter().to_string()),
             numbering: None,
@@ -245,13 +234,6 @@ impl Writers {
         self.failed.get_or_insert(what);
     }
 
-    /// Rewrites the match statistics to this JSON file after every game
-    /// (see [`Writers::match_stats`]).
-    pub fn with_results_json(mut self, path: Option<PathBuf>) -> Writers {
-        self.results_json = path;
-        self
-    }
-
     /// Appends every finished game to this ChessBase base (`--cbf`; see
     /// [`Writers::finished_game`]).
     pub fn with_cbf(mut self, base: Option<PathBuf>) -> Writers {
@@ -266,13 +248,6 @@ impl Writers {
         self.with_pgn_min(files.pgn_min)
             .with_epd_out(files.epd_out.clone())
             .with_cbf(files.cbf.clone())
-    }
-
-    /// Says the statistics line every `every` games only
-    /// (`--rating-interval`; see [`Writers::match_stats`]).
-    pub fn with_rating_interval(mut self, every: Option<u32>) -> Writers {
-        self.rating_every = every.and_then(std::num::NonZeroU32::new);
-        self
     }
 
     /// Writes the PGN file's games minimal (`--pgn-min`: tags, moves and
@@ -569,56 +544,6 @@ impl Writers {
         if let Some(line) = words::headline(event).filter(|_| shown) {
             let line = words::naming_sides(event, line, &self.sides);
             self.headless_line(&line);
-        }
-    }
-
-    /// The match statistics after a game, `player`'s (client A's): one line in the log (and on
-    /// stdout when headless), every game or every `--rating-interval`
-    /// games and after the `last`, and the `--results-json` file
-    /// rewritten atomically after every game, with `ponder`, each
-    /// pondering client's name with its hits and ponders, when there is
-    /// one. A failure to write is reported; the match goes on.
-    pub fn match_stats(
-        &mut self,
-        report: &Report,
-        player: &str,
-        last: bool,
-        ponder: &[(String, (u32, u32))],
-    ) {
-        let games = report.games;
-        let due = match self.rating_every {
-            None => true,
-            Some(_) if last => true,
-            Some(every) => self
-                .rating
-                .get_or_insert_with(|| RatingInterval::new(every, games.saturating_sub(1)))
-                .due(games),
-        };
-        if due && self.headlines == Headlines::Match {
-            let line = report.line_for(player);
-            info!("{line}");
-            self.headless_line(&line);
-        }
-        if let Some(path) = &self.results_json {
-            let mut json = report.to_json();
-            if let (Some(o), false) = (json.as_object_mut(), ponder.is_empty()) {
-                let each = ponder
-                    .iter()
-                    .map(|(name, (hits, ponders))| {
-                        let v = serde_json::json!({ "hits": hits, "ponders": ponders });
-                        (name.clone(), v)
-                    })
-                    .collect::<serde_json::Map<_, _>>();
-                o.insert("ponder".into(), each.into());
-            }
-            let mut text = format!("{json:#}");
-            text.push('\n');
-            if let Err(e) = write_atomic(path, &text) {
-                let line = format!("cannot write the results file {}: {e}", path.display());
-                warn!("{line}");
-                self.headless_line(&line);
-                self.note_failure(line);
-            }
         }
     }
 
