@@ -331,15 +331,9 @@ impl Writers {
         self
     }
 
-    /// Reports the timing of every relayed move on `tx` (for the relay
-    /// benchmark, `scripts/bench/relay.rs`). Off by default.
-    pub fn with_relay_timings(mut self, tx: Sender<RelayTiming>) -> Writers {
-        self.time_relays(tx);
-        self
-    }
-
-    /// Reports each relayed move's timing to `tx` from now on (see
-    /// [`Writers::with_relay_timings`]).
+    /// Reports each relayed move's timing to `tx` from now on (for the
+    /// relay benchmark, `scripts/bench/relay.rs`, through the director).
+    /// Off by default.
     pub fn time_relays(&mut self, tx: Sender<RelayTiming>) {
         self.relay_timings = Some(RelayWatch {
             tx,
@@ -347,7 +341,7 @@ impl Writers {
         });
     }
 
-    /// Whether relay timings are wanted (see [`Writers::with_relay_timings`]).
+    /// Whether relay timings are wanted (see [`Writers::time_relays`]).
     pub fn times_relays(&self) -> bool {
         self.relay_timings.is_some()
     }
@@ -791,7 +785,8 @@ mod tests {
     #[test]
     fn a_relay_is_timed_even_when_the_receivers_reply_is_read_before_it_was_sent() {
         let (tx, rx) = crossbeam_channel::unbounded();
-        let mut w = Writers::none(true).with_relay_timings(tx);
+        let mut w = Writers::none(true);
+        w.time_relays(tx);
         // A's reply at 100 is relayed to B as record 7.
         w.relay_expected(ClientId::B, 7, 100);
         // B's instant reply is read (and relayed to A as record 8) before
@@ -808,7 +803,8 @@ mod tests {
     #[test]
     fn two_relays_to_one_receiver_before_the_first_is_reported_sent_are_both_timed() {
         let (tx, rx) = crossbeam_channel::unbounded();
-        let mut w = Writers::none(true).with_relay_timings(tx);
+        let mut w = Writers::none(true);
+        w.time_relays(tx);
         // Relays to B as records 7 and 9 (B replied in between), and only
         // then B's writer's `Sent` of 7, then of 9.
         w.relay_expected(ClientId::B, 7, 100);

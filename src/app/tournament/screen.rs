@@ -151,8 +151,11 @@ impl Screen {
             .focus
             .and_then(|f| boards.iter().find(|b| b.board == f));
         self.waiting_shown = None;
+        // Whom the event waits for now, on the waiting board and the
+        // game's alike (nobody once both play: not the list the waiting
+        // board showed before).
+        self.ui.set_waiting(self.waiting.clone());
         if let (None, Some(_), Some(w)) = (focused, follow, waiting) {
-            self.ui.set_waiting(self.waiting.clone());
             let ui = &self.ui;
             let drawn = self
                 .guard
@@ -165,9 +168,6 @@ impl Screen {
         }
         let drawn = match focused {
             Some(b) => {
-                // Whom the event waits for now (nobody, once both signed
-                // on: not the list the waiting board showed before).
-                self.ui.set_waiting(self.waiting.clone());
                 // The board's core plays a one-game match: its game is
                 // the tournament's game `number` of all of them.
                 let mut snap = b.core.snapshot(b.at);

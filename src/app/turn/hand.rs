@@ -392,33 +392,16 @@ mod tests {
         /// Decides `input`; carries it out at once unless it must wait
         /// for the journal (as a tournament's board stages an input).
         fn stage(&mut self, input: Input, at: u64) {
-            let edges = Edges {
-                links: &self.wires,
-                syzygy: None,
-            };
             let d = decide(input, at, &mut self.core, &mut self.outputs);
             if d.wants_sync() {
                 self.staged = Some(d);
             } else {
-                deliver(
-                    d,
-                    &mut self.core,
-                    edges,
-                    &mut self.books,
-                    &mut self.outputs,
-                    &mut |_| {},
-                );
+                self.deliver_now(d);
             }
         }
-    }
 
-    impl Staged for Table {
-        fn writers(&mut self) -> &mut Writers {
-            &mut self.outputs
-        }
-
-        fn deliver(&mut self) {
-            let d = self.staged.take().unwrap();
+        /// Carries out a decided input: its outputs go to the wires.
+        fn deliver_now(&mut self, d: Decided) {
             let edges = Edges {
                 links: &self.wires,
                 syzygy: None,
@@ -431,6 +414,17 @@ mod tests {
                 &mut self.outputs,
                 &mut |_| {},
             );
+        }
+    }
+
+    impl Staged for Table {
+        fn writers(&mut self) -> &mut Writers {
+            &mut self.outputs
+        }
+
+        fn deliver(&mut self) {
+            let d = self.staged.take().unwrap();
+            self.deliver_now(d);
             self.outputs.end_turn();
         }
     }
