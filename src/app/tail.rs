@@ -73,9 +73,9 @@ pub enum SourceError {
 /// are written, until nobody listens. An
 /// incomplete last line is read again from its start on every look (a
 /// resume may have cut it off and written other lines in its place).
-pub fn follow_file(path: &Path, kind: Kind, tx: &Sender<SourceReport>) {
+pub fn follow_file<T: From<SourceReport>>(path: &Path, kind: Kind, tx: &Sender<T>) {
     let fail = |what: SourceError| {
-        let _ = tx.send(SourceReport::Failed(what));
+        let _ = tx.send(SourceReport::Failed(what).into());
     };
     let read = |error: io::Error| SourceError::Read {
         path: path.to_path_buf(),
@@ -100,7 +100,7 @@ pub fn follow_file(path: &Path, kind: Kind, tx: &Sender<SourceReport>) {
         };
         if len < pos {
             pos = len;
-            if tx.send(SourceReport::Shrunk(len)).is_err() {
+            if tx.send(SourceReport::Shrunk(len).into()).is_err() {
                 return;
             }
         }
@@ -128,7 +128,7 @@ pub fn follow_file(path: &Path, kind: Kind, tx: &Sender<SourceReport>) {
         for (i, &b) in chunk[..whole].iter().enumerate() {
             if b == b'\n' {
                 if tx
-                    .send(SourceReport::Line(chunk[start..i].to_vec()))
+                    .send(SourceReport::Line(chunk[start..i].to_vec()).into())
                     .is_err()
                 {
                     return;
@@ -140,7 +140,7 @@ pub fn follow_file(path: &Path, kind: Kind, tx: &Sender<SourceReport>) {
         if whole == 0 {
             thread::sleep(FILE_POLL);
             // Stop when nobody listens any more.
-            if tx.send(SourceReport::Idle).is_err() {
+            if tx.send(SourceReport::Idle.into()).is_err() {
                 return;
             }
         }

@@ -13,7 +13,9 @@ use std::path::{Path, PathBuf};
 use std::thread;
 use std::time::Instant;
 
-use crossbeam_channel::{Receiver, Sender, after, never, select, unbounded};
+use crossbeam_channel::{Receiver, Sender, never, unbounded};
+
+use crate::app::turn::{Wake, select_event};
 use log::{info, warn};
 
 use crate::app::audience::Audience;
@@ -336,29 +338,58 @@ impl Watcher {
         Ok(())
     }
 
+    /// A source's report and everything queued behind it (at most
+    /// [`DRAIN_LIMIT`]; the rest stays queued), then one publish and, once
+    /// the queue is empty, the copy's sync: the board view draws once per
+    /// burst.
+    fn take_burst(
+        &mut self,
+        first: SourceReport,
+        rx: &Receiver<SourceReport>,
+        status: &mut String,
+        mut copy: Option<&mut JournalCopy>,
+    ) -> Result<(), WatchError> {
+        for f in std::iter::once(first)
+            .chain(rx.try_iter())
+            .take(DRAIN_LIMIT)
+        {
+            match f {
+                SourceReport::Status(s) => *status = s,
+                f => self.take_report(f, copy.as_deref_mut())?,
+            }
+        }
+        self.publish();
+        if rx.is_empty()
+            && let Some(c) = copy
+        {
+            c.sync()?;
+        }
+        Ok(())
+    }
+
     fn run_headless(
         &mut self,
         rx: &Receiver<SourceReport>,
         mut copy: Option<&mut JournalCopy>,
     ) -> Result<(), WatchError> {
         let ctrl_rx = signals::stop_requests("argus watch");
+        let no_keys = never();
         // A watcher whose stdout went (`| head`) has no one to tell.
         while !self.over() && !crate::app::stdout::gone() {
-            select! {
-                recv(rx) -> f => match f {
-                    Ok(f) => {
-                        self.take_report(f, copy.as_deref_mut())?;
-                        // Sync the copy and publish once the burst is read.
-                        if rx.is_empty() {
-                            self.publish();
-                            if let Some(c) = copy.as_deref_mut() {
-                                c.sync()?;
-                            }
+            match select_event(rx, &no_keys, &ctrl_rx, None) {
+                Wake::Source(Some(f)) => {
+                    self.take_report(f, copy.as_deref_mut())?;
+                    // Sync the copy and publish once the burst is read.
+                    if rx.is_empty() {
+                        self.publish();
+                        if let Some(c) = copy.as_deref_mut() {
+                            c.sync()?;
                         }
                     }
-                    Err(_) => return Err(WatchError::SourceStopped),
-                },
-                recv(ctrl_rx) -> _ => break,
+                }
+                Wake::Source(None) => return Err(WatchError::SourceStopped),
+                Wake::Stop(_) => break,
+                Wake::Key(_) | Wake::KeysGone | Wake::Timer => {}
             }
         }
         if let Some(c) = copy {
@@ -397,54 +428,28 @@ impl Watcher {
                 }
             }
             let tick = snap.as_ref().and_then(next_redraw_in);
-            let timer = tick.map_or_else(never, after);
-            select! {
-                recv(rx) -> f => match f {
-                    Ok(f) => {
-                        // Everything waiting (at most DRAIN_LIMIT; the
-                        // rest stays queued), then one draw.
-                        let mut failed = None;
-                        for f in std::iter::once(f).chain(rx.try_iter()).take(DRAIN_LIMIT) {
-                            match f {
-                                SourceReport::Status(s) => status = s,
-                                f => {
-                                    if let Err(e) = self.take_report(f, copy.as_deref_mut()) {
-                                        failed = Some(e);
-                                        break;
-                                    }
-                                }
-                            }
-                        }
-                        if let Some(e) = failed {
-                            break Err(e);
-                        }
-                        self.publish();
-                        if rx.is_empty() && let Some(c) = copy.as_deref_mut()
-                            && let Err(e) = c.sync() {
-                            break Err(e.into());
-                        }
+            match select_event(rx, &key_rx, &stop_rx, tick) {
+                Wake::Source(Some(f)) => {
+                    if let Err(e) = self.take_burst(f, rx, &mut status, copy.as_deref_mut()) {
+                        break Err(e);
                     }
-                    Err(_) => break Err(WatchError::SourceStopped),
-                },
-                recv(key_rx) -> ev => match ev {
-                    Ok(InputEvent::Key(k)) => {
-                        if let Some(snap) = &snap
-                            && ui.handle_key(k, snap) == Some(Command::EndSession)
-                        {
-                            break Ok(());
-                        }
-                        if snap.is_none() && matches!(k.code, crossterm::event::KeyCode::Char('q')) {
-                            break Ok(());
-                        }
+                }
+                Wake::Source(None) => break Err(WatchError::SourceStopped),
+                Wake::Key(InputEvent::Key(k)) => {
+                    let quit = match &snap {
+                        Some(snap) => ui.handle_key(k, snap) == Some(Command::EndSession),
+                        None => matches!(k.code, crossterm::event::KeyCode::Char('q')),
+                    };
+                    if quit {
+                        break Ok(());
                     }
-                    Ok(InputEvent::Resize { .. }) => {}
-                    Ok(InputEvent::Failed(why)) => break Err(WatchError::InputFailed(why)),
-                    // Nobody is left to watch.
-                    Ok(InputEvent::HungUp) => break Ok(()),
-                    Err(_) => break Err(WatchError::InputStopped),
-                },
-                recv(stop_rx) -> _ => break Ok(()),
-                recv(timer) -> _ => {},
+                }
+                Wake::Key(InputEvent::Resize { .. }) | Wake::Timer => {}
+                Wake::Key(InputEvent::Failed(why)) => break Err(WatchError::InputFailed(why)),
+                // Nobody is left to watch.
+                Wake::Key(InputEvent::HungUp) => break Ok(()),
+                Wake::KeysGone => break Err(WatchError::InputStopped),
+                Wake::Stop(_) => break Ok(()),
             }
         };
         input.stop();

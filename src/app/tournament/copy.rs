@@ -309,10 +309,10 @@ fn count_lines(path: &Path) -> Result<Kept, CopyError> {
 
 /// Reads the feed at `addr` into `copy`, connecting again whenever it
 /// closes, until nobody listens to `tx`.
-pub fn follow(addr: &str, mut copy: CopyDir, tx: &Sender<FeedReport>) {
+pub fn follow<T: From<FeedReport>>(addr: &str, mut copy: CopyDir, tx: &Sender<T>) {
     let tell = |state: FeedState| match state {
         FeedState::Unreachable(say) | FeedState::Connected(say) => {
-            tx.send(FeedReport::Status(say)).is_ok()
+            tx.send(FeedReport::Status(say).into()).is_ok()
         }
         FeedState::Waiting => true,
     };
@@ -326,11 +326,11 @@ pub fn follow(addr: &str, mut copy: CopyDir, tx: &Sender<FeedReport>) {
         let report = match ended {
             Ok(why) => FeedReport::Closed(format!("{why}; reconnecting to {addr}")),
             Err(e) => {
-                let _ = tx.send(FeedReport::Failed(e));
+                let _ = tx.send(FeedReport::Failed(e).into());
                 return ControlFlow::Break(());
             }
         };
-        match tx.send(report) {
+        match tx.send(report.into()) {
             Ok(()) => ControlFlow::Continue(()),
             Err(_) => ControlFlow::Break(()),
         }
@@ -339,10 +339,10 @@ pub fn follow(addr: &str, mut copy: CopyDir, tx: &Sender<FeedReport>) {
 
 /// Reads one connection of a files feed into `copy`: why it ended, or the
 /// error that stops the copy.
-pub fn read_feed(
+pub fn read_feed<T: From<FeedReport>>(
     mut r: BufReader<impl Read>,
     copy: &mut CopyDir,
-    tx: &Sender<FeedReport>,
+    tx: &Sender<T>,
 ) -> Result<String, FeedError> {
     let mut buf = Vec::new();
     match read_line_within(&mut r, &mut buf, MAX_FEED_LINE) {
@@ -380,7 +380,7 @@ pub fn read_feed(
                 malformed += 1;
                 if malformed <= TOLD_MALFORMED {
                     let say = format!("a line of the feed skipped: {e}");
-                    if tx.send(FeedReport::Status(say)).is_err() {
+                    if tx.send(FeedReport::Status(say).into()).is_err() {
                         return Ok("nobody watches".into());
                     }
                 }

@@ -371,7 +371,7 @@ impl Director {
                 }
             };
             match select_event(&self.field.events, &keys, &self.ctrl_c, wait) {
-                Wake::Link(Some(ev)) => {
+                Wake::Source(Some(ev)) => {
                     self.on_link(ev, &mut floor);
                     for _ in 1..TURN_EVENTS {
                         let Ok(ev) = self.field.events.try_recv() else {
@@ -381,7 +381,7 @@ impl Director {
                     }
                     self.commit(&mut floor);
                 }
-                Wake::Link(None) => {
+                Wake::Source(None) => {
                     floor.failure = Some(Failure::failed("the link threads stopped"));
                 }
                 Wake::KeysGone => keys = never(),

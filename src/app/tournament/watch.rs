@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, after, never, select, unbounded};
+use crossbeam_channel::{Receiver, Sender, never, unbounded};
 
 use crate::app::audience::Audience;
 use crate::app::options::View;
@@ -28,6 +28,7 @@ use crate::app::tournament::board;
 use crate::app::tournament::copy::{self, CopyDir, FeedReport};
 use crate::app::tournament::layout::game_journal;
 use crate::app::tournament::screen::{Ask, OnBoard, Screen};
+use crate::app::turn::{Wake, select_event};
 use crate::app::{Completion, Exit, Failure};
 use crate::display::{LinkState, LinkView, Role};
 use crate::journal::MatchFollower;
@@ -137,8 +138,8 @@ struct Watch {
     screen: Option<Screen>,
     /// The audience's web page (`--http`), served from the watcher.
     audience: Option<Audience>,
-    /// The reader of the feed, when the journals come from one.
-    feed: Option<Receiver<FeedReport>>,
+    /// The journals come from a feed (whose reports are [`Heard::Feed`]).
+    fed: bool,
     /// The feed closed since it last connected: the copy holds it all.
     feed_closed: bool,
     /// Games the tournament journal says were decided, whose PGN the web
@@ -248,7 +249,7 @@ fn on_boards(games: &BTreeMap<u32, GameFollow>) -> Vec<OnBoard<'_>> {
 /// Follows the tournament whose journal is `journal` until it is over (or
 /// the watcher quits).
 pub fn run(journal: &Path, view: View, web: &WebOptions, pgn: Option<&Path>) -> Exit {
-    watch(journal, view, web, pgn, None)
+    watch(journal, view, web, pgn, unbounded(), false)
 }
 
 /// Follows the tournament whose feed is at `addr` until it is over (or the
@@ -284,27 +285,50 @@ fn follow_feed(addr: &str, dir: &Path, view: View, web: &WebOptions, pgn: Option
     let copy = CopyDir::open(dir, crate::app::tournament::JOURNAL).map_err(Failure::usage)?;
     let (tx, rx) = unbounded();
     let addr = addr.to_string();
+    let feed_tx = tx.clone();
     thread::Builder::new()
         .name("watch feed".into())
-        .spawn(move || copy::follow(&addr, copy, &tx))
+        .spawn(move || copy::follow(&addr, copy, &feed_tx))
         .map_err(|e| Failure::failed(format!("cannot start: {e}")))?;
     watch(
         &dir.join(crate::app::tournament::JOURNAL),
         view,
         web,
         pgn,
-        Some(rx),
+        (tx, rx),
+        true,
     )
 }
 
-/// Follows the tournament journal `journal`, whose lines may come from a
-/// feed read by `feed`.
+/// What the watcher's source threads send: the tournament journal's
+/// lines and, when the journals come from a feed, the feed's reports.
+enum Heard {
+    Journal(SourceReport),
+    Feed(FeedReport),
+}
+
+impl From<SourceReport> for Heard {
+    fn from(r: SourceReport) -> Heard {
+        Heard::Journal(r)
+    }
+}
+
+impl From<FeedReport> for Heard {
+    fn from(r: FeedReport) -> Heard {
+        Heard::Feed(r)
+    }
+}
+
+/// Follows the tournament journal `journal`: its follower sends on
+/// `heard`, as does the feed's reader if the journals come from one
+/// (`fed`).
 fn watch(
     journal: &Path,
     view: View,
     web: &WebOptions,
     pgn: Option<&Path>,
-    feed: Option<Receiver<FeedReport>>,
+    (tx, heard): (Sender<Heard>, Receiver<Heard>),
+    fed: bool,
 ) -> Exit {
     let ctrl_c = signals::stop_requests("argus watch");
     std::fs::File::open(journal).map_err(|e| {
@@ -313,7 +337,7 @@ fn watch(
             journal.display()
         ))
     })?;
-    let lines = follow(journal, Kind::Tournament)?;
+    follow(journal, Kind::Tournament, tx)?;
     let audience = Audience::start(web).map_err(Failure::usage)?;
     let mut w = Watch {
         dir: journal.parent().map(Path::to_path_buf).unwrap_or_default(),
@@ -321,7 +345,7 @@ fn watch(
         games: BTreeMap::new(),
         screen: None,
         audience,
-        feed,
+        fed,
         feed_closed: false,
         decided: Vec::new(),
         followed: Default::default(),
@@ -330,14 +354,14 @@ fn watch(
     if let View::Board { ascii } = view {
         w.screen = Some(Screen::open(ascii, Role::Observer)?);
     }
-    let outcome = w.run(&lines, &ctrl_c);
+    let outcome = w.run(&heard, &ctrl_c);
     let screen = w.screen.take();
     if let Some(s) = screen {
         s.close();
     }
     let ending = outcome?;
     if core_of(&w.tournament).is_some_and(Tournament::is_over) {
-        w.await_feed_end();
+        w.await_feed_end(&heard);
     }
     let over = core_of(&w.tournament).is_some_and(Tournament::is_over);
     // A match's end is its last line (`match over: ...`), as its
@@ -355,25 +379,27 @@ fn watch(
     Ok(ending)
 }
 
-/// A thread following the journal at `path`; its lines.
-fn follow(path: &Path, kind: Kind) -> Result<Receiver<SourceReport>, Failure> {
-    let (tx, rx) = unbounded();
+/// A thread following the journal at `path`, sending its lines on `tx`.
+fn follow<T: From<SourceReport> + Send + 'static>(
+    path: &Path,
+    kind: Kind,
+    tx: Sender<T>,
+) -> Result<(), Failure> {
     let path = path.to_path_buf();
     thread::Builder::new()
         .name("watch journal".into())
         .spawn(move || follow_file(&path, kind, &tx))
         .map_err(|e| Failure::failed(format!("cannot start: {e}")))?;
-    Ok(rx)
+    Ok(())
 }
 
 impl Watch {
     fn run(
         &mut self,
-        lines: &Receiver<SourceReport>,
+        heard: &Receiver<Heard>,
         ctrl_c: &Receiver<crate::app::signals::Stop>,
     ) -> Result<Completion, Failure> {
-        let keys = self.screen.as_ref().map_or_else(never, |s| s.keys.clone());
-        let feed = self.feed.clone().unwrap_or_else(never);
+        let mut keys = self.screen.as_ref().map_or_else(never, |s| s.keys.clone());
         let mut last_draw: Option<Instant> = None;
         loop {
             if last_draw.is_none_or(|t| t.elapsed() >= TICK) {
@@ -389,26 +415,27 @@ impl Watch {
             if crate::app::stdout::gone() {
                 return Ok(Completion::Normal);
             }
-            select! {
-                recv(lines) -> r => match r {
-                    Ok(SourceReport::Line(l)) => self.line(&l)?,
-                    Ok(SourceReport::Failed(e)) => return Err(Failure::failed(e)),
-                    Ok(_) => {}
-                    Err(_) => return Err(Failure::failed("the journal's reader stopped")),
+            match select_event(heard, &keys, ctrl_c, Some(TICK)) {
+                Wake::Source(Some(Heard::Journal(r))) => match r {
+                    SourceReport::Line(l) => self.line(&l)?,
+                    SourceReport::Failed(e) => return Err(Failure::failed(e)),
+                    SourceReport::Shrunk(_) | SourceReport::Status(_) | SourceReport::Idle => {}
                 },
-                recv(feed) -> r => match r {
-                    Ok(report) => self.feed_report(report)?,
-                    Err(_) => return Err(Failure::failed("the feed's reader stopped")),
-                },
-                recv(keys) -> k => {
-                    let Ok(ev) = k else { continue };
+                Wake::Source(Some(Heard::Feed(report))) => self.feed_report(report)?,
+                Wake::Source(None) => {
+                    return Err(Failure::failed(
+                        "the journal's and the feed's readers stopped",
+                    ));
+                }
+                Wake::Key(ev) => {
                     if self.key(ev) {
                         return Ok(Completion::Normal);
                     }
                     last_draw = None;
-                },
-                recv(ctrl_c) -> _ => return Ok(Completion::Normal),
-                recv(after(TICK)) -> _ => {},
+                }
+                Wake::KeysGone => keys = never(),
+                Wake::Stop(_) => return Ok(Completion::Normal),
+                Wake::Timer => {}
             }
         }
     }
@@ -497,23 +524,24 @@ impl Watch {
 
     /// Waits (at most [`FEED_END`]) for the feed to close, so that the copy
     /// holds the games' last lines, written after the tournament's.
-    fn await_feed_end(&mut self) {
-        let Some(feed) = self.feed.clone() else {
+    fn await_feed_end(&mut self, heard: &Receiver<Heard>) {
+        if !self.fed {
             return;
-        };
+        }
         let until = Instant::now() + FEED_END;
         while !self.feed_closed {
             let Some(left) = until.checked_duration_since(Instant::now()) else {
                 log::warn!("the feed did not close within {FEED_END:?} of the tournament's end");
                 return;
             };
-            match feed.recv_timeout(left) {
-                Ok(FeedReport::Closed(_)) => self.feed_closed = true,
-                Ok(FeedReport::Failed(e)) => {
+            // The tournament is over: its journal's last lines are read.
+            match heard.recv_timeout(left) {
+                Ok(Heard::Feed(FeedReport::Closed(_))) => self.feed_closed = true,
+                Ok(Heard::Feed(FeedReport::Failed(e))) => {
                     log::warn!("{e}");
                     return;
                 }
-                Ok(FeedReport::Status(_)) => {}
+                Ok(Heard::Feed(FeedReport::Status(_)) | Heard::Journal(_)) => {}
                 Err(_) => return,
             }
         }
@@ -549,7 +577,8 @@ impl Watch {
             if !path.is_file() {
                 continue;
             }
-            if let Ok(lines) = follow(&path, Kind::Match) {
+            let (tx, lines) = unbounded();
+            if follow(&path, Kind::Match, tx).is_ok() {
                 let f = GameFollow {
                     path: path.clone(),
                     board,
