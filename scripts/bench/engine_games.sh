@@ -382,7 +382,7 @@ run_fastchess() {
     # background, so that a signal reaches the trap at once.
     (cd "$d" && exec "$FASTCHESS" -engine cmd="$stockfish" name=sf-a \
         -engine cmd="$stockfish" name=sf-b -each $fastchess_limit proto=uci \
-        -rounds $((games / 2)) -games 2 -concurrency "$concurrency" $force "$@" \
+        -rounds $((games / 2)) -games 2 -concurrency "$concurrency" $force $fastchess_startup "$@" \
         -pgnout file="$d/fc.pgn" >"$d/fastchess.fifo" 2>&1) &
     fc=$!
     pids="$pids $fc"

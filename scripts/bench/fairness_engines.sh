@@ -147,7 +147,7 @@ run_fastchess() { # BOARDS
     force=
     [ "$1" -le "$(nproc)" ] || force=-force-concurrency
     (cd "$d" && "$FASTCHESS" -engine cmd="$stockfish" name=sf-a -engine cmd="$stockfish" name=sf-b \
-        -each tc="$tc" proto=uci -rounds $((games / 2)) -games 2 -concurrency "$1" $force \
+        -each tc="$tc" proto=uci -rounds $((games / 2)) -games 2 -concurrency "$1" $force $fastchess_startup \
         -log file="$d/fc.log" level=trace engine=true \
         -pgnout file="$d/fc.pgn" >"$d/out" 2>&1) ||
         { tail -n 5 "$d/out" >&2; fail "fastchess ($1 boards) failed"; }

@@ -71,3 +71,11 @@ work_dir_cleanup() {
     for pid in $pids; do wait "$pid" 2>/dev/null || true; done
     if [ "$keep" -eq 1 ]; then echo "kept: $dir"; else rm -rf "$dir"; fi
 }
+
+# fastchess waits 10 s for an engine's uciok by default and stops the
+# match when one is late; with many boards on few cores (64 boards: 128
+# engines starting at once on 2 cores) the last ones are later than
+# that. argus lets at most twice the CPUs' number of programs be in their
+# handshake at once (app::tournament::gate); fastchess starts them all and
+# is given 5 minutes, so that both start every engine.
+fastchess_startup="-startup-ms 300000"
