@@ -806,18 +806,11 @@ fn a_second_referee_on_the_same_log_dir_is_refused() {
     let mut first = cmd.spawn().unwrap();
     // Its journal written whole (the header and the epoch line come just
     // after the file is created: its size is compared below).
-    // The match's journal: `journal.log` on the match loop,
-    // `tournament.journal` on the event's.
-    let journal = || {
-        ["journal.log", "tournament.journal"]
-            .into_iter()
-            .find(|f| logs.join(f).exists())
-            .unwrap_or("journal.log")
-    };
+    let journal = "tournament.journal";
     wait_until(WITHIN, "the first referee's journal", || {
-        fs::read_to_string(logs.join(journal())).is_ok_and(|j| j.contains("\nepoch 0 "))
+        fs::read_to_string(logs.join(journal)).is_ok_and(|j| j.contains("\nepoch 0 "))
     });
-    let files = [journal(), "argus.log", "transcript.log"];
+    let files = [journal, "argus.log", "transcript.log"];
     let before: Vec<_> = files
         .iter()
         .map(|f| fs::metadata(logs.join(f)).map(|m| m.len()).ok())

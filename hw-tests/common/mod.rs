@@ -506,12 +506,10 @@ pub fn in_wall_time_order(text: &str) -> String {
 }
 
 /// The text of every match journal a referee wrote in `log_dir`, complete
-/// lines only: a match between ports' `journal.log`, or each game's
-/// `game-NNN/journal.log` in game order and then the event's
-/// `tournament.journal` (on the tournament's loop, where a match's notes
-/// between games are).
+/// lines only: each game's `game-NNN/journal.log` in game order, then the
+/// event's `tournament.journal` (where a match's notes between games are).
 pub fn journal_text(log_dir: &Path) -> String {
-    let mut text = log_files_text(log_dir, "journal.log");
+    let mut text = game_journals_text(log_dir);
     text.push_str(&complete_lines(&log_dir.join("tournament.journal")));
     text
 }
@@ -528,8 +526,14 @@ fn complete_lines(path: &Path) -> String {
 /// `log_dir/NAME`, then each `log_dir/game-*/NAME` in order: complete
 /// lines only.
 fn log_files_text(log_dir: &Path, name: &str) -> String {
-    let complete = complete_lines;
-    let mut games: Vec<PathBuf> = std::fs::read_dir(log_dir)
+    let mut text = complete_lines(&log_dir.join(name));
+    text.push_str(&game_files_text(log_dir, name));
+    text
+}
+
+/// Each `dir/game-*/NAME` in order: complete lines only.
+fn game_files_text(dir: &Path, name: &str) -> String {
+    let mut games: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|d| {
             d.filter_map(Result::ok)
                 .map(|e| e.path())
@@ -542,22 +546,14 @@ fn log_files_text(log_dir: &Path, name: &str) -> String {
         })
         .unwrap_or_default();
     games.sort();
-    let mut text = complete(&log_dir.join(name));
-    for g in games {
-        text.push_str(&complete(&g.join(name)));
-    }
-    text
+    games
+        .iter()
+        .map(|g| complete_lines(&g.join(name)))
+        .collect()
 }
 
 /// The text of each game's journal in `dir` (`game-NNN/journal.log`, in
-/// game order; none on the match loop), complete lines only: on the
-/// event's loop the games' journals beside the event's.
+/// game order; the event's journal beside them), complete lines only.
 pub fn game_journals_text(dir: &Path) -> String {
-    let top = log_files_text(dir, "journal.log");
-    let own = std::fs::read_to_string(dir.join("journal.log")).unwrap_or_default();
-    let own = match own.rfind('\n') {
-        Some(end) => own[..=end].len(),
-        None => 0,
-    };
-    top.get(own..).unwrap_or_default().to_string()
+    game_files_text(dir, "journal.log")
 }
