@@ -29,7 +29,7 @@ pub(super) fn match_said(e: &Event) -> Option<String> {
         } => move_made(*game, *number, *color, san),
         DrawOffered { color, san } => format!("{} offers a draw with {san}", color_name(*color)),
         GameOver(g) => game_over(g),
-        SessionOver => "session over".into(),
+        SessionOver => "game concluded, board free".into(),
         Restarted => {
             "the referee restarted from its journal; bringing the clients back in line".into()
         }
