@@ -1154,12 +1154,28 @@ fn ctrl_c_ends_the_session_and_keeps_the_unfinished_game_for_resume() {
 
     let lines = bout.transcript();
     for port in PORTS {
-        let out = records(&lines, port, Direction::Out);
+        // Disconnect last: nothing sent to the port after it. The
+        // session's transcript and the game's are merged by wall-clock
+        // time, to the millisecond: a record of the disconnect's own
+        // millisecond may come after it in the merge, so the check is by
+        // time, not by place.
+        let sent: Vec<(&str, Record)> = lines
+            .iter()
+            .filter(|l| l.port == port && l.direction == Direction::Out)
+            .filter_map(|l| record_of(l).map(|r| (l.wall.as_str(), r)))
+            .collect();
+        let disconnect = sent
+            .iter()
+            .rposition(|(_, r)| is_refcom(r, RefCom::Disconnect))
+            .unwrap_or_else(|| panic!("{port}: no disconnect sent"));
+        let at = sent[disconnect].0;
+        let after: Vec<_> = sent[disconnect + 1..]
+            .iter()
+            .filter(|(wall, _)| *wall > at)
+            .collect();
         assert!(
-            out.last().is_some_and(|r| is_refcom(r, RefCom::Disconnect)),
-            "{port}: disconnect last (the transcripts merged by their wall-clock \
-             times): {:?}",
-            &out[out.len().saturating_sub(3)..]
+            after.is_empty(),
+            "{port}: sent after its disconnect at {at}: {after:?}"
         );
     }
     // The moves relayed before the stop, in the order they were played
