@@ -86,27 +86,49 @@ fn shown(path: &Path) -> String {
     strip_control(&path.display().to_string())
 }
 
+/// Why `argus swiss` cannot read its TRF file or write its pairing: the
+/// file (as shown: "-" for standard input) and what went wrong; nothing
+/// is paired or written.
+#[derive(Debug, thiserror::Error)]
+pub enum FileError {
+    /// The file cannot be opened or read.
+    #[error("{}: {source}", shown(.path))]
+    Read { path: PathBuf, source: io::Error },
+    /// It is larger than [`MAX_FILE_BYTES`].
+    #[error("{}: larger than {MAX_FILE_BYTES} bytes, not read", shown(.path))]
+    TooLarge { path: PathBuf },
+    /// It is not UTF-8 from byte `at` on.
+    #[error("{}: not UTF-8 text (byte {at})", shown(.path))]
+    NotUtf8 { path: PathBuf, at: usize },
+    /// It is not a TRF file argus can pair (the error names the line).
+    #[error("{}: {error}", shown(.path))]
+    Trf { path: PathBuf, error: trf::TrfError },
+    /// The pairing cannot be written to `--output`.
+    #[error("{}: {source}", shown(.path))]
+    Write { path: PathBuf, source: io::Error },
+    /// The pairing cannot be written to standard output.
+    #[error("standard output: {0}")]
+    Stdout(io::Error),
+}
+
 /// The file's text, within [`MAX_FILE_BYTES`].
-fn read_text(path: &Path) -> Result<String, String> {
+fn read_text(path: &Path) -> Result<String, FileError> {
     let mut bytes = Vec::new();
     let result = if path.as_os_str() == "-" {
         io::stdin().take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)
     } else {
         std::fs::File::open(path).and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
     };
-    result.map_err(|e| format!("{}: {e}", shown(path)))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(format!(
-            "{}: larger than {MAX_FILE_BYTES} bytes, not read",
-            shown(path)
-        ));
+    let path = path.to_path_buf();
+    if let Err(source) = result {
+        return Err(FileError::Read { path, source });
     }
-    String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "{}: not UTF-8 text (byte {})",
-            shown(path),
-            e.utf8_error().valid_up_to()
-        )
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(FileError::TooLarge { path });
+    }
+    String::from_utf8(bytes).map_err(|e| FileError::NotUtf8 {
+        path,
+        at: e.utf8_error().valid_up_to(),
     })
 }
 
@@ -130,14 +152,16 @@ pub fn pairing_text(pairing: &[Pairing]) -> String {
 }
 
 /// The file read as TRF (`for_pairing` as [`trf::read`]).
-fn load(path: &Path, for_pairing: bool) -> Result<trf::Trf, Failure> {
-    read_text(path)
-        .and_then(|text| trf::read(&text, for_pairing).map_err(|e| format!("{}: {e}", shown(path))))
-        .map_err(Failure::usage)
+fn load(path: &Path, for_pairing: bool) -> Result<trf::Trf, FileError> {
+    let text = read_text(path)?;
+    trf::read(&text, for_pairing).map_err(|error| FileError::Trf {
+        path: path.to_path_buf(),
+        error,
+    })
 }
 
 fn pair(path: &Path, output: Option<&Path>) -> Exit {
-    let file = load(path, true)?;
+    let file = load(path, true).map_err(Failure::usage)?;
     if !file.colour_known {
         return Err(Failure::usage(format!(
             "{}: the first round's colour is not given: add \"152 W\" (or XXC white1) for White on the top board, \"152 B\" for Black",
@@ -159,10 +183,13 @@ fn pair(path: &Path, output: Option<&Path>) -> Exit {
     };
     let text = pairing_text(&pairing);
     let written = match output {
-        Some(out) => std::fs::write(out, &text).map_err(|e| format!("{}: {e}", shown(out))),
+        Some(out) => std::fs::write(out, &text).map_err(|source| FileError::Write {
+            path: out.to_path_buf(),
+            source,
+        }),
         None => io::stdout()
             .write_all(text.as_bytes())
-            .map_err(|e| format!("standard output: {e}")),
+            .map_err(FileError::Stdout),
     };
     written.map(|()| Completion::Normal).map_err(Failure::usage)
 }
@@ -212,9 +239,35 @@ pub fn check_report(name: &str, checks: &[crate::swiss::check::RoundCheck]) -> (
 }
 
 fn check_file(path: &Path) -> Exit {
-    let file = load(path, false)?;
+    let file = load(path, false).map_err(Failure::usage)?;
     let checks = check(&file.event);
     let (report, all_same) = check_report(&shown(path), &checks);
     print!("{report}");
     Ok(Completion::bad_if(!all_same))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{FileError, read_text};
+
+    #[test]
+    fn a_file_that_does_not_read_is_said_by_its_kind_and_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("none.trf");
+        let e = read_text(&missing).unwrap_err();
+        assert!(matches!(e, FileError::Read { .. }), "{e:?}");
+        assert!(
+            e.to_string()
+                .starts_with(&format!("{}: ", missing.display())),
+            "{e}"
+        );
+        let latin = dir.path().join("latin1.trf");
+        std::fs::write(&latin, b"012 Caf\xe9\n").unwrap();
+        let e = read_text(&latin).unwrap_err();
+        assert!(matches!(e, FileError::NotUtf8 { at: 7, .. }), "{e:?}");
+        assert_eq!(
+            e.to_string(),
+            format!("{}: not UTF-8 text (byte 7)", latin.display())
+        );
+    }
 }

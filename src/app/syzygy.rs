@@ -38,6 +38,15 @@ pub enum TablesError {
 
 error_words!(TablesError);
 
+/// A table that could not be read while probing: where the tables are (as
+/// given) and the reader's error; the position goes without a verdict.
+#[derive(Debug, thiserror::Error)]
+#[error("Syzygy tables in {paths}: {error}")]
+pub struct ProbeError {
+    pub paths: String,
+    pub error: SyzygyError,
+}
+
 impl Syzygy {
     /// Opens the tables in `paths`: one directory, or several joined as
     /// the platform joins paths (`:` on Unix, `;` on Windows), as engines'
@@ -74,7 +83,7 @@ impl Syzygy {
     /// the position is not in the tables (too many pieces, castling rights,
     /// a table missing) or the verdict is ambiguous. An error is a table
     /// that could not be read, with what was wrong.
-    pub fn probe(&self, pos: &Chess, ply: usize) -> Result<Option<TablebaseVerdict>, String> {
+    pub fn probe(&self, pos: &Chess, ply: usize) -> Result<Option<TablebaseVerdict>, ProbeError> {
         if pos.board().occupied().count() > self.max_pieces() || pos.castles().any() {
             return Ok(None);
         }
@@ -89,7 +98,12 @@ impl Syzygy {
             | Err(SyzygyError::MissingTable { .. })
             | Err(SyzygyError::Castling)
             | Err(SyzygyError::TooManyPieces) => return Ok(None),
-            Err(e) => return Err(format!("Syzygy tables in {}: {e}", self.paths)),
+            Err(error) => {
+                return Err(ProbeError {
+                    paths: self.paths.clone(),
+                    error,
+                });
+            }
         };
         let mover = pos.turn();
         let outcome = match wdl {
@@ -199,7 +213,7 @@ mod tests {
         // Ten quiet plies later: the 50-move rule could matter, DTZ is
         // needed, and there is none: no guess.
         let quiet = pos("8/8/8/4k3/8/8/8/4KQ2 w - - 10 65");
-        assert_eq!(tb.probe(&quiet, 1), Ok(None));
+        assert_eq!(tb.probe(&quiet, 1).unwrap(), None);
     }
 
     #[test]
@@ -207,11 +221,12 @@ mod tests {
         let tb = Syzygy::open(&fixtures()).unwrap();
         // Four pieces: more than the largest table.
         assert_eq!(
-            tb.probe(&pos("8/8/8/4k3/8/8/P7/4KQ2 w - - 0 60"), 1),
-            Ok(None)
+            tb.probe(&pos("8/8/8/4k3/8/8/P7/4KQ2 w - - 0 60"), 1)
+                .unwrap(),
+            None
         );
         // The start position.
-        assert_eq!(tb.probe(&Chess::default(), 0), Ok(None));
+        assert_eq!(tb.probe(&Chess::default(), 0).unwrap(), None);
     }
 
     #[test]

@@ -167,6 +167,30 @@ pub fn wants_checkpoint(outs: &[Output]) -> bool {
         .any(|o| matches!(o.event(), Some(Event::MoveMade { .. } | Event::GameOver(_))))
 }
 
+/// Why a game's writers cannot be opened ([`Writers::open`]): the file
+/// or directory, and the I/O error; nothing of the game is written.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The log directory cannot be made.
+    #[error("cannot create the log directory {}: {source}", .dir.display())]
+    LogDir {
+        dir: PathBuf,
+        source: std::io::Error,
+    },
+    /// The transcript in it cannot be opened.
+    #[error("cannot open the transcript {}: {source}", .path.display())]
+    Transcript {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// The live PGN's writer cannot be started.
+    #[error("cannot start the writer of the live PGN {}: {source}", .path.display())]
+    LivePgn {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
 impl Writers {
     /// Creates the log directory and the transcript in it
     /// (`transcript.log`, appended if it exists).
@@ -175,22 +199,21 @@ impl Writers {
         pgn: Option<PathBuf>,
         live_pgn: Option<PathBuf>,
         headless: bool,
-    ) -> Result<Writers, String> {
-        std::fs::create_dir_all(log_dir)
-            .map_err(|e| format!("cannot create the log directory {}: {e}", log_dir.display()))?;
+    ) -> Result<Writers, OpenError> {
+        std::fs::create_dir_all(log_dir).map_err(|source| OpenError::LogDir {
+            dir: log_dir.to_path_buf(),
+            source,
+        })?;
         let path = log_dir.join("transcript.log");
-        let transcript = Transcript::create(&path)
-            .map_err(|e| format!("cannot open the transcript {}: {e}", path.display()))?
-            .held();
+        let transcript = match Transcript::create(&path) {
+            Ok(t) => t.held(),
+            Err(source) => return Err(OpenError::Transcript { path, source }),
+        };
         let live_pgn = match live_pgn {
-            Some(path) => Some(
-                Latest::start(path.clone(), write_live_pgn, LIVE_PGN_GAP).map_err(|e| {
-                    format!(
-                        "cannot start the writer of the live PGN {}: {e}",
-                        path.display()
-                    )
-                })?,
-            ),
+            Some(path) => match Latest::start(path.clone(), write_live_pgn, LIVE_PGN_GAP) {
+                Ok(l) => Some(l),
+                Err(source) => return Err(OpenError::LivePgn { path, source }),
+            },
             None => None,
         };
         Ok(Writers {

@@ -5,9 +5,9 @@
 use std::fmt;
 use std::io::{Read, Seek, SeekFrom};
 
-use super::CbGame;
 use super::index::{ENTRY, entry_offset, game_count};
 use super::record::{HEADER_LEN, decode_record, record_len};
+use super::{CbFault, CbGame};
 
 /// A game that could not be read: its number, the file and byte where the
 /// problem is, and what it is.
@@ -39,9 +39,9 @@ pub enum Problem {
     /// The CBF could not be read there.
     #[error("cannot read: {0}")]
     Read(String),
-    /// The record there is bad (what the decoder said).
+    /// The record there is bad (what the decoder found).
     #[error("{0}")]
-    Record(String),
+    Record(CbFault),
 }
 
 impl fmt::Display for BaseError {
@@ -148,14 +148,14 @@ impl<R: Read + Seek> BaseReader<R> {
             have
         } else {
             let len = record_len(&head)
-                .map_err(|e| err("CBF", offset + e.offset as u64, Problem::Record(e.message)))?;
+                .map_err(|e| err("CBF", offset + e.offset as u64, Problem::Record(e.fault)))?;
             len.min((self.cbf_len - offset) as usize)
         };
         let mut bytes = head[..have].to_vec();
         bytes.resize(len, 0);
         self.cbf.read_exact(&mut bytes[have..]).map_err(io)?;
         decode_record(&bytes)
-            .map_err(|e| err("CBF", offset + e.offset as u64, Problem::Record(e.message)))
+            .map_err(|e| err("CBF", offset + e.offset as u64, Problem::Record(e.fault)))
     }
 }
 
@@ -232,7 +232,10 @@ mod tests {
         let e3 = all[2].1.clone().unwrap_err();
         assert_eq!((e3.game, e3.file), (3, "CBF"));
         assert!(
-            matches!(&e3.problem, Problem::Record(m) if m.contains("truncated")),
+            matches!(
+                &e3.problem,
+                Problem::Record(CbFault::TruncatedHeader { .. } | CbFault::TruncatedRecord { .. })
+            ),
             "{e3}"
         );
     }

@@ -24,6 +24,7 @@ pub struct BookLine {
 
 /// A problem in a book, with the byte offset of the move.
 pub type BookError = super::CbError;
+use super::CbFault;
 
 /// The lines of `bytes`; a line with an illegal move is reported (the moves
 /// before it are dropped with it) and reading goes on with the next line.
@@ -44,7 +45,7 @@ pub fn read_book(bytes: &[u8]) -> (Vec<BookLine>, Vec<BookError>) {
         let [a, b] = pair else {
             errors.push(BookError {
                 offset,
-                message: "odd last byte (a move takes two)".into(),
+                fault: CbFault::OddByte,
             });
             break;
         };
@@ -74,12 +75,11 @@ pub fn read_book(bytes: &[u8]) -> (Vec<BookLine>, Vec<BookError>) {
                         None => {
                             errors.push(BookError {
                                 offset,
-                                message: format!(
-                                    "{}{} is not a legal move (line starting at byte {}, dropped)",
-                                    Square::new(u32::from(a & 63)),
-                                    Square::new(u32::from(b & 63)),
-                                    line.offset
-                                ),
+                                fault: CbFault::IllegalBookMove {
+                                    from: Square::new(u32::from(a & 63)),
+                                    to: Square::new(u32::from(b & 63)),
+                                    line: line.offset,
+                                },
                             });
                             line.moves.clear();
                             *cut = true;

@@ -12,8 +12,6 @@
 //! docs/chessbase.md states every decision taken where the document is
 //! silent or ambiguous.
 
-use std::fmt;
-
 use shakmaty::Move;
 
 pub mod base;
@@ -28,18 +26,61 @@ pub const MAX_DEPTH: usize = 32;
 
 /// What was wrong in a record, and at which byte (from the record's start,
 /// or from the file's start where the caller says so).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("byte {offset}: {fault}")]
 pub struct CbError {
     /// Byte offset of the problem.
     pub offset: usize,
     /// What was wrong.
-    pub message: String,
+    pub fault: CbFault,
 }
 
-impl fmt::Display for CbError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "byte {}: {}", self.offset, self.message)
-    }
+/// What is wrong in a game record or a book (the kinds; [`CbError`] adds
+/// the byte).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CbFault {
+    #[error("header move length 0 (it counts the moves part + 1)")]
+    NoMoveLength,
+    /// Fewer bytes than a header (`have` of them).
+    #[error("truncated header ({have} of {} bytes)", record::HEADER_LEN)]
+    TruncatedHeader { have: usize },
+    /// Fewer bytes than the header's lengths add up to.
+    #[error("truncated record: the header's lengths add up to {total} bytes, {have} are there")]
+    TruncatedRecord { total: usize, have: usize },
+    /// A starting position's piece code that names no piece.
+    #[error("piece code {code} on {square} in the starting position")]
+    PieceCode { code: u8, square: shakmaty::Square },
+    /// A starting position that is not legal (the chess library's words).
+    #[error("illegal starting position: {0}")]
+    IllegalPosition(String),
+    #[error("more comments than moves marked as commented")]
+    MoreComments,
+    #[error("fewer comments than moves marked as commented")]
+    FewerComments,
+    #[error("variations nested deeper than {MAX_DEPTH}")]
+    TooDeep,
+    #[error("variation before any move of its line")]
+    VariationFirst,
+    #[error("variation end without a start")]
+    EndWithoutStart,
+    #[error("move byte 0")]
+    MoveByteZero,
+    /// A move byte whose number names no move.
+    #[error(transparent)]
+    Move(#[from] movegen::NumberError),
+    #[error("variation not closed at the end of the moves")]
+    Unclosed,
+    /// A book's last move cut in half.
+    #[error("odd last byte (a move takes two)")]
+    OddByte,
+    /// A book's move that is not legal where its line has come (the
+    /// line's first byte); the line is dropped.
+    #[error("{from}{to} is not a legal move (line starting at byte {line}, dropped)")]
+    IllegalBookMove {
+        from: shakmaty::Square,
+        to: shakmaty::Square,
+        line: usize,
+    },
 }
 
 /// A game's result as the header holds it.

@@ -12,7 +12,7 @@ use shakmaty::{
 };
 
 use super::movegen::{move_of_number, number_of_move};
-use super::{CbError, CbGame, CbResult, Comment, MAX_DEPTH, Ply};
+use super::{CbError, CbFault, CbGame, CbResult, Comment, MAX_DEPTH, Ply};
 
 /// Bytes of the game header.
 pub const HEADER_LEN: usize = 14;
@@ -96,7 +96,7 @@ fn parts(h: &[u8; HEADER_LEN]) -> Result<Parts, CbError> {
     let mlen = word(h, 2);
     let moves = mlen.checked_sub(1).ok_or(CbError {
         offset: 2,
-        message: "header move length 0 (it counts the moves part + 1)".to_string(),
+        fault: CbFault::NoMoveLength,
     })?;
     Ok(Parts {
         text: usize::from(h[4] & 63) + usize::from(h[5] & 63),
@@ -195,9 +195,9 @@ pub fn decode_record(bytes: &[u8]) -> Result<CbGame, CbError> {
     let raw: &[u8; HEADER_LEN] = bytes
         .get(..HEADER_LEN)
         .and_then(|b| b.try_into().ok())
-        .ok_or_else(|| CbError {
+        .ok_or(CbError {
             offset: bytes.len(),
-            message: format!("truncated header ({} of {HEADER_LEN} bytes)", bytes.len()),
+            fault: CbFault::TruncatedHeader { have: bytes.len() },
         })?;
     let h = decode_header(raw);
     let p = parts(&h)?;
@@ -205,10 +205,10 @@ pub fn decode_record(bytes: &[u8]) -> Result<CbGame, CbError> {
     if bytes.len() < total {
         return Err(CbError {
             offset: bytes.len(),
-            message: format!(
-                "truncated record: the header's lengths add up to {total} bytes, {} are there",
-                bytes.len()
-            ),
+            fault: CbFault::TruncatedRecord {
+                total,
+                have: bytes.len(),
+            },
         });
     }
     let mut at = HEADER_LEN;
@@ -249,11 +249,8 @@ pub fn decode_record(bytes: &[u8]) -> Result<CbGame, CbError> {
     g.marked = h[10] & 0x40 != 0;
     g.deleted = h[10] & 0x80 != 0;
     let start = if p.position > 0 {
-        let pos =
-            decode_position(&h, &bytes[at..at + POSITION_LEN]).map_err(|message| CbError {
-                offset: at,
-                message,
-            })?;
+        let pos = decode_position(&h, &bytes[at..at + POSITION_LEN])
+            .map_err(|fault| CbError { offset: at, fault })?;
         g.start = Some(Fen::from_position(&pos, EnPassantMode::Legal).to_string());
         pos
     } else {
@@ -277,7 +274,7 @@ pub fn decode_record(bytes: &[u8]) -> Result<CbGame, CbError> {
     if reader.comments.next().is_some() {
         return Err(CbError {
             offset: comments_at,
-            message: "more comments than moves marked as commented".to_string(),
+            fault: CbFault::MoreComments,
         });
     }
     Ok(g)
@@ -292,10 +289,10 @@ struct MoveReader<'a> {
 }
 
 impl MoveReader<'_> {
-    fn err(&self, message: String) -> CbError {
+    fn err(&self, fault: CbFault) -> CbError {
         CbError {
             offset: self.base + self.i,
-            message,
+            fault,
         }
     }
 
@@ -308,10 +305,10 @@ impl MoveReader<'_> {
             match b {
                 VARIATION_START => {
                     if depth + 1 > MAX_DEPTH {
-                        return Err(self.err(format!("variations nested deeper than {MAX_DEPTH}")));
+                        return Err(self.err(CbFault::TooDeep));
                     }
                     let (Some(last), Some(from)) = (line.last_mut(), before.clone()) else {
-                        return Err(self.err("variation before any move of its line".into()));
+                        return Err(self.err(CbFault::VariationFirst));
                     };
                     self.i += 1;
                     let v = self.line(from, depth + 1)?;
@@ -319,18 +316,18 @@ impl MoveReader<'_> {
                 }
                 VARIATION_END => {
                     if depth == 0 {
-                        return Err(self.err("variation end without a start".into()));
+                        return Err(self.err(CbFault::EndWithoutStart));
                     }
                     self.i += 1;
                     return Ok(line);
                 }
-                0 => return Err(self.err("move byte 0".into())),
+                0 => return Err(self.err(CbFault::MoveByteZero)),
                 b => {
-                    let m = move_of_number(&pos, b & 0x7F).map_err(|e| self.err(e.to_string()))?;
+                    let m = move_of_number(&pos, b & 0x7F).map_err(|e| self.err(e.into()))?;
                     let comment = if b & COMMENTED != 0 {
-                        Some(self.comments.next().ok_or_else(|| CbError {
+                        Some(self.comments.next().ok_or(CbError {
                             offset: self.comments_at,
-                            message: "fewer comments than moves marked as commented".into(),
+                            fault: CbFault::FewerComments,
                         })?)
                     } else {
                         None
@@ -347,7 +344,7 @@ impl MoveReader<'_> {
             }
         }
         if depth > 0 {
-            return Err(self.err("variation not closed at the end of the moves".into()));
+            return Err(self.err(CbFault::Unclosed));
         }
         Ok(line)
     }
@@ -407,7 +404,7 @@ const CODES: [(u8, Piece); 12] = [
     (14, Color::Black.pawn()),
 ];
 
-fn decode_position(h: &[u8; HEADER_LEN], bytes: &[u8]) -> Result<Chess, String> {
+fn decode_position(h: &[u8; HEADER_LEN], bytes: &[u8]) -> Result<Chess, CbFault> {
     let mut board = Board::empty();
     for (i, b) in bytes.iter().take(32).enumerate() {
         for (half, code) in [(0, b >> 4), (1, b & 15)] {
@@ -419,7 +416,7 @@ fn decode_position(h: &[u8; HEADER_LEN], bytes: &[u8]) -> Result<Chess, String> 
                 .iter()
                 .find(|(c, _)| *c == code)
                 .map(|(_, p)| *p)
-                .ok_or_else(|| format!("piece code {code} on {sq} in the starting position"))?;
+                .ok_or(CbFault::PieceCode { code, square: sq })?;
             board.set_piece_at(sq, piece);
         }
     }
@@ -451,7 +448,7 @@ fn decode_position(h: &[u8; HEADER_LEN], bytes: &[u8]) -> Result<Chess, String> 
         Ok(pos) => Ok(pos),
         Err(e) => e
             .ignore_invalid_ep_square()
-            .map_err(|e| format!("illegal starting position: {e}")),
+            .map_err(|e| CbFault::IllegalPosition(e.to_string())),
     };
     Chess::from_setup(setup, CastlingMode::Standard).or_else(lenient)
 }

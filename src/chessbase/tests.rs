@@ -251,16 +251,25 @@ fn a_set_up_position_with_black_to_move_castling_and_en_passant() {
 fn bad_records_say_what_and_where() {
     let bytes = encode_record(&sample()).unwrap();
     let cut = decode_record(&bytes[..bytes.len() - 3]).unwrap_err();
-    assert!(cut.message.contains("truncated record"), "{cut}");
+    assert!(
+        matches!(cut.fault, CbFault::TruncatedRecord { .. }),
+        "{cut}"
+    );
+    assert!(cut.to_string().contains("truncated record"), "{cut}");
     let short = decode_record(&bytes[..5]).unwrap_err();
-    assert!(short.message.contains("truncated header"), "{short}");
+    assert!(
+        matches!(short.fault, CbFault::TruncatedHeader { .. }),
+        "{short}"
+    );
+    assert!(short.to_string().contains("truncated header"), "{short}");
     // Change the first move byte (not coded) to 21: not a move at the start.
     let mut bad = bytes.clone();
     let moves_at = HEADER_LEN + "Fischer, R-Spassky, B".len() + "Reykjavik".len();
     bad[moves_at] = 21;
     let e = decode_record(&bad).unwrap_err();
     assert_eq!(e.offset, moves_at, "{e}");
-    assert!(e.message.contains("move number 21"), "{e}");
+    assert!(matches!(e.fault, CbFault::Move(_)), "{e}");
+    assert!(e.to_string().contains("move number 21"), "{e}");
 }
 
 #[test]

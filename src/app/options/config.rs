@@ -23,15 +23,22 @@ impl ConfigFile {
     /// Reads and parses a config file; the error names the file and says
     /// what is wrong (TOML errors carry line and column).
     pub fn load(path: &Path) -> Result<ConfigFile, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        toml::from_str(&text).map_err(|source| ConfigError::Toml {
-            path: path.to_path_buf(),
-            source,
-        })
+        read_toml(path)
     }
+}
+
+/// Reads and parses the TOML file at `path` (`argus referee`'s and
+/// `argus tournament`'s `--config`); the error names the file and says
+/// what is wrong (TOML errors carry line and column).
+pub fn read_toml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, ConfigError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    toml::from_str(&text).map_err(|source| ConfigError::Toml {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// A `--config` file that gives no settings: the file, and what the system

@@ -30,13 +30,13 @@ pub use client::{
     BookError, ClientArgs, DEPTH_WAIT, ENGINE_MARGIN_MS, EngineFlagError, EngineOptions, book_play,
 };
 pub use commands::{DemoArgs, RefereeArgs, ResumeArgs, WatchArgs};
-pub use config::ConfigFile;
+pub use config::{ConfigError, ConfigFile, read_toml};
 pub use line::{LineOptions, PortOptionError};
 pub use matches::MatchOptions;
-pub use odds::{Controls, controls};
+pub use odds::{Controls, OddsError, controls};
 pub use openings::load_starts;
 pub use output::{OutputOptions, WebOptions};
-pub use plan::{RefereePlan, plan};
+pub use plan::{PlanError, RefereePlan, plan};
 pub use programs::{EventOptions, ProgramOptions};
 pub use view::{View, ViewOptions};
 

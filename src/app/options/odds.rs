@@ -278,7 +278,11 @@ mod tests {
             .args
             .plan("2026.01.01".into())
             .unwrap_err();
-        assert!(e.contains("must then be timed"), "{e}");
+        assert!(
+            matches!(e, crate::app::tournament::args::ArgsError::Odds(_)),
+            "{e:?}"
+        );
+        assert!(e.to_string().contains("must then be timed"), "{e}");
     }
 
     #[test]

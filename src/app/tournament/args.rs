@@ -7,15 +7,24 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde::Deserialize;
 
+use crate::app::links::EndpointsError;
 use crate::app::options::{
-    EventOptions, LineOptions, MatchOptions, OutputOptions, ProgramOptions, ViewOptions,
-    WebOptions, plan, seconds_ms,
+    BadSeconds, ConfigError, EventOptions, LineOptions, MatchOptions, OddsError, OutputOptions,
+    PlanError, ProgramOptions, ViewOptions, WebOptions, plan, read_toml, seconds_ms,
 };
+use crate::app::start::StartError;
 use crate::app::tournament::board::Pace;
+use crate::clock::BadTimeControl;
 use crate::referee::{ByClient, ClientId, Settings, Start};
+use crate::tournament::journal::header::BadByePoints;
 use crate::tournament::knockout::Tiebreak;
+use crate::tournament::knockout::TiebreakError;
+use crate::tournament::messages::UnknownSprtRunning;
 use crate::tournament::player::EngineFlags;
+use crate::tournament::player::{PlayerError, PlayersError};
+use crate::tournament::schedule::UnknownFormat;
 use crate::tournament::schedule::{Format, ScheduleSettings};
+use crate::tournament::standings::TiebreakListError;
 use crate::tournament::{Absence, Form, Player, PlayerId};
 
 /// The match options that make no sense in a tournament (each game is one
@@ -385,7 +394,7 @@ impl TournamentArgs {
     /// flags: each of `pgn`, `pgn_min`, `epd_out`, `live_pgn`, `log_dir`,
     /// `journal`, `feed`, `results_json`, `cbf`, `rating_interval` and
     /// `http` the flags do not give is the file's.
-    pub fn with_config_outputs(mut self) -> Result<TournamentArgs, String> {
+    pub fn with_config_outputs(mut self) -> Result<TournamentArgs, ArgsError> {
         let Some(path) = &self.config else {
             return Ok(self);
         };
@@ -417,7 +426,7 @@ impl TournamentArgs {
 
     /// The arguments of a command line recorded in a tournament journal
     /// (those after `argus tournament`).
-    pub fn from_command(command: &[String]) -> Result<TournamentArgs, String> {
+    pub fn from_command(command: &[String]) -> Result<TournamentArgs, ArgsError> {
         #[derive(clap::Parser)]
         struct Cli {
             #[command(flatten)]
@@ -426,35 +435,27 @@ impl TournamentArgs {
         let argv = std::iter::once("tournament".to_string()).chain(command.iter().cloned());
         <Cli as clap::Parser>::try_parse_from(argv)
             .map(|c| c.args)
-            .map_err(|e| format!("the recorded command line does not read: {e}"))
+            .map_err(ArgsError::Recorded)
     }
 
     /// Merges the flags over the config file over the defaults and checks
     /// everything; `date` is today's (`yyyy.mm.dd`).
-    pub fn plan(&self, date: String) -> Result<TournamentPlan, String> {
+    pub fn plan(&self, date: String) -> Result<TournamentPlan, ArgsError> {
         // A match's own flags are its, as `argus referee` runs.
         let mut only = self.matches.clone();
         if self.as_match {
             (only.round, only.name_a, only.name_b) = (None, None, None);
         }
         if let Some((flag, instead)) = match_only_given(&only) {
-            return Err(format!(
-                "--{flag} is for a match, not a tournament: {instead}"
-            ));
+            return Err(ArgsError::MatchOnly { flag, instead });
         }
         if let Some(flag) = self.tournament_only_given().filter(|_| self.as_match) {
-            return Err(format!(
-                "--{flag} is for a tournament (argus tournament), not a match: a match plays \
-                 its --games, colours alternating"
-            ));
+            return Err(ArgsError::TournamentOnly(flag));
         }
         if let Some(j) = &self.journal
             && j.file_name().is_none()
         {
-            return Err(format!(
-                "--journal {}: give a file (its games' journals go beside it, in game-NNN/)",
-                j.display()
-            ));
+            return Err(ArgsError::JournalNotAFile(j.clone()));
         }
         let file = match &self.config {
             Some(p) => TournamentConfig::load(p)?,
@@ -483,12 +484,12 @@ impl TournamentArgs {
             [ms] => Some(
                 ms.trim()
                     .parse::<u64>()
-                    .map_err(|_| format!("--movetime {ms:?}: expected MS or NAME:MS"))?,
+                    .map_err(|_| ArgsError::Movetime(ms.to_string()))?,
             ),
-            _ => return Err("--movetime MS given twice (NAME:MS sets one engine's)".into()),
+            _ => return Err(ArgsError::MovetimeTwice),
         };
         if every == Some(0) {
-            return Err("--movetime must be at least 1 ms".into());
+            return Err(ArgsError::MovetimeZero);
         }
         let mut rating_flags = self.ratings.clone();
         file.add_players(&mut specs, &mut flags, &mut rating_flags)?;
@@ -519,37 +520,21 @@ impl TournamentArgs {
                 )
             });
         if !listens && (!self.allow.is_empty() || self.password.is_some()) {
-            return Err(
-                "--allow and --password are for the programs that connect to argus: give \
-                 --listen ADDR:PORT (tcp:NAME players) or a tcp-listen:// player"
-                    .into(),
-            );
+            return Err(ArgsError::NoListener);
         }
         if players.iter().any(|p| matches!(p, Player::Tcp { .. })) && self.listen.is_none() {
-            return Err(
-                "tcp:NAME players connect to the tournament: give --listen ADDR:PORT".into(),
-            );
+            return Err(ArgsError::TcpWithoutListen);
         }
         let schedule = self.schedule.clone().or(t.schedule.clone());
         let format = Format::parse(schedule.as_deref().unwrap_or("round-robin"))
-            .map_err(|e| format!("--schedule: {e}"))?;
+            .map_err(ArgsError::Schedule)?;
         let rounds = self.rounds.or(t.rounds);
         // A Swiss event's rounds are given; a knockout's follow from its
         // bracket and its matches.
         let swiss = format == Format::Swiss;
         match (swiss, rounds) {
-            (true, None) => {
-                return Err(format!(
-                    "--schedule {} needs --rounds N (the rounds the event will have)",
-                    format.as_str()
-                ));
-            }
-            (false, Some(_)) => {
-                return Err(format!(
-                    "--rounds is for --schedule swiss; a {}'s rounds follow from its players",
-                    format.as_str()
-                ));
-            }
+            (true, None) => return Err(ArgsError::RoundsNeeded(format)),
+            (false, Some(_)) => return Err(ArgsError::RoundsGiven(format)),
             _ => {}
         }
         if swiss
@@ -559,11 +544,7 @@ impl TournamentArgs {
                     .or(t.games_per_pairing)
                     .is_some_and(|g| g != 1))
         {
-            return Err(format!(
-                "--cycles and --games-per-pairing are for a round robin or a gauntlet: a {} \
-                 event pairs each round from the results so far (--rounds N)",
-                format.as_str()
-            ));
+            return Err(ArgsError::CyclesOfSwiss(format));
         }
         // A knockout's --withdraw names a round of its bracket.
         let event_rounds = match format {
@@ -580,7 +561,7 @@ impl TournamentArgs {
             .or(file_games)
             .unwrap_or(1);
         if cycles == 0 || games_per_pairing == 0 {
-            return Err("--cycles and --games-per-pairing must be at least 1".into());
+            return Err(ArgsError::ZeroCycles);
         }
         let tiebreak = knockout_tiebreak(
             self.knockout_tiebreak
@@ -590,20 +571,12 @@ impl TournamentArgs {
             cycles,
         )?;
         if let Some((key, instead)) = match_only_given(&file.matches).filter(|_| !self.as_match) {
-            return Err(format!(
-                "the config file's [match] table has {}: it is for a match, not a \
-                 tournament: {instead}",
-                key.replace('-', "_")
-            ));
+            return Err(ArgsError::MatchTable { key, instead });
         }
         let mut matches = self.matches.clone().or(file.matches.clone());
         let no_swap = matches.no_swap;
         if no_swap && swiss_or_knockout(format) {
-            return Err(format!(
-                "--no-swap keeps each pairing's colours in a round robin or a gauntlet: a {} \
-                 event gives each game its colours as it pairs",
-                format.as_str()
-            ));
+            return Err(ArgsError::NoSwap(format));
         }
         // A match keeps a match's Event tag (`argus match`).
         if !self.as_match {
@@ -639,10 +612,7 @@ impl TournamentArgs {
         // The event runs the test on its pairs; a board plays one game.
         let sprt = p.sprt;
         if sprt.is_some() && players.len() != 2 {
-            return Err(format!(
-                "--sprt tests one engine against another: it needs 2 players, not {}",
-                players.len()
-            ));
+            return Err(ArgsError::SprtPlayers(players.len()));
         }
         referee.disconnect_at_end = false;
         let schedule = ScheduleSettings {
@@ -678,7 +648,7 @@ impl TournamentArgs {
             sprt_running: crate::tournament::SprtRunning::parse(
                 self.event.sprt_running.as_deref().unwrap_or("finish"),
             )
-            .map_err(|e| format!("--sprt-running {e}"))?,
+            .map_err(ArgsError::SprtRunning)?,
             own_controls,
             referee,
             openings: p.openings,
@@ -698,20 +668,223 @@ impl TournamentArgs {
     }
 }
 
+/// Why a tournament's (or a match's, run as a tournament of two)
+/// arguments do not make an event: the flag, config key or player, and
+/// what is wrong with it, first as [`TournamentArgs::plan`] checks them.
+/// Nothing is started.
+#[derive(Debug, thiserror::Error)]
+pub enum ArgsError {
+    /// The `--config` file cannot be read or parsed.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// The command line a journal records does not read.
+    #[error("the recorded command line does not read: {0}")]
+    Recorded(clap::Error),
+    /// A match's flag given to a tournament, and what a tournament does
+    /// instead.
+    #[error("--{flag} is for a match, not a tournament: {instead}")]
+    MatchOnly {
+        flag: &'static str,
+        instead: &'static str,
+    },
+    /// A tournament's flag given to a match.
+    #[error(
+        "--{0} is for a tournament (argus tournament), not a match: a match plays its \
+         --games, colours alternating"
+    )]
+    TournamentOnly(&'static str),
+    /// The config file's `[match]` table has a match's key (`key`, with
+    /// `-`) for a tournament.
+    #[error(
+        "the config file's [match] table has {}: it is for a match, not a tournament: {instead}",
+        .key.replace('-', "_")
+    )]
+    MatchTable {
+        key: &'static str,
+        instead: &'static str,
+    },
+    /// `--journal` names no file.
+    #[error(
+        "--journal {}: give a file (its games' journals go beside it, in game-NNN/)",
+        .0.display()
+    )]
+    JournalNotAFile(PathBuf),
+    /// `--movetime MS` that does not read (as given).
+    #[error("--movetime {0:?}: expected MS or NAME:MS")]
+    Movetime(String),
+    #[error("--movetime MS given twice (NAME:MS sets one engine's)")]
+    MovetimeTwice,
+    #[error("--movetime must be at least 1 ms")]
+    MovetimeZero,
+    /// `--allow` or `--password` with nothing listening.
+    #[error(
+        "--allow and --password are for the programs that connect to argus: give --listen \
+         ADDR:PORT (tcp:NAME players) or a tcp-listen:// player"
+    )]
+    NoListener,
+    #[error("tcp:NAME players connect to the tournament: give --listen ADDR:PORT")]
+    TcpWithoutListen,
+    /// A match's `--listen` that does not read, or given with ports.
+    #[error(transparent)]
+    Endpoints(#[from] EndpointsError),
+    /// A match's two ports that cannot be (one device, a file, ...).
+    #[error(transparent)]
+    Ports(#[from] StartError),
+    /// A match's two players that are one port (as given).
+    #[error("port A and port B are the same port ({0}): each client needs its own port")]
+    SamePort(String),
+    /// A match's two players that are one player (as given).
+    #[error("A and B are the same player ({0}): each needs its own")]
+    SamePlayer(String),
+    /// A match of another number of players.
+    #[error("a match is between two players (PORT_A and PORT_B), not {0}")]
+    NotTwo(usize),
+    /// A `[[player]]` table's player that does not read.
+    #[error(transparent)]
+    Player(#[from] PlayerError),
+    /// A `[[player]]` table (its player) with engine keys for a player
+    /// that is no engine.
+    #[error(
+        "[[player]] {0:?}: protocol, options, book, book_depth, movetime, depth, nodes and \
+         ponder are for engine players"
+    )]
+    EngineKeys(String),
+    /// The players and their engine flags do not agree.
+    #[error(transparent)]
+    Players(#[from] PlayersError),
+    /// A player's own time control (`--tc NAME:CONTROL`) or the event's.
+    #[error(transparent)]
+    Odds(#[from] OddsError),
+    /// The match settings the event's games are played with.
+    #[error(transparent)]
+    Plan(#[from] PlanError),
+    /// `--name-a` or `--name-b` (the client's) given empty.
+    #[error("--name-{}: a name is needed", .0.letter().to_lowercase())]
+    NoName(ClientId),
+    /// A match's A and B with one name.
+    #[error("A and B are both named {0:?}: give each a name of its own (--name-a, --name-b)")]
+    SameNames(String),
+    #[error("--schedule: {0}")]
+    Schedule(UnknownFormat),
+    /// A Swiss event without `--rounds`.
+    #[error("--schedule {} needs --rounds N (the rounds the event will have)", .0.as_str())]
+    RoundsNeeded(Format),
+    /// `--rounds` for another schedule.
+    #[error(
+        "--rounds is for --schedule swiss; a {}'s rounds follow from its players",
+        .0.as_str()
+    )]
+    RoundsGiven(Format),
+    /// `--cycles` or `--games-per-pairing` for a Swiss event.
+    #[error(
+        "--cycles and --games-per-pairing are for a round robin or a gauntlet: a {} event \
+         pairs each round from the results so far (--rounds N)",
+        .0.as_str()
+    )]
+    CyclesOfSwiss(Format),
+    #[error("--cycles and --games-per-pairing must be at least 1")]
+    ZeroCycles,
+    /// `--no-swap` for a Swiss event or a knockout.
+    #[error(
+        "--no-swap keeps each pairing's colours in a round robin or a gauntlet: a {} event \
+         gives each game its colours as it pairs",
+        .0.as_str()
+    )]
+    NoSwap(Format),
+    /// `--sprt` for another number of players.
+    #[error("--sprt tests one engine against another: it needs 2 players, not {0}")]
+    SprtPlayers(usize),
+    #[error("--sprt-running {0}")]
+    SprtRunning(UnknownSprtRunning),
+    #[error(transparent)]
+    Seconds(#[from] BadSeconds),
+    /// `--withdraw` for a round robin or a gauntlet.
+    #[error("--withdraw is for --schedule swiss or knockout, not {}", .0.as_str())]
+    WithdrawSchedule(Format),
+    /// A Swiss event's flag for another schedule.
+    #[error("{0} is for --schedule swiss")]
+    SwissOnly(&'static str),
+    /// A `NAME:ROUND` (or `NAME:RATING`) entry of a flag, as given, and
+    /// what is wrong with it.
+    #[error("{flag} {value:?}: {fault}")]
+    Entry {
+        flag: &'static str,
+        value: String,
+        fault: EntryFault,
+    },
+    /// One `--bye NAME:ROUND` (as given) twice.
+    #[error("--bye {0:?} given twice")]
+    ByeTwice(String),
+    #[error("--bye-points {0}")]
+    ByePoints(BadByePoints),
+    #[error("--tiebreaks: {0}")]
+    Tiebreaks(TiebreakListError),
+    /// A knockout with `--cycles`.
+    #[error("--cycles is for a round robin or a gauntlet: a knockout plays its bracket once")]
+    KnockoutCycles,
+    /// `--knockout-tiebreak` for another schedule.
+    #[error("--knockout-tiebreak is for --schedule knockout, not {}", .0.as_str())]
+    KnockoutTiebreakSchedule(Format),
+    #[error("--knockout-tiebreak {0}")]
+    KnockoutTiebreak(TiebreakError),
+    /// A `--knockout-tiebreak` (as given) whose control does not read.
+    #[error("--knockout-tiebreak {given:?}: {error}")]
+    KnockoutTiebreakControl {
+        given: String,
+        error: BadTimeControl,
+    },
+}
+
+/// What is wrong with one `NAME:ROUND` entry of `--bye`, `--late` or
+/// `--withdraw`, or one `NAME:RATING` of `--rating`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EntryFault {
+    /// Not `NAME:` and this (`ROUND`, `RATING`).
+    #[error("expected NAME:{0}")]
+    Form(&'static str),
+    /// A round that is not one of the event's (1 to this).
+    #[error("the round is not one of 1 to {0}")]
+    Round(u32),
+    #[error("the rating is not a number 0-9999")]
+    Rating,
+    #[error("no player is named {0:?}")]
+    NoPlayer(String),
+    #[error("a player out from round 1 on plays no game: leave it out")]
+    WithdrawsAtOnce,
+    #[error("that player already withdraws")]
+    WithdrawsTwice,
+    #[error("a player from round 1 is not late")]
+    NotLate,
+    #[error("that player is already late")]
+    LateTwice,
+    #[error("that player enters late, after that round")]
+    ByeBeforeEntry,
+    #[error("that player has withdrawn by that round")]
+    ByeAfterWithdrawal,
+}
+
+/// The error of `flag`'s entry `value`.
+fn entry(flag: &'static str, value: &str, fault: EntryFault) -> ArgsError {
+    ArgsError::Entry {
+        flag,
+        value: value.to_string(),
+        fault,
+    }
+}
+
 /// A match's `--listen ADDR` for both clients, given without players:
 /// they are that listener's two seats, the one `tcp-listen://ADDR`
 /// endpoint given twice (as `argus referee` has always read `--listen`:
 /// the first client to sign on is A, the second B, or each by its name
 /// with `--name-a`/`--name-b`). With players, `--listen` is where their
 /// `tcp:NAME` players connect, and is refused without one.
-fn listen_for_both(specs: &mut Vec<String>, listen: Option<&str>) -> Result<(), String> {
-    use crate::app::links::EndpointsError;
+fn listen_for_both(specs: &mut Vec<String>, listen: Option<&str>) -> Result<(), ArgsError> {
     let Some(addr) = listen else {
         return Ok(());
     };
     if specs.is_empty() {
         let endpoint = crate::link::Endpoint::parse(&format!("tcp-listen://{addr}"))
-            .map_err(|e| EndpointsError::Listen(e).to_string())?;
+            .map_err(EndpointsError::Listen)?;
         *specs = vec![endpoint.to_string(); 2];
         return Ok(());
     }
@@ -719,22 +892,20 @@ fn listen_for_both(specs: &mut Vec<String>, listen: Option<&str>) -> Result<(), 
     if specs.iter().any(tcp_name) {
         return Ok(());
     }
-    Err(EndpointsError::ListenAndPorts.to_string())
+    Err(EndpointsError::ListenAndPorts.into())
 }
 
 /// A match's players, said in a match's words before a tournament's rules
 /// read them: two (A and B), each its own, but for one listener's two
 /// seats ([`listen_for_both`]).
-fn two_of_a_match(specs: &[String]) -> Result<(), String> {
+fn two_of_a_match(specs: &[String]) -> Result<(), ArgsError> {
     match specs {
         [a, b] if a == b && a.starts_with("tcp-listen://") => Ok(()),
         // A port or endpoint said as a match between ports says it.
-        [a, b] if a == b && !crate::tournament::player::is_tournament_only(a) => Err(format!(
-            "port A and port B are the same port ({a}): each client needs its own port"
-        )),
-        [a, b] if a == b => Err(format!(
-            "A and B are the same player ({a}): each needs its own"
-        )),
+        [a, b] if a == b && !crate::tournament::player::is_tournament_only(a) => {
+            Err(ArgsError::SamePort(a.clone()))
+        }
+        [a, b] if a == b => Err(ArgsError::SamePlayer(a.clone())),
         // Two ports: not the same device by two names, nor a file or a
         // directory (said before anything is opened or made).
         [a, b]
@@ -742,13 +913,10 @@ fn two_of_a_match(specs: &[String]) -> Result<(), String> {
                 .iter()
                 .any(|s| crate::tournament::player::is_tournament_only(s)) =>
         {
-            crate::app::start::check_ports([a.as_str(), b.as_str()]).map_err(|e| e.to_string())
+            Ok(crate::app::start::check_ports([a.as_str(), b.as_str()])?)
         }
         [_, _] => Ok(()),
-        _ => Err(format!(
-            "a match is between two players (PORT_A and PORT_B), not {}",
-            specs.len()
-        )),
+        _ => Err(ArgsError::NotTwo(specs.len())),
     }
 }
 
@@ -759,7 +927,7 @@ fn names_of(
     players: &[Player],
     form: Form,
     given: &ByClient<Option<String>>,
-) -> Result<Vec<String>, String> {
+) -> Result<Vec<String>, ArgsError> {
     let mut names: Vec<String> = players.iter().map(|p| p.name().to_string()).collect();
     if form == Form::Match {
         // Two players ([`two_of_a_match`]).
@@ -767,19 +935,13 @@ fn names_of(
             if let Some(n) = given[id].as_deref() {
                 let n = crate::text::client_name(n);
                 if n.is_empty() {
-                    return Err(format!(
-                        "--name-{}: a name is needed",
-                        id.letter().to_lowercase()
-                    ));
+                    return Err(ArgsError::NoName(id));
                 }
                 *name = n;
             }
         }
         if names.first() == names.get(1) {
-            return Err(format!(
-                "A and B are both named {:?}: give each a name of its own (--name-a, --name-b)",
-                names[0]
-            ));
+            return Err(ArgsError::SameNames(names[0].clone()));
         }
     }
     Ok(names)
@@ -797,7 +959,7 @@ impl TournamentArgs {
         players: &[Player],
         format: Format,
         rounds: u32,
-    ) -> Result<crate::tournament::swiss_event::SwissSettings, String> {
+    ) -> Result<crate::tournament::swiss_event::SwissSettings, ArgsError> {
         let mut s = crate::tournament::swiss_event::SwissSettings::default();
         let given = [
             ("--bye", !self.byes.is_empty()),
@@ -806,80 +968,70 @@ impl TournamentArgs {
             ("--tiebreaks", self.tiebreaks.is_some()),
             ("--trf", self.trf.is_some()),
         ];
-        let player_round = |flag: &str, w: &str| -> Result<(PlayerId, u32), String> {
-            let (name, r) = w
-                .rsplit_once(':')
-                .ok_or_else(|| format!("{flag} {w:?}: expected NAME:ROUND"))?;
+        let player_round = |flag: &'static str, w: &str| -> Result<(PlayerId, u32), ArgsError> {
+            let at = |fault| entry(flag, w, fault);
+            let (name, r) = w.rsplit_once(':').ok_or(at(EntryFault::Form("ROUND")))?;
             let round = r
                 .trim()
                 .parse::<u32>()
                 .ok()
                 .filter(|r| (1..=rounds).contains(r))
-                .ok_or_else(|| format!("{flag} {w:?}: the round is not one of 1 to {rounds}"))?;
+                .ok_or(at(EntryFault::Round(rounds)))?;
             let i = players
                 .iter()
                 .position(|p| p.name() == name)
-                .ok_or_else(|| format!("{flag} {w:?}: no player is named {name:?}"))?;
+                .ok_or_else(|| at(EntryFault::NoPlayer(name.to_string())))?;
             Ok((PlayerId(i), round))
         };
         if !self.withdraw.is_empty() && !matches!(format, Format::Swiss | Format::Knockout) {
-            return Err(format!(
-                "--withdraw is for --schedule swiss or knockout, not {}",
-                format.as_str()
-            ));
+            return Err(ArgsError::WithdrawSchedule(format));
         }
         for w in &self.withdraw {
             let (p, r) = player_round("--withdraw", w)?;
             if r == 1 {
-                return Err(format!(
-                    "--withdraw {w:?}: a player out from round 1 on plays no game: leave it out"
-                ));
+                return Err(entry("--withdraw", w, EntryFault::WithdrawsAtOnce));
             }
             if s.withdrawals.iter().any(|l| l.0 == p) {
-                return Err(format!("--withdraw {w:?}: that player already withdraws"));
+                return Err(entry("--withdraw", w, EntryFault::WithdrawsTwice));
             }
             s.withdrawals.push((p, r));
         }
         if format != Format::Swiss {
             if let Some((flag, _)) = given.iter().find(|g| g.1) {
-                return Err(format!("{flag} is for --schedule swiss"));
+                return Err(ArgsError::SwissOnly(flag));
             }
             return Ok(s);
         }
         for w in &self.late {
             let (p, r) = player_round("--late", w)?;
             if r == 1 {
-                return Err(format!("--late {w:?}: a player from round 1 is not late"));
+                return Err(entry("--late", w, EntryFault::NotLate));
             }
             if s.late.iter().any(|l| l.0 == p) {
-                return Err(format!("--late {w:?}: that player is already late"));
+                return Err(entry("--late", w, EntryFault::LateTwice));
             }
             s.late.push((p, r));
         }
         for w in &self.byes {
             let (p, r) = player_round("--bye", w)?;
             if s.byes.contains(&(p, r)) {
-                return Err(format!("--bye {w:?} given twice"));
+                return Err(ArgsError::ByeTwice(w.clone()));
             }
             if s.late.iter().any(|&(q, from)| q == p && r < from) {
-                return Err(format!(
-                    "--bye {w:?}: that player enters late, after that round"
-                ));
+                return Err(entry("--bye", w, EntryFault::ByeBeforeEntry));
             }
             if s.withdrawals.iter().any(|&(q, from)| q == p && r >= from) {
-                return Err(format!(
-                    "--bye {w:?}: that player has withdrawn by that round"
-                ));
+                return Err(entry("--bye", w, EntryFault::ByeAfterWithdrawal));
             }
             s.byes.push((p, r));
         }
         if let Some(b) = &self.bye_points {
             s.bye = crate::tournament::journal::header::parse_bye_points(b)
-                .map_err(|e| format!("--bye-points {e}"))?;
+                .map_err(ArgsError::ByePoints)?;
         }
         if let Some(list) = &self.tiebreaks {
-            s.tiebreaks = crate::tournament::Tiebreak::parse_list(list)
-                .map_err(|e| format!("--tiebreaks: {e}"))?;
+            s.tiebreaks =
+                crate::tournament::Tiebreak::parse_list(list).map_err(ArgsError::Tiebreaks)?;
         }
         Ok(s)
     }
@@ -892,27 +1044,24 @@ fn knockout_tiebreak(
     given: Option<&str>,
     format: Format,
     cycles: u32,
-) -> Result<Option<Tiebreak>, String> {
+) -> Result<Option<Tiebreak>, ArgsError> {
     if format == Format::Knockout && cycles != 1 {
-        return Err(
-            "--cycles is for a round robin or a gauntlet: a knockout plays its \
-                    bracket once"
-                .into(),
-        );
+        return Err(ArgsError::KnockoutCycles);
     }
     let Some(s) = given else {
         return Ok(None);
     };
     if format != Format::Knockout {
-        return Err(format!(
-            "--knockout-tiebreak is for --schedule knockout, not {}",
-            format.as_str()
-        ));
+        return Err(ArgsError::KnockoutTiebreakSchedule(format));
     }
-    let t = Tiebreak::parse(s).map_err(|e| format!("--knockout-tiebreak {e}"))?;
+    let t = Tiebreak::parse(s).map_err(ArgsError::KnockoutTiebreak)?;
     for control in t.controls() {
-        crate::clock::parse_friendly(control)
-            .map_err(|e| format!("--knockout-tiebreak {s:?}: {e}"))?;
+        crate::clock::parse_friendly(control).map_err(|error| {
+            ArgsError::KnockoutTiebreakControl {
+                given: s.to_string(),
+                error,
+            }
+        })?;
     }
     Ok(Some(t))
 }
@@ -985,10 +1134,8 @@ pub struct PlayerTable {
 impl TournamentConfig {
     /// Reads and parses a config file; the error names the file and says
     /// what is wrong (TOML errors carry line and column).
-    pub fn load(path: &Path) -> Result<TournamentConfig, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read config file {}: {e}", path.display()))?;
-        toml::from_str(&text).map_err(|e| format!("config file {}: {e}", path.display()))
+    pub fn load(path: &Path) -> Result<TournamentConfig, ConfigError> {
+        read_toml(path)
     }
 
     /// Time odds: takes the players' own controls out of `matches.tc`
@@ -999,7 +1146,7 @@ impl TournamentConfig {
         &self,
         matches: &mut MatchOptions,
         players: &[Player],
-    ) -> Result<Vec<Option<crate::clock::TimeControl>>, String> {
+    ) -> Result<Vec<Option<crate::clock::TimeControl>>, OddsError> {
         let names: Vec<String> = players.iter().map(|p| p.name().to_string()).collect();
         let tables = self.player.iter().filter_map(|t| {
             let tc = t.tc.as_ref()?;
@@ -1019,7 +1166,7 @@ impl TournamentConfig {
         specs: &mut Vec<String>,
         flags: &mut EngineFlags,
         ratings: &mut Vec<String>,
-    ) -> Result<(), String> {
+    ) -> Result<(), ArgsError> {
         for t in &self.player {
             let player = Player::parse(&t.player)?;
             let name = player.name().to_string();
@@ -1033,11 +1180,7 @@ impl TournamentConfig {
                 || t.nodes.is_some()
                 || t.ponder;
             if !engine && engine_keys {
-                return Err(format!(
-                    "[[player]] {:?}: protocol, options, book, book_depth, movetime, depth, \
-                     nodes and ponder are for engine players",
-                    t.player
-                ));
+                return Err(ArgsError::EngineKeys(t.player.clone()));
             }
             specs.push(t.player.clone());
             if let Some(p) = &t.protocol {
@@ -1076,22 +1219,23 @@ impl TournamentConfig {
 /// after the command line's; the first given wins), 0 when not given. The
 /// error names a flag whose player is not in the event or whose rating is
 /// not a number from 0 to 9999 (as FIDE's files hold).
-fn ratings_of(players: &[Player], flags: &[String]) -> Result<Vec<u16>, String> {
+fn ratings_of(players: &[Player], flags: &[String]) -> Result<Vec<u16>, ArgsError> {
     let mut ratings: Vec<Option<u16>> = vec![None; players.len()];
     for flag in flags {
+        let at = |fault| entry("--rating", flag, fault);
         let (name, r) = flag
             .rsplit_once(':')
-            .ok_or_else(|| format!("--rating {flag:?}: expected NAME:RATING"))?;
+            .ok_or(at(EntryFault::Form("RATING")))?;
         let rating = r
             .trim()
             .parse::<u16>()
             .ok()
             .filter(|&r| r <= 9999)
-            .ok_or_else(|| format!("--rating {flag:?}: the rating is not a number 0-9999"))?;
+            .ok_or(at(EntryFault::Rating))?;
         let i = players
             .iter()
             .position(|p| p.name() == name)
-            .ok_or_else(|| format!("--rating {flag:?}: no player is named {name:?}"))?;
+            .ok_or_else(|| at(EntryFault::NoPlayer(name.to_string())))?;
         ratings[i].get_or_insert(rating);
     }
     Ok(ratings.into_iter().map(Option::unwrap_or_default).collect())
@@ -1196,7 +1340,7 @@ mod tests {
                 "--rounds is for --schedule swiss",
             ),
         ] {
-            let e = plan(bad).unwrap_err();
+            let e = plan(bad).unwrap_err().to_string();
             assert!(e.contains(want), "{bad:?}: {e}");
         }
     }
@@ -1205,18 +1349,21 @@ mod tests {
     fn match_only_flags_and_missing_listen_are_refused_with_the_way_out() {
         let e = args(&["mover:a", "mover:b", "--games", "4"])
             .plan("2026.11.23".into())
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("--games is for a match") && e.contains("--cycles"),
             "{e}"
         );
         let e = args(&["mover:a", "tcp:b"])
             .plan("2026.11.23".into())
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("--listen"), "{e}");
         let e = args(&["mover:a", "mover:b", "--schedule", "swiss"])
             .plan("2026.11.23".into())
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("--schedule"), "{e}");
     }
 
@@ -1245,7 +1392,8 @@ mod tests {
                 "2",
             ])
             .plan("2026.11.23".into())
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
             assert!(
                 e.contains("--no-swap") || e.contains("--rounds is for"),
                 "{kind}: {e}"
@@ -1260,7 +1408,8 @@ mod tests {
             "knockout",
         ])
         .plan("2026.11.23".into())
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("--no-swap keeps"), "{e}");
     }
 
@@ -1268,11 +1417,13 @@ mod tests {
     fn tcp_endpoints_are_players_of_their_own() {
         let e = args(&["tcp-listen://127.0.0.1:7001", "tcp-listen://127.0.0.1:7001"])
             .plan("2026.11.23".into())
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("a name of its own"), "{e}");
         let e = args(&["tcp://10.0.0.2:7000", "mover:m", "--allow", "10.0.0.0/8"])
             .plan("2026.11.23".into())
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("--allow and --password are for"), "{e}");
         args(&[
             "tcp-listen://127.0.0.1:7001",
@@ -1336,12 +1487,14 @@ mod tests {
         .unwrap();
         let e = args(&["mover:m", "--config", path])
             .plan("2026.11.23".into())
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("are for engine players"), "{e}");
         std::fs::write(&config, "[match]\ngames = 4\n").unwrap();
         let e = args(&["mover:m", "mover:n", "--config", path])
             .plan("2026.11.23".into())
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("for a match, not a tournament"), "{e}");
     }
 
@@ -1383,7 +1536,8 @@ mod tests {
         std::fs::write(&config, "[output]\nno_such = 1\n").unwrap();
         let e = args(&["mover:m", "mover:n", "--config", path])
             .with_config_outputs()
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("no_such"), "{e}");
     }
 
@@ -1422,6 +1576,66 @@ mod tests {
         assert_eq!(
             report_paths(Path::new("final.md")),
             ("final.txt".into(), "final.md".into())
+        );
+    }
+
+    #[test]
+    fn an_entrys_fault_is_told_by_its_kind_and_names_the_flag_and_entry() {
+        use super::{ArgsError, EntryFault};
+        let swiss = |v: &[&str]| {
+            let mut all = vec![
+                "mover:a",
+                "mover:b",
+                "mover:c",
+                "--schedule",
+                "swiss",
+                "--rounds",
+                "3",
+            ];
+            all.extend_from_slice(v);
+            args(&all).plan("2026.11.23".into()).unwrap_err()
+        };
+        let cases: [(&[&str], EntryFault); 8] = [
+            (&["--bye", "a"], EntryFault::Form("ROUND")),
+            (&["--bye", "a:4"], EntryFault::Round(3)),
+            (&["--late", "z:2"], EntryFault::NoPlayer("z".into())),
+            (&["--late", "a:1"], EntryFault::NotLate),
+            (&["--withdraw", "a:1"], EntryFault::WithdrawsAtOnce),
+            (
+                &["--late", "a:3", "--bye", "a:2"],
+                EntryFault::ByeBeforeEntry,
+            ),
+            (
+                &["--withdraw", "a:2", "--bye", "a:2"],
+                EntryFault::ByeAfterWithdrawal,
+            ),
+            (&["--rating", "a:10000"], EntryFault::Rating),
+        ];
+        for (flags, want) in cases {
+            match swiss(flags) {
+                ArgsError::Entry { fault, .. } => assert_eq!(fault, want, "{flags:?}"),
+                e => panic!("{flags:?}: {e:?}"),
+            }
+        }
+        assert_eq!(
+            swiss(&["--late", "a:1"]).to_string(),
+            "--late \"a:1\": a player from round 1 is not late"
+        );
+        let e = swiss(&["--bye", "b:2", "--bye", "b:2"]);
+        assert!(matches!(e, ArgsError::ByeTwice(_)), "{e:?}");
+        assert_eq!(e.to_string(), "--bye \"b:2\" given twice");
+        let e = args(&["mover:a", "mover:b", "--games", "4"])
+            .plan("2026.11.23".into())
+            .unwrap_err();
+        assert!(
+            matches!(e, ArgsError::MatchOnly { flag: "games", .. }),
+            "{e:?}"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let e = super::TournamentConfig::load(&dir.path().join("none.toml")).unwrap_err();
+        assert!(
+            matches!(e, crate::app::options::ConfigError::Read { .. }),
+            "{e:?}"
         );
     }
 }
@@ -1467,14 +1681,18 @@ mod match_tests {
     /// The plan of `argus referee ARGS` as the director runs it.
     fn plan_of(args: &str) -> Result<super::TournamentPlan, String> {
         let argv = match_as_tournament(&words(&format!("argus referee {args}"))).unwrap();
-        TournamentArgs::from_command(&argv[2..]).and_then(|a| a.plan("2026.11.28".into()))
+        TournamentArgs::from_command(&argv[2..])
+            .and_then(|a| a.plan("2026.11.28".into()))
+            .map_err(|e| e.to_string())
     }
 
     /// The plan of a match of `ARGS` on the director, whatever
     /// [`match_as_tournament`] takes.
     fn match_plan(args: &str) -> Result<super::TournamentPlan, String> {
         let argv = words(&format!("--as-match {args}"));
-        TournamentArgs::from_command(&argv).and_then(|a| a.plan("2026.11.29".into()))
+        TournamentArgs::from_command(&argv)
+            .and_then(|a| a.plan("2026.11.29".into()))
+            .map_err(|e| e.to_string())
     }
 
     #[test]
@@ -1486,7 +1704,8 @@ mod match_tests {
         let argv: Vec<String> = vec!["--as-match".into(), "/dev/null".into(), f.clone()];
         let e = TournamentArgs::from_command(&argv)
             .and_then(|a| a.plan("2026.11.29".into()))
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert_eq!(
             e,
             format!("port B ({f}) is a regular file, not a serial device")
@@ -1500,7 +1719,8 @@ mod match_tests {
             .to_vec();
         let e = TournamentArgs::from_command(&argv)
             .and_then(|a| a.plan("2026.11.29".into()))
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert_eq!(
             e,
             "port A and port B are the same port (/dev/ttyS0): each client needs its own port"
@@ -1530,18 +1750,21 @@ mod match_tests {
         let p = match_plan("/dev/ttyS0 tcp:Fritz --listen 127.0.0.1:7000").unwrap();
         assert_eq!(p.names, ["/dev/ttyS0", "Fritz"]);
         // Said in a match's words: ports too, or an address that is none.
-        let e = match_plan("/dev/ttyS0 /dev/ttyS1 --listen 127.0.0.1:7000").unwrap_err();
+        let e = match_plan("/dev/ttyS0 /dev/ttyS1 --listen 127.0.0.1:7000")
+            .unwrap_err()
+            .to_string();
         assert_eq!(
             e,
             "--listen takes both clients: give it without PORT_A and PORT_B"
         );
-        let e = match_plan("--listen referee:7000").unwrap_err();
+        let e = match_plan("--listen referee:7000").unwrap_err().to_string();
         assert!(e.starts_with("--listen: "), "{e}");
         // A tournament's --listen is for its tcp:NAME players only.
         let argv = words("--listen 127.0.0.1:7000");
         let e = TournamentArgs::from_command(&argv)
             .and_then(|a| a.plan("2026.11.29".into()))
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("at least 2 players"), "{e}");
     }
 
@@ -1579,7 +1802,9 @@ mod match_tests {
             p.layout().journal(),
             std::path::Path::new("logs/tournament.journal")
         );
-        let e = plan_of("mover:a mover:b --journal ..").unwrap_err();
+        let e = plan_of("mover:a mover:b --journal ..")
+            .unwrap_err()
+            .to_string();
         assert_eq!(
             e,
             "--journal ..: give a file (its games' journals go beside it, in game-NNN/)"
@@ -1613,22 +1838,26 @@ mod match_tests {
         let p = plan_of("mover:a mover:b --name-b \u{7}Beta").unwrap();
         assert_eq!(p.names, ["a", "Beta"]);
         // The same name twice, or none.
-        let e = plan_of("mover:a mover:b --name-a b").unwrap_err();
+        let e = plan_of("mover:a mover:b --name-a b")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("both named \"b\""), "{e}");
-        let e = plan_of("mover:a mover:b --name-b \u{7}").unwrap_err();
+        let e = plan_of("mover:a mover:b --name-b \u{7}")
+            .unwrap_err()
+            .to_string();
         assert_eq!(e, "--name-b: a name is needed");
         // Two players, each its own, said in a match's words.
-        let e = plan_of("engine:a=stockfish").unwrap_err();
+        let e = plan_of("engine:a=stockfish").unwrap_err().to_string();
         assert_eq!(
             e,
             "a match is between two players (PORT_A and PORT_B), not 1"
         );
-        let e = plan_of("mover:a mover:b mover:c").unwrap_err();
+        let e = plan_of("mover:a mover:b mover:c").unwrap_err().to_string();
         assert_eq!(
             e,
             "a match is between two players (PORT_A and PORT_B), not 3"
         );
-        let e = plan_of("mover:a mover:a").unwrap_err();
+        let e = plan_of("mover:a mover:a").unwrap_err().to_string();
         assert_eq!(
             e,
             "A and B are the same player (mover:a): each needs its own"
@@ -1637,7 +1866,8 @@ mod match_tests {
         let argv = words("mover:a mover:b --name-a Alpha");
         let e = TournamentArgs::from_command(&argv)
             .and_then(|a| a.plan("2026.11.28".into()))
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("--name-a is for a match"), "{e}");
         let argv = words("mover:a mover:b");
         let p = TournamentArgs::from_command(&argv)
@@ -1672,7 +1902,9 @@ mod match_tests {
         ];
         assert_eq!(given.len(), super::TOURNAMENT_ONLY.len());
         for (flag, args) in given {
-            let e = plan_of(&format!("mover:a mover:b {args}")).unwrap_err();
+            let e = plan_of(&format!("mover:a mover:b {args}"))
+                .unwrap_err()
+                .to_string();
             assert!(
                 e.starts_with(&format!("--{flag} is for a tournament")),
                 "{flag}: {e}"

@@ -6,6 +6,7 @@
 //! concludes without disconnecting them (they stay for their next game).
 
 use crate::app::writers::GameFiles;
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -18,10 +19,11 @@ use crate::app::tournament::layout::{GameDirs, Layout, game_journal};
 use crate::app::tournament::players::{Carrier, Field, PerInstance};
 use crate::app::turn::{Decided, Edges, PortBook, Staged, Wires, decide, deliver, link_input};
 use crate::app::wall::wall_clock_now;
-use crate::app::writers::{Headlines, RelayTiming, Writers};
+use crate::app::writers::{Headlines, OpenError, RelayTiming, Writers};
 use crate::clock::LineSettings;
 use crate::display::LinkView;
 use crate::epd::sign_on::SignOn;
+use crate::journal::follow::LoadError;
 use crate::journal::{Entry, Header, JournalWriter, OutputSettings, new_session_id};
 use crate::link::{Link, LinkEvent, LinkEventKind, PortSettings, SendError};
 use crate::record::pgn::PgnGame;
@@ -34,7 +36,7 @@ use crate::web::hub::GAMES_KEPT;
 /// journal's directory) ended it (the last end, if it was played again);
 /// `None` when it has no journal or the journal holds no end (a game
 /// forfeited was played on no board).
-pub fn ended_pgn(root: &Path, number: u32) -> Result<Option<Arc<PgnGame>>, String> {
+pub fn ended_pgn(root: &Path, number: u32) -> Result<Option<Arc<PgnGame>>, LoadError> {
     let path = game_journal(root, number);
     if !path.is_file() {
         return Ok(None);
@@ -238,12 +240,36 @@ impl Voice {
     }
 }
 
+/// Why a board cannot set up or carry on its game ([`Board::start`],
+/// [`Board::resume`]): the file or directory and what went wrong; the
+/// board is not made (the director says which game it was).
+#[derive(Debug, thiserror::Error)]
+pub enum BoardError {
+    /// Its log directory or transcript cannot be had.
+    #[error(transparent)]
+    Writers(#[from] OpenError),
+    /// The directory its journal goes in cannot be made.
+    #[error("cannot create the directory {}: {source}", .dir.display())]
+    JournalDir { dir: PathBuf, source: io::Error },
+    /// Its journal cannot be created.
+    #[error("cannot start the journal {}: {source}", .path.display())]
+    JournalStart { path: PathBuf, source: io::Error },
+    /// The journal of a game in progress does not load.
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    /// The journal of a game in progress cannot be appended to.
+    #[error("cannot go on with the journal {}: {source}", .path.display())]
+    JournalAppend { path: PathBuf, source: io::Error },
+}
+
 /// Makes the directory a game's journal goes in (its transcript's is made
 /// by its writers; apart with `--journal`).
-fn make_parent(journal: &Path) -> Result<(), String> {
+fn make_parent(journal: &Path) -> Result<(), BoardError> {
     match journal.parent() {
-        Some(dir) => std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create the directory {}: {e}", dir.display())),
+        Some(dir) => std::fs::create_dir_all(dir).map_err(|source| BoardError::JournalDir {
+            dir: dir.to_path_buf(),
+            source,
+        }),
         None => Ok(()),
     }
 }
@@ -285,7 +311,7 @@ impl Board {
     /// Sets up the board's core, journal and transcript for `setup.game`,
     /// at tournament time `at`. The game starts when the players' sign-on
     /// records are handed to it ([`Board::seat`]).
-    pub fn start(setup: GameSetup, at: u64) -> Result<Board, String> {
+    pub fn start(setup: GameSetup, at: u64) -> Result<Board, BoardError> {
         let g = &setup.game;
         let mut settings = setup.base.clone();
         settings.names =
@@ -339,8 +365,15 @@ impl Board {
             unix_ms: now.unix_ms.saturating_sub(at),
             ..now
         };
-        let writer = JournalWriter::create(&journal, &header, wall)
-            .map_err(|e| format!("cannot start the journal {}: {e}", journal.display()))?;
+        let writer = match JournalWriter::create(&journal, &header, wall) {
+            Ok(w) => w,
+            Err(source) => {
+                return Err(BoardError::JournalStart {
+                    path: journal,
+                    source,
+                });
+            }
+        };
         let mut outputs = outputs;
         outputs.set_journal(writer);
         Ok(Board {
@@ -374,7 +407,7 @@ impl Board {
         games: &GameFiles,
         voice: Voice,
         games_total: u32,
-    ) -> Result<Option<Board>, String> {
+    ) -> Result<Option<Board>, BoardError> {
         let GameDirs {
             journal: path,
             logs: dir,
@@ -400,8 +433,11 @@ impl Board {
             .with_numbering(game.number, games_total)
             .with_game_files(games)
             .with_label(&label);
-        let writer = JournalWriter::append(&path, loaded.valid_len, loaded.chain, loaded.lines)
-            .map_err(|e| format!("cannot go on with the journal {}: {e}", path.display()))?;
+        let writer =
+            match JournalWriter::append(&path, loaded.valid_len, loaded.chain, loaded.lines) {
+                Ok(w) => w,
+                Err(source) => return Err(BoardError::JournalAppend { path, source }),
+            };
         outputs.set_journal(writer);
         let last_at = loaded.replay.last_at();
         let wall = wall_clock_now(last_at);

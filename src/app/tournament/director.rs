@@ -1138,7 +1138,11 @@ impl Director {
         let decision = restart::decide(&seat.starts, game, others);
         let why = match decision {
             Restart::Retry { .. } | Restart::GiveUp { .. } | Restart::CannotStart { .. } => failed
-                .or_else(|| self.field.start_failure(p, START_FAILURE_GRACE))
+                .or_else(|| {
+                    self.field
+                        .start_failure(p, START_FAILURE_GRACE)
+                        .map(|e| e.to_string())
+                })
                 .unwrap_or_else(|| "it stopped before it signed on".into()),
             _ => String::new(),
         };
@@ -1224,7 +1228,7 @@ impl Director {
                     board.link_replaced(client);
                 }
             }
-            Err(reason) => self.program_stopped(p, Some(reason), floor),
+            Err(reason) => self.program_stopped(p, Some(reason.to_string()), floor),
         }
     }
 

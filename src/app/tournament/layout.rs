@@ -212,48 +212,110 @@ impl Layout {
     /// event journal's path (an event's: resume it; a match's of the
     /// layout before a match ran as a tournament of two: named with the
     /// version that wrote it), or games' journals in its directory.
-    pub fn refuse_taken(&self) -> Result<(), String> {
+    pub fn refuse_taken(&self) -> Result<(), TakenError> {
         let path = &self.journal;
-        let shown = path.display();
         let another = if self.journal == self.log_dir.join(JOURNAL) {
             "another --log-dir"
         } else {
             "another --journal"
         };
         if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
-            return Err(format!("--journal {shown} is a directory; give a file"));
+            return Err(TakenError::Directory(path.clone()));
         }
         if std::fs::metadata(path).is_ok_and(|m| m.len() > 0) {
-            return Err(match kind_of_file(path) {
-                Ok(Kind::Tournament) => format!(
-                    "{shown} already holds an event: carry it on with `argus resume {shown}`, \
-                     or give {another}"
-                ),
-                Ok(Kind::Match) => old_match(path, another),
-                Err(e) => format!(
-                    "{shown} exists and is not an empty journal ({e}); a new event does not \
-                     write into it: move it away, or give {another}"
-                ),
+            let path = path.clone();
+            return Err(match kind_of_file(&path) {
+                Ok(Kind::Tournament) => TakenError::Event { path, another },
+                Ok(Kind::Match) => TakenError::OldMatch {
+                    held: old_match(&path),
+                    writer: writer_of_file(&path).unwrap_or_else(|| "an argus".into()),
+                    path,
+                    another,
+                },
+                Err(error) => TakenError::NotAJournal {
+                    path,
+                    error,
+                    another,
+                },
             });
         }
         if let Some(game) = games_in(&self.journal_dir) {
-            return Err(format!(
-                "{} already holds another event's games' journals ({}): one event's journals \
-                 per directory; give {another}",
-                self.journal_dir.display(),
-                game.display()
-            ));
+            return Err(TakenError::Games {
+                dir: self.journal_dir.clone(),
+                game,
+                another,
+            });
         }
         Ok(())
     }
 }
 
-/// The words for a match's journal of the layout before a match ran on
-/// the tournament's director (one journal for all its games) at `path`.
-fn old_match(path: &Path, another: &str) -> String {
-    let shown = path.display();
-    let writer = writer_of_file(path).unwrap_or_else(|| "an argus".into());
-    let held = match crate::journal::load(path) {
+/// Why a new event does not start where it was told to
+/// ([`Layout::refuse_taken`]): what is already there, and the flag to
+/// change (`another`: `another --journal` or `another --log-dir`);
+/// nothing there is touched.
+#[derive(Debug, thiserror::Error)]
+pub enum TakenError {
+    /// The event journal's path is a directory.
+    #[error("--journal {} is a directory; give a file", .0.display())]
+    Directory(PathBuf),
+    /// It holds an event's journal.
+    #[error(
+        "{} already holds an event: carry it on with `argus resume {}`, or give {another}",
+        .path.display(),
+        .path.display()
+    )]
+    Event {
+        path: PathBuf,
+        another: &'static str,
+    },
+    /// It holds a match's journal of the layout before a match ran on the
+    /// tournament's director (one journal for all its games): `held` says
+    /// which match, `writer` the argus that wrote it.
+    #[error(
+        "the journal {} already holds {held}, written by {writer} as a match's one \
+         journal; a new match never writes into another match's journal: carry that one on \
+         with `argus resume {} PORT_A PORT_B` (by {writer}, which wrote it), or move it \
+         away, or give {another}",
+        .path.display(),
+        .path.display()
+    )]
+    OldMatch {
+        path: PathBuf,
+        held: String,
+        writer: String,
+        another: &'static str,
+    },
+    /// It holds something else, or cannot be read.
+    #[error(
+        "{} exists and is not an empty journal ({error}); a new event does not write into \
+         it: move it away, or give {another}",
+        .path.display()
+    )]
+    NotAJournal {
+        path: PathBuf,
+        error: crate::journal::kind::KindError,
+        another: &'static str,
+    },
+    /// Its directory holds another event's games' journals (`game`, the
+    /// first of them).
+    #[error(
+        "{} already holds another event's games' journals ({}): one event's journals per \
+         directory; give {another}",
+        .dir.display(),
+        .game.display()
+    )]
+    Games {
+        dir: PathBuf,
+        game: PathBuf,
+        another: &'static str,
+    },
+}
+
+/// Which match the journal at `path` of the layout before a match ran on
+/// the tournament's director (one journal for all its games) holds.
+fn old_match(path: &Path) -> String {
+    match crate::journal::load(path) {
         Ok(old) => format!(
             "another match (session {}, {})",
             old.header.session,
@@ -264,13 +326,7 @@ fn old_match(path: &Path, another: &str) -> String {
             }
         ),
         Err(e) => format!("another match's journal, which does not load ({e})"),
-    };
-    format!(
-        "the journal {shown} already holds {held}, written by {writer} as a match's one \
-         journal; a new match never writes into another match's journal: carry that one on \
-         with `argus resume {shown} PORT_A PORT_B` (by {writer}, which wrote it), or move it \
-         away, or give {another}"
-    )
+    }
 }
 
 /// The first game journal in `dir` (`game-NNN/journal.log` or an attempt's,
@@ -417,11 +473,13 @@ mod tests {
         let kept = dir.path().join("kept");
         let file = kept.join("m.journal");
         let l = Layout::new(&dir.path().join("logs"), Some(&file));
-        assert_eq!(l.refuse_taken(), Ok(()), "nothing there");
+        assert!(l.refuse_taken().is_ok(), "nothing there");
         write(&file, "");
-        assert_eq!(l.refuse_taken(), Ok(()), "an empty file is taken");
+        assert!(l.refuse_taken().is_ok(), "an empty file is taken");
         write(&file, "argus-tournament 1 argus 0\n");
         let e = l.refuse_taken().unwrap_err();
+        assert!(matches!(e, TakenError::Event { .. }), "{e:?}");
+        let e = e.to_string();
         let f = file.display();
         assert_eq!(
             e,
@@ -432,6 +490,8 @@ mod tests {
         );
         write(&file, "[Event \"x\"]\n");
         let e = l.refuse_taken().unwrap_err();
+        assert!(matches!(e, TakenError::NotAJournal { .. }), "{e:?}");
+        let e = e.to_string();
         assert!(e.contains("is not an argus journal"), "{e}");
         assert!(
             e.ends_with("move it away, or give another --journal"),
@@ -440,6 +500,8 @@ mod tests {
         std::fs::remove_file(&file).unwrap();
         write(&kept.join("game-004-2/journal.log"), "argus-journal 1\n");
         let e = l.refuse_taken().unwrap_err();
+        assert!(matches!(e, TakenError::Games { .. }), "{e:?}");
+        let e = e.to_string();
         assert!(
             e.ends_with(&format!(
                 "already holds another event's games' journals ({}): one event's journals \
@@ -450,10 +512,12 @@ mod tests {
         );
         // In the log directory, the flag to change is --log-dir.
         let t = Layout::new(&kept, None);
-        let e = t.refuse_taken().unwrap_err();
+        let e = t.refuse_taken().unwrap_err().to_string();
         assert!(e.ends_with("give another --log-dir"), "{e}");
         std::fs::create_dir_all(&file).unwrap();
         let e = l.refuse_taken().unwrap_err();
+        assert!(matches!(e, TakenError::Directory(_)), "{e:?}");
+        let e = e.to_string();
         assert_eq!(e, format!("--journal {f} is a directory; give a file"));
     }
 
@@ -478,6 +542,8 @@ mod tests {
         drop(crate::journal::JournalWriter::create(&file, &header, wall).unwrap());
         let l = Layout::new(&dir.path().join("logs"), Some(&file));
         let e = l.refuse_taken().unwrap_err();
+        assert!(matches!(e, TakenError::OldMatch { .. }), "{e:?}");
+        let e = e.to_string();
         let (f, v) = (file.display(), env!("CARGO_PKG_VERSION"));
         assert_eq!(
             e,

@@ -358,15 +358,50 @@ pub fn resume(given: &ResumeArgs) -> Exit {
 /// Refuses to carry on an `argus demo`'s journal (its recorded command
 /// line starts [`DEMO`]): its cables and clients were inside the argus
 /// that ended.
-fn refuse_a_demo(journal: &Path, command: &[String]) -> Result<(), String> {
+fn refuse_a_demo(journal: &Path, command: &[String]) -> Result<(), ResumeRefused> {
     if command.first().map(String::as_str) == Some(DEMO) {
-        return Err(format!(
-            "{} is the journal of an `argus demo`, which is not carried on (its cables and \
-             clients were inside the argus that ended): start `argus demo` again",
-            journal.display()
-        ));
+        return Err(ResumeRefused::Demo(journal.to_path_buf()));
     }
     Ok(())
+}
+
+/// Why `argus resume` does not carry an event on as it was asked to: a
+/// demo's journal, or a match's players said to be elsewhere in a way
+/// that does not go (the journal is left as it is).
+#[derive(Debug, thiserror::Error)]
+pub enum ResumeRefused {
+    /// The journal (its path) is an `argus demo`'s.
+    #[error(
+        "{} is the journal of an `argus demo`, which is not carried on (its cables and \
+         clients were inside the argus that ended): start `argus demo` again",
+        .0.display()
+    )]
+    Demo(PathBuf),
+    /// `--listen` given with PORT_A and PORT_B.
+    #[error(transparent)]
+    Endpoints(#[from] EndpointsError),
+    /// One of PORT_A and PORT_B given without the other.
+    #[error(
+        "give both endpoints (PORT_A PORT_B) or --listen ADDR:PORT, or none to reach the \
+         players where the journal says"
+    )]
+    OneEndpoint,
+    /// Ports or `--listen` given for a tournament's journal.
+    #[error("a tournament journal records its players: give it alone, without ports or --listen")]
+    Tournament,
+    /// Ports or `--listen` given for a match whose players (as the journal
+    /// records them) are not two on ports or TCP endpoints.
+    #[error(
+        "its players are {}: give it alone (ports are given for a match between ports)",
+        .0.join(" and ")
+    )]
+    NotOnPorts(Vec<String>),
+    /// A port given that does not read as a player.
+    #[error(transparent)]
+    Player(#[from] crate::tournament::player::PlayerError),
+    /// A port given that is a program, not a port or a TCP endpoint.
+    #[error("{0:?} is not a port or a TCP endpoint")]
+    NotAPort(String),
 }
 
 /// Where a resumed match's players are now: on these two endpoints
@@ -418,17 +453,13 @@ fn given_wins(args: &mut TournamentArgs, output: &OutputOptions, line: &LineOpti
     args.rating_interval = o.rating_interval.or(args.rating_interval);
 }
 
-fn moved_to(ends: &EndpointArgs) -> Result<Option<Moved>, String> {
+fn moved_to(ends: &EndpointArgs) -> Result<Option<Moved>, ResumeRefused> {
     match (&ends.net.listen, &ends.port_a, &ends.port_b) {
         (None, None, None) => Ok(None),
         (Some(addr), None, None) => Ok(Some(Moved::Listen(addr.clone()))),
-        (Some(_), _, _) => Err(EndpointsError::ListenAndPorts.to_string()),
+        (Some(_), _, _) => Err(EndpointsError::ListenAndPorts.into()),
         (None, Some(a), Some(b)) => Ok(Some(Moved::Ports([a.clone(), b.clone()]))),
-        (None, _, _) => Err(
-            "give both endpoints (PORT_A PORT_B) or --listen ADDR:PORT, or none to reach the \
-             players where the journal says"
-                .into(),
-        ),
+        (None, _, _) => Err(ResumeRefused::OneEndpoint),
     }
 }
 
@@ -442,22 +473,16 @@ fn moved_players(
     t: &Tournament,
     specs: &[String],
     moved: Moved,
-) -> Result<(Vec<String>, Option<String>), String> {
+) -> Result<(Vec<String>, Option<String>), ResumeRefused> {
     if t.settings().form != crate::tournament::Form::Match {
-        return Err(
-            "a tournament journal records its players: give it alone, without ports or --listen"
-                .into(),
-        );
+        return Err(ResumeRefused::Tournament);
     }
     let on_ports = specs.len() == 2
         && specs
             .iter()
             .all(|s| crate::tournament::Player::parse(s).is_ok_and(|p| p.is_one_program()));
     if !on_ports {
-        return Err(format!(
-            "its players are {}: give it alone (ports are given for a match between ports)",
-            specs.join(" and ")
-        ));
+        return Err(ResumeRefused::NotOnPorts(specs.to_vec()));
     }
     let ports = match moved {
         // Both on the listener: the plan makes them its two seats.
@@ -465,9 +490,9 @@ fn moved_players(
         Moved::Ports(ports) => ports,
     };
     for p in &ports {
-        let player = crate::tournament::Player::parse(p).map_err(|e| e.to_string())?;
+        let player = crate::tournament::Player::parse(p)?;
         if !player.is_one_program() {
-            return Err(format!("{p:?} is not a port or a TCP endpoint"));
+            return Err(ResumeRefused::NotAPort(p.clone()));
         }
     }
     Ok((ports.to_vec(), None))
@@ -785,8 +810,8 @@ fn open_edges(
 
 #[cfg(test)]
 mod tests {
-    use super::{Moved, moved_players, moved_to};
-    use crate::app::links::{EndpointArgs, NetOptions};
+    use super::{Moved, ResumeRefused, moved_players, moved_to};
+    use crate::app::links::{EndpointArgs, EndpointsError, NetOptions};
     use crate::tournament::{Form, Settings, Tournament};
 
     fn event(form: Form) -> Tournament {
@@ -821,32 +846,41 @@ mod tests {
         // Not a tournament's, not programs argus runs, not onto a program.
         for m in [moved(), listen.clone()] {
             let e = moved_players(&event(Form::Tournament), &specs, m).unwrap_err();
+            assert!(matches!(e, ResumeRefused::Tournament), "{e:?}");
             assert!(
-                e.contains("give it alone, without ports or --listen"),
+                e.to_string()
+                    .contains("give it alone, without ports or --listen"),
                 "{e}"
             );
         }
         let engines = ["engine:a=sf".to_string(), "serial:/dev/ttyS0".into()];
         let e = moved_players(&event(Form::Match), &engines, listen).unwrap_err();
-        assert!(e.starts_with("its players are engine:a=sf and"), "{e}");
+        assert!(matches!(e, ResumeRefused::NotOnPorts(_)), "{e:?}");
+        assert!(
+            e.to_string().starts_with("its players are engine:a=sf and"),
+            "{e}"
+        );
         let onto = ["/dev/ttyUSB0".to_string(), "mover:m".into()];
         let e = moved_players(&event(Form::Match), &specs, Moved::Ports(onto)).unwrap_err();
-        assert_eq!(e, "\"mover:m\" is not a port or a TCP endpoint");
+        assert!(matches!(e, ResumeRefused::NotAPort(_)), "{e:?}");
+        assert_eq!(e.to_string(), "\"mover:m\" is not a port or a TCP endpoint");
     }
 
     #[test]
     fn a_demos_journal_is_refused_by_resume_and_a_tournaments_is_not() {
         let j = std::path::Path::new("/tmp/argus-demo-7/tournament.journal");
         let demo = ["demo", "--games", "3"].map(String::from);
+        let e = super::refuse_a_demo(j, &demo).unwrap_err();
+        assert!(matches!(e, ResumeRefused::Demo(_)), "{e:?}");
         assert_eq!(
-            super::refuse_a_demo(j, &demo).unwrap_err(),
+            e.to_string(),
             "/tmp/argus-demo-7/tournament.journal is the journal of an `argus demo`, which is \
              not carried on (its cables and clients were inside the argus that ended): start \
              `argus demo` again"
         );
         let tournament = ["mover:a", "mover:b", "--tc", "60+1"].map(String::from);
-        assert_eq!(super::refuse_a_demo(j, &tournament), Ok(()));
-        assert_eq!(super::refuse_a_demo(j, &[]), Ok(()));
+        assert!(super::refuse_a_demo(j, &tournament).is_ok());
+        assert!(super::refuse_a_demo(j, &[]).is_ok());
     }
 
     #[test]
@@ -859,21 +893,26 @@ mod tests {
                 ..NetOptions::default()
             },
         };
-        assert_eq!(moved_to(&ends(None, None, None)), Ok(None));
+        assert_eq!(moved_to(&ends(None, None, None)).unwrap(), None);
         assert_eq!(
-            moved_to(&ends(None, None, Some("0.0.0.0:7000"))),
-            Ok(Some(Moved::Listen("0.0.0.0:7000".into())))
+            moved_to(&ends(None, None, Some("0.0.0.0:7000"))).unwrap(),
+            Some(Moved::Listen("0.0.0.0:7000".into()))
         );
         assert_eq!(
-            moved_to(&ends(Some("COM1"), Some("COM2"), None)),
-            Ok(Some(Moved::Ports(["COM1".into(), "COM2".into()])))
+            moved_to(&ends(Some("COM1"), Some("COM2"), None)).unwrap(),
+            Some(Moved::Ports(["COM1".into(), "COM2".into()]))
         );
         let e = moved_to(&ends(Some("COM1"), None, Some("0.0.0.0:7000"))).unwrap_err();
+        assert!(
+            matches!(e, ResumeRefused::Endpoints(EndpointsError::ListenAndPorts)),
+            "{e:?}"
+        );
         assert_eq!(
-            e,
+            e.to_string(),
             "--listen takes both clients: give it without PORT_A and PORT_B"
         );
         let e = moved_to(&ends(Some("COM1"), None, None)).unwrap_err();
-        assert!(e.starts_with("give both endpoints"), "{e}");
+        assert!(matches!(e, ResumeRefused::OneEndpoint), "{e:?}");
+        assert!(e.to_string().starts_with("give both endpoints"), "{e}");
     }
 }

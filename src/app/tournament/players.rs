@@ -8,6 +8,7 @@
 //! link, so they speak the protocol exactly as a cabled program does.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -15,15 +16,16 @@ use crossbeam_channel::{Receiver, Sender, bounded, unbounded};
 
 use crate::app::client::{Answerer, ClientError, Voice, serve};
 use crate::app::links::LINK_EVENTS;
-use crate::app::options::{DEPTH_WAIT, ENGINE_MARGIN_MS, book_play};
+use crate::app::options::{BookError, DEPTH_WAIT, ENGINE_MARGIN_MS, book_play};
 use crate::app::tournament::gate::StartGate;
 use crate::app::tournament::restart::{self, FirstStart};
 use crate::client::engine::bridge::BookPlay;
-use crate::client::engine::{Bridge, EngineLog, EngineSettings, FaultKind};
+use crate::client::engine::log::LogCreateError;
+use crate::client::engine::{Bridge, EngineLog, EngineSettings, Fault, FaultKind, Refusal};
 use crate::client::{ClientProtocol, Mover};
 use crate::link::{
-    Connector, Endpoint, Link, LinkEvent, ListenConfig, LocalEnd, PortSettings, listen_addr,
-    parse_allow,
+    AddressError, BadAllow, Connector, Endpoint, Link, LinkEvent, ListenConfig, ListenError,
+    LocalEnd, PortSettings, listen_addr, parse_allow,
 };
 use crate::splitmix::splitmix64;
 use crate::tournament::{Instance, Player, PlayerId};
@@ -49,7 +51,10 @@ pub struct Net {
 impl Net {
     /// A listener's configuration with these seats (each a label and the
     /// `tcsi` name it takes, if only one): `--allow` and `--password`.
-    fn listen_config(&self, seats: Vec<(String, Option<String>)>) -> Result<ListenConfig, String> {
+    fn listen_config(
+        &self,
+        seats: Vec<(String, Option<String>)>,
+    ) -> Result<ListenConfig, FieldError> {
         let allow = self
             .allow
             .iter()
@@ -172,7 +177,7 @@ impl Field {
 struct Running {
     name: String,
     /// `None` once joined.
-    handle: Option<JoinHandle<Option<String>>>,
+    handle: Option<JoinHandle<Option<StartError>>>,
     /// How many times it was started (1 at first).
     starts: u32,
 }
@@ -213,7 +218,7 @@ impl Field {
         engines: EnginePlay,
         log_dir: &Path,
         epoch: Instant,
-    ) -> Result<Field, String> {
+    ) -> Result<Field, FieldError> {
         let (tx, events) = bounded(LINK_EVENTS);
         let count = |p: PlayerId| match players.get(p.0) {
             Some(pl) if !pl.is_one_program() => instances.get(p.0).copied().unwrap_or(1).max(1),
@@ -228,7 +233,7 @@ impl Field {
                 epoch,
                 tx.clone(),
             )
-            .map_err(|e| e.to_string())
+            .map_err(FieldError::Link)
         };
         let mut links: PerInstance<Option<Link<Instance>>> =
             PerInstance::new(players.len(), count, |_| None);
@@ -243,16 +248,15 @@ impl Field {
                 _ => continue,
             };
             let c = Connector::to(&endpoint, settings, None)
-                .ok_or_else(|| format!("{endpoint}: no way to open it"))?;
-            *links
-                .get_mut(Instance::new(PlayerId(i), 0))
-                .ok_or("no instance")? = Some(open(Instance::new(PlayerId(i), 0), c)?);
+                .ok_or_else(|| FieldError::NoWay(endpoint.clone()))?;
+            let first = Instance::new(PlayerId(i), 0);
+            *links.get_mut(first).ok_or(FieldError::NoSuch(first))? = Some(open(first, c)?);
         }
         for (i, c) in own_listeners(players, net)?
             .into_iter()
             .chain(listen(players, &count, net)?)
         {
-            *links.get_mut(i).ok_or("no instance")? = Some(open(i, c)?);
+            *links.get_mut(i).ok_or(FieldError::NoSuch(i))? = Some(open(i, c)?);
         }
         let books = books(players)?;
         let mut programs: PerInstance<Option<Running>> =
@@ -276,26 +280,24 @@ impl Field {
             let first = Instance::new(PlayerId(i), 0);
             let (report, started) = bounded(1);
             let (link, running) = again.spawn(first, 1, Some(report))?;
-            *programs.get_mut(first).ok_or("no instance")? = Some(running);
-            *links.get_mut(first).ok_or("no instance")? = Some(link);
+            *programs.get_mut(first).ok_or(FieldError::NoSuch(first))? = Some(running);
+            *links.get_mut(first).ok_or(FieldError::NoSuch(first))? = Some(link);
             checks.push((p.name(), started));
         }
         for (name, started) in checks {
             match started.recv() {
                 Ok(Ok(())) => {}
-                Ok(Err(f)) => match restart::first_start(f.kind) {
-                    FirstStart::Refuse => return Err(f.why),
+                Ok(Err(f)) => match restart::first_start(f.kind()) {
+                    FirstStart::Refuse => return Err(f.into()),
                     FirstStart::Retry => log::warn!(
                         "{name}: its program's first start did not answer in time ({}); the \
                          event begins, and argus starts it again as it does any start that \
                          stops before its sign-on",
-                        f.why
+                        f
                     ),
                 },
                 Err(_) => {
-                    return Err(format!(
-                        "{name}: its program's thread ended before it said how its start went"
-                    ));
+                    return Err(FieldError::ThreadEnded(name.to_string()));
                 }
             }
         }
@@ -303,8 +305,8 @@ impl Field {
             for n in 1..count(PlayerId(i)) {
                 let more = Instance::new(PlayerId(i), n);
                 let (link, running) = again.spawn(more, 1, None)?;
-                *programs.get_mut(more).ok_or("no instance")? = Some(running);
-                *links.get_mut(more).ok_or("no instance")? = Some(link);
+                *programs.get_mut(more).ok_or(FieldError::NoSuch(more))? = Some(running);
+                *links.get_mut(more).ok_or(FieldError::NoSuch(more))? = Some(link);
             }
         }
         let links = PerInstance(
@@ -313,7 +315,7 @@ impl Field {
                 .into_iter()
                 .map(|v| v.into_iter().collect::<Option<Vec<_>>>())
                 .collect::<Option<Vec<_>>>()
-                .ok_or("a player with no way to reach it")?,
+                .ok_or(FieldError::Unreached)?,
         );
         Ok(Field {
             serial: players
@@ -335,14 +337,18 @@ impl Field {
     /// cannot be started, its link is lost before it signed on, and
     /// [`Field::start_failure`] says why. An engine started again writes
     /// its traffic to `engine-NAME-N.log` (N = 2, 3, ...).
-    pub fn restart(&mut self, i: Instance) -> Result<(), String> {
-        let p = self.again.players.get(i.player.0).ok_or("no such player")?;
+    pub fn restart(&mut self, i: Instance) -> Result<(), FieldError> {
+        let p = self
+            .again
+            .players
+            .get(i.player.0)
+            .ok_or(FieldError::NoSuch(i))?;
         let slot = self
             .programs
             .get_mut(i)
-            .ok_or("no such instance")?
+            .ok_or(FieldError::NoSuch(i))?
             .as_mut()
-            .ok_or_else(|| format!("{} is not a program argus runs", p.name()))?;
+            .ok_or_else(|| StartError::NotAProgram(p.name().to_string()))?;
         let starts = slot.starts + 1;
         let (link, running) = self.again.spawn(i, starts, None)?;
         if let Some(old) = slot.handle.take()
@@ -360,7 +366,7 @@ impl Field {
     /// Why instance `i`'s program could not be started, once its thread
     /// has ended without starting it (a few tries for `grace`: its link is
     /// lost as the thread ends).
-    pub fn start_failure(&mut self, i: Instance, grace: Duration) -> Option<String> {
+    pub fn start_failure(&mut self, i: Instance, grace: Duration) -> Option<StartError> {
         let slot = self.programs.get_mut(i)?.as_mut()?;
         let until = Instant::now() + grace;
         while !slot.handle.as_ref()?.is_finished() && Instant::now() < until {
@@ -411,13 +417,13 @@ impl Again {
         &self,
         i: Instance,
         starts: u32,
-        report: Option<Sender<Result<(), StartFailure>>>,
-    ) -> Result<(Link<Instance>, Running), String> {
+        report: Option<Sender<Result<(), StartError>>>,
+    ) -> Result<(Link<Instance>, Running), FieldError> {
         let p = self
             .players
             .get(i.player.0)
             .cloned()
-            .ok_or("no such player")?;
+            .ok_or(FieldError::NoSuch(i))?;
         let (link, far) = self.pair(i, &p);
         let (engines, log_dir) = (self.engines, self.log_dir.clone());
         let book = self.books.get(i.player.0).cloned().flatten();
@@ -437,7 +443,7 @@ impl Again {
                     program.play(&name, far);
                     None
                 }
-                Err(e) => Some(e.why),
+                Err(e) => Some(e),
             }
         })?;
         Ok((
@@ -487,23 +493,98 @@ struct ProgramEnd {
     events: Receiver<LinkEvent<&'static str>>,
 }
 
-/// Why a program could not be started: in words (naming the player and
-/// its command), and whether trying again can help.
-#[derive(Debug, Clone)]
-struct StartFailure {
-    why: String,
-    kind: FaultKind,
+/// Why a program could not be started (naming the player, and for an
+/// engine its command); [`StartError::kind`] says whether trying again can
+/// help.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum StartError {
+    /// The engine's log cannot be created (shared: the failure is sent to
+    /// the field and kept by the program's thread).
+    #[error("{0}")]
+    Log(Arc<LogCreateError>),
+    /// The engine did not start or get through its handshake.
+    #[error("engine {name:?} ({command}): {fault}")]
+    Engine {
+        name: String,
+        command: String,
+        fault: Box<Fault>,
+    },
+    /// The engine cannot play the event's variant.
+    #[error("engine {name:?} ({command}): {refusal}")]
+    Refuses {
+        name: String,
+        command: String,
+        refusal: Refusal,
+    },
+    /// The player (its name) is not a program argus runs.
+    #[error("{0}: it is not a program argus runs")]
+    NotAProgram(String),
 }
 
-impl From<String> for StartFailure {
-    /// A failure trying again cannot mend (an engine log that cannot be
-    /// created).
-    fn from(why: String) -> StartFailure {
-        StartFailure {
-            why,
-            kind: FaultKind::Failed,
+impl StartError {
+    /// Whether trying again can help: the engine's fault's kind; a
+    /// failure of any other kind trying again cannot mend.
+    pub fn kind(&self) -> FaultKind {
+        match self {
+            StartError::Engine { fault, .. } => fault.kind(),
+            _ => FaultKind::Failed,
         }
     }
+}
+
+/// Why the players' links and programs cannot be opened ([`Field::open`])
+/// or a program started again ([`Field::restart`]): the player, port or
+/// flag and what went wrong; the tournament does not start (or the
+/// instance counts a start that stopped before it signed on).
+#[derive(Debug, thiserror::Error)]
+pub enum FieldError {
+    /// A player's port or endpoint cannot be opened.
+    #[error(transparent)]
+    Link(crate::link::OpenError),
+    /// An endpoint argus has no way to open.
+    #[error("{0}: no way to open it")]
+    NoWay(Endpoint),
+    /// An `--allow` that does not read.
+    #[error(transparent)]
+    Allow(#[from] BadAllow),
+    /// A listener that cannot be had.
+    #[error(transparent)]
+    Listen(#[from] ListenError),
+    /// A listener that gave another number of seats than it was asked.
+    #[error("the listener on {addr} gave {seats} seats for {players} players")]
+    Seats {
+        addr: std::net::SocketAddr,
+        seats: usize,
+        players: usize,
+    },
+    /// `tcp:NAME` players without `--listen`.
+    #[error("tcp:NAME players connect to the tournament: give --listen ADDR:PORT")]
+    NoListen,
+    /// A `--listen` address that does not read.
+    #[error("--listen {listen}: {error}")]
+    ListenAddr { listen: String, error: AddressError },
+    /// An engine's `--book` that cannot be read.
+    #[error("engine {name:?}: {error}")]
+    Book { name: String, error: BookError },
+    /// A player's thread cannot be started.
+    #[error("{name}: cannot start its thread: {source}")]
+    Thread {
+        name: String,
+        source: std::io::Error,
+    },
+    /// A program's first start that trying again cannot mend.
+    #[error(transparent)]
+    Start(#[from] StartError),
+    /// A program's thread (its player's name) that ended before it said
+    /// how its start went.
+    #[error("{0}: its program's thread ended before it said how its start went")]
+    ThreadEnded(String),
+    /// An instance the field does not have.
+    #[error("no such instance: {0}")]
+    NoSuch(Instance),
+    /// A player left with no link to reach it.
+    #[error("a player with no way to reach it")]
+    Unreached,
 }
 
 /// A program argus runs for a player.
@@ -526,7 +607,7 @@ impl Program {
         book: Option<&BookPlay>,
         log_dir: &Path,
         start: u32,
-    ) -> Result<Program, StartFailure> {
+    ) -> Result<Program, StartError> {
         Ok(match p {
             Player::Engine(spec) => {
                 let log = log_dir.join(engine_log(&spec.name, i.n, start));
@@ -537,17 +618,22 @@ impl Program {
                     limits: spec.limits,
                     margin: Duration::from_millis(ENGINE_MARGIN_MS),
                     depth_wait: DEPTH_WAIT,
-                    log: EngineLog::create(&log).map_err(|e| e.to_string())?,
+                    log: EngineLog::create(&log).map_err(|e| StartError::Log(Arc::new(e)))?,
                     ponder: spec.ponder,
                 };
                 let bridge = Bridge::start(settings, Some(&spec.name))
-                    .map_err(|f| StartFailure {
-                        why: format!("engine {:?} ({}): {f}", spec.name, spec.command),
-                        kind: f.kind(),
+                    .map_err(|fault| StartError::Engine {
+                        name: spec.name.clone(),
+                        command: spec.command.clone(),
+                        fault: Box::new(fault),
                     })?
                     .with_draw_claims(engines.claim_draws);
-                if let Some(why) = bridge.refuses(engines.variant) {
-                    return Err(format!("engine {:?} ({}): {why}", spec.name, spec.command).into());
+                if let Some(refusal) = bridge.refuses(engines.variant) {
+                    return Err(StartError::Refuses {
+                        name: spec.name.clone(),
+                        command: spec.command.clone(),
+                        refusal,
+                    });
                 }
                 let book = book.map(|b| BookPlay {
                     seed: splitmix64(b.seed ^ u64::from(start) ^ (u64::from(i.n) << 32)),
@@ -585,7 +671,7 @@ impl Program {
                 )))
             }
             Player::Serial { .. } | Player::Socket { .. } | Player::Tcp { .. } => {
-                return Err(format!("{}: it is not a program argus runs", p.name()).into());
+                return Err(StartError::NotAProgram(p.name().to_string()));
             }
         })
     }
@@ -601,7 +687,7 @@ impl Program {
 /// Each player's opening book (`--book NAME:FILE`), read and checked, a
 /// file two engines share read once; each player's seed is its place in
 /// the list (each start of its program mixes in the start's number).
-fn books(players: &[Player]) -> Result<Vec<Option<BookPlay>>, String> {
+fn books(players: &[Player]) -> Result<Vec<Option<BookPlay>>, FieldError> {
     let mut read: Vec<(String, BookPlay)> = Vec::new();
     let mut out = Vec::new();
     for (i, p) in players.iter().enumerate() {
@@ -622,8 +708,13 @@ fn books(players: &[Player]) -> Result<Vec<Option<BookPlay>>, String> {
             },
             None => {
                 let flag = format!("--book-depth {}", spec.name);
-                let b = book_play(Path::new(file), spec.book_depth, seed, &flag)
-                    .map_err(|e| format!("engine {:?}: {e}", spec.name))?;
+                let b =
+                    book_play(Path::new(file), spec.book_depth, seed, &flag).map_err(|error| {
+                        FieldError::Book {
+                            name: spec.name.clone(),
+                            error,
+                        }
+                    })?;
                 read.push((file.clone(), b.clone()));
                 b
             }
@@ -650,12 +741,15 @@ fn engine_log(name: &str, instance: u32, start: u32) -> String {
 /// Runs `f` on a thread named after player `name`.
 fn spawn_named(
     name: &str,
-    f: impl FnOnce() -> Option<String> + Send + 'static,
-) -> Result<JoinHandle<Option<String>>, String> {
+    f: impl FnOnce() -> Option<StartError> + Send + 'static,
+) -> Result<JoinHandle<Option<StartError>>, FieldError> {
     std::thread::Builder::new()
         .name(format!("argus-player-{}", file_safe(name)))
         .spawn(f)
-        .map_err(|e| format!("{name}: cannot start its thread: {e}"))
+        .map_err(|source| FieldError::Thread {
+            name: name.to_string(),
+            source,
+        })
 }
 
 /// Plays until the referee says `disconnect` (or the link is gone).
@@ -687,7 +781,7 @@ fn link_name(p: &Player, instance: Instance) -> String {
 /// to them as to `--listen`): a seat for each player on it, so a match's
 /// one listener for both seats its two clients (in sign-on order, or each
 /// by the name its seat takes): (instance, connector) each.
-fn own_listeners(players: &[Player], net: &Net) -> Result<Vec<(Instance, Connector)>, String> {
+fn own_listeners(players: &[Player], net: &Net) -> Result<Vec<(Instance, Connector)>, FieldError> {
     let mut listeners: Vec<(std::net::SocketAddr, Vec<usize>)> = Vec::new();
     for (i, p) in players.iter().enumerate() {
         let Player::Socket {
@@ -715,11 +809,11 @@ fn own_listeners(players: &[Player], net: &Net) -> Result<Vec<(Instance, Connect
             .collect();
         let seated = crate::link::listen(addr, net.listen_config(seats)?)?;
         if seated.len() != on.len() {
-            return Err(format!(
-                "the listener on {addr} gave {} seats for {} players",
-                seated.len(),
-                on.len()
-            ));
+            return Err(FieldError::Seats {
+                addr,
+                seats: seated.len(),
+                players: on.len(),
+            });
         }
         out.extend(
             on.into_iter()
@@ -737,7 +831,7 @@ fn listen(
     players: &[Player],
     count: &dyn Fn(PlayerId) -> u32,
     net: &Net,
-) -> Result<Vec<(Instance, Connector)>, String> {
+) -> Result<Vec<(Instance, Connector)>, FieldError> {
     let seats: Vec<(Instance, String)> = players
         .iter()
         .enumerate()
@@ -750,11 +844,11 @@ fn listen(
     if seats.is_empty() {
         return Ok(Vec::new());
     }
-    let listen = net
-        .listen
-        .as_deref()
-        .ok_or("tcp:NAME players connect to the tournament: give --listen ADDR:PORT")?;
-    let addr = listen_addr(listen).map_err(|e| format!("--listen {listen}: {e}"))?;
+    let listen = net.listen.as_deref().ok_or(FieldError::NoListen)?;
+    let addr = listen_addr(listen).map_err(|error| FieldError::ListenAddr {
+        listen: listen.to_string(),
+        error,
+    })?;
     let config = net.listen_config(
         seats
             .iter()
