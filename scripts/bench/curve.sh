@@ -1,6 +1,7 @@
 #!/bin/sh
-# scripts/bench/curve.sh [--boards "1 10 50 100"] [--via "mover tcp"]
-#                        [--games-per-board N] [--max-moves N] [--keep]
+# scripts/bench/curve.sh [--boards "1 10 50 100"] [--via "mover tcp engine"]
+#                        [--games-per-board N] [--max-moves N]
+#                        [--think-ms MS] [--keep]
 #
 # The curve of issue 35: what one referee costs as boards are added. For
 # each number of boards K, a match of two instant movers played K games at
@@ -12,7 +13,16 @@
 #   argus's reference client on threads of the referee's process);
 # * tcp:   `argus tournament tcp:a tcp:b --listen 127.0.0.1:PORT` and 2K
 #   `argus client tcp://127.0.0.1:PORT` processes (random movers, 2K
-#   connections), on the same machine.
+#   connections), on the same machine;
+# * engine: `argus tournament engine:a=R engine:b=R` (R the fixture UCI
+#   engine, hw-tests/fixtures/uci_random.rs: a random legal move, at
+#   once), 2K engine processes on pipes, each with argus's bridge.
+#
+# With --think-ms MS the programs think MS a move (without using the CPU:
+# the tcp clients' `--think-ms`, the engine's `--think`): a steady load
+# below saturation, where the relay overhead of one board's move should
+# not grow with the number of boards. argus's in-process movers have no
+# thinking time: --think-ms refuses mover.
 #
 # Per run: plies/s (the PGN's moves over the referee's wall time, start-up
 # and the clients' connecting included), the relay overhead of every move
@@ -27,11 +37,14 @@
 #           built first)
 #   TMPDIR  where the runs' files go (default /tmp; the journals' syncs
 #           go to that disk)
+#   UCI_RANDOM  the fixture engine for --via engine (default: its release
+#           build, target/release/examples/uci-random, built first)
 #
 # --boards L           numbers of boards (default "1 10 50 100")
-# --via L              mover and/or tcp (default "mover tcp")
+# --via L              mover, tcp and/or engine (default "mover tcp")
 # --games-per-board N  games a run = N x K, at least 20 (default 4)
 # --max-moves N        a game is drawn after N moves (default 40)
+# --think-ms MS        the programs think MS a move (default 0: instant)
 # --keep               keep the runs' files and print where
 #
 # Needs GNU time (/usr/bin/time) and python3 (for a free port).
@@ -44,9 +57,10 @@ boards_list="1 10 50 100"
 via_list="mover tcp"
 per_board=4
 max_moves=40
+think=0
 keep=0
 usage() {
-    echo "usage: $0 [--boards \"1 10 50 100\"] [--via \"mover tcp\"] [--games-per-board N] [--max-moves N] [--keep]" >&2
+    echo "usage: $0 [--boards \"1 10 50 100\"] [--via \"mover tcp engine\"] [--games-per-board N] [--max-moves N] [--think-ms MS] [--keep]" >&2
     exit 2
 }
 while [ $# -gt 0 ]; do
@@ -55,6 +69,7 @@ while [ $# -gt 0 ]; do
     --via) [ $# -ge 2 ] || usage; via_list=$2; shift 2 ;;
     --games-per-board) [ $# -ge 2 ] || usage; per_board=$2; shift 2 ;;
     --max-moves) [ $# -ge 2 ] || usage; max_moves=$2; shift 2 ;;
+    --think-ms) [ $# -ge 2 ] || usage; think=$2; shift 2 ;;
     --keep) keep=1; shift ;;
     *) usage ;;
     esac
@@ -64,10 +79,22 @@ for n in $boards_list $per_board $max_moves; do
     '' | *[!0-9]* | 0*) fail "--boards, --games-per-board and --max-moves take numbers from 1 up" ;;
     esac
 done
+case $think in
+'' | *[!0-9]*) fail "--think-ms takes a number of milliseconds" ;;
+esac
+random=
 for v in $via_list; do
     case $v in
-    mover | tcp) ;;
-    *) fail "--via takes mover and tcp" ;;
+    mover) [ "$think" -eq 0 ] || fail "argus's in-process movers do not think: --think-ms takes tcp and engine" ;;
+    tcp) ;;
+    engine)
+        random=${UCI_RANDOM:-target/release/examples/uci-random}
+        if [ -z "${UCI_RANDOM:-}" ]; then
+            cargo build --release --quiet --example uci-random || fail "cannot build the fixture engine"
+        fi
+        [ -x "$random" ] || fail "UCI_RANDOM=$random is not an executable file"
+        ;;
+    *) fail "--via takes mover, tcp and engine" ;;
     esac
 done
 [ -x /usr/bin/time ] || fail "GNU time (/usr/bin/time) is needed"
@@ -96,17 +123,21 @@ run() { # VIA BOARDS
     games=$((per_board * k))
     [ $games -ge 20 ] || games=20
     load0=$(load)
+    # The players (and the listener) as arguments.
     case $via in
-    mover) players="mover:a mover:b=greedy" listen= ;;
+    mover) set -- mover:a mover:b=greedy ;;
+    engine)
+        th=
+        [ "$think" -eq 0 ] || th=" --think $think"
+        set -- "engine:a=$random$th" "engine:b=$random$th"
+        ;;
     tcp)
         port=$(free_port)
-        players="tcp:a tcp:b"
-        listen="--listen 127.0.0.1:$port"
+        set -- tcp:a tcp:b --listen "127.0.0.1:$port"
         ;;
     esac
-    # shellcheck disable=SC2086
     /usr/bin/time -f '%e %U %S %M' -o "$d/time" \
-        "$argus" tournament $players $listen --headless --boards "$k" \
+        "$argus" tournament "$@" --headless --boards "$k" \
         --games-per-pairing "$games" --tc 600+0 --max-moves "$max_moves" \
         --reset-delay 0 --conclude-delay 0 \
         --log-dir "$d/logs" --pgn "$d/games.pgn" >"$d/out" 2>"$d/err" &
@@ -125,7 +156,7 @@ run() { # VIA BOARDS
         while [ $n -le "$k" ]; do
             for name in a b; do
                 "$argus" client "tcp://127.0.0.1:$port" --name "$name" --seed "$n" \
-                    >/dev/null 2>&1 &
+                    --think-ms "$think" >/dev/null 2>&1 &
                 pids="$pids $!"
             done
             n=$((n + 1))
@@ -154,7 +185,7 @@ run() { # VIA BOARDS
 
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores;" \
     "$(date -u '+%Y-%m-%d %H:%M UTC'); files in ${TMPDIR:-/tmp}; argus: $argus"
-echo "each run: $per_board games a board (at least 20), --max-moves $max_moves, --tc 600+0, instant movers"
+echo "each run: $per_board games a board (at least 20), --max-moves $max_moves, --tc 600+0, the programs thinking $think ms a move"
 for k in $boards_list; do
     for v in $via_list; do
         run "$v" "$k"

@@ -224,67 +224,6 @@ mod tests {
         assert!(check_event_control(&sand, true, false).is_err());
     }
 
-    /// `argus tournament`'s plan: `--tc NAME:CONTROL` and a `[[player]]`
-    /// table's `tc` give players their own, by seed; the event's stays
-    /// the boards' `TimeControl`; the last of a player's wins (the flags
-    /// come after the file).
-    #[test]
-    fn a_tournament_plan_gives_each_player_its_own_control() {
-        use crate::app::tournament::args::TournamentArgs;
-        use clap::Parser;
-        #[derive(Parser)]
-        struct Cli {
-            #[command(flatten)]
-            args: TournamentArgs,
-        }
-        let dir = tempfile::tempdir().unwrap();
-        let config = dir.path().join("t.toml");
-        std::fs::write(
-            &config,
-            "[[player]]\nplayer = \"mover:c\"\ntc = \"5+0.05\"\n\n\
-             [[player]]\nplayer = \"mover:d\"\ntc = \"7\"\n",
-        )
-        .unwrap();
-        let config = config.display().to_string();
-        let argv = [
-            "t", "mover:a", "mover:b", "--tc", "0:10+0.1", "--tc", "a:1+0.01", "--tc", "d:9",
-            "--config", &config,
-        ];
-        let plan = Cli::try_parse_from(argv)
-            .unwrap()
-            .args
-            .plan("2026.01.01".into())
-            .unwrap();
-        let own: Vec<Option<String>> = plan
-            .own_controls
-            .iter()
-            .map(|c| c.as_ref().map(|c| c.to_string()))
-            .collect();
-        assert_eq!(
-            own,
-            [
-                Some("1+0.01".into()),
-                None,
-                Some("5+0.05".into()),
-                Some("9".into())
-            ]
-        );
-        assert_eq!(plan.referee.time_control.to_string(), "10+0.1");
-        // Without a timed event control, the players without their own
-        // would have no clock.
-        let argv = ["t", "mover:a", "mover:b", "--tc", "a:1+0.01"];
-        let e = Cli::try_parse_from(argv)
-            .unwrap()
-            .args
-            .plan("2026.01.01".into())
-            .unwrap_err();
-        assert!(
-            matches!(e, crate::app::tournament::args::ArgsError::Odds(_)),
-            "{e:?}"
-        );
-        assert!(e.to_string().contains("must then be timed"), "{e}");
-    }
-
     #[test]
     fn the_config_file_takes_one_control_or_a_list() {
         #[derive(Deserialize)]
