@@ -1317,10 +1317,7 @@ mod tests {
             .args
             .plan("2026.01.01".into())
             .unwrap_err();
-        assert!(
-            matches!(e, ArgsError::Odds(_)),
-            "{e:?}"
-        );
+        assert!(matches!(e, ArgsError::Odds(_)), "{e:?}");
         assert!(e.to_string().contains("must then be timed"), "{e}");
     }
 
