@@ -247,7 +247,13 @@ impl Board {
                 .by_ref()
                 .take(MAX_READ)
                 .read_line(&mut got)
-                .map_err(|e| format!("board {}, line {k}: read: {e}", self.index))?;
+                .map_err(|e| match e.kind() {
+                    ErrorKind::WouldBlock | ErrorKind::TimedOut => format!(
+                        "board {}, line {k}: nothing relayed for {STALL:?}",
+                        self.index
+                    ),
+                    _ => format!("board {}, line {k}: read: {e}", self.index),
+                })?;
             let at = Instant::now();
             if read == 0 {
                 return Err(format!(
