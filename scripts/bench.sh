@@ -18,6 +18,11 @@
 #   cable_relay  the same over socat cables with the release `argus referee`
 #           (journal synced on disk and on tmpfs) against socat joining the
 #           same cables, with the fdatasync floor of each (needs socat)
+#   links   issue 35: argus's reader and writer threads per TCP link against
+#           one mio readiness loop for all sockets (and against that loop
+#           handing lines to a loop thread), 1 to 100 boards of two
+#           ping-ponging clients over loopback: hop latency, lines/s, the
+#           referee process's CPU, memory and threads
 #   engine_games  Stockfish against Stockfish at depth 1, 20 games refereed
 #           by argus (two `argus client --engine` over socat cables) and by
 #           fastchess (pipes), interleaved: ms per ply of each and the
@@ -103,6 +108,9 @@ if command -v socat >/dev/null 2>&1; then
 else
     echo "socat not found: skipped"
 fi
+
+echo "== links: thread-per-link against one readiness loop, 1 to 100 boards over TCP loopback"
+cargo bench --bench links 2>/dev/null
 
 echo "== engine_games: Stockfish depth 1, argus against fastchess"
 if [ -n "${STOCKFISH:-}" ]; then
