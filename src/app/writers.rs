@@ -74,19 +74,6 @@ fn write_live_pgn(path: &Path, game: &PgnGame) -> std::io::Result<()> {
     write_atomic(path, &write_pgn(game))
 }
 
-/// What a headless printout shows of a referee core's events.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Headlines {
-    /// A match's: its games' starts and ends, its end, its statistics,
-    /// faults and links.
-    #[default]
-    Match,
-    /// A board's of an event said as a match (`tournament::Form::Match`):
-    /// faults and links only; the event says its games, its end and its
-    /// statistics.
-    Board,
-}
-
 /// The session's writers: where what the core says goes at the edge (the
 /// journal, the transcript, the PGN files, the results JSON, the ChessBase
 /// base and the headless printout). Not to be confused with
@@ -99,7 +86,6 @@ pub struct Writers {
     live_pgn: Option<Latest<PgnGame>>,
     headless: bool,
     /// What of the core's events the headless printout shows.
-    headlines: Headlines,
     relay_timings: Option<RelayWatch>,
     cbf: Option<PathBuf>,
     /// `--pgn-min`: the PGN file gets [`PgnGame::minimal`].
@@ -232,7 +218,6 @@ impl Writers {
             pgn: None,
             live_pgn: None,
             headless,
-            headlines: Headlines::Match,
             relay_timings: None,
             cbf: None,
             pgn_min: false,
@@ -346,12 +331,6 @@ impl Writers {
             }
             _ => Cow::Borrowed(event),
         }
-    }
-
-    /// Shows `headlines` of the core's events when headless.
-    pub fn with_headlines(mut self, headlines: Headlines) -> Writers {
-        self.headlines = headlines;
-        self
     }
 
     /// Reports each relayed move's timing to `tx` from now on (for the
@@ -554,11 +533,7 @@ impl Writers {
                 EventKind::Fault => error!("{label}{text}"),
             }
         }
-        let shown = match self.headlines {
-            Headlines::Match => true,
-            Headlines::Board => matches!(event.kind(), EventKind::Fault | EventKind::Link),
-        };
-        if let Some(line) = words::headline(event).filter(|_| shown) {
+        if let Some(line) = words::headline(event) {
             let line = words::naming_sides(event, line, &self.sides);
             self.headless_line(&line);
         }

@@ -19,7 +19,7 @@ use crate::app::tournament::layout::{GameDirs, Layout, game_journal};
 use crate::app::tournament::players::{Carrier, Field, PerInstance};
 use crate::app::turn::{Decided, Edges, PortBook, Staged, Wires, decide, deliver, link_input};
 use crate::app::wall::wall_clock_now;
-use crate::app::writers::{Headlines, OpenError, RelayTiming, Writers};
+use crate::app::writers::{OpenError, RelayTiming, Writers};
 use crate::clock::LineSettings;
 use crate::display::LinkView;
 use crate::epd::sign_on::SignOn;
@@ -218,7 +218,7 @@ pub struct GameSetup<'a> {
 /// How a board speaks: in a match, its transcript names the clients by
 /// player (`A`, `B`: the match's command line's, whatever colour each
 /// plays) and, headless, its faults and link events are printed
-/// ([`Headlines::Board`]); in a tournament its transcript names White `A`
+/// (`referee::words::headline`); in a tournament its transcript names White `A`
 /// and Black `B` and prints nothing.
 #[derive(Debug, Clone, Copy)]
 pub struct Voice {
@@ -340,7 +340,6 @@ impl Board {
             None,
             setup.voice.faults_on_stdout(),
         )?
-        .with_headlines(Headlines::Board)
         .with_sides(setup.voice.sides(&seats))
         .with_numbering(g.number, setup.games_total)
         .with_game_files(&setup.games)
@@ -428,7 +427,6 @@ impl Board {
         );
         let seats = seats_of(&game, instances);
         let mut outputs = Writers::open(&dir, games.pgn.clone(), None, voice.faults_on_stdout())?
-            .with_headlines(Headlines::Board)
             .with_sides(voice.sides(&seats))
             .with_numbering(game.number, games_total)
             .with_game_files(games)

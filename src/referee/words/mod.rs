@@ -48,25 +48,16 @@ pub fn sentence(e: &Event) -> String {
     strip_control(&said(e))
 }
 
-/// The line headless output prints for the event, if it prints one: a
-/// game's start and end, the match's end, faults and links.
+/// The line headless output prints for a board's event, if it prints
+/// one: its faults and its links' changes. The event a board is part of
+/// says its games' starts and ends and its own end
+/// (`tournament::words`).
 pub fn headline(e: &Event) -> Option<String> {
-    let line = match e {
-        Event::GameStarted {
-            game, white, black, ..
-        } => format!("game {game}: {white} (White) vs {black} (Black)"),
-        Event::GameOver(g) => sentences::game_over(g),
-        Event::SessionOver => said(e),
-        e if matches!(
-            e.kind(),
-            crate::referee::EventKind::Fault | crate::referee::EventKind::Link
-        ) =>
-        {
-            said(e)
-        }
-        _ => return None,
-    };
-    Some(strip_control(&line))
+    matches!(
+        e.kind(),
+        crate::referee::EventKind::Fault | crate::referee::EventKind::Link
+    )
+    .then(|| strip_control(&said(e)))
 }
 
 /// `said` ([`sentence`] or [`headline`] of `e`) with the client it
@@ -93,7 +84,11 @@ pub fn naming_sides(e: &Event, said: String, sides: &ByClient<String>) -> String
 /// game's start, every move, a game's end and the match's end.
 pub fn watch_line(e: &Event) -> Option<String> {
     match e {
-        Event::GameStarted { .. } => headline(e),
+        Event::GameStarted {
+            game, white, black, ..
+        } => Some(strip_control(&format!(
+            "game {game}: {white} (White) vs {black} (Black)"
+        ))),
         Event::MoveMade { .. } | Event::GameOver(_) | Event::SessionOver => Some(sentence(e)),
         _ => None,
     }
