@@ -56,17 +56,22 @@ pub fn files_dir(
     Ok((t.path().to_path_buf(), Some(t)))
 }
 
+/// The nearest-rank percentile `p` (0..=100) of sorted values (0 when
+/// empty).
+pub fn percentile(sorted: &[u64], p: f64) -> u64 {
+    if sorted.is_empty() {
+        return 0;
+    }
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
 /// Prints `bench: what: N hops, us: median .. p90 .. p99 .. max ..`;
 /// returns (median, p90).
 pub fn summary(bench: &str, what: &str, hops: &[u64]) -> (u64, u64) {
     let mut v: Vec<u64> = hops.get(WARM_UP..).unwrap_or_default().to_vec();
     v.sort_unstable();
-    let p = |q: f64| {
-        let rank = ((q / 100.0) * v.len() as f64).ceil() as usize;
-        v.get(rank.clamp(1, v.len().max(1)) - 1)
-            .copied()
-            .unwrap_or(0)
-    };
+    let p = |q: f64| percentile(&v, q);
     let (median, p90) = (p(50.0), p(90.0));
     println!(
         "{bench}: {what}: {} hops, us: median {median} p90 {p90} p99 {} max {}",

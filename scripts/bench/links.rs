@@ -47,6 +47,10 @@ use argus::link::framer::{Frame, Framer};
 use argus::link::{Connector, Link, LinkEventKind, PortSettings};
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, unbounded};
 
+#[path = "hops.rs"]
+mod hops;
+use hops::percentile;
+
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -189,13 +193,7 @@ struct Report {
 impl Report {
     fn print(mut self) {
         self.hops.sort_unstable();
-        let p = |q: f64| {
-            let rank = ((q / 100.0) * self.hops.len() as f64).ceil() as usize;
-            self.hops
-                .get(rank.clamp(1, self.hops.len().max(1)) - 1)
-                .copied()
-                .unwrap_or(0)
-        };
+        let p = |q: f64| percentile(&self.hops, q);
         let n = self.hops.len();
         let conns = 2 * self.boards;
         let rss = self.rss_after_kib.saturating_sub(self.rss_before_kib);

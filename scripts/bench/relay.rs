@@ -74,7 +74,7 @@ use argus::app::writers::RelayTiming;
 use argus::client::{ClientProtocol, Mover, MoverKind};
 use argus::link::{PortSettings, VirtualCable};
 use crossbeam_channel::{RecvTimeoutError, unbounded};
-use hops::{STALL, WARM_UP};
+use hops::{STALL, WARM_UP, percentile};
 
 /// The same allocator as the `argus` binary (see src/main.rs).
 #[global_allocator]
@@ -504,13 +504,4 @@ fn report(all: &[RelayTiming], instant: bool) {
 
 fn verdict(met: bool) -> &'static str {
     if met { "met" } else { "NOT met" }
-}
-
-/// The nearest-rank percentile of sorted values (0 when empty).
-fn percentile(sorted: &[u64], p: f64) -> u64 {
-    if sorted.is_empty() {
-        return 0;
-    }
-    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
-    sorted[rank.clamp(1, sorted.len()) - 1]
 }
