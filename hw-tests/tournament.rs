@@ -2317,6 +2317,34 @@ fn argus_watch_says_a_matchs_journal_as_a_match() {
     );
 }
 
+/// `argus watch` of a played match's journal on the board view says the
+/// match's score once the board is gone, as the referee's board view does
+/// (headless, the watcher's last line says it).
+#[test]
+fn argus_watch_on_the_board_says_a_played_matchs_score_after_the_board() {
+    skip_unless_tmux!();
+    let dir = temp_dir("argus-match-watch-board-");
+    let logs = dir.path().join("logs");
+    mover_match(
+        &logs,
+        &["--games", "2", "--max-moves", "20", "--tc", "60+1"],
+    );
+    let journal = text(&logs.join("tournament.journal"));
+    let bin = text(&argus_bin());
+    for p in [&journal, &bin] {
+        assert!(!p.contains('\''), "path with a quote: {p}");
+    }
+    let command = format!("'{bin}' watch '{journal}'; echo argus-test-done; sleep 600");
+    let t = Tmux::start(100, 30, dir.path(), &command);
+    let screen = t.wait_for("the watcher's end", Duration::from_secs(30), |s| {
+        s.contains("argus-test-done")
+    });
+    assert!(
+        screen.contains("match over: alpha ") && screen.contains("stats for alpha: 2 games"),
+        "no score after the board:\n{screen}"
+    );
+}
+
 /// Plays `argus referee mover:alpha mover:beta=greedy EXTRA --headless
 /// --log-dir LOGS` to its end, which must be a normal one (exit 0).
 fn mover_match(logs: &Path, extra: &[&str]) -> std::process::Output {

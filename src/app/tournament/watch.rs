@@ -356,6 +356,7 @@ fn watch(
     }
     let outcome = w.run(&heard, &ctrl_c);
     let screen = w.screen.take();
+    let on_board = screen.is_some();
     if let Some(s) = screen {
         s.close();
     }
@@ -364,14 +365,22 @@ fn watch(
         w.await_feed_end(&heard);
     }
     let over = core_of(&w.tournament).is_some_and(Tournament::is_over);
-    // A match's end is its last line (`match over: ...`), as its
-    // referee says it: no report.
     if let (Completion::Normal, Some(core), false) =
         (&ending, core_of(&w.tournament), crate::app::stdout::gone())
-        && core.settings().form == crate::tournament::Form::Tournament
     {
-        use std::io::Write;
-        let _ = writeln!(std::io::stdout(), "{}", report::text(core));
+        match core.settings().form {
+            crate::tournament::Form::Tournament => {
+                crate::app::stdout::line(&report::text(core));
+            }
+            // A match's end is its last line (`match over: ...`), as its
+            // referee says it: no report. Headless it was printed as it
+            // was followed; after the board view, as the referee's board
+            // view says it once the board is gone.
+            crate::tournament::Form::Match if on_board && over => {
+                crate::app::stdout::line(&words::match_farewell(core));
+            }
+            crate::tournament::Form::Match => {}
+        }
     }
     if let (true, Some(a)) = (over, w.audience.take()) {
         a.linger(&ctrl_c);
