@@ -1,6 +1,9 @@
-//! The links benchmark (issue 35): argus's thread-per-link against one
+//! The links benchmark (issue 35): argus's TCP links against a bare
 //! readiness loop for all sockets, the same relay workload side by side,
-//! at 1, 10, 50 and 100 boards (2, 20, 100 and 200 connections).
+//! at 1, 10, 50 and 100 boards (2, 20, 100 and 200 connections). (Until
+//! 2026-11-29 argus's links had a reader and a writer thread each, and
+//! this bench chose between the two: docs/performance.md; now they are on
+//! one readiness loop themselves, `link::poll`.)
 //!
 //! * The clients (this process): a board is two TCP clients ping-ponging
 //!   a 117-byte EPD-like line through the referee, one thread per board
@@ -11,8 +14,8 @@
 //!   connects to it, as a `tcp://` link does.
 //! * The referee (this bench again, `--referee VARIANT PORTS`, a fresh
 //!   process per run, so that its memory, threads and CPU time are its
-//!   own): `threads` opens one [`argus::link::Link`] per connection
-//!   (`Connector::Connect`, the real reader and writer threads, every
+//!   own): `argus` opens one [`argus::link::Link`] per connection
+//!   (`Connector::Connect`, argus's own links on its readiness loop, every
 //!   event on one channel as the director has them) and a loop thread
 //!   that sends each line read on connection 2i to connection 2i+1 and
 //!   back; `readiness` is one `mio` thread polling every socket, framing
@@ -70,12 +73,12 @@ const OUT_CAP: usize = 64 * 1024;
 const STOP_POLL: Duration = Duration::from_millis(50);
 
 /// Every variant, in the order each size runs them.
-const VARIANTS: [Variant; 3] = [Variant::Threads, Variant::Readiness, Variant::Handoff];
+const VARIANTS: [Variant; 3] = [Variant::Argus, Variant::Readiness, Variant::Handoff];
 
 /// How the referee relays.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Variant {
-    Threads,
+    Argus,
     Readiness,
     Handoff,
 }
@@ -83,7 +86,7 @@ enum Variant {
 impl Variant {
     fn name(self) -> &'static str {
         match self {
-            Variant::Threads => "threads",
+            Variant::Argus => "argus",
             Variant::Readiness => "readiness",
             Variant::Handoff => "handoff",
         }
@@ -484,7 +487,7 @@ fn referee(args: &[String]) -> Result<(), String> {
     let variant = args
         .first()
         .and_then(|v| Variant::parse(v))
-        .ok_or("expected threads, readiness or handoff")?;
+        .ok_or("expected argus, readiness or handoff")?;
     let ports = args
         .get(1)
         .ok_or("expected the clients' ports")?
@@ -501,7 +504,7 @@ fn referee(args: &[String]) -> Result<(), String> {
     let rss_before = status_kib("VmRSS:");
     let stop = Arc::new(AtomicBool::new(false));
     let relay = match variant {
-        Variant::Threads => start_threads(&ports, Arc::clone(&stop))?,
+        Variant::Argus => start_argus(&ports, Arc::clone(&stop))?,
         Variant::Readiness => start_readiness(&ports, Arc::clone(&stop), false)?,
         Variant::Handoff => start_readiness(&ports, Arc::clone(&stop), true)?,
     };
@@ -573,9 +576,9 @@ fn cpu_us() -> u64 {
     us(ru.ru_utime) + us(ru.ru_stime)
 }
 
-/// argus's links, one per port, and the loop thread relaying between
-/// them.
-fn start_threads(
+/// argus's links, one per port (TCP links: on argus's one readiness
+/// loop, `link::poll`), and the loop thread relaying between them.
+fn start_argus(
     ports: &[u16],
     stop: Arc<AtomicBool>,
 ) -> Result<thread::JoinHandle<Result<(), String>>, String> {

@@ -31,7 +31,8 @@ pub enum EndpointsError {
 }
 
 /// Link events that may wait for the director's loop; then the links'
-/// reader threads wait (see [`crate::link::Link::open`]).
+/// reader threads and the TCP links' readiness loop wait (see
+/// [`crate::link::Link::open`]).
 pub const LINK_EVENTS: usize = 4096;
 
 /// The network options of `argus referee` and `argus resume`.

@@ -1,8 +1,8 @@
 //! How a [`Link`](super::Link) gets (and gets again) the byte stream it
 //! reads and writes: a serial port opened by path, a TCP connection it
-//! makes, or a TCP connection a listener accepted for its seat. The reader
-//! and writer threads see only a [`Connection`]; everything that differs
-//! between the kinds is here.
+//! makes, or a TCP connection a listener accepted for its seat. A link's
+//! threads (or the readiness loop) see only a [`Connection`]; everything
+//! that differs between the kinds of stream is here.
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
@@ -20,15 +20,27 @@ pub(super) trait Conduit: Read + Write + Send {}
 
 impl<T: Read + Write + Send> Conduit for T {}
 
-/// One open stream: the reader's handle and the writer's.
+/// One open stream: a serial port's two handles, or a TCP connection.
 pub struct Connection {
-    pub(super) reader: Box<dyn Conduit>,
-    pub(super) writer: Box<dyn Conduit>,
+    pub(super) stream: Stream,
     /// The peer's address, for a TCP connection.
     pub(super) peer: Option<SocketAddr>,
     /// Bytes already read from it by someone else (the sign-on line a
     /// listener read before it seated the connection); framed first.
     pub(super) preread: Vec<u8>,
+}
+
+/// The stream of a [`Connection`]: a serial port's handles, read and
+/// written by a link's two threads, or a TCP socket, which the readiness
+/// loop ([`poll`](super::poll)) reads and writes.
+pub(super) enum Stream {
+    /// The reader's handle and the writer's.
+    Port {
+        reader: Box<dyn Conduit>,
+        writer: Box<dyn Conduit>,
+    },
+    /// A connected socket, TCP_NODELAY and keepalive set.
+    Tcp(TcpStream),
 }
 
 /// The reader's half of a [`Connection`].
@@ -39,16 +51,27 @@ pub(super) struct Incoming {
 }
 
 impl Connection {
-    /// The reader's half and the writer's handle.
-    pub(super) fn split(self) -> (Incoming, Box<dyn Conduit>) {
-        (
+    /// The reader's half and the writer's handle, for a link's threads (a
+    /// socket's reads and writes then time out after [`IO_TIMEOUT`], so
+    /// the threads see a stop request).
+    pub(super) fn split(self) -> std::io::Result<(Incoming, Box<dyn Conduit>)> {
+        let (reader, writer): (Box<dyn Conduit>, Box<dyn Conduit>) = match self.stream {
+            Stream::Port { reader, writer } => (reader, writer),
+            Stream::Tcp(s) => {
+                s.set_read_timeout(Some(IO_TIMEOUT))?;
+                s.set_write_timeout(Some(IO_TIMEOUT))?;
+                let writer = s.try_clone()?;
+                (Box::new(s), Box::new(writer))
+            }
+        };
+        Ok((
             Incoming {
-                reader: self.reader,
+                reader,
                 peer: self.peer,
                 preread: self.preread,
             },
-            self.writer,
-        )
+            writer,
+        ))
     }
 }
 
@@ -164,6 +187,40 @@ impl Connector {
         }
     }
 
+    /// Tries again and again (waiting before each attempt as
+    /// [`Connector::next`] does) until a connection comes, with the number
+    /// of attempts it took, or `stop` is signalled or disconnected
+    /// (`None`). A failure worth saying ([`Trying`]: the first, a new
+    /// reason, then now and then) goes to `unreachable`, in words that
+    /// start with the link's `path`.
+    pub(super) fn redial(
+        &self,
+        path: &str,
+        stop: &Receiver<()>,
+        unreachable: impl Fn(String),
+    ) -> Option<(Connection, u64)> {
+        let mut attempts: u64 = 0;
+        let mut trying = Trying::default();
+        loop {
+            attempts = attempts.saturating_add(1);
+            match self.next(stop, attempts)? {
+                Ok(c) => {
+                    // Stopped while connecting: the connection is not wanted.
+                    return match stop.try_recv() {
+                        Err(crossbeam_channel::TryRecvError::Empty) => Some((c, attempts)),
+                        _ => None,
+                    };
+                }
+                Err(e) => {
+                    log::debug!("{path}: attempt {attempts}: {e}");
+                    if let Some(say) = trying.failed(&e.to_string(), Instant::now()) {
+                        unreachable(format!("{path}: {say}"));
+                    }
+                }
+            }
+        }
+    }
+
     /// The link lost its connection (a seat is free again).
     pub(super) fn lost(&self) {
         if let Connector::Seat(seat) = self {
@@ -262,8 +319,10 @@ fn open_serial(path: &str, settings: &PortSettings) -> Result<Connection, OpenEr
         reason: format!("opened, but could not make a second handle for writing: {e}"),
     })?;
     Ok(Connection {
-        reader: Box::new(port),
-        writer: Box::new(writer),
+        stream: Stream::Port {
+            reader: Box::new(port),
+            writer: Box::new(writer),
+        },
         peer: None,
         preread: Vec::new(),
     })
@@ -301,10 +360,10 @@ fn connect(addrs: &[SocketAddr], hello: Option<&str>) -> Result<Connection, Conn
     for addr in addrs {
         match TcpStream::connect_timeout(addr, CONNECT_TIMEOUT) {
             Ok(s) => {
-                let mut c = stream_connection(s, Vec::new())?;
-                if let Some(line) = hello {
-                    c.writer
-                        .write_all(format!("{line}\r\n").as_bytes())
+                let c = stream_connection(s, Vec::new())?;
+                if let (Some(line), Stream::Tcp(s)) = (hello, &c.stream) {
+                    let mut s: &TcpStream = s;
+                    s.write_all(format!("{line}\r\n").as_bytes())
                         .map_err(|error| ConnectError::Hello { addr: *addr, error })?;
                 }
                 return Ok(c);
@@ -425,28 +484,22 @@ fn keepalive(s: &TcpStream) -> std::io::Result<()> {
 
 /// A TCP stream set up as a link's connection: TCP_NODELAY (a record goes
 /// out at once, not held back to fill a segment), keepalive probes (a
-/// vanished peer is found dead), reads and writes that time out after
-/// [`IO_TIMEOUT`] so the threads see a stop request, and a second handle
-/// for the writer.
+/// vanished peer is found dead), and writes that time out after
+/// [`IO_TIMEOUT`] while it is still blocking (the `hello` line).
 pub(super) fn stream_connection(
     s: TcpStream,
     preread: Vec<u8>,
 ) -> Result<Connection, ConnectError> {
     let peer = s.peer_addr().ok();
-    let setup = keepalive(&s)
+    keepalive(&s)
         .and_then(|()| s.set_nodelay(true))
-        .and_then(|()| s.set_read_timeout(Some(IO_TIMEOUT)))
         .and_then(|()| s.set_write_timeout(Some(IO_TIMEOUT)))
-        .and_then(|()| s.try_clone());
-    match setup {
-        Ok(writer) => Ok(Connection {
-            reader: Box::new(s),
-            writer: Box::new(writer),
-            peer,
-            preread,
-        }),
-        Err(e) => Err(ConnectError::Setup(e)),
-    }
+        .map_err(ConnectError::Setup)?;
+    Ok(Connection {
+        stream: Stream::Tcp(s),
+        peer,
+        preread,
+    })
 }
 
 #[cfg(test)]

@@ -10,7 +10,8 @@ pub trait LinkId: Clone + fmt::Display + Send + Sync + 'static {}
 
 impl<T: Clone + fmt::Display + Send + Sync + 'static> LinkId for T {}
 
-/// One report from a link's reader or writer thread.
+/// One report from a link's reader or writer thread (a TCP link's: from
+/// the readiness loop).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LinkEvent<Id> {
     /// The id the link was opened with.

@@ -1,5 +1,6 @@
 //! Links: serial ports and TCP connections; port settings, endpoints,
-//! opening, the line framer, reader and writer threads, the TCP listener.
+//! opening, the line framer, a serial port's reader and writer threads,
+//! the one readiness loop of every TCP socket, the TCP listener.
 //!
 //! * [`Endpoint`]: a serial name, `tcp://HOST:PORT` or
 //!   `tcp-listen://ADDR:PORT`, parsed.
@@ -10,8 +11,9 @@
 //! * [`open_port`]: open one port exclusively and configured.
 //! * [`list_ports`]: the serial ports of this machine (`argus ports`).
 //! * [`framer::Framer`]: bytes to lines (pure, no I/O).
-//! * [`Link`]: a port with a reader and a writer thread, reporting
-//!   [`LinkEvent`]s and reopening a lost port.
+//! * [`Link`]: a serial port with a reader and a writer thread, or a TCP
+//!   connection on the readiness loop (`poll`: one thread for every
+//!   socket), reporting [`LinkEvent`]s and reopening a lost port.
 //! * [`LocalEnd`]: one end of an in-process link ([`Link::in_process`]),
 //!   channels to a program argus runs on a thread of its own.
 //! * [`cable`]: in-process virtual cables (pseudo-terminal pairs).
@@ -27,6 +29,7 @@ mod list;
 mod listen;
 mod local;
 mod open;
+mod poll;
 mod reader;
 pub mod seats;
 mod settings;

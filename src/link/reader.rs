@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 
 use crossbeam_channel::{Receiver, Sender, TryRecvError};
 
-use super::connector::{Conduit, Incoming, Trying};
+use super::connector::{Conduit, Incoming};
 use super::event::LinkId;
 use super::event::{LinkEventKind, Stamp};
 use super::framer::{Frame, Framer};
@@ -152,54 +152,50 @@ fn reconnect<Id: LinkId>(
     wake: &Sender<WriterMsg>,
     was_up: bool,
 ) -> Option<Incoming> {
-    let mut attempts: u64 = 0;
-    let mut trying = Trying::default();
     loop {
-        attempts = attempts.saturating_add(1);
-        let got = shared.connector.next(stop, attempts)?;
+        let (c, attempts) = shared.connector.redial(&shared.path, stop, |message| {
+            shared.emit(LinkEventKind::Unreachable { message });
+        })?;
         if shared.stopping() {
             return None;
         }
-        match got {
-            Ok(c) => {
-                let (incoming, writer) = c.split();
-                // Back goes out before the writer can use the stream, so
-                // that no Sent of the new connection precedes it.
-                if let Some(peer) = incoming.peer {
-                    emit_connected(shared, peer);
-                }
-                if was_up {
-                    let at = Stamp::since(shared.epoch);
-                    log::info!(
-                        "port {} ({}): link back after {attempts} attempt(s)",
-                        shared.id,
-                        shared.path
-                    );
-                    shared.emit(LinkEventKind::Back {
-                        at_ms: at.ms,
-                        at_us: at.us,
-                    });
-                }
-                {
-                    let mut slot = shared.slot();
-                    slot.port = Some(writer);
-                    slot.write_failure = None;
-                    shared.write_failed.store(false, Ordering::SeqCst);
-                }
-                let _ = wake.send(WriterMsg::Wake);
-                return Some(incoming);
-            }
+        let (incoming, writer) = match c.split() {
+            Ok(halves) => halves,
             Err(e) => {
-                log::debug!("port {}: attempt {attempts}: {e}", shared.id);
-                // Said now and then (the first time at once), with how
-                // long it has been tried, to whoever runs the link.
-                if let Some(say) = trying.failed(&e.to_string(), std::time::Instant::now()) {
-                    shared.emit(LinkEventKind::Unreachable {
-                        message: format!("{}: {say}", shared.path),
-                    });
-                }
+                log::warn!(
+                    "port {} ({}): cannot use the new connection: {e}",
+                    shared.id,
+                    shared.path
+                );
+                shared.connector.lost();
+                continue;
             }
+        };
+        // Back goes out before the writer can use the stream, so
+        // that no Sent of the new connection precedes it.
+        if let Some(peer) = incoming.peer {
+            emit_connected(shared, peer);
         }
+        if was_up {
+            let at = Stamp::since(shared.epoch);
+            log::info!(
+                "port {} ({}): link back after {attempts} attempt(s)",
+                shared.id,
+                shared.path
+            );
+            shared.emit(LinkEventKind::Back {
+                at_ms: at.ms,
+                at_us: at.us,
+            });
+        }
+        {
+            let mut slot = shared.slot();
+            slot.port = Some(writer);
+            slot.write_failure = None;
+            shared.write_failed.store(false, Ordering::SeqCst);
+        }
+        let _ = wake.send(WriterMsg::Wake);
+        return Some(incoming);
     }
 }
 

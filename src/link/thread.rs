@@ -1,7 +1,8 @@
-//! [`Link`]: one serial port or TCP connection with a reader thread and a
-//! writer thread.
+//! [`Link`]: one serial port with a reader thread and a writer thread, or
+//! one TCP connection on the readiness loop ([`poll`](super::poll)), or an
+//! in-process end.
 //!
-//! Ownership of the stream: the reader thread owns one handle and reads
+//! A serial port's ownership of the stream: the reader thread owns one handle and reads
 //! through it; the writer's handle (a second handle on the same port or
 //! socket) lives in a shared slot that the writer locks for the length of
 //! one record. When the link is lost the reader empties the slot and drops
@@ -26,6 +27,7 @@ use super::event::{LinkEvent, LinkEventKind, LinkId};
 use super::framer::MAX_LINE;
 use super::local::{self, LocalEnd};
 use super::open::{OpenError, OpenErrorKind};
+use super::poll::PolledLink;
 use super::settings::PortSettings;
 use super::{reader, writer};
 
@@ -155,8 +157,9 @@ impl<Id: LinkId> Shared<Id> {
     }
 }
 
-/// One serial port or TCP connection, read and written by two threads of
-/// its own.
+/// One serial port, read and written by two threads of its own, or one
+/// TCP connection, read and written by the one readiness loop of every
+/// socket ([`poll`](super::poll)): the same events either way.
 ///
 /// Lines read are framed by [`Framer`](super::framer::Framer) and sent, with
 /// everything else that happens, as [`LinkEvent`]s on the channel given to
@@ -175,8 +178,8 @@ impl<Id: LinkId> Shared<Id> {
 /// after `Back`, preceded by a line end so that the cut-off part stands as a
 /// line of its own.
 ///
-/// Dropping the link (or [`Link::close`]) stops both threads and closes the
-/// port; records still queued are reported as `SendFailed`.
+/// Dropping the link (or [`Link::close`]) stops its threads (or takes it
+/// off the loop) and closes the port; records still queued are reported as `SendFailed`.
 ///
 /// An in-process link ([`Link::in_process`]) is the other kind: two ends
 /// joined by channels, with no thread and no stream (see
@@ -186,9 +189,11 @@ pub struct Link<Id: LinkId> {
     settings: PortSettings,
 }
 
-/// A link's kind: a stream with its two threads, or an in-process end.
+/// A link's kind: a serial port with its two threads, a TCP connection
+/// on the readiness loop, or an in-process end.
 enum Kind<Id: LinkId> {
     Threads(Threads<Id>),
+    Polled(PolledLink<Id>),
     Local(local::End<Id>),
 }
 
@@ -224,7 +229,9 @@ impl<Id: LinkId> Link<Id> {
     ///
     /// `events` may be bounded: when it is full the reader and writer wait
     /// (input then queues in the operating system's buffer), nothing is
-    /// lost. If its receiver is dropped, events are discarded.
+    /// lost; for a TCP link the readiness loop waits, and with it every
+    /// TCP link of the process. If its receiver is dropped, events are
+    /// discarded.
     pub fn open(
         id: Id,
         path: &str,
@@ -254,9 +261,21 @@ impl<Id: LinkId> Link<Id> {
         epoch: Instant,
         events: Sender<LinkEvent<Id>>,
     ) -> Result<Link<Id>, OpenError> {
+        if !matches!(connector, Connector::Serial { .. }) {
+            let line_end = settings.line_end.as_bytes();
+            let polled = PolledLink::open(id, connector, path, line_end, epoch, events)?;
+            return Ok(Link {
+                kind: Kind::Polled(polled),
+                settings,
+            });
+        }
         let (first, writer_port) = match connector.first()? {
             Some(c) => {
-                let (incoming, writer) = c.split();
+                let (incoming, writer) = c.split().map_err(|e| OpenError {
+                    port: path.to_string(),
+                    kind: OpenErrorKind::Other,
+                    reason: format!("opened, but cannot set it up: {e}"),
+                })?;
                 (Some(incoming), Some(writer))
             }
             None => (None, None),
@@ -390,6 +409,7 @@ impl<Id: LinkId> Link<Id> {
         }
         let t = match &self.kind {
             Kind::Threads(t) => t,
+            Kind::Polled(p) => return p.send_all(records),
             Kind::Local(end) => return end.send_all(records),
         };
         let Some(tx) = &t.writer_tx else {
@@ -409,6 +429,7 @@ impl<Id: LinkId> Link<Id> {
     pub fn id(&self) -> &Id {
         match &self.kind {
             Kind::Threads(t) => &t.shared.id,
+            Kind::Polled(p) => &p.id,
             Kind::Local(end) => &end.id,
         }
     }
@@ -417,6 +438,7 @@ impl<Id: LinkId> Link<Id> {
     pub fn path(&self) -> &str {
         match &self.kind {
             Kind::Threads(t) => &t.shared.path,
+            Kind::Polled(p) => &p.path,
             Kind::Local(end) => &end.path,
         }
     }
@@ -431,12 +453,15 @@ impl<Id: LinkId> Link<Id> {
     /// information rather than a warning (an in-process link's loss
     /// always is).
     pub fn farewell(&self) {
-        if let Kind::Threads(t) = &self.kind {
-            t.shared.farewell.store(true, Ordering::SeqCst);
+        match &self.kind {
+            Kind::Threads(t) => t.shared.farewell.store(true, Ordering::SeqCst),
+            Kind::Polled(p) => p.farewell(),
+            Kind::Local(_) => {}
         }
     }
 
-    /// Stops both threads and closes the port (the same as dropping it).
+    /// Stops its threads (or takes it off the readiness loop) and closes
+    /// the port (the same as dropping it).
     pub fn close(self) {}
 }
 

@@ -13,20 +13,100 @@ use super::thread::{Shared, WriterMsg};
 
 /// After this long without a byte accepted by the port, the write is
 /// reported as stalled (once per record).
-const STALL_REPORT: Duration = Duration::from_secs(2);
+pub(super) const STALL_REPORT: Duration = Duration::from_secs(2);
 
 /// A record waiting to be written.
-struct Pending {
-    seq: u64,
-    text: String,
+pub(super) struct Pending {
+    pub seq: u64,
+    pub text: String,
     /// What to write: the text and line end (and a leading line end after a
     /// cut-off attempt).
-    bytes: Vec<u8>,
+    pub bytes: Vec<u8>,
     /// Bytes of `bytes` already written.
-    progress: usize,
+    pub progress: usize,
     /// The last record of a unit given to `Link::send_all`: its place in
     /// the queue is freed when this one is done.
-    ends_unit: bool,
+    pub ends_unit: bool,
+}
+
+impl Pending {
+    /// The records of one unit given to `Link::send_all`, each with
+    /// `line_end`, the last one ending the unit.
+    pub fn unit(records: Vec<(u64, String)>, line_end: &[u8]) -> impl Iterator<Item = Pending> {
+        let last = records.len().saturating_sub(1);
+        records
+            .into_iter()
+            .enumerate()
+            .map(move |(i, (seq, text))| {
+                let mut bytes = Vec::with_capacity(text.len().saturating_add(2));
+                bytes.extend_from_slice(text.as_bytes());
+                bytes.extend_from_slice(line_end);
+                Pending {
+                    seq,
+                    text,
+                    bytes,
+                    progress: 0,
+                    ends_unit: i == last,
+                }
+            })
+    }
+
+    /// The bytes still to write (none: the record is written).
+    pub fn rest(&self) -> &[u8] {
+        self.bytes.get(self.progress..).unwrap_or_default()
+    }
+
+    /// `n` more bytes were written.
+    pub fn wrote(&mut self, n: usize) {
+        self.progress = self.progress.saturating_add(n).min(self.bytes.len());
+    }
+
+    /// The link was lost with this record on its way: it is written again
+    /// in full on the next connection, after a line end that ends the
+    /// part already written (if any) as a line of its own.
+    pub fn cut_off(&mut self, line_end: &[u8]) {
+        if self.progress > 0 {
+            let mut bytes = Vec::with_capacity(self.text.len().saturating_add(4));
+            bytes.extend_from_slice(line_end);
+            bytes.extend_from_slice(self.text.as_bytes());
+            bytes.extend_from_slice(line_end);
+            self.bytes = bytes;
+            self.progress = 0;
+        }
+    }
+
+    /// The event that reports it sent, drained at `at`.
+    pub fn sent(self, at: Stamp) -> LinkEventKind {
+        LinkEventKind::Sent {
+            seq: self.seq,
+            text: self.text,
+            wire: self.bytes,
+            at_ms: at.ms,
+            at_us: at.us,
+        }
+    }
+}
+
+/// What a link reports when writing `text` on `path` has made no progress
+/// for [`STALL_REPORT`].
+pub(super) fn stalled_words(path: &str, text: &str) -> String {
+    format!(
+        "port {path}: writing \"{}\" has been stalled for {} s (flow control?); still trying",
+        crate::text::strip_control(text)
+            .chars()
+            .take(60)
+            .collect::<String>(),
+        STALL_REPORT.as_secs()
+    )
+}
+
+/// Why a link is lost when no byte could be written for `limit`.
+pub(super) fn stall_limit_words(limit: Duration) -> String {
+    format!(
+        "no byte could be written for {} s (flow control held off by the other side, or a \
+         peer that reads nothing?)",
+        limit.as_secs()
+    )
 }
 
 enum Delivery {
@@ -67,19 +147,7 @@ pub(super) fn run<Id: LinkId>(shared: &Shared<Id>, rx: &Receiver<WriterMsg>, don
             Some(WriterMsg::Send(records)) => {
                 // `Link::send_all` keeps the units in the channel and in
                 // this queue under MAX_QUEUED together.
-                let last = records.len().saturating_sub(1);
-                for (i, (seq, text)) in records.into_iter().enumerate() {
-                    let mut bytes = Vec::with_capacity(text.len().saturating_add(2));
-                    bytes.extend_from_slice(text.as_bytes());
-                    bytes.extend_from_slice(line_end);
-                    queue.push_back(Pending {
-                        seq,
-                        text,
-                        bytes,
-                        progress: 0,
-                        ends_unit: i == last,
-                    });
-                }
+                queue.extend(Pending::unit(records, line_end));
                 down = false;
             }
             Some(WriterMsg::Wake) => down = false,
@@ -98,13 +166,7 @@ pub(super) fn run<Id: LinkId>(shared: &Shared<Id>, rx: &Receiver<WriterMsg>, don
                     if done.ends_unit {
                         shared.dequeued();
                     }
-                    shared.emit(LinkEventKind::Sent {
-                        seq: done.seq,
-                        text: done.text,
-                        wire: done.bytes,
-                        at_ms: at.ms,
-                        at_us: at.us,
-                    });
+                    shared.emit(done.sent(at));
                 }
             }
             Delivery::Down => down = true,
@@ -151,16 +213,17 @@ fn write_record<Id: LinkId>(shared: &Shared<Id>, head: &mut Pending, line_end: &
         if shared.stopping() {
             return Delivery::Stopping;
         }
-        let Some(rest) = head.bytes.get(head.progress..).filter(|r| !r.is_empty()) else {
+        let rest = head.rest();
+        if rest.is_empty() {
             break match port.flush() {
                 Ok(()) => return Delivery::Sent(Stamp::since(shared.epoch)),
                 Err(e) => format!("drain failed: {e} ({:?})", e.kind()),
             };
-        };
+        }
         match port.write(rest) {
             Ok(0) => break "the port accepted no bytes".to_string(),
             Ok(n) => {
-                head.progress = head.progress.saturating_add(n).min(head.bytes.len());
+                head.wrote(n);
                 last_progress = Instant::now();
             }
             Err(e) if e.kind() == ErrorKind::Interrupted => {}
@@ -168,25 +231,12 @@ fn write_record<Id: LinkId>(shared: &Shared<Id>, head: &mut Pending, line_end: &
                 let stalled = last_progress.elapsed();
                 let limit = shared.connector.stall_limit();
                 if stalled >= limit {
-                    break format!(
-                        "no byte could be written for {} s (flow control held off by the \
-                         other side, or a peer that reads nothing?)",
-                        limit.as_secs()
-                    );
+                    break stall_limit_words(limit);
                 }
                 if stalled >= STALL_REPORT && !stall_reported {
                     stall_reported = true;
                     shared.emit(LinkEventKind::Error {
-                        message: format!(
-                            "port {}: writing \"{}\" has been stalled for {} s (flow control?); \
-                             still trying",
-                            shared.path,
-                            crate::text::strip_control(&head.text)
-                                .chars()
-                                .take(60)
-                                .collect::<String>(),
-                            STALL_REPORT.as_secs()
-                        ),
+                        message: stalled_words(&shared.path, &head.text),
                     });
                 }
             }
@@ -200,13 +250,6 @@ fn write_record<Id: LinkId>(shared: &Shared<Id>, head: &mut Pending, line_end: &
     slot.write_failure = Some(failure);
     shared.write_failed.store(true, Ordering::SeqCst);
     drop(slot);
-    if head.progress > 0 {
-        let mut bytes = Vec::with_capacity(head.text.len().saturating_add(4));
-        bytes.extend_from_slice(line_end);
-        bytes.extend_from_slice(head.text.as_bytes());
-        bytes.extend_from_slice(line_end);
-        head.bytes = bytes;
-        head.progress = 0;
-    }
+    head.cut_off(line_end);
     Delivery::Down
 }
