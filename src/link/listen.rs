@@ -57,12 +57,18 @@ pub struct BadAllow(pub String);
 
 error_words!(BadAllow);
 
+/// What a seat calls when a connection was handed to it.
+pub(super) type Ring = Box<dyn Fn() + Send + Sync>;
+
 /// What the listener's threads share.
 struct Shared {
     addr: SocketAddr,
     config: ListenConfig,
     seats: Mutex<Seats>,
     handoffs: Vec<Sender<Connection>>,
+    /// Per seat, what to call when a connection was handed to it (the
+    /// readiness loop's bell: a seat waiting there has no thread).
+    rings: Vec<Mutex<Option<Ring>>>,
     pending: AtomicUsize,
     stop: AtomicBool,
     epoch: Instant,
@@ -115,6 +121,14 @@ impl SeatHandle {
         &self.rx
     }
 
+    /// Calls `ring` (none: no longer) each time a connection is handed to
+    /// this seat, after it was handed: one may be waiting already.
+    pub(super) fn on_handoff(&self, ring: Option<Ring>) {
+        if let Some(slot) = self.shared.rings.get(self.index) {
+            *slot.lock().unwrap_or_else(PoisonError::into_inner) = ring;
+        }
+    }
+
     /// The link lost this seat's connection.
     pub(super) fn freed(&self) {
         self.shared.seats().freed(self.index);
@@ -161,6 +175,7 @@ pub fn listen(addr: SocketAddr, config: ListenConfig) -> Result<Vec<Connector>, 
         addr,
         seats: Mutex::new(Seats::new(config.seats.clone())),
         config,
+        rings: txs.iter().map(|_| Mutex::new(None)).collect(),
         handoffs: txs,
         pending: AtomicUsize::new(0),
         stop: AtomicBool::new(false),
@@ -269,6 +284,11 @@ fn greet(shared: &Shared, mut stream: TcpStream, peer: SocketAddr) {
                         crate::text::strip_control(name.as_deref().unwrap_or(""))
                     );
                     let handed = shared.handoffs.get(i).map(|tx| tx.try_send(connection));
+                    if let (Some(Ok(())), Some(ring)) = (&handed, shared.rings.get(i))
+                        && let Some(ring) = &*ring.lock().unwrap_or_else(PoisonError::into_inner)
+                    {
+                        ring();
+                    }
                     if !matches!(handed, Some(Ok(()))) {
                         shared.seats().freed(i);
                         log::warn!(
@@ -366,6 +386,7 @@ mod tests {
             },
             seats: Mutex::new(Seats::new(Vec::new())),
             handoffs: Vec::new(),
+            rings: Vec::new(),
             pending: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
             epoch: Instant::now(),

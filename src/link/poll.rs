@@ -19,11 +19,12 @@
 //!   queue of records, and how long its writing has been stalled (a write
 //!   that makes no progress is said after [`STALL_REPORT`] and loses the
 //!   link after the connector's stall limit, by the poll's timeout).
-//! * A link that is down (lost, or not connected yet) has a thread of its
-//!   own only while it waits for its next connection: the backoff and the
-//!   blocking connect of a `tcp://` link, or a listener's seat waiting for
-//!   its client ([`Connector::redial`]). The connection it gets comes back
-//!   to the loop as [`Command::Redialled`].
+//! * A link that is down (lost, or not connected yet) waits for its next
+//!   connection: a listener's seat rings the loop when a client was seated
+//!   there ([`Command::Seated`]); a `tcp://` link has a thread of its own
+//!   only while it waits (the backoff and the blocking connect,
+//!   [`Connector::redial`]), whose connection comes back to the loop as
+//!   [`Command::Redialled`].
 //!
 //! The loop blocks only where a serial link's threads would: on a full
 //! bounded event channel (its owner is behind; the input waits in the
@@ -74,6 +75,8 @@ enum Command {
     Close(usize, Sender<()>),
     /// A down link's thread got it a connection, after this many attempts.
     Redialled(usize, Connection, u64),
+    /// A listener handed a connection to the seat of this link.
+    Seated(usize),
 }
 
 /// The owners' way to the loop: its command channel and waker.
@@ -392,6 +395,7 @@ impl Loop {
                 self.close(key);
                 let _ = done.send(());
             }
+            Command::Seated(key) => self.seated(key),
             Command::Redialled(key, c, attempts) => {
                 if let Some(e) = self.links.get_mut(&key) {
                     e.redial_stop = None;
@@ -459,12 +463,24 @@ impl Loop {
         self.write(key);
     }
 
-    /// Link `key` is down: a thread of its own waits for its next
-    /// connection and hands it back as [`Command::Redialled`].
+    /// Link `key` is down: a listener's seat rings the loop when its next
+    /// client is seated ([`Command::Seated`]); for a `tcp://` link a thread
+    /// of its own waits and connects again, and hands the connection back
+    /// as [`Command::Redialled`].
     fn redial(&mut self, key: usize) {
         let Some(e) = self.links.get_mut(&key) else {
             return;
         };
+        if let Connector::Seat(seat) = &*e.connector {
+            seat.on_handoff(Some(Box::new(move || {
+                if let Ok(h) = handle() {
+                    let _ = h.command(Command::Seated(key));
+                }
+            })));
+            // One may have been seated before the bell was hung.
+            self.seated(key);
+            return;
+        }
         let (stop, stopped) = crossbeam_channel::bounded::<()>(1);
         let connector = Arc::clone(&e.connector);
         let emit = Arc::clone(&e.emit);
@@ -490,6 +506,24 @@ impl Loop {
                 log::error!("{message}");
                 e.emit(LinkEventKind::Error { message });
             }
+        }
+    }
+
+    /// A connection may wait for link `key`'s seat: it is taken if the link
+    /// is down (a ring for a connection already taken does nothing).
+    fn seated(&mut self, key: usize) {
+        let Some(e) = self.links.get(&key) else {
+            return;
+        };
+        let Connector::Seat(seat) = &*e.connector else {
+            return;
+        };
+        if e.socket.is_some() {
+            return;
+        }
+        if let Some(c) = seat.try_take() {
+            seat.on_handoff(None);
+            self.connected(key, c, Some(1));
         }
     }
 
@@ -566,6 +600,9 @@ impl Loop {
         let Some(mut e) = self.links.remove(&key) else {
             return;
         };
+        if let Connector::Seat(seat) = &*e.connector {
+            seat.on_handoff(None);
+        }
         if let Some(mut socket) = e.socket.take() {
             let _ = self.poll.registry().deregister(&mut socket);
         }
@@ -968,5 +1005,79 @@ mod tests {
             _ => None,
         });
         assert!(lost.contains("no byte could be written for 10 s"), "{lost}");
+    }
+
+    /// The names of this process's threads.
+    fn thread_names() -> Vec<String> {
+        std::fs::read_dir("/proc/self/task")
+            .map(|d| {
+                d.filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("comm")).ok())
+                    .map(|n| n.trim().to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn a_seat_waits_without_a_thread_and_takes_each_client_signed_on_there() {
+        use crate::epd::{Fields, line_check, sign_on};
+        use crate::link::{ListenConfig, listen};
+        let free = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = free.local_addr().unwrap();
+        drop(free);
+        let config = ListenConfig {
+            seats: vec![("S".into(), None)],
+            ..ListenConfig::default()
+        };
+        let seat = listen(addr, config).unwrap().pop().unwrap();
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let link = Link::open_with(
+            "seat-S",
+            seat,
+            "tcp-listen",
+            PortSettings::default(),
+            Instant::now(),
+            tx,
+        )
+        .unwrap();
+        let mut record = sign_on::record(Fields::initial(), "prog");
+        line_check::append(&mut record);
+        record.push_str("\r\n");
+        for round in 0..2 {
+            if cfg!(target_os = "linux") {
+                let names = thread_names();
+                assert!(
+                    !names.iter().any(|n| n.starts_with("argus-redial")),
+                    "{names:?}"
+                );
+            }
+            let mut client = TcpStream::connect(addr).unwrap();
+            client.write_all(record.as_bytes()).unwrap();
+            let order: Vec<&str> = (0..2 + round)
+                .map(|_| {
+                    next(&rx, SOON, |k| match k {
+                        LinkEventKind::Connected { .. } => Some("connected"),
+                        LinkEventKind::Back { .. } => Some("back"),
+                        LinkEventKind::Line { .. } => Some("line"),
+                        _ => None,
+                    })
+                })
+                .collect();
+            let want: &[&str] = match round {
+                0 => &["connected", "line"],
+                _ => &["connected", "back", "line"],
+            };
+            assert_eq!(order, want, "round {round}");
+            link.send(round, "refcom hello;".into()).unwrap();
+            let mut got = String::new();
+            BufReader::new(client.try_clone().unwrap())
+                .read_line(&mut got)
+                .unwrap();
+            assert_eq!(got, "refcom hello;\r\n");
+            drop(client);
+            next(&rx, SOON, |k| {
+                matches!(k, LinkEventKind::Lost { .. }).then_some(())
+            });
+        }
     }
 }
