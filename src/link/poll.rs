@@ -51,6 +51,13 @@ use super::writer::{Pending, STALL_REPORT, stall_limit_words, stalled_words};
 /// Bytes asked for per read.
 const READ_CHUNK: usize = 4096;
 
+/// Whether a read that filled less than the buffer emptied the socket, so
+/// that the read that would say `WouldBlock` can be saved (one system
+/// call a line). True of epoll, which mio uses edge-triggered on Linux:
+/// data that comes after the read raises a new event. Elsewhere the
+/// loop reads until `WouldBlock`.
+const SHORT_READ_DRAINS: bool = cfg!(any(target_os = "linux", target_os = "android"));
+
 /// Reads of one link per loop turn before the others get theirs (a link
 /// with more waiting is read again at the next turn, which does not wait).
 const READS_PER_TURN: usize = 16;
@@ -733,6 +740,9 @@ fn read_some(e: &mut Entry, buf: &mut [u8]) -> Reading {
                 at_ms: at.ms,
                 at_us: at.us,
             });
+        }
+        if SHORT_READ_DRAINS && n < buf.len() {
+            return Reading::Drained;
         }
     }
     Reading::More
