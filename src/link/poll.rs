@@ -203,6 +203,7 @@ impl<Id: LinkId> PolledLink<Id> {
             was_up: false,
             stall: None,
             redial_stop: None,
+            peer_closed: false,
         };
         handle
             .command(Command::Open(key, Box::new(entry), first))
@@ -298,6 +299,10 @@ struct Entry {
     stall: Option<Stall>,
     /// Dropping it stops the thread that waits for the next connection.
     redial_stop: Option<Sender<()>>,
+    /// The poll said the peer closed its side (or the socket failed): its
+    /// input is read to the end, short reads or not, since no event will
+    /// come again for that.
+    peer_closed: bool,
 }
 
 impl Entry {
@@ -371,6 +376,11 @@ impl Loop {
                 }
                 if event.is_writable() {
                     self.write(key);
+                }
+                if (event.is_read_closed() || event.is_error())
+                    && let Some(e) = self.links.get_mut(&key)
+                {
+                    e.peer_closed = true;
                 }
                 if event.is_readable() || event.is_read_closed() || event.is_error() {
                     self.read(key);
@@ -459,6 +469,7 @@ impl Loop {
             });
         }
         e.socket = Some(socket);
+        e.peer_closed = false;
         if !c.preread.is_empty() {
             let at = e.stamp();
             for frame in e.framer.push(&c.preread, at) {
@@ -577,6 +588,7 @@ impl Loop {
         e.framer.reset();
         e.receiving_reported = None;
         e.stall = None;
+        e.peer_closed = false;
         self.stalled.remove(&key);
         if let Some(mut socket) = e.socket.take() {
             let _ = registry.deregister(&mut socket);
@@ -741,7 +753,7 @@ fn read_some(e: &mut Entry, buf: &mut [u8]) -> Reading {
                 at_us: at.us,
             });
         }
-        if SHORT_READ_DRAINS && n < buf.len() {
+        if SHORT_READ_DRAINS && n < buf.len() && !e.peer_closed {
             return Reading::Drained;
         }
     }
@@ -1089,5 +1101,53 @@ mod tests {
                 matches!(k, LinkEventKind::Lost { .. }).then_some(())
             });
         }
+    }
+
+    #[test]
+    fn a_peer_that_closed_is_read_to_its_end_and_lost() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let near = TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+        let (mut far, _) = listener.accept().unwrap();
+        // A last line and the close, both there before the loop looks.
+        far.write_all(b"refreq last;\r\n").unwrap();
+        drop(far);
+        std::thread::sleep(Duration::from_millis(50));
+        near.set_nonblocking(true).unwrap();
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let mut e = Entry {
+            name: "F".into(),
+            path: "tcp://test".into(),
+            epoch: Instant::now(),
+            line_end: b"\r\n",
+            emit: Arc::new(move |kind| {
+                let _ = tx.send(kind);
+            }),
+            connector: Arc::new(Connector::Connect {
+                host: "127.0.0.1".into(),
+                port: 1,
+                hello: None,
+            }),
+            queued: Arc::new(AtomicUsize::new(0)),
+            farewell: Arc::new(AtomicBool::new(false)),
+            framer: Framer::new(),
+            receiving_reported: None,
+            queue: VecDeque::new(),
+            socket: Some(mio::net::TcpStream::from_std(near)),
+            was_up: false,
+            stall: None,
+            redial_stop: None,
+            peer_closed: true,
+        };
+        let mut buf = vec![0; READ_CHUNK];
+        // Told the peer closed, the loop reads past the short read to the
+        // end of the stream: the line, then the loss.
+        match read_some(&mut e, &mut buf) {
+            Reading::Lost(why) => assert!(why.contains("end of file"), "{why}"),
+            Reading::Drained => panic!("stopped at the short read: the loss would never be seen"),
+            Reading::More => panic!("read its fill of 16 bytes"),
+        }
+        assert!(
+            matches!(rx.try_recv(), Ok(LinkEventKind::Line { text, .. }) if text == "refreq last;")
+        );
     }
 }
