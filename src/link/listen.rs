@@ -1,15 +1,16 @@
-//! A TCP listener that seats the clients which sign on: an edge thread
-//! that accepts, checks the peer's address against `--allow` before a byte
-//! is read, reads each new connection's greeting on a thread of its own (at
-//! most [`MAX_PENDING`] at a time, each with a time limit and a byte
-//! budget), asks [`Seats`] which seat it gets and hands it to that seat's
-//! [`Link`](super::Link). Refused connections get `refcom disconnect;` and
-//! are logged; nothing a peer sends before its sign-on reaches a link, so
-//! a password line is never recorded.
+//! A TCP listener that seats the clients which sign on, on the links'
+//! readiness loop ([`poll`](super::poll)): it accepts, checks the peer's
+//! address against `--allow` before a byte is read, reads each new
+//! connection's greeting ([`Greeter`]: at most [`MAX_PENDING`] at a time,
+//! each with a time limit and a byte budget), asks [`Seats`] which seat it
+//! gets and hands it to that seat's [`Link`](super::Link). Refused
+//! connections get `refcom disconnect;` and are logged; nothing a peer
+//! sends before its sign-on reaches a link, so a password line is never
+//! recorded.
 
 use std::io::{ErrorKind, Read, Write};
-use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::net::{IpAddr, SocketAddr, TcpListener};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -18,14 +19,12 @@ use ipnet::IpNet;
 
 use super::connector::{Connection, Connector, stream_connection};
 use super::framer::{Frame, Framer};
+use super::poll::{self, Listening};
 use super::seats::{Decision, Greeting, Seats, Step, disconnect_line};
 
 /// Connections that may be waiting for their sign-on at once; more are
 /// closed as they come.
 pub const MAX_PENDING: usize = 16;
-
-/// How often the accept loop looks for a stop request.
-const ACCEPT_POLL: Duration = Duration::from_millis(100);
 
 /// How a listener is set up.
 #[derive(Debug, Clone, Default)]
@@ -60,7 +59,7 @@ error_words!(BadAllow);
 /// What a seat calls when a connection was handed to it.
 pub(super) type Ring = Box<dyn Fn() + Send + Sync>;
 
-/// What the listener's threads share.
+/// What the listener, its greetings and its seats share.
 struct Shared {
     addr: SocketAddr,
     config: ListenConfig,
@@ -70,7 +69,6 @@ struct Shared {
     /// readiness loop's bell: a seat waiting there has no thread).
     rings: Vec<Mutex<Option<Ring>>>,
     pending: AtomicUsize,
-    stop: AtomicBool,
     epoch: Instant,
 }
 
@@ -92,22 +90,14 @@ impl Shared {
     }
 }
 
-/// Stops the listener when the last seat's link lets go of it.
-struct Guard(Arc<Shared>);
-
-impl Drop for Guard {
-    fn drop(&mut self) {
-        self.0.stop.store(true, Ordering::SeqCst);
-    }
-}
-
 /// One seat of a listener, given to the seat's link as its
 /// [`Connector::Seat`].
 pub struct SeatHandle {
     index: usize,
     rx: Receiver<Connection>,
     shared: Arc<Shared>,
-    _guard: Arc<Guard>,
+    /// The listener stops when the last seat's link lets go of it.
+    _listening: Arc<Listening>,
 }
 
 impl SeatHandle {
@@ -149,17 +139,16 @@ pub enum ListenError {
         addr: SocketAddr,
         error: std::io::Error,
     },
-    #[error("cannot start the listener thread for {addr}: {error}")]
-    Thread {
-        addr: SocketAddr,
-        error: std::io::Error,
-    },
+    /// The links' readiness loop could not take it.
+    #[error("cannot listen on {addr}: {why}")]
+    Loop { addr: SocketAddr, why: String },
 }
 
 error_words!(ListenError);
 
-/// Binds `addr` and starts accepting: one [`Connector`] per seat of
-/// `config`, in order. The listener stops when all of them are dropped.
+/// Binds `addr` and puts it on the links' readiness loop: one
+/// [`Connector`] per seat of `config`, in order. The listener stops when
+/// all of them are dropped.
 pub fn listen(addr: SocketAddr, config: ListenConfig) -> Result<Vec<Connector>, ListenError> {
     let listener = TcpListener::bind(addr).map_err(|error| ListenError::Bind { addr, error })?;
     let addr = listener.local_addr().unwrap_or(addr);
@@ -178,17 +167,17 @@ pub fn listen(addr: SocketAddr, config: ListenConfig) -> Result<Vec<Connector>, 
         rings: txs.iter().map(|_| Mutex::new(None)).collect(),
         handoffs: txs,
         pending: AtomicUsize::new(0),
-        stop: AtomicBool::new(false),
         epoch: Instant::now(),
     });
-    let guard = Arc::new(Guard(Arc::clone(&shared)));
-    {
-        let shared = Arc::clone(&shared);
-        std::thread::Builder::new()
-            .name(format!("argus-listen-{addr}"))
-            .spawn(move || accept_loop(&shared, &listener))
-            .map_err(|error| ListenError::Thread { addr, error })?;
-    }
+    let listening = poll::listen(Listener {
+        socket: mio::net::TcpListener::from_std(listener),
+        shared: Arc::clone(&shared),
+    })
+    .map_err(|why| ListenError::Loop {
+        addr,
+        why: why.to_string(),
+    })?;
+    let listening = Arc::new(listening);
     log::info!("listening on {addr}");
     Ok(rxs
         .into_iter()
@@ -198,115 +187,209 @@ pub fn listen(addr: SocketAddr, config: ListenConfig) -> Result<Vec<Connector>, 
                 index,
                 rx,
                 shared: Arc::clone(&shared),
-                _guard: Arc::clone(&guard),
+                _listening: Arc::clone(&listening),
             })
         })
         .collect())
 }
 
-fn accept_loop(shared: &Arc<Shared>, listener: &TcpListener) {
-    while !shared.stop.load(Ordering::SeqCst) {
-        match listener.accept() {
-            Ok((stream, peer)) => admit(shared, stream, peer),
-            Err(e) if e.kind() == ErrorKind::WouldBlock => std::thread::sleep(ACCEPT_POLL),
-            Err(e) if e.kind() == ErrorKind::Interrupted => {}
-            Err(e) => {
-                // Out of descriptors and the like: say so, wait, go on.
-                log::warn!("listener {}: accept failed: {e}", shared.addr);
-                std::thread::sleep(ACCEPT_POLL);
-            }
+/// A listening socket on the readiness loop, and what its greetings and
+/// seats share.
+pub(super) struct Listener {
+    pub socket: mio::net::TcpListener,
+    shared: Arc<Shared>,
+}
+
+impl Listener {
+    /// The address it listens on.
+    pub fn addr(&self) -> SocketAddr {
+        self.shared.addr
+    }
+
+    /// A connection accepted from `peer`: its greeting, or `None` when it
+    /// is closed unread (its address is not allowed, or [`MAX_PENDING`]
+    /// connections are already signing on), which is logged.
+    pub fn admit(&self, stream: mio::net::TcpStream, peer: SocketAddr) -> Option<Greeter> {
+        let shared = &self.shared;
+        if !shared.allowed(peer.ip()) {
+            log::warn!(
+                "listener {}: refused a connection from {peer}: not in --allow",
+                shared.addr
+            );
+            return None;
+        }
+        if shared.pending.fetch_add(1, Ordering::SeqCst) >= MAX_PENDING {
+            shared.pending.fetch_sub(1, Ordering::SeqCst);
+            log::warn!(
+                "listener {}: refused a connection from {peer}: {MAX_PENDING} connections are \
+                 already waiting to sign on",
+                shared.addr
+            );
+            return None;
+        }
+        Some(Greeter {
+            stream,
+            peer,
+            greeting: Greeting::new(shared.config.password.as_deref(), shared.now_ms()),
+            framer: Framer::new(),
+            _place: Place(Arc::clone(shared)),
+            shared: Arc::clone(shared),
+        })
+    }
+}
+
+/// A place among the [`MAX_PENDING`] greetings, given back when dropped.
+struct Place(Arc<Shared>);
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        self.0.pending.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// One connection from its accept to its sign-on, read by the loop.
+pub(super) struct Greeter {
+    pub stream: mio::net::TcpStream,
+    peer: SocketAddr,
+    greeting: Greeting,
+    framer: Framer<()>,
+    shared: Arc<Shared>,
+    _place: Place,
+}
+
+/// How a greeting ended: signed on (its `tcsi` name and every byte read
+/// from the sign-on line on), or refused.
+pub(super) enum Greeted {
+    SignedOn {
+        name: Option<String>,
+        preread: Vec<u8>,
+    },
+    Refused(Refusal),
+}
+
+impl Greeter {
+    /// When it runs out of time to sign on.
+    pub fn deadline(&self) -> Instant {
+        self.shared
+            .epoch
+            .checked_add(Duration::from_millis(self.greeting.deadline()))
+            .unwrap_or(self.shared.epoch)
+    }
+
+    /// Out of time at `now`: how it ended, if it did.
+    pub fn tick(&self, now: Instant) -> Option<Greeted> {
+        let ms = u64::try_from(now.saturating_duration_since(self.shared.epoch).as_millis())
+            .unwrap_or(u64::MAX);
+        match self.greeting.tick(ms) {
+            Step::Refuse(why) => Some(Greeted::Refused(Refusal::Greeting(why))),
+            _ => None,
         }
     }
-    log::info!("listener {}: stopped", shared.addr);
-}
 
-/// A new connection: refused unless its address is allowed and a greeting
-/// place is free; else its greeting is read on a thread of its own.
-fn admit(shared: &Arc<Shared>, stream: TcpStream, peer: SocketAddr) {
-    if !shared.allowed(peer.ip()) {
-        log::warn!(
-            "listener {}: refused a connection from {peer}: not in --allow",
-            shared.addr
-        );
-        return;
-    }
-    if shared.pending.fetch_add(1, Ordering::SeqCst) >= MAX_PENDING {
-        shared.pending.fetch_sub(1, Ordering::SeqCst);
-        log::warn!(
-            "listener {}: refused a connection from {peer}: {MAX_PENDING} connections are \
-             already waiting to sign on",
-            shared.addr
-        );
-        return;
-    }
-    let worker = Arc::clone(shared);
-    let spawned = std::thread::Builder::new()
-        .name(format!("argus-greet-{peer}"))
-        .spawn(move || {
-            greet(&worker, stream, peer);
-            worker.pending.fetch_sub(1, Ordering::SeqCst);
-        });
-    if let Err(e) = spawned {
-        shared.pending.fetch_sub(1, Ordering::SeqCst);
-        log::warn!("listener {}: cannot read from {peer}: {e}", shared.addr);
-    }
-}
-
-/// Reads a connection's greeting and seats it, or refuses it.
-fn greet(shared: &Shared, mut stream: TcpStream, peer: SocketAddr) {
-    let refuse = |mut stream: TcpStream, why: &str| {
-        log::warn!(
-            "listener {}: refused {peer}: {why}; sent it refcom disconnect",
-            shared.addr
-        );
-        let mut line = disconnect_line();
-        line.push_str("\r\n");
-        let _ = stream.write_all(line.as_bytes());
-        let _ = stream.shutdown(std::net::Shutdown::Both);
-    };
-    match read_greeting(shared, &mut stream) {
-        Ok((name, preread)) => {
-            let decision = shared.seats().sign_on(name.as_deref());
-            match decision {
-                Decision::Seat(i) => {
-                    let label = shared.seats().label(i).to_string();
-                    let connection = match stream_connection(stream, preread) {
-                        Ok(c) => c,
-                        Err(why) => {
-                            shared.seats().freed(i);
-                            log::warn!("listener {}: {peer}: {why}", shared.addr);
-                            return;
-                        }
+    /// Reads what came until the socket has no more (at most the
+    /// greeting's byte budget): how it ended, if it did.
+    pub fn read(&mut self) -> Option<Greeted> {
+        let mut buf = [0u8; 1024];
+        loop {
+            if let Some(ended) = self.tick(Instant::now()) {
+                return Some(ended);
+            }
+            let n = match self.stream.read(&mut buf) {
+                Ok(0) => return Some(Greeted::Refused(Refusal::ClosedEarly)),
+                Ok(n) => n,
+                Err(e) if e.kind() == ErrorKind::WouldBlock => return None,
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(e) => return Some(Greeted::Refused(Refusal::Read(e))),
+            };
+            if let Step::Refuse(why) = self.greeting.received(n) {
+                return Some(Greeted::Refused(Refusal::Greeting(why)));
+            }
+            let chunk = buf.get(..n).unwrap_or_default();
+            // Byte by byte, to know where the sign-on line ends: what
+            // follows it in the chunk is the link's.
+            for (i, &b) in chunk.iter().enumerate() {
+                for frame in self.framer.push(std::slice::from_ref(&b), ()) {
+                    let step = match frame {
+                        Frame::Line { text, raw, .. } => match self.greeting.line(&text) {
+                            Step::SignedOn { name } => {
+                                let mut preread = raw;
+                                preread.extend_from_slice(chunk.get(i + 1..).unwrap_or_default());
+                                return Some(Greeted::SignedOn { name, preread });
+                            }
+                            step => step,
+                        },
+                        Frame::Dropped { reason, .. } => self.greeting.dropped(&reason),
                     };
-                    log::info!(
-                        "listener {}: {peer} signed on as {:?}: seat {label}",
-                        shared.addr,
-                        crate::text::strip_control(name.as_deref().unwrap_or(""))
-                    );
-                    let handed = shared.handoffs.get(i).map(|tx| tx.try_send(connection));
-                    if let (Some(Ok(())), Some(ring)) = (&handed, shared.rings.get(i))
-                        && let Some(ring) = &*ring.lock().unwrap_or_else(PoisonError::into_inner)
-                    {
-                        ring();
-                    }
-                    if !matches!(handed, Some(Ok(()))) {
-                        shared.seats().freed(i);
-                        log::warn!(
-                            "listener {}: seat {label} could not take {peer}",
-                            shared.addr
-                        );
+                    if let Step::Refuse(why) = step {
+                        return Some(Greeted::Refused(Refusal::Greeting(why)));
                     }
                 }
-                Decision::Refuse(why) => refuse(stream, &why),
             }
         }
-        Err(why) => refuse(stream, &why.to_string()),
     }
+
+    /// Ends the greeting (the loop has taken the socket off its poll):
+    /// a connection that signed on is handed to its seat, if it gets one;
+    /// any other gets `refcom disconnect;` and is closed.
+    pub fn finish(self, ended: Greeted) {
+        let shared = &self.shared;
+        let peer = self.peer;
+        let (name, preread) = match ended {
+            Greeted::SignedOn { name, preread } => (name, preread),
+            Greeted::Refused(why) => return refuse(shared, self.stream, peer, &why.to_string()),
+        };
+        let decision = shared.seats().sign_on(name.as_deref());
+        let i = match decision {
+            Decision::Seat(i) => i,
+            Decision::Refuse(why) => return refuse(shared, self.stream, peer, &why),
+        };
+        let label = shared.seats().label(i).to_string();
+        let connection = match stream_connection(self.stream.into(), preread) {
+            Ok(c) => c,
+            Err(why) => {
+                shared.seats().freed(i);
+                log::warn!("listener {}: {peer}: {why}", shared.addr);
+                return;
+            }
+        };
+        log::info!(
+            "listener {}: {peer} signed on as {:?}: seat {label}",
+            shared.addr,
+            crate::text::strip_control(name.as_deref().unwrap_or(""))
+        );
+        let handed = shared.handoffs.get(i).map(|tx| tx.try_send(connection));
+        if !matches!(handed, Some(Ok(()))) {
+            shared.seats().freed(i);
+            log::warn!(
+                "listener {}: seat {label} could not take {peer}",
+                shared.addr
+            );
+            return;
+        }
+        if let Some(ring) = shared.rings.get(i)
+            && let Some(ring) = &*ring.lock().unwrap_or_else(PoisonError::into_inner)
+        {
+            ring();
+        }
+    }
+}
+
+/// Refuses a connection: says why in the log, sends it `refcom
+/// disconnect;` (as far as the socket takes it at once) and closes it.
+fn refuse(shared: &Shared, mut stream: mio::net::TcpStream, peer: SocketAddr, why: &str) {
+    log::warn!(
+        "listener {}: refused {peer}: {why}; sent it refcom disconnect",
+        shared.addr
+    );
+    let mut line = disconnect_line();
+    line.push_str("\r\n");
+    let _ = stream.write(line.as_bytes());
+    let _ = stream.shutdown(std::net::Shutdown::Both);
 }
 
 /// Why a connection is refused before it signs on.
 #[derive(Debug, thiserror::Error)]
-enum Refusal {
+pub(super) enum Refusal {
     #[error("the referee is closing")]
     Closing,
     #[error("closed the connection before signing on")]
@@ -317,59 +400,6 @@ enum Refusal {
     /// password), in their words.
     #[error("{0}")]
     Greeting(String),
-}
-
-/// Reads until the sign-on: its `tcsi` name and every byte read from the
-/// sign-on line on (the lines before it, a password among them, are
-/// dropped), or why the connection is refused.
-fn read_greeting(
-    shared: &Shared,
-    stream: &mut TcpStream,
-) -> Result<(Option<String>, Vec<u8>), Refusal> {
-    let mut greeting = Greeting::new(shared.config.password.as_deref(), shared.now_ms());
-    let _ = stream.set_read_timeout(Some(Duration::from_millis(200)));
-    let mut framer = Framer::new();
-    let mut buf = [0u8; 1024];
-    loop {
-        if shared.stop.load(Ordering::SeqCst) {
-            return Err(Refusal::Closing);
-        }
-        if let Step::Refuse(why) = greeting.tick(shared.now_ms()) {
-            return Err(Refusal::Greeting(why));
-        }
-        let n = match stream.read(&mut buf) {
-            Ok(0) => return Err(Refusal::ClosedEarly),
-            Ok(n) => n,
-            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => continue,
-            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-            Err(e) => return Err(Refusal::Read(e)),
-        };
-        if let Step::Refuse(why) = greeting.received(n) {
-            return Err(Refusal::Greeting(why));
-        }
-        let chunk = buf.get(..n).unwrap_or_default();
-        // Byte by byte, to know where the sign-on line ends: what follows
-        // it in the chunk is the link's.
-        for (i, &b) in chunk.iter().enumerate() {
-            let frames = framer.push(std::slice::from_ref(&b), ());
-            for frame in frames {
-                let step = match frame {
-                    Frame::Line { text, raw, .. } => match greeting.line(&text) {
-                        Step::SignedOn { name } => {
-                            let mut rest = raw;
-                            rest.extend_from_slice(chunk.get(i + 1..).unwrap_or_default());
-                            return Ok((name, rest));
-                        }
-                        step => step,
-                    },
-                    Frame::Dropped { reason, .. } => greeting.dropped(&reason),
-                };
-                if let Step::Refuse(why) = step {
-                    return Err(Refusal::Greeting(why));
-                }
-            }
-        }
-    }
 }
 
 #[cfg(test)]
@@ -388,7 +418,6 @@ mod tests {
             handoffs: Vec::new(),
             rings: Vec::new(),
             pending: AtomicUsize::new(0),
-            stop: AtomicBool::new(false),
             epoch: Instant::now(),
         };
         let ip = |s: &str| s.parse::<IpAddr>().unwrap();

@@ -19,6 +19,10 @@
 //!   queue of records, and how long its writing has been stalled (a write
 //!   that makes no progress is said after [`STALL_REPORT`] and loses the
 //!   link after the connector's stall limit, by the poll's timeout).
+//! * A listener ([`listen`](super::listen())) is on the loop as well: it
+//!   accepts, and each connection is read by the loop until it signs on
+//!   and is handed to its seat, or is refused ([`Greeter`]: the time limit
+//!   is a timer of the loop).
 //! * A link that is down (lost, or not connected yet) waits for its next
 //!   connection: a listener's seat rings the loop when a client was seated
 //!   there ([`Command::Seated`]); a `tcp://` link has a thread of its own
@@ -43,6 +47,7 @@ use mio::{Events, Interest, Poll, Registry, Token, Waker};
 use super::connector::{Connection, Connector, Stream};
 use super::event::{LinkEvent, LinkEventKind, LinkId, Stamp};
 use super::framer::Framer;
+use super::listen::{Greeted, Greeter, Listener, Refusal};
 use super::open::{OpenError, OpenErrorKind};
 use super::reader::{RECEIVING_EVERY_MS, frame_event};
 use super::thread::{MAX_QUEUED, SendError};
@@ -84,6 +89,11 @@ enum Command {
     Redialled(usize, Connection, u64),
     /// A listener handed a connection to the seat of this link.
     Seated(usize),
+    /// A new listening socket under this key.
+    Listen(usize, Box<Listener>),
+    /// Close the listener of this key, refusing the connections still
+    /// signing on.
+    Unlisten(usize),
 }
 
 /// The owners' way to the loop: its command channel and waker.
@@ -92,8 +102,8 @@ struct Handle {
     waker: Waker,
     /// Set when the loop was rung and has not looked at its commands since.
     rung: Arc<AtomicBool>,
-    /// The next link's key (its token).
-    next_key: AtomicUsize,
+    /// The next key (a link's, a listener's or a greeting's token).
+    next_key: Arc<AtomicUsize>,
 }
 
 impl Handle {
@@ -123,10 +133,14 @@ fn start() -> Result<Handle, String> {
         Waker::new(poll.registry(), WAKE).map_err(|e| format!("cannot make a waker: {e}"))?;
     let (commands, rx) = crossbeam_channel::unbounded();
     let rung = Arc::new(AtomicBool::new(false));
+    let next_key = Arc::new(AtomicUsize::new(0));
     let mut the_loop = Loop {
         poll,
         commands: rx,
         rung: Arc::clone(&rung),
+        next_key: Arc::clone(&next_key),
+        listeners: HashMap::new(),
+        greeters: HashMap::new(),
         links: HashMap::new(),
         stalled: HashSet::new(),
         again: Vec::new(),
@@ -140,8 +154,30 @@ fn start() -> Result<Handle, String> {
         commands,
         waker,
         rung,
-        next_key: AtomicUsize::new(0),
+        next_key,
     })
+}
+
+/// A listener on the loop; dropping it closes the listener.
+pub(super) struct Listening {
+    key: usize,
+    handle: &'static Handle,
+}
+
+/// Puts `listener` on the loop: it accepts, greets and seats from now on.
+pub(super) fn listen(listener: Listener) -> Result<Listening, &'static str> {
+    let handle = handle()?;
+    let key = handle.next_key.fetch_add(1, Ordering::SeqCst);
+    handle
+        .command(Command::Listen(key, Box::new(listener)))
+        .map_err(|()| "the links' loop is gone")?;
+    Ok(Listening { key, handle })
+}
+
+impl Drop for Listening {
+    fn drop(&mut self) {
+        let _ = self.handle.command(Command::Unlisten(self.key));
+    }
 }
 
 /// The owner's side of a TCP link on the loop.
@@ -339,6 +375,11 @@ struct Loop {
     poll: Poll,
     commands: Receiver<Command>,
     rung: Arc<AtomicBool>,
+    /// Shared with the owners' side: keys for new greetings.
+    next_key: Arc<AtomicUsize>,
+    listeners: HashMap<usize, Listener>,
+    /// Connections signing on, each with its listener's key.
+    greeters: HashMap<usize, (usize, Greeter)>,
     links: HashMap<usize, Entry>,
     /// Links whose writing is stalled (their deadlines set the poll's
     /// timeout).
@@ -374,6 +415,14 @@ impl Loop {
                 if event.token() == WAKE {
                     continue;
                 }
+                if self.listeners.contains_key(&key) {
+                    self.accept(key);
+                    continue;
+                }
+                if self.greeters.contains_key(&key) {
+                    self.greet(key);
+                    continue;
+                }
                 if event.is_writable() {
                     self.write(key);
                 }
@@ -390,6 +439,7 @@ impl Loop {
                 self.read(key);
             }
             self.check_stalls(Instant::now());
+            self.check_greetings(Instant::now());
         }
     }
 
@@ -413,6 +463,22 @@ impl Loop {
                 let _ = done.send(());
             }
             Command::Seated(key) => self.seated(key),
+            Command::Listen(key, mut listener) => {
+                match self.poll.registry().register(
+                    &mut listener.socket,
+                    Token(key),
+                    Interest::READABLE,
+                ) {
+                    Ok(()) => {
+                        self.listeners.insert(key, *listener);
+                    }
+                    Err(e) => log::error!(
+                        "listener {}: cannot poll it: {e}; it accepts nothing",
+                        listener.addr()
+                    ),
+                }
+            }
+            Command::Unlisten(key) => self.unlisten(key),
             Command::Redialled(key, c, attempts) => {
                 if let Some(e) = self.links.get_mut(&key) {
                     e.redial_stop = None;
@@ -637,13 +703,104 @@ impl Loop {
         }
     }
 
-    /// When the first stalled link is due to be said or lost.
+    /// When the first stalled link is due to be said or lost, or the first
+    /// greeting runs out of time.
     fn next_deadline(&self) -> Option<Instant> {
-        self.stalled
+        let stalls = self
+            .stalled
             .iter()
             .filter_map(|key| self.links.get(key))
-            .filter_map(stall_deadline)
-            .min()
+            .filter_map(stall_deadline);
+        let greetings = self.greeters.values().map(|(_, g)| g.deadline());
+        stalls.chain(greetings).min()
+    }
+
+    /// Accepts what waits on listener `key`: each connection its address
+    /// allows, while a greeting place is free, is read by the loop until it
+    /// signs on; the others are closed unread.
+    fn accept(&mut self, key: usize) {
+        loop {
+            let Some(listener) = self.listeners.get(&key) else {
+                return;
+            };
+            let (stream, peer) = match listener.socket.accept() {
+                Ok(got) => got,
+                Err(e) if e.kind() == ErrorKind::WouldBlock => return,
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    // Out of descriptors and the like: the connection waits
+                    // in the backlog until the next one comes.
+                    log::warn!("listener {}: accept failed: {e}", listener.addr());
+                    return;
+                }
+            };
+            let Some(mut greeter) = listener.admit(stream, peer) else {
+                continue;
+            };
+            let gkey = self.next_key.fetch_add(1, Ordering::SeqCst);
+            if let Err(e) =
+                self.poll
+                    .registry()
+                    .register(&mut greeter.stream, Token(gkey), Interest::READABLE)
+            {
+                log::warn!("listener {}: cannot read from {peer}: {e}", listener.addr());
+                continue;
+            }
+            self.greeters.insert(gkey, (key, greeter));
+        }
+    }
+
+    /// Reads what greeting `gkey`'s connection sent; ends the greeting
+    /// when it signed on or is refused.
+    fn greet(&mut self, gkey: usize) {
+        let Some((_, greeter)) = self.greeters.get_mut(&gkey) else {
+            return;
+        };
+        if let Some(ended) = greeter.read() {
+            self.end_greeting(gkey, ended);
+        }
+    }
+
+    /// Takes greeting `gkey` off the poll and ends it as `ended` says.
+    fn end_greeting(&mut self, gkey: usize, ended: Greeted) {
+        if let Some((_, mut greeter)) = self.greeters.remove(&gkey) {
+            let _ = self.poll.registry().deregister(&mut greeter.stream);
+            greeter.finish(ended);
+        }
+    }
+
+    /// Ends the greetings out of time.
+    fn check_greetings(&mut self, now: Instant) {
+        if self.greeters.is_empty() {
+            return;
+        }
+        let late: Vec<(usize, Greeted)> = self
+            .greeters
+            .iter()
+            .filter_map(|(gkey, (_, g))| g.tick(now).map(|ended| (*gkey, ended)))
+            .collect();
+        for (gkey, ended) in late {
+            self.end_greeting(gkey, ended);
+        }
+    }
+
+    /// Closes listener `key` (its last seat was let go of): the
+    /// connections still signing on are refused.
+    fn unlisten(&mut self, key: usize) {
+        let Some(mut listener) = self.listeners.remove(&key) else {
+            return;
+        };
+        let _ = self.poll.registry().deregister(&mut listener.socket);
+        let theirs: Vec<usize> = self
+            .greeters
+            .iter()
+            .filter(|(_, (l, _))| *l == key)
+            .map(|(gkey, _)| *gkey)
+            .collect();
+        for gkey in theirs {
+            self.end_greeting(gkey, Greeted::Refused(Refusal::Closing));
+        }
+        log::info!("listener {}: stopped", listener.addr());
     }
 
     /// Says the writes stalled for [`STALL_REPORT`]; loses the links whose
@@ -1148,6 +1305,54 @@ mod tests {
         }
         assert!(
             matches!(rx.try_recv(), Ok(LinkEventKind::Line { text, .. }) if text == "refreq last;")
+        );
+    }
+
+    #[test]
+    fn a_connection_that_does_not_sign_on_is_refused_in_time_while_another_is_seated() {
+        use crate::epd::{Fields, line_check, sign_on};
+        use crate::link::{ListenConfig, listen};
+        let free = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = free.local_addr().unwrap();
+        drop(free);
+        let config = ListenConfig {
+            seats: vec![("S".into(), None)],
+            ..ListenConfig::default()
+        };
+        let seat = listen(addr, config).unwrap().pop().unwrap();
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let _link = Link::open_with(
+            "seat-T",
+            seat,
+            "tcp-listen",
+            PortSettings::default(),
+            Instant::now(),
+            tx,
+        )
+        .unwrap();
+        let started = Instant::now();
+        let mut silent = TcpStream::connect(addr).unwrap();
+        // Another signs on meanwhile and is seated at once.
+        let mut record = sign_on::record(Fields::initial(), "prog");
+        line_check::append(&mut record);
+        record.push_str("\r\n");
+        let mut client = TcpStream::connect(addr).unwrap();
+        client.write_all(record.as_bytes()).unwrap();
+        next(&rx, SOON, |k| {
+            matches!(k, LinkEventKind::Connected { .. }).then_some(())
+        });
+        assert!(started.elapsed() < Duration::from_secs(5));
+        // The silent one is told to go when its 10 s are up, and closed.
+        silent
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .unwrap();
+        let mut got = String::new();
+        silent.read_to_string(&mut got).unwrap();
+        let waited = started.elapsed();
+        assert!(got.contains("refcom disconnect;"), "{got:?}");
+        assert!(
+            waited >= Duration::from_millis(9_900) && waited < Duration::from_secs(15),
+            "refused after {waited:?}"
         );
     }
 }

@@ -53,19 +53,19 @@ pub enum Step {
 
 /// One connection from its accept to its sign-on.
 #[derive(Debug)]
-pub struct Greeting<'a> {
-    password: Option<&'a str>,
+pub struct Greeting {
+    password: Option<String>,
     password_ok: bool,
     started_ms: u64,
     bytes: usize,
 }
 
-impl<'a> Greeting<'a> {
+impl Greeting {
     /// A connection accepted at `now_ms`; `password` is the one it must
     /// give, if any.
-    pub fn new(password: Option<&'a str>, now_ms: u64) -> Greeting<'a> {
+    pub fn new(password: Option<&str>, now_ms: u64) -> Greeting {
         Greeting {
-            password,
+            password: password.map(str::to_string),
             password_ok: false,
             started_ms: now_ms,
             bytes: 0,
@@ -121,6 +121,7 @@ impl<'a> Greeting<'a> {
             let given = op.operands.first().map_or("", |o| o.text());
             self.password_ok = self
                 .password
+                .as_ref()
                 .is_none_or(|p| constant_time_eq(p.as_bytes(), given.as_bytes()));
             if !self.password_ok {
                 return Step::Refuse("gave a wrong password".into());
