@@ -1186,6 +1186,46 @@ mod tests {
         assert!(lost.contains("no byte could be written for 10 s"), "{lost}");
     }
 
+    /// A link on the one seat of a new listener on loopback, and the
+    /// listener's address.
+    fn seated(
+        name: &'static str,
+    ) -> (
+        Link<&'static str>,
+        Receiver<LinkEvent<&'static str>>,
+        SocketAddr,
+    ) {
+        use crate::link::{ListenConfig, listen};
+        let free = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = free.local_addr().unwrap();
+        drop(free);
+        let config = ListenConfig {
+            seats: vec![("S".into(), None)],
+            ..ListenConfig::default()
+        };
+        let seat = listen(addr, config).unwrap().pop().unwrap();
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let link = Link::open_with(
+            name,
+            seat,
+            "tcp-listen",
+            PortSettings::default(),
+            Instant::now(),
+            tx,
+        )
+        .unwrap();
+        (link, rx, addr)
+    }
+
+    /// A sign-on line of a program named `prog`, with its line end.
+    fn sign_on_line() -> String {
+        use crate::epd::{Fields, line_check, sign_on};
+        let mut record = sign_on::record(Fields::initial(), "prog");
+        line_check::append(&mut record);
+        record.push_str("\r\n");
+        record
+    }
+
     /// The names of this process's threads.
     fn thread_names() -> Vec<String> {
         std::fs::read_dir("/proc/self/task")
@@ -1199,29 +1239,8 @@ mod tests {
 
     #[test]
     fn a_seat_waits_without_a_thread_and_takes_each_client_signed_on_there() {
-        use crate::epd::{Fields, line_check, sign_on};
-        use crate::link::{ListenConfig, listen};
-        let free = TcpListener::bind("127.0.0.1:0").unwrap();
-        let addr = free.local_addr().unwrap();
-        drop(free);
-        let config = ListenConfig {
-            seats: vec![("S".into(), None)],
-            ..ListenConfig::default()
-        };
-        let seat = listen(addr, config).unwrap().pop().unwrap();
-        let (tx, rx) = crossbeam_channel::unbounded();
-        let link = Link::open_with(
-            "seat-S",
-            seat,
-            "tcp-listen",
-            PortSettings::default(),
-            Instant::now(),
-            tx,
-        )
-        .unwrap();
-        let mut record = sign_on::record(Fields::initial(), "prog");
-        line_check::append(&mut record);
-        record.push_str("\r\n");
+        let (link, rx, addr) = seated("seat-S");
+        let record = sign_on_line();
         for round in 0..2 {
             if cfg!(target_os = "linux") {
                 let names = thread_names();
@@ -1310,32 +1329,11 @@ mod tests {
 
     #[test]
     fn a_connection_that_does_not_sign_on_is_refused_in_time_while_another_is_seated() {
-        use crate::epd::{Fields, line_check, sign_on};
-        use crate::link::{ListenConfig, listen};
-        let free = TcpListener::bind("127.0.0.1:0").unwrap();
-        let addr = free.local_addr().unwrap();
-        drop(free);
-        let config = ListenConfig {
-            seats: vec![("S".into(), None)],
-            ..ListenConfig::default()
-        };
-        let seat = listen(addr, config).unwrap().pop().unwrap();
-        let (tx, rx) = crossbeam_channel::unbounded();
-        let _link = Link::open_with(
-            "seat-T",
-            seat,
-            "tcp-listen",
-            PortSettings::default(),
-            Instant::now(),
-            tx,
-        )
-        .unwrap();
+        let (_link, rx, addr) = seated("seat-T");
         let started = Instant::now();
         let mut silent = TcpStream::connect(addr).unwrap();
         // Another signs on meanwhile and is seated at once.
-        let mut record = sign_on::record(Fields::initial(), "prog");
-        line_check::append(&mut record);
-        record.push_str("\r\n");
+        let record = sign_on_line();
         let mut client = TcpStream::connect(addr).unwrap();
         client.write_all(record.as_bytes()).unwrap();
         next(&rx, SOON, |k| {
