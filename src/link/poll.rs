@@ -69,6 +69,10 @@ const SHORT_READ_DRAINS: bool = cfg!(any(target_os = "linux", target_os = "andro
 /// with more waiting is read again at the next turn, which does not wait).
 const READS_PER_TURN: usize = 16;
 
+/// Connections a listener accepts per loop turn before the links get
+/// theirs (a listener with more waiting accepts again at the next turn).
+const ACCEPTS_PER_TURN: usize = 64;
+
 /// How long closing a link waits for the loop to report its unsent
 /// records (the loop may wait on an owner's full event channel).
 const CLOSE_WAIT: Duration = Duration::from_secs(2);
@@ -386,7 +390,8 @@ struct Loop {
     /// Links whose writing is stalled (their deadlines set the poll's
     /// timeout).
     stalled: HashSet<usize>,
-    /// Links read to their fill last turn, read again this turn.
+    /// Links read to their fill last turn (and listeners that accepted
+    /// theirs), read again this turn.
     again: Vec<usize>,
     buf: Vec<u8>,
 }
@@ -438,7 +443,10 @@ impl Loop {
                 }
             }
             for key in std::mem::take(&mut self.again) {
-                self.read(key);
+                match self.listeners.contains_key(&key) {
+                    true => self.accept(key),
+                    false => self.read(key),
+                }
             }
             self.check_stalls(Instant::now());
             self.check_greetings(Instant::now());
@@ -721,7 +729,7 @@ impl Loop {
     /// allows, while a greeting place is free, is read by the loop until it
     /// signs on; the others are closed unread.
     fn accept(&mut self, key: usize) {
-        loop {
+        for _ in 0..ACCEPTS_PER_TURN {
             let Some(listener) = self.listeners.get(&key) else {
                 return;
             };
@@ -750,6 +758,8 @@ impl Loop {
             }
             self.greeters.insert(gkey, (key, greeter));
         }
+        // A storm of connections: the links get their turn first.
+        self.again.push(key);
     }
 
     /// Reads what greeting `gkey`'s connection sent; ends the greeting
