@@ -38,7 +38,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::io::{ErrorKind, Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::TcpStream;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
@@ -48,11 +48,10 @@ use mio::{Events, Interest, Poll, Registry, Token, Waker};
 
 use super::connector::{Connection, Connector, Stream};
 use super::event::{LinkEvent, LinkEventKind, LinkId, Stamp};
-use super::framer::Framer;
 use super::listen::{Greeted, Greeter, Listener, Refusal};
 use super::open::{OpenError, OpenErrorKind};
-use super::reader::{RECEIVING_EVERY_MS, frame_event};
-use super::thread::{MAX_QUEUED, SendError};
+use super::reader::{Intake, connected};
+use super::thread::{MAX_QUEUED, SendError, dequeued};
 use super::writer::{Pending, STALL_REPORT, stall_limit_words, stalled_words};
 
 /// Bytes asked for per read.
@@ -238,8 +237,7 @@ impl<Id: LinkId> PolledLink<Id> {
             connector: Arc::new(connector),
             queued: Arc::clone(&queued),
             farewell: Arc::clone(&farewell),
-            framer: Framer::new(),
-            receiving_reported: None,
+            intake: Intake::new(),
             queue: VecDeque::new(),
             socket: None,
             was_up: false,
@@ -303,13 +301,6 @@ impl<Id> Drop for PolledLink<Id> {
     }
 }
 
-/// One unit fewer waiting.
-fn dequeued(queued: &AtomicUsize) {
-    let _ = queued.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
-        Some(n.saturating_sub(1))
-    });
-}
-
 /// A write that has made no progress since `since`.
 struct Stall {
     since: Instant,
@@ -329,9 +320,8 @@ struct Entry {
     connector: Arc<Connector>,
     queued: Arc<AtomicUsize>,
     farewell: Arc<AtomicBool>,
-    framer: Framer<Stamp>,
-    /// When `Receiving` was last reported for the line now arriving.
-    receiving_reported: Option<u64>,
+    /// Its lines and `Receiving`, from the bytes read.
+    intake: Intake,
     /// Records not yet written, oldest first (the head may be part written).
     queue: VecDeque<Pending>,
     /// The connection, registered with the poll; `None` while down.
@@ -529,7 +519,7 @@ impl Loop {
             }
         };
         if let Some(peer) = c.peer {
-            connected_event(e, peer);
+            e.emit(connected(&e.name, &e.path, peer, e.stamp()));
         }
         if e.was_up {
             let at = e.stamp();
@@ -548,9 +538,8 @@ impl Loop {
         e.peer_closed = false;
         if !c.preread.is_empty() {
             let at = e.stamp();
-            for frame in e.framer.push(&c.preread, at) {
-                e.emit(frame_event(frame));
-            }
+            let emit = &e.emit;
+            e.intake.preread(&c.preread, at, |k| emit(k));
         }
         // Registered, the socket reports what is already waiting to be
         // read; the queue goes out now.
@@ -658,11 +647,8 @@ impl Loop {
             return;
         };
         let at = e.stamp();
-        if let Some(frame) = e.framer.abandon(at, "the link was lost") {
-            e.emit(frame_event(frame));
-        }
-        e.framer.reset();
-        e.receiving_reported = None;
+        let emit = &e.emit;
+        e.intake.lost(at, |k| emit(k));
         e.stall = None;
         e.peer_closed = false;
         self.stalled.remove(&key);
@@ -874,16 +860,6 @@ fn register(
     Ok(socket)
 }
 
-fn connected_event(e: &Entry, peer: SocketAddr) {
-    let at = e.stamp();
-    log::info!("port {} ({}): connected to {peer}", e.name, e.path);
-    e.emit(LinkEventKind::Connected {
-        peer: peer.to_string(),
-        at_ms: at.ms,
-        at_us: at.us,
-    });
-}
-
 /// Reads `e`'s socket until it would block, at most [`READS_PER_TURN`]
 /// times, framing and reporting what came.
 fn read_some(e: &mut Entry, buf: &mut [u8]) -> Reading {
@@ -903,25 +879,9 @@ fn read_some(e: &mut Entry, buf: &mut [u8]) -> Reading {
             Err(err) => return Reading::Lost(format!("read failed: {err} ({:?})", err.kind())),
         };
         let at = e.stamp();
-        let frames = e.framer.push(buf.get(..n).unwrap_or_default(), at);
-        if !frames.is_empty() {
-            e.receiving_reported = None;
-        }
-        for frame in frames {
-            e.emit(frame_event(frame));
-        }
-        // Part of a line is in: the client is talking (a resend after
-        // silence must not cross its reply).
-        if e.framer.pending_len() > 0
-            && e.receiving_reported
-                .is_none_or(|t| at.ms >= t.saturating_add(RECEIVING_EVERY_MS))
-        {
-            e.receiving_reported = Some(at.ms);
-            e.emit(LinkEventKind::Receiving {
-                at_ms: at.ms,
-                at_us: at.us,
-            });
-        }
+        let emit = &e.emit;
+        e.intake
+            .chunk(buf.get(..n).unwrap_or_default(), at, |k| emit(k));
         if SHORT_READ_DRAINS && n < buf.len() && !e.peer_closed {
             return Reading::Drained;
         }
@@ -978,7 +938,7 @@ fn write_queue(e: &mut Entry) -> Written {
 #[cfg(test)]
 mod tests {
     use std::io::{BufRead, BufReader, Read, Write};
-    use std::net::TcpListener;
+    use std::net::{SocketAddr, TcpListener};
 
     use crossbeam_channel::Receiver;
 
@@ -1317,8 +1277,7 @@ mod tests {
             }),
             queued: Arc::new(AtomicUsize::new(0)),
             farewell: Arc::new(AtomicBool::new(false)),
-            framer: Framer::new(),
-            receiving_reported: None,
+            intake: Intake::new(),
             queue: VecDeque::new(),
             socket: Some(mio::net::TcpStream::from_std(near)),
             was_up: false,

@@ -19,6 +19,82 @@ const READ_CHUNK: usize = 1024;
 /// most this often (a line at 300 baud can take seconds).
 pub const RECEIVING_EVERY_MS: u64 = 500;
 
+/// What a link makes of the bytes it reads, whoever reads them (a serial
+/// link's reader thread, the readiness loop): its lines and drops, and
+/// `Receiving` while a line is arriving.
+pub(super) struct Intake {
+    framer: Framer<Stamp>,
+    /// When `Receiving` was last said for the line now arriving.
+    receiving_said: Option<u64>,
+}
+
+impl Intake {
+    pub fn new() -> Intake {
+        Intake {
+            framer: Framer::new(),
+            receiving_said: None,
+        }
+    }
+
+    /// Bytes someone else read first (a listener's sign-on line): their
+    /// lines.
+    pub fn preread(&mut self, bytes: &[u8], at: Stamp, mut emit: impl FnMut(LinkEventKind)) {
+        for frame in self.framer.push(bytes, at) {
+            emit(frame_event(frame));
+        }
+    }
+
+    /// A chunk read at `at`: its lines and drops, then `Receiving` if part
+    /// of a line is in (the client is talking: a resend after silence must
+    /// not cross its reply), at most every [`RECEIVING_EVERY_MS`].
+    pub fn chunk(&mut self, chunk: &[u8], at: Stamp, mut emit: impl FnMut(LinkEventKind)) {
+        let frames = self.framer.push(chunk, at);
+        if !frames.is_empty() {
+            self.receiving_said = None;
+        }
+        for frame in frames {
+            emit(frame_event(frame));
+        }
+        if self.framer.pending_len() > 0
+            && self
+                .receiving_said
+                .is_none_or(|t| at.ms >= t.saturating_add(RECEIVING_EVERY_MS))
+        {
+            self.receiving_said = Some(at.ms);
+            emit(LinkEventKind::Receiving {
+                at_ms: at.ms,
+                at_us: at.us,
+            });
+        }
+    }
+
+    /// The link was lost at `at`: a line it cut off is dropped, and the
+    /// next connection starts afresh.
+    pub fn lost(&mut self, at: Stamp, mut emit: impl FnMut(LinkEventKind)) {
+        if let Some(frame) = self.framer.abandon(at, "the link was lost") {
+            emit(frame_event(frame));
+        }
+        self.framer.reset();
+        self.receiving_said = None;
+    }
+}
+
+/// The `Connected` event of link `name` on `path` to `peer` at `at`, said
+/// in the log as well.
+pub(super) fn connected(
+    name: &dyn std::fmt::Display,
+    path: &str,
+    peer: std::net::SocketAddr,
+    at: Stamp,
+) -> LinkEventKind {
+    log::info!("port {name} ({path}): connected to {peer}");
+    LinkEventKind::Connected {
+        peer: peer.to_string(),
+        at_ms: at.ms,
+        at_us: at.us,
+    }
+}
+
 /// Runs until `stop` is signalled or disconnected. `first` is the
 /// connection the link was opened with (none: it starts down); `wake`
 /// reaches the writer after a new connection.
@@ -28,7 +104,7 @@ pub(super) fn run<Id: LinkId>(
     stop: &Receiver<()>,
     wake: &Sender<WriterMsg>,
 ) {
-    let mut framer = Framer::new();
+    let mut intake = Intake::new();
     if let Some(peer) = first.as_ref().and_then(|c| c.peer) {
         emit_connected(shared, peer);
     }
@@ -48,18 +124,13 @@ pub(super) fn run<Id: LinkId>(
             ..
         } = incoming;
         if !preread.is_empty() {
-            for frame in framer.push(&preread, Stamp::since(shared.epoch)) {
-                emit_frame(shared, frame);
-            }
+            intake.preread(&preread, Stamp::since(shared.epoch), |k| shared.emit(k));
         }
-        let Some(reason) = read_until_lost(shared, reader.as_mut(), &mut framer, stop) else {
+        let Some(reason) = read_until_lost(shared, reader.as_mut(), &mut intake, stop) else {
             return;
         };
         let at = Stamp::since(shared.epoch);
-        if let Some(frame) = framer.abandon(at, "the link was lost") {
-            emit_frame(shared, frame);
-        }
-        framer.reset();
+        intake.lost(at, |k| shared.emit(k));
         {
             let mut slot = shared.slot();
             slot.port = None;
@@ -92,11 +163,10 @@ pub(super) fn run<Id: LinkId>(
 fn read_until_lost<Id: LinkId>(
     shared: &Shared<Id>,
     port: &mut dyn Conduit,
-    framer: &mut Framer<Stamp>,
+    intake: &mut Intake,
     stop: &Receiver<()>,
 ) -> Option<String> {
     let mut buf = [0u8; READ_CHUNK];
-    let mut receiving_reported: Option<u64> = None;
     loop {
         if !matches!(stop.try_recv(), Err(TryRecvError::Empty)) || shared.stopping() {
             return None;
@@ -112,25 +182,7 @@ fn read_until_lost<Id: LinkId>(
             Ok(n) => {
                 let at = Stamp::since(shared.epoch);
                 let chunk = buf.get(..n).unwrap_or(&buf[..]);
-                let frames = framer.push(chunk, at);
-                if !frames.is_empty() {
-                    receiving_reported = None;
-                }
-                for frame in frames {
-                    emit_frame(shared, frame);
-                }
-                // Part of a line is in: the client is talking (a resend
-                // after silence must not cross its reply).
-                if framer.pending_len() > 0
-                    && receiving_reported
-                        .is_none_or(|t| at.ms >= t.saturating_add(RECEIVING_EVERY_MS))
-                {
-                    receiving_reported = Some(at.ms);
-                    shared.emit(LinkEventKind::Receiving {
-                        at_ms: at.ms,
-                        at_us: at.us,
-                    });
-                }
+                intake.chunk(chunk, at, |k| shared.emit(k));
             }
             Err(e)
                 if matches!(
@@ -201,16 +253,7 @@ fn reconnect<Id: LinkId>(
 
 fn emit_connected<Id: LinkId>(shared: &Shared<Id>, peer: std::net::SocketAddr) {
     let at = Stamp::since(shared.epoch);
-    log::info!("port {} ({}): connected to {peer}", shared.id, shared.path);
-    shared.emit(LinkEventKind::Connected {
-        peer: peer.to_string(),
-        at_ms: at.ms,
-        at_us: at.us,
-    });
-}
-
-fn emit_frame<Id: LinkId>(shared: &Shared<Id>, frame: Frame<Stamp>) {
-    shared.emit(frame_event(frame));
+    shared.emit(connected(&shared.id, &shared.path, peer, at));
 }
 
 /// The event that reports `frame`.

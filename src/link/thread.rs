@@ -37,6 +37,13 @@ use super::{reader, writer};
 /// [`SendError::QueueFull`].
 pub const MAX_QUEUED: usize = 64;
 
+/// One unit fewer waiting in a link's queue count (never below zero).
+pub(super) fn dequeued(queued: &AtomicUsize) {
+    let _ = queued.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+        Some(n.saturating_sub(1))
+    });
+}
+
 /// How long closing a link waits for the writer thread (which may be stuck
 /// draining a port held off by flow control) before leaving it behind.
 const CLOSE_WAIT: Duration = Duration::from_secs(2);
@@ -149,11 +156,7 @@ impl<Id: LinkId> Shared<Id> {
 
     /// One record fewer waiting (sent, or failed at close).
     pub fn dequeued(&self) {
-        let _ = self
-            .queued
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
-                Some(n.saturating_sub(1))
-            });
+        dequeued(&self.queued);
     }
 }
 
